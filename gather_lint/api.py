@@ -1,0 +1,65 @@
+"""The library API that the CLI and the flake8 plugin are thin shells over."""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, List, Optional, Sequence
+
+from .config import Config
+from .files import UnreadableFile, read_source
+from .findings import PARSE_ERROR, FileResult, Finding, Stats
+from .static.analyzer import lint_source
+
+__all__ = ["lint_text", "lint_file", "lint_files", "Config", "Finding", "FileResult"]
+
+_PARALLEL_MIN_FILES = 24  # below this, starting workers costs more than it saves
+
+
+def lint_text(text: str, path: str = "<stdin>", config: Config = Config(), noqa: bool = True) -> FileResult:
+    """Lint source text as if it were the file at `path` (per-file-ignores apply to that path)."""
+    return lint_source(text, path, config.selection.for_path(_relative(path, config)), noqa=noqa)
+
+
+def lint_file(path: str, config: Config = Config(), stdin=None, display: Optional[str] = None) -> FileResult:
+    shown = display or path
+    try:
+        text = read_source(path, stdin)
+    except UnreadableFile as exc:
+        stats = Stats(files=1)
+        return FileResult(shown, [Finding(shown, 1, 1, PARSE_ERROR, 1, 1, "error", f"{exc}; it was not checked")], stats)
+    return lint_text(text, shown, config)
+
+
+def lint_files(paths: Sequence[str], config: Config = Config(), jobs: Optional[int] = None,
+               progress: Optional[Callable[[int, int], None]] = None) -> List[FileResult]:
+    """Lint many files, in parallel when it pays; results come back in the order of `paths`."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(paths) < _PARALLEL_MIN_FILES:
+        results = []
+        for done, path in enumerate(paths, 1):
+            results.append(lint_file(path, config))
+            if progress:
+                progress(done, len(paths))
+        return results
+    chunk = max(1, min(16, len(paths) // (jobs * 4)))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = []
+        for done, result in enumerate(pool.map(_lint_one, [(p, config) for p in paths], chunksize=chunk), 1):
+            results.append(result)
+            if progress:
+                progress(done, len(paths))
+        return results
+
+
+def _lint_one(job) -> FileResult:
+    path, config = job
+    return lint_file(path, config)
+
+
+def _relative(path: str, config: Config) -> str:
+    if config.source is None or path in ("-", "<stdin>"):
+        return path
+    try:
+        return os.path.relpath(os.path.abspath(path), config.root)
+    except ValueError:
+        return path

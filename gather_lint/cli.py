@@ -1,0 +1,129 @@
+"""`gather-lint`: the command line, a thin shell over :mod:`gather_lint.api`."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import List, Optional
+
+from . import __version__, api, report
+from .config import Config, ConfigError, find_pyproject, load, validate_cli_codes
+from .files import discover
+from .findings import Stats
+from .selection import Selection, parse_codes
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse exits 2 with usage: keep that, never a traceback
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"gather-lint: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="gather-lint", description="Find torch gather/scatter-family mistakes before they run.")
+    p.add_argument("paths", nargs="*", default=None, help="files or directories to lint ('-' for stdin); default: .")
+    p.add_argument("--format", choices=report.FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--select", help="comma-separated code prefixes to report (default: GL)")
+    p.add_argument("--ignore", help="comma-separated code prefixes not to report")
+    p.add_argument("--extend-select", help="code prefixes to add to the selection")
+    p.add_argument("--exclude", help="comma-separated glob patterns of paths to skip (replaces the defaults)")
+    p.add_argument("--config", help="read settings from this TOML file instead of the nearest pyproject.toml")
+    p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    p.add_argument("--stdin-filename", help="the path to report for code read from stdin")
+    p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--stats", action="store_true", help="print how many call sites had known shapes")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
+    p.add_argument("--quiet", "-q", action="store_true", help="do not print the summary line")
+    p.add_argument("--version", action="version", version=f"gather-lint {__version__}")
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    paths = args.paths or ["."]
+    if args.jobs is not None and args.jobs < 1:
+        return _usage("--jobs must be at least 1")
+    try:
+        config = _config(args, paths)
+    except ConfigError as exc:
+        return _usage(str(exc))
+    files, missing = discover(paths, config.exclude)
+    for path in missing:
+        print(f"gather-lint: error: {path}: no such file or directory", file=sys.stderr)
+    results = []
+    if "-" in files:
+        results.append(api.lint_file("-", config, stdin=sys.stdin, display=args.stdin_filename or "-"))
+        files = [f for f in files if f != "-"]
+    results.extend(api.lint_files(files, config, jobs=args.jobs, progress=_progress_bar()))
+    findings = sorted(f for r in results for f in r.findings)
+    colour = args.format == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    report.write(findings, args.format, sys.stdout, colour)
+    if args.stats:
+        _print_stats(results)
+    if not args.quiet and args.format == "text":
+        print(report.summary(findings, len(results)), file=sys.stderr)
+    if missing:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if findings and not args.exit_zero else EXIT_CLEAN
+
+
+def _config(args, paths) -> Config:
+    if args.isolated:
+        config = Config()
+    else:
+        config = load(args.config or find_pyproject(paths))
+    selection = config.selection
+    if args.select:
+        selection = Selection(validate_cli_codes(parse_codes(args.select), "--select"), selection.ignore, selection.per_file_ignores)
+    if args.extend_select:
+        selection = Selection(selection.select + validate_cli_codes(parse_codes(args.extend_select), "--extend-select"),
+                              selection.ignore, selection.per_file_ignores)
+    if args.ignore:
+        selection = Selection(selection.select, selection.ignore + validate_cli_codes(parse_codes(args.ignore), "--ignore"),
+                              selection.per_file_ignores)
+    exclude = tuple(p.strip() for p in args.exclude.split(",") if p.strip()) if args.exclude else config.exclude
+    return Config(selection, exclude, config.source, config.root)
+
+
+def _usage(message: str) -> int:
+    print(f"gather-lint: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _progress_bar():
+    """A progress bar on stderr for long runs on a terminal; nothing when output is piped."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total < 200:
+            return
+        if done == total or done % 50 == 0:
+            width = 30
+            filled = width * done // total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files")
+            if done == total:
+                sys.stderr.write("\r" + " " * (width + 30) + "\r")
+            sys.stderr.flush()
+
+    return show
+
+
+def _print_stats(results) -> None:
+    total = Stats()
+    for r in results:
+        total.add(r.stats)
+    sites = total.sites or 1
+    print(
+        f"files: {total.files}, parsed (mention an op): {total.parsed}, call sites: {total.sites}\n"
+        f"  input shape known: {total.input_shape_known} ({100 * total.input_shape_known // sites}%), "
+        f"index shape known: {total.index_shape_known} ({100 * total.index_shape_known // sites}%), "
+        f"both: {total.both_known} ({100 * total.both_known // sites}%)",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

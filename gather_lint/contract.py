@@ -1,0 +1,124 @@
+"""What torch accepts and what is silently wrong, as pure functions over a normalised call.
+
+No libcst, no torch: the static half passes symbolic shapes, the runtime half concrete ones,
+and both get the same codes and wording from the rules in :mod:`gather_lint.rules`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from .dims import Dim, Shape, dim_text, normalize_dim
+from .ops import Op
+
+ERROR = "error"  # torch raises (or asserts on the device)
+WARNING = "warning"  # torch runs and the result is silently wrong
+
+
+@dataclass(frozen=True)
+class Domain:
+    """What an index's values can be: positions in a dim of ``size`` (``[0, size)``)."""
+
+    size: Dim = None
+    origin: str = ""  # how the values were made, for messages: "topk over dim 1 of scores"
+    category: bool = False  # token ids / class labels / actions: index a vocabulary-like dim
+
+
+@dataclass
+class TensorInfo:
+    shape: Optional[Shape] = None
+    dtype: Optional[str] = None  # torch dtype name without "torch.", e.g. "float32"
+    domain: Optional[Domain] = None
+    text: str = "tensor"  # how messages name it: source text or a role name
+
+
+@dataclass
+class Site:
+    op: Op
+    input: TensorInfo
+    index: TensorInfo
+    dim: Optional[int] = None  # literal dim as written (may be negative); None when unknown
+    dim_given: bool = True  # False only for take_along_dim(dim=None)
+    payload: Optional[TensorInfo] = None  # src / source tensor of scatter and index ops
+
+
+@dataclass(frozen=True)
+class Violation:
+    code: str
+    severity: str
+    message: str
+    suggestion: Optional[str] = None  # replacement text for the index argument, when unambiguous
+
+
+@dataclass
+class RankedPair:
+    """Input and index shapes with known, comparable ranks and the normalised gather axis."""
+
+    input: Shape
+    index: Shape
+    axis: int
+    rank: int = field(init=False)
+
+    def __post_init__(self):
+        self.rank = len(self.input.dims)
+
+
+def gather_axis(site: Site) -> Optional[int]:
+    """Normalised dim of the input, or None when the dim or the input's rank is unknown."""
+    shape = site.input.shape
+    if site.dim is None or shape is None or shape.variadic:
+        return None
+    return normalize_dim(site.dim, len(shape.dims))
+
+
+def is_empty(shape: Optional[Shape]) -> bool:
+    """An index with a literal 0 dim: torch skips every rank and size check (torch-semantics S12)."""
+    return shape is not None and any(d == 0 for d in shape.dims)
+
+
+def ranked_pair(site: Site) -> Optional[RankedPair]:
+    inp, idx = site.input.shape, site.index.shape
+    axis = gather_axis(site)
+    if axis is None or idx is None or idx.variadic or is_empty(idx):
+        return None
+    if len(inp.dims) != len(idx.dims):
+        return None
+    return RankedPair(inp, idx, axis)
+
+
+def shape_text(info: TensorInfo) -> str:
+    return str(info.shape) if info.shape is not None else "?"
+
+
+def named(info: TensorInfo) -> str:
+    """`text` [shape] for messages."""
+    return f"`{info.text}` {shape_text(info)}"
+
+
+def size_expr(info: TensorInfo, axis: int) -> str:
+    """Source text for input.size(axis): the literal, a variable that holds it, or a .size() call."""
+    d = info.shape.dims[axis] if info.shape is not None else None
+    if isinstance(d, int):
+        return str(d)
+    if d is not None and d.expr:
+        return d.expr
+    return f"{info.text}.size({axis})"
+
+
+def describe_dim(info: TensorInfo, axis: int) -> str:
+    d = info.shape.dims[axis] if info.shape is not None else None
+    return f"dim {axis} (size {dim_text(d)})"
+
+
+def check(site: Site, select=None) -> List[Violation]:
+    """Every violation of every rule at one call, in rule-code order."""
+    from .rules import ALL_RULES
+
+    found: List[Violation] = []
+    for rule in ALL_RULES:
+        if select is not None and not select(rule.CODE):
+            continue
+        violation = rule.check(site)
+        if violation is not None:
+            found.append(violation)
+    return found

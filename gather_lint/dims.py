@@ -1,0 +1,146 @@
+"""Symbolic dimensions and shapes, with three-valued comparisons.
+
+A dimension is a known ``int``, a named :class:`Sym` (``B``, ``vocab_size``), or ``None``
+(unknown). Comparisons answer *must* or *don't know*: rules fire only on *must*.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Tuple, Union
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A named dimension. ``expr`` is source text that evaluates to it in the user's scope, if any."""
+
+    name: str
+    expr: Optional[str] = field(default=None, compare=False)
+    size: Optional[int] = field(default=None, compare=False)  # known value behind the name, if any
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Dim = Union[int, Sym, None]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Tensor shape. With ``variadic`` the dims are the trailing ones after an unknown prefix."""
+
+    dims: Tuple[Dim, ...]
+    variadic: bool = False
+
+    @property
+    def rank(self) -> Optional[int]:
+        return None if self.variadic else len(self.dims)
+
+    def at(self, axis: int) -> Dim:
+        """Dim at ``axis`` (negative counts from the end), or None when it cannot be known."""
+        if self.variadic:
+            return self.dims[axis] if -len(self.dims) <= axis < 0 else None
+        if -len(self.dims) <= axis < len(self.dims):
+            return self.dims[axis]
+        return None
+
+    def __str__(self) -> str:
+        parts = [dim_text(d) for d in self.dims]
+        if self.variadic:
+            parts.insert(0, "...")
+        return "[" + ", ".join(parts) + "]"
+
+
+def shape_of(dims: Iterable[Dim]) -> Shape:
+    return Shape(tuple(dims))
+
+
+def dim_text(d: Dim) -> str:
+    return "?" if d is None else str(d)
+
+
+def value(d: Dim) -> Optional[int]:
+    """The integer a dim certainly has, if any."""
+    if isinstance(d, int):
+        return d
+    return d.size if isinstance(d, Sym) else None
+
+
+def must_equal(a: Dim, b: Dim) -> bool:
+    if a is None or b is None:
+        return False
+    if isinstance(a, Sym) and isinstance(b, Sym) and a.name == b.name:
+        return True
+    va, vb = value(a), value(b)
+    return va is not None and va == vb  # distinct names may still be equal: not definite
+
+
+def must_differ(a: Dim, b: Dim) -> bool:
+    va, vb = value(a), value(b)
+    return va is not None and vb is not None and va != vb
+
+
+def must_exceed(a: Dim, b: Dim) -> bool:
+    """a > b for certain."""
+    va, vb = value(a), value(b)
+    return va is not None and vb is not None and va > vb
+
+
+def is_named(d: Dim) -> bool:
+    return isinstance(d, Sym)
+
+
+def varies(d: Dim) -> bool:
+    """Larger than 1 as far as a rule may assume: a known size > 1, or a named dim.
+
+    A name in a shape annotation (`D`, `vocab_size`) is a dim the author expects to vary;
+    a literal 1, an unknown size or `-1` is not.
+    """
+    v = value(d)
+    return v > 1 if v is not None else isinstance(d, Sym)
+
+
+def normalize_dim(dim: int, rank: int) -> Optional[int]:
+    """torch's dim wrapping: valid range is [-max(rank,1), max(rank,1)-1]."""
+    width = max(rank, 1)
+    if -width <= dim < width:
+        return dim % width
+    return None
+
+
+def product(dims: Iterable[Dim]) -> Dim:
+    total = 1
+    for d in dims:
+        v = value(d)
+        if v is None:
+            return None
+        total *= v
+    return total
+
+
+def broadcast(a: Optional[Shape], b: Optional[Shape]) -> Optional[Shape]:
+    """Broadcast two shapes; unknown wherever the answer is not certain."""
+    if a is None or b is None or a.variadic or b.variadic:
+        return None
+    n = max(len(a.dims), len(b.dims))
+    left = (1,) * (n - len(a.dims)) + a.dims
+    right = (1,) * (n - len(b.dims)) + b.dims
+    out = []
+    for x, y in zip(left, right):
+        if value(x) == 1:
+            out.append(y)
+        elif value(y) == 1 or must_equal(x, y):
+            out.append(x)
+        else:
+            out.append(None)
+    return Shape(tuple(out))
+
+
+def join_dim(a: Dim, b: Dim) -> Dim:
+    return a if must_equal(a, b) else None
+
+
+def join_shape(a: Optional[Shape], b: Optional[Shape]) -> Optional[Shape]:
+    """What two control-flow paths agree on."""
+    if a is None or b is None or a.variadic != b.variadic or len(a.dims) != len(b.dims):
+        return None
+    return Shape(tuple(join_dim(x, y) for x, y in zip(a.dims, b.dims)), a.variadic)

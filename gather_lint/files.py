@@ -1,0 +1,79 @@
+"""Finding the files to lint and reading them as text, with a clear reason when that fails."""
+from __future__ import annotations
+
+import io
+import os
+import tokenize
+from fnmatch import fnmatch
+from typing import Iterator, List, Sequence, Tuple
+
+
+class UnreadableFile(Exception):
+    """The file cannot be read or decoded; the message says why."""
+
+
+def discover(paths: Sequence[str], exclude: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """(files to lint in a stable order, paths that do not exist)."""
+    files: List[str] = []
+    missing: List[str] = []
+    for path in paths:
+        if path == "-":
+            files.append(path)
+        elif os.path.isdir(path):
+            files.extend(_walk(path, exclude))
+        elif os.path.exists(path) or os.path.islink(path):
+            files.append(path)  # an explicitly named file is linted whatever its suffix
+        else:
+            missing.append(path)
+    seen = set()
+    unique = [f for f in files if not (f in seen or seen.add(f))]
+    return unique, missing
+
+
+def _walk(root: str, exclude: Sequence[str]) -> Iterator[str]:
+    found = []
+    visited = set()
+    for directory, subdirs, names in os.walk(root, followlinks=False, onerror=None):
+        try:
+            key = os.stat(directory).st_ino, os.stat(directory).st_dev
+        except OSError:
+            continue
+        if key in visited:
+            subdirs[:] = []
+            continue
+        visited.add(key)
+        subdirs[:] = sorted(d for d in subdirs if not _excluded(os.path.join(directory, d), d, exclude))
+        for name in names:
+            full = os.path.join(directory, name)
+            if name.endswith(".py") and not _excluded(full, name, exclude):
+                found.append(full)
+    return iter(sorted(found))
+
+
+def _excluded(path: str, name: str, patterns: Sequence[str]) -> bool:
+    normal = path.replace("\\", "/")
+    return any(fnmatch(name, p) or fnmatch(normal, p) or fnmatch(normal, "*/" + p) for p in patterns)
+
+
+def read_source(path: str, stdin=None) -> str:
+    """Text of a file, decoded as Python does (BOM, coding cookie, UTF-8 default)."""
+    try:
+        if path == "-":
+            raw = (stdin.buffer if hasattr(stdin, "buffer") else stdin).read()
+            if isinstance(raw, str):
+                return raw
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+    except IsADirectoryError:
+        raise UnreadableFile("is a directory") from None
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        return raw.decode(encoding)
+    except (SyntaxError, LookupError) as exc:
+        raise UnreadableFile(f"cannot decode file: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"cannot decode file as {exc.encoding} (byte {exc.start}); "
+                             f"add a coding declaration or save it as UTF-8") from None

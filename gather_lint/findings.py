@@ -1,0 +1,46 @@
+"""What a lint run reports: findings with 1-based positions, and per-file counts."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import List, Optional
+
+PARSE_ERROR = "GL000"  # the file could not be read, decoded or parsed: always reported
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    column: int  # 1-based, in characters
+    code: str
+    end_line: int
+    end_column: int
+    severity: str
+    message: str
+    suggestion: Optional[str] = field(default=None, compare=False)
+
+    def as_json(self) -> dict:
+        data = asdict(self)
+        data.pop("suggestion")
+        return data
+
+
+@dataclass
+class Stats:
+    files: int = 0
+    parsed: int = 0
+    sites: int = 0
+    input_shape_known: int = 0
+    index_shape_known: int = 0
+    both_known: int = 0
+
+    def add(self, other: "Stats") -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: List[Finding]
+    stats: Stats

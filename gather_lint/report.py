@@ -1,0 +1,44 @@
+"""Output formats: text (`path:line:col: CODE message`) and JSON."""
+from __future__ import annotations
+
+import json
+from typing import Iterable, List, TextIO
+
+from .findings import Finding
+
+FORMATS = ("text", "json", "github")
+_COLOURS = {"error": "\033[31m", "warning": "\033[33m"}
+_RESET, _BOLD = "\033[0m", "\033[1m"
+
+
+def write(findings: List[Finding], fmt: str, out: TextIO, colour: bool = False) -> None:
+    if fmt == "json":
+        json.dump([f.as_json() for f in findings], out, indent=2)
+        out.write("\n")
+    elif fmt == "github":
+        for f in findings:
+            level = "error" if f.severity == "error" else "warning"
+            message = f.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            out.write(f"::{level} file={f.path},line={f.line},col={f.column},endLine={f.end_line},"
+                      f"endColumn={f.end_column},title=gather-lint {f.code}::{f.code} {message}\n")
+    else:
+        for f in findings:
+            out.write(text_line(f, colour) + "\n")
+
+
+def text_line(f: Finding, colour: bool = False) -> str:
+    code = f"{_COLOURS.get(f.severity, '')}{_BOLD}{f.code}{_RESET}" if colour else f.code
+    location = f"{_BOLD}{f.path}{_RESET}" if colour else f.path
+    return f"{location}:{f.line}:{f.column}: {code} {f.message}"
+
+
+def summary(findings: Iterable[Finding], files: int) -> str:
+    findings = list(findings)
+    if not findings:
+        return f"No problems found in {files} file{'s' if files != 1 else ''}."
+    errors = sum(f.severity == "error" for f in findings)
+    warnings = len(findings) - errors
+    touched = len({f.path for f in findings})
+    return (f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} "
+            f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}) "
+            f"in {touched} of {files} file{'s' if files != 1 else ''}.")

@@ -1,0 +1,21 @@
+"""The rule catalogue: one module per rule, each with CODE, NAME, SEVERITY, FIX, check() and EXAMPLES."""
+from . import (
+    gl001_rank_mismatch,
+    gl002_dim_out_of_range,
+    gl003_index_too_large,
+    gl004_index_from_wrong_dim,
+    gl005_unexpanded_index,
+    gl008_index_dtype,
+    gl009_scatter_writes_slice,
+)
+
+ALL_RULES = (
+    gl001_rank_mismatch,
+    gl002_dim_out_of_range,
+    gl003_index_too_large,
+    gl004_index_from_wrong_dim,
+    gl005_unexpanded_index,
+    gl008_index_dtype,
+    gl009_scatter_writes_slice,
+)
+RULES_BY_CODE = {rule.CODE: rule for rule in ALL_RULES}

@@ -1,0 +1,126 @@
+"""GL001 rank mismatch: the index has a different number of dims than the tensor it indexes.
+
+gather/scatter need ``index.dim() == input.dim()`` (a 0-d tensor counts as 1-d), scatter also
+``src.dim() == index.dim()``; ``take_along_dim(dim=d)`` needs equal ranks with no 0-d relaxation;
+``index_select``/``index_add_``/``index_copy_``/``index_fill_`` need a vector (0-d or 1-d) index.
+torch raises ``Index tensor must have the same number of dimensions as input tensor``.
+"""
+from typing import Optional
+
+from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named
+from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
+from ._example import Example
+
+CODE = "GL001"
+NAME = "rank-mismatch"
+SEVERITY = ERROR
+FIX = None
+
+EXAMPLES = [
+    Example(
+        title="per-token log-probs without the trailing index dim",
+        bad="""
+import torch
+log_probs = torch.randn(6, 50).log_softmax(-1)  # [seq_len, vocab]
+input_ids = torch.randint(50, (6,))
+out = torch.gather(log_probs, dim=1, index=input_ids)
+expected = torch.stack([log_probs[t, input_ids[t]] for t in range(6)])
+""",
+        good="""
+import torch
+log_probs = torch.randn(6, 50).log_softmax(-1)  # [seq_len, vocab]
+input_ids = torch.randint(50, (6,))
+out = torch.gather(log_probs, dim=1, index=input_ids.unsqueeze(1)).squeeze(1)
+expected = torch.stack([log_probs[t, input_ids[t]] for t in range(6)])
+""",
+    ),
+    Example(
+        title="DQN q-values with a 1-d actions tensor",
+        bad="""
+import torch
+q_values = torch.randn(32, 4)  # [B, num_actions]
+actions = torch.randint(4, (32,))
+out = q_values.gather(1, actions)
+expected = torch.stack([q_values[b, actions[b]] for b in range(32)])
+""",
+        good="""
+import torch
+q_values = torch.randn(32, 4)  # [B, num_actions]
+actions = torch.randint(4, (32,))
+out = q_values.gather(1, actions.unsqueeze(1)).squeeze(1)
+expected = torch.stack([q_values[b, actions[b]] for b in range(32)])
+""",
+    ),
+]
+
+
+def _rank(shape) -> Optional[int]:
+    return None if shape is None else shape.rank
+
+
+def check(site: Site) -> Optional[Violation]:
+    inp, idx = site.input, site.index
+    r_in, r_idx = _rank(inp.shape), _rank(idx.shape)
+    family = site.op.family
+    if r_idx is None or is_empty(idx.shape):
+        return None
+    if family == INDEX:
+        if r_idx > 1:
+            return Violation(
+                CODE, SEVERITY,
+                f"{site.op.spelled}() needs a 0-d or 1-d index but {named(idx)} is {r_idx}-d; "
+                f"torch raises 'Index is supposed to be a vector'; flatten it with `.reshape(-1)` "
+                f"or use gather() for per-position indices",
+            )
+        return _payload_rank(site)
+    if r_in is None:
+        return None
+    if family == TAKE_ALONG:
+        if not site.dim_given or r_in == r_idx:
+            return None
+        return Violation(
+            CODE, SEVERITY,
+            f"{named(idx)} is {r_idx}-d but {named(inp)} is {r_in}-d; torch raises 'input and indices "
+            f"should have the same number of dimensions'; {_rank_fix(site, r_in, r_idx)}",
+        )
+    if max(r_in, 1) == max(r_idx, 1):
+        return _payload_rank(site) if family == SCATTER else None
+    role = "self" if family == SCATTER else "input"
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(idx)} is {r_idx}-d but {role} {named(inp)} is {r_in}-d; torch raises "
+        f"'Index tensor must have the same number of dimensions as {role} tensor'; {_rank_fix(site, r_in, r_idx)}",
+    )
+
+
+def _rank_fix(site: Site, r_in: int, r_idx: int) -> str:
+    axis = gather_axis(site)
+    if r_idx + 1 == r_in and axis is not None:
+        tail = f", then `.squeeze({axis})` the result" if site.op.family == GATHER else ""
+        return f"add the missing dim with `{site.index.text}.unsqueeze({axis})`{tail}"
+    return "make the index's rank match"
+
+
+def _payload_rank(site: Site) -> Optional[Violation]:
+    """scatter: src must have the index's rank; index_add_/index_copy_: source the input's rank."""
+    src = site.payload
+    if src is None or src.shape is None or src.shape.variadic:
+        return None
+    r_src = len(src.shape.dims)
+    if site.op.family == SCATTER:
+        r_idx = _rank(site.index.shape)
+        if r_idx is None or max(r_idx, 1) == max(r_src, 1):
+            return None
+        return Violation(
+            CODE, SEVERITY,
+            f"src {named(src)} is {r_src}-d but index {named(site.index)} is {r_idx}-d; torch raises "
+            f"'Index tensor must have the same number of dimensions as src tensor'",
+        )
+    r_in = _rank(site.input.shape)
+    if r_in is None or r_in == r_src or (r_in == 0 and r_src == 0) or site.op.name == "index_fill":
+        return None
+    return Violation(
+        CODE, SEVERITY,
+        f"source {named(src)} is {r_src}-d but self {named(site.input)} is {r_in}-d; "
+        f"{site.op.spelled}() raises because source must match self on every dim but `dim`",
+    )

@@ -1,0 +1,120 @@
+"""GL003 index too large: the index is larger than the tensor it reads or writes on a dim it may not exceed.
+
+gather: ``index.size(d) <= input.size(d)`` for every ``d != dim``. scatter: the same against self,
+and ``index.size(d) <= src.size(d)`` on every dim. take_along_dim: input and indices must broadcast
+on every dim but ``dim``. index_add_/index_copy_: ``source`` must match self on every dim but
+``dim``, and ``source.size(dim)`` must equal the number of indices. torch raises.
+"""
+from typing import Optional
+
+from ..contract import ERROR, Site, Violation, gather_axis, named, ranked_pair
+from ..dims import dim_text, must_differ, must_exceed, value
+from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
+from ._example import Example
+
+CODE = "GL003"
+NAME = "index-too-large"
+SEVERITY = ERROR
+FIX = None
+
+EXAMPLES = [
+    Example(
+        title="index built for the wrong batch",
+        bad="""
+import torch
+scores = torch.randn(4, 10)  # [B, N]
+picks = torch.randint(10, (8, 3))
+out = scores.gather(1, picks)
+expected = torch.stack([scores[b, picks[b]] for b in range(4)])
+""",
+        good="""
+import torch
+scores = torch.randn(4, 10)  # [B, N]
+picks = torch.randint(10, (4, 3))
+out = scores.gather(1, picks)
+expected = torch.stack([scores[b, picks[b]] for b in range(4)])
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    family = site.op.family
+    if family in (GATHER, SCATTER):
+        return _gather_scatter(site)
+    if family == TAKE_ALONG:
+        return _take_along(site)
+    if family == INDEX:
+        return _index_source(site)
+    return None
+
+
+def _gather_scatter(site: Site) -> Optional[Violation]:
+    pair = ranked_pair(site)
+    if pair is None:
+        return None
+    role = "self" if site.op.family == SCATTER else "input"
+    for axis in range(pair.rank):
+        if axis != pair.axis and must_exceed(pair.index.dims[axis], pair.input.dims[axis]):
+            return Violation(
+                CODE, SEVERITY,
+                f"index {named(site.index)} is larger than {role} {named(site.input)} on dim {axis} "
+                f"({dim_text(pair.index.dims[axis])} > {dim_text(pair.input.dims[axis])}); torch raises "
+                f"'Size does not match at dimension {axis}'; the index may exceed {role} only along dim={site.dim}",
+            )
+    src = site.payload
+    if site.op.family == SCATTER and src is not None and src.shape is not None and not src.shape.variadic:
+        if len(src.shape.dims) == pair.rank:
+            for axis in range(pair.rank):
+                if must_exceed(pair.index.dims[axis], src.shape.dims[axis]):
+                    return Violation(
+                        CODE, SEVERITY,
+                        f"index {named(site.index)} is larger than src {named(src)} on dim {axis}; "
+                        f"torch raises 'Expected index ... to be no larger size than src'; "
+                        f"index and src should have the same shape",
+                    )
+    return None
+
+
+def _take_along(site: Site) -> Optional[Violation]:
+    inp, idx = site.input.shape, site.index.shape
+    axis = gather_axis(site)
+    if axis is None or idx is None or idx.variadic or len(idx.dims) != len(inp.dims) or not site.dim_given:
+        return None
+    for k, (a, b) in enumerate(zip(inp.dims, idx.dims)):
+        if k != axis and value(a) != 1 and value(b) != 1 and must_differ(a, b):
+            return Violation(
+                CODE, SEVERITY,
+                f"{named(site.index)} does not broadcast with {named(site.input)} on dim {k} "
+                f"({dim_text(b)} vs {dim_text(a)}); torch raises 'The size of tensor a must match the size "
+                f"of tensor b'; make the sizes equal or 1",
+            )
+    return None
+
+
+def _index_source(site: Site) -> Optional[Violation]:
+    src, inp = site.payload, site.input.shape
+    axis = gather_axis(site)
+    if src is None or src.shape is None or src.shape.variadic or axis is None:
+        return None
+    if len(src.shape.dims) != len(inp.dims):
+        return None
+    for k, (a, b) in enumerate(zip(inp.dims, src.shape.dims)):
+        if k != axis and must_differ(a, b):
+            return Violation(
+                CODE, SEVERITY,
+                f"source {named(src)} differs from self {named(site.input)} on dim {k} "
+                f"({dim_text(b)} vs {dim_text(a)}); {site.op.spelled}() raises: source must match self "
+                f"on every dim but dim={site.dim}",
+            )
+    idx = site.index.shape
+    if idx is not None and not idx.variadic and len(idx.dims) == 1:
+        count = idx.dims[0]
+        if must_differ(count, src.shape.dims[axis]):
+            return Violation(
+                CODE, SEVERITY,
+                f"{dim_text(count)} indices for source {named(src)} with {dim_text(src.shape.dims[axis])} "
+                f"slices on dim {axis}; {site.op.spelled}() raises 'Number of indices should be equal to "
+                f"source.size(dim)'",
+            )
+    return None

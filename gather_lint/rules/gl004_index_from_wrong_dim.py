@@ -1,0 +1,120 @@
+"""GL004 index values from the wrong dim: the values were made for one dim and index another.
+
+Token ids index the vocabulary dim; ``topk``/``argmax``/``argsort`` over dim k give positions in
+dim k; ``randint(n, ...)`` gives values in ``[0, n)``. Gathering them along a different dim either
+raises ``index 41 is out of bounds for dimension 1 with size 5`` (a device-side assert on CUDA,
+reported far from the cause) or, when the values happen to fit, silently reads wrong entries.
+"""
+import re
+from typing import Optional
+
+from ..contract import ERROR, Site, Violation, gather_axis, named
+from ..dims import Sym, dim_text, must_equal, must_exceed
+from ._example import Example
+
+CODE = "GL004"
+NAME = "index-from-wrong-dim"
+SEVERITY = ERROR
+FIX = None
+
+# Dim names that mean "a vocabulary of categories": what token ids, labels and actions index.
+_CATEGORY_DIM = re.compile(
+    r"(n_?vocab|vocab(_?size|_?dim)?|num_?tokens|n_?tokens|num_?classes|n_?classes|num_?labels|n_?labels"
+    r"|num_?actions|n_?actions|action_?dim|classes|vocabulary)",
+    re.IGNORECASE,
+)
+
+EXAMPLES = [
+    Example(
+        title="token ids gathered along the sequence dim",
+        bad="""
+import torch
+log_probs = torch.randn(2, 5, 40).log_softmax(-1)  # [B, L, V]
+input_ids = torch.randint(40, (2, 5))
+out = log_probs.gather(-2, input_ids.unsqueeze(-1)).squeeze(-1)
+expected = torch.stack([torch.stack([log_probs[b, t, input_ids[b, t]] for t in range(5)]) for b in range(2)])
+""",
+        good="""
+import torch
+log_probs = torch.randn(2, 5, 40).log_softmax(-1)  # [B, L, V]
+input_ids = torch.randint(40, (2, 5))
+out = log_probs.gather(-1, input_ids.unsqueeze(-1)).squeeze(-1)
+expected = torch.stack([torch.stack([log_probs[b, t, input_ids[b, t]] for t in range(5)]) for b in range(2)])
+""",
+    ),
+    Example(
+        title="top-k over patches gathered along the feature dim",
+        bad="""
+import torch
+scores = torch.randn(2, 6)  # [B, N]
+patches = torch.randn(2, 6, 4)  # [B, N, D]
+idx = scores.topk(3, dim=1).indices
+out = patches.gather(2, idx.unsqueeze(1).expand(-1, 6, -1))
+expected = torch.stack([patches[b, idx[b]] for b in range(2)])
+""",
+        good="""
+import torch
+scores = torch.randn(2, 6)  # [B, N]
+patches = torch.randn(2, 6, 4)  # [B, N, D]
+idx = scores.topk(3, dim=1).indices
+out = patches.gather(1, idx.unsqueeze(-1).expand(-1, -1, 4))
+expected = torch.stack([patches[b, idx[b]] for b in range(2)])
+""",
+    ),
+]
+
+
+def is_category_dim(d) -> bool:
+    return isinstance(d, Sym) and (d.name == "V" or _CATEGORY_DIM.fullmatch(d.name) is not None)
+
+
+def value_axis(site: Site) -> Optional[int]:
+    """The one input axis the index's values certainly belong to, if any."""
+    domain, shape = site.index.domain, site.input.shape
+    if domain is None or shape is None or shape.variadic:
+        return None
+    if domain.category:
+        candidates = [k for k, d in enumerate(shape.dims) if is_category_dim(d)]
+    elif domain.size is not None:
+        candidates = [k for k, d in enumerate(shape.dims) if must_equal(d, domain.size)]
+    else:
+        return None
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def check(site: Site) -> Optional[Violation]:
+    domain = site.index.domain
+    shape = site.input.shape
+    axis = gather_axis(site)
+    if domain is None or axis is None or not site.dim_given:
+        return None
+    here = shape.dims[axis]
+    want = value_axis(site)
+    if want is None or want == axis:
+        return None
+    if domain.category:
+        if is_category_dim(here):
+            return None
+        meant = "the vocabulary-like"
+        certain_raise = False
+    else:
+        if must_equal(here, domain.size):
+            return None
+        meant = f"size-{dim_text(domain.size)}"
+        certain_raise = must_exceed(domain.size, here)
+        # Sizes that are equal only as numbers are weak evidence: require a certain raise then.
+        if not (isinstance(domain.size, Sym) and isinstance(shape.dims[want], Sym)) and not certain_raise:
+            return None
+    suggested = want - len(shape.dims) if site.dim < 0 else want
+    effect = (
+        "torch raises 'index out of bounds' (a device-side assert on CUDA)"
+        if certain_raise
+        else "torch raises 'index out of bounds' when a value exceeds that dim (a device-side assert on CUDA), "
+        "and silently reads the wrong entries when all values fit"
+    )
+    return Violation(
+        CODE, SEVERITY,
+        f"index values are {domain.origin}, which index {meant} dim {want} ({dim_text(shape.dims[want])}) of "
+        f"{named(site.input)}, but {site.op.spelled}() uses them along dim={site.dim} (size {dim_text(here)}); "
+        f"{effect}; use dim={suggested}",
+    )

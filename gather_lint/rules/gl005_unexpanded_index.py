@@ -1,0 +1,85 @@
+"""GL005 unexpanded index: the index has size 1 on a non-gathered dim where the input is larger.
+
+gather only requires ``index.size(d) <= input.size(d)`` for ``d != dim`` and returns the index's
+shape, so ``feats [N, D].gather(0, idx [K, 1])`` runs and returns ``[K, 1]``: only column 0 of
+each selected row. The author nearly always wanted ``idx.expand(-1, D)`` (rows ``[K, D]``).
+``take_along_dim`` broadcasts the index and is not affected.
+"""
+from typing import Optional
+
+from ..contract import WARNING, Site, Violation, named, ranked_pair, size_expr
+from ..dims import dim_text, value, varies
+from .gl004_index_from_wrong_dim import value_axis
+from ._example import Example
+
+CODE = "GL005"
+NAME = "unexpanded-index"
+SEVERITY = WARNING
+FIX = "unsafe"  # expanding changes the output shape that later code sees
+
+EXAMPLES = [
+    Example(
+        title="class-feature rows selected with a [K, 1] index",
+        bad="""
+import torch
+features = torch.randn(10, 128)  # [N, D]
+class_idx = torch.tensor([3, 1, 4, 1, 5])
+out = torch.gather(features, 0, class_idx.unsqueeze(1))
+expected = torch.stack([features[i] for i in class_idx])
+""",
+        good="""
+import torch
+features = torch.randn(10, 128)  # [N, D]
+class_idx = torch.tensor([3, 1, 4, 1, 5])
+out = torch.gather(features, 0, class_idx.unsqueeze(1).expand(-1, 128))
+expected = torch.stack([features[i] for i in class_idx])
+""",
+    ),
+    Example(
+        title="top-k patch selection without expanding over features",
+        bad="""
+import torch
+scores = torch.randn(2, 6)  # [B, N]
+patches = torch.randn(2, 6, 4)  # [B, N, D]
+idx = scores.topk(3, dim=1).indices
+out = patches.gather(1, idx.unsqueeze(-1))
+expected = torch.stack([patches[b, idx[b]] for b in range(2)])
+""",
+        good="""
+import torch
+scores = torch.randn(2, 6)  # [B, N]
+patches = torch.randn(2, 6, 4)  # [B, N, D]
+idx = scores.topk(3, dim=1).indices
+out = torch.take_along_dim(patches, idx.unsqueeze(-1), dim=1)
+expected = torch.stack([patches[b, idx[b]] for b in range(2)])
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    if site.op.family != "gather":
+        return None
+    pair = ranked_pair(site)
+    if pair is None:
+        return None
+    # A singleton on the dim the index's values belong to is the per-position idiom with the wrong
+    # dim (GL004's finding), not a missing expand.
+    own = value_axis(site)
+    short = [
+        k for k in range(pair.rank)
+        if k not in (pair.axis, own) and value(pair.index.dims[k]) == 1 and varies(pair.input.dims[k])
+    ]
+    if not short:
+        return None
+    args = ", ".join(size_expr(site.input, k) if k in short else "-1" for k in range(pair.rank))
+    suggestion = f"{site.index.text}.expand({args})"
+    dims = ", ".join(f"dim {k} ({dim_text(pair.input.dims[k])})" for k in short)
+    what = "only column 0 is read" if pair.rank == 2 and short == [1] else f"only entry 0 of {dims} is read"
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(site.index)} has size 1 on {dims} of input {named(site.input)}; gather returns the "
+        f"index's shape, so {what}, silently; expand the index with `.expand({args})` "
+        f"(or use torch.take_along_dim, which broadcasts)",
+        suggestion=suggestion,
+    )

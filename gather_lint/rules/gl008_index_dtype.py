@@ -1,0 +1,55 @@
+"""GL008 index dtype: the index is not an integer tensor of a dtype the op accepts.
+
+gather/scatter/index_select/index_add_ accept int64 and int32 (since torch 2.8); take_along_dim
+with a dim, index_copy_ and index_fill_ accept int64 only. A float index (from ``/``, ``.float()``,
+``torch.randn``) raises ``gather(): Expected dtype int32/int64 for index`` when the call runs.
+"""
+from typing import Optional
+
+from ..contract import ERROR, Site, Violation, named
+from ..ops import TAKE_ALONG
+from ._example import Example
+
+CODE = "GL008"
+NAME = "index-dtype"
+SEVERITY = ERROR
+FIX = "safe"
+
+EXAMPLES = [
+    Example(
+        title="beam indices made with true division",
+        bad="""
+import torch
+scores = torch.randn(3, 4)  # [B, N]
+flat = torch.arange(12).view(3, 4)
+idx = (flat % 4).float()
+out = scores.gather(1, idx)
+expected = torch.stack([scores[b, (flat[b] % 4)] for b in range(3)])
+""",
+        good="""
+import torch
+scores = torch.randn(3, 4)  # [B, N]
+flat = torch.arange(12).view(3, 4)
+idx = (flat % 4).long()
+out = scores.gather(1, idx)
+expected = torch.stack([scores[b, (flat[b] % 4)] for b in range(3)])
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    dtype = site.index.dtype
+    allowed = site.op.index_dtypes
+    if site.op.family == TAKE_ALONG and not site.dim_given:
+        allowed = frozenset({"int32", "int64"})  # dim=None flattens and calls gather
+    if dtype is None or dtype in allowed:
+        return None
+    need = " or ".join(sorted(allowed, reverse=True))
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(site.index)} has dtype {dtype} but {site.op.spelled}() needs {need}; torch raises "
+        f"when the call runs; convert it with `.long()`"
+        + (" (or make it with `//` instead of `/`)" if dtype.startswith(("float", "bfloat")) else ""),
+        suggestion=f"{site.index.text}.long()",
+    )

@@ -1,0 +1,71 @@
+"""GL009 scatter writes a slice: the index is smaller than src, so only part of src is written.
+
+scatter/scatter_add/scatter_reduce read ``src`` only over the index's shape. An index ``[N, 1]``
+with src ``[N, D]`` adds ``src[:, 0]`` alone: columns 1..D-1 are silently dropped. A src larger
+than the index on any dim is cropped in the forward pass and makes the backward pass fail
+(``ScatterAddBackward0 returned an invalid gradient``).
+"""
+from typing import Optional
+
+from ..contract import WARNING, Site, Violation, gather_axis, is_empty, named, size_expr
+from ..dims import dim_text, must_exceed, value, varies
+from ..ops import SCATTER
+from ._example import Example
+
+CODE = "GL009"
+NAME = "scatter-writes-slice"
+SEVERITY = WARNING
+FIX = "unsafe"
+
+EXAMPLES = [
+    Example(
+        title="segment sum with a [N, 1] index",
+        bad="""
+import torch
+x = torch.randn(6, 3)  # [N, D]
+seg = torch.tensor([0, 0, 1, 2, 2, 2])
+out = torch.zeros(3, 3).scatter_add(0, seg.view(-1, 1), x)
+expected = torch.stack([x[seg == s].sum(0) for s in range(3)])
+""",
+        good="""
+import torch
+x = torch.randn(6, 3)  # [N, D]
+seg = torch.tensor([0, 0, 1, 2, 2, 2])
+out = torch.zeros(3, 3).scatter_add(0, seg.view(-1, 1).expand(-1, 3), x)
+expected = torch.stack([x[seg == s].sum(0) for s in range(3)])
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    src = site.payload
+    if site.op.family != SCATTER or src is None or src.shape is None or src.shape.variadic:
+        return None
+    idx = site.index.shape
+    axis = gather_axis(site)
+    if idx is None or idx.variadic or is_empty(idx) or len(idx.dims) != len(src.shape.dims):
+        return None
+    cropped = [
+        k for k, (i, s) in enumerate(zip(idx.dims, src.shape.dims))
+        if must_exceed(s, i) or (value(i) == 1 and varies(s))
+    ]
+    if not cropped:
+        return None
+    ones = [k for k in cropped if value(idx.dims[k]) == 1 and k != axis]
+    if ones and axis is not None:
+        args = ", ".join(size_expr(src, k) if k in ones else "-1" for k in range(len(idx.dims)))
+        return Violation(
+            CODE, SEVERITY,
+            f"index {named(site.index)} has size 1 on dim {ones[0]} where src {named(src)} has "
+            f"{dim_text(src.shape.dims[ones[0]])}; only src's first slice on that dim is written, silently, "
+            f"and backward fails; expand the index with `.expand({args})`"
+            + (" or use index_add_" if len(idx.dims) == 2 else ""),
+            suggestion=f"{site.index.text}.expand({args})",
+        )
+    k = cropped[0]
+    return Violation(
+        CODE, SEVERITY,
+        f"src {named(src)} is larger than index {named(site.index)} on dim {k}; torch silently uses only "
+        f"the leading block of src and the backward pass fails; make index and src the same shape",
+    )

@@ -1,0 +1,1 @@
+"""The static half: parse, infer shapes per function, find sites, apply the contract."""

@@ -1,0 +1,96 @@
+"""Lint one source text: prefilter, parse, run the interpreter on every function, collect findings."""
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from typing import Callable, Dict, List, Optional
+
+from ..contract import Site, Violation
+from ..findings import PARSE_ERROR, FileResult, Finding, Stats
+from ..noqa import file_is_exempt, suppressed
+from ..ops import OP_NAMES
+from .interpreter import Interpreter
+from .source import SourceFile
+
+# Files that never name an op cannot have a site: skip them before parsing.
+_MENTIONS_OP = re.compile(r"\b(?:%s)\b" % "|".join(sorted(OP_NAMES, key=len, reverse=True)))
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def mentions_op(text: str) -> bool:
+    return _MENTIONS_OP.search(text) is not None
+
+
+def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
+                noqa: bool = True) -> FileResult:
+    """All findings in one file's text, sorted by position. Never raises on bad input."""
+    stats = Stats(files=1)
+    if not mentions_op(text) or (noqa and file_is_exempt(text)):
+        return FileResult(path, [], stats)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our findings
+            tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        return FileResult(path, [_parse_error(path, exc)], stats)
+    stats.parsed = 1
+    source = SourceFile(text)
+    collected: List[Finding] = []
+
+    def report(call: ast.Call, site: Site, violations: List[Violation]) -> None:
+        stats.sites += 1
+        inp, idx = site.input.shape is not None, site.index.shape is not None
+        stats.input_shape_known += inp
+        stats.index_shape_known += idx
+        stats.both_known += inp and idx
+        line, col, end_line, end_col = _op_position(source, call)
+        for v in violations:
+            if select is not None and not select(v.code):
+                continue
+            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, v.suggestion))
+
+    try:
+        module_names = _imports(tree)
+        top = Interpreter(source, module_names, report)
+        top.block(tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, _SCOPES):
+                Interpreter(source, module_names, report).run_function(node)
+    except RecursionError:
+        collected.append(Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error",
+                                 "file is nested too deeply to analyse; it was skipped"))
+    cache: Dict[int, object] = {}
+    unique = sorted(set(f for f in collected if not (noqa and suppressed(f.code, f.line, source.lines, cache))))
+    return FileResult(path, unique, stats)
+
+
+def _imports(tree: ast.Module) -> Dict[str, object]:
+    """Names bound by imports anywhere at module level (also under `try:` and `if TYPE_CHECKING:`)."""
+    collector = Interpreter(SourceFile(""), {}, lambda *a: None)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            collector.stmt(node)
+    return {k: v for k, v in collector.env.items() if v is not None}
+
+
+def _op_position(source: SourceFile, call: ast.Call):
+    """Point at the op's name (`gather` in `x.gather(...)`), end at the call's closing paren."""
+    func = call.func
+    line, col = call.lineno, call.col_offset
+    if isinstance(func, ast.Attribute) and func.end_lineno is not None:
+        line = func.end_lineno
+        col = func.end_col_offset - len(func.attr.encode("utf-8"))
+    elif isinstance(func, ast.Name):
+        line, col = func.lineno, func.col_offset
+    end_line = call.end_lineno or line
+    end_col = call.end_col_offset or col
+    return (line, source.char_col(line, col) + 1, end_line, source.char_col(end_line, end_col) + 1)
+
+
+def _parse_error(path: str, exc: Exception) -> Finding:
+    line = getattr(exc, "lineno", None) or 1
+    col = getattr(exc, "offset", None) or 1
+    reason = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
+    return Finding(path, line, max(col, 1), PARSE_ERROR, line, max(col, 1), "error",
+                   f"cannot parse this file as Python ({reason}); it was not checked")

@@ -1,0 +1,878 @@
+"""A per-function abstract interpreter: walks statements in order, tracks tensor facts, checks sites.
+
+Facts come from (most trusted first) pragmas, jaxtyping/torchtyping annotations, shape comments,
+docstrings, constructors and `.shape` bindings, then flow through shape ops. Branches keep what
+both sides agree on; loops forget what their body reassigns. Unknown stays unknown.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, List, Optional
+
+from ..contract import Domain, Site, Violation, check
+from ..dims import Shape, Sym, value
+from . import tensor_ops as ops
+from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
+from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .sites import bind_call, build_site, resolve_op, result_of
+from .source import SourceFile
+from .values import DimVal, Literal, QualName, SeqVal, TensorVal, join
+
+_CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
+                 "as_tensor", "LongTensor", "FloatTensor"}
+_LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
+_TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
+    "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip"}
+_TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+_MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing the stack
+
+
+class Interpreter:
+    """Analyses one function (or the module body) with its own environment."""
+
+    def __init__(self, source: SourceFile, module_names: Dict[str, object], report: Callable[[ast.Call, Site, List[Violation]], None]):
+        self.source = source
+        self.env: Dict[str, object] = dict(module_names)
+        self.report = report
+        self.depth = 0
+        self._last_value_node = None
+
+    # ----- entry points -------------------------------------------------------------------------
+    def run_function(self, node) -> None:
+        self._bind_parameters(node)
+        self.block(node.body)
+
+    def block(self, body: List[ast.stmt]) -> bool:
+        """Run statements in order; True when the block always leaves (return/raise/...)."""
+        for stmt in body:
+            self._pragmas_before(stmt)
+            self.stmt(stmt)
+            if isinstance(stmt, _TERMINAL):
+                return True
+        return False
+
+    # ----- statements ---------------------------------------------------------------------------
+    def stmt(self, node: ast.stmt) -> None:
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is not None:
+            method(node)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.expr(child)
+        self._pragmas_on(node)
+
+    def stmt_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.env[alias.asname] = QualName(alias.name)
+            else:
+                top = alias.name.split(".")[0]
+                self.env[top] = QualName(top)
+
+    def stmt_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level or not node.module:
+            for alias in node.names:
+                self.env[alias.asname or alias.name] = None
+            return
+        for alias in node.names:
+            self.env[alias.asname or alias.name] = QualName(f"{node.module}.{alias.name}")
+
+    def stmt_FunctionDef(self, node) -> None:
+        self.env[node.name] = None  # analysed on its own by the module driver
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+
+    def stmt_ClassDef(self, node: ast.ClassDef) -> None:
+        self.env[node.name] = None
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        self.expr(node.value)
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        result = self.expr(node.value)
+        self._last_value_node = node.value
+        for target in node.targets:
+            if isinstance(target, ast.Name) and len(node.targets) == 1:
+                result = self._with_comment(result, node)
+            self.assign(target, result)
+        self._last_value_node = None
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        declared = self.annotation(node.annotation)
+        result = self.expr(node.value) if node.value is not None else None
+        if isinstance(declared, TensorVal):
+            result = _merge(result, declared.shape, declared.origin, dtype=declared.dtype)
+        elif node.value is not None and isinstance(node.target, ast.Name):
+            result = self._with_comment(result, node)
+        if node.value is not None or isinstance(declared, TensorVal):
+            self.assign(node.target, result)
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        right = self.expr(node.value)
+        if isinstance(node.target, ast.Name):
+            left = self.env.get(node.target.id)
+            symbol = _BINOPS.get(type(node.op))
+            if isinstance(left, TensorVal) and symbol:
+                out = ops.binary(left, right, symbol)
+                # in-place ops keep the left shape whenever broadcasting keeps it
+                self.env[node.target.id] = out if out is not None and out.shape == left.shape else TensorVal(left.shape if out and out.shape == left.shape else None, out.dtype if out else None)
+            else:
+                self.env[node.target.id] = None
+        else:
+            self.expr(node.target)
+
+    def stmt_If(self, node: ast.If) -> None:
+        self.expr(node.test)
+        before = dict(self.env)
+        left_exits = self.block(node.body)
+        after_body = self.env
+        self.env = dict(before)
+        right_exits = self.block(node.orelse)
+        if left_exits and not right_exits:
+            return
+        if right_exits and not left_exits:
+            self.env = after_body
+            return
+        self.env = _join_env(after_body, self.env)
+
+    def stmt_For(self, node) -> None:
+        iterable = self.expr(node.iter)
+        self._forget(node.body + node.orelse)
+        self.assign(node.target, _row_of(iterable, node.iter))
+        before = dict(self.env)
+        self.block(node.body)
+        self.env = _join_env(before, self.env)
+        self.block(node.orelse)
+
+    stmt_AsyncFor = stmt_For
+
+    def stmt_While(self, node: ast.While) -> None:
+        self._forget(node.body + node.orelse)
+        self.expr(node.test)
+        before = dict(self.env)
+        self.block(node.body)
+        self.env = _join_env(before, self.env)
+        self.block(node.orelse)
+
+    def stmt_With(self, node) -> None:
+        for item in node.items:
+            result = self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, None if not isinstance(result, TensorVal) else result)
+        self.block(node.body)
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Try(self, node) -> None:
+        before = dict(self.env)
+        self._forget(node.body)
+        forgotten = dict(self.env)
+        self.env = before
+        self.block(node.body)
+        self.block(node.orelse)
+        results = [self.env]
+        for handler in node.handlers:
+            self.env = dict(forgotten)
+            if handler.name:
+                self.env[handler.name] = None
+            if not self.block(handler.body):
+                results.append(self.env)
+        self.env = results[0]
+        for other in results[1:]:
+            self.env = _join_env(self.env, other)
+        self.block(node.finalbody)
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_Match(self, node) -> None:
+        self.expr(node.subject)
+        before = dict(self.env)
+        self._forget([c for case in node.cases for c in case.body])
+        forgotten = dict(self.env)
+        results = []
+        for case in node.cases:
+            self.env = dict(forgotten)
+            if case.guard is not None:
+                self.expr(case.guard)
+            if not self.block(case.body):
+                results.append(self.env)
+        self.env = before
+        for other in results:
+            self.env = _join_env(self.env, other)
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            self.expr(node.value)
+
+    def stmt_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.env.pop(target.id, None)
+
+    def stmt_Global(self, node) -> None:
+        for name in node.names:
+            self.env[name] = None
+
+    stmt_Nonlocal = stmt_Global
+
+    # ----- assignment ---------------------------------------------------------------------------
+    def assign(self, target: ast.AST, result) -> None:
+        if isinstance(target, ast.Name):
+            if isinstance(result, DimVal) and result.dim is not None and not isinstance(result.dim, int):
+                result = DimVal(_named(result.dim, target.id))
+            elif isinstance(result, DimVal) and isinstance(result.dim, int) and result.dim > 1:
+                result = DimVal(Sym(target.id, expr=target.id, size=result.dim))
+            self.env[target.id] = result
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self._unpack(target, result)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, None)
+        else:
+            self.expr(target)  # x[i] = v, self.a = b: evaluate for nested sites, bind nothing
+
+    def _unpack(self, target, result) -> None:
+        elts = target.elts
+        if isinstance(result, SeqVal) and len(result.items) == len(elts) and not any(isinstance(e, ast.Starred) for e in elts):
+            for element, item in zip(elts, result.items):
+                self.assign(element, item)
+            return
+        for element in elts:
+            self.assign(element, None)
+        self._shape_unpack(target, result)
+
+    def _shape_unpack(self, target, result) -> None:
+        """`B, T, C = x.shape` with x of unknown shape: x has rank 3 and dims B, T, C."""
+        value_node = getattr(self, "_last_value_node", None)
+        if value_node is None or result is not None:
+            return
+        owner = _shape_owner(value_node)
+        if owner is None or any(not isinstance(e, ast.Name) for e in target.elts):
+            return
+        old = self.env.get(owner)
+        if old is not None and not isinstance(old, TensorVal):
+            return
+        dims = tuple(Sym(e.id, expr=e.id) if e.id != "_" else None for e in target.elts)
+        tensor = old or TensorVal()
+        if tensor.shape is None:
+            self.env[owner] = tensor.with_(shape=Shape(dims), origin="shape unpacking")
+        for e, d in zip(target.elts, dims):
+            if d is not None:
+                self.env[e.id] = DimVal(d)
+
+    def _forget(self, body: List[ast.stmt]) -> None:
+        for node in body:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    self.env[sub.id] = None
+                elif isinstance(sub, (ast.AugAssign,)) and isinstance(sub.target, ast.Name):
+                    self.env[sub.target.id] = None
+
+    # ----- facts from text ----------------------------------------------------------------------
+    def _with_comment(self, result, node: ast.stmt):
+        comment = self.source.shape_comment(node.lineno, node.end_lineno or node.lineno)
+        if comment is None or isinstance(result, (DimVal, SeqVal, QualName, Literal)):
+            return result
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+        shape = parse_comment(comment.text, target.id if isinstance(target, ast.Name) else None)
+        if shape is None:
+            return result
+        return _merge(result, shape, f"comment line {comment.line}")
+
+    def _pragmas_before(self, stmt: ast.stmt) -> None:
+        start = stmt.lineno
+        if hasattr(stmt, "decorator_list") and stmt.decorator_list:
+            start = stmt.decorator_list[0].lineno
+        self._apply_pragmas(start - 1, start - 1)
+
+    def _pragmas_on(self, stmt: ast.stmt) -> None:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)):
+            self._apply_pragmas(stmt.lineno, stmt.end_lineno or stmt.lineno)
+
+    def _apply_pragmas(self, first: int, last: int) -> None:
+        for name, text in self.source.pragmas(first, last):
+            shape = parse_group(text, strict=False)
+            if shape is not None:
+                old = self.env.get(name)
+                base = old if isinstance(old, TensorVal) else TensorVal()
+                self.env[name] = base.with_(shape=shape, origin="pragma")
+
+    def _bind_parameters(self, node) -> None:
+        args = node.args
+        params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
+        if args.vararg:
+            self.env[args.vararg.arg] = None
+        if args.kwarg:
+            self.env[args.kwarg.arg] = None
+        doc = ast.get_docstring(node, clean=False) or ""
+        documented = parse_docstring(doc, [p.arg for p in params]) if doc else {}
+        single_line = _single_param_lines(params)
+        for param in params:
+            fact = self.annotation(param.annotation) if param.annotation is not None else None
+            if not isinstance(fact, TensorVal):
+                fact = None
+            if param.arg in single_line:
+                comment = self.source.comments.get(param.lineno)
+                shape = parse_comment(comment.text, param.arg) if comment and not comment.standalone else None
+                if shape is not None:
+                    fact = _merge(fact, shape, f"comment line {param.lineno}")
+            if fact is None and param.arg in documented:
+                shape, dtype = documented[param.arg]
+                fact = TensorVal(shape, dtype, origin="docstring")
+            elif isinstance(fact, TensorVal) and fact.shape is None and param.arg in documented:
+                fact = fact.with_(shape=documented[param.arg][0], origin="docstring")
+            if fact is None and _is_int_param(param):
+                fact = DimVal(Sym(param.arg, expr=param.arg))
+            self.env[param.arg] = fact
+
+    def annotation(self, node) -> Optional[object]:
+        """jaxtyping `Float[Tensor, "b l v"]`, torchtyping `TensorType["b", "l"]`, plain `torch.Tensor`."""
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if isinstance(node, ast.Subscript):
+            head = _last_name(node.value)
+            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if head in ("Optional", "Annotated") and items:
+                return self.annotation(items[0])
+            if head in JAXTYPING_DTYPES and len(items) == 2:
+                spec = items[1]
+                if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+                    return TensorVal(parse_jaxtyping(spec.value), JAXTYPING_DTYPES[head], origin="annotation")
+                return None
+            if head == "TensorType":
+                return TensorVal(_torchtyping(items), _torchtyping_dtype(items), origin="annotation")
+            return None
+        head = _last_name(node)
+        if head in TENSOR_TYPES:
+            return TensorVal(None, TENSOR_TYPES[head], origin="annotation")
+        return None
+
+    # ----- expressions --------------------------------------------------------------------------
+    def expr(self, node: Optional[ast.AST]):
+        if node is None:
+            return None
+        if self.depth > _MAX_DEPTH:
+            return None
+        self.depth += 1
+        try:
+            method = getattr(self, "expr_" + type(node).__name__, None)
+            if method is None:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, ast.expr):
+                        self.expr(child)
+                return None
+            return method(node)
+        finally:
+            self.depth -= 1
+
+    def expr_Constant(self, node: ast.Constant):
+        v = node.value
+        if isinstance(v, int) and not isinstance(v, bool):
+            return DimVal(v)
+        return Literal(v)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp):
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.USub) and isinstance(operand, DimVal) and isinstance(operand.dim, int):
+            return DimVal(-operand.dim)
+        if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
+            return Literal(-operand.value)
+        if isinstance(operand, TensorVal):
+            return TensorVal(operand.shape, "bool" if isinstance(node.op, ast.Not) else operand.dtype)
+        return None
+
+    def expr_Name(self, node: ast.Name):
+        if node.id in self.env:
+            found = self.env[node.id]
+        elif node.id == "torch":
+            found = QualName("torch")
+        else:
+            found = None
+        if found is None or (isinstance(found, TensorVal) and found.domain is None and not _is_float(found)):
+            domain = category_domain(node.id)
+            if domain is not None:
+                return (found or TensorVal()).with_(domain=domain)
+        return found
+
+    def expr_Attribute(self, node: ast.Attribute):
+        owner = self.expr(node.value)
+        attr = node.attr
+        if isinstance(owner, QualName):
+            if owner.name == "torch" and attr in ops.DTYPE_NAMES:
+                return Literal("dtype:" + ops.DTYPE_NAMES[attr])
+            return QualName(f"{owner.name}.{attr}")
+        if isinstance(owner, TensorVal):
+            if attr == "shape":
+                return ops.size_of(owner, [])
+            if attr == "ndim":
+                return ops.apply_method("dim", owner, [], {}, "")
+            if attr in ("T", "mT") and owner.shape is not None and not owner.shape.variadic:
+                dims = owner.shape.dims
+                if attr == "T":
+                    return owner.with_(shape=Shape(tuple(reversed(dims))))
+                if len(dims) >= 2:
+                    return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])))
+            if attr == "dtype":
+                return Literal("dtype:" + owner.dtype) if owner.dtype else None
+            if attr in ("data", "grad"):
+                return TensorVal(owner.shape, owner.dtype, owner.domain)
+            return None
+        if isinstance(owner, SeqVal) and attr in owner.names:
+            return owner.items[owner.names.index(attr)]
+        return None
+
+    def expr_Subscript(self, node: ast.Subscript):
+        owner = self.expr(node.value)
+        key = self.expr(node.slice)
+        if isinstance(owner, SeqVal):
+            k = ops.as_int(key)
+            if k is not None and -len(owner.items) <= k < len(owner.items):
+                return owner.items[k]
+            if isinstance(key, ops.SliceVal):
+                bounds = [ops.as_int(v) if v is not None else None for v in (key.lower, key.upper, key.step)]
+                if all((v is None) == (b is None) for v, b in zip((key.lower, key.upper, key.step), bounds)):
+                    return SeqVal(owner.items[slice(*bounds)])
+            return None
+        if isinstance(owner, TensorVal):
+            return ops.index_tensor(owner, key)
+        return None
+
+    def expr_Slice(self, node: ast.Slice):
+        return ops.SliceVal(self.expr(node.lower), self.expr(node.upper), self.expr(node.step))
+
+    def expr_Tuple(self, node):
+        items = tuple(self.expr(e) for e in node.elts)
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return SeqVal(items)
+
+    expr_List = expr_Tuple
+
+    def expr_BinOp(self, node: ast.BinOp):
+        left, right = self.expr(node.left), self.expr(node.right)
+        symbol = _BINOPS.get(type(node.op))
+        if isinstance(node.op, ast.MatMult):
+            if isinstance(left, TensorVal) and isinstance(right, TensorVal):
+                return ops.matmul(left, right)
+            return None
+        if isinstance(left, DimVal) and isinstance(right, DimVal):
+            return _dim_arith(left.dim, right.dim, symbol)
+        if symbol is None:
+            return None
+        return ops.binary(left, right, symbol)
+
+    def expr_Compare(self, node: ast.Compare):
+        values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
+        tensors = [v for v in values if isinstance(v, TensorVal)]
+        if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+            return ops.binary(values[0], values[1], "==")
+        return None
+
+    def expr_IfExp(self, node: ast.IfExp):
+        self.expr(node.test)
+        return join(self.expr(node.body), self.expr(node.orelse))
+
+    def expr_NamedExpr(self, node: ast.NamedExpr):
+        result = self.expr(node.value)
+        self.assign(node.target, result)
+        return result
+
+    def expr_Lambda(self, node: ast.Lambda):
+        return None  # its parameters are unknown; its body runs elsewhere
+
+    def _comprehension(self, node):
+        saved = dict(self.env)
+        for gen in node.generators:
+            iterable = self.expr(gen.iter)
+            self.assign(gen.target, _row_of(iterable, gen.iter))
+            for cond in gen.ifs:
+                self.expr(cond)
+        if isinstance(node, ast.DictComp):
+            self.expr(node.key)
+            self.expr(node.value)
+        else:
+            self.expr(node.elt)
+        self.env = saved
+        return None
+
+    expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
+
+    def expr_Call(self, node: ast.Call):
+        resolved = resolve_op(node, self._peek)
+        if resolved is not None:
+            op, method, receiver = resolved
+            bound = bind_call(op, method, receiver, node)
+            if bound is not None:
+                built = build_site(op, bound, self.expr, self.source.segment)
+                if built is not None:
+                    site, values = built
+                    self.report(node, site, check(site))
+                    return result_of(site, values)
+        return self._call(node)
+
+    def _peek(self, node):
+        """Evaluate without side effects on sites (receivers are evaluated again by build_site)."""
+        if isinstance(node, ast.Name):
+            return self.expr_Name(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            return self.expr_Attribute(node)
+        return self.expr(node) if not _has_call(node) else _UNKNOWN_TENSORISH
+
+    def _call(self, node: ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            owner = self.expr(func.value)
+            args, kwargs = self._args(node)
+            if isinstance(owner, TensorVal):
+                return ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+            if isinstance(owner, QualName):
+                return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            return None
+        target = self.expr(func)
+        args, kwargs = self._args(node)
+        if isinstance(target, QualName):
+            return self._qualified_call(target.name, node, args, kwargs)
+        if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
+            return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
+            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
+        return None
+
+    def _args(self, node: ast.Call):
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                spread = self.expr(a.value)
+                if not isinstance(spread, SeqVal):
+                    args.append(_UNKNOWN_ARITY)
+                    continue
+                args.extend(spread.items)
+            else:
+                args.append(self.expr(a))
+        if _UNKNOWN_ARITY in args:
+            args = [_UNKNOWN_ARITY]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
+        for k in node.keywords:
+            if k.arg is None:
+                self.expr(k.value)
+        return args, kwargs
+
+    def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
+        module, _, func = name.rpartition(".")
+        if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
+            if func in _CONSTRUCTORS:
+                return _construct(func, args, kwargs, node)
+            if func in _LIKE and args and isinstance(args[0], TensorVal):
+                dtype = _dtype_kw(kwargs) or args[0].dtype
+                return TensorVal(args[0].shape, dtype)
+            if func in ("cat", "concat", "concatenate", "stack") and args:
+                dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
+                items = list(args[0].items) if isinstance(args[0], SeqVal) else []
+                return ops.cat(items, dim, stack=func == "stack")
+            if func == "where" and len(args) == 3:
+                return _where(args)
+            if func == "one_hot" and args and isinstance(args[0], TensorVal):
+                n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
+                s = args[0].shape
+                if s is None or s.variadic or not isinstance(n, DimVal) or value(n.dim) == -1:
+                    return TensorVal(None, "int64")
+                return TensorVal(Shape(s.dims + (n.dim,)), "int64")
+            if func == "embedding" and len(args) >= 2 and isinstance(args[1], TensorVal):
+                ids, weight = args[0], args[1]
+                if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
+                    return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
+                return TensorVal(None, weight.dtype)
+            if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
+                return ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+            return None
+        if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
+            pattern = args[1]
+            if isinstance(pattern, Literal) and isinstance(pattern.value, str):
+                return _rearrange(args[0], pattern.value, kwargs)
+        return None
+
+
+def _where(args):
+    from ..dims import broadcast
+
+    tensors = [a for a in args[1:] if isinstance(a, TensorVal)]
+    if not tensors:
+        return None
+    shape = args[0].shape if isinstance(args[0], TensorVal) else None
+    for t in tensors:
+        shape = broadcast(shape, t.shape)
+    dtypes = {t.dtype for t in tensors}
+    return TensorVal(shape, dtypes.pop() if len(dtypes) == 1 and len(tensors) == 2 else None)
+
+
+def _is_float(t: TensorVal) -> bool:
+    return t.dtype is not None and t.dtype in ops.FLOAT_DTYPES
+
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+           ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+_UNKNOWN_TENSORISH = None
+_UNKNOWN_ARITY = Literal("<*args of unknown length>")  # poisons size arguments: no shape comes out
+
+
+def _has_call(node) -> bool:
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _dim_arith(a, b, symbol):
+    va, vb = value(a), value(b)
+    if va is not None and vb is not None:
+        try:
+            result = {"+": va + vb, "-": va - vb, "*": va * vb, "//": va // vb if vb else None, "%": va % vb if vb else None}.get(symbol)
+        except TypeError:
+            result = None
+        return DimVal(result) if isinstance(result, int) else None
+    return None
+
+
+def _named(dim, name: str):
+    """`D = x.size(-1)`: keep the dim's identity, remember the variable that holds it."""
+    if isinstance(dim, Sym):
+        return Sym(dim.name, expr=dim.expr or name, size=dim.size)
+    return dim
+
+
+def _merge(result, shape: Optional[Shape], origin: str, dtype: Optional[str] = None):
+    """Combine an inferred value with a written shape: names from the text, sizes from the code."""
+    if shape is None:
+        return result
+    if result is not None and not isinstance(result, TensorVal):
+        return result
+    base = result or TensorVal()
+    inferred = base.shape
+    if inferred is None:
+        return base.with_(shape=shape, origin=origin, dtype=dtype or base.dtype)
+    if inferred.variadic or shape.variadic or len(inferred.dims) != len(shape.dims):
+        return base  # the code disagrees with the comment: trust the code
+    dims = []
+    for written, seen in zip(shape.dims, inferred.dims):
+        seen_value = value(seen)
+        if written is None:
+            dims.append(seen)
+        elif isinstance(written, int):
+            if seen_value is not None and seen_value != written:
+                return base
+            dims.append(written)
+        elif seen_value is not None:
+            dims.append(Sym(written.name, expr=(seen.expr if isinstance(seen, Sym) else None), size=seen_value))
+        elif isinstance(seen, Sym):
+            dims.append(seen)  # keep the code's own name: it ties to other tensors in scope
+        else:
+            dims.append(written)
+    return base.with_(shape=Shape(tuple(dims)), origin=origin, dtype=dtype or base.dtype)
+
+
+def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
+    return {k: join(a.get(k), b.get(k)) for k in set(a) | set(b)}
+
+
+def _row_of(iterable, node):
+    """`for row in x` gives x's rows; zip() of tensors gives a tuple of rows."""
+    if isinstance(iterable, TensorVal):
+        s = iterable.shape
+        if s is not None and not s.variadic and s.dims:
+            return TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain)
+        return TensorVal(None, iterable.dtype, iterable.domain) if iterable.domain else None
+    if isinstance(iterable, SeqVal) and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id == "zip":
+            return SeqVal(tuple(_row_of(i, None) for i in iterable.items))
+        if node.func.id == "enumerate":
+            return SeqVal((None, _row_of(iterable.items[1], None)))
+    return None
+
+
+def _shape_owner(node) -> Optional[str]:
+    if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
+            and not node.args and isinstance(node.func.value, ast.Name):
+        return node.func.value.id
+    return None
+
+
+def _single_param_lines(params) -> set:
+    lines: Dict[int, List[str]] = {}
+    for p in params:
+        lines.setdefault(p.lineno, []).append(p.arg)
+    return {names[0] for names in lines.values() if len(names) == 1}
+
+
+def _is_int_param(param) -> bool:
+    return isinstance(param.annotation, ast.Name) and param.annotation.id == "int"
+
+
+def _last_name(node) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _torchtyping(items) -> Optional[Shape]:
+    tokens = []
+    for item in items:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            tokens.append(item.value.split(":")[0].strip() or "_")
+        elif isinstance(item, ast.Constant) and isinstance(item.value, int):
+            tokens.append(str(item.value))
+        elif isinstance(item, ast.Constant) and item.value is Ellipsis:
+            tokens.append("...")
+        elif isinstance(item, ast.Slice) and isinstance(item.lower, ast.Constant):
+            tokens.append(str(item.lower.value))
+        elif _last_name(item) in ops.DTYPE_NAMES or _last_name(item) in ("float", "int", "bool"):
+            continue
+        else:
+            return None
+    if not tokens:
+        return None
+    return parse_jaxtyping(" ".join(tokens))
+
+
+def _torchtyping_dtype(items) -> Optional[str]:
+    for item in items:
+        name = _last_name(item)
+        if isinstance(item, ast.Attribute) and name in ops.DTYPE_NAMES:
+            return ops.DTYPE_NAMES[name]
+    return None
+
+
+def _dtype_kw(kwargs) -> Optional[str]:
+    v = kwargs.get("dtype")
+    if isinstance(v, Literal) and isinstance(v.value, str) and v.value.startswith("dtype:"):
+        return v.value[6:]
+    return None
+
+
+def _size_args(args, kwargs) -> Optional[Shape]:
+    sizes = kwargs.get("size")
+    if sizes is None:
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], SeqVal) else SeqVal(tuple(args))
+    if not isinstance(sizes, SeqVal) or any(not isinstance(v, DimVal) for v in sizes.items):
+        return None
+    return Shape(tuple(v.dim for v in sizes.items))
+
+
+def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
+    dtype = _dtype_kw(kwargs)
+    unknown_dtype = "dtype" in kwargs and dtype is None
+    if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
+        default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
+        return TensorVal(_size_args(args, kwargs), default, origin="constructor")
+    if func == "full":
+        fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+        guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)
+        shape = _size_args(args[:1], {}) if args else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
+    if func == "randint":
+        ints = [a for a in args if isinstance(a, DimVal)]
+        size = kwargs.get("size") or next((a for a in args if isinstance(a, SeqVal)), None)
+        high = kwargs.get("high", ints[1] if len(ints) >= 2 else (ints[0] if ints else None))
+        low = ints[0] if len(ints) >= 2 else DimVal(0)
+        shape = _size_args([size], {}) if isinstance(size, SeqVal) else None
+        domain = None
+        if isinstance(high, DimVal) and high.dim is not None and value(low.dim) == 0:
+            domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})")
+        return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
+    if func == "randperm":
+        n = args[0] if args else None
+        shape = Shape((n.dim,)) if isinstance(n, DimVal) else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), origin="constructor")
+    if func == "arange":
+        ints = [a for a in args if isinstance(a, DimVal)]
+        floats = [a for a in args if isinstance(a, Literal) and isinstance(a.value, float)]
+        length = None
+        if len(args) == 1 and ints:
+            length = ints[0].dim
+        elif len(args) == 2 and len(ints) == 2 and value(ints[0].dim) is not None and value(ints[1].dim) is not None:
+            length = max(0, value(ints[1].dim) - value(ints[0].dim))
+        guess = "float32" if floats else ("int64" if len(ints) == len(args) and args else None)
+        return TensorVal(Shape((length,)) if args and len(args) <= 2 else None, None if unknown_dtype else (dtype or guess), origin="constructor")
+    if func in ("tensor", "as_tensor", "LongTensor") and node.args:
+        shape, guess = _literal_shape(node.args[0])
+        if func == "LongTensor":
+            guess = "int64" if shape is not None else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
+    return None
+
+
+def _literal_shape(node):
+    """Shape and dtype of a nested list literal: `[[1, 2], [3, 4]]` is [2, 2] int64."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        if not node.elts:
+            return Shape((0,)), "float32"
+        inner = [_literal_shape(e) for e in node.elts]
+        shapes = {s for s, _ in inner}
+        dtypes = {d for _, d in inner}
+        if len(shapes) != 1 or None in shapes:
+            return None, None
+        sub = next(iter(shapes))
+        dtype = "float32" if "float32" in dtypes else ("int64" if dtypes == {"int64"} else ("bool" if dtypes == {"bool"} else None))
+        return Shape((len(node.elts),) + sub.dims), dtype
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool):
+            return Shape(()), "bool"
+        if isinstance(node.value, int):
+            return Shape(()), "int64"
+        if isinstance(node.value, float):
+            return Shape(()), "float32"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return _literal_shape(node.operand)
+    return None, None
+
+
+def _rearrange(t: TensorVal, pattern: str, kwargs: dict):
+    """einops `rearrange` with a known input shape: "b n d -> (b n) d"."""
+    if "->" not in pattern or t.shape is None or t.shape.variadic:
+        return TensorVal(None, t.dtype)
+    left, right = (side.strip() for side in pattern.split("->", 1))
+    lhs = _einops_groups(left)
+    rhs = _einops_groups(right)
+    if lhs is None or rhs is None or len(lhs) != len(t.shape.dims):
+        return TensorVal(None, t.dtype)
+    sizes: Dict[str, object] = {}
+    for group, d in zip(lhs, t.shape.dims):
+        if len(group) == 1:
+            sizes[group[0]] = d
+        else:
+            known = {name: kwargs[name].dim for name in group if isinstance(kwargs.get(name), DimVal)}
+            for name in group:
+                sizes[name] = known.get(name)
+    dims = []
+    for group in rhs:
+        if len(group) == 1 and group[0].isdigit():
+            dims.append(int(group[0]))
+        elif len(group) == 1:
+            dims.append(sizes.get(group[0]))
+        else:
+            from ..dims import product
+
+            dims.append(product(sizes.get(n) for n in group))
+    return TensorVal(Shape(tuple(dims)), t.dtype, t.domain)
+
+
+def _einops_groups(side: str):
+    groups, current, inside = [], [], False
+    for token in side.replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            inside, current = True, []
+        elif token == ")":
+            groups.append(current)
+            inside = False
+        elif token == "...":
+            return None
+        elif inside:
+            current.append(token)
+        else:
+            groups.append([token])
+    return groups

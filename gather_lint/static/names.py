@@ -1,0 +1,28 @@
+"""What variable names say about index values, and jaxtyping/torchtyping dtype names."""
+import re
+
+from ..contract import Domain
+
+# Variables that hold token ids, class labels or actions: their values index a vocabulary-like dim.
+_CATEGORY_NAME = re.compile(
+    r"(?:\w+_)?(?:input_ids|token_ids|target_ids|labels|targets|label|target|actions|action|tokens|next_tokens"
+    r"|completion_ids|prompt_ids|response_ids|answer_ids|output_ids|generated_ids|chosen_ids|rejected_ids"
+    r"|decoder_input_ids|class_ids|class_labels|ids|y)"
+)
+_NOT_CATEGORY = re.compile(r".*(?:position|pos|segment|token_type|attention|node|edge|batch|graph|num|n)_\w*|num_\w+|n_\w+")
+
+
+def category_domain(name: str):
+    if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
+        return Domain(None, origin=f"ids/labels (`{name}`)", category=True)
+    return None
+
+
+JAXTYPING_DTYPES = {
+    "Float": "float32", "Float32": "float32", "Float64": "float64", "Float16": "float16", "BFloat16": "bfloat16",
+    "Int64": "int64", "Int32": "int32", "Int16": "int16", "Int8": "int8", "UInt8": "uint8", "Bool": "bool",
+    "Int": None, "Integer": None, "Shaped": None, "Num": None, "Real": None, "Inexact": "float32",
+    "Long": "int64", "Complex": None,
+}
+TENSOR_TYPES = {"Tensor": None, "LongTensor": "int64", "FloatTensor": "float32", "IntTensor": "int32",
+                "BoolTensor": "bool", "HalfTensor": "float16", "DoubleTensor": "float64"}

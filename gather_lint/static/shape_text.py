@@ -1,0 +1,167 @@
+"""Shapes written as text: shape comments, jaxtyping/torchtyping strings, docstring Args.
+
+Parsers return None unless the text is unmistakably a shape: a comment that is prose must
+never become a fact, because a wrong fact is how a linter cries wolf.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from ..dims import Dim, Shape, Sym
+
+# One dim as people write it: a name, an int, or a small expression of those (L-1, 2*D, n_head*hs).
+_ATOM = r"[A-Za-z_][A-Za-z0-9_]*|\d+"
+_DIM = re.compile(rf"^(?:{_ATOM})(?:\s*[-+*/]\s*(?:{_ATOM}))*$")
+_VARIADIC = re.compile(r"^(?:\.\.\.|\*[A-Za-z_][A-Za-z0-9_]*|…)$")
+_UNKNOWN = {"_", "?", "-1", ":"}  # -1 and : are what people write for "whatever size"
+
+# Words allowed before a shape in a comment: "shape:", "-> ", "out =", "of shape". A "name:" prefix
+# is allowed only for the variable being assigned: "# Indices: [1, 3, 5]" lists values, not a shape.
+_NAME_PREFIX = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*[:=]\s*")
+_PREFIX = re.compile(
+    r"^\s*(?:(?:(?:new|output|out|result|input|returned|final)\s+)?"
+    r"(?:shapes?|size|dims?)\b\s*(?:is|=|:|of)?\s*|(?:of|has|with)\s+shape\s*:?\s*|->\s*|=>\s*)?"
+)
+_GROUP = re.compile(r"^(?:torch\.Size\(\s*)?([\[(])([^\[\]()]*)([\])])")
+_BY_X = re.compile(rf"^((?:{_ATOM}|\.\.\.))(\s+x\s+(?:{_ATOM}|\.\.\.))+(?=$|\s|[,;.])")
+_DIM_WORD = re.compile(r"^(?:[A-Z][A-Za-z0-9_]{0,2}|\d+|.*(?:size|len|num|batch|seq|dim|vocab|n_).*)$")
+
+
+def parse_dim(token: str) -> Dim:
+    token = token.strip()
+    if token in _UNKNOWN:
+        return None
+    if token.isdigit():
+        return int(token)
+    if _DIM.match(token):
+        return Sym(re.sub(r"\s+", "", token))
+    raise ValueError(token)
+
+
+def dims_to_shape(tokens: List[str]) -> Optional[Shape]:
+    """Tokens of a written shape to a Shape; None if any token is not a dim."""
+    dims: List[Dim] = []
+    variadic = False
+    for position, token in enumerate(tokens):
+        token = token.strip()
+        if _VARIADIC.match(token):
+            if position != 0:
+                return None  # a variadic group in the middle: too uncertain to use
+            variadic = True
+            continue
+        try:
+            dims.append(parse_dim(token))
+        except ValueError:
+            return None
+    return Shape(tuple(dims), variadic)
+
+
+def parse_group(text: str, strict: bool = True) -> Optional[Shape]:
+    """`[B, L, V]`, `(B, T, C)`, `torch.Size([2, 3])` at the start of text."""
+    match = _GROUP.match(text)
+    if match is None:
+        return None
+    opening, body, closing = match.groups()
+    if (opening == "[") != (closing == "]"):
+        return None
+    tokens = [t for t in body.split(",")]
+    if tokens and not tokens[-1].strip():
+        tokens = tokens[:-1]  # trailing comma: (B,)
+        single_ok = True
+    else:
+        single_ok = False
+    if not tokens or any(not t.strip() for t in tokens):
+        return None
+    if strict and len(tokens) == 1 and not single_ok and not _DIM_WORD.match(tokens[0].strip()):
+        return None
+    return dims_to_shape(tokens)
+
+
+_SHAPE_WORDS = {"shape", "shapes", "size", "dims", "out", "output", "result"}
+
+
+def parse_comment(comment: str, target: Optional[str] = None) -> Optional[Shape]:
+    """A shape comment in the styles real code uses; None for anything that reads as prose.
+
+    `target` is the assigned variable: `# logits: [B, L, V]` is a shape for `logits` only.
+    """
+    text = comment.lstrip("#").strip()
+    if not text:
+        return None
+    if "->" in text:
+        text = text.rsplit("->", 1)[1]
+    named = _NAME_PREFIX.match(text)
+    if named:
+        name = named.group(1)
+        if name.lower() not in _SHAPE_WORDS and name != target and name.split(".")[-1] != target:
+            if "->" not in comment:
+                return None
+        text = text[named.end():]
+    text = _PREFIX.sub("", text, count=1).strip()
+    text = text.strip("`")
+    shape = parse_group(text)
+    if shape is not None:
+        return shape
+    match = _BY_X.match(text)
+    if match:
+        return dims_to_shape(re.split(r"\s+x\s+", match.group(0)))
+    return None
+
+
+def parse_jaxtyping(spec: str) -> Optional[Shape]:
+    """jaxtyping's dim string: "batch seq vocab", "*batch d", "... d", "b 1 d", "_", "#b"."""
+    tokens = spec.split()
+    dims: List[Dim] = []
+    variadic = False
+    for position, token in enumerate(tokens):
+        if token in ("...", "*") or token.startswith("*"):
+            if position != 0:
+                return None
+            variadic = True
+            continue
+        token = token.lstrip("#")  # '#b' may broadcast (size 1): its size is not known
+        if tokens[position].startswith("#"):
+            dims.append(None)
+            continue
+        token = token.split("=")[0]  # 'b=3' names a dim with a checked value
+        try:
+            dims.append(parse_dim(token))
+        except ValueError:
+            return None
+    return Shape(tuple(dims), variadic)
+
+
+_DOC_LINE = re.compile(r"^\s*(?::param\s+)?(?:[\w.]+\s+)?\*{0,2}([A-Za-z_]\w*)\s*(.*)$")
+_DOC_SHAPE = re.compile(r"(?:of\s+|with\s+|,\s*)?shapes?\s*[:=]?\s*`?(?=[\[(])|^\s*(?:\([^()]*\))?\s*:\s*`?(?=[\[(])")
+_DOC_DTYPE = {
+    "LongTensor": "int64",
+    "IntTensor": "int32",
+    "FloatTensor": "float32",
+    "BoolTensor": "bool",
+    "HalfTensor": "float16",
+    "DoubleTensor": "float64",
+}
+
+
+def parse_docstring(doc: str, params) -> Dict[str, tuple]:
+    """{param: (Shape or None, dtype or None)} for parameters whose docstring entry gives a shape."""
+    found: Dict[str, tuple] = {}
+    wanted = set(params)
+    for line in doc.splitlines():
+        match = _DOC_LINE.match(line)
+        if match is None or match.group(1) not in wanted or match.group(1) in found:
+            continue
+        rest = match.group(2)
+        shape = None
+        where = _DOC_SHAPE.search(rest)
+        if where is not None:
+            shape = parse_group(rest[where.end():].lstrip("`"), strict=False)
+        dtype = None
+        if shape is not None:
+            for name, value in _DOC_DTYPE.items():
+                if name in rest[: where.start() + 1]:
+                    dtype = value
+        if shape is not None:
+            found[match.group(1)] = (shape, dtype)
+    return found

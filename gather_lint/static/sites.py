@@ -1,0 +1,130 @@
+"""Which calls are gather/scatter-family sites, and their normalised Site."""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Optional, Tuple
+
+from ..contract import Site, TensorInfo
+from ..ops import FUNCTION_NAMES, OPS, Op, bind_arguments
+from .tensor_ops import as_int
+from .values import DimVal, Literal, QualName, SeqVal, TensorVal
+
+TORCH = "torch"
+
+
+def resolve_op(call: ast.Call, evaluate: Callable) -> Optional[Tuple[Op, bool, Optional[ast.AST]]]:
+    """(op, method form?, receiver node) for a call that can be a family op; None for look-alikes."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in OPS:
+        owner = evaluate(func.value)
+        if isinstance(owner, QualName):
+            if owner.name == TORCH and func.attr in FUNCTION_NAMES:
+                return OPS[func.attr], False, None
+            if owner.name == "torch.Tensor":
+                return OPS[func.attr], False, None
+            return None  # numpy, asyncio, accelerate, torch.distributed, ...: look-alikes
+        if owner is None or isinstance(owner, TensorVal):
+            return OPS[func.attr], True, func.value
+        return None
+    if isinstance(func, ast.Name):
+        target = evaluate(func)
+        if isinstance(target, QualName) and target.name.startswith("torch."):
+            name = target.name.rsplit(".", 1)[1]
+            if name in FUNCTION_NAMES and target.name in (f"torch.{name}", f"torch.Tensor.{name}"):
+                return OPS[name], False, None
+    return None
+
+
+def bind_call(op: Op, method: bool, receiver: Optional[ast.AST], call: ast.Call):
+    """Argument nodes by parameter name; None when the call cannot be (dim, index)-shaped."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    bound = bind_arguments(op, call.args, {k.arg: k.value for k in call.keywords}, method)
+    if bound is None:
+        return None
+    if method:
+        bound["input"] = receiver
+    if op.index_param not in bound or "input" not in bound:
+        return None
+    if "dim" not in bound and op.family != "take_along_dim":
+        return None
+    return bound
+
+
+def _info(value, text: str) -> TensorInfo:
+    if isinstance(value, TensorVal):
+        return TensorInfo(value.shape, value.dtype, value.domain, text)
+    return TensorInfo(text=text)
+
+
+def build_site(op: Op, bound: dict, evaluate: Callable, segment: Callable) -> Optional[Tuple[Site, dict]]:
+    """The contract's view of one call, plus the arguments' abstract values."""
+    values = {name: evaluate(node) for name, node in bound.items()}
+    if not _may_be_tensor(values["input"]) or not _may_be_tensor(values[op.index_param]):
+        return None
+    dim_value = values.get("dim")
+    dim_given = "dim" in bound and not (isinstance(dim_value, Literal) and dim_value.value is None)
+    if dim_given and not isinstance(dim_value, DimVal) and dim_value is not None:
+        return None  # dim is a tensor, string, list...: not this op's (dim, index) signature
+    payload = None
+    name = op.payload_param
+    if name and name in values and isinstance(values[name], TensorVal):
+        payload = _info(values[name], segment(bound[name]))
+    if op.name == "scatter" and "value" in values and isinstance(values["value"], TensorVal):
+        payload = _info(values["value"], segment(bound["value"]))
+    site = Site(
+        op=op,
+        input=_info(values["input"], segment(bound["input"])),
+        index=_info(values[op.index_param], segment(bound[op.index_param])),
+        dim=as_int(dim_value) if dim_given else None,
+        dim_given=dim_given,
+        payload=payload,
+    )
+    return site, values
+
+
+def _may_be_tensor(value) -> bool:
+    return value is None or isinstance(value, TensorVal)
+
+
+def result_of(site: Site, values: dict) -> Optional[TensorVal]:
+    """The op's own result: gather takes the index's shape, scatter/index ops keep the input's."""
+    from ..contract import gather_axis
+    from ..dims import Shape
+
+    inp = values.get("input")
+    dtype = inp.dtype if isinstance(inp, TensorVal) else None
+    family = site.op.family
+    if family == "gather":
+        return TensorVal(site.index.shape, dtype)
+    if family == "scatter" or site.op.name in ("index_add", "index_copy", "index_fill"):
+        return TensorVal(site.input.shape, dtype)
+    axis = gather_axis(site)
+    shape = site.input.shape
+    if site.op.name == "index_select":
+        idx = site.index.shape
+        if axis is None or idx is None or idx.variadic or len(idx.dims) > 1:
+            return TensorVal(None, dtype)
+        count = idx.dims[0] if idx.dims else 1
+        dims = list(shape.dims)
+        dims[axis] = count
+        return TensorVal(Shape(tuple(dims)), dtype)
+    if family == "take_along_dim":
+        idx = site.index.shape
+        if axis is None or idx is None or idx.variadic or len(idx.dims) != len(shape.dims):
+            return TensorVal(None, dtype)
+        from ..dims import broadcast
+
+        dims = []
+        for k, (a, b) in enumerate(zip(shape.dims, idx.dims)):
+            if k == axis:
+                dims.append(b)
+            else:
+                joined = broadcast(Shape((a,)), Shape((b,)))
+                dims.append(joined.dims[0] if joined else None)
+        return TensorVal(Shape(tuple(dims)), dtype)
+    return TensorVal(None, dtype)
+
+
+def is_sequence(value) -> bool:
+    return isinstance(value, SeqVal)

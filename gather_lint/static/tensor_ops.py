@@ -1,0 +1,520 @@
+"""Transfer functions: the shape, dtype and index-value domain of a torch op's result.
+
+Each takes the receiver (the tensor the op applies to) and the abstract values of the other
+arguments, and returns an abstract value, or None whenever the answer is not certain.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional
+
+from ..contract import Domain
+from ..dims import Dim, Shape, broadcast, normalize_dim, product, value
+from .values import DimVal, Literal, SeqVal, TensorVal
+
+FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
+_CAST = {
+    "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
+    "long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
+}
+DTYPE_NAMES = {
+    "float": "float32", "float32": "float32", "float64": "float64", "double": "float64", "float16": "float16",
+    "half": "float16", "bfloat16": "bfloat16", "long": "int64", "int64": "int64", "int": "int32",
+    "int32": "int32", "int16": "int16", "short": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
+}
+# Ops that keep shape and dtype and whose values are no longer positions.
+_ELEMENTWISE = {
+    "abs", "neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
+    "gelu", "silu", "square", "reciprocal", "sign", "exp_", "log_", "relu_", "sigmoid_", "softplus",
+    "clamp_min", "clamp_max", "nan_to_num", "pow", "masked_fill", "masked_fill_", "mul", "add", "sub",
+    "div", "logit", "log1p", "expm1", "fill_", "zero_", "normal_", "uniform_",
+    "dropout", "layer_norm", "erf", "floor", "ceil", "round", "trunc", "frac", "logical_not",
+}
+_KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "detach_", "pin_memory", "coalesce"}
+_REDUCE = {"sum", "mean", "prod", "amax", "amin", "logsumexp", "norm", "std", "var", "all", "any", "nansum", "count_nonzero"}
+
+
+def as_int(v) -> Optional[int]:
+    return value(v.dim) if isinstance(v, DimVal) else None
+
+
+def as_dim(v) -> Dim:
+    if isinstance(v, DimVal):
+        return v.dim
+    return None
+
+
+def _sizes(args: List[object]) -> Optional[List[object]]:
+    """view(2, 3) and view((2, 3)) and view(x.shape) alike."""
+    if len(args) == 1 and isinstance(args[0], SeqVal):
+        return list(args[0].items)
+    return list(args)
+
+
+def _known(t: TensorVal):
+    s = t.shape
+    return None if s is None or s.variadic else s
+
+
+def _with_shape(t: TensorVal, dims, keep_domain=True) -> TensorVal:
+    shape = Shape(tuple(dims)) if dims is not None else None
+    return TensorVal(shape, t.dtype, t.domain if keep_domain else None)
+
+
+def _arg(args, kwargs, position, name, default=None):
+    if name in kwargs:
+        return kwargs[name]
+    return args[position] if len(args) > position else default
+
+
+def unsqueeze(t, args, kwargs):
+    s, d = _known(t), as_int(_arg(args, kwargs, 0, "dim"))
+    if s is None or d is None:
+        return TensorVal(None, t.dtype, t.domain)
+    axis = normalize_dim(d, len(s.dims) + 1)
+    if axis is None:
+        return None
+    dims = list(s.dims)
+    dims.insert(axis, 1)
+    return _with_shape(t, dims)
+
+
+def squeeze(t, args, kwargs):
+    s = _known(t)
+    d = _arg(args, kwargs, 0, "dim")
+    if s is None:
+        return TensorVal(None, t.dtype, t.domain)
+    if d is None:
+        if all(value(x) is not None for x in s.dims):
+            return _with_shape(t, [x for x in s.dims if value(x) != 1])
+        return TensorVal(None, t.dtype, t.domain)
+    axis = normalize_dim(as_int(d), len(s.dims)) if as_int(d) is not None else None
+    if axis is None:
+        return TensorVal(None, t.dtype, t.domain)
+    if value(s.dims[axis]) == 1:
+        return _with_shape(t, s.dims[:axis] + s.dims[axis + 1:])
+    if value(s.dims[axis]) is not None or s.dims[axis] is not None:
+        return t if value(s.dims[axis]) is not None else TensorVal(None, t.dtype, t.domain)
+    return TensorVal(None, t.dtype, t.domain)
+
+
+def view(t, args, kwargs):
+    sizes = _sizes(args)
+    if not sizes or any(not isinstance(v, DimVal) and v is not None for v in sizes):
+        return TensorVal(None, t.dtype, t.domain)
+    dims = [as_dim(v) for v in sizes]
+    if any(value(d) == -1 for d in dims):
+        s = _known(t)
+        total = product(s.dims) if s is not None else None
+        rest = product(d for d in dims if value(d) != -1)
+        fill = total // rest if isinstance(total, int) and isinstance(rest, int) and rest else None
+        dims = [fill if value(d) == -1 else d for d in dims]
+    return _with_shape(t, dims)
+
+
+def expand(t, args, kwargs):
+    sizes = _sizes(args)
+    s = _known(t)
+    if not sizes:
+        return TensorVal(None, t.dtype, t.domain)
+    dims: List[Dim] = []
+    offset = len(sizes) - (len(s.dims) if s is not None else 0)
+    for k, v in enumerate(sizes):
+        d = as_dim(v)
+        if value(d) == -1:
+            if s is None or k - offset < 0:
+                dims.append(None)
+            else:
+                dims.append(s.dims[k - offset])
+        else:
+            dims.append(d)
+    return _with_shape(t, dims)
+
+
+def expand_as(t, args, kwargs):
+    other = args[0] if args else None
+    return _with_shape(t, other.shape.dims) if isinstance(other, TensorVal) and _known(other) else TensorVal(None, t.dtype, t.domain)
+
+
+def repeat(t, args, kwargs):
+    sizes = _sizes(args)
+    s = _known(t)
+    if s is None or not sizes or len(sizes) < len(s.dims):
+        return TensorVal(None, t.dtype, t.domain)
+    lead = len(sizes) - len(s.dims)
+    dims = []
+    for k, v in enumerate(sizes):
+        r = as_int(v)
+        base = s.dims[k - lead] if k >= lead else 1
+        if r == 1:
+            dims.append(base)
+        elif r is not None and value(base) is not None:
+            dims.append(r * value(base))
+        elif value(base) == 1:
+            dims.append(as_dim(v))
+        else:
+            dims.append(None)
+    return _with_shape(t, dims)
+
+
+def permute(t, args, kwargs):
+    s = _known(t)
+    order = [as_int(v) for v in (_sizes(args) or [])]
+    if s is None or len(order) != len(s.dims) or None in order:
+        return TensorVal(None, t.dtype, t.domain)
+    axes = [normalize_dim(o, len(s.dims)) for o in order]
+    if None in axes:
+        return None
+    return _with_shape(t, [s.dims[a] for a in axes])
+
+
+def transpose(t, args, kwargs):
+    s = _known(t)
+    a, b = as_int(_arg(args, kwargs, 0, "dim0")), as_int(_arg(args, kwargs, 1, "dim1"))
+    if s is None or a is None or b is None:
+        return TensorVal(None, t.dtype, t.domain)
+    a, b = normalize_dim(a, len(s.dims)), normalize_dim(b, len(s.dims))
+    if a is None or b is None:
+        return None
+    dims = list(s.dims)
+    dims[a], dims[b] = dims[b], dims[a]
+    return _with_shape(t, dims)
+
+
+def t_(t, args, kwargs):
+    s = _known(t)
+    if s is None or len(s.dims) > 2:
+        return TensorVal(None, t.dtype, t.domain)
+    return _with_shape(t, tuple(reversed(s.dims)))
+
+
+def flatten(t, args, kwargs):
+    s = _known(t)
+    start = as_int(_arg(args, kwargs, 0, "start_dim", DimVal(0)))
+    end = as_int(_arg(args, kwargs, 1, "end_dim", DimVal(-1)))
+    if s is None or start is None or end is None:
+        return TensorVal(None, t.dtype, t.domain)
+    if not s.dims:
+        return _with_shape(t, [1])
+    a, b = normalize_dim(start, len(s.dims)), normalize_dim(end, len(s.dims))
+    if a is None or b is None or a > b:
+        return None
+    return _with_shape(t, list(s.dims[:a]) + [product(s.dims[a:b + 1])] + list(s.dims[b + 1:]))
+
+
+_INTEGER_ACCUMULATE = {"sum", "prod", "nansum", "cumsum", "cumprod"}
+
+
+def reduce(t, args, kwargs, indices=False, name=""):
+    """sum/mean/argmax/...: drop (or keep as 1) the reduced dims."""
+    s = _known(t)
+    dim = _arg(args, kwargs, 0, "dim")
+    keep = _arg(args, kwargs, 1, "keepdim", Literal(False))
+    keepdim = isinstance(keep, Literal) and keep.value is True
+    dtype = "int64" if indices else t.dtype
+    if name in _INTEGER_ACCUMULATE and t.dtype is not None and t.dtype not in FLOAT_DTYPES:
+        dtype = "int64"  # torch accumulates bool and integer sums in int64
+    elif name in ("all", "any"):
+        dtype = "bool"
+    elif name == "count_nonzero":
+        dtype = "int64"
+    elif name not in ("amax", "amin", "max", "min", "") and dtype is not None and dtype not in FLOAT_DTYPES and not indices:
+        dtype = None  # mean/std/... of integers raise or promote: not tracked
+    if dim is None and not args and "dim" not in kwargs:
+        return TensorVal(Shape(()), dtype)
+    if s is None or not isinstance(keep, Literal):
+        return TensorVal(None, dtype)
+    axes = [as_int(v) for v in dim.items] if isinstance(dim, SeqVal) else [as_int(dim)]
+    if None in axes:
+        return TensorVal(None, dtype)
+    norm = {normalize_dim(a, len(s.dims)) for a in axes}
+    if None in norm:
+        return None
+    dims = [1 if k in norm else d for k, d in enumerate(s.dims)] if keepdim else [d for k, d in enumerate(s.dims) if k not in norm]
+    domain = None
+    if indices and len(norm) == 1:
+        axis = next(iter(norm))
+        domain = Domain(s.dims[axis], origin="")
+    return TensorVal(Shape(tuple(dims)), dtype, domain)
+
+
+def with_indices(t, args, kwargs, what: str, origin_text: str):
+    """topk / sort / max(dim) / min(dim): (values, indices) with the indices' domain."""
+    s = _known(t)
+    if what == "topk":
+        k = as_dim(_arg(args, kwargs, 0, "k"))
+        dim = as_int(_arg(args, kwargs, 1, "dim", DimVal(-1)))
+    else:
+        k = None
+        dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
+    if what in ("max", "min"):
+        keep = _arg(args, kwargs, 1, "keepdim", Literal(False))
+        if _arg(args, kwargs, 0, "dim") is None:
+            return TensorVal(Shape(()), t.dtype)  # max() with no dim is a plain reduction
+        shaped = reduce(t, args, kwargs, indices=True)
+        if shaped is None:
+            return None
+        values = TensorVal(shaped.shape, t.dtype)
+        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(what, dim, origin_text))
+        return SeqVal((values, TensorVal(shaped.shape, "int64", domain)), ("values", "indices"))
+    if s is None or dim is None:
+        return SeqVal((TensorVal(None, t.dtype), TensorVal(None, "int64")), ("values", "indices"))
+    axis = normalize_dim(dim, len(s.dims))
+    if axis is None:
+        return None
+    dims = list(s.dims)
+    if what == "topk":
+        dims[axis] = k
+    domain = Domain(s.dims[axis], origin=_origin(what, axis, origin_text))
+    return SeqVal(
+        (TensorVal(Shape(tuple(dims)), t.dtype), TensorVal(Shape(tuple(dims)), "int64", domain)),
+        ("values", "indices"),
+    )
+
+
+def _origin(what: str, axis, text: str) -> str:
+    return f"positions from {what}() over dim {axis} of `{text}`"
+
+
+def argsort(t, args, kwargs, origin_text):
+    s = _known(t)
+    dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
+    if s is None or dim is None or normalize_dim(dim, len(s.dims)) is None:
+        return TensorVal(s, "int64") if s else TensorVal(None, "int64")
+    axis = normalize_dim(dim, len(s.dims))
+    return TensorVal(s, "int64", Domain(s.dims[axis], origin=_origin("argsort", axis, origin_text)))
+
+
+def argmax(t, args, kwargs, origin_text, what="argmax"):
+    out = reduce(t, args, kwargs, indices=True)
+    if out is None:
+        return None
+    if out.domain is not None:
+        axis = as_int(_arg(args, kwargs, 0, "dim"))
+        return out.with_(domain=Domain(out.domain.size, origin=_origin(what, axis, origin_text)))
+    return out
+
+
+def cast(t, dtype: Optional[str]) -> TensorVal:
+    return TensorVal(t.shape, dtype, t.domain)
+
+
+def to(t, args, kwargs):
+    for v in list(args) + [kwargs.get("dtype")]:
+        if isinstance(v, Literal) and isinstance(v.value, str) and v.value.startswith("dtype:"):
+            return cast(t, v.value[6:])
+    if any(isinstance(v, TensorVal) for v in args):
+        other = next(v for v in args if isinstance(v, TensorVal))
+        return cast(t, other.dtype)
+    if args or "dtype" in kwargs:
+        return TensorVal(t.shape, None if ("dtype" in kwargs or any(v is None for v in args)) else t.dtype, t.domain)
+    return t
+
+
+def matmul(a: TensorVal, b: TensorVal):
+    sa, sb = _known(a), _known(b)
+    if sa is None or sb is None or len(sa.dims) < 2 or len(sb.dims) < 2:
+        return TensorVal(None, a.dtype)
+    batch = broadcast(Shape(sa.dims[:-2]), Shape(sb.dims[:-2]))
+    if batch is None:
+        return TensorVal(None, a.dtype)
+    return TensorVal(Shape(batch.dims + (sa.dims[-2], sb.dims[-1])), a.dtype)
+
+
+def _kind(dtype: Optional[str]) -> Optional[int]:
+    if dtype is None:
+        return None
+    return 0 if dtype == "bool" else (2 if dtype in FLOAT_DTYPES else 1)
+
+
+def _promote(a: Optional[str], b: Optional[str]) -> Optional[str]:
+    """torch's type promotion between two tensors, where certain."""
+    if a is None or b is None:
+        return None
+    if a == b:
+        return a
+    ka, kb = _kind(a), _kind(b)
+    if ka == kb:
+        return None  # e.g. int32 with int64, float16 with float32: wider, not tracked here
+    return a if ka > kb else b
+
+
+def _with_scalar(dtype: Optional[str], scalar) -> Optional[str]:
+    """Tensor op Python scalar: a float scalar makes ints float; an int scalar makes bool int64."""
+    if dtype is None:
+        return None
+    if isinstance(scalar, Literal) and isinstance(scalar.value, bool):
+        return dtype
+    if isinstance(scalar, Literal) and isinstance(scalar.value, float):
+        return dtype if dtype in FLOAT_DTYPES else "float32"
+    if isinstance(scalar, DimVal):
+        return "int64" if dtype == "bool" else dtype
+    return dtype if dtype in FLOAT_DTYPES else None  # unknown scalar: could be a float
+
+
+def binary(a, b, op: str):
+    """Elementwise arithmetic and comparisons with broadcasting; values are no longer positions."""
+    ta, tb = isinstance(a, TensorVal), isinstance(b, TensorVal)
+    if not ta and not tb:
+        return None
+    if ta and tb:
+        shape = broadcast(a.shape, b.shape)
+    else:
+        shape = a.shape if ta else b.shape
+    if op in ("<", ">", "<=", ">=", "==", "!="):
+        return TensorVal(shape, "bool")
+    if ta and tb:
+        dtype = _promote(a.dtype, b.dtype)
+    else:
+        dtype = _with_scalar(a.dtype if ta else b.dtype, b if ta else a)
+    if op == "/":
+        dtype = dtype if dtype in FLOAT_DTYPES else ("float32" if dtype is not None else None)
+    elif op in ("&", "|", "^") and ta and tb and a.dtype == b.dtype:
+        dtype = a.dtype
+    return TensorVal(shape, dtype)
+
+
+def cat(tensors: List[object], dim: Optional[int], stack: bool):
+    if not tensors or not all(isinstance(t, TensorVal) for t in tensors):
+        return TensorVal(None)
+    shapes = [_known(t) for t in tensors]
+    dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
+    if None in shapes or dim is None or len({len(s.dims) for s in shapes}) != 1:
+        return TensorVal(None, dtype)
+    rank = len(shapes[0].dims)
+    if stack:
+        axis = normalize_dim(dim, rank + 1)
+        if axis is None:
+            return None
+        base = [shapes[0].dims[k] if all(s.dims[k] == shapes[0].dims[k] for s in shapes) else None for k in range(rank)]
+        base.insert(axis, len(tensors))
+        return TensorVal(Shape(tuple(base)), dtype)
+    axis = normalize_dim(dim, rank)
+    if axis is None:
+        return None
+    dims = []
+    for k in range(rank):
+        if k == axis:
+            dims.append(product([]) if False else _sum_dims([s.dims[k] for s in shapes]))
+        else:
+            same = all(s.dims[k] == shapes[0].dims[k] for s in shapes)
+            dims.append(shapes[0].dims[k] if same else None)
+    return TensorVal(Shape(tuple(dims)), dtype)
+
+
+def _sum_dims(dims: List[Dim]) -> Dim:
+    vals = [value(d) for d in dims]
+    return sum(vals) if None not in vals else None
+
+
+MethodFn = Callable[[TensorVal, list, dict], object]
+SHAPE_METHODS: Dict[str, MethodFn] = {
+    "unsqueeze": unsqueeze, "unsqueeze_": unsqueeze,
+    "squeeze": squeeze, "squeeze_": squeeze,
+    "view": view, "reshape": view,
+    "expand": expand, "broadcast_to": expand,
+    "expand_as": expand_as,
+    "repeat": repeat,
+    "permute": permute,
+    "transpose": transpose, "swapaxes": transpose, "swapdims": transpose,
+    "t": t_,
+    "flatten": flatten,
+    "to": to, "type": to,
+}
+
+
+def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
+    """Result of tensor.<name>(*args, **kwargs), or None when unknown."""
+    if name in SHAPE_METHODS:
+        return SHAPE_METHODS[name](t, args, kwargs)
+    if name in _KEEP:
+        return t
+    if name in _CAST:
+        return cast(t, _CAST[name])
+    if name in _ELEMENTWISE:
+        return TensorVal(t.shape, t.dtype if name not in ("log_softmax", "softmax") or t.dtype in FLOAT_DTYPES else None)
+    if name in _REDUCE:
+        return reduce(t, args, kwargs, name=name)
+    if name in ("cumsum", "cumprod"):
+        dtype = "int64" if t.dtype is not None and t.dtype not in FLOAT_DTYPES else t.dtype
+        return TensorVal(t.shape, dtype)
+    if name in ("argmax", "argmin"):
+        return argmax(t, args, kwargs, text, name)
+    if name in ("topk", "sort", "max", "min"):
+        return with_indices(t, args, kwargs, name, text)
+    if name == "argsort":
+        return argsort(t, args, kwargs, text)
+    if name == "matmul" and args and isinstance(args[0], TensorVal):
+        return matmul(t, args[0])
+    if name in ("clamp", "clamp_", "clip"):
+        return TensorVal(t.shape, t.dtype)
+    if name in ("size", "shape"):
+        return size_of(t, args)
+    if name in ("dim", "ndimension"):
+        s = _known(t)
+        return DimVal(len(s.dims)) if s else None
+    if name in ("float", "long"):
+        return cast(t, _CAST[name])
+    return None
+
+
+def size_of(t: TensorVal, args: list):
+    s = t.shape
+    if args:
+        d = as_int(args[0])
+        if s is None or d is None:
+            return None
+        return DimVal(s.at(d))
+    if s is None or s.variadic:
+        return None
+    return SeqVal(tuple(DimVal(d) for d in s.dims))
+
+
+def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
+    """Basic indexing: ints drop a dim, slices keep (or shrink) it, None adds a 1, ... fills."""
+    s = _known(t)
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else [key]
+    if s is None:
+        return TensorVal(None, t.dtype, t.domain)
+    if any(isinstance(i, TensorVal) or (i is not None and not isinstance(i, (DimVal, Literal, SliceVal))) for i in items):
+        return TensorVal(None, t.dtype, t.domain)
+    if any(i is None for i in items):
+        return TensorVal(None, t.dtype, t.domain)
+    consumed = sum(1 for i in items if isinstance(i, (DimVal, SliceVal)))
+    ellipses = [k for k, i in enumerate(items) if isinstance(i, Literal) and i.value is Ellipsis]
+    if len(ellipses) > 1 or consumed > len(s.dims):
+        return None
+    if ellipses:
+        k = ellipses[0]
+        fill = [SliceVal(None, None, None)] * (len(s.dims) - consumed)
+        items = items[:k] + fill + items[k + 1:]
+    else:
+        items = items + [SliceVal(None, None, None)] * (len(s.dims) - consumed)
+    dims: List[Dim] = []
+    axis = 0
+    for i in items:
+        if isinstance(i, Literal) and i.value is None:
+            dims.append(1)
+        elif isinstance(i, DimVal):
+            axis += 1
+        elif isinstance(i, SliceVal):
+            dims.append(i.apply(s.dims[axis]))
+            axis += 1
+        else:
+            return TensorVal(None, t.dtype, t.domain)
+    return TensorVal(Shape(tuple(dims)), t.dtype, t.domain)
+
+
+class SliceVal:
+    def __init__(self, lower, upper, step):
+        self.lower, self.upper, self.step = lower, upper, step
+
+    def apply(self, d: Dim) -> Dim:
+        if self.lower is None and self.upper is None and self.step is None:
+            return d
+        n = value(d)
+        bounds = [as_int(v) if v is not None else None for v in (self.lower, self.upper, self.step)]
+        if n is None:
+            return None
+        if any(v is None and b is not None for v, b in zip((self.lower, self.upper, self.step), bounds)):
+            return None
+        return len(range(n)[slice(*bounds)])

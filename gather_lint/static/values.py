@@ -1,0 +1,65 @@
+"""Abstract values the interpreter tracks. ``None`` always means "unknown"."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional, Tuple
+
+from ..contract import Domain
+from ..dims import Dim, Shape, join_dim, join_shape
+
+
+@dataclass(frozen=True)
+class TensorVal:
+    shape: Optional[Shape] = None
+    dtype: Optional[str] = None
+    domain: Optional[Domain] = None
+    origin: str = ""  # where the shape fact came from, e.g. "comment line 12"
+
+    def with_(self, **changes) -> "TensorVal":
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class DimVal:
+    """A Python int that is (or may be) a tensor dimension."""
+
+    dim: Dim
+
+
+@dataclass(frozen=True)
+class SeqVal:
+    """A tuple/list/torch.Size whose items are tracked (shapes, topk's (values, indices))."""
+
+    items: Tuple[object, ...]
+    names: Tuple[str, ...] = ()  # attribute names, e.g. ("values", "indices")
+
+
+@dataclass(frozen=True)
+class QualName:
+    """A module or function reached through imports: 'torch', 'torch.gather', 'numpy'."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A Python constant that is not a dim: float, str, bool, None."""
+
+    value: object
+
+
+def join(a, b):
+    """What two control-flow paths agree on."""
+    if a == b:
+        return a
+    if isinstance(a, TensorVal) and isinstance(b, TensorVal):
+        return TensorVal(
+            join_shape(a.shape, b.shape),
+            a.dtype if a.dtype == b.dtype else None,
+            a.domain if a.domain == b.domain else None,
+            a.origin if a.origin == b.origin else "",
+        )
+    if isinstance(a, DimVal) and isinstance(b, DimVal):
+        d = join_dim(a.dim, b.dim)
+        return DimVal(d) if d is not None else None
+    return None
