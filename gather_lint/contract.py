@@ -102,6 +102,8 @@ def size_expr(info: TensorInfo, axis: int) -> str:
         return str(d)
     if d is not None and d.expr:
         return d.expr
+    if d is not None and d.size is not None:
+        return str(d.size)
     return f"{info.text}.size({axis})"
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
+import threading
 import warnings
 from typing import Callable, Dict, List, Optional
 
@@ -29,9 +31,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
     if not mentions_op(text) or (noqa and file_is_exempt(text)):
         return FileResult(path, [], stats)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our findings
-            tree = ast.parse(text, filename=path)
+        tree = parse(text, path)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return FileResult(path, [_parse_error(path, exc)], stats)
     stats.parsed = 1
@@ -50,19 +50,61 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 continue
             collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, v.suggestion))
 
-    try:
+    def analyse():
         module_names = _imports(tree)
-        top = Interpreter(source, module_names, report)
-        top.block(tree.body)
+        Interpreter(source, module_names, report).block(tree.body)
         for node in ast.walk(tree):
             if isinstance(node, _SCOPES):
                 Interpreter(source, module_names, report).run_function(node)
+
+    try:
+        try:
+            analyse()
+        except RecursionError:
+            collected.clear()
+            _on_big_stack(analyse)
     except RecursionError:
         collected.append(Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error",
                                  "file is nested too deeply to analyse; it was skipped"))
     cache: Dict[int, object] = {}
     unique = sorted(set(f for f in collected if not (noqa and suppressed(f.code, f.line, source.lines, cache))))
     return FileResult(path, unique, stats)
+
+
+def parse(text: str, path: str) -> ast.Module:
+    """ast.parse; very deep code (long operator chains, generated files) is retried on a big stack."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our findings
+        try:
+            return ast.parse(text, filename=path)
+        except RecursionError:
+            return _on_big_stack(lambda: ast.parse(text, filename=path))
+
+
+def _on_big_stack(work):
+    """Run work() in a thread with a 256 MiB stack and a high recursion limit."""
+    result = {}
+
+    def target():
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 60000))
+        try:
+            result["value"] = work()
+        except BaseException as exc:  # re-raised in the caller's thread
+            result["error"] = exc
+        finally:
+            sys.setrecursionlimit(limit)
+
+    old = threading.stack_size(256 * 1024 * 1024)
+    try:
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old)
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
 
 
 def _imports(tree: ast.Module) -> Dict[str, object]:

@@ -23,6 +23,7 @@ _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip"}
+_SHAPE_FROM_ARGS = {"view", "reshape", "expand"}
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing the stack
 
@@ -495,10 +496,11 @@ class Interpreter:
         if isinstance(node, ast.DictComp):
             self.expr(node.key)
             self.expr(node.value)
+            element = None
         else:
-            self.expr(node.elt)
+            element = self.expr(node.elt)
         self.env = saved
-        return None
+        return ops.Repeated(element) if isinstance(node, ast.ListComp) and isinstance(element, TensorVal) else None
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
 
@@ -532,6 +534,9 @@ class Interpreter:
                 return ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            if owner is None and func.attr in _SHAPE_FROM_ARGS:
+                # x.view(B, T, 1) says the result's whole shape, whatever x was
+                return ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
             return None
         target = self.expr(func)
         args, kwargs = self._args(node)
@@ -572,6 +577,8 @@ class Interpreter:
                 return TensorVal(args[0].shape, dtype)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
+                if isinstance(args[0], ops.Repeated):
+                    return ops.cat_repeated(args[0].element, dim, stack=func == "stack")
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 return ops.cat(items, dim, stack=func == "stack")
             if func == "where" and len(args) == 3:

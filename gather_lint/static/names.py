@@ -9,7 +9,10 @@ _CATEGORY_NAME = re.compile(
     r"|completion_ids|prompt_ids|response_ids|answer_ids|output_ids|generated_ids|chosen_ids|rejected_ids"
     r"|decoder_input_ids|class_ids|class_labels|ids|y)"
 )
-_NOT_CATEGORY = re.compile(r".*(?:position|pos|segment|token_type|attention|node|edge|batch|graph|num|n)_\w*|num_\w+|n_\w+")
+_NOT_CATEGORY = re.compile(
+    r"(?:\w+_)?(?:position|pos|segment|token_type|attention|node|edge|batch|graph|cluster|expert|head)_\w*"
+    r"|(?:num|n)_\w+"
+)
 
 
 def category_domain(name: str):

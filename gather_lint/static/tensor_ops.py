@@ -401,6 +401,29 @@ def cat(tensors: List[object], dim: Optional[int], stack: bool):
     return TensorVal(Shape(tuple(dims)), dtype)
 
 
+class Repeated:
+    """A list of unknown length whose elements all have one abstract value (a list comprehension)."""
+
+    def __init__(self, element):
+        self.element = element
+
+
+def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool):
+    s = _known(element)
+    if s is None or dim is None:
+        return TensorVal(None, element.dtype)
+    rank = len(s.dims) + (1 if stack else 0)
+    axis = normalize_dim(dim, rank)
+    if axis is None:
+        return None
+    dims = list(s.dims)
+    if stack:
+        dims.insert(axis, None)
+    else:
+        dims[axis] = None
+    return TensorVal(Shape(tuple(dims)), element.dtype)
+
+
 def _sum_dims(dims: List[Dim]) -> Dim:
     vals = [value(d) for d in dims]
     return sum(vals) if None not in vals else None

@@ -1,0 +1,194 @@
+"""The command line: output, formats, exit codes, selection, noqa, bad input."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+BUG = textwrap.dedent("""\
+    import torch
+    features = torch.randn(10, 128)  # [N, D]
+    idx = torch.tensor([1, 2])
+    rows = torch.gather(features, 0, idx.unsqueeze(1))
+    q = torch.randn(4, 3)
+    picked = q.gather(1, torch.tensor([0, 1, 2, 0]))
+""")
+
+
+def run(*args, cwd=None, stdin=None):
+    proc = subprocess.run([sys.executable, "-m", "gather_lint", *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "bug.py").write_text(BUG)
+    (tmp_path / "clean.py").write_text("import torch\nx = torch.randn(3, 4).gather(1, torch.zeros(3, 2, dtype=torch.long))\n")
+    return tmp_path
+
+
+def test_text_output_exit_1_and_sorted(project):
+    proc = run(str(project))
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert [l.split(": ")[1].split()[0] for l in lines] == ["GL005", "GL001"]
+    assert lines[0].startswith(f"{project / 'bug.py'}:4:14: GL005 ")
+    assert "Found 2 problems" in proc.stderr
+
+
+def test_clean_exit_0(project):
+    proc = run(str(project / "clean.py"))
+    assert proc.returncode == 0 and proc.stdout == ""
+
+
+def test_json_contract(project):
+    proc = run("--format", "json", str(project))
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert [set(d) for d in data] == [{"path", "line", "column", "end_line", "end_column", "code", "severity", "message"}] * 2
+    first = data[0]
+    assert (first["line"], first["column"], first["end_line"], first["end_column"]) == (4, 14, 4, 51)
+    assert first["severity"] == "warning" and data[1]["severity"] == "error"
+
+
+def test_github_format(project):
+    proc = run("--format", "github", str(project / "bug.py"))
+    assert proc.stdout.startswith("::warning file=") and "title=gather-lint GL005" in proc.stdout
+
+
+def test_select_and_ignore_by_prefix(project):
+    assert "GL005" not in run("--ignore", "GL005", str(project)).stdout
+    out = run("--select", "GL0", "--ignore", "GL00", str(project))
+    assert out.stdout == "" and out.returncode == 0
+    # the more specific prefix wins, whichever side it is on
+    assert run("--select", "GL00", "--ignore", "GL0", str(project)).returncode == 1
+    out = run("--select", "GL001", str(project))
+    assert out.stdout.count("GL001") == 1 and "GL005" not in out.stdout
+
+
+@pytest.mark.parametrize("comment,kept", [
+    ("  # noqa", []),
+    ("  # noqa: GL005", []),
+    ("  # NOQA:GL005,GL001", []),
+    ("  # noqa: GL001", ["GL005"]),
+    ("  # noqa: E501", ["GL005"]),
+])
+def test_noqa(tmp_path, comment, kept):
+    lines = BUG.splitlines()
+    lines[3] += comment
+    (tmp_path / "f.py").write_text("\n".join(lines[:4]) + "\n")
+    out = run(str(tmp_path / "f.py"))
+    assert [l.split(": ")[1].split()[0] for l in out.stdout.splitlines()] == kept
+
+
+def test_file_level_noqa(tmp_path):
+    (tmp_path / "f.py").write_text("# gather-lint: noqa\n" + BUG)
+    assert run(str(tmp_path / "f.py")).returncode == 0
+
+
+def test_stdin_with_filename():
+    out = run("-", "--stdin-filename", "model/loss.py", stdin=BUG)
+    assert out.returncode == 1 and out.stdout.startswith("model/loss.py:4:14: GL005")
+
+
+def test_unparsable_and_undecodable_files_do_not_stop_the_others(project):
+    (project / "broken.py").write_text("def f(:\n    gather(\n")
+    (project / "latin1.py").write_bytes(b"x = '\xe9t\xe9'  # gather\n")
+    (project / "py2.py").write_text("print 'gather'\n")
+    out = run(str(project))
+    assert out.returncode == 1
+    by_file = {os.path.basename(l.split(":")[0]): l for l in out.stdout.splitlines()}
+    assert "GL000" in by_file["broken.py"] and "cannot parse" in by_file["broken.py"]
+    assert "GL000" in by_file["latin1.py"] and "cannot decode" in by_file["latin1.py"]
+    assert "GL000" in by_file["py2.py"]
+    assert "GL005" in out.stdout and "GL001" in out.stdout
+
+
+def test_bom_crlf_and_coding_cookie(tmp_path):
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbf" + BUG.replace("\n", "\r\n").encode())
+    (tmp_path / "cookie.py").write_bytes(b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + BUG.encode())
+    out = run(str(tmp_path))
+    assert out.stdout.count("GL005") == 2 and "GL000" not in out.stdout
+
+
+def test_non_ascii_columns_count_characters(tmp_path):
+    (tmp_path / "u.py").write_text(BUG.replace("rows = torch.gather", "é = torch.gather"))
+    out = run(str(tmp_path / "u.py"))
+    assert ":4:11: GL005" in out.stdout
+
+
+def test_missing_path_is_a_usage_error_but_others_are_linted(project):
+    out = run(str(project / "bug.py"), str(project / "nope.py"))
+    assert out.returncode == 2
+    assert "nope.py: no such file or directory" in out.stderr and "GL005" in out.stdout
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["--format", "xml"], ["--select", "E501"], ["--jobs", "0"]])
+def test_bad_flags_exit_2_without_traceback(args, project):
+    out = run(*args, str(project))
+    assert out.returncode == 2 and "error" in out.stderr
+
+
+@pytest.mark.parametrize("toml,fragment", [
+    ("[tool.gather-lint]\nselect = 'GL005'\n", "'select' must be a list"),
+    ("[tool.gather-lint]\nignore = ['E501']\n", "'ignore' has 'E501'"),
+    ("[tool.gather-lint]\nbogus = 1\n", "unknown key 'bogus'"),
+    ("[tool.gather-lint\n", "invalid TOML"),
+])
+def test_bad_config_is_named_and_exits_2(project, toml, fragment):
+    (project / "pyproject.toml").write_text(toml)
+    out = run(str(project))
+    assert out.returncode == 2 and fragment in out.stderr and "pyproject.toml" in out.stderr
+
+
+def test_config_from_pyproject_is_found_walking_up(project):
+    (project / "pyproject.toml").write_text(
+        "[tool.gather-lint]\nignore = ['GL001']\nper-file-ignores = { 'pkg/*.py' = ['GL005'] }\n")
+    sub = project / "pkg"
+    sub.mkdir()
+    (sub / "bug.py").write_text(BUG)
+    out = run(str(project))
+    assert out.stdout.count("GL005") == 1 and "pkg" not in out.stdout and "GL001" not in out.stdout
+    inside = run(str(sub))  # the config is found from a subfolder too
+    assert inside.returncode == 0
+    assert run("--isolated", str(project)).stdout.count("GL001") == 2
+
+
+def test_exclude_and_default_excludes(project):
+    venv = project / ".venv"
+    venv.mkdir()
+    (venv / "bug.py").write_text(BUG)
+    assert ".venv" not in run(str(project)).stdout
+    assert run("--exclude", "bug.py", str(project)).returncode == 0
+
+
+def test_symlink_loop_and_empty_files(tmp_path):
+    (tmp_path / "empty.py").write_text("")
+    os.symlink(tmp_path, tmp_path / "loop")
+    (tmp_path / "bug.py").write_text(BUG)
+    out = run(str(tmp_path))
+    assert out.returncode == 1 and out.stdout.count("GL005") == 1
+
+
+def test_deeply_nested_expression_does_not_crash(tmp_path):
+    deep = "x = " + "(" * 150 + "1" + ")" * 150 + "\n" + "y = " + " + ".join(["a"] * 3000) + "\n"
+    (tmp_path / "deep.py").write_text("import torch\n" + deep + "z = torch.randn(2, 2).gather(1, torch.zeros(2, 2))\n")
+    out = run(str(tmp_path / "deep.py"))
+    assert out.returncode == 1 and "GL008" in out.stdout
+
+
+def test_parallel_run_matches_serial(tmp_path):
+    for i in range(40):
+        (tmp_path / f"m{i:02d}.py").write_text(BUG if i % 3 == 0 else "x = 1\n")
+    serial = run("--jobs", "1", str(tmp_path)).stdout
+    parallel = run("--jobs", "2", str(tmp_path)).stdout
+    assert serial == parallel and serial.count("GL005") == 14
+
+
+def test_stats(project):
+    out = run("--stats", str(project))
+    assert "call sites: 3" in out.stderr

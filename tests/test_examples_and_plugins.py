@@ -1,0 +1,78 @@
+"""The bundled examples through the CLI, the flake8 plugin and the pre-commit hook."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "gather_lint", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_examples_each_buggy_function_reported_once_and_clean_ones_silent():
+    out = cli("examples/")
+    assert out.returncode == 1
+    lines = out.stdout.splitlines()
+    files = [l.split(":")[0] for l in lines]
+    assert all(f.startswith("examples/buggy/") for f in files)
+    counts = {os.path.basename(f): files.count(f) for f in set(files)}
+    assert counts == {"beam_search.py": 1, "class_prototypes.py": 1, "dqn_loss.py": 1, "per_token_logps.py": 1,
+                      "segment_sum.py": 1, "sequence_scores.py": 1, "topk_patches.py": 2}
+    found = {(os.path.basename(l.split(":")[0]), l.split(": ")[1].split()[0]) for l in lines}
+    assert found == {("beam_search.py", "GL008"), ("class_prototypes.py", "GL005"), ("dqn_loss.py", "GL001"),
+                     ("per_token_logps.py", "GL004"), ("segment_sum.py", "GL009"), ("sequence_scores.py", "GL001"),
+                     ("topk_patches.py", "GL005"), ("topk_patches.py", "GL004")}
+    assert "`.expand(-1, 128)`" in out.stdout
+
+
+def test_every_reported_line_is_the_call_marked_bug():
+    for line in cli("examples/").stdout.splitlines():
+        path, lineno = line.split(":")[:2]
+        source = (ROOT / path).read_text().splitlines()
+        text = source[int(lineno) - 1]
+        assert any(op in text for op in ("gather", "scatter")), line
+        context = source[max(0, int(lineno) - 4):int(lineno)]
+        assert any("Bug" in c for c in context), line
+
+
+def test_flake8_reports_the_same_findings_at_the_same_positions():
+    pytest.importorskip("flake8")
+    ours = cli("examples/").stdout.splitlines()
+    flake = subprocess.run([sys.executable, "-m", "flake8", "--select=GL", "examples/"], cwd=ROOT,
+                           capture_output=True, text=True)
+    assert flake.returncode == 1, flake.stderr
+    assert sorted(flake.stdout.splitlines()) == sorted(ours)
+
+
+def test_flake8_honours_noqa_and_ignore(tmp_path):
+    pytest.importorskip("flake8")
+    (tmp_path / "f.py").write_text("import torch\nx = torch.randn(2, 3)\n"
+                                   "a = x.gather(1, torch.zeros(2, 1))  # noqa: GL008\n"
+                                   "b = x.gather(1, torch.zeros(2, 1))\n")
+    out = subprocess.run([sys.executable, "-m", "flake8", "--select=GL", str(tmp_path)], capture_output=True, text=True)
+    assert out.stdout.count("GL008") == 1 and ":4:" in out.stdout
+
+
+@pytest.mark.skipif(shutil.which("pre-commit") is None and os.environ.get("CI") is None, reason="pre-commit not installed")
+def test_pre_commit_try_repo(tmp_path):
+    work = tmp_path / "user-repo"
+    work.mkdir()
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"), GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    git = lambda *a: subprocess.run(["git", *a], cwd=work, check=True, capture_output=True, env=env)
+    git("init", "-q")
+    (work / "loss.py").write_text((EXAMPLES / "buggy" / "dqn_loss.py").read_text())
+    git("add", "loss.py")
+    hook = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "gather-lint"]
+    buggy = subprocess.run(hook, cwd=work, capture_output=True, text=True, env=env)
+    assert buggy.returncode == 1, buggy.stdout + buggy.stderr
+    assert "GL001" in buggy.stdout
+    git("commit", "-qm", "x", "--no-verify")
+    empty = subprocess.run(hook, cwd=work, capture_output=True, text=True, env=env)
+    assert empty.returncode == 0, empty.stdout + empty.stderr

@@ -1,0 +1,253 @@
+"""Shape facts from every source the analyzer reads, checked through the rule they enable."""
+import pytest
+
+from .conftest import codes
+
+UNEXPANDED = "out = feats.gather(0, idx.unsqueeze(1))"
+
+
+@pytest.mark.parametrize("declare", [
+    "feats = load()  # [N, D]",
+    "feats = load()  # (N, D)",
+    "feats = load()  # shape: [num_rows, dim]",
+    "feats = load()  # shape (n, d_model)",
+    "feats = load()  # N x D",
+    "feats = load()  # batch_size x hidden_size",
+    "feats = load()  # feats: [N, D]",
+    "# [N, D]\n    feats = load()",
+    "feats = load()  # gather-lint: shape feats=[N, D]",
+    "feats = torch.randn(10, 128)",
+    "feats = torch.zeros((10, 128))",
+    "feats = torch.empty(size=(10, 128))",
+    "feats: Float[Tensor, 'n d'] = load()",
+    "feats: TensorType['n', 'd'] = load()",
+    "feats = torch.randn(10, 4, 128).flatten(1)",
+    "feats = torch.randn(128, 10).t()",
+    "feats = torch.randn(128, 10).transpose(0, 1)",
+    "feats = torch.randn(2, 10, 128).permute(1, 0, 2)[:, 0]",
+    "feats = torch.randn(5, 2, 64).view(10, -1)",
+    "feats = torch.randn(10, 1).expand(-1, 128)",
+    "feats = torch.randn(10, 1, 128).squeeze(1)",
+    "feats = torch.randn(1, 128).repeat(10, 1)",
+    "feats = torch.cat([torch.randn(4, 128), torch.randn(6, 128)], dim=0)",
+    "feats = torch.stack([torch.randn(128) for _ in range(3)])",
+    "feats = torch.randn(10, 64) @ torch.randn(64, 128)",
+    "feats = torch.randn(10, 128).log_softmax(-1) * 2",
+    "feats = torch.randn(10, 128, 3).sum(-1)",
+    "feats = torch.randn(10, 128, 3).mean(dim=2, keepdim=True)[..., 0]",
+    "from einops import rearrange; feats = rearrange(torch.randn(2, 5, 128), 'b n d -> (b n) d')",
+])
+def test_shape_sources_enable_gl005(declare):
+    code = f"import torch\ndef f(load, idx):\n    {declare}\n    idx = torch.randint(10, (4,))\n    {UNEXPANDED}\n"
+    assert codes(code) == ["GL005"], code
+
+
+@pytest.mark.parametrize("signature,doc", [
+    ("feats: Float[Tensor, 'N D'], idx: Int[Tensor, 'K']", ""),
+    ("feats: 'Float[torch.Tensor, \"N D\"]', idx: Int64[Tensor, 'K']", ""),
+    ("feats: TensorType['N', 'D', float], idx: TensorType['K']", ""),
+    ("feats, idx", '"""\n    Args:\n        feats (`torch.FloatTensor` of shape `(N, D)`): rows.\n        idx (`torch.LongTensor` of shape `(K,)`): picks.\n    """'),
+    ("feats, idx", '"""\n    Args:\n        feats (Tensor): [N, D] rows.\n        idx (Tensor): [K] picks.\n    """'),
+    ("feats, idx", '"""feats: tensor of shape (N, D).\n    idx: tensor of shape (K,).\n    """'),
+])
+def test_parameter_shapes(signature, doc):
+    code = f"import torch\ndef f({signature}):\n    {doc}\n    {UNEXPANDED}\n"
+    assert codes(code) == ["GL005"], code
+
+
+def test_parameter_line_comment():
+    code = "def f(\n    feats,  # [N, D]\n    idx,  # [K]\n):\n    return feats.gather(0, idx.unsqueeze(1))\n"
+    assert codes(code) == ["GL005"]
+
+
+def test_shape_unpacking_names_dims():
+    code = """
+    def f(x, idx):
+        B, T, C = x.shape
+        idx = idx.view(B, T, 1)
+        return x.gather(1, idx)
+    """
+    assert codes(code) == ["GL005"]
+
+
+def test_size_binding_names_the_fix():
+    code = """
+    def f(x, idx):
+        N, D = x.shape
+        D = x.size(-1)
+        idx = idx.view(-1, 1)
+        return x.gather(0, idx)
+    """
+    from .conftest import lint
+
+    (finding,) = lint(code)
+    assert "`.expand(-1, D)`" in finding.message
+
+
+def test_unknown_shapes_stay_silent():
+    code = """
+    import torch
+    def f(feats, idx, y):
+        a = feats.gather(0, idx.unsqueeze(1))
+        b = torch.gather(feats, 1, idx)
+        c = y.reshape(-1, 5).gather(1, idx)
+        return a, b, c
+    """
+    assert codes(code) == []
+
+
+def test_branches_keep_only_what_both_sides_agree_on():
+    code = """
+    import torch
+    def f(flag, idx):
+        if flag:
+            x = torch.randn(4, 8)
+        else:
+            x = torch.randn(4, 8, 2)
+        return x.gather(1, torch.randint(8, (4, 1)))
+    """
+    assert codes(code) == []
+    agree = code.replace("torch.randn(4, 8, 2)", "torch.randn(4, 8)").replace("(4, 1)", "(4,)")
+    assert codes(agree) == ["GL001"]
+
+
+def test_branch_that_returns_does_not_join():
+    code = """
+    import torch
+    def f(flag):
+        x = torch.randn(4, 8)
+        if flag:
+            x = torch.randn(4, 8, 2)
+            return x
+        return x.gather(1, torch.randint(8, (4,)))
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_loops_forget_reassigned_names():
+    code = """
+    import torch
+    def f(n):
+        x = torch.randn(4, 8)
+        for _ in range(n):
+            y = x.gather(1, torch.randint(8, (4,)))
+            x = torch.cat([x, x], dim=0).view(-1)
+        return y
+    """
+    assert codes(code) == []
+
+
+def test_zip_rows_give_row_shapes():
+    code = """
+    import torch
+    def f(logits, input_ids):
+        '''
+        Args:
+            logits: tensor of shape (B, L, V).
+            input_ids: tensor of shape (B, L).
+        '''
+        out = []
+        for row, ids in zip(logits, input_ids):
+            out.append(row.log_softmax(-1).gather(-1, ids))
+        return out
+    """
+    assert codes(code) == ["GL001"]
+    assert codes(code.replace("gather(-1, ids)", "gather(-1, ids.unsqueeze(-1))")) == []
+
+
+@pytest.mark.parametrize("make", [
+    "idx = x.topk(3, dim=1).indices",
+    "_, idx = x.topk(3, dim=1)",
+    "idx = x.topk(3, dim=1)[1]",
+    "idx = torch.topk(x, 3, dim=1).indices",
+    "idx = x.argsort(dim=1)[:, :3]",
+    "idx = x.sort(dim=1).indices[:, :3]",
+    "idx = x.argmax(dim=1, keepdim=True)",
+    "idx = x.max(dim=1, keepdim=True).indices",
+    "idx = torch.randint(N, (B, 3))",
+])
+def test_index_provenance(make):
+    code = f"""
+    import torch
+    def f(x, y, B: int, N: int):
+        x = x  # [B, N]
+        y = y  # [B, N, D]
+        {make}
+        return y.gather(2, idx.unsqueeze(-1).expand(-1, -1, 4))
+    """
+    assert codes(code) == ["GL004"], make
+    assert codes(code.replace("y.gather(2,", "y.gather(1,")) == []
+
+
+@pytest.mark.parametrize("name", ["input_ids", "labels", "token_ids", "ids", "targets", "shift_labels", "actions"])
+def test_token_id_names_index_the_vocab_dim(name):
+    code = f"""
+    def f(log_probs, {name}):
+        log_probs = log_probs  # [B, L, vocab_size]
+        return log_probs.gather(1, {name}.unsqueeze(-1))
+    """
+    assert codes(code) == ["GL004"]
+    assert codes(code.replace("gather(1,", "gather(-1,")) == []
+
+
+@pytest.mark.parametrize("name", ["position_ids", "node_ids", "batch_ids", "idx", "num_tokens"])
+def test_other_names_carry_no_provenance(name):
+    code = f"""
+    def f(log_probs, {name}):
+        log_probs = log_probs  # [B, L, vocab_size]
+        return log_probs.gather(1, {name}.unsqueeze(-1))
+    """
+    assert codes(code) == []
+
+
+def test_token_ids_without_a_vocab_named_dim_are_silent():
+    code = """
+    def f(h, input_ids):
+        h = h  # [B, L, D]
+        return h.gather(1, input_ids.unsqueeze(-1))
+    """
+    assert codes(code) == []
+
+
+@pytest.mark.parametrize("make,flagged", [
+    ("idx = (torch.arange(6) / 2).view(2, 3)", True),
+    ("idx = torch.arange(6).view(2, 3).float()", True),
+    ("idx = torch.randn(2, 3)", True),
+    ("idx = torch.zeros(2, 3)", True),
+    ("idx = torch.tensor([[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]])", True),
+    ("idx = torch.zeros(2, 3, dtype=torch.bool)", True),
+    ("idx = (torch.arange(6) // 2).view(2, 3)", False),
+    ("idx = torch.zeros(2, 3, dtype=torch.long)", False),
+    ("idx = torch.zeros(2, 3).long()", False),
+    ("idx = (torch.randn(2, 3) > 0).sum(-1, keepdim=True)", False),
+    ("idx = torch.tensor([[0, 1, 2], [0, 1, 2]])", False),
+    ("idx = torch.zeros(2, 3, dtype=torch.int32)", False),
+    ("idx = torch.zeros(2, 3, dtype=dtype)", False),
+])
+def test_gl008_index_dtype(make, flagged, torch):
+    code = f"import torch\ndef f(x, dtype=torch.long):\n    x = torch.randn(2, 3)\n    {make}\n    return x.gather(1, idx)\n"
+    assert (codes(code) == ["GL008"]) == flagged, make
+    scope = {"torch": torch, "dtype": torch.long}
+    exec(f"x = torch.randn(2, 3)\n{make}", scope)
+    if flagged:
+        with pytest.raises(RuntimeError):
+            scope["x"].gather(1, scope["idx"])
+    elif scope["idx"].dtype in (torch.int64, torch.int32):
+        scope["x"].gather(1, scope["idx"].clamp(0, 2))
+
+
+def test_int32_index_is_fine_for_gather_but_not_take_along_dim(torch):
+    code = """
+    import torch
+    def f():
+        x = torch.randn(2, 3)
+        idx = torch.zeros(2, 1, dtype=torch.int32)
+        a = x.gather(1, idx)
+        b = torch.take_along_dim(x, idx, dim=1)
+        return a, b
+    """
+    assert codes(code) == ["GL008"]
+    x, idx = torch.randn(2, 3), torch.zeros(2, 1, dtype=torch.int32)
+    x.gather(1, idx)
+    with pytest.raises(RuntimeError):
+        torch.take_along_dim(x, idx, dim=1)

@@ -1,0 +1,74 @@
+"""False positives once seen on real code, reduced to their pattern. Each must stay silent."""
+import pytest
+
+from .conftest import codes
+
+
+def test_sum_of_a_comparison_is_an_integer_index(torch):
+    # logits processors: `(cumulative_probs < mass).sum(dim=1)` used as a gather index
+    code = """
+    import torch
+    def f(scores, mass):
+        sorted_scores, sorted_indices = torch.sort(scores, descending=False)
+        cumulative = sorted_scores.softmax(dim=-1).cumsum(dim=-1)
+        last_ind = (cumulative < mass).sum(dim=1)
+        return sorted_scores.gather(1, last_ind.view(-1, 1))
+    """
+    assert codes(code) == []
+    assert (torch.randn(3, 4) < 0).sum(dim=1).dtype == torch.int64
+
+
+def test_sum_of_bool_minus_one_is_an_integer_index(torch):
+    # spline flows: `torch.sum(inputs[..., None] >= bin_locations, dim=-1) - 1`
+    code = """
+    import torch
+    def f(inputs, cumwidths):
+        bin_idx = torch.sum(inputs[..., None] >= cumwidths, dim=-1) - 1
+        bin_idx = bin_idx[..., None]
+        return cumwidths.gather(-1, bin_idx)
+    """
+    assert codes(code) == []
+    assert (torch.sum(torch.ones(2, 3) >= 0.5, dim=-1) - 1).dtype == torch.int64
+
+
+def test_a_comment_listing_values_is_not_a_shape():
+    code = """
+    import torch
+    def f(hidden_states, offsets):
+        # Indices: [1, 3, 5] (odd) or [0] (duplicate)
+        second = torch.cat(offsets, dim=-1)
+        return torch.index_select(hidden_states, dim=0, index=second)
+    """
+    assert codes(code) == []
+
+
+def test_starred_sizes_are_spliced_not_counted_as_one():
+    code = """
+    import torch
+    def f(relative_states, proj, distance):
+        # relative_states: [batch, q_len, num_heads, d_rel] -> bias: [batch, num_heads, q_len, kv_len]
+        rel_logits = (relative_states @ proj).transpose(1, 2)
+        gather_index = distance.clamp(0, 5).expand(*rel_logits.shape[:2], -1, -1)
+        return rel_logits.gather(-1, gather_index)
+    """
+    assert codes(code) == []
+
+
+def test_token_ids_named_like_a_count_are_not_ids():
+    code = """
+    def f(log_probs, num_tokens):
+        log_probs = log_probs  # [B, L, vocab_size]
+        return log_probs.gather(1, num_tokens)
+    """
+    assert codes(code) == []
+
+
+@pytest.mark.parametrize("text", ["# (see paper)", "# TODO: fix [this]", "# compute the (a, b) pairs", "# x has (B, L)"])
+def test_prose_comments_are_not_shapes(text):
+    code = f"""
+    import torch
+    def f(idx):
+        x = load()  {text}
+        return x.gather(0, idx)
+    """
+    assert codes(code) == []
