@@ -90,8 +90,13 @@ def shape_text(info: TensorInfo) -> str:
     return str(info.shape) if info.shape is not None else "?"
 
 
+ROLE_NAMES = {"tensor", "input", "index", "src", "source", "self"}  # runtime names: no source text
+
+
 def named(info: TensorInfo) -> str:
-    """`text` [shape] for messages."""
+    """`text` [shape] for messages; just the shape when the text is only a role name (runtime)."""
+    if info.text in ROLE_NAMES:
+        return shape_text(info)
     return f"`{info.text}` {shape_text(info)}"
 
 

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from gather_lint.rules import ALL_RULES
+from gather_lint.rules import ALL_RULES, is_static
 
 from .conftest import lint
 
@@ -33,6 +33,8 @@ def test_every_rule_has_examples_and_metadata():
 
 @pytest.mark.parametrize("code,i,example", CASES, ids=IDS)
 def test_bad_example_is_flagged(code, i, example):
+    if not is_static(next(r for r in ALL_RULES if r.CODE == code)):
+        pytest.skip("runtime-only rule: see test_runtime_agrees_with_examples")
     found = [f.code for f in lint(example.bad)]
     assert code in found
 
@@ -58,4 +60,17 @@ def test_bad_example_misbehaves_in_torch(code, i, example, torch):
 def test_good_example_matches_reference_in_torch(code, i, example, torch):
     torch.manual_seed(i)
     scope = run(example.good)
+    assert same(scope["out"], scope["expected"])
+
+
+@pytest.mark.parametrize("code,i,example", CASES, ids=IDS)
+def test_runtime_mode_stops_bad_and_passes_good_examples(code, i, example, torch):
+    from gather_lint.runtime import GatherLintError, checking
+
+    torch.manual_seed(i)
+    with checking():
+        with pytest.raises(GatherLintError):
+            run(example.bad)
+        torch.manual_seed(i)
+        scope = run(example.good)
     assert same(scope["out"], scope["expected"])

@@ -7,6 +7,7 @@ from . import (
     gl005_unexpanded_index,
     gl008_index_dtype,
     gl009_scatter_writes_slice,
+    gl011_index_out_of_range,
 )
 
 ALL_RULES = (
@@ -17,5 +18,11 @@ ALL_RULES = (
     gl005_unexpanded_index,
     gl008_index_dtype,
     gl009_scatter_writes_slice,
+    gl011_index_out_of_range,
 )
 RULES_BY_CODE = {rule.CODE: rule for rule in ALL_RULES}
+
+
+def is_static(rule) -> bool:
+    """Rules that shapes and dtypes can decide; the others need values (runtime mode)."""
+    return getattr(rule, "STATIC", True)

@@ -1,0 +1,131 @@
+"""Checks one intercepted call: the shared contract on concrete shapes, then values and devices."""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import torch
+
+from ..contract import ERROR, WARNING, Site, TensorInfo, Violation, check
+from ..dims import Shape, normalize_dim
+from ..ops import GATHER, INDEX, INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
+from ..rules import gl011_index_out_of_range as oob
+from . import values
+from .targets import EMBEDDING, is_op
+
+SYNC, ASYNC = "sync", "async"
+
+
+def _info(t, role: str) -> TensorInfo:
+    if not isinstance(t, torch.Tensor):
+        return TensorInfo(text=role)
+    return TensorInfo(Shape(tuple(int(n) for n in t.shape)), str(t.dtype).replace("torch.", ""), None, role)
+
+
+def site_of(op: Op, bound: dict) -> Optional[Site]:
+    inp, index = bound.get("input"), bound.get(op.index_param)
+    if not isinstance(inp, torch.Tensor) or not isinstance(index, torch.Tensor):
+        return None
+    dim = bound.get("dim")
+    dim_given = dim is not None
+    if dim_given and not isinstance(dim, int):
+        try:
+            dim = int(dim)  # a 0-d integer tensor is accepted by torch
+        except (TypeError, ValueError):
+            return None
+    payload_name = op.payload_param
+    payload = bound.get(payload_name) if payload_name else None
+    if op.name == "scatter" and isinstance(bound.get("value"), torch.Tensor):
+        payload = bound["value"]
+    return Site(op, _info(inp, "input"), _info(index, "index"), dim if dim_given else None, dim_given,
+                _info(payload, "src" if op.family == SCATTER else "source") if isinstance(payload, torch.Tensor) else None)
+
+
+def check_call(entry, args, kwargs, level: str) -> List[Violation]:
+    """Violations of one call, before it runs. Empty for calls the checker cannot bind."""
+    if entry == EMBEDDING:
+        return _embedding(args, kwargs, level)
+    op: Op = entry
+    bound = bind_arguments(op, args, kwargs, method=False)
+    if bound is None:
+        return []
+    site = site_of(op, bound)
+    if site is None:
+        return []
+    index = bound[op.index_param]
+    if index.numel() == 0:
+        return []  # torch skips every check for an empty index (S12)
+    found = [v for v in check(site) if v.code != oob.CODE]
+    if any(v.severity == ERROR for v in found):
+        return found  # torch checks shapes before values; so do we
+    device = _device_mismatch(bound["input"], index)
+    if device:
+        return found + [device]
+    found += _values(op, site, bound["input"], index, level)
+    return found
+
+
+def _device_mismatch(inp: torch.Tensor, index: torch.Tensor) -> Optional[Violation]:
+    if inp.device != index.device:
+        return Violation("GL012", ERROR,
+                         f"index is on {index.device} but the input is on {inp.device}; torch raises or, with a "
+                         f"meta index, silently returns uninitialised memory; move the index with `.to({inp.device.type!r})`")
+    return None
+
+
+def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: str) -> List[Violation]:
+    if not values.has_values(index):
+        return []
+    rank = inp.dim()
+    if op.family == TAKE_ALONG and not site.dim_given:
+        size, axis = inp.numel(), 0
+    else:
+        axis = normalize_dim(site.dim, rank)
+        if axis is None:
+            return []
+        size = inp.shape[axis] if rank else 1
+    spelled = op.spelled
+    allow_negative = op.name == "index_fill"
+    if index.device.type != "cpu" and level == ASYNC or torch.compiler.is_compiling():
+        values.assert_async(index, size, f"GL011 {spelled}(): index out of range [0, {size}) on dim={site.dim}")
+        return []
+    low, high = values.span(index)
+    if values.fits(low, high, size, allow_negative):
+        return []
+    lower = -size if allow_negative else 0
+    coord, value = values.first_bad(index, lower, size - 1)
+    first = f"; first bad value {value} at index{list(coord)}"
+    hint = values.hint_other_dim(low, high, tuple(inp.shape), axis, rank) if rank else None
+    hint_text = f"; {hint}" if hint else ""
+    if op.family == TAKE_ALONG and site.dim_given:
+        return [Violation("GL010", WARNING,
+                          f"take_along_dim() index values span [{low}, {high}] but dim={site.dim} has size {size}; "
+                          f"torch silently wraps them modulo {size} (first bad value {value} at index{list(coord)}) "
+                          f"instead of raising{hint_text}; mask padding ids first")]
+    return [Violation(oob.CODE, oob.SEVERITY, oob.message(spelled, low, high, size, site.dim if site.dim is not None else 0, first, hint_text))]
+
+
+def _embedding(args, kwargs, level: str) -> List[Violation]:
+    ids = args[0] if args else kwargs.get("input")
+    weight = args[1] if len(args) > 1 else kwargs.get("weight")
+    if not isinstance(ids, torch.Tensor) or not isinstance(weight, torch.Tensor) or weight.dim() != 2:
+        return []
+    dtype = str(ids.dtype).replace("torch.", "")
+    if dtype not in INT32_OR_64:
+        return [Violation("GL008", ERROR, f"embedding ids have dtype {dtype} but embedding() needs int64 or int32; "
+                                          f"torch raises; convert them with `.long()`")]
+    if ids.device != weight.device:
+        return [_device_mismatch(weight, ids)]
+    if not values.has_values(ids):
+        return []
+    size = weight.shape[0]
+    if ids.device.type != "cpu" and level == ASYNC or torch.compiler.is_compiling():
+        values.assert_async(ids, size, f"GL011 embedding(): id out of range [0, {size})")
+        return []
+    low, high = values.span(ids)
+    if values.fits(low, high, size):
+        return []
+    coord, value = values.first_bad(ids, 0, size - 1)
+    return [Violation(oob.CODE, oob.SEVERITY,
+                      f"embedding ids span [{low}, {high}] but the table has {size} rows (valid: [0, {size - 1}]); "
+                      f"first bad id {value} at ids{list(coord)}; torch raises 'index out of range in self' on CPU, "
+                      f"a device-side assert on CUDA; mask padding ids or grow the table")]

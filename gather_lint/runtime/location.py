@@ -1,0 +1,28 @@
+"""The user's own line: the first frame outside torch and gather-lint (a cheap frame walk)."""
+import os
+import sys
+
+import torch
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_frame():
+    """(filename, lineno, function) of the caller outside torch and gather-lint, or None."""
+    if torch.compiler.is_compiling():
+        return None  # dynamo cannot trace sys._getframe
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith((_TORCH_DIR, _OWN_DIR)) and not filename.startswith("<frozen"):
+            return filename, frame.f_lineno, frame.f_code.co_name
+        frame = frame.f_back
+    return None
+
+
+def describe(where) -> str:
+    if where is None:
+        return "<inside torch.compile>" if torch.compiler.is_compiling() else "<unknown>"
+    filename, lineno, function = where
+    return f"{filename}:{lineno} in {function}"

@@ -1,0 +1,230 @@
+"""Runtime mode: checks on real tensors, at the user's line, without changing any result."""
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from gather_lint.runtime import GatherLintError, GatherLintWarning, checking, disable, enable  # noqa: E402
+
+HERE = __file__
+
+
+def test_unexpanded_gather_names_this_line():
+    features, idx = torch.randn(10, 128), torch.tensor([3, 1, 4])
+    with checking():
+        with pytest.raises(GatherLintError) as info:
+            line = sys._getframe().f_lineno + 1
+            torch.gather(features, 0, idx.unsqueeze(1))
+    err = info.value
+    assert err.code == "GL005" and f"{HERE}:{line}" in str(err) and "`.expand(-1, 128)`" in str(err)
+
+
+def test_every_spelling_is_intercepted():
+    x, idx = torch.randn(4, 6), torch.zeros(4, 1, dtype=torch.long)
+    calls = [
+        lambda: torch.gather(x, 0, idx),
+        lambda: x.gather(0, idx),
+        lambda: x.gather(dim=0, index=idx),
+        lambda: torch.gather(input=x, dim=0, index=idx),
+        lambda: torch.Tensor.gather(x, 0, idx),
+    ]
+    with checking():
+        for call in calls:
+            with pytest.raises(GatherLintError, match="GL005"):
+                call()
+
+
+def test_small_token_ids_along_the_sequence_dim_are_stopped():
+    log_probs = torch.randn(2, 5, 50).log_softmax(-1)
+    ids = torch.randint(5, (2, 5))  # small enough to fit dim -2: torch is silent
+    torch.gather(log_probs, -2, ids.unsqueeze(-1))
+    with checking(), pytest.raises(GatherLintError, match="GL005"):
+        log_probs.gather(-2, ids.unsqueeze(-1))
+
+
+def test_large_token_ids_along_the_sequence_dim_get_a_dim_hint():
+    log_probs = torch.randn(2, 5, 50).log_softmax(-1).expand(2, 5, 50)
+    ids = torch.full((2, 5, 50), 41)
+    with checking(), pytest.raises(GatherLintError) as info:
+        log_probs.gather(-2, ids)
+    message = str(info.value)
+    assert "GL011" in message and "first bad value 41 at index[0, 0, 0]" in message
+    assert "values fit dim -1 (size 50): did you mean dim=-1?" in message
+
+
+def test_padding_labels_report_the_first_bad_coordinate():
+    log_probs = torch.randn(2, 4, 10).log_softmax(-1)
+    labels = torch.tensor([[1, 2, 3, -100], [4, 5, -100, -100]])
+    with checking(), pytest.raises(GatherLintError, match=r"first bad value -100 at index\[0, 3, 0\]"):
+        log_probs.gather(-1, labels.unsqueeze(-1))
+
+
+def test_scatter_add_with_a_column_index_is_stopped():
+    x, seg = torch.randn(6, 3), torch.tensor([0, 0, 1, 2, 2, 2])
+    with checking(), pytest.raises(GatherLintError, match="GL009"):
+        torch.zeros(3, 3).scatter_add(0, seg.view(-1, 1), x)
+
+
+def test_in_place_ops_are_checked_before_any_write():
+    t = torch.zeros(1, 5)
+    bad = torch.tensor([[0, 1, 99]])
+    with checking(), pytest.raises(GatherLintError, match="GL011"):
+        t.scatter_(1, bad, 1.0)
+    assert torch.equal(t, torch.zeros(1, 5))
+    with pytest.raises(RuntimeError):
+        t.scatter_(1, bad, 1.0)  # raw torch leaves a partial write behind
+    assert t.sum() == 2
+
+
+def test_take_along_dim_wraparound_is_reported():
+    x = torch.randn(3, 4)
+    idx = torch.tensor([[0], [5], [-1]])
+    torch.take_along_dim(x, idx, dim=1)  # torch wraps silently
+    with checking(), pytest.raises(GatherLintError, match="GL010"):
+        torch.take_along_dim(x, idx, dim=1)
+
+
+def test_embedding_out_of_range_names_both_sizes():
+    emb = torch.nn.Embedding(4, 3)
+    with checking(), pytest.raises(GatherLintError, match=r"ids span \[0, 4\] but the table has 4 rows"):
+        emb(torch.tensor([0, 4]))
+
+
+def test_index_select_padding_id():
+    with checking(), pytest.raises(GatherLintError, match="GL011"):
+        torch.randn(5, 2).index_select(0, torch.tensor([1, -1]))
+
+
+def test_index_fill_accepts_negative_indices_like_torch():
+    x = torch.zeros(2, 4)
+    with checking():
+        x.index_fill_(1, torch.tensor([-1]), 7.0)
+    assert x[0, 3] == 7
+
+
+def test_expanded_index_bounds_use_the_base():
+    x = torch.randn(50, 16)
+    base = torch.randint(50, (8, 1))
+    idx = base.expand(-1, 16)
+    with checking():
+        out = x.gather(0, idx)
+    assert torch.equal(out, x[base[:, 0]])
+    with checking(), pytest.raises(GatherLintError, match="GL011"):
+        x.gather(0, (base + 50).expand(-1, 16))
+
+
+def test_empty_index_is_skipped_like_torch():
+    with checking():
+        assert torch.gather(torch.randn(3, 4), 1, torch.zeros(5, 0, dtype=torch.long)).shape == (5, 0)
+
+
+def test_meta_tensors_get_shape_checks_only():
+    x = torch.empty(10, 128, device="meta")
+    idx = torch.empty(5, 1, dtype=torch.long, device="meta")
+    with checking(), pytest.raises(GatherLintError, match="GL005"):
+        x.gather(0, idx)
+    with checking():
+        assert x.gather(1, idx).shape == (5, 1)
+
+
+def test_results_and_gradients_are_unchanged():
+    torch.manual_seed(0)
+    x = torch.randn(4, 7, requires_grad=True)
+    idx = torch.randint(7, (4, 3))
+    w = torch.randn(4, 3)
+    raw = x.gather(1, idx)
+    (raw * w).sum().backward()
+    raw_grad = x.grad.clone()
+    x.grad = None
+    with checking():
+        checked = x.gather(1, idx)
+        (checked * w).sum().backward()
+    assert torch.equal(raw, checked) and torch.equal(raw_grad, x.grad)
+    assert checked.dtype == raw.dtype and checked.stride() == raw.stride()
+
+
+def test_no_grad_and_inference_mode():
+    x, idx = torch.randn(3, 4), torch.zeros(3, 1, dtype=torch.long)
+    with checking():
+        with torch.no_grad():
+            x.gather(1, idx)
+        with torch.inference_mode():
+            x.gather(1, idx)
+
+
+def test_warn_mode_warns_once_per_call_site():
+    x, idx = torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with checking("warn"):
+            for _ in range(3):
+                out = x.gather(0, idx)
+    assert out.shape == (3, 1)
+    assert [w.category for w in caught] == [GatherLintWarning]
+
+
+def test_enable_disable():
+    x, idx = torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long)
+    enable()
+    try:
+        with pytest.raises(GatherLintError):
+            x.gather(0, idx)
+    finally:
+        disable()
+    x.gather(0, idx)
+
+
+def test_decorator():
+    @checking()
+    def step(x, idx):
+        return x.gather(0, idx)
+
+    with pytest.raises(GatherLintError):
+        step(torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long))
+
+
+def test_async_level_on_cpu_still_stops_the_call():
+    with checking(level="async"), pytest.raises(RuntimeError, match="GL011"):
+        torch.randn(3, 4).gather(1, torch.tensor([[9], [0], [0]]))
+
+
+def test_runner_stops_at_the_script_line_and_leaves_good_scripts_alone(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import torch\nf = torch.randn(10, 128)\ni = torch.tensor([1, 2])\n"
+                   "print(torch.gather(f, 0, i.unsqueeze(1)).shape)\n")
+    good = tmp_path / "good.py"
+    good.write_text("import torch\ntorch.manual_seed(0)\nf = torch.randn(10, 128)\ni = torch.tensor([1, 2])\n"
+                    "print(torch.gather(f, 0, i.unsqueeze(1).expand(-1, 128)).sum().item())\n")
+    out = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(bad)], capture_output=True, text=True)
+    assert out.returncode != 0 and f"{bad}:4 in <module>" in out.stderr and "GL005" in out.stderr
+    plain = subprocess.run([sys.executable, str(good)], capture_output=True, text=True)
+    checked = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(good)], capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout == plain.stdout
+
+
+def test_pytest_option_fails_a_test_with_a_silent_bug(tmp_path):
+    (tmp_path / "test_model.py").write_text(textwrap.dedent("""\
+        import torch
+
+        def test_rows():
+            feats = torch.randn(10, 128)
+            rows = feats.gather(0, torch.tensor([[1], [2]]))
+            assert rows.shape[0] == 2
+    """))
+    plain = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+                           capture_output=True, text=True)
+    assert plain.returncode == 0
+    checked = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime",
+                              str(tmp_path)], capture_output=True, text=True)
+    assert checked.returncode == 1 and "GL005" in checked.stdout and "test_model.py:5" in checked.stdout
+
+
+def test_non_target_calls_pass_through():
+    with checking():
+        y = torch.ones(2, 3) + 1
+        z = y[:, 0].clone()
+    assert z.tolist() == [2.0, 2.0]
