@@ -1,7 +1,7 @@
 """Checks one intercepted call: the shared contract on concrete shapes, then values and devices."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import torch
 
@@ -40,6 +40,43 @@ def site_of(op: Op, bound: dict) -> Optional[Site]:
                 _info(payload, "src" if op.family == SCATTER else "source") if isinstance(payload, torch.Tensor) else None)
 
 
+_VERDICTS: Dict[tuple, Tuple[Optional[Site], List[Violation]]] = {}
+_VERDICTS_MAX = 4096  # distinct (op, shapes, dtypes, dim) signatures remembered
+
+
+def _signature(op: Op, bound: dict) -> Optional[tuple]:
+    """What the shape verdict depends on; None when an argument is not what the op expects."""
+    key = [op]
+    for name in ("input", op.index_param, op.payload_param, "value"):
+        t = bound.get(name) if name else None
+        if isinstance(t, torch.Tensor):
+            key += (name, t.shape, t.dtype, t.device)
+        elif name in ("input", op.index_param):
+            return None
+    dim = bound.get("dim")
+    key.append(dim if dim is None or isinstance(dim, int) else int(dim))
+    return tuple(key)
+
+
+def _shape_verdict(op: Op, bound: dict):
+    """(site, violations) from the shared contract, memoised by signature: a training loop calls
+    each site with the same shapes, so the contract runs once per shape, not once per call."""
+    key = _signature(op, bound)
+    if key is not None and key in _VERDICTS:
+        return _VERDICTS[key]
+    site = site_of(op, bound)
+    verdict = (site, [v for v in check(site) if v.code != oob.CODE] if site is not None else [])
+    if site is not None:
+        device = _device_mismatch(bound["input"], bound[op.index_param])
+        if device is not None:
+            verdict[1].append(device)
+    if key is not None:
+        if len(_VERDICTS) >= _VERDICTS_MAX:
+            _VERDICTS.clear()
+        _VERDICTS[key] = verdict
+    return verdict
+
+
 def check_call(entry, args, kwargs, level: str) -> List[Violation]:
     """Violations of one call, before it runs. Empty for calls the checker cannot bind."""
     if entry == EMBEDDING:
@@ -48,20 +85,18 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
     bound = bind_arguments(op, args, kwargs, method=False)
     if bound is None:
         return []
-    site = site_of(op, bound)
+    index = bound.get(op.index_param)
+    if not isinstance(index, torch.Tensor) or index.numel() == 0:
+        return []  # torch skips every check for an empty index (S12)
+    try:
+        site, found = _shape_verdict(op, bound)
+    except (TypeError, ValueError):
+        return []  # arguments torch itself will reject with its own message
     if site is None:
         return []
-    index = bound[op.index_param]
-    if index.numel() == 0:
-        return []  # torch skips every check for an empty index (S12)
-    found = [v for v in check(site) if v.code != oob.CODE]
-    if any(v.severity == ERROR for v in found):
-        return found  # torch checks shapes before values; so do we
-    device = _device_mismatch(bound["input"], index)
-    if device:
-        return found + [device]
-    found += _values(op, site, bound["input"], index, level)
-    return found
+    if found and (any(v.severity == ERROR for v in found)):
+        return list(found)  # torch checks shapes before values; so do we
+    return list(found) + _values(op, site, bound["input"], index, level)
 
 
 def _device_mismatch(inp: torch.Tensor, index: torch.Tensor) -> Optional[Violation]:
