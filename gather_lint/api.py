@@ -5,12 +5,13 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, List, Optional, Sequence
 
+from .cache import Cache
 from .config import Config
 from .files import UnreadableFile, read_source
 from .findings import PARSE_ERROR, FileResult, Finding, Stats
 from .static.analyzer import lint_source
 
-__all__ = ["lint_text", "lint_file", "lint_files", "Config", "Finding", "FileResult"]
+__all__ = ["lint_text", "lint_file", "lint_files", "Cache", "Config", "Finding", "FileResult"]
 
 _PARALLEL_MIN_FILES = 24  # below this, starting workers costs more than it saves
 
@@ -31,8 +32,21 @@ def lint_file(path: str, config: Config = Config(), stdin=None, display: Optiona
 
 
 def lint_files(paths: Sequence[str], config: Config = Config(), jobs: Optional[int] = None,
-               progress: Optional[Callable[[int, int], None]] = None) -> List[FileResult]:
+               progress: Optional[Callable[[int, int], None]] = None, cache: Optional[Cache] = None) -> List[FileResult]:
     """Lint many files, in parallel when it pays; results come back in the order of `paths`."""
+    if cache is None:
+        return _lint_uncached(paths, config, jobs, progress)
+    results: List[Optional[FileResult]] = [cache.get(p) for p in paths]
+    misses = [i for i, r in enumerate(results) if r is None]
+    fresh = _lint_uncached([paths[i] for i in misses], config, jobs, progress)
+    for i, result in zip(misses, fresh):
+        results[i] = result
+        cache.put(paths[i], result)
+    cache.save()
+    return results
+
+
+def _lint_uncached(paths, config, jobs, progress) -> List[FileResult]:
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(paths) < _PARALLEL_MIN_FILES:
         results = []

@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     p.add_argument("--stdin-filename", help="the path to report for code read from stdin")
     p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write .gather_lint_cache/")
     p.add_argument("--stats", action="store_true", help="print how many call sites had known shapes")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     p.add_argument("--quiet", "-q", action="store_true", help="do not print the summary line")
@@ -56,7 +57,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if "-" in files:
         results.append(api.lint_file("-", config, stdin=sys.stdin, display=args.stdin_filename or "-"))
         files = [f for f in files if f != "-"]
-    results.extend(api.lint_files(files, config, jobs=args.jobs, progress=_progress_bar()))
+    cache = None if args.no_cache else api.Cache(config.root if config.source else os.getcwd(), config.fingerprint())
+    results.extend(api.lint_files(files, config, jobs=args.jobs, progress=_progress_bar(), cache=cache))
     findings = sorted(f for r in results for f in r.findings)
     colour = args.format == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     report.write(findings, args.format, sys.stdout, colour)

@@ -184,11 +184,23 @@ def test_deeply_nested_expression_does_not_crash(tmp_path):
 def test_parallel_run_matches_serial(tmp_path):
     for i in range(40):
         (tmp_path / f"m{i:02d}.py").write_text(BUG if i % 3 == 0 else "x = 1\n")
-    serial = run("--jobs", "1", str(tmp_path)).stdout
-    parallel = run("--jobs", "2", str(tmp_path)).stdout
+    serial = run("--no-cache", "--jobs", "1", str(tmp_path)).stdout
+    parallel = run("--no-cache", "--jobs", "2", str(tmp_path)).stdout
     assert serial == parallel and serial.count("GL005") == 14
 
 
 def test_stats(project):
     out = run("--stats", str(project))
     assert "call sites: 3" in out.stderr
+
+
+def test_cache_reuses_results_and_notices_changes(tmp_path):
+    target = tmp_path / "m.py"
+    target.write_text(BUG)
+    first = run(str(target), cwd=tmp_path)
+    assert (tmp_path / ".gather_lint_cache").is_dir()
+    assert run(str(target), cwd=tmp_path).stdout == first.stdout
+    target.write_text(BUG.replace("idx.unsqueeze(1))", "idx.unsqueeze(1).expand(-1, 128))") + "\n")
+    changed = run(str(target), cwd=tmp_path)
+    assert "GL005" not in changed.stdout and "GL001" in changed.stdout
+    assert run("--no-cache", str(target), cwd=tmp_path).stdout == changed.stdout

@@ -251,3 +251,39 @@ def test_int32_index_is_fine_for_gather_but_not_take_along_dim(torch):
     x.gather(1, idx)
     with pytest.raises(RuntimeError):
         torch.take_along_dim(x, idx, dim=1)
+
+
+def test_self_attributes_within_a_method():
+    code = """
+    import torch
+    class Head:
+        def forward(self, x, idx):
+            self.table = torch.randn(10, 64)  # [num_classes, D]
+            return self.table.gather(0, idx.view(-1, 1))
+    """
+    assert codes(code) == ["GL005"]
+
+
+def test_multinomial_samples_index_the_last_dim():
+    code = """
+    import torch
+    def f(probs, h):
+        probs = probs  # [B, V]
+        h = h  # [B, T, V]
+        nxt = torch.multinomial(probs, 1)
+        return h.gather(1, nxt.unsqueeze(-1).expand(-1, -1, 4)), h.gather(2, nxt.unsqueeze(1).expand(-1, 3, -1))
+    """
+    assert codes(code) == ["GL004"]
+
+
+def test_loose_float_type_hints_are_not_dtypes():
+    code = """
+    import torch
+    def f(x: torch.Tensor, idx: torch.FloatTensor):
+        '''
+        Args:
+            idx (`torch.FloatTensor` of shape `(batch_size, 1)`): picks.
+        '''
+        return x.gather(1, idx)
+    """
+    assert codes(code) == []

@@ -20,8 +20,12 @@ _MENTIONS_OP = re.compile(r"\b(?:%s)\b" % "|".join(sorted(OP_NAMES, key=len, rev
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+_STEMS = ("gather", "scatter", "index_", "take_along_dim")
+
+
 def mentions_op(text: str) -> bool:
-    return _MENTIONS_OP.search(text) is not None
+    # substring tests run at memory speed; the word-boundary regex only confirms a hit
+    return any(stem in text for stem in _STEMS) and _MENTIONS_OP.search(text) is not None
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -31,7 +35,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
     if not mentions_op(text) or (noqa and file_is_exempt(text)):
         return FileResult(path, [], stats)
     try:
-        tree = parse(text, path)
+        tree = parse_relevant(text, path)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return FileResult(path, [_parse_error(path, exc)], stats)
     stats.parsed = 1
@@ -69,6 +73,69 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
     cache: Dict[int, object] = {}
     unique = sorted(set(f for f in collected if not (noqa and suppressed(f.code, f.line, source.lines, cache))))
     return FileResult(path, unique, stats)
+
+
+_BLOCK_START = re.compile(r"^(?:@|def |async def |class )")
+_IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
+
+
+def parse_relevant(text: str, path: str) -> ast.Module:
+    """A module holding only the top-level blocks that name an op, plus every import.
+
+    Parsing is most of the cost and most blocks of a model file never touch the family, so
+    only the blocks that mention an op are parsed, each at its own line numbers. A block split
+    that does not parse (a `def` at column 0 inside a string) falls back to the whole file,
+    so a file's verdict never depends on the split.
+    """
+    lines = text.splitlines(keepends=True)
+    starts = _block_starts(lines)
+    if len(starts) <= 2:
+        return parse(text, path)
+    body: list = []
+    try:
+        for first, last in zip(starts, starts[1:] + [len(lines)]):
+            chunk = "".join(lines[first:last])
+            if mentions_op(chunk):
+                tree = parse(chunk, path)
+                ast.increment_lineno(tree, first)
+                body.extend(tree.body)
+    except SyntaxError:
+        return parse(text, path)
+    return ast.Module(body=_imports_of(lines, path) + body, type_ignores=[])
+
+
+def _block_starts(lines) -> List[int]:
+    starts = [0]
+    previous_decorator = False
+    for number, line in enumerate(lines):
+        if _BLOCK_START.match(line):
+            if not previous_decorator and number:
+                starts.append(number)
+            previous_decorator = line.startswith("@")
+        elif line.strip() and not line.startswith((" ", "\t", ")", "]", "}")):
+            previous_decorator = False
+    return sorted(set(starts))
+
+
+def _imports_of(lines, path: str) -> list:
+    """Every import statement in the file, at any depth, as top-level nodes (for alias resolution)."""
+    found = []
+    for number, line in enumerate(lines):
+        if not _IMPORT_LINE.match(line):
+            continue
+        statement, depth, end = "", 0, number
+        while end < len(lines):
+            statement += lines[end]
+            depth += lines[end].count("(") - lines[end].count(")")
+            if depth <= 0 and not lines[end].rstrip().endswith("\\"):
+                break
+            end += 1
+        try:
+            found.extend(node for node in ast.parse(statement.strip(), path).body
+                         if isinstance(node, (ast.Import, ast.ImportFrom)))
+        except SyntaxError:
+            continue  # an import-looking line inside a string
+    return found
 
 
 def parse(text: str, path: str) -> ast.Module:

@@ -22,7 +22,8 @@ _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "
                  "as_tensor", "LongTensor", "FloatTensor"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
-    "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip"}
+    "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
+    "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float"}
 _SHAPE_FROM_ARGS = {"view", "reshape", "expand"}
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing the stack
@@ -94,7 +95,7 @@ class Interpreter:
         result = self.expr(node.value)
         self._last_value_node = node.value
         for target in node.targets:
-            if isinstance(target, ast.Name) and len(node.targets) == 1:
+            if isinstance(target, (ast.Name, ast.Attribute)) and len(node.targets) == 1:
                 result = self._with_comment(result, node)
             self.assign(target, result)
         self._last_value_node = None
@@ -229,8 +230,10 @@ class Interpreter:
             self._unpack(target, result)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None)
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
         else:
-            self.expr(target)  # x[i] = v, self.a = b: evaluate for nested sites, bind nothing
+            self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 
     def _unpack(self, target, result) -> None:
         elts = target.elts
@@ -266,6 +269,8 @@ class Interpreter:
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                     self.env[sub.id] = None
+                elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name):
+                    self.env[f"{sub.value.id}.{sub.attr}"] = None
                 elif isinstance(sub, (ast.AugAssign,)) and isinstance(sub.target, ast.Name):
                     self.env[sub.target.id] = None
 
@@ -275,7 +280,8 @@ class Interpreter:
         if comment is None or isinstance(result, (DimVal, SeqVal, QualName, Literal)):
             return result
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-        shape = parse_comment(comment.text, target.id if isinstance(target, ast.Name) else None)
+        name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+        shape = parse_comment(comment.text, name)
         if shape is None:
             return result
         return _merge(result, shape, f"comment line {comment.line}")
@@ -313,7 +319,7 @@ class Interpreter:
             if not isinstance(fact, TensorVal):
                 fact = None
             if param.arg in single_line:
-                comment = self.source.comments.get(param.lineno)
+                comment = self.source.comment(param.lineno)
                 shape = parse_comment(comment.text, param.arg) if comment and not comment.standalone else None
                 if shape is not None:
                     fact = _merge(fact, shape, f"comment line {param.lineno}")
@@ -401,6 +407,10 @@ class Interpreter:
         return found
 
     def expr_Attribute(self, node: ast.Attribute):
+        if isinstance(node.value, ast.Name):
+            key = f"{node.value.id}.{node.attr}"
+            if key in self.env:
+                return self.env[key]
         owner = self.expr(node.value)
         attr = node.attr
         if isinstance(owner, QualName):
@@ -594,6 +604,8 @@ class Interpreter:
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
+            if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
+                return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 return ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
             return None

@@ -27,5 +27,7 @@ JAXTYPING_DTYPES = {
     "Int": None, "Integer": None, "Shaped": None, "Num": None, "Real": None, "Inexact": "float32",
     "Long": "int64", "Complex": None,
 }
-TENSOR_TYPES = {"Tensor": None, "LongTensor": "int64", "FloatTensor": "float32", "IntTensor": "int32",
-                "BoolTensor": "bool", "HalfTensor": "float16", "DoubleTensor": "float64"}
+# Plain type hints name the class, not a checked dtype: real code annotates index tensors as
+# `torch.FloatTensor` often enough that only the harmless int64 is taken from them.
+TENSOR_TYPES = {"Tensor": None, "LongTensor": "int64", "FloatTensor": None, "IntTensor": None,
+                "BoolTensor": None, "HalfTensor": None, "DoubleTensor": None}

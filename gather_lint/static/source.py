@@ -1,10 +1,8 @@
 """One source file as the analysis sees it: lines, comments by line, and position helpers."""
 from __future__ import annotations
 
-import io
 import re
-import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 _PRAGMA = re.compile(r"gather-lint:\s*shape\s+(.*)$")
@@ -18,15 +16,18 @@ class Comment:
     standalone: bool  # nothing but whitespace before it on its line
 
 
-@dataclass
 class SourceFile:
-    text: str
-    lines: List[str] = field(init=False)
-    comments: Dict[int, Comment] = field(init=False)
+    """Lines of a file, with comments read lazily: only the lines the analysis asks about are scanned."""
 
-    def __post_init__(self):
-        self.lines = self.text.splitlines()
-        self.comments = _comments(self.text, self.lines)
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = text.splitlines()
+        self._comments: Dict[int, Optional[Comment]] = {}
+
+    def comment(self, line: int) -> Optional[Comment]:
+        if line not in self._comments:
+            self._comments[line] = _comment_on(self.lines, line)
+        return self._comments[line]
 
     def char_col(self, line: int, byte_col: int) -> int:
         """ast gives UTF-8 byte offsets; editors and flake8 count characters."""
@@ -58,10 +59,10 @@ class SourceFile:
     def shape_comment(self, first: int, last: int) -> Optional[Comment]:
         """The comment that describes a statement on lines first..last: trailing, else the line above."""
         for line in range(first, last + 1):
-            c = self.comments.get(line)
+            c = self.comment(line)
             if c is not None and not c.standalone:
                 return c
-        above = self.comments.get(first - 1)
+        above = self.comment(first - 1)
         if above is not None and above.standalone:
             return above
         return None
@@ -70,24 +71,39 @@ class SourceFile:
         """`# gather-lint: shape x=[B, L, V]` on lines first..last, as (name, shape text)."""
         found = []
         for line in range(first, last + 1):
-            c = self.comments.get(line)
-            if c is None:
+            if not 1 <= line <= len(self.lines) or "gather-lint" not in self.lines[line - 1]:
                 continue
-            match = _PRAGMA.search(c.text)
+            c = self.comment(line)
+            match = _PRAGMA.search(c.text) if c else None
             if match:
                 found.extend(_PRAGMA_ITEM.findall(match.group(1)))
         return found
 
 
-def _comments(text: str, lines: List[str]) -> Dict[int, Comment]:
-    found: Dict[int, Comment] = {}
-    if "#" not in text:
-        return found
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT:
-                line, col = tok.start
-                found[line] = Comment(line, tok.string, not lines[line - 1][:col].strip())
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass  # the file parsed with ast; a tokenizer quirk only costs us comments
-    return found
+def _comment_on(lines: List[str], line: int) -> Optional[Comment]:
+    """The `#` comment on one line, skipping `#` inside string literals on that line."""
+    if not 1 <= line <= len(lines):
+        return None
+    raw = lines[line - 1]
+    if "#" not in raw:
+        return None
+    quote = None
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if raw.startswith(quote, i):
+                i += len(quote)
+                quote = None
+                continue
+        elif ch in "\"'":
+            quote = raw[i:i + 3] if raw[i:i + 3] in ('"""', "'''") else ch
+            i += len(quote)
+            continue
+        elif ch == "#":
+            return Comment(line, raw[i:].rstrip(), not raw[:i].strip())
+        i += 1
+    return None

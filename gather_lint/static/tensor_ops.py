@@ -25,7 +25,7 @@ DTYPE_NAMES = {
 _ELEMENTWISE = {
     "abs", "neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
     "gelu", "silu", "square", "reciprocal", "sign", "exp_", "log_", "relu_", "sigmoid_", "softplus",
-    "clamp_min", "clamp_max", "nan_to_num", "pow", "masked_fill", "masked_fill_", "mul", "add", "sub",
+    "clamp_min", "clamp_max", "nan_to_num", "pow", "mul", "add", "sub",
     "div", "logit", "log1p", "expm1", "fill_", "zero_", "normal_", "uniform_",
     "dropout", "layer_norm", "erf", "floor", "ceil", "round", "trunc", "frac", "logical_not",
 }
@@ -468,16 +468,32 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return argsort(t, args, kwargs, text)
     if name == "matmul" and args and isinstance(args[0], TensorVal):
         return matmul(t, args[0])
-    if name in ("clamp", "clamp_", "clip"):
-        return TensorVal(t.shape, t.dtype)
+    if name in ("clamp", "clamp_", "clip", "masked_fill", "masked_fill_"):
+        return TensorVal(t.shape, t.dtype, t.domain)  # ids with padding masked or clamped are still ids
     if name in ("size", "shape"):
         return size_of(t, args)
+    if name == "multinomial":
+        return multinomial(t, args, kwargs, text)
+    if name in ("nonzero", "argwhere"):
+        s = _known(t)
+        return TensorVal(Shape((None, len(s.dims))) if s else None, "int64")
+    if name in ("bucketize",):
+        return TensorVal(t.shape, "int64")
     if name in ("dim", "ndimension"):
         s = _known(t)
         return DimVal(len(s.dims)) if s else None
     if name in ("float", "long"):
         return cast(t, _CAST[name])
     return None
+
+
+def multinomial(t, args, kwargs, text):
+    """torch.multinomial(probs [.., C], n): [.., n] int64 positions in the last dim."""
+    s = _known(t)
+    n = as_dim(_arg(args, kwargs, 0, "num_samples"))
+    if s is None or not s.dims or n is None:
+        return TensorVal(None, "int64")
+    return TensorVal(Shape(s.dims[:-1] + (n,)), "int64", Domain(s.dims[-1], origin=f"samples from multinomial() over the last dim of `{text}`"))
 
 
 def size_of(t: TensorVal, args: list):
