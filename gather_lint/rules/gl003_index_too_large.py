@@ -8,7 +8,7 @@ on every dim but ``dim``. index_add_/index_copy_: ``source`` must match self on 
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, ranked_pair
-from ..dims import dim_text, must_differ, must_exceed, value
+from ..dims import dim_text, must_differ, must_exceed, normalize_dim, product, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ._example import Example
 
@@ -93,13 +93,17 @@ def _take_along(site: Site) -> Optional[Violation]:
 
 
 def _index_source(site: Site) -> Optional[Violation]:
-    src, inp = site.payload, site.input.shape
-    axis = gather_axis(site)
-    if src is None or src.shape is None or src.shape.variadic or axis is None:
+    """index_add_/index_copy_: source matches self but at dim; one slice per index. 0-d counts as [1]."""
+    src, inp, idx = site.payload, site.input.shape, site.index.shape
+    if src is None or src.shape is None or src.shape.variadic or inp is None or inp.variadic or site.dim is None:
         return None
-    if len(src.shape.dims) != len(inp.dims):
-        return None
-    for k, (a, b) in enumerate(zip(inp.dims, src.shape.dims)):
+    if (len(inp.dims) == 0) != (len(src.shape.dims) == 0):
+        return None  # exactly one side 0-d: the two ops disagree there; leave it to torch
+    self_dims, src_dims = inp.dims or (1,), src.shape.dims or (1,)
+    axis = normalize_dim(site.dim, len(inp.dims))
+    if axis is None or len(self_dims) != len(src_dims):
+        return None  # a bad dim is GL002's, different ranks GL001's
+    for k, (a, b) in enumerate(zip(self_dims, src_dims)):
         if k != axis and must_differ(a, b):
             return Violation(
                 CODE, SEVERITY,
@@ -107,14 +111,13 @@ def _index_source(site: Site) -> Optional[Violation]:
                 f"({dim_text(b)} vs {dim_text(a)}); {site.op.spelled}() raises: source must match self "
                 f"on every dim but dim={site.dim}",
             )
-    idx = site.index.shape
-    if idx is not None and not idx.variadic and len(idx.dims) == 1:
-        count = idx.dims[0]
-        if must_differ(count, src.shape.dims[axis]):
-            return Violation(
-                CODE, SEVERITY,
-                f"{dim_text(count)} indices for source {named(src)} with {dim_text(src.shape.dims[axis])} "
-                f"slices on dim {axis}; {site.op.spelled}() raises 'Number of indices should be equal to "
-                f"source.size(dim)'",
-            )
+    if idx is None or idx.variadic or len(idx.dims) > 1:
+        return None
+    count = product(idx.dims)  # a 0-d index is one index
+    if must_differ(count, src_dims[axis]):
+        return Violation(
+            CODE, SEVERITY,
+            f"{dim_text(count)} indices for source {named(src)} with {dim_text(src_dims[axis])} slices on dim "
+            f"{axis}; {site.op.spelled}() raises 'Number of indices should be equal to source.size(dim)'",
+        )
     return None
