@@ -24,7 +24,7 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float"}
-_SHAPE_FROM_ARGS = {"view", "reshape", "expand"}
+_SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16"}
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing the stack
 
@@ -545,8 +545,9 @@ class Interpreter:
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
-                # x.view(B, T, 1) says the result's whole shape, whatever x was
-                return ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
+                # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
+                result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
+                return result if isinstance(result, TensorVal) and (result.shape or result.dtype) else None
             return None
         target = self.expr(func)
         args, kwargs = self._args(node)
