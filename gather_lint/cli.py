@@ -125,6 +125,11 @@ def _print_stats(results) -> None:
         f"both: {total.both_known} ({100 * total.both_known // sites}%)",
         file=sys.stderr,
     )
+    if total.blind_spots:
+        print("  most common reasons a shape was unknown:", file=sys.stderr)
+        ranked = sorted(total.blind_spots.items(), key=lambda kv: (-kv[1], kv[0]))
+        for spot, count in ranked[:8]:
+            print(f"    {count:6d}  {spot}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

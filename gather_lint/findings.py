@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 PARSE_ERROR = "GL000"  # the file could not be read, decoded or parsed: always reported
 
@@ -33,10 +33,16 @@ class Stats:
     input_shape_known: int = 0
     index_shape_known: int = 0
     both_known: int = 0
+    # why a shape was unknown, by the form of the argument: {"input: parameter without a shape": 12}
+    blind_spots: Dict[str, int] = field(default_factory=dict)
 
     def add(self, other: "Stats") -> None:
         for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            if name == "blind_spots":
+                for key, count in other.blind_spots.items():
+                    self.blind_spots[key] = self.blind_spots.get(key, 0) + count
+            else:
+                setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 @dataclass

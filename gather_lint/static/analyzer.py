@@ -42,12 +42,16 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
     source = SourceFile(text)
     collected: List[Finding] = []
 
-    def report(call: ast.Call, site: Site, violations: List[Violation]) -> None:
+    def report(call: ast.Call, site: Site, violations: List[Violation], bound=None, where=None) -> None:
         stats.sites += 1
         inp, idx = site.input.shape is not None, site.index.shape is not None
         stats.input_shape_known += inp
         stats.index_shape_known += idx
         stats.both_known += inp and idx
+        for role, known, key in (("input", inp, "input"), ("index", idx, site.op.index_param)):
+            if not known and bound is not None:
+                spot = f"{role}: {blind_spot(bound[key], where.params if where else ())}"
+                stats.blind_spots[spot] = stats.blind_spots.get(spot, 0) + 1
         line, col, end_line, end_col = _op_position(source, call)
         for v in violations:
             if select is not None and not select(v.code):
@@ -181,6 +185,28 @@ def _imports(tree: ast.Module) -> Dict[str, object]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             collector.stmt(node)
     return {k: v for k, v in collector.env.items() if v is not None}
+
+
+def blind_spot(node, params) -> str:
+    """Why an argument's shape was unknown, named by the argument's form."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PASS_THROUGH:
+        node = node.func.value  # idx.unsqueeze(-1).expand(...) is as unknown as idx
+    if isinstance(node, ast.Name):
+        return "parameter without a shape" if node.id in params else "local from an untracked expression"
+    if isinstance(node, ast.Attribute):
+        return "attribute (self.x, obj.weight)"
+    if isinstance(node, ast.Subscript):
+        return "indexing of an unknown tensor"
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            return f"result of .{func.attr}()"
+        return "result of a function or module call"
+    return "other expression"
+
+
+_PASS_THROUGH = {"unsqueeze", "squeeze", "expand", "expand_as", "view", "reshape", "long", "to", "contiguous",
+                 "clone", "detach", "flatten", "int", "float", "repeat", "permute", "transpose"}
 
 
 def _op_position(source: SourceFile, call: ast.Call):

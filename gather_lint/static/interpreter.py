@@ -32,12 +32,13 @@ _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing t
 class Interpreter:
     """Analyses one function (or the module body) with its own environment."""
 
-    def __init__(self, source: SourceFile, module_names: Dict[str, object], report: Callable[[ast.Call, Site, List[Violation]], None]):
+    def __init__(self, source: SourceFile, module_names: Dict[str, object], report: Callable[..., None]):
         self.source = source
         self.env: Dict[str, object] = dict(module_names)
         self.report = report
         self.depth = 0
         self._last_value_node = None
+        self.params: set = set()
 
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node) -> None:
@@ -307,6 +308,7 @@ class Interpreter:
     def _bind_parameters(self, node) -> None:
         args = node.args
         params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
+        self.params = {p.arg for p in params}
         if args.vararg:
             self.env[args.vararg.arg] = None
         if args.kwarg:
@@ -523,7 +525,7 @@ class Interpreter:
                 built = build_site(op, bound, self.expr, self.source.segment)
                 if built is not None:
                     site, values = built
-                    self.report(node, site, check(site))
+                    self.report(node, site, check(site), bound, self)
                     return result_of(site, values)
         return self._call(node)
 
@@ -775,12 +777,16 @@ def _dtype_kw(kwargs) -> Optional[str]:
 
 
 def _size_args(args, kwargs) -> Optional[Shape]:
+    """torch.zeros(2, 3), zeros((2, 3)), zeros(size=x.shape); zeros(n, d) with untracked n, d is still 2-d."""
     sizes = kwargs.get("size")
     if sizes is None:
+        if len(args) == 1 and not isinstance(args[0], (SeqVal, DimVal)):
+            return None  # a single untracked argument may be a whole tuple of sizes
         sizes = args[0] if len(args) == 1 and isinstance(args[0], SeqVal) else SeqVal(tuple(args))
-    if not isinstance(sizes, SeqVal) or any(not isinstance(v, DimVal) for v in sizes.items):
+    if not isinstance(sizes, SeqVal) or any(isinstance(v, (SeqVal, TensorVal, ops.Repeated)) or v is _UNKNOWN_ARITY
+                                            or (isinstance(v, Literal)) for v in sizes.items):
         return None
-    return Shape(tuple(v.dim for v in sizes.items))
+    return Shape(tuple(v.dim if isinstance(v, DimVal) else None for v in sizes.items))
 
 
 def _construct(func: str, args: list, kwargs: dict, node: ast.Call):

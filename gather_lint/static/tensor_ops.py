@@ -472,6 +472,18 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return TensorVal(t.shape, t.dtype, t.domain)  # ids with padding masked or clamped are still ids
     if name in ("size", "shape"):
         return size_of(t, args)
+    if name in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"):
+        if name == "new_tensor":
+            return TensorVal(None, t.dtype)
+        sizes = args[:1] if name == "new_full" else args
+        sizes = _sizes(sizes) or []
+        if "size" in kwargs:
+            sizes = _sizes([kwargs["size"]])
+        dims = [as_dim(v) if isinstance(v, DimVal) else None for v in sizes] if sizes and not any(
+            isinstance(v, (SeqVal, TensorVal)) for v in sizes) else None
+        dtype = kwargs.get("dtype")
+        known = dtype.value[6:] if isinstance(dtype, Literal) and isinstance(dtype.value, str) and dtype.value.startswith("dtype:") else None
+        return TensorVal(Shape(tuple(dims)) if dims else None, known if "dtype" in kwargs else t.dtype)
     if name == "multinomial":
         return multinomial(t, args, kwargs, text)
     if name in ("nonzero", "argwhere"):
