@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     p.add_argument("--stdin-filename", help="the path to report for code read from stdin")
     p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; change nothing")
+    p.add_argument("--fix", action="store_true", help="apply the fixes in place (stdin: print the fixed code)")
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change a result's shape")
     p.add_argument("--no-cache", action="store_true", help="do not read or write .gather_lint_cache/")
     p.add_argument("--stats", action="store_true", help="print how many call sites had known shapes")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
@@ -42,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("rule", "rules"):
+        return _rule_command(argv)
     args = build_parser().parse_args(argv)
     paths = args.paths or ["."]
     if args.jobs is not None and args.jobs < 1:
@@ -53,6 +59,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     files, missing = discover(paths, config.exclude)
     for path in missing:
         print(f"gather-lint: error: {path}: no such file or directory", file=sys.stderr)
+    if args.diff or args.fix:
+        return _fix_command(args, config, files, missing)
     results = []
     if "-" in files:
         results.append(api.lint_file("-", config, stdin=sys.stdin, display=args.stdin_filename or "-"))
@@ -87,6 +95,61 @@ def _config(args, paths) -> Config:
                               selection.per_file_ignores)
     exclude = tuple(p.strip() for p in args.exclude.split(",") if p.strip()) if args.exclude else config.exclude
     return Config(selection, exclude, config.source, config.root)
+
+
+def _fix_command(args, config, files, missing) -> int:
+    """--diff prints what --fix would change (exit 1 if anything); --fix writes it and reports what is left."""
+    from . import fixes
+    from .files import UnreadableFile, read_source
+
+    changed, remaining = 0, []
+    for path in files:
+        try:
+            text = read_source(path, sys.stdin)
+        except UnreadableFile as exc:
+            print(f"gather-lint: error: {path}: {exc}", file=sys.stderr)
+            continue
+        shown = args.stdin_filename or path if path == "-" else path
+        result = api.lint_text(text, shown, config)
+        fixed, done = fixes.apply(text, result.findings, unsafe=args.unsafe_fixes)
+        if args.diff:
+            if done:
+                sys.stdout.write(fixes.unified_diff(shown, text, fixed))
+                changed += 1
+            continue
+        if path == "-":
+            sys.stdout.write(fixed)
+        elif done:
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(fixed)
+        changed += bool(done)
+        remaining.extend(api.lint_text(fixed, shown, config).findings)
+    if args.diff:
+        print(f"{changed} file{'s' if changed != 1 else ''} would be changed.", file=sys.stderr)
+        return EXIT_USAGE if missing else (EXIT_FINDINGS if changed else EXIT_CLEAN)
+    if "-" not in files:
+        report.write(sorted(remaining), args.format, sys.stdout, False)
+    print(f"Fixed {changed} file{'s' if changed != 1 else ''}; {len(remaining)} problem"
+          f"{'s' if len(remaining) != 1 else ''} left.", file=sys.stderr)
+    if missing:
+        return EXIT_USAGE
+    return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _rule_command(argv: List[str]) -> int:
+    """`gather-lint rules` lists the catalogue; `gather-lint rule GL005` prints one rule's page."""
+    from . import rule_docs
+
+    if argv[0] == "rules" and len(argv) == 1:
+        sys.stdout.write(rule_docs.table())
+        return EXIT_CLEAN
+    if argv[0] == "rule" and len(argv) == 2:
+        rule = rule_docs.lookup(argv[1])
+        if rule is None:
+            return _usage(f"unknown rule {argv[1]!r}; `gather-lint rules` lists them")
+        sys.stdout.write(rule_docs.render(rule))
+        return EXIT_CLEAN
+    return _usage("usage: gather-lint rules | gather-lint rule CODE")
 
 
 def _usage(message: str) -> int:

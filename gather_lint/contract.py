@@ -47,7 +47,7 @@ class Violation:
     code: str
     severity: str
     message: str
-    suggestion: Optional[str] = None  # replacement text for the index argument, when unambiguous
+    fix_suffix: Optional[str] = None  # text that, appended to the index argument, fixes the call
 
 
 @dataclass

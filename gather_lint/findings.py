@@ -17,11 +17,13 @@ class Finding:
     end_column: int
     severity: str
     message: str
-    suggestion: Optional[str] = field(default=None, compare=False)
+    # (line, col, end_line, end_col) of the index argument (1-based, characters), the text to append,
+    # and whether the argument needs parentheses first; None when no automatic fix exists
+    fix: Optional[tuple] = field(default=None, compare=False)
 
     def as_json(self) -> dict:
         data = asdict(self)
-        data.pop("suggestion")
+        data.pop("fix")
         return data
 
 

@@ -204,3 +204,37 @@ def test_cache_reuses_results_and_notices_changes(tmp_path):
     changed = run(str(target), cwd=tmp_path)
     assert "GL005" not in changed.stdout and "GL001" in changed.stdout
     assert run("--no-cache", str(target), cwd=tmp_path).stdout == changed.stdout
+
+
+def test_diff_shows_safe_fixes_and_changes_nothing(tmp_path):
+    target = tmp_path / "f.py"
+    source = "import torch\nx = torch.randn(2, 3)\ny = x.gather(1, torch.zeros(2, 1) + 1)  # keep me\n"
+    target.write_text(source)
+    out = run("--diff", str(target))
+    assert out.returncode == 1 and "+y = x.gather(1, (torch.zeros(2, 1) + 1).long())  # keep me" in out.stdout
+    assert target.read_text() == source
+
+
+def test_fix_writes_safe_fixes_and_reports_what_is_left(tmp_path):
+    target = tmp_path / "f.py"
+    target.write_text(BUG + "z = q.gather(1, torch.zeros(4, 1))\n")
+    out = run("--fix", str(target))
+    text = target.read_text()
+    assert "torch.zeros(4, 1).long()" in text and ".expand(" not in text  # GL005's fix is unsafe
+    assert out.returncode == 1 and "GL005" in out.stdout and "GL008" not in out.stdout
+    run("--fix", "--unsafe-fixes", str(target))
+    assert "class_idx" not in target.read_text() and "idx.unsqueeze(1).expand(-1, 128)" in target.read_text()
+
+
+def test_fix_on_stdin_prints_the_fixed_code():
+    out = run("--fix", "-", stdin="import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n")
+    assert out.stdout == "import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1).long())\n"
+
+
+def test_rules_and_rule_commands():
+    listing = run("rules")
+    assert listing.returncode == 0 and "GL005" in listing.stdout and "unexpanded-index" in listing.stdout
+    page = run("rule", "gl005")
+    assert page.returncode == 0 and page.stdout.startswith("# GL005 unexpanded-index")
+    assert "## Why is this bad" in page.stdout and "## Fix safety" in page.stdout
+    assert run("rule", "GL999").returncode == 2

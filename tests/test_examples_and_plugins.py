@@ -69,7 +69,13 @@ def test_pre_commit_try_repo(tmp_path):
     git("init", "-q")
     (work / "loss.py").write_text((EXAMPLES / "buggy" / "dqn_loss.py").read_text())
     git("add", "loss.py")
-    hook = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "gather-lint"]
+    # try-repo sees only committed files: give it a committed snapshot of this project
+    hook_repo = tmp_path / "hook-repo"
+    shutil.copytree(ROOT, hook_repo, ignore=shutil.ignore_patterns(
+        ".git", "corpus", "__pycache__", ".gather_lint_cache", "*.egg-info", ".pytest_cache", "build"))
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "snapshot"]):
+        subprocess.run(["git", *args], cwd=hook_repo, check=True, capture_output=True, env=env)
+    hook = [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "gather-lint"]
     buggy = subprocess.run(hook, cwd=work, capture_output=True, text=True, env=env)
     assert buggy.returncode == 1, buggy.stdout + buggy.stderr
     assert "GL001" in buggy.stdout

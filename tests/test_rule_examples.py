@@ -74,3 +74,30 @@ def test_runtime_mode_stops_bad_and_passes_good_examples(code, i, example, torch
         torch.manual_seed(i)
         scope = run(example.good)
     assert same(scope["out"], scope["expected"])
+
+
+FIXABLE = [(code, i, ex) for code, i, ex in CASES if next(r for r in ALL_RULES if r.CODE == code).FIX]
+
+
+@pytest.mark.parametrize("code,i,example", FIXABLE, ids=[f"{c}-{i}" for c, i, _ in FIXABLE])
+def test_fix_removes_the_finding_and_matches_the_reference_in_torch(code, i, example, torch):
+    from gather_lint import fixes
+
+    source = textwrap.dedent(example.bad)
+    fixed, done = fixes.apply(source, lint(source), unsafe=True)
+    assert [f.code for f in done] == [code]
+    assert code not in [f.code for f in lint(fixed)]
+    torch.manual_seed(i)
+    scope = run(fixed)
+    assert same(scope["out"], scope["expected"]), fixed
+
+
+def test_rule_pages_are_generated_from_the_rules():
+    from pathlib import Path
+
+    from gather_lint.rule_docs import render
+
+    pages = Path(__file__).resolve().parent.parent / "rules"
+    for rule in ALL_RULES:
+        assert (pages / f"{rule.CODE}.md").read_text() == render(rule), f"regenerate rules/{rule.CODE}.md"
+    assert sorted(p.stem for p in pages.glob("GL*.md")) == sorted(r.CODE for r in ALL_RULES)

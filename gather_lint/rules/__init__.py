@@ -7,7 +7,9 @@ from . import (
     gl005_unexpanded_index,
     gl008_index_dtype,
     gl009_scatter_writes_slice,
+    gl010_wrapped_indices,
     gl011_index_out_of_range,
+    gl012_device_mismatch,
 )
 
 ALL_RULES = (
@@ -18,7 +20,9 @@ ALL_RULES = (
     gl005_unexpanded_index,
     gl008_index_dtype,
     gl009_scatter_writes_slice,
+    gl010_wrapped_indices,
     gl011_index_out_of_range,
+    gl012_device_mismatch,
 )
 RULES_BY_CODE = {rule.CODE: rule for rule in ALL_RULES}
 

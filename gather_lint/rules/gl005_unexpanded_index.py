@@ -73,7 +73,6 @@ def check(site: Site) -> Optional[Violation]:
     if not short:
         return None
     args = ", ".join(size_expr(site.input, k) if k in short else "-1" for k in range(pair.rank))
-    suggestion = f"{site.index.text}.expand({args})"
     dims = ", ".join(f"dim {k} ({dim_text(pair.input.dims[k])})" for k in short)
     what = "only column 0 is read" if pair.rank == 2 and short == [1] else f"only entry 0 of {dims} is read"
     return Violation(
@@ -81,5 +80,5 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} has size 1 on {dims} of input {named(site.input)}; gather returns the "
         f"index's shape, so {what}, silently; expand the index with `.expand({args})` "
         f"(or use torch.take_along_dim, which broadcasts)",
-        suggestion=suggestion,
+        fix_suffix=f".expand({args})",
     )

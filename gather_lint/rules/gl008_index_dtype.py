@@ -55,5 +55,5 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} has dtype {dtype} but {site.op.spelled}() needs {need}; torch raises "
         f"when the call runs; convert it with `.long()`"
         + (" (or make it with `//` instead of `/`)" if dtype.startswith(("float", "bfloat")) else ""),
-        suggestion=f"{site.index.text}.long()",
+        fix_suffix=".long()",
     )

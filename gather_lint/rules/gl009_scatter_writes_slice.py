@@ -61,7 +61,7 @@ def check(site: Site) -> Optional[Violation]:
             f"{dim_text(src.shape.dims[ones[0]])}; only src's first slice on that dim is written, silently, "
             f"and backward fails; expand the index with `.expand({args})`"
             + (" or use index_add_" if len(idx.dims) == 2 else ""),
-            suggestion=f"{site.index.text}.expand({args})",
+            fix_suffix=f".expand({args})",
         )
     k = cropped[0]
     return Violation(

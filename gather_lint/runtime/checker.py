@@ -5,10 +5,12 @@ from typing import Dict, List, Optional, Tuple
 
 import torch
 
-from ..contract import ERROR, WARNING, Site, TensorInfo, Violation, check
+from ..contract import ERROR, Site, TensorInfo, Violation, check
 from ..dims import Shape, normalize_dim
 from ..ops import GATHER, INDEX, INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
+from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
+from ..rules import gl012_device_mismatch as device_rule
 from . import values
 from .targets import EMBEDDING, is_op
 
@@ -65,7 +67,7 @@ def _shape_verdict(op: Op, bound: dict):
     if key is not None and key in _VERDICTS:
         return _VERDICTS[key]
     site = site_of(op, bound)
-    verdict = (site, [v for v in check(site) if v.code != oob.CODE] if site is not None else [])
+    verdict = (site, list(check(site)) if site is not None else [])
     if site is not None:
         device = _device_mismatch(bound["input"], bound[op.index_param])
         if device is not None:
@@ -101,9 +103,7 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
 
 def _device_mismatch(inp: torch.Tensor, index: torch.Tensor) -> Optional[Violation]:
     if inp.device != index.device:
-        return Violation("GL012", ERROR,
-                         f"index is on {index.device} but the input is on {inp.device}; torch raises or, with a "
-                         f"meta index, silently returns uninitialised memory; move the index with `.to({inp.device.type!r})`")
+        return Violation(device_rule.CODE, device_rule.SEVERITY, device_rule.message(index.device, inp.device))
     return None
 
 
@@ -132,10 +132,8 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
     hint = values.hint_other_dim(low, high, tuple(inp.shape), axis, rank) if rank else None
     hint_text = f"; {hint}" if hint else ""
     if op.family == TAKE_ALONG and site.dim_given:
-        return [Violation("GL010", WARNING,
-                          f"take_along_dim() index values span [{low}, {high}] but dim={site.dim} has size {size}; "
-                          f"torch silently wraps them modulo {size} (first bad value {value} at index{list(coord)}) "
-                          f"instead of raising{hint_text}; mask padding ids first")]
+        return [Violation(wrap_rule.CODE, wrap_rule.SEVERITY,
+                          wrap_rule.message(low, high, size, site.dim, value, coord, hint_text))]
     return [Violation(oob.CODE, oob.SEVERITY, oob.message(spelled, low, high, size, site.dim if site.dim is not None else 0, first, hint_text))]
 
 

@@ -56,7 +56,8 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         for v in violations:
             if select is not None and not select(v.code):
                 continue
-            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, v.suggestion))
+            fix = _fix(source, bound[site.op.index_param], v.fix_suffix) if bound is not None else None
+            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix))
 
     def analyse():
         module_names = _imports(tree)
@@ -207,6 +208,18 @@ def blind_spot(node, params) -> str:
 
 _PASS_THROUGH = {"unsqueeze", "squeeze", "expand", "expand_as", "view", "reshape", "long", "to", "contiguous",
                  "clone", "detach", "flatten", "int", "float", "repeat", "permute", "transpose"}
+
+
+_ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
+
+
+def _fix(source: SourceFile, node, suffix: Optional[str]):
+    """Where and what to append to the index argument; None when the text would not be valid code."""
+    if not suffix or "..." in suffix or getattr(node, "end_lineno", None) is None:
+        return None
+    start = (node.lineno, source.char_col(node.lineno, node.col_offset) + 1)
+    end = (node.end_lineno, source.char_col(node.end_lineno, node.end_col_offset) + 1)
+    return start + end + (suffix, not isinstance(node, _ATOMS))
 
 
 def _op_position(source: SourceFile, call: ast.Call):

@@ -1,0 +1,81 @@
+"""Rule pages, rendered from the rule modules themselves (docstring, examples, fix safety), so the
+pages in `rules/` and `gather-lint rule GLxxx` can never drift from the code."""
+from __future__ import annotations
+
+import textwrap
+from typing import List
+
+from .rules import ALL_RULES, RULES_BY_CODE, is_static
+
+_FIX_SAFETY = {
+    None: "No automatic fix: the right change depends on intent the code does not state.",
+    "safe": "The fix is safe: it keeps the meaning of correct code and only changes code that torch rejects.",
+    "unsafe": "The fix is unsafe (applied only with `--unsafe-fixes`): it changes the result's shape, so code "
+              "after the call may need adjusting.",
+}
+_REFERENCES = [
+    "[torch.gather](https://docs.pytorch.org/docs/stable/generated/torch.gather.html)",
+    "[Tensor.scatter_](https://docs.pytorch.org/docs/stable/generated/torch.Tensor.scatter_.html)",
+    "[torch.take_along_dim](https://docs.pytorch.org/docs/stable/generated/torch.take_along_dim.html)",
+    "[torch.index_select](https://docs.pytorch.org/docs/stable/generated/torch.index_select.html)",
+]
+
+
+def summary(rule) -> str:
+    first = rule.__doc__.strip().splitlines()[0]
+    text = first.split(":", 1)[1].strip() if ":" in first else first
+    return text.rstrip(".")
+
+
+def render(rule) -> str:
+    doc = textwrap.dedent("\n".join(rule.__doc__.strip().splitlines()[1:])).strip()
+    where = ("Reported by the linter and by the runtime mode." if is_static(rule)
+             else "Reported by the runtime mode: it needs values only known when the code runs.")
+    parts: List[str] = [
+        f"# {rule.CODE} {rule.NAME}",
+        "",
+        f"Severity: **{rule.SEVERITY}** ({'torch raises' if rule.SEVERITY == 'error' else 'silently wrong'}). {where}",
+        "",
+        "## What it does",
+        "",
+        summary(rule)[0].upper() + summary(rule)[1:] + ".",
+        "",
+        "## Why is this bad",
+        "",
+        doc,
+    ]
+    for example in rule.EXAMPLES:
+        title = f" ({example.title})" if example.title else ""
+        parts += ["", f"## Example{title}", "", "```python", example.bad.strip(), "```",
+                  "", "Use instead:", "", "```python", example.good.strip(), "```"]
+    parts += ["", "## Fix safety", "", _FIX_SAFETY[rule.FIX], "", "## Options", "",
+              "Select or ignore it like any code: `--select`/`--ignore`, `[tool.gather-lint]`, `# noqa: "
+              f"{rule.CODE}`.", "", "## References", ""]
+    parts += [f"- {ref}" for ref in _REFERENCES]
+    return "\n".join(parts) + "\n"
+
+
+def table() -> str:
+    rows = [f"{'code':6} {'name':24} {'severity':8} {'fix':7} {'where':8} summary"]
+    for rule in ALL_RULES:
+        rows.append(f"{rule.CODE:6} {rule.NAME:24} {rule.SEVERITY:8} {rule.FIX or '-':7} "
+                    f"{'static' if is_static(rule) else 'runtime':8} {summary(rule)}")
+    return "\n".join(rows) + "\n"
+
+
+def lookup(code: str):
+    return RULES_BY_CODE.get(code.upper())
+
+
+def write_pages(directory: str = "rules") -> None:
+    """Regenerate the pages: `python -m gather_lint.rule_docs`."""
+    import os
+
+    os.makedirs(directory, exist_ok=True)
+    for rule in ALL_RULES:
+        with open(os.path.join(directory, f"{rule.CODE}.md"), "w", encoding="utf-8") as handle:
+            handle.write(render(rule))
+
+
+if __name__ == "__main__":
+    write_pages()

@@ -1,0 +1,46 @@
+"""GL010 wrapped indices: take_along_dim silently wraps out-of-range index values (runtime).
+
+``torch.take_along_dim(x, idx, dim=d)`` computes ``idx % x.size(d)`` before gathering, so ``-100``
+padding labels, ``-1`` sentinels and ids from a larger vocabulary never raise: they silently read
+another position. gather() on the same values would raise.
+"""
+from typing import Optional
+
+from ..contract import WARNING, Site, Violation
+from ._example import Example
+
+CODE = "GL010"
+NAME = "wrapped-indices"
+SEVERITY = WARNING
+FIX = None
+STATIC = False  # needs the index's values
+
+EXAMPLES = [
+    Example(
+        title="-100 padding labels through take_along_dim",
+        bad="""
+import torch
+log_probs = torch.randn(2, 4, 10).log_softmax(-1)  # [B, L, V]
+labels = torch.tensor([[1, 2, 3, -100], [4, 5, -100, -100]])
+out = torch.take_along_dim(log_probs, labels.unsqueeze(-1), dim=-1).squeeze(-1)
+expected = torch.where(labels != -100, log_probs.gather(-1, labels.clamp(min=0).unsqueeze(-1)).squeeze(-1), 0.0)
+""",
+        good="""
+import torch
+log_probs = torch.randn(2, 4, 10).log_softmax(-1)  # [B, L, V]
+labels = torch.tensor([[1, 2, 3, -100], [4, 5, -100, -100]])
+mask = labels != -100
+out = torch.take_along_dim(log_probs, labels.masked_fill(~mask, 0).unsqueeze(-1), dim=-1).squeeze(-1) * mask
+expected = torch.where(mask, log_probs.gather(-1, labels.clamp(min=0).unsqueeze(-1)).squeeze(-1), 0.0)
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    return None  # shapes alone never decide it; see gather_lint.runtime.checker
+
+
+def message(low: int, high: int, size: int, dim: int, value: int, coord, hint: str) -> str:
+    return (f"index values span [{low}, {high}] but dim={dim} has size {size}; torch silently wraps them modulo "
+            f"{size} (first bad value {value} at index{list(coord)}) instead of raising{hint}; mask padding ids first")
