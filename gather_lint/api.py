@@ -5,6 +5,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, List, Optional, Sequence
 
+from . import notebook
 from .cache import Cache
 from .config import Config
 from .files import UnreadableFile, read_source
@@ -17,8 +18,12 @@ _PARALLEL_MIN_FILES = 24  # below this, starting workers costs more than it save
 
 
 def lint_text(text: str, path: str = "<stdin>", config: Config = Config(), noqa: bool = True) -> FileResult:
-    """Lint source text as if it were the file at `path` (per-file-ignores apply to that path)."""
-    return lint_source(text, path, config.selection.for_path(_relative(path, config)), noqa=noqa)
+    """Lint source text as if it were the file at `path` (per-file-ignores apply to that path).
+    A `.ipynb` path is read as a notebook."""
+    select = config.selection.for_path(_relative(path, config))
+    if path.endswith(".ipynb"):
+        return notebook.lint(text, path, lambda module, p: lint_source(module, p, select, noqa=noqa))
+    return lint_source(text, path, select, noqa=noqa)
 
 
 def lint_file(path: str, config: Config = Config(), stdin=None, display: Optional[str] = None) -> FileResult:

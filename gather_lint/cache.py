@@ -46,7 +46,8 @@ class Cache:
         if entry is None or entry.get("stamp") != self._stamp(path):
             return None
         try:
-            findings = [Finding(**{**f, "path": path}) for f in entry["findings"]]
+            findings = [Finding(**{**f, "path": path + f["path"], "fix": tuple(f["fix"]) if f["fix"] else None})
+                        for f in entry["findings"]]
             return FileResult(path, findings, Stats(**entry["stats"]))
         except (TypeError, KeyError):
             return None
@@ -57,7 +58,9 @@ class Cache:
             return
         self.entries[os.path.abspath(path)] = {
             "stamp": stamp,
-            "findings": [{**asdict(f), "path": ""} for f in result.findings],
+            # paths are stored relative to the file: "" or a notebook's ":cell 3"
+            "findings": [{**asdict(f), "path": f.path[len(path):] if f.path.startswith(path) else ""}
+                         for f in result.findings],
             "stats": asdict(result.stats),
         }
         self.dirty = True

@@ -111,7 +111,12 @@ def _fix_command(args, config, files, missing) -> int:
             continue
         shown = args.stdin_filename or path if path == "-" else path
         result = api.lint_text(text, shown, config)
-        fixed, done = fixes.apply(text, result.findings, unsafe=args.unsafe_fixes)
+        if shown.endswith(".ipynb"):
+            from . import notebook
+
+            fixed, done = notebook.apply_fixes(text, shown, result.findings, args.unsafe_fixes)
+        else:
+            fixed, done = fixes.apply(text, result.findings, unsafe=args.unsafe_fixes)
         if args.diff:
             if done:
                 sys.stdout.write(fixes.unified_diff(shown, text, fixed))

@@ -45,7 +45,7 @@ def _walk(root: str, exclude: Sequence[str]) -> Iterator[str]:
         subdirs[:] = sorted(d for d in subdirs if not _excluded(os.path.join(directory, d), d, exclude))
         for name in names:
             full = os.path.join(directory, name)
-            if name.endswith(".py") and not _excluded(full, name, exclude):
+            if name.endswith((".py", ".ipynb")) and not _excluded(full, name, exclude):
                 found.append(full)
     return iter(sorted(found))
 

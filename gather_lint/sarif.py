@@ -17,6 +17,7 @@ _PARSE_RULE = {"id": "GL000", "name": "parse-error",
 
 
 def _uri(path: str) -> dict:
+    path = path.split(":cell ", 1)[0]  # a notebook cell: the artifact is the notebook
     if os.path.isabs(path):
         return {"uri": Path(path).as_uri()}
     return {"uri": path.replace(os.sep, "/"), "uriBaseId": "%SRCROOT%"}
@@ -60,7 +61,9 @@ def document(findings: List[Finding]) -> dict:
             "locations": [{"physicalLocation": {"artifactLocation": _uri(f.path),
                                                 "region": _region(f.line, f.column, f.end_line, f.end_column)}}],
         }
-        fixes = _fixes(f) if f.code in RULES_BY_CODE else []
+        if ":cell " in f.path:
+            result["properties"] = {"cell": int(f.path.rsplit(":cell ", 1)[1])}
+        fixes = _fixes(f) if f.code in RULES_BY_CODE and ":cell " not in f.path else []
         if fixes:
             result["fixes"] = fixes
         results.append(result)

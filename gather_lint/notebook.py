@@ -1,0 +1,99 @@
+"""Jupyter notebooks: code cells are linted together (state flows top to bottom), magics and shell
+lines skipped, findings reported as `notebook.ipynb:cell N:line:col`; fixes edit only cell sources."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import List, Tuple
+
+from .findings import PARSE_ERROR, FileResult, Finding, Stats
+
+_MAGIC = ("%", "!", "?")
+
+
+class NotebookError(Exception):
+    pass
+
+
+def load(text: str) -> dict:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise NotebookError(f"not a notebook: invalid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise NotebookError("not a notebook: no 'cells' list")
+    return data
+
+
+def _source(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def code_cells(data: dict) -> List[Tuple[int, str]]:
+    """(1-based cell number, source) of every code cell; IPython syntax becomes blank lines."""
+    found = []
+    for number, cell in enumerate(data["cells"], 1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        lines = _source(cell).split("\n")
+        if lines and lines[0].lstrip().startswith("%%"):
+            continue  # a cell magic: the body is not Python
+        found.append((number, "\n".join("" if l.lstrip().startswith(_MAGIC) else l for l in lines)))
+    return found
+
+
+def combined(cells: List[Tuple[int, str]]):
+    """One module text for all cells, and for each of its lines the (cell, line in cell)."""
+    parts, where = [], []
+    for number, source in cells:
+        lines = source.split("\n")
+        parts.extend(lines)
+        where.extend((number, i) for i in range(1, len(lines) + 1))
+    return "\n".join(parts) + "\n", where
+
+
+def lint(text: str, path: str, lint_source) -> FileResult:
+    try:
+        data = load(text)
+    except NotebookError as exc:
+        return FileResult(path, [Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error", f"{exc}; it was not checked")], Stats(files=1))
+    module, where = combined(code_cells(data))
+    result = lint_source(module, path)
+    return FileResult(path, sorted(_relocate(f, path, where) for f in result.findings), result.stats)
+
+
+def _relocate(f: Finding, path: str, where) -> Finding:
+    if not where or f.line > len(where):
+        return replace(f, path=path)
+    cell, line = where[f.line - 1]
+    end_cell, end_line = where[min(f.end_line, len(where)) - 1]
+    fix = f.fix
+    if fix is not None:
+        start_cell, fix_line = where[fix[0] - 1]
+        fix_end_cell, fix_end_line = where[fix[2] - 1]
+        fix = (fix_line, fix[1], fix_end_line, fix[3], fix[4], fix[5]) if start_cell == fix_end_cell == cell else None
+    return replace(f, path=f"{path}:cell {cell}", line=line,
+                   end_line=end_line if end_cell == cell else line, end_column=f.end_column if end_cell == cell else f.column,
+                   fix=fix)
+
+
+def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool) -> Tuple[str, List[Finding]]:
+    """Fix each cell's source in the notebook JSON; outputs, metadata and layout stay as they were."""
+    from . import fixes
+
+    data = load(text)
+    done_all: List[Finding] = []
+    for number, cell in enumerate(data["cells"], 1):
+        mine = [f for f in findings if f.path == f"{path}:cell {number}"]
+        if not mine or cell.get("cell_type") != "code":
+            continue
+        source = _source(cell)
+        fixed, done = fixes.apply(source, mine, unsafe)
+        if done:
+            cell["source"] = fixed.splitlines(keepends=True) if isinstance(cell.get("source"), list) else fixed
+            done_all.extend(done)
+    if not done_all:
+        return text, []
+    indent = 1 if '\n "' in text[:200] else 2
+    return json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if text.endswith("\n") else ""), done_all
