@@ -48,6 +48,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("rule", "rules"):
         return _rule_command(argv)
+    if argv and argv[0] == "shapes":
+        return _shapes_command(argv[1:])
     args = build_parser().parse_args(argv)
     paths = args.paths or ["."]
     if args.jobs is not None and args.jobs < 1:
@@ -139,6 +141,35 @@ def _fix_command(args, config, files, missing) -> int:
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _shapes_command(argv: List[str]) -> int:
+    """`gather-lint shapes FILE[:LINE]`: every tensor fact per function and where it came from."""
+    from .dims import dim_text
+    from .files import UnreadableFile, read_source
+    from .static.analyzer import explain_shapes
+
+    if len(argv) != 1:
+        return _usage("usage: gather-lint shapes FILE[:LINE]")
+    path, _, line_text = argv[0].partition(":")
+    if line_text and not line_text.isdigit():
+        return _usage(f"{argv[0]}: LINE must be a number")
+    try:
+        text = read_source(path)
+        scopes = explain_shapes(text, path, int(line_text) if line_text else None)
+    except UnreadableFile as exc:
+        return _usage(f"{path}: {exc}")
+    except (SyntaxError, ValueError) as exc:
+        return _usage(f"{path}: cannot parse: {exc}")
+    for name, first, trace in scopes:
+        print(f"{path}:{first} {name}")
+        for line, variable, fact in trace:
+            shape = "?" if fact.shape is None else str(fact.shape)
+            parts = [f"{shape}", fact.dtype or "dtype ?"]
+            if fact.domain is not None:
+                parts.append(f"values: {fact.domain.origin or 'positions in a dim of size ' + dim_text(fact.domain.size)}")
+            print(f"  {line:5d}  {variable:24} {'  '.join(parts)}   ({fact.origin or 'inferred from ops'})")
+    return EXIT_CLEAN
 
 
 def _rule_command(argv: List[str]) -> int:

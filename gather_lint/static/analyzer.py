@@ -242,3 +242,26 @@ def _parse_error(path: str, exc: Exception) -> Finding:
     reason = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
     return Finding(path, line, max(col, 1), PARSE_ERROR, line, max(col, 1), "error",
                    f"cannot parse this file as Python ({reason}); it was not checked")
+
+
+def explain_shapes(text: str, path: str, line: Optional[int] = None) -> List[tuple]:
+    """[(function name, first line, [(line, variable, TensorVal)])] for `gather-lint shapes`."""
+    tree = parse(text, path)
+    source = SourceFile(text)
+    module_names = _imports(tree)
+    scopes = [("<module>", 1, None)] + [(n.name, n.lineno, n) for n in ast.walk(tree) if isinstance(n, _SCOPES)]
+    out = []
+    for name, first, node in scopes:
+        if line is not None and node is not None and not node.lineno <= line <= (node.end_lineno or node.lineno):
+            continue
+        if line is not None and node is None:
+            continue
+        interp = Interpreter(source, module_names, lambda *a: None)
+        interp.trace = []
+        if node is None:
+            interp.block([s for s in tree.body if not isinstance(s, (*_SCOPES, ast.ClassDef))])
+        else:
+            interp.run_function(node)
+        if interp.trace:
+            out.append((name, first, interp.trace))
+    return out

@@ -39,6 +39,7 @@ class Interpreter:
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
+        self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
 
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node) -> None:
@@ -221,6 +222,9 @@ class Interpreter:
 
     # ----- assignment ---------------------------------------------------------------------------
     def assign(self, target: ast.AST, result) -> None:
+        if self.trace is not None and isinstance(target, (ast.Name, ast.Attribute)) and isinstance(result, TensorVal):
+            name = target.id if isinstance(target, ast.Name) else ast.unparse(target)
+            self.trace.append((target.lineno, name, result))
         if isinstance(target, ast.Name):
             if isinstance(result, DimVal) and result.dim is not None and not isinstance(result.dim, int):
                 result = DimVal(_named(result.dim, target.id))
@@ -333,6 +337,8 @@ class Interpreter:
             if fact is None and _is_int_param(param):
                 fact = DimVal(Sym(param.arg, expr=param.arg))
             self.env[param.arg] = fact
+            if self.trace is not None and isinstance(fact, TensorVal):
+                self.trace.append((param.lineno, param.arg, fact))
 
     def annotation(self, node) -> Optional[object]:
         """jaxtyping `Float[Tensor, "b l v"]`, torchtyping `TensorType["b", "l"]`, plain `torch.Tensor`."""
