@@ -32,6 +32,14 @@ def make_index(shape, dtype, high):
     return torch.randint(0, max(high, 1), shape, dtype=DTYPES[dtype]) if high > 0 else torch.zeros(shape, dtype=DTYPES[dtype])
 
 
+def valid_high(in_shape, dim):
+    """Exclusive upper bound of valid index values along dim (1 when the dim itself is invalid)."""
+    rank = len(in_shape)
+    if not -max(rank, 1) <= dim < max(rank, 1) or not rank:
+        return 1
+    return in_shape[dim % rank]
+
+
 def run_torch(fn):
     try:
         fn()
@@ -59,10 +67,7 @@ COMMON = dict(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(H
 @given(shapes, shapes, st.integers(-5, 4), st.sampled_from(sorted(DTYPES)), st.sampled_from(["gather", "scatter_add", "scatter", "scatter_reduce", "take_along_dim"]))
 def test_gather_scatter_family(in_shape, idx_shape, dim, dtype, name):
     x = torch.randn(in_shape)
-    rank = len(in_shape)
-    axis = dim % max(rank, 1) if -max(rank, 1) <= dim < max(rank, 1) else None
-    high = in_shape[axis] if axis is not None and rank else 1
-    index = make_index(idx_shape, dtype, high)
+    index = make_index(idx_shape, dtype, valid_high(in_shape, dim))
     op = OPS[name]
     if name == "gather":
         call = lambda: torch.gather(x, dim, index)
@@ -108,10 +113,7 @@ def test_quirk_empty_gather_index_skips_even_the_dtype_check():
        st.sampled_from(["index_select", "index_add", "index_copy", "index_fill"]))
 def test_index_family(in_shape, idx_shape, src_shape, dim, dtype, name):
     x = torch.randn(in_shape)
-    rank = len(in_shape)
-    axis = dim % max(rank, 1) if -max(rank, 1) <= dim < max(rank, 1) else None
-    high = in_shape[axis] if axis is not None and rank else 1
-    index = make_index(idx_shape, dtype, high)
+    index = make_index(idx_shape, dtype, valid_high(in_shape, dim))
     op = OPS[name]
     source = torch.randn(src_shape)
     if name == "index_select":

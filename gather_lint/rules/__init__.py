@@ -1,29 +1,20 @@
 """The rule catalogue: one module per rule, each with CODE, NAME, SEVERITY, FIX, check() and EXAMPLES."""
-from . import (
-    gl001_rank_mismatch,
-    gl002_dim_out_of_range,
-    gl003_index_too_large,
-    gl004_index_from_wrong_dim,
-    gl005_unexpanded_index,
-    gl008_index_dtype,
-    gl009_scatter_writes_slice,
-    gl010_wrapped_indices,
-    gl011_index_out_of_range,
-    gl012_device_mismatch,
+import importlib
+
+_MODULES = (
+    "gl001_rank_mismatch",
+    "gl002_dim_out_of_range",
+    "gl003_index_too_large",
+    "gl004_index_from_wrong_dim",
+    "gl005_unexpanded_index",
+    "gl008_index_dtype",
+    "gl009_scatter_writes_slice",
+    "gl010_wrapped_indices",
+    "gl011_index_out_of_range",
+    "gl012_device_mismatch",
 )
 
-ALL_RULES = (
-    gl001_rank_mismatch,
-    gl002_dim_out_of_range,
-    gl003_index_too_large,
-    gl004_index_from_wrong_dim,
-    gl005_unexpanded_index,
-    gl008_index_dtype,
-    gl009_scatter_writes_slice,
-    gl010_wrapped_indices,
-    gl011_index_out_of_range,
-    gl012_device_mismatch,
-)
+ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)
 RULES_BY_CODE = {rule.CODE: rule for rule in ALL_RULES}
 
 
