@@ -18,9 +18,21 @@ from .findings import FileResult, Finding, Stats
 CACHE_DIR = ".gather_lint_cache"
 
 
+def _code_stamp() -> str:
+    """Size and mtime of every module of this package: results from other analyzer code are never reused."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    parts = []
+    for directory, _, names in os.walk(package):
+        for name in sorted(names):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(directory, name))
+                parts.append(f"{os.path.relpath(os.path.join(directory, name), package)}:{st.st_size}:{st.st_mtime_ns}")
+    return "|".join(sorted(parts))
+
+
 class Cache:
     def __init__(self, root: str, fingerprint: str):
-        key = hashlib.sha256(f"{__version__}|{fingerprint}".encode()).hexdigest()[:16]
+        key = hashlib.sha256(f"{__version__}|{fingerprint}|{_code_stamp()}".encode()).hexdigest()[:16]
         self.directory = os.path.join(root, CACHE_DIR)
         self.path = os.path.join(self.directory, f"results-{key}.json")
         self.entries: Dict[str, dict] = {}
@@ -78,5 +90,8 @@ class Cache:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(self.entries, handle)
             os.replace(tmp, self.path)
+            for name in os.listdir(self.directory):  # results of other versions or configs are dead weight
+                if name.startswith("results-") and os.path.join(self.directory, name) != self.path:
+                    os.remove(os.path.join(self.directory, name))
         except OSError:
             pass

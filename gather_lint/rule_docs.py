@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import List
 
-from .rules import ALL_RULES, RULES_BY_CODE, is_static
+from .rules import ALL_RULES, RULES_BY_CODE, is_runtime, is_static
 
 _FIX_SAFETY = {
     None: "No automatic fix: the right change depends on intent the code does not state.",
@@ -29,8 +29,12 @@ def summary(rule) -> str:
 
 def render(rule) -> str:
     doc = textwrap.dedent("\n".join(rule.__doc__.strip().splitlines()[1:])).strip()
-    where = ("Reported by the linter and by the runtime mode." if is_static(rule)
-             else "Reported by the runtime mode: it needs values only known when the code runs.")
+    if not is_static(rule):
+        where = "Reported by the runtime mode: it needs values only known when the code runs."
+    elif not is_runtime(rule):
+        where = "Reported by the linter: it follows the gathered result to where it is used, which the runtime mode does not see."
+    else:
+        where = "Reported by the linter and by the runtime mode."
     parts: List[str] = [
         f"# {rule.CODE} {rule.NAME}",
         "",
@@ -59,8 +63,14 @@ def table() -> str:
     rows = [f"{'code':6} {'name':24} {'severity':8} {'fix':7} {'where':8} summary"]
     for rule in ALL_RULES:
         rows.append(f"{rule.CODE:6} {rule.NAME:24} {rule.SEVERITY:8} {rule.FIX or '-':7} "
-                    f"{'static' if is_static(rule) else 'runtime':8} {summary(rule)}")
+                    f"{_where(rule):8} {summary(rule)}")
     return "\n".join(rows) + "\n"
+
+
+def _where(rule) -> str:
+    if not is_static(rule):
+        return "runtime"
+    return "both" if is_runtime(rule) else "static"
 
 
 def lookup(code: str):

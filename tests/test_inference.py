@@ -287,3 +287,46 @@ def test_loose_float_type_hints_are_not_dtypes():
         return x.gather(1, idx)
     """
     assert codes(code) == []
+
+
+@pytest.mark.parametrize("use,fires", [
+    ("out = token_logps * mask", True),
+    ("out = mask * token_logps", True),
+    ("out = (token_logps - ref_logps).exp()", True),
+    ("out = token_logps.mul(mask)", True),
+    ("out = token_logps.exp() * mask", True),
+    ("token_logps *= mask", True),
+    ("out = token_logps > ref_logps", True),
+    ("out = token_logps.squeeze(-1) * mask", False),
+    ("out = token_logps * mask.unsqueeze(-1)", False),
+    ("out = token_logps * 2.0", False),
+    ("out = token_logps * token_logps", False),
+])
+def test_gl006_missing_squeeze(use, fires):
+    code = f"""
+    import torch
+    def f(logits, ids, mask, ref_logps):
+        log_probs = logits.log_softmax(-1)  # [B, L, V]
+        ids = ids  # [B, L]
+        mask = mask  # [B, L]
+        ref_logps = ref_logps  # [B, L]
+        token_logps = log_probs.gather(-1, ids.unsqueeze(-1))
+        {use}
+        return out
+    """.replace("return out", "return None" if "*=" in use else "return out")
+    assert (codes(code) == ["GL006"]) == fires, use
+
+
+def test_gl006_dqn_weights_broadcast_to_b_by_b(torch):
+    code = """
+    import torch
+    def f(q_values, actions, weights):
+        q_values = q_values  # [B, num_actions]
+        actions = actions  # [B]
+        weights = weights  # [B]
+        chosen = q_values.gather(1, actions.unsqueeze(1))
+        return (chosen * weights).mean()
+    """
+    assert codes(code) == ["GL006"]
+    chosen, weights = torch.randn(4, 1), torch.randn(4)
+    assert (chosen * weights).shape == (4, 4)  # what torch silently does

@@ -7,6 +7,7 @@ _MODULES = (
     "gl003_index_too_large",
     "gl004_index_from_wrong_dim",
     "gl005_unexpanded_index",
+    "gl006_missing_squeeze",
     "gl008_index_dtype",
     "gl009_scatter_writes_slice",
     "gl010_wrapped_indices",
@@ -21,3 +22,8 @@ RULES_BY_CODE = {rule.CODE: rule for rule in ALL_RULES}
 def is_static(rule) -> bool:
     """Rules that shapes and dtypes can decide; the others need values (runtime mode)."""
     return getattr(rule, "STATIC", True)
+
+
+def is_runtime(rule) -> bool:
+    """Rules the runtime mode reports (it sees the family's calls, not later arithmetic)."""
+    return getattr(rule, "RUNTIME", True)

@@ -59,12 +59,21 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             fix = _fix(source, bound[site.op.index_param], v.fix_suffix) if bound is not None else None
             collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix))
 
+    def flag(node, v: Violation, fix_node) -> None:
+        if select is not None and not select(v.code):
+            return
+        line, col = node.lineno, source.char_col(node.lineno, node.col_offset) + 1
+        end_line = node.end_lineno or line
+        end_col = source.char_col(end_line, node.end_col_offset or 0) + 1
+        collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message,
+                                 _fix(source, fix_node, v.fix_suffix)))
+
     def analyse():
         module_names = _imports(tree)
-        Interpreter(source, module_names, report).block(tree.body)
+        Interpreter(source, module_names, report, flag).block(tree.body)
         for node in ast.walk(tree):
             if isinstance(node, _SCOPES):
-                Interpreter(source, module_names, report).run_function(node)
+                Interpreter(source, module_names, report, flag).run_function(node)
 
     try:
         try:

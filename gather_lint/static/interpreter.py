@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain, Site, Violation, check
 from ..dims import Shape, Sym, value
+from ..rules import gl006_missing_squeeze as missing_squeeze
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -32,10 +33,12 @@ _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing t
 class Interpreter:
     """Analyses one function (or the module body) with its own environment."""
 
-    def __init__(self, source: SourceFile, module_names: Dict[str, object], report: Callable[..., None]):
+    def __init__(self, source: SourceFile, module_names: Dict[str, object], report: Callable[..., None],
+                 flag: Optional[Callable[..., None]] = None):
         self.source = source
         self.env: Dict[str, object] = dict(module_names)
         self.report = report
+        self.flag = flag or (lambda *a: None)  # (node, violation, node to fix) for dataflow rules
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
@@ -118,6 +121,7 @@ class Interpreter:
             left = self.env.get(node.target.id)
             symbol = _BINOPS.get(type(node.op))
             if isinstance(left, TensorVal) and symbol:
+                self._check_broadcast(node, node.target, left, node.value, right, symbol + "=")
                 out = ops.binary(left, right, symbol)
                 # in-place ops keep the left shape whenever broadcasting keeps it
                 self.env[node.target.id] = out if out is not None and out.shape == left.shape else TensorVal(left.shape if out and out.shape == left.shape else None, out.dtype if out else None)
@@ -398,7 +402,7 @@ class Interpreter:
         if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
             return Literal(-operand.value)
         if isinstance(operand, TensorVal):
-            return TensorVal(operand.shape, "bool" if isinstance(node.op, ast.Not) else operand.dtype)
+            return operand.with_(domain=None, origin="", dtype="bool" if isinstance(node.op, ast.Not) else operand.dtype)
         return None
 
     def expr_Name(self, node: ast.Name):
@@ -483,12 +487,14 @@ class Interpreter:
             return _dim_arith(left.dim, right.dim, symbol)
         if symbol is None:
             return None
-        return ops.binary(left, right, symbol)
+        self._check_broadcast(node, node.left, left, node.right, right, symbol)
+        return _carry(left, right, ops.binary(left, right, symbol))
 
     def expr_Compare(self, node: ast.Compare):
         values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
         tensors = [v for v in values if isinstance(v, TensorVal)]
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+            self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
             return ops.binary(values[0], values[1], "==")
         return None
 
@@ -549,7 +555,10 @@ class Interpreter:
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
             if isinstance(owner, TensorVal):
-                return ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+                if func.attr in _ARITH_METHODS and len(node.args) == 1:
+                    self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
+                result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+                return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
@@ -566,6 +575,18 @@ class Interpreter:
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
         return None
+
+    def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
+        """GL006: a gather's kept singleton meeting a tensor that lacks it."""
+        for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
+            if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
+                    and other.kept_singleton is None:
+                violation = missing_squeeze.check_broadcast(
+                    mine.shape, mine.kept_singleton, other.shape, self.source.segment(mine_node),
+                    self.source.segment(other_node), op)
+                if violation is not None:
+                    self.flag(node, violation, mine_node)
+                return
 
     def _args(self, node: ast.Call):
         args = []
@@ -623,6 +644,21 @@ class Interpreter:
             if isinstance(pattern, Literal) and isinstance(pattern.value, str):
                 return _rearrange(args[0], pattern.value, kwargs)
         return None
+
+
+_ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",
+                  "lt", "le", "gt", "ge"}
+
+
+def _carry(a, b, result):
+    """Keep the GL006 mark through ops that keep the marked tensor's shape."""
+    marked = a if isinstance(a, TensorVal) and a.kept_singleton is not None else (
+        b if isinstance(b, TensorVal) and b.kept_singleton is not None else None)
+    if marked is None or not isinstance(result, TensorVal) or result.shape is None or marked.shape is None:
+        return result
+    if result.shape == marked.shape:
+        return result.with_(kept_singleton=marked.kept_singleton)
+    return result
 
 
 def _where(args):

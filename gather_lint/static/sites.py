@@ -96,7 +96,10 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
     dtype = inp.dtype if isinstance(inp, TensorVal) else None
     family = site.op.family
     if family == "gather":
-        return TensorVal(site.index.shape, dtype)
+        idx, axis = site.index.shape, gather_axis(site)
+        kept = axis if idx is not None and not idx.variadic and axis is not None and axis < len(idx.dims) \
+            and idx.dims[axis] == 1 and len(idx.dims) >= 2 else None
+        return TensorVal(site.index.shape, dtype, kept_singleton=kept)
     if family == "scatter" or site.op.name in ("index_add", "index_copy", "index_fill"):
         return TensorVal(site.input.shape, dtype)
     axis = gather_axis(site)

@@ -14,6 +14,7 @@ class TensorVal:
     dtype: Optional[str] = None
     domain: Optional[Domain] = None
     origin: str = ""  # where the shape fact came from, e.g. "comment line 12"
+    kept_singleton: Optional[int] = None  # axis of a size-1 dim a gather left in place (GL006)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
