@@ -330,3 +330,69 @@ def test_gl006_dqn_weights_broadcast_to_b_by_b(torch):
     assert codes(code) == ["GL006"]
     chosen, weights = torch.randn(4, 1), torch.randn(4)
     assert (chosen * weights).shape == (4, 4)  # what torch silently does
+
+
+def test_helper_is_checked_with_the_callers_shapes():
+    code = """
+    import torch
+    from jaxtyping import Float, Int
+    from torch import Tensor
+
+    def get_per_token_logps(logits, input_ids):
+        log_probs = logits.log_softmax(-1)
+        return log_probs.gather(-2, input_ids.unsqueeze(-1)).squeeze(-1)
+
+    def step(logits: Float[Tensor, "B L V"], input_ids: Int[Tensor, "B L"]):
+        return get_per_token_logps(logits, input_ids)
+    """
+    from .conftest import lint
+
+    (finding,) = lint(code)
+    assert finding.code == "GL004" and finding.line == 8 and "(shapes from the call at line 11)" in finding.message
+
+
+def test_return_values_flow_back_to_the_caller():
+    code = """
+    import torch
+
+    def make_index(n: int):
+        return torch.randint(10, (n,))
+
+    def f():
+        feats = torch.randn(10, 128)
+        idx = make_index(4)
+        return feats.gather(0, idx.unsqueeze(1))
+    """
+    assert codes(code) == ["GL005"]  # make_index(4) returns [4]; unsqueezed, [4, 1]
+    assert codes(code.replace("make_index(4)", "make_index(4).view(2, 2)").replace("idx.unsqueeze(1)", "idx")) == []
+
+
+def test_recursion_and_unknown_arguments_are_safe():
+    code = """
+    import torch
+    def walk(x, depth):
+        if depth:
+            return walk(x.gather(0, torch.zeros(2, 1, dtype=torch.long)), depth - 1)
+        return x
+    def f():
+        return walk(torch.randn(3, 4), 3)
+    """
+    assert codes(code) == ["GL005"]
+
+
+def test_comment_facts_do_not_cross_into_rank_polymorphic_helpers():
+    # a segmented-gather helper that branches on rank, called with a tensor whose comment omits the batch dim
+    code = """
+    import torch
+
+    def gather(values, index, batch_dims):
+        if len(values.shape[batch_dims:]) < 2:
+            return torch.gather(values, batch_dims, index.view(values.size()[0], -1))
+        return torch.gather(values, batch_dims, index)
+
+    def f(reduce_min, position_ids, full_index):
+        # shape (max_rows * max_columns,). First absolute position for every cell
+        first = reduce_min(position_ids, full_index)[0]
+        return gather(first, full_index, 1)
+    """
+    assert codes(code) == []

@@ -12,6 +12,7 @@ from ..contract import Site, Violation
 from ..findings import PARSE_ERROR, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..ops import OP_NAMES
+from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
 
@@ -70,10 +71,17 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
 
     def analyse():
         module_names = _imports(tree)
-        Interpreter(source, module_names, report, flag).block(tree.body)
+        module = ModuleContext(tree, lambda rep, fl: Interpreter(source, module_names, rep, fl))
+
+        def interpreter():
+            interp = Interpreter(source, module_names, report, flag)
+            interp.module = module
+            return interp
+
+        interpreter().block(tree.body)
         for node in ast.walk(tree):
             if isinstance(node, _SCOPES):
-                Interpreter(source, module_names, report, flag).run_function(node)
+                interpreter().run_function(node)
 
     try:
         try:
@@ -85,11 +93,17 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         collected.append(Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error",
                                  "file is nested too deeply to analyse; it was skipped"))
     cache: Dict[int, object] = {}
-    unique = sorted(set(f for f in collected if not (noqa and suppressed(f.code, f.line, source.lines, cache))))
+    first_at: Dict[tuple, Finding] = {}  # one finding per position and code (a helper checked from two calls)
+    for f in collected:
+        if not (noqa and suppressed(f.code, f.line, source.lines, cache)):
+            first_at.setdefault((f.line, f.column, f.code), f)
+    unique = sorted(first_at.values())
     return FileResult(path, unique, stats)
 
 
 _BLOCK_START = re.compile(r"^(?:@|def |async def |class )")
+_DEF_NAME = re.compile(r"^(?:async )?def (\w+)", re.MULTILINE)
+_CALLED = re.compile(r"(?<![.\w])(\w+)\s*\(")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
 
 
@@ -105,11 +119,19 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     starts = _block_starts(lines)
     if len(starts) <= 2:
         return parse(text, path)
+    chunks = [(first, "".join(lines[first:last])) for first, last in zip(starts, starts[1:] + [len(lines)])]
+    keep = [mentions_op(chunk) for _, chunk in chunks]
+    defined = [set(_DEF_NAME.findall(chunk)) for _, chunk in chunks]
+    for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
+        names = set().union(*(d for d, kept in zip(defined, keep) if kept))
+        called = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), kept in zip(chunks, keep) if kept))
+        calls = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(map(re.escape, names)))) if names else None
+        keep = [kept or bool(d & called) or (calls is not None and calls.search(chunk) is not None)
+                for (_, chunk), kept, d in zip(chunks, keep, defined)]
     body: list = []
     try:
-        for first, last in zip(starts, starts[1:] + [len(lines)]):
-            chunk = "".join(lines[first:last])
-            if mentions_op(chunk):
+        for (first, chunk), kept in zip(chunks, keep):
+            if kept:
                 tree = parse(chunk, path)
                 ast.increment_lineno(tree, first)
                 body.extend(tree.body)

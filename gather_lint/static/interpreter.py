@@ -39,14 +39,26 @@ class Interpreter:
         self.env: Dict[str, object] = dict(module_names)
         self.report = report
         self.flag = flag or (lambda *a: None)  # (node, violation, node to fix) for dataflow rules
+        self.module: Optional["ModuleContext"] = None  # functions and classes of the module, for calls
+        self.returns: list = []
+        self.call_depth = 0
+        # names whose facts rest on a shape comment: good evidence next to the code they describe,
+        # too informal to carry into another function (see calls.py)
+        self.informal: set = set()
+        self._comment_used = False
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
 
     # ----- entry points -------------------------------------------------------------------------
-    def run_function(self, node) -> None:
+    def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
         self._bind_parameters(node)
+        for name, fact in (caller_facts or {}).items():
+            declared = self.env.get(name)
+            if declared is None or (isinstance(declared, TensorVal) and declared.shape is None) or (
+                    isinstance(declared, DimVal) and value(declared.dim) is None and isinstance(fact, DimVal)):
+                self.env[name] = fact  # the callee's own annotations win; the caller fills the gaps
         self.block(node.body)
 
     def block(self, body: List[ast.stmt]) -> bool:
@@ -99,21 +111,35 @@ class Interpreter:
     def stmt_Assign(self, node: ast.Assign) -> None:
         result = self.expr(node.value)
         self._last_value_node = node.value
+        self._comment_used = False
         for target in node.targets:
             if isinstance(target, (ast.Name, ast.Attribute)) and len(node.targets) == 1:
                 result = self._with_comment(result, node)
             self.assign(target, result)
+        self._taint(node.targets, node.value)
         self._last_value_node = None
+
+    def _taint(self, targets, value_node) -> None:
+        informal = self._comment_used or self.uses_informal(value_node)
+        for target in targets:
+            for sub in ast.walk(target):
+                if isinstance(sub, ast.Name):
+                    (self.informal.add if informal else self.informal.discard)(sub.id)
+
+    def uses_informal(self, node) -> bool:
+        return node is not None and any(isinstance(n, ast.Name) and n.id in self.informal for n in ast.walk(node))
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         declared = self.annotation(node.annotation)
         result = self.expr(node.value) if node.value is not None else None
+        self._comment_used = False
         if isinstance(declared, TensorVal):
             result = _merge(result, declared.shape, declared.origin, dtype=declared.dtype)
         elif node.value is not None and isinstance(node.target, ast.Name):
             result = self._with_comment(result, node)
         if node.value is not None or isinstance(declared, TensorVal):
             self.assign(node.target, result)
+            self._taint([node.target], node.value)
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:
         right = self.expr(node.value)
@@ -210,8 +236,7 @@ class Interpreter:
             self.env = _join_env(self.env, other)
 
     def stmt_Return(self, node: ast.Return) -> None:
-        if node.value is not None:
-            self.expr(node.value)
+        self.returns.append(self.expr(node.value) if node.value is not None else Literal(None))
 
     def stmt_Delete(self, node: ast.Delete) -> None:
         for target in node.targets:
@@ -293,7 +318,9 @@ class Interpreter:
         shape = parse_comment(comment.text, name)
         if shape is None:
             return result
-        return _merge(result, shape, f"comment line {comment.line}")
+        merged = _merge(result, shape, f"comment line {comment.line}")
+        self._comment_used = merged is not result
+        return merged
 
     def _pragmas_before(self, stmt: ast.stmt) -> None:
         start = stmt.lineno
@@ -333,6 +360,7 @@ class Interpreter:
                 shape = parse_comment(comment.text, param.arg) if comment and not comment.standalone else None
                 if shape is not None:
                     fact = _merge(fact, shape, f"comment line {param.lineno}")
+                    self.informal.add(param.arg)
             if fact is None and param.arg in documented:
                 shape, dtype = documented[param.arg]
                 fact = TensorVal(shape, dtype, origin="docstring")
@@ -570,6 +598,14 @@ class Interpreter:
         args, kwargs = self._args(node)
         if isinstance(target, QualName):
             return self._qualified_call(target.name, node, args, kwargs)
+        if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
+            callee = self.module.functions.get(func.id)
+            if callee is not None:
+                formal = [None if self.uses_informal(a) else v for a, v in zip(node.args, args)] \
+                    if not any(isinstance(a, ast.Starred) for a in node.args) else args
+                formal_kw = {k.arg: (None if self.uses_informal(k.value) else kwargs.get(k.arg))
+                             for k in node.keywords if k.arg}
+                return self.module.call(self, callee, node, formal, formal_kw)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
