@@ -396,3 +396,45 @@ def test_comment_facts_do_not_cross_into_rank_polymorphic_helpers():
         return gather(first, full_index, 1)
     """
     assert codes(code) == []
+
+
+CLASS_SOURCE = '''
+import torch
+import torch.nn as nn
+
+class Head(nn.Module):
+    def __init__(self, vocab_size: int, d_model: int):
+        super().__init__()
+        self.embed = nn.Embedding(vocab_size, d_model)
+        self.proj = nn.Linear(d_model, vocab_size)
+        self.table = torch.randn(10, 64)
+
+    def helper(self, logits, input_ids):
+        return logits.gather(1, input_ids.unsqueeze(-1))
+
+    def forward(self, input_ids):
+        """
+        Args:
+            input_ids (`torch.LongTensor` of shape `(batch_size, seq_len)`): ids.
+        """
+        h = self.embed(input_ids)
+        logits = self.proj(h).log_softmax(-1)
+        rows = self.table.gather(0, input_ids.view(-1, 1))
+        w = self.embed.weight.index_select(1, input_ids.view(-1))
+        return self.helper(logits, input_ids), rows, w
+'''
+
+
+def test_class_attributes_layers_and_methods():
+    from .conftest import lint
+
+    found = [(f.line, f.code) for f in lint(CLASS_SOURCE)]
+    assert found == [(13, "GL004"), (22, "GL005"), (23, "GL004")]
+
+
+def test_attributes_reassigned_elsewhere_are_not_facts():
+    source = CLASS_SOURCE.replace("        return self.helper(logits, input_ids), rows, w",
+                                  "        self.table = load()\\n        return rows")
+    from .conftest import lint
+
+    assert 22 not in [f.line for f in lint(source)]

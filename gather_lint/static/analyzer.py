@@ -280,6 +280,7 @@ def explain_shapes(text: str, path: str, line: Optional[int] = None) -> List[tup
     tree = parse(text, path)
     source = SourceFile(text)
     module_names = _imports(tree)
+    module = ModuleContext(tree, lambda rep, fl: Interpreter(source, module_names, rep, fl))
     scopes = [("<module>", 1, None)] + [(n.name, n.lineno, n) for n in ast.walk(tree) if isinstance(n, _SCOPES)]
     out = []
     for name, first, node in scopes:
@@ -288,6 +289,7 @@ def explain_shapes(text: str, path: str, line: Optional[int] = None) -> List[tup
         if line is not None and node is None:
             continue
         interp = Interpreter(source, module_names, lambda *a: None)
+        interp.module = module
         interp.trace = []
         if node is None:
             interp.block([s for s in tree.body if not isinstance(s, (*_SCOPES, ast.ClassDef))])

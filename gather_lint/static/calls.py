@@ -17,12 +17,47 @@ from .values import DimVal, TensorVal, join
 MAX_DEPTH = 2
 
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
 class ModuleContext:
     def __init__(self, tree: ast.Module, make_interpreter):
-        self.functions: Dict[str, ast.AST] = {
-            node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self.functions: Dict[str, ast.AST] = {node.name: node for node in tree.body if isinstance(node, _DEFS)}
+        self.methods: Dict[tuple, ast.AST] = {}
+        self.class_of: Dict[ast.AST, str] = {}
+        self._classes: Dict[str, ast.ClassDef] = {}
+        for cls in tree.body:
+            if isinstance(cls, ast.ClassDef):
+                self._classes[cls.name] = cls
+                for node in cls.body:
+                    if isinstance(node, _DEFS):
+                        self.methods[(cls.name, node.name)] = node
+                        self.class_of[node] = cls.name
         self._make = make_interpreter
         self._memo: Dict[tuple, object] = {}
+        self._attributes: Dict[str, Dict[str, object]] = {}
+
+    def attributes(self, class_name: str) -> Dict[str, object]:
+        """`self.x` facts from __init__, for attributes no other method reassigns."""
+        if class_name not in self._attributes:
+            self._attributes[class_name] = {}
+            cls = self._classes[class_name]
+            init = self.methods.get((class_name, "__init__"))
+            if init is not None:
+                stores: Dict[str, int] = {}
+                for node in ast.walk(cls):
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
+                            isinstance(node.value, ast.Name) and node.value.id == "self":
+                        stores[node.attr] = stores.get(node.attr, 0) + 1
+                interp = self._make(lambda *a: None, lambda *a: None)
+                interp.module = self
+                interp.call_depth = MAX_DEPTH  # no calls out of __init__ for this
+                interp.run_function(init)
+                self._attributes[class_name] = {
+                    key: value for key, value in interp.env.items()
+                    if key.startswith("self.") and stores.get(key[5:]) == 1 and key.count(".") == 1
+                    and not isinstance(value, type(None)) and key[5:] not in interp.informal}
+        return self._attributes[class_name]
 
     def call(self, caller, callee, node: ast.Call, args, kwargs):
         facts = _bind(callee, args, kwargs)
@@ -43,6 +78,7 @@ class ModuleContext:
                 flagged, replace(violation, message=violation.message + context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
+        interp.class_name = self.class_of.get(callee)
         interp.run_function(callee, facts)
         result = None
         for i, value in enumerate(interp.returns):

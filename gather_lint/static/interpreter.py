@@ -17,7 +17,7 @@ from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .sites import bind_call, build_site, resolve_op, result_of
 from .source import SourceFile
-from .values import DimVal, Literal, QualName, SeqVal, TensorVal, join
+from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
                  "as_tensor", "LongTensor", "FloatTensor"}
@@ -46,6 +46,7 @@ class Interpreter:
         # too informal to carry into another function (see calls.py)
         self.informal: set = set()
         self._comment_used = False
+        self.class_name: Optional[str] = None  # set while analysing a method
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
@@ -54,6 +55,10 @@ class Interpreter:
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
         self._bind_parameters(node)
+        if self.module is not None and self.class_name is None:
+            self.class_name = self.module.class_of.get(node)
+        if self.module is not None and self.class_name is not None and getattr(node, "name", "") != "__init__":
+            self.env.update(self.module.attributes(self.class_name))
         for name, fact in (caller_facts or {}).items():
             declared = self.env.get(name)
             if declared is None or (isinstance(declared, TensorVal) and declared.shape is None) or (
@@ -122,12 +127,11 @@ class Interpreter:
     def _taint(self, targets, value_node) -> None:
         informal = self._comment_used or self.uses_informal(value_node)
         for target in targets:
-            for sub in ast.walk(target):
-                if isinstance(sub, ast.Name):
-                    (self.informal.add if informal else self.informal.discard)(sub.id)
+            for key in _bound_keys(target):
+                (self.informal.add if informal else self.informal.discard)(key)
 
     def uses_informal(self, node) -> bool:
-        return node is not None and any(isinstance(n, ast.Name) and n.id in self.informal for n in ast.walk(node))
+        return node is not None and any(key in self.informal for key in _read_keys(node))
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         declared = self.annotation(node.annotation)
@@ -475,6 +479,8 @@ class Interpreter:
             return None
         if isinstance(owner, SeqVal) and attr in owner.names:
             return owner.items[owner.names.index(attr)]
+        if isinstance(owner, LayerVal) and attr == "weight":
+            return owner.weight
         return None
 
     def expr_Subscript(self, node: ast.Subscript):
@@ -579,6 +585,17 @@ class Interpreter:
 
     def _call(self, node: ast.Call):
         func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            key = f"{func.value.id}.{func.attr}"
+            layer = self.env.get(key)
+            if isinstance(layer, LayerVal):
+                args, _ = self._args(node)
+                return layer.apply(args[0]) if len(args) == 1 else None
+            if func.value.id == "self" and self.module is not None and self.class_name and key not in self.env:
+                callee = self.module.methods.get((self.class_name, func.attr))
+                if callee is not None:
+                    args, kwargs = self._args(node)
+                    return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
@@ -601,16 +618,21 @@ class Interpreter:
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
             callee = self.module.functions.get(func.id)
             if callee is not None:
-                formal = [None if self.uses_informal(a) else v for a, v in zip(node.args, args)] \
-                    if not any(isinstance(a, ast.Starred) for a in node.args) else args
-                formal_kw = {k.arg: (None if self.uses_informal(k.value) else kwargs.get(k.arg))
-                             for k in node.keywords if k.arg}
-                return self.module.call(self, callee, node, formal, formal_kw)
+                return self._call_module_function(callee, node, args, kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
         return None
+
+    def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
+        """Hand a call of a module function (or of self.method) to the module with formal facts only."""
+        arg_nodes = ([None] if skip_first else []) + list(node.args)
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        formal = [None if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
+        formal_kw = {k.arg: (None if self.uses_informal(k.value) else kwargs.get(k.arg)) for k in node.keywords if k.arg}
+        return self.module.call(self, callee, node, formal, formal_kw)
 
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
         """GL006: a gather's kept singleton meeting a tensor that lacks it."""
@@ -675,6 +697,12 @@ class Interpreter:
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 return ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
             return None
+        if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:
+            first = args[0] if isinstance(args[0], DimVal) else kwargs.get("num_embeddings", kwargs.get("in_features"))
+            second = args[1] if isinstance(args[1], DimVal) else None
+            if isinstance(first, DimVal) and isinstance(second, DimVal):
+                return LayerVal(func, first.dim, second.dim)
+            return None
         if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
             pattern = args[1]
             if isinstance(pattern, Literal) and isinstance(pattern.value, str):
@@ -684,6 +712,27 @@ class Interpreter:
 
 _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",
                   "lt", "le", "gt", "ge"}
+
+
+def _bound_keys(target):
+    """Environment keys a target binds: `x`, `self.x`, each name of a tuple."""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+        return [f"{target.value.id}.{target.attr}"]
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [k for e in target.elts for k in _bound_keys(e)]
+    if isinstance(target, ast.Starred):
+        return _bound_keys(target.value)
+    return []
+
+
+def _read_keys(node):
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            yield n.id
+        elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+            yield f"{n.value.id}.{n.attr}"
 
 
 def _carry(a, b, result):

@@ -21,6 +21,28 @@ class TensorVal:
 
 
 @dataclass(frozen=True)
+class LayerVal:
+    """An nn.Embedding(num, dim) or nn.Linear(in_features, out_features) built in __init__."""
+
+    kind: str  # "Embedding" or "Linear"
+    first: Dim  # num_embeddings / in_features
+    second: Dim  # embedding_dim / out_features
+
+    @property
+    def weight(self) -> "TensorVal":
+        dims = (self.first, self.second) if self.kind == "Embedding" else (self.second, self.first)
+        return TensorVal(Shape(dims), None, None, f"nn.{self.kind} weight")
+
+    def apply(self, x) -> Optional["TensorVal"]:
+        if not isinstance(x, TensorVal) or x.shape is None:
+            return TensorVal(None) if self.kind == "Linear" else None
+        if self.kind == "Embedding":
+            return None if x.shape.variadic else TensorVal(Shape(x.shape.dims + (self.second,)))
+        dims = x.shape.dims
+        return TensorVal(Shape(dims[:-1] + (self.second,), x.shape.variadic)) if dims else None
+
+
+@dataclass(frozen=True)
 class DimVal:
     """A Python int that is (or may be) a tensor dimension."""
 
