@@ -30,6 +30,7 @@ class TensorInfo:
     dtype: Optional[str] = None  # torch dtype name without "torch.", e.g. "float32"
     domain: Optional[Domain] = None
     text: str = "tensor"  # how messages name it: source text or a role name
+    shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") left by x[:, :-1] / x[:, 1:] (static only)
 
 
 @dataclass

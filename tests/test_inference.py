@@ -438,3 +438,42 @@ def test_attributes_reassigned_elsewhere_are_not_facts():
     from .conftest import lint
 
     assert 22 not in [f.line for f in lint(source)]
+
+
+@pytest.mark.parametrize("logits_slice,labels_slice,fires", [
+    ("logits[:, :-1, :]", "input_ids[:, :-1]", True),
+    ("logits[:, 1:]", "input_ids[:, 1:]", True),
+    ("logits[..., :-1, :]", "input_ids[..., :-1]", True),
+    ("logits.narrow(1, 0, L - 1)", "input_ids.narrow(1, 0, L - 1)", True),
+    ("logits[:, :-1, :]", "input_ids[:, 1:]", False),
+    ("logits.narrow(1, 0, L - 1)", "input_ids.narrow(1, 1, L - 1)", False),
+    ("logits", "input_ids", False),
+])
+def test_gl007_shift_misalignment(logits_slice, labels_slice, fires):
+    code = f"""
+    import torch
+    import torch.nn.functional as F
+    def f(logits, input_ids, L: int):
+        logits = logits  # [B, L, V]
+        input_ids = input_ids  # [B, L]
+        shift_logits = {logits_slice}
+        shift_labels = {labels_slice}
+        log_probs = F.log_softmax(shift_logits, dim=-1)
+        return log_probs.gather(-1, shift_labels.unsqueeze(-1)).squeeze(-1)
+    """
+    assert ("GL007" in codes(code)) == fires
+
+
+def test_gl007_labels_shifted_in_a_helper():
+    code = """
+    import torch
+    from jaxtyping import Float, Int
+    from torch import Tensor
+
+    def shift(ids):
+        return ids[:, :-1]
+
+    def f(logits: Float[Tensor, "B L V"], input_ids: Int[Tensor, "B L"]):
+        return logits[:, :-1].log_softmax(-1).gather(-1, shift(input_ids).unsqueeze(-1))
+    """
+    assert codes(code) == ["GL007"]

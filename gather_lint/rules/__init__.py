@@ -8,6 +8,7 @@ _MODULES = (
     "gl004_index_from_wrong_dim",
     "gl005_unexpanded_index",
     "gl006_missing_squeeze",
+    "gl007_shift_misalignment",
     "gl008_index_dtype",
     "gl009_scatter_writes_slice",
     "gl010_wrapped_indices",

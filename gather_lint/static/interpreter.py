@@ -10,7 +10,7 @@ import ast
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain, Site, Violation, check
-from ..dims import Shape, Sym, value
+from ..dims import Shape, Sym, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
@@ -603,6 +603,7 @@ class Interpreter:
                 if func.attr in _ARITH_METHODS and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+                result = _carry_shift(owner, result, func.attr, args)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
@@ -695,7 +696,8 @@ class Interpreter:
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
-                return ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                return _carry_shift(args[0], result, func, args[1:])
             return None
         if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:
             first = args[0] if isinstance(args[0], DimVal) else kwargs.get("num_embeddings", kwargs.get("in_features"))
@@ -712,6 +714,31 @@ class Interpreter:
 
 _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",
                   "lt", "le", "gt", "ge"}
+
+
+def _carry_shift(owner: TensorVal, result, method: str, args):
+    """Keep a slice's shift mark through ops that keep its axis: same-rank ops, unsqueeze/squeeze after it,
+    and narrow(dim, 0 | 1, ...), which is a shift of its own."""
+    if not isinstance(result, TensorVal) or result.shift is not None:
+        return result
+    if method == "narrow" and len(args) >= 2 and ops.as_int(args[0]) is not None and owner.shape and not owner.shape.variadic:
+        axis = normalize_dim(ops.as_int(args[0]), len(owner.shape.dims))
+        start = ops.as_int(args[1])
+        if axis is not None and start in (0, 1):
+            return result.with_(shift=(axis, "drop_last" if start == 0 else "drop_first"))
+        return result
+    if owner.shift is None or owner.shape is None or result.shape is None:
+        return result
+    axis, kind = owner.shift
+    before, after = len(owner.shape.dims), len(result.shape.dims)
+    if after == before and method not in ("permute", "transpose", "t", "view", "reshape", "flatten"):
+        return result.with_(shift=owner.shift)
+    if method in ("unsqueeze", "squeeze") and args and ops.as_int(args[0]) is not None:
+        d = ops.as_int(args[0])
+        d = d % (max(before, after)) if d < 0 else d
+        if d > axis:
+            return result.with_(shift=owner.shift)
+    return result
 
 
 def _bound_keys(target):

@@ -180,6 +180,20 @@ def transpose(t, args, kwargs):
     return _with_shape(t, dims)
 
 
+def narrow(t, args, kwargs):
+    """narrow(dim, start, length): the dim becomes `length`."""
+    s = _known(t)
+    d, length = as_int(_arg(args, kwargs, 0, "dim")), _arg(args, kwargs, 2, "length")
+    if s is None or d is None:
+        return TensorVal(None, t.dtype, t.domain)
+    axis = normalize_dim(d, len(s.dims))
+    if axis is None:
+        return None
+    dims = list(s.dims)
+    dims[axis] = as_dim(length)
+    return _with_shape(t, dims)
+
+
 def t_(t, args, kwargs):
     s = _known(t)
     if s is None or len(s.dims) > 2:
@@ -440,6 +454,7 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
     "permute": permute,
     "transpose": transpose, "swapaxes": transpose, "swapdims": transpose,
     "t": t_,
+    "narrow": narrow,
     "flatten": flatten,
     "to": to, "type": to,
 }
@@ -542,22 +557,35 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
         items = items + [SliceVal(None, None, None)] * (len(s.dims) - consumed)
     dims: List[Dim] = []
     axis = 0
+    shifts = []
     for i in items:
         if isinstance(i, Literal) and i.value is None:
             dims.append(1)
         elif isinstance(i, DimVal):
             axis += 1
         elif isinstance(i, SliceVal):
+            if i.one_end() is not None:
+                shifts.append((len(dims), i.one_end()))
             dims.append(i.apply(s.dims[axis]))
             axis += 1
         else:
             return TensorVal(None, t.dtype, t.domain)
-    return TensorVal(Shape(tuple(dims)), t.dtype, t.domain)
+    return TensorVal(Shape(tuple(dims)), t.dtype, t.domain, shift=shifts[0] if len(shifts) == 1 else None)
 
 
 class SliceVal:
     def __init__(self, lower, upper, step):
         self.lower, self.upper, self.step = lower, upper, step
+
+    def one_end(self) -> Optional[str]:
+        """'drop_last' for [:-1], 'drop_first' for [1:]: the two halves of the next-token shift."""
+        if self.step is not None:
+            return None
+        if self.lower is None and as_int(self.upper) == -1:
+            return "drop_last"
+        if as_int(self.lower) == 1 and self.upper is None:
+            return "drop_first"
+        return None
 
     def apply(self, d: Dim) -> Dim:
         if self.lower is None and self.upper is None and self.step is None:

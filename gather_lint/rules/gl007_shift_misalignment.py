@@ -1,0 +1,62 @@
+"""GL007 shift misalignment: logits and labels sliced the same way around a per-token gather.
+
+A causal LM's logits at position t predict token t+1, so the per-token log-prob idiom pairs
+``logits[:, :-1]`` (drop the last position) with ``labels[:, 1:]`` (drop the first). Slicing both
+the same way (``logits[:, :-1]`` with ``labels[:, :-1]``, or ``[:, 1:]`` with ``[:, 1:]``) scores
+each token with the prediction made *at* it instead of *for* it: no error, a plausible-looking
+loss, and a model that learns to copy its input.
+"""
+from typing import Optional
+
+from ..contract import WARNING, Site, Violation, gather_axis, named
+from ._example import Example
+
+CODE = "GL007"
+NAME = "shift-misalignment"
+SEVERITY = WARNING
+FIX = None
+RUNTIME = False  # slicing history is not visible at run time
+
+EXAMPLES = [
+    Example(
+        title="labels sliced like the logits",
+        bad="""
+import torch
+logits = torch.randn(2, 6, 11)  # [B, L, V]
+input_ids = torch.randint(11, (2, 6))
+shift_logits = logits[:, :-1, :]
+shift_labels = input_ids[:, :-1]
+out = shift_logits.log_softmax(-1).gather(-1, shift_labels.unsqueeze(-1)).squeeze(-1)
+lp = logits.log_softmax(-1)
+expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
+""",
+        good="""
+import torch
+logits = torch.randn(2, 6, 11)  # [B, L, V]
+input_ids = torch.randint(11, (2, 6))
+shift_logits = logits[:, :-1, :]
+shift_labels = input_ids[:, 1:]
+out = shift_logits.log_softmax(-1).gather(-1, shift_labels.unsqueeze(-1)).squeeze(-1)
+lp = logits.log_softmax(-1)
+expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
+""",
+    ),
+]
+
+_OTHER = {"drop_last": "drop_first", "drop_first": "drop_last"}
+_SLICE = {"drop_last": ":-1", "drop_first": "1:"}
+
+
+def check(site: Site) -> Optional[Violation]:
+    a, b = site.input.shift, site.index.shift
+    if a is None or b is None or a != b:
+        return None
+    axis, kind = a
+    if gather_axis(site) == axis:
+        return None  # the sliced axis is the gathered one: not the next-token idiom
+    return Violation(
+        CODE, SEVERITY,
+        f"{named(site.input)} and the index {named(site.index)} both take [{_SLICE[kind]}] on dim {axis}; "
+        f"logits at position t predict token t+1, so the labels need [{_SLICE[_OTHER[kind]]}] when the logits take "
+        f"[{_SLICE[kind]}]; as written each token is scored by the prediction made at it, silently",
+    )
