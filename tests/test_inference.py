@@ -477,3 +477,56 @@ def test_gl007_labels_shifted_in_a_helper():
         return logits[:, :-1].log_softmax(-1).gather(-1, shift(input_ids).unsqueeze(-1))
     """
     assert codes(code) == ["GL007"]
+
+
+SENTINELS = '''
+import torch
+import torch.nn.functional as F
+
+def loss(logits, input_ids, pad_id: int):
+    """
+    Args:
+        logits (`torch.FloatTensor` of shape `(B, L, V)`): logits.
+        input_ids (`torch.LongTensor` of shape `(B, L)`): ids.
+    """
+    labels = input_ids.clone()
+    labels[labels == pad_id] = -100
+    logps = logits.log_softmax(-1)
+    a = logps.gather(-1, labels.unsqueeze(-1))
+    b = torch.take_along_dim(logps, labels.unsqueeze(-1), dim=-1)
+    safe = labels.masked_fill(labels == -100, 0)
+    c = logps.gather(-1, safe.unsqueeze(-1))
+    d = logps.gather(-1, labels.clamp(min=0).unsqueeze(-1))
+    e = logps.gather(-1, torch.where(labels == -100, 0, labels).unsqueeze(-1))
+    targets = torch.where(input_ids == pad_id, -100, input_ids)
+    f = logps.gather(-1, targets.unsqueeze(-1))
+    padded = F.pad(input_ids, (0, 1), value=-1)
+    g = logps.gather(-1, padded[:, :-1].unsqueeze(-1))
+    return a, b, c, d, e, f, g
+'''
+
+
+def test_padding_sentinels_are_tracked_until_masked(torch):
+    from .conftest import lint
+
+    found = [(f.line, f.code) for f in lint(SENTINELS)]
+    assert found == [(14, "GL011"), (15, "GL010"), (21, "GL011"), (23, "GL011")]
+    lp = torch.randn(1, 3, 5).log_softmax(-1)
+    labels = torch.tensor([[1, 2, -100]])
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        lp.gather(-1, labels.unsqueeze(-1))
+    wrapped = torch.take_along_dim(lp, labels.unsqueeze(-1), dim=-1)  # silently reads entry -100 % 5
+    assert torch.equal(wrapped[0, 2, 0], lp[0, 2, (-100) % 5])
+
+
+def test_values_made_for_a_larger_table(torch):
+    code = """
+    import torch
+    def f(extra: int):
+        table = torch.randn(100, 16)  # [V, D]
+        ids = torch.randint(120, (4, 16))
+        return table.gather(0, ids)
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError):
+        torch.randn(100, 16).gather(0, torch.full((4, 16), 110))

@@ -2,18 +2,19 @@
 
 ``torch.take_along_dim(x, idx, dim=d)`` computes ``idx % x.size(d)`` before gathering, so ``-100``
 padding labels, ``-1`` sentinels and ids from a larger vocabulary never raise: they silently read
-another position. gather() on the same values would raise.
+another position. gather() on the same values would raise. Statically, reported when the code certainly put a
+negative padding value into the index; at run time, for any out-of-range value.
 """
 from typing import Optional
 
-from ..contract import WARNING, Site, Violation
+from ..contract import WARNING, Site, Violation, named
+from ..ops import TAKE_ALONG
 from ._example import Example
 
 CODE = "GL010"
 NAME = "wrapped-indices"
 SEVERITY = WARNING
 FIX = None
-STATIC = False  # needs the index's values
 
 EXAMPLES = [
     Example(
@@ -38,7 +39,17 @@ expected = torch.where(mask, log_probs.gather(-1, labels.clamp(min=0).unsqueeze(
 
 
 def check(site: Site) -> Optional[Violation]:
-    return None  # shapes alone never decide it; see gather_lint.runtime.checker
+    """Statically: a negative padding value the code put in reaches take_along_dim(dim=...)."""
+    domain = site.index.domain
+    if site.op.family != TAKE_ALONG or not site.dim_given or domain is None or domain.sentinel is None:
+        return None
+    where = f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(site.index)} can hold the padding value {domain.sentinel}{where}; take_along_dim() wraps it "
+        f"modulo the dim's size and silently reads a real entry instead of raising; replace padding first, e.g. "
+        f"`.masked_fill(mask, 0)`, and mask the result",
+    )
 
 
 def message(low: int, high: int, size: int, dim: int, value: int, coord, hint: str) -> str:

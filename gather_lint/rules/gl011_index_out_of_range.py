@@ -5,18 +5,21 @@ Valid values are ``[0, size)`` for gather/scatter/index_select/index_add_/index_
 with size 5``, after in-place ops have already written part of their output; on CUDA a device-side
 assert kills the CUDA context, reported at a later, unrelated call. Padding ids (``-100``, ``-1``)
 are the usual cause, or ids meant for another dim. Values are only known when the code runs, so
-this rule belongs to the runtime mode.
+the runtime mode checks them all; statically, only values the code certainly makes out of range
+are reported: a negative padding value put into the index and not masked, or values made for a
+larger size than the dim they index.
 """
 from typing import Optional
 
-from ..contract import ERROR, Site, Violation
+from ..contract import ERROR, Site, Violation, gather_axis, named
+from ..dims import dim_text, must_equal, must_exceed
+from ..ops import TAKE_ALONG
 from ._example import Example
 
 CODE = "GL011"
 NAME = "index-out-of-range"
 SEVERITY = ERROR
 FIX = None
-STATIC = False  # needs the index's values
 
 EXAMPLES = [
     Example(
@@ -42,7 +45,32 @@ expected = torch.where(mask, log_probs.gather(-1, labels.clamp(min=0).unsqueeze(
 
 
 def check(site: Site) -> Optional[Violation]:
-    return None  # shapes alone never decide it; see gather_lint.runtime.values
+    """Statically: a negative padding value the code put in, or values made for a larger size.
+    At run time the values themselves are checked (gather_lint.runtime.checker)."""
+    domain = site.index.domain
+    if domain is None or site.op.family == TAKE_ALONG or site.op.name == "index_fill":
+        return None  # take_along_dim wraps (GL010); index_fill_ accepts [-n, n)
+    if domain.sentinel is not None and domain.sentinel < 0:
+        where = f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
+        return Violation(
+            CODE, SEVERITY,
+            f"index {named(site.index)} can hold the padding value {domain.sentinel}{where} and nothing masks it "
+            f"before {site.op.spelled}(); torch raises 'index {domain.sentinel} is out of bounds' on CPU, a "
+            f"device-side assert on CUDA; replace padding first, e.g. `.masked_fill(mask, 0)` or `.clamp(min=0)`, "
+            f"and mask the result",
+        )
+    axis = gather_axis(site)
+    if axis is None or domain.size is None or domain.category:
+        return None
+    here = site.input.shape.dims[axis]
+    if must_exceed(domain.size, here) and not any(must_equal(d, domain.size) for d in site.input.shape.dims):
+        return Violation(
+            CODE, SEVERITY,
+            f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {dim_text(here)}; "
+            f"values from {dim_text(here)} up are out of range: torch raises on CPU, a device-side assert on CUDA; "
+            f"make the values with the table's size",
+        )
+    return None
 
 
 def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint: str) -> str:

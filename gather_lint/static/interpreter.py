@@ -270,6 +270,12 @@ class Interpreter:
             self.assign(target.value, None)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            self.expr(target)
+            owner = self.env.get(target.value.id)
+            if isinstance(owner, TensorVal) and isinstance(result, DimVal):
+                # labels[labels == pad] = -100 puts padding in; = 0 takes it out
+                self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 
@@ -444,9 +450,13 @@ class Interpreter:
             found = QualName("torch")
         else:
             found = None
-        if found is None or (isinstance(found, TensorVal) and found.domain is None and not _is_float(found)):
+        if found is None or (isinstance(found, TensorVal) and not _is_float(found) and (
+                found.domain is None or (found.domain.size is None and not found.domain.category))):
             domain = category_domain(node.id)
             if domain is not None:
+                old = found.domain if isinstance(found, TensorVal) else None
+                if old is not None:
+                    domain = Domain(None, domain.origin, True, old.sentinel, old.sentinel_line)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 
@@ -604,6 +614,7 @@ class Interpreter:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
                 result = _carry_shift(owner, result, func.attr, args)
+                result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
@@ -625,6 +636,20 @@ class Interpreter:
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
         return None
+
+    def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
+        """masked_fill(m, -100) puts padding in, masked_fill(m, 0) / clamp(min=0) take it out."""
+        if not isinstance(result, TensorVal):
+            return result
+        if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
+            if _negative(args[1]) is not None:
+                return _with_sentinel(result, _negative(args[1]), node.lineno)
+            return _with_sentinel(result, None, None) if ops.as_int(args[1]) is not None else result
+        if method in ("clamp", "clamp_", "clip", "clamp_min"):
+            low = kwargs.get("min", args[0] if args else None)
+            if ops.as_int(low) is not None and ops.as_int(low) >= 0:
+                return _with_sentinel(result, None, None)
+        return result
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""
@@ -679,9 +704,24 @@ class Interpreter:
                 if isinstance(args[0], ops.Repeated):
                     return ops.cat_repeated(args[0].element, dim, stack=func == "stack")
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
-                return ops.cat(items, dim, stack=func == "stack")
+                joined = ops.cat(items, dim, stack=func == "stack")
+                padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
+                if isinstance(joined, TensorVal) and padded:
+                    return _with_sentinel(joined, padded[0].sentinel, padded[0].sentinel_line)
+                return joined
             if func == "where" and len(args) == 3:
-                return _where(args)
+                return _where(args, node.lineno)
+            if func in ("full", "full_like"):
+                made = _construct("full", args, kwargs, node) if func == "full" else (
+                    TensorVal(args[0].shape, _dtype_kw(kwargs) or args[0].dtype) if args and isinstance(args[0], TensorVal) else None)
+                fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+                if isinstance(made, TensorVal) and _negative(fill) is not None:
+                    return _with_sentinel(made, _negative(fill), node.lineno)
+                return made
+            if func == "pad" and args and isinstance(args[0], TensorVal):
+                padded = TensorVal(None, args[0].dtype, args[0].domain)
+                fill = kwargs.get("value", args[3] if len(args) > 3 else None)
+                return _with_sentinel(padded, _negative(fill), node.lineno) if _negative(fill) is not None else padded
             if func == "one_hot" and args and isinstance(args[0], TensorVal):
                 n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
                 s = args[0].shape
@@ -714,6 +754,21 @@ class Interpreter:
 
 _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",
                   "lt", "le", "gt", "ge"}
+
+
+def _negative(v) -> Optional[int]:
+    """A negative int constant (a padding value such as -100), if v is one."""
+    n = ops.as_int(v)
+    return n if n is not None and n < 0 else None
+
+
+def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> TensorVal:
+    """t whose values may now include `value` (negative padding), or no longer any padding (None)."""
+    base = t.domain or Domain()
+    if value is None and base.sentinel is None:
+        return t
+    domain = Domain(base.size, base.origin, base.category, value, line if value is not None else None)
+    return t.with_(domain=None if domain == Domain() else domain)
 
 
 def _carry_shift(owner: TensorVal, result, method: str, args):
@@ -773,7 +828,8 @@ def _carry(a, b, result):
     return result
 
 
-def _where(args):
+def _where(args, line: int):
+    """torch.where(c, a, b); where(c, ids, -100) puts padding into ids, where(c, ids, 0) takes it out."""
     from ..dims import broadcast
 
     tensors = [a for a in args[1:] if isinstance(a, TensorVal)]
@@ -783,7 +839,14 @@ def _where(args):
     for t in tensors:
         shape = broadcast(shape, t.shape)
     dtypes = {t.dtype for t in tensors}
-    return TensorVal(shape, dtypes.pop() if len(dtypes) == 1 and len(tensors) == 2 else None)
+    result = TensorVal(shape, dtypes.pop() if len(dtypes) == 1 and len(tensors) == 2 else None)
+    if len(tensors) == 1:
+        kept = tensors[0]
+        other = args[2] if args[1] is kept else args[1]
+        if ops.as_int(other) is not None:
+            result = result.with_(dtype=kept.dtype, domain=kept.domain)
+            return _with_sentinel(result, _negative(other), line)
+    return result
 
 
 def _is_float(t: TensorVal) -> bool:
@@ -982,8 +1045,20 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
         shape, guess = _literal_shape(node.args[0])
         if func == "LongTensor":
             guess = "int64" if shape is not None else None
-        return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
+        made = TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
+        if shape is not None and guess == "int64":
+            negatives = [v for v in _literal_ints(node.args[0]) if v < 0]
+            if negatives:
+                return _with_sentinel(made, min(negatives), node.lineno)
+        return made
     return None
+
+
+def _literal_ints(node):
+    for n in ast.walk(node):
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) and isinstance(n.operand, ast.Constant) \
+                and isinstance(n.operand.value, int) and not isinstance(n.operand.value, bool):
+            yield -n.operand.value
 
 
 def _literal_shape(node):
