@@ -22,6 +22,7 @@ class Domain:
     size: Dim = None
     origin: str = ""  # how the values were made, for messages: "topk over dim 1 of scores"
     category: bool = False  # token ids / class labels / actions: index a vocabulary-like dim
+    repeats: bool = False  # values can repeat (ids, labels, randint); topk/argsort/arange values cannot
     sentinel: Optional[int] = None  # a negative padding value the code certainly put in (-100, -1)
     sentinel_line: Optional[int] = None  # where it was put in
 

@@ -530,3 +530,26 @@ def test_values_made_for_a_larger_table(torch):
     assert codes(code) == ["GL011"]
     with pytest.raises(RuntimeError):
         torch.randn(100, 16).gather(0, torch.full((4, 16), 110))
+
+
+@pytest.mark.parametrize("make,fires", [
+    ("idx = input_ids", True),
+    ("idx = torch.randint(5, (8,))", True),
+    ("idx = scores.topk(3).indices", False),
+    ("idx = torch.arange(5)", False),
+    ("idx = torch.randperm(5)", False),
+    ("idx = mask", False),
+])
+def test_gl013_indexed_accumulation_with_repeating_indices(make, fires, torch):
+    code = f"""
+    import torch
+    def f(input_ids, scores, mask):
+        counts = torch.zeros(5)
+        {make}
+        counts[idx] += 1
+        return counts
+    """
+    assert (codes(code) == ["GL013"]) == fires, make
+    counts = torch.zeros(5)
+    counts[torch.tensor([2, 2, 2])] += 1
+    assert counts[2] == 1  # what torch does: one increment for three occurrences

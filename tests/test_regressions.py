@@ -72,3 +72,16 @@ def test_prose_comments_are_not_shapes(text):
         return x.gather(0, idx)
     """
     assert codes(code) == []
+
+
+def test_pairs_of_index_tensors_are_positions_not_repeats():
+    # a multi-label loss: (row, label) pairs from an edge index are distinct even when rows repeat
+    code = """
+    import torch
+    def f(inputs, edge_label_index, neg_mask, neg_weight):
+        neg_y = edge_label_index[:, neg_mask]
+        inputs = inputs.clone()
+        inputs[neg_y[0], neg_y[1]] += neg_weight.abs().log()
+        return inputs
+    """
+    assert codes(code) == []

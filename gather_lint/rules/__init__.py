@@ -14,6 +14,7 @@ _MODULES = (
     "gl010_wrapped_indices",
     "gl011_index_out_of_range",
     "gl012_device_mismatch",
+    "gl013_overwriting_accumulate",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

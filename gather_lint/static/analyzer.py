@@ -22,11 +22,14 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 _STEMS = ("gather", "scatter", "index_", "take_along_dim")
+_AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013)
 
 
 def mentions_op(text: str) -> bool:
-    # substring tests run at memory speed; the word-boundary regex only confirms a hit
-    return any(stem in text for stem in _STEMS) and _MENTIONS_OP.search(text) is not None
+    # substring tests run at memory speed; the regexes only confirm a hit
+    if any(stem in text for stem in _STEMS) and _MENTIONS_OP.search(text) is not None:
+        return True
+    return ("] +=" in text or "] -=" in text or "]+=" in text or "]-=" in text) and _AUGMENTED_INDEX.search(text) is not None
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,

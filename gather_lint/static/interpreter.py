@@ -12,6 +12,7 @@ from typing import Callable, Dict, List, Optional
 from ..contract import Domain, Site, Violation, check
 from ..dims import Shape, Sym, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
+from ..rules import gl013_overwriting_accumulate as overwrite
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -159,6 +160,24 @@ class Interpreter:
                 self.env[node.target.id] = None
         else:
             self.expr(node.target)
+            if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
+                self._check_overwrite(node)
+
+    def _check_overwrite(self, node: ast.AugAssign) -> None:
+        """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""
+        key = self.expr(node.target.slice)
+        items = key.items if isinstance(key, SeqVal) else (key,)
+        tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
+        # with several index tensors the positions are tuples: one component repeating proves nothing
+        if len(tensors) != 1 or not isinstance(tensors[0], TensorVal) or tensors[0].dtype in ("bool", "uint8"):
+            return
+        index = tensors[0]
+        if index.domain is None or not index.domain.repeats:
+            return
+        violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
+                                              index.domain.origin, "+=" if isinstance(node.op, ast.Add) else "-=",
+                                              self.source.segment(node.value))
+        self.flag(node, violation, None)
 
     def stmt_If(self, node: ast.If) -> None:
         self.expr(node.test)
@@ -456,7 +475,7 @@ class Interpreter:
             if domain is not None:
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:
-                    domain = Domain(None, domain.origin, True, old.sentinel, old.sentinel_line)
+                    domain = Domain(None, domain.origin, True, True, old.sentinel, old.sentinel_line)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 
@@ -767,7 +786,7 @@ def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> T
     base = t.domain or Domain()
     if value is None and base.sentinel is None:
         return t
-    domain = Domain(base.size, base.origin, base.category, value, line if value is not None else None)
+    domain = Domain(base.size, base.origin, base.category, base.repeats, value, line if value is not None else None)
     return t.with_(domain=None if domain == Domain() else domain)
 
 
@@ -1025,7 +1044,7 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
         shape = _size_args([size], {}) if isinstance(size, SeqVal) else None
         domain = None
         if isinstance(high, DimVal) and high.dim is not None and value(low.dim) == 0:
-            domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})")
+            domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})", repeats=True)
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
     if func == "randperm":
         n = args[0] if args else None

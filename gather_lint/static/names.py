@@ -17,7 +17,7 @@ _NOT_CATEGORY = re.compile(
 
 def category_domain(name: str):
     if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
-        return Domain(None, origin=f"ids/labels (`{name}`)", category=True)
+        return Domain(None, origin=f"ids/labels (`{name}`)", category=True, repeats=True)
     return None
 
 

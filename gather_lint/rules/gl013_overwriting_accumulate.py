@@ -1,0 +1,54 @@
+"""GL013 overwriting accumulate: `x[ids] += v` with indices that can repeat adds once per distinct index.
+
+Indexed in-place addition is ``x.index_put_((ids,), x[ids] + v)`` without accumulation: for a
+repeated index every write computes from the same old value and the last one wins, silently
+(nondeterministically on CUDA). Token ids, class labels, segment ids and ``randint`` draws repeat;
+``topk``, ``argsort``, ``arange`` and ``randperm`` indices do not. Counting tokens with
+``counts[ids] += 1`` counts each distinct id once.
+"""
+from typing import Optional
+
+from ..contract import WARNING, Site, Violation
+from ._example import Example
+
+CODE = "GL013"
+NAME = "overwriting-accumulate"
+SEVERITY = WARNING
+FIX = None
+RUNTIME = False  # an augmented assignment, not a family call
+
+EXAMPLES = [
+    Example(
+        title="counting token occurrences",
+        bad="""
+import torch
+input_ids = torch.tensor([3, 1, 3, 3, 0])
+counts = torch.zeros(5)
+counts[input_ids] += 1
+out = counts
+expected = torch.bincount(input_ids, minlength=5).float()
+""",
+        good="""
+import torch
+input_ids = torch.tensor([3, 1, 3, 3, 0])
+counts = torch.zeros(5)
+counts.index_put_((input_ids,), torch.ones(5), accumulate=True)
+out = counts
+expected = torch.bincount(input_ids, minlength=5).float()
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    return None  # a dataflow rule: see check_augmented
+
+
+def check_augmented(target: str, index: str, origin: str, op: str, value: str) -> Violation:
+    sign = "" if op == "+=" else "-"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{target}[{index}] {op} ...`: the index holds {origin}, which can repeat, and indexed in-place "
+        f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
+        f"`{target}.index_put_(({index},), {sign}{value}, accumulate=True)` (or index_add_)",
+    )
