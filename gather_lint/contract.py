@@ -25,6 +25,7 @@ class Domain:
     repeats: bool = False  # values can repeat (ids, labels, randint); topk/argsort/arange values cannot
     sentinel: Optional[int] = None  # a negative padding value the code certainly put in (-100, -1)
     sentinel_line: Optional[int] = None  # where it was put in
+    made_float: Optional[str] = None  # what turned the values into floats: "the true division `/` at line 12"
 
 
 @dataclass

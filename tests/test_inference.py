@@ -553,3 +553,23 @@ def test_gl013_indexed_accumulation_with_repeating_indices(make, fires, torch):
     counts = torch.zeros(5)
     counts[torch.tensor([2, 2, 2])] += 1
     assert counts[2] == 1  # what torch does: one increment for three occurrences
+
+
+@pytest.mark.parametrize("make,how", [
+    ("prev = top_ids / vocab_size", "the true division `/` at line 6"),
+    ("prev = (top_ids // vocab_size).float()", "`.float()` at line 6"),
+    ("prev = (top_ids // vocab_size).to(torch.float16)", "`.to()` at line 6"),
+])
+def test_gl008_names_the_line_that_made_the_float(make, how):
+    code = f"""
+    import torch
+    def f(scores, tokens, vocab_size: int):
+        scores = torch.randn(4, 30)
+        top_ids = scores.topk(3, dim=1).indices
+        {make}
+        return tokens.gather(1, prev)
+    """
+    from .conftest import lint
+
+    (finding,) = [f for f in lint(code) if f.code == "GL008"]
+    assert f"(made by {how})" in finding.message

@@ -50,9 +50,11 @@ def check(site: Site) -> Optional[Violation]:
     if is_empty(site.index.shape) and site.op.family in EMPTY_SKIPS_DTYPE:
         return None  # torch checks nothing, dtype included, for an empty gather/scatter index
     need = " or ".join(sorted(allowed, reverse=True))
+    domain = site.index.domain
+    made = f" (made by {domain.made_float})" if domain is not None and domain.made_float else ""
     return Violation(
         CODE, SEVERITY,
-        f"index {named(site.index)} has dtype {dtype} but {site.op.spelled}() needs {need}; torch raises "
+        f"index {named(site.index)} has dtype {dtype}{made} but {site.op.spelled}() needs {need}; torch raises "
         f"when the call runs; convert it with `.long()`"
         + (" (or make it with `//` instead of `/`)" if dtype.startswith(("float", "bfloat")) else ""),
         fix_suffix=".long()",

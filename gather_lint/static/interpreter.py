@@ -475,7 +475,7 @@ class Interpreter:
             if domain is not None:
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:
-                    domain = Domain(None, domain.origin, True, True, old.sentinel, old.sentinel_line)
+                    domain = Domain(None, domain.origin, True, True, old.sentinel, old.sentinel_line, old.made_float)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 
@@ -551,7 +551,11 @@ class Interpreter:
         if symbol is None:
             return None
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
-        return _carry(left, right, ops.binary(left, right, symbol))
+        result = _carry(left, right, ops.binary(left, right, symbol))
+        if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
+                isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
+            result = _made_float(result, f"the true division `/` at line {node.lineno}")
+        return result
 
     def expr_Compare(self, node: ast.Compare):
         values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
@@ -664,6 +668,9 @@ class Interpreter:
             if _negative(args[1]) is not None:
                 return _with_sentinel(result, _negative(args[1]), node.lineno)
             return _with_sentinel(result, None, None) if ops.as_int(args[1]) is not None else result
+        if method in ("float", "half", "double", "bfloat16", "to", "type") and result.dtype in ops.FLOAT_DTYPES \
+                and owner.dtype is not None and owner.dtype not in ops.FLOAT_DTYPES:
+            return _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
             low = kwargs.get("min", args[0] if args else None)
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
@@ -781,12 +788,19 @@ def _negative(v) -> Optional[int]:
     return n if n is not None and n < 0 else None
 
 
+def _made_float(t: TensorVal, how: str) -> TensorVal:
+    base = t.domain or Domain()
+    return t.with_(domain=Domain(base.size, base.origin, base.category, base.repeats, base.sentinel,
+                                 base.sentinel_line, how))
+
+
 def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> TensorVal:
     """t whose values may now include `value` (negative padding), or no longer any padding (None)."""
     base = t.domain or Domain()
     if value is None and base.sentinel is None:
         return t
-    domain = Domain(base.size, base.origin, base.category, base.repeats, value, line if value is not None else None)
+    domain = Domain(base.size, base.origin, base.category, base.repeats, value, line if value is not None else None,
+                    base.made_float)
     return t.with_(domain=None if domain == Domain() else domain)
 
 
