@@ -4,6 +4,8 @@ Token ids index the vocabulary dim; ``topk``/``argmax``/``argsort`` over dim k g
 dim k; ``randint(n, ...)`` gives values in ``[0, n)``. Gathering them along a different dim either
 raises ``index 41 is out of bounds for dimension 1 with size 5`` (a device-side assert on CUDA,
 reported far from the cause) or, when the values happen to fit, silently reads wrong entries.
+At run time the values themselves are checked: out-of-range ones are reported as GL011 with a
+"did you mean dim=..." hint when they fit another dim.
 """
 import re
 from typing import Optional

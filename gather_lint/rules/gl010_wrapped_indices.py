@@ -1,4 +1,4 @@
-"""GL010 wrapped indices: take_along_dim silently wraps out-of-range index values (runtime).
+"""GL010 wrapped indices: take_along_dim silently wraps out-of-range index values.
 
 ``torch.take_along_dim(x, idx, dim=d)`` computes ``idx % x.size(d)`` before gathering, so ``-100``
 padding labels, ``-1`` sentinels and ids from a larger vocabulary never raise: they silently read

@@ -1,4 +1,4 @@
-"""GL011 index out of range: index values outside the valid range of the indexed dim (runtime).
+"""GL011 index out of range: index values outside the valid range of the indexed dim.
 
 Valid values are ``[0, size)`` for gather/scatter/index_select/index_add_/index_copy_/embedding
 (``[-size, size)`` for index_fill_). On CPU torch raises ``index 41 is out of bounds for dimension 1

@@ -1,4 +1,4 @@
-"""GL012 device mismatch: the index lives on another device than the tensor it indexes (runtime).
+"""GL012 device mismatch: the index lives on another device than the tensor it indexes.
 
 Mixed CPU/CUDA arguments raise; a ``meta`` index with a CPU input is worse: gather returns a CPU
 tensor of uninitialised memory, silently (torch-semantics S11).
