@@ -187,9 +187,68 @@ def test_decorator():
         step(torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long))
 
 
-def test_async_level_on_cpu_still_stops_the_call():
-    with checking(level="async"), pytest.raises(RuntimeError, match="GL011"):
+def test_default_level_gives_exact_coordinates_on_cpu():
+    with checking(), pytest.raises(GatherLintError, match=r"first bad value 9 at index\[0, 0\]"):
         torch.randn(3, 4).gather(1, torch.tensor([[9], [0], [0]]))
+
+
+def test_async_path_used_for_accelerators_asserts_on_the_device(monkeypatch):
+    # the CUDA path, exercised on CPU: a non-CPU index at the async level goes through the device assert
+    from gather_lint.runtime import checker
+
+    monkeypatch.setattr(checker, "_on_accelerator", lambda t: True)
+    with checking(level="async"), pytest.raises(RuntimeError, match="GL011") as info:
+        torch.randn(3, 4).gather(1, torch.tensor([[9], [0], [0]]))
+    assert not isinstance(info.value, GatherLintError)  # message-only assert, no host sync for coordinates
+    with checking(level="sync"), pytest.raises(GatherLintError, match="first bad value 9"):
+        torch.randn(3, 4).gather(1, torch.tensor([[9], [0], [0]]))
+
+
+def test_checked_is_the_documented_name():
+    from gather_lint.runtime import checked
+
+    with checked(), pytest.raises(GatherLintError):
+        torch.randn(10, 8).gather(0, torch.zeros(3, 1, dtype=torch.long))
+
+
+@pytest.mark.parametrize("value,expect", [("raise", "GatherLintError"), ("warn", "GatherLintWarning"), ("off", "clean")])
+def test_environment_variable(tmp_path, value, expect):
+    script = tmp_path / "s.py"
+    script.write_text("import warnings\nwarnings.simplefilter('always')\nimport torch, gather_lint.runtime\n"
+                      "torch.randn(10, 8).gather(0, torch.zeros(3, 1, dtype=torch.long))\nprint('clean')\n")
+    env = dict(__import__("os").environ, GATHER_LINT_RUNTIME=value)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert expect in out.stdout + out.stderr
+
+
+def test_runner_keeps_main_argv_and_exit_code(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("import sys\nprint(__name__, sys.argv[1:])\nsys.exit(3)\n")
+    out = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(script), "a", "--b"], capture_output=True, text=True)
+    assert out.returncode == 3 and out.stdout.strip() == "__main__ ['a', '--b']"
+
+
+def test_message_carries_the_distributed_rank(tmp_path):
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
+    try:
+        with checking(), pytest.raises(GatherLintError, match=r"rank 0\]"):
+            torch.randn(10, 8).gather(0, torch.zeros(3, 1, dtype=torch.long))
+    finally:
+        dist.destroy_process_group()
+
+
+def test_fake_tensors_get_shape_checks_only():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        x = torch.empty(10, 8)
+        bad = torch.empty(3, 1, dtype=torch.long)
+        with checking(), pytest.raises(GatherLintError, match="GL005"):
+            x.gather(0, bad)
+        with checking():
+            assert x.gather(1, bad).shape == (3, 1)
 
 
 def test_runner_stops_at_the_script_line_and_leaves_good_scripts_alone(tmp_path):
@@ -221,6 +280,12 @@ def test_pytest_option_fails_a_test_with_a_silent_bug(tmp_path):
     checked = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime",
                               str(tmp_path)], capture_output=True, text=True)
     assert checked.returncode == 1 and "GL005" in checked.stdout and "test_model.py:5" in checked.stdout
+    warned = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime=warn",
+                             str(tmp_path)], capture_output=True, text=True)
+    assert warned.returncode == 0 and "GatherLintWarning" in warned.stdout
+    swallowing = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime",
+                                 str(tmp_path / "test_model.py")], capture_output=True, text=True, cwd=tmp_path.parent)
+    assert swallowing.returncode == 1 and "1 failed" in swallowing.stdout  # the path after the option is still run
 
 
 def test_non_target_calls_pass_through():

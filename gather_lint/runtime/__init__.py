@@ -1,28 +1,33 @@
 """Runtime debug mode: every gather/scatter-family call is checked on the tensor's own device.
 
-    from gather_lint.runtime import checking
-    with checking():            # or @checking(), or enable()/disable()
+    from gather_lint.runtime import checked
+    with checked():            # or @checked(), or enable()/disable()
         train_step(batch)
 
 Same codes and wording as the static linter; errors name your own file and line.
 Run a whole script with `python -m gather_lint.runtime script.py`, a test suite with
-`pytest --gather-lint-runtime`. TorchScript code is not intercepted (torch offers no hook there).
+`pytest --gather-lint-runtime[=warn]`, or set GATHER_LINT_RUNTIME=raise|warn|off.
+TorchScript code is not intercepted (torch offers no hook there).
 """
 import functools
+import os
 
 from .checker import ASYNC, SYNC
 from .errors import GatherLintError, GatherLintWarning
 from .mode import RAISE, WARN, GatherLintMode, disable, enable
 
-__all__ = ["checking", "enable", "disable", "GatherLintError", "GatherLintWarning", "GatherLintMode",
-           "RAISE", "WARN", "SYNC", "ASYNC"]
+__all__ = ["checked", "checking", "enable", "disable", "from_environment", "GatherLintError", "GatherLintWarning",
+           "GatherLintMode", "RAISE", "WARN", "SYNC", "ASYNC", "ENV"]
+
+ENV = "GATHER_LINT_RUNTIME"
 
 
-class checking:
-    """Context manager and decorator. action: 'raise' or 'warn'; level: 'sync' (exact coordinates,
-    syncs CUDA) or 'async' (device-side assert on CUDA, no host sync)."""
+class checked:
+    """Context manager and decorator. action: 'raise' or 'warn'. level: 'async' (default: exact
+    coordinates on CPU, a device-side assert with no host sync on CUDA) or 'sync' (exact coordinates
+    everywhere; syncs CUDA to read the index's range)."""
 
-    def __init__(self, action: str = RAISE, level: str = SYNC):
+    def __init__(self, action: str = RAISE, level: str = ASYNC):
         self.action, self.level = action, level
         self._modes = []
 
@@ -37,7 +42,22 @@ class checking:
     def __call__(self, fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with checking(self.action, self.level):
+            with checked(self.action, self.level):
                 return fn(*args, **kwargs)
 
         return wrapper
+
+
+checking = checked  # the name used in earlier examples
+
+
+def from_environment(default: str = "off") -> str:
+    """The action GATHER_LINT_RUNTIME asks for: 'raise', 'warn' or 'off'. A bad value is an error."""
+    value = os.environ.get(ENV, default).strip().lower() or default
+    if value not in (RAISE, WARN, "off"):
+        raise ValueError(f"{ENV}={value!r}: expected raise, warn or off")
+    return value
+
+
+if os.environ.get(ENV, "off").strip().lower() in (RAISE, WARN):
+    enable(from_environment())  # checks on from the first import, for code that cannot be edited

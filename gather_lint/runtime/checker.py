@@ -101,6 +101,11 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
     return list(found) + _values(op, site, bound["input"], index, level)
 
 
+def _on_accelerator(t: torch.Tensor) -> bool:
+    """Reading a value back from this device costs a host sync (CUDA and other accelerators)."""
+    return t.device.type != "cpu"
+
+
 def _device_mismatch(inp: torch.Tensor, index: torch.Tensor) -> Optional[Violation]:
     if inp.device != index.device:
         return Violation(device_rule.CODE, device_rule.SEVERITY, device_rule.message(index.device, inp.device))
@@ -120,7 +125,7 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
         size = inp.shape[axis] if rank else 1
     spelled = op.spelled
     allow_negative = op.name == "index_fill"
-    if index.device.type != "cpu" and level == ASYNC or torch.compiler.is_compiling():
+    if _on_accelerator(index) and level == ASYNC or torch.compiler.is_compiling():
         values.assert_async(index, size, f"GL011 {spelled}(): index out of range [0, {size}) on dim={site.dim}")
         return []
     low, high = values.span(index)
@@ -151,7 +156,7 @@ def _embedding(args, kwargs, level: str) -> List[Violation]:
     if not values.has_values(ids):
         return []
     size = weight.shape[0]
-    if ids.device.type != "cpu" and level == ASYNC or torch.compiler.is_compiling():
+    if _on_accelerator(ids) and level == ASYNC or torch.compiler.is_compiling():
         values.assert_async(ids, size, f"GL011 embedding(): id out of range [0, {size})")
         return []
     low, high = values.span(ids)

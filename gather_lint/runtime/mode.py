@@ -9,7 +9,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import location
-from .checker import ASYNC, SYNC, check_call
+from .checker import ASYNC, SYNC, check_call  # noqa: F401 (SYNC re-exported)
 from .errors import GatherLintError, GatherLintWarning
 from .targets import TARGETS
 
@@ -19,7 +19,7 @@ RAISE, WARN = "raise", "warn"
 class GatherLintMode(TorchFunctionMode):
     """Checks every gather/scatter-family call made while it is active. Results are never changed."""
 
-    def __init__(self, action: str = RAISE, level: str = SYNC):
+    def __init__(self, action: str = RAISE, level: str = ASYNC):
         super().__init__()
         if action not in (RAISE, WARN):
             raise ValueError(f"action must be 'raise' or 'warn', not {action!r}")
@@ -65,7 +65,7 @@ def _rank() -> str:
 _active: Optional[GatherLintMode] = None
 
 
-def enable(action: str = RAISE, level: str = SYNC) -> GatherLintMode:
+def enable(action: str = RAISE, level: str = ASYNC) -> GatherLintMode:
     """Turn checking on for this thread until disable()."""
     global _active
     if _active is not None:

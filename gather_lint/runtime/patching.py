@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import OPS
-from .checker import SYNC, check_call
+from .checker import ASYNC, check_call
 from .mode import RAISE, GatherLintMode
 from .targets import EMBEDDING
 
@@ -19,7 +19,7 @@ from .targets import EMBEDDING
 class patched:
     """Context manager: the same checks as GatherLintMode, by attribute replacement."""
 
-    def __init__(self, action: str = RAISE, level: str = SYNC):
+    def __init__(self, action: str = RAISE, level: str = ASYNC):
         self._reporter = GatherLintMode(action, level)
         self._saved = []
 
