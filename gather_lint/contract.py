@@ -53,6 +53,8 @@ class Violation:
     severity: str
     message: str
     fix_suffix: Optional[str] = None  # text that, appended to the index argument, fixes the call
+    fix_dim: Optional[int] = None  # the dim the call should use (replaces a literal dim argument)
+    fix_result_suffix: Optional[str] = None  # text appended after the whole call, with fix_suffix
 
 
 @dataclass

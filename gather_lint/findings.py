@@ -17,8 +17,8 @@ class Finding:
     end_column: int
     severity: str
     message: str
-    # (line, col, end_line, end_col) of the index argument (1-based, characters), the text to append,
-    # and whether the argument needs parentheses first; None when no automatic fix exists
+    # the automatic fix as edits ((line, col, end_line, end_col, new text), ...): 1-based character
+    # positions of the span replaced (an empty span inserts); None when no automatic fix exists
     fix: Optional[tuple] = field(default=None, compare=False)
 
     def as_json(self) -> dict:

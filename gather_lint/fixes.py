@@ -1,4 +1,4 @@
-"""Applying fixes: text appended to an index argument, back to front, formatting untouched."""
+"""Applying fixes: span edits from the AST positions, applied back to front, formatting untouched."""
 from __future__ import annotations
 
 import difflib
@@ -20,7 +20,7 @@ def applicable(findings: Iterable[Finding], unsafe: bool) -> List[Finding]:
 
 
 def apply(text: str, findings: Iterable[Finding], unsafe: bool = False) -> Tuple[str, List[Finding]]:
-    """(fixed text, findings whose fix was applied). Overlapping fixes: the first one wins."""
+    """(fixed text, findings whose fix was applied). A fix touching another's span waits for the next run."""
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
@@ -29,18 +29,16 @@ def apply(text: str, findings: Iterable[Finding], unsafe: bool = False) -> Tuple
     def offset(line: int, col: int) -> int:
         return starts[line - 1] + col - 1
 
-    edits, done, taken = [], [], []
-    for f in sorted(applicable(findings, unsafe), key=lambda f: (f.fix[0], f.fix[1])):
-        line, col, end_line, end_col, suffix, wrap = f.fix
-        begin, end = offset(line, col), offset(end_line, end_col)
-        if any(begin < e and b < end for b, e in taken) or any(b == begin and e == end for b, e in taken):
-            continue  # one fix per argument per run; the next run sees the new code
-        taken.append((begin, end))
-        edits.append((begin, end, suffix, wrap))
+    taken, edits, done = [], [], []
+    for f in sorted(applicable(findings, unsafe), key=lambda f: (f.line, f.column, f.code)):
+        spans = [(offset(e[0], e[1]), offset(e[2], e[3]), e[4]) for e in f.fix]
+        if any(b <= e2 and b2 <= e for b, e, _ in spans for b2, e2 in taken):
+            continue
+        taken.extend((b, e) for b, e, _ in spans)
+        edits.extend(spans)
         done.append(f)
-    for begin, end, suffix, wrap in sorted(edits, reverse=True):
-        middle = f"({text[begin:end]})" if wrap else text[begin:end]
-        text = text[:begin] + middle + suffix + text[end:]
+    for begin, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        text = text[:begin] + new + text[end:]
     return text, done
 
 

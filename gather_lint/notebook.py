@@ -70,9 +70,14 @@ def _relocate(f: Finding, path: str, where) -> Finding:
     end_cell, end_line = where[min(f.end_line, len(where)) - 1]
     fix = f.fix
     if fix is not None:
-        start_cell, fix_line = where[fix[0] - 1]
-        fix_end_cell, fix_end_line = where[fix[2] - 1]
-        fix = (fix_line, fix[1], fix_end_line, fix[3], fix[4], fix[5]) if start_cell == fix_end_cell == cell else None
+        moved = []
+        for line_a, col_a, line_b, col_b, text in fix:
+            (cell_a, in_a), (cell_b, in_b) = where[line_a - 1], where[line_b - 1]
+            if cell_a != cell or cell_b != cell:
+                moved = None
+                break
+            moved.append((in_a, col_a, in_b, col_b, text))
+        fix = tuple(moved) if moved else None
     return replace(f, path=f"{path}:cell {cell}", line=line,
                    end_line=end_line if end_cell == cell else line, end_column=f.end_column if end_cell == cell else f.column,
                    fix=fix)

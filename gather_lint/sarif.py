@@ -30,13 +30,8 @@ def _region(line, col, end_line, end_col) -> dict:
 def _fixes(f: Finding) -> List[dict]:
     if f.fix is None:
         return []
-    line, col, end_line, end_col, suffix, wrap = f.fix
-    replacements = []
-    if wrap:
-        replacements.append({"deletedRegion": _region(line, col, line, col), "insertedContent": {"text": "("}})
-    replacements.append({"deletedRegion": _region(end_line, end_col, end_line, end_col),
-                         "insertedContent": {"text": (")" if wrap else "") + suffix}})
-    return [{"description": {"text": f"append `{suffix}` to the index"},
+    replacements = [{"deletedRegion": _region(*edit[:4]), "insertedContent": {"text": edit[4]}} for edit in f.fix]
+    return [{"description": {"text": "apply the suggested change"},
              "artifactChanges": [{"artifactLocation": _uri(f.path), "replacements": replacements}]}]
 
 

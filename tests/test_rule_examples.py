@@ -86,6 +86,9 @@ def test_fix_removes_the_finding_and_matches_the_reference_in_torch(code, i, exa
     from gather_lint import fixes
 
     source = textwrap.dedent(example.bad)
+    found = [f for f in lint(source) if f.code == code]
+    if found and found[0].fix is None:
+        pytest.skip("no fix offered here: the dim alone would not make this call right")
     fixed, done = fixes.apply(source, lint(source), unsafe=True)
     assert [f.code for f in done] == [code]
     assert code not in [f.code for f in lint(fixed)]
@@ -103,3 +106,9 @@ def test_rule_pages_are_generated_from_the_rules():
     for rule in ALL_RULES:
         assert (pages / f"{rule.CODE}.md").read_text() == render(rule), f"regenerate rules/{rule.CODE}.md"
     assert sorted(p.stem for p in pages.glob("GL*.md")) == sorted(r.CODE for r in ALL_RULES)
+
+
+def test_every_rule_with_a_fix_fixes_at_least_one_of_its_examples():
+    for rule in ALL_RULES:
+        if rule.FIX:
+            assert any(f.fix for ex in rule.EXAMPLES for f in lint(ex.bad) if f.code == rule.CODE), rule.CODE

@@ -14,7 +14,7 @@ from ._example import Example
 CODE = "GL001"
 NAME = "rank-mismatch"
 SEVERITY = ERROR
-FIX = None
+FIX = "unsafe"  # adds a dim to the index and squeezes it off the result: check the code around it
 
 EXAMPLES = [
     Example(
@@ -82,6 +82,7 @@ def check(site: Site) -> Optional[Violation]:
             CODE, SEVERITY,
             f"{named(idx)} is {r_idx}-d but {named(inp)} is {r_in}-d; torch raises 'input and indices "
             f"should have the same number of dimensions'; {_rank_fix(site, r_in, r_idx)}",
+            **_fix(site, r_in, r_idx),
         )
     if max(r_in, 1) == max(r_idx, 1):
         return _payload_rank(site) if family == SCATTER else None
@@ -90,6 +91,7 @@ def check(site: Site) -> Optional[Violation]:
         CODE, SEVERITY,
         f"index {named(idx)} is {r_idx}-d but {role} {named(inp)} is {r_in}-d; torch raises "
         f"'Index tensor must have the same number of dimensions as {role} tensor'; {_rank_fix(site, r_in, r_idx)}",
+        **_fix(site, r_in, r_idx),
     )
 
 
@@ -99,6 +101,14 @@ def _rank_fix(site: Site, r_in: int, r_idx: int) -> str:
         tail = f", then `.squeeze({axis})` the result" if site.op.family == GATHER else ""
         return f"add the missing dim with `{site.index.text}.unsqueeze({axis})`{tail}"
     return "make the index's rank match"
+
+
+def _fix(site: Site, r_in: int, r_idx: int) -> dict:
+    """One missing dim on a gather: unsqueeze the index at the gathered dim, squeeze the result there."""
+    axis = gather_axis(site)
+    if r_idx + 1 != r_in or axis is None or site.op.family not in (GATHER, TAKE_ALONG):
+        return {}
+    return {"fix_suffix": f".unsqueeze({axis})", "fix_result_suffix": f".squeeze({axis})"}
 
 
 def _payload_rank(site: Site) -> Optional[Violation]:

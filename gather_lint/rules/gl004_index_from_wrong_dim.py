@@ -17,7 +17,7 @@ from ._example import Example
 CODE = "GL004"
 NAME = "index-from-wrong-dim"
 SEVERITY = ERROR
-FIX = None
+FIX = "unsafe"  # changes which values are read: the intended ones, but a result all the same
 
 # Dim names that mean "a vocabulary of categories": what token ids, labels and actions index.
 _CATEGORY_DIM = re.compile(
@@ -119,4 +119,16 @@ def check(site: Site) -> Optional[Violation]:
         f"index values are {domain.origin}, which index {meant} dim {want} ({dim_text(shape.dims[want])}) of "
         f"{named(site.input)}, but {site.op.spelled}() uses them along dim={site.dim} (size {dim_text(here)}); "
         f"{effect}; use dim={suggested}",
+        fix_dim=suggested if _reads_whole_rows(site, want) else None,
     )
+
+
+def _reads_whole_rows(site: Site, want: int) -> bool:
+    """Offer the dim change only where it is the whole fix: with it, the index matches the input on
+    every other dim (the per-position idiom), so nothing else needs reshaping."""
+    idx, shape = site.index.shape, site.input.shape
+    if site.op.family not in ("gather", "take_along_dim") or idx is None or idx.variadic:
+        return site.op.family == "index"
+    if len(idx.dims) != len(shape.dims):
+        return False
+    return all(must_equal(a, b) for k, (a, b) in enumerate(zip(idx.dims, shape.dims)) if k != want)

@@ -60,7 +60,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         for v in violations:
             if select is not None and not select(v.code):
                 continue
-            fix = _fix(source, bound[site.op.index_param], v.fix_suffix) if bound is not None else None
+            fix = _fix(source, v, bound[site.op.index_param], bound.get("dim"), call) if bound is not None else None
             collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix))
 
     def flag(node, v: Violation, fix_node) -> None:
@@ -70,7 +70,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         end_line = node.end_lineno or line
         end_col = source.char_col(end_line, node.end_col_offset or 0) + 1
         collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message,
-                                 _fix(source, fix_node, v.fix_suffix)))
+                                 _fix(source, v, fix_node, None, None)))
 
     def analyse():
         module_names = _imports(tree)
@@ -247,13 +247,41 @@ _PASS_THROUGH = {"unsqueeze", "squeeze", "expand", "expand_as", "view", "reshape
 _ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
-def _fix(source: SourceFile, node, suffix: Optional[str]):
-    """Where and what to append to the index argument; None when the text would not be valid code."""
-    if not suffix or "..." in suffix or getattr(node, "end_lineno", None) is None:
-        return None
-    start = (node.lineno, source.char_col(node.lineno, node.col_offset) + 1)
-    end = (node.end_lineno, source.char_col(node.end_lineno, node.end_col_offset) + 1)
-    return start + end + (suffix, not isinstance(node, _ATOMS))
+def _fix(source: SourceFile, v: Violation, index, dim, call):
+    """The violation's fix as edits on the source; None when there is none or it would not be valid code."""
+    edits = []
+    if v.fix_suffix:
+        if "..." in v.fix_suffix or getattr(index, "end_lineno", None) is None:
+            return None
+        start, end = _start(source, index), _end(source, index)
+        if not isinstance(index, _ATOMS):
+            edits.append(start + start + ("(",))
+            edits.append(end + end + (")" + v.fix_suffix,))
+        else:
+            edits.append(end + end + (v.fix_suffix,))
+    if v.fix_dim is not None:
+        if not _is_int_literal(dim):
+            return None
+        edits.append(_start(source, dim) + _end(source, dim) + (str(v.fix_dim),))
+    if v.fix_result_suffix:
+        if call is None:
+            return None
+        edits.append(_end(source, call) + _end(source, call) + (v.fix_result_suffix,))
+    return tuple(edits) or None
+
+
+def _start(source: SourceFile, node):
+    return (node.lineno, source.char_col(node.lineno, node.col_offset) + 1)
+
+
+def _end(source: SourceFile, node):
+    return (node.end_lineno, source.char_col(node.end_lineno, node.end_col_offset) + 1)
+
+
+def _is_int_literal(node) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool)
 
 
 def _op_position(source: SourceFile, call: ast.Call):
