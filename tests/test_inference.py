@@ -573,3 +573,33 @@ def test_gl008_names_the_line_that_made_the_float(make, how):
 
     (finding,) = [f for f in lint(code) if f.code == "GL008"]
     assert f"(made by {how})" in finding.message
+
+
+def test_gl006_squeeze_without_dim_drops_a_batch_of_one(torch):
+    code = """
+    import torch
+    def f():
+        log_probs = torch.randn(1, 5, 10).log_softmax(-1)
+        ids = torch.randint(10, (1, 5))
+        a = log_probs.gather(-1, ids.unsqueeze(-1)).squeeze()
+        b = log_probs.gather(-1, ids.unsqueeze(-1)).squeeze(-1)
+        return a, b
+    """
+    from .conftest import lint
+
+    assert [(f.line, f.code) for f in lint(code)] == [(6, "GL006")]
+    assert torch.randn(1, 5, 1).squeeze().shape == (5,)
+
+
+def test_remainder_gives_values_in_range_for_the_vocab(torch):
+    code = """
+    import torch
+    def f(scores, logits, vocab_size: int, num_beams: int):
+        scores = scores  # [B, num_beams * vocab_size]
+        logits = logits  # [B, T, vocab_size]
+        top_ids = scores.topk(num_beams, dim=1).indices
+        next_token = top_ids % vocab_size
+        return logits.gather(1, next_token.unsqueeze(-1).expand(-1, -1, 4))
+    """
+    assert codes(code) == ["GL004"]
+    assert (torch.tensor([-7, 12]) % 5).tolist() == [3, 2]

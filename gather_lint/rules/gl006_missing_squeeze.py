@@ -4,7 +4,8 @@
 to ``[B, L]`` advantages, compared with ``[B, L]`` reference log-probs), broadcasting aligns the
 right-most dims: the result is ``[B, L, L]`` whenever ``B == L``, and always when the batch has one
 row, silently; otherwise torch raises a size mismatch far from the gather. A singleton in the middle
-(``[B, 1, T]`` with ``[B, T]``) always broadcasts silently to ``[B, B, T]``.
+(``[B, 1, T]`` with ``[B, T]``) always broadcasts silently to ``[B, B, T]``. The reverse mistake,
+``.squeeze()`` with no dim on a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
 """
 from typing import Optional
 
@@ -45,6 +46,21 @@ expected = torch.stack([log_probs[0, t, ids[0, t]] * mask[0, t] for t in range(5
 
 def check(site: Site) -> Optional[Violation]:
     return None  # a dataflow rule: see check_broadcast
+
+
+def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Optional[Violation]:
+    """`.squeeze()` with no dim on a gathered result that has another literal size-1 dim."""
+    if gathered is None or gathered.variadic or axis is None:
+        return None
+    others = [k for k, d in enumerate(gathered.dims) if k != axis and d == 1]
+    if not others:
+        return None
+    kept = [d for k, d in enumerate(gathered.dims) if d != 1]
+    return Violation(
+        CODE, SEVERITY,
+        f"`{text}.squeeze()` on {gathered} removes every size-1 dim, dim {others[0]} too, giving "
+        f"[{', '.join(dim_text(d) for d in kept)}]; squeeze only gather's dim with `.squeeze({axis - len(gathered.dims)})`",
+    )
 
 
 def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str, other_text: str,

@@ -10,7 +10,7 @@ import ast
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain, Site, Violation, check
-from ..dims import Shape, Sym, normalize_dim, value
+from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl013_overwriting_accumulate as overwrite
 from . import tensor_ops as ops
@@ -552,6 +552,12 @@ class Interpreter:
             return None
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
         result = _carry(left, right, ops.binary(left, right, symbol))
+        if symbol == "%" and isinstance(left, TensorVal) and isinstance(right, DimVal) and isinstance(result, TensorVal) \
+                and (value(right.dim) or 0) > 0 or (symbol == "%" and isinstance(right, DimVal) and isinstance(right.dim, Sym)
+                                                    and isinstance(result, TensorVal)):
+            # Python-style remainder by a positive size: values in [0, n), whatever the sign of the input
+            result = result.with_(dtype=left.dtype if isinstance(left, TensorVal) else result.dtype,
+                                  domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
             result = _made_float(result, f"the true division `/` at line {node.lineno}")
@@ -633,6 +639,8 @@ class Interpreter:
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
             if isinstance(owner, TensorVal):
+                if func.attr == "squeeze" and not node.args and not node.keywords:
+                    self._check_squeeze_all(node, func.value, owner)
                 if func.attr in _ARITH_METHODS and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
@@ -685,6 +693,12 @@ class Interpreter:
         formal = [None if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
         formal_kw = {k.arg: (None if self.uses_informal(k.value) else kwargs.get(k.arg)) for k in node.keywords if k.arg}
         return self.module.call(self, callee, node, formal, formal_kw)
+
+    def _check_squeeze_all(self, node, owner_node, owner: TensorVal) -> None:
+        """GL006, the reverse: .squeeze() on a gathered [1, L, 1] also drops the size-1 batch dim."""
+        violation = missing_squeeze.check_squeeze_all(owner.shape, owner.kept_singleton, self.source.segment(owner_node))
+        if violation is not None:
+            self.flag(node, violation, None)
 
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
         """GL006: a gather's kept singleton meeting a tensor that lacks it."""
