@@ -35,6 +35,7 @@ class TensorInfo:
     domain: Optional[Domain] = None
     text: str = "tensor"  # how messages name it: source text or a role name
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") left by x[:, :-1] / x[:, 1:] (static only)
+    filled: Optional[str] = None  # "zeros" / "empty" when the tensor was just created that way (static only)
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Site:
     dim: Optional[int] = None  # literal dim as written (may be negative); None when unknown
     dim_given: bool = True  # False only for take_along_dim(dim=None)
     payload: Optional[TensorInfo] = None  # src / source tensor of scatter and index ops
+    options: dict = field(default_factory=dict)  # literal keyword values: reduce, include_self, ...
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ _MODULES = (
     "gl011_index_out_of_range",
     "gl012_device_mismatch",
     "gl013_overwriting_accumulate",
+    "gl014_reduce_includes_buffer",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

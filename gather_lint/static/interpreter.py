@@ -738,7 +738,8 @@ class Interpreter:
                 return _construct(func, args, kwargs, node)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
-                return TensorVal(args[0].shape, dtype)
+                filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
+                return TensorVal(args[0].shape, dtype, filled=filled)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
@@ -1058,7 +1059,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
     unknown_dtype = "dtype" in kwargs and dtype is None
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
-        return TensorVal(_size_args(args, kwargs), default, origin="constructor")
+        return TensorVal(_size_args(args, kwargs), default, origin="constructor",
+                         filled=func if func in ("zeros", "empty") else None)
     if func == "full":
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)

@@ -53,7 +53,7 @@ def bind_call(op: Op, method: bool, receiver: Optional[ast.AST], call: ast.Call)
 
 def _info(value, text: str) -> TensorInfo:
     if isinstance(value, TensorVal):
-        return TensorInfo(value.shape, value.dtype, value.domain, text, value.shift)
+        return TensorInfo(value.shape, value.dtype, value.domain, text, value.shift, value.filled)
     return TensorInfo(text=text)
 
 
@@ -79,6 +79,7 @@ def build_site(op: Op, bound: dict, evaluate: Callable, segment: Callable) -> Op
         dim=as_int(dim_value) if dim_given else None,
         dim_given=dim_given,
         payload=payload,
+        options={k: v.value for k, v in values.items() if k in ("reduce", "include_self") and isinstance(v, Literal)},
     )
     return site, values
 

@@ -498,7 +498,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
             isinstance(v, (SeqVal, TensorVal)) for v in sizes) else None
         dtype = kwargs.get("dtype")
         known = dtype.value[6:] if isinstance(dtype, Literal) and isinstance(dtype.value, str) and dtype.value.startswith("dtype:") else None
-        return TensorVal(Shape(tuple(dims)) if dims else None, known if "dtype" in kwargs else t.dtype)
+        filled = {"new_zeros": "zeros", "new_empty": "empty"}.get(name)
+        return TensorVal(Shape(tuple(dims)) if dims else None, known if "dtype" in kwargs else t.dtype, filled=filled)
     if name == "multinomial":
         return multinomial(t, args, kwargs, text)
     if name in ("nonzero", "argwhere"):

@@ -16,6 +16,7 @@ class TensorVal:
     origin: str = ""  # where the shape fact came from, e.g. "comment line 12"
     kept_singleton: Optional[int] = None  # axis of a size-1 dim a gather left in place (GL006)
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") from slicing one end off (GL007)
+    filled: Optional[str] = None  # "zeros" or "empty" straight from a constructor (GL014)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)

@@ -1,0 +1,62 @@
+"""GL014 reduce includes buffer: scatter_reduce averages (or maxes, mins, multiplies) the buffer's own zeros in.
+
+``scatter_reduce`` defaults to ``include_self=True``: the destination's current value takes part in
+the reduction at every position that receives a value. Onto a fresh ``torch.zeros`` buffer,
+``"mean"`` divides by one extra element (the mean of 2 and 4 becomes 2, not 3), ``"prod"`` gives 0,
+``"amax"`` clips negative maxima to 0 and ``"amin"`` positive minima to 0; onto ``torch.empty`` it
+mixes in uninitialised memory. All silently.
+"""
+from typing import Optional
+
+from ..contract import WARNING, Site, Violation, named
+from ._example import Example
+
+CODE = "GL014"
+NAME = "reduce-includes-buffer"
+SEVERITY = WARNING
+FIX = None
+RUNTIME = False  # "freshly zero-filled" is a fact about the code, not about a tensor's values
+
+EXAMPLES = [
+    Example(
+        title="per-segment mean onto a zero buffer",
+        bad="""
+import torch
+values = torch.tensor([2.0, 4.0, 6.0])
+segment = torch.tensor([0, 0, 1])
+out = torch.zeros(2).scatter_reduce(0, segment, values, reduce="mean")
+expected = torch.stack([values[segment == s].mean() for s in range(2)])
+""",
+        good="""
+import torch
+values = torch.tensor([2.0, 4.0, 6.0])
+segment = torch.tensor([0, 0, 1])
+out = torch.zeros(2).scatter_reduce(0, segment, values, reduce="mean", include_self=False)
+expected = torch.stack([values[segment == s].mean() for s in range(2)])
+""",
+    ),
+]
+
+_EFFECT = {
+    "mean": "each mean counts the buffer's 0 as one more element",
+    "prod": "each product is multiplied by the buffer's 0",
+    "amax": "every maximum below 0 becomes 0",
+    "amin": "every minimum above 0 becomes 0",
+    "max": "every maximum below 0 becomes 0",
+    "min": "every minimum above 0 becomes 0",
+}
+
+
+def check(site: Site) -> Optional[Violation]:
+    reduce = site.options.get("reduce")
+    if site.op.name != "scatter_reduce" or reduce not in _EFFECT or site.options.get("include_self") is False:
+        return None
+    filled = site.input.filled
+    if filled is None:
+        return None
+    effect = _EFFECT[reduce] if filled == "zeros" else "uninitialised memory takes part in every reduction"
+    return Violation(
+        CODE, SEVERITY,
+        f"scatter_reduce(reduce={reduce!r}) onto a fresh torch.{filled} buffer {named(site.input)} with "
+        f"include_self=True (the default): {effect}, silently; pass include_self=False",
+    )
