@@ -26,6 +26,7 @@ class Domain:
     sentinel: Optional[int] = None  # a negative padding value the code certainly put in (-100, -1)
     sentinel_line: Optional[int] = None  # where it was put in
     made_float: Optional[str] = None  # what turned the values into floats: "the true division `/` at line 12"
+    rounded: Optional[tuple] = None  # (dtype, exact limit, "`.half()` at line 9"): ints passed through a low-precision float
 
 
 @dataclass

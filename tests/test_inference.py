@@ -603,3 +603,30 @@ def test_remainder_gives_values_in_range_for_the_vocab(torch):
     """
     assert codes(code) == ["GL004"]
     assert (torch.tensor([-7, 12]) % 5).tolist() == [3, 2]
+
+
+def test_padding_reaching_one_hot_and_embeddings(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class Model(nn.Module):
+        def __init__(self, vocab_size: int):
+            super().__init__()
+            self.embed = nn.Embedding(vocab_size, 16)
+
+        def forward(self, input_ids, pad_id: int):
+            labels = input_ids.masked_fill(input_ids == pad_id, -100)
+            a = F.one_hot(labels, 10)
+            b = self.embed(labels)
+            c = self.embed(labels.clamp(min=0))
+            return a, b, c
+    """
+    from .conftest import lint
+
+    assert [(f.line, f.code) for f in lint(code)] == [(13, "GL011"), (14, "GL011")]
+    with pytest.raises(RuntimeError, match="non-negative"):
+        torch.nn.functional.one_hot(torch.tensor([1, -100]), 10)
+    with pytest.raises(IndexError):
+        torch.nn.Embedding(10, 4)(torch.tensor([1, -100]))

@@ -16,6 +16,7 @@ _MODULES = (
     "gl012_device_mismatch",
     "gl013_overwriting_accumulate",
     "gl014_reduce_includes_buffer",
+    "gl015_index_rounded",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

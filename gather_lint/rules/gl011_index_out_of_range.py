@@ -73,6 +73,16 @@ def check(site: Site) -> Optional[Violation]:
     return None
 
 
+def padding_lookup(text: str, domain, what: str) -> Violation:
+    where = f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{text}` can hold the padding value {domain.sentinel}{where} and nothing masks it before {what}; "
+        f"negative ids raise ('Class values must be non-negative' / 'index out of range in self'), a device-side "
+        f"assert on CUDA; replace padding first, e.g. `.masked_fill(mask, 0)`",
+    )
+
+
 def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint: str) -> str:
     return (f"index values span [{low}, {high}] but dim={dim} of the input has size {size} (valid: "
             f"[0, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA"

@@ -23,13 +23,17 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 _STEMS = ("gather", "scatter", "index_", "take_along_dim")
 _AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013)
+_PADDING = re.compile(r"-100\b|value\s*=\s*-1\b")  # the ignore-index convention, or an explicit -1 fill
 
 
 def mentions_op(text: str) -> bool:
     # substring tests run at memory speed; the regexes only confirm a hit
     if any(stem in text for stem in _STEMS) and _MENTIONS_OP.search(text) is not None:
         return True
-    return ("] +=" in text or "] -=" in text or "]+=" in text or "]-=" in text) and _AUGMENTED_INDEX.search(text) is not None
+    if ("] +=" in text or "] -=" in text or "]+=" in text or "]-=" in text) and _AUGMENTED_INDEX.search(text) is not None:
+        return True
+    # padding reaching one_hot or an embedding (GL011): a lookup and a negative padding literal
+    return ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,

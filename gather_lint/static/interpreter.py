@@ -7,11 +7,13 @@ both sides agree on; loops forget what their body reassigns. Unknown stays unkno
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain, Site, Violation, check
 from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
+from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
@@ -475,7 +477,7 @@ class Interpreter:
             if domain is not None:
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:
-                    domain = Domain(None, domain.origin, True, True, old.sentinel, old.sentinel_line, old.made_float)
+                    domain = replace(old, origin=domain.origin, category=True, repeats=True)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 
@@ -629,6 +631,8 @@ class Interpreter:
             layer = self.env.get(key)
             if isinstance(layer, LayerVal):
                 args, _ = self._args(node)
+                if layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
+                    self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                 return layer.apply(args[0]) if len(args) == 1 else None
             if func.value.id == "self" and self.module is not None and self.class_name and key not in self.env:
                 callee = self.module.methods.get((self.class_name, func.attr))
@@ -678,7 +682,12 @@ class Interpreter:
             return _with_sentinel(result, None, None) if ops.as_int(args[1]) is not None else result
         if method in ("float", "half", "double", "bfloat16", "to", "type") and result.dtype in ops.FLOAT_DTYPES \
                 and owner.dtype is not None and owner.dtype not in ops.FLOAT_DTYPES:
-            return _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")
+            made = _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")
+            if result.dtype in _EXACT_UP_TO:
+                base = made.domain
+                made = made.with_(domain=replace(base, rounded=(result.dtype, _EXACT_UP_TO[result.dtype],
+                                                                  f"`.{method}()` at line {node.lineno}")))
+            return made
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
             low = kwargs.get("min", args[0] if args else None)
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
@@ -693,6 +702,12 @@ class Interpreter:
         formal = [None if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
         formal_kw = {k.arg: (None if self.uses_informal(k.value) else kwargs.get(k.arg)) for k in node.keywords if k.arg}
         return self.module.call(self, callee, node, formal, formal_kw)
+
+    def _check_padding_lookup(self, node, ids_node, ids: TensorVal, what: str) -> None:
+        """GL011 for lookups that are not family calls: one_hot and embeddings reject negative ids too."""
+        domain = ids.domain
+        if domain is not None and domain.sentinel is not None and domain.sentinel < 0:
+            self.flag(node, oob.padding_lookup(self.source.segment(ids_node), domain, what), None)
 
     def _check_squeeze_all(self, node, owner_node, owner: TensorVal) -> None:
         """GL006, the reverse: .squeeze() on a gathered [1, L, 1] also drops the size-1 batch dim."""
@@ -763,6 +778,8 @@ class Interpreter:
                 padded = TensorVal(None, args[0].dtype, args[0].domain)
                 fill = kwargs.get("value", args[3] if len(args) > 3 else None)
                 return _with_sentinel(padded, _negative(fill), node.lineno) if _negative(fill) is not None else padded
+            if func in ("one_hot", "embedding") and args and isinstance(args[0], TensorVal):
+                self._check_padding_lookup(node, node.args[0], args[0], f"F.{func}()")
             if func == "one_hot" and args and isinstance(args[0], TensorVal):
                 n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
                 s = args[0].shape
@@ -803,10 +820,12 @@ def _negative(v) -> Optional[int]:
     return n if n is not None and n < 0 else None
 
 
+_EXACT_UP_TO = {"float16": 2048, "bfloat16": 256}  # every integer up to this survives the round trip
+
+
 def _made_float(t: TensorVal, how: str) -> TensorVal:
     base = t.domain or Domain()
-    return t.with_(domain=Domain(base.size, base.origin, base.category, base.repeats, base.sentinel,
-                                 base.sentinel_line, how))
+    return t.with_(domain=replace(base, made_float=how))
 
 
 def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> TensorVal:
@@ -814,8 +833,7 @@ def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> T
     base = t.domain or Domain()
     if value is None and base.sentinel is None:
         return t
-    domain = Domain(base.size, base.origin, base.category, base.repeats, value, line if value is not None else None,
-                    base.made_float)
+    domain = replace(base, sentinel=value, sentinel_line=line if value is not None else None)
     return t.with_(domain=None if domain == Domain() else domain)
 
 

@@ -1,0 +1,57 @@
+"""GL015 index rounded: integer indices passed through float16 or bfloat16 come back rounded.
+
+float16 represents every integer only up to 2048, bfloat16 only up to 256. Ids sent through
+``.half()``/``.bfloat16()`` (a mixed-precision buffer, an autocast region, a float tensor that
+stores them) and back with ``.long()`` are silently rounded: token 3001 becomes 3000 in float16 and
+3008 in bfloat16. Reported when the indexed dim is larger than the exact range.
+"""
+from typing import Optional
+
+from ..contract import WARNING, Site, Violation, gather_axis, named
+from ..dims import dim_text, value
+from ._example import Example
+
+CODE = "GL015"
+NAME = "index-rounded"
+SEVERITY = WARNING
+FIX = None
+RUNTIME = False  # the round trip happened before the call
+
+EXAMPLES = [
+    Example(
+        title="token ids stored in a half-precision buffer",
+        bad="""
+import torch
+table = torch.randn(5000, 8)  # [V, D]
+ids = torch.tensor([[3001], [4097]])
+buffered = ids.half()
+out = table.gather(0, buffered.long().expand(-1, 8))
+expected = table[ids[:, 0]]
+""",
+        good="""
+import torch
+table = torch.randn(5000, 8)  # [V, D]
+ids = torch.tensor([[3001], [4097]])
+buffered = ids.clone()
+out = table.gather(0, buffered.long().expand(-1, 8))
+expected = table[ids[:, 0]]
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    domain = site.index.domain
+    if domain is None or domain.rounded is None or site.index.dtype not in ("int64", "int32"):
+        return None
+    dtype, limit, where = domain.rounded
+    axis = gather_axis(site)
+    size = value(site.input.shape.dims[axis]) if axis is not None else None
+    if size is None or size <= limit:
+        return None
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(site.index)} went through {dtype} ({where}), which holds integers exactly only up to {limit}, "
+        f"but dim={site.dim} of {named(site.input)} has {dim_text(site.input.shape.dims[axis])} entries: larger "
+        f"indices come back rounded and read the wrong entries, silently; keep indices in an integer tensor",
+    )
