@@ -110,6 +110,11 @@ def named(info: TensorInfo) -> str:
     return f"`{info.text}` {shape_text(info)}"
 
 
+def padding_source(domain: Domain) -> str:
+    """' (set at line 12)' for a padding value whose origin is known, for messages."""
+    return f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
+
+
 def size_expr(info: TensorInfo, axis: int) -> str:
     """Source text for input.size(axis): the literal, a variable that holds it, or a .size() call."""
     d = info.shape.dims[axis] if info.shape is not None else None

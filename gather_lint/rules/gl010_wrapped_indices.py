@@ -7,7 +7,7 @@ negative padding value into the index; at run time, for any out-of-range value.
 """
 from typing import Optional
 
-from ..contract import WARNING, Site, Violation, named
+from ..contract import WARNING, Site, Violation, named, padding_source
 from ..ops import TAKE_ALONG
 from ._example import Example
 
@@ -43,7 +43,7 @@ def check(site: Site) -> Optional[Violation]:
     domain = site.index.domain
     if site.op.family != TAKE_ALONG or not site.dim_given or domain is None or domain.sentinel is None:
         return None
-    where = f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
+    where = padding_source(domain)
     return Violation(
         CODE, SEVERITY,
         f"index {named(site.index)} can hold the padding value {domain.sentinel}{where}; take_along_dim() wraps it "

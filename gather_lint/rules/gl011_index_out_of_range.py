@@ -11,7 +11,7 @@ larger size than the dim they index.
 """
 from typing import Optional
 
-from ..contract import ERROR, Site, Violation, gather_axis, named
+from ..contract import ERROR, Site, Violation, gather_axis, named, padding_source
 from ..dims import dim_text, must_equal, must_exceed
 from ..ops import TAKE_ALONG
 from ._example import Example
@@ -51,7 +51,7 @@ def check(site: Site) -> Optional[Violation]:
     if domain is None or site.op.family == TAKE_ALONG or site.op.name == "index_fill":
         return None  # take_along_dim wraps (GL010); index_fill_ accepts [-n, n)
     if domain.sentinel is not None and domain.sentinel < 0:
-        where = f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
+        where = padding_source(domain)
         return Violation(
             CODE, SEVERITY,
             f"index {named(site.index)} can hold the padding value {domain.sentinel}{where} and nothing masks it "
@@ -74,7 +74,7 @@ def check(site: Site) -> Optional[Violation]:
 
 
 def padding_lookup(text: str, domain, what: str) -> Violation:
-    where = f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
+    where = padding_source(domain)
     return Violation(
         CODE, SEVERITY,
         f"`{text}` can hold the padding value {domain.sentinel}{where} and nothing masks it before {what}; "
