@@ -3,7 +3,6 @@ source (in the ways users write them), the analyzer reports exactly the contract
 concrete shapes; with a fact removed it reports a subset, never a different code."""
 import os
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

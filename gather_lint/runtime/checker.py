@@ -7,12 +7,12 @@ import torch
 
 from ..contract import ERROR, Site, TensorInfo, Violation, check
 from ..dims import Shape, normalize_dim
-from ..ops import GATHER, INDEX, INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
+from ..ops import INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
 from . import values
-from .targets import EMBEDDING, is_op
+from .targets import EMBEDDING
 
 SYNC, ASYNC = "sync", "async"
 

@@ -4,7 +4,7 @@ from typing import Dict, Tuple
 import torch
 import torch.nn.functional as F
 
-from ..ops import OPS, Op
+from ..ops import OPS
 
 EMBEDDING = "embedding"
 
@@ -22,7 +22,3 @@ def build() -> Dict[object, Tuple[object, str]]:
 
 
 TARGETS = build()
-
-
-def is_op(entry) -> bool:
-    return isinstance(entry, Op)

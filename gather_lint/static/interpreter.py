@@ -10,7 +10,7 @@ import ast
 from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
-from ..contract import Domain, Site, Violation, check
+from ..contract import Domain, check
 from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -42,7 +42,7 @@ class Interpreter:
         self.env: Dict[str, object] = dict(module_names)
         self.report = report
         self.flag = flag or (lambda *a: None)  # (node, violation, node to fix) for dataflow rules
-        self.module: Optional["ModuleContext"] = None  # functions and classes of the module, for calls
+        self.module = None  # the module's functions and classes (calls.ModuleContext), for calls
         self.returns: list = []
         self.call_depth = 0
         # names whose facts rest on a shape comment: good evidence next to the code they describe,
@@ -157,7 +157,8 @@ class Interpreter:
                 self._check_broadcast(node, node.target, left, node.value, right, symbol + "=")
                 out = ops.binary(left, right, symbol)
                 # in-place ops keep the left shape whenever broadcasting keeps it
-                self.env[node.target.id] = out if out is not None and out.shape == left.shape else TensorVal(left.shape if out and out.shape == left.shape else None, out.dtype if out else None)
+                self.env[node.target.id] = out if out is not None and out.shape == left.shape else \
+                    TensorVal(None, out.dtype if out is not None else None)
             else:
                 self.env[node.target.id] = None
         else:

@@ -4,10 +4,11 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional, Tuple
 
-from ..contract import Site, TensorInfo
+from ..contract import Site, TensorInfo, gather_axis
+from ..dims import Shape, broadcast
 from ..ops import FUNCTION_NAMES, OPS, Op, bind_arguments
 from .tensor_ops import as_int
-from .values import DimVal, Literal, QualName, SeqVal, TensorVal
+from .values import DimVal, Literal, QualName, TensorVal
 
 TORCH = "torch"
 
@@ -90,9 +91,6 @@ def _may_be_tensor(value) -> bool:
 
 def result_of(site: Site, values: dict) -> Optional[TensorVal]:
     """The op's own result: gather takes the index's shape, scatter/index ops keep the input's."""
-    from ..contract import gather_axis
-    from ..dims import Shape
-
     inp = values.get("input")
     dtype = inp.dtype if isinstance(inp, TensorVal) else None
     family = site.op.family
@@ -117,8 +115,6 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
         idx = site.index.shape
         if axis is None or idx is None or idx.variadic or len(idx.dims) != len(shape.dims):
             return TensorVal(None, dtype)
-        from ..dims import broadcast
-
         dims = []
         for k, (a, b) in enumerate(zip(shape.dims, idx.dims)):
             if k == axis:
@@ -129,6 +125,3 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
         return TensorVal(Shape(tuple(dims)), dtype)
     return TensorVal(None, dtype)
 
-
-def is_sequence(value) -> bool:
-    return isinstance(value, SeqVal)

@@ -90,11 +90,12 @@ def squeeze(t, args, kwargs):
     axis = normalize_dim(as_int(d), len(s.dims)) if as_int(d) is not None else None
     if axis is None:
         return TensorVal(None, t.dtype, t.domain)
-    if value(s.dims[axis]) == 1:
+    size = value(s.dims[axis])
+    if size == 1:
         return _with_shape(t, s.dims[:axis] + s.dims[axis + 1:])
-    if value(s.dims[axis]) is not None or s.dims[axis] is not None:
-        return t if value(s.dims[axis]) is not None else TensorVal(None, t.dtype, t.domain)
-    return TensorVal(None, t.dtype, t.domain)
+    if size is not None:
+        return t  # squeezing a dim that is not 1 changes nothing
+    return TensorVal(None, t.dtype, t.domain)  # a named or unknown dim may be 1
 
 
 def view(t, args, kwargs):
@@ -261,7 +262,6 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
         k = None
         dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
     if what in ("max", "min"):
-        keep = _arg(args, kwargs, 1, "keepdim", Literal(False))
         if _arg(args, kwargs, 0, "dim") is None:
             return TensorVal(Shape(()), t.dtype)  # max() with no dim is a plain reduction
         shaped = reduce(t, args, kwargs, indices=True)
@@ -408,7 +408,7 @@ def cat(tensors: List[object], dim: Optional[int], stack: bool):
     dims = []
     for k in range(rank):
         if k == axis:
-            dims.append(product([]) if False else _sum_dims([s.dims[k] for s in shapes]))
+            dims.append(_sum_dims([s.dims[k] for s in shapes]))
         else:
             same = all(s.dims[k] == shapes[0].dims[k] for s in shapes)
             dims.append(shapes[0].dims[k] if same else None)
@@ -510,8 +510,6 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in ("dim", "ndimension"):
         s = _known(t)
         return DimVal(len(s.dims)) if s else None
-    if name in ("float", "long"):
-        return cast(t, _CAST[name])
     return None
 
 
