@@ -630,3 +630,33 @@ def test_padding_reaching_one_hot_and_embeddings(torch):
         torch.nn.functional.one_hot(torch.tensor([1, -100]), 10)
     with pytest.raises(IndexError):
         torch.nn.Embedding(10, 4)(torch.tensor([1, -100]))
+
+
+RMW = '''
+import torch
+
+def f(input_ids, scores):
+    counts = torch.zeros(100)
+    counts[input_ids] = counts[input_ids] + 1
+    hist = torch.zeros(100)
+    hist.scatter_(0, input_ids, hist.gather(0, input_ids) + 1)
+    table = torch.zeros(100, 4)
+    table.index_copy_(0, input_ids, table.index_select(0, input_ids) + 1)
+    top = scores.topk(3).indices
+    counts[top] = counts[top] + 1
+    ok = torch.zeros(100)
+    ok[input_ids] = 1.0
+    acc = torch.zeros(100)
+    acc.scatter_add_(0, input_ids, torch.ones(5))
+    return counts, hist, table, ok, acc
+'''
+
+
+def test_gl013_read_modify_write_in_every_spelling(torch):
+    from .conftest import lint
+
+    assert [(f.line, f.code) for f in lint(RMW)] == [(6, "GL013"), (8, "GL013"), (10, "GL013")]
+    ids = torch.tensor([1, 1])
+    hist = torch.zeros(3)
+    hist.scatter_(0, ids, hist.gather(0, ids) + 1)
+    assert hist[1] == 1  # two occurrences, one count

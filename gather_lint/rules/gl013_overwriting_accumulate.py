@@ -4,7 +4,9 @@ Indexed in-place addition is ``x.index_put_((ids,), x[ids] + v)`` without accumu
 repeated index every write computes from the same old value and the last one wins, silently
 (nondeterministically on CUDA). Token ids, class labels, segment ids and ``randint`` draws repeat;
 ``topk``, ``argsort``, ``arange`` and ``randperm`` indices do not. Counting tokens with
-``counts[ids] += 1`` counts each distinct id once.
+``counts[ids] += 1`` counts each distinct id once. The same holds for every read-modify-write that
+writes without accumulating: ``x[ids] = x[ids] + v``, ``x.scatter_(d, ids, x.gather(d, ids) + v)``,
+``x.index_copy_(d, ids, x.index_select(d, ids) + v)``; ``scatter_add_``/``index_add_`` accumulate.
 """
 from typing import Optional
 
@@ -51,4 +53,13 @@ def check_augmented(target: str, index: str, origin: str, op: str, value: str) -
         f"`{target}[{index}] {op} ...`: the index holds {origin}, which can repeat, and indexed in-place "
         f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
         f"`{target}.index_put_(({index},), {sign}{value}, accumulate=True)` (or index_add_)",
+    )
+
+
+def check_read_modify_write(write: str, index: str, origin: str, fix: str) -> Violation:
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes values computed from the same positions it overwrites, and the index `{index}` holds "
+        f"{origin}, which can repeat: a repeated index is written once (the last write wins), silently; "
+        f"accumulate with {fix}",
     )

@@ -26,14 +26,38 @@ _AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013)
 _PADDING = re.compile(r"-100\b|value\s*=\s*-1\b")  # the ignore-index convention, or an explicit -1 fill
 
 
-def mentions_op(text: str) -> bool:
-    # substring tests run at memory speed; the regexes only confirm a hit
-    if any(stem in text for stem in _STEMS) and _MENTIONS_OP.search(text) is not None:
-        return True
+def _reads_what_it_writes(text: str) -> bool:
+    """A line `x[i] = ... x[i] ...` (GL013's read-modify-write), found without a regex backreference."""
+    start = text.find("] = ")
+    while start != -1:
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", start)
+        line_end = len(text) if line_end == -1 else line_end
+        left = text[line_start:start + 1].strip()
+        if "[" in left and left in text[start + 4:line_end]:
+            return True
+        start = text.find("] = ", line_end)
+    return False
+
+
+def names_an_op(text: str) -> bool:
+    # substring tests run at memory speed; the regex only confirms a hit
+    return any(stem in text for stem in _STEMS) and _MENTIONS_OP.search(text) is not None
+
+
+def local_trigger(text: str) -> bool:
+    """Patterns of the local rules that need no family call: x[i] += v and x[i] = f(x[i]) (GL013),
+    a lookup next to a padding literal (GL011)."""
     if ("] +=" in text or "] -=" in text or "]+=" in text or "]-=" in text) and _AUGMENTED_INDEX.search(text) is not None:
         return True
-    # padding reaching one_hot or an embedding (GL011): a lookup and a negative padding literal
+    if "] = " in text and _reads_what_it_writes(text):
+        return True
     return ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None
+
+
+def mentions_op(text: str) -> bool:
+    """Whether a file (or block) can hold anything a rule looks at."""
+    return names_an_op(text) or local_trigger(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -127,7 +151,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     if len(starts) <= 2:
         return parse(text, path)
     chunks = [(first, "".join(lines[first:last])) for first, last in zip(starts, starts[1:] + [len(lines)])]
-    keep = [mentions_op(chunk) for _, chunk in chunks]
+    keep = [names_an_op(chunk) for _, chunk in chunks]
     defined = [set(_DEF_NAME.findall(chunk)) for _, chunk in chunks]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
         names = set().union(*(d for d, kept in zip(defined, keep) if kept))
@@ -135,6 +159,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         calls = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(map(re.escape, names)))) if names else None
         keep = [kept or bool(d & called) or (calls is not None and calls.search(chunk) is not None)
                 for (_, chunk), kept, d in zip(chunks, keep, defined)]
+    # blocks for the local rules need no callers or callees, and only those that use torch
+    keep = [kept or ("torch" in chunk and local_trigger(chunk)) for (_, chunk), kept in zip(chunks, keep)]
     body: list = []
     try:
         for (first, chunk), kept in zip(chunks, keep):

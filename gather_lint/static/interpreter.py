@@ -118,6 +118,8 @@ class Interpreter:
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         result = self.expr(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+            self._check_subscript_rmw(node, node.targets[0])
         self._last_value_node = node.value
         self._comment_used = False
         for target in node.targets:
@@ -166,8 +168,48 @@ class Interpreter:
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
                 self._check_overwrite(node)
 
+    def _repeating_index(self, index_node) -> Optional[TensorVal]:
+        index = self.expr(index_node)
+        if isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and index.domain is not None \
+                and index.domain.repeats:
+            return index
+        return None
+
+    def _check_subscript_rmw(self, node: ast.Assign, target: ast.Subscript) -> None:
+        """x[I] = f(x[I]): the read and the write are the same positions, so repeated I is lost."""
+        if not isinstance(self.expr(target.value), TensorVal):
+            return  # dicts and lists are written by key, not by tensor index
+        text = ast.dump(target.value), ast.dump(target.slice)
+        reads = any(isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == text
+                    for n in ast.walk(node.value))
+        index = self._repeating_index(target.slice) if reads and not isinstance(target.slice, ast.Tuple) else None
+        if index is not None:
+            x, i = self.source.segment(target.value), self.source.segment(target.slice)
+            self.flag(node, overwrite.check_read_modify_write(
+                f"{x}[{i}] = ...", i, index.domain.origin,
+                f"`{x}.index_put_(({i},), <increment>, accumulate=True)`"), None)
+
+    def _check_op_rmw(self, node: ast.Call, op, bound) -> None:
+        """x.scatter_(d, I, f(x.gather(d, I))) / x.index_copy_(d, I, f(x.index_select(d, I)))."""
+        reader = {"scatter": "gather", "index_copy": "index_select"}.get(op.name)
+        payload = bound.get("src", bound.get("value")) if op.name == "scatter" else bound.get("source")
+        if reader is None or payload is None or "reduce" in bound or not isinstance(node.func, ast.Attribute):
+            return
+        receiver, index = ast.dump(bound["input"]), ast.dump(bound["index"])
+        reads = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == reader
+                    and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index
+                    for n in ast.walk(payload))
+        found = self._repeating_index(bound["index"]) if reads else None
+        if found is not None:
+            adder = "scatter_add_" if op.name == "scatter" else "index_add_"
+            self.flag(node, overwrite.check_read_modify_write(
+                f"{self.source.segment(bound['input'])}.{op.spelled}(...)", self.source.segment(bound["index"]),
+                found.domain.origin, f"`.{adder}(...)` on the increment alone"), None)
+
     def _check_overwrite(self, node: ast.AugAssign) -> None:
         """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""
+        if not isinstance(self.expr(node.target.value), TensorVal):
+            return  # only a known tensor: lists and dicts are indexed by position or key
         key = self.expr(node.target.slice)
         items = key.items if isinstance(key, SeqVal) else (key,)
         tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
@@ -614,6 +656,7 @@ class Interpreter:
                 if built is not None:
                     site, values = built
                     self.report(node, site, check(site), bound, self)
+                    self._check_op_rmw(node, op, bound)
                     return result_of(site, values)
         return self._call(node)
 
