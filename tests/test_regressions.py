@@ -85,3 +85,18 @@ def test_pairs_of_index_tensors_are_positions_not_repeats():
         return inputs
     """
     assert codes(code) == []
+
+
+def test_dicts_written_by_key_are_not_tensors():
+    # a processor builds a dict of lists keyed by token strings, then unwraps single items
+    code = """
+    import torch
+    def f(tokens):
+        output = {}
+        for key in tokens:
+            if len(output[key]) == 1:
+                output[key] = output[key][0]
+            output[key] += 1
+        return output
+    """
+    assert codes(code) == []
