@@ -168,12 +168,6 @@ class Interpreter:
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
                 self._check_overwrite(node)
 
-    def _repeating_index(self, index_node) -> Optional[TensorVal]:
-        index = self.expr(index_node)
-        if isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and index.domain is not None \
-                and index.domain.repeats:
-            return index
-        return None
 
     def _check_subscript_rmw(self, node: ast.Assign, target: ast.Subscript) -> None:
         """x[I] = f(x[I]): the read and the write are the same positions, so repeated I is lost."""
@@ -182,14 +176,14 @@ class Interpreter:
         text = ast.dump(target.value), ast.dump(target.slice)
         reads = any(isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == text
                     for n in ast.walk(node.value))
-        index = self._repeating_index(target.slice) if reads and not isinstance(target.slice, ast.Tuple) else None
-        if index is not None:
+        index = self.expr(target.slice) if reads and not isinstance(target.slice, ast.Tuple) else None
+        if _can_repeat(index):
             x, i = self.source.segment(target.value), self.source.segment(target.slice)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{i}] = ...", i, index.domain.origin,
                 f"`{x}.index_put_(({i},), <increment>, accumulate=True)`"), None)
 
-    def _check_op_rmw(self, node: ast.Call, op, bound) -> None:
+    def _check_op_rmw(self, node: ast.Call, op, bound, values) -> None:
         """x.scatter_(d, I, f(x.gather(d, I))) / x.index_copy_(d, I, f(x.index_select(d, I)))."""
         reader = {"scatter": "gather", "index_copy": "index_select"}.get(op.name)
         payload = bound.get("src", bound.get("value")) if op.name == "scatter" else bound.get("source")
@@ -199,8 +193,8 @@ class Interpreter:
         reads = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == reader
                     and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index
                     for n in ast.walk(payload))
-        found = self._repeating_index(bound["index"]) if reads else None
-        if found is not None:
+        found = values["index"]  # already evaluated by build_site
+        if reads and _can_repeat(found):
             adder = "scatter_add_" if op.name == "scatter" else "index_add_"
             self.flag(node, overwrite.check_read_modify_write(
                 f"{self.source.segment(bound['input'])}.{op.spelled}(...)", self.source.segment(bound["index"]),
@@ -214,11 +208,9 @@ class Interpreter:
         items = key.items if isinstance(key, SeqVal) else (key,)
         tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
         # with several index tensors the positions are tuples: one component repeating proves nothing
-        if len(tensors) != 1 or not isinstance(tensors[0], TensorVal) or tensors[0].dtype in ("bool", "uint8"):
+        if len(tensors) != 1 or not _can_repeat(tensors[0]):
             return
         index = tensors[0]
-        if index.domain is None or not index.domain.repeats:
-            return
         violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
                                               index.domain.origin, "+=" if isinstance(node.op, ast.Add) else "-=",
                                               self.source.segment(node.value))
@@ -656,7 +648,7 @@ class Interpreter:
                 if built is not None:
                     site, values = built
                     self.report(node, site, check(site), bound, self)
-                    self._check_op_rmw(node, op, bound)
+                    self._check_op_rmw(node, op, bound, values)
                     return result_of(site, values)
         return self._call(node)
 
@@ -856,6 +848,12 @@ class Interpreter:
 
 _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",
                   "lt", "le", "gt", "ge"}
+
+
+def _can_repeat(index) -> bool:
+    """An integer index tensor whose values can repeat (ids, labels, randint): GL013's evidence."""
+    return isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and \
+        index.domain is not None and index.domain.repeats
 
 
 def _negative(v) -> Optional[int]:

@@ -55,9 +55,9 @@ def _known(t: TensorVal):
     return None if s is None or s.variadic else s
 
 
-def _with_shape(t: TensorVal, dims, keep_domain=True) -> TensorVal:
+def _with_shape(t: TensorVal, dims) -> TensorVal:
     shape = Shape(tuple(dims)) if dims is not None else None
-    return TensorVal(shape, t.dtype, t.domain if keep_domain else None)
+    return TensorVal(shape, t.dtype, t.domain)
 
 
 def _arg(args, kwargs, position, name, default=None):
