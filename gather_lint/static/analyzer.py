@@ -61,8 +61,10 @@ def mentions_op(text: str) -> bool:
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
-                noqa: bool = True) -> FileResult:
-    """All findings in one file's text, sorted by position. Never raises on bad input."""
+                noqa: bool = True, observe: Optional[Callable[..., None]] = None) -> FileResult:
+    """All findings in one file's text, sorted by position. Never raises on bad input.
+    `observe(line, site, unknown)` is told of every call site checked, with {role: why its shape
+    was unknown} (benchmarks/recall.py uses it to say what stopped the analysis at a missed bug)."""
     stats = Stats(files=1)
     if not mentions_op(text) or (noqa and file_is_exempt(text)):
         return FileResult(path, [], stats)
@@ -80,10 +82,14 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         stats.input_shape_known += inp
         stats.index_shape_known += idx
         stats.both_known += inp and idx
+        unknown = {}
         for role, known, key in (("input", inp, "input"), ("index", idx, site.op.index_param)):
             if not known and bound is not None:
-                spot = f"{role}: {blind_spot(bound[key], where.params if where else ())}"
+                unknown[role] = blind_spot(bound[key], where.params if where else ())
+                spot = f"{role}: {unknown[role]}"
                 stats.blind_spots[spot] = stats.blind_spots.get(spot, 0) + 1
+        if observe is not None:
+            observe(call.lineno, site, unknown)
         line, col, end_line, end_col = _op_position(source, call)
         for v in violations:
             if select is not None and not select(v.code):
