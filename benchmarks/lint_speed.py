@@ -1,6 +1,10 @@
 """Static linter speed and memory on a source tree, next to flake8 (pyflakes only) and TorchFix.
 
-    python benchmarks/lint_speed.py [TREE]      (default: corpus/transformers; see ../shared/corpus/fetch.sh)
+    python benchmarks/lint_speed.py [TREE] [--baseline CHECKOUT] [--no-flake8]
+        (default TREE: corpus/transformers; see ../shared/corpus/fetch.sh)
+
+--baseline adds cold runs of another checkout of gather-lint (say `git worktree add ../base v1`) on the
+same tree, interleaved with this one's, so a change in speed is read as a ratio taken in one run.
 
 Runs, in one go on the same tree: gather-lint cold (no cache), warm (cache filled, nothing changed),
 after touching one file, and with one job; flake8 --select=F; TorchFix when installed. Prints wall
@@ -8,6 +12,7 @@ time, files/s, lines/s, peak memory of the largest process, and the ratio to fla
 Targets for all of transformers on 2 cores: cold <= 10 s, warm <= 2 s, one changed file <= 0.5 s
 beyond start-up, peak memory <= 500 MB.
 """
+import argparse
 import json
 import os
 import shutil
@@ -26,8 +31,10 @@ print(json.dumps({"wall": wall, "rss_mb": resource.getrusage(resource.RUSAGE_CHI
 """
 
 
-def measure(cmd, cwd):
-    out = subprocess.run([sys.executable, "-c", _MEASURE, *cmd], cwd=cwd, capture_output=True, text=True, check=True)
+def measure(cmd, cwd, code_root=ROOT):
+    env = dict(os.environ, PYTHONPATH=code_root)  # which checkout's gather_lint runs
+    out = subprocess.run([sys.executable, "-c", _MEASURE, *cmd], cwd=cwd, capture_output=True, text=True,
+                         check=True, env=env)
     return json.loads(out.stdout)
 
 
@@ -43,7 +50,13 @@ def tree_size(tree):
 
 
 def main():
-    tree = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "corpus", "transformers"))
+    parser = argparse.ArgumentParser(description="gather-lint speed on a source tree")
+    parser.add_argument("tree", nargs="?", default=os.path.join(ROOT, "corpus", "transformers"))
+    parser.add_argument("--baseline", help="another checkout of gather-lint to time on the same tree")
+    parser.add_argument("--no-flake8", action="store_true", help="skip the flake8 row (the slowest)")
+    parser.add_argument("--repeat", type=int, default=1, help="cold runs of each checkout (the best is kept)")
+    args = parser.parse_args()
+    tree = os.path.abspath(args.tree)
     if not os.path.isdir(tree):
         sys.exit(f"no tree at {tree}: fetch one with ../shared/corpus/fetch.sh corpus")
     files, lines = tree_size(tree)
@@ -52,20 +65,31 @@ def main():
     some_file = next(os.path.join(d, n) for d, _, ns in os.walk(tree) for n in ns if n.endswith(".py"))
     rows = []
     try:
-        rows.append(("gather-lint cold (--no-cache)", measure(lint + ["--no-cache", tree], work)))
+        cold = lint + ["--no-cache", tree]
+        if args.baseline:
+            base_root = os.path.abspath(args.baseline)
+            pairs = [(measure(cold, work), measure(cold, work, base_root)) for _ in range(args.repeat)]
+            rows.append(("gather-lint cold (--no-cache)", min((p[0] for p in pairs), key=lambda r: r["wall"])))
+            rows.append(("baseline checkout cold (--no-cache)", min((p[1] for p in pairs), key=lambda r: r["wall"])))
+        else:
+            rows.append(("gather-lint cold (--no-cache)", min((measure(cold, work) for _ in range(args.repeat)),
+                                                              key=lambda r: r["wall"])))
         measure(lint + [tree], work)  # fill the cache
         rows.append(("gather-lint warm (cache, no change)", measure(lint + [tree], work)))
         os.utime(some_file)
         rows.append(("gather-lint, one file touched", measure(lint + [tree], work)))
         rows.append(("gather-lint cold, --jobs 1", measure(lint + ["--no-cache", "--jobs", "1", tree], work)))
         rows.append(("gather-lint start-up (one empty file)", measure(lint + ["--no-cache", os.devnull], work)))
-        if shutil.which("flake8") or _has_module("flake8"):
+        if not args.no_flake8 and (shutil.which("flake8") or _has_module("flake8")):
             rows.append(("flake8 --select=F (pyflakes only)", measure([sys.executable, "-m", "flake8", "--select=F", tree], work)))
         if _has_module("torchfix"):
             rows.append(("torchfix", measure([sys.executable, "-m", "torchfix", tree], work)))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     base = next((r["wall"] for name, r in rows if name.startswith("flake8")), None)
+    if args.baseline:
+        this, other = rows[0][1]["wall"], rows[1][1]["wall"]
+        print(f"cold time vs the baseline checkout: {this / other:.2f}x")
     print(f"tree: {tree} ({files} files, {lines} lines), {os.cpu_count()} cores")
     print(f"{'run':40} {'wall s':>8} {'files/s':>9} {'lines/s':>10} {'peak MB':>8} {'vs flake8':>10}")
     for name, r in rows:
