@@ -44,15 +44,10 @@ if __name__ == "__main__":
     torch.manual_seed(1337)
     data = torch.tensor(encode(text), dtype=torch.long)
     model = BigramLanguageModel(vocab_size)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
-    for step in range(50):
-        ix = torch.randint(len(data) - 9, (4,))
-        x = torch.stack([data[i:i + 8] for i in ix])
-        y = torch.stack([data[i + 1:i + 9] for i in ix])
-        _, loss = model(x, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+    ix = torch.randint(len(data) - 9, (4,))
+    x = torch.stack([data[i:i + 8] for i in ix])
+    y = torch.stack([data[i + 1:i + 9] for i in ix])
+    _, loss = model(x, y)
     logits, loss = model(x, y)
     terms = []
     for b in range(4):
