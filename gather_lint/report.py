@@ -6,7 +6,8 @@ from typing import Iterable, List, TextIO
 
 from .findings import Finding
 
-FORMATS = ("text", "json", "github", "sarif")
+FORMATS = ("text", "concise", "json", "github", "sarif")
+WITH_SUMMARY = ("text", "concise")  # the machine formats print nothing but the findings
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m"}
 _RESET, _BOLD = "\033[0m", "\033[1m"
 
@@ -37,13 +38,15 @@ def text_line(f: Finding, colour: bool = False) -> str:
     return f"{location}:{f.line}:{f.column}: {code} {f.message}"
 
 
-def summary(findings: Iterable[Finding], files: int) -> str:
+def summary(findings: Iterable[Finding], files: int, missing: int = 0) -> str:
     findings = list(findings)
+    # paths that do not exist were not linted: say so rather than claim the run was clean
+    tail = f" {missing} path{'s' if missing != 1 else ''} not found." if missing else ""
     if not findings:
-        return f"No problems found in {files} file{'s' if files != 1 else ''}."
+        return f"No problems found in {files} file{'s' if files != 1 else ''}.{tail}"
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     touched = len({f.path for f in findings})
     return (f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} "
             f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}) "
-            f"in {touched} of {files} file{'s' if files != 1 else ''}.")
+            f"in {touched} of {files} file{'s' if files != 1 else ''}.{tail}")
