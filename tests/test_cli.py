@@ -32,7 +32,7 @@ def project(tmp_path):
 
 
 def test_text_output_exit_1_and_sorted(project):
-    proc = run(str(project))
+    proc = run("--format", "concise", str(project))
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert [l.split(": ")[1].split()[0] for l in lines] == ["GL005", "GL001"]
@@ -81,7 +81,7 @@ def test_noqa(tmp_path, comment, kept):
     lines = BUG.splitlines()
     lines[3] += comment
     (tmp_path / "f.py").write_text("\n".join(lines[:4]) + "\n")
-    out = run(str(tmp_path / "f.py"))
+    out = run("--format", "concise", str(tmp_path / "f.py"))
     assert [l.split(": ")[1].split()[0] for l in out.stdout.splitlines()] == kept
 
 

@@ -16,7 +16,7 @@ def cli(*args, cwd=ROOT):
 
 
 def test_examples_each_buggy_function_reported_once_and_clean_ones_silent():
-    out = cli("examples/")
+    out = cli("--format", "concise", "examples/")
     assert out.returncode == 1
     lines = out.stdout.splitlines()
     files = [l.split(":")[0] for l in lines]
@@ -34,7 +34,7 @@ def test_examples_each_buggy_function_reported_once_and_clean_ones_silent():
 
 
 def test_every_reported_line_is_the_call_marked_bug():
-    for line in cli("examples/").stdout.splitlines():
+    for line in cli("--format", "concise", "examples/").stdout.splitlines():
         path, lineno = line.split(":")[:2]
         if path.endswith(".ipynb"):
             continue  # notebook positions are per cell: see test_notebook_example
@@ -47,7 +47,7 @@ def test_every_reported_line_is_the_call_marked_bug():
 
 def test_flake8_reports_the_same_findings_at_the_same_positions():
     pytest.importorskip("flake8")
-    ours = [l for l in cli("examples/").stdout.splitlines() if ".ipynb:" not in l]  # flake8 reads .py only
+    ours = [l for l in cli("--format", "concise", "examples/").stdout.splitlines() if ".ipynb:" not in l]  # flake8 reads .py only
     flake = subprocess.run([sys.executable, "-m", "flake8", "--select=GL", "examples/"], cwd=ROOT,
                            capture_output=True, text=True)
     assert flake.returncode == 1, flake.stderr

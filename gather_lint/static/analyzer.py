@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional
 from ..contract import Site, Violation
 from ..findings import PARSE_ERROR, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
+from ..notes import fix_sentence, site_shapes
 from ..ops import OP_NAMES
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -89,7 +90,10 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             if select is not None and not select(v.code):
                 continue
             fix = _fix(source, v, bound[site.op.index_param], bound.get("dim"), call) if bound is not None else None
-            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix))
+            shown = _shown(source, line, (col, end_col if end_line == line else None),
+                           bound[site.op.index_param] if bound is not None else None)
+            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix,
+                                     help=v.help or fix_sentence(v.message), shapes=site_shapes(site), **shown))
 
     def flag(node, v: Violation, fix_node) -> None:
         if select is not None and not select(v.code):
@@ -98,7 +102,8 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         end_line = node.end_lineno or line
         end_col = source.char_col(end_line, node.end_col_offset or 0) + 1
         collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message,
-                                 _fix(source, v, fix_node, None, None)))
+                                 _fix(source, v, fix_node, None, None), help=v.help or fix_sentence(v.message),
+                                 **_shown(source, line, (col, end_col if end_line == line else None), None)))
 
     def analyse():
         module_names = _imports(tree)
@@ -298,6 +303,20 @@ def _fix(source: SourceFile, v: Violation, index, dim, call):
             return None
         edits.append(_end(source, call) + _end(source, call) + (v.fix_result_suffix,))
     return tuple(edits) or None
+
+
+def _shown(source: SourceFile, line: int, span, index) -> dict:
+    """The reported line and what to underline on it: the index expression when it is on that line,
+    else the finding's own span (to the end of the line when the call goes on)."""
+    if not 1 <= line <= len(source.lines):
+        return {}
+    text = source.lines[line - 1]
+    col, end_col = span
+    if index is not None and getattr(index, "end_lineno", None) == line == index.lineno:
+        col, end_col = _start(source, index)[1], _end(source, index)[1]
+    if end_col is None or end_col <= col:
+        end_col = len(text.rstrip()) + 1
+    return {"source_line": text, "underline": (col, max(end_col, col + 1))}
 
 
 def _start(source: SourceFile, node):
