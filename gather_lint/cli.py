@@ -155,7 +155,7 @@ def _fix_command(args, config, files, missing) -> int:
 
 def _shapes_command(argv: List[str]) -> int:
     """`gather-lint shapes FILE[:LINE]`: every tensor fact per function and where it came from."""
-    from .dims import dim_text
+    from . import shapes_listing
     from .files import UnreadableFile, read_source
     from .static.analyzer import explain_shapes
 
@@ -171,14 +171,7 @@ def _shapes_command(argv: List[str]) -> int:
         return _usage(f"{path}: {exc}")
     except (SyntaxError, ValueError) as exc:
         return _usage(f"{path}: cannot parse: {exc}")
-    for name, first, trace in scopes:
-        print(f"{path}:{first} {name}")
-        for line, variable, fact in trace:
-            shape = "?" if fact.shape is None else str(fact.shape)
-            parts = [f"{shape}", fact.dtype or "dtype ?"]
-            if fact.domain is not None:
-                parts.append(f"values: {fact.domain.origin or 'positions in a dim of size ' + dim_text(fact.domain.size)}")
-            print(f"  {line:5d}  {variable:24} {'  '.join(parts)}   ({fact.origin or 'inferred from ops'})")
+    sys.stdout.write(shapes_listing.render(path, scopes))
     return EXIT_CLEAN
 
 

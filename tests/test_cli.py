@@ -264,7 +264,7 @@ def test_sarif_validates_against_the_2_1_0_schema(project):
 def test_shapes_command_shows_facts_and_their_origins():
     out = run("shapes", os.path.join(os.path.dirname(__file__), "..", "examples", "buggy", "topk_patches.py"))
     assert out.returncode == 0
-    assert "keep_salient_patches" in out.stdout and "[B, N, D]" in out.stdout and "(docstring)" in out.stdout
+    assert "keep_salient_patches" in out.stdout and "[B, N, D]" in out.stdout and " docstring" in out.stdout
     assert "positions from topk() over dim 1 of `scores`" in out.stdout
     one = run("shapes", os.path.join(os.path.dirname(__file__), "..", "examples", "buggy", "topk_patches.py") + ":24")
     assert "keep_salient_features" in one.stdout and "keep_salient_patches" not in one.stdout
