@@ -72,7 +72,8 @@ def test_pre_commit_try_repo(tmp_path):
     git = lambda *a: subprocess.run(["git", *a], cwd=work, check=True, capture_output=True, env=env)
     git("init", "-q")
     (work / "loss.py").write_text((EXAMPLES / "buggy" / "dqn_loss.py").read_text())
-    git("add", "loss.py")
+    shutil.copy(EXAMPLES / "buggy" / "notebook_lookup.ipynb", work / "lookup.ipynb")
+    git("add", "loss.py", "lookup.ipynb")
     # try-repo sees only committed files: give it a committed snapshot of this project
     hook_repo = tmp_path / "hook-repo"
     shutil.copytree(ROOT, hook_repo, ignore=shutil.ignore_patterns(
@@ -83,6 +84,8 @@ def test_pre_commit_try_repo(tmp_path):
     buggy = subprocess.run(hook, cwd=work, capture_output=True, text=True, env=env)
     assert buggy.returncode == 1, buggy.stdout + buggy.stderr
     assert "GL001" in buggy.stdout
+    assert "lookup.ipynb:cell 3:3:17: GL005" in buggy.stdout  # notebooks are linted too
+    assert "Found" not in buggy.stdout + buggy.stderr  # no summary per batch of files
     git("commit", "-qm", "x", "--no-verify")
     empty = subprocess.run(hook, cwd=work, capture_output=True, text=True, env=env)
     assert empty.returncode == 0, empty.stdout + empty.stderr
