@@ -111,3 +111,15 @@ def test_colour_on_a_terminal(tmp_path):
     shown = os.read(leader, 65536).decode()
     os.close(leader)
     assert proc.returncode == 1 and "\033[33m" in shown and "^^^^" in shown
+
+
+def test_every_rule_example_finding_has_a_help_line_or_says_why_not():
+    """Rule messages end with their fix (`problem; fix`), which the text output shows as help."""
+    from gather_lint.rules import ALL_RULES
+
+    no_single_fix = {"GL003", "GL007"}  # the fix depends on which side is wrong
+    for rule in ALL_RULES:
+        for example in rule.EXAMPLES:
+            for f in lint_text(example.bad, "x.py").findings:
+                if f.code == rule.CODE and rule.CODE not in no_single_fix:
+                    assert f.help and f.message.endswith("; " + f.help), (rule.CODE, f.message)
