@@ -23,8 +23,10 @@ class Finding:
     # for the readable text output; they describe a finding, they do not identify it
     help: Optional[str] = field(default=None, compare=False)  # the fix sentence that ends `message`
     shapes: tuple = field(default=(), compare=False)  # ((label, expression, shape text), ...)
-    source_line: Optional[str] = field(default=None, compare=False)  # the text of line `line`
-    underline: Optional[tuple] = field(default=None, compare=False)  # (column, end column) on that line, 1-based
+    # the source line shown and what to underline on it: (lines after `line`, column, end column), 1-based
+    # columns; an offset rather than a line number, so it survives a notebook's renumbering of `line`
+    source_line: Optional[str] = field(default=None, compare=False)
+    underline: Optional[tuple] = field(default=None, compare=False)
 
     def as_json(self) -> dict:
         data = asdict(self)

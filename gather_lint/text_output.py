@@ -24,13 +24,14 @@ def finding_block(f: Finding, colour: bool = False) -> str:
     """The finding's lines, ending with a blank line that separates it from the next."""
     paint = _painter(colour)
     lines = [text_line(f, colour, headline(f.message, f.help))]
-    gutter = " " * len(str(f.line))
+    shown_line = f.line + (f.underline[0] if f.underline else 0)
+    gutter = " " * len(str(shown_line))
     if f.source_line is not None and f.underline is not None:
         # tabs as single spaces keep the carets under the characters they mark
         text = f.source_line.replace("\t", " ").rstrip()
-        col, end_col = f.underline
+        _, col, end_col = f.underline
         carets = "^" * max(1, min(end_col, len(text) + 1) - col)
-        lines += [f"{gutter} |", f"{f.line} | {text}",
+        lines += [f"{gutter} |", f"{shown_line} | {text}",
                   f"{gutter} | {' ' * (col - 1)}{paint(carets, _COLOURS.get(f.severity, ''))}"]
     lines += _shape_rows(f, gutter)
     if f.help:

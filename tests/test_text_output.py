@@ -123,3 +123,16 @@ def test_every_rule_example_finding_has_a_help_line_or_says_why_not():
             for f in lint_text(example.bad, "x.py").findings:
                 if f.code == rule.CODE and rule.CODE not in no_single_fix:
                     assert f.help and f.message.endswith("; " + f.help), (rule.CODE, f.message)
+
+
+def test_a_call_over_several_lines_shows_the_index_line_and_tabs_keep_carets_aligned(tmp_path):
+    source = ("import torch\nfeatures = torch.randn(10, 128)  # [N, D]\nidx = torch.randint(10, (5,))  # [K]\n"
+              "rows = torch.gather(\n    features, 0,\n    idx.unsqueeze(1))\n"
+              "if True:\n\tré = torch.gather(features, 0, idx.unsqueeze(1))\n")
+    (tmp_path / "m.py").write_text(source)
+    lines = run("m.py", cwd=tmp_path).stdout.splitlines()
+    first = lines.index("6 |     idx.unsqueeze(1))")
+    assert lines[first - 2].startswith("m.py:4:14: GL005") and lines[first + 1] == "  |     ^^^^^^^^^^^^^^^^"
+    second = lines.index("8 |  ré = torch.gather(features, 0, idx.unsqueeze(1))")
+    assert lines[second - 2].startswith("m.py:8:13: GL005")
+    assert lines[second + 1] == "  |                                 ^^^^^^^^^^^^^^^^"

@@ -306,17 +306,19 @@ def _fix(source: SourceFile, v: Violation, index, dim, call):
 
 
 def _shown(source: SourceFile, line: int, span, index) -> dict:
-    """The reported line and what to underline on it: the index expression when it is on that line,
-    else the finding's own span (to the end of the line when the call goes on)."""
-    if not 1 <= line <= len(source.lines):
+    """The line to show and what to underline on it: the index expression when it fits on one line
+    (in a call written over several lines, that can be a later line), else the finding's own span
+    on its line (to the line's end when the call goes on)."""
+    if index is not None and getattr(index, "end_lineno", None) == index.lineno and index.lineno >= line:
+        shown, (col, end_col) = index.lineno, (_start(source, index)[1], _end(source, index)[1])
+    else:
+        shown, (col, end_col) = line, span
+    if not 1 <= shown <= len(source.lines):
         return {}
-    text = source.lines[line - 1]
-    col, end_col = span
-    if index is not None and getattr(index, "end_lineno", None) == line == index.lineno:
-        col, end_col = _start(source, index)[1], _end(source, index)[1]
+    text = source.lines[shown - 1]
     if end_col is None or end_col <= col:
         end_col = len(text.rstrip()) + 1
-    return {"source_line": text, "underline": (col, max(end_col, col + 1))}
+    return {"source_line": text, "underline": (shown - line, col, max(end_col, col + 1))}
 
 
 def _start(source: SourceFile, node):
