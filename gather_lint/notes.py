@@ -1,4 +1,4 @@
-"""What the readable text output shows under a finding: the shapes at the call and the fix sentence.
+"""What the readable text output shows with a finding: its source line, the shapes at the call, the fix.
 
 Rules write one-line messages, `problem; fix` (flake8, JSON and SARIF print them whole). The text
 output splits the fix off as `help` and lists the shapes of input, index, src and result.
@@ -71,3 +71,21 @@ def result_shape(site: Site) -> Optional[Shape]:
         dims[axis] = count
         return Shape(tuple(dims))
     return None  # take_along_dim broadcasts: its result is not worth guessing here
+
+
+def shown_source(source, line: int, span, index) -> dict:
+    """Finding fields for the line to show and what to underline on it: the index expression when it
+    fits on one line (in a call written over several lines, that can be a later line), else the
+    finding's own `span` (column, end column or None) on its line, to the line's end when the call goes on."""
+    if index is not None and getattr(index, "end_lineno", None) == index.lineno and index.lineno >= line:
+        shown = index.lineno
+        col = source.char_col(shown, index.col_offset) + 1
+        end_col = source.char_col(shown, index.end_col_offset) + 1
+    else:
+        shown, (col, end_col) = line, span
+    if not 1 <= shown <= len(source.lines):
+        return {}
+    text = source.lines[shown - 1]
+    if end_col is None or end_col <= col:
+        end_col = len(text.rstrip()) + 1
+    return {"source_line": text, "underline": (shown - line, col, max(end_col, col + 1))}

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 from ..contract import Site, Violation
 from ..findings import PARSE_ERROR, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
-from ..notes import fix_sentence, site_shapes
+from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -90,7 +90,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             if select is not None and not select(v.code):
                 continue
             fix = _fix(source, v, bound[site.op.index_param], bound.get("dim"), call) if bound is not None else None
-            shown = _shown(source, line, (col, end_col if end_line == line else None),
+            shown = shown_source(source, line, (col, end_col if end_line == line else None),
                            bound[site.op.index_param] if bound is not None else None)
             collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix,
                                      help=v.help or fix_sentence(v.message), shapes=site_shapes(site), **shown))
@@ -103,7 +103,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         end_col = source.char_col(end_line, node.end_col_offset or 0) + 1
         collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message,
                                  _fix(source, v, fix_node, None, None), help=v.help or fix_sentence(v.message),
-                                 **_shown(source, line, (col, end_col if end_line == line else None), None)))
+                                 **shown_source(source, line, (col, end_col if end_line == line else None), None)))
 
     def analyse():
         module_names = _imports(tree)
@@ -303,22 +303,6 @@ def _fix(source: SourceFile, v: Violation, index, dim, call):
             return None
         edits.append(_end(source, call) + _end(source, call) + (v.fix_result_suffix,))
     return tuple(edits) or None
-
-
-def _shown(source: SourceFile, line: int, span, index) -> dict:
-    """The line to show and what to underline on it: the index expression when it fits on one line
-    (in a call written over several lines, that can be a later line), else the finding's own span
-    on its line (to the line's end when the call goes on)."""
-    if index is not None and getattr(index, "end_lineno", None) == index.lineno and index.lineno >= line:
-        shown, (col, end_col) = index.lineno, (_start(source, index)[1], _end(source, index)[1])
-    else:
-        shown, (col, end_col) = line, span
-    if not 1 <= shown <= len(source.lines):
-        return {}
-    text = source.lines[shown - 1]
-    if end_col is None or end_col <= col:
-        end_col = len(text.rstrip()) + 1
-    return {"source_line": text, "underline": (shown - line, col, max(end_col, col + 1))}
 
 
 def _start(source: SourceFile, node):
