@@ -58,7 +58,9 @@ class Cache:
         if entry is None or entry.get("stamp") != self._stamp(path):
             return None
         try:
-            findings = [Finding(**{**f, "path": path + f["path"], "fix": tuple(map(tuple, f["fix"])) if f["fix"] else None})
+            findings = [Finding(**{**f, "path": path + f["path"], "fix": tuple(map(tuple, f["fix"])) if f["fix"] else None,
+                                   "shapes": tuple(map(tuple, f["shapes"])),
+                                   "underline": tuple(f["underline"]) if f["underline"] else None})
                         for f in entry["findings"]]
             return FileResult(path, findings, Stats(**entry["stats"]))
         except (TypeError, KeyError):

@@ -21,8 +21,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"gather-lint: error: {message}\n")
 
 
+_SUBCOMMANDS = """subcommands:
+  gather-lint rules               the rule catalogue
+  gather-lint rule CODE           one rule's page (also: explain CODE)
+  gather-lint shapes FILE[:LINE]  every tensor fact per function and where it came from"""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="gather-lint", description="Find torch gather/scatter-family mistakes before they run.")
+    p = _Parser(prog="gather-lint", description="Find torch gather/scatter-family mistakes before they run.",
+                epilog=_SUBCOMMANDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", default=None, help="files or directories to lint ('-' for stdin); default: .")
     p.add_argument("--format", choices=report.FORMATS, default="text", help="output format (default: text)")
     p.add_argument("--select", help="comma-separated code prefixes to report (default: GL)")
@@ -46,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("rule", "rules"):
+    if argv and argv[0] in ("rule", "rules", "explain"):
         return _rule_command(argv)
     if argv and argv[0] == "shapes":
         return _shapes_command(argv[1:])
@@ -61,6 +68,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     files, missing = discover(paths, config.exclude)
     for path in missing:
         print(f"gather-lint: error: {path}: no such file or directory", file=sys.stderr)
+    if missing and not files:
+        return EXIT_USAGE  # nothing was linted: a summary would only contradict the error
     if args.diff or args.fix:
         return _fix_command(args, config, files, missing)
     results = []
@@ -70,12 +79,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     cache = None if args.no_cache else api.Cache(config.root if config.source else os.getcwd(), config.fingerprint())
     results.extend(api.lint_files(files, config, jobs=args.jobs, progress=_progress_bar(), cache=cache))
     findings = sorted(f for r in results for f in r.findings)
-    colour = args.format == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    colour = args.format in report.WITH_SUMMARY and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     report.write(findings, args.format, sys.stdout, colour)
     if args.stats:
         _print_stats(results)
-    if not args.quiet and args.format == "text":
-        print(report.summary(findings, len(results)), file=sys.stderr)
+    if not args.quiet and args.format in report.WITH_SUMMARY:
+        sys.stdout.flush()  # the findings first, then the summary, when both go to one terminal or pipe
+        print(report.summary(findings, len(results), missing=len(missing)), file=sys.stderr)
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if findings and not args.exit_zero else EXIT_CLEAN
@@ -145,7 +155,7 @@ def _fix_command(args, config, files, missing) -> int:
 
 def _shapes_command(argv: List[str]) -> int:
     """`gather-lint shapes FILE[:LINE]`: every tensor fact per function and where it came from."""
-    from .dims import dim_text
+    from . import shapes_listing
     from .files import UnreadableFile, read_source
     from .static.analyzer import explain_shapes
 
@@ -161,14 +171,7 @@ def _shapes_command(argv: List[str]) -> int:
         return _usage(f"{path}: {exc}")
     except (SyntaxError, ValueError) as exc:
         return _usage(f"{path}: cannot parse: {exc}")
-    for name, first, trace in scopes:
-        print(f"{path}:{first} {name}")
-        for line, variable, fact in trace:
-            shape = "?" if fact.shape is None else str(fact.shape)
-            parts = [f"{shape}", fact.dtype or "dtype ?"]
-            if fact.domain is not None:
-                parts.append(f"values: {fact.domain.origin or 'positions in a dim of size ' + dim_text(fact.domain.size)}")
-            print(f"  {line:5d}  {variable:24} {'  '.join(parts)}   ({fact.origin or 'inferred from ops'})")
+    sys.stdout.write(shapes_listing.render(path, scopes))
     return EXIT_CLEAN
 
 
@@ -179,7 +182,7 @@ def _rule_command(argv: List[str]) -> int:
     if argv[0] == "rules" and len(argv) == 1:
         sys.stdout.write(rule_docs.table())
         return EXIT_CLEAN
-    if argv[0] == "rule" and len(argv) == 2:
+    if argv[0] in ("rule", "explain") and len(argv) == 2:  # `explain` as other linters spell it
         rule = rule_docs.lookup(argv[1])
         if rule is None:
             return _usage(f"unknown rule {argv[1]!r}; `gather-lint rules` lists them")

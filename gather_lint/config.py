@@ -110,12 +110,23 @@ def _codes(section: dict, key: str, path: str) -> Tuple[str, ...]:
 
 def _check_codes(values, key: str, path: str) -> None:
     for value in values:
-        if not isinstance(value, str) or not _CODE.match(value.upper()):
-            raise ConfigError(f"{path}: '{key}' has {value!r}, which is not a gather-lint code or prefix (GL, GL0, GL005)")
+        if not isinstance(value, str) or not _names_a_rule(value.upper()):
+            raise ConfigError(f"{path}: '{key}' has {value!r}, which {_NOT_A_CODE}")
 
 
 def validate_cli_codes(values: List[str], flag: str) -> Tuple[str, ...]:
     for value in values:
-        if not _CODE.match(value):
-            raise ConfigError(f"{flag}: {value!r} is not a gather-lint code or prefix (GL, GL0, GL005)")
+        if not _names_a_rule(value):
+            raise ConfigError(f"{flag}: {value!r} {_NOT_A_CODE}")
     return tuple(values)
+
+
+_NOT_A_CODE = "matches no gather-lint code (codes and prefixes: GL, GL0, GL005; `gather-lint rules` lists them)"
+
+
+def _names_a_rule(code: str) -> bool:
+    """A well-formed prefix that matches at least one code: `GL99` would silently select nothing."""
+    from .findings import PARSE_ERROR
+    from .rules import RULES_BY_CODE
+
+    return bool(_CODE.match(code)) and any(known.startswith(code) for known in (PARSE_ERROR, *RULES_BY_CODE))

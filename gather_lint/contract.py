@@ -58,6 +58,7 @@ class Violation:
     fix_suffix: Optional[str] = None  # text that, appended to the index argument, fixes the call
     fix_dim: Optional[int] = None  # the dim the call should use (replaces a literal dim argument)
     fix_result_suffix: Optional[str] = None  # text appended after the whole call, with fix_suffix
+    help: Optional[str] = None  # the fix sentence, when the message's last clause is not it (see notes.py)
 
 
 @dataclass

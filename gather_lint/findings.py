@@ -20,11 +20,22 @@ class Finding:
     # the automatic fix as edits ((line, col, end_line, end_col, new text), ...): 1-based character
     # positions of the span replaced (an empty span inserts); None when no automatic fix exists
     fix: Optional[tuple] = field(default=None, compare=False)
+    # for the readable text output; they describe a finding, they do not identify it
+    help: Optional[str] = field(default=None, compare=False)  # the fix sentence that ends `message`
+    shapes: tuple = field(default=(), compare=False)  # ((label, expression, shape text), ...)
+    # the source line shown and what to underline on it: (lines after `line`, column, end column), 1-based
+    # columns; an offset rather than a line number, so it survives a notebook's renumbering of `line`
+    source_line: Optional[str] = field(default=None, compare=False)
+    underline: Optional[tuple] = field(default=None, compare=False)
 
     def as_json(self) -> dict:
         data = asdict(self)
-        data.pop("fix")
+        for display_only in _NOT_IN_JSON:
+            data.pop(display_only)
         return data
+
+
+_NOT_IN_JSON = ("fix", "help", "shapes", "source_line", "underline")
 
 
 @dataclass

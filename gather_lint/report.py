@@ -1,4 +1,5 @@
-"""Output formats: text (`path:line:col: CODE message`), JSON, GitHub annotations, SARIF."""
+"""Output formats: text (the finding, its source line underlined, shapes and fix), concise
+(`path:line:col: CODE message`), JSON, GitHub annotations, SARIF."""
 from __future__ import annotations
 
 import json
@@ -6,7 +7,8 @@ from typing import Iterable, List, TextIO
 
 from .findings import Finding
 
-FORMATS = ("text", "json", "github", "sarif")
+FORMATS = ("text", "concise", "json", "github", "sarif")
+WITH_SUMMARY = ("text", "concise")  # the machine formats print nothing but the findings
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m"}
 _RESET, _BOLD = "\033[0m", "\033[1m"
 
@@ -26,24 +28,33 @@ def write(findings: List[Finding], fmt: str, out: TextIO, colour: bool = False) 
             message = f.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
             out.write(f"::{level} file={f.path},line={f.line},col={f.column},endLine={f.end_line},"
                       f"endColumn={f.end_column},title=gather-lint {f.code}::{f.code} {message}\n")
-    else:
+    elif fmt == "concise":
         for f in findings:
             out.write(text_line(f, colour) + "\n")
+    else:
+        from .text_output import finding_block
+
+        for f in findings:
+            out.write(finding_block(f, colour) + "\n")
+    out.flush()  # before the summary on stderr, so a shared terminal or pipe shows them in order
 
 
-def text_line(f: Finding, colour: bool = False) -> str:
+def text_line(f: Finding, colour: bool = False, message: str = None) -> str:
+    """`path:line:col: CODE message`, the concise form and the first line of the full one."""
     code = f"{_COLOURS.get(f.severity, '')}{_BOLD}{f.code}{_RESET}" if colour else f.code
     location = f"{_BOLD}{f.path}{_RESET}" if colour else f.path
-    return f"{location}:{f.line}:{f.column}: {code} {f.message}"
+    return f"{location}:{f.line}:{f.column}: {code} {f.message if message is None else message}"
 
 
-def summary(findings: Iterable[Finding], files: int) -> str:
+def summary(findings: Iterable[Finding], files: int, missing: int = 0) -> str:
     findings = list(findings)
+    # paths that do not exist were not linted: say so rather than claim the run was clean
+    tail = f" {missing} path{'s' if missing != 1 else ''} not found." if missing else ""
     if not findings:
-        return f"No problems found in {files} file{'s' if files != 1 else ''}."
+        return f"No problems found in {files} file{'s' if files != 1 else ''}.{tail}"
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     touched = len({f.path for f in findings})
     return (f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} "
             f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}) "
-            f"in {touched} of {files} file{'s' if files != 1 else ''}.")
+            f"in {touched} of {files} file{'s' if files != 1 else ''}.{tail}")

@@ -2,6 +2,7 @@
 pages in `rules/` and `gather-lint rule GLxxx` can never drift from the code."""
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import List
 
@@ -21,14 +22,19 @@ _REFERENCES = [
 ]
 
 
+def markdown(text: str) -> str:
+    """Rule docstrings use reStructuredText literals (``x``); the pages and SARIF help are Markdown (`x`)."""
+    return re.sub(r"``(.+?)``", r"`\1`", text, flags=re.DOTALL)
+
+
 def summary(rule) -> str:
-    first = rule.__doc__.strip().splitlines()[0]
+    first = markdown(rule.__doc__.strip().splitlines()[0])
     text = first.split(":", 1)[1].strip() if ":" in first else first
     return text.rstrip(".")
 
 
 def render(rule) -> str:
-    doc = textwrap.dedent("\n".join(rule.__doc__.strip().splitlines()[1:])).strip()
+    doc = markdown(textwrap.dedent("\n".join(rule.__doc__.strip().splitlines()[1:])).strip())
     if not is_static(rule):
         where = "Reported by the runtime mode: it needs values only known when the code runs."
     elif not is_runtime(rule):

@@ -32,7 +32,7 @@ def project(tmp_path):
 
 
 def test_text_output_exit_1_and_sorted(project):
-    proc = run(str(project))
+    proc = run("--format", "concise", str(project))
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert [l.split(": ")[1].split()[0] for l in lines] == ["GL005", "GL001"]
@@ -81,7 +81,7 @@ def test_noqa(tmp_path, comment, kept):
     lines = BUG.splitlines()
     lines[3] += comment
     (tmp_path / "f.py").write_text("\n".join(lines[:4]) + "\n")
-    out = run(str(tmp_path / "f.py"))
+    out = run("--format", "concise", str(tmp_path / "f.py"))
     assert [l.split(": ")[1].split()[0] for l in out.stdout.splitlines()] == kept
 
 
@@ -264,7 +264,7 @@ def test_sarif_validates_against_the_2_1_0_schema(project):
 def test_shapes_command_shows_facts_and_their_origins():
     out = run("shapes", os.path.join(os.path.dirname(__file__), "..", "examples", "buggy", "topk_patches.py"))
     assert out.returncode == 0
-    assert "keep_salient_patches" in out.stdout and "[B, N, D]" in out.stdout and "(docstring)" in out.stdout
+    assert "keep_salient_patches" in out.stdout and "[B, N, D]" in out.stdout and " docstring" in out.stdout
     assert "positions from topk() over dim 1 of `scores`" in out.stdout
     one = run("shapes", os.path.join(os.path.dirname(__file__), "..", "examples", "buggy", "topk_patches.py") + ":24")
     assert "keep_salient_features" in one.stdout and "keep_salient_patches" not in one.stdout

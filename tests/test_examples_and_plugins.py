@@ -16,7 +16,7 @@ def cli(*args, cwd=ROOT):
 
 
 def test_examples_each_buggy_function_reported_once_and_clean_ones_silent():
-    out = cli("examples/")
+    out = cli("--format", "concise", "examples/")
     assert out.returncode == 1
     lines = out.stdout.splitlines()
     files = [l.split(":")[0] for l in lines]
@@ -34,7 +34,7 @@ def test_examples_each_buggy_function_reported_once_and_clean_ones_silent():
 
 
 def test_every_reported_line_is_the_call_marked_bug():
-    for line in cli("examples/").stdout.splitlines():
+    for line in cli("--format", "concise", "examples/").stdout.splitlines():
         path, lineno = line.split(":")[:2]
         if path.endswith(".ipynb"):
             continue  # notebook positions are per cell: see test_notebook_example
@@ -47,7 +47,7 @@ def test_every_reported_line_is_the_call_marked_bug():
 
 def test_flake8_reports_the_same_findings_at_the_same_positions():
     pytest.importorskip("flake8")
-    ours = [l for l in cli("examples/").stdout.splitlines() if ".ipynb:" not in l]  # flake8 reads .py only
+    ours = [l for l in cli("--format", "concise", "examples/").stdout.splitlines() if ".ipynb:" not in l]  # flake8 reads .py only
     flake = subprocess.run([sys.executable, "-m", "flake8", "--select=GL", "examples/"], cwd=ROOT,
                            capture_output=True, text=True)
     assert flake.returncode == 1, flake.stderr
@@ -72,7 +72,8 @@ def test_pre_commit_try_repo(tmp_path):
     git = lambda *a: subprocess.run(["git", *a], cwd=work, check=True, capture_output=True, env=env)
     git("init", "-q")
     (work / "loss.py").write_text((EXAMPLES / "buggy" / "dqn_loss.py").read_text())
-    git("add", "loss.py")
+    shutil.copy(EXAMPLES / "buggy" / "notebook_lookup.ipynb", work / "lookup.ipynb")
+    git("add", "loss.py", "lookup.ipynb")
     # try-repo sees only committed files: give it a committed snapshot of this project
     hook_repo = tmp_path / "hook-repo"
     shutil.copytree(ROOT, hook_repo, ignore=shutil.ignore_patterns(
@@ -83,6 +84,8 @@ def test_pre_commit_try_repo(tmp_path):
     buggy = subprocess.run(hook, cwd=work, capture_output=True, text=True, env=env)
     assert buggy.returncode == 1, buggy.stdout + buggy.stderr
     assert "GL001" in buggy.stdout
+    assert "lookup.ipynb:cell 3:3:17: GL005" in buggy.stdout  # notebooks are linted too
+    assert "Found" not in buggy.stdout + buggy.stderr  # no summary per batch of files
     git("commit", "-qm", "x", "--no-verify")
     empty = subprocess.run(hook, cwd=work, capture_output=True, text=True, env=env)
     assert empty.returncode == 0, empty.stdout + empty.stderr

@@ -9,6 +9,7 @@ from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
+from ..suggest import method_call
 from ._example import Example
 
 CODE = "GL001"
@@ -99,7 +100,7 @@ def _rank_fix(site: Site, r_in: int, r_idx: int) -> str:
     axis = gather_axis(site)
     if r_idx + 1 == r_in and axis is not None:
         tail = f", then `.squeeze({axis})` the result" if site.op.family == GATHER else ""
-        return f"add the missing dim with `{site.index.text}.unsqueeze({axis})`{tail}"
+        return f"add the missing dim with `{method_call(site.index.text, f'unsqueeze({axis})')}`{tail}"
     return "make the index's rank match"
 
 

@@ -11,6 +11,7 @@ writes without accumulating: ``x[ids] = x[ids] + v``, ``x.scatter_(d, ids, x.gat
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation
+from ..suggest import method_call, negated
 from ._example import Example
 
 CODE = "GL013"
@@ -47,12 +48,12 @@ def check(site: Site) -> Optional[Violation]:
 
 
 def check_augmented(target: str, index: str, origin: str, op: str, value: str) -> Violation:
-    sign = "" if op == "+=" else "-"
+    increment = value if op == "+=" else negated(value)
     return Violation(
         CODE, SEVERITY,
         f"`{target}[{index}] {op} ...`: the index holds {origin}, which can repeat, and indexed in-place "
         f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
-        f"`{target}.index_put_(({index},), {sign}{value}, accumulate=True)` (or index_add_)",
+        f"`{method_call(target, f'index_put_(({index},), {increment}, accumulate=True)')}` (or index_add_)",
     )
 
 

@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional
 from ..contract import Site, Violation
 from ..findings import PARSE_ERROR, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
+from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -95,7 +96,10 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             if select is not None and not select(v.code):
                 continue
             fix = _fix(source, v, bound[site.op.index_param], bound.get("dim"), call) if bound is not None else None
-            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix))
+            shown = shown_source(source, line, (col, end_col if end_line == line else None),
+                           bound[site.op.index_param] if bound is not None else None)
+            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix,
+                                     help=v.help or fix_sentence(v.message), shapes=site_shapes(site), **shown))
 
     def flag(node, v: Violation, fix_node) -> None:
         if select is not None and not select(v.code):
@@ -104,7 +108,8 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         end_line = node.end_lineno or line
         end_col = source.char_col(end_line, node.end_col_offset or 0) + 1
         collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message,
-                                 _fix(source, v, fix_node, None, None)))
+                                 _fix(source, v, fix_node, None, None), help=v.help or fix_sentence(v.message),
+                                 **shown_source(source, line, (col, end_col if end_line == line else None), None)))
 
     def analyse():
         module_names = _imports(tree)

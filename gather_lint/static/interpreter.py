@@ -15,6 +15,7 @@ from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
+from ..suggest import method_call
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -181,7 +182,7 @@ class Interpreter:
             x, i = self.source.segment(target.value), self.source.segment(target.slice)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{i}] = ...", i, index.domain.origin,
-                f"`{x}.index_put_(({i},), <increment>, accumulate=True)`"), None)
+                f"`{method_call(x, f'index_put_(({i},), <increment>, accumulate=True)')}`"), None)
 
     def _check_op_rmw(self, node: ast.Call, op, bound, values) -> None:
         """x.scatter_(d, I, f(x.gather(d, I))) / x.index_copy_(d, I, f(x.index_select(d, I)))."""
