@@ -17,6 +17,10 @@ CODE = "GL006"
 NAME = "missing-squeeze"
 SEVERITY = WARNING
 FIX = "unsafe"  # squeezing changes the shape later code sees
+FIX_NOTE = (
+    'The fix appends `.squeeze(dim)` to the gathered operand where it meets the other tensor; '
+    '`.squeeze()` with no dim is not rewritten.'
+)
 RUNTIME = False  # checked where a gathered result meets another tensor: the runtime mode sees only the call
 
 EXAMPLES = [

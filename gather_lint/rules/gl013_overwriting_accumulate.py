@@ -16,7 +16,13 @@ from ._example import Example
 CODE = "GL013"
 NAME = "overwriting-accumulate"
 SEVERITY = WARNING
-FIX = None
+FIX = "unsafe"  # accumulating changes the result (to the intended one): gather_lint.rules.gl013_fix
+FIX_NOTE = (
+    'The fix rewrites the statement into `x.index_put_((ids,), v, accumulate=True)` (a number becomes '
+    '`x.new_tensor(v)`, a tensor `v.to(x.dtype)`); it is offered only for one index expression, a '
+    'name or attribute as `x`, and an increment that is a number or a known tensor. No fix for the '
+    'scatter_/index_copy_ forms.'
+)
 RUNTIME = False  # an augmented assignment, not a family call
 
 EXAMPLES = [
@@ -46,20 +52,24 @@ def check(site: Site) -> Optional[Violation]:
     return None  # a dataflow rule: see check_augmented
 
 
-def check_augmented(target: str, index: str, origin: str, op: str, value: str) -> Violation:
+def check_augmented(target: str, index: str, origin: str, op: str, value: str, fixable: bool = False) -> Violation:
+    """`fixable`: the increment is a number literal or a known tensor, which gl013_fix can convert."""
     sign = "" if op == "+=" else "-"
     return Violation(
         CODE, SEVERITY,
         f"`{target}[{index}] {op} ...`: the index holds {origin}, which can repeat, and indexed in-place "
         f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
         f"`{target}.index_put_(({index},), {sign}{value}, accumulate=True)` (or index_add_)",
+        fix_statement="accumulate" if fixable else None,
     )
 
 
-def check_read_modify_write(write: str, index: str, origin: str, fix: str) -> Violation:
+def check_read_modify_write(write: str, index: str, origin: str, fix: str, fixable: bool = False) -> Violation:
+    """`fixable`: `x[i] = x[i] + v` with v a number literal or a known tensor (gl013_fix rewrites it)."""
     return Violation(
         CODE, SEVERITY,
         f"`{write}` writes values computed from the same positions it overwrites, and the index `{index}` holds "
         f"{origin}, which can repeat: a repeated index is written once (the last write wins), silently; "
         f"accumulate with {fix}",
+        fix_statement="accumulate" if fixable else None,
     )

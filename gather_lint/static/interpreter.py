@@ -166,7 +166,7 @@ class Interpreter:
         else:
             self.expr(node.target)
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
-                self._check_overwrite(node)
+                self._check_overwrite(node, right)
 
 
     def _check_subscript_rmw(self, node: ast.Assign, target: ast.Subscript) -> None:
@@ -181,7 +181,8 @@ class Interpreter:
             x, i = self.source.segment(target.value), self.source.segment(target.slice)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{i}] = ...", i, index.domain.origin,
-                f"`{x}.index_put_(({i},), <increment>, accumulate=True)`"), None)
+                f"`{x}.index_put_(({i},), <increment>, accumulate=True)`", self._plain_increment(node.value, target)),
+                None)
 
     def _check_op_rmw(self, node: ast.Call, op, bound, values) -> None:
         """x.scatter_(d, I, f(x.gather(d, I))) / x.index_copy_(d, I, f(x.index_select(d, I)))."""
@@ -200,7 +201,22 @@ class Interpreter:
                 f"{self.source.segment(bound['input'])}.{op.spelled}(...)", self.source.segment(bound["index"]),
                 found.domain.origin, f"`.{adder}(...)` on the increment alone"), None)
 
-    def _check_overwrite(self, node: ast.AugAssign) -> None:
+    def _convertible(self, node, value) -> bool:
+        """An increment GL013's fix can hand to index_put_: a number literal or a known tensor."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            node = node.operand
+        literal = isinstance(node, ast.Constant) and type(node.value) in (int, float)
+        return literal or isinstance(value, TensorVal)
+
+    def _plain_increment(self, value_node, target) -> bool:
+        """`x[i] + v`, `v + x[i]` or `x[i] - v` with v convertible (the rest are not rewritten)."""
+        if not isinstance(value_node, ast.BinOp) or not isinstance(value_node.op, (ast.Add, ast.Sub)):
+            return False
+        same = [ast.dump(side) == ast.dump(target) for side in (value_node.left, value_node.right)]
+        other = value_node.right if same[0] else value_node.left if same[1] and isinstance(value_node.op, ast.Add) else None
+        return other is not None and self._convertible(other, self.expr(other))
+
+    def _check_overwrite(self, node: ast.AugAssign, value=None) -> None:
         """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""
         if not isinstance(self.expr(node.target.value), TensorVal):
             return  # only a known tensor: lists and dicts are indexed by position or key
@@ -213,7 +229,7 @@ class Interpreter:
         index = tensors[0]
         violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
                                               index.domain.origin, "+=" if isinstance(node.op, ast.Add) else "-=",
-                                              self.source.segment(node.value))
+                                              self.source.segment(node.value), self._convertible(node.value, value))
         self.flag(node, violation, None)
 
     def stmt_If(self, node: ast.If) -> None:
@@ -597,7 +613,7 @@ class Interpreter:
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
-            result = _made_float(result, f"the true division `/` at line {node.lineno}")
+            result = _made_float(result, f"the true division `/` at line {node.lineno}", self._span(node))
         return result
 
     def expr_Compare(self, node: ast.Compare):
@@ -722,7 +738,8 @@ class Interpreter:
             if result.dtype in _EXACT_UP_TO:
                 base = made.domain
                 made = made.with_(domain=replace(base, rounded=(result.dtype, _EXACT_UP_TO[result.dtype],
-                                                                  f"`.{method}()` at line {node.lineno}")))
+                                                                  f"`.{method}()` at line {node.lineno}"),
+                                                 rounded_at=self._span(node)))
             return made
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
             low = kwargs.get("min", args[0] if args else None)
@@ -744,6 +761,13 @@ class Interpreter:
         domain = ids.domain
         if domain is not None and domain.sentinel is not None and domain.sentinel < 0:
             self.flag(node, oob.padding_lookup(self.source.segment(ids_node), domain, what), None)
+
+    def _span(self, node) -> Optional[tuple]:
+        """A node's 1-based character span, where a fix at the cause (not at the call) edits."""
+        if getattr(node, "end_lineno", None) is None:
+            return None
+        return (node.lineno, self.source.char_col(node.lineno, node.col_offset) + 1,
+                node.end_lineno, self.source.char_col(node.end_lineno, node.end_col_offset) + 1)
 
     def _check_squeeze_all(self, node, owner_node, owner: TensorVal) -> None:
         """GL006, the reverse: .squeeze() on a gathered [1, L, 1] also drops the size-1 batch dim."""
@@ -865,9 +889,9 @@ def _negative(v) -> Optional[int]:
 _EXACT_UP_TO = {"float16": 2048, "bfloat16": 256}  # every integer up to this survives the round trip
 
 
-def _made_float(t: TensorVal, how: str) -> TensorVal:
+def _made_float(t: TensorVal, how: str, at: Optional[tuple] = None) -> TensorVal:
     base = t.domain or Domain()
-    return t.with_(domain=replace(base, made_float=how))
+    return t.with_(domain=replace(base, made_float=how, made_float_at=at))
 
 
 def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> TensorVal:
