@@ -212,7 +212,9 @@ class Interpreter:
         """`x[i] + v`, `v + x[i]` or `x[i] - v` with v convertible (the rest are not rewritten)."""
         if not isinstance(value_node, ast.BinOp) or not isinstance(value_node.op, (ast.Add, ast.Sub)):
             return False
-        same = [ast.dump(side) == ast.dump(target) for side in (value_node.left, value_node.right)]
+        key = (ast.dump(target.value), ast.dump(target.slice))  # the target is Store, the read Load: compare parts
+        same = [isinstance(side, ast.Subscript) and (ast.dump(side.value), ast.dump(side.slice)) == key
+                for side in (value_node.left, value_node.right)]
         other = value_node.right if same[0] else value_node.left if same[1] and isinstance(value_node.op, ast.Add) else None
         return other is not None and self._convertible(other, self.expr(other))
 
@@ -613,7 +615,11 @@ class Interpreter:
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
-            result = _made_float(result, f"the true division `/` at line {node.lineno}", self._span(node))
+            # `//` there is the fix unless a float literal would keep the result a float
+            floor_fixes = not any(isinstance(side, ast.Constant) and isinstance(side.value, float)
+                                  for side in (node.left, node.right))
+            result = _made_float(result, f"the true division `/` at line {node.lineno}",
+                                 self._span(node) if floor_fixes else None)
         return result
 
     def expr_Compare(self, node: ast.Compare):
