@@ -221,3 +221,203 @@ def test_fix_variant_gives_the_intended_result_in_torch(name, code, source, writ
     torch.manual_seed(0)
     scope = run(fixed)
     assert same(scope["out"], scope["expected"]), fixed
+
+
+# (id, source): flagged, but the shapes do not say what was meant, so no fix is offered
+NO_FIX = [
+    ("GL001-rows-or-per-column", """
+        import torch
+        x = torch.randn(5, 4)  # [N, D]
+        idx = torch.randint(5, (4,))
+        out = x.gather(0, idx)
+        """),
+    ("GL001-neither-reading", """
+        import torch
+        x = torch.randn(2, 6, 3)  # [B, N, D]
+        idx = torch.randint(3, (5, 2))
+        out = x.gather(2, idx)
+        """),
+    ("GL001-index-select-matrix", """
+        import torch
+        x = torch.randn(10, 4)
+        idx = torch.randint(10, (3, 2))
+        out = x.index_select(0, idx)
+        """),
+    ("GL013-increment-of-unknown-type", """
+        import torch
+        def f(step):
+            ids = torch.randint(5, (8,))
+            counts = torch.zeros(5)
+            counts[ids] += step
+            return counts
+        """),
+]
+
+
+@pytest.mark.parametrize("name,source", NO_FIX, ids=[n for n, _ in NO_FIX])
+def test_no_fix_where_the_intent_is_not_certain(name, source, tmp_path, capsys):
+    code = name.split("-")[0]
+    found = [f for f in lint(source) if f.code == code]
+    assert found and all(f.fix is None for f in found)
+    assert fix_with_cli(tmp_path, source, unsafe=True) == textwrap.dedent(source)
+
+
+def test_multi_line_calls_keep_their_layout_and_comments(tmp_path, capsys):
+    source = textwrap.dedent("""\
+        import torch
+        features = torch.randn(10, 128)  # [N, D]
+        class_idx = torch.tensor([3, 1, 4])
+        rows = torch.gather(
+            features,  # the table
+            0,
+            class_idx.unsqueeze(1),  # one row per class
+        )
+        values = torch.tensor([2.0, 4.0, 6.0])
+        segment = torch.tensor([0, 0, 1])
+        means = torch.zeros(2).scatter_reduce(
+            0,
+            segment,
+            values,
+            reduce="mean",  # per segment
+        )
+        """)
+    fixed = fix_with_cli(tmp_path, source, unsafe=True)
+    assert fixed == textwrap.dedent("""\
+        import torch
+        features = torch.randn(10, 128)  # [N, D]
+        class_idx = torch.tensor([3, 1, 4])
+        rows = torch.gather(
+            features,  # the table
+            0,
+            class_idx.unsqueeze(1).expand(-1, 128),  # one row per class
+        )
+        values = torch.tensor([2.0, 4.0, 6.0])
+        segment = torch.tensor([0, 0, 1])
+        means = torch.zeros(2).scatter_reduce(
+            0,
+            segment,
+            values,
+            reduce="mean",  # per segment
+            include_self=False,
+        )
+        """)
+
+
+def test_keyword_after_a_last_argument_without_trailing_comma(tmp_path, capsys):
+    source = textwrap.dedent("""\
+        import torch
+        values = torch.tensor([2.0, 4.0, 6.0])
+        segment = torch.tensor([0, 0, 1])
+        means = torch.zeros(2).scatter_reduce(0, segment,
+                                              values, reduce="mean")
+        """)
+    fixed = fix_with_cli(tmp_path, source, unsafe=True)
+    assert 'values, reduce="mean", include_self=False)' in fixed
+
+
+def test_a_fix_that_would_not_remove_its_finding_is_not_applied():
+    source = textwrap.dedent(CASES[IDS.index("GL004-0")][2].bad)
+    finding = next(f for f in lint(source) if f.code == "GL004")
+    dim = finding.fix[0]
+    same_dim = finding.__class__(**{**finding.__dict__, "fix": (dim._replace(text="-2"),)})  # leaves the call as it is
+    fixed, done = fixes.apply(source, [same_dim], unsafe=True)
+    assert (fixed, done) == (source, [])
+    fixed, done = fixes.apply(source, [finding], unsafe=True)
+    assert done == [finding] and "gather(-1," in fixed
+
+
+def test_a_fix_that_adds_a_finding_is_not_applied():
+    source = "import torch\nx = torch.randn(2, 3)\nout = x.gather(1, torch.zeros(2, 1))\n"
+    finding = next(f for f in lint(source) if f.code == "GL008")
+    # a .long() that also reads the wrong dim: GL008 goes, but a GL002 comes
+    edit = finding.fix[0]
+    worse = finding.__class__(**{**finding.__dict__, "fix": (edit, Edit(3, 16, 3, 17, "replace", "5"))})
+    assert fixes.apply(source, [worse], unsafe=True) == (source, [])
+
+
+def test_unparsable_code_is_left_alone():
+    good = "import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n"
+    findings = lint(good)
+    assert fixes.apply(good, findings)[1]  # the fix applies to the code it was found in
+    broken = good + "def f(:\n"
+    assert fixes.apply(broken, findings) == (broken, [])
+
+
+UNSAFE_ONLY = "import torch\nx = torch.randn(10, 128)  # [N, D]\nrows = x.gather(0, torch.tensor([[1], [2]]))\n"
+
+
+def test_diff_headers_name_absolute_paths_without_a_double_slash(tmp_path, capsys):
+    target = tmp_path / "x.py"
+    target.write_text(UNSAFE_ONLY)
+    cli.main(["--diff", "--unsafe-fixes", "--isolated", str(target)])
+    out = capsys.readouterr().out
+    shown = str(target).lstrip("/")
+    assert f"--- a/{shown}\n+++ b/{shown}\n" in out and "a//" not in out
+
+
+def test_diff_headers_are_relative_inside_the_current_directory(tmp_path, capsys, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "x.py").write_text(UNSAFE_ONLY)
+    monkeypatch.chdir(tmp_path)
+    cli.main(["--diff", "--unsafe-fixes", "--isolated", str(tmp_path / "pkg" / "x.py")])
+    assert "--- a/pkg/x.py\n+++ b/pkg/x.py\n" in capsys.readouterr().out
+
+
+def test_diff_with_only_unsafe_fixes_says_they_were_held_back(tmp_path, capsys):
+    target = tmp_path / "x.py"
+    target.write_text(UNSAFE_ONLY)
+    assert cli.main(["--diff", "--isolated", str(target)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "0 files would be changed. 1 finding has an unsafe fix held back; add --unsafe-fixes" in captured.err
+
+
+def test_fix_with_only_unsafe_fixes_says_they_were_held_back(tmp_path, capsys):
+    target = tmp_path / "x.py"
+    target.write_text(UNSAFE_ONLY + "y = torch.randn(4, 3).gather(1, torch.tensor([0, 1, 2, 0]))\n")
+    assert cli.main(["--fix", "--isolated", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert "Fixed 0 files; 2 problems left. 2 findings have an unsafe fix held back; add --unsafe-fixes" in err
+    assert target.read_text().endswith("torch.tensor([0, 1, 2, 0]))\n")
+    assert cli.main(["--fix", "--unsafe-fixes", "--isolated", str(target)]) == 0
+    assert "Fixed 1 file; 0 problems left.\n" in capsys.readouterr().err
+
+
+def test_nothing_held_back_means_no_note(tmp_path, capsys):
+    target = tmp_path / "x.py"
+    target.write_text("import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n")
+    cli.main(["--fix", "--isolated", str(target)])
+    assert capsys.readouterr().err.strip() == "Fixed 1 file; 0 problems left."
+
+
+def test_plain_linting_imports_neither_libcst_nor_torch(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "bug.py").write_text(UNSAFE_ONLY)
+    script = ("import sys, gather_lint.cli as c\n"
+              "for fmt in ('text', 'json', 'sarif', 'github'):\n"
+              f"    c.main(['--isolated', '--no-cache', '--format', fmt, {str(tmp_path)!r}])\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('libcst', 'torch')))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stderr
+
+
+def test_the_codemod_runs_under_libcst_tool(tmp_path, torch):
+    import os
+    import subprocess
+    import sys
+
+    target = tmp_path / "counts.py"
+    target.write_text(textwrap.dedent(CASES[IDS.index("GL013-0")][2].bad))
+    command = [sys.executable, "-m", "libcst.tool", "codemod", "--no-format", "-x",
+               "gather_lint.codemods.command.GatherLintFixes", "--unsafe-fixes", str(target)]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH"))))}
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    fixed = target.read_text()
+    assert "counts.index_put_((input_ids,), counts.new_tensor(1), accumulate=True)" in fixed
+    assert "Transformed 1 files successfully" in proc.stderr
+    scope = run(fixed)
+    assert same(scope["out"], scope["expected"])
