@@ -3,12 +3,14 @@ lines skipped, findings reported as `notebook.ipynb:cell N:line:col`; fixes edit
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Callable, List, Tuple
 
 from .findings import PARSE_ERROR, FileResult, Finding, Stats
 
 _MAGIC = ("%", "!", "?")
+_MAGIC_MARK = re.compile(r"^(\s*)#gather-lint-magic:", re.MULTILINE)
 
 
 class NotebookError(Exception):
@@ -83,6 +85,12 @@ def _relocate(f: Finding, path: str, where) -> Finding:
                    fix=fix)
 
 
+def _hide_magics(source: str) -> str:
+    """IPython lines as marked comments, so the fixes' parser takes the cell; put() unmarks them."""
+    return "\n".join(line[:len(line) - len(line.lstrip())] + "#gather-lint-magic:" + line.lstrip()
+                     if line.lstrip().startswith(_MAGIC) else line for line in source.split("\n"))
+
+
 def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool,
                 lint_notebook: Callable[[str], List[Finding]]) -> Tuple[str, List[Finding]]:
     """Fix each cell's source in the notebook JSON; outputs, metadata and layout stay as they were.
@@ -101,9 +109,11 @@ def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool,
         shown = f"{path}:cell {number}"
         if cell.get("cell_type") != "code" or not any(f.path == shown for f in findings):
             continue
-        source, as_list = _source(cell), isinstance(cell.get("source"), list)
+        original, as_list = _source(cell), isinstance(cell.get("source"), list)
+        source = _hide_magics(original)
 
         def put(candidate: str, cell=cell, as_list=as_list) -> None:
+            candidate = _MAGIC_MARK.sub(r"\1", candidate)
             cell["source"] = candidate.splitlines(keepends=True) if as_list else candidate
 
         def lint_with(candidate: str, put=put) -> List[Finding]:
@@ -112,7 +122,7 @@ def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool,
 
         fixed, done = fixes.apply(source, lint_with(source), unsafe, lint=lint_with,
                                   where=lambda f, shown=shown: f.path == shown)
-        put(fixed if done else source)
+        put(fixed if done else original)
         done_all.extend(done)
         findings = lint_notebook(dump())
     if not done_all:

@@ -421,3 +421,24 @@ def test_the_codemod_runs_under_libcst_tool(tmp_path, torch):
     assert "Transformed 1 files successfully" in proc.stderr
     scope = run(fixed)
     assert same(scope["out"], scope["expected"])
+
+
+def test_notebook_cells_are_fixed_with_the_state_of_earlier_cells(tmp_path, capsys, torch):
+    import json
+
+    cells = [
+        "import torch\nfeatures = torch.randn(10, 128)  # [N, D]\nclass_idx = torch.tensor([3, 1, 4])\n",
+        "%matplotlib inline\nrows = torch.gather(features, 0, class_idx.unsqueeze(1))\n!ls\n",
+    ]
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                           "source": c.splitlines(keepends=True)} for c in cells],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    target = tmp_path / "nb.ipynb"
+    target.write_text(json.dumps(notebook, indent=1) + "\n")
+    assert cli.main(["--fix", "--unsafe-fixes", "--isolated", str(target)]) == 0
+    fixed = json.loads(target.read_text())
+    assert fixed["cells"][0]["source"] == notebook["cells"][0]["source"]
+    assert "".join(fixed["cells"][1]["source"]) == (
+        "%matplotlib inline\nrows = torch.gather(features, 0, class_idx.unsqueeze(1).expand(-1, 128))\n!ls\n")
+    scope = run(cells[0] + "".join(fixed["cells"][1]["source"][1:2]))
+    assert torch.equal(scope["rows"], scope["features"][scope["class_idx"]])
