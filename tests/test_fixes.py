@@ -7,7 +7,7 @@ import pytest
 
 from gather_lint import cli, fixes
 from gather_lint.findings import Edit
-from gather_lint.rules import ALL_RULES, RULES_BY_CODE
+from gather_lint.rules import RULES_BY_CODE
 
 from .conftest import lint
 from .test_rule_examples import CASES, IDS, run, same
