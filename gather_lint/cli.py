@@ -133,8 +133,12 @@ def _fix_command(args, config, files, missing) -> int:
         if path == "-":
             sys.stdout.write(fixed)
         elif done:
-            with open(path, "w", encoding="utf-8", newline="") as handle:
-                handle.write(fixed)
+            try:
+                with open(path, "w", encoding="utf-8", newline="") as handle:
+                    handle.write(fixed)
+            except OSError as exc:
+                print(f"gather-lint: error: {path}: cannot write the fixes ({exc.strerror or exc})", file=sys.stderr)
+                done, left = [], result.findings
         changed += bool(done)
         remaining.extend(left)
     files_word = f"{changed} file{'s' if changed != 1 else ''}"

@@ -442,3 +442,38 @@ def test_notebook_cells_are_fixed_with_the_state_of_earlier_cells(tmp_path, caps
         "%matplotlib inline\nrows = torch.gather(features, 0, class_idx.unsqueeze(1).expand(-1, 128))\n!ls\n")
     scope = run(cells[0] + "".join(fixed["cells"][1]["source"][1:2]))
     assert torch.equal(scope["rows"], scope["features"][scope["class_idx"]])
+
+
+def test_each_rule_names_the_codemods_of_its_fix_and_they_apply_it_alone(torch):
+    import libcst as cst
+    from libcst.codemod import CodemodContext
+
+    from gather_lint.codemods.registry import BY_KIND, load
+
+    for code, i, example in CASES:
+        rule = RULES_BY_CODE[code]
+        assert bool(rule.FIX) == bool(getattr(rule, "FIX_CODEMODS", ())), code
+        source = textwrap.dedent(example.bad)
+        for f in lint(source):
+            if f.code != code or not f.fix:
+                continue
+            named = [load(path) for path in rule.FIX_CODEMODS]
+            assert {BY_KIND[e.kind] for e in f.fix} <= set(named), (code, f.fix)
+            kinds = {BY_KIND[e.kind] for e in f.fix}
+            if len(kinds) == 1:  # the rule's codemod on its own, as libcst users would run it
+                command = kinds.pop()(CodemodContext(), f.fix)
+                alone = command.transform_module(cst.parse_module(source)).code
+                assert alone == fixes.apply(source, [f], unsafe=True)[0], (code, i)
+
+
+def test_a_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path, capsys, monkeypatch):
+    target = tmp_path / "x.py"
+    target.write_text("import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n")
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cli, "open", read_only, raising=False)  # the CLI's writes only; reading is elsewhere
+    assert cli.main(["--fix", "--isolated", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write the fixes (Permission denied)" in err and "Fixed 0 files; 1 problem left." in err

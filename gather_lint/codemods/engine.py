@@ -37,7 +37,7 @@ def apply(text: str, findings: Sequence[Finding], lint: Lint, chosen: Callable[[
 def _one_round(text, findings, wanted, lint) -> Tuple[str, List[Finding]]:
     try:
         module = cst.parse_module(text)
-    except (cst.ParserSyntaxError, RecursionError, ValueError):
+    except Exception:  # noqa: BLE001 - code libcst cannot parse (newer syntax, deep nesting) is left as it is
         return text, []
     before = Counter(f.code for f in findings)
     batch = _compatible(sorted(wanted, key=lambda f: (f.line, f.column, f.code)))

@@ -1,19 +1,23 @@
-"""Every fix kind and the codemod that applies it; ApplyEdits runs them all in one pass."""
+"""Every fix kind and the codemod that applies it, collected from the rules' FIX_CODEMODS;
+ApplyEdits runs them all in one pass."""
 from __future__ import annotations
 
+import importlib
 from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
 from ..findings import Edit
-from ..rules.gl008_fix import FloorDivision
-from ..rules.gl013_fix import AccumulateIndexPut
-from ..rules.gl014_fix import AddKeyword
-from ..rules.gl015_fix import ExactCast
+from ..rules import ALL_RULES
 from .base import PositionedEdits
-from .expression import AppendToExpression, ReplaceExpression
 
-CODEMODS = (AppendToExpression, ReplaceExpression, FloorDivision, AccumulateIndexPut, AddKeyword, ExactCast)
+
+def load(dotted: str) -> type:
+    module, _, name = dotted.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+CODEMODS = tuple(dict.fromkeys(load(path) for rule in ALL_RULES for path in getattr(rule, "FIX_CODEMODS", ())))
 BY_KIND: Dict[str, type] = {kind: codemod for codemod in CODEMODS for kind in codemod.KINDS}
 
 

@@ -25,6 +25,8 @@ FIX_NOTE = (
     'both meanings fit the shapes (`x [N, D].gather(0, idx [D])`) or neither does, no fix is offered, '
     'and none for index_select-style ops.'
 )
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
 
 EXAMPLES = [
     Example(

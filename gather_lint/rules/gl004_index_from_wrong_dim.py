@@ -23,6 +23,8 @@ FIX_NOTE = (
     'where that alone makes the call right: the index matches the input on every other dim (or the op '
     'takes a vector index).'
 )
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.codemods.expression.ReplaceExpression",)
 
 # Dim names that mean "a vocabulary of categories": what token ids, labels and actions index.
 _CATEGORY_DIM = re.compile(

@@ -20,6 +20,8 @@ FIX_NOTE = (
     'Where a true division `/` made the float, the fix makes it `//` at that line (integer indices '
     'from then on); otherwise it appends `.long()` to the index at the call. No fix for a bool index.'
 )
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl008_fix.FloorDivision", "gather_lint.codemods.expression.AppendToExpression")
 
 EXAMPLES = [
     Example(

@@ -23,6 +23,8 @@ FIX_NOTE = (
     'name or attribute as `x`, and an increment that is a number or a known tensor. No fix for the '
     'scatter_/index_copy_ forms.'
 )
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl013_fix.AccumulateIndexPut",)
 RUNTIME = False  # an augmented assignment, not a family call
 
 EXAMPLES = [

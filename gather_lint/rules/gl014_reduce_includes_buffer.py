@@ -18,6 +18,8 @@ FIX = "unsafe"  # include_self=False changes the result (to the intended one): g
 FIX_NOTE = (
     "The fix adds `include_self=False` to the call, laid out like its other arguments."
 )
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl014_fix.AddKeyword",)
 RUNTIME = False  # "freshly zero-filled" is a fact about the code, not about a tensor's values
 
 EXAMPLES = [

@@ -20,6 +20,8 @@ FIX_NOTE = (
     '`.to(torch.bfloat16)` -> `.to(torch.float64)`), exact for every index; other spellings are not '
     'rewritten.'
 )
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl015_fix.ExactCast",)
 RUNTIME = False  # the round trip happened before the call
 
 EXAMPLES = [
