@@ -202,6 +202,46 @@ VARIANTS = [
         out = table.gather(0, buffered.long().expand(-1, 8))
         expected = table[ids[:, 0]]
         """, "buffered = ids.to(torch.float64)"),
+    ("GL004-index-select", "GL004", """
+        import torch
+        emb = torch.randn(11, 3)  # [V, D]
+        input_ids = torch.randint(11, (5,))
+        out = emb.index_select(1, input_ids)
+        expected = torch.stack([emb[i] for i in input_ids])
+        """, "emb.index_select(0, input_ids)"),
+    ("GL006-augmented-assignment", "GL006", """
+        import torch
+        lp = torch.randn(1, 4, 9).log_softmax(-1)  # [B, L, V]
+        ids = torch.randint(9, (1, 4))
+        total = torch.zeros(1, 4)  # [B, L]
+        picked = lp.gather(-1, ids.unsqueeze(-1))
+        total += picked
+        out = total
+        expected = torch.stack([lp[0, t, ids[0, t]] for t in range(4)]).unsqueeze(0)
+        """, "total += picked.squeeze(-1)"),
+    ("GL008-division-inside-the-call", "GL008", """
+        import torch
+        scores = torch.randn(3, 4)  # [B, N]
+        flat = torch.randint(16, (3, 4))
+        out = scores.gather(1, flat / 4)
+        expected = torch.stack([torch.stack([scores[b, int(flat[b, k]) // 4] for k in range(4)]) for b in range(3)])
+        """, "scores.gather(1, flat // 4)"),
+    ("GL014-functional-prod", "GL014", """
+        import torch
+        values = torch.tensor([2.0, 4.0, 6.0])
+        segment = torch.tensor([0, 0, 1])
+        buf = torch.zeros(2)
+        out = torch.scatter_reduce(buf, 0, segment, values, "prod")
+        expected = torch.stack([values[segment == s].prod() for s in range(2)])
+        """, 'torch.scatter_reduce(buf, 0, segment, values, "prod", include_self=False)'),
+    ("GL015-bfloat16-method", "GL015", """
+        import torch
+        table = torch.randn(5000, 8)  # [V, D]
+        ids = torch.tensor([[3001], [4097]])
+        buffered = ids.bfloat16()
+        out = table.gather(0, buffered.long().expand(-1, 8))
+        expected = table[ids[:, 0]]
+        """, "buffered = ids.double()"),
 ]
 
 
