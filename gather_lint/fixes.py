@@ -42,7 +42,7 @@ def apply(text: str, findings: Sequence[Finding], unsafe: bool = False,
     the findings that belong to this text when `lint` reports a larger whole (a notebook's cell)."""
     try:
         from .codemods import engine
-    except ImportError as exc:  # pragma: no cover - libcst is a declared dependency
+    except ImportError as exc:  # libcst is a declared dependency, but a --no-deps install lacks it
         raise FixesUnavailable(f"fixing needs libcst ({exc}); install it with `pip install libcst`") from None
     if lint is None:
         from .api import lint_text

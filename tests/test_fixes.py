@@ -242,6 +242,13 @@ VARIANTS = [
         out = table.gather(0, buffered.long().expand(-1, 8))
         expected = table[ids[:, 0]]
         """, "buffered = ids.double()"),
+    ("GL009-row-index-expanded-over-rows", "GL009", """
+        import torch
+        src = torch.randn(4, 6)  # [N, K]
+        idx = torch.tensor([[0, 2, 2, 4, 1, 0]])
+        out = torch.zeros(4, 5).scatter_add(1, idx, src)
+        expected = torch.stack([torch.stack([src[r, idx[0] == c].sum() for c in range(5)]) for r in range(4)])
+        """, "scatter_add(1, idx.expand(4, -1), src)"),
 ]
 
 
@@ -517,3 +524,18 @@ def test_a_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path, cap
     assert cli.main(["--fix", "--isolated", str(target)]) == 1
     err = capsys.readouterr().err
     assert "cannot write the fixes (Permission denied)" in err and "Fixed 0 files; 1 problem left." in err
+
+
+def test_without_libcst_fixing_is_a_clear_error_and_linting_still_works(tmp_path):
+    import subprocess
+    import sys
+
+    target = tmp_path / "x.py"
+    target.write_text("import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n")
+    script = ("import sys; sys.modules['libcst'] = None\n"  # what a --no-deps install without libcst sees
+              "from gather_lint.cli import main\n"
+              f"print(main(['--isolated', '--no-cache', {str(target)!r}]), main(['--fix', '--isolated', {str(target)!r}]))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1] == "1 2"
+    assert "fixing needs libcst" in proc.stderr and "pip install libcst" in proc.stderr
+    assert "Traceback" not in proc.stderr
