@@ -539,3 +539,28 @@ def test_without_libcst_fixing_is_a_clear_error_and_linting_still_works(tmp_path
     assert proc.stdout.strip().splitlines()[-1] == "1 2"
     assert "fixing needs libcst" in proc.stderr and "pip install libcst" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_fixes_on_the_same_node_are_applied_in_rounds(tmp_path, capsys, torch):
+    source = "import torch\nx = torch.randn(10, 128)  # [N, D]\nout = x.gather(0, torch.zeros(3, 1))\n"
+    assert sorted(f.code for f in lint(source)) == ["GL005", "GL008"]
+    fixed = fix_with_cli(tmp_path, source, unsafe=True)
+    assert "x.gather(0, torch.zeros(3, 1).expand(-1, 128).long())" in fixed
+    scope = run(fixed)
+    assert torch.equal(scope["out"], scope["x"][[0, 0, 0]])
+
+
+def test_one_rejected_fix_does_not_hold_back_the_others():
+    source = textwrap.dedent("""\
+        import torch
+        x = torch.randn(2, 3)
+        a = x.gather(1, torch.zeros(2, 1))
+        b = x.gather(1, torch.ones(2, 1))
+        """)
+    first, second = [f for f in lint(source) if f.code == "GL008"]
+    bogus = first.__class__(**{**first.__dict__, "fix": (first.fix[0]._replace(text=".float()"),)})
+    fixed, done = fixes.apply(source, [bogus, second])
+    assert done[0] == second and bogus not in done
+    assert ".float()" not in fixed and "torch.ones(2, 1).long())" in fixed
+    # the next round re-lints and fixes the first call with its own (real) fix
+    assert "torch.zeros(2, 1).long())" in fixed
