@@ -15,8 +15,10 @@ class Edit(NamedTuple):
     column: int
     end_line: int
     end_column: int
-    kind: str  # append | replace | floor_division | keyword | accumulate | exact_cast
-    text: str = ""  # append: the suffix; replace: the new expression; keyword: `name=value`
+    text: str  # append: the suffix; replace: the new expression; keyword: `name=value`; else ""
+    # append | wrap_append | replace | floor_division | keyword | accumulate | exact_cast; a plain
+    # 5-tuple (line, col, end_line, end_col, text) is a replacement of the span's text
+    kind: str = "replace"
 
 
 @dataclass(frozen=True, order=True)

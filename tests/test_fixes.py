@@ -378,7 +378,7 @@ def test_a_fix_that_adds_a_finding_is_not_applied():
     finding = next(f for f in lint(source) if f.code == "GL008")
     # a .long() that also reads the wrong dim: GL008 goes, but a GL002 comes
     edit = finding.fix[0]
-    worse = finding.__class__(**{**finding.__dict__, "fix": (edit, Edit(3, 16, 3, 17, "replace", "5"))})
+    worse = finding.__class__(**{**finding.__dict__, "fix": (edit, Edit(3, 16, 3, 17, "5", "replace"))})
     assert fixes.apply(source, [worse], unsafe=True) == (source, [])
 
 

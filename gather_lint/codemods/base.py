@@ -16,8 +16,8 @@ from ..findings import Edit
 Span = Tuple[int, int, int, int]
 
 
-def span_of(edit: Edit) -> Span:
-    return (edit.line, edit.column, edit.end_line, edit.end_column)
+def span_of(edit) -> Span:
+    return tuple(edit[:4])  # an Edit, or a plain (line, col, end_line, end_col, text) tuple
 
 
 class PositionedEdits(VisitorBasedCodemodCommand):

@@ -10,7 +10,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from ..findings import Finding
+from ..findings import Edit, Finding
 from .base import span_of
 from .registry import ApplyEdits
 
@@ -67,7 +67,7 @@ def _compatible(findings: List[Finding]) -> List[Finding]:
 
 
 def _attempt(module: cst.Module, fixing: List[Finding], before: Counter, lint: Lint) -> Optional[str]:
-    edits = list(dict.fromkeys(e for f in fixing for e in f.fix))
+    edits = list(dict.fromkeys(Edit(*e) for f in fixing for e in f.fix))
     command = ApplyEdits(CodemodContext(), edits)
     try:
         new = command.transform_module(module)

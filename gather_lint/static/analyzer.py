@@ -285,25 +285,25 @@ def _fix(source: SourceFile, v: Violation, index, dim, call, statement=None):
         if "..." in v.fix_suffix or getattr(index, "end_lineno", None) is None:
             return None
         kind = "append" if isinstance(index, _ATOMS) else "wrap_append"
-        edits.append(Edit(*_start(source, index), *_end(source, index), kind, v.fix_suffix))
+        edits.append(Edit(*_start(source, index), *_end(source, index), v.fix_suffix, kind))
     if v.fix_dim is not None:
         if not _is_int_literal(dim):
             return None
-        edits.append(Edit(*_start(source, dim), *_end(source, dim), "replace", str(v.fix_dim)))
+        edits.append(Edit(*_start(source, dim), *_end(source, dim), str(v.fix_dim), "replace"))
     if v.fix_result_suffix or v.fix_keyword:
         if call is None:
             return None
         if v.fix_result_suffix:
-            edits.append(Edit(*_start(source, call), *_end(source, call), "append", v.fix_result_suffix))
+            edits.append(Edit(*_start(source, call), *_end(source, call), v.fix_result_suffix, "append"))
         if v.fix_keyword:
-            edits.append(Edit(*_start(source, call), *_end(source, call), "keyword", v.fix_keyword))
+            edits.append(Edit(*_start(source, call), *_end(source, call), v.fix_keyword, "keyword"))
     if v.fix_cause:
         kind, span = v.fix_cause
-        edits = [Edit(*span, kind)]  # the cause is the whole fix: the call then gets an integer index
+        edits = [Edit(*span, "", kind)]  # the cause is the whole fix: the call then gets an integer index
     if v.fix_statement:
         if statement is None:
             return None
-        edits.append(Edit(*_start(source, statement), *_end(source, statement), v.fix_statement))
+        edits.append(Edit(*_start(source, statement), *_end(source, statement), "", v.fix_statement))
     return tuple(edits) or None
 
 
