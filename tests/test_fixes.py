@@ -249,6 +249,22 @@ VARIANTS = [
         out = torch.zeros(4, 5).scatter_add(1, idx, src)
         expected = torch.stack([torch.stack([src[r, idx[0] == c].sum() for c in range(5)]) for r in range(4)])
         """, "scatter_add(1, idx.expand(4, -1), src)"),
+    ("GL013-scatter-read-modify-write", "GL013", """
+        import torch
+        x = torch.zeros(3, 2)  # [N, D]
+        ids = torch.tensor([[2, 0], [2, 2], [1, 2], [2, 0]])
+        v = torch.randn(4, 2)
+        out = x.scatter_(0, ids, x.gather(0, ids) + v)
+        expected = torch.stack([torch.stack([v[ids[:, d] == n, d].sum() for d in range(2)]) for n in range(3)])
+        """, "out = x.scatter_add_(0, ids, v)"),
+    ("GL013-index-copy-read-modify-write", "GL013", """
+        import torch
+        x = torch.zeros(3, 2)  # [N, D]
+        ids = torch.tensor([2, 0, 2, 2])
+        v = torch.randn(4, 2)
+        out = x.index_copy_(0, ids, x.index_select(0, ids) - v)
+        expected = -torch.stack([v[ids == k].sum(0) for k in range(3)])
+        """, "out = x.index_add_(0, ids, -v)"),
 ]
 
 
@@ -297,6 +313,12 @@ NO_FIX = [
             counts = torch.zeros(5)
             counts[ids] += step
             return counts
+        """),
+    ("GL013-scatter-with-a-number", """
+        import torch
+        x = torch.zeros(3, 2)  # [N, D]
+        ids = torch.randint(3, (4, 2))
+        out = x.scatter_(0, ids, x.gather(0, ids) + 1)
         """),
 ]
 

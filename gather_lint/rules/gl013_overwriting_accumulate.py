@@ -20,8 +20,9 @@ FIX = "unsafe"  # accumulating changes the result (to the intended one): gather_
 FIX_NOTE = (
     'The fix rewrites the statement into `x.index_put_((ids,), v, accumulate=True)` (a number becomes '
     '`x.new_tensor(v)`, a tensor `v.to(x.dtype)`); it is offered only for one index expression, a '
-    'name or attribute as `x`, and an increment that is a number or a known tensor. No fix for the '
-    'scatter_/index_copy_ forms.'
+    'name or attribute as `x`, and an increment that is a number or a known tensor. '
+    '`x.scatter_(d, ids, x.gather(d, ids) + v)` becomes `x.scatter_add_(d, ids, v)` and the index_copy_ '
+    'form `x.index_add_(d, ids, v)`, only where v is a tensor of the read\'s shape and dtype.'
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.rules.gl013_fix.AccumulateIndexPut",)

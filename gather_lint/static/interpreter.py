@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain, check
-from ..dims import Shape, Sym, dim_text, normalize_dim, value
+from ..dims import Shape, Sym, dim_text, must_equal, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
@@ -199,7 +199,31 @@ class Interpreter:
             adder = "scatter_add_" if op.name == "scatter" else "index_add_"
             self.flag(node, overwrite.check_read_modify_write(
                 f"{self.source.segment(bound['input'])}.{op.spelled}(...)", self.source.segment(bound["index"]),
-                found.domain.origin, f"`.{adder}(...)` on the increment alone"), None)
+                found.domain.origin, f"`.{adder}(...)` on the increment alone",
+                self._increment_fits_reader(payload, reader, receiver, index)), None)
+
+    def _increment_fits_reader(self, payload, reader: str, receiver: str, index: str) -> bool:
+        """`x.gather(d, I) + v` (or `- v`) with v a tensor of the read's shape: the adder takes v alone."""
+        if not isinstance(payload, ast.BinOp) or not isinstance(payload.op, (ast.Add, ast.Sub)):
+            return False
+
+        def is_read(n) -> bool:
+            return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == reader
+                    and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index)
+
+        if is_read(payload.left):
+            read, other = payload.left, payload.right
+        elif is_read(payload.right) and isinstance(payload.op, ast.Add):
+            read, other = payload.right, payload.left
+        else:
+            return False
+        a, b = self.expr(read), self.expr(other)
+        if not (isinstance(a, TensorVal) and isinstance(b, TensorVal)) or a.shape is None or b.shape is None \
+                or a.shape.variadic or b.shape.variadic or len(a.shape.dims) != len(b.shape.dims):
+            return False
+        if a.dtype is not None and b.dtype is not None and a.dtype != b.dtype:
+            return False
+        return all(must_equal(x, y) for x, y in zip(a.shape.dims, b.shape.dims))
 
     def _convertible(self, node, value) -> bool:
         """An increment GL013's fix can hand to index_put_: a number literal or a known tensor."""
