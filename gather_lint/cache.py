@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Dict, Optional
 
 from . import __version__
-from .findings import FileResult, Finding, Stats
+from .findings import Edit, FileResult, Finding, Stats
 
 CACHE_DIR = ".gather_lint_cache"
 
@@ -58,7 +58,7 @@ class Cache:
         if entry is None or entry.get("stamp") != self._stamp(path):
             return None
         try:
-            findings = [Finding(**{**f, "path": path + f["path"], "fix": tuple(map(tuple, f["fix"])) if f["fix"] else None,
+            findings = [Finding(**{**f, "path": path + f["path"], "fix": tuple(Edit(*e) for e in f["fix"]) if f["fix"] else None,
                                    "shapes": tuple(map(tuple, f["shapes"])),
                                    "underline": tuple(f["underline"]) if f["underline"] else None})
                         for f in entry["findings"]]

@@ -114,7 +114,7 @@ def _fix_command(args, config, files, missing) -> int:
     from . import fixes
     from .files import UnreadableFile, read_source
 
-    changed, remaining = 0, []
+    changed, remaining, held = 0, [], 0
     for path in files:
         try:
             text = read_source(path, sys.stdin)
@@ -122,13 +122,19 @@ def _fix_command(args, config, files, missing) -> int:
             print(f"gather-lint: error: {path}: {exc}", file=sys.stderr)
             continue
         shown = args.stdin_filename or path if path == "-" else path
+        lint = lambda candidate, shown=shown: api.lint_text(candidate, shown, config).findings  # noqa: E731
         result = api.lint_text(text, shown, config)
-        if shown.endswith(".ipynb"):
-            from . import notebook
+        try:
+            if shown.endswith(".ipynb"):
+                from . import notebook
 
-            fixed, done = notebook.apply_fixes(text, shown, result.findings, args.unsafe_fixes)
-        else:
-            fixed, done = fixes.apply(text, result.findings, unsafe=args.unsafe_fixes)
+                fixed, done = notebook.apply_fixes(text, shown, result.findings, args.unsafe_fixes, lint)
+            else:
+                fixed, done = fixes.apply(text, result.findings, unsafe=args.unsafe_fixes, lint=lint)
+        except fixes.FixesUnavailable as exc:
+            return _usage(str(exc))
+        left = lint(fixed) if done else result.findings
+        held += fixes.held_back(left, args.unsafe_fixes)
         if args.diff:
             if done:
                 sys.stdout.write(fixes.unified_diff(shown, text, fixed))
@@ -137,20 +143,33 @@ def _fix_command(args, config, files, missing) -> int:
         if path == "-":
             sys.stdout.write(fixed)
         elif done:
-            with open(path, "w", encoding="utf-8", newline="") as handle:
-                handle.write(fixed)
+            try:
+                with open(path, "w", encoding="utf-8", newline="") as handle:
+                    handle.write(fixed)
+            except OSError as exc:
+                print(f"gather-lint: error: {path}: cannot write the fixes ({exc.strerror or exc})", file=sys.stderr)
+                done, left = [], result.findings
         changed += bool(done)
-        remaining.extend(api.lint_text(fixed, shown, config).findings)
+        remaining.extend(left)
+    files_word = f"{changed} file{'s' if changed != 1 else ''}"
     if args.diff:
-        print(f"{changed} file{'s' if changed != 1 else ''} would be changed.", file=sys.stderr)
+        print(f"{files_word} would be changed.{_held_back_note(held)}", file=sys.stderr)
         return EXIT_USAGE if missing else (EXIT_FINDINGS if changed else EXIT_CLEAN)
     if "-" not in files:
         report.write(sorted(remaining), args.format, sys.stdout, False)
-    print(f"Fixed {changed} file{'s' if changed != 1 else ''}; {len(remaining)} problem"
-          f"{'s' if len(remaining) != 1 else ''} left.", file=sys.stderr)
+    print(f"Fixed {files_word}; {len(remaining)} problem{'s' if len(remaining) != 1 else ''} left."
+          f"{_held_back_note(held)}", file=sys.stderr)
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
+
+
+def _held_back_note(held: int) -> str:
+    """What a user needs to know when fixes exist but were not applied: how many, and how to get them."""
+    if not held:
+        return ""
+    return (f" {held} finding{'s have' if held != 1 else ' has'} an unsafe fix held back; "
+            f"add --unsafe-fixes to apply {'them' if held != 1 else 'it'} (review the result).")
 
 
 def _shapes_command(argv: List[str]) -> int:

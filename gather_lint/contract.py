@@ -27,6 +27,10 @@ class Domain:
     sentinel_line: Optional[int] = None  # where it was put in
     made_float: Optional[str] = None  # what turned the values into floats: "the true division `/` at line 12"
     rounded: Optional[tuple] = None  # (dtype, exact limit, "`.half()` at line 9"): ints passed through a low-precision float
+    # where the fix for made_float / rounded goes: the (line, col, end_line, end_col) span, 1-based
+    # characters, of the true division `/` or of the `.half()` call (None when it is no such node)
+    made_float_at: Optional[tuple] = None
+    rounded_at: Optional[tuple] = None
 
 
 @dataclass
@@ -59,6 +63,10 @@ class Violation:
     fix_dim: Optional[int] = None  # the dim the call should use (replaces a literal dim argument)
     fix_result_suffix: Optional[str] = None  # text appended after the whole call, with fix_suffix
     help: Optional[str] = None  # the fix sentence, when the message's last clause is not it (see notes.py)
+    fix_keyword: Optional[str] = None  # a keyword argument the call should get: "include_self=False"
+    # an edit where the index was made instead of at the call: (kind, span), e.g. ("floor_division", (3, 7, 3, 15))
+    fix_cause: Optional[tuple] = None
+    fix_statement: Optional[str] = None  # a rewrite of the flagged statement: "accumulate" (GL013)
 
 
 @dataclass

@@ -2,9 +2,23 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, NamedTuple, Optional
 
 PARSE_ERROR = "GL000"  # the file could not be read, decoded or parsed: always reported
+
+
+class Edit(NamedTuple):
+    """One part of a fix: the node at this 1-based character span (as the AST reports it), and the
+    codemod `kind` that rewrites it (gather_lint.codemods.registry), with what that kind needs."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str  # append: the suffix; replace: the new expression; keyword: `name=value`; else ""
+    # append | wrap_append | replace | floor_division | keyword | accumulate | exact_cast; a plain
+    # 5-tuple (line, col, end_line, end_col, text) is a replacement of the span's text
+    kind: str = "replace"
 
 
 @dataclass(frozen=True, order=True)
@@ -17,8 +31,8 @@ class Finding:
     end_column: int
     severity: str
     message: str
-    # the automatic fix as edits ((line, col, end_line, end_col, new text), ...): 1-based character
-    # positions of the span replaced (an empty span inserts); None when no automatic fix exists
+    # the automatic fix as Edits (a node's position and the codemod that rewrites it); None when
+    # no automatic fix exists. The edits may sit on other lines than the finding (where a float was made).
     fix: Optional[tuple] = field(default=None, compare=False)
     # for the readable text output; they describe a finding, they do not identify it
     help: Optional[str] = field(default=None, compare=False)  # the fix sentence that ends `message`

@@ -3,12 +3,14 @@ lines skipped, findings reported as `notebook.ipynb:cell N:line:col`; fixes edit
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
-from typing import List, Tuple
+from typing import Callable, List, Tuple
 
 from .findings import PARSE_ERROR, FileResult, Finding, Stats
 
 _MAGIC = ("%", "!", "?")
+_MAGIC_MARK = re.compile(r"^(\s*)#gather-lint-magic:", re.MULTILINE)
 
 
 class NotebookError(Exception):
@@ -71,34 +73,58 @@ def _relocate(f: Finding, path: str, where) -> Finding:
     fix = f.fix
     if fix is not None:
         moved = []
-        for line_a, col_a, line_b, col_b, text in fix:
-            (cell_a, in_a), (cell_b, in_b) = where[line_a - 1], where[line_b - 1]
+        for edit in fix:
+            (cell_a, in_a), (cell_b, in_b) = where[edit.line - 1], where[edit.end_line - 1]
             if cell_a != cell or cell_b != cell:
-                moved = None
+                moved = None  # an edit in another cell (where a float was made): not applied per cell
                 break
-            moved.append((in_a, col_a, in_b, col_b, text))
+            moved.append(edit._replace(line=in_a, end_line=in_b))
         fix = tuple(moved) if moved else None
     return replace(f, path=f"{path}:cell {cell}", line=line,
                    end_line=end_line if end_cell == cell else line, end_column=f.end_column if end_cell == cell else f.column,
                    fix=fix)
 
 
-def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool) -> Tuple[str, List[Finding]]:
-    """Fix each cell's source in the notebook JSON; outputs, metadata and layout stay as they were."""
+def _hide_magics(source: str) -> str:
+    """IPython lines as marked comments, so the fixes' parser takes the cell; put() unmarks them."""
+    return "\n".join(line[:len(line) - len(line.lstrip())] + "#gather-lint-magic:" + line.lstrip()
+                     if line.lstrip().startswith(_MAGIC) else line for line in source.split("\n"))
+
+
+def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool,
+                lint_notebook: Callable[[str], List[Finding]]) -> Tuple[str, List[Finding]]:
+    """Fix each cell's source in the notebook JSON; outputs, metadata and layout stay as they were.
+    Each candidate fix is checked by re-linting the whole notebook, since cells share their state."""
     from . import fixes
 
     data = load(text)
+    indent = 1 if '\n "' in text[:200] else 2
+    newline = "\n" if text.endswith("\n") else ""
+
+    def dump() -> str:
+        return json.dumps(data, indent=indent, ensure_ascii=False) + newline
+
     done_all: List[Finding] = []
     for number, cell in enumerate(data["cells"], 1):
-        mine = [f for f in findings if f.path == f"{path}:cell {number}"]
-        if not mine or cell.get("cell_type") != "code":
+        shown = f"{path}:cell {number}"
+        if cell.get("cell_type") != "code" or not any(f.path == shown for f in findings):
             continue
-        source = _source(cell)
-        fixed, done = fixes.apply(source, mine, unsafe)
-        if done:
-            cell["source"] = fixed.splitlines(keepends=True) if isinstance(cell.get("source"), list) else fixed
-            done_all.extend(done)
+        original, as_list = _source(cell), isinstance(cell.get("source"), list)
+        source = _hide_magics(original)
+
+        def put(candidate: str, cell=cell, as_list=as_list) -> None:
+            candidate = _MAGIC_MARK.sub(r"\1", candidate)
+            cell["source"] = candidate.splitlines(keepends=True) if as_list else candidate
+
+        def lint_with(candidate: str, put=put) -> List[Finding]:
+            put(candidate)
+            return lint_notebook(dump())
+
+        fixed, done = fixes.apply(source, lint_with(source), unsafe, lint=lint_with,
+                                  where=lambda f, shown=shown: f.path == shown)
+        put(fixed if done else original)
+        done_all.extend(done)
+        findings = lint_notebook(dump())
     if not done_all:
         return text, []
-    indent = 1 if '\n "' in text[:200] else 2
-    return json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if text.endswith("\n") else ""), done_all
+    return dump(), done_all

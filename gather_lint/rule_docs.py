@@ -11,8 +11,8 @@ from .rules import ALL_RULES, RULES_BY_CODE, is_runtime, is_static
 _FIX_SAFETY = {
     None: "No automatic fix: the right change depends on intent the code does not state.",
     "safe": "The fix is safe: it keeps the meaning of correct code and only changes code that torch rejects.",
-    "unsafe": "The fix is unsafe (applied only with `--unsafe-fixes`): it changes the result's shape, so code "
-              "after the call may need adjusting.",
+    "unsafe": "The fix is unsafe (applied only with `--unsafe-fixes`): it changes the result (its shape or its "
+              "values, to the intended ones), so code after the call may need adjusting.",
 }
 _REFERENCES = [
     "[torch.gather](https://docs.pytorch.org/docs/stable/generated/torch.gather.html)",
@@ -58,7 +58,7 @@ def render(rule) -> str:
         title = f" ({example.title})" if example.title else ""
         parts += ["", f"## Example{title}", "", "```python", example.bad.strip(), "```",
                   "", "Use instead:", "", "```python", example.good.strip(), "```"]
-    parts += ["", "## Fix safety", "", _FIX_SAFETY[rule.FIX], "", "## Options", "",
+    parts += ["", "## Fix safety", "", " ".join(filter(None, (_FIX_SAFETY[rule.FIX], getattr(rule, "FIX_NOTE", "")))), "", "## Options", "",
               "Select or ignore it like any code: `--select`/`--ignore`, `[tool.gather-lint]`, `# noqa: "
               f"{rule.CODE}`.", "", "## References", ""]
     parts += [f"- {ref}" for ref in _REFERENCES]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from . import __version__
 from .findings import Finding
@@ -27,10 +27,27 @@ def _region(line, col, end_line, end_col) -> dict:
     return {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}
 
 
+def _text_replacements(edit) -> Optional[List[tuple]]:
+    """An edit as plain text replacements (region, new text); None for the kinds only a codemod can
+    apply (a keyword, a statement rewrite, an operator at the cause)."""
+    start, end = (edit.line, edit.column), (edit.end_line, edit.end_column)
+    if edit.kind == "append":
+        return [(end + end, edit.text)]
+    if edit.kind == "wrap_append":
+        return [(start + start, "("), (end + end, ")" + edit.text)]
+    if edit.kind == "replace":
+        return [(start + end, edit.text)]
+    return None
+
+
 def _fixes(f: Finding) -> List[dict]:
     if f.fix is None:
         return []
-    replacements = [{"deletedRegion": _region(*edit[:4]), "insertedContent": {"text": edit[4]}} for edit in f.fix]
+    parts = [_text_replacements(edit) for edit in f.fix]
+    if any(p is None for p in parts):
+        return []
+    replacements = [{"deletedRegion": _region(*region), "insertedContent": {"text": text}}
+                    for part in parts for region, text in part]
     return [{"description": {"text": "apply the suggested change"},
              "artifactChanges": [{"artifactLocation": _uri(f.path), "replacements": replacements}]}]
 

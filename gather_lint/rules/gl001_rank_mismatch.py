@@ -7,7 +7,8 @@ torch raises ``Index tensor must have the same number of dimensions as input ten
 """
 from typing import Optional
 
-from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named
+from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named, size_expr
+from ..dims import must_equal
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ..suggest import method_call
 from ._example import Example
@@ -15,7 +16,18 @@ from ._example import Example
 CODE = "GL001"
 NAME = "rank-mismatch"
 SEVERITY = ERROR
-FIX = "unsafe"  # adds a dim to the index and squeezes it off the result: check the code around it
+FIX = "unsafe"  # adds a dim to the index (and squeezes it off a per-position result): check the code around it
+FIX_NOTE = (
+    'The fix is offered where the shapes tell which meaning was intended: a per-position pick (the '
+    'index matches the input on every dim but `dim`, as in `q_values [B, A].gather(1, actions [B])`) '
+    'gets `.unsqueeze(dim)` on the index and `.squeeze(dim)` on the result; a selection of whole rows '
+    '(`x [N, D].gather(0, idx [K])`, `x [B, N, D].gather(1, idx [B, K])`) gets '
+    '`.unsqueeze(-1).expand(..., D)` (take_along_dim: `.unsqueeze(-1)`), which reads `x[idx]`. Where '
+    'both meanings fit the shapes (`x [N, D].gather(0, idx [D])`) or neither does, no fix is offered, '
+    'and none for index_select-style ops.'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
 
 EXAMPLES = [
     Example(
@@ -105,11 +117,29 @@ def _rank_fix(site: Site, r_in: int, r_idx: int) -> str:
 
 
 def _fix(site: Site, r_in: int, r_idx: int) -> dict:
-    """One missing dim on a gather: unsqueeze the index at the gathered dim, squeeze the result there."""
+    """One missing dim, fixed only where the shapes say which of the two usual meanings was meant:
+
+    - per-position pick (`q [B, A].gather(1, actions [B])`): the index matches the input on every
+      dim but `dim`: unsqueeze it at `dim`, squeeze the result there (take_along_dim likewise);
+    - whole-row selection (`x [N, D].gather(0, idx [K])`, `x [B, N, D].gather(1, idx [B, K])`): the
+      index stops at `dim`, the second-to-last: unsqueeze the last dim and expand it over the
+      input's last size, giving `x[idx]` rows (take_along_dim broadcasts: unsqueeze alone).
+    Both readings possible (`x [N, D].gather(0, idx [D])`), or neither: no fix."""
     axis = gather_axis(site)
-    if r_idx + 1 != r_in or axis is None or site.op.family not in (GATHER, TAKE_ALONG):
+    idx = site.index.shape
+    if r_idx + 1 != r_in or axis is None or idx is None or idx.variadic or site.op.family not in (GATHER, TAKE_ALONG):
         return {}
-    return {"fix_suffix": f".unsqueeze({axis})", "fix_result_suffix": f".squeeze({axis})"}
+    dims = site.input.shape.dims
+    others = dims[:axis] + dims[axis + 1:]
+    per_position = all(must_equal(a, b) for a, b in zip(idx.dims, others))
+    rows = axis == r_in - 2 and all(must_equal(a, b) for a, b in zip(idx.dims[:axis], dims[:axis]))
+    if per_position == rows:
+        return {}
+    if per_position:
+        return {"fix_suffix": f".unsqueeze({axis})", "fix_result_suffix": f".squeeze({axis})"}
+    if site.op.family == TAKE_ALONG:
+        return {"fix_suffix": ".unsqueeze(-1)"}
+    return {"fix_suffix": f".unsqueeze(-1).expand({', '.join(['-1'] * r_idx)}, {size_expr(site.input, r_in - 1)})"}
 
 
 def _payload_rank(site: Site) -> Optional[Violation]:

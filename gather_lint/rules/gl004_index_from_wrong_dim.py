@@ -18,6 +18,13 @@ CODE = "GL004"
 NAME = "index-from-wrong-dim"
 SEVERITY = ERROR
 FIX = "unsafe"  # changes which values are read: the intended ones, but a result all the same
+FIX_NOTE = (
+    'The fix replaces the literal dim with the dim the values were made for, and is offered only '
+    'where that alone makes the call right: the index matches the input on every other dim (or the op '
+    'takes a vector index).'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.codemods.expression.ReplaceExpression",)
 
 # Dim names that mean "a vocabulary of categories": what token ids, labels and actions index.
 _CATEGORY_DIM = re.compile(

@@ -16,6 +16,12 @@ CODE = "GL005"
 NAME = "unexpanded-index"
 SEVERITY = WARNING
 FIX = "unsafe"  # expanding changes the output shape that later code sees
+FIX_NOTE = (
+    "The fix appends `.expand(...)` with the input's sizes on the size-1 dims, so every column (every "
+    'entry of those dims) is read.'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
 
 EXAMPLES = [
     Example(

@@ -17,6 +17,12 @@ CODE = "GL006"
 NAME = "missing-squeeze"
 SEVERITY = WARNING
 FIX = "unsafe"  # squeezing changes the shape later code sees
+FIX_NOTE = (
+    'The fix appends `.squeeze(dim)` to the gathered operand where it meets the other tensor; '
+    '`.squeeze()` with no dim is not rewritten.'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
 RUNTIME = False  # checked where a gathered result meets another tensor: the runtime mode sees only the call
 
 EXAMPLES = [

@@ -15,7 +15,13 @@ from ._example import Example
 CODE = "GL008"
 NAME = "index-dtype"
 SEVERITY = ERROR
-FIX = "safe"
+FIX = "safe"  # `//` where a true division made the float, else `.long()` on the index
+FIX_NOTE = (
+    'Where a true division `/` made the float, the fix makes it `//` at that line (integer indices '
+    'from then on); otherwise it appends `.long()` to the index at the call. No fix for a bool index.'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl008_fix.FloorDivision", "gather_lint.codemods.expression.AppendToExpression")
 
 EXAMPLES = [
     Example(
@@ -57,5 +63,12 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} has dtype {dtype}{made} but {site.op.spelled}() needs {need}; torch raises "
         f"when the call runs; convert it with `.long()`"
         + (" (or make it with `//` instead of `/`)" if dtype.startswith(("float", "bfloat")) else ""),
-        fix_suffix=".long()",
+        **_fix(domain),
     )
+
+
+def _fix(domain) -> dict:
+    """Where a true division made the float, `//` there (the index was meant as integers); else `.long()`."""
+    if domain is not None and domain.made_float_at is not None:
+        return {"fix_cause": ("floor_division", domain.made_float_at)}
+    return {"fix_suffix": ".long()"}

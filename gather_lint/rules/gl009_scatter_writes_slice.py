@@ -16,6 +16,12 @@ CODE = "GL009"
 NAME = "scatter-writes-slice"
 SEVERITY = WARNING
 FIX = "unsafe"
+FIX_NOTE = (
+    "The fix appends `.expand(...)` with src's sizes on the index's size-1 dims; none where the index "
+    'is smaller than src on a dim of size more than 1.'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
 
 EXAMPLES = [
     Example(

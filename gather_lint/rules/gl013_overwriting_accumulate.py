@@ -17,7 +17,16 @@ from ._example import Example
 CODE = "GL013"
 NAME = "overwriting-accumulate"
 SEVERITY = WARNING
-FIX = None
+FIX = "unsafe"  # accumulating changes the result (to the intended one): gather_lint.rules.gl013_fix
+FIX_NOTE = (
+    'The fix rewrites the statement into `x.index_put_((ids,), v, accumulate=True)` (a number becomes '
+    '`x.new_tensor(v)`, a tensor `v.to(x.dtype)`); it is offered only for one index expression, a '
+    'name or attribute as `x`, and an increment that is a number or a known tensor. '
+    '`x.scatter_(d, ids, x.gather(d, ids) + v)` becomes `x.scatter_add_(d, ids, v)` and the index_copy_ '
+    'form `x.index_add_(d, ids, v)`, only where v is a tensor of the read\'s shape and dtype.'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl013_fix.AccumulateIndexPut",)
 RUNTIME = False  # an augmented assignment, not a family call
 
 EXAMPLES = [
@@ -47,20 +56,24 @@ def check(site: Site) -> Optional[Violation]:
     return None  # a dataflow rule: see check_augmented
 
 
-def check_augmented(target: str, index: str, origin: str, op: str, value: str) -> Violation:
+def check_augmented(target: str, index: str, origin: str, op: str, value: str, fixable: bool = False) -> Violation:
+    """`fixable`: the increment is a number literal or a known tensor, which gl013_fix can convert."""
     increment = value if op == "+=" else negated(value)
     return Violation(
         CODE, SEVERITY,
         f"`{target}[{index}] {op} ...`: the index holds {origin}, which can repeat, and indexed in-place "
         f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
         f"`{method_call(target, f'index_put_(({index},), {increment}, accumulate=True)')}` (or index_add_)",
+        fix_statement="accumulate" if fixable else None,
     )
 
 
-def check_read_modify_write(write: str, index: str, origin: str, fix: str) -> Violation:
+def check_read_modify_write(write: str, index: str, origin: str, fix: str, fixable: bool = False) -> Violation:
+    """`fixable`: `x[i] = x[i] + v` with v a number literal or a known tensor (gl013_fix rewrites it)."""
     return Violation(
         CODE, SEVERITY,
         f"`{write}` writes values computed from the same positions it overwrites, and the index `{index}` holds "
         f"{origin}, which can repeat: a repeated index is written once (the last write wins), silently; "
         f"accumulate with {fix}",
+        fix_statement="accumulate" if fixable else None,
     )

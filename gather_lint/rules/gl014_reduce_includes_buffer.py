@@ -14,7 +14,12 @@ from ._example import Example
 CODE = "GL014"
 NAME = "reduce-includes-buffer"
 SEVERITY = WARNING
-FIX = None
+FIX = "unsafe"  # include_self=False changes the result (to the intended one): gather_lint.rules.gl014_fix
+FIX_NOTE = (
+    "The fix adds `include_self=False` to the call, laid out like its other arguments."
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl014_fix.AddKeyword",)
 RUNTIME = False  # "freshly zero-filled" is a fact about the code, not about a tensor's values
 
 EXAMPLES = [
@@ -59,4 +64,5 @@ def check(site: Site) -> Optional[Violation]:
         CODE, SEVERITY,
         f"scatter_reduce(reduce={reduce!r}) onto a fresh torch.{filled} buffer {named(site.input)} with "
         f"include_self=True (the default): {effect}, silently; pass include_self=False",
+        fix_keyword="include_self=False",
     )

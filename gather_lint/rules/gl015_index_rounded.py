@@ -14,7 +14,14 @@ from ._example import Example
 CODE = "GL015"
 NAME = "index-rounded"
 SEVERITY = WARNING
-FIX = None
+FIX = "unsafe"  # the cast becomes float64 (exact up to 2**53), a bigger buffer: gather_lint.rules.gl015_fix
+FIX_NOTE = (
+    'The fix turns the rounding cast where it was made into a float64 one (`.half()` -> `.double()`, '
+    '`.to(torch.bfloat16)` -> `.to(torch.float64)`), exact for every index; other spellings are not '
+    'rewritten.'
+)
+# the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
+FIX_CODEMODS = ("gather_lint.rules.gl015_fix.ExactCast",)
 RUNTIME = False  # the round trip happened before the call
 
 EXAMPLES = [
@@ -54,4 +61,5 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} went through {dtype} ({where}), which holds integers exactly only up to {limit}, "
         f"but dim={site.dim} of {named(site.input)} has {dim_text(site.input.shape.dims[axis])} entries: larger "
         f"indices come back rounded and read the wrong entries, silently; keep indices in an integer tensor",
+        fix_cause=("exact_cast", domain.rounded_at) if domain.rounded_at is not None else None,
     )

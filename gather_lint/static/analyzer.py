@@ -9,7 +9,7 @@ import warnings
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Site, Violation
-from ..findings import PARSE_ERROR, FileResult, Finding, Stats
+from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
@@ -108,7 +108,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         end_line = node.end_lineno or line
         end_col = source.char_col(end_line, node.end_col_offset or 0) + 1
         collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message,
-                                 _fix(source, v, fix_node, None, None), help=v.help or fix_sentence(v.message),
+                                 _fix(source, v, fix_node, None, None, statement=node), help=v.help or fix_sentence(v.message),
                                  **shown_source(source, line, (col, end_col if end_line == line else None), None)))
 
     def analyse():
@@ -288,26 +288,33 @@ _PASS_THROUGH = {"unsqueeze", "squeeze", "expand", "expand_as", "view", "reshape
 _ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
-def _fix(source: SourceFile, v: Violation, index, dim, call):
-    """The violation's fix as edits on the source; None when there is none or it would not be valid code."""
+def _fix(source: SourceFile, v: Violation, index, dim, call, statement=None):
+    """The violation's fix as Edits (node spans and the codemod kind for each); None when there is
+    none or it would not be valid code. gather_lint.codemods applies them."""
     edits = []
     if v.fix_suffix:
         if "..." in v.fix_suffix or getattr(index, "end_lineno", None) is None:
             return None
-        start, end = _start(source, index), _end(source, index)
-        if not isinstance(index, _ATOMS):
-            edits.append(start + start + ("(",))
-            edits.append(end + end + (")" + v.fix_suffix,))
-        else:
-            edits.append(end + end + (v.fix_suffix,))
+        kind = "append" if isinstance(index, _ATOMS) else "wrap_append"
+        edits.append(Edit(*_start(source, index), *_end(source, index), v.fix_suffix, kind))
     if v.fix_dim is not None:
         if not _is_int_literal(dim):
             return None
-        edits.append(_start(source, dim) + _end(source, dim) + (str(v.fix_dim),))
-    if v.fix_result_suffix:
+        edits.append(Edit(*_start(source, dim), *_end(source, dim), str(v.fix_dim), "replace"))
+    if v.fix_result_suffix or v.fix_keyword:
         if call is None:
             return None
-        edits.append(_end(source, call) + _end(source, call) + (v.fix_result_suffix,))
+        if v.fix_result_suffix:
+            edits.append(Edit(*_start(source, call), *_end(source, call), v.fix_result_suffix, "append"))
+        if v.fix_keyword:
+            edits.append(Edit(*_start(source, call), *_end(source, call), v.fix_keyword, "keyword"))
+    if v.fix_cause:
+        kind, span = v.fix_cause
+        edits = [Edit(*span, "", kind)]  # the cause is the whole fix: the call then gets an integer index
+    if v.fix_statement:
+        if statement is None:
+            return None
+        edits.append(Edit(*_start(source, statement), *_end(source, statement), "", v.fix_statement))
     return tuple(edits) or None
 
 

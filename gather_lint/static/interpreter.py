@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain, check
-from ..dims import Shape, Sym, dim_text, normalize_dim, value
+from ..dims import Shape, Sym, dim_text, must_equal, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
@@ -167,7 +167,7 @@ class Interpreter:
         else:
             self.expr(node.target)
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
-                self._check_overwrite(node)
+                self._check_overwrite(node, right)
 
 
     def _check_subscript_rmw(self, node: ast.Assign, target: ast.Subscript) -> None:
@@ -182,7 +182,8 @@ class Interpreter:
             x, i = self.source.segment(target.value), self.source.segment(target.slice)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{i}] = ...", i, index.domain.origin,
-                f"`{method_call(x, f'index_put_(({i},), <increment>, accumulate=True)')}`"), None)
+                f"`{method_call(x, f'index_put_(({i},), <increment>, accumulate=True)')}`", self._plain_increment(node.value, target)),
+                None)
 
     def _check_op_rmw(self, node: ast.Call, op, bound, values) -> None:
         """x.scatter_(d, I, f(x.gather(d, I))) / x.index_copy_(d, I, f(x.index_select(d, I)))."""
@@ -199,9 +200,50 @@ class Interpreter:
             adder = "scatter_add_" if op.name == "scatter" else "index_add_"
             self.flag(node, overwrite.check_read_modify_write(
                 f"{self.source.segment(bound['input'])}.{op.spelled}(...)", self.source.segment(bound["index"]),
-                found.domain.origin, f"`.{adder}(...)` on the increment alone"), None)
+                found.domain.origin, f"`.{adder}(...)` on the increment alone",
+                self._increment_fits_reader(payload, reader, receiver, index)), None)
 
-    def _check_overwrite(self, node: ast.AugAssign) -> None:
+    def _increment_fits_reader(self, payload, reader: str, receiver: str, index: str) -> bool:
+        """`x.gather(d, I) + v` (or `- v`) with v a tensor of the read's shape: the adder takes v alone."""
+        if not isinstance(payload, ast.BinOp) or not isinstance(payload.op, (ast.Add, ast.Sub)):
+            return False
+
+        def is_read(n) -> bool:
+            return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == reader
+                    and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index)
+
+        if is_read(payload.left):
+            read, other = payload.left, payload.right
+        elif is_read(payload.right) and isinstance(payload.op, ast.Add):
+            read, other = payload.right, payload.left
+        else:
+            return False
+        a, b = self.expr(read), self.expr(other)
+        if not (isinstance(a, TensorVal) and isinstance(b, TensorVal)) or a.shape is None or b.shape is None \
+                or a.shape.variadic or b.shape.variadic or len(a.shape.dims) != len(b.shape.dims):
+            return False
+        if a.dtype is not None and b.dtype is not None and a.dtype != b.dtype:
+            return False
+        return all(must_equal(x, y) for x, y in zip(a.shape.dims, b.shape.dims))
+
+    def _convertible(self, node, value) -> bool:
+        """An increment GL013's fix can hand to index_put_: a number literal or a known tensor."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            node = node.operand
+        literal = isinstance(node, ast.Constant) and type(node.value) in (int, float)
+        return literal or isinstance(value, TensorVal)
+
+    def _plain_increment(self, value_node, target) -> bool:
+        """`x[i] + v`, `v + x[i]` or `x[i] - v` with v convertible (the rest are not rewritten)."""
+        if not isinstance(value_node, ast.BinOp) or not isinstance(value_node.op, (ast.Add, ast.Sub)):
+            return False
+        key = (ast.dump(target.value), ast.dump(target.slice))  # the target is Store, the read Load: compare parts
+        same = [isinstance(side, ast.Subscript) and (ast.dump(side.value), ast.dump(side.slice)) == key
+                for side in (value_node.left, value_node.right)]
+        other = value_node.right if same[0] else value_node.left if same[1] and isinstance(value_node.op, ast.Add) else None
+        return other is not None and self._convertible(other, self.expr(other))
+
+    def _check_overwrite(self, node: ast.AugAssign, value=None) -> None:
         """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""
         if not isinstance(self.expr(node.target.value), TensorVal):
             return  # only a known tensor: lists and dicts are indexed by position or key
@@ -214,7 +256,7 @@ class Interpreter:
         index = tensors[0]
         violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
                                               index.domain.origin, "+=" if isinstance(node.op, ast.Add) else "-=",
-                                              self.source.segment(node.value))
+                                              self.source.segment(node.value), self._convertible(node.value, value))
         self.flag(node, violation, None)
 
     def stmt_If(self, node: ast.If) -> None:
@@ -598,7 +640,11 @@ class Interpreter:
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
-            result = _made_float(result, f"the true division `/` at line {node.lineno}")
+            # `//` there is the fix unless a float literal would keep the result a float
+            floor_fixes = not any(isinstance(side, ast.Constant) and isinstance(side.value, float)
+                                  for side in (node.left, node.right))
+            result = _made_float(result, f"the true division `/` at line {node.lineno}",
+                                 self._span(node) if floor_fixes else None)
         return result
 
     def expr_Compare(self, node: ast.Compare):
@@ -723,7 +769,8 @@ class Interpreter:
             if result.dtype in _EXACT_UP_TO:
                 base = made.domain
                 made = made.with_(domain=replace(base, rounded=(result.dtype, _EXACT_UP_TO[result.dtype],
-                                                                  f"`.{method}()` at line {node.lineno}")))
+                                                                  f"`.{method}()` at line {node.lineno}"),
+                                                 rounded_at=self._span(node)))
             return made
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
             low = kwargs.get("min", args[0] if args else None)
@@ -745,6 +792,13 @@ class Interpreter:
         domain = ids.domain
         if domain is not None and domain.sentinel is not None and domain.sentinel < 0:
             self.flag(node, oob.padding_lookup(self.source.segment(ids_node), domain, what), None)
+
+    def _span(self, node) -> Optional[tuple]:
+        """A node's 1-based character span, where a fix at the cause (not at the call) edits."""
+        if getattr(node, "end_lineno", None) is None:
+            return None
+        return (node.lineno, self.source.char_col(node.lineno, node.col_offset) + 1,
+                node.end_lineno, self.source.char_col(node.end_lineno, node.end_col_offset) + 1)
 
     def _check_squeeze_all(self, node, owner_node, owner: TensorVal) -> None:
         """GL006, the reverse: .squeeze() on a gathered [1, L, 1] also drops the size-1 batch dim."""
@@ -866,9 +920,9 @@ def _negative(v) -> Optional[int]:
 _EXACT_UP_TO = {"float16": 2048, "bfloat16": 256}  # every integer up to this survives the round trip
 
 
-def _made_float(t: TensorVal, how: str) -> TensorVal:
+def _made_float(t: TensorVal, how: str, at: Optional[tuple] = None) -> TensorVal:
     base = t.domain or Domain()
-    return t.with_(domain=replace(base, made_float=how))
+    return t.with_(domain=replace(base, made_float=how, made_float_at=at))
 
 
 def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> TensorVal:
