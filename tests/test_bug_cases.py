@@ -29,11 +29,14 @@ def _id(path):
 
 def run_program(path):
     """Run a file as __main__ in this process (torch is imported once for all); (exception, stdout)."""
+    import torch
+
     out = io.StringIO()
     saved_path = list(sys.path)
     sys.path.insert(0, os.path.dirname(path))
     try:
-        with contextlib.redirect_stdout(out):
+        # each program starts from torch's defaults, whatever the one before it switched
+        with contextlib.redirect_stdout(out), torch.enable_grad():
             runpy.run_path(path, run_name="__main__")
     except Exception as exc:  # noqa: BLE001 - the bug programs are meant to raise
         return exc, out.getvalue()

@@ -100,3 +100,32 @@ def test_dicts_written_by_key_are_not_tensors():
         return output
     """
     assert codes(code) == []
+
+
+def test_one_label_picked_by_a_loop_counter_cannot_repeat():
+    # a per-sample reference loop counts hits one label at a time: `counts[labels[i]] += 1` is exact
+    code = """
+    import torch
+    def per_class_hits(labels, preds):
+        counts = torch.zeros(10, dtype=torch.long)
+        for i in range(labels.shape[0]):
+            if labels[i] == preds[i]:
+                counts[labels[i]] += 1
+        return counts
+    """
+    assert codes(code) == []
+
+
+def test_labels_picked_by_a_mask_can_still_repeat(torch):
+    code = """
+    import torch
+    def hits(labels, keep):
+        counts = torch.zeros(10)
+        counts[labels[keep > 0]] += 1
+        return counts
+    """
+    assert codes(code) == ["GL013"]
+    labels, keep = torch.tensor([3, 3, 1]), torch.tensor([1, 1, 1])
+    counts = torch.zeros(10)
+    counts[labels[keep > 0]] += 1
+    assert counts[3] == 1  # two hits of label 3 counted once: the claim GL013 makes

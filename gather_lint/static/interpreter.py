@@ -178,7 +178,7 @@ class Interpreter:
         reads = any(isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == text
                     for n in ast.walk(node.value))
         index = self.expr(target.slice) if reads and not isinstance(target.slice, ast.Tuple) else None
-        if _can_repeat(index):
+        if _can_repeat(index) and not self._maybe_one_element(target.slice):
             x, i = self.source.segment(target.value), self.source.segment(target.slice)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{i}] = ...", i, index.domain.origin,
@@ -243,6 +243,13 @@ class Interpreter:
         other = value_node.right if same[0] else value_node.left if same[1] and isinstance(value_node.op, ast.Add) else None
         return other is not None and self._convertible(other, self.expr(other))
 
+    def _maybe_one_element(self, index_node) -> bool:
+        """`x[ids[i]] += 1` with a plain (non-tensor) i picks one element of a 1-d ids: nothing can repeat."""
+        if not isinstance(index_node, ast.Subscript) or \
+                not isinstance(index_node.slice, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp)):
+            return False  # a slice, a mask comparison, a tuple: a selection of many
+        return not isinstance(self.expr(index_node.slice), TensorVal)
+
     def _check_overwrite(self, node: ast.AugAssign, value=None) -> None:
         """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""
         if not isinstance(self.expr(node.target.value), TensorVal):
@@ -251,7 +258,7 @@ class Interpreter:
         items = key.items if isinstance(key, SeqVal) else (key,)
         tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
         # with several index tensors the positions are tuples: one component repeating proves nothing
-        if len(tensors) != 1 or not _can_repeat(tensors[0]):
+        if len(tensors) != 1 or not _can_repeat(tensors[0]) or self._maybe_one_element(node.target.slice):
             return
         index = tensors[0]
         violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
