@@ -15,6 +15,7 @@ from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
+from . import branches, sequences
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -162,7 +163,7 @@ class Interpreter:
                 self.env[node.target.id] = out if out is not None and out.shape == left.shape else \
                     TensorVal(None, out.dtype if out is not None else None)
             else:
-                self.env[node.target.id] = None
+                self.env[node.target.id] = sequences.concat(left, right, _BINOPS.get(type(node.op)))
         else:
             self.expr(node.target)
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
@@ -217,7 +218,10 @@ class Interpreter:
         self.flag(node, violation, None)
 
     def stmt_If(self, node: ast.If) -> None:
-        self.expr(node.test)
+        certain = branches.truth(self.expr(node.test))
+        if certain is not None:  # the other branch cannot run: do not check it with these facts
+            self.block(node.body if certain else node.orelse)
+            return
         before = dict(self.env)
         left_exits = self.block(node.body)
         after_body = self.env
@@ -329,6 +333,8 @@ class Interpreter:
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             self.expr(target)
             owner = self.env.get(target.value.id)
+            if isinstance(owner, SeqVal):  # shape[0] = n
+                self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
@@ -341,6 +347,14 @@ class Interpreter:
             for element, item in zip(elts, result.items):
                 self.assign(element, item)
             return
+        stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
+        if isinstance(result, SeqVal) and len(stars) == 1:
+            split = sequences.split_starred(result.items, stars[0], len(elts) - stars[0] - 1)
+            if split is not None:  # *batch, n, m = x.shape
+                head, middle, tail = split
+                for element, item in zip(elts, head + [middle] + tail):
+                    self.assign(element.value if isinstance(element, ast.Starred) else element, item)
+                return
         for element in elts:
             self.assign(element, None)
         self._shape_unpack(target, result)
@@ -351,16 +365,20 @@ class Interpreter:
         if value_node is None or result is not None:
             return
         owner = _shape_owner(value_node)
-        if owner is None or any(not isinstance(e, ast.Name) for e in target.elts):
+        elts = target.elts
+        variadic = bool(elts) and isinstance(elts[0], ast.Starred)  # *batch, n, m = x.shape: x is [..., n, m]
+        if variadic:
+            elts = elts[1:]
+        if owner is None or any(not isinstance(e, ast.Name) for e in elts):
             return
         old = self.env.get(owner)
         if old is not None and not isinstance(old, TensorVal):
             return
-        dims = tuple(Sym(e.id, expr=e.id) if e.id != "_" else None for e in target.elts)
+        dims = tuple(Sym(e.id, expr=e.id) if e.id != "_" else None for e in elts)
         tensor = old or TensorVal()
         if tensor.shape is None:
-            self.env[owner] = tensor.with_(shape=Shape(dims), origin="shape unpacking")
-        for e, d in zip(target.elts, dims):
+            self.env[owner] = tensor.with_(shape=Shape(dims, variadic), origin="shape unpacking")
+        for e, d in zip(elts, dims):
             if d is not None:
                 self.env[e.id] = DimVal(d)
 
@@ -491,6 +509,8 @@ class Interpreter:
 
     def expr_UnaryOp(self, node: ast.UnaryOp):
         operand = self.expr(node.operand)
+        if isinstance(node.op, ast.Not) and branches.truth(operand) is not None:
+            return Literal(not branches.truth(operand))
         if isinstance(node.op, ast.USub) and isinstance(operand, DimVal) and isinstance(operand.dim, int):
             return DimVal(-operand.dim)
         if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
@@ -585,6 +605,8 @@ class Interpreter:
             return None
         if isinstance(left, DimVal) and isinstance(right, DimVal):
             return _dim_arith(left.dim, right.dim, symbol)
+        if isinstance(left, SeqVal) or isinstance(right, SeqVal):
+            return sequences.concat(left, right, symbol)
         if symbol is None:
             return None
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
@@ -606,7 +628,12 @@ class Interpreter:
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
             return ops.binary(values[0], values[1], "==")
+        if len(node.ops) == 1 and not tensors:
+            return branches.compare(values[0], node.ops[0], values[1])
         return None
+
+    def expr_BoolOp(self, node: ast.BoolOp):
+        return branches.bool_op(node.op, [self.expr(v) for v in node.values])
 
     def expr_IfExp(self, node: ast.IfExp):
         self.expr(node.test)
@@ -678,6 +705,9 @@ class Interpreter:
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
+            if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
+                self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
+                return None
             if isinstance(owner, TensorVal):
                 if func.attr == "squeeze" and not node.args and not node.keywords:
                     self._check_squeeze_all(node, func.value, owner)
@@ -704,6 +734,8 @@ class Interpreter:
                 return self._call_module_function(callee, node, args, kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
+            return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
         return None
@@ -784,6 +816,8 @@ class Interpreter:
 
     def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
         module, _, func = name.rpartition(".")
+        if name in sequences.SEQUENCE_COPIES:
+            return sequences.copy_of(args, kwargs)
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS:
                 return _construct(func, args, kwargs, node)

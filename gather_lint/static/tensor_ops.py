@@ -44,9 +44,17 @@ def as_dim(v) -> Dim:
 
 
 def _sizes(args: List[object]) -> Optional[List[object]]:
-    """view(2, 3) and view((2, 3)) and view(x.shape) alike."""
+    """view(2, 3) and view((2, 3)) and view(x.shape) alike; None when the sizes' count is unknown.
+
+    A lone argument that is not a tracked int or sequence may be a whole tuple of sizes
+    (`view(shape)`, `expand(torch.Size(...))`): never read it as one dim.
+    """
     if len(args) == 1 and isinstance(args[0], SeqVal):
-        return list(args[0].items)
+        args = list(args[0].items)
+    elif len(args) == 1 and not isinstance(args[0], DimVal):
+        return None
+    if any(isinstance(v, (SeqVal, TensorVal)) or (isinstance(v, Literal) and v.value is not None) for v in args):
+        return None  # a nested sequence, a tensor or a spliced list of unknown length
     return list(args)
 
 
@@ -491,11 +499,10 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         if name == "new_tensor":
             return TensorVal(None, t.dtype)
         sizes = args[:1] if name == "new_full" else args
-        sizes = _sizes(sizes) or []
         if "size" in kwargs:
-            sizes = _sizes([kwargs["size"]])
-        dims = [as_dim(v) if isinstance(v, DimVal) else None for v in sizes] if sizes and not any(
-            isinstance(v, (SeqVal, TensorVal)) for v in sizes) else None
+            sizes = [kwargs["size"]]
+        sizes = _sizes(sizes) if sizes else None
+        dims = [as_dim(v) for v in sizes] if sizes else None
         dtype = kwargs.get("dtype")
         known = dtype.value[6:] if isinstance(dtype, Literal) and isinstance(dtype.value, str) and dtype.value.startswith("dtype:") else None
         filled = {"new_zeros": "zeros", "new_empty": "empty"}.get(name)
