@@ -16,6 +16,7 @@ from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
 from . import branches, sequences
+from .comment_facts import CommentLines
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -55,10 +56,13 @@ class Interpreter:
         self._last_value_node = None
         self.params: set = set()
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
+        self.comments = CommentLines(source, 0)
 
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
+        self.comments = CommentLines(self.source, node.lineno)
         self._bind_parameters(node)
+        self._def_line_comments(node)
         if self.module is not None and self.class_name is None:
             self.class_name = self.module.class_of.get(node)
         if self.module is not None and self.class_name is not None and getattr(node, "name", "") != "__init__":
@@ -73,7 +77,7 @@ class Interpreter:
     def block(self, body: List[ast.stmt]) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
         for stmt in body:
-            self._pragmas_before(stmt)
+            self._comments_before(stmt)
             self.stmt(stmt)
             if isinstance(stmt, _TERMINAL):
                 return True
@@ -319,6 +323,8 @@ class Interpreter:
             name = target.id if isinstance(target, ast.Name) else ast.unparse(target)
             self.trace.append((target.lineno, name, result))
         if isinstance(target, ast.Name):
+            if self.comments.pending:
+                result = self._pending_comment(target.id, result)
             if isinstance(result, DimVal) and result.dim is not None and not isinstance(result.dim, int):
                 result = DimVal(_named(result.dim, target.id))
             elif isinstance(result, DimVal) and isinstance(result.dim, int) and result.dim > 1:
@@ -406,11 +412,40 @@ class Interpreter:
         self._comment_used = merged is not result
         return merged
 
-    def _pragmas_before(self, stmt: ast.stmt) -> None:
-        start = stmt.lineno
-        if hasattr(stmt, "decorator_list") and stmt.decorator_list:
-            start = stmt.decorator_list[0].lineno
-        self._apply_pragmas(start - 1, start - 1)
+    def _comments_before(self, stmt: ast.stmt) -> None:
+        """Pragmas and `# name: [dims]` lines between the previous statement and this one."""
+        gap = self.comments.gap_before(stmt)
+        if gap is None:
+            return
+        self._apply_pragmas(*gap)
+        for line, name, shape in self.comments.entries(*gap):
+            if name in self.env or name in self.params:
+                self._declare(name, shape, line)
+            else:
+                self.comments.pending[name] = (shape, line)
+
+    def _def_line_comments(self, node) -> None:
+        """`def forward(self, obs, act):  # obs: (B, D)  act: (B,)`."""
+        if not node.body:
+            return
+        for line, name, shape in self.comments.trailing_entries(node.lineno, node.body[0].lineno - 1):
+            if name in self.params:
+                self._declare(name, shape, line)
+
+    def _declare(self, name: str, shape, line: int) -> None:
+        old = self.env.get(name)
+        if old is None or isinstance(old, TensorVal):
+            self.env[name] = _merge(old, shape, f"comment line {line}")
+            self.informal.add(name)
+
+    def _pending_comment(self, name: str, result):
+        """The first binding of a name that a comment line above described."""
+        declared = self.comments.pending.pop(name, None)
+        if declared is None or not (result is None or isinstance(result, TensorVal)):
+            return result
+        merged = _merge(result, declared[0], f"comment line {declared[1]}")
+        self._comment_used = self._comment_used or merged is not result
+        return merged
 
     def _pragmas_on(self, stmt: ast.stmt) -> None:
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)):

@@ -158,3 +158,31 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         if shape is not None:
             found[match.group(1)] = (shape, dtype)
     return found
+
+
+_ENTRY = re.compile(r"([A-Za-z_][\w.]*)\s*:\s*")
+_SEPARATOR = re.compile(r"[\s,;]*")
+
+
+def parse_named_entries(comment: str) -> List[tuple]:
+    """`# memory: [B, N, C]`, `# obs: (batch, obs_dim)  act: (batch,)`: [(name, Shape)], else [].
+
+    The line must start with `name:` and a bracketed dim list; further `name: [...]` entries may
+    follow; the first thing that is not one ends the list (prose after a shape is fine).
+    """
+    text = comment.lstrip("#").strip()
+    found: List[tuple] = []
+    while True:
+        entry = _ENTRY.match(text)
+        if entry is None:
+            break
+        rest = text[entry.end():].lstrip("`")
+        group = _GROUP.match(rest)
+        shape = parse_group(rest) if group is not None else None
+        if shape is None:
+            break
+        if any(isinstance(d, Sym) for d in shape.dims):  # `# ids: [0, 2, 1]` may list values, not sizes
+            found.append((entry.group(1), shape))
+        text = rest[group.end():].lstrip("`")
+        text = text[_SEPARATOR.match(text).end():]
+    return found
