@@ -24,8 +24,9 @@ _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, 
 class CommentLines:
     """Walks the comment lines of one function in step with its statements."""
 
-    def __init__(self, source: SourceFile, start_line: int):
+    def __init__(self, source: SourceFile, start_line: int, end_line: int = 0):
         self.source = source
+        self.span = (start_line, end_line or len(source.lines))  # the function's lines
         self.cursor = start_line  # the last line already read
         self.pending: Dict[str, Tuple[Shape, int]] = {}  # names described before their first binding
 

@@ -15,7 +15,7 @@ from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
-from . import branches, sequences
+from . import branches, broadcast_sites, sequences
 from .comment_facts import CommentLines
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
@@ -60,7 +60,7 @@ class Interpreter:
 
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
-        self.comments = CommentLines(self.source, node.lineno)
+        self.comments = CommentLines(self.source, node.lineno, node.end_lineno or node.lineno)
         self._bind_parameters(node)
         self._def_line_comments(node)
         if self.module is not None and self.class_name is None:
@@ -711,7 +711,8 @@ class Interpreter:
                     site, values = built
                     self.report(node, site, check(site), bound, self)
                     self._check_op_rmw(node, op, bound, values)
-                    return result_of(site, values)
+                    result = result_of(site, values)
+                    return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
         return self._call(node)
 
     def _peek(self, node):
@@ -727,6 +728,9 @@ class Interpreter:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             key = f"{func.value.id}.{func.attr}"
             layer = self.env.get(key)
+            if isinstance(layer, QualName):  # self.loss_fn = nn.MSELoss() in __init__
+                args, kwargs = self._args(node)
+                return self._qualified_call(layer.name, node, args, kwargs)
             if isinstance(layer, LayerVal):
                 args, _ = self._args(node)
                 if layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
@@ -746,7 +750,7 @@ class Interpreter:
             if isinstance(owner, TensorVal):
                 if func.attr == "squeeze" and not node.args and not node.keywords:
                     self._check_squeeze_all(node, func.value, owner)
-                if func.attr in _ARITH_METHODS and len(node.args) == 1:
+                if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
                 result = _carry_shift(owner, result, func.attr, args)
@@ -819,16 +823,23 @@ class Interpreter:
             self.flag(node, violation, None)
 
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
-        """GL006: a gather's kept singleton meeting a tensor that lacks it."""
+        """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
+        (where the squeeze belongs) when it is in this function, else where the two meet."""
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:
+                gather = mine.kept_at if mine.kept_at is not None and self._in_this_function(mine.kept_at) else None
+                at = gather or mine_node
                 violation = missing_squeeze.check_broadcast(
-                    mine.shape, mine.kept_singleton, other.shape, self.source.segment(mine_node),
-                    self.source.segment(other_node), op)
+                    mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
+                    self.source.segment(other_node), op, node.lineno if gather is not None else None)
                 if violation is not None:
-                    self.flag(node, violation, mine_node)
+                    self.flag(gather or node, violation, at)
                 return
+
+    def _in_this_function(self, node) -> bool:
+        first, last = self.comments.span
+        return first <= node.lineno <= last
 
     def _args(self, node: ast.Call):
         args = []
@@ -853,6 +864,10 @@ class Interpreter:
         module, _, func = name.rpartition(".")
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
+            self._check_broadcast(node, left_node, left, right_node, right, what)
+        if broadcast_sites.loss_module(module, func):
+            return QualName(broadcast_sites.loss_module(module, func))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS:
                 return _construct(func, args, kwargs, node)
@@ -900,7 +915,7 @@ class Interpreter:
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
-                return _carry_shift(args[0], result, func, args[1:])
+                return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
         if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:
             first = args[0] if isinstance(args[0], DimVal) else kwargs.get("num_embeddings", kwargs.get("in_features"))
@@ -1001,7 +1016,7 @@ def _carry(a, b, result):
     if marked is None or not isinstance(result, TensorVal) or result.shape is None or marked.shape is None:
         return result
     if result.shape == marked.shape:
-        return result.with_(kept_singleton=marked.kept_singleton)
+        return result.with_(kept_singleton=marked.kept_singleton, kept_at=marked.kept_at)
     return result
 
 
