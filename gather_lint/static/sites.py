@@ -82,6 +82,8 @@ def build_site(op: Op, bound: dict, evaluate: Callable, segment: Callable) -> Op
         payload=payload,
         options={k: v.value for k, v in values.items() if k in ("reduce", "include_self") and isinstance(v, Literal)},
     )
+    if op.name == "scatter" and "value" in values:
+        site.options["payload_from"] = "value"  # value= is a scalar torch converts, never a src
     return site, values
 
 
