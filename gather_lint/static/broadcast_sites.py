@@ -25,7 +25,10 @@ def loss_module(module: str, func: str) -> Optional[str]:
     return None
 
 
-def pairs(module: str, func: str, node: ast.Call, args: list, kwargs: dict) -> Iterator[Tuple[ast.AST, object, ast.AST, object, str]]:
+Pair = Tuple[ast.AST, object, ast.AST, object, str]
+
+
+def pairs(module: str, func: str, node: ast.Call, args: list, kwargs: dict) -> Iterator[Pair]:
     """(node, value, node, value, what) of each pair of arguments the call broadcasts together."""
     keywords = {k.arg: k.value for k in node.keywords if k.arg}
     positional = [a for a in node.args if not isinstance(a, ast.Starred)]

@@ -15,7 +15,7 @@ from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
-from . import branches, broadcast_sites, sequences
+from . import branches, broadcast_sites, sequences, symbolic
 from .comment_facts import CommentLines
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
@@ -1063,6 +1063,17 @@ def _dim_arith(a, b, symbol):
         except TypeError:
             result = None
         return DimVal(result) if isinstance(result, int) else None
+    return _named_arith(a, b, symbol)
+
+
+def _named_arith(a, b, symbol):
+    """B * T and T - 1 with a named B or T: the names ops give their results (see symbolic.py)."""
+    if symbol == "*" and a is not None and b is not None:
+        d = symbolic.product([a, b])
+        return DimVal(d) if d is not None else None
+    if symbol == "-" and isinstance(a, Sym) and isinstance(value(b), int) and not isinstance(b, Sym):
+        d = symbolic.minus(a, value(b))
+        return DimVal(d) if d is not None else None
     return None
 
 
