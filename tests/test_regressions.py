@@ -213,3 +213,20 @@ def test_an_uncertain_condition_still_checks_both_branches():
         return table.gather(1, positions)
     """
     assert codes(code) == ["GL002"]
+
+
+def test_an_unknown_slice_bound_is_not_an_absent_one():
+    # segment reductions: the output size spliced from src's sizes around a dim the caller chose
+    code = """
+    import torch
+    def reduce_segments(src, index, dim=0, dim_size=None):
+        dim = src.dim() + dim if dim < 0 else dim
+        size = src.size()[:dim] + (dim_size,) + src.size()[dim + 1:]
+        head = src[:dim_size]
+        return src.new_zeros(size).scatter_add_(dim, index, src), head.gather(0, index)
+
+    def counts(values, index, groups):
+        assert values.dim() == 1 and index.dim() == 1
+        return reduce_segments(torch.ones_like(index), index, dim=-1, dim_size=groups)
+    """
+    assert codes(code) == []

@@ -15,7 +15,7 @@ from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
-from . import branches, broadcast_sites, sequences, symbolic
+from . import assert_facts, branches, broadcast_sites, sequences, symbolic
 from .comment_facts import CommentLines
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
@@ -117,6 +117,14 @@ class Interpreter:
 
     def stmt_ClassDef(self, node: ast.ClassDef) -> None:
         self.env[node.name] = None
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        self.expr(node.test)
+        self.expr(node.msg)
+        for key, shape, one_dim in assert_facts.facts(node.test, self.expr):
+            learnt = assert_facts.apply(self.env.get(key), shape, one_dim)
+            if learnt is not None:
+                self.env[key] = learnt
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.expr(node.value)
@@ -621,7 +629,12 @@ class Interpreter:
         return None
 
     def expr_Slice(self, node: ast.Slice):
-        return ops.SliceVal(self.expr(node.lower), self.expr(node.upper), self.expr(node.step))
+        def bound(part):  # an unknown bound is not an absent one: x[:n] is not x[:]
+            if part is None:
+                return None
+            found = self.expr(part)
+            return _UNKNOWN_BOUND if found is None else found
+        return ops.SliceVal(bound(node.lower), bound(node.upper), bound(node.step))
 
     def expr_Tuple(self, node):
         items = tuple(self.expr(e) for e in node.elts)
@@ -1049,6 +1062,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 _UNKNOWN_TENSORISH = None
 _UNKNOWN_ARITY = Literal("<*args of unknown length>")  # poisons size arguments: no shape comes out
+_UNKNOWN_BOUND = Literal("<unknown slice bound>")
 
 
 def _has_call(node) -> bool:

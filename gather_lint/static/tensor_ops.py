@@ -603,8 +603,8 @@ class SliceVal:
         bounds = [as_int(v) if v is not None else None for v in (self.lower, self.upper, self.step)]
         if n is None:
             return self._named(d, bounds)
-        if any(v is None and b is not None for v, b in zip((self.lower, self.upper, self.step), bounds)):
-            return None
+        if any(v is not None and b is None for v, b in zip((self.lower, self.upper, self.step), bounds)):
+            return None  # a bound that is not a known int: the length is unknown
         return len(range(n)[slice(*bounds)])
 
     def _named(self, d: Dim, bounds) -> Dim:
