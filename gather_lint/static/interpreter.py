@@ -19,7 +19,7 @@ from . import assert_facts, branches, broadcast_sites, sequences, symbolic
 from .comment_facts import CommentLines
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
-from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .sites import bind_call, build_site, resolve_op, result_of
 from .source import SourceFile
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
@@ -477,6 +477,7 @@ class Interpreter:
             self.env[args.kwarg.arg] = None
         doc = ast.get_docstring(node, clean=False) or ""
         documented = parse_docstring(doc, [p.arg for p in params]) if doc else {}
+        sizes = docstring_ints(doc, [p.arg for p in params]) if doc else set()
         single_line = _single_param_lines(params)
         for param in params:
             fact = self.annotation(param.annotation) if param.annotation is not None else None
@@ -493,7 +494,7 @@ class Interpreter:
                 fact = TensorVal(shape, dtype, origin="docstring")
             elif isinstance(fact, TensorVal) and fact.shape is None and param.arg in documented:
                 fact = fact.with_(shape=documented[param.arg][0], origin="docstring")
-            if fact is None and _is_int_param(param):
+            if fact is None and (_is_int_param(param) or param.arg in sizes):
                 fact = DimVal(Sym(param.arg, expr=param.arg))
             self.env[param.arg] = fact
             if self.trace is not None and isinstance(fact, TensorVal):

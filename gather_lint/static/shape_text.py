@@ -186,3 +186,17 @@ def parse_named_entries(comment: str) -> List[tuple]:
         text = rest[group.end():].lstrip("`")
         text = text[_SEPARATOR.match(text).end():]
     return found
+
+
+_DOC_INT = re.compile(r"^\s*(?::param\s+int\s+)?\*{0,2}([A-Za-z_]\w*)\s*\(\s*`?int`?\s*(?:,\s*optional\s*)?\)\s*:")
+
+
+def docstring_ints(doc: str, params) -> set:
+    """Parameters a docstring types as `int` (`num_classes (int): C.`): sizes, like an `int` annotation."""
+    wanted = set(params)
+    found = set()
+    for line in doc.splitlines():
+        match = _DOC_INT.match(line)
+        if match is not None and match.group(1) in wanted:
+            found.add(match.group(1))
+    return found
