@@ -14,6 +14,9 @@ from .conftest import codes
     ("# obs: (batch, obs_dim)  act: (batch,)  rew: (batch,)", ["obs", "act", "rew"]),
     ("# scores: [N, C], labels: [N]", ["scores", "labels"]),
     ("# state:   (b_s * beam, d_model) decoder state", ["state"]),
+    ("# x.shape = (B, T, D)", ["x"]),
+    ("# feats: B x N x C  per point", ["feats"]),
+    ("# note: use x for this", []),  # prose, though it has the `a x b` form
     ("# ids: [0, 2, 1]", []),  # a list of values, not sizes
     ("# x: see the docs (for details)", []),
     ("# Note: the batch comes first", []),

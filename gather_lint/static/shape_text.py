@@ -160,8 +160,14 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
     return found
 
 
-_ENTRY = re.compile(r"([A-Za-z_][\w.]*)\s*:\s*")
+_ENTRY = re.compile(r"([A-Za-z_][\w.]*?)(?:\.shape|\.size\(\))?\s*[:=]\s*")
 _SEPARATOR = re.compile(r"[\s,;]*")
+
+
+def _by_x(text: str) -> Optional[Shape]:
+    """`B x N x C`, only when every part looks like a dim: `use x for` is prose."""
+    parts = re.split(r"\s+x\s+", text)
+    return dims_to_shape(parts) if all(_DIM_WORD.match(p) for p in parts) else None
 
 
 def parse_named_entries(comment: str) -> List[tuple]:
@@ -177,8 +183,10 @@ def parse_named_entries(comment: str) -> List[tuple]:
         if entry is None:
             break
         rest = text[entry.end():].lstrip("`")
-        group = _GROUP.match(rest)
-        shape = parse_group(rest) if group is not None else None
+        group = _GROUP.match(rest) or _BY_X.match(rest)  # [B, T, D] / (B, T, D) / B x T x D
+        shape = None
+        if group is not None:
+            shape = parse_group(rest) if group.re is _GROUP else _by_x(group.group(0))
         if shape is None:
             break
         if any(isinstance(d, Sym) for d in shape.dims):  # `# ids: [0, 2, 1]` may list values, not sizes
