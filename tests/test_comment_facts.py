@@ -83,3 +83,21 @@ def test_prose_comments_give_nothing():
         return torch.gather(table, 1, picks.unsqueeze(-1))
     """
     assert codes(code) == []
+
+
+def test_docstring_shape_on_the_line_that_continues_an_entry():
+    from gather_lint.static.shape_text import parse_docstring
+
+    doc = """Pool.
+
+    Args:
+        hidden (`torch.FloatTensor`):
+            Token states of shape `(batch, seq, width)`.
+        lengths (torch.LongTensor):
+            Number of real tokens.
+            The output has shape (batch,) with one entry per row.
+        mask (Tensor): one per token,
+            with shape [batch, seq].
+    """
+    found = {name: str(shape) for name, (shape, _) in parse_docstring(doc, ["hidden", "lengths", "mask"]).items()}
+    assert found == {"hidden": "[batch, seq, width]", "mask": "[batch, seq]"}

@@ -230,3 +230,27 @@ def test_an_unknown_slice_bound_is_not_an_absent_one():
         return reduce_segments(torch.ones_like(index), index, dim=-1, dim_size=groups)
     """
     assert codes(code) == []
+
+
+def test_a_docstring_shape_of_list_items_is_not_the_lists_shape():
+    # masked patch selection: the docstring gives the shape of each tensor in a list
+    code = '''
+    import torch
+    def keep_patches(tokens, masks, extra):
+        """
+        Args:
+            tokens (`torch.Tensor`):
+                Tensor of shape [batch_size, num_patches, feature_dim]
+            masks (`List[torch.Tensor]`):
+                List of tensors of shape [batch_size, num_patches] containing indices of patches to keep
+            extra (tuple): pair of tensors of shape [batch_size, num_patches]
+        """
+        kept = []
+        for mask in masks:
+            index = mask.unsqueeze(-1).repeat(1, 1, tokens.size(-1))
+            kept += [torch.gather(tokens, dim=1, index=index)]
+        for mask in extra:
+            kept += [torch.gather(tokens, dim=1, index=mask.unsqueeze(-1).repeat(1, 1, tokens.size(-1)))]
+        return torch.cat(kept, dim=0)
+    '''
+    assert codes(code) == []

@@ -138,26 +138,47 @@ _DOC_DTYPE = {"LongTensor": "int64"}  # docstrings name float types loosely: onl
 
 
 def parse_docstring(doc: str, params) -> Dict[str, tuple]:
-    """{param: (Shape or None, dtype or None)} for parameters whose docstring entry gives a shape."""
+    """{param: (Shape or None, dtype or None)} for parameters whose docstring entry gives a shape,
+    on the entry's line or, as `of shape (B, T)`, on the first more indented line that continues it."""
     found: Dict[str, tuple] = {}
     wanted = set(params)
+    entry, entry_indent, entry_text = None, 0, ""
     for line in doc.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if entry is not None and indent > entry_indent and line.strip():
+            where = _DOC_CONTINUED.search(line)
+            shape = parse_group(line[where.end():].lstrip("`"), strict=False) if where is not None else None
+            if where is not None and _MANY.search(entry_text + line[:where.start()]):
+                shape = None  # "List of tensors of shape [B, N]": the parameter is not one tensor
+            if shape is not None:
+                found[entry] = (shape, _doc_dtype(entry_text))
+            entry = None  # only the first line that continues an entry: later ones drift to other things
+            continue
+        entry = None
         match = _DOC_LINE.match(line)
         if match is None or match.group(1) not in wanted or match.group(1) in found:
             continue
         rest = match.group(2)
         shape = None
         where = _DOC_SHAPE.search(rest)
-        if where is not None:
+        if where is not None and not _MANY.search(rest[:where.start()]):
             shape = parse_group(rest[where.end():].lstrip("`"), strict=False)
-        dtype = None
         if shape is not None:
-            for name, value in _DOC_DTYPE.items():
-                if name in rest[: where.start() + 1]:
-                    dtype = value
-        if shape is not None:
-            found[match.group(1)] = (shape, dtype)
+            found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]))
+        else:
+            entry, entry_indent, entry_text = match.group(1), indent, rest
     return found
+
+
+_MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
+_DOC_CONTINUED = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])|^\s*shapes?\s*[:=]?\s*`*(?=[\[(])")
+
+
+def _doc_dtype(text: str) -> Optional[str]:
+    for name, value in _DOC_DTYPE.items():
+        if name in text:
+            return value
+    return None
 
 
 _ENTRY = re.compile(r"([A-Za-z_][\w.]*?)(?:\.shape|\.size\(\))?\s*[:=]\s*")
