@@ -29,6 +29,11 @@ def f(scores, picks, weight, cond):
     ("torch.where(cond > 0, chosen, weight)", True),
     ("torch.masked_select(chosen, cond > 0)", True),
     ("chosen.masked_select(cond > 0)", True),
+    ("torch.mul(chosen, weight)", True),
+    ("torch.min(torch.clamp(chosen, 0.8, 1.2), weight)", True),
+    ("torch.maximum(weight, chosen)", True),
+    ("torch.max(chosen, 1)", False),  # a reduction over dim 1, not a second tensor
+    ("torch.mul(chosen, 2.0)", False),
     ("F.mse_loss(chosen.squeeze(1), weight)", False),
     ("F.mse_loss(chosen, weight.unsqueeze(1))", False),
     ("F.cross_entropy(scores, picks)", False),
@@ -78,6 +83,7 @@ def test_what_torch_does_with_a_kept_singleton(torch):
         assert caught
     assert torch.nn.MSELoss(reduction="none")(chosen, target).shape == (4, 4)
     assert torch.where(target > 0, chosen, target).shape == (4, 4)
+    assert torch.min(chosen, target).shape == torch.mul(chosen, target).shape == (4, 4)
     assert torch.masked_select(chosen, target > -10).shape == (16,)
     assert (-torch.log(chosen.abs()) * target).shape == (4, 4)
     assert F.cross_entropy(torch.randn(4, 3), torch.zeros(4, dtype=torch.long), reduction="none").shape == (4,)

@@ -1,5 +1,5 @@
-"""Calls where two tensors broadcast against each other without arithmetic: elementwise losses,
-`torch.where`, `masked_select`. A gathered `[B, 1]` meeting a `[B]` target there becomes `[B, B]`
+"""Calls where two tensors broadcast against each other without an operator: `torch.mul`/`torch.max(a, b)`
+and friends, elementwise losses, `torch.where`, `masked_select`. A gathered `[B, 1]` meeting a `[B]` target there becomes `[B, B]`
 (GL006), as it would in `a * b`.
 
 Checked in torch 2.13: mse_loss, l1_loss, smooth_l1_loss and huber_loss broadcast with only a
@@ -16,6 +16,10 @@ LOSS_FUNCTIONS = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div
 LOSS_MODULES = {"MSELoss": "mse_loss", "L1Loss": "l1_loss", "SmoothL1Loss": "smooth_l1_loss",
                 "HuberLoss": "huber_loss", "KLDivLoss": "kl_div", "PoissonNLLLoss": "poisson_nll_loss"}
 _FUNCTIONAL = "torch.nn.functional"
+# torch functions that combine two tensors elementwise, with the operator they behave like
+BINARY = {"mul": "*", "multiply": "*", "add": "+", "sub": "-", "subtract": "-", "div": "/", "true_divide": "/",
+          "maximum": "max", "minimum": "min", "max": "max", "min": "min", "fmax": "max", "fmin": "min",
+          "eq": "==", "ne": "!=", "lt": "<", "gt": ">", "le": "<=", "ge": ">="}
 
 
 def loss_module(module: str, func: str) -> Optional[str]:
@@ -46,6 +50,9 @@ def pairs(module: str, func: str, node: ast.Call, args: list, kwargs: dict) -> I
         (a, va), (b, vb) = arg(0, "input"), arg(1, "target")
         if a is not None and b is not None:
             yield a, va, b, vb, f"F.{func}()"
+    elif module == "torch" and func in BINARY and len(positional) == 2:
+        (a, va), (b, vb) = arg(0, "input"), arg(1, "other")
+        yield a, va, b, vb, f"torch.{func}()"
     elif module == "torch" and func == "where" and len(positional) == 3:
         (c, vc), (a, va), (b, vb) = arg(0, "condition"), arg(1, "input"), arg(2, "other")
         yield a, va, b, vb, "torch.where()"

@@ -882,6 +882,10 @@ class Interpreter:
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if broadcast_sites.loss_module(module, func):
             return QualName(broadcast_sites.loss_module(module, func))
+        if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
+                isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b
+            symbol = broadcast_sites.BINARY[func]
+            return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS:
                 return _construct(func, args, kwargs, node)
