@@ -3,9 +3,14 @@
 ``log_probs.gather(-1, ids.unsqueeze(-1))`` is ``[B, L, 1]``. Multiplied with a ``[B, L]`` mask (or added
 to ``[B, L]`` advantages, compared with ``[B, L]`` reference log-probs), broadcasting aligns the
 right-most dims: the result is ``[B, L, L]`` whenever ``B == L``, and always when the batch has one
-row, silently; otherwise torch raises a size mismatch far from the gather. A singleton in the middle
-(``[B, 1, T]`` with ``[B, T]``) always broadcasts silently to ``[B, B, T]``. The reverse mistake,
-``.squeeze()`` with no dim on a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
+row, silently; otherwise torch raises a size mismatch far from the gather. A ``[B, 1]`` with a ``[B]``
+is always ``[B, B]``. A singleton in the middle (``[B, 1, T]`` with ``[B, T]``) always broadcasts
+silently to ``[B, B, T]``. The same happens where no operator is written: ``torch.where``,
+``masked_select``, ``torch.mul``/``torch.min(a, b)``, and elementwise losses (``F.mse_loss``,
+``l1_loss``, ``smooth_l1_loss``, ``huber_loss`` only warn; ``kl_div``, ``poisson_nll_loss`` say nothing).
+The mark survives unary ops and casts (``-torch.log(...)``, ``.exp()``, ``.float()``). The finding is
+reported on the gather, where the squeeze belongs. The reverse mistake, ``.squeeze()`` with no dim on
+a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
 """
 from typing import Optional
 
