@@ -1,4 +1,6 @@
 """False positives once seen on real code, reduced to their pattern. Each must stay silent."""
+import textwrap
+
 import pytest
 
 from .conftest import codes
@@ -112,6 +114,65 @@ def test_one_label_picked_by_a_loop_counter_cannot_repeat():
             if labels[i] == preds[i]:
                 counts[labels[i]] += 1
         return counts
+# An unresolved size argument may be a whole tuple of sizes: it is never one dim (GL001/GL002 on correct code).
+@pytest.mark.parametrize("body", [
+    # batched gather along a dim with the trailing dims taken from the input
+    """
+    x = torch.randn(2, 3, 4)
+    idx = torch.randint(3, (2, 7))
+    out = x.gather(1, idx.unsqueeze(-1).expand((-1, -1) + x.shape[2:]))
+    """,
+    # broadcast a matrix over a batch unpacked with a star
+    """
+    mat = torch.randn(2, 3, 4, 5)
+    *batch, n, m = mat.shape
+    b = torch.randn(4, 5).expand(*batch, n, m)
+    out = b.gather(1, torch.randint(3, (2, 3, 4, 5)))
+    """,
+    """
+    a = torch.randn(4, 5)
+    *batch, _, _ = torch.randn(2, 3, 4, 5).shape
+    b = a.expand(*batch, *a.shape)
+    out = b.gather(1, torch.randint(3, (2, 3, 4, 5)))
+    """,
+    """
+    b = torch.randn(6).expand(torch.Size([4, 5, 6]))
+    out = b.gather(1, torch.zeros(4, 5, 6, dtype=torch.long))
+    """,
+    """
+    mat = torch.randn(2, 3, 4)
+    b = torch.randn(2, 3, 2, 3).view(mat.shape[:-1] + (6,))
+    out = b.gather(2, torch.zeros(2, 3, 6, dtype=torch.long))
+    """,
+    # scatter_sum: the output's size list copied from src, one entry replaced
+    """
+    src = torch.randn(5, 3)
+    index = torch.zeros(5, 3, dtype=torch.long)
+    size = list(src.shape)
+    size[0] = 4
+    out = src.new_zeros(size).scatter_add_(0, index, src)
+    """,
+    """
+    mat = torch.randn(2, 3, 4)
+    out = mat.new_zeros(mat.shape[:-1] + (3,))
+    out = out.scatter_(2, torch.zeros(2, 3, 3, dtype=torch.long), mat[..., :3])
+    """,
+])
+def test_size_sequences_resolve_or_stay_unknown(body, torch):
+    code = "import torch\n" + textwrap.dedent(body)
+    assert codes(code) == []
+    exec(code, {})  # and torch runs it
+
+
+def test_size_parameter_is_not_one_dim():
+    code = """
+    import torch
+    def f(a, shape, out_shape):
+        a = torch.randn(24)
+        b = a.view(shape)
+        c = torch.randn(6).new_zeros(out_shape)
+        idx = torch.zeros(2, 3, 4, dtype=torch.long)
+        return b.gather(2, idx), c.scatter_(2, idx, b)
     """
     assert codes(code) == []
 
@@ -129,3 +190,90 @@ def test_labels_picked_by_a_mask_can_still_repeat(torch):
     counts = torch.zeros(10)
     counts[labels[keep > 0]] += 1
     assert counts[3] == 1  # two hits of label 3 counted once: the claim GL013 makes
+def test_a_size_list_changed_in_place_is_forgotten():
+    code = """
+    import torch
+    def f(src, index):
+        src = torch.randn(5, 3)
+        size = list(src.shape)
+        size.append(2)
+        out = src.new_zeros(size)
+        return out.scatter_add_(0, torch.zeros(5, 3, 2, dtype=torch.long), src.unsqueeze(-1).expand(5, 3, 2))
+    """
+    assert codes(code) == []
+
+
+def test_call_site_shapes_skip_branches_the_call_rules_out(torch):
+    # a helper written for several layouts, called with one of them and a constant flag
+    code = """
+    import torch
+    def select_entries(table, positions, flat=False, layout: str = "rows"):
+        if flat:
+            return table.reshape(-1).gather(0, positions)
+        if layout == "cube" or table.dim() == 3:
+            return table.gather(2, positions)
+        return table.gather(1, positions)
+
+    def run():
+        table = torch.randn(6, 3)
+        positions = torch.randint(3, (6, 2))
+        return select_entries(table, positions), select_entries(table, positions, flat=False, layout="rows")
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    namespace["run"]()
+
+
+def test_an_uncertain_condition_still_checks_both_branches():
+    code = """
+    import torch
+    def f(flat):
+        table = torch.randn(6, 3)
+        positions = torch.randint(3, (6, 2))
+        if flat:
+            return table.gather(2, positions)
+        return table.gather(1, positions)
+    """
+    assert codes(code) == ["GL002"]
+
+
+def test_an_unknown_slice_bound_is_not_an_absent_one():
+    # segment reductions: the output size spliced from src's sizes around a dim the caller chose
+    code = """
+    import torch
+    def reduce_segments(src, index, dim=0, dim_size=None):
+        dim = src.dim() + dim if dim < 0 else dim
+        size = src.size()[:dim] + (dim_size,) + src.size()[dim + 1:]
+        head = src[:dim_size]
+        return src.new_zeros(size).scatter_add_(dim, index, src), head.gather(0, index)
+
+    def counts(values, index, groups):
+        assert values.dim() == 1 and index.dim() == 1
+        return reduce_segments(torch.ones_like(index), index, dim=-1, dim_size=groups)
+    """
+    assert codes(code) == []
+
+
+def test_a_docstring_shape_of_list_items_is_not_the_lists_shape():
+    # masked patch selection: the docstring gives the shape of each tensor in a list
+    code = '''
+    import torch
+    def keep_patches(tokens, masks, extra):
+        """
+        Args:
+            tokens (`torch.Tensor`):
+                Tensor of shape [batch_size, num_patches, feature_dim]
+            masks (`List[torch.Tensor]`):
+                List of tensors of shape [batch_size, num_patches] containing indices of patches to keep
+            extra (tuple): pair of tensors of shape [batch_size, num_patches]
+        """
+        kept = []
+        for mask in masks:
+            index = mask.unsqueeze(-1).repeat(1, 1, tokens.size(-1))
+            kept += [torch.gather(tokens, dim=1, index=index)]
+        for mask in extra:
+            kept += [torch.gather(tokens, dim=1, index=mask.unsqueeze(-1).repeat(1, 1, tokens.size(-1)))]
+        return torch.cat(kept, dim=0)
+    '''
+    assert codes(code) == []

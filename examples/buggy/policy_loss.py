@@ -11,7 +11,8 @@ def policy_loss(logits, input_ids, advantages, completion_mask):
         completion_mask (`torch.FloatTensor` of shape `(batch_size, seq_len)`): 1 on completion tokens.
     """
     log_probs = logits.log_softmax(dim=-1)
+    # Bug: the gathered [B, L, 1] times [B, L] below broadcasts to [B, L, L] with one prompt per batch;
+    # squeeze(-1) first.
     per_token_logps = log_probs.gather(-1, input_ids.unsqueeze(-1))
-    # Bug: [B, L, 1] times [B, L] broadcasts to [B, L, L] with one prompt per batch; squeeze(-1) first.
     per_token_loss = -per_token_logps * advantages
     return (per_token_loss * completion_mask).sum() / completion_mask.sum()

@@ -8,7 +8,7 @@ on every dim but ``dim``. index_add_/index_copy_: ``source`` must match self on 
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, ranked_pair
-from ..dims import dim_text, must_differ, must_exceed, normalize_dim, product, value
+from ..dims import Sym, dim_text, must_differ, must_exceed, normalize_dim, product, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ._example import Example
 
@@ -66,14 +66,23 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
     if site.op.family == SCATTER and src is not None and src.shape is not None and not src.shape.variadic:
         if len(src.shape.dims) == pair.rank:
             for axis in range(pair.rank):
-                if must_exceed(pair.index.dims[axis], src.shape.dims[axis]):
+                i, s = pair.index.dims[axis], src.shape.dims[axis]
+                if must_exceed(i, s) or _one_for_many(i, s):
+                    when = f" whenever {dim_text(i)} > 1" if not must_exceed(i, s) else ""
                     return Violation(
                         CODE, SEVERITY,
                         f"index {named(site.index)} is larger than src {named(src)} on dim {axis}; "
-                        f"torch raises 'Expected index ... to be no larger size than src'; "
+                        f"torch raises 'Expected index ... to be no larger size than src'{when}; "
                         f"index and src should have the same shape",
                     )
     return None
+
+
+def _one_for_many(index_dim, src_dim) -> bool:
+    """A src of literal size 1 against a named index size (`scatter_add_(0, labels, torch.ones(1))`
+    with labels `[N]`): a name in a shape is a size the author expects to vary, and torch does not
+    broadcast src."""
+    return src_dim == 1 and isinstance(index_dim, Sym) and index_dim.size is None
 
 
 def _take_along(site: Site) -> Optional[Violation]:

@@ -3,14 +3,19 @@
 ``log_probs.gather(-1, ids.unsqueeze(-1))`` is ``[B, L, 1]``. Multiplied with a ``[B, L]`` mask (or added
 to ``[B, L]`` advantages, compared with ``[B, L]`` reference log-probs), broadcasting aligns the
 right-most dims: the result is ``[B, L, L]`` whenever ``B == L``, and always when the batch has one
-row, silently; otherwise torch raises a size mismatch far from the gather. A singleton in the middle
-(``[B, 1, T]`` with ``[B, T]``) always broadcasts silently to ``[B, B, T]``. The reverse mistake,
-``.squeeze()`` with no dim on a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
+row, silently; otherwise torch raises a size mismatch far from the gather. A ``[B, 1]`` with a ``[B]``
+is always ``[B, B]``. A singleton in the middle (``[B, 1, T]`` with ``[B, T]``) always broadcasts
+silently to ``[B, B, T]``. The same happens where no operator is written: ``torch.where``,
+``masked_select``, ``torch.mul``/``torch.min(a, b)``, and elementwise losses (``F.mse_loss``,
+``l1_loss``, ``smooth_l1_loss``, ``huber_loss`` only warn; ``kl_div``, ``poisson_nll_loss`` say nothing).
+The mark survives unary ops and casts (``-torch.log(...)``, ``.exp()``, ``.float()``). The finding is
+reported on the gather, where the squeeze belongs. The reverse mistake, ``.squeeze()`` with no dim on
+a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
 """
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation
-from ..dims import Shape, dim_text, must_equal
+from ..dims import Shape, dim_text, must_differ, must_equal, value
 from ._example import Example
 
 CODE = "GL006"
@@ -70,8 +75,9 @@ def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Option
 
 
 def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str, other_text: str,
-                    op: str) -> Optional[Violation]:
-    """`gathered` has a singleton at `axis` left by gather; `other` is combined with it by `op`."""
+                    op: str, line: Optional[int] = None) -> Optional[Violation]:
+    """`gathered` has a singleton at `axis` left by gather; `other` is combined with it by `op`
+    (at `line`, when the finding is reported on the gather itself)."""
     if gathered is None or other is None or gathered.variadic or other.variadic:
         return None
     dims = gathered.dims
@@ -83,16 +89,29 @@ def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str
         return None
     squeeze = axis - rank if axis == rank - 1 else axis
     shape = Shape(dims)
-    grown = Shape(tuple(dims[:axis]) + (other.dims[axis - 1] if axis else dims[0],) + tuple(dims[axis + 1:])) if axis else None
-    if axis == rank - 1:
-        effect = (f"broadcasting aligns the right-most dims, so the result is [{', '.join(dim_text(d) for d in rest)}, "
-                  f"{dim_text(rest[-1])}] whenever {dim_text(rest[0])} == {dim_text(rest[-1])} or the batch has one row, "
-                  f"silently, and torch raises a size mismatch otherwise")
-    else:
-        effect = f"broadcasting silently gives {grown}" if grown else "broadcasting silently adds a dim"
+    effect = _last_axis_effect(rest) if axis == rank - 1 else _middle_axis_effect(dims, axis, other)
+    where = f" at line {line}" if line is not None else ""
     return Violation(
         CODE, SEVERITY,
         f"`{gathered_text}` {shape} keeps gather's singleton dim {axis} and is combined ({op}) with `{other_text}` "
-        f"{other}; {effect}; squeeze it first with `.squeeze({squeeze})`",
+        f"{other}{where}; {effect}; squeeze it first with `.squeeze({squeeze})`",
         fix_suffix=f".squeeze({squeeze})",
     )
+
+
+def _last_axis_effect(rest) -> str:
+    """[d0, .., dk, 1] with [d0, .., dk]: right-aligned, dim j meets dim j-1 of the other tensor."""
+    grown = f"[{', '.join(dim_text(d) for d in rest)}, {dim_text(rest[-1])}]"
+    pairs = [(rest[k], rest[k - 1]) for k in range(1, len(rest)) if not must_equal(rest[k], rest[k - 1])]
+    if not pairs:
+        return f"broadcasting aligns the right-most dims, so the result is always {grown}, silently"
+    if any(must_differ(a, b) and value(a) != 1 and value(b) != 1 for a, b in pairs):
+        return f"broadcasting aligns the right-most dims, so torch raises a size mismatch (it would be {grown})"
+    when = " and ".join(f"{dim_text(b)} == {dim_text(a)}" for a, b in pairs)
+    return (f"broadcasting aligns the right-most dims, so the result is {grown} whenever {when} "
+            f"(or one of them is 1), silently, and torch raises a size mismatch otherwise")
+
+
+def _middle_axis_effect(dims, axis: int, other: Shape) -> str:
+    grown = Shape(tuple(dims[:axis]) + (other.dims[axis - 1],) + tuple(dims[axis + 1:])) if axis else None
+    return f"broadcasting silently gives {grown}" if grown else "broadcasting silently adds a dim"

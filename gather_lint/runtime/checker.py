@@ -38,8 +38,11 @@ def site_of(op: Op, bound: dict) -> Optional[Site]:
     payload = bound.get(payload_name) if payload_name else None
     if op.name == "scatter" and isinstance(bound.get("value"), torch.Tensor):
         payload = bound["value"]
-    return Site(op, _info(inp, "input"), _info(index, "index"), dim if dim_given else None, dim_given,
+    site = Site(op, _info(inp, "input"), _info(index, "index"), dim if dim_given else None, dim_given,
                 _info(payload, "src" if op.family == SCATTER else "source") if isinstance(payload, torch.Tensor) else None)
+    if op.name == "scatter" and "value" in bound:
+        site.options["payload_from"] = "value"  # value= is a scalar torch converts, never a src
+    return site
 
 
 _VERDICTS: Dict[tuple, Tuple[Optional[Site], List[Violation]]] = {}

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from ..dims import value as value_of
-from .values import DimVal, TensorVal, join
+from .values import DimVal, Literal, TensorVal, join
 
 MAX_DEPTH = 2
 
@@ -98,8 +98,21 @@ def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
     params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
     if len(args) > len(params) and callee.args.vararg is None:
         return None
-    facts = {name: value for name, value in zip(params, args) if isinstance(value, (TensorVal, DimVal))}
+    facts = {name: value for name, value in zip(params, args) if isinstance(value, (TensorVal, DimVal, Literal))}
     for name, value in kwargs.items():
-        if isinstance(value, (TensorVal, DimVal)) and name in params + [p.arg for p in callee.args.kwonlyargs]:
+        if isinstance(value, (TensorVal, DimVal, Literal)) and name in params + [p.arg for p in callee.args.kwonlyargs]:
             facts[name] = value
+    # flags this call leaves at their constant default (`flat=False`): branches they rule out are not run
+    for name, default in _constant_defaults(callee):
+        if name not in facts and name not in params[:len(args)] and name not in kwargs:
+            facts[name] = default
     return facts
+
+
+def _constant_defaults(callee):
+    positional = callee.args.posonlyargs + callee.args.args
+    pairs = list(zip(positional[len(positional) - len(callee.args.defaults):], callee.args.defaults))
+    pairs += [(p, d) for p, d in zip(callee.args.kwonlyargs, callee.args.kw_defaults) if d is not None]
+    for param, default in pairs:
+        if isinstance(default, ast.Constant) and (default.value is None or isinstance(default.value, (bool, str))):
+            yield param.arg, Literal(default.value)

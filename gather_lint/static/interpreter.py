@@ -16,9 +16,11 @@ from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
+from . import assert_facts, branches, broadcast_sites, sequences, symbolic
+from .comment_facts import CommentLines
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
-from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .sites import bind_call, build_site, resolve_op, result_of
 from .source import SourceFile
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
@@ -55,10 +57,13 @@ class Interpreter:
         self._last_value_node = None
         self.params: set = set()
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
+        self.comments = CommentLines(source, 0)
 
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
+        self.comments = CommentLines(self.source, node.lineno, node.end_lineno or node.lineno)
         self._bind_parameters(node)
+        self._def_line_comments(node)
         if self.module is not None and self.class_name is None:
             self.class_name = self.module.class_of.get(node)
         if self.module is not None and self.class_name is not None and getattr(node, "name", "") != "__init__":
@@ -73,7 +78,7 @@ class Interpreter:
     def block(self, body: List[ast.stmt]) -> bool:
         """Run statements in order; True when the block always leaves (return/raise/...)."""
         for stmt in body:
-            self._pragmas_before(stmt)
+            self._comments_before(stmt)
             self.stmt(stmt)
             if isinstance(stmt, _TERMINAL):
                 return True
@@ -113,6 +118,14 @@ class Interpreter:
 
     def stmt_ClassDef(self, node: ast.ClassDef) -> None:
         self.env[node.name] = None
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        self.expr(node.test)
+        self.expr(node.msg)
+        for key, shape, one_dim in assert_facts.facts(node.test, self.expr):
+            learnt = assert_facts.apply(self.env.get(key), shape, one_dim)
+            if learnt is not None:
+                self.env[key] = learnt
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.expr(node.value)
@@ -163,7 +176,7 @@ class Interpreter:
                 self.env[node.target.id] = out if out is not None and out.shape == left.shape else \
                     TensorVal(None, out.dtype if out is not None else None)
             else:
-                self.env[node.target.id] = None
+                self.env[node.target.id] = sequences.concat(left, right, _BINOPS.get(type(node.op)))
         else:
             self.expr(node.target)
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
@@ -267,7 +280,10 @@ class Interpreter:
         self.flag(node, violation, None)
 
     def stmt_If(self, node: ast.If) -> None:
-        self.expr(node.test)
+        certain = branches.truth(self.expr(node.test))
+        if certain is not None:  # the other branch cannot run: do not check it with these facts
+            self.block(node.body if certain else node.orelse)
+            return
         before = dict(self.env)
         left_exits = self.block(node.body)
         after_body = self.env
@@ -365,6 +381,8 @@ class Interpreter:
             name = target.id if isinstance(target, ast.Name) else ast.unparse(target)
             self.trace.append((target.lineno, name, result))
         if isinstance(target, ast.Name):
+            if self.comments.pending:
+                result = self._pending_comment(target.id, result)
             if isinstance(result, DimVal) and result.dim is not None and not isinstance(result.dim, int):
                 result = DimVal(_named(result.dim, target.id))
             elif isinstance(result, DimVal) and isinstance(result.dim, int) and result.dim > 1:
@@ -379,6 +397,8 @@ class Interpreter:
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             self.expr(target)
             owner = self.env.get(target.value.id)
+            if isinstance(owner, SeqVal):  # shape[0] = n
+                self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
@@ -391,6 +411,14 @@ class Interpreter:
             for element, item in zip(elts, result.items):
                 self.assign(element, item)
             return
+        stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
+        if isinstance(result, SeqVal) and len(stars) == 1:
+            split = sequences.split_starred(result.items, stars[0], len(elts) - stars[0] - 1)
+            if split is not None:  # *batch, n, m = x.shape
+                head, middle, tail = split
+                for element, item in zip(elts, head + [middle] + tail):
+                    self.assign(element.value if isinstance(element, ast.Starred) else element, item)
+                return
         for element in elts:
             self.assign(element, None)
         self._shape_unpack(target, result)
@@ -401,16 +429,20 @@ class Interpreter:
         if value_node is None or result is not None:
             return
         owner = _shape_owner(value_node)
-        if owner is None or any(not isinstance(e, ast.Name) for e in target.elts):
+        elts = target.elts
+        variadic = bool(elts) and isinstance(elts[0], ast.Starred)  # *batch, n, m = x.shape: x is [..., n, m]
+        if variadic:
+            elts = elts[1:]
+        if owner is None or any(not isinstance(e, ast.Name) for e in elts):
             return
         old = self.env.get(owner)
         if old is not None and not isinstance(old, TensorVal):
             return
-        dims = tuple(Sym(e.id, expr=e.id) if e.id != "_" else None for e in target.elts)
+        dims = tuple(Sym(e.id, expr=e.id) if e.id != "_" else None for e in elts)
         tensor = old or TensorVal()
         if tensor.shape is None:
-            self.env[owner] = tensor.with_(shape=Shape(dims), origin="shape unpacking")
-        for e, d in zip(target.elts, dims):
+            self.env[owner] = tensor.with_(shape=Shape(dims, variadic), origin="shape unpacking")
+        for e, d in zip(elts, dims):
             if d is not None:
                 self.env[e.id] = DimVal(d)
 
@@ -438,11 +470,40 @@ class Interpreter:
         self._comment_used = merged is not result
         return merged
 
-    def _pragmas_before(self, stmt: ast.stmt) -> None:
-        start = stmt.lineno
-        if hasattr(stmt, "decorator_list") and stmt.decorator_list:
-            start = stmt.decorator_list[0].lineno
-        self._apply_pragmas(start - 1, start - 1)
+    def _comments_before(self, stmt: ast.stmt) -> None:
+        """Pragmas and `# name: [dims]` lines between the previous statement and this one."""
+        gap = self.comments.gap_before(stmt)
+        if gap is None:
+            return
+        self._apply_pragmas(*gap)
+        for line, name, shape in self.comments.entries(*gap):
+            if name in self.env or name in self.params:
+                self._declare(name, shape, line)
+            else:
+                self.comments.pending[name] = (shape, line)
+
+    def _def_line_comments(self, node) -> None:
+        """`def forward(self, obs, act):  # obs: (B, D)  act: (B,)`."""
+        if not node.body:
+            return
+        for line, name, shape in self.comments.trailing_entries(node.lineno, node.body[0].lineno - 1):
+            if name in self.params:
+                self._declare(name, shape, line)
+
+    def _declare(self, name: str, shape, line: int) -> None:
+        old = self.env.get(name)
+        if old is None or isinstance(old, TensorVal):
+            self.env[name] = _merge(old, shape, f"comment line {line}")
+            self.informal.add(name)
+
+    def _pending_comment(self, name: str, result):
+        """The first binding of a name that a comment line above described."""
+        declared = self.comments.pending.pop(name, None)
+        if declared is None or not (result is None or isinstance(result, TensorVal)):
+            return result
+        merged = _merge(result, declared[0], f"comment line {declared[1]}")
+        self._comment_used = self._comment_used or merged is not result
+        return merged
 
     def _pragmas_on(self, stmt: ast.stmt) -> None:
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)):
@@ -466,6 +527,7 @@ class Interpreter:
             self.env[args.kwarg.arg] = None
         doc = ast.get_docstring(node, clean=False) or ""
         documented = parse_docstring(doc, [p.arg for p in params]) if doc else {}
+        sizes = docstring_ints(doc, [p.arg for p in params]) if doc else set()
         single_line = _single_param_lines(params)
         for param in params:
             fact = self.annotation(param.annotation) if param.annotation is not None else None
@@ -482,7 +544,7 @@ class Interpreter:
                 fact = TensorVal(shape, dtype, origin="docstring")
             elif isinstance(fact, TensorVal) and fact.shape is None and param.arg in documented:
                 fact = fact.with_(shape=documented[param.arg][0], origin="docstring")
-            if fact is None and _is_int_param(param):
+            if fact is None and (_is_int_param(param) or param.arg in sizes):
                 fact = DimVal(Sym(param.arg, expr=param.arg))
             self.env[param.arg] = fact
             if self.trace is not None and isinstance(fact, TensorVal):
@@ -541,6 +603,8 @@ class Interpreter:
 
     def expr_UnaryOp(self, node: ast.UnaryOp):
         operand = self.expr(node.operand)
+        if isinstance(node.op, ast.Not) and branches.truth(operand) is not None:
+            return Literal(not branches.truth(operand))
         if isinstance(node.op, ast.USub) and isinstance(operand, DimVal) and isinstance(operand.dim, int):
             return DimVal(-operand.dim)
         if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
@@ -616,7 +680,12 @@ class Interpreter:
         return None
 
     def expr_Slice(self, node: ast.Slice):
-        return ops.SliceVal(self.expr(node.lower), self.expr(node.upper), self.expr(node.step))
+        def bound(part):  # an unknown bound is not an absent one: x[:n] is not x[:]
+            if part is None:
+                return None
+            found = self.expr(part)
+            return _UNKNOWN_BOUND if found is None else found
+        return ops.SliceVal(bound(node.lower), bound(node.upper), bound(node.step))
 
     def expr_Tuple(self, node):
         items = tuple(self.expr(e) for e in node.elts)
@@ -635,6 +704,8 @@ class Interpreter:
             return None
         if isinstance(left, DimVal) and isinstance(right, DimVal):
             return _dim_arith(left.dim, right.dim, symbol)
+        if isinstance(left, SeqVal) or isinstance(right, SeqVal):
+            return sequences.concat(left, right, symbol)
         if symbol is None:
             return None
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
@@ -660,7 +731,12 @@ class Interpreter:
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
             return ops.binary(values[0], values[1], "==")
+        if len(node.ops) == 1 and not tensors:
+            return branches.compare(values[0], node.ops[0], values[1])
         return None
+
+    def expr_BoolOp(self, node: ast.BoolOp):
+        return branches.bool_op(node.op, [self.expr(v) for v in node.values])
 
     def expr_IfExp(self, node: ast.IfExp):
         self.expr(node.test)
@@ -703,7 +779,8 @@ class Interpreter:
                     site, values = built
                     self.report(node, site, check(site), bound, self)
                     self._check_op_rmw(node, op, bound, values)
-                    return result_of(site, values)
+                    result = result_of(site, values)
+                    return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
         return self._call(node)
 
     def _peek(self, node):
@@ -719,6 +796,9 @@ class Interpreter:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             key = f"{func.value.id}.{func.attr}"
             layer = self.env.get(key)
+            if isinstance(layer, QualName):  # self.loss_fn = nn.MSELoss() in __init__
+                args, kwargs = self._args(node)
+                return self._qualified_call(layer.name, node, args, kwargs)
             if isinstance(layer, LayerVal):
                 args, _ = self._args(node)
                 if layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
@@ -732,10 +812,13 @@ class Interpreter:
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
+            if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
+                self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
+                return None
             if isinstance(owner, TensorVal):
                 if func.attr == "squeeze" and not node.args and not node.keywords:
                     self._check_squeeze_all(node, func.value, owner)
-                if func.attr in _ARITH_METHODS and len(node.args) == 1:
+                if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
                 result = _carry_shift(owner, result, func.attr, args)
@@ -758,6 +841,8 @@ class Interpreter:
                 return self._call_module_function(callee, node, args, kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
+            return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
         return None
@@ -814,16 +899,23 @@ class Interpreter:
             self.flag(node, violation, None)
 
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
-        """GL006: a gather's kept singleton meeting a tensor that lacks it."""
+        """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
+        (where the squeeze belongs) when it is in this function, else where the two meet."""
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:
+                gather = mine.kept_at if mine.kept_at is not None and self._in_this_function(mine.kept_at) else None
+                at = gather or mine_node
                 violation = missing_squeeze.check_broadcast(
-                    mine.shape, mine.kept_singleton, other.shape, self.source.segment(mine_node),
-                    self.source.segment(other_node), op)
+                    mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
+                    self.source.segment(other_node), op, node.lineno if gather is not None else None)
                 if violation is not None:
-                    self.flag(node, violation, mine_node)
+                    self.flag(gather or node, violation, at)
                 return
+
+    def _in_this_function(self, node) -> bool:
+        first, last = self.comments.span
+        return first <= node.lineno <= last
 
     def _args(self, node: ast.Call):
         args = []
@@ -846,6 +938,16 @@ class Interpreter:
 
     def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
         module, _, func = name.rpartition(".")
+        if name in sequences.SEQUENCE_COPIES:
+            return sequences.copy_of(args, kwargs)
+        for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
+            self._check_broadcast(node, left_node, left, right_node, right, what)
+        if broadcast_sites.loss_module(module, func):
+            return QualName(broadcast_sites.loss_module(module, func))
+        if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
+                isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b
+            symbol = broadcast_sites.BINARY[func]
+            return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS:
                 return _construct(func, args, kwargs, node)
@@ -893,7 +995,7 @@ class Interpreter:
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
-                return _carry_shift(args[0], result, func, args[1:])
+                return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
         if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:
             first = args[0] if isinstance(args[0], DimVal) else kwargs.get("num_embeddings", kwargs.get("in_features"))
@@ -994,7 +1096,7 @@ def _carry(a, b, result):
     if marked is None or not isinstance(result, TensorVal) or result.shape is None or marked.shape is None:
         return result
     if result.shape == marked.shape:
-        return result.with_(kept_singleton=marked.kept_singleton)
+        return result.with_(kept_singleton=marked.kept_singleton, kept_at=marked.kept_at)
     return result
 
 
@@ -1027,6 +1129,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 _UNKNOWN_TENSORISH = None
 _UNKNOWN_ARITY = Literal("<*args of unknown length>")  # poisons size arguments: no shape comes out
+_UNKNOWN_BOUND = Literal("<unknown slice bound>")
 
 
 def _has_call(node) -> bool:
@@ -1041,6 +1144,17 @@ def _dim_arith(a, b, symbol):
         except TypeError:
             result = None
         return DimVal(result) if isinstance(result, int) else None
+    return _named_arith(a, b, symbol)
+
+
+def _named_arith(a, b, symbol):
+    """B * T and T - 1 with a named B or T: the names ops give their results (see symbolic.py)."""
+    if symbol == "*" and a is not None and b is not None:
+        d = symbolic.product([a, b])
+        return DimVal(d) if d is not None else None
+    if symbol == "-" and isinstance(a, Sym) and isinstance(value(b), int) and not isinstance(b, Sym):
+        d = symbolic.minus(a, value(b))
+        return DimVal(d) if d is not None else None
     return None
 
 

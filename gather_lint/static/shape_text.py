@@ -138,23 +138,94 @@ _DOC_DTYPE = {"LongTensor": "int64"}  # docstrings name float types loosely: onl
 
 
 def parse_docstring(doc: str, params) -> Dict[str, tuple]:
-    """{param: (Shape or None, dtype or None)} for parameters whose docstring entry gives a shape."""
+    """{param: (Shape or None, dtype or None)} for parameters whose docstring entry gives a shape,
+    on the entry's line or, as `of shape (B, T)`, on the first more indented line that continues it."""
     found: Dict[str, tuple] = {}
     wanted = set(params)
+    entry, entry_indent, entry_text = None, 0, ""
     for line in doc.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if entry is not None and indent > entry_indent and line.strip():
+            where = _DOC_CONTINUED.search(line)
+            shape = parse_group(line[where.end():].lstrip("`"), strict=False) if where is not None else None
+            if where is not None and _MANY.search(entry_text + line[:where.start()]):
+                shape = None  # "List of tensors of shape [B, N]": the parameter is not one tensor
+            if shape is not None:
+                found[entry] = (shape, _doc_dtype(entry_text))
+            entry = None  # only the first line that continues an entry: later ones drift to other things
+            continue
+        entry = None
         match = _DOC_LINE.match(line)
         if match is None or match.group(1) not in wanted or match.group(1) in found:
             continue
         rest = match.group(2)
         shape = None
         where = _DOC_SHAPE.search(rest)
-        if where is not None:
+        if where is not None and not _MANY.search(rest[:where.start()]):
             shape = parse_group(rest[where.end():].lstrip("`"), strict=False)
-        dtype = None
         if shape is not None:
-            for name, value in _DOC_DTYPE.items():
-                if name in rest[: where.start() + 1]:
-                    dtype = value
-        if shape is not None:
-            found[match.group(1)] = (shape, dtype)
+            found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]))
+        else:
+            entry, entry_indent, entry_text = match.group(1), indent, rest
+    return found
+
+
+_MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
+_DOC_CONTINUED = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])|^\s*shapes?\s*[:=]?\s*`*(?=[\[(])")
+
+
+def _doc_dtype(text: str) -> Optional[str]:
+    for name, value in _DOC_DTYPE.items():
+        if name in text:
+            return value
+    return None
+
+
+_ENTRY = re.compile(r"([A-Za-z_][\w.]*?)(?:\.shape|\.size\(\))?\s*[:=]\s*")
+_SEPARATOR = re.compile(r"[\s,;]*")
+
+
+def _by_x(text: str) -> Optional[Shape]:
+    """`B x N x C`, only when every part looks like a dim: `use x for` is prose."""
+    parts = re.split(r"\s+x\s+", text)
+    return dims_to_shape(parts) if all(_DIM_WORD.match(p) for p in parts) else None
+
+
+def parse_named_entries(comment: str) -> List[tuple]:
+    """`# memory: [B, N, C]`, `# obs: (batch, obs_dim)  act: (batch,)`: [(name, Shape)], else [].
+
+    The line must start with `name:` and a bracketed dim list; further `name: [...]` entries may
+    follow; the first thing that is not one ends the list (prose after a shape is fine).
+    """
+    text = comment.lstrip("#").strip()
+    found: List[tuple] = []
+    while True:
+        entry = _ENTRY.match(text)
+        if entry is None:
+            break
+        rest = text[entry.end():].lstrip("`")
+        group = _GROUP.match(rest) or _BY_X.match(rest)  # [B, T, D] / (B, T, D) / B x T x D
+        shape = None
+        if group is not None:
+            shape = parse_group(rest) if group.re is _GROUP else _by_x(group.group(0))
+        if shape is None:
+            break
+        if any(isinstance(d, Sym) for d in shape.dims):  # `# ids: [0, 2, 1]` may list values, not sizes
+            found.append((entry.group(1), shape))
+        text = rest[group.end():].lstrip("`")
+        text = text[_SEPARATOR.match(text).end():]
+    return found
+
+
+_DOC_INT = re.compile(r"^\s*(?::param\s+int\s+)?\*{0,2}([A-Za-z_]\w*)\s*\(\s*`?int`?\s*(?:,\s*optional\s*)?\)\s*:")
+
+
+def docstring_ints(doc: str, params) -> set:
+    """Parameters a docstring types as `int` (`num_classes (int): C.`): sizes, like an `int` annotation."""
+    wanted = set(params)
+    found = set()
+    for line in doc.splitlines():
+        match = _DOC_INT.match(line)
+        if match is not None and match.group(1) in wanted:
+            found.add(match.group(1))
     return found

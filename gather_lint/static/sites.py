@@ -5,7 +5,7 @@ import ast
 from typing import Callable, Optional, Tuple
 
 from ..contract import Site, TensorInfo, gather_axis
-from ..dims import Shape, broadcast
+from ..dims import Shape, broadcast, normalize_dim
 from ..ops import FUNCTION_NAMES, OPS, Op, bind_arguments
 from .tensor_ops import as_int
 from .values import DimVal, Literal, QualName, TensorVal
@@ -82,6 +82,8 @@ def build_site(op: Op, bound: dict, evaluate: Callable, segment: Callable) -> Op
         payload=payload,
         options={k: v.value for k, v in values.items() if k in ("reduce", "include_self") and isinstance(v, Literal)},
     )
+    if op.name == "scatter" and "value" in values:
+        site.options["payload_from"] = "value"  # value= is a scalar torch converts, never a src
     return site, values
 
 
@@ -96,6 +98,8 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
     family = site.op.family
     if family == "gather":
         idx, axis = site.index.shape, gather_axis(site)
+        if axis is None and site.dim is not None and idx is not None and not idx.variadic and site.input.shape is None:
+            axis = normalize_dim(site.dim, len(idx.dims))  # gather's index has the input's rank
         kept = axis if idx is not None and not idx.variadic and axis is not None and axis < len(idx.dims) \
             and idx.dims[axis] == 1 and len(idx.dims) >= 2 else None
         return TensorVal(site.index.shape, dtype, kept_singleton=kept)

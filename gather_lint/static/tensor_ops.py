@@ -9,6 +9,7 @@ from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
 from ..dims import Dim, Shape, broadcast, normalize_dim, product, value
+from . import symbolic
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
@@ -44,9 +45,17 @@ def as_dim(v) -> Dim:
 
 
 def _sizes(args: List[object]) -> Optional[List[object]]:
-    """view(2, 3) and view((2, 3)) and view(x.shape) alike."""
+    """view(2, 3) and view((2, 3)) and view(x.shape) alike; None when the sizes' count is unknown.
+
+    A lone argument that is not a tracked int or sequence may be a whole tuple of sizes
+    (`view(shape)`, `expand(torch.Size(...))`): never read it as one dim.
+    """
     if len(args) == 1 and isinstance(args[0], SeqVal):
-        return list(args[0].items)
+        args = list(args[0].items)
+    elif len(args) == 1 and not isinstance(args[0], DimVal):
+        return None
+    if any(isinstance(v, (SeqVal, TensorVal)) or (isinstance(v, Literal) and v.value is not None) for v in args):
+        return None  # a nested sequence, a tensor or a spliced list of unknown length
     return list(args)
 
 
@@ -108,6 +117,8 @@ def view(t, args, kwargs):
         total = product(s.dims) if s is not None else None
         rest = product(d for d in dims if value(d) != -1)
         fill = total // rest if isinstance(total, int) and isinstance(rest, int) and rest else None
+        if fill is None and s is not None and sum(value(d) == -1 for d in dims) == 1:
+            fill = symbolic.quotient(list(s.dims), [d for d in dims if value(d) != -1])
         dims = [fill if value(d) == -1 else d for d in dims]
     return _with_shape(t, dims)
 
@@ -213,7 +224,7 @@ def flatten(t, args, kwargs):
     a, b = normalize_dim(start, len(s.dims)), normalize_dim(end, len(s.dims))
     if a is None or b is None or a > b:
         return None
-    return _with_shape(t, list(s.dims[:a]) + [product(s.dims[a:b + 1])] + list(s.dims[b + 1:]))
+    return _with_shape(t, list(s.dims[:a]) + [symbolic.product(s.dims[a:b + 1])] + list(s.dims[b + 1:]))
 
 
 _INTEGER_ACCUMULATE = {"sum", "prod", "nansum", "cumsum", "cumprod"}
@@ -491,11 +502,10 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         if name == "new_tensor":
             return TensorVal(None, t.dtype)
         sizes = args[:1] if name == "new_full" else args
-        sizes = _sizes(sizes) or []
         if "size" in kwargs:
-            sizes = _sizes([kwargs["size"]])
-        dims = [as_dim(v) if isinstance(v, DimVal) else None for v in sizes] if sizes and not any(
-            isinstance(v, (SeqVal, TensorVal)) for v in sizes) else None
+            sizes = [kwargs["size"]]
+        sizes = _sizes(sizes) if sizes else None
+        dims = [as_dim(v) for v in sizes] if sizes else None
         dtype = kwargs.get("dtype")
         known = dtype.value[6:] if isinstance(dtype, Literal) and isinstance(dtype.value, str) and dtype.value.startswith("dtype:") else None
         filled = {"new_zeros": "zeros", "new_empty": "empty"}.get(name)
@@ -592,7 +602,18 @@ class SliceVal:
         n = value(d)
         bounds = [as_int(v) if v is not None else None for v in (self.lower, self.upper, self.step)]
         if n is None:
-            return None
-        if any(v is None and b is not None for v, b in zip((self.lower, self.upper, self.step), bounds)):
-            return None
+            return self._named(d, bounds)
+        if any(v is not None and b is None for v, b in zip((self.lower, self.upper, self.step), bounds)):
+            return None  # a bound that is not a known int: the length is unknown
         return len(range(n)[slice(*bounds)])
+
+    def _named(self, d: Dim, bounds) -> Dim:
+        """x[:-k] / x[k:] of a named dim: `T-k`."""
+        lower, upper, step = bounds
+        if step is not None or (self.lower is not None and lower is None) or (self.upper is not None and upper is None):
+            return None
+        if lower is None and upper is not None and upper < 0:
+            return symbolic.minus(d, -upper)
+        if upper is None and lower is not None and lower > 0:
+            return symbolic.minus(d, lower)
+        return None

@@ -15,6 +15,7 @@ class TensorVal:
     domain: Optional[Domain] = None
     origin: str = ""  # where the shape fact came from, e.g. "comment line 12"
     kept_singleton: Optional[int] = None  # axis of a size-1 dim a gather left in place (GL006)
+    kept_at: object = None  # the gather call that left it (an ast node), where GL006 reports and fixes
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") from slicing one end off (GL007)
     filled: Optional[str] = None  # "zeros" or "empty" straight from a constructor (GL014)
 

@@ -1,0 +1,81 @@
+"""GL016 src dtype mismatch: a scatter or index op writes a src/source of another dtype than self.
+
+``scatter_``/``scatter``/``scatter_add_``/``scatter_reduce_`` and ``index_add_``/``index_copy_`` (and their
+out-of-place forms) never convert what they write: ``torch.zeros(3, 5).scatter_(0, idx, torch.tensor([[1, 2, 3]]))``
+raises ``scatter(): Expected self.dtype to be equal to src.dtype`` because the zeros are float32 and the
+literal is int64; ``counts.index_add_(0, ids, torch.ones(n))`` onto an int64 ``counts`` raises ``self (Long)
+and source (Float) must have the same scalar type``. torch 2.13 rejects every pair of distinct dtypes, even
+with an empty index. A Python scalar (``scatter_(d, idx, 1.0)``, ``value=``) or ``index_fill_`` value is
+converted and is fine. Between float32 and another float dtype it reports nothing: a `Float[...]`
+annotation or the default dtype may stand for any float.
+"""
+from typing import Optional
+
+from ..contract import ERROR, Site, Violation, named
+from ._example import Example
+
+CODE = "GL016"
+NAME = "src-dtype-mismatch"
+SEVERITY = ERROR
+FIX = None  # whether self or src has the intended dtype is the author's call
+
+_CHECKED = {"scatter", "scatter_add", "scatter_reduce", "index_add", "index_copy"}
+_LOOSE = "float32"  # a `Float[...]` annotation or the default dtype may stand for any float dtype
+
+EXAMPLES = [
+    Example(
+        title="one-hot rows written from an integer literal into a float buffer",
+        bad="""
+import torch
+idx = torch.tensor([[0, 1, 2]])
+out = torch.zeros(3, 5).scatter_(0, idx, torch.tensor([[1, 2, 3]]))
+expected = torch.zeros(3, 5)
+for j in range(3):
+    expected[idx[0, j], j] = j + 1
+""",
+        good="""
+import torch
+idx = torch.tensor([[0, 1, 2]])
+out = torch.zeros(3, 5).scatter_(0, idx, torch.tensor([[1.0, 2.0, 3.0]]))
+expected = torch.zeros(3, 5)
+for j in range(3):
+    expected[idx[0, j], j] = j + 1
+""",
+    ),
+    Example(
+        title="in-degree counts accumulated from float ones into an int64 buffer",
+        bad="""
+import torch
+targets = torch.tensor([0, 2, 2, 3, 0, 2])
+out = torch.zeros(4, dtype=torch.long).index_add_(0, targets, torch.ones(6))
+expected = torch.tensor([sum(int(t == n) for t in targets) for n in range(4)])
+""",
+        good="""
+import torch
+targets = torch.tensor([0, 2, 2, 3, 0, 2])
+out = torch.zeros(4, dtype=torch.long).index_add_(0, targets, torch.ones(6, dtype=torch.long))
+expected = torch.tensor([sum(int(t == n) for t in targets) for n in range(4)])
+""",
+    ),
+]
+
+
+def _kind(dtype: str) -> int:
+    return 0 if dtype == "bool" else (2 if dtype.startswith(("float", "bfloat")) else 1)
+
+
+def check(site: Site) -> Optional[Violation]:
+    if site.op.name not in _CHECKED or site.payload is None or site.options.get("payload_from") == "value":
+        return None
+    mine, theirs = site.input.dtype, site.payload.dtype
+    if mine is None or theirs is None or mine == theirs:
+        return None
+    if _kind(mine) == _kind(theirs) and _LOOSE in (mine, theirs):
+        return None  # float32 vs another float: certain only when neither side is a loose "some float"
+    role = "src" if site.op.family == "scatter" else "source"
+    return Violation(
+        CODE, SEVERITY,
+        f"{site.op.spelled}() writes {role} {named(site.payload)} of dtype {theirs} into {named(site.input)} of dtype "
+        f"{mine}; torch never converts it and raises 'Expected self.dtype to be equal to src.dtype'; "
+        f"make them match, e.g. `.to({mine})` on the {role}",
+    )

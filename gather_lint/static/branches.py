@@ -1,0 +1,64 @@
+"""Conditions whose outcome is certain: `if flat:` with `flat=False` from the call site, `if dim == 0:`,
+`if x.dim() == 3:` with a known rank.
+
+A branch that cannot run is not analysed: a helper written for several layouts must not be checked
+with one call's shapes in the branch meant for another layout.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+from typing import List, Optional
+
+from ..dims import must_differ, must_equal, value
+from .values import DimVal, Literal
+
+_ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def truth(v) -> Optional[bool]:
+    """The truth value of an abstract value, when certain."""
+    if isinstance(v, Literal) and (v.value is None or isinstance(v.value, (bool, str, float))):
+        return bool(v.value)
+    if isinstance(v, DimVal) and value(v.dim) is not None:
+        return bool(value(v.dim))
+    return None
+
+
+def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
+    """`a == b`, `a is None`, `a < b` between Python constants and tracked ints, when certain."""
+    if isinstance(op, (ast.Is, ast.IsNot)):
+        if isinstance(left, Literal) and isinstance(right, Literal) and right.value is None:
+            same = left.value is None
+        elif isinstance(left, DimVal) and isinstance(right, Literal) and right.value is None:
+            same = False
+        else:
+            return None
+        return Literal(same if isinstance(op, ast.Is) else not same)
+    if isinstance(left, DimVal) and isinstance(right, DimVal):
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            if must_equal(left.dim, right.dim):
+                return Literal(isinstance(op, ast.Eq))
+            if must_differ(left.dim, right.dim):
+                return Literal(isinstance(op, ast.NotEq))
+            return None
+        a, b = value(left.dim), value(right.dim)
+        if type(op) in _ORDER and a is not None and b is not None:
+            return Literal(_ORDER[type(op)](a, b))
+        return None
+    if isinstance(left, Literal) and isinstance(right, Literal) and isinstance(op, (ast.Eq, ast.NotEq)):
+        consts = (str, bool, type(None))
+        if isinstance(left.value, consts) and isinstance(right.value, consts):
+            return Literal((left.value == right.value) == isinstance(op, ast.Eq))
+    return None
+
+
+def bool_op(op: ast.boolop, values: List[object]):
+    """The value of `a and b` / `a or b` as Python computes it, when the operands' truth settles it."""
+    for v in values[:-1]:
+        t = truth(v)
+        if t is None:
+            return None
+        if t is isinstance(op, ast.Or):
+            return v  # `or` stops at the first true operand, `and` at the first false one
+    return values[-1] if values else None

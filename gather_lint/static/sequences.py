@@ -1,0 +1,53 @@
+"""Sizes held in Python sequences: `x.shape[:-1] + (6,)`, `torch.Size([4, 5])`, `list(x.shape)`,
+`*batch, n, m = x.shape`.
+
+Real code builds size arguments this way; a size sequence is tracked only while its length is
+certain, so that `view(shape)` / `expand(*batch, n, m)` get either the right rank or none at all.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from .values import DimVal, SeqVal
+
+# Calls that copy a sequence without changing its items.
+SEQUENCE_COPIES = {"list", "tuple", "torch.Size", "Size"}
+# Methods that change a list in place: its length or items are no longer known.
+MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "reverse", "sort", "__setitem__", "__iadd__"}
+
+
+def concat(left, right, symbol: str) -> Optional[SeqVal]:
+    """`a + b` of two tracked sequences; `(n,) * 3` of a sequence and a known count."""
+    if symbol == "+" and isinstance(left, SeqVal) and isinstance(right, SeqVal) and not left.names and not right.names:
+        return SeqVal(left.items + right.items)
+    if symbol == "*":
+        seq, count = (left, right) if isinstance(left, SeqVal) else (right, left)
+        if isinstance(seq, SeqVal) and not seq.names and isinstance(count, DimVal) and isinstance(count.dim, int) \
+                and 0 <= count.dim <= 16:
+            return SeqVal(seq.items * count.dim)
+    return None
+
+
+def copy_of(args: list, kwargs: dict) -> Optional[SeqVal]:
+    """list(s) / tuple(s) / torch.Size(s) of a tracked sequence."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], SeqVal) and not args[0].names:
+        return SeqVal(args[0].items)
+    return None
+
+
+def split_starred(items: Tuple[object, ...], before: int, after: int) -> Optional[Tuple[list, SeqVal, list]]:
+    """`*batch, n, m = seq`: the items before the star, the starred rest, the items after it."""
+    if len(items) < before + after:
+        return None
+    middle = items[before:len(items) - after]
+    return list(items[:before]), SeqVal(tuple(middle)), list(items[len(items) - after:])
+
+
+def set_item(seq: SeqVal, key, item) -> Optional[SeqVal]:
+    """`shape[k] = v` with a known k: the same sequence with one item replaced."""
+    k = key.dim if isinstance(key, DimVal) and isinstance(key.dim, int) else None
+    if k is None or not -len(seq.items) <= k < len(seq.items):
+        return None
+    items: List[object] = list(seq.items)
+    items[k] = item
+    return SeqVal(tuple(items))

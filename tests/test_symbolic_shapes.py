@@ -1,0 +1,52 @@
+"""Named sizes through slicing, flattening and view: `[B, T-1]`, `[B*T, V]`, `[batch, 1]`."""
+import pytest
+
+from .conftest import codes, lint
+
+TEMPLATE = """
+import torch
+def f(logits, labels, mask):
+    # logits: [B, T, V]  labels: [B, T]  mask: [B, T]
+    {body}
+"""
+
+
+@pytest.mark.parametrize("body", [
+    # next-token log-probs on shifted views, then masked: [B, T-1, 1] * [B, T-1]
+    "lp = logits[:, :-1].log_softmax(-1).gather(-1, labels[:, 1:].unsqueeze(-1))\n    return lp * mask[:, 1:]",
+    # the flat form: [B*T, 1] * [B*T]
+    "lp = logits.view(-1, logits.size(-1)).gather(1, labels.view(-1, 1))\n    return lp * mask.view(-1)",
+    "lp = logits.flatten(0, 1).gather(1, labels.reshape(-1, 1))\n    return lp * mask.flatten()",
+])
+def test_named_sizes_meet_again(body):
+    assert codes(TEMPLATE.format(body=body)) == ["GL006"]
+
+
+def test_what_torch_does_with_the_flat_form(torch):
+    B, T, V = 2, 3, 5
+    logits, labels, mask = torch.randn(B, T, V), torch.randint(V, (B, T)), torch.ones(B, T)
+    lp = logits.view(-1, V).gather(1, labels.view(-1, 1))
+    assert (lp * mask.view(-1)).shape == (B * T, B * T)
+    lp = logits[:, :-1].gather(-1, labels[:, 1:].unsqueeze(-1))
+    assert (lp * mask[:, 1:]).shape == (B, T - 1, T - 1)  # B == T - 1 here: silently
+
+
+def test_a_column_view_of_a_vector_keeps_its_name():
+    code = """
+    import torch
+    def f(scores, target):
+        # scores: [batch, C]  target: [batch]
+        picked = scores.gather(1, target.view(-1, 1))
+        return picked * target.float()
+    """
+    [finding] = lint(code)
+    assert finding.code == "GL006" and "[batch, 1]" in finding.message
+
+
+@pytest.mark.parametrize("body", [
+    "return logits[:, :-1].gather(-1, labels[:, :-1].unsqueeze(-1)).squeeze(-1) * mask[:, 1:]",  # T-1 == T-1
+    "return logits.view(-1, 7).gather(1, labels.view(-1, 1))",  # V is not known to be 7: no name for -1
+])
+def test_no_finding_without_a_certain_name(body):
+    assert "GL006" not in codes(TEMPLATE.format(body=body))
+    assert "GL001" not in codes(TEMPLATE.format(body=body))
