@@ -11,6 +11,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
+from ..contract import Domain
 from ..dims import value as value_of
 from .values import DimVal, TensorVal, join
 
@@ -103,3 +104,31 @@ def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
         if isinstance(value, (TensorVal, DimVal)) and name in params + [p.arg for p in callee.args.kwonlyargs]:
             facts[name] = value
     return facts
+
+
+def value_facts(value):
+    """What code (not a shape comment) proved about an argument: its dtype and how its values were
+    made (true division, a low-precision round trip, padding put in). Shapes read from comments stay
+    home: good evidence beside the code they describe, too informal to carry into another function."""
+    if not isinstance(value, TensorVal):
+        return None
+    domain = value.domain
+    kept = Domain(sentinel=domain.sentinel, sentinel_line=domain.sentinel_line, made_float=domain.made_float,
+                  rounded=domain.rounded) if domain is not None else None
+    kept = None if kept == Domain() else kept
+    return TensorVal(None, value.dtype, kept) if value.dtype is not None or kept is not None else None
+
+
+def fill_gaps(declared, fact):
+    """A parameter's own facts (annotation, docstring) win; the caller's fill what they leave open."""
+    if fact is None:
+        return declared
+    if declared is None:
+        return fact
+    if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
+        if declared.shape is None:
+            return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
+        return declared.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
+    if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
+        return fact
+    return declared

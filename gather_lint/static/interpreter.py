@@ -18,6 +18,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .calls import fill_gaps, value_facts
 from .sites import bind_call, build_site, resolve_op, result_of
 from .source import SourceFile
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
@@ -63,10 +64,7 @@ class Interpreter:
         if self.module is not None and self.class_name is not None and getattr(node, "name", "") != "__init__":
             self.env.update(self.module.attributes(self.class_name))
         for name, fact in (caller_facts or {}).items():
-            declared = self.env.get(name)
-            if declared is None or (isinstance(declared, TensorVal) and declared.shape is None) or (
-                    isinstance(declared, DimVal) and value(declared.dim) is None and isinstance(fact, DimVal)):
-                self.env[name] = fact  # the callee's own annotations win; the caller fills the gaps
+            self.env[name] = fill_gaps(self.env.get(name), fact)  # the callee's own annotations win
         self.block(node.body)
 
     def block(self, body: List[ast.stmt]) -> bool:
@@ -724,6 +722,8 @@ class Interpreter:
                 made = made.with_(domain=replace(base, rounded=(result.dtype, _EXACT_UP_TO[result.dtype],
                                                                   f"`.{method}()` at line {node.lineno}")))
             return made
+        if method in ops.TRUE_DIVISION and _is_float(result) and not _is_float(owner) and owner.dtype is not None:
+            return _made_float(result, f"`{method}()` without rounding_mode at line {node.lineno}")
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
             low = kwargs.get("min", args[0] if args else None)
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
@@ -735,8 +735,9 @@ class Interpreter:
         arg_nodes = ([None] if skip_first else []) + list(node.args)
         if any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        formal = [None if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
-        formal_kw = {k.arg: (None if self.uses_informal(k.value) else kwargs.get(k.arg)) for k in node.keywords if k.arg}
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
+        formal_kw = {k.arg: (value_facts(kwargs.get(k.arg)) if self.uses_informal(k.value) else kwargs.get(k.arg))
+                     for k in node.keywords if k.arg}
         return self.module.call(self, callee, node, formal, formal_kw)
 
     def _check_padding_lookup(self, node, ids_node, ids: TensorVal, what: str) -> None:
@@ -831,6 +832,8 @@ class Interpreter:
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                if func in ops.TRUE_DIVISION:
+                    result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry_shift(args[0], result, func, args[1:])
             return None
         if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:

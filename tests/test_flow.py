@@ -1,0 +1,80 @@
+"""Facts that cross function boundaries, and dtypes and value ranges made by common idioms.
+Each claim a rule makes from them is checked in torch."""
+import pytest
+
+from .conftest import codes, lint
+
+
+@pytest.mark.parametrize("make", [
+    "parent = order / width",
+    "parent = torch.div(order, width)",
+    "parent = order.div(width)",
+    "parent = order.true_divide(width)",
+])
+def test_true_division_of_integer_positions_by_an_unknown_is_float(torch, make):
+    code = f"""
+    import torch
+    def step(rows, scores, width):
+        _, order = scores.view(-1).topk(3)
+        {make}
+        return rows.index_select(0, parent)
+    """
+    assert codes(code) == ["GL008"], make
+    order, width = torch.tensor([5, 2, 7]), 4
+    assert (order / width).dtype == torch.div(order, width).dtype == torch.float32
+    with pytest.raises(RuntimeError):
+        torch.randn(3, 2).index_select(0, order / width)
+
+
+@pytest.mark.parametrize("make", [
+    "parent = torch.div(order, width, rounding_mode='floor')",
+    "parent = order.div(width, rounding_mode='trunc')",
+    "parent = order // width",
+])
+def test_rounded_division_stays_integer(torch, make):
+    code = f"""
+    import torch
+    def step(rows, scores, width):
+        _, order = scores.view(-1).topk(3)
+        {make}
+        return rows.index_select(0, parent)
+    """
+    assert codes(code) == [], make
+    assert torch.div(torch.tensor([5]), 4, rounding_mode="floor").dtype == torch.int64
+
+
+def test_dtype_crosses_a_call_even_when_the_shape_came_from_a_comment(torch):
+    code = """
+    import torch
+    class Searcher:
+        def __init__(self, n_words):
+            self.n_words = n_words
+
+        def pick(self, states, parent):
+            return states.index_select(0, parent)
+
+        def step(self, scores, states):
+            flat = scores.view(scores.size(0), -1)  # (batch, beams * words)
+            _, best = flat.max(-1)
+            parent = best / self.n_words  # (batch,)
+            return self.pick(states, parent)
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL008"]
+    assert "call at line" in found[0].message and found[0].line == 8
+    assert (torch.tensor([9]) / 4).dtype == torch.float32
+
+
+def test_a_comment_shape_does_not_cross_a_call():
+    # the shape [N] on `picks` is a comment's word; inside `pick` it must not meet `rows`' own shape
+    code = """
+    import torch
+    def pick(rows, picks):
+        return rows.gather(0, picks.unsqueeze(1))
+
+    def caller(load):
+        rows = torch.randn(10, 128)
+        picks = load()  # [N]
+        return pick(rows, picks)
+    """
+    assert codes(code) == []
