@@ -78,3 +78,86 @@ def test_a_comment_shape_does_not_cross_a_call():
         return pick(rows, picks)
     """
     assert codes(code) == []
+
+
+def test_padding_from_a_default_argument_reaches_a_gather_through_calls(torch):
+    # the padded batch is built by a helper whose fill value is a default, then gathered two calls away
+    code = """
+    import torch
+    def collate(rows, fill: int = -1):
+        batch = torch.full((len(rows), 6), fill, dtype=torch.long)
+        for i, r in enumerate(rows):
+            batch[i, : r.numel()] = r
+        return batch
+
+    def lookup(table, ids):
+        return table.gather(1, ids)
+
+    def score(table, ids):
+        return lookup(table, ids).sum()
+
+    if __name__ == "__main__":
+        table = torch.randn(2, 10)
+        ids = collate([torch.arange(4), torch.arange(6)])
+        score(table, ids)
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL011", 10)]
+    assert "call at line" in found[0].message
+    padded = torch.full((2, 6), -1, dtype=torch.long)
+    padded[0, :4] = torch.arange(4)
+    padded[1, :6] = torch.arange(6)
+    with pytest.raises(RuntimeError):
+        torch.randn(2, 10).gather(1, padded)
+
+
+def test_a_default_overridden_by_the_call_is_not_used():
+    code = """
+    import torch
+    def collate(n, fill: int = -1):
+        return torch.full((2, n), fill, dtype=torch.long)
+
+    def lookup(table, ids):
+        return table.gather(1, ids)
+
+    if __name__ == "__main__":
+        lookup(torch.randn(2, 10), collate(6, fill=0))
+        lookup(torch.randn(2, 10), collate(6, 0))
+    """
+    assert codes(code) == []
+
+
+def test_positions_written_through_an_index_tensor_replace_the_padding(torch):
+    # an inverse permutation: every -1 slot is overwritten by `inv[perm] = arange(n)`
+    code = """
+    import torch
+    def inverse(perm):
+        inv = torch.full((perm.numel(),), -1, dtype=torch.long)
+        inv[perm] = torch.arange(perm.numel())
+        return inv
+
+    def restore(x, perm):
+        return x.index_select(0, inverse(perm))
+    """
+    assert codes(code) == []
+    perm = torch.randperm(5)
+    inv = torch.full((5,), -1, dtype=torch.long)
+    inv[perm] = torch.arange(5)
+    assert (inv >= 0).all()
+
+
+def test_methods_of_two_classes_with_one_name_are_summarised_apart():
+    code = """
+    import torch
+    class Wide:
+        def forward(self, x):
+            return torch.zeros(x.size(0), 8)
+
+    class Narrow:
+        def forward(self, x):
+            return torch.zeros(x.size(0), 1)
+
+    def pick(a, b, idx):
+        return a.gather(1, idx), b.gather(1, idx)
+    """
+    assert codes(code) == []

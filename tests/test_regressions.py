@@ -100,3 +100,23 @@ def test_dicts_written_by_key_are_not_tensors():
         return output
     """
     assert codes(code) == []
+
+
+@pytest.mark.parametrize("resize", [
+    "flat.view(new_shape)",
+    "flat.reshape(new_shape)",
+    "flat.expand(new_shape)",
+])
+def test_a_helpers_untracked_size_tuple_is_not_one_dim(resize):
+    # a segment-reduce helper returns `view(list(batch_shape) + [n])`; its callers gather from the result
+    code = f"""
+    import torch
+    def segment_sum(values, new_shape):
+        flat = values.sum(-1)
+        return {resize}
+
+    def lookup(values, index, shape):
+        reduced = segment_sum(values, shape)
+        return torch.gather(reduced, 1, index.view(values.size(0), -1))
+    """
+    assert codes(code) == []

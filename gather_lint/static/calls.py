@@ -62,17 +62,20 @@ class ModuleContext:
 
     def call(self, caller, callee, node: ast.Call, args, kwargs):
         facts = _bind(callee, args, kwargs)
-        if facts is None or caller.call_depth >= MAX_DEPTH or not any(_informative(v) for v in facts.values()):
+        if facts is None or caller.call_depth >= MAX_DEPTH:
             return None
-        key = (callee.name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
+        # with nothing from the caller the callee's findings are its own analysis's: only its result counts
+        summary_only = not any(_informative(v) for v in facts.values())
+        facts.update(_defaults(callee, len(args), kwargs))
+        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
         try:
             if key in self._memo:
                 return self._memo[key]
         except TypeError:
             return None  # an unhashable fact: do not memoise, do not analyse
         self._memo[key] = None  # recursion guard
-        context = f" (shapes from the call at line {node.lineno})"
-        interp = self._make(
+        context = f" (facts from the call at line {node.lineno})"
+        interp = self._make(lambda *a: None, lambda *a: None) if summary_only else self._make(
             lambda call, site, violations, *rest: caller.report(
                 call, site, [replace(v, message=v.message + context) for v in violations], *rest),
             lambda flagged, violation, fix_node: caller.flag(
@@ -92,6 +95,24 @@ def _informative(value) -> bool:
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None
     return isinstance(value, DimVal) and value_of(value.dim) is not None
+
+
+def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
+    """Integer defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
+    a = callee.args
+    positional = a.posonlyargs + a.args
+    pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
+        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    found = {}
+    for param, default in pairs:
+        if param.arg in kwargs or (param in positional and positional.index(param) < n_positional):
+            continue
+        number = default.value if isinstance(default, ast.Constant) else (
+            -default.operand.value if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
+            and isinstance(default.operand, ast.Constant) else None)
+        if isinstance(number, int) and not isinstance(number, bool):
+            found[param.arg] = DimVal(number)
+    return found
 
 
 def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:

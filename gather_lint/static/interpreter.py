@@ -325,11 +325,15 @@ class Interpreter:
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            self.expr(target)
+            self.expr(target.value)
+            key = self.expr(target.slice)
             owner = self.env.get(target.value.id)
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
+            elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
+                # inv[perm] = arange(n): positions from a tensor may cover every padded slot
+                self.env[target.value.id] = _with_sentinel(owner, None, None)
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 
@@ -786,7 +790,7 @@ class Interpreter:
     def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
         module, _, func = name.rpartition(".")
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
-            if func in _CONSTRUCTORS:
+            if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 return _construct(func, args, kwargs, node)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
@@ -857,6 +861,16 @@ def _can_repeat(index) -> bool:
     """An integer index tensor whose values can repeat (ids, labels, randint): GL013's evidence."""
     return isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and \
         index.domain is not None and index.domain.repeats
+
+
+def _writes_by_positions(key, key_node) -> bool:
+    """x[k] = v that may overwrite every padded slot: anything but a boolean mask or a bounded slice
+    (`out[i, :len(row)] = row`, the padding idiom, leaves the slots past the row's end)."""
+    items = key.items if isinstance(key, SeqVal) else (key,)
+    if any(isinstance(k, TensorVal) and k.dtype == "bool" for k in items):
+        return False
+    nodes = key_node.elts if isinstance(key_node, ast.Tuple) else [key_node]
+    return not any(isinstance(n, ast.Slice) and (n.lower is not None or n.upper is not None) for n in nodes)
 
 
 def _negative(v) -> Optional[int]:

@@ -49,6 +49,8 @@ def _sizes(args: List[object]) -> Optional[List[object]]:
     """view(2, 3) and view((2, 3)) and view(x.shape) alike."""
     if len(args) == 1 and isinstance(args[0], SeqVal):
         return list(args[0].items)
+    if len(args) == 1 and not isinstance(args[0], DimVal):
+        return None  # view(shape) with an untracked `shape`: a whole size tuple, not one dim
     return list(args)
 
 
