@@ -161,3 +161,43 @@ def test_methods_of_two_classes_with_one_name_are_summarised_apart():
         return a.gather(1, idx), b.gather(1, idx)
     """
     assert codes(code) == []
+
+
+def test_shapes_from_a_driver_reach_three_calls_deep(torch):
+    # a script builds its tensors with constructors; the gather sits three helpers below
+    code = """
+    import torch
+    def rows_at(table, picks):
+        return table.gather(1, picks.unsqueeze(2))
+
+    def per_position(maps, picks):
+        return rows_at(maps.flatten(2).transpose(1, 2), picks)
+
+    def decode(maps, scores, k):
+        _, picks = scores.flatten(1).topk(k)
+        return per_position(maps, picks)
+
+    if __name__ == "__main__":
+        decode(torch.randn(2, 4, 8, 8), torch.randn(2, 1, 8, 8), 3)
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL005", 4)]
+    maps, picks = torch.randn(2, 4, 8, 8), torch.randint(0, 64, (2, 3))
+    table = maps.flatten(2).transpose(1, 2)
+    assert table.gather(1, picks.unsqueeze(2)).shape == (2, 3, 1)  # reads channel 0 only
+
+
+def test_a_call_without_facts_reports_the_callees_own_findings_once():
+    code = """
+    import torch
+    def helper(n):
+        table = torch.randn(n, 16)
+        picks = torch.randint(0, n, (5,))
+        return table.gather(0, picks.unsqueeze(1))
+
+    def caller(n):
+        return helper(n) + helper(n)
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL005", 6)]
+    assert "call at line" not in found[0].message

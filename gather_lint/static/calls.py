@@ -15,7 +15,7 @@ from ..contract import Domain
 from ..dims import value as value_of
 from .values import DimVal, TensorVal, join
 
-MAX_DEPTH = 2
+MAX_DEPTH = 3
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -35,6 +35,7 @@ class ModuleContext:
                         self.methods[(cls.name, node.name)] = node
                         self.class_of[node] = cls.name
         self._make = make_interpreter
+        self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self._memo: Dict[tuple, object] = {}
         self._attributes: Dict[str, Dict[str, object]] = {}
 
@@ -60,6 +61,19 @@ class ModuleContext:
                     and not isinstance(value, type(None)) and key[5:] not in interp.informal}
         return self._attributes[class_name]
 
+    def analyse(self, node):
+        """A function's own analysis, without caller facts: run once, reporting through `own`; its
+        result also serves every call that brings no facts."""
+        key = (node, ())
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = None  # recursion guard
+        interp = self._make(*self.own)
+        interp.module = self
+        interp.run_function(node)
+        self._memo[key] = _joined(interp.returns)
+        return self._memo[key]
+
     def call(self, caller, callee, node: ast.Call, args, kwargs):
         facts = _bind(callee, args, kwargs)
         if facts is None or caller.call_depth >= MAX_DEPTH:
@@ -67,6 +81,8 @@ class ModuleContext:
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not any(_informative(v) for v in facts.values())
         facts.update(_defaults(callee, len(args), kwargs))
+        if summary_only and not facts:
+            return self.analyse(callee)
         key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
         try:
             if key in self._memo:
@@ -84,11 +100,16 @@ class ModuleContext:
         interp.call_depth = caller.call_depth + 1
         interp.class_name = self.class_of.get(callee)
         interp.run_function(callee, facts)
-        result = None
-        for i, value in enumerate(interp.returns):
-            result = value if i == 0 else join(result, value)
+        result = _joined(interp.returns)
         self._memo[key] = result
         return result
+
+
+def _joined(returns):
+    result = None
+    for i, value in enumerate(returns):
+        result = value if i == 0 else join(result, value)
+    return result
 
 
 def _informative(value) -> bool:
