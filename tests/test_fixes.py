@@ -121,7 +121,7 @@ VARIANTS = [
         out = x.gather(0, ids[:, None] + 0)
         expected = torch.stack([x[i] for i in ids])
         """, "x.gather(0, (ids[:, None] + 0).expand(-1, 5))"),
-    ("GL006-squeeze-right-operand", "GL006", """
+    ("GL006-squeeze-at-the-gather", "GL006", """
         import torch
         lp = torch.randn(1, 4, 9).log_softmax(-1)  # [B, L, V]
         ids = torch.randint(9, (1, 4))
@@ -129,7 +129,7 @@ VARIANTS = [
         picked = lp.gather(-1, ids.unsqueeze(-1))
         out = adv * picked
         expected = torch.stack([adv[0, t] * lp[0, t, ids[0, t]] for t in range(4)]).unsqueeze(0)
-        """, "adv * picked.squeeze(-1)"),
+        """, "picked = lp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)"),  # GL006 is reported on the gather
     ("GL008-true-division-at-its-line", "GL008", """
         import torch
         scores = torch.randn(3, 4)  # [B, N]
@@ -218,7 +218,7 @@ VARIANTS = [
         total += picked
         out = total
         expected = torch.stack([lp[0, t, ids[0, t]] for t in range(4)]).unsqueeze(0)
-        """, "total += picked.squeeze(-1)"),
+        """, "picked = lp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)"),
     ("GL008-division-inside-the-call", "GL008", """
         import torch
         scores = torch.randn(3, 4)  # [B, N]

@@ -348,7 +348,7 @@ def test_helper_is_checked_with_the_callers_shapes():
     from .conftest import lint
 
     (finding,) = lint(code)
-    assert finding.code == "GL004" and finding.line == 8 and "(shapes from the call at line 11)" in finding.message
+    assert finding.code == "GL004" and finding.line == 8 and "(facts from the call at line 11)" in finding.message
 
 
 def test_return_values_flow_back_to_the_caller():

@@ -104,16 +104,6 @@ def test_dicts_written_by_key_are_not_tensors():
     assert codes(code) == []
 
 
-def test_one_label_picked_by_a_loop_counter_cannot_repeat():
-    # a per-sample reference loop counts hits one label at a time: `counts[labels[i]] += 1` is exact
-    code = """
-    import torch
-    def per_class_hits(labels, preds):
-        counts = torch.zeros(10, dtype=torch.long)
-        for i in range(labels.shape[0]):
-            if labels[i] == preds[i]:
-                counts[labels[i]] += 1
-        return counts
 # An unresolved size argument may be a whole tuple of sizes: it is never one dim (GL001/GL002 on correct code).
 @pytest.mark.parametrize("body", [
     # batched gather along a dim with the trailing dims taken from the input
@@ -177,19 +167,6 @@ def test_size_parameter_is_not_one_dim():
     assert codes(code) == []
 
 
-def test_labels_picked_by_a_mask_can_still_repeat(torch):
-    code = """
-    import torch
-    def hits(labels, keep):
-        counts = torch.zeros(10)
-        counts[labels[keep > 0]] += 1
-        return counts
-    """
-    assert codes(code) == ["GL013"]
-    labels, keep = torch.tensor([3, 3, 1]), torch.tensor([1, 1, 1])
-    counts = torch.zeros(10)
-    counts[labels[keep > 0]] += 1
-    assert counts[3] == 1  # two hits of label 3 counted once: the claim GL013 makes
 def test_a_size_list_changed_in_place_is_forgotten():
     code = """
     import torch
@@ -276,4 +253,53 @@ def test_a_docstring_shape_of_list_items_is_not_the_lists_shape():
             kept += [torch.gather(tokens, dim=1, index=mask.unsqueeze(-1).repeat(1, 1, tokens.size(-1)))]
         return torch.cat(kept, dim=0)
     '''
+    assert codes(code) == []
+
+
+def test_one_label_picked_by_a_loop_counter_cannot_repeat():
+    # a per-sample reference loop counts hits one label at a time: `counts[labels[i]] += 1` is exact
+    code = """
+    import torch
+    def per_class_hits(labels, preds):
+        counts = torch.zeros(10, dtype=torch.long)
+        for i in range(labels.shape[0]):
+            if labels[i] == preds[i]:
+                counts[labels[i]] += 1
+        return counts
+    """
+    assert codes(code) == []
+
+
+def test_labels_picked_by_a_mask_can_still_repeat(torch):
+    code = """
+    import torch
+    def hits(labels, keep):
+        counts = torch.zeros(10)
+        counts[labels[keep > 0]] += 1
+        return counts
+    """
+    assert codes(code) == ["GL013"]
+    labels, keep = torch.tensor([3, 3, 1]), torch.tensor([1, 1, 1])
+    counts = torch.zeros(10)
+    counts[labels[keep > 0]] += 1
+    assert counts[3] == 1  # two hits of label 3 counted once: the claim GL013 makes
+
+
+@pytest.mark.parametrize("resize", [
+    "flat.view(new_shape)",
+    "flat.reshape(new_shape)",
+    "flat.expand(new_shape)",
+])
+def test_a_helpers_untracked_size_tuple_is_not_one_dim(resize):
+    # a segment-reduce helper returns `view(list(batch_shape) + [n])`; its callers gather from the result
+    code = f"""
+    import torch
+    def segment_sum(values, new_shape):
+        flat = values.sum(-1)
+        return {resize}
+
+    def lookup(values, index, shape):
+        reduced = segment_sum(values, shape)
+        return torch.gather(reduced, 1, index.view(values.size(0), -1))
+    """
     assert codes(code) == []

@@ -120,10 +120,11 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             interp.module = module
             return interp
 
+        module.own = (report, flag)
         interpreter().block(tree.body)
         for node in ast.walk(tree):
             if isinstance(node, _SCOPES):
-                interpreter().run_function(node)
+                module.analyse(node)  # once: a call that brought no facts may have run it already
 
     try:
         try:

@@ -11,10 +11,11 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
+from ..contract import Domain
 from ..dims import value as value_of
 from .values import DimVal, Literal, TensorVal, join
 
-MAX_DEPTH = 2
+MAX_DEPTH = 3
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -34,6 +35,7 @@ class ModuleContext:
                         self.methods[(cls.name, node.name)] = node
                         self.class_of[node] = cls.name
         self._make = make_interpreter
+        self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self._memo: Dict[tuple, object] = {}
         self._attributes: Dict[str, Dict[str, object]] = {}
 
@@ -59,19 +61,37 @@ class ModuleContext:
                     and not isinstance(value, type(None)) and key[5:] not in interp.informal}
         return self._attributes[class_name]
 
+    def analyse(self, node):
+        """A function's own analysis, without caller facts: run once, reporting through `own`; its
+        result also serves every call that brings no facts."""
+        key = (node, ())
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = None  # recursion guard
+        interp = self._make(*self.own)
+        interp.module = self
+        interp.run_function(node)
+        self._memo[key] = _joined(interp.returns)
+        return self._memo[key]
+
     def call(self, caller, callee, node: ast.Call, args, kwargs):
         facts = _bind(callee, args, kwargs)
-        if facts is None or caller.call_depth >= MAX_DEPTH or not any(_informative(v) for v in facts.values()):
+        if facts is None or caller.call_depth >= MAX_DEPTH:
             return None
-        key = (callee.name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
+        # with nothing from the caller the callee's findings are its own analysis's: only its result counts
+        summary_only = not any(_informative(v) for v in facts.values())
+        facts.update(_defaults(callee, len(args), kwargs))
+        if summary_only and not facts:
+            return self.analyse(callee)
+        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
         try:
             if key in self._memo:
                 return self._memo[key]
         except TypeError:
             return None  # an unhashable fact: do not memoise, do not analyse
         self._memo[key] = None  # recursion guard
-        context = f" (shapes from the call at line {node.lineno})"
-        interp = self._make(
+        context = f" (facts from the call at line {node.lineno})"
+        interp = self._make(lambda *a: None, lambda *a: None) if summary_only else self._make(
             lambda call, site, violations, *rest: caller.report(
                 call, site, [replace(v, message=v.message + context) for v in violations], *rest),
             lambda flagged, violation, fix_node: caller.flag(
@@ -80,17 +100,40 @@ class ModuleContext:
         interp.call_depth = caller.call_depth + 1
         interp.class_name = self.class_of.get(callee)
         interp.run_function(callee, facts)
-        result = None
-        for i, value in enumerate(interp.returns):
-            result = value if i == 0 else join(result, value)
+        result = _joined(interp.returns)
         self._memo[key] = result
         return result
+
+
+def _joined(returns):
+    result = None
+    for i, value in enumerate(returns):
+        result = value if i == 0 else join(result, value)
+    return result
 
 
 def _informative(value) -> bool:
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None
     return isinstance(value, DimVal) and value_of(value.dim) is not None
+
+
+def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
+    """Integer defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
+    a = callee.args
+    positional = a.posonlyargs + a.args
+    pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
+        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    found = {}
+    for param, default in pairs:
+        if param.arg in kwargs or (param in positional and positional.index(param) < n_positional):
+            continue
+        number = default.value if isinstance(default, ast.Constant) else (
+            -default.operand.value if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
+            and isinstance(default.operand, ast.Constant) else None)
+        if isinstance(number, int) and not isinstance(number, bool):
+            found[param.arg] = DimVal(number)
+    return found
 
 
 def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
@@ -116,3 +159,31 @@ def _constant_defaults(callee):
     for param, default in pairs:
         if isinstance(default, ast.Constant) and (default.value is None or isinstance(default.value, (bool, str))):
             yield param.arg, Literal(default.value)
+
+
+def value_facts(value):
+    """What code (not a shape comment) proved about an argument: its dtype and how its values were
+    made (true division, a low-precision round trip, padding put in). Shapes read from comments stay
+    home: good evidence beside the code they describe, too informal to carry into another function."""
+    if not isinstance(value, TensorVal):
+        return None
+    domain = value.domain
+    kept = Domain(sentinel=domain.sentinel, sentinel_line=domain.sentinel_line, made_float=domain.made_float,
+                  rounded=domain.rounded) if domain is not None else None
+    kept = None if kept == Domain() else kept
+    return TensorVal(None, value.dtype, kept) if value.dtype is not None or kept is not None else None
+
+
+def fill_gaps(declared, fact):
+    """A parameter's own facts (annotation, docstring) win; the caller's fill what they leave open."""
+    if fact is None:
+        return declared
+    if declared is None:
+        return fact
+    if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
+        if declared.shape is None:
+            return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
+        return declared.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
+    if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
+        return fact
+    return declared

@@ -21,6 +21,7 @@ from .comment_facts import CommentLines
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .calls import fill_gaps, value_facts
 from .sites import bind_call, build_site, resolve_op, result_of
 from .source import SourceFile
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
@@ -69,10 +70,7 @@ class Interpreter:
         if self.module is not None and self.class_name is not None and getattr(node, "name", "") != "__init__":
             self.env.update(self.module.attributes(self.class_name))
         for name, fact in (caller_facts or {}).items():
-            declared = self.env.get(name)
-            if declared is None or (isinstance(declared, TensorVal) and declared.shape is None) or (
-                    isinstance(declared, DimVal) and value(declared.dim) is None and isinstance(fact, DimVal)):
-                self.env[name] = fact  # the callee's own annotations win; the caller fills the gaps
+            self.env[name] = fill_gaps(self.env.get(name), fact)  # the callee's own annotations win
         self.block(node.body)
 
     def block(self, body: List[ast.stmt]) -> bool:
@@ -395,13 +393,17 @@ class Interpreter:
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            self.expr(target)
+            self.expr(target.value)
+            key = self.expr(target.slice)
             owner = self.env.get(target.value.id)
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
+            elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
+                # inv[perm] = arange(n): positions from a tensor may cover every padded slot
+                self.env[target.value.id] = _with_sentinel(owner, None, None)
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 
@@ -864,6 +866,8 @@ class Interpreter:
                                                                   f"`.{method}()` at line {node.lineno}"),
                                                  rounded_at=self._span(node)))
             return made
+        if method in ops.TRUE_DIVISION and _is_float(result) and not _is_float(owner) and owner.dtype is not None:
+            return _made_float(result, f"`{method}()` without rounding_mode at line {node.lineno}")
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
             low = kwargs.get("min", args[0] if args else None)
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
@@ -875,8 +879,9 @@ class Interpreter:
         arg_nodes = ([None] if skip_first else []) + list(node.args)
         if any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        formal = [None if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
-        formal_kw = {k.arg: (None if self.uses_informal(k.value) else kwargs.get(k.arg)) for k in node.keywords if k.arg}
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
+        formal_kw = {k.arg: (value_facts(kwargs.get(k.arg)) if self.uses_informal(k.value) else kwargs.get(k.arg))
+                     for k in node.keywords if k.arg}
         return self.module.call(self, callee, node, formal, formal_kw)
 
     def _check_padding_lookup(self, node, ids_node, ids: TensorVal, what: str) -> None:
@@ -949,7 +954,7 @@ class Interpreter:
             symbol = broadcast_sites.BINARY[func]
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
-            if func in _CONSTRUCTORS:
+            if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 return _construct(func, args, kwargs, node)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
@@ -995,6 +1000,8 @@ class Interpreter:
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                if func in ops.TRUE_DIVISION:
+                    result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
         if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:
@@ -1018,6 +1025,16 @@ def _can_repeat(index) -> bool:
     """An integer index tensor whose values can repeat (ids, labels, randint): GL013's evidence."""
     return isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and \
         index.domain is not None and index.domain.repeats
+
+
+def _writes_by_positions(key, key_node) -> bool:
+    """x[k] = v that may overwrite every padded slot: anything but a boolean mask or a bounded slice
+    (`out[i, :len(row)] = row`, the padding idiom, leaves the slots past the row's end)."""
+    items = key.items if isinstance(key, SeqVal) else (key,)
+    if any(isinstance(k, TensorVal) and k.dtype == "bool" for k in items):
+        return False
+    nodes = key_node.elts if isinstance(key_node, ast.Tuple) else [key_node]
+    return not any(isinstance(n, ast.Slice) and (n.lower is not None or n.upper is not None) for n in nodes)
 
 
 def _negative(v) -> Optional[int]:

@@ -10,6 +10,7 @@ from typing import Callable, Dict, List, Optional
 from ..contract import Domain
 from ..dims import Dim, Shape, broadcast, normalize_dim, product, value
 from . import symbolic
+from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
@@ -30,6 +31,7 @@ _ELEMENTWISE = {
     "div", "logit", "log1p", "expm1", "fill_", "zero_", "normal_", "uniform_",
     "dropout", "layer_norm", "erf", "floor", "ceil", "round", "trunc", "frac", "logical_not",
 }
+TRUE_DIVISION = {"div", "divide", "true_divide"}  # in-place forms raise on integer tensors
 _KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "detach_", "pin_memory", "coalesce"}
 _REDUCE = {"sum", "mean", "prod", "amax", "amin", "logsumexp", "norm", "std", "var", "all", "any", "nansum", "count_nonzero"}
 
@@ -392,7 +394,7 @@ def binary(a, b, op: str):
     else:
         dtype = _with_scalar(a.dtype if ta else b.dtype, b if ta else a)
     if op == "/":
-        dtype = dtype if dtype in FLOAT_DTYPES else ("float32" if dtype is not None else None)
+        dtype = true_division(a, b, dtype)
     elif op in ("&", "|", "^") and ta and tb and a.dtype == b.dtype:
         dtype = a.dtype
     return TensorVal(shape, dtype)
@@ -479,6 +481,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return t
     if name in _CAST:
         return cast(t, _CAST[name])
+    if name in TRUE_DIVISION and kwargs.get("rounding_mode") in (None, Literal(None)):
+        return binary(t, _arg(args, kwargs, 0, "other"), "/")
     if name in _ELEMENTWISE:
         return TensorVal(t.shape, t.dtype if name not in ("log_softmax", "softmax") or t.dtype in FLOAT_DTYPES else None)
     if name in _REDUCE:

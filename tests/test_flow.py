@@ -1,0 +1,203 @@
+"""Facts that cross function boundaries, and dtypes and value ranges made by common idioms.
+Each claim a rule makes from them is checked in torch."""
+import pytest
+
+from .conftest import codes, lint
+
+
+@pytest.mark.parametrize("make", [
+    "parent = order / width",
+    "parent = torch.div(order, width)",
+    "parent = order.div(width)",
+    "parent = order.true_divide(width)",
+])
+def test_true_division_of_integer_positions_by_an_unknown_is_float(torch, make):
+    code = f"""
+    import torch
+    def step(rows, scores, width):
+        _, order = scores.view(-1).topk(3)
+        {make}
+        return rows.index_select(0, parent)
+    """
+    assert codes(code) == ["GL008"], make
+    order, width = torch.tensor([5, 2, 7]), 4
+    assert (order / width).dtype == torch.div(order, width).dtype == torch.float32
+    with pytest.raises(RuntimeError):
+        torch.randn(3, 2).index_select(0, order / width)
+
+
+@pytest.mark.parametrize("make", [
+    "parent = torch.div(order, width, rounding_mode='floor')",
+    "parent = order.div(width, rounding_mode='trunc')",
+    "parent = order // width",
+])
+def test_rounded_division_stays_integer(torch, make):
+    code = f"""
+    import torch
+    def step(rows, scores, width):
+        _, order = scores.view(-1).topk(3)
+        {make}
+        return rows.index_select(0, parent)
+    """
+    assert codes(code) == [], make
+    assert torch.div(torch.tensor([5]), 4, rounding_mode="floor").dtype == torch.int64
+
+
+def test_dtype_crosses_a_call_even_when_the_shape_came_from_a_comment(torch):
+    code = """
+    import torch
+    class Searcher:
+        def __init__(self, n_words):
+            self.n_words = n_words
+
+        def pick(self, states, parent):
+            return states.index_select(0, parent)
+
+        def step(self, scores, states):
+            flat = scores.view(scores.size(0), -1)  # (batch, beams * words)
+            _, best = flat.max(-1)
+            parent = best / self.n_words  # (batch,)
+            return self.pick(states, parent)
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL008"]
+    assert "call at line" in found[0].message and found[0].line == 8
+    assert (torch.tensor([9]) / 4).dtype == torch.float32
+
+
+def test_a_comment_shape_does_not_cross_a_call():
+    # the shape [N] on `picks` is a comment's word; inside `pick` it must not meet `rows`' own shape
+    code = """
+    import torch
+    def pick(rows, picks):
+        return rows.gather(0, picks.unsqueeze(1))
+
+    def caller(load):
+        rows = torch.randn(10, 128)
+        picks = load()  # [N]
+        return pick(rows, picks)
+    """
+    assert codes(code) == []
+
+
+def test_padding_from_a_default_argument_reaches_a_gather_through_calls(torch):
+    # the padded batch is built by a helper whose fill value is a default, then gathered two calls away
+    code = """
+    import torch
+    def collate(rows, fill: int = -1):
+        batch = torch.full((len(rows), 6), fill, dtype=torch.long)
+        for i, r in enumerate(rows):
+            batch[i, : r.numel()] = r
+        return batch
+
+    def lookup(table, ids):
+        return table.gather(1, ids)
+
+    def score(table, ids):
+        return lookup(table, ids).sum()
+
+    if __name__ == "__main__":
+        table = torch.randn(2, 10)
+        ids = collate([torch.arange(4), torch.arange(6)])
+        score(table, ids)
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL011", 10)]
+    assert "call at line" in found[0].message
+    padded = torch.full((2, 6), -1, dtype=torch.long)
+    padded[0, :4] = torch.arange(4)
+    padded[1, :6] = torch.arange(6)
+    with pytest.raises(RuntimeError):
+        torch.randn(2, 10).gather(1, padded)
+
+
+def test_a_default_overridden_by_the_call_is_not_used():
+    code = """
+    import torch
+    def collate(n, fill: int = -1):
+        return torch.full((2, n), fill, dtype=torch.long)
+
+    def lookup(table, ids):
+        return table.gather(1, ids)
+
+    if __name__ == "__main__":
+        lookup(torch.randn(2, 10), collate(6, fill=0))
+        lookup(torch.randn(2, 10), collate(6, 0))
+    """
+    assert codes(code) == []
+
+
+def test_positions_written_through_an_index_tensor_replace_the_padding(torch):
+    # an inverse permutation: every -1 slot is overwritten by `inv[perm] = arange(n)`
+    code = """
+    import torch
+    def inverse(perm):
+        inv = torch.full((perm.numel(),), -1, dtype=torch.long)
+        inv[perm] = torch.arange(perm.numel())
+        return inv
+
+    def restore(x, perm):
+        return x.index_select(0, inverse(perm))
+    """
+    assert codes(code) == []
+    perm = torch.randperm(5)
+    inv = torch.full((5,), -1, dtype=torch.long)
+    inv[perm] = torch.arange(5)
+    assert (inv >= 0).all()
+
+
+def test_methods_of_two_classes_with_one_name_are_summarised_apart():
+    code = """
+    import torch
+    class Wide:
+        def forward(self, x):
+            return torch.zeros(x.size(0), 8)
+
+    class Narrow:
+        def forward(self, x):
+            return torch.zeros(x.size(0), 1)
+
+    def pick(a, b, idx):
+        return a.gather(1, idx), b.gather(1, idx)
+    """
+    assert codes(code) == []
+
+
+def test_shapes_from_a_driver_reach_three_calls_deep(torch):
+    # a script builds its tensors with constructors; the gather sits three helpers below
+    code = """
+    import torch
+    def rows_at(table, picks):
+        return table.gather(1, picks.unsqueeze(2))
+
+    def per_position(maps, picks):
+        return rows_at(maps.flatten(2).transpose(1, 2), picks)
+
+    def decode(maps, scores, k):
+        _, picks = scores.flatten(1).topk(k)
+        return per_position(maps, picks)
+
+    if __name__ == "__main__":
+        decode(torch.randn(2, 4, 8, 8), torch.randn(2, 1, 8, 8), 3)
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL005", 4)]
+    maps, picks = torch.randn(2, 4, 8, 8), torch.randint(0, 64, (2, 3))
+    table = maps.flatten(2).transpose(1, 2)
+    assert table.gather(1, picks.unsqueeze(2)).shape == (2, 3, 1)  # reads channel 0 only
+
+
+def test_a_call_without_facts_reports_the_callees_own_findings_once():
+    code = """
+    import torch
+    def helper(n):
+        table = torch.randn(n, 16)
+        picks = torch.randint(0, n, (5,))
+        return table.gather(0, picks.unsqueeze(1))
+
+    def caller(n):
+        return helper(n) + helper(n)
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL005", 6)]
+    assert "call at line" not in found[0].message
