@@ -254,3 +254,4 @@ def test_a_docstring_shape_of_list_items_is_not_the_lists_shape():
         return torch.cat(kept, dim=0)
     '''
     assert codes(code) == []
+

@@ -60,7 +60,8 @@ class ModuleContext:
         return self._attributes[class_name]
 
     def call(self, caller, callee, node: ast.Call, args, kwargs):
-        facts = _bind(callee, args, kwargs)
+        spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
+        facts = _bind(callee, args, kwargs, defaults=not spread)
         if facts is None or caller.call_depth >= MAX_DEPTH or not any(_informative(v) for v in facts.values()):
             return None
         key = (callee.name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
@@ -93,7 +94,7 @@ def _informative(value) -> bool:
     return isinstance(value, DimVal) and value_of(value.dim) is not None
 
 
-def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
+def _bind(callee, args, kwargs, defaults: bool = True) -> Optional[Dict[str, object]]:
     """Caller facts by parameter name; None for calls that do not fit the signature."""
     params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
     if len(args) > len(params) and callee.args.vararg is None:
@@ -103,7 +104,7 @@ def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
         if isinstance(value, (TensorVal, DimVal, Literal)) and name in params + [p.arg for p in callee.args.kwonlyargs]:
             facts[name] = value
     # flags this call leaves at their constant default (`flat=False`): branches they rule out are not run
-    for name, default in _constant_defaults(callee):
+    for name, default in _constant_defaults(callee) if defaults else ():
         if name not in facts and name not in params[:len(args)] and name not in kwargs:
             facts[name] = default
     return facts
