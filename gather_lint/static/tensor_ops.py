@@ -513,8 +513,11 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name == "multinomial":
         return multinomial(t, args, kwargs, text)
     if name in ("nonzero", "argwhere"):
+        as_tuple = kwargs.get("as_tuple")
+        if name == "nonzero" and not (isinstance(as_tuple, Literal) and as_tuple.value is False) and "as_tuple" in kwargs:
+            return None  # nonzero(as_tuple=True): a tuple of vectors
         s = _known(t)
-        return TensorVal(Shape((None, len(s.dims))) if s else None, "int64")
+        return TensorVal(Shape((None, len(s.dims) if s else None)), "int64")  # always [count, rank]
     if name in ("bucketize",):
         return TensorVal(t.shape, "int64")
     if name in ("dim", "ndimension"):
@@ -537,7 +540,7 @@ def size_of(t: TensorVal, args: list):
     if args:
         d = as_int(args[0])
         if s is None or d is None:
-            return None
+            return DimVal(None)  # x.size(d) is one int, whatever its value
         return DimVal(s.at(d))
     if s is None or s.variadic:
         return None
