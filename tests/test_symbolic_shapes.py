@@ -81,3 +81,22 @@ def test_vectors_from_nonzero_are_fine(index):
         return out.scatter_(0, {index}, 1.0)
     """
     assert codes(code) == []
+
+
+@pytest.mark.parametrize("body, shape, probe", [
+    ("out = feats.unflatten(1, (2, -1))", (4, 2, 3, 5), "(1, 2, 3, 1)"),
+    ("out = feats.movedim(1, -1)", (4, 5, 6), "(1, 5, 1)"),
+    ("out = torch.moveaxis(feats, -1, 0)", (5, 4, 6), "(1, 4, 1)"),
+])
+def test_unflatten_and_movedim(body, shape, probe, torch):
+    # a probe index of the right rank with size 1 on the last dim: GL005 only if the shape is known
+    code = f"""
+import torch
+feats = torch.randn(4, 6, 5)
+{body}
+picked = out.gather(0, torch.zeros{probe}.long())
+"""
+    assert codes(code) == ["GL005"]
+    scope = {}
+    exec(code, scope)
+    assert tuple(scope["out"].shape) == shape
