@@ -101,3 +101,19 @@ def test_docstring_shape_on_the_line_that_continues_an_entry():
     """
     found = {name: str(shape) for name, (shape, _) in parse_docstring(doc, ["hidden", "lengths", "mask"]).items()}
     assert found == {"hidden": "[batch, seq, width]", "mask": "[batch, seq]"}
+
+
+def test_numpy_style_docstring_shapes():
+    from gather_lint.static.shape_text import parse_docstring
+
+    doc = """Score.
+
+    Parameters
+    ----------
+    scores : torch.Tensor
+        Shape (N, K).
+    picks : Tensor of shape (N,)
+    weight (Tensor): Shape: [N].
+    """
+    found = {name: str(shape) for name, (shape, _) in parse_docstring(doc, ["scores", "picks", "weight"]).items()}
+    assert found == {"scores": "[N, K]", "picks": "[N]", "weight": "[N]"}

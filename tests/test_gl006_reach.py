@@ -43,6 +43,19 @@ def test_kept_singleton_reaches(use, fires):
     assert (codes(HEADER.format(use=use)) == ["GL006"]) == fires, use
 
 
+def test_take_along_dim_keeps_the_singleton_too(torch):
+    code = """
+    import torch
+    def f(logp, actions, adv):
+        # logp: [B, A]  actions: [B]  adv: [B]
+        taken = torch.take_along_dim(logp, actions.unsqueeze(-1), dim=-1)
+        return taken * adv
+    """
+    assert codes(code) == ["GL006"]
+    taken = torch.take_along_dim(torch.randn(4, 3), torch.zeros(4, 1, dtype=torch.long), dim=-1)
+    assert (taken * torch.randn(4)).shape == (4, 4)
+
+
 def test_reported_on_the_gather_with_the_line_where_it_broadcasts():
     code = """
     import torch

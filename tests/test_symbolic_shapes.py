@@ -50,3 +50,53 @@ def test_a_column_view_of_a_vector_keeps_its_name():
 def test_no_finding_without_a_certain_name(body):
     assert "GL006" not in codes(TEMPLATE.format(body=body))
     assert "GL001" not in codes(TEMPLATE.format(body=body))
+
+
+def test_nonzero_is_always_two_dimensional_and_size_is_one_int(torch):
+    code = """
+    import torch
+    def mark(kinds: torch.Tensor, wanted):
+        out = torch.zeros(kinds.size(0))
+        hits = (kinds == wanted).nonzero()
+        return out.scatter_(0, hits, 1.0)
+    """
+    assert codes(code) == ["GL001"]
+    kinds = torch.tensor([1, 0, 2, 0])
+    assert (kinds == 0).nonzero().shape == (2, 1)
+    try:
+        torch.zeros(kinds.size(0)).scatter_(0, (kinds == 0).nonzero(), 1.0)
+        raised = False
+    except RuntimeError:
+        raised = True
+    assert raised
+
+
+@pytest.mark.parametrize("index", ["hits.squeeze(1)", "hits[:, 0]", "(kinds == wanted).nonzero(as_tuple=True)[0]"])
+def test_vectors_from_nonzero_are_fine(index):
+    code = f"""
+    import torch
+    def mark(kinds: torch.Tensor, wanted):
+        out = torch.zeros(kinds.size(0))
+        hits = (kinds == wanted).nonzero()
+        return out.scatter_(0, {index}, 1.0)
+    """
+    assert codes(code) == []
+
+
+@pytest.mark.parametrize("body, shape, probe", [
+    ("out = feats.unflatten(1, (2, -1))", (4, 2, 3, 5), "(1, 2, 3, 1)"),
+    ("out = feats.movedim(1, -1)", (4, 5, 6), "(1, 5, 1)"),
+    ("out = torch.moveaxis(feats, -1, 0)", (5, 4, 6), "(1, 4, 1)"),
+])
+def test_unflatten_and_movedim(body, shape, probe, torch):
+    # a probe index of the right rank with size 1 on the last dim: GL005 only if the shape is known
+    code = f"""
+import torch
+feats = torch.randn(4, 6, 5)
+{body}
+picked = out.gather(0, torch.zeros{probe}.long())
+"""
+    assert codes(code) == ["GL005"]
+    scope = {}
+    exec(code, scope)
+    assert tuple(scope["out"].shape) == shape

@@ -75,12 +75,14 @@ class ModuleContext:
         return self._memo[key]
 
     def call(self, caller, callee, node: ast.Call, args, kwargs):
-        facts = _bind(callee, args, kwargs)
+        spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
+        facts = _bind(callee, args, kwargs, defaults=not spread)
         if facts is None or caller.call_depth >= MAX_DEPTH:
             return None
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not any(_informative(v) for v in facts.values())
-        facts.update(_defaults(callee, len(args), kwargs))
+        if not spread:
+            facts.update(_defaults(callee, len(args), kwargs))
         if summary_only and not facts:
             return self.analyse(callee)
         key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
@@ -136,7 +138,7 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
     return found
 
 
-def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
+def _bind(callee, args, kwargs, defaults: bool = True) -> Optional[Dict[str, object]]:
     """Caller facts by parameter name; None for calls that do not fit the signature."""
     params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
     if len(args) > len(params) and callee.args.vararg is None:
@@ -146,7 +148,7 @@ def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
         if isinstance(value, (TensorVal, DimVal, Literal)) and name in params + [p.arg for p in callee.args.kwonlyargs]:
             facts[name] = value
     # flags this call leaves at their constant default (`flat=False`): branches they rule out are not run
-    for name, default in _constant_defaults(callee):
+    for name, default in _constant_defaults(callee) if defaults else ():
         if name not in facts and name not in params[:len(args)] and name not in kwargs:
             facts[name] = default
     return facts

@@ -1412,9 +1412,7 @@ def _rearrange(t: TensorVal, pattern: str, kwargs: dict):
         elif len(group) == 1:
             dims.append(sizes.get(group[0]))
         else:
-            from ..dims import product
-
-            dims.append(product(sizes.get(n) for n in group))
+            dims.append(symbolic.product(sizes.get(n) for n in group))
     return TensorVal(Shape(tuple(dims)), t.dtype, t.domain)
 
 

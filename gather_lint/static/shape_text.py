@@ -133,7 +133,7 @@ def parse_jaxtyping(spec: str) -> Optional[Shape]:
 
 
 _DOC_LINE = re.compile(r"^\s*(?::param\s+)?(?:[\w.]+\s+)?\*{0,2}([A-Za-z_]\w*)\s*(.*)$")
-_DOC_SHAPE = re.compile(r"(?:of\s+|with\s+|,\s*)?shapes?\s*[:=]?\s*`?(?=[\[(])|^\s*(?:\([^()]*\))?\s*:\s*`?(?=[\[(])")
+_DOC_SHAPE = re.compile(r"(?:of\s+|with\s+|,\s*)?[Ss]hapes?\s*[:=]?\s*`?(?=[\[(])|^\s*(?:\([^()]*\))?\s*:\s*`?(?=[\[(])")
 _DOC_DTYPE = {"LongTensor": "int64"}  # docstrings name float types loosely: only int64 is taken
 
 
@@ -171,7 +171,7 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
 
 
 _MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
-_DOC_CONTINUED = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])|^\s*shapes?\s*[:=]?\s*`*(?=[\[(])")
+_DOC_CONTINUED = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])|^\s*[Ss]hapes?\s*[:=]?\s*`*(?=[\[(])")
 
 
 def _doc_dtype(text: str) -> Optional[str]:

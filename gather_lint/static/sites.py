@@ -126,6 +126,8 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
             else:
                 joined = broadcast(Shape((a,)), Shape((b,)))
                 dims.append(joined.dims[0] if joined else None)
-        return TensorVal(Shape(tuple(dims)), dtype)
+        # take_along_dim(x, ids.unsqueeze(-1), dim=-1) keeps gather's singleton too (GL006)
+        kept = axis if idx.dims[axis] == 1 and len(idx.dims) >= 2 else None
+        return TensorVal(Shape(tuple(dims)), dtype, kept_singleton=kept)
     return TensorVal(None, dtype)
 

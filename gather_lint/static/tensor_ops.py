@@ -229,6 +229,38 @@ def flatten(t, args, kwargs):
     return _with_shape(t, list(s.dims[:a]) + [symbolic.product(s.dims[a:b + 1])] + list(s.dims[b + 1:]))
 
 
+def unflatten(t, args, kwargs):
+    """unflatten(dim, (a, b)): one dim split into several; a -1 stands for what the others leave."""
+    s = _known(t)
+    d, sizes = as_int(_arg(args, kwargs, 0, "dim")), _arg(args, kwargs, 1, "sizes")
+    if s is None or d is None or not isinstance(sizes, SeqVal) or not sizes.items:
+        return TensorVal(None, t.dtype, t.domain)
+    axis = normalize_dim(d, len(s.dims))
+    if axis is None or any(not isinstance(v, DimVal) for v in sizes.items):
+        return TensorVal(None, t.dtype, t.domain)
+    parts = [v.dim for v in sizes.items]
+    if sum(value(p) == -1 for p in parts) > 1:
+        return TensorVal(None, t.dtype, t.domain)
+    if any(value(p) == -1 for p in parts):
+        fill = symbolic.quotient([s.dims[axis]], [p for p in parts if value(p) != -1])
+        parts = [fill if value(p) == -1 else p for p in parts]
+    return _with_shape(t, list(s.dims[:axis]) + parts + list(s.dims[axis + 1:]))
+
+
+def movedim(t, args, kwargs):
+    """movedim(source, destination) with single dims."""
+    s = _known(t)
+    a, b = as_int(_arg(args, kwargs, 0, "source")), as_int(_arg(args, kwargs, 1, "destination"))
+    if s is None or a is None or b is None:
+        return TensorVal(None, t.dtype, t.domain)
+    a, b = normalize_dim(a, len(s.dims)), normalize_dim(b, len(s.dims))
+    if a is None or b is None:
+        return None
+    dims = list(s.dims)
+    dims.insert(b, dims.pop(a))
+    return _with_shape(t, dims)
+
+
 _INTEGER_ACCUMULATE = {"sum", "prod", "nansum", "cumsum", "cumprod"}
 
 
@@ -469,6 +501,8 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
     "t": t_,
     "narrow": narrow,
     "flatten": flatten,
+    "unflatten": unflatten,
+    "movedim": movedim, "moveaxis": movedim,
     "to": to, "type": to,
 }
 
@@ -517,8 +551,11 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name == "multinomial":
         return multinomial(t, args, kwargs, text)
     if name in ("nonzero", "argwhere"):
+        as_tuple = kwargs.get("as_tuple")
+        if name == "nonzero" and not (isinstance(as_tuple, Literal) and as_tuple.value is False) and "as_tuple" in kwargs:
+            return None  # nonzero(as_tuple=True): a tuple of vectors
         s = _known(t)
-        return TensorVal(Shape((None, len(s.dims))) if s else None, "int64")
+        return TensorVal(Shape((None, len(s.dims) if s else None)), "int64")  # always [count, rank]
     if name in ("bucketize",):
         return TensorVal(t.shape, "int64")
     if name in ("dim", "ndimension"):
@@ -541,7 +578,7 @@ def size_of(t: TensorVal, args: list):
     if args:
         d = as_int(args[0])
         if s is None or d is None:
-            return None
+            return DimVal(None)  # x.size(d) is one int, whatever its value
         return DimVal(s.at(d))
     if s is None or s.variadic:
         return None
