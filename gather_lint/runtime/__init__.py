@@ -60,4 +60,7 @@ def from_environment(default: str = "off") -> str:
 
 
 if os.environ.get(ENV, "off").strip().lower() in (RAISE, WARN):
+    from .tracebacks import install_excepthook
+
     enable(from_environment())  # checks on from the first import, for code that cannot be edited
+    install_excepthook()

@@ -70,8 +70,7 @@ def _warn(text: str, code: str, frame) -> None:
     module_globals = frame.f_globals
     registry = module_globals.setdefault("__warningregistry__", {})
     warnings.warn_explicit(GatherLintWarning(first), GatherLintWarning, filename, lineno,
-                           module=module_globals.get("__name__", "<unknown>"), registry=registry,
-                           module_globals=module_globals)
+                           module=module_globals.get("__name__", "<unknown>"), registry=registry)
 
 
 def _rank() -> str:
