@@ -202,3 +202,13 @@ def test_torch_accepted_error_finding_becomes_a_warning():
     assert _raw(lambda: torch.gather(x, 1, idx))[1] is None
     with checked(), pytest.warns(GatherLintWarning, match="GL012"):
         torch.gather(x, 1, idx)
+
+
+def test_traceback_ends_at_the_users_line():
+    import traceback
+
+    with checked(), pytest.raises(IndexError) as info:
+        line = sys._getframe().f_lineno + 1
+        torch.randn(3, 4).index_select(0, torch.tensor([5]))
+    last = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert (last.filename, last.lineno) == (HERE, line)
