@@ -49,8 +49,8 @@ def _raise(v, spelling: str, suffix: str, rejected, where, frame) -> None:
     if rejected is torch_verdict.UNKNOWN:
         exc = GatherLintError(text, v.code, place)
     else:
-        exc = error_type(type(rejected))(f"{text}\n{torch_verdict.message(rejected)}", v.code, place)
-    del rejected  # no reference cycle through torch's traceback
+        kind, torch_message = rejected
+        exc = error_type(kind)(f"{text}\n{torch_message}", v.code, place)
     if frame is not None:  # the traceback ends at the user's line, not in gather-lint or torch
         exc = exc.with_traceback(types.TracebackType(None, frame, frame.f_lasti, frame.f_lineno))
     raise exc

@@ -15,7 +15,8 @@ UNKNOWN = object()  # torch could not be asked (compiling, mixed devices): the v
 
 
 def rejection(func, args, kwargs):
-    """The exception torch raises for func(*args, **kwargs), None if torch accepts it, or UNKNOWN."""
+    """(exception type, message) torch raises for func(*args, **kwargs), None if torch accepts it, or
+    UNKNOWN. Only the type and text are kept: the exception's frames would keep the copies alive."""
     if torch.compiler.is_compiling():
         return UNKNOWN
     devices = {a.device for a in _tensors(args, kwargs)}
@@ -29,7 +30,7 @@ def rejection(func, args, kwargs):
         with torch.no_grad():
             func(*safe_args, **safe_kwargs)
     except Exception as exc:  # noqa: BLE001 (whatever torch raises is the answer)
-        return exc
+        return type(exc), message(exc)
     return None
 
 
