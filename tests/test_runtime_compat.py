@@ -212,3 +212,14 @@ def test_traceback_ends_at_the_users_line():
         torch.randn(3, 4).index_select(0, torch.tensor([5]))
     last = traceback.extract_tb(info.value.__traceback__)[-1]
     assert (last.filename, last.lineno) == (HERE, line)
+
+
+def test_rejected_embedding_with_max_norm_leaves_the_weight_untouched():
+    weight = torch.randn(3, 2) * 10
+    before = weight.clone()
+    copy = weight.clone()
+    _, torch_exc = _raw(lambda: torch.nn.functional.embedding(torch.tensor([0, 3]), copy, max_norm=1.0))
+    assert not torch.equal(copy, before)  # torch alone renormalises row 0 before it fails
+    with checked(), pytest.raises(IndexError, match=re.escape(str(torch_exc))):
+        torch.nn.functional.embedding(torch.tensor([0, 3]), weight, max_norm=1.0)
+    assert torch.equal(weight, before)

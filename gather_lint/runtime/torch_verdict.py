@@ -23,9 +23,11 @@ def rejection(func, args, kwargs):
     if len(devices) > 1 and any(d.type not in ("cpu", "meta") for d in devices):
         return UNKNOWN  # a mixed-device call is not safe to run: torch may launch before it checks
     to_cpu = any(d.type not in ("cpu", "meta") for d in devices)
-    writes_self = getattr(func, "__name__", "").endswith("_")
-    safe_args = [_safe(a, to_cpu, writes_self and i == 0) for i, a in enumerate(args)]
-    safe_kwargs = {k: _safe(v, to_cpu, k == "out") for k, v in kwargs.items()}
+    name = getattr(func, "__name__", "")
+    writes_self = name.endswith("_")
+    renorms = name == "embedding"  # F.embedding(max_norm=...) renormalises the weight in place
+    safe_args = [_safe(a, to_cpu, renorms or writes_self and i == 0) for i, a in enumerate(args)]
+    safe_kwargs = {k: _safe(v, to_cpu, renorms or k == "out") for k, v in kwargs.items()}
     try:
         with torch.no_grad():
             func(*safe_args, **safe_kwargs)
