@@ -65,14 +65,28 @@ def test_good_example_matches_reference_in_torch(code, i, example, torch):
 
 @pytest.mark.parametrize("code,i,example", CASES, ids=IDS)
 def test_runtime_mode_stops_bad_and_passes_good_examples(code, i, example, torch):
-    from gather_lint.runtime import GatherLintError, checking
+    import warnings
+
+    from gather_lint.runtime import GatherLintError, GatherLintWarning, checking
 
     if not is_runtime(next(r for r in ALL_RULES if r.CODE == code)):
         pytest.skip("dataflow rule: the runtime mode sees the call, not where its result is used")
     torch.manual_seed(i)
-    with checking():
-        with pytest.raises(GatherLintError):
+    try:
+        run(example.bad)
+        torch_raises = None
+    except Exception as exc:  # noqa: BLE001
+        torch_raises = type(exc)
+    torch.manual_seed(i)
+    with checking(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if torch_raises is not None:  # raise mode stops exactly what torch stops, with torch's type
+            with pytest.raises(GatherLintError, match="GL0") as info:  # GL004 shows at run time as GL011
+                run(example.bad)
+            assert isinstance(info.value, torch_raises)
+        else:  # torch runs it: a warning at the example's line, never a stop
             run(example.bad)
+            assert any(issubclass(w.category, GatherLintWarning) and code in str(w.message) for w in caught)
         torch.manual_seed(i)
         scope = run(example.good)
     assert same(scope["out"], scope["expected"])

@@ -13,14 +13,16 @@ from gather_lint.runtime import GatherLintError, GatherLintWarning, checking, di
 HERE = __file__
 
 
-def test_unexpanded_gather_names_this_line():
+def test_unexpanded_gather_warns_at_this_line():
     features, idx = torch.randn(10, 128), torch.tensor([3, 1, 4])
-    with checking():
-        with pytest.raises(GatherLintError) as info:
+    with checking():  # raise mode: a warning-severity finding is a warning, torch's result is kept
+        with pytest.warns(GatherLintWarning) as caught:
             line = sys._getframe().f_lineno + 1
-            torch.gather(features, 0, idx.unsqueeze(1))
-    err = info.value
-    assert err.code == "GL005" and f"{HERE}:{line}" in str(err) and "`.expand(-1, 128)`" in str(err)
+            out = torch.gather(features, 0, idx.unsqueeze(1))
+    assert out.shape == (3, 1)
+    w = caught[0]
+    assert w.filename == HERE and w.lineno == line
+    assert str(w.message).startswith("GL005") and "`.expand(-1, 128)`" in str(w.message)
 
 
 def test_every_spelling_is_intercepted():
@@ -34,7 +36,7 @@ def test_every_spelling_is_intercepted():
     ]
     with checking():
         for call in calls:
-            with pytest.raises(GatherLintError, match="GL005"):
+            with pytest.warns(GatherLintWarning, match="GL005"):
                 call()
 
 
@@ -42,7 +44,7 @@ def test_small_token_ids_along_the_sequence_dim_are_stopped():
     log_probs = torch.randn(2, 5, 50).log_softmax(-1)
     ids = torch.randint(5, (2, 5))  # small enough to fit dim -2: torch is silent
     torch.gather(log_probs, -2, ids.unsqueeze(-1))
-    with checking(), pytest.raises(GatherLintError, match="GL005"):
+    with checking(), pytest.warns(GatherLintWarning, match="GL005"):
         log_probs.gather(-2, ids.unsqueeze(-1))
 
 
@@ -65,7 +67,7 @@ def test_padding_labels_report_the_first_bad_coordinate():
 
 def test_scatter_add_with_a_column_index_is_stopped():
     x, seg = torch.randn(6, 3), torch.tensor([0, 0, 1, 2, 2, 2])
-    with checking(), pytest.raises(GatherLintError, match="GL009"):
+    with checking(), pytest.warns(GatherLintWarning, match="GL009"):
         torch.zeros(3, 3).scatter_add(0, seg.view(-1, 1), x)
 
 
@@ -84,7 +86,7 @@ def test_take_along_dim_wraparound_is_reported():
     x = torch.randn(3, 4)
     idx = torch.tensor([[0], [5], [-1]])
     torch.take_along_dim(x, idx, dim=1)  # torch wraps silently
-    with checking(), pytest.raises(GatherLintError, match="GL010"):
+    with checking(), pytest.warns(GatherLintWarning, match="GL010"):
         torch.take_along_dim(x, idx, dim=1)
 
 
@@ -125,8 +127,10 @@ def test_empty_index_is_skipped_like_torch():
 def test_meta_tensors_get_shape_checks_only():
     x = torch.empty(10, 128, device="meta")
     idx = torch.empty(5, 1, dtype=torch.long, device="meta")
-    with checking(), pytest.raises(GatherLintError, match="GL005"):
+    with checking(), pytest.warns(GatherLintWarning, match="GL005"):
         x.gather(0, idx)
+    with checking(), pytest.raises(GatherLintError, match="GL003"):
+        x.gather(1, torch.empty(11, 1, dtype=torch.long, device="meta"))
     with checking():
         assert x.gather(1, idx).shape == (5, 1)
 
@@ -159,23 +163,27 @@ def test_no_grad_and_inference_mode():
 def test_warn_mode_warns_once_per_call_site():
     x, idx = torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("default")
         with checking("warn"):
             for _ in range(3):
                 out = x.gather(0, idx)
     assert out.shape == (3, 1)
     assert [w.category for w in caught] == [GatherLintWarning]
+    assert caught[0].filename == HERE  # the user's file, not gather-lint's
 
 
 def test_enable_disable():
     x, idx = torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long)
+    bad = torch.full((3, 8), 10)
     enable()
     try:
         with pytest.raises(GatherLintError):
-            x.gather(0, idx)
+            x.gather(0, bad)
     finally:
         disable()
-    x.gather(0, idx)
+    with pytest.raises(RuntimeError) as info:
+        x.gather(0, bad)
+    assert not isinstance(info.value, GatherLintError)
 
 
 def test_decorator():
@@ -184,7 +192,7 @@ def test_decorator():
         return x.gather(0, idx)
 
     with pytest.raises(GatherLintError):
-        step(torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long))
+        step(torch.randn(10, 8), torch.full((3, 8), 10))
 
 
 def test_default_level_gives_exact_coordinates_on_cpu():
@@ -208,14 +216,16 @@ def test_checked_is_the_documented_name():
     from gather_lint.runtime import checked
 
     with checked(), pytest.raises(GatherLintError):
-        torch.randn(10, 8).gather(0, torch.zeros(3, 1, dtype=torch.long))
+        torch.randn(10, 8).gather(0, torch.full((3, 8), 10))
 
 
-@pytest.mark.parametrize("value,expect", [("raise", "GatherLintError"), ("warn", "GatherLintWarning"), ("off", "clean")])
+@pytest.mark.parametrize("value,expect", [("raise", "GatherLintWarning"), ("raise", "GatherLintError"),
+                                          ("warn", "GatherLintWarning"), ("off", "clean")])
 def test_environment_variable(tmp_path, value, expect):
     script = tmp_path / "s.py"
     script.write_text("import warnings\nwarnings.simplefilter('always')\nimport torch, gather_lint.runtime\n"
-                      "torch.randn(10, 8).gather(0, torch.zeros(3, 1, dtype=torch.long))\nprint('clean')\n")
+                      "torch.randn(10, 8).gather(0, torch.zeros(3, 1, dtype=torch.long))\nprint('clean')\n"
+                      "torch.randn(10, 8).gather(0, torch.full((3, 8), 10))\n")
     env = dict(__import__("os").environ, GATHER_LINT_RUNTIME=value)
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
     assert expect in out.stdout + out.stderr
@@ -234,7 +244,7 @@ def test_message_carries_the_distributed_rank(tmp_path):
     dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
     try:
         with checking(), pytest.raises(GatherLintError, match=r"rank 0\]"):
-            torch.randn(10, 8).gather(0, torch.zeros(3, 1, dtype=torch.long))
+            torch.randn(10, 8).gather(0, torch.full((3, 8), 10))
     finally:
         dist.destroy_process_group()
 
@@ -245,7 +255,7 @@ def test_fake_tensors_get_shape_checks_only():
     with FakeTensorMode():
         x = torch.empty(10, 8)
         bad = torch.empty(3, 1, dtype=torch.long)
-        with checking(), pytest.raises(GatherLintError, match="GL005"):
+        with checking(), pytest.warns(GatherLintWarning, match="GL005"):
             x.gather(0, bad)
         with checking():
             assert x.gather(1, bad).shape == (3, 1)
@@ -254,38 +264,53 @@ def test_fake_tensors_get_shape_checks_only():
 def test_runner_stops_at_the_script_line_and_leaves_good_scripts_alone(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import torch\nf = torch.randn(10, 128)\ni = torch.tensor([1, 2])\n"
-                   "print(torch.gather(f, 0, i.unsqueeze(1)).shape)\n")
+                   "print(torch.gather(f, 0, i.unsqueeze(1) + 10).shape)\n")
     good = tmp_path / "good.py"
     good.write_text("import torch\ntorch.manual_seed(0)\nf = torch.randn(10, 128)\ni = torch.tensor([1, 2])\n"
                     "print(torch.gather(f, 0, i.unsqueeze(1).expand(-1, 128)).sum().item())\n")
     out = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(bad)], capture_output=True, text=True)
-    assert out.returncode != 0 and f"{bad}:4 in <module>" in out.stderr and "GL005" in out.stderr
+    assert out.returncode != 0 and f"{bad}:4 in <module>" in out.stderr and "GL011" in out.stderr
     plain = subprocess.run([sys.executable, str(good)], capture_output=True, text=True)
     checked = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(good)], capture_output=True, text=True)
     assert checked.returncode == 0 and checked.stdout == plain.stdout
 
 
-def test_pytest_option_fails_a_test_with_a_silent_bug(tmp_path):
+def test_pytest_option_reports_a_silent_bug_and_fails_with_w_error(tmp_path):
     (tmp_path / "test_model.py").write_text(textwrap.dedent("""\
         import torch
 
         def test_rows():
             feats = torch.randn(10, 128)
-            rows = feats.gather(0, torch.tensor([[1], [2]]))
+            rows = feats.gather(0, torch.tensor([[1], [2]]))  # GL005: torch runs it, a warning
             assert rows.shape[0] == 2
     """))
-    plain = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
-                           capture_output=True, text=True)
+    base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    as_error = ["-W", "error::gather_lint.runtime.GatherLintWarning"]
+    plain = subprocess.run(base + [str(tmp_path)], capture_output=True, text=True)
     assert plain.returncode == 0
-    checked = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime",
-                              str(tmp_path)], capture_output=True, text=True)
-    assert checked.returncode == 1 and "GL005" in checked.stdout and "test_model.py:5" in checked.stdout
-    warned = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime=warn",
-                             str(tmp_path)], capture_output=True, text=True)
+    checked = subprocess.run(base + ["--gather-lint-runtime", str(tmp_path)], capture_output=True, text=True)
+    assert checked.returncode == 0 and "GatherLintWarning: GL005" in checked.stdout and "test_model.py:5" in checked.stdout
+    strict = subprocess.run(base + as_error + ["--gather-lint-runtime", str(tmp_path)], capture_output=True, text=True)
+    assert strict.returncode == 1 and "GL005" in strict.stdout and "test_model.py:5" in strict.stdout
+    warned = subprocess.run(base + ["--gather-lint-runtime=warn", str(tmp_path)], capture_output=True, text=True)
     assert warned.returncode == 0 and "GatherLintWarning" in warned.stdout
-    swallowing = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime",
-                                 str(tmp_path / "test_model.py")], capture_output=True, text=True, cwd=tmp_path.parent)
+    swallowing = subprocess.run(base + as_error + ["--gather-lint-runtime", str(tmp_path / "test_model.py")],
+                                capture_output=True, text=True, cwd=tmp_path.parent)
     assert swallowing.returncode == 1 and "1 failed" in swallowing.stdout  # the path after the option is still run
+
+
+def test_pytest_option_fails_a_test_torch_would_fail_with_torch_type(tmp_path):
+    (tmp_path / "test_model.py").write_text(textwrap.dedent("""\
+        import torch
+
+        def test_rows():
+            torch.randn(10, 128).index_select(0, torch.tensor([10]))
+    """))
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime",
+                          str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode == 1 and "GatherLintIndexError: GL011" in out.stdout and "index out of range in self" in out.stdout
+    assert "test_model.py:4: GatherLintIndexError" in out.stdout  # the failure points at the test's line
+    assert "reporting.py" not in out.stdout and "mode.py" not in out.stdout  # library frames hidden
 
 
 def test_non_target_calls_pass_through():

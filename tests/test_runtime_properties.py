@@ -8,7 +8,7 @@ torch = pytest.importorskip("torch")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gather_lint.runtime import GatherLintError, checking  # noqa: E402
+from gather_lint.runtime import GatherLintError, GatherLintWarning, checking  # noqa: E402
 
 EXAMPLES = int(os.environ.get("GATHER_LINT_FUZZ_EXAMPLES", "100"))
 COMMON = dict(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
@@ -83,7 +83,9 @@ def test_torch_compile_shape_checks_are_traced_and_values_asserted():
     good = torch.randint(10, (3, 8))
     with checking():
         assert torch.equal(compiled(x, good), f(x, good))
-        with pytest.raises(GatherLintError, match="GL005"):
+        with pytest.warns(GatherLintWarning, match="GL005"):
             compiled(x, torch.zeros(3, 1, dtype=torch.long))
+        with pytest.raises(GatherLintError, match="GL003"):
+            compiled(x, torch.zeros(3, 9, dtype=torch.long))
         with pytest.raises(RuntimeError, match="GL011"):
             compiled(x, torch.full((3, 8), 11))

@@ -104,6 +104,8 @@ def _take_along(site: Site) -> Optional[Violation]:
 def _index_source(site: Site) -> Optional[Violation]:
     """index_add_/index_copy_: source matches self but at dim; one slice per index. 0-d counts as [1]."""
     src, inp, idx = site.payload, site.input.shape, site.index.shape
+    if site.op.name == "index_fill":
+        return None  # its value is a scalar (a 0-d tensor at most), written to every indexed slice
     if src is None or src.shape is None or src.shape.variadic or inp is None or inp.variadic or site.dim is None:
         return None
     if (len(inp.dims) == 0) != (len(src.shape.dims) == 0):

@@ -4,7 +4,9 @@
     with checked():            # or @checked(), or enable()/disable()
         train_step(batch)
 
-Same codes and wording as the static linter; errors name your own file and line.
+Same codes and wording as the static linter; errors name your own file and line. Raise mode raises
+only where torch itself would, with torch's exception type and message; silent mistakes are
+GatherLintWarnings at your line.
 Run a whole script with `python -m gather_lint.runtime script.py`, a test suite with
 `pytest --gather-lint-runtime[=warn]`, or set GATHER_LINT_RUNTIME=raise|warn|off.
 TorchScript code is not intercepted (torch offers no hook there).
@@ -60,4 +62,7 @@ def from_environment(default: str = "off") -> str:
 
 
 if os.environ.get(ENV, "off").strip().lower() in (RAISE, WARN):
+    from .tracebacks import install_excepthook
+
     enable(from_environment())  # checks on from the first import, for code that cannot be edited
+    install_excepthook()

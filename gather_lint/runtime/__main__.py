@@ -9,6 +9,7 @@ import runpy
 import sys
 
 from . import checked, from_environment
+from .tracebacks import trimmed
 
 
 def main(argv=None) -> int:
@@ -28,11 +29,16 @@ def main(argv=None) -> int:
         parser.exit(2, f"gather-lint runtime: error: {opts.script}: no such file\n")
     sys.argv = [opts.script] + opts.args
     sys.path.insert(0, os.path.dirname(os.path.abspath(opts.script)))
-    if action == "off":
-        runpy.run_path(opts.script, run_name="__main__")
-        return 0
-    with checked(action, opts.level):
-        runpy.run_path(opts.script, run_name="__main__")
+    try:
+        if action == "off":
+            runpy.run_path(opts.script, run_name="__main__")
+        else:
+            with checked(action, opts.level):
+                runpy.run_path(opts.script, run_name="__main__")
+    except Exception as exc:  # noqa: BLE001 (printed as `python script.py` would, exit status 1)
+        exc.__traceback__ = trimmed(exc.__traceback__) or exc.__traceback__  # the hook prints this one
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        return 1
     return 0
 
 

@@ -7,7 +7,7 @@ import torch
 
 from ..contract import ERROR, Site, TensorInfo, Violation, check
 from ..dims import Shape, normalize_dim
-from ..ops import INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
+from ..ops import INDEX, INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
@@ -118,6 +118,8 @@ def _device_mismatch(inp: torch.Tensor, index: torch.Tensor) -> Optional[Violati
 def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: str) -> List[Violation]:
     if not values.has_values(index):
         return []
+    if op.family == INDEX and op.name != "index_select" and inp.numel() == 0:
+        return []  # index_add/index_copy/index_fill of an empty tensor: torch writes nothing, checks nothing
     rank = inp.dim()
     if op.family == TAKE_ALONG and not site.dim_given:
         size, axis = inp.numel(), 0

@@ -8,17 +8,25 @@ _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def user_frame():
-    """(filename, lineno, function) of the caller outside torch and gather-lint, or None."""
+def user_frame_object():
+    """The caller's frame outside torch and gather-lint, or None (also inside torch.compile)."""
     if torch.compiler.is_compiling():
         return None  # dynamo cannot trace sys._getframe
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith((_TORCH_DIR, _OWN_DIR)) and not filename.startswith("<frozen"):
-            return filename, frame.f_lineno, frame.f_code.co_name
+            return frame
         frame = frame.f_back
     return None
+
+
+def user_frame():
+    """(filename, lineno, function) of the caller outside torch and gather-lint, or None."""
+    frame = user_frame_object()
+    if frame is None:
+        return None
+    return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
 
 
 def describe(where) -> str:

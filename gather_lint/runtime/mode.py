@@ -2,18 +2,15 @@
 from __future__ import annotations
 
 import threading
-import warnings
-from typing import Optional, Set, Tuple
+from typing import Optional
 
-import torch
 from torch.overrides import TorchFunctionMode
 
-from . import location
 from .checker import ASYNC, SYNC, check_call  # noqa: F401 (SYNC re-exported)
-from .errors import GatherLintError, GatherLintWarning
+from .reporting import RAISE, WARN, report
 from .targets import TARGETS
 
-RAISE, WARN = "raise", "warn"
+_checking = threading.local()  # set while a GatherLintMode handles a call: outer ones pass it through
 
 
 class GatherLintMode(TorchFunctionMode):
@@ -27,39 +24,25 @@ class GatherLintMode(TorchFunctionMode):
             raise ValueError(f"level must be 'sync' or 'async', not {level!r}")
         self.action = action
         self.level = level
-        self._warned: Set[Tuple[str, object]] = set()
-        self._lock = threading.Lock()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        __tracebackhide__ = True
         entry = TARGETS.get(func)  # the one dict lookup every other torch call pays
-        if entry is not None:
+        if entry is None or getattr(_checking, "active", False):
+            return func(*args, **(kwargs or {}))  # not ours, or an inner GatherLintMode already checks it
+        _checking.active = True
+        try:
             target, spelling = entry
             violations = check_call(target, args, kwargs or {}, self.level)
             if violations:
-                self._report(violations, spelling)
-        return func(*args, **(kwargs or {}))
+                self._report(violations, spelling, (func, args, kwargs or {}))
+            return func(*args, **(kwargs or {}))
+        finally:
+            _checking.active = False
 
-    def _report(self, violations, spelling: str) -> None:
-        where = location.user_frame()
-        place = location.describe(where)
-        rank = _rank()
-        for v in violations:
-            text = f"{v.code} {spelling}(): {v.message} [at {place}{rank}]"
-            if self.action == RAISE:
-                raise GatherLintError(text, v.code, place)
-            key = (v.code, where)
-            with self._lock:
-                if key in self._warned:
-                    continue
-                self._warned.add(key)
-            warnings.warn(GatherLintWarning(text), stacklevel=2)
-
-
-def _rank() -> str:
-    dist = getattr(torch, "distributed", None)
-    if dist is not None and dist.is_available() and dist.is_initialized():
-        return f", rank {dist.get_rank()}"
-    return ""
+    def _report(self, violations, spelling: str, call) -> None:
+        __tracebackhide__ = True
+        report(violations, spelling, call, self.action)
 
 
 _active: Optional[GatherLintMode] = None

@@ -46,7 +46,7 @@ class patched:
         def checked(*args, **kwargs):
             violations = check_call(target, args, kwargs, reporter.level)
             if violations:
-                reporter._report(violations, spelling)
+                reporter._report(violations, spelling, (original, args, kwargs))
             return original(*args, **kwargs)
 
         return checked

@@ -1,7 +1,9 @@
 """pytest option `--gather-lint-runtime[=warn]`: run every test under the runtime mode.
 
-`--gather-lint-runtime` fails a test on a mistake; `--gather-lint-runtime=warn` warns once per call
-site; `=off` turns off a GATHER_LINT_RUNTIME set in the environment. An option with an optional
+`--gather-lint-runtime` fails a test on a call torch would reject (with torch's exception type) and
+warns (GatherLintWarning, at the test's line) on a silent mistake; add
+`-W error::gather_lint.runtime.GatherLintWarning` to fail on those too. `--gather-lint-runtime=warn`
+only warns; `=off` turns off a GATHER_LINT_RUNTIME set in the environment. An option with an optional
 value swallows the next word (`--gather-lint-runtime tests/`); a swallowed path is handed back to
 pytest's own list of paths.
 """
