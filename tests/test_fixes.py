@@ -155,6 +155,14 @@ VARIANTS = [
         out = x
         expected = -torch.stack([w[ids == k].sum() for k in range(3)])
         """, "x.index_put_((ids,), (-w).to(x.dtype), accumulate=True)"),
+    ("GL013-subtract-a-number", "GL013", """
+        import torch
+        input_ids = torch.tensor([3, 1, 3, 3, 0])
+        budget = torch.full((5,), 10.0)
+        budget[input_ids] -= 1
+        out = budget
+        expected = 10.0 - torch.bincount(input_ids, minlength=5).float()
+        """, "budget.index_put_((input_ids,), budget.new_tensor(-1), accumulate=True)"),
     ("GL013-rows-of-a-matrix", "GL013", """
         import torch
         ids = torch.tensor([1, 1, 0])
