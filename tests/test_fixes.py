@@ -130,6 +130,13 @@ VARIANTS = [
         out = adv * picked
         expected = torch.stack([adv[0, t] * lp[0, t, ids[0, t]] for t in range(4)]).unsqueeze(0)
         """, "adv * picked.squeeze(-1)"),
+    ("GL006-squeeze-without-a-dim", "GL006", """
+        import torch
+        lp = torch.randn(1, 5, 10).log_softmax(-1)  # [B, L, V]
+        ids = torch.randint(10, (1, 5))
+        out = lp.gather(-1, ids.unsqueeze(-1)).squeeze()
+        expected = torch.stack([lp[0, t, ids[0, t]] for t in range(5)]).unsqueeze(0)
+        """, "out = lp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)"),
     ("GL008-true-division-at-its-line", "GL008", """
         import torch
         scores = torch.randn(3, 4)  # [B, N]
