@@ -153,6 +153,13 @@ VARIANTS = [
         out = scores.gather(1, idx)
         expected = torch.stack([torch.stack([scores[b, int(flat[b, k]) // 4] for k in range(4)]) for b in range(3)])
         """, "scores.gather(1, idx.long())"),
+    ("GL008-int32-for-take-along-dim", "GL008", """
+        import torch
+        x = torch.randn(4, 6)  # [B, N]
+        idx = torch.randint(6, (4, 2), dtype=torch.int32)
+        out = torch.take_along_dim(x, idx, dim=1)
+        expected = torch.stack([x[b, idx[b].long()] for b in range(4)])
+        """, "torch.take_along_dim(x, idx.long(), dim=1)"),
     ("GL013-subtract-a-tensor", "GL013", """
         import torch
         ids = torch.tensor([2, 0, 2, 2])
@@ -334,6 +341,12 @@ NO_FIX = [
         x = torch.zeros(3, 2)  # [N, D]
         ids = torch.randint(3, (4, 2))
         out = x.scatter_(0, ids, x.gather(0, ids) + 1)
+        """),
+    ("GL008-bool-mask-index", """
+        import torch
+        x = torch.randn(4, 3)
+        keep = x > 0
+        out = x.gather(1, keep)
         """),
 ]
 

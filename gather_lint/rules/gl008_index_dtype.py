@@ -63,12 +63,15 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} has dtype {dtype}{made} but {site.op.spelled}() needs {need}; torch raises "
         f"when the call runs; convert it with `.long()`"
         + (" (or make it with `//` instead of `/`)" if dtype.startswith(("float", "bfloat")) else ""),
-        **_fix(domain),
+        **_fix(domain, dtype),
     )
 
 
-def _fix(domain) -> dict:
-    """Where a true division made the float, `//` there (the index was meant as integers); else `.long()`."""
+def _fix(domain, dtype: str) -> dict:
+    """Where a true division made the float, `//` there (the index was meant as integers); else `.long()`.
+    A bool index is a mask, not positions: `.long()` would read positions 0 and 1, so no fix."""
+    if dtype == "bool":
+        return {}
     if domain is not None and domain.made_float_at is not None:
         return {"fix_cause": ("floor_division", domain.made_float_at)}
     return {"fix_suffix": ".long()"}
