@@ -507,15 +507,19 @@ def test_the_codemod_runs_under_libcst_tool(tmp_path, torch):
 
     target = tmp_path / "counts.py"
     target.write_text(textwrap.dedent(CASES[IDS.index("GL013-0")][2].bad))
+    ignored = tmp_path / "ignored.py"  # the project's settings hold for the codemod too
+    ignored.write_text(target.read_text())
+    (tmp_path / "pyproject.toml").write_text('[tool.gather-lint]\nper-file-ignores = { "ignored.py" = ["GL013"] }\n')
     command = [sys.executable, "-m", "libcst.tool", "codemod", "--no-format", "-x",
-               "gather_lint.codemods.command.GatherLintFixes", "--unsafe-fixes", str(target)]
+               "gather_lint.codemods.command.GatherLintFixes", "--unsafe-fixes", str(target), str(ignored)]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH"))))}
     proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     fixed = target.read_text()
     assert "counts.index_put_((input_ids,), counts.new_tensor(1), accumulate=True)" in fixed
-    assert "Transformed 1 files successfully" in proc.stderr
+    assert "Transformed 1 files successfully" in proc.stderr and "Skipped 1 files" in proc.stderr
+    assert ignored.read_text() == textwrap.dedent(CASES[IDS.index("GL013-0")][2].bad)
     scope = run(fixed)
     assert same(scope["out"], scope["expected"])
 
