@@ -348,6 +348,19 @@ NO_FIX = [
         keep = x > 0
         out = x.gather(1, keep)
         """),
+    ("GL005-unsqueezed-at-the-wrong-dim", """
+        import torch
+        def gold_prob(probs, labels):
+            \"\"\"probs: (batch, num_classes); labels: (batch,)\"\"\"
+            return probs.gather(1, labels.unsqueeze(0)).squeeze(0)
+        p = gold_prob(torch.randn(4, 3).softmax(-1), torch.randint(3, (4,)))
+        """),
+    ("GL009-unsqueezed-at-the-wrong-dim", """
+        import torch
+        src = torch.randn(3, 4)  # [N, C]
+        cls = torch.randint(4, (3,))
+        out = torch.zeros(3, 4).scatter_add(1, cls.unsqueeze(0), src)
+        """),
 ]
 
 
