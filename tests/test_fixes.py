@@ -93,6 +93,18 @@ VARIANTS = [
         out = torch.take_along_dim(x, idx, dim=0)
         expected = torch.stack([x[i] for i in idx])
         """, "torch.take_along_dim(x, idx.unsqueeze(-1), dim=0)"),
+    ("GL001-one-hot-scatter-of-a-number", "GL001", """
+        import torch
+        labels = torch.randint(5, (2, 3, 4))  # [B, H, W]
+        out = torch.zeros(2, 5, 3, 4).scatter_(1, labels, 1.0)
+        expected = torch.nn.functional.one_hot(labels, 5).permute(0, 3, 1, 2).float()
+        """, "scatter_(1, labels.unsqueeze(1), 1.0)"),
+    ("GL001-one-hot-scatter-value-keyword", "GL001", """
+        import torch
+        labels = torch.randint(6, (7,))
+        out = torch.zeros(7, 6).scatter(1, labels, value=1)
+        expected = torch.nn.functional.one_hot(labels, 6).float()
+        """, "scatter(1, labels.unsqueeze(1), value=1)"),
     ("GL004-index-from-seq-dim", "GL004", """
         import torch
         lp = torch.randn(3, 6, 11).log_softmax(-1)  # [B, L, V]
@@ -360,6 +372,12 @@ NO_FIX = [
         src = torch.randn(3, 4)  # [N, C]
         cls = torch.randint(4, (3,))
         out = torch.zeros(3, 4).scatter_add(1, cls.unsqueeze(0), src)
+        """),
+    ("GL001-scatter-of-a-tensor", """
+        import torch
+        x = torch.zeros(2, 16, 8, 8)
+        labels = torch.randint(16, (2, 8, 8))
+        x.scatter_(1, labels, torch.ones(2, 8, 8))
         """),
 ]
 

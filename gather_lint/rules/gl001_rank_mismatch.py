@@ -17,13 +17,14 @@ NAME = "rank-mismatch"
 SEVERITY = ERROR
 FIX = "unsafe"  # adds a dim to the index (and squeezes it off a per-position result): check the code around it
 FIX_NOTE = (
-    'The fix is offered where the shapes tell which meaning was intended: a per-position pick (the '
-    'index matches the input on every dim but `dim`, as in `q_values [B, A].gather(1, actions [B])`) '
-    'gets `.unsqueeze(dim)` on the index and `.squeeze(dim)` on the result; a selection of whole rows '
-    '(`x [N, D].gather(0, idx [K])`, `x [B, N, D].gather(1, idx [B, K])`) gets '
-    '`.unsqueeze(-1).expand(..., D)` (take_along_dim: `.unsqueeze(-1)`), which reads `x[idx]`. Where '
-    'both meanings fit the shapes (`x [N, D].gather(0, idx [D])`) or neither does, no fix is offered, '
-    'and none for index_select-style ops.'
+    "The fix is offered where the shapes tell which meaning was intended: a per-position pick (the index "
+    "matches the input on every dim but `dim`, as in `q_values [B, A].gather(1, actions [B])`) gets "
+    "`.unsqueeze(dim)` on the index and `.squeeze(dim)` on the result; a selection of whole rows "
+    "(`x [N, D].gather(0, idx [K])`, `x [B, N, D].gather(1, idx [B, K])`) gets `.unsqueeze(-1).expand(..., D)` "
+    "(take_along_dim: `.unsqueeze(-1)`), which reads `x[idx]`; a one-hot scatter of a number "
+    "(`one_hot [B, C, H, W].scatter_(1, labels [B, H, W], 1)`) gets `.unsqueeze(1)` on the index. Where both "
+    "meanings fit the shapes (`x [N, D].gather(0, idx [D])`) or neither does, no fix is offered, nor for "
+    "a scatter of a tensor or for index_select-style ops."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
@@ -126,11 +127,13 @@ def _fix(site: Site, r_in: int, r_idx: int) -> dict:
     Both readings possible (`x [N, D].gather(0, idx [D])`), or neither: no fix."""
     axis = gather_axis(site)
     idx = site.index.shape
-    if r_idx + 1 != r_in or axis is None or idx is None or idx.variadic or site.op.family not in (GATHER, TAKE_ALONG):
+    if r_idx + 1 != r_in or axis is None or idx is None or idx.variadic or site.op.family not in (GATHER, TAKE_ALONG, SCATTER):
         return {}
     dims = site.input.shape.dims
     others = dims[:axis] + dims[axis + 1:]
     per_position = all(must_equal(a, b) for a, b in zip(idx.dims, others))
+    if site.op.family == SCATTER:  # one value per position written at index (one-hot): a number only
+        return {"fix_suffix": f".unsqueeze({axis})"} if per_position and site.options.get("number_payload") else {}
     rows = axis == r_in - 2 and all(must_equal(a, b) for a, b in zip(idx.dims[:axis], dims[:axis]))
     if per_position == rows:
         return {}
