@@ -66,7 +66,8 @@ class Violation:
     fix_keyword: Optional[str] = None  # a keyword argument the call should get: "include_self=False"
     # an edit where the index was made instead of at the call: (kind, span), e.g. ("floor_division", (3, 7, 3, 15))
     fix_cause: Optional[tuple] = None
-    fix_statement: Optional[str] = None  # a rewrite of the flagged statement: "accumulate" (GL013)
+    fix_statement: Optional[str] = None  # a rewrite of the flagged statement or call: "accumulate" (GL013)
+    fix_argument: Optional[str] = None  # a positional argument the flagged call lacks: "-1" for `.squeeze()` (GL006)
 
 
 @dataclass

@@ -103,7 +103,11 @@ def test_gl005_fix_reads_every_entry_of_the_expanded_dims(data, rank):
               f"idx = torch.randint({shape[axis]}, ({', '.join(map(str, idx_shape))},))\n"
               f"out = x.gather({axis}, idx)\n")
     found = [f for f in lint(source) if f.code == "GL005"]
-    assert found and found[0].fix is not None, source
+    assert found, source
+    if any(idx_shape[axis] == shape[k] for k in short):  # as likely an unsqueeze at the wrong dim
+        assert found[0].fix is None, source
+        return
+    assert found[0].fix is not None, source
     fixed, done = fixes.apply(source, found, unsafe=True)
     assert done, source
     scope = {}

@@ -5,7 +5,7 @@
 
 `-x` makes libcst.tool import the class by its full module path (no .libcst.codemod.yaml needed);
 `--no-format` keeps your formatting (libcst.tool otherwise pipes the result through black). Each
-file is linted with gather-lint's defaults and fixed exactly as `gather-lint --fix` would.
+file is linted with the settings of its nearest pyproject.toml and fixed as `gather-lint --fix` would.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
 from ..api import lint_text
+from ..config import Config, ConfigError, find_pyproject, load
 from .engine import apply
 from ..fixes import applicable
 
@@ -33,9 +34,16 @@ class GatherLintFixes(CodemodCommand):
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         path = self.context.filename or "<stdin>"
+        try:  # the file's own [tool.gather-lint] settings (select, ignore, per-file-ignores), as the CLI reads them
+            config = load(find_pyproject([path])) if path != "<stdin>" else Config()
+        except ConfigError as exc:
+            raise SkipFile(str(exc)) from None
         text = tree.code
-        fixed, done = apply(text, lint_text(text, path).findings, lambda t: lint_text(t, path).findings,
-                            lambda found: applicable(found, self.unsafe_fixes))
+
+        def lint(candidate: str):
+            return lint_text(candidate, path, config).findings
+
+        fixed, done = apply(text, lint(text), lint, lambda found: applicable(found, self.unsafe_fixes))
         if not done:
             raise SkipFile("no gather-lint fix applies")
         for f in done:

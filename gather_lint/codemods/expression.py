@@ -11,6 +11,7 @@ from typing import Optional
 
 import libcst as cst
 from libcst.helpers import parse_template_expression
+from libcst.metadata import PositionProvider, ScopeProvider
 
 from ..findings import Edit
 from .base import PositionedEdits, parenthesized
@@ -19,9 +20,10 @@ from .base import PositionedEdits, parenthesized
 class AppendToExpression(PositionedEdits):
     DESCRIPTION = "Append a method call to an expression (an index's reshaping, a result's squeeze)."
     KINDS = ("append", "wrap_append")
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)
 
     def rewrite(self, original_node, updated_node, edit: Edit) -> Optional[cst.CSTNode]:
-        if not edit.text.startswith("."):
+        if not edit.text.startswith(".") or not names_defined(self, original_node, "_" + edit.text):
             return None
         return parse_template_expression("{target}" + edit.text, target=parenthesized(updated_node))
 
@@ -29,7 +31,32 @@ class AppendToExpression(PositionedEdits):
 class ReplaceExpression(PositionedEdits):
     DESCRIPTION = "Replace an expression (a call's dim) with another."
     KINDS = ("replace",)
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)
 
     def rewrite(self, original_node, updated_node, edit: Edit) -> Optional[cst.CSTNode]:
+        if not names_defined(self, original_node, edit.text):
+            return None
         new = cst.parse_expression(edit.text)
         return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+
+
+def names_defined(codemod, node, text: str) -> bool:
+    """Every plain name the new text reads (`hidden_size` in `.expand(-1, hidden_size)`) is bound
+    where the node is: a size named in a caller is not in scope in the function it was passed to."""
+    scope = codemod.get_metadata(ScopeProvider, node, None)
+    if scope is None:
+        return False
+    expression = cst.parse_expression(text)
+    wanted = set()
+
+    class Reads(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            attribute.value.visit(self)  # `x.size`: only `x` is a name read here
+            return False
+
+        def visit_Name(self, name: cst.Name) -> None:
+            wanted.add(name.value)
+
+    expression.visit(Reads())
+    wanted.discard("_")  # the placeholder for the node itself
+    return all(name in scope for name in wanted)

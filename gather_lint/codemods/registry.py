@@ -27,6 +27,7 @@ class ApplyEdits(PositionedEdits):
 
     DESCRIPTION = "Apply gather-lint's edits of every kind."
     KINDS = tuple(BY_KIND)
+    METADATA_DEPENDENCIES = tuple(dict.fromkeys(dep for codemod in CODEMODS for dep in codemod.METADATA_DEPENDENCIES))
 
     def targets(self) -> Tuple[type, ...]:
         return (cst.BaseExpression, cst.AugAssign, cst.Assign)

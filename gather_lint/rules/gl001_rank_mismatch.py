@@ -10,7 +10,7 @@ from typing import Optional
 from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named, size_expr
 from ..dims import must_equal
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
-from ..suggest import method_call
+from ..suggest import method_call, operand
 from ._example import Example
 
 CODE = "GL001"
@@ -18,13 +18,14 @@ NAME = "rank-mismatch"
 SEVERITY = ERROR
 FIX = "unsafe"  # adds a dim to the index (and squeezes it off a per-position result): check the code around it
 FIX_NOTE = (
-    'The fix is offered where the shapes tell which meaning was intended: a per-position pick (the '
-    'index matches the input on every dim but `dim`, as in `q_values [B, A].gather(1, actions [B])`) '
-    'gets `.unsqueeze(dim)` on the index and `.squeeze(dim)` on the result; a selection of whole rows '
-    '(`x [N, D].gather(0, idx [K])`, `x [B, N, D].gather(1, idx [B, K])`) gets '
-    '`.unsqueeze(-1).expand(..., D)` (take_along_dim: `.unsqueeze(-1)`), which reads `x[idx]`. Where '
-    'both meanings fit the shapes (`x [N, D].gather(0, idx [D])`) or neither does, no fix is offered, '
-    'and none for index_select-style ops.'
+    "The fix is offered where the shapes tell which meaning was intended: a per-position pick (the index "
+    "matches the input on every dim but `dim`, as in `q_values [B, A].gather(1, actions [B])`) gets "
+    "`.unsqueeze(dim)` on the index and `.squeeze(dim)` on the result; a selection of whole rows "
+    "(`x [N, D].gather(0, idx [K])`, `x [B, N, D].gather(1, idx [B, K])`) gets `.unsqueeze(-1).expand(..., D)` "
+    "(take_along_dim: `.unsqueeze(-1)`), which reads `x[idx]`; a one-hot scatter of a number "
+    "(`one_hot [B, C, H, W].scatter_(1, labels [B, H, W], 1)`) gets `.unsqueeze(1)` on the index. Where both "
+    "meanings fit the shapes (`x [N, D].gather(0, idx [D])`) or neither does, no fix is offered, nor for "
+    "a scatter of a tensor or for index_select-style ops."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
@@ -109,11 +110,22 @@ def check(site: Site) -> Optional[Violation]:
 
 
 def _rank_fix(site: Site, r_in: int, r_idx: int) -> str:
-    axis = gather_axis(site)
-    if r_idx + 1 == r_in and axis is not None:
-        tail = f", then `.squeeze({axis})` the result" if site.op.family == GATHER else ""
-        return f"add the missing dim with `{method_call(site.index.text, f'unsqueeze({axis})')}`{tail}"
-    return "make the index's rank match"
+    """The fix sentence, from the same reading of the shapes as the automatic fix (never the other one)."""
+    fix = _fix(site, r_in, r_idx)
+    suffix = fix.get("fix_suffix")
+    if suffix is None:
+        axis = gather_axis(site)
+        if r_idx + 1 == r_in and axis is not None:
+            return (f"add the missing dim: `{method_call(site.index.text, f'unsqueeze({axis})')}` picks one entry "
+                    f"per position, `{method_call(site.index.text, 'unsqueeze(-1)')}` expanded over the last "
+                    f"dim selects whole rows")
+        return "make the index's rank match"
+    fixed = operand(site.index.text) + suffix
+    if fix.get("fix_result_suffix"):
+        return f"add the missing dim with `{fixed}`, then `{fix['fix_result_suffix']}` the result"
+    if ".expand(" in suffix:
+        return f"select whole rows with `{fixed}` (the result is `{site.input.text}[{site.index.text}]`)"
+    return f"add the missing dim with `{fixed}`"
 
 
 def _fix(site: Site, r_in: int, r_idx: int) -> dict:
@@ -127,11 +139,13 @@ def _fix(site: Site, r_in: int, r_idx: int) -> dict:
     Both readings possible (`x [N, D].gather(0, idx [D])`), or neither: no fix."""
     axis = gather_axis(site)
     idx = site.index.shape
-    if r_idx + 1 != r_in or axis is None or idx is None or idx.variadic or site.op.family not in (GATHER, TAKE_ALONG):
+    if r_idx + 1 != r_in or axis is None or idx is None or idx.variadic or site.op.family not in (GATHER, TAKE_ALONG, SCATTER):
         return {}
     dims = site.input.shape.dims
     others = dims[:axis] + dims[axis + 1:]
     per_position = all(must_equal(a, b) for a, b in zip(idx.dims, others))
+    if site.op.family == SCATTER:  # one value per position written at index (one-hot): a number only
+        return {"fix_suffix": f".unsqueeze({axis})"} if per_position and site.options.get("number_payload") else {}
     rows = axis == r_in - 2 and all(must_equal(a, b) for a, b in zip(idx.dims[:axis], dims[:axis]))
     if per_position == rows:
         return {}

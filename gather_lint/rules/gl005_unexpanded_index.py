@@ -8,7 +8,7 @@ each selected row. The author nearly always wanted ``idx.expand(-1, D)`` (rows `
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation, named, ranked_pair, size_expr
-from ..dims import dim_text, value, varies
+from ..dims import Sym, dim_text, must_equal, value, varies
 from .gl004_index_from_wrong_dim import value_axis
 from ._example import Example
 
@@ -18,7 +18,9 @@ SEVERITY = WARNING
 FIX = "unsafe"  # expanding changes the output shape that later code sees
 FIX_NOTE = (
     "The fix appends `.expand(...)` with the input's sizes on the size-1 dims, so every column (every "
-    'entry of those dims) is read.'
+    "entry of those dims) is read. It is not offered when the index's length along `dim` equals the "
+    "input's size on a size-1 dim (`probs [B, C].gather(1, labels.unsqueeze(0))`): that is as likely "
+    "an unsqueeze at the wrong dim (a pick per row, `labels.unsqueeze(1)`)."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
@@ -86,5 +88,23 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} has size 1 on {dims} of input {named(site.input)}; gather returns the "
         f"index's shape, so {what}, silently; expand the index with `.expand({args})` "
         f"(or use torch.take_along_dim, which broadcasts)",
-        fix_suffix=f".expand({args})",
+        fix_suffix=None if _looks_transposed(pair, short) else f".expand({args})",
     )
+
+
+def _looks_transposed(pair, short) -> bool:
+    """The index's length along `dim` equals the input's size on a size-1 dim: `labels.unsqueeze(0)`
+    where `.unsqueeze(1)` was meant (a pick per row) reads the same as a missing expand, so the
+    shapes do not say which fix is right: none is offered."""
+    length = pair.index.dims[pair.axis]
+    return any(may_equal(length, pair.input.dims[k]) for k in short)
+
+
+def may_equal(a, b) -> bool:
+    """Equal, or not known to differ: two different names count as different sizes, a number and a
+    name of unknown value (`4` from a call, `batch` from a docstring) do not."""
+    if must_equal(a, b):
+        return True
+    if value(a) is not None and value(b) is not None:
+        return False
+    return not (isinstance(a, Sym) and isinstance(b, Sym))

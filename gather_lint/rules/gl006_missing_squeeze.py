@@ -23,11 +23,11 @@ NAME = "missing-squeeze"
 SEVERITY = WARNING
 FIX = "unsafe"  # squeezing changes the shape later code sees
 FIX_NOTE = (
-    'The fix appends `.squeeze(dim)` to the gathered operand where it meets the other tensor; '
-    '`.squeeze()` with no dim is not rewritten.'
+    "The fix appends `.squeeze(dim)` to the gathered operand where it meets the other tensor, and "
+    "gives a `.squeeze()` with no dim gather's dim (`.squeeze(-1)`), keeping the batch dim."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
-FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
+FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression", "gather_lint.rules.gl006_fix.SqueezeDim")
 RUNTIME = False  # checked where a gathered result meets another tensor: the runtime mode sees only the call
 
 EXAMPLES = [
@@ -71,6 +71,7 @@ def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Option
         CODE, SEVERITY,
         f"`{text}.squeeze()` on {gathered} removes every size-1 dim, dim {others[0]} too, giving "
         f"[{', '.join(dim_text(d) for d in kept)}]; squeeze only gather's dim with `.squeeze({axis - len(gathered.dims)})`",
+        fix_argument=str(axis - len(gathered.dims)),
     )
 
 

@@ -17,8 +17,10 @@ NAME = "index-dtype"
 SEVERITY = ERROR
 FIX = "safe"  # `//` where a true division made the float, else `.long()` on the index
 FIX_NOTE = (
-    'Where a true division `/` made the float, the fix makes it `//` at that line (integer indices '
-    'from then on); otherwise it appends `.long()` to the index at the call. No fix for a bool index.'
+    "Where a true division `/` made the float, the fix makes it `//` at that line (integer indices from then "
+    "on); where an explicit cast (`.float()`) or a float constructor made it, it appends `.long()` to the "
+    "index at the call. No fix for a bool index (a mask), nor for a division that cannot become `//` (a float "
+    "literal divisor): `.long()` at the call would leave the quotient's other uses silently wrong."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.rules.gl008_fix.FloorDivision", "gather_lint.codemods.expression.AppendToExpression")
@@ -63,12 +65,19 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} has dtype {dtype}{made} but {site.op.spelled}() needs {need}; torch raises "
         f"when the call runs; convert it with `.long()`"
         + (" (or make it with `//` instead of `/`)" if dtype.startswith(("float", "bfloat")) else ""),
-        **_fix(domain),
+        **_fix(domain, dtype),
     )
 
 
-def _fix(domain) -> dict:
-    """Where a true division made the float, `//` there (the index was meant as integers); else `.long()`."""
+def _fix(domain, dtype: str) -> dict:
+    """Where a true division made the float, `//` there (the index was meant as integers); else `.long()`.
+    A bool index is a mask, not positions: `.long()` would read positions 0 and 1, so no fix."""
+    if dtype == "bool":
+        return {}
+    if domain is not None and domain.made_float and domain.made_float_at is None and not domain.made_float.startswith("`."):
+        # a division made it but cannot be fixed there: `.long()` at the call would turn torch's error into
+        # silently wrong values wherever else the quotient is used (the other half of a beam index)
+        return {}
     if domain is not None and domain.made_float_at is not None:
         return {"fix_cause": ("floor_division", domain.made_float_at)}
     return {"fix_suffix": ".long()"}

@@ -11,14 +11,16 @@ from ..contract import WARNING, Site, Violation, gather_axis, is_empty, named, s
 from ..dims import dim_text, must_exceed, value, varies
 from ..ops import SCATTER
 from ._example import Example
+from .gl005_unexpanded_index import may_equal
 
 CODE = "GL009"
 NAME = "scatter-writes-slice"
 SEVERITY = WARNING
 FIX = "unsafe"
 FIX_NOTE = (
-    "The fix appends `.expand(...)` with src's sizes on the index's size-1 dims; none where the index "
-    'is smaller than src on a dim of size more than 1.'
+    "The fix appends `.expand(...)` with src's sizes on the index's size-1 dims; none where the index is "
+    "smaller than src on a dim of size more than 1, or where its length along `dim` equals src's size on a "
+    "size-1 dim (as likely an unsqueeze at the wrong dim)."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
@@ -67,7 +69,8 @@ def check(site: Site) -> Optional[Violation]:
             f"{dim_text(src.shape.dims[ones[0]])}; only src's first slice on that dim is written, silently, "
             f"and backward fails; expand the index with `.expand({args})`"
             + (" or use index_add_" if len(idx.dims) == 2 else ""),
-            fix_suffix=f".expand({args})",
+            # an index as long along dim as src on a size-1 dim may be unsqueezed at the wrong dim: no fix
+            fix_suffix=None if any(may_equal(idx.dims[axis], src.shape.dims[k]) for k in ones) else f".expand({args})",
         )
     k = cropped[0]
     return Violation(

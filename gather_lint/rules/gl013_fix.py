@@ -45,16 +45,12 @@ class AccumulateIndexPut(PositionedEdits):
         if len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
             return None
         receiver, index = target.value, target.slice[0].slice.value
-        if is_number(value):
-            text = "{x}.new_tensor({v})"
-        else:
-            text = "{v}.to({x}.dtype)"
-            value = parenthesized(value.with_changes(lpar=[], rpar=[]) if value.lpar else value)
         if negate:
             value = cst.UnaryOperation(operator=cst.Minus(), expression=parenthesized(value))
-            if not is_number(value):
-                value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        converted = parse_template_expression(text, x=receiver, v=value)
+        if is_number(value):
+            converted = parse_template_expression("{x}.new_tensor({v})", x=receiver, v=value)
+        else:
+            converted = parse_template_expression("{v}.to({x}.dtype)", x=receiver, v=parenthesized(value))
         call = parse_template_expression("{x}.index_put_(({i},), {v}, accumulate=True)",
                                          x=receiver, i=index, v=converted)
         return cst.Expr(value=call, semicolon=updated_node.semicolon)

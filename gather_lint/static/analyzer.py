@@ -312,10 +312,13 @@ def _fix(source: SourceFile, v: Violation, index, dim, call, statement=None):
     if v.fix_cause:
         kind, span = v.fix_cause
         edits = [Edit(*span, "", kind)]  # the cause is the whole fix: the call then gets an integer index
-    if v.fix_statement:
+    if v.fix_statement or v.fix_argument:
         if statement is None:
             return None
-        edits.append(Edit(*_start(source, statement), *_end(source, statement), "", v.fix_statement))
+        if v.fix_statement:
+            edits.append(Edit(*_start(source, statement), *_end(source, statement), "", v.fix_statement))
+        if v.fix_argument:
+            edits.append(Edit(*_start(source, statement), *_end(source, statement), v.fix_argument, "argument"))
     return tuple(edits) or None
 
 

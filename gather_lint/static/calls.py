@@ -171,7 +171,8 @@ def value_facts(value):
         return None
     domain = value.domain
     kept = Domain(sentinel=domain.sentinel, sentinel_line=domain.sentinel_line, made_float=domain.made_float,
-                  rounded=domain.rounded) if domain is not None else None
+                  rounded=domain.rounded, made_float_at=domain.made_float_at,
+                  rounded_at=domain.rounded_at) if domain is not None else None  # *_at: where the fix goes
     kept = None if kept == Domain() else kept
     return TensorVal(None, value.dtype, kept) if value.dtype is not None or kept is not None else None
 

@@ -84,7 +84,15 @@ def build_site(op: Op, bound: dict, evaluate: Callable, segment: Callable) -> Op
     )
     if op.name == "scatter" and "value" in values:
         site.options["payload_from"] = "value"  # value= is a scalar torch converts, never a src
+    if op.name == "scatter" and any(_is_number(values.get(k)) for k in ("src", "value")):
+        site.options["number_payload"] = True  # scatter_(d, I, 1), the one-hot idiom (GL001's fix)
     return site, values
+
+
+def _is_number(v) -> bool:
+    if isinstance(v, DimVal):
+        return as_int(v) is not None
+    return isinstance(v, Literal) and type(v.value) in (int, float)
 
 
 def _may_be_tensor(value) -> bool:

@@ -1,0 +1,36 @@
+"""Fixes on the sets of real bug patterns (../shared/bugs beside the repository, benchmarks/bugs), when present:
+each bug.py that gather-lint fixes, run with its fixed.py's checking driver, must print 'ok'.
+A fix that removes the finding but computes something else fails here."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gather_lint import fixes
+from gather_lint.api import lint_text
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SETS = [os.path.join(ROOT, "..", "shared", "bugs", "cases"), os.path.join(ROOT, "benchmarks", "bugs", "cases")]
+CASES = [os.path.join(d, n) for d in SETS if os.path.isdir(d) for n in sorted(os.listdir(d))
+         if os.path.isfile(os.path.join(d, n, "fixed.py"))]
+MAIN = 'if __name__ == "__main__":'
+
+
+@pytest.mark.skipif(not CASES, reason="no bug set beside or inside this checkout")
+@pytest.mark.parametrize("case", CASES, ids=[os.path.basename(c) for c in CASES])
+def test_fixed_bug_passes_the_cases_own_check(case, tmp_path, torch):
+    with open(os.path.join(case, "bug.py"), encoding="utf-8") as handle:
+        bug = handle.read()
+    with open(os.path.join(case, "fixed.py"), encoding="utf-8") as handle:
+        good = handle.read()
+    path = str(tmp_path / "bug.py")
+    fixed, done = fixes.apply(bug, lint_text(bug, path).findings, unsafe=True,
+                              lint=lambda text: lint_text(text, path).findings)
+    if not done:
+        pytest.skip("no fix applied")
+    assert fixed.count(MAIN) == 1 and good.count(MAIN) == 1
+    with open(path, "w", encoding="utf-8") as handle:  # our fixed code, the case's checking driver
+        handle.write(fixed.split(MAIN)[0] + MAIN + good.split(MAIN)[1])
+    proc = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("ok"), (fixed, proc.stderr[-2000:])
