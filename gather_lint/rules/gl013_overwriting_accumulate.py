@@ -63,3 +63,13 @@ def check_read_modify_write(write: str, index: str, origin: str, fix: str) -> Vi
         f"{origin}, which can repeat: a repeated index is written once (the last write wins), silently; "
         f"accumulate with {fix}",
     )
+
+
+def check_overwriting_scatter(write: str, where: str) -> Violation:
+    """Runtime: a scatter without reduce into an all-zeros buffer, with different values for one position."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes several different src values to one position ({where}) of an all-zeros buffer "
+        f"without a reduce: only one survives (which one is unspecified), silently; add them with "
+        f"`scatter_add` (or `scatter_reduce(..., 'sum')`)",
+    )

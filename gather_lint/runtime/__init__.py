@@ -12,6 +12,7 @@ TorchScript code is not intercepted (torch offers no hook there).
 import functools
 import os
 
+from . import interception
 from .checker import ASYNC, SYNC
 from .errors import GatherLintError, GatherLintWarning
 from .mode import RAISE, WARN, GatherLintMode, disable, enable
@@ -34,10 +35,12 @@ class checked:
     def __enter__(self):
         mode = GatherLintMode(self.action, self.level)
         self._modes.append(mode)
-        return mode.__enter__()
+        interception.push(mode)
+        return mode
 
     def __exit__(self, *exc):
-        return self._modes.pop().__exit__(*exc)
+        interception.pop(self._modes.pop())
+        return False
 
     def __call__(self, fn):
         @functools.wraps(fn)

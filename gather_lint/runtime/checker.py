@@ -12,6 +12,7 @@ from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
 from . import values
+from .silent_checks import silent_mistakes
 from .targets import EMBEDDING
 
 SYNC, ASYNC = "sync", "async"
@@ -90,6 +91,8 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
     index = bound.get(op.index_param)
     if not isinstance(index, torch.Tensor) or index.numel() == 0:
         return []  # torch skips every check for an empty index (S12)
+    if _symbolic(bound.get("input"), index):
+        return []  # reading a symbolic size would specialise it: torch.compile(dynamic=True) would recompile
     try:
         site, found = _shape_verdict(op, bound)
     except (TypeError, ValueError):
@@ -98,7 +101,15 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
         return []
     if found and (any(v.severity == ERROR for v in found)):
         return list(found)  # torch checks shapes before values; so do we
-    return list(found) + _values(op, site, bound["input"], index, level)
+    found = list(found) + _values(op, site, bound["input"], index, level)
+    return found or silent_mistakes(site, bound, level)
+
+
+def _symbolic(*tensors) -> bool:
+    """A size is a SymInt (a torch.compile trace with dynamic shapes)."""
+    if not torch.compiler.is_compiling():
+        return False
+    return any(isinstance(t, torch.Tensor) and any(isinstance(n, torch.SymInt) for n in t.shape) for t in tensors)
 
 
 def _on_accelerator(t: torch.Tensor) -> bool:

@@ -18,7 +18,14 @@ def deexpand(t: torch.Tensor) -> torch.Tensor:
 
 
 def has_values(t: torch.Tensor) -> bool:
-    return t.device.type != "meta" and not _is_fake(t) and t.numel() > 0
+    """Values can be read: not meta/fake, not a vmap/functorch wrapper, not while jit.trace records."""
+    return (t.device.type != "meta" and not _is_fake(t) and t.numel() > 0 and not _is_wrapped(t)
+            and not torch.jit.is_tracing())
+
+
+def _is_wrapped(t: torch.Tensor) -> bool:
+    # vmap's batched tensors (and grad's wrappers) cannot be read with int(): value checks skip them
+    return torch._C._functorch.is_functorch_wrapped_tensor(t)
 
 
 def _is_fake(t: torch.Tensor) -> bool:
