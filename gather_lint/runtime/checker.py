@@ -12,7 +12,7 @@ from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
 from . import values
-from .silent_checks import silent_mistakes
+from .silent_checks import origin_mistakes, value_mistakes
 from .targets import EMBEDDING
 
 SYNC, ASYNC = "sync", "async"
@@ -101,8 +101,8 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
         return []
     if found and (any(v.severity == ERROR for v in found)):
         return list(found)  # torch checks shapes before values; so do we
-    found = list(found) + _values(op, site, bound["input"], index, level)
-    return found or silent_mistakes(site, bound, level)
+    found = list(found) + (origin_mistakes(site, bound) or _values(op, site, bound["input"], index, level))
+    return found or value_mistakes(site, bound, level)
 
 
 def _symbolic(*tensors) -> bool:

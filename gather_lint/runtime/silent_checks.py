@@ -17,11 +17,14 @@ def readable(t: torch.Tensor, level: str) -> bool:
     return values.has_values(t) and (t.device.type == "cpu" or level == "sync")
 
 
-def silent_mistakes(site: Site, bound: dict, level: str) -> List[Violation]:
+def origin_mistakes(site: Site, bound: dict) -> List[Violation]:
+    """GL004 from where the index came from: decided before the values (which may also be out of range)."""
+    found = wrong_dim(site, bound["input"], bound[site.op.index_param])
+    return [found] if found is not None else []
+
+
+def value_mistakes(site: Site, bound: dict, level: str) -> List[Violation]:
     inp, index = bound["input"], bound[site.op.index_param]
-    found = wrong_dim(site, inp, index)
-    if found is not None:
-        return [found]
     if site.op.name not in ("scatter", "scatter_reduce") or not (readable(inp, level) and readable(index, level)):
         return []
     src = bound.get("src")
