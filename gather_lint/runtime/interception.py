@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import warnings
 import weakref
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -53,8 +54,13 @@ def pop(reporter) -> None:
             _uninstall()
 
 
+def _busy_now() -> bool:
+    return getattr(_busy, "on", False)
+
+
 def _idle() -> bool:
-    return not _stack or getattr(_busy, "on", False)
+    """No checks here: none active, a check is running, or dynamo is tracing (Python-side facts only)."""
+    return not _stack or getattr(_busy, "on", False) or torch.compiler.is_compiling()
 
 
 def _report(reporter, violations, spelling: str) -> None:
@@ -64,6 +70,10 @@ def _report(reporter, violations, spelling: str) -> None:
 def _run_check(fn, *args):
     _busy.on = True
     try:
+        if torch.jit.is_tracing():  # sizes are traced tensors there: reading them is fine, the warnings are noise
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                return fn(*args)
         return fn(*args)
     finally:
         _busy.on = False
@@ -75,9 +85,16 @@ def _family(original, target, spelling: str):
     marks = target != EMBEDDING and target.family in (GATHER, TAKE_ALONG)
 
     def checked(*args, **kwargs):
-        if _idle():
+        if not _stack:
             return original(*args, **kwargs)
         reporter = _stack[-1]
+        if torch.compiler.is_compiling():  # shape checks traced into the graph, value checks as asserts
+            violations = check_call(target, args, kwargs, reporter.level)
+            if violations:
+                _report(reporter, violations, spelling)
+            return original(*args, **kwargs)
+        if _busy_now():
+            return original(*args, **kwargs)
         violations = _run_check(check_call, target, args, kwargs, reporter.level)
         if violations:
             _report(reporter, violations, spelling)
@@ -156,7 +173,7 @@ def _check_index(x, key, spelling, value) -> None:
 def _augmented(original, op: str):
     def augmented(self, other):
         global _last_read
-        if _last_read is not None and _stack and _last_read[0]() is self:
+        if _last_read is not None and _stack and not torch.compiler.is_compiling() and _last_read[0]() is self:
             _last_read = (_last_read[0], _last_read[1], op)
         return original(self, other)
 
@@ -174,7 +191,7 @@ def _producer(original, how: str):
 
     def producing(*args, **kwargs):
         result = original(*args, **kwargs)
-        if _stack and args:
+        if _stack and args and not torch.compiler.is_compiling():
             dim = args[position] if len(args) > position else kwargs.get("dim", default)
             provenance.note_indices(how, args[0], dim, result)
         return result
@@ -188,7 +205,7 @@ def _operator(original, symbol: str):
     facts = provenance.KEPT._facts
 
     def operator(self, other):
-        if facts and _stack and (id(self) in facts or id(other) in facts):
+        if facts and _stack and (id(self) in facts or id(other) in facts) and not torch.compiler.is_compiling():
             violation = broadcast_checks.combined(self, other, symbol)
             if violation is not None:
                 _report(_stack[-1], [violation], f"Tensor.{original.__name__}")
@@ -201,7 +218,7 @@ def _loss(original, name: str):
     facts = provenance.KEPT._facts
 
     def loss(input, target, *args, **kwargs):
-        if facts and _stack and (id(input) in facts or id(target) in facts):
+        if facts and _stack and (id(input) in facts or id(target) in facts) and not torch.compiler.is_compiling():
             violation = broadcast_checks.combined(input, target, name)
             if violation is not None:
                 _report(_stack[-1], [violation], f"F.{name}")

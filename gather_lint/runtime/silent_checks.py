@@ -14,6 +14,8 @@ from .overwrite_checks import reduce_includes_zeros, scatter_overwrites
 
 def readable(t: torch.Tensor, level: str) -> bool:
     """Values can be read here without a device sync and outside tracing."""
+    if torch.compiler.is_compiling():
+        return False
     return values.has_values(t) and (t.device.type == "cpu" or level == "sync")
 
 
