@@ -17,12 +17,15 @@ from ..rules import gl006_missing_squeeze as rule
 from .provenance import KEPT
 
 
-def mark_kept_singleton(inp, index, axis: Optional[int], result) -> None:
+def mark_kept_singleton(inp, index, axis: Optional[int], result) -> bool:
     """Remember result's singleton at `axis` when gather left one there on a larger input dim."""
-    if axis is None or not isinstance(result, torch.Tensor) or result.dim() < 2:
-        return
+    # gathered values (log-probs, Q-values) are what gets combined per sample; gathered ids are not
+    if axis is None or not isinstance(result, torch.Tensor) or result.dim() < 2 or not result.is_floating_point():
+        return False
     if index.shape[axis] == 1 and inp.shape[axis] > 1 and result.shape[axis] == 1:
         KEPT.put(result, axis)
+        return True
+    return False
 
 
 def combined(a, b, op: str) -> Optional[Violation]:

@@ -55,7 +55,7 @@ def _signature(op: Op, bound: dict) -> Optional[tuple]:
     for name in ("input", op.index_param, op.payload_param, "value"):
         t = bound.get(name) if name else None
         if isinstance(t, torch.Tensor):
-            key += (name, t.shape, t.dtype, t.device)
+            key += (name, t.shape, t.dtype, t.get_device() if t.is_cuda else t.device)
         elif name in ("input", op.index_param):
             return None
     dim = bound.get("dim")

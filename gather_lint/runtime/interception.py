@@ -27,7 +27,7 @@ from .checker import check_call
 from .targets import EMBEDDING
 
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
-_busy = threading.local()  # set while a check runs: torch calls made by the checks are not checked
+_busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
 _lock = threading.RLock()
 _saved: List[Tuple[object, str, object, bool]] = []  # (owner, name, original, owned by owner.__dict__)
 _rebound: List[Tuple[dict, str, object]] = []  # module globals rebound to a wrapper
@@ -54,13 +54,9 @@ def pop(reporter) -> None:
             _uninstall()
 
 
-def _busy_now() -> bool:
-    return getattr(_busy, "on", False)
-
-
 def _idle() -> bool:
     """No checks here: none active, a check is running, or dynamo is tracing (Python-side facts only)."""
-    return not _stack or getattr(_busy, "on", False) or torch.compiler.is_compiling()
+    return not _stack or _busy or torch.compiler.is_compiling()
 
 
 def _report(reporter, violations, spelling: str) -> None:
@@ -68,7 +64,8 @@ def _report(reporter, violations, spelling: str) -> None:
 
 
 def _run_check(fn, *args):
-    _busy.on = True
+    global _busy
+    _busy = True
     try:
         if torch.jit.is_tracing():  # sizes are traced tensors there: reading them is fine, the warnings are noise
             with warnings.catch_warnings():
@@ -76,7 +73,7 @@ def _run_check(fn, *args):
                 return fn(*args)
         return fn(*args)
     finally:
-        _busy.on = False
+        _busy = False
 
 
 # --- the family --------------------------------------------------------------------------------
@@ -93,30 +90,34 @@ def _family(original, target, spelling: str):
             if violations:
                 _report(reporter, violations, spelling)
             return original(*args, **kwargs)
-        if _busy_now():
+        if _busy:
             return original(*args, **kwargs)
         violations = _run_check(check_call, target, args, kwargs, reporter.level)
         if violations:
             _report(reporter, violations, spelling)
         result = original(*args, **kwargs)
         if marks:
-            _run_check(_mark_kept, target, args, kwargs, result)
+            _mark_kept(target, args, kwargs, result)
         return result
 
     return checked
 
 
 def _mark_kept(op, args, kwargs, result) -> None:
-    bound = bind_arguments(op, args, kwargs, method=False)
-    if not bound:
-        return
-    inp, index, dim = bound.get("input"), bound.get(op.index_param), bound.get("dim")
+    if len(args) == 3 and not kwargs:  # the usual spelling: gather(input, dim, index)
+        inp, dim, index = args
+        if op.family == TAKE_ALONG:
+            inp, index, dim = args
+    else:
+        bound = bind_arguments(op, args, kwargs, method=False)
+        if not bound:
+            return
+        inp, index, dim = bound.get("input"), bound.get(op.index_param), bound.get("dim")
     if not isinstance(inp, torch.Tensor) or not isinstance(index, torch.Tensor) or not isinstance(dim, int):
         return
-    if index.dim() != inp.dim() or not -inp.dim() <= dim < inp.dim() or indexing.values._is_fake(result):
+    if index.dim() != inp.dim() or not -inp.dim() <= dim < inp.dim():
         return
-    broadcast_checks.mark_kept_singleton(inp, index, dim % inp.dim(), result)
-    if broadcast_checks.KEPT:
+    if broadcast_checks.mark_kept_singleton(inp, index, dim % inp.dim(), result) and not _operators_on:
         _operators()
 
 
@@ -154,7 +155,7 @@ def _setitem(original):
 def _check_index(x, key, spelling, value) -> None:
     global _last_read
     reporter = _stack[-1]
-    if torch.compiler.is_compiling() or any(isinstance(n, torch.SymInt) for n in x.shape):
+    if torch.compiler.is_compiling():
         return
     shape = tuple(x.shape)
     found = indexing.integer_indices(shape, key)

@@ -19,7 +19,8 @@ def deexpand(t: torch.Tensor) -> torch.Tensor:
 
 def has_values(t: torch.Tensor) -> bool:
     """Values can be read: not meta/fake, not a vmap/functorch wrapper, not while jit.trace records."""
-    if t.device.type == "meta" or _is_fake(t) or t.numel() == 0:
+    cls = type(t)
+    if (cls is not torch.Tensor and cls is not torch.nn.Parameter and _is_fake(t)) or t.is_meta or t.numel() == 0:
         return False
     if torch.compiler.is_compiling():
         return True  # read only through in-graph asserts
@@ -35,7 +36,13 @@ def _is_fake(t: torch.Tensor) -> bool:
     return type(t).__name__ == "FakeTensor" or "Functional" in type(t).__name__
 
 
+_SMALL = 64  # below this many values, reading them into Python beats a reduction kernel
+
+
 def span(index: torch.Tensor) -> Tuple[int, int]:
+    if index.numel() <= _SMALL and index.device.type == "cpu":
+        flat = index.reshape(-1).tolist()
+        return min(flat), max(flat)
     low, high = torch.aminmax(deexpand(index))
     return int(low), int(high)
 
