@@ -96,7 +96,7 @@ def _family(original, target, spelling: str):
         if violations:
             _report(reporter, violations, spelling)
         result = original(*args, **kwargs)
-        if marks:
+        if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
             _mark_kept(target, args, kwargs, result)
         return result
 
