@@ -17,7 +17,7 @@ CODE = "GL006"
 NAME = "missing-squeeze"
 SEVERITY = WARNING
 FIX = "unsafe"  # squeezing changes the shape later code sees
-RUNTIME = False  # checked where a gathered result meets another tensor: the runtime mode sees only the call
+RUNTIME = True  # checked on real values by the runtime mode too (see gather_lint/runtime/)
 
 EXAMPLES = [
     Example(

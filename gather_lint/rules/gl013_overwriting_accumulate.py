@@ -17,7 +17,7 @@ CODE = "GL013"
 NAME = "overwriting-accumulate"
 SEVERITY = WARNING
 FIX = None
-RUNTIME = False  # an augmented assignment, not a family call
+RUNTIME = True  # checked on real values by the runtime mode too (see gather_lint/runtime/)
 
 EXAMPLES = [
     Example(

@@ -15,7 +15,7 @@ CODE = "GL014"
 NAME = "reduce-includes-buffer"
 SEVERITY = WARNING
 FIX = None
-RUNTIME = False  # "freshly zero-filled" is a fact about the code, not about a tensor's values
+RUNTIME = True  # checked on real values by the runtime mode too (see gather_lint/runtime/)
 
 EXAMPLES = [
     Example(
