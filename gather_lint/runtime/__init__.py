@@ -38,8 +38,8 @@ class checked:
         interception.push(mode)
         return mode
 
-    def __exit__(self, *exc):
-        interception.pop(self._modes.pop())
+    def __exit__(self, kind, error, tb):
+        interception.pop(self._modes.pop(), error)
         return False
 
     def __call__(self, fn):

@@ -11,7 +11,7 @@ from ..ops import INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
-from . import values
+from . import device_records, values
 from .silent_checks import origin_mistakes, value_mistakes
 from .targets import EMBEDDING
 
@@ -135,6 +135,9 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
     spelled = op.spelled
     allow_negative = op.name == "index_fill"
     if _on_accelerator(index) and level == ASYNC or torch.compiler.is_compiling():
+        if not torch.compiler.is_compiling():  # the record that names the line and coordinate later
+            device_records.record(values.deexpand(index), -size if allow_negative else 0, size, spelled, site.dim,
+                                  wraps=op.family == TAKE_ALONG and site.dim_given)
         values.assert_async(index, size, f"GL011 {spelled}(): index out of range{_range_text(size)} on dim={site.dim}")
         return []
     low, high = values.span(index)
@@ -166,6 +169,8 @@ def _embedding(args, kwargs, level: str) -> List[Violation]:
         return []
     size = weight.shape[0]
     if _on_accelerator(ids) and level == ASYNC or torch.compiler.is_compiling():
+        if not torch.compiler.is_compiling():
+            device_records.record(values.deexpand(ids), 0, size, "embedding", 0, wraps=False)
         values.assert_async(ids, size, f"GL011 embedding(): id out of range{_range_text(size)}")
         return []
     low, high = values.span(ids)

@@ -22,7 +22,7 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, indexing, provenance
+from . import broadcast_checks, device_records, indexing, provenance
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -46,8 +46,13 @@ def push(reporter) -> None:
             _install()
 
 
-def pop(reporter) -> None:
+def pop(reporter, error: Optional[BaseException] = None) -> None:
+    """Deactivate `reporter`. An error leaving the checked block (a device-side assert) gets what the
+    pending device records say as notes under its traceback."""
     with _lock:
+        if error is not None and device_records.has_pending() and hasattr(error, "add_note"):
+            for text in device_records.explain_pending():
+                error.add_note(f"gather-lint: {text}")
         if reporter in _stack:
             _stack.remove(reporter)
         if not _stack:
@@ -92,6 +97,8 @@ def _family(original, target, spelling: str):
             return original(*args, **kwargs)
         if _busy:
             return original(*args, **kwargs)
+        if device_records.has_pending():  # earlier asynchronous records that have landed (no sync)
+            device_records.poll(reporter)
         violations = _run_check(check_call, target, args, kwargs, reporter.level)
         if violations:
             _report(reporter, violations, spelling)
@@ -292,6 +299,7 @@ def _uninstall() -> None:
     _originals.clear()
     _operators_on = False
     _last_read = None
+    device_records.discard()
     provenance.ORIGINS.clear()
     provenance.KEPT.clear()
 
