@@ -12,6 +12,8 @@ back afterwards. Checks apply to every thread while installed.
 """
 from __future__ import annotations
 
+import os
+import site
 import sys
 import threading
 import warnings
@@ -307,10 +309,33 @@ def _uninstall() -> None:
 _SKIP_MODULES = ("torch", "gather_lint", "numpy", "_", "builtins", "sys", "typing")
 
 
+def _library_dirs() -> tuple:
+    """The standard library and site-packages directories: code there is not the user's."""
+    dirs = {os.path.dirname(os.__file__)}
+    dirs.update(getattr(site, "getsitepackages", list)())
+    if hasattr(site, "getusersitepackages"):
+        dirs.add(site.getusersitepackages())
+    return tuple(d.rstrip(os.sep) + os.sep for d in dirs)
+
+
+_LIBRARY_DIRS = _library_dirs()
+_user_module: Dict[str, bool] = {}  # module name -> is it the user's code (not the standard library or site-packages)
+
+
+def _is_user_module(modname: str, module) -> bool:
+    known = _user_module.get(modname)
+    if known is None:
+        path = getattr(module, "__file__", None) or ""
+        known = not modname.startswith(_SKIP_MODULES) and not (path and path.startswith(_LIBRARY_DIRS))
+        _user_module[modname] = known
+    return known
+
+
 def _rebind_imported_names() -> None:
-    """`from torch import gather` in a module imported before checks started: point it at the wrapper."""
+    """`from torch import gather` in a module imported before checks started: point it at the wrapper.
+    Only the user's modules are scanned (installed libraries and the standard library are not)."""
     for modname, module in list(sys.modules.items()):
-        if modname.startswith(_SKIP_MODULES) or module is None:
+        if module is None or not _is_user_module(modname, module):
             continue
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
