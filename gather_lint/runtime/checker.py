@@ -7,7 +7,7 @@ import torch
 
 from ..contract import ERROR, Site, TensorInfo, Violation, check
 from ..dims import Shape, normalize_dim
-from ..ops import INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
+from ..ops import SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
@@ -159,8 +159,8 @@ def _embedding(args, kwargs, level: str) -> List[Violation]:
     weight = args[1] if len(args) > 1 else kwargs.get("weight")
     if not isinstance(ids, torch.Tensor) or not isinstance(weight, torch.Tensor) or weight.dim() != 2:
         return []
-    dtype = str(ids.dtype).replace("torch.", "")
-    if dtype not in INT32_OR_64:
+    if ids.dtype is not torch.int64 and ids.dtype is not torch.int32:
+        dtype = str(ids.dtype).replace("torch.", "")
         return [Violation("GL008", ERROR, f"embedding ids have dtype {dtype} but embedding() needs int64 or int32; "
                                           f"torch raises; convert them with `.long()`")]
     if ids.device != weight.device:
