@@ -108,3 +108,16 @@ def test_runner_checks_names_the_script_imports_from_torch(tmp_path):
     """))
     out = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True)
     assert out.returncode != 0 and "GL005" in out.stderr and f"{script}:3" in out.stderr
+
+
+def test_environment_switch_reaches_names_the_script_bound_first(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text(textwrap.dedent("""\
+        import torch
+        from torch import gather
+        import gather_lint.runtime
+        print(gather(torch.randn(10, 8), 0, torch.zeros(3, 1, dtype=torch.long)).shape)
+    """))
+    env = dict(__import__("os").environ, GATHER_LINT_RUNTIME="raise")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert out.returncode != 0 and "GL005" in out.stderr and f"{script}:4" in out.stderr

@@ -326,7 +326,8 @@ def _is_user_module(modname: str, module) -> bool:
     known = _user_module.get(modname)
     if known is None:
         path = getattr(module, "__file__", None) or ""
-        known = not modname.startswith(_SKIP_MODULES) and not (path and path.startswith(_LIBRARY_DIRS))
+        private = modname.startswith(_SKIP_MODULES) and modname not in ("__main__", "__mp_main__")
+        known = not private and not (path and path.startswith(_LIBRARY_DIRS))
         _user_module[modname] = known
     return known
 
