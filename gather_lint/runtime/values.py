@@ -40,8 +40,12 @@ _SMALL = 64  # below this many values, reading them into Python beats a reductio
 
 
 def span(index: torch.Tensor) -> Tuple[int, int]:
-    if index.numel() <= _SMALL and index.device.type == "cpu":
-        flat = index.reshape(-1).tolist()
+    if index.is_cpu and index.numel() <= _SMALL:
+        flat = index.tolist()
+        if index.dim() == 0:
+            return flat, flat
+        for _ in range(index.dim() - 1):  # nested lists, flattened in Python (cheaper than a reshape)
+            flat = [v for row in flat for v in row]
         return min(flat), max(flat)
     low, high = torch.aminmax(deexpand(index))
     return int(low), int(high)
