@@ -115,6 +115,15 @@ def check(site: Site) -> Optional[Violation]:
         if not (isinstance(domain.size, Sym) and isinstance(shape.dims[want], Sym)) and not certain_raise:
             return None
     suggested = want - len(shape.dims) if site.dim < 0 else want
+    return violation(site, domain.origin, meant, want, certain_raise,
+                     fix_dim=suggested if _reads_whole_rows(site, want) else None)
+
+
+def violation(site: Site, origin: str, meant: str, want: int, certain_raise: bool, fix_dim=None) -> Violation:
+    """The GL004 report: values made for dim `want` of the input used along site.dim (static and runtime)."""
+    shape = site.input.shape
+    here = shape.dims[gather_axis(site)]
+    suggested = want - len(shape.dims) if site.dim < 0 else want
     effect = (
         "torch raises 'index out of bounds' (a device-side assert on CUDA)"
         if certain_raise
@@ -123,10 +132,10 @@ def check(site: Site) -> Optional[Violation]:
     )
     return Violation(
         CODE, SEVERITY,
-        f"index values are {domain.origin}, which index {meant} dim {want} ({dim_text(shape.dims[want])}) of "
+        f"index values are {origin}, which index {meant} dim {want} ({dim_text(shape.dims[want])}) of "
         f"{named(site.input)}, but {site.op.spelled}() uses them along dim={site.dim} (size {dim_text(here)}); "
         f"{effect}; use dim={suggested}",
-        fix_dim=suggested if _reads_whole_rows(site, want) else None,
+        fix_dim=fix_dim,
     )
 
 

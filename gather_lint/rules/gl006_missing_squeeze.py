@@ -28,7 +28,7 @@ FIX_NOTE = (
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression", "gather_lint.rules.gl006_fix.SqueezeDim")
-RUNTIME = False  # checked where a gathered result meets another tensor: the runtime mode sees only the call
+RUNTIME = True  # checked on real values by the runtime mode too (see gather_lint/runtime/)
 
 EXAMPLES = [
     Example(

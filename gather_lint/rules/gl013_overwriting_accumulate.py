@@ -27,7 +27,7 @@ FIX_NOTE = (
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.rules.gl013_fix.AccumulateIndexPut",)
-RUNTIME = False  # an augmented assignment, not a family call
+RUNTIME = True  # checked on real values by the runtime mode too (see gather_lint/runtime/)
 
 EXAMPLES = [
     Example(
@@ -76,4 +76,14 @@ def check_read_modify_write(write: str, index: str, origin: str, fix: str, fixab
         f"{origin}, which can repeat: a repeated index is written once (the last write wins), silently; "
         f"accumulate with {fix}",
         fix_statement="accumulate" if fixable else None,
+    )
+
+
+def check_overwriting_scatter(write: str, where: str) -> Violation:
+    """Runtime: a scatter without reduce into an all-zeros buffer, with different values for one position."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes several different src values to one position ({where}) of an all-zeros buffer "
+        f"without a reduce: only one survives (which one is unspecified), silently; add them with "
+        f"`scatter_add` (or `scatter_reduce(..., 'sum')`)",
     )

@@ -20,7 +20,7 @@ FIX_NOTE = (
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.rules.gl014_fix.AddKeyword",)
-RUNTIME = False  # "freshly zero-filled" is a fact about the code, not about a tensor's values
+RUNTIME = True  # checked on real values by the runtime mode too (see gather_lint/runtime/)
 
 EXAMPLES = [
     Example(

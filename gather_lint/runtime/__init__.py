@@ -14,6 +14,7 @@ TorchScript code is not intercepted (torch offers no hook there).
 import functools
 import os
 
+from . import interception
 from .checker import ASYNC, SYNC
 from .errors import GatherLintError, GatherLintWarning
 from .mode import RAISE, WARN, GatherLintMode, disable, enable
@@ -36,10 +37,12 @@ class checked:
     def __enter__(self):
         mode = GatherLintMode(self.action, self.level)
         self._modes.append(mode)
-        return mode.__enter__()
+        interception.push(mode)
+        return mode
 
-    def __exit__(self, *exc):
-        return self._modes.pop().__exit__(*exc)
+    def __exit__(self, kind, error, tb):
+        interception.pop(self._modes.pop(), error)
+        return False
 
     def __call__(self, fn):
         @functools.wraps(fn)

@@ -11,7 +11,8 @@ from ..ops import INDEX, INT32_OR_64, SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
-from . import values
+from . import device_records, values
+from .silent_checks import origin_mistakes, value_mistakes
 from .targets import EMBEDDING
 
 SYNC, ASYNC = "sync", "async"
@@ -20,6 +21,8 @@ SYNC, ASYNC = "sync", "async"
 def _info(t, role: str) -> TensorInfo:
     if not isinstance(t, torch.Tensor):
         return TensorInfo(text=role)
+    if torch.compiler.is_compiling():  # int() would specialise a dynamic size: keep the symbolic ones
+        return TensorInfo(Shape(tuple(t.shape)), str(t.dtype).replace("torch.", ""), None, role)
     return TensorInfo(Shape(tuple(int(n) for n in t.shape)), str(t.dtype).replace("torch.", ""), None, role)
 
 
@@ -55,7 +58,7 @@ def _signature(op: Op, bound: dict) -> Optional[tuple]:
     for name in ("input", op.index_param, op.payload_param, "value"):
         t = bound.get(name) if name else None
         if isinstance(t, torch.Tensor):
-            key += (name, t.shape, t.dtype, t.device)
+            key += (name, t.shape, t.dtype, t.get_device() if t.is_cuda else t.device)
         elif name in ("input", op.index_param):
             return None
     dim = bound.get("dim")
@@ -66,7 +69,7 @@ def _signature(op: Op, bound: dict) -> Optional[tuple]:
 def _shape_verdict(op: Op, bound: dict):
     """(site, violations) from the shared contract, memoised by signature: a training loop calls
     each site with the same shapes, so the contract runs once per shape, not once per call."""
-    key = _signature(op, bound)
+    key = None if torch.compiler.is_compiling() else _signature(op, bound)  # a lookup would guard on sizes
     if key is not None and key in _VERDICTS:
         return _VERDICTS[key]
     site = site_of(op, bound)
@@ -101,7 +104,13 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
         return []
     if found and (any(v.severity == ERROR for v in found)):
         return list(found)  # torch checks shapes before values; so do we
-    return list(found) + _values(op, site, bound["input"], index, level)
+    found = list(found) + (origin_mistakes(site, bound) or _values(op, site, bound["input"], index, level))
+    return found or value_mistakes(site, bound, level)
+
+
+def _range_text(size) -> str:
+    # formatting a symbolic size would specialise it (torch.compile would recompile for every size)
+    return "" if torch.compiler.is_compiling() else f" [0, {size})"
 
 
 def _on_accelerator(t: torch.Tensor) -> bool:
@@ -131,7 +140,10 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
     spelled = op.spelled
     allow_negative = op.name == "index_fill"
     if _on_accelerator(index) and level == ASYNC or torch.compiler.is_compiling():
-        values.assert_async(index, size, f"GL011 {spelled}(): index out of range [0, {size}) on dim={site.dim}")
+        if not torch.compiler.is_compiling():  # the record that names the line and coordinate later
+            device_records.record(values.deexpand(index), -size if allow_negative else 0, size, spelled, site.dim,
+                                  wraps=op.family == TAKE_ALONG and site.dim_given)
+        values.assert_async(index, size, f"GL011 {spelled}(): index out of range{_range_text(size)} on dim={site.dim}")
         return []
     low, high = values.span(index)
     if values.fits(low, high, size, allow_negative):
@@ -152,8 +164,8 @@ def _embedding(args, kwargs, level: str) -> List[Violation]:
     weight = args[1] if len(args) > 1 else kwargs.get("weight")
     if not isinstance(ids, torch.Tensor) or not isinstance(weight, torch.Tensor) or weight.dim() != 2:
         return []
-    dtype = str(ids.dtype).replace("torch.", "")
-    if dtype not in INT32_OR_64:
+    if ids.dtype is not torch.int64 and ids.dtype is not torch.int32:
+        dtype = str(ids.dtype).replace("torch.", "")
         return [Violation("GL008", ERROR, f"embedding ids have dtype {dtype} but embedding() needs int64 or int32; "
                                           f"torch raises; convert them with `.long()`")]
     if ids.device != weight.device:
@@ -162,7 +174,9 @@ def _embedding(args, kwargs, level: str) -> List[Violation]:
         return []
     size = weight.shape[0]
     if _on_accelerator(ids) and level == ASYNC or torch.compiler.is_compiling():
-        values.assert_async(ids, size, f"GL011 embedding(): id out of range [0, {size})")
+        if not torch.compiler.is_compiling():
+            device_records.record(values.deexpand(ids), 0, size, "embedding", 0, wraps=False)
+        values.assert_async(ids, size, f"GL011 embedding(): id out of range{_range_text(size)}")
         return []
     low, high = values.span(ids)
     if values.fits(low, high, size):

@@ -1,4 +1,7 @@
-"""Interception: a TorchFunctionMode that checks the family's calls and passes everything else through."""
+"""The reporter (raise or warn at the user's line); also usable as a TorchFunctionMode over every call.
+
+checked()/enable() intercept by patching only the family (interception.py), which is far cheaper.
+"""
 from __future__ import annotations
 
 import threading
@@ -49,17 +52,21 @@ _active: Optional[GatherLintMode] = None
 
 
 def enable(action: str = RAISE, level: str = ASYNC) -> GatherLintMode:
-    """Turn checking on for this thread until disable()."""
+    """Turn checking on (every thread) until disable()."""
     global _active
+    from . import interception
+
     if _active is not None:
         disable()
     _active = GatherLintMode(action, level)
-    _active.__enter__()
+    interception.push(_active)
     return _active
 
 
 def disable() -> None:
     global _active
+    from . import interception
+
     if _active is not None:
-        _active.__exit__(None, None, None)
+        interception.pop(_active)
         _active = None

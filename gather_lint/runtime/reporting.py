@@ -34,7 +34,7 @@ def report(violations, spelling: str, call, action: str) -> None:
     if action == RAISE:
         errors = [v for v in ordered if v.severity == ERROR]
         if errors:
-            rejected = torch_verdict.rejection(*call)
+            rejected = torch_verdict.rejection(*call) if call is not None else torch_verdict.UNKNOWN
             if rejected is not None:
                 _raise(errors[0], spelling, suffix, rejected, where, frame)
             # torch runs this call: it is reported, never stopped

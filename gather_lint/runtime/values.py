@@ -18,14 +18,35 @@ def deexpand(t: torch.Tensor) -> torch.Tensor:
 
 
 def has_values(t: torch.Tensor) -> bool:
-    return t.device.type != "meta" and not _is_fake(t) and t.numel() > 0
+    """Values can be read: not meta/fake, not a vmap/functorch wrapper, not while jit.trace records."""
+    cls = type(t)
+    if (cls is not torch.Tensor and cls is not torch.nn.Parameter and _is_fake(t)) or t.is_meta or t.numel() == 0:
+        return False
+    if torch.compiler.is_compiling():
+        return True  # read only through in-graph asserts
+    return not torch.jit.is_tracing() and not _is_wrapped(t)
+
+
+def _is_wrapped(t: torch.Tensor) -> bool:
+    # vmap's batched tensors (and grad's wrappers) cannot be read with int(): value checks skip them
+    return torch._C._functorch.is_functorch_wrapped_tensor(t)
 
 
 def _is_fake(t: torch.Tensor) -> bool:
     return type(t).__name__ == "FakeTensor" or "Functional" in type(t).__name__
 
 
+_SMALL = 64  # below this many values, reading them into Python beats a reduction kernel
+
+
 def span(index: torch.Tensor) -> Tuple[int, int]:
+    if index.is_cpu and index.numel() <= _SMALL:
+        flat = index.tolist()
+        if index.dim() == 0:
+            return flat, flat
+        for _ in range(index.dim() - 1):  # nested lists, flattened in Python (cheaper than a reshape)
+            flat = [v for row in flat for v in row]
+        return min(flat), max(flat)
     low, high = torch.aminmax(deexpand(index))
     return int(low), int(high)
 

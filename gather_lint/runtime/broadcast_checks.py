@@ -1,0 +1,48 @@
+"""GL006 at run time: a gathered result that kept gather's singleton dim meets a tensor without it.
+
+gather(d, idx) with idx of size 1 on `d` returns [..., 1, ...]; the family wrapper marks such a
+result (provenance.KEPT). Arithmetic operators and the element-wise losses check a marked operand:
+when the other operand has exactly the marked shape minus the singleton, broadcasting grows the
+result ([N, 1] with [N] gives [N, N]) or fails; the author meant an element-wise op.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+
+from ..contract import Violation
+from ..dims import Shape
+from ..rules import gl006_missing_squeeze as rule
+from .provenance import KEPT
+
+
+def mark_kept_singleton(inp, index, axis: Optional[int], result) -> bool:
+    """Remember result's singleton at `axis` when gather left one there on a larger input dim."""
+    # gathered values (log-probs, Q-values) are what gets combined per sample; gathered ids are not
+    if axis is None or not isinstance(result, torch.Tensor) or result.dim() < 2 or not result.is_floating_point():
+        return False
+    if index.shape[axis] == 1 and inp.shape[axis] > 1 and result.shape[axis] == 1:
+        KEPT.put(result, axis)
+        return True
+    return False
+
+
+def combined(a, b, op: str) -> Optional[Violation]:
+    """GL006 when one of a, b is a marked gather result and the other is it minus the singleton."""
+    for gathered, other in ((a, b), (b, a)):
+        axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
+        if axis is None or not isinstance(other, torch.Tensor):
+            continue
+        shape, other_shape = tuple(gathered.shape), tuple(other.shape)
+        rest = shape[:axis] + shape[axis + 1:]
+        if len(other_shape) != len(shape) - 1 or other_shape != rest:
+            continue
+        try:
+            grown = torch.broadcast_shapes(shape, other_shape)
+        except RuntimeError:
+            grown = None  # torch will raise a size mismatch
+        if grown is not None and grown == torch.Size(shape):
+            continue  # nothing grows (a batch of one): harmless
+        return rule.check_broadcast(Shape(shape), axis, Shape(other_shape), "gathered result", "other operand", op)
+    return None

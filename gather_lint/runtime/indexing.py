@@ -1,0 +1,84 @@
+"""Checks for `x[key]` and `x[key] = v` when the key holds an integer tensor (advanced indexing).
+
+- GL011: index values outside [-size, size) on their dim (torch raises IndexError; the report adds
+  the first bad coordinate and value).
+- GL013: `x[idx] += v` / `-=`: Python reads x[idx], adds in place, and writes back with the same
+  key object. When the key's positions repeat, each repeated position is incremented once.
+Keys of ints, slices, None and Ellipsis never reach here (the wrapper's fast path).
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import torch
+
+from ..contract import Violation
+from ..rules import gl011_index_out_of_range as oob
+from . import values
+from .overwrite_checks import augmented_write, repeated_positions
+
+
+def has_tensor(key) -> bool:
+    """Cheap test run on every indexing call: is there a tensor in the key?"""
+    if isinstance(key, torch.Tensor):
+        return True
+    if type(key) is tuple:
+        for k in key:
+            if isinstance(k, torch.Tensor):
+                return True
+    return False
+
+
+def integer_indices(shape: Tuple[int, ...], key) -> Optional[List[Tuple[int, torch.Tensor]]]:
+    """[(input dim, integer index tensor)] for the key; None when the key's layout is not understood."""
+    items = key if type(key) is tuple else (key,)
+    consumed = 0
+    for k in items:
+        if k is None or k is Ellipsis:
+            continue
+        if isinstance(k, torch.Tensor) and k.dtype in (torch.bool, torch.uint8):
+            consumed += k.dim()
+        else:
+            consumed += 1
+    if consumed > len(shape):
+        return None  # torch raises "too many indices"
+    found, dim = [], 0
+    for k in items:
+        if k is None:
+            continue
+        if k is Ellipsis:
+            dim += len(shape) - consumed
+        elif isinstance(k, torch.Tensor):
+            if k.dtype in (torch.bool, torch.uint8):
+                dim += k.dim()
+                continue
+            if k.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8):
+                return None
+            found.append((dim, k))
+            dim += 1
+        elif isinstance(k, (int, slice)):
+            dim += 1
+        else:
+            return None  # lists, SymInts and other keys: leave them to torch
+    return found
+
+
+def out_of_range(shape: Tuple[int, ...], found, spelled: str) -> Optional[Violation]:
+    for dim, idx in found:
+        if not values.has_values(idx):
+            continue
+        size = shape[dim]
+        low, high = values.span(idx)
+        if low >= -size and high < size:
+            continue
+        coord, value = values.first_bad(idx, -size, size - 1)
+        return Violation(oob.CODE, oob.SEVERITY, oob.message(
+            spelled, low, high, size, dim, f"; first bad value {value} at index{list(coord)}", ""))
+    return None
+
+
+def overwriting_accumulate(shape: Tuple[int, ...], found, op: str) -> Optional[Violation]:
+    if not found or not all(values.has_values(i) for _, i in found):
+        return None
+    repeated = repeated_positions(shape, found)
+    return augmented_write(op, repeated) if repeated else None

@@ -1,0 +1,349 @@
+"""Interception by replacing the family's functions and methods with checked wrappers.
+
+Only the family pays: torch.gather / Tensor.gather and siblings (functional, method, in-place),
+F.embedding (nn.Embedding calls it through the module attribute), Tensor.__getitem__/__setitem__
+(checked only when the key holds a tensor), and, to record where index values come from, topk /
+sort / argsort / argmax / argmin / max / min. Arithmetic operators are wrapped only after a gather
+first leaves a kept singleton (GL006). Every other torch call runs untouched.
+
+Installed while at least one reporter is active (push/pop); names bound before that
+(`from torch import gather` in an already imported module) are rebound to the wrappers and put
+back afterwards. Checks apply to every thread while installed.
+"""
+from __future__ import annotations
+
+import os
+import site
+import sys
+import threading
+import warnings
+import weakref
+from typing import Callable, Dict, List, Optional, Tuple
+
+import torch
+import torch.nn.functional as F
+
+from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
+from . import broadcast_checks, device_records, indexing, provenance
+from .checker import check_call
+from .targets import EMBEDDING
+
+_stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
+_busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
+_lock = threading.RLock()
+_saved: List[Tuple[object, str, object, bool]] = []  # (owner, name, original, owned by owner.__dict__)
+_rebound: List[Tuple[dict, str, object]] = []  # module globals rebound to a wrapper
+_originals: Dict[int, object] = {}  # id(original) -> wrapper, for rebinding
+_operators_on = False
+
+
+def active():
+    return _stack[-1] if _stack else None
+
+
+def push(reporter) -> None:
+    with _lock:
+        _stack.append(reporter)
+        if len(_stack) == 1:
+            _install()
+
+
+def pop(reporter, error: Optional[BaseException] = None) -> None:
+    """Deactivate `reporter`. An error leaving the checked block (a device-side assert) gets what the
+    pending device records say as notes under its traceback."""
+    with _lock:
+        if error is not None and device_records.has_pending() and hasattr(error, "add_note"):
+            for text in device_records.explain_pending():
+                error.add_note(f"gather-lint: {text}")
+        if reporter in _stack:
+            _stack.remove(reporter)
+        if not _stack:
+            _uninstall()
+
+
+def _idle() -> bool:
+    """No checks here: none active, a check is running, or dynamo is tracing (Python-side facts only)."""
+    return not _stack or _busy or torch.compiler.is_compiling()
+
+
+def _report(reporter, violations, spelling: str, call=None) -> None:
+    """call: (func, args, kwargs), for asking torch how it rejects the call (None: not asked)."""
+    reporter._report(violations, spelling, call)
+
+
+def _run_check(fn, *args):
+    global _busy
+    _busy = True
+    try:
+        if torch.jit.is_tracing():  # sizes are traced tensors there: reading them is fine, the warnings are noise
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                return fn(*args)
+        return fn(*args)
+    finally:
+        _busy = False
+
+
+# --- the family --------------------------------------------------------------------------------
+
+def _family(original, target, spelling: str):
+    marks = target != EMBEDDING and target.family in (GATHER, TAKE_ALONG)
+
+    def checked(*args, **kwargs):
+        if not _stack:
+            return original(*args, **kwargs)
+        reporter = _stack[-1]
+        if torch.compiler.is_compiling():  # shape checks traced into the graph, value checks as asserts
+            violations = check_call(target, args, kwargs, reporter.level)
+            if violations:
+                _report(reporter, violations, spelling, (original, args, kwargs))
+            return original(*args, **kwargs)
+        if _busy:
+            return original(*args, **kwargs)
+        if device_records.has_pending():  # earlier asynchronous records that have landed (no sync)
+            device_records.poll(reporter)
+        violations = _run_check(check_call, target, args, kwargs, reporter.level)
+        if violations:
+            _report(reporter, violations, spelling, (original, args, kwargs))
+        result = original(*args, **kwargs)
+        if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
+            _mark_kept(target, args, kwargs, result)
+        return result
+
+    return checked
+
+
+def _mark_kept(op, args, kwargs, result) -> None:
+    if len(args) == 3 and not kwargs:  # the usual spelling: gather(input, dim, index)
+        inp, dim, index = args
+        if op.family == TAKE_ALONG:
+            inp, index, dim = args
+    else:
+        bound = bind_arguments(op, args, kwargs, method=False)
+        if not bound:
+            return
+        inp, index, dim = bound.get("input"), bound.get(op.index_param), bound.get("dim")
+    if not isinstance(inp, torch.Tensor) or not isinstance(index, torch.Tensor) or not isinstance(dim, int):
+        return
+    if index.dim() != inp.dim() or not -inp.dim() <= dim < inp.dim():
+        return
+    if broadcast_checks.mark_kept_singleton(inp, index, dim % inp.dim(), result) and not _operators_on:
+        _operators()
+
+
+# --- indexing ----------------------------------------------------------------------------------
+
+_last_read: Optional[tuple] = None  # (weakref to x[key]'s result, key, augmented op or None)
+
+
+def _getitem(original):
+    def __getitem__(self, key):
+        if _idle() or not indexing.has_tensor(key):
+            return original(self, key)
+        _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
+        result = original(self, key)
+        global _last_read
+        try:
+            _last_read = (weakref.ref(result), key, None)
+        except TypeError:
+            pass
+        return result
+
+    return __getitem__
+
+
+def _setitem(original):
+    def __setitem__(self, key, value):
+        if _idle() or not indexing.has_tensor(key):
+            return original(self, key, value)
+        _run_check(_check_index, self, key, "Tensor.__setitem__", value, (original, (self, key, value), {}))
+        return original(self, key, value)
+
+    return __setitem__
+
+
+def _check_index(x, key, spelling, value, call) -> None:
+    global _last_read
+    reporter = _stack[-1]
+    if torch.compiler.is_compiling():
+        return
+    shape = tuple(x.shape)
+    found = indexing.integer_indices(shape, key)
+    if not found or x.device.type != "cpu" and reporter.level != "sync":
+        return
+    violation = indexing.out_of_range(shape, found, spelling.split(".")[-1])
+    if violation is None and value is not None and _last_read is not None:
+        ref, read_key, op = _last_read
+        if op is not None and read_key is key and ref() is value:
+            _last_read = None
+            violation = indexing.overwriting_accumulate(shape, found, op)
+    if violation is not None:
+        _report(reporter, [violation], spelling, call)
+
+
+def _augmented(original, op: str):
+    def augmented(self, other):
+        global _last_read
+        if _last_read is not None and _stack and not torch.compiler.is_compiling() and _last_read[0]() is self:
+            _last_read = (_last_read[0], _last_read[1], op)
+        return original(self, other)
+
+    return augmented
+
+
+# --- where index values come from (GL004) -------------------------------------------------------
+
+_DIM_AT = {"topk": (2, -1), "sort": (1, -1), "argsort": (1, -1), "argmax": (1, None), "argmin": (1, None),
+           "max": (1, None), "min": (1, None)}
+
+
+def _producer(original, how: str):
+    position, default = _DIM_AT[how]
+
+    def producing(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if _stack and args and not torch.compiler.is_compiling():
+            dim = args[position] if len(args) > position else kwargs.get("dim", default)
+            provenance.note_indices(how, args[0], dim, result)
+        return result
+
+    return producing
+
+
+# --- GL006: a kept singleton meets a tensor without it ------------------------------------------
+
+def _operator(original, symbol: str):
+    facts = provenance.KEPT._facts
+
+    def operator(self, other):
+        if facts and _stack and (id(self) in facts or id(other) in facts) and not torch.compiler.is_compiling():
+            violation = broadcast_checks.combined(self, other, symbol)
+            if violation is not None:
+                _report(_stack[-1], [violation], f"Tensor.{original.__name__}")
+        return original(self, other)
+
+    return operator
+
+
+def _loss(original, name: str):
+    facts = provenance.KEPT._facts
+
+    def loss(input, target, *args, **kwargs):
+        if facts and _stack and (id(input) in facts or id(target) in facts) and not torch.compiler.is_compiling():
+            violation = broadcast_checks.combined(input, target, name)
+            if violation is not None:
+                _report(_stack[-1], [violation], f"F.{name}")
+        return original(input, target, *args, **kwargs)
+
+    return loss
+
+
+_OPERATORS = {"__add__": "+", "__radd__": "+", "__sub__": "-", "__rsub__": "-", "__mul__": "*", "__rmul__": "*",
+              "__truediv__": "/", "__rtruediv__": "/"}
+_LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits")
+
+
+def _operators() -> None:
+    global _operators_on
+    with _lock:
+        if _operators_on or not _stack:
+            return
+        _operators_on = True
+        for name, symbol in _OPERATORS.items():
+            _patch(torch.Tensor, name, _operator(getattr(torch.Tensor, name), symbol))
+
+
+# --- installing ---------------------------------------------------------------------------------
+
+def _places() -> List[Tuple[object, str, Callable]]:
+    places = []
+    for name, op in OPS.items():
+        for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
+            if hasattr(owner, name) and (owner is torch.Tensor or op.has_function):
+                places.append((owner, name, lambda o, op=op, s=prefix + name: _family(o, op, s)))
+    places.append((F, "embedding", lambda o: _family(o, EMBEDDING, "F.embedding")))
+    places.append((torch.Tensor, "__getitem__", _getitem))
+    places.append((torch.Tensor, "__setitem__", _setitem))
+    places.append((torch.Tensor, "__iadd__", lambda o: _augmented(o, "+=")))
+    places.append((torch.Tensor, "__isub__", lambda o: _augmented(o, "-=")))
+    for how in _DIM_AT:
+        for owner in (torch, torch.Tensor):
+            places.append((owner, how, lambda o, how=how: _producer(o, how)))
+    for name in _LOSSES:
+        places.append((F, name, lambda o, name=name: _loss(o, name)))
+    return places
+
+
+def _patch(owner, name: str, wrapper) -> None:
+    original = getattr(owner, name)
+    _saved.append((owner, name, original, name in vars(owner)))
+    setattr(owner, name, wrapper)
+    _originals[id(original)] = wrapper
+
+
+def _install() -> None:
+    for owner, name, make in _places():
+        _patch(owner, name, make(getattr(owner, name)))
+    _rebind_imported_names()
+
+
+def _uninstall() -> None:
+    global _operators_on, _last_read
+    for namespace, name, original in reversed(_rebound):
+        namespace[name] = original
+    _rebound.clear()
+    for owner, name, original, owned in reversed(_saved):
+        if owned:
+            setattr(owner, name, original)
+        else:
+            delattr(owner, name)  # the subclass attribute shadowed the base's slot: remove it
+    _saved.clear()
+    _originals.clear()
+    _operators_on = False
+    _last_read = None
+    device_records.discard()
+    provenance.ORIGINS.clear()
+    provenance.KEPT.clear()
+
+
+_SKIP_MODULES = ("torch", "gather_lint", "numpy", "_", "builtins", "sys", "typing")
+
+
+def _library_dirs() -> tuple:
+    """The standard library and site-packages directories: code there is not the user's."""
+    dirs = {os.path.dirname(os.__file__)}
+    dirs.update(getattr(site, "getsitepackages", list)())
+    if hasattr(site, "getusersitepackages"):
+        dirs.add(site.getusersitepackages())
+    return tuple(d.rstrip(os.sep) + os.sep for d in dirs)
+
+
+_LIBRARY_DIRS = _library_dirs()
+_user_module: Dict[str, bool] = {}  # module name -> is it the user's code (not the standard library or site-packages)
+
+
+def _is_user_module(modname: str, module) -> bool:
+    known = _user_module.get(modname)
+    if known is None:
+        path = getattr(module, "__file__", None) or ""
+        private = modname.startswith(_SKIP_MODULES) and modname not in ("__main__", "__mp_main__")
+        known = not private and not (path and path.startswith(_LIBRARY_DIRS))
+        _user_module[modname] = known
+    return known
+
+
+def _rebind_imported_names() -> None:
+    """`from torch import gather` in a module imported before checks started: point it at the wrapper.
+    Only the user's modules are scanned (installed libraries and the standard library are not)."""
+    for modname, module in list(sys.modules.items()):
+        if module is None or not _is_user_module(modname, module):
+            continue
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for name, value in list(namespace.items()):
+            wrapper = _originals.get(id(value))
+            if wrapper is not None and callable(value):
+                _rebound.append((namespace, name, value))
+                namespace[name] = wrapper

@@ -1,0 +1,91 @@
+"""Silent write mistakes that only the values show (GL013, GL014), checked before the op runs.
+
+- GL013: `scatter` (no reduce) of a src tensor into an all-zeros self, where an index repeats along
+  `dim` with different src values: only one of them survives (which one is unspecified); the
+  zeros buffer says a sum or a distribution was being built. Also `x[ids] += v` / `-=` where the
+  read and the write use the same index holding repeated positions (indexing.py calls here).
+- GL014: `scatter_reduce` mean/prod/amax/amin with include_self=True onto an all-zeros self, where
+  the zeros change the result.
+Each check reads values, so it runs only where that is free of a device sync (CPU, or `sync` level).
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import torch
+
+from ..contract import Site, TensorInfo, Violation
+from ..dims import normalize_dim
+from ..rules import gl013_overwriting_accumulate as gl013
+from ..rules import gl014_reduce_includes_buffer as gl014
+
+_MEAN_LIKE = ("mean", "prod", "amax", "amin")
+
+
+def _all_zeros(t: torch.Tensor) -> bool:
+    return t.numel() > 0 and not bool(t.any())
+
+
+def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
+    """GL013 for `zeros.scatter(dim, index, src)` with a repeated index and different src values."""
+    inp, index, src = bound.get("input"), bound.get("index"), bound.get("src")
+    if site.op.name != "scatter" or bound.get("reduce") is not None or not isinstance(src, torch.Tensor):
+        return None
+    axis = normalize_dim(site.dim, inp.dim()) if site.dim is not None else None
+    if axis is None or index.dim() == 0 or index.shape[axis] < 2 or not _all_zeros(inp):
+        return None
+    # the part of src that scatter reads: index's shape from src's origin
+    part = src[tuple(slice(0, n) for n in index.shape)]
+    order = index.argsort(dim=axis, stable=True)
+    keys, vals = index.gather(axis, order), part.gather(axis, order)
+    n = index.shape[axis]
+    same_key = keys.narrow(axis, 1, n - 1) == keys.narrow(axis, 0, n - 1)
+    clash = same_key & (vals.narrow(axis, 1, n - 1) != vals.narrow(axis, 0, n - 1))
+    if not bool(clash.any()):
+        return None
+    where = [int(c) for c in clash.nonzero()[0]]
+    value = int(keys[tuple(where)])
+    return gl013.check_overwriting_scatter(f"{site.op.spelled}({site.dim}, index, src)",
+                                           f"index value {value} repeats along dim {site.dim}")
+
+
+def reduce_includes_zeros(site: Site, bound: dict) -> Optional[Violation]:
+    """GL014 for scatter_reduce onto an all-zeros self with include_self=True, where it matters."""
+    reduce = bound.get("reduce")
+    if site.op.name != "scatter_reduce" or reduce not in _MEAN_LIKE or bound.get("include_self", True) is False:
+        return None
+    inp, index, src = bound["input"], bound["index"], bound.get("src")
+    if not isinstance(src, torch.Tensor) or not _all_zeros(inp):
+        return None
+    if reduce in ("amax", "amin"):  # zeros change the result only where src stays below / above 0
+        with torch.no_grad():
+            with_self = inp.scatter_reduce(site.dim, index, src, reduce, include_self=True)
+            without = inp.scatter_reduce(site.dim, index, src, reduce, include_self=False)
+        if torch.equal(with_self, without):
+            return None
+    info = TensorInfo(site.input.shape, site.input.dtype, None, "self", filled="zeros")
+    return gl014.check(Site(site.op, info, site.index, site.dim, site.dim_given, site.payload,
+                            {"reduce": reduce, "include_self": True}))
+
+
+def repeated_positions(shape: Sequence[int], indices: Sequence[tuple]) -> Optional[str]:
+    """For x[i0, i1, ...] (each (dim, index tensor)): a description of one repeated position, or None."""
+    flat = None
+    for dim, idx in indices:
+        size = shape[dim]
+        part = torch.where(idx < 0, idx + size, idx).long()
+        flat = part if flat is None else flat * size + part
+    if flat is None:
+        return None
+    flat = torch.broadcast_to(flat, torch.broadcast_shapes(*(i.shape for _, i in indices))).reshape(-1)
+    if flat.numel() < 2:
+        return None
+    uniq, counts = torch.unique(flat, return_counts=True)
+    if uniq.numel() == flat.numel():
+        return None
+    k = int(counts.argmax())
+    return f"repeated positions (one position appears {int(counts[k])} times)"
+
+
+def augmented_write(op: str, where: str) -> Violation:
+    return gl013.check_augmented("x", "index", where, op, "v")

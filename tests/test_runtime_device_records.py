@@ -1,0 +1,99 @@
+"""The asynchronous level on accelerators: a device-side record names the line and coordinate later,
+with no host sync. The logic runs on CPU tensors here (the accelerator branch forced, the event a
+no-op); the CUDA tests skip without CUDA."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from gather_lint.runtime import GatherLintError, checked, checker, device_records, values  # noqa: E402
+
+cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+
+
+@pytest.fixture
+def accelerator_branch(monkeypatch):
+    monkeypatch.setattr(checker, "_on_accelerator", lambda t: True)
+
+
+def test_record_is_reported_at_the_next_checked_call_with_line_and_coordinate(accelerator_branch, monkeypatch):
+    monkeypatch.setattr(values, "assert_async", lambda *a: None)  # the device assert has not surfaced yet
+    x = torch.randn(3, 4)
+    with checked():
+        line = sys._getframe().f_lineno + 2
+        with pytest.raises(RuntimeError, match="out of bounds"):  # CPU's own error; a CUDA kernel fails later
+            x.gather(1, torch.tensor([[0], [9], [0]]))
+        with pytest.raises(GatherLintError) as info:
+            x.gather(1, torch.zeros(3, 1, dtype=torch.long).expand(-1, 4))
+    message = str(info.value)
+    assert message.startswith("GL011 gather(): index values span [0, 9]")
+    assert "first bad value 9 at index[1, 0]" in message and f"{__file__}:{line}" in message
+
+
+def test_device_assert_error_carries_the_record_as_a_note(accelerator_branch):
+    x = torch.randn(3, 4)
+    with pytest.raises(RuntimeError) as info:
+        with checked():
+            line = sys._getframe().f_lineno + 1
+            x.gather(1, torch.tensor([[0], [0], [-100]]))  # on CPU the assert fires at once
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    assert "first bad value -100 at index[2, 0]" in notes and f"{__file__}:{line}" in notes
+
+
+def test_take_along_dim_record_is_gl010_and_embedding_is_covered(accelerator_branch, monkeypatch):
+    monkeypatch.setattr(values, "assert_async", lambda *a: None)
+    x = torch.randn(3, 4)
+    with checked():
+        torch.take_along_dim(x, torch.tensor([[1], [5], [0]]), dim=1)
+        with pytest.raises(GatherLintError, match=r"GL010 .*first bad value 5 at index\[1, 0\]"):
+            x.gather(1, torch.zeros(3, 1, dtype=torch.long).expand(-1, 4))
+        with pytest.raises(IndexError):  # CPU's own error; a CUDA kernel fails later
+            torch.nn.functional.embedding(torch.tensor([1, 7]), torch.randn(4, 2))
+        with pytest.raises(GatherLintError, match=r"GL011 embedding\(\).*first bad value 7 at index\[1\]"):
+            x.gather(1, torch.zeros(3, 1, dtype=torch.long).expand(-1, 4))
+
+
+def test_valid_calls_leave_nothing_to_report(accelerator_branch):
+    x = torch.randn(3, 4)
+    with checked():
+        for _ in range(3):
+            out = x.gather(1, torch.tensor([[0], [3], [1]]).expand(-1, 2))
+        assert device_records.explain_pending() == []
+    assert torch.equal(out, torch.stack([x[0, [0, 0]], x[1, [3, 3]], x[2, [1, 1]]]))
+
+
+@cuda
+def test_cuda_valid_calls_never_sync():
+    x = torch.randn(64, 128, device="cuda")
+    idx = torch.randint(128, (64, 4), device="cuda")
+    ids = torch.randint(64, (32,), device="cuda")
+    table = torch.randn(64, 8, device="cuda")
+    torch.cuda.synchronize()
+    with checked():
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            for _ in range(3):
+                x.gather(1, idx)
+                torch.nn.functional.embedding(ids, table)
+                x.index_select(0, ids)
+        finally:
+            torch.cuda.set_sync_debug_mode(0)
+    torch.cuda.synchronize()
+
+
+@cuda
+def test_cuda_device_assert_names_the_line_and_coordinate(tmp_path):
+    script = tmp_path / "bad.py"
+    script.write_text(textwrap.dedent("""\
+        import torch
+        x = torch.randn(4, 8, device="cuda")
+        idx = torch.tensor([[0], [1], [11], [2]], device="cuda")
+        y = x.gather(1, idx)
+        print(y.sum().item())
+    """))
+    out = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert f"{script}:4" in out.stderr and "first bad value 11 at index[2, 0]" in out.stderr
