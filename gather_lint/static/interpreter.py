@@ -16,6 +16,7 @@ from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
+from . import advanced_indexing
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -612,6 +613,7 @@ class Interpreter:
                     return SeqVal(owner.items[slice(*bounds)])
             return None
         if isinstance(owner, TensorVal):
+            advanced_indexing.check(self, node, owner, key)  # GL017
             return ops.index_tensor(owner, key)
         return None
 

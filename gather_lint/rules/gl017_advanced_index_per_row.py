@@ -1,0 +1,103 @@
+"""GL017 advanced index per row: ``x[:, idx]`` with one index per row picks every index for every row.
+
+With ``log_probs`` of shape ``[B, C]`` and ``actions`` of shape ``[B]`` (one action per row),
+``log_probs[:, actions]`` is advanced indexing on dim 1 alone: every row is read at every row's
+action, giving ``[B, B]``, silently. What was meant is one entry per row:
+``log_probs.gather(1, actions.unsqueeze(1)).squeeze(1)`` or ``log_probs[torch.arange(B), actions]``.
+The ``[B, B]`` result then broadcasts against ``[B]`` rewards or is averaged by ``.mean()`` without
+any error, and the loss averages every row with every other row's label.
+The same holds on higher ranks (``x[:, :, idx]``, ``x[..., idx]``) when the index's leading dims are
+the dims left of the indexed one. It is reported only when the index's leading sizes equal those
+dims and its values are per-row picks: ids, labels, actions or targets, or positions made for the
+indexed dim (``argmax``, ``topk``, ``multinomial``, ``randint``). A column selection shared by all
+rows (``hidden[:, keep]``, ``feats[:, perm]``) is correct and stays silent.
+"""
+from typing import Optional, Tuple
+
+from ..contract import WARNING, Site, Violation
+from ..dims import Dim, Shape
+from ..suggest import method_call
+from ._example import Example
+
+CODE = "GL017"
+NAME = "advanced-index-per-row"
+SEVERITY = WARNING
+FIX = None
+RUNTIME = False  # x[:, idx] is not a family call, and the runtime cannot tell a per-row index from a column list
+
+EXAMPLES = [
+    Example(
+        title="log-prob of the action taken in each row",
+        bad="""
+import torch
+log_probs = torch.randn(6, 4).log_softmax(-1)  # [B, A]
+actions = torch.randint(4, (6,))
+rewards = torch.randn(6)
+out = log_probs[:, actions] * rewards
+expected = torch.stack([log_probs[i, actions[i]] * rewards[i] for i in range(6)])
+""",
+        good="""
+import torch
+log_probs = torch.randn(6, 4).log_softmax(-1)  # [B, A]
+actions = torch.randint(4, (6,))
+rewards = torch.randn(6)
+out = log_probs.gather(1, actions.unsqueeze(1)).squeeze(1) * rewards
+expected = torch.stack([log_probs[i, actions[i]] * rewards[i] for i in range(6)])
+""",
+    ),
+    Example(
+        title="per-token scores picked with an ellipsis",
+        bad="""
+import torch
+scores = torch.randn(2, 5, 7)  # [B, L, V]
+token_ids = torch.randint(7, (2, 5))  # [B, L]
+out = scores[..., token_ids]
+expected = torch.stack([torch.stack([scores[b, t, token_ids[b, t]] for t in range(5)]) for b in range(2)])
+""",
+        good="""
+import torch
+scores = torch.randn(2, 5, 7)  # [B, L, V]
+token_ids = torch.randint(7, (2, 5))  # [B, L]
+out = torch.take_along_dim(scores, token_ids.unsqueeze(-1), dim=-1).squeeze(-1)
+expected = torch.stack([torch.stack([scores[b, t, token_ids[b, t]] for t in range(5)]) for b in range(2)])
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    return None  # not a family call: see check_subscript
+
+
+def check_subscript(expr_text: str, x_text: str, x: Shape, axis: int, index_text: str, index: Shape,
+                    origin: str) -> Violation:
+    """`x[<axis full slices>, index]` where index's leading dims are x's dims left of `axis`."""
+    dims = x.dims
+    shared = min(len(index.dims), axis)  # the index's leading dims are x's: name them as x does
+    result = Shape(tuple(dims[:axis]) + tuple(dims[:shared]) + tuple(index.dims[shared:]) + tuple(dims[axis + 1:]))
+    lead = Shape(tuple(dims[:axis]))
+    return Violation(
+        CODE, SEVERITY,
+        f"`{expr_text}` indexes dim {axis} of `{x_text}` {x} with `{index_text}` {index}, which holds {origin}, "
+        f"one per {_row_word(lead)}; advanced indexing reads every {_row_word(lead)} at every index, giving "
+        f"{result}, silently; to pick one entry per {_row_word(lead)} use {_fix(x_text, dims, axis, index_text, len(index.dims))}",
+    )
+
+
+def _row_word(lead: Shape) -> str:
+    return "row" if len(lead.dims) == 1 else f"{lead} position"
+
+
+def _fix(x: str, dims: Tuple[Dim, ...], axis: int, index: str, index_rank: int) -> str:
+    rank = len(dims)
+    if rank == axis + 1 and index_rank == axis:
+        unsqueezed = method_call(index, f"unsqueeze({axis})")
+        picked = f"`{method_call(x, f'gather({axis}, {unsqueezed})')}.squeeze({axis})`"
+    elif rank == axis + 1 and index_rank == axis + 1:
+        picked = f"`{method_call(x, f'gather({axis}, {index})')}`"
+    else:
+        picked = f"torch.gather along dim {axis} (with the index expanded over the other dims)"
+    if axis == 1 and index_rank == 1:
+        rows = method_call(x, "size(0)")
+        picked += f" or `{x}[torch.arange({rows}), {index}]`"
+    return picked

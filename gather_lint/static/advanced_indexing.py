@@ -1,0 +1,93 @@
+"""GL017: `x[:, idx]` where idx holds one pick per row of x (advanced indexing crosses rows with picks)."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional, Tuple
+
+from ..dims import must_differ, must_equal, varies
+from ..rules import gl017_advanced_index_per_row as rule
+from .tensor_ops import FLOAT_DTYPES, SliceVal
+from .values import Literal, SeqVal, TensorVal
+
+# `[:, name]`, `[:, :, name]`, `[..., name]`: files spelling none of these need no parse for GL017
+_SPELLED = re.compile(r"\[\s*(?::\s*,\s*)+[A-Za-z_][\w.]*\s*[\],]|\[\s*\.\.\.\s*,\s*[A-Za-z_][\w.]*\s*\]")
+
+
+def spelled_in(text: str) -> bool:
+    return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
+
+
+def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
+    """Flag `x[:, idx]` (reads only) when idx's leading dims are x's dims left of the indexed one and
+    its values are per-row picks into the indexed dim."""
+    if not isinstance(node.ctx, ast.Load):
+        return  # x[:, idx] = v writes columns: another question
+    found = _one_index_after_full_slices(owner, key)
+    if found is None:
+        return
+    axis, index = found
+    dims, picks = owner.shape.dims, index.shape.dims
+    shared = min(len(picks), axis)
+    if not all(must_equal(a, b) and varies(a) for a, b in zip(picks[:shared], dims[:shared])):
+        return  # hidden[:, keep] with keep [K]: one column list for every row; a leading 1 is no batch
+    origin = _per_row_origin(index, dims[axis])
+    if origin is None:
+        return
+    segment = interp.source.segment
+    index_node = _index_node(node.slice)
+    interp.flag(node, rule.check_subscript(segment(node), segment(node.value), owner.shape, axis,
+                                           segment(index_node), index.shape, origin), None)
+
+
+def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, TensorVal]]:
+    """(axis, index) for `[:, ..., :, idx, :, ...]`: one integer tensor, every other item a full slice
+    or one `...`; the index's axis must have at least one dim left of it."""
+    shape = owner.shape
+    if shape is None or shape.variadic:
+        return None
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else [key]
+    tensors = [k for k, item in enumerate(items) if isinstance(item, TensorVal)]
+    if len(tensors) != 1:
+        return None
+    position = tensors[0]
+    ellipses = [k for k, item in enumerate(items) if isinstance(item, Literal) and item.value is Ellipsis]
+    full = [k for k, item in enumerate(items) if isinstance(item, SliceVal) and _full(item)]
+    if len(ellipses) > 1 or len(full) + len(ellipses) + 1 != len(items) or len(items) > len(shape.dims):
+        return None
+    if ellipses and ellipses[0] < position:
+        axis = len(shape.dims) - (len(items) - position)
+    else:
+        axis = position
+    index = items[position]
+    if axis < 1 or index.shape is None or index.shape.variadic or not index.shape.dims:
+        return None
+    if index.dtype is not None and (index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES):
+        return None  # a mask selects, a float index raises: neither is this mistake
+    return axis, index
+
+
+def _full(s: SliceVal) -> bool:
+    return s.lower is None and s.upper is None and s.step is None
+
+
+def _per_row_origin(index: TensorVal, indexed) -> Optional[str]:
+    """How the index's values are known to be picks into the indexed dim, or None."""
+    domain = index.domain
+    if domain is None or domain.sentinel is not None:
+        return None
+    if domain.size is not None and must_differ(domain.size, indexed):
+        return None  # values made for another dim
+    if domain.category:
+        return domain.origin
+    if domain.size is not None and must_equal(domain.size, indexed) and domain.origin:
+        return domain.origin  # argmax/topk/multinomial/randint/`% n` over the indexed dim
+    return None
+
+
+def _index_node(slice_node):
+    if isinstance(slice_node, ast.Tuple):
+        for element in slice_node.elts:
+            if not isinstance(element, ast.Slice) and not (isinstance(element, ast.Constant) and element.value is Ellipsis):
+                return element
+    return slice_node

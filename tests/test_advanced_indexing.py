@@ -1,0 +1,142 @@
+"""GL017: `x[:, idx]` with one index per row. Each case is checked in torch: the flagged ones give the
+crossed [B, B]-like result, the silent ones are either correct column selections or unknowable."""
+import pytest
+
+from .conftest import codes, lint
+
+
+def test_labels_per_row_with_jaxtyping_shapes(torch):
+    code = """
+    import torch
+    from jaxtyping import Float, Int
+    from torch import Tensor
+    def nll(scores: Float[Tensor, "n k"], y: Int[Tensor, "n"]):
+        picked = scores.log_softmax(-1)[:, y]
+        return -picked.mean()
+    """
+    assert codes(code) == ["GL017"]
+    scores, y = torch.randn(5, 3), torch.randint(3, (5,))
+    assert scores[:, y].shape == (5, 5)
+
+
+def test_argmax_over_the_indexed_dim_is_a_pick_per_row(torch):
+    code = """
+    import torch
+    def greedy_value(q_next):
+        q_next = q_next  # [N, M]
+        best = q_next.argmax(dim=1)
+        return q_next[:, best]
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL017"]
+    assert "[N, N]" in found[0].message and "q_next.gather(1, best.unsqueeze(1)).squeeze(1)" in found[0].message
+    q = torch.randn(4, 6)
+    assert q[:, q.argmax(dim=1)].shape == (4, 4)
+
+
+def test_topk_positions_per_row(torch):
+    code = """
+    import torch
+    def f(sim):
+        sim = sim  # [Q, P]
+        nearest = sim.topk(3, dim=-1).indices
+        return sim[:, nearest]
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL017"]
+    assert "[Q, Q, 3]" in found[0].message and "sim.gather(1, nearest)" in found[0].message
+    sim = torch.randn(4, 7)
+    assert sim[:, sim.topk(3, dim=-1).indices].shape == (4, 4, 3)
+
+
+def test_second_dim_index_with_leading_batch_and_time(torch):
+    code = """
+    import torch
+    def f(logits, target_ids):
+        logits = logits  # [B, T, V]
+        target_ids = target_ids  # [B, T]
+        return logits[:, :, target_ids]
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL017"]
+    assert "[B, T, B, T]" in found[0].message
+    assert torch.randn(2, 3, 5)[:, :, torch.randint(5, (2, 3))].shape == (2, 3, 2, 3)
+
+
+@pytest.mark.parametrize("body", [
+    # one column list shared by every row
+    "keep = torch.tensor([0, 2, 3])\n        return hidden[:, keep]",
+    "perm = torch.randperm(hidden.size(1))\n        return hidden[:, perm]",
+    # an index of unknown shape (it may be a single label)
+    "return hidden[:, labels]",
+    # both dims indexed: the per-row pick itself
+    "return hidden[torch.arange(hidden.size(0)), labels]",
+    # a mask, a write
+    "return hidden[:, hidden.sum(0) > 0]",
+])
+def test_column_selections_and_unknown_indices_stay_silent(body):
+    code = f"""
+    import torch
+    def f(hidden, labels):
+        hidden = hidden  # [N, D]
+        {body}
+    """
+    assert codes(code) == []
+
+
+def test_row_lookup_by_label_is_not_a_column_index():
+    code = """
+    import torch
+    def f(centers, labels):
+        centers = centers  # [N, D]
+        labels = labels  # [N]
+        return centers[labels]
+    """
+    assert codes(code) == []
+
+
+def test_writing_columns_is_not_reported():
+    code = """
+    import torch
+    def f(onehot, labels):
+        onehot = onehot  # [N, C]
+        labels = labels  # [N]
+        onehot[:, labels] = 1.0
+        return onehot
+    """
+    assert codes(code) == []
+
+
+def test_ids_made_for_another_dim_are_not_picks_into_this_one(torch):
+    # values from argmax over dim 0 of an [N, C] tensor are row positions, used here as a shared row list
+    code = """
+    import torch
+    def f(x):
+        x = torch.randn(6, 4)
+        rows = x.argmax(dim=0)
+        return x[:, rows]
+    """
+    assert codes(code) == []
+
+
+def test_a_leading_dim_of_one_is_no_batch(torch):
+    # positional tables kept as [1, max_len, D]: `pe[:, position_ids]` with [1, L] ids is no per-row pick
+    code = """
+    import torch
+    def f(position_ids):
+        pe = torch.zeros(1, 512, 64)
+        position_ids = torch.randint(512, (1, 10))
+        return pe[:, position_ids]
+    """
+    assert codes(code) == []
+
+
+def test_square_matrix_with_a_permutation_stays_silent(torch):
+    code = """
+    import torch
+    def f(adj):
+        adj = adj  # [N, N]
+        order = torch.randperm(adj.size(0))
+        return adj[:, order]
+    """
+    assert codes(code) == []
