@@ -140,3 +140,29 @@ def test_square_matrix_with_a_permutation_stays_silent(torch):
         return adj[:, order]
     """
     assert codes(code) == []
+
+
+def test_a_result_declared_one_per_row_is_evidence_for_any_index(torch):
+    code = """
+    import torch
+    def f(q_all, a):
+        # q_all: [N, M], a: [N]
+        q_taken = q_all[:, a]  # [N]
+        return q_taken
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL017"]
+    assert "[N, N]" in found[0].message
+    assert torch.randn(4, 3)[:, torch.tensor([0, 2, 1, 1])].shape == (4, 4)
+
+
+def test_a_result_declared_as_the_crossed_shape_stays_silent():
+    # pairwise scores on purpose: every row scored at every row's class
+    code = """
+    import torch
+    def f(logits, a):
+        # logits: [N, M], a: [N]
+        pairwise = logits[:, a]  # [N, N]
+        return pairwise
+    """
+    assert codes(code) == []

@@ -80,7 +80,8 @@ def check_subscript(expr_text: str, x_text: str, x: Shape, axis: int, index_text
         CODE, SEVERITY,
         f"`{expr_text}` indexes dim {axis} of `{x_text}` {x} with `{index_text}` {index}, which holds {origin}, "
         f"one per {_row_word(lead)}; advanced indexing reads every {_row_word(lead)} at every index, giving "
-        f"{result}, silently; to pick one entry per {_row_word(lead)} use {_fix(x_text, dims, axis, index_text, len(index.dims))}",
+        f"{result}, silently; use {_fix(x_text, dims, axis, index_text, len(index.dims))} to pick one entry per "
+        f"{_row_word(lead)}",
     )
 
 

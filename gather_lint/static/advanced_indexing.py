@@ -7,6 +7,7 @@ from typing import Optional, Tuple
 
 from ..dims import must_differ, must_equal, varies
 from ..rules import gl017_advanced_index_per_row as rule
+from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import Literal, SeqVal, TensorVal
 
@@ -31,7 +32,7 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
     shared = min(len(picks), axis)
     if not all(must_equal(a, b) and varies(a) for a, b in zip(picks[:shared], dims[:shared])):
         return  # hidden[:, keep] with keep [K]: one column list for every row; a leading 1 is no batch
-    origin = _per_row_origin(index, dims[axis])
+    origin = _per_row_origin(index, dims[axis]) or _declared_per_row(interp, node, dims, axis)
     if origin is None:
         return
     segment = interp.source.segment
@@ -83,6 +84,31 @@ def _per_row_origin(index: TensorVal, indexed) -> Optional[str]:
     if domain.size is not None and must_equal(domain.size, indexed) and domain.origin:
         return domain.origin  # argmax/topk/multinomial/randint/`% n` over the indexed dim
     return None
+
+
+_ASSIGNED = re.compile(r"^\s*[A-Za-z_][\w.]*\s*(?::[^=]*)?=\s*$")
+
+
+def _declared_per_row(interp, node: ast.Subscript, dims, axis: int) -> Optional[str]:
+    """`picked = x[:, idx]  # [B]`: the author states the shape of one pick per row, which x[:, idx]
+    with a non-scalar idx never has (its rank is at least x's)."""
+    if node.lineno != node.end_lineno:
+        return None
+    comment = interp.source.comment(node.lineno)
+    if comment is None or comment.standalone:
+        return None
+    raw = interp.source.lines[node.lineno - 1].encode("utf-8")
+    before = raw[:node.col_offset].decode("utf-8", "replace")
+    after = raw[node.end_col_offset:].decode("utf-8", "replace")
+    if _ASSIGNED.match(before) is None or not after.lstrip().startswith("#"):
+        return None
+    target = before.split("=")[0].split(":")[0].strip().split(".")[-1]
+    declared = parse_comment(comment.text, target)
+    per_row = tuple(dims[:axis]) + tuple(dims[axis + 1:])
+    if declared is None or declared.variadic or len(declared.dims) != len(per_row) or \
+            not all(must_equal(a, b) for a, b in zip(declared.dims, per_row)):
+        return None
+    return f"one value per row, as the comment's {declared} for the result says"
 
 
 def _index_node(slice_node):

@@ -16,7 +16,7 @@ from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
-from . import advanced_indexing
+from . import advanced_indexing, header_comments
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -488,6 +488,7 @@ class Interpreter:
             self.env[param.arg] = fact
             if self.trace is not None and isinstance(fact, TensorVal):
                 self.trace.append((param.lineno, param.arg, fact))
+        header_comments.bind(self, node, params)  # `# x: [B, D], y: [B]` atop the body
 
     def annotation(self, node) -> Optional[object]:
         """jaxtyping `Float[Tensor, "b l v"]`, torchtyping `TensorType["b", "l"]`, plain `torch.Tensor`."""
