@@ -166,3 +166,34 @@ def test_a_result_declared_as_the_crossed_shape_stays_silent():
         return pairwise
     """
     assert codes(code) == []
+
+
+def test_index_select_with_labels_per_row(torch):
+    code = """
+    import torch
+    def f(logits, targets):
+        \"\"\"
+        Args:
+            logits (Tensor): shape (N, C)
+            targets (Tensor): shape (N,)
+        \"\"\"
+        return torch.index_select(logits, 1, targets)
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL017"]
+    assert "[N, N]" in found[0].message
+    assert torch.randn(4, 3).index_select(1, torch.tensor([0, 2, 1, 1])).shape == (4, 4)
+
+
+def test_index_select_of_a_shared_column_list_stays_silent():
+    code = """
+    import torch
+    def f(logits, allowed_ids):
+        \"\"\"
+        Args:
+            logits (Tensor): shape (N, V)
+            allowed_ids (Tensor): shape (K,)
+        \"\"\"
+        return logits.index_select(1, allowed_ids)
+    """
+    assert codes(code) == []

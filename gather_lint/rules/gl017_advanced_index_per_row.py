@@ -11,11 +11,12 @@ the dims left of the indexed one. It is reported only when the index's leading s
 dims and its values are per-row picks: ids, labels, actions or targets, or positions made for the
 indexed dim (``argmax``, ``topk``, ``multinomial``, ``randint``). A column selection shared by all
 rows (``hidden[:, keep]``, ``feats[:, perm]``) is correct and stays silent.
+``x.index_select(1, idx)`` with such an index is the same mistake and is reported too.
 """
 from typing import Optional, Tuple
 
-from ..contract import WARNING, Site, Violation
-from ..dims import Dim, Shape
+from ..contract import WARNING, Domain, Site, Violation, gather_axis
+from ..dims import Dim, Shape, must_differ, must_equal, varies
 from ..suggest import method_call
 from ._example import Example
 
@@ -62,11 +63,60 @@ out = torch.take_along_dim(scores, token_ids.unsqueeze(-1), dim=-1).squeeze(-1)
 expected = torch.stack([torch.stack([scores[b, t, token_ids[b, t]] for t in range(5)]) for b in range(2)])
 """,
     ),
+    Example(
+        title="index_select with the labels of each row",
+        bad="""
+import torch
+probs = torch.randn(5, 3).softmax(-1)  # [N, C]
+labels = torch.tensor([2, 0, 1, 1, 2])  # [N]
+out = probs.index_select(1, labels).log().neg()
+expected = torch.stack([-probs[i, labels[i]].log() for i in range(5)])
+""",
+        good="""
+import torch
+probs = torch.randn(5, 3).softmax(-1)  # [N, C]
+labels = torch.tensor([2, 0, 1, 1, 2])  # [N]
+out = probs[torch.arange(5), labels].log().neg()
+expected = torch.stack([-probs[i, labels[i]].log() for i in range(5)])
+""",
+    ),
 ]
 
 
 def check(site: Site) -> Optional[Violation]:
-    return None  # not a family call: see check_subscript
+    """`x.index_select(1, idx)` with one index per row is the same crossing as `x[:, idx]`."""
+    if site.op.name != "index_select":
+        return None
+    axis, x, index = gather_axis(site), site.input.shape, site.index.shape
+    if axis is None or axis < 1 or index is None or index.variadic or len(index.dims) != 1:
+        return None
+    if not leads_with_batch(index, x, axis):
+        return None
+    origin = per_row_origin(site.index.domain, x.dims[axis])
+    if origin is None:
+        return None
+    return check_subscript(f"{site.input.text}.index_select({site.dim}, {site.index.text})", site.input.text, x,
+                           axis, site.index.text, index, origin)
+
+
+def leads_with_batch(index: Shape, x: Shape, axis: int) -> bool:
+    """The index's leading dims are x's dims left of `axis`, each a real batch (named or sized alike,
+    never 1): `hidden[:, keep]` with keep [K] is one column list shared by every row."""
+    shared = min(len(index.dims), axis)
+    return shared > 0 and all(must_equal(a, b) and varies(a) for a, b in zip(index.dims[:shared], x.dims[:shared]))
+
+
+def per_row_origin(domain: Optional[Domain], indexed: Dim) -> Optional[str]:
+    """How the index's values are known to be picks into the indexed dim (for messages), or None."""
+    if domain is None or domain.sentinel is not None:
+        return None
+    if domain.size is not None and must_differ(domain.size, indexed):
+        return None  # values made for another dim
+    if domain.category:
+        return domain.origin
+    if domain.size is not None and must_equal(domain.size, indexed) and domain.origin:
+        return domain.origin  # argmax/topk/multinomial/randint/`% n` over the indexed dim
+    return None
 
 
 def check_subscript(expr_text: str, x_text: str, x: Shape, axis: int, index_text: str, index: Shape,

@@ -5,7 +5,7 @@ import ast
 import re
 from typing import Optional, Tuple
 
-from ..dims import must_differ, must_equal, varies
+from ..dims import must_equal
 from ..rules import gl017_advanced_index_per_row as rule
 from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, SliceVal
@@ -28,11 +28,10 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
     if found is None:
         return
     axis, index = found
-    dims, picks = owner.shape.dims, index.shape.dims
-    shared = min(len(picks), axis)
-    if not all(must_equal(a, b) and varies(a) for a, b in zip(picks[:shared], dims[:shared])):
-        return  # hidden[:, keep] with keep [K]: one column list for every row; a leading 1 is no batch
-    origin = _per_row_origin(index, dims[axis]) or _declared_per_row(interp, node, dims, axis)
+    if not rule.leads_with_batch(index.shape, owner.shape, axis):
+        return
+    origin = rule.per_row_origin(index.domain, owner.shape.dims[axis]) or \
+        _declared_per_row(interp, node, owner.shape.dims, axis)
     if origin is None:
         return
     segment = interp.source.segment
@@ -70,20 +69,6 @@ def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, T
 
 def _full(s: SliceVal) -> bool:
     return s.lower is None and s.upper is None and s.step is None
-
-
-def _per_row_origin(index: TensorVal, indexed) -> Optional[str]:
-    """How the index's values are known to be picks into the indexed dim, or None."""
-    domain = index.domain
-    if domain is None or domain.sentinel is not None:
-        return None
-    if domain.size is not None and must_differ(domain.size, indexed):
-        return None  # values made for another dim
-    if domain.category:
-        return domain.origin
-    if domain.size is not None and must_equal(domain.size, indexed) and domain.origin:
-        return domain.origin  # argmax/topk/multinomial/randint/`% n` over the indexed dim
-    return None
 
 
 _ASSIGNED = re.compile(r"^\s*[A-Za-z_][\w.]*\s*(?::[^=]*)?=\s*$")
