@@ -197,3 +197,20 @@ def test_index_select_of_a_shared_column_list_stays_silent():
         return logits.index_select(1, allowed_ids)
     """
     assert codes(code) == []
+
+
+@pytest.mark.parametrize("flat", ["view(-1)", "reshape(-1)", "flatten()", "squeeze(-1)"])
+def test_a_column_of_labels_flattened_inline_is_still_one_per_row(flat, torch):
+    code = f"""
+    import torch
+    def f(logits, labels):
+        \"\"\"
+        Args:
+            logits (torch.Tensor): shape (batch_size, num_classes)
+            labels (torch.LongTensor): shape (batch_size, 1)
+        \"\"\"
+        return logits[:, labels.{flat}]
+    """
+    assert codes(code) == ["GL017"]
+    labels = torch.tensor([[2], [0], [1]])
+    assert torch.randn(3, 4)[:, eval(f"labels.{flat}")].shape == (3, 3)

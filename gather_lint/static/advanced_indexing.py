@@ -11,8 +11,8 @@ from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import Literal, SeqVal, TensorVal
 
-# `[:, name]`, `[:, :, name]`, `[..., name]`: files spelling none of these need no parse for GL017
-_SPELLED = re.compile(r"\[\s*(?::\s*,\s*)+[A-Za-z_][\w.]*\s*[\],]|\[\s*\.\.\.\s*,\s*[A-Za-z_][\w.]*\s*\]")
+# `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
+_SPELLED = re.compile(r"\[\s*(?::\s*,\s*)+(?!None\b)[A-Za-z_]|\[\s*\.\.\.\s*,\s*(?!None\b)[A-Za-z_]")
 
 
 def spelled_in(text: str) -> bool:

@@ -107,7 +107,8 @@ def view(t, args, kwargs):
         s = _known(t)
         total = product(s.dims) if s is not None else None
         rest = product(d for d in dims if value(d) != -1)
-        fill = total // rest if isinstance(total, int) and isinstance(rest, int) and rest else None
+        fill = total // rest if isinstance(total, int) and isinstance(rest, int) and rest else (
+            total if rest == 1 else None)  # view(-1) of [B, 1] is [B]
         dims = [fill if value(d) == -1 else d for d in dims]
     return _with_shape(t, dims)
 
