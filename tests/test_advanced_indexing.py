@@ -214,3 +214,29 @@ def test_a_column_of_labels_flattened_inline_is_still_one_per_row(flat, torch):
     assert codes(code) == ["GL017"]
     labels = torch.tensor([[2], [0], [1]])
     assert torch.randn(3, 4)[:, eval(f"labels.{flat}")].shape == (3, 3)
+
+
+def test_combining_the_result_with_a_one_per_row_tensor_is_evidence(torch):
+    code = """
+    import torch
+    def weighted(values, sel, weight):
+        # values: [N, M], sel: [N], weight: [N]
+        picked = values[:, sel]
+        return (picked * weight).sum()
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL017"]
+    assert found[0].line == 5 and "`weight` [N]" in found[0].message
+    values, sel, weight = torch.randn(4, 3), torch.tensor([0, 2, 1, 1]), torch.randn(4)
+    assert (values[:, sel] * weight).shape == (4, 4)
+
+
+def test_a_crossed_result_used_whole_or_with_its_own_shape_stays_silent():
+    code = """
+    import torch
+    def pairwise(values, sel, scale):
+        # values: [N, M], sel: [N], scale: [N, N]
+        grid = values[:, sel]
+        return (grid * scale).mean() + grid.sum() + values[:, sel].max()
+    """
+    assert codes(code) == []

@@ -9,7 +9,8 @@ any error, and the loss averages every row with every other row's label.
 The same holds on higher ranks (``x[:, :, idx]``, ``x[..., idx]``) when the index's leading dims are
 the dims left of the indexed one. It is reported only when the index's leading sizes equal those
 dims and its values are per-row picks: ids, labels, actions or targets, or positions made for the
-indexed dim (``argmax``, ``topk``, ``multinomial``, ``randint``). A column selection shared by all
+indexed dim (``argmax``, ``topk``, ``multinomial``, ``randint``); or when the code treats the result as one
+value per row (a ``# [B]`` comment on it, or combining it with a ``[B]`` tensor). A column selection shared by all
 rows (``hidden[:, keep]``, ``feats[:, perm]``) is correct and stays silent.
 ``x.index_select(1, idx)`` with such an index is the same mistake and is reported too.
 """
@@ -123,8 +124,7 @@ def check_subscript(expr_text: str, x_text: str, x: Shape, axis: int, index_text
                     origin: str) -> Violation:
     """`x[<axis full slices>, index]` where index's leading dims are x's dims left of `axis`."""
     dims = x.dims
-    shared = min(len(index.dims), axis)  # the index's leading dims are x's: name them as x does
-    result = Shape(tuple(dims[:axis]) + tuple(dims[:shared]) + tuple(index.dims[shared:]) + tuple(dims[axis + 1:]))
+    result = crossed_shape(x, axis, index)
     lead = Shape(tuple(dims[:axis]))
     return Violation(
         CODE, SEVERITY,
@@ -133,6 +133,13 @@ def check_subscript(expr_text: str, x_text: str, x: Shape, axis: int, index_text
         f"{result}, silently; use {_fix(x_text, dims, axis, index_text, len(index.dims))} to pick one entry per "
         f"{_row_word(lead)}",
     )
+
+
+def crossed_shape(x: Shape, axis: int, index: Shape) -> Shape:
+    """What `x[<axis full slices>, index]` gives; the index's leading dims are x's, named as x names them."""
+    dims = x.dims
+    shared = min(len(index.dims), axis)
+    return Shape(tuple(dims[:axis]) + tuple(dims[:shared]) + tuple(index.dims[shared:]) + tuple(dims[axis + 1:]))
 
 
 def _row_word(lead: Shape) -> str:

@@ -19,25 +19,46 @@ def spelled_in(text: str) -> bool:
     return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
 
 
-def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
+def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[TensorVal]:
     """Flag `x[:, idx]` (reads only) when idx's leading dims are x's dims left of the indexed one and
-    its values are per-row picks into the indexed dim."""
+    its values are per-row picks into the indexed dim. With the batch dims alone as evidence, return the
+    crossed result marked, for check_combined to flag if it meets a one-per-row tensor."""
     if not isinstance(node.ctx, ast.Load):
-        return  # x[:, idx] = v writes columns: another question
+        return None  # x[:, idx] = v writes columns: another question
     found = _one_index_after_full_slices(owner, key)
     if found is None:
-        return
+        return None
     axis, index = found
     if not rule.leads_with_batch(index.shape, owner.shape, axis):
-        return
-    origin = rule.per_row_origin(index.domain, owner.shape.dims[axis]) or \
-        _declared_per_row(interp, node, owner.shape.dims, axis)
-    if origin is None:
-        return
+        return None
+    dims = owner.shape.dims
     segment = interp.source.segment
-    index_node = _index_node(node.slice)
-    interp.flag(node, rule.check_subscript(segment(node), segment(node.value), owner.shape, axis,
-                                           segment(index_node), index.shape, origin), None)
+    report = (node, segment(node), segment(node.value), owner.shape, axis, segment(_index_node(node.slice)), index.shape)
+    origin = rule.per_row_origin(index.domain, dims[axis]) or _declared_per_row(interp, node, dims, axis)
+    if origin is not None:
+        _flag(interp, report, origin)
+        return None
+    return TensorVal(rule.crossed_shape(owner.shape, axis, index.shape), owner.dtype, crossed=report)
+
+
+def check_combined(interp, left_node, left, right_node, right, op: str) -> None:
+    """`x[:, idx] * w` with w of the one-per-row shape ([B] for x [B, C]): the author took x[:, idx] for
+    one value per row, which it is not."""
+    for mine, other, other_node in ((left, right, right_node), (right, left, left_node)):
+        if not isinstance(mine, TensorVal) or mine.crossed is None or not isinstance(other, TensorVal):
+            continue
+        if other.crossed is not None or other.shape is None or other.shape.variadic:
+            continue
+        node, _, _, x, axis, _, _ = mine.crossed
+        per_row = tuple(x.dims[:axis]) + tuple(x.dims[axis + 1:])
+        if len(other.shape.dims) == len(per_row) and all(must_equal(a, b) for a, b in zip(other.shape.dims, per_row)):
+            source = interp.source.segment(other_node)
+            _flag(interp, mine.crossed, f"one value per row, as combining it ({op}) with `{source}` {other.shape} says")
+
+
+def _flag(interp, report, origin: str) -> None:
+    node, text, x_text, x, axis, index_text, index = report
+    interp.flag(node, rule.check_subscript(text, x_text, x, axis, index_text, index, origin), None)
 
 
 def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, TensorVal]]:

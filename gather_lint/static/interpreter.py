@@ -614,8 +614,8 @@ class Interpreter:
                     return SeqVal(owner.items[slice(*bounds)])
             return None
         if isinstance(owner, TensorVal):
-            advanced_indexing.check(self, node, owner, key)  # GL017
-            return ops.index_tensor(owner, key)
+            crossed = advanced_indexing.check(self, node, owner, key)  # GL017
+            return crossed or ops.index_tensor(owner, key)
         return None
 
     def expr_Slice(self, node: ast.Slice):
@@ -818,6 +818,7 @@ class Interpreter:
 
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
         """GL006: a gather's kept singleton meeting a tensor that lacks it."""
+        advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:

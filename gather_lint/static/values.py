@@ -17,6 +17,7 @@ class TensorVal:
     kept_singleton: Optional[int] = None  # axis of a size-1 dim a gather left in place (GL006)
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") from slicing one end off (GL007)
     filled: Optional[str] = None  # "zeros" or "empty" straight from a constructor (GL014)
+    crossed: Optional[tuple] = None  # x[:, idx] with idx one per row, not yet shown to be a mistake (GL017)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
