@@ -240,3 +240,22 @@ def test_a_crossed_result_used_whole_or_with_its_own_shape_stays_silent():
         return (grid * scale).mean() + grid.sum() + values[:, sel].max()
     """
     assert codes(code) == []
+
+
+def test_files_are_parsed_for_gl017_only_when_they_spell_a_tensor_after_full_slices():
+    from gather_lint.static.advanced_indexing import spelled_in
+
+    for text in ("x[:, labels]", "x[:, :, ids]", "x[..., ids]", "x[:, labels.view(-1)]", "x[:, y[:, 0]]", "x[:, a, :]"):
+        assert spelled_in(text), text
+    for text in ("x[:, start:end]", "x[:, None]", "x[:, x.shape[1] - 1]", "x[labels]", "x[:, 0]"):
+        assert not spelled_in(text), text
+
+
+def test_a_file_naming_no_op_is_still_checked(torch):
+    code = """
+    import torch
+    def nll(scores, y):
+        # scores: [N, K], y: [N]
+        return -scores.log_softmax(-1)[:, y.view(-1)].mean()
+    """
+    assert codes(code) == ["GL017"]

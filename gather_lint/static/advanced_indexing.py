@@ -12,7 +12,8 @@ from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import Literal, SeqVal, TensorVal
 
 # `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
-_SPELLED = re.compile(r"\[\s*(?::\s*,\s*)+(?!None\b)[A-Za-z_]|\[\s*\.\.\.\s*,\s*(?!None\b)[A-Za-z_]")
+_ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
+_SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}")
 
 
 def spelled_in(text: str) -> bool:
