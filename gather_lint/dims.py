@@ -108,6 +108,10 @@ def normalize_dim(dim: int, rank: int) -> Optional[int]:
 
 
 def product(dims: Iterable[Dim]) -> Dim:
+    dims = list(dims)
+    unit = [d for d in dims if value(d) != 1]
+    if len(unit) == 1 and value(unit[0]) is None:
+        return unit[0]  # [B, 1] holds B elements: a named size survives flattening the 1s away
     total = 1
     for d in dims:
         v = value(d)

@@ -303,3 +303,29 @@ def test_a_helpers_untracked_size_tuple_is_not_one_dim(resize):
         return torch.gather(reduced, 1, index.view(values.size(0), -1))
     """
     assert codes(code) == []
+
+
+def test_shared_column_selections_are_not_per_row_picks(torch):
+    # GL017 stays silent on column lists every row shares: sliding n-gram windows over the sequence,
+    # a random sample of key positions (sparse attention), a column permutation of edges
+    code = """
+    import torch
+    def windows(input_ids):
+        batch_size, seq_length = input_ids.shape
+        idx = torch.arange(3).unsqueeze(0) + torch.arange(seq_length - 2).unsqueeze(1)
+        return input_ids[:, idx]
+
+    def sampled_keys(key_states, u: int):
+        key_states = key_states  # [BH, L, D]
+        sample = torch.randint(0, key_states.size(1), (u,))
+        return key_states[:, sample, :]
+
+    def permute_edges(edge_index, num_nodes):
+        edge_index = edge_index  # [2, E]
+        perm = (edge_index[0] * num_nodes + edge_index[1]).argsort()
+        return edge_index[:, perm]
+    """
+    assert codes(code) == []
+    ids = torch.randint(9, (2, 6))
+    windows = torch.arange(3).unsqueeze(0) + torch.arange(4).unsqueeze(1)
+    assert ids[:, windows].shape == (2, 4, 3) and bool((ids[:, windows][:, 1] == ids[:, 1:4]).all())

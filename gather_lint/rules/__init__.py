@@ -18,6 +18,7 @@ _MODULES = (
     "gl014_reduce_includes_buffer",
     "gl015_index_rounded",
     "gl016_src_dtype_mismatch",
+    "gl017_advanced_index_per_row",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

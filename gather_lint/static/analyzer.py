@@ -13,6 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
+from . import advanced_indexing
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -48,12 +49,14 @@ def names_an_op(text: str) -> bool:
 
 def local_trigger(text: str) -> bool:
     """Patterns of the local rules that need no family call: x[i] += v and x[i] = f(x[i]) (GL013),
-    a lookup next to a padding literal (GL011)."""
+    a lookup next to a padding literal (GL011), x[:, idx] (GL017)."""
     if ("] +=" in text or "] -=" in text or "]+=" in text or "]-=" in text) and _AUGMENTED_INDEX.search(text) is not None:
         return True
     if "] = " in text and _reads_what_it_writes(text):
         return True
-    return ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None
+    if ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None:
+        return True
+    return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
 
 def mentions_op(text: str) -> bool:

@@ -18,6 +18,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import assert_facts, branches, broadcast_sites, sequences, symbolic
 from .comment_facts import CommentLines
+from . import advanced_indexing, header_comments
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -551,6 +552,7 @@ class Interpreter:
             self.env[param.arg] = fact
             if self.trace is not None and isinstance(fact, TensorVal):
                 self.trace.append((param.lineno, param.arg, fact))
+        header_comments.bind(self, node, params)  # `# x: [B, D], y: [B]` atop the body
 
     def annotation(self, node) -> Optional[object]:
         """jaxtyping `Float[Tensor, "b l v"]`, torchtyping `TensorType["b", "l"]`, plain `torch.Tensor`."""
@@ -678,7 +680,8 @@ class Interpreter:
                     return SeqVal(owner.items[slice(*bounds)])
             return None
         if isinstance(owner, TensorVal):
-            return ops.index_tensor(owner, key)
+            crossed = advanced_indexing.check(self, node, owner, key)  # GL017
+            return crossed or ops.index_tensor(owner, key)
         return None
 
     def expr_Slice(self, node: ast.Slice):
@@ -906,6 +909,7 @@ class Interpreter:
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
         """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
         (where the squeeze belongs) when it is in this function, else where the two meet."""
+        advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:

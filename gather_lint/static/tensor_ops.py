@@ -121,6 +121,8 @@ def view(t, args, kwargs):
         fill = total // rest if isinstance(total, int) and isinstance(rest, int) and rest else None
         if fill is None and s is not None and sum(value(d) == -1 for d in dims) == 1:
             fill = symbolic.quotient(list(s.dims), [d for d in dims if value(d) != -1])
+        if fill is None and rest == 1:
+            fill = total  # view(-1) of [B, 1] is [B]
         dims = [fill if value(d) == -1 else d for d in dims]
     return _with_shape(t, dims)
 

@@ -18,6 +18,7 @@ class TensorVal:
     kept_at: object = None  # the gather call that left it (an ast node), where GL006 reports and fixes
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") from slicing one end off (GL007)
     filled: Optional[str] = None  # "zeros" or "empty" straight from a constructor (GL014)
+    crossed: Optional[tuple] = None  # x[:, idx] with idx one per row, not yet shown to be a mistake (GL017)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)

@@ -1,0 +1,126 @@
+"""GL017: `x[:, idx]` where idx holds one pick per row of x (advanced indexing crosses rows with picks)."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional, Tuple
+
+from ..dims import must_equal
+from ..rules import gl017_advanced_index_per_row as rule
+from .shape_text import parse_comment
+from .tensor_ops import FLOAT_DTYPES, SliceVal
+from .values import Literal, SeqVal, TensorVal
+
+# `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
+_ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
+_SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}")
+
+
+def spelled_in(text: str) -> bool:
+    return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
+
+
+def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[TensorVal]:
+    """Flag `x[:, idx]` (reads only) when idx's leading dims are x's dims left of the indexed one and
+    its values are per-row picks into the indexed dim. With the batch dims alone as evidence, return the
+    crossed result marked, for check_combined to flag if it meets a one-per-row tensor."""
+    if not isinstance(node.ctx, ast.Load):
+        return None  # x[:, idx] = v writes columns: another question
+    found = _one_index_after_full_slices(owner, key)
+    if found is None:
+        return None
+    axis, index = found
+    if not rule.leads_with_batch(index.shape, owner.shape, axis):
+        return None
+    dims = owner.shape.dims
+    segment = interp.source.segment
+    report = (node, segment(node), segment(node.value), owner.shape, axis, segment(_index_node(node.slice)), index.shape)
+    origin = rule.per_row_origin(index.domain, dims[axis]) or _declared_per_row(interp, node, dims, axis)
+    if origin is not None:
+        _flag(interp, report, origin)
+        return None
+    return TensorVal(rule.crossed_shape(owner.shape, axis, index.shape), owner.dtype, crossed=report)
+
+
+def check_combined(interp, left_node, left, right_node, right, op: str) -> None:
+    """`x[:, idx] * w` with w of the one-per-row shape ([B] for x [B, C]): the author took x[:, idx] for
+    one value per row, which it is not."""
+    for mine, other, other_node in ((left, right, right_node), (right, left, left_node)):
+        if not isinstance(mine, TensorVal) or mine.crossed is None or not isinstance(other, TensorVal):
+            continue
+        if other.crossed is not None or other.shape is None or other.shape.variadic:
+            continue
+        node, _, _, x, axis, _, _ = mine.crossed
+        per_row = tuple(x.dims[:axis]) + tuple(x.dims[axis + 1:])
+        if len(other.shape.dims) == len(per_row) and all(must_equal(a, b) for a, b in zip(other.shape.dims, per_row)):
+            source = interp.source.segment(other_node)
+            _flag(interp, mine.crossed, f"one value per row, as combining it ({op}) with `{source}` {other.shape} says")
+
+
+def _flag(interp, report, origin: str) -> None:
+    node, text, x_text, x, axis, index_text, index = report
+    interp.flag(node, rule.check_subscript(text, x_text, x, axis, index_text, index, origin), None)
+
+
+def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, TensorVal]]:
+    """(axis, index) for `[:, ..., :, idx, :, ...]`: one integer tensor, every other item a full slice
+    or one `...`; the index's axis must have at least one dim left of it."""
+    shape = owner.shape
+    if shape is None or shape.variadic:
+        return None
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else [key]
+    tensors = [k for k, item in enumerate(items) if isinstance(item, TensorVal)]
+    if len(tensors) != 1:
+        return None
+    position = tensors[0]
+    ellipses = [k for k, item in enumerate(items) if isinstance(item, Literal) and item.value is Ellipsis]
+    full = [k for k, item in enumerate(items) if isinstance(item, SliceVal) and _full(item)]
+    if len(ellipses) > 1 or len(full) + len(ellipses) + 1 != len(items) or len(items) > len(shape.dims):
+        return None
+    if ellipses and ellipses[0] < position:
+        axis = len(shape.dims) - (len(items) - position)
+    else:
+        axis = position
+    index = items[position]
+    if axis < 1 or index.shape is None or index.shape.variadic or not index.shape.dims:
+        return None
+    if index.dtype is not None and (index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES):
+        return None  # a mask selects, a float index raises: neither is this mistake
+    return axis, index
+
+
+def _full(s: SliceVal) -> bool:
+    return s.lower is None and s.upper is None and s.step is None
+
+
+_ASSIGNED = re.compile(r"^\s*[A-Za-z_][\w.]*\s*(?::[^=]*)?=\s*$")
+
+
+def _declared_per_row(interp, node: ast.Subscript, dims, axis: int) -> Optional[str]:
+    """`picked = x[:, idx]  # [B]`: the author states the shape of one pick per row, which x[:, idx]
+    with a non-scalar idx never has (its rank is at least x's)."""
+    if node.lineno != node.end_lineno:
+        return None
+    comment = interp.source.comment(node.lineno)
+    if comment is None or comment.standalone:
+        return None
+    raw = interp.source.lines[node.lineno - 1].encode("utf-8")
+    before = raw[:node.col_offset].decode("utf-8", "replace")
+    after = raw[node.end_col_offset:].decode("utf-8", "replace")
+    if _ASSIGNED.match(before) is None or not after.lstrip().startswith("#"):
+        return None
+    target = before.split("=")[0].split(":")[0].strip().split(".")[-1]
+    declared = parse_comment(comment.text, target)
+    per_row = tuple(dims[:axis]) + tuple(dims[axis + 1:])
+    if declared is None or declared.variadic or len(declared.dims) != len(per_row) or \
+            not all(must_equal(a, b) for a, b in zip(declared.dims, per_row)):
+        return None
+    return f"one value per row, as the comment's {declared} for the result says"
+
+
+def _index_node(slice_node):
+    if isinstance(slice_node, ast.Tuple):
+        for element in slice_node.elts:
+            if not isinstance(element, ast.Slice) and not (isinstance(element, ast.Constant) and element.value is Ellipsis):
+                return element
+    return slice_node

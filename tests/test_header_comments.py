@@ -1,0 +1,59 @@
+"""Parameter shapes stated in a comment atop a function body, and the comments that are not shapes."""
+from gather_lint.static.header_comments import _pairs
+
+from .conftest import codes
+
+
+def test_pairs_are_read_only_when_the_whole_comment_is_pairs():
+    assert {k: str(v) for k, v in _pairs(" feats: [N, F], picks: [N]").items()} == {"feats": "[N, F]", "picks": "[N]"}
+    assert {k: str(v) for k, v in _pairs(" x: (B, T, C); y: (B,).").items()} == {"x": "[B, T, C]", "y": "[B]"}
+    assert _pairs(" feats: [N, F] are the node features") == {}
+    assert _pairs(" Indices: [1, 3, 5] (odd)") == {}
+    assert _pairs(" see the paper, eq. 3") == {}
+
+
+def test_a_header_comment_gives_parameters_their_shapes():
+    code = """
+    import torch
+    def score(emb, y):
+        \"\"\"Per-sample score.\"\"\"
+        # emb: [N, K], y: [N]
+        probs = emb.softmax(-1)
+        return probs[:, y].mean()
+    """
+    assert codes(code) == ["GL017"]
+
+
+def test_comments_after_the_first_statement_or_on_other_names_are_not_headers():
+    late = """
+    import torch
+    def score(emb, y):
+        probs = emb.softmax(-1)  # [N, K]
+        # y: [N]
+        return probs[:, y].mean()
+    """
+    other = """
+    import torch
+    def score(emb, z):
+        # emb: [N, K], labels: [N]
+        probs = emb.softmax(-1)  # [N, K]
+        y = z.long()
+        return probs[:, y].mean()
+    """
+    # a `# y: [N]` line after the first statement is not a header, but it is a standalone shape
+    # comment naming y before its use (comment_facts), which is evidence enough on its own
+    assert codes(late) == ["GL017"]
+    assert codes(other) == []
+
+
+def test_an_annotation_wins_over_the_header_comment():
+    code = """
+    import torch
+    from jaxtyping import Int
+    from torch import Tensor
+    def score(emb, y: Int[Tensor, "k"]):
+        # emb: [N, K], y: [N]
+        probs = emb.softmax(-1)
+        return probs[:, y].mean()
+    """
+    assert codes(code) == []
