@@ -71,19 +71,8 @@ def _factors(d: Dim) -> Optional[List[str]]:
 def quotient(total: List[Dim], rest: List[Dim]) -> Dim:
     """The size `-1` stands for in view/reshape: product(total) / product(rest), when the named
     factors of rest are among those of total (`[B, T, V].view(-1, V)` -> B*T)."""
-    have: Counter = Counter()
-    for d in total:
-        parts = _factors(d)
-        if parts is None:
-            return None
-        have.update(parts)
-    want: Counter = Counter()
-    for d in rest:
-        parts = _factors(d)
-        if parts is None:
-            return None
-        want.update(parts)
-    if any(have[name] < count for name, count in want.items()):
+    have, want = _factor_counts(total), _factor_counts(rest)
+    if have is None or want is None or any(have[name] < count for name, count in want.items()):
         return None
     left = have - want
     by_name = {}
@@ -94,6 +83,17 @@ def quotient(total: List[Dim], rest: List[Dim]) -> Dim:
     for name in sorted(left.elements(), key=lambda n: _order(total, n)):
         dims.append(int(name) if name.isdigit() else by_name.get(name, Sym(name)))
     return product(dims) if dims else 1
+
+
+def _factor_counts(dims: List[Dim]) -> Optional[Counter]:
+    """How often each named or numeric factor appears in the product of dims; None when one is unknown."""
+    counts: Counter = Counter()
+    for d in dims:
+        parts = _factors(d)
+        if parts is None:
+            return None
+        counts.update(parts)
+    return counts
 
 
 def _order(total: List[Dim], name: str) -> int:

@@ -184,15 +184,24 @@ def permute(t, args, kwargs):
 
 
 def transpose(t, args, kwargs):
+    return _two_dim_move(t, args, kwargs, ("dim0", "dim1"), _swap)
+
+
+def _swap(dims: list, a: int, b: int) -> None:
+    dims[a], dims[b] = dims[b], dims[a]
+
+
+def _two_dim_move(t, args, kwargs, names, move):
+    """transpose/movedim: two dim arguments, normalised against t's rank, then `move(dims, a, b)`."""
     s = _known(t)
-    a, b = as_int(_arg(args, kwargs, 0, "dim0")), as_int(_arg(args, kwargs, 1, "dim1"))
+    a, b = as_int(_arg(args, kwargs, 0, names[0])), as_int(_arg(args, kwargs, 1, names[1]))
     if s is None or a is None or b is None:
         return TensorVal(None, t.dtype, t.domain)
     a, b = normalize_dim(a, len(s.dims)), normalize_dim(b, len(s.dims))
     if a is None or b is None:
         return None
     dims = list(s.dims)
-    dims[a], dims[b] = dims[b], dims[a]
+    move(dims, a, b)
     return _with_shape(t, dims)
 
 
@@ -251,16 +260,11 @@ def unflatten(t, args, kwargs):
 
 def movedim(t, args, kwargs):
     """movedim(source, destination) with single dims."""
-    s = _known(t)
-    a, b = as_int(_arg(args, kwargs, 0, "source")), as_int(_arg(args, kwargs, 1, "destination"))
-    if s is None or a is None or b is None:
-        return TensorVal(None, t.dtype, t.domain)
-    a, b = normalize_dim(a, len(s.dims)), normalize_dim(b, len(s.dims))
-    if a is None or b is None:
-        return None
-    dims = list(s.dims)
+    return _two_dim_move(t, args, kwargs, ("source", "destination"), _move)
+
+
+def _move(dims: list, a: int, b: int) -> None:
     dims.insert(b, dims.pop(a))
-    return _with_shape(t, dims)
 
 
 _INTEGER_ACCUMULATE = {"sum", "prod", "nansum", "cumsum", "cumprod"}
