@@ -201,3 +201,78 @@ def test_a_call_without_facts_reports_the_callees_own_findings_once():
     found = lint(code)
     assert [(f.code, f.line) for f in found] == [("GL005", 6)]
     assert "call at line" not in found[0].message
+
+
+LAYERED = """
+import torch
+import torch.nn as nn
+
+class Critic(nn.Module):
+    def __init__(self, n_in, n_out, width=32):
+        super().__init__()
+        self.trunk = nn.Sequential(nn.Linear(n_in, width), nn.Tanh(), nn.Dropout(0.1), nn.Linear(width, n_out))
+        self.register_buffer("table", torch.zeros(n_out, 5))
+        self.bias = nn.Parameter(torch.zeros(n_out, 3))
+
+    def forward(self, x):
+        return self.trunk(x)
+
+{use}
+"""
+
+
+@pytest.mark.parametrize("use", [
+    # an instance passed to a helper, called there: forward with the constructor's sizes
+    "def value_of(net, x, a):\n    return net(x).gather(1, a.unsqueeze(0))\n\n"
+     "if __name__ == '__main__':\n    value_of(Critic(6, 4), torch.randn(10, 6), torch.randint(0, 4, (10,)))",
+    # a registered buffer and a Parameter, read through the instance
+    "def lookup(net, a):\n    return net.table.gather(0, a.unsqueeze(1))\n\n"
+     "if __name__ == '__main__':\n    lookup(Critic(6, 4), torch.randint(0, 4, (10,)))",
+    "def lookup(net, a):\n    return net.bias.gather(0, a.unsqueeze(1))\n\n"
+     "if __name__ == '__main__':\n    lookup(Critic(6, 4), torch.randint(0, 4, (10,)))",
+    # instantiated and called in one expression
+    "if __name__ == '__main__':\n    Critic(6, 4)(torch.randn(10, 6)).gather(1, torch.randint(0, 4, (1, 10)))",
+])
+def test_instances_of_the_files_modules_carry_their_layer_sizes(torch, use):
+    code = LAYERED.format(use=use)
+    found = lint(code)
+    line = next(n for n, text in enumerate(code.splitlines(), 1) if ".gather(" in text)
+    assert [(f.code, f.line) for f in found] == [("GL005", line)], use
+    net = torch.nn.Sequential(torch.nn.Linear(6, 32), torch.nn.Tanh(), torch.nn.Dropout(0.1), torch.nn.Linear(32, 4))
+    assert net(torch.randn(10, 6)).shape == (10, 4)
+    a = torch.randint(0, 4, (10,))
+    assert torch.zeros(4, 5).gather(0, a.unsqueeze(1)).shape == (10, 1)  # reads column 0 only
+
+
+def test_an_instance_built_with_other_sizes_is_analysed_apart():
+    use = ("def value_of(net, x, a):\n    return net(x).gather(1, a.unsqueeze(1))\n\n"
+           "if __name__ == '__main__':\n    value_of(Critic(6, 1), torch.randn(10, 6), torch.randint(0, 1, (10,)))")
+    assert codes(LAYERED.format(use=use)) == []
+
+
+def test_a_self_attribute_instance_runs_its_forward():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Head(nn.Module):
+        def __init__(self, d, k):
+            super().__init__()
+            self.proj = nn.Linear(d, k)
+
+        def forward(self, h):
+            return self.proj(h)
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = Head(16, 8)
+
+        def forward(self, h, picks):
+            scores = self.head(h)
+            return scores.gather(1, picks.unsqueeze(0))
+
+    if __name__ == "__main__":
+        Model()(torch.randn(4, 16), torch.randint(0, 8, (4,)))
+    """
+    assert codes(code) == ["GL005"]

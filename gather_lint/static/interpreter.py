@@ -18,7 +18,9 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from . import modules
 from .calls import fill_gaps, value_facts
+from .modules import InstanceVal
 from .sites import bind_call, build_site, resolve_op, result_of
 from .source import SourceFile
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
@@ -51,6 +53,7 @@ class Interpreter:
         self.informal: set = set()
         self._comment_used = False
         self.class_name: Optional[str] = None  # set while analysing a method
+        self.instance = None  # modules.InstanceVal whose method this is, when called on a known instance
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
@@ -62,7 +65,8 @@ class Interpreter:
         if self.module is not None and self.class_name is None:
             self.class_name = self.module.class_of.get(node)
         if self.module is not None and self.class_name is not None and getattr(node, "name", "") != "__init__":
-            self.env.update(self.module.attributes(self.class_name))
+            facts = self.instance.facts if self.instance is not None and self.instance.facts else ()
+            self.env.update(self.module.attributes(self.class_name, facts))
         for name, fact in (caller_facts or {}).items():
             self.env[name] = fill_gaps(self.env.get(name), fact)  # the callee's own annotations win
         self.block(node.body)
@@ -549,6 +553,8 @@ class Interpreter:
             return owner.items[owner.names.index(attr)]
         if isinstance(owner, LayerVal) and attr == "weight":
             return owner.weight
+        if isinstance(owner, InstanceVal) and self.module is not None and owner.facts is not None:
+            return self.module.attributes(owner.class_name, owner.facts).get(f"self.{attr}")
         return None
 
     def expr_Subscript(self, node: ast.Subscript):
@@ -667,11 +673,18 @@ class Interpreter:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             key = f"{func.value.id}.{func.attr}"
             layer = self.env.get(key)
-            if isinstance(layer, LayerVal):
+            if modules.is_layer(layer):
                 args, _ = self._args(node)
-                if layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
+                if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                 return layer.apply(args[0]) if len(args) == 1 else None
+            if isinstance(layer, InstanceVal) and self.module is not None:
+                args, kwargs = self._args(node)
+                return self._call_instance(layer, node, args, kwargs)
+            if func.value.id == "self" and func.attr == "register_buffer" and len(node.args) >= 2 \
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                self.env[f"self.{node.args[0].value}"] = self.expr(node.args[1])
+                return None
             if func.value.id == "self" and self.module is not None and self.class_name and key not in self.env:
                 callee = self.module.methods.get((self.class_name, func.attr))
                 if callee is not None:
@@ -700,6 +713,11 @@ class Interpreter:
         args, kwargs = self._args(node)
         if isinstance(target, QualName):
             return self._qualified_call(target.name, node, args, kwargs)
+        if self.module is not None and (isinstance(target, InstanceVal) or modules.is_layer(target)):
+            return self._call_instance(target, node, args, kwargs)
+        if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params \
+                and func.id in self.module.classes and not any(isinstance(a, ast.Starred) for a in node.args):
+            return self.module.instantiate(func.id, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
             callee = self.module.functions.get(func.id)
             if callee is not None:
@@ -733,6 +751,15 @@ class Interpreter:
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
                 return _with_sentinel(result, None, None)
         return result
+
+    def _call_instance(self, target, node: ast.Call, args, kwargs):
+        """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
+        if modules.is_layer(target):
+            return target.apply(args[0]) if len(args) == 1 and not kwargs else None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
+        return self.module.call_instance(self, target, node, formal, kwargs)
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""
@@ -840,12 +867,8 @@ class Interpreter:
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry_shift(args[0], result, func, args[1:])
             return None
-        if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:
-            first = args[0] if isinstance(args[0], DimVal) else kwargs.get("num_embeddings", kwargs.get("in_features"))
-            second = args[1] if isinstance(args[1], DimVal) else None
-            if isinstance(first, DimVal) and isinstance(second, DimVal):
-                return LayerVal(func, first.dim, second.dim)
-            return None
+        if module in modules.NN_MODULES:
+            return modules.build(func, args, kwargs)
         if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
             pattern = args[1]
             if isinstance(pattern, Literal) and isinstance(pattern.value, str):
