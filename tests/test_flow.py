@@ -276,3 +276,41 @@ def test_a_self_attribute_instance_runs_its_forward():
         Model()(torch.randn(4, 16), torch.randint(0, 8, (4,)))
     """
     assert codes(code) == ["GL005"]
+
+
+def test_ids_stored_in_a_half_precision_buffer_come_back_rounded(torch):
+    # a rollout buffer keeps actions in the policy's dtype; the loss reads them back with .long()
+    code = """
+    import torch
+    from jaxtyping import BFloat16, Float
+    from torch import Tensor
+
+    class Store:
+        def __init__(self, steps: int, n_tokens: int):
+            self.scores: BFloat16[Tensor, "steps n_tokens"] = torch.zeros(steps, n_tokens, dtype=torch.bfloat16)
+            self.taken = torch.zeros(steps, dtype=torch.bfloat16)
+
+    def taken_logp(scores: Float[Tensor, "steps n_tokens"], taken):
+        return scores.float().log_softmax(-1).gather(-1, taken.long().unsqueeze(-1))
+
+    if __name__ == "__main__":
+        store = Store(8, 1000)
+        taken_logp(store.scores, store.taken)
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL015", 12)]
+    assert "bfloat16" in found[0].message
+    ids = torch.tensor([257, 999])
+    assert not torch.equal(ids.to(torch.bfloat16).long(), ids)  # 257 -> 256, 999 -> 1000
+
+
+def test_ids_in_a_half_precision_tensor_are_fine_for_a_small_dim():
+    code = """
+    import torch
+    def pick(q, taken):
+        return q.gather(1, taken.long().unsqueeze(1))
+
+    if __name__ == "__main__":
+        pick(torch.randn(8, 6), torch.zeros(8, dtype=torch.float16))
+    """
+    assert codes(code) == []

@@ -120,3 +120,21 @@ def test_a_helpers_untracked_size_tuple_is_not_one_dim(resize):
         return torch.gather(reduced, 1, index.view(values.size(0), -1))
     """
     assert codes(code) == []
+
+
+def test_an_unknown_operand_may_broadcast_a_size_one_dim(torch):
+    # MoE combine: `expert(rows) * weights.unsqueeze(-1)` with `expert` from a ModuleList is [K, D], not [K, 1]
+    code = """
+    import torch
+    def combine(out, experts, rows, weights, tok):
+        for e, expert in enumerate(experts):
+            y = expert(rows) * weights.index_select(0, tok).unsqueeze(-1)
+            out.index_add_(0, tok, y)
+        return out
+
+    if __name__ == "__main__":
+        combine(torch.zeros(6, 4), [torch.nn.Linear(4, 4)], torch.randn(3, 4), torch.rand(6), torch.tensor([0, 2, 5]))
+    """
+    assert codes(code) == []
+    y = torch.nn.Linear(4, 4)(torch.randn(3, 4)) * torch.rand(3).unsqueeze(-1)
+    assert y.shape == (3, 4)

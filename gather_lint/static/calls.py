@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from ..contract import Domain
+from ..dims import Shape, Sym
 from ..dims import value as value_of
 from .modules import InstanceVal
 from .values import DimVal, TensorVal, join
@@ -183,6 +184,21 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
     return found
 
 
+def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
+    """An annotation's names with the sizes a call gives them: `vocab` called with 4096 is vocab=4096."""
+    if given is None or declared.variadic or given.variadic or len(declared.dims) != len(given.dims):
+        return declared
+    dims = []
+    for written, seen in zip(declared.dims, given.dims):
+        size = value_of(seen)
+        if isinstance(written, int) and size is not None and size != written:
+            return declared  # the call disagrees with the annotation: keep the annotation
+        if isinstance(written, Sym) and written.size is None and size is not None:
+            written = Sym(written.name, expr=written.expr, size=size)
+        dims.append(written)
+    return Shape(tuple(dims))
+
+
 def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
     """Caller facts by parameter name; None for calls that do not fit the signature."""
     params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
@@ -222,7 +238,8 @@ def fill_gaps(declared, fact):
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
         if declared.shape is None:
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
-        return declared.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
+        return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
+                              domain=declared.domain or fact.domain)
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     return declared

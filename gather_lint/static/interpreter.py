@@ -744,6 +744,11 @@ class Interpreter:
                 made = made.with_(domain=replace(base, rounded=(result.dtype, _EXACT_UP_TO[result.dtype],
                                                                   f"`.{method}()` at line {node.lineno}")))
             return made
+        if method in ("long", "int", "to", "type") and result.dtype in ("int64", "int32") and owner.dtype in _EXACT_UP_TO:
+            # ids stored in a half-precision tensor (a buffer sharing the model's dtype) come back rounded
+            where = f"stored as {owner.dtype}, read back with `.{method}()` at line {node.lineno}"
+            base = result.domain or Domain()
+            return result.with_(domain=replace(base, rounded=(owner.dtype, _EXACT_UP_TO[owner.dtype], where)))
         if method in ops.TRUE_DIVISION and _is_float(result) and not _is_float(owner) and owner.dtype is not None:
             return _made_float(result, f"`{method}()` without rounding_mode at line {node.lineno}")
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
