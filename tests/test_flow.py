@@ -314,3 +314,45 @@ def test_ids_in_a_half_precision_tensor_are_fine_for_a_small_dim():
         pick(torch.randn(8, 6), torch.zeros(8, dtype=torch.float16))
     """
     assert codes(code) == []
+
+
+@pytest.mark.parametrize("make", [
+    'spec = {"rows": 2, "width": 8, "points": 50}',
+    'spec = dict(rows=2, width=8, points=50)',
+])
+def test_sizes_from_a_config_dict_reach_a_helper(torch, make):
+    code = f"""
+    import torch
+    def pool(feats, slot, n_slots):
+        out = feats.new_zeros(feats.size(0), feats.size(1), n_slots)
+        return out.scatter_add_(2, slot.unsqueeze(1), feats)
+
+    def build(spec):
+        return torch.randn(spec["rows"], spec["width"], spec["points"])
+
+    if __name__ == "__main__":
+        {make}
+        feats = build(spec)
+        pool(feats, torch.randint(0, 4, (spec["rows"], spec["points"])), 4)
+    """
+    assert codes(code) == ["GL009"], make
+    feats, slot = torch.randn(2, 8, 50), torch.randint(0, 4, (2, 50))
+    out = feats.new_zeros(2, 8, 4).scatter_add_(2, slot.unsqueeze(1), feats)
+    assert out[:, 1:].abs().sum() == 0  # only channel 0 was pooled
+
+
+def test_a_config_dict_written_after_it_was_built_is_forgotten():
+    code = """
+    import torch
+    def pool(feats, slot, n_slots):
+        out = feats.new_zeros(feats.size(0), feats.size(1), n_slots)
+        return out.scatter_add_(2, slot.unsqueeze(1), feats)
+
+    if __name__ == "__main__":
+        spec = {"width": 8}
+        spec["width"] = 1
+        spec.update(width=1)
+        feats = torch.randn(2, spec["width"], 50)
+        pool(feats, torch.randint(0, 4, (2, 50)), 4)
+    """
+    assert codes(code) == []

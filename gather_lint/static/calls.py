@@ -14,6 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
+from .config import DictVal
 from .modules import InstanceVal
 from .values import DimVal, TensorVal, join
 
@@ -161,6 +162,8 @@ def _buffer_name(node) -> Optional[str]:
 def _informative(value) -> bool:
     if isinstance(value, InstanceVal):
         return value.facts is not None
+    if isinstance(value, DictVal):
+        return bool(value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None
     return isinstance(value, DimVal) and value_of(value.dim) is not None
@@ -211,14 +214,14 @@ def _bind(callee, args, kwargs) -> Optional[Dict[str, object]]:
     return facts
 
 
-_FACTS = (TensorVal, DimVal, InstanceVal)
+_FACTS = (TensorVal, DimVal, InstanceVal, DictVal)
 
 
 def value_facts(value):
     """What code (not a shape comment) proved about an argument: its dtype and how its values were
     made (true division, a low-precision round trip, padding put in). Shapes read from comments stay
     home: good evidence beside the code they describe, too informal to carry into another function."""
-    if isinstance(value, InstanceVal):
+    if isinstance(value, (InstanceVal, DictVal)):
         return value
     if not isinstance(value, TensorVal):
         return None

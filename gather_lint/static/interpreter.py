@@ -18,7 +18,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
-from . import modules
+from . import config, modules
 from .calls import fill_gaps, value_facts
 from .modules import InstanceVal
 from .sites import bind_call, build_site, resolve_op, result_of
@@ -332,6 +332,8 @@ class Interpreter:
             self.expr(target.value)
             key = self.expr(target.slice)
             owner = self.env.get(target.value.id)
+            if isinstance(owner, config.DictVal):
+                self.env[target.value.id] = None  # cfg["batch"] = ...: the literal no longer holds
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
@@ -571,7 +573,14 @@ class Interpreter:
             return None
         if isinstance(owner, TensorVal):
             return ops.index_tensor(owner, key)
+        if isinstance(owner, config.DictVal):
+            return owner.get(key)
         return None
+
+    def expr_Dict(self, node: ast.Dict):
+        keys = [self.expr(k) if k is not None else None for k in node.keys]
+        values = [self.expr(v) for v in node.values]
+        return config.literal_dict(keys, values) if None not in node.keys else None
 
     def expr_Slice(self, node: ast.Slice):
         return ops.SliceVal(self.expr(node.lower), self.expr(node.upper), self.expr(node.step))
@@ -693,6 +702,8 @@ class Interpreter:
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
+            if isinstance(owner, config.DictVal) and func.attr in config.MUTATORS and isinstance(func.value, ast.Name):
+                self.env[func.value.id] = None
             if isinstance(owner, TensorVal):
                 if func.attr == "squeeze" and not node.args and not node.keywords:
                     self._check_squeeze_all(node, func.value, owner)
@@ -722,6 +733,8 @@ class Interpreter:
             callee = self.module.functions.get(func.id)
             if callee is not None:
                 return self._call_module_function(callee, node, args, kwargs)
+        if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args:
+            return config.keyword_dict(kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
