@@ -356,3 +356,50 @@ def test_a_config_dict_written_after_it_was_built_is_forgotten():
         pool(feats, torch.randint(0, 4, (2, 50)), 4)
     """
     assert codes(code) == []
+
+
+@pytest.mark.parametrize("layer,width", [
+    ("nn.GRU(12, 20, batch_first=True)", 20),
+    ("nn.LSTM(12, 10, num_layers=2, bidirectional=True)", 20),
+    ("nn.RNN(12, 20, 1)", 20),
+])
+def test_recurrent_layers_give_their_output_width(torch, layer, width):
+    code = f"""
+    import torch
+    import torch.nn as nn
+
+    class Reader(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = {layer}
+
+        def forward(self, x, last):
+            states, _ = self.rnn(x)
+            return states.gather(1, last.view(-1, 1, 1).expand(-1, 1, 24))
+
+    if __name__ == "__main__":
+        Reader()(torch.randn(3, 5, 12), torch.tensor([4, 2, 0]))
+    """
+    assert codes(code) == ["GL003"], layer
+    states, _ = eval(layer, {"nn": torch.nn})(torch.randn(3, 5, 12))
+    assert states.shape[-1] == width < 24
+
+
+def test_a_bidirectional_flag_that_is_not_a_literal_leaves_the_width_unknown():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Reader(nn.Module):
+        def __init__(self, both):
+            super().__init__()
+            self.rnn = nn.GRU(12, 16, bidirectional=both)
+
+        def forward(self, x, last):
+            states, _ = self.rnn(x)
+            return states.gather(1, last.view(-1, 1, 1).expand(-1, 1, 32))
+
+    if __name__ == "__main__":
+        Reader(True)(torch.randn(3, 5, 12), torch.tensor([4, 2, 0]))
+    """
+    assert codes(code) == []

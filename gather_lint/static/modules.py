@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .values import DimVal, LayerVal, TensorVal
+from ..dims import Shape
+from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
 
 NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
 
@@ -44,6 +45,19 @@ class Sequential:
 
 
 @dataclass(frozen=True)
+class Recurrent:
+    """nn.GRU / nn.LSTM / nn.RNN: (output, state) with output = input's dims but the last, which
+    becomes hidden_size x directions, batch-first or not."""
+
+    width: object  # hidden_size * num_directions
+
+    def apply(self, x):
+        if not isinstance(x, TensorVal) or x.shape is None or x.shape.variadic or len(x.shape.dims) not in (2, 3):
+            return SeqVal((TensorVal(None, x.dtype if isinstance(x, TensorVal) else None), None))
+        return SeqVal((TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype), None))
+
+
+@dataclass(frozen=True)
 class InstanceVal:
     """An instance of a class of this file; `facts` are __init__'s bound arguments, sorted by name."""
 
@@ -52,7 +66,7 @@ class InstanceVal:
 
 
 def is_layer(value) -> bool:
-    return isinstance(value, (LayerVal, KeepShape, Sequential))
+    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent))
 
 
 def build(func: str, args: list, kwargs: dict):
@@ -64,6 +78,13 @@ def build(func: str, args: list, kwargs: dict):
         if isinstance(first, DimVal) and isinstance(second, DimVal):
             return LayerVal(func, first.dim, second.dim)
         return None
+    if func in ("GRU", "LSTM", "RNN"):
+        hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
+        both = kwargs.get("bidirectional", Literal(False))
+        if not isinstance(hidden, DimVal) or not isinstance(hidden.dim, int) or len(args) > 6 or "proj_size" in kwargs \
+                or not (isinstance(both, Literal) and isinstance(both.value, bool)):
+            return None
+        return Recurrent(hidden.dim * (2 if both.value else 1))
     if func in _SHAPE_KEEPING:
         return KeepShape(func)
     if func == "Sequential" and args and all(is_layer(a) for a in args):
