@@ -403,3 +403,41 @@ def test_a_bidirectional_flag_that_is_not_a_literal_leaves_the_width_unknown():
         Reader(True)(torch.randn(3, 5, 12), torch.tensor([4, 2, 0]))
     """
     assert codes(code) == []
+
+
+def test_a_module_built_from_a_spread_config_dict(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Gate(nn.Module):
+        def __init__(self, d_model, n_experts, scale=1):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(n_experts, d_model))
+
+        def forward(self, h, chosen):
+            logits = nn.functional.linear(h, self.weight)
+            return logits.gather(1, chosen.unsqueeze(0))
+
+    if __name__ == "__main__":
+        options = {"d_model": 16, "n_experts": 6}
+        Gate(**options)(torch.randn(5, 16), torch.randint(0, 6, (5,)))
+    """
+    assert codes(code) == ["GL005"]
+    logits = torch.nn.functional.linear(torch.randn(5, 16), torch.randn(6, 16))
+    assert logits.shape == (5, 6)
+
+
+def test_a_spread_of_unknown_options_binds_no_default():
+    code = """
+    import torch
+    def padded(n, fill: int = -1, **rest):
+        return torch.full((2, n), fill, dtype=torch.long)
+
+    def lookup(table, ids):
+        return table.gather(1, ids)
+
+    def run(options):
+        lookup(torch.randn(2, 10), padded(6, **options))
+    """
+    assert codes(code) == []

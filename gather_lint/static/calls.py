@@ -163,7 +163,7 @@ def _informative(value) -> bool:
     if isinstance(value, InstanceVal):
         return value.facts is not None
     if isinstance(value, DictVal):
-        return bool(value.items)
+        return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None
     return isinstance(value, DimVal) and value_of(value.dim) is not None
@@ -171,6 +171,8 @@ def _informative(value) -> bool:
 
 def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
     """Integer defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
+    if "**" in kwargs:
+        return {}  # f(**options): any parameter may be among the options
     a = callee.args
     positional = a.posonlyargs + a.args
     pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \

@@ -16,7 +16,7 @@ MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__"}
 
 @dataclass(frozen=True)
 class DictVal:
-    items: Tuple[Tuple[str, object], ...]  # (key, DimVal) of the int items; other keys are unknown
+    items: Tuple[Tuple[str, object], ...]  # (key, DimVal) of the int items, (key, None) of the others
 
     def get(self, key) -> Optional[DimVal]:
         if isinstance(key, Literal) and isinstance(key.value, str):
@@ -30,11 +30,10 @@ def literal_dict(keys, values) -> Optional[DictVal]:
     for key, item in zip(keys, values):
         if not (isinstance(key, Literal) and isinstance(key.value, str)):
             return None
-        if isinstance(item, DimVal) and isinstance(item.dim, int):
-            items.append((key.value, item))
+        items.append((key.value, item if isinstance(item, DimVal) and isinstance(item.dim, int) else None))
     return DictVal(tuple(items))
 
 
 def keyword_dict(kwargs: dict) -> DictVal:
     """dict(batch=2, dim=16)."""
-    return DictVal(tuple((k, v) for k, v in kwargs.items() if isinstance(v, DimVal) and isinstance(v.dim, int)))
+    return DictVal(tuple((k, v if isinstance(v, DimVal) and isinstance(v.dim, int) else None) for k, v in kwargs.items()))

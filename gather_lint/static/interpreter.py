@@ -733,7 +733,7 @@ class Interpreter:
             callee = self.module.functions.get(func.id)
             if callee is not None:
                 return self._call_module_function(callee, node, args, kwargs)
-        if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args:
+        if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args and _UNKNOWN_KWARGS not in kwargs:
             return config.keyword_dict(kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
@@ -787,6 +787,7 @@ class Interpreter:
         formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
         formal_kw = {k.arg: (value_facts(kwargs.get(k.arg)) if self.uses_informal(k.value) else kwargs.get(k.arg))
                      for k in node.keywords if k.arg}
+        formal_kw.update({k: v for k, v in kwargs.items() if k not in formal_kw})  # items of a **spread
         return self.module.call(self, callee, node, formal, formal_kw)
 
     def _check_padding_lookup(self, node, ids_node, ids: TensorVal, what: str) -> None:
@@ -829,7 +830,11 @@ class Interpreter:
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
         for k in node.keywords:
             if k.arg is None:
-                self.expr(k.value)
+                spread = self.expr(k.value)
+                if isinstance(spread, config.DictVal):
+                    kwargs.update(spread.items)  # f(**cfg) with cfg a literal dict
+                else:
+                    kwargs[_UNKNOWN_KWARGS] = None
         return args, kwargs
 
     def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
@@ -877,6 +882,8 @@ class Interpreter:
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
+            if func == "linear" and len(args) >= 2:
+                return modules.linear(args[0], args[1])
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
@@ -1023,6 +1030,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 _UNKNOWN_TENSORISH = None
 _UNKNOWN_ARITY = Literal("<*args of unknown length>")  # poisons size arguments: no shape comes out
+_UNKNOWN_KWARGS = "**"  # a **spread of unknown keys: no parameter binding is certain
 
 
 def _has_call(node) -> bool:

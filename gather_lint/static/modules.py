@@ -92,3 +92,13 @@ def build(func: str, args: list, kwargs: dict):
     if func == "Parameter" and args and isinstance(args[0], TensorVal):
         return args[0]
     return None
+
+
+def linear(x, weight) -> Optional[TensorVal]:
+    """F.linear(x, weight [out, in]): x's dims but the last, which becomes out."""
+    if not isinstance(x, TensorVal) or not isinstance(weight, TensorVal):
+        return None
+    w = weight.shape
+    if x.shape is None or w is None or w.variadic or len(w.dims) != 2 or not x.shape.dims:
+        return TensorVal(None, x.dtype)
+    return TensorVal(Shape(x.shape.dims[:-1] + (w.dims[0],), x.shape.variadic), x.dtype)
