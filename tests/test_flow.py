@@ -441,3 +441,36 @@ def test_a_spread_of_unknown_options_binds_no_default():
         lookup(torch.randn(2, 10), padded(6, **options))
     """
     assert codes(code) == []
+
+
+LAST_TOKEN = """
+import torch
+def pooled(states, keep):
+    {make}
+    return states.gather(1, n.view(-1, 1, 1).expand(-1, 1, states.size(-1)))
+
+if __name__ == "__main__":
+    states = torch.randn(3, 6, 4)
+    keep = torch.arange(6).expand(3, 6) < torch.tensor([[6], [2], [4]])
+    pooled(states, keep)
+"""
+
+
+def test_a_mask_sum_is_a_length_one_past_the_last_position(torch):
+    assert codes(LAST_TOKEN.format(make="n = keep.sum(dim=1)")) == ["GL011"]
+    assert codes(LAST_TOKEN.format(make="n = torch.sum(keep, 1)")) == ["GL011"]
+    states = torch.randn(3, 6, 4)
+    keep = torch.arange(6).expand(3, 6) < torch.tensor([[6], [2], [4]])
+    n = keep.sum(dim=1)
+    assert n.max() == 6  # a full row's length is the dim's size
+    with pytest.raises(RuntimeError):
+        states.gather(1, n.view(-1, 1, 1).expand(-1, 1, 4))
+
+
+@pytest.mark.parametrize("make", [
+    "n = keep.sum(dim=1) - 1",
+    "n = keep.sum(1).clamp(max=keep.size(1) - 1)",
+    "n = keep.long().argmax(1)",
+])
+def test_a_length_made_into_a_position_is_fine(torch, make):
+    assert codes(LAST_TOKEN.format(make=make)) == [], make

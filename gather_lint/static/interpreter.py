@@ -18,7 +18,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import parse_comment, parse_docstring, parse_group, parse_jaxtyping
-from . import config, modules
+from . import config, modules, value_ranges
 from .calls import fill_gaps, value_facts
 from .modules import InstanceVal
 from .sites import bind_call, build_site, resolve_op, result_of
@@ -757,6 +757,14 @@ class Interpreter:
                 made = made.with_(domain=replace(base, rounded=(result.dtype, _EXACT_UP_TO[result.dtype],
                                                                   f"`.{method}()` at line {node.lineno}")))
             return made
+        if method == "sum":
+            dim = kwargs.get("dim", args[0] if args else None)
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) and method == node.func.attr else \
+                (node.args[0] if node.args else node)
+            return value_ranges.length_of_mask(owner, result, ops.as_int(dim), self.source.segment(receiver))
+        if method in ("clamp", "clip", "clamp_max", "clamp_"):
+            upper = kwargs.get("max", args[0] if method == "clamp_max" and args else (args[1] if len(args) > 1 else None))
+            result = value_ranges.clamped(result, upper)
         if method in ("long", "int", "to", "type") and result.dtype in ("int64", "int32") and owner.dtype in _EXACT_UP_TO:
             # ids stored in a half-precision tensor (a buffer sharing the model's dtype) come back rounded
             where = f"stored as {owner.dtype}, read back with `.{method}()` at line {node.lineno}"
@@ -888,7 +896,7 @@ class Interpreter:
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
-                if func in ops.TRUE_DIVISION:
+                if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry_shift(args[0], result, func, args[1:])
             return None
