@@ -474,3 +474,33 @@ def test_a_mask_sum_is_a_length_one_past_the_last_position(torch):
 ])
 def test_a_length_made_into_a_position_is_fine(torch, make):
     assert codes(LAST_TOKEN.format(make=make)) == [], make
+
+
+IGNORED = """
+import torch
+def dense(labels, n_classes):
+    out = torch.zeros(labels.size(0), n_classes, labels.size(2))
+    {use}
+
+if __name__ == "__main__":
+    labels = torch.randint(0, 3, (2, 1, 9))
+    labels[:, :, :2] = 255
+    dense(labels, 3)
+"""
+
+
+def test_an_ignore_label_written_into_ids_is_out_of_range_downstream(torch):
+    assert codes(IGNORED.format(use="return out.scatter_(1, labels, 1.0)")) == ["GL011"]
+    labels = torch.randint(0, 3, (2, 1, 9))
+    labels[:, :, :2] = 255
+    with pytest.raises(RuntimeError):
+        torch.zeros(2, 3, 9).scatter_(1, labels, 1.0)
+
+
+@pytest.mark.parametrize("use", [
+    "return out.scatter_(1, labels.masked_fill(labels == 255, 0), 1.0)",
+    "return out.scatter_(1, torch.where(labels == 255, 0, labels), 1.0)",
+    "return out.scatter_(1, labels.clamp(max=n_classes - 1), 1.0)",
+])
+def test_an_ignore_label_masked_before_use_is_fine(use):
+    assert codes(IGNORED.format(use=use)) == [], use

@@ -337,6 +337,8 @@ class Interpreter:
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
+                if ops.as_int(result) is not None and ops.as_int(result) > 0:
+                    self.env[target.value.id] = value_ranges.written(self.env[target.value.id], ops.as_int(result), target.lineno)
             elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
                 # inv[perm] = arange(n): positions from a tensor may cover every padded slot
                 self.env[target.value.id] = _with_sentinel(owner, None, None)
@@ -748,7 +750,7 @@ class Interpreter:
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
             if _negative(args[1]) is not None:
                 return _with_sentinel(result, _negative(args[1]), node.lineno)
-            return _with_sentinel(result, None, None) if ops.as_int(args[1]) is not None else result
+            return value_ranges.masked(_with_sentinel(result, None, None)) if ops.as_int(args[1]) is not None else result
         if method in ("float", "half", "double", "bfloat16", "to", "type") and result.dtype in ops.FLOAT_DTYPES \
                 and owner.dtype is not None and owner.dtype not in ops.FLOAT_DTYPES:
             made = _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")
@@ -1026,6 +1028,7 @@ def _where(args, line: int):
         other = args[2] if args[1] is kept else args[1]
         if ops.as_int(other) is not None:
             result = result.with_(dtype=kept.dtype, domain=kept.domain)
+            result = result if _negative(other) is not None else value_ranges.masked(result)
             return _with_sentinel(result, _negative(other), line)
     return result
 

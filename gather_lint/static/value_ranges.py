@@ -1,5 +1,8 @@
 """Value ranges that common idioms give an index, beyond the positions top-k and argmax return.
 
+`labels[mask] = 255` (an ignore label) puts 255 among the values: out of range for a dim of 255 or
+fewer entries, wherever the labels are used as an index afterwards.
+
 `mask.sum(dim)` of a boolean mask counts the true entries of each row: a length in [0, n] for a dim
 of size n. As an index it is one past the last valid position, so a full row reads position n:
 out of range (`hidden.gather(1, lengths...)` needs `lengths - 1`).
@@ -42,3 +45,28 @@ def clamped(result, upper) -> Optional[TensorVal]:
             and not (isinstance(upper, Literal) and upper.value is None):
         return result.with_(domain=replace(result.domain, size=None))
     return result
+
+
+def written(owner: TensorVal, constant: int, line: int) -> TensorVal:
+    """`x[...] = c` with c > 0 into an integer tensor: its values now reach c."""
+    if owner.dtype is None or owner.dtype in ("bool", "float16", "bfloat16", "float32", "float64") or constant <= 0:
+        return owner
+    old = owner.domain
+    size = constant + 1
+    if old is not None and old.size is not None:
+        if not isinstance(old.size, int):
+            return owner  # a named range: cannot tell which bound is larger
+        size = max(size, old.size)
+    origin = f"{_WRITTEN}{constant} (written at line {line})"
+    base = old or Domain()
+    return owner.with_(domain=replace(base, size=size, origin=origin, category=False))
+
+
+_WRITTEN = "values that include "
+
+
+def masked(t):
+    """masked_fill(m, 0) / where(m, x, 0) / clamp: the written value is taken out (as padding is)."""
+    if isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_WRITTEN):
+        return t.with_(domain=replace(t.domain, size=None, origin=""))
+    return t
