@@ -117,6 +117,8 @@ class ModuleContext:
         instance_facts = instance.facts if instance is not None and instance.facts else ()
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not instance_facts and not any(_informative(v) for v in facts.values())
+        if summary_only and caller.in_function:
+            return self.analyse(callee)  # a library's helpers: the own analysis serves (defaults cost a run each)
         facts.update(_defaults(callee, len(args), kwargs))
         if summary_only and not facts:
             return self.analyse(callee)

@@ -54,6 +54,7 @@ class Interpreter:
         self._comment_used = False
         self.class_name: Optional[str] = None  # set while analysing a method
         self.instance = None  # modules.InstanceVal whose method this is, when called on a known instance
+        self.in_function = False  # False for the module body: a script's driver
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
@@ -61,6 +62,7 @@ class Interpreter:
 
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
+        self.in_function = True
         self._bind_parameters(node)
         if self.module is not None and self.class_name is None:
             self.class_name = self.module.class_of.get(node)
