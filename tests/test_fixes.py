@@ -672,3 +672,19 @@ def test_one_rejected_fix_does_not_hold_back_the_others():
     assert ".float()" not in fixed and "torch.ones(2, 1).long())" in fixed
     # the next round re-lints and fixes the first call with its own (real) fix
     assert "torch.zeros(2, 1).long())" in fixed
+
+
+def test_no_expand_fix_when_per_sample_labels_lost_their_batch(tmp_path):
+    # an action from argmax over the whole tensor is one value for the batch: copying it to every
+    # row (the expand) is not what was meant, so GL005 is reported without a fix
+    from .conftest import lint
+
+    code = """
+    import torch
+    def chosen_q(q_values, actions):
+        # q_values: [B, A]
+        # actions: [1]
+        return q_values.gather(1, actions.unsqueeze(1))
+    """
+    found = [f for f in lint(code) if f.code == "GL005"]
+    assert found and found[0].fix is None

@@ -329,3 +329,21 @@ def test_shared_column_selections_are_not_per_row_picks(torch):
     ids = torch.randint(9, (2, 6))
     windows = torch.arange(3).unsqueeze(0) + torch.arange(4).unsqueeze(1)
     assert ids[:, windows].shape == (2, 4, 3) and bool((ids[:, windows][:, 1] == ids[:, 1:4]).all())
+
+
+def test_an_unknown_operand_may_broadcast_a_size_one_dim(torch):
+    # MoE combine: `expert(rows) * weights.unsqueeze(-1)` with `expert` from a ModuleList is [K, D], not [K, 1]
+    code = """
+    import torch
+    def combine(out, experts, rows, weights, tok):
+        for e, expert in enumerate(experts):
+            y = expert(rows) * weights.index_select(0, tok).unsqueeze(-1)
+            out.index_add_(0, tok, y)
+        return out
+
+    if __name__ == "__main__":
+        combine(torch.zeros(6, 4), [torch.nn.Linear(4, 4)], torch.randn(3, 4), torch.rand(6), torch.tensor([0, 2, 5]))
+    """
+    assert codes(code) == []
+    y = torch.nn.Linear(4, 4)(torch.randn(3, 4)) * torch.rand(3).unsqueeze(-1)
+    assert y.shape == (3, 4)

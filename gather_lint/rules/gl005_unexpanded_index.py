@@ -88,8 +88,16 @@ def check(site: Site) -> Optional[Violation]:
         f"index {named(site.index)} has size 1 on {dims} of input {named(site.input)}; gather returns the "
         f"index's shape, so {what}, silently; expand the index with `.expand({args})` "
         f"(or use torch.take_along_dim, which broadcasts)",
-        fix_suffix=None if _looks_transposed(pair, short) else f".expand({args})",
+        fix_suffix=None if _looks_transposed(pair, short) or _per_sample_values(site, pair, short) else f".expand({args})",
     )
+
+
+def _per_sample_values(site: Site, pair, short) -> bool:
+    """Labels/actions (one per sample) with size 1 on a dim before the gathered one: the batch went
+    missing (`argmax` over the whole tensor, a single sample), so copying one value to every row is
+    not what was meant: no fix is offered."""
+    domain = site.index.domain
+    return domain is not None and domain.category and any(k < pair.axis for k in short)
 
 
 def _looks_transposed(pair, short) -> bool:

@@ -125,9 +125,13 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
 
         module.own = (report, flag)
         interpreter().block(tree.body)
-        for node in ast.walk(tree):
-            if isinstance(node, _SCOPES):
-                module.analyse(node)  # once: a call that brought no facts may have run it already
+        skipped = {id(top) for top in getattr(tree, "summary_only", ())}
+        for top in tree.body:
+            if id(top) in skipped:
+                continue
+            for node in ast.walk(top):
+                if isinstance(node, _SCOPES):
+                    module.analyse(node)  # once: a call that brought no facts may have run it already
 
     try:
         try:
@@ -148,7 +152,14 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
 
 
 _BLOCK_START = re.compile(r"^(?:@|def |async def |class )")
-_DEF_NAME = re.compile(r"^(?:async )?def (\w+)", re.MULTILINE)
+_DEF_NAME = re.compile(r"^(class|def|async def) (\w+)", re.MULTILINE)  # what a block defines
+_DRIVER = "__main__"
+_NEVER = re.compile(r"(?!x)x")
+
+
+def _calls_of(names):
+    return re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(map(re.escape, names)))) if names else None
+
 _CALLED = re.compile(r"(?<![.\w])(\w+)\s*\(")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
 
@@ -167,25 +178,42 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         return parse(text, path)
     chunks = [(first, "".join(lines[first:last])) for first, last in zip(starts, starts[1:] + [len(lines)])]
     keep = [names_an_op(chunk) for _, chunk in chunks]
-    defined = [set(_DEF_NAME.findall(chunk)) for _, chunk in chunks]
+    analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
+    found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
+    defined = [{name for _, name in pairs} for pairs in found]
+    functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
+    # a script's driver and the classes it builds (and they build) get their classes' layers; in a
+    # library every model block builds layers from a config: parsing them all would cost too much
+    scripted = [_DRIVER in chunk for _, chunk in chunks]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
-        names = set().union(*(d for d, kept in zip(defined, keep) if kept))
+        names = set().union(*(d for d, kept in zip(functions, keep) if kept))
         called = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), kept in zip(chunks, keep) if kept))
-        calls = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(map(re.escape, names)))) if names else None
-        keep = [kept or bool(d & called) or (calls is not None and calls.search(chunk) is not None)
-                for (_, chunk), kept, d in zip(chunks, keep, defined)]
+        built = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), s in zip(chunks, scripted) if s))
+        calls = _calls_of(names)
+        builds = _calls_of(set().union(names, *(d - f for d, f, kept in zip(defined, functions, keep) if kept))) \
+            if any(scripted) else None
+        analysed = [own or ((builds if driver else calls) or _NEVER).search(chunk) is not None
+                    for (_, chunk), own, driver in zip(chunks, analysed, scripted)]
+        scripted = [s or bool((d - f) & built) for s, d, f in zip(scripted, defined, functions)]
+        keep = [kept or own or bool(f & called) or bool((d - f) & built)
+                for kept, own, d, f in zip(keep, analysed, defined, functions)]
     # blocks for the local rules need no callers or callees, and only those that use torch
-    keep = [kept or ("torch" in chunk and local_trigger(chunk)) for (_, chunk), kept in zip(chunks, keep)]
+    analysed = [own or ("torch" in chunk and local_trigger(chunk)) for (_, chunk), own in zip(chunks, analysed)]
     body: list = []
+    summary_only: list = []
     try:
-        for (first, chunk), kept in zip(chunks, keep):
-            if kept:
+        for (first, chunk), kept, own in zip(chunks, keep, analysed):
+            if kept or own:
                 tree = parse(chunk, path)
                 ast.increment_lineno(tree, first)
                 body.extend(tree.body)
+                if not own:
+                    summary_only.extend(tree.body)
     except SyntaxError:
         return parse(text, path)
-    return ast.Module(body=_imports_of(lines, path) + body, type_ignores=[])
+    module = ast.Module(body=_imports_of(lines, path) + body, type_ignores=[])
+    module.summary_only = summary_only  # callees (functions, classes) no op names: no analysis of their own
+    return module
 
 
 def _block_starts(lines) -> List[int]:

@@ -12,7 +12,10 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from ..contract import Domain
+from ..dims import Shape, Sym
 from ..dims import value as value_of
+from .config import DictVal
+from .modules import InstanceVal
 from .values import DimVal, Literal, TensorVal, join
 
 MAX_DEPTH = 3
@@ -26,10 +29,10 @@ class ModuleContext:
         self.functions: Dict[str, ast.AST] = {node.name: node for node in tree.body if isinstance(node, _DEFS)}
         self.methods: Dict[tuple, ast.AST] = {}
         self.class_of: Dict[ast.AST, str] = {}
-        self._classes: Dict[str, ast.ClassDef] = {}
+        self.classes: Dict[str, ast.ClassDef] = {}
         for cls in tree.body:
             if isinstance(cls, ast.ClassDef):
-                self._classes[cls.name] = cls
+                self.classes[cls.name] = cls
                 for node in cls.body:
                     if isinstance(node, _DEFS):
                         self.methods[(cls.name, node.name)] = node
@@ -37,29 +40,60 @@ class ModuleContext:
         self._make = make_interpreter
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self._memo: Dict[tuple, object] = {}
-        self._attributes: Dict[str, Dict[str, object]] = {}
+        self._attributes: Dict[tuple, Dict[str, object]] = {}
+        self._store_counts: Dict[str, Dict[str, int]] = {}
 
-    def attributes(self, class_name: str) -> Dict[str, object]:
-        """`self.x` facts from __init__, for attributes no other method reassigns."""
-        if class_name not in self._attributes:
-            self._attributes[class_name] = {}
-            cls = self._classes[class_name]
+    def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
+        """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
+        attributes no other method reassigns."""
+        key = (class_name, facts)
+        if key not in self._attributes:
+            self._attributes[key] = {}
             init = self.methods.get((class_name, "__init__"))
             if init is not None:
-                stores: Dict[str, int] = {}
-                for node in ast.walk(cls):
-                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
-                            isinstance(node.value, ast.Name) and node.value.id == "self":
-                        stores[node.attr] = stores.get(node.attr, 0) + 1
+                stores = self._stores(class_name)
                 interp = self._make(lambda *a: None, lambda *a: None)
                 interp.module = self
                 interp.call_depth = MAX_DEPTH  # no calls out of __init__ for this
-                interp.run_function(init)
-                self._attributes[class_name] = {
-                    key: value for key, value in interp.env.items()
-                    if key.startswith("self.") and stores.get(key[5:]) == 1 and key.count(".") == 1
-                    and not isinstance(value, type(None)) and key[5:] not in interp.informal}
-        return self._attributes[class_name]
+                interp.class_name = class_name
+                interp.run_function(init, dict(facts))
+                self._attributes[key] = {
+                    k: value for k, value in interp.env.items()
+                    if k.startswith("self.") and stores.get(k[5:]) == 1 and k.count(".") == 1
+                    and not isinstance(value, type(None)) and k[5:] not in interp.informal}
+        return self._attributes[key]
+
+    def _stores(self, class_name: str) -> Dict[str, int]:
+        """How often the class's methods assign each `self.x` (register_buffer included)."""
+        if class_name not in self._store_counts:
+            stores: Dict[str, int] = {}
+            for node in ast.walk(self.classes[class_name]):
+                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
+                        isinstance(node.value, ast.Name) and node.value.id == "self":
+                    stores[node.attr] = stores.get(node.attr, 0) + 1
+                elif _buffer_name(node) is not None:
+                    stores[_buffer_name(node)] = stores.get(_buffer_name(node), 0) + 1
+            self._store_counts[class_name] = stores
+        return self._store_counts[class_name]
+
+    def instantiate(self, class_name: str, args, kwargs) -> InstanceVal:
+        """`QNet(4, 2)`: an instance remembering the constructor arguments __init__ binds. Built from
+        arguments that are not all known (`Block(config)`), it stays opaque: its forward is not run."""
+        init = self.methods.get((class_name, "__init__"))
+        if init is None:  # an inherited __init__ takes whatever arguments this call passes
+            return InstanceVal(class_name, None if args or kwargs else ())
+        facts = _bind(init, [None] + list(args), kwargs)
+        if facts is None or len(facts) < len(args) + len(kwargs):
+            return InstanceVal(class_name, None)
+        facts.update(_defaults(init, len(args) + 1, kwargs))
+        return InstanceVal(class_name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
+
+    def call_instance(self, caller, instance: InstanceVal, node: ast.Call, args, kwargs):
+        """`q_net(obs)`: the class's forward, with the attributes its constructor arguments built."""
+        forward = self.methods.get((instance.class_name, "forward")) or self.methods.get((instance.class_name, "__call__"))
+        if forward is None or instance.facts is None:
+            return None
+        return self.call(caller, forward, node, [None] + list(args), kwargs, instance)
 
     def analyse(self, node):
         """A function's own analysis, without caller facts: run once, reporting through `own`; its
@@ -74,18 +108,23 @@ class ModuleContext:
         self._memo[key] = _joined(interp.returns)
         return self._memo[key]
 
-    def call(self, caller, callee, node: ast.Call, args, kwargs):
+    def call(self, caller, callee, node: ast.Call, args, kwargs, instance: Optional[InstanceVal] = None):
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
         facts = _bind(callee, args, kwargs, defaults=not spread)
         if facts is None or caller.call_depth >= MAX_DEPTH:
             return None
+        if instance is None and self.class_of.get(callee) == caller.class_name:
+            instance = caller.instance  # self.method(...) inside an instance's forward
+        instance_facts = instance.facts if instance is not None and instance.facts else ()
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
-        summary_only = not any(_informative(v) for v in facts.values())
+        summary_only = not instance_facts and not any(_informative(v) for v in facts.values())
+        if summary_only and caller.in_function:
+            return self.analyse(callee)  # a library's helpers: the own analysis serves (defaults cost a run each)
         if not spread:
             facts.update(_defaults(callee, len(args), kwargs))
         if summary_only and not facts:
             return self.analyse(callee)
-        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
+        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts)
         try:
             if key in self._memo:
                 return self._memo[key]
@@ -101,6 +140,7 @@ class ModuleContext:
         interp.module = self
         interp.call_depth = caller.call_depth + 1
         interp.class_name = self.class_of.get(callee)
+        interp.instance = instance
         interp.run_function(callee, facts)
         result = _joined(interp.returns)
         self._memo[key] = result
@@ -114,7 +154,20 @@ def _joined(returns):
     return result
 
 
+def _buffer_name(node) -> Optional[str]:
+    """self.register_buffer("name", tensor) stores self.name."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register_buffer" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" and node.args \
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
 def _informative(value) -> bool:
+    if isinstance(value, InstanceVal):
+        return value.facts is not None
+    if isinstance(value, DictVal):
+        return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None
     return isinstance(value, DimVal) and value_of(value.dim) is not None
@@ -122,6 +175,8 @@ def _informative(value) -> bool:
 
 def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
     """Integer defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
+    if "**" in kwargs:
+        return {}  # f(**options): any parameter may be among the options
     a = callee.args
     positional = a.posonlyargs + a.args
     pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
@@ -138,14 +193,29 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
     return found
 
 
+def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
+    """An annotation's names with the sizes a call gives them: `vocab` called with 4096 is vocab=4096."""
+    if given is None or declared.variadic or given.variadic or len(declared.dims) != len(given.dims):
+        return declared
+    dims = []
+    for written, seen in zip(declared.dims, given.dims):
+        size = value_of(seen)
+        if isinstance(written, int) and size is not None and size != written:
+            return declared  # the call disagrees with the annotation: keep the annotation
+        if isinstance(written, Sym) and written.size is None and size is not None:
+            written = Sym(written.name, expr=written.expr, size=size)
+        dims.append(written)
+    return Shape(tuple(dims))
+
+
 def _bind(callee, args, kwargs, defaults: bool = True) -> Optional[Dict[str, object]]:
     """Caller facts by parameter name; None for calls that do not fit the signature."""
     params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
     if len(args) > len(params) and callee.args.vararg is None:
         return None
-    facts = {name: value for name, value in zip(params, args) if isinstance(value, (TensorVal, DimVal, Literal))}
+    facts = {name: value for name, value in zip(params, args) if isinstance(value, _FACTS)}
     for name, value in kwargs.items():
-        if isinstance(value, (TensorVal, DimVal, Literal)) and name in params + [p.arg for p in callee.args.kwonlyargs]:
+        if isinstance(value, _FACTS) and name in params + [p.arg for p in callee.args.kwonlyargs]:
             facts[name] = value
     # flags this call leaves at their constant default (`flat=False`): branches they rule out are not run
     for name, default in _constant_defaults(callee) if defaults else ():
@@ -163,10 +233,15 @@ def _constant_defaults(callee):
             yield param.arg, Literal(default.value)
 
 
+_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal)
+
+
 def value_facts(value):
     """What code (not a shape comment) proved about an argument: its dtype and how its values were
     made (true division, a low-precision round trip, padding put in). Shapes read from comments stay
     home: good evidence beside the code they describe, too informal to carry into another function."""
+    if isinstance(value, (InstanceVal, DictVal)):
+        return value
     if not isinstance(value, TensorVal):
         return None
     domain = value.domain
@@ -186,7 +261,8 @@ def fill_gaps(declared, fact):
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
         if declared.shape is None:
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
-        return declared.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
+        return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
+                              domain=declared.domain or fact.domain)
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     return declared

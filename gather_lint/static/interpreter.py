@@ -22,7 +22,9 @@ from . import advanced_indexing, header_comments
 from . import tensor_ops as ops
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES, category_domain
 from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from . import config, modules, value_ranges
 from .calls import fill_gaps, value_facts
+from .modules import InstanceVal
 from .sites import bind_call, build_site, resolve_op, result_of
 from .source import SourceFile
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
@@ -55,6 +57,8 @@ class Interpreter:
         self.informal: set = set()
         self._comment_used = False
         self.class_name: Optional[str] = None  # set while analysing a method
+        self.instance = None  # modules.InstanceVal whose method this is, when called on a known instance
+        self.in_function = False  # False for the module body: a script's driver
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
@@ -64,12 +68,14 @@ class Interpreter:
     # ----- entry points -------------------------------------------------------------------------
     def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
         self.comments = CommentLines(self.source, node.lineno, node.end_lineno or node.lineno)
+        self.in_function = True
         self._bind_parameters(node)
         self._def_line_comments(node)
         if self.module is not None and self.class_name is None:
             self.class_name = self.module.class_of.get(node)
         if self.module is not None and self.class_name is not None and getattr(node, "name", "") != "__init__":
-            self.env.update(self.module.attributes(self.class_name))
+            facts = self.instance.facts if self.instance is not None and self.instance.facts else ()
+            self.env.update(self.module.attributes(self.class_name, facts))
         for name, fact in (caller_facts or {}).items():
             self.env[name] = fill_gaps(self.env.get(name), fact)  # the callee's own annotations win
         self.block(node.body)
@@ -399,9 +405,13 @@ class Interpreter:
             owner = self.env.get(target.value.id)
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
+            if isinstance(owner, config.DictVal):
+                self.env[target.value.id] = None  # cfg["batch"] = ...: the literal no longer holds
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
+                if ops.as_int(result) is not None and ops.as_int(result) > 0:
+                    self.env[target.value.id] = value_ranges.written(self.env[target.value.id], ops.as_int(result), target.lineno)
             elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
                 # inv[perm] = arange(n): positions from a tensor may cover every padded slot
                 self.env[target.value.id] = _with_sentinel(owner, None, None)
@@ -665,6 +675,8 @@ class Interpreter:
             return owner.items[owner.names.index(attr)]
         if isinstance(owner, LayerVal) and attr == "weight":
             return owner.weight
+        if isinstance(owner, InstanceVal) and self.module is not None and owner.facts is not None:
+            return self.module.attributes(owner.class_name, owner.facts).get(f"self.{attr}")
         return None
 
     def expr_Subscript(self, node: ast.Subscript):
@@ -682,7 +694,14 @@ class Interpreter:
         if isinstance(owner, TensorVal):
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             return crossed or ops.index_tensor(owner, key)
+        if isinstance(owner, config.DictVal):
+            return owner.get(key)
         return None
+
+    def expr_Dict(self, node: ast.Dict):
+        keys = [self.expr(k) if k is not None else None for k in node.keys]
+        values = [self.expr(v) for v in node.values]
+        return config.literal_dict(keys, values) if None not in node.keys else None
 
     def expr_Slice(self, node: ast.Slice):
         def bound(part):  # an unknown bound is not an absent one: x[:n] is not x[:]
@@ -804,11 +823,18 @@ class Interpreter:
             if isinstance(layer, QualName):  # self.loss_fn = nn.MSELoss() in __init__
                 args, kwargs = self._args(node)
                 return self._qualified_call(layer.name, node, args, kwargs)
-            if isinstance(layer, LayerVal):
+            if modules.is_layer(layer):
                 args, _ = self._args(node)
-                if layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
+                if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                 return layer.apply(args[0]) if len(args) == 1 else None
+            if isinstance(layer, InstanceVal) and self.module is not None:
+                args, kwargs = self._args(node)
+                return self._call_instance(layer, node, args, kwargs)
+            if func.value.id == "self" and func.attr == "register_buffer" and len(node.args) >= 2 \
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                self.env[f"self.{node.args[0].value}"] = self.expr(node.args[1])
+                return None
             if func.value.id == "self" and self.module is not None and self.class_name and key not in self.env:
                 callee = self.module.methods.get((self.class_name, func.attr))
                 if callee is not None:
@@ -820,6 +846,8 @@ class Interpreter:
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
                 return None
+            if isinstance(owner, config.DictVal) and func.attr in config.MUTATORS and isinstance(func.value, ast.Name):
+                self.env[func.value.id] = None
             if isinstance(owner, TensorVal):
                 if func.attr == "squeeze" and not node.args and not node.keywords:
                     self._check_squeeze_all(node, func.value, owner)
@@ -840,10 +868,17 @@ class Interpreter:
         args, kwargs = self._args(node)
         if isinstance(target, QualName):
             return self._qualified_call(target.name, node, args, kwargs)
+        if self.module is not None and (isinstance(target, InstanceVal) or modules.is_layer(target)):
+            return self._call_instance(target, node, args, kwargs)
+        if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params \
+                and func.id in self.module.classes and not any(isinstance(a, ast.Starred) for a in node.args):
+            return self.module.instantiate(func.id, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
             callee = self.module.functions.get(func.id)
             if callee is not None:
                 return self._call_module_function(callee, node, args, kwargs)
+        if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args and _UNKNOWN_KWARGS not in kwargs:
+            return config.keyword_dict(kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
@@ -859,7 +894,7 @@ class Interpreter:
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
             if _negative(args[1]) is not None:
                 return _with_sentinel(result, _negative(args[1]), node.lineno)
-            return _with_sentinel(result, None, None) if ops.as_int(args[1]) is not None else result
+            return value_ranges.masked(_with_sentinel(result, None, None)) if ops.as_int(args[1]) is not None else result
         if method in ("float", "half", "double", "bfloat16", "to", "type") and result.dtype in ops.FLOAT_DTYPES \
                 and owner.dtype is not None and owner.dtype not in ops.FLOAT_DTYPES:
             made = _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")
@@ -869,6 +904,19 @@ class Interpreter:
                                                                   f"`.{method}()` at line {node.lineno}"),
                                                  rounded_at=self._span(node)))
             return made
+        if method == "sum":
+            dim = kwargs.get("dim", args[0] if args else None)
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) and method == node.func.attr else \
+                (node.args[0] if node.args else node)
+            return value_ranges.length_of_mask(owner, result, ops.as_int(dim), self.source.segment(receiver))
+        if method in ("clamp", "clip", "clamp_max", "clamp_"):
+            upper = kwargs.get("max", args[0] if method == "clamp_max" and args else (args[1] if len(args) > 1 else None))
+            result = value_ranges.clamped(result, upper)
+        if method in ("long", "int", "to", "type") and result.dtype in ("int64", "int32") and owner.dtype in _EXACT_UP_TO:
+            # ids stored in a half-precision tensor (a buffer sharing the model's dtype) come back rounded
+            where = f"stored as {owner.dtype}, read back with `.{method}()` at line {node.lineno}"
+            base = result.domain or Domain()
+            return result.with_(domain=replace(base, rounded=(owner.dtype, _EXACT_UP_TO[owner.dtype], where)))
         if method in ops.TRUE_DIVISION and _is_float(result) and not _is_float(owner) and owner.dtype is not None:
             return _made_float(result, f"`{method}()` without rounding_mode at line {node.lineno}")
         if method in ("clamp", "clamp_", "clip", "clamp_min"):
@@ -876,6 +924,15 @@ class Interpreter:
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
                 return _with_sentinel(result, None, None)
         return result
+
+    def _call_instance(self, target, node: ast.Call, args, kwargs):
+        """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
+        if modules.is_layer(target):
+            return target.apply(args[0]) if len(args) == 1 and not kwargs else None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
+        return self.module.call_instance(self, target, node, formal, kwargs)
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""
@@ -885,6 +942,7 @@ class Interpreter:
         formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
         formal_kw = {k.arg: (value_facts(kwargs.get(k.arg)) if self.uses_informal(k.value) else kwargs.get(k.arg))
                      for k in node.keywords if k.arg}
+        formal_kw.update({k: v for k, v in kwargs.items() if k not in formal_kw})  # items of a **spread
         return self.module.call(self, callee, node, formal, formal_kw)
 
     def _check_padding_lookup(self, node, ids_node, ids: TensorVal, what: str) -> None:
@@ -942,7 +1000,11 @@ class Interpreter:
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
         for k in node.keywords:
             if k.arg is None:
-                self.expr(k.value)
+                spread = self.expr(k.value)
+                if isinstance(spread, config.DictVal):
+                    kwargs.update(spread.items)  # f(**cfg) with cfg a literal dict
+                else:
+                    kwargs[_UNKNOWN_KWARGS] = None
         return args, kwargs
 
     def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
@@ -1000,20 +1062,18 @@ class Interpreter:
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
+            if func == "linear" and len(args) >= 2:
+                return modules.linear(args[0], args[1])
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 return TensorVal(args[1].shape, "int64")
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
-                if func in ops.TRUE_DIVISION:
+                if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
-        if module in ("torch.nn", "torch.nn.modules", "nn") and func in ("Embedding", "Linear") and len(args) >= 2:
-            first = args[0] if isinstance(args[0], DimVal) else kwargs.get("num_embeddings", kwargs.get("in_features"))
-            second = args[1] if isinstance(args[1], DimVal) else None
-            if isinstance(first, DimVal) and isinstance(second, DimVal):
-                return LayerVal(func, first.dim, second.dim)
-            return None
+        if module in modules.NN_MODULES:
+            return modules.build(func, args, kwargs)
         if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
             pattern = args[1]
             if isinstance(pattern, Literal) and isinstance(pattern.value, str):
@@ -1138,6 +1198,7 @@ def _where(args, line: int):
         other = args[2] if args[1] is kept else args[1]
         if ops.as_int(other) is not None:
             result = result.with_(dtype=kept.dtype, domain=kept.domain)
+            result = result if _negative(other) is not None else value_ranges.masked(result)
             return _with_sentinel(result, _negative(other), line)
     return result
 
@@ -1151,6 +1212,7 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 _UNKNOWN_TENSORISH = None
 _UNKNOWN_ARITY = Literal("<*args of unknown length>")  # poisons size arguments: no shape comes out
 _UNKNOWN_BOUND = Literal("<unknown slice bound>")
+_UNKNOWN_KWARGS = "**"  # a **spread of unknown keys: no parameter binding is certain
 
 
 def _has_call(node) -> bool:

@@ -416,6 +416,10 @@ def _with_scalar(dtype: Optional[str], scalar) -> Optional[str]:
     return dtype if dtype in FLOAT_DTYPES else None  # unknown scalar: could be a float
 
 
+def _has_singleton(shape) -> bool:
+    return shape is not None and any(value(d) == 1 for d in shape.dims)
+
+
 def binary(a, b, op: str):
     """Elementwise arithmetic and comparisons with broadcasting; values are no longer positions."""
     ta, tb = isinstance(a, TensorVal), isinstance(b, TensorVal)
@@ -423,6 +427,8 @@ def binary(a, b, op: str):
         return None
     if ta and tb:
         shape = broadcast(a.shape, b.shape)
+    elif (b if ta else a) is None and _has_singleton(a.shape if ta else b.shape):
+        shape = None  # an unknown operand may be a tensor that broadcasts the size-1 dims
     else:
         shape = a.shape if ta else b.shape
     if op in ("<", ">", "<=", ">=", "==", "!="):

@@ -1,0 +1,104 @@
+"""nn layers and instances of the module's own nn.Module classes, as abstract values.
+
+`nn.Linear(i, o)`, `nn.Embedding(V, D)`, `nn.Sequential(...)` and shape-keeping activations give a
+layer whose call maps a known input shape to its output; `nn.Parameter(t)` is `t`. `QNet(4, 2)` with
+`QNet` defined in the file is an instance that remembers the constructor arguments bound to
+`__init__`'s parameters, so `q_net(obs)` runs `forward` with the attributes that `__init__` built.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from ..dims import Shape
+from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
+
+NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
+
+# layers whose output has the input's shape (and a float input's dtype)
+_SHAPE_KEEPING = {
+    "ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "SELU", "Mish", "Softplus",
+    "Hardswish", "Hardtanh", "Dropout", "Identity", "LayerNorm", "RMSNorm", "Softmax", "LogSoftmax",
+}
+
+
+@dataclass(frozen=True)
+class KeepShape:
+    """An activation, dropout or norm layer: output shape = input shape."""
+
+    kind: str
+
+    def apply(self, x) -> Optional[TensorVal]:
+        return TensorVal(x.shape, x.dtype) if isinstance(x, TensorVal) else None
+
+
+@dataclass(frozen=True)
+class Sequential:
+    layers: Tuple[object, ...]
+
+    def apply(self, x) -> Optional[TensorVal]:
+        for layer in self.layers:
+            x = layer.apply(x)
+            if x is None:
+                return None
+        return x
+
+
+@dataclass(frozen=True)
+class Recurrent:
+    """nn.GRU / nn.LSTM / nn.RNN: (output, state) with output = input's dims but the last, which
+    becomes hidden_size x directions, batch-first or not."""
+
+    width: object  # hidden_size * num_directions
+
+    def apply(self, x):
+        if not isinstance(x, TensorVal) or x.shape is None or x.shape.variadic or len(x.shape.dims) not in (2, 3):
+            return SeqVal((TensorVal(None, x.dtype if isinstance(x, TensorVal) else None), None))
+        return SeqVal((TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype), None))
+
+
+@dataclass(frozen=True)
+class InstanceVal:
+    """An instance of a class of this file; `facts` are __init__'s bound arguments, sorted by name."""
+
+    class_name: str
+    facts: Tuple[tuple, ...] = ()
+
+
+def is_layer(value) -> bool:
+    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent))
+
+
+def build(func: str, args: list, kwargs: dict):
+    """The layer `nn.<func>(*args, **kwargs)` builds, or None when its effect on shapes is not known."""
+    if func in ("Embedding", "Linear") and len(args) + len(kwargs) >= 2:
+        names = ("num_embeddings", "embedding_dim") if func == "Embedding" else ("in_features", "out_features")
+        first = args[0] if args else kwargs.get(names[0])
+        second = args[1] if len(args) > 1 else kwargs.get(names[1])
+        if isinstance(first, DimVal) and isinstance(second, DimVal):
+            return LayerVal(func, first.dim, second.dim)
+        return None
+    if func in ("GRU", "LSTM", "RNN"):
+        hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
+        both = kwargs.get("bidirectional", Literal(False))
+        if not isinstance(hidden, DimVal) or not isinstance(hidden.dim, int) or len(args) > 6 or "proj_size" in kwargs \
+                or not (isinstance(both, Literal) and isinstance(both.value, bool)):
+            return None
+        return Recurrent(hidden.dim * (2 if both.value else 1))
+    if func in _SHAPE_KEEPING:
+        return KeepShape(func)
+    if func == "Sequential" and args and all(is_layer(a) for a in args):
+        return Sequential(tuple(args))
+    if func == "Parameter" and args and isinstance(args[0], TensorVal):
+        return args[0]
+    return None
+
+
+def linear(x, weight) -> Optional[TensorVal]:
+    """F.linear(x, weight [out, in]): x's dims but the last, which becomes out."""
+    if not isinstance(x, TensorVal) or not isinstance(weight, TensorVal):
+        return None
+    w = weight.shape
+    if x.shape is None or w is None or w.variadic or len(w.dims) != 2 or not x.shape.dims:
+        return TensorVal(None, x.dtype)
+    return TensorVal(Shape(x.shape.dims[:-1] + (w.dims[0],), x.shape.variadic), x.dtype)

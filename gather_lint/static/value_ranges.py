@@ -1,0 +1,72 @@
+"""Value ranges that common idioms give an index, beyond the positions top-k and argmax return.
+
+`labels[mask] = 255` (an ignore label) puts 255 among the values: out of range for a dim of 255 or
+fewer entries, wherever the labels are used as an index afterwards.
+
+`mask.sum(dim)` of a boolean mask counts the true entries of each row: a length in [0, n] for a dim
+of size n. As an index it is one past the last valid position, so a full row reads position n:
+out of range (`hidden.gather(1, lengths...)` needs `lengths - 1`).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from ..contract import Domain
+from ..dims import Sym, dim_text, normalize_dim, value
+from .values import Literal, TensorVal
+
+
+def _one_more(d):
+    size = value(d)
+    if isinstance(d, int):
+        return d + 1
+    return Sym(f"{dim_text(d)} + 1", size=size + 1 if size is not None else None)
+
+
+def length_of_mask(owner: TensorVal, result, dim, text: str):
+    """`mask.sum(dim)` of a bool mask: values in [0, n], n the size of the summed dim."""
+    if not isinstance(result, TensorVal) or owner.dtype != "bool" or owner.shape is None or owner.shape.variadic:
+        return result
+    axis = normalize_dim(dim, len(owner.shape.dims)) if isinstance(dim, int) else None
+    if axis is None:
+        return result
+    n = owner.shape.dims[axis]
+    if n is None:
+        return result
+    origin = (f"counts of `{text}` along dim {axis} (0 to {dim_text(n)}): lengths, one past the last valid "
+              f"position; use `- 1` for the last one")
+    return result.with_(domain=Domain(_one_more(n), origin=origin))
+
+
+def clamped(result, upper) -> Optional[TensorVal]:
+    """`.clamp(max=...)` bounds the values anew: the range they were made with no longer holds."""
+    if isinstance(result, TensorVal) and result.domain is not None and upper is not None \
+            and not (isinstance(upper, Literal) and upper.value is None):
+        return result.with_(domain=replace(result.domain, size=None))
+    return result
+
+
+def written(owner: TensorVal, constant: int, line: int) -> TensorVal:
+    """`x[...] = c` with c > 0 into an integer tensor: its values now reach c."""
+    if owner.dtype is None or owner.dtype in ("bool", "float16", "bfloat16", "float32", "float64") or constant <= 0:
+        return owner
+    old = owner.domain
+    size = constant + 1
+    if old is not None and old.size is not None:
+        if not isinstance(old.size, int):
+            return owner  # a named range: cannot tell which bound is larger
+        size = max(size, old.size)
+    origin = f"{_WRITTEN}{constant} (written at line {line})"
+    base = old or Domain()
+    return owner.with_(domain=replace(base, size=size, origin=origin, category=False))
+
+
+_WRITTEN = "values that include "
+
+
+def masked(t):
+    """masked_fill(m, 0) / where(m, x, 0) / clamp: the written value is taken out (as padding is)."""
+    if isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_WRITTEN):
+        return t.with_(domain=replace(t.domain, size=None, origin=""))
+    return t
