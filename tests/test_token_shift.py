@@ -182,3 +182,67 @@ def test_same_position_from_a_causal_lm_class_is_reported():
 ])
 def test_unknown_or_other_conventions_stay_silent(code):
     assert gl007(code) == []
+
+
+def test_pairings_inside_branches_and_loops_are_checked():
+    code = """
+    def score(lm, batches, chunk):
+        out = []
+        for tokens in batches:
+            if chunk:
+                logits = lm(tokens)[:, :-1]
+                out.append(logits.gather(-1, tokens.unsqueeze(-1)))
+        return out
+    """
+    assert gl007(code)
+
+
+def test_what_a_branch_assigns_is_forgotten_after_it():
+    code = """
+    def score(lm, tokens, flip):
+        logits = lm(tokens)[:, :-1]
+        for _ in range(2):
+            tokens = tokens[:, 1:]
+        return logits.gather(-1, tokens.unsqueeze(-1))
+    """
+    assert gl007(code) == []
+
+
+def test_a_causal_lm_built_elsewhere_in_the_module_is_evidence():
+    method = """
+    class Scorer:
+        def __init__(self):
+            self.lm = AutoModelForCausalLM.from_pretrained("tiny")
+        def score(self, tokens):
+            return self.lm(tokens).logits.log_softmax(-1).gather(-1, tokens.unsqueeze(-1))
+    """
+    assert gl007(method)
+    passed = """
+    def score(lm, tokens):
+        return lm(tokens).log_softmax(-1).gather(-1, tokens.unsqueeze(-1))
+    def main(tokens):
+        lm = LlamaForCausalLM(None)
+        return score(lm, tokens)
+    """
+    assert gl007(passed)
+    assert gl007(passed.replace("LlamaForCausalLM", "BertForMaskedLM")) == []
+
+
+def test_model_inputs_spread_from_a_dict_literal():
+    bad = """
+    def score(lm, tokens, mask, n):
+        inputs = {"input_ids": tokens, "attention_mask": mask, "logits_to_keep": n}
+        logits = lm(**inputs).logits[:, :-1, :]
+        return logits.log_softmax(-1).gather(-1, tokens[:, -n:].unsqueeze(-1))
+    """
+    assert gl007(bad)
+    changed_in_a_branch = """
+    def score(lm, tokens, mask, n, supported):
+        inputs = {"input_ids": tokens, "attention_mask": mask}
+        if supported:
+            inputs["logits_to_keep"] = n + 1
+        logits = lm(**inputs).logits[:, :-1, :]
+        logits = logits[:, -n:]
+        return logits.log_softmax(-1).gather(-1, tokens[:, -n:].unsqueeze(-1))
+    """
+    assert gl007(changed_in_a_branch) == []

@@ -67,6 +67,13 @@ class View:
 
 
 @dataclass(frozen=True)
+class Inputs:
+    """A dict literal of a model's keyword arguments: `{"input_ids": ids, ...}`."""
+
+    items: Tuple[Tuple[str, ast.expr], ...]
+
+
+@dataclass(frozen=True)
 class Column:
     """`ids.unsqueeze(d)`: a per-position index for a gather over dim d."""
 
@@ -126,6 +133,7 @@ class _Scope:
         self.module_names = module_names  # functions, classes and imports: not models
         self.classes = classes  # variable -> class name it was built from or annotated with
         self.summarise = summarise
+        self.mutated: frozenset = frozenset()  # dicts written to after they are built: not followed
         self.found: list = []  # (node, violation)
         self.pairs: list = []  # (input base, index base) of the gathers seen (helper summaries)
 
@@ -145,8 +153,21 @@ class _Scope:
                 self.value(stmt.value)
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):
                 self.run(stmt.body)
+            elif isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)):
+                self._branches(stmt)
             else:
-                self._forget(stmt)  # branches and loops: what they assign is no longer known
+                self._forget(stmt)
+
+    def _branches(self, stmt) -> None:
+        """Each branch (or loop body) from what holds before it; after it, what any of them assigns is unknown."""
+        if not isinstance(stmt, ast.If):
+            self._forget(stmt)  # a loop body also starts from what its previous iteration left
+        for body in (getattr(stmt, "body", []), getattr(stmt, "orelse", []), getattr(stmt, "finalbody", []),
+                     *(h.body for h in getattr(stmt, "handlers", []))):
+            saved = dict(self.env)
+            self.run(body)
+            self.env = saved
+        self._forget(stmt)
 
     def bind(self, target, value, stmt) -> None:
         if isinstance(target, ast.Name):
@@ -191,6 +212,8 @@ class _Scope:
             return left if isinstance(left, View) and left.logits and isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute)) else None
         if isinstance(node, ast.Call):
             return self.call(node)
+        if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+            return Inputs(tuple((k.value, v) for k, v in zip(node.keys, node.values)))
         self._visit(node)
         return None
 
@@ -281,6 +304,20 @@ class _Scope:
     def _kept(v):
         return v if isinstance(v, View) else None
 
+    def _keywords(self, node: ast.Call) -> Optional[Dict[str, ast.expr]]:
+        """The call's keyword arguments, `**inputs` of a dict literal never changed after it included;
+        None when some are unknown."""
+        out: Dict[str, ast.expr] = {}
+        for k in node.keywords:
+            if k.arg is not None:
+                out[k.arg] = k.value
+                continue
+            spread = self.env.get(k.value.id) if isinstance(k.value, ast.Name) else None
+            if not isinstance(spread, Inputs) or k.value.id in self.mutated:
+                return None
+            out.update(spread.items)
+        return out
+
     def model(self, node: ast.Call, name: Optional[str]):
         """`model(ids)` (or `model(input_ids=ids)`) on an object: logits over the positions of ids."""
         func = node.func
@@ -292,16 +329,17 @@ class _Scope:
             return None  # obj.method(...) other than obj.forward / self.<submodule>
         if isinstance(func, ast.Attribute) and name == "forward":
             func = func.value
-        if any(k.arg in _OTHER_POSITIONS or k.arg is None for k in node.keywords):
+        keywords = self._keywords(node)
+        if keywords is None or any(k in _OTHER_POSITIONS for k in keywords):
             return None
-        first = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "input_ids"), None)
+        first = node.args[0] if node.args else keywords.get("input_ids")
         if first is None or any(isinstance(a, ast.Starred) for a in node.args):
             return None
         ids = self.value(first)
         if not isinstance(ids, View) or ids.logits:
             return None
         window, keep = ids.window, None
-        kept = next((k.value for k in node.keywords if k.arg in _KEEP_KEYWORDS), None)
+        kept = next((v for k, v in keywords.items() if k in _KEEP_KEYWORDS), None)
         if kept is not None:
             k = _linear(kept)
             if k is None or _sign(k) != 1 or not k:
@@ -464,6 +502,62 @@ def _module_names(tree: ast.Module) -> Iterator[str]:
                 yield (alias.asname or alias.name).split(".")[0]
 
 
+def _mutated(scope) -> Iterator[str]:
+    """Names whose object is written through: `d[k] = v`, `d.x = v`, `d.update(...)`, `d |= ...`."""
+    for node in ast.walk(scope):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for t in targets:
+            while isinstance(t, (ast.Subscript, ast.Attribute)):
+                t = t.value
+            if isinstance(t, ast.Name) and (t is not targets[0] or isinstance(node, ast.AugAssign) or not isinstance(targets[0], ast.Name)):
+                yield t.id
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.attr in ("update", "pop", "setdefault", "clear", "popitem", "__setitem__"):
+            yield node.func.value.id
+
+
+def _class_built(value) -> Optional[str]:
+    """`Cls(...)` or `Cls.from_pretrained(...)`: the class's name."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr == "from_pretrained":
+        func = func.value
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    return name if name and name[:1].isupper() else None
+
+
+def _built_classes(stmts) -> Dict[str, str]:
+    out = {}
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign) and _class_built(stmt.value):
+            for t in stmt.targets:
+                if isinstance(t, (ast.Name, ast.Attribute)):
+                    out[ast.unparse(t)] = _class_built(stmt.value)
+    return out
+
+
+def _passed_classes(tree: ast.Module, built: Dict[str, str]) -> Dict[str, Dict[str, str]]:
+    """Module functions called with a model built in the caller: function -> {parameter: class}."""
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    seen: Dict[Tuple[str, str], set] = {}
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        local = {**built, **_built_classes(n for n in ast.walk(scope) if isinstance(n, ast.Assign))}
+        for call in ast.walk(scope):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
+                continue
+            params = [a.arg for a in functions[call.func.id].args.args]
+            for param, arg in zip(params, call.args):
+                if isinstance(arg, ast.Name) and arg.id in local:
+                    seen.setdefault((call.func.id, param), set()).add(local[arg.id])
+    out: Dict[str, Dict[str, str]] = {}
+    for (fn, param), classes in seen.items():
+        if len(classes) == 1:
+            out.setdefault(fn, {})[param] = classes.pop()
+    return out
+
+
 def _annotated_classes(fn) -> Dict[str, str]:
     out = {}
     for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
@@ -478,12 +572,20 @@ def _annotated_classes(fn) -> Dict[str, str]:
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     """Every misaligned per-token gather of the module: (node to report, violation)."""
     names = frozenset(_module_names(tree))
+    built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
+    passed = _passed_classes(tree, built)
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree)}
-    module_scope = _Scope(helpers, {}, module_names=names)
+    module_scope = _Scope(helpers, dict(built), module_names=names)
+    module_scope.mutated = frozenset(_mutated(tree))
     module_scope.run(tree.body)
     yield from module_scope.found
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            scope = _Scope(helpers, _annotated_classes(fn), module_names=names)
+            classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
+            scope = _Scope(helpers, classes, module_names=names)
+            scope.mutated = frozenset(_mutated(fn))
             scope.run(fn.body)
             yield from scope.found
