@@ -246,3 +246,19 @@ def test_model_inputs_spread_from_a_dict_literal():
         return logits.log_softmax(-1).gather(-1, tokens[:, -n:].unsqueeze(-1))
     """
     assert gl007(changed_in_a_branch) == []
+
+
+def test_a_helper_that_shifts_inside_is_placed_in_the_caller():
+    shifting_helper = """
+    def next_token_logps(scores, targets):
+        scores = scores[:, :-1]
+        return scores.log_softmax(-1).gather(-1, targets[:, 1:].unsqueeze(-1)).squeeze(-1)
+
+    def score(lm, tokens):
+        return next_token_logps(lm(tokens), tokens)
+    """
+    assert gl007(shifting_helper) == []
+    shifted_twice = shifting_helper.replace("next_token_logps(lm(tokens), tokens)",
+                                            "next_token_logps(lm(tokens)[:, :-1], tokens[:, 1:])")
+    found = gl007(shifted_twice)
+    assert len(found) == 1 and "slices them itself ([:-1] of the logits, [1:] of the ids)" in found[0].message

@@ -28,8 +28,6 @@ _NOT_A_MODEL = {"generate", "cat", "stack", "pad", "tensor", "as_tensor", "where
                 "ones_like", "roll", "flip", "tokenizer", "decode", "encode", "len", "list", "tuple", "range"}
 _OTHER_POSITIONS = ("decoder_input_ids", "decoder_inputs_embeds", "labels", "inputs_embeds")
 _KEEP_KEYWORDS = ("logits_to_keep", "num_logits_to_keep")
-# library helpers that gather, per position, their second argument's ids from their first argument's logits
-_LIBRARY_HELPERS = {"selective_log_softmax": (0, 1), "logprobs_from_logits": (0, 1)}
 
 Lin = Tuple[Tuple[str, int], ...]  # a linear expression: sorted (symbol, coefficient); "" is the constant
 
@@ -52,6 +50,8 @@ LENGTH = "<len>"  # the length of the ids tensor a window is counted in (not a P
 # a window is (start, end): positions of the ids, linear in LENGTH (the end of the ids is LENGTH)
 Window = Tuple[Lin, Lin]
 FULL: Window = (ZERO, ((LENGTH, 1),))
+# library helpers that gather, per position, their second argument's ids from their first argument's logits
+_LIBRARY_HELPERS = {"selective_log_softmax": (0, 1, FULL, FULL), "logprobs_from_logits": (0, 1, FULL, FULL)}
 
 
 @dataclass(frozen=True)
@@ -238,6 +238,8 @@ class _Scope:
             if len(items) == 1 and isinstance(items[0], ast.Constant) and items[0].value is Ellipsis:
                 return None if owner.logits else Column(owner, -1)  # ids[..., None]
         seq = self._sequence_item(items, owner.logits)
+        if seq is None and owner.base[0] == "param":  # a helper's parameter may be logits or ids
+            seq = self._sequence_item(items, not owner.logits)
         if seq is None:
             return None
         window = _cut(owner.window, *self._bounds(seq)) if isinstance(seq, ast.Slice) else owner.window
@@ -372,20 +374,27 @@ class _Scope:
             return
         self.check(logits, column.view, node, ast.unparse(source), ast.unparse(index))
 
-    def helper(self, node: ast.Call, params: Tuple[int, int]) -> None:
+    def helper(self, node: ast.Call, summary: tuple) -> None:
+        """A helper's gather, placed in the caller: its slices of the parameters apply to the arguments."""
+        first, second, first_window, second_window = summary
         args = list(node.args)
-        if any(isinstance(a, ast.Starred) for a in args) or max(params) >= len(args):
+        if any(isinstance(a, ast.Starred) for a in args) or max(first, second) >= len(args):
             return
-        logits, ids = self.value(args[params[0]]), self.value(args[params[1]])
+        logits, ids = self.value(args[first]), self.value(args[second])
         if isinstance(logits, View) and isinstance(ids, View) and not ids.logits:
-            self.check(logits, ids, node, ast.unparse(args[params[0]]), ast.unparse(args[params[1]]))
+            logits = View(logits.base, _within(logits.window, first_window), logits.logits, logits.causal,
+                          logits.call, logits.keep)
+            ids = View(ids.base, _within(ids.window, second_window))
+            fix = None if (first_window, second_window) == (FULL, FULL) else (
+                f"`{ast.unparse(node.func)}` slices them itself ({_render(first_window)} of the logits, "
+                f"{_render(second_window)} of the ids): pass arguments that its slices pair as t with t+1")
+            self.check(logits, ids, node, ast.unparse(args[first]), ast.unparse(args[second]), fix)
 
     # ----- the verdict --------------------------------------------------------------------
-    def check(self, logits: View, ids: View, node, logits_text: str, ids_text: str) -> None:
+    def check(self, logits: View, ids: View, node, logits_text: str, ids_text: str, fix: Optional[str] = None) -> None:
         """gather pairs logits position start+j with id start+j (a shorter index reads only the first positions)."""
         if self.summarise:
-            if logits.window == FULL and ids.window == FULL:
-                self.pairs.append((logits.base, ids.base))
+            self.pairs.append((logits.base, logits.window, ids.base, ids.window))
             return
         if not logits.logits or logits.base != ids.base:
             return
@@ -423,7 +432,19 @@ class _Scope:
             f"`{ids_text}` covers positions {_render(ids.window)} of `{base}` but the logits `{logits_text}` from "
             f"{at} cover positions {_render(logits.window)}, whose predictions are for tokens "
             f"{_render(wanted)} (logits at t predict token t+1): {outcome}; "
-            f"gather `{base}{_bracket(wanted)}` instead")))
+            + (fix or f"gather `{base}{_bracket(wanted)}` instead"))))
+
+
+def _within(outer: Window, inner: Window) -> Window:
+    """The positions of `inner`, a window of a tensor that is itself the window `outer` of the ids."""
+    size = _add(outer[1], outer[0], -1)
+    def place(p: Lin) -> Lin:
+        coef = dict(p).get(LENGTH, 0)
+        out = _add(outer[0], tuple((k, v) for k, v in p if k != LENGTH))
+        for _ in range(abs(coef)):
+            out = _add(out, size, 1 if coef > 0 else -1)
+        return out
+    return (place(inner[0]), place(inner[1]))
 
 
 def _length(w: Window) -> Lin:
@@ -486,10 +507,10 @@ def _helpers(tree: ast.Module) -> Dict[str, Tuple[int, int]]:
         for p in params:
             scope.env[p] = View(("param", p), FULL)
         scope.run(node.body)
-        pairs = {(a[1], b[1]) for a, b in scope.pairs if a[0] == "param" and b[0] == "param" and a != b}
+        pairs = {(a[1], wa, b[1], wb) for a, wa, b, wb in scope.pairs if a[0] == "param" == b[0] and a != b}
         if len(pairs) == 1:
-            a, b = pairs.pop()
-            found[node.name] = (params.index(a), params.index(b))
+            a, wa, b, wb = pairs.pop()
+            found[node.name] = (params.index(a), params.index(b), wa, wb)
     return found
 
 
