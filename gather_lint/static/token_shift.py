@@ -126,7 +126,7 @@ def _render(w: Window) -> str:
 class _Scope:
     """One function body (or the module body), statement by statement."""
 
-    def __init__(self, helpers: Dict[str, Tuple[int, int]], classes: Dict[str, str], summarise: bool = False,
+    def __init__(self, helpers: Dict[str, tuple], classes: Dict[str, str], summarise: bool = False,
                  module_names: frozenset = frozenset()):
         self.env: Dict[str, object] = {}
         self.helpers = helpers
@@ -135,7 +135,7 @@ class _Scope:
         self.summarise = summarise
         self.mutated: frozenset = frozenset()  # dicts written to after they are built: not followed
         self.found: list = []  # (node, violation)
-        self.pairs: list = []  # (input base, index base) of the gathers seen (helper summaries)
+        self.pairs: list = []  # (input base, its window, index base, its window) of each gather (helper summaries)
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -170,10 +170,8 @@ class _Scope:
         self._forget(stmt)
 
     def bind(self, target, value, stmt) -> None:
-        if isinstance(target, ast.Name):
-            self.env[target.id] = value if value is not None else None
-            if value is None:
-                self.env[target.id] = View((target.id, stmt.lineno, stmt.col_offset), FULL)
+        if isinstance(target, ast.Name):  # a value this pass does not follow is a fresh tensor of its own
+            self.env[target.id] = value if value is not None else View((target.id, stmt.lineno, stmt.col_offset), FULL)
         else:
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
@@ -185,14 +183,13 @@ class _Scope:
                 self.env[node.id] = View((node.id, getattr(stmt, "lineno", 0), node.col_offset, "branch"), FULL)
 
     def _class_of(self, targets, value) -> None:
-        if isinstance(value, ast.Call):
-            func = value.func
-            if isinstance(func, ast.Attribute) and func.attr == "from_pretrained":
-                func = func.value
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            for t in targets:
-                if isinstance(t, ast.Name) and name:
-                    self.classes[t.id] = name
+        built = _class_built(value)
+        for t in targets:
+            if isinstance(t, ast.Name):
+                if built:
+                    self.classes[t.id] = built
+                else:
+                    self.classes.pop(t.id, None)
 
     # ----- expressions --------------------------------------------------------------------
     def value(self, node):
@@ -209,7 +206,8 @@ class _Scope:
             return found
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult)):
             left = self.value(node.left)
-            return left if isinstance(left, View) and left.logits and isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute)) else None
+            scalar = isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute))  # logits / temperature
+            return left if isinstance(left, View) and left.logits and scalar else None
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
@@ -495,10 +493,10 @@ def _is_self(node) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
 
 
-def _helpers(tree: ast.Module) -> Dict[str, Tuple[int, int]]:
+def _helpers(tree: ast.Module) -> Dict[str, tuple]:
     """Module functions that gather one parameter's logits with another parameter's ids, per position:
-    name -> (logits parameter, ids parameter)."""
-    found: Dict[str, Tuple[int, int]] = {}
+    name -> (logits parameter, ids parameter, the window of each it gathers)."""
+    found: Dict[str, tuple] = {}
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef):
             continue
@@ -526,11 +524,17 @@ def _module_names(tree: ast.Module) -> Iterator[str]:
 def _mutated(scope) -> Iterator[str]:
     """Names whose object is written through: `d[k] = v`, `d.x = v`, `d.update(...)`, `d |= ...`."""
     for node in ast.walk(scope):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        else:
+            targets = []
         for t in targets:
+            written_through = isinstance(t, (ast.Subscript, ast.Attribute)) or isinstance(node, ast.AugAssign)
             while isinstance(t, (ast.Subscript, ast.Attribute)):
                 t = t.value
-            if isinstance(t, ast.Name) and (t is not targets[0] or isinstance(node, ast.AugAssign) or not isinstance(targets[0], ast.Name)):
+            if isinstance(t, ast.Name) and written_through:
                 yield t.id
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
                 and node.func.attr in ("update", "pop", "setdefault", "clear", "popitem", "__setitem__"):
