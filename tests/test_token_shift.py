@@ -262,3 +262,17 @@ def test_a_helper_that_shifts_inside_is_placed_in_the_caller():
                                             "next_token_logps(lm(tokens)[:, :-1], tokens[:, 1:])")
     found = gl007(shifted_twice)
     assert len(found) == 1 and "slices them itself ([:-1] of the logits, [1:] of the ids)" in found[0].message
+
+
+def test_ids_read_from_a_batch_are_the_same_tensor_at_each_read():
+    bad = """
+    def score(lm, batch):
+        logits = lm(input_ids=batch["input_ids"]).logits[:, :-1]
+        return logits.log_softmax(-1).gather(-1, batch["input_ids"].unsqueeze(-1))
+    """
+    assert gl007(bad)
+    assert gl007(bad.replace('gather(-1, batch["input_ids"]', 'gather(-1, batch["input_ids"][:, 1:]')) == []
+    assert gl007(bad.replace('gather(-1, batch["input_ids"]', 'gather(-1, batch["labels"]')) == []
+    shift_first = '        batch["input_ids"] = batch["input_ids"][:, 1:]\n'
+    rewritten = bad.replace("        logits = lm", shift_first + "        logits = lm")
+    assert gl007(rewritten) == []

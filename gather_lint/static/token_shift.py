@@ -198,7 +198,9 @@ class _Scope:
             return found if found is not None else View((node.id, 0), FULL)
         if isinstance(node, ast.Attribute):
             owner = self.value(node.value) if isinstance(node.value, (ast.Call, ast.Subscript, ast.Name)) else None
-            return owner if isinstance(owner, View) and owner.logits and node.attr == "logits" else None
+            if isinstance(owner, View) and owner.logits:
+                return owner if node.attr == "logits" else None
+            return self._member(owner, node.value, node.attr)
         if isinstance(node, ast.Subscript):
             found = self.subscript(node)
             if found is None:
@@ -230,6 +232,8 @@ class _Scope:
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         if isinstance(node.slice, ast.Constant) and (node.slice.value == 0 or node.slice.value == "logits"):
             return owner  # the first of a batch, or the logits of a model's output tuple: same positions
+        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and not owner.logits:
+            return self._member(owner, node.value, node.slice.value)
         column = bool(items) and isinstance(items[-1], ast.Constant) and items[-1].value is None and len(items) > 1
         if column:
             items = items[:-1]
@@ -245,6 +249,13 @@ class _Scope:
             return None
         view = View(owner.base, window, owner.logits, owner.causal, owner.call, owner.keep)
         return Column(view, -1) if column and not owner.logits else (None if column else view)
+
+    def _member(self, owner, owner_node, key: str):
+        """`batch["input_ids"]` / `batch.input_ids`: the same tensor at each read while `batch` is not written."""
+        if not isinstance(owner, View) or owner.window != FULL or not isinstance(owner_node, ast.Name) \
+                or owner_node.id in self.mutated:
+            return None
+        return View(owner.base + (key,), FULL)
 
     @staticmethod
     def _sequence_item(items, logits: bool):
