@@ -5,6 +5,15 @@ A causal LM's logits at position t predict token t+1, so the per-token log-prob 
 the same way (``logits[:, :-1]`` with ``labels[:, :-1]``, or ``[:, 1:]`` with ``[:, 1:]``) scores
 each token with the prediction made *at* it instead of *for* it: no error, a plausible-looking
 loss, and a model that learns to copy its input.
+
+When the logits come from a model called on the very ids that are gathered (directly or through a
+helper that gathers its second argument from its first), the positions each side covers are followed
+through the slices (``[:, :-1]``, ``[:, 1:]``, ``[:, -k:]``, ``logits_to_keep=k``) and the pairing is
+checked whatever the shapes: logits trimmed with ``[:, :-1]`` gathered with the untrimmed ids (raises),
+``logits_to_keep=k`` then ``[:, :-1]`` against the last k ids (needs ``k + 1``; raises), and ids gathered
+at their own positions from a model whose class is a causal LM (``...ForCausalLM``, ``...LMHeadModel``;
+silent). The same-position pairing is not reported for other models: a masked LM scores each token
+at its own position.
 """
 from typing import Optional
 
@@ -37,6 +46,39 @@ input_ids = torch.randint(11, (2, 6))
 shift_logits = logits[:, :-1, :]
 shift_labels = input_ids[:, 1:]
 out = shift_logits.log_softmax(-1).gather(-1, shift_labels.unsqueeze(-1)).squeeze(-1)
+lp = logits.log_softmax(-1)
+expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
+""",
+    ),
+    Example(
+        title="the ids a causal LM was fed, gathered at their own positions",
+        bad="""
+import torch
+class TinyCausalLM(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed, self.head = torch.nn.Embedding(11, 8), torch.nn.Linear(8, 11)
+    def forward(self, ids):
+        return self.head(self.embed(ids).cumsum(1))  # position t sees tokens 0..t
+model = TinyCausalLM()
+input_ids = torch.randint(11, (2, 6))
+logits = model(input_ids)
+out = logits.log_softmax(-1).gather(-1, input_ids.unsqueeze(-1)).squeeze(-1)
+lp = logits.log_softmax(-1)
+expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
+""",
+        good="""
+import torch
+class TinyCausalLM(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed, self.head = torch.nn.Embedding(11, 8), torch.nn.Linear(8, 11)
+    def forward(self, ids):
+        return self.head(self.embed(ids).cumsum(1))  # position t sees tokens 0..t
+model = TinyCausalLM()
+input_ids = torch.randint(11, (2, 6))
+logits = model(input_ids)
+out = logits[:, :-1].log_softmax(-1).gather(-1, input_ids[:, 1:].unsqueeze(-1)).squeeze(-1)
 lp = logits.log_softmax(-1)
 expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
 """,

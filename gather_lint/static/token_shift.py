@@ -1,0 +1,627 @@
+"""GL007 across a model call: per-token gathers checked against the ids the logits were computed from.
+
+A causal LM's logits at input position t score token t+1. When a function calls a model on an ids tensor
+and then gathers (directly or through a module helper) that same tensor from the logits, the positions
+each side covers are known from the slices taken, whatever the shapes: the ids must cover the logits'
+positions plus one. This pass tracks those windows (``[:, :-1]``, ``[:, 1:]``, ``[:, -k:]``,
+``logits_to_keep=k``) by name, straight-line only, and reports a pairing that is definitely off:
+- windows that differ, but not by the next-token shift (wrong for a causal and a masked LM alike);
+- the same window, only when the model is known to be causal (its class says ``CausalLM``/``LMHeadModel``),
+  since a masked LM scores each position legitimately.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Dict, Iterator, Optional, Tuple
+
+from ..contract import WARNING, Violation
+
+CODE = "GL007"
+_CAUSAL_CLASS = re.compile(r"CausalLM|LMHeadModel")
+# methods and torch functions that keep every position where it was
+_SAME_POSITIONS = {"log_softmax", "softmax", "float", "double", "half", "bfloat16", "to", "contiguous", "clone",
+                   "detach", "log", "exp", "cpu", "cuda", "type", "long", "int", "clamp", "clamp_min", "div",
+                   "mul", "sigmoid", "type_as"}
+_NOT_A_MODEL = {"generate", "cat", "stack", "pad", "tensor", "as_tensor", "where", "full_like", "zeros_like",
+                "ones_like", "roll", "flip", "tokenizer", "decode", "encode", "len", "list", "tuple", "range"}
+_OTHER_POSITIONS = ("decoder_input_ids", "decoder_inputs_embeds", "labels", "inputs_embeds")
+_KEEP_KEYWORDS = ("logits_to_keep", "num_logits_to_keep")
+
+Lin = Tuple[Tuple[str, int], ...]  # a linear expression: sorted (symbol, coefficient); "" is the constant
+
+
+def _lin(terms: Dict[str, int]) -> Lin:
+    return tuple(sorted((k, v) for k, v in terms.items() if v))
+
+
+def _add(a: Lin, b: Lin, sign: int = 1) -> Lin:
+    out = dict(a)
+    for k, v in b:
+        out[k] = out.get(k, 0) + sign * v
+    return _lin(out)
+
+
+ZERO: Lin = ()
+ONE: Lin = (("", 1),)
+LENGTH = "<len>"  # the length of the ids tensor a window is counted in (not a Python name)
+
+# a window is (start, end): positions of the ids, linear in LENGTH (the end of the ids is LENGTH)
+Window = Tuple[Lin, Lin]
+FULL: Window = (ZERO, ((LENGTH, 1),))
+# library helpers that gather, per position, their second argument's ids from their first argument's logits
+_LIBRARY_HELPERS = {"selective_log_softmax": (0, 1, FULL, FULL), "logprobs_from_logits": (0, 1, FULL, FULL)}
+
+
+@dataclass(frozen=True)
+class View:
+    """Positions `window` of the ids tensor `base` (for logits: the positions of the ids they were computed at)."""
+
+    base: tuple
+    window: Window
+    logits: bool = False
+    causal: Optional[str] = None  # the causal LM class that made these logits
+    call: Optional[ast.Call] = None  # the model call
+    keep: Optional[str] = None  # the logits_to_keep argument's text
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """A dict literal of a model's keyword arguments: `{"input_ids": ids, ...}`."""
+
+    items: Tuple[Tuple[str, ast.expr], ...]
+
+
+@dataclass(frozen=True)
+class Column:
+    """`ids.unsqueeze(d)`: a per-position index for a gather over dim d."""
+
+    view: View
+    dim: int
+
+
+def _sign(x: Lin) -> Optional[int]:
+    """+1 for a non-negative offset, -1 for a negative one, None when unknown (symbols count as sizes)."""
+    coefs = [v for _, v in x]
+    if not coefs or all(v > 0 for v in coefs):
+        return 1
+    if all(v < 0 for v in coefs):
+        return -1
+    return None
+
+
+def _constant(x: Lin) -> Optional[int]:
+    return None if any(k for k, _ in x) else dict(x).get("", 0)
+
+
+def _cut(w: Window, lower: Optional[Lin], upper: Optional[Lin]) -> Optional[Window]:
+    """The window of w[lower:upper]: a non-negative bound counts from its start, a negative one from its end."""
+    def at(x: Lin) -> Optional[Lin]:
+        s = _sign(x)
+        return None if s is None else _add(w[0] if s == 1 else w[1], x)
+    start = w[0] if lower is None else at(lower)
+    end = w[1] if upper is None else at(upper)
+    return None if start is None or end is None else (start, end)
+
+
+def _render(w: Window) -> str:
+    """A window as the slice of the ids that takes it: `[1:]`, `[-k:]`, `[:-1]`."""
+    def text(p: Lin, default: Lin) -> str:
+        if p == default:
+            return ""
+        from_end = dict(p).get(LENGTH) == 1
+        rest = _add(p, ((LENGTH, 1),), -1) if from_end else p
+        terms = sorted(rest, key=lambda kv: kv[0] == "")  # names first, the constant last
+        if from_end:
+            terms = [(k, -v) for k, v in terms]
+        body = " + ".join((f"{v}*{k}" if v not in (1, -1) else ("-" if v < 0 else "") + k) if k else str(v)
+                          for k, v in terms).replace("+ -", "- ")
+        if not from_end:
+            return body
+        return f"-{body}" if len(terms) == 1 and terms[0][1] > 0 else f"-({body})"
+    return f"[{text(w[0], FULL[0])}:{text(w[1], FULL[1])}]"
+
+
+class _Scope:
+    """One function body (or the module body), statement by statement."""
+
+    def __init__(self, helpers: Dict[str, tuple], classes: Dict[str, str], summarise: bool = False,
+                 module_names: frozenset = frozenset()):
+        self.env: Dict[str, object] = {}
+        self.helpers = helpers
+        self.module_names = module_names  # functions, classes and imports: not models
+        self.classes = classes  # variable -> class name it was built from or annotated with
+        self.summarise = summarise
+        self.mutated: frozenset = frozenset()  # dicts written to after they are built: not followed
+        self.found: list = []  # (node, violation)
+        self.pairs: list = []  # (input base, its window, index base, its window) of each gather (helper summaries)
+
+    # ----- statements ---------------------------------------------------------------------
+    def run(self, body) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(stmt, ast.Assign):
+                value = self.value(stmt.value)
+                self._class_of(stmt.targets, stmt.value)
+                for t in stmt.targets:
+                    self.bind(t, value, stmt)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                self.bind(stmt.target, self.value(stmt.value), stmt)
+            elif isinstance(stmt, (ast.Expr, ast.Return)) and stmt.value is not None:
+                self.value(stmt.value)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                self.run(stmt.body)
+            elif isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)):
+                self._branches(stmt)
+            else:
+                self._forget(stmt)
+
+    def _branches(self, stmt) -> None:
+        """Each branch (or loop body) from what holds before it; after it, what any of them assigns is unknown."""
+        if not isinstance(stmt, ast.If):
+            self._forget(stmt)  # a loop body also starts from what its previous iteration left
+        for body in (getattr(stmt, "body", []), getattr(stmt, "orelse", []), getattr(stmt, "finalbody", []),
+                     *(h.body for h in getattr(stmt, "handlers", []))):
+            saved = dict(self.env)
+            self.run(body)
+            self.env = saved
+        self._forget(stmt)
+
+    def bind(self, target, value, stmt) -> None:
+        if isinstance(target, ast.Name):  # a value this pass does not follow is a fresh tensor of its own
+            self.env[target.id] = value if value is not None else View((target.id, stmt.lineno, stmt.col_offset), FULL)
+        else:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    self.env[node.id] = View((node.id, stmt.lineno, node.col_offset), FULL)
+
+    def _forget(self, stmt) -> None:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                self.env[node.id] = View((node.id, getattr(stmt, "lineno", 0), node.col_offset, "branch"), FULL)
+
+    def _class_of(self, targets, value) -> None:
+        built = _class_built(value)
+        for t in targets:
+            if isinstance(t, ast.Name):
+                if built:
+                    self.classes[t.id] = built
+                else:
+                    self.classes.pop(t.id, None)
+
+    # ----- expressions --------------------------------------------------------------------
+    def value(self, node):
+        if isinstance(node, ast.Name):
+            found = self.env.get(node.id)
+            return found if found is not None else View((node.id, 0), FULL)
+        if isinstance(node, ast.Attribute):
+            owner = self.value(node.value) if isinstance(node.value, (ast.Call, ast.Subscript, ast.Name)) else None
+            if isinstance(owner, View) and owner.logits:
+                return owner if node.attr == "logits" else None
+            return self._member(owner, node.value, node.attr)
+        if isinstance(node, ast.Subscript):
+            found = self.subscript(node)
+            if found is None:
+                self._visit(node)
+            return found
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult)):
+            left = self.value(node.left)
+            scalar = isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute))  # logits / temperature
+            return left if isinstance(left, View) and left.logits and scalar else None
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+            return Inputs(tuple((k.value, v) for k, v in zip(node.keys, node.values)))
+        self._visit(node)
+        return None
+
+    def _visit(self, node) -> None:
+        """Evaluate the parts of an expression this pass does not follow, for the gathers inside."""
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.value(child)
+            elif isinstance(child, ast.keyword):
+                self.value(child.value)
+
+    def subscript(self, node: ast.Subscript):
+        owner = self.value(node.value)
+        if not isinstance(owner, View):
+            return None
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if isinstance(node.slice, ast.Constant) and (node.slice.value == 0 or node.slice.value == "logits"):
+            return owner  # the first of a batch, or the logits of a model's output tuple: same positions
+        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and not owner.logits:
+            return self._member(owner, node.value, node.slice.value)
+        column = bool(items) and isinstance(items[-1], ast.Constant) and items[-1].value is None and len(items) > 1
+        if column:
+            items = items[:-1]
+            if len(items) == 1 and isinstance(items[0], ast.Constant) and items[0].value is Ellipsis:
+                return None if owner.logits else Column(owner, -1)  # ids[..., None]
+        seq = self._sequence_item(items, owner.logits)
+        if seq is None and owner.base[0] == "param":  # a helper's parameter may be logits or ids
+            seq = self._sequence_item(items, not owner.logits)
+        if seq is None:
+            return None
+        window = _cut(owner.window, *self._bounds(seq)) if isinstance(seq, ast.Slice) else owner.window
+        if window is None:
+            return None
+        view = View(owner.base, window, owner.logits, owner.causal, owner.call, owner.keep)
+        return Column(view, -1) if column and not owner.logits else (None if column else view)
+
+    def _member(self, owner, owner_node, key: str):
+        """`batch["input_ids"]` / `batch.input_ids`: the same tensor at each read while `batch` is not written."""
+        if not isinstance(owner, View) or owner.window != FULL or not isinstance(owner_node, ast.Name) \
+                or owner_node.id in self.mutated:
+            return None
+        return View(owner.base + (key,), FULL)
+
+    @staticmethod
+    def _sequence_item(items, logits: bool):
+        """The item that indexes the sequence dim: ids are [B, L] (the last dim), logits [B, L, V]."""
+        def full(i):
+            return isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None
+        def ellipsis(i):
+            return isinstance(i, ast.Constant) and i.value is Ellipsis
+        if logits:
+            if len(items) == 3 and full(items[0]) and full(items[2]) or \
+                    len(items) == 2 and full(items[0]) or len(items) == 3 and ellipsis(items[0]) and full(items[2]):
+                seq = items[1]
+            else:
+                return None
+        elif len(items) == 2 and (full(items[0]) or ellipsis(items[0])):
+            seq = items[1]
+        else:
+            return None
+        return seq if isinstance(seq, ast.Slice) and seq.step is None else None
+
+    def _bounds(self, s: ast.Slice):
+        lower = _linear(s.lower) if s.lower is not None else None
+        upper = _linear(s.upper) if s.upper is not None else None
+        if (s.lower is not None and lower is None) or (s.upper is not None and upper is None):
+            return (_UNKNOWN, _UNKNOWN)
+        return lower, upper
+
+    def call(self, node: ast.Call):
+        found = self._call(node)
+        if found is None and not _is_gather(node):
+            self._visit(node)  # a gather may sit in its receiver or its arguments
+        return found
+
+    def _call(self, node: ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        if name in ("gather", "take_along_dim"):
+            self.gather(node)
+            return None
+        if isinstance(func, ast.Attribute) and _is_module(func.value):
+            if name in ("log_softmax", "softmax", "log") and node.args:
+                return self._kept(self.value(node.args[0]))
+            return None
+        if isinstance(func, ast.Attribute) and name in _SAME_POSITIONS and not _is_module(func.value):
+            owner = self.value(func.value)
+            return owner if isinstance(owner, View) else None
+        if isinstance(func, ast.Attribute) and name == "unsqueeze" and node.args:
+            owner = self.value(func.value)
+            d = _int(node.args[0])
+            return Column(owner, d) if isinstance(owner, View) and not owner.logits and d is not None else None
+        if isinstance(func, ast.Name) and func.id in self.helpers:
+            self.helper(node, self.helpers[func.id])
+            return None
+        return self.model(node, name) if not self.summarise else None
+
+    @staticmethod
+    def _kept(v):
+        return v if isinstance(v, View) else None
+
+    def _keywords(self, node: ast.Call) -> Optional[Dict[str, ast.expr]]:
+        """The call's keyword arguments, `**inputs` of a dict literal never changed after it included;
+        None when some are unknown."""
+        out: Dict[str, ast.expr] = {}
+        for k in node.keywords:
+            if k.arg is not None:
+                out[k.arg] = k.value
+                continue
+            spread = self.env.get(k.value.id) if isinstance(k.value, ast.Name) else None
+            if not isinstance(spread, Inputs) or k.value.id in self.mutated:
+                return None
+            out.update(spread.items)
+        return out
+
+    def model(self, node: ast.Call, name: Optional[str]):
+        """`model(ids)` (or `model(input_ids=ids)`) on an object: logits over the positions of ids."""
+        func = node.func
+        if name is None or name in _NOT_A_MODEL or name in self.helpers or name[:1].isupper():
+            return None
+        if isinstance(func, ast.Name) and func.id in self.module_names:
+            return None
+        if isinstance(func, ast.Attribute) and (name != "forward" and not _is_self(func.value)):
+            return None  # obj.method(...) other than obj.forward / self.<submodule>
+        if isinstance(func, ast.Attribute) and name == "forward":
+            func = func.value
+        keywords = self._keywords(node)
+        if keywords is None or any(k in _OTHER_POSITIONS for k in keywords):
+            return None
+        first = node.args[0] if node.args else keywords.get("input_ids")
+        if first is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        ids = self.value(first)
+        if not isinstance(ids, View) or ids.logits:
+            return None
+        window, keep = ids.window, None
+        kept = next((v for k, v in keywords.items() if k in _KEEP_KEYWORDS), None)
+        if kept is not None:
+            k = _linear(kept)
+            if k is None or _sign(k) != 1 or not k:
+                return None
+            window = (_add(window[1], k, -1), window[1])  # the last k positions
+            keep = ast.unparse(kept)
+        owner = ast.unparse(func)
+        causal = self.classes.get(owner)
+        causal = causal if causal and _CAUSAL_CLASS.search(causal) else None
+        return View(ids.base, window, True, causal, node, keep)
+
+    def gather(self, node: ast.Call) -> None:
+        func = node.func
+        kw = {k.arg: k.value for k in node.keywords}
+        if isinstance(func, ast.Attribute) and not _is_module(func.value):
+            source, rest = func.value, list(node.args)
+        elif node.args:
+            source, rest = node.args[0], list(node.args[1:])
+        else:
+            return
+        if func.attr == "take_along_dim" if isinstance(func, ast.Attribute) else func.id == "take_along_dim":
+            index, dim = (rest + [None])[0] or kw.get("indices"), (rest + [None, None])[1] or kw.get("dim")
+        else:
+            dim, index = (rest + [None])[0] or kw.get("dim"), (rest + [None, None])[1] or kw.get("index")
+        if index is None or dim is None:
+            return
+        d = _int(dim)
+        logits, column = self.value(source), self.value(index)
+        if d is None or not isinstance(logits, View) or not isinstance(column, Column) or column.dim != d:
+            return
+        self.check(logits, column.view, node, ast.unparse(source), ast.unparse(index))
+
+    def helper(self, node: ast.Call, summary: tuple) -> None:
+        """A helper's gather, placed in the caller: its slices of the parameters apply to the arguments."""
+        first, second, first_window, second_window = summary
+        args = list(node.args)
+        if any(isinstance(a, ast.Starred) for a in args) or max(first, second) >= len(args):
+            return
+        logits, ids = self.value(args[first]), self.value(args[second])
+        if isinstance(logits, View) and isinstance(ids, View) and not ids.logits:
+            logits = View(logits.base, _within(logits.window, first_window), logits.logits, logits.causal,
+                          logits.call, logits.keep)
+            ids = View(ids.base, _within(ids.window, second_window))
+            fix = None if (first_window, second_window) == (FULL, FULL) else (
+                f"`{ast.unparse(node.func)}` slices them itself ({_render(first_window)} of the logits, "
+                f"{_render(second_window)} of the ids): pass arguments that its slices pair as t with t+1")
+            self.check(logits, ids, node, ast.unparse(args[first]), ast.unparse(args[second]), fix)
+
+    # ----- the verdict --------------------------------------------------------------------
+    def check(self, logits: View, ids: View, node, logits_text: str, ids_text: str, fix: Optional[str] = None) -> None:
+        """gather pairs logits position start+j with id start+j (a shorter index reads only the first positions)."""
+        if self.summarise:
+            self.pairs.append((logits.base, logits.window, ids.base, ids.window))
+            return
+        if not logits.logits or logits.base != ids.base:
+            return
+        offset = _constant(_add(ids.window[0], logits.window[0], -1))
+        if offset is None or offset == 1:
+            return  # the next-token pairing, or starts that cannot be compared
+        longer = _constant(_add(_length(ids.window), _length(logits.window), -1))
+        raises = longer is not None and longer > 0
+        base = logits.base[0]
+        after = _add(logits.window[1], ONE)
+        wanted = (_add(logits.window[0], ONE), FULL[1] if after == _add(FULL[1], ONE) else after)
+        model = ast.unparse(logits.call.func) if logits.call is not None else "the model"
+        at = f"`{model}(...)` at line {logits.call.lineno}" if logits.call is not None else "the model"
+        if offset == 0 and not raises:
+            if logits.causal is None:
+                return  # a masked LM scores each token at its own position
+            self.found.append((node, Violation(
+                CODE, WARNING,
+                f"`{ids_text}` is gathered from `{logits_text}` at its own positions, but the logits come from the "
+                f"causal LM {at} ({logits.causal}) on `{base}`, whose logits at position t predict token t+1; "
+                f"each token is scored by the prediction made at it, silently; "
+                f"pair the logits without their last position ([:, :-1]) with `{base}[:, 1:]`")))
+            return
+        if offset == 0 and logits.keep is not None and ids.window[1] == _add(logits.window[1], ONE):
+            self.found.append((logits.call, Violation(
+                CODE, WARNING,
+                f"`{logits.keep}` keeps logits for the last {logits.keep} positions of `{base}` and the slice after "
+                f"it drops one, so they score {logits.keep} - 1 tokens while `{ids_text}` gathers {logits.keep} "
+                f"(the shapes differ by one: the gather raises); "
+                f"request `{logits.keep} + 1` logits so the kept ones also cover the position before the first id")))
+            return
+        outcome = "the gather raises (the ids are longer)" if raises else "each token is scored by the wrong prediction, silently"
+        self.found.append((node, Violation(
+            CODE, WARNING,
+            f"`{ids_text}` covers positions {_render(ids.window)} of `{base}` but the logits `{logits_text}` from "
+            f"{at} cover positions {_render(logits.window)}, whose predictions are for tokens "
+            f"{_render(wanted)} (logits at t predict token t+1): {outcome}; "
+            + (fix or f"gather `{base}{_bracket(wanted)}` instead"))))
+
+
+def _within(outer: Window, inner: Window) -> Window:
+    """The positions of `inner`, a window of a tensor that is itself the window `outer` of the ids."""
+    size = _add(outer[1], outer[0], -1)
+    def place(p: Lin) -> Lin:
+        coef = dict(p).get(LENGTH, 0)
+        out = _add(outer[0], tuple((k, v) for k, v in p if k != LENGTH))
+        for _ in range(abs(coef)):
+            out = _add(out, size, 1 if coef > 0 else -1)
+        return out
+    return (place(inner[0]), place(inner[1]))
+
+
+def _length(w: Window) -> Lin:
+    return _add(w[1], w[0], -1)
+
+
+_UNKNOWN = (("?", 1), ("?", -1))  # a bound that is not linear: _sign says unknown
+
+
+def _bracket(w: Window) -> str:
+    text = _render(w)
+    return "[:, " + text[1:]
+
+
+def _linear(node) -> Optional[Lin]:
+    """An int expression as a linear form over the names (and attribute/call texts) it uses."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return _lin({"": node.value})
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _linear(node.operand)
+        return None if inner is None else _add(ZERO, inner, -1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        a, b = _linear(node.left), _linear(node.right)
+        return None if a is None or b is None else _add(a, b, 1 if isinstance(node.op, ast.Add) else -1)
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        return _lin({ast.unparse(node): 1})
+    return None
+
+
+def _int(node) -> Optional[int]:
+    lin = _linear(node)
+    if lin is None or any(k for k, _ in lin):
+        return None
+    return dict(lin).get("", 0)
+
+
+def _is_gather(node: ast.Call) -> bool:
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) in ("gather", "take_along_dim")
+
+
+def _is_module(node) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("torch", "F", "nn", "functional") or \
+        isinstance(node, ast.Attribute) and ast.unparse(node) in ("torch.nn.functional", "nn.functional")
+
+
+def _is_self(node) -> bool:
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _helpers(tree: ast.Module) -> Dict[str, tuple]:
+    """Module functions that gather one parameter's logits with another parameter's ids, per position:
+    name -> (logits parameter, ids parameter, the window of each it gathers)."""
+    found: Dict[str, tuple] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        scope = _Scope({}, {}, summarise=True)
+        for p in params:
+            scope.env[p] = View(("param", p), FULL)
+        scope.run(node.body)
+        pairs = {(a[1], wa, b[1], wb) for a, wa, b, wb in scope.pairs if a[0] == "param" == b[0] and a != b}
+        if len(pairs) == 1:
+            a, wa, b, wb = pairs.pop()
+            found[node.name] = (params.index(a), params.index(b), wa, wb)
+    return found
+
+
+def _module_names(tree: ast.Module) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                yield (alias.asname or alias.name).split(".")[0]
+
+
+def _mutated(scope) -> Iterator[str]:
+    """Names whose object is written through: `d[k] = v`, `d.x = v`, `d.update(...)`, `d |= ...`."""
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        else:
+            targets = []
+        for t in targets:
+            written_through = isinstance(t, (ast.Subscript, ast.Attribute)) or isinstance(node, ast.AugAssign)
+            while isinstance(t, (ast.Subscript, ast.Attribute)):
+                t = t.value
+            if isinstance(t, ast.Name) and written_through:
+                yield t.id
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.attr in ("update", "pop", "setdefault", "clear", "popitem", "__setitem__"):
+            yield node.func.value.id
+
+
+def _class_built(value) -> Optional[str]:
+    """`Cls(...)` or `Cls.from_pretrained(...)`: the class's name."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr == "from_pretrained":
+        func = func.value
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    return name if name and name[:1].isupper() else None
+
+
+def _built_classes(stmts) -> Dict[str, str]:
+    out = {}
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign) and _class_built(stmt.value):
+            for t in stmt.targets:
+                if isinstance(t, (ast.Name, ast.Attribute)):
+                    out[ast.unparse(t)] = _class_built(stmt.value)
+    return out
+
+
+def _passed_classes(tree: ast.Module, built: Dict[str, str]) -> Dict[str, Dict[str, str]]:
+    """Module functions called with a model built in the caller: function -> {parameter: class}."""
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    seen: Dict[Tuple[str, str], set] = {}
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        local = {**built, **_built_classes(n for n in ast.walk(scope) if isinstance(n, ast.Assign))}
+        for call in ast.walk(scope):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
+                continue
+            params = [a.arg for a in functions[call.func.id].args.args]
+            for param, arg in zip(params, call.args):
+                if isinstance(arg, ast.Name) and arg.id in local:
+                    seen.setdefault((call.func.id, param), set()).add(local[arg.id])
+    out: Dict[str, Dict[str, str]] = {}
+    for (fn, param), classes in seen.items():
+        if len(classes) == 1:
+            out.setdefault(fn, {})[param] = classes.pop()
+    return out
+
+
+def _annotated_classes(fn) -> Dict[str, str]:
+    out = {}
+    for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
+        ann = a.annotation
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            out[a.arg] = ann.value
+        elif isinstance(ann, (ast.Name, ast.Attribute)):
+            out[a.arg] = ast.unparse(ann)
+    return out
+
+
+def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
+    """Every misaligned per-token gather of the module: (node to report, violation)."""
+    names = frozenset(_module_names(tree))
+    built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
+    passed = _passed_classes(tree, built)
+    helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree)}
+    module_scope = _Scope(helpers, dict(built), module_names=names)
+    module_scope.mutated = frozenset(_mutated(tree))
+    module_scope.run(tree.body)
+    yield from module_scope.found
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
+            scope = _Scope(helpers, classes, module_names=names)
+            scope.mutated = frozenset(_mutated(fn))
+            scope.run(fn.body)
+            yield from scope.found
