@@ -6,7 +6,7 @@ and both get the same codes and wording from the rules in :mod:`gather_lint.rule
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Optional
 
 from .dims import Dim, Shape, dim_text, normalize_dim
 from .ops import Op
@@ -140,17 +140,3 @@ def size_expr(info: TensorInfo, axis: int) -> str:
 def describe_dim(info: TensorInfo, axis: int) -> str:
     d = info.shape.dims[axis] if info.shape is not None else None
     return f"dim {axis} (size {dim_text(d)})"
-
-
-def check(site: Site, select=None) -> List[Violation]:
-    """Every violation of every rule at one call, in rule-code order."""
-    from .rules import ALL_RULES
-
-    found: List[Violation] = []
-    for rule in ALL_RULES:
-        if select is not None and not select(rule.CODE):
-            continue
-        violation = rule.check(site)
-        if violation is not None:
-            found.append(violation)
-    return found

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gather_lint.api import lint_text
-from gather_lint.contract import Site, TensorInfo, check
+from gather_lint.contract import Site, TensorInfo
+from gather_lint.rules import check
 from gather_lint.dims import Shape
 from gather_lint.ops import OPS
 from gather_lint.rules import RULES_BY_CODE, is_static

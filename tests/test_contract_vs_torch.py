@@ -12,7 +12,8 @@ torch = pytest.importorskip("torch")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gather_lint.contract import ERROR, Site, TensorInfo, check  # noqa: E402
+from gather_lint.contract import ERROR, Site, TensorInfo  # noqa: E402
+from gather_lint.rules import check  # noqa: E402
 from gather_lint.dims import Shape  # noqa: E402
 from gather_lint.ops import OPS  # noqa: E402
 

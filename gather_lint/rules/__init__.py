@@ -25,6 +25,18 @@ ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MOD
 RULES_BY_CODE = {rule.CODE: rule for rule in ALL_RULES}
 
 
+def check(site, select=None) -> list:
+    """Every violation of every rule at one call (a contract.Site), in rule-code order."""
+    found = []
+    for rule in ALL_RULES:
+        if select is not None and not select(rule.CODE):
+            continue
+        violation = rule.check(site)
+        if violation is not None:
+            found.append(violation)
+    return found
+
+
 def is_static(rule) -> bool:
     """Rules that shapes and dtypes can decide; the others need values (runtime mode)."""
     return getattr(rule, "STATIC", True)

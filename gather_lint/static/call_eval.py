@@ -1,0 +1,434 @@
+"""Calls: tensor methods and torch functions, the family's own sites, module functions and layers."""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Dict, Optional
+
+from . import broadcast_sites, sequences, symbolic
+from . import config, modules, value_ranges
+from . import tensor_ops as ops
+from ..contract import Domain
+from ..rules import check
+from ..dims import Shape, normalize_dim, value
+from .calls import value_facts
+from .interp_helpers import _UNKNOWN_ARITY, _carry, _einops_groups, _is_float, _literal_ints, _literal_shape, _made_float, _negative, _size_args, _with_sentinel
+from .modules import InstanceVal
+from .sites import bind_call, build_site, resolve_op, result_of
+from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal
+
+
+class CallMixin:
+    """Calls: tensor methods and torch functions, the family's own sites, module functions and layers."""
+
+    def expr_Call(self, node: ast.Call):
+        resolved = resolve_op(node, self._peek)
+        if resolved is not None:
+            op, method, receiver = resolved
+            bound = bind_call(op, method, receiver, node)
+            if bound is not None:
+                built = build_site(op, bound, self.expr, self.source.segment)
+                if built is not None:
+                    site, values = built
+                    self.report(node, site, check(site), bound, self)
+                    self._check_op_rmw(node, op, bound, values)
+                    result = result_of(site, values)
+                    return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
+        return self._call(node)
+
+    def _peek(self, node):
+        """Evaluate without side effects on sites (receivers are evaluated again by build_site)."""
+        if isinstance(node, ast.Name):
+            return self.expr_Name(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            return self.expr_Attribute(node)
+        return self.expr(node) if not _has_call(node) else _UNKNOWN_TENSORISH
+
+    def _call(self, node: ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            key = f"{func.value.id}.{func.attr}"
+            layer = self.env.get(key)
+            if isinstance(layer, QualName):  # self.loss_fn = nn.MSELoss() in __init__
+                args, kwargs = self._args(node)
+                return self._qualified_call(layer.name, node, args, kwargs)
+            if modules.is_layer(layer):
+                args, _ = self._args(node)
+                if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
+                    self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
+                return layer.apply(args[0]) if len(args) == 1 else None
+            if isinstance(layer, InstanceVal) and self.module is not None:
+                args, kwargs = self._args(node)
+                return self._call_instance(layer, node, args, kwargs)
+            if func.value.id == "self" and func.attr == "register_buffer" and len(node.args) >= 2 \
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                self.env[f"self.{node.args[0].value}"] = self.expr(node.args[1])
+                return None
+            if func.value.id == "self" and self.module is not None and self.class_name and key not in self.env:
+                callee = self.module.methods.get((self.class_name, func.attr))
+                if callee is not None:
+                    args, kwargs = self._args(node)
+                    return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+        if isinstance(func, ast.Attribute):
+            owner = self.expr(func.value)
+            args, kwargs = self._args(node)
+            if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
+                self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
+                return None
+            if isinstance(owner, config.DictVal) and func.attr in config.MUTATORS and isinstance(func.value, ast.Name):
+                self.env[func.value.id] = None
+            if isinstance(owner, TensorVal):
+                if func.attr == "squeeze" and not node.args and not node.keywords:
+                    self._check_squeeze_all(node, func.value, owner)
+                if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
+                    self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
+                result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+                result = _carry_shift(owner, result, func.attr, args)
+                result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
+                return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
+            if isinstance(owner, QualName):
+                return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            if owner is None and func.attr in _SHAPE_FROM_ARGS:
+                # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
+                result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
+                return result if isinstance(result, TensorVal) and (result.shape or result.dtype) else None
+            return None
+        target = self.expr(func)
+        args, kwargs = self._args(node)
+        if isinstance(target, QualName):
+            return self._qualified_call(target.name, node, args, kwargs)
+        if self.module is not None and (isinstance(target, InstanceVal) or modules.is_layer(target)):
+            return self._call_instance(target, node, args, kwargs)
+        if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params \
+                and func.id in self.module.classes and not any(isinstance(a, ast.Starred) for a in node.args):
+            return self.module.instantiate(func.id, args, kwargs)
+        if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
+            callee = self.module.functions.get(func.id)
+            if callee is not None:
+                return self._call_module_function(callee, node, args, kwargs)
+        if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args and _UNKNOWN_KWARGS not in kwargs:
+            return config.keyword_dict(kwargs)
+        if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
+            return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
+            return sequences.copy_of(args, kwargs)
+        if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
+            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
+        return None
+
+    def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
+        """masked_fill(m, -100) puts padding in, masked_fill(m, 0) / clamp(min=0) take it out."""
+        if not isinstance(result, TensorVal):
+            return result
+        if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
+            if _negative(args[1]) is not None:
+                return _with_sentinel(result, _negative(args[1]), node.lineno)
+            return value_ranges.masked(_with_sentinel(result, None, None)) if ops.as_int(args[1]) is not None else result
+        if method in ("float", "half", "double", "bfloat16", "to", "type") and result.dtype in ops.FLOAT_DTYPES \
+                and owner.dtype is not None and owner.dtype not in ops.FLOAT_DTYPES:
+            made = _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")
+            if result.dtype in _EXACT_UP_TO:
+                base = made.domain
+                made = made.with_(domain=replace(base, rounded=(result.dtype, _EXACT_UP_TO[result.dtype],
+                                                                  f"`.{method}()` at line {node.lineno}"),
+                                                 rounded_at=self._span(node)))
+            return made
+        if method == "sum":
+            dim = kwargs.get("dim", args[0] if args else None)
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) and method == node.func.attr else \
+                (node.args[0] if node.args else node)
+            return value_ranges.length_of_mask(owner, result, ops.as_int(dim), self.source.segment(receiver))
+        if method in ("clamp", "clip", "clamp_max", "clamp_"):
+            upper = kwargs.get("max", args[0] if method == "clamp_max" and args else (args[1] if len(args) > 1 else None))
+            result = value_ranges.clamped(result, upper)
+        if method in ("long", "int", "to", "type") and result.dtype in ("int64", "int32") and owner.dtype in _EXACT_UP_TO:
+            # ids stored in a half-precision tensor (a buffer sharing the model's dtype) come back rounded
+            where = f"stored as {owner.dtype}, read back with `.{method}()` at line {node.lineno}"
+            base = result.domain or Domain()
+            return result.with_(domain=replace(base, rounded=(owner.dtype, _EXACT_UP_TO[owner.dtype], where)))
+        if method in ops.TRUE_DIVISION and _is_float(result) and not _is_float(owner) and owner.dtype is not None:
+            return _made_float(result, f"`{method}()` without rounding_mode at line {node.lineno}")
+        if method in ("clamp", "clamp_", "clip", "clamp_min"):
+            low = kwargs.get("min", args[0] if args else None)
+            if ops.as_int(low) is not None and ops.as_int(low) >= 0:
+                return _with_sentinel(result, None, None)
+        return result
+
+    def _call_instance(self, target, node: ast.Call, args, kwargs):
+        """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
+        if modules.is_layer(target):
+            return target.apply(args[0]) if len(args) == 1 and not kwargs else None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
+        return self.module.call_instance(self, target, node, formal, kwargs)
+
+    def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
+        """Hand a call of a module function (or of self.method) to the module with formal facts only."""
+        arg_nodes = ([None] if skip_first else []) + list(node.args)
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
+        formal_kw = {k.arg: (value_facts(kwargs.get(k.arg)) if self.uses_informal(k.value) else kwargs.get(k.arg))
+                     for k in node.keywords if k.arg}
+        formal_kw.update({k: v for k, v in kwargs.items() if k not in formal_kw})  # items of a **spread
+        return self.module.call(self, callee, node, formal, formal_kw)
+
+    def _args(self, node: ast.Call):
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                spread = self.expr(a.value)
+                if not isinstance(spread, SeqVal):
+                    args.append(_UNKNOWN_ARITY)
+                    continue
+                args.extend(spread.items)
+            else:
+                args.append(self.expr(a))
+        if _UNKNOWN_ARITY in args:
+            args = [_UNKNOWN_ARITY]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
+        for k in node.keywords:
+            if k.arg is None:
+                spread = self.expr(k.value)
+                if isinstance(spread, config.DictVal):
+                    kwargs.update(spread.items)  # f(**cfg) with cfg a literal dict
+                else:
+                    kwargs[_UNKNOWN_KWARGS] = None
+        return args, kwargs
+
+    def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
+        module, _, func = name.rpartition(".")
+        if name in sequences.SEQUENCE_COPIES:
+            return sequences.copy_of(args, kwargs)
+        for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
+            self._check_broadcast(node, left_node, left, right_node, right, what)
+        if broadcast_sites.loss_module(module, func):
+            return QualName(broadcast_sites.loss_module(module, func))
+        if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
+                isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b
+            symbol = broadcast_sites.BINARY[func]
+            return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
+        if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
+            if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
+                return _construct(func, args, kwargs, node)
+            if func in _LIKE and args and isinstance(args[0], TensorVal):
+                dtype = _dtype_kw(kwargs) or args[0].dtype
+                filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
+                return TensorVal(args[0].shape, dtype, filled=filled)
+            if func in ("cat", "concat", "concatenate", "stack") and args:
+                dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
+                if isinstance(args[0], ops.Repeated):
+                    return ops.cat_repeated(args[0].element, dim, stack=func == "stack")
+                items = list(args[0].items) if isinstance(args[0], SeqVal) else []
+                joined = ops.cat(items, dim, stack=func == "stack")
+                padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
+                if isinstance(joined, TensorVal) and padded:
+                    return _with_sentinel(joined, padded[0].sentinel, padded[0].sentinel_line)
+                return joined
+            if func == "where" and len(args) == 3:
+                return _where(args, node.lineno)
+            if func in ("full", "full_like"):
+                made = _construct("full", args, kwargs, node) if func == "full" else (
+                    TensorVal(args[0].shape, _dtype_kw(kwargs) or args[0].dtype) if args and isinstance(args[0], TensorVal) else None)
+                fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+                if isinstance(made, TensorVal) and _negative(fill) is not None:
+                    return _with_sentinel(made, _negative(fill), node.lineno)
+                return made
+            if func == "pad" and args and isinstance(args[0], TensorVal):
+                padded = TensorVal(None, args[0].dtype, args[0].domain)
+                fill = kwargs.get("value", args[3] if len(args) > 3 else None)
+                return _with_sentinel(padded, _negative(fill), node.lineno) if _negative(fill) is not None else padded
+            if func in ("one_hot", "embedding") and args and isinstance(args[0], TensorVal):
+                self._check_padding_lookup(node, node.args[0], args[0], f"F.{func}()")
+            if func == "one_hot" and args and isinstance(args[0], TensorVal):
+                n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
+                s = args[0].shape
+                if s is None or s.variadic or not isinstance(n, DimVal) or value(n.dim) == -1:
+                    return TensorVal(None, "int64")
+                return TensorVal(Shape(s.dims + (n.dim,)), "int64")
+            if func == "embedding" and len(args) >= 2 and isinstance(args[1], TensorVal):
+                ids, weight = args[0], args[1]
+                if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
+                    return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
+                return TensorVal(None, weight.dtype)
+            if func == "linear" and len(args) >= 2:
+                return modules.linear(args[0], args[1])
+            if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
+                return TensorVal(args[1].shape, "int64")
+            if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
+                result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
+                    result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
+                return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
+            return None
+        if module in modules.NN_MODULES:
+            return modules.build(func, args, kwargs)
+        if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
+            pattern = args[1]
+            if isinstance(pattern, Literal) and isinstance(pattern.value, str):
+                return _rearrange(args[0], pattern.value, kwargs)
+        return None
+
+
+_CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
+                 "as_tensor", "LongTensor", "FloatTensor"}
+
+
+_LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
+
+
+_TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
+    "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
+    "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float"}
+
+
+_SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16"}
+
+
+_ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",
+                  "lt", "le", "gt", "ge"}
+
+
+_EXACT_UP_TO = {"float16": 2048, "bfloat16": 256}  # every integer up to this survives the round trip
+
+
+def _carry_shift(owner: TensorVal, result, method: str, args):
+    """Keep a slice's shift mark through ops that keep its axis: same-rank ops, unsqueeze/squeeze after it,
+    and narrow(dim, 0 | 1, ...), which is a shift of its own."""
+    if not isinstance(result, TensorVal) or result.shift is not None:
+        return result
+    if method == "narrow" and len(args) >= 2 and ops.as_int(args[0]) is not None and owner.shape and not owner.shape.variadic:
+        axis = normalize_dim(ops.as_int(args[0]), len(owner.shape.dims))
+        start = ops.as_int(args[1])
+        if axis is not None and start in (0, 1):
+            return result.with_(shift=(axis, "drop_last" if start == 0 else "drop_first"))
+        return result
+    if owner.shift is None or owner.shape is None or result.shape is None:
+        return result
+    axis, kind = owner.shift
+    before, after = len(owner.shape.dims), len(result.shape.dims)
+    if after == before and method not in ("permute", "transpose", "t", "view", "reshape", "flatten"):
+        return result.with_(shift=owner.shift)
+    if method in ("unsqueeze", "squeeze") and args and ops.as_int(args[0]) is not None:
+        d = ops.as_int(args[0])
+        d = d % (max(before, after)) if d < 0 else d
+        if d > axis:
+            return result.with_(shift=owner.shift)
+    return result
+
+
+def _where(args, line: int):
+    """torch.where(c, a, b); where(c, ids, -100) puts padding into ids, where(c, ids, 0) takes it out."""
+    from ..dims import broadcast
+
+    tensors = [a for a in args[1:] if isinstance(a, TensorVal)]
+    if not tensors:
+        return None
+    shape = args[0].shape if isinstance(args[0], TensorVal) else None
+    for t in tensors:
+        shape = broadcast(shape, t.shape)
+    dtypes = {t.dtype for t in tensors}
+    result = TensorVal(shape, dtypes.pop() if len(dtypes) == 1 and len(tensors) == 2 else None)
+    if len(tensors) == 1:
+        kept = tensors[0]
+        other = args[2] if args[1] is kept else args[1]
+        if ops.as_int(other) is not None:
+            result = result.with_(dtype=kept.dtype, domain=kept.domain)
+            result = result if _negative(other) is not None else value_ranges.masked(result)
+            return _with_sentinel(result, _negative(other), line)
+    return result
+
+
+_UNKNOWN_TENSORISH = None
+
+
+_UNKNOWN_KWARGS = "**"  # a **spread of unknown keys: no parameter binding is certain
+
+
+def _has_call(node) -> bool:
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _dtype_kw(kwargs) -> Optional[str]:
+    v = kwargs.get("dtype")
+    if isinstance(v, Literal) and isinstance(v.value, str) and v.value.startswith("dtype:"):
+        return v.value[6:]
+    return None
+
+
+def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
+    dtype = _dtype_kw(kwargs)
+    unknown_dtype = "dtype" in kwargs and dtype is None
+    if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
+        default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
+        return TensorVal(_size_args(args, kwargs), default, origin="constructor",
+                         filled=func if func in ("zeros", "empty") else None)
+    if func == "full":
+        fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+        guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)
+        shape = _size_args(args[:1], {}) if args else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
+    if func == "randint":
+        ints = [a for a in args if isinstance(a, DimVal)]
+        size = kwargs.get("size") or next((a for a in args if isinstance(a, SeqVal)), None)
+        high = kwargs.get("high", ints[1] if len(ints) >= 2 else (ints[0] if ints else None))
+        low = ints[0] if len(ints) >= 2 else DimVal(0)
+        shape = _size_args([size], {}) if isinstance(size, SeqVal) else None
+        domain = None
+        if isinstance(high, DimVal) and high.dim is not None and value(low.dim) == 0:
+            domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})", repeats=True)
+        return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
+    if func == "randperm":
+        n = args[0] if args else None
+        shape = Shape((n.dim,)) if isinstance(n, DimVal) else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), origin="constructor")
+    if func == "arange":
+        ints = [a for a in args if isinstance(a, DimVal)]
+        floats = [a for a in args if isinstance(a, Literal) and isinstance(a.value, float)]
+        length = None
+        if len(args) == 1 and ints:
+            length = ints[0].dim
+        elif len(args) == 2 and len(ints) == 2 and value(ints[0].dim) is not None and value(ints[1].dim) is not None:
+            length = max(0, value(ints[1].dim) - value(ints[0].dim))
+        guess = "float32" if floats else ("int64" if len(ints) == len(args) and args else None)
+        return TensorVal(Shape((length,)) if args and len(args) <= 2 else None, None if unknown_dtype else (dtype or guess), origin="constructor")
+    if func in ("tensor", "as_tensor", "LongTensor") and node.args:
+        shape, guess = _literal_shape(node.args[0])
+        if func == "LongTensor":
+            guess = "int64" if shape is not None else None
+        made = TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
+        if shape is not None and guess == "int64":
+            negatives = [v for v in _literal_ints(node.args[0]) if v < 0]
+            if negatives:
+                return _with_sentinel(made, min(negatives), node.lineno)
+        return made
+    return None
+
+
+def _rearrange(t: TensorVal, pattern: str, kwargs: dict):
+    """einops `rearrange` with a known input shape: "b n d -> (b n) d"."""
+    if "->" not in pattern or t.shape is None or t.shape.variadic:
+        return TensorVal(None, t.dtype)
+    left, right = (side.strip() for side in pattern.split("->", 1))
+    lhs = _einops_groups(left)
+    rhs = _einops_groups(right)
+    if lhs is None or rhs is None or len(lhs) != len(t.shape.dims):
+        return TensorVal(None, t.dtype)
+    sizes: Dict[str, object] = {}
+    for group, d in zip(lhs, t.shape.dims):
+        if len(group) == 1:
+            sizes[group[0]] = d
+        else:
+            known = {name: kwargs[name].dim for name in group if isinstance(kwargs.get(name), DimVal)}
+            for name in group:
+                sizes[name] = known.get(name)
+    dims = []
+    for group in rhs:
+        if len(group) == 1 and group[0].isdigit():
+            dims.append(int(group[0]))
+        elif len(group) == 1:
+            dims.append(sizes.get(group[0]))
+        else:
+            dims.append(symbolic.product(sizes.get(n) for n in group))
+    return TensorVal(Shape(tuple(dims)), t.dtype, t.domain)

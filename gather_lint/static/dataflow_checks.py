@@ -1,0 +1,150 @@
+"""Dataflow rules checked while interpreting: overwriting writes (GL013), padding lookups (GL011), kept singletons (GL006)."""
+from __future__ import annotations
+
+import ast
+
+from . import advanced_indexing
+from ..dims import must_equal
+from ..rules import gl006_missing_squeeze as missing_squeeze
+from ..rules import gl011_index_out_of_range as oob
+from ..rules import gl013_overwriting_accumulate as overwrite
+from ..suggest import method_call
+from .values import SeqVal, TensorVal
+
+
+class DataflowCheckMixin:
+    """Dataflow rules checked while interpreting: overwriting writes (GL013), padding lookups (GL011), kept singletons (GL006)."""
+
+    def _check_subscript_rmw(self, node: ast.Assign, target: ast.Subscript) -> None:
+        """x[I] = f(x[I]): the read and the write are the same positions, so repeated I is lost."""
+        if not isinstance(self.expr(target.value), TensorVal):
+            return  # dicts and lists are written by key, not by tensor index
+        text = ast.dump(target.value), ast.dump(target.slice)
+        reads = any(isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == text
+                    for n in ast.walk(node.value))
+        index = self.expr(target.slice) if reads and not isinstance(target.slice, ast.Tuple) else None
+        if _can_repeat(index) and not self._maybe_one_element(target.slice):
+            x, i = self.source.segment(target.value), self.source.segment(target.slice)
+            self.flag(node, overwrite.check_read_modify_write(
+                f"{x}[{i}] = ...", i, index.domain.origin,
+                f"`{method_call(x, f'index_put_(({i},), <increment>, accumulate=True)')}`", self._plain_increment(node.value, target)),
+                None)
+
+    def _check_op_rmw(self, node: ast.Call, op, bound, values) -> None:
+        """x.scatter_(d, I, f(x.gather(d, I))) / x.index_copy_(d, I, f(x.index_select(d, I)))."""
+        reader = {"scatter": "gather", "index_copy": "index_select"}.get(op.name)
+        payload = bound.get("src", bound.get("value")) if op.name == "scatter" else bound.get("source")
+        if reader is None or payload is None or "reduce" in bound or not isinstance(node.func, ast.Attribute):
+            return
+        receiver, index = ast.dump(bound["input"]), ast.dump(bound["index"])
+        reads = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == reader
+                    and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index
+                    for n in ast.walk(payload))
+        found = values["index"]  # already evaluated by build_site
+        if reads and _can_repeat(found):
+            adder = "scatter_add_" if op.name == "scatter" else "index_add_"
+            self.flag(node, overwrite.check_read_modify_write(
+                f"{self.source.segment(bound['input'])}.{op.spelled}(...)", self.source.segment(bound["index"]),
+                found.domain.origin, f"`.{adder}(...)` on the increment alone",
+                self._increment_fits_reader(payload, reader, receiver, index)), None)
+
+    def _increment_fits_reader(self, payload, reader: str, receiver: str, index: str) -> bool:
+        """`x.gather(d, I) + v` (or `- v`) with v a tensor of the read's shape: the adder takes v alone."""
+        if not isinstance(payload, ast.BinOp) or not isinstance(payload.op, (ast.Add, ast.Sub)):
+            return False
+
+        def is_read(n) -> bool:
+            return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == reader
+                    and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index)
+
+        if is_read(payload.left):
+            read, other = payload.left, payload.right
+        elif is_read(payload.right) and isinstance(payload.op, ast.Add):
+            read, other = payload.right, payload.left
+        else:
+            return False
+        a, b = self.expr(read), self.expr(other)
+        if not (isinstance(a, TensorVal) and isinstance(b, TensorVal)) or a.shape is None or b.shape is None \
+                or a.shape.variadic or b.shape.variadic or len(a.shape.dims) != len(b.shape.dims):
+            return False
+        if a.dtype is not None and b.dtype is not None and a.dtype != b.dtype:
+            return False
+        return all(must_equal(x, y) for x, y in zip(a.shape.dims, b.shape.dims))
+
+    def _convertible(self, node, value) -> bool:
+        """An increment GL013's fix can hand to index_put_: a number literal or a known tensor."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            node = node.operand
+        literal = isinstance(node, ast.Constant) and type(node.value) in (int, float)
+        return literal or isinstance(value, TensorVal)
+
+    def _plain_increment(self, value_node, target) -> bool:
+        """`x[i] + v`, `v + x[i]` or `x[i] - v` with v convertible (the rest are not rewritten)."""
+        if not isinstance(value_node, ast.BinOp) or not isinstance(value_node.op, (ast.Add, ast.Sub)):
+            return False
+        key = (ast.dump(target.value), ast.dump(target.slice))  # the target is Store, the read Load: compare parts
+        same = [isinstance(side, ast.Subscript) and (ast.dump(side.value), ast.dump(side.slice)) == key
+                for side in (value_node.left, value_node.right)]
+        other = value_node.right if same[0] else value_node.left if same[1] and isinstance(value_node.op, ast.Add) else None
+        return other is not None and self._convertible(other, self.expr(other))
+
+    def _maybe_one_element(self, index_node) -> bool:
+        """`x[ids[i]] += 1` with a plain (non-tensor) i picks one element of a 1-d ids: nothing can repeat."""
+        if not isinstance(index_node, ast.Subscript) or \
+                not isinstance(index_node.slice, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp)):
+            return False  # a slice, a mask comparison, a tuple: a selection of many
+        return not isinstance(self.expr(index_node.slice), TensorVal)
+
+    def _check_overwrite(self, node: ast.AugAssign, value=None) -> None:
+        """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""
+        if not isinstance(self.expr(node.target.value), TensorVal):
+            return  # only a known tensor: lists and dicts are indexed by position or key
+        key = self.expr(node.target.slice)
+        items = key.items if isinstance(key, SeqVal) else (key,)
+        tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
+        # with several index tensors the positions are tuples: one component repeating proves nothing
+        if len(tensors) != 1 or not _can_repeat(tensors[0]) or self._maybe_one_element(node.target.slice):
+            return
+        index = tensors[0]
+        violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
+                                              index.domain.origin, "+=" if isinstance(node.op, ast.Add) else "-=",
+                                              self.source.segment(node.value), self._convertible(node.value, value))
+        self.flag(node, violation, None)
+
+    def _check_padding_lookup(self, node, ids_node, ids: TensorVal, what: str) -> None:
+        """GL011 for lookups that are not family calls: one_hot and embeddings reject negative ids too."""
+        domain = ids.domain
+        if domain is not None and domain.sentinel is not None and domain.sentinel < 0:
+            self.flag(node, oob.padding_lookup(self.source.segment(ids_node), domain, what), None)
+
+    def _check_squeeze_all(self, node, owner_node, owner: TensorVal) -> None:
+        """GL006, the reverse: .squeeze() on a gathered [1, L, 1] also drops the size-1 batch dim."""
+        violation = missing_squeeze.check_squeeze_all(owner.shape, owner.kept_singleton, self.source.segment(owner_node))
+        if violation is not None:
+            self.flag(node, violation, None)
+
+    def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
+        """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
+        (where the squeeze belongs) when it is in this function, else where the two meet."""
+        advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
+        for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
+            if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
+                    and other.kept_singleton is None:
+                gather = mine.kept_at if mine.kept_at is not None and self._in_this_function(mine.kept_at) else None
+                at = gather or mine_node
+                violation = missing_squeeze.check_broadcast(
+                    mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
+                    self.source.segment(other_node), op, node.lineno if gather is not None else None)
+                if violation is not None:
+                    self.flag(gather or node, violation, at)
+                return
+
+    def _in_this_function(self, node) -> bool:
+        first, last = self.comments.span
+        return first <= node.lineno <= last
+
+
+def _can_repeat(index) -> bool:
+    """An integer index tensor whose values can repeat (ids, labels, randint): GL013's evidence."""
+    return isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and \
+        index.domain is not None and index.domain.repeats

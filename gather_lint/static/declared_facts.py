@@ -1,0 +1,186 @@
+"""Facts the author wrote down: parameters' annotations, docstrings, shape comments and pragmas."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional
+
+from . import header_comments
+from . import tensor_ops as ops
+from ..dims import Shape, Sym
+from .interp_helpers import _merge
+from .names import JAXTYPING_DTYPES, TENSOR_TYPES
+from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .values import DimVal, Literal, QualName, SeqVal, TensorVal
+
+
+class DeclaredFactsMixin:
+    """Facts the author wrote down: parameters' annotations, docstrings, shape comments and pragmas."""
+
+    # ----- facts from text ----------------------------------------------------------------------
+    def _with_comment(self, result, node: ast.stmt):
+        comment = self.source.shape_comment(node.lineno, node.end_lineno or node.lineno)
+        if comment is None or isinstance(result, (DimVal, SeqVal, QualName, Literal)):
+            return result
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+        name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+        shape = parse_comment(comment.text, name)
+        if shape is None:
+            return result
+        merged = _merge(result, shape, f"comment line {comment.line}")
+        self._comment_used = merged is not result
+        return merged
+
+    def _comments_before(self, stmt: ast.stmt) -> None:
+        """Pragmas and `# name: [dims]` lines between the previous statement and this one."""
+        gap = self.comments.gap_before(stmt)
+        if gap is None:
+            return
+        self._apply_pragmas(*gap)
+        for line, name, shape in self.comments.entries(*gap):
+            if name in self.env or name in self.params:
+                self._declare(name, shape, line)
+            else:
+                self.comments.pending[name] = (shape, line)
+
+    def _def_line_comments(self, node) -> None:
+        """`def forward(self, obs, act):  # obs: (B, D)  act: (B,)`."""
+        if not node.body:
+            return
+        for line, name, shape in self.comments.trailing_entries(node.lineno, node.body[0].lineno - 1):
+            if name in self.params:
+                self._declare(name, shape, line)
+
+    def _declare(self, name: str, shape, line: int) -> None:
+        old = self.env.get(name)
+        if old is None or isinstance(old, TensorVal):
+            self.env[name] = _merge(old, shape, f"comment line {line}")
+            self.informal.add(name)
+
+    def _pending_comment(self, name: str, result):
+        """The first binding of a name that a comment line above described."""
+        declared = self.comments.pending.pop(name, None)
+        if declared is None or not (result is None or isinstance(result, TensorVal)):
+            return result
+        merged = _merge(result, declared[0], f"comment line {declared[1]}")
+        self._comment_used = self._comment_used or merged is not result
+        return merged
+
+    def _pragmas_on(self, stmt: ast.stmt) -> None:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)):
+            self._apply_pragmas(stmt.lineno, stmt.end_lineno or stmt.lineno)
+
+    def _apply_pragmas(self, first: int, last: int) -> None:
+        for name, text in self.source.pragmas(first, last):
+            shape = parse_group(text, strict=False)
+            if shape is not None:
+                old = self.env.get(name)
+                base = old if isinstance(old, TensorVal) else TensorVal()
+                self.env[name] = base.with_(shape=shape, origin="pragma")
+
+    def _bind_parameters(self, node) -> None:
+        args = node.args
+        params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
+        self.params = {p.arg for p in params}
+        if args.vararg:
+            self.env[args.vararg.arg] = None
+        if args.kwarg:
+            self.env[args.kwarg.arg] = None
+        doc = ast.get_docstring(node, clean=False) or ""
+        documented = parse_docstring(doc, [p.arg for p in params]) if doc else {}
+        sizes = docstring_ints(doc, [p.arg for p in params]) if doc else set()
+        single_line = _single_param_lines(params)
+        for param in params:
+            fact = self.annotation(param.annotation) if param.annotation is not None else None
+            if not isinstance(fact, TensorVal):
+                fact = None
+            if param.arg in single_line:
+                comment = self.source.comment(param.lineno)
+                shape = parse_comment(comment.text, param.arg) if comment and not comment.standalone else None
+                if shape is not None:
+                    fact = _merge(fact, shape, f"comment line {param.lineno}")
+                    self.informal.add(param.arg)
+            if fact is None and param.arg in documented:
+                shape, dtype = documented[param.arg]
+                fact = TensorVal(shape, dtype, origin="docstring")
+            elif isinstance(fact, TensorVal) and fact.shape is None and param.arg in documented:
+                fact = fact.with_(shape=documented[param.arg][0], origin="docstring")
+            if fact is None and (_is_int_param(param) or param.arg in sizes):
+                fact = DimVal(Sym(param.arg, expr=param.arg))
+            self.env[param.arg] = fact
+            if self.trace is not None and isinstance(fact, TensorVal):
+                self.trace.append((param.lineno, param.arg, fact))
+        header_comments.bind(self, node, params)  # `# x: [B, D], y: [B]` atop the body
+
+    def annotation(self, node) -> Optional[object]:
+        """jaxtyping `Float[Tensor, "b l v"]`, torchtyping `TensorType["b", "l"]`, plain `torch.Tensor`."""
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if isinstance(node, ast.Subscript):
+            head = _last_name(node.value)
+            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if head in ("Optional", "Annotated") and items:
+                return self.annotation(items[0])
+            if head in JAXTYPING_DTYPES and len(items) == 2:
+                spec = items[1]
+                if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+                    return TensorVal(parse_jaxtyping(spec.value), JAXTYPING_DTYPES[head], origin="annotation")
+                return None
+            if head == "TensorType":
+                return TensorVal(_torchtyping(items), _torchtyping_dtype(items), origin="annotation")
+            return None
+        head = _last_name(node)
+        if head in TENSOR_TYPES:
+            return TensorVal(None, TENSOR_TYPES[head], origin="annotation")
+        return None
+
+
+def _single_param_lines(params) -> set:
+    lines: Dict[int, List[str]] = {}
+    for p in params:
+        lines.setdefault(p.lineno, []).append(p.arg)
+    return {names[0] for names in lines.values() if len(names) == 1}
+
+
+def _is_int_param(param) -> bool:
+    return isinstance(param.annotation, ast.Name) and param.annotation.id == "int"
+
+
+def _last_name(node) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _torchtyping(items) -> Optional[Shape]:
+    tokens = []
+    for item in items:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            tokens.append(item.value.split(":")[0].strip() or "_")
+        elif isinstance(item, ast.Constant) and isinstance(item.value, int):
+            tokens.append(str(item.value))
+        elif isinstance(item, ast.Constant) and item.value is Ellipsis:
+            tokens.append("...")
+        elif isinstance(item, ast.Slice) and isinstance(item.lower, ast.Constant):
+            tokens.append(str(item.lower.value))
+        elif _last_name(item) in ops.DTYPE_NAMES or _last_name(item) in ("float", "int", "bool"):
+            continue
+        else:
+            return None
+    if not tokens:
+        return None
+    return parse_jaxtyping(" ".join(tokens))
+
+
+def _torchtyping_dtype(items) -> Optional[str]:
+    for item in items:
+        name = _last_name(item)
+        if isinstance(item, ast.Attribute) and name in ops.DTYPE_NAMES:
+            return ops.DTYPE_NAMES[name]
+    return None

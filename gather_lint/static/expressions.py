@@ -1,0 +1,239 @@
+"""Expressions: names, attributes, subscripts, arithmetic with broadcasting, comprehensions."""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from . import advanced_indexing
+from . import branches, sequences
+from . import config
+from . import tensor_ops as ops
+from ..contract import Domain
+from ..dims import Shape, Sym, dim_text, value
+from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
+from .modules import InstanceVal
+from .names import category_domain
+from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
+
+
+class ExpressionMixin:
+    """Expressions: names, attributes, subscripts, arithmetic with broadcasting, comprehensions."""
+
+    # ----- expressions --------------------------------------------------------------------------
+    def expr(self, node: Optional[ast.AST]):
+        if node is None:
+            return None
+        if self.depth > _MAX_DEPTH:
+            return None
+        self.depth += 1
+        try:
+            method = getattr(self, "expr_" + type(node).__name__, None)
+            if method is None:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, ast.expr):
+                        self.expr(child)
+                return None
+            return method(node)
+        finally:
+            self.depth -= 1
+
+    def expr_Constant(self, node: ast.Constant):
+        v = node.value
+        if isinstance(v, int) and not isinstance(v, bool):
+            return DimVal(v)
+        return Literal(v)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp):
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.Not) and branches.truth(operand) is not None:
+            return Literal(not branches.truth(operand))
+        if isinstance(node.op, ast.USub) and isinstance(operand, DimVal) and isinstance(operand.dim, int):
+            return DimVal(-operand.dim)
+        if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
+            return Literal(-operand.value)
+        if isinstance(operand, TensorVal):
+            return operand.with_(domain=None, origin="", dtype="bool" if isinstance(node.op, ast.Not) else operand.dtype)
+        return None
+
+    def expr_Name(self, node: ast.Name):
+        if node.id in self.env:
+            found = self.env[node.id]
+        elif node.id == "torch":
+            found = QualName("torch")
+        else:
+            found = None
+        if found is None or (isinstance(found, TensorVal) and not _is_float(found) and (
+                found.domain is None or (found.domain.size is None and not found.domain.category))):
+            domain = category_domain(node.id)
+            if domain is not None:
+                old = found.domain if isinstance(found, TensorVal) else None
+                if old is not None:
+                    domain = replace(old, origin=domain.origin, category=True, repeats=True)
+                return (found or TensorVal()).with_(domain=domain)
+        return found
+
+    def expr_Attribute(self, node: ast.Attribute):
+        if isinstance(node.value, ast.Name):
+            key = f"{node.value.id}.{node.attr}"
+            if key in self.env:
+                return self.env[key]
+        owner = self.expr(node.value)
+        attr = node.attr
+        if isinstance(owner, QualName):
+            if owner.name == "torch" and attr in ops.DTYPE_NAMES:
+                return Literal("dtype:" + ops.DTYPE_NAMES[attr])
+            return QualName(f"{owner.name}.{attr}")
+        if isinstance(owner, TensorVal):
+            if attr == "shape":
+                return ops.size_of(owner, [])
+            if attr == "ndim":
+                return ops.apply_method("dim", owner, [], {}, "")
+            if attr in ("T", "mT") and owner.shape is not None and not owner.shape.variadic:
+                dims = owner.shape.dims
+                if attr == "T":
+                    return owner.with_(shape=Shape(tuple(reversed(dims))))
+                if len(dims) >= 2:
+                    return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])))
+            if attr == "dtype":
+                return Literal("dtype:" + owner.dtype) if owner.dtype else None
+            if attr in ("data", "grad"):
+                return TensorVal(owner.shape, owner.dtype, owner.domain)
+            return None
+        if isinstance(owner, SeqVal) and attr in owner.names:
+            return owner.items[owner.names.index(attr)]
+        if isinstance(owner, LayerVal) and attr == "weight":
+            return owner.weight
+        if isinstance(owner, InstanceVal) and self.module is not None and owner.facts is not None:
+            return self.module.attributes(owner.class_name, owner.facts).get(f"self.{attr}")
+        return None
+
+    def expr_Subscript(self, node: ast.Subscript):
+        owner = self.expr(node.value)
+        key = self.expr(node.slice)
+        if isinstance(owner, SeqVal):
+            k = ops.as_int(key)
+            if k is not None and -len(owner.items) <= k < len(owner.items):
+                return owner.items[k]
+            if isinstance(key, ops.SliceVal):
+                bounds = [ops.as_int(v) if v is not None else None for v in (key.lower, key.upper, key.step)]
+                if all((v is None) == (b is None) for v, b in zip((key.lower, key.upper, key.step), bounds)):
+                    return SeqVal(owner.items[slice(*bounds)])
+            return None
+        if isinstance(owner, TensorVal):
+            crossed = advanced_indexing.check(self, node, owner, key)  # GL017
+            return crossed or ops.index_tensor(owner, key)
+        if isinstance(owner, config.DictVal):
+            return owner.get(key)
+        return None
+
+    def expr_Dict(self, node: ast.Dict):
+        keys = [self.expr(k) if k is not None else None for k in node.keys]
+        values = [self.expr(v) for v in node.values]
+        return config.literal_dict(keys, values) if None not in node.keys else None
+
+    def expr_Slice(self, node: ast.Slice):
+        def bound(part):  # an unknown bound is not an absent one: x[:n] is not x[:]
+            if part is None:
+                return None
+            found = self.expr(part)
+            return _UNKNOWN_BOUND if found is None else found
+        return ops.SliceVal(bound(node.lower), bound(node.upper), bound(node.step))
+
+    def expr_Tuple(self, node):
+        items = tuple(self.expr(e) for e in node.elts)
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return SeqVal(items)
+
+    expr_List = expr_Tuple
+
+    def expr_BinOp(self, node: ast.BinOp):
+        left, right = self.expr(node.left), self.expr(node.right)
+        symbol = _BINOPS.get(type(node.op))
+        if isinstance(node.op, ast.MatMult):
+            if isinstance(left, TensorVal) and isinstance(right, TensorVal):
+                return ops.matmul(left, right)
+            return None
+        if isinstance(left, DimVal) and isinstance(right, DimVal):
+            return _dim_arith(left.dim, right.dim, symbol)
+        if isinstance(left, SeqVal) or isinstance(right, SeqVal):
+            return sequences.concat(left, right, symbol)
+        if symbol is None:
+            return None
+        self._check_broadcast(node, node.left, left, node.right, right, symbol)
+        result = _carry(left, right, ops.binary(left, right, symbol))
+        if symbol == "%" and isinstance(left, TensorVal) and isinstance(right, DimVal) and isinstance(result, TensorVal) \
+                and (value(right.dim) or 0) > 0 or (symbol == "%" and isinstance(right, DimVal) and isinstance(right.dim, Sym)
+                                                    and isinstance(result, TensorVal)):
+            # Python-style remainder by a positive size: values in [0, n), whatever the sign of the input
+            result = result.with_(dtype=left.dtype if isinstance(left, TensorVal) else result.dtype,
+                                  domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
+        if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
+                isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
+            # `//` there is the fix unless a float literal would keep the result a float
+            floor_fixes = not any(isinstance(side, ast.Constant) and isinstance(side.value, float)
+                                  for side in (node.left, node.right))
+            result = _made_float(result, f"the true division `/` at line {node.lineno}",
+                                 self._span(node) if floor_fixes else None)
+        return result
+
+    def expr_Compare(self, node: ast.Compare):
+        values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
+        tensors = [v for v in values if isinstance(v, TensorVal)]
+        if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+            self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
+            return ops.binary(values[0], values[1], "==")
+        if len(node.ops) == 1 and not tensors:
+            return branches.compare(values[0], node.ops[0], values[1])
+        return None
+
+    def expr_BoolOp(self, node: ast.BoolOp):
+        return branches.bool_op(node.op, [self.expr(v) for v in node.values])
+
+    def expr_IfExp(self, node: ast.IfExp):
+        self.expr(node.test)
+        return join(self.expr(node.body), self.expr(node.orelse))
+
+    def expr_NamedExpr(self, node: ast.NamedExpr):
+        result = self.expr(node.value)
+        self.assign(node.target, result)
+        return result
+
+    def expr_Lambda(self, node: ast.Lambda):
+        return None  # its parameters are unknown; its body runs elsewhere
+
+    def _comprehension(self, node):
+        saved = dict(self.env)
+        for gen in node.generators:
+            iterable = self.expr(gen.iter)
+            self.assign(gen.target, _row_of(iterable, gen.iter))
+            for cond in gen.ifs:
+                self.expr(cond)
+        if isinstance(node, ast.DictComp):
+            self.expr(node.key)
+            self.expr(node.value)
+            element = None
+        else:
+            element = self.expr(node.elt)
+        self.env = saved
+        return ops.Repeated(element) if isinstance(node, ast.ListComp) and isinstance(element, TensorVal) else None
+
+    expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
+
+
+_MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing the stack
+
+
+_UNKNOWN_BOUND = Literal("<unknown slice bound>")
+
+
+def _dim_arith(a, b, symbol):
+    va, vb = value(a), value(b)
+    if va is not None and vb is not None:
+        try:
+            result = {"+": va + vb, "-": va - vb, "*": va * vb, "//": va // vb if vb else None, "%": va % vb if vb else None}.get(symbol)
+        except TypeError:
+            result = None
+        return DimVal(result) if isinstance(result, int) else None
+    return _named_arith(a, b, symbol)

@@ -1,0 +1,175 @@
+"""Small shared pieces of the interpreter's mixins: shape merging, dim arithmetic, constructors."""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from . import symbolic
+from . import tensor_ops as ops
+from ..contract import Domain
+from ..dims import Shape, Sym, value
+from .values import DimVal, Literal, SeqVal, TensorVal
+
+
+_TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def _negative(v) -> Optional[int]:
+    """A negative int constant (a padding value such as -100), if v is one."""
+    n = ops.as_int(v)
+    return n if n is not None and n < 0 else None
+
+
+def _made_float(t: TensorVal, how: str, at: Optional[tuple] = None) -> TensorVal:
+    base = t.domain or Domain()
+    return t.with_(domain=replace(base, made_float=how, made_float_at=at))
+
+
+def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> TensorVal:
+    """t whose values may now include `value` (negative padding), or no longer any padding (None)."""
+    base = t.domain or Domain()
+    if value is None and base.sentinel is None:
+        return t
+    domain = replace(base, sentinel=value, sentinel_line=line if value is not None else None)
+    return t.with_(domain=None if domain == Domain() else domain)
+
+
+def _carry(a, b, result):
+    """Keep the GL006 mark through ops that keep the marked tensor's shape."""
+    marked = a if isinstance(a, TensorVal) and a.kept_singleton is not None else (
+        b if isinstance(b, TensorVal) and b.kept_singleton is not None else None)
+    if marked is None or not isinstance(result, TensorVal) or result.shape is None or marked.shape is None:
+        return result
+    if result.shape == marked.shape:
+        return result.with_(kept_singleton=marked.kept_singleton, kept_at=marked.kept_at)
+    return result
+
+
+def _is_float(t: TensorVal) -> bool:
+    return t.dtype is not None and t.dtype in ops.FLOAT_DTYPES
+
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+           ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+
+
+_UNKNOWN_ARITY = Literal("<*args of unknown length>")  # poisons size arguments: no shape comes out
+
+
+def _named_arith(a, b, symbol):
+    """B * T and T - 1 with a named B or T: the names ops give their results (see symbolic.py)."""
+    if symbol == "*" and a is not None and b is not None:
+        d = symbolic.product([a, b])
+        return DimVal(d) if d is not None else None
+    if symbol == "-" and isinstance(a, Sym) and isinstance(value(b), int) and not isinstance(b, Sym):
+        d = symbolic.minus(a, value(b))
+        return DimVal(d) if d is not None else None
+    return None
+
+
+def _merge(result, shape: Optional[Shape], origin: str, dtype: Optional[str] = None):
+    """Combine an inferred value with a written shape: names from the text, sizes from the code."""
+    if shape is None:
+        return result
+    if result is not None and not isinstance(result, TensorVal):
+        return result
+    base = result or TensorVal()
+    inferred = base.shape
+    if inferred is None:
+        return base.with_(shape=shape, origin=origin, dtype=dtype or base.dtype)
+    if inferred.variadic or shape.variadic or len(inferred.dims) != len(shape.dims):
+        return base  # the code disagrees with the comment: trust the code
+    dims = []
+    for written, seen in zip(shape.dims, inferred.dims):
+        seen_value = value(seen)
+        if written is None:
+            dims.append(seen)
+        elif isinstance(written, int):
+            if seen_value is not None and seen_value != written:
+                return base
+            dims.append(written)
+        elif seen_value is not None:
+            dims.append(Sym(written.name, expr=(seen.expr if isinstance(seen, Sym) else None), size=seen_value))
+        elif isinstance(seen, Sym):
+            dims.append(seen)  # keep the code's own name: it ties to other tensors in scope
+        else:
+            dims.append(written)
+    return base.with_(shape=Shape(tuple(dims)), origin=origin, dtype=dtype or base.dtype)
+
+
+def _row_of(iterable, node):
+    """`for row in x` gives x's rows; zip() of tensors gives a tuple of rows."""
+    if isinstance(iterable, TensorVal):
+        s = iterable.shape
+        if s is not None and not s.variadic and s.dims:
+            return TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain)
+        return TensorVal(None, iterable.dtype, iterable.domain) if iterable.domain else None
+    if isinstance(iterable, SeqVal) and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id == "zip":
+            return SeqVal(tuple(_row_of(i, None) for i in iterable.items))
+        if node.func.id == "enumerate":
+            return SeqVal((None, _row_of(iterable.items[1], None)))
+    return None
+
+
+def _size_args(args, kwargs) -> Optional[Shape]:
+    """torch.zeros(2, 3), zeros((2, 3)), zeros(size=x.shape); zeros(n, d) with untracked n, d is still 2-d."""
+    sizes = kwargs.get("size")
+    if sizes is None:
+        if len(args) == 1 and not isinstance(args[0], (SeqVal, DimVal)):
+            return None  # a single untracked argument may be a whole tuple of sizes
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], SeqVal) else SeqVal(tuple(args))
+    if not isinstance(sizes, SeqVal) or any(isinstance(v, (SeqVal, TensorVal, ops.Repeated)) or v is _UNKNOWN_ARITY
+                                            or (isinstance(v, Literal)) for v in sizes.items):
+        return None
+    return Shape(tuple(v.dim if isinstance(v, DimVal) else None for v in sizes.items))
+
+
+def _literal_ints(node):
+    for n in ast.walk(node):
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) and isinstance(n.operand, ast.Constant) \
+                and isinstance(n.operand.value, int) and not isinstance(n.operand.value, bool):
+            yield -n.operand.value
+
+
+def _literal_shape(node):
+    """Shape and dtype of a nested list literal: `[[1, 2], [3, 4]]` is [2, 2] int64."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        if not node.elts:
+            return Shape((0,)), "float32"
+        inner = [_literal_shape(e) for e in node.elts]
+        shapes = {s for s, _ in inner}
+        dtypes = {d for _, d in inner}
+        if len(shapes) != 1 or None in shapes:
+            return None, None
+        sub = next(iter(shapes))
+        dtype = "float32" if "float32" in dtypes else ("int64" if dtypes == {"int64"} else ("bool" if dtypes == {"bool"} else None))
+        return Shape((len(node.elts),) + sub.dims), dtype
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool):
+            return Shape(()), "bool"
+        if isinstance(node.value, int):
+            return Shape(()), "int64"
+        if isinstance(node.value, float):
+            return Shape(()), "float32"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return _literal_shape(node.operand)
+    return None, None
+
+
+def _einops_groups(side: str):
+    groups, current, inside = [], [], False
+    for token in side.replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            inside, current = True, []
+        elif token == ")":
+            groups.append(current)
+            inside = False
+        elif token == "...":
+            return None
+        elif inside:
+            current.append(token)
+        else:
+            groups.append([token])
+    return groups

@@ -1,0 +1,350 @@
+"""Statements: assignment, unpacking, branches joined, loops forgotten, imports, returns."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional
+
+from . import assert_facts, branches, sequences
+from . import config, value_ranges
+from . import tensor_ops as ops
+from ..dims import Shape, Sym
+from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
+from .values import DimVal, Literal, QualName, SeqVal, TensorVal, join
+
+
+class StatementMixin:
+    """Statements: assignment, unpacking, branches joined, loops forgotten, imports, returns."""
+
+    # ----- statements ---------------------------------------------------------------------------
+    def stmt(self, node: ast.stmt) -> None:
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is not None:
+            method(node)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.expr(child)
+        self._pragmas_on(node)
+
+    def stmt_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.env[alias.asname] = QualName(alias.name)
+            else:
+                top = alias.name.split(".")[0]
+                self.env[top] = QualName(top)
+
+    def stmt_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level or not node.module:
+            for alias in node.names:
+                self.env[alias.asname or alias.name] = None
+            return
+        for alias in node.names:
+            self.env[alias.asname or alias.name] = QualName(f"{node.module}.{alias.name}")
+
+    def stmt_FunctionDef(self, node) -> None:
+        self.env[node.name] = None  # analysed on its own by the module driver
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+
+    def stmt_ClassDef(self, node: ast.ClassDef) -> None:
+        self.env[node.name] = None
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        self.expr(node.test)
+        self.expr(node.msg)
+        for key, shape, one_dim in assert_facts.facts(node.test, self.expr):
+            learnt = assert_facts.apply(self.env.get(key), shape, one_dim)
+            if learnt is not None:
+                self.env[key] = learnt
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        self.expr(node.value)
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        result = self.expr(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+            self._check_subscript_rmw(node, node.targets[0])
+        self._last_value_node = node.value
+        self._comment_used = False
+        for target in node.targets:
+            if isinstance(target, (ast.Name, ast.Attribute)) and len(node.targets) == 1:
+                result = self._with_comment(result, node)
+            self.assign(target, result)
+        self._taint(node.targets, node.value)
+        self._last_value_node = None
+
+    def _taint(self, targets, value_node) -> None:
+        informal = self._comment_used or self.uses_informal(value_node)
+        for target in targets:
+            for key in _bound_keys(target):
+                (self.informal.add if informal else self.informal.discard)(key)
+
+    def uses_informal(self, node) -> bool:
+        return node is not None and any(key in self.informal for key in _read_keys(node))
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        declared = self.annotation(node.annotation)
+        result = self.expr(node.value) if node.value is not None else None
+        self._comment_used = False
+        if isinstance(declared, TensorVal):
+            result = _merge(result, declared.shape, declared.origin, dtype=declared.dtype)
+        elif node.value is not None and isinstance(node.target, ast.Name):
+            result = self._with_comment(result, node)
+        if node.value is not None or isinstance(declared, TensorVal):
+            self.assign(node.target, result)
+            self._taint([node.target], node.value)
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        right = self.expr(node.value)
+        if isinstance(node.target, ast.Name):
+            left = self.env.get(node.target.id)
+            symbol = _BINOPS.get(type(node.op))
+            if isinstance(left, TensorVal) and symbol:
+                self._check_broadcast(node, node.target, left, node.value, right, symbol + "=")
+                out = ops.binary(left, right, symbol)
+                # in-place ops keep the left shape whenever broadcasting keeps it
+                self.env[node.target.id] = out if out is not None and out.shape == left.shape else \
+                    TensorVal(None, out.dtype if out is not None else None)
+            else:
+                self.env[node.target.id] = sequences.concat(left, right, _BINOPS.get(type(node.op)))
+        else:
+            self.expr(node.target)
+            if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
+                self._check_overwrite(node, right)
+
+    def stmt_If(self, node: ast.If) -> None:
+        certain = branches.truth(self.expr(node.test))
+        if certain is not None:  # the other branch cannot run: do not check it with these facts
+            self.block(node.body if certain else node.orelse)
+            return
+        before = dict(self.env)
+        left_exits = self.block(node.body)
+        after_body = self.env
+        self.env = dict(before)
+        right_exits = self.block(node.orelse)
+        if left_exits and not right_exits:
+            return
+        if right_exits and not left_exits:
+            self.env = after_body
+            return
+        self.env = _join_env(after_body, self.env)
+
+    def stmt_For(self, node) -> None:
+        iterable = self.expr(node.iter)
+        self._forget(node.body + node.orelse)
+        self.assign(node.target, _row_of(iterable, node.iter))
+        before = dict(self.env)
+        self.block(node.body)
+        self.env = _join_env(before, self.env)
+        self.block(node.orelse)
+
+    stmt_AsyncFor = stmt_For
+
+    def stmt_While(self, node: ast.While) -> None:
+        self._forget(node.body + node.orelse)
+        self.expr(node.test)
+        before = dict(self.env)
+        self.block(node.body)
+        self.env = _join_env(before, self.env)
+        self.block(node.orelse)
+
+    def stmt_With(self, node) -> None:
+        for item in node.items:
+            result = self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, None if not isinstance(result, TensorVal) else result)
+        self.block(node.body)
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Try(self, node) -> None:
+        before = dict(self.env)
+        self._forget(node.body)
+        forgotten = dict(self.env)
+        self.env = before
+        self.block(node.body)
+        self.block(node.orelse)
+        results = [self.env]
+        for handler in node.handlers:
+            self.env = dict(forgotten)
+            if handler.name:
+                self.env[handler.name] = None
+            if not self.block(handler.body):
+                results.append(self.env)
+        self.env = results[0]
+        for other in results[1:]:
+            self.env = _join_env(self.env, other)
+        self.block(node.finalbody)
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_Match(self, node) -> None:
+        self.expr(node.subject)
+        before = dict(self.env)
+        self._forget([c for case in node.cases for c in case.body])
+        forgotten = dict(self.env)
+        results = []
+        for case in node.cases:
+            self.env = dict(forgotten)
+            if case.guard is not None:
+                self.expr(case.guard)
+            if not self.block(case.body):
+                results.append(self.env)
+        self.env = before
+        for other in results:
+            self.env = _join_env(self.env, other)
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        self.returns.append(self.expr(node.value) if node.value is not None else Literal(None))
+
+    def stmt_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.env.pop(target.id, None)
+
+    def stmt_Global(self, node) -> None:
+        for name in node.names:
+            self.env[name] = None
+
+    stmt_Nonlocal = stmt_Global
+
+    # ----- assignment ---------------------------------------------------------------------------
+    def assign(self, target: ast.AST, result) -> None:
+        if self.trace is not None and isinstance(target, (ast.Name, ast.Attribute)) and isinstance(result, TensorVal):
+            name = target.id if isinstance(target, ast.Name) else ast.unparse(target)
+            self.trace.append((target.lineno, name, result))
+        if isinstance(target, ast.Name):
+            if self.comments.pending:
+                result = self._pending_comment(target.id, result)
+            if isinstance(result, DimVal) and result.dim is not None and not isinstance(result.dim, int):
+                result = DimVal(_named(result.dim, target.id))
+            elif isinstance(result, DimVal) and isinstance(result.dim, int) and result.dim > 1:
+                result = DimVal(Sym(target.id, expr=target.id, size=result.dim))
+            self.env[target.id] = result
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self._unpack(target, result)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, None)
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            self.expr(target.value)
+            key = self.expr(target.slice)
+            owner = self.env.get(target.value.id)
+            if isinstance(owner, SeqVal):  # shape[0] = n
+                self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
+            if isinstance(owner, config.DictVal):
+                self.env[target.value.id] = None  # cfg["batch"] = ...: the literal no longer holds
+            if isinstance(owner, TensorVal) and isinstance(result, DimVal):
+                # labels[labels == pad] = -100 puts padding in; = 0 takes it out
+                self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
+                if ops.as_int(result) is not None and ops.as_int(result) > 0:
+                    self.env[target.value.id] = value_ranges.written(self.env[target.value.id], ops.as_int(result), target.lineno)
+            elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
+                # inv[perm] = arange(n): positions from a tensor may cover every padded slot
+                self.env[target.value.id] = _with_sentinel(owner, None, None)
+        else:
+            self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
+
+    def _unpack(self, target, result) -> None:
+        elts = target.elts
+        if isinstance(result, SeqVal) and len(result.items) == len(elts) and not any(isinstance(e, ast.Starred) for e in elts):
+            for element, item in zip(elts, result.items):
+                self.assign(element, item)
+            return
+        stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
+        if isinstance(result, SeqVal) and len(stars) == 1:
+            split = sequences.split_starred(result.items, stars[0], len(elts) - stars[0] - 1)
+            if split is not None:  # *batch, n, m = x.shape
+                head, middle, tail = split
+                for element, item in zip(elts, head + [middle] + tail):
+                    self.assign(element.value if isinstance(element, ast.Starred) else element, item)
+                return
+        for element in elts:
+            self.assign(element, None)
+        self._shape_unpack(target, result)
+
+    def _shape_unpack(self, target, result) -> None:
+        """`B, T, C = x.shape` with x of unknown shape: x has rank 3 and dims B, T, C."""
+        value_node = getattr(self, "_last_value_node", None)
+        if value_node is None or result is not None:
+            return
+        owner = _shape_owner(value_node)
+        elts = target.elts
+        variadic = bool(elts) and isinstance(elts[0], ast.Starred)  # *batch, n, m = x.shape: x is [..., n, m]
+        if variadic:
+            elts = elts[1:]
+        if owner is None or any(not isinstance(e, ast.Name) for e in elts):
+            return
+        old = self.env.get(owner)
+        if old is not None and not isinstance(old, TensorVal):
+            return
+        dims = tuple(Sym(e.id, expr=e.id) if e.id != "_" else None for e in elts)
+        tensor = old or TensorVal()
+        if tensor.shape is None:
+            self.env[owner] = tensor.with_(shape=Shape(dims, variadic), origin="shape unpacking")
+        for e, d in zip(elts, dims):
+            if d is not None:
+                self.env[e.id] = DimVal(d)
+
+    def _forget(self, body: List[ast.stmt]) -> None:
+        for node in body:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    self.env[sub.id] = None
+                elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name):
+                    self.env[f"{sub.value.id}.{sub.attr}"] = None
+                elif isinstance(sub, (ast.AugAssign,)) and isinstance(sub.target, ast.Name):
+                    self.env[sub.target.id] = None
+
+
+def _writes_by_positions(key, key_node) -> bool:
+    """x[k] = v that may overwrite every padded slot: anything but a boolean mask or a bounded slice
+    (`out[i, :len(row)] = row`, the padding idiom, leaves the slots past the row's end)."""
+    items = key.items if isinstance(key, SeqVal) else (key,)
+    if any(isinstance(k, TensorVal) and k.dtype == "bool" for k in items):
+        return False
+    nodes = key_node.elts if isinstance(key_node, ast.Tuple) else [key_node]
+    return not any(isinstance(n, ast.Slice) and (n.lower is not None or n.upper is not None) for n in nodes)
+
+
+def _bound_keys(target):
+    """Environment keys a target binds: `x`, `self.x`, each name of a tuple."""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+        return [f"{target.value.id}.{target.attr}"]
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [k for e in target.elts for k in _bound_keys(e)]
+    if isinstance(target, ast.Starred):
+        return _bound_keys(target.value)
+    return []
+
+
+def _read_keys(node):
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            yield n.id
+        elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+            yield f"{n.value.id}.{n.attr}"
+
+
+def _named(dim, name: str):
+    """`D = x.size(-1)`: keep the dim's identity, remember the variable that holds it."""
+    if isinstance(dim, Sym):
+        return Sym(dim.name, expr=dim.expr or name, size=dim.size)
+    return dim
+
+
+def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
+    return {k: join(a.get(k), b.get(k)) for k in set(a) | set(b)}
+
+
+def _shape_owner(node) -> Optional[str]:
+    if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
+            and not node.args and isinstance(node.func.value, ast.Name):
+        return node.func.value.id
+    return None
