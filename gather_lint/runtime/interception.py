@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, device_records, indexing, provenance
+from . import broadcast_checks, device_records, fast_path, indexing, provenance
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -88,11 +88,24 @@ def _run_check(fn, *args):
 
 def _family(original, target, spelling: str):
     marks = target != EMBEDDING and target.family in (GATHER, TAKE_ALONG)
+    fast = target in fast_path.FAST_OPS
 
     def checked(*args, **kwargs):
         if not _stack:
             return original(*args, **kwargs)
         reporter = _stack[-1]
+        if fast and not kwargs and len(args) == 3 and not _busy and not torch.compiler.is_compiling():
+            # the common positional call: one cache lookup and one value check when it is clean
+            if device_records._pending:  # earlier asynchronous records that have landed (no sync)
+                device_records.poll(reporter)
+            inp, dim, index = args
+            axis = fast_path.clean_axis(target, inp, dim, index)
+            if axis is not None:
+                result = original(inp, dim, index)
+                if marks and index.dim() == inp.dim() and broadcast_checks.mark_kept_singleton(inp, index, axis, result) \
+                        and not _operators_on:
+                    _operators()
+                return result
         if torch.compiler.is_compiling():  # shape checks traced into the graph, value checks as asserts
             violations = check_call(target, args, kwargs, reporter.level)
             if violations:
@@ -305,6 +318,7 @@ def _uninstall() -> None:
     device_records.discard()
     provenance.ORIGINS.clear()
     provenance.KEPT.clear()
+    fast_path.clear()
 
 
 _SKIP_MODULES = ("torch", "gather_lint", "numpy", "_", "builtins", "sys", "typing")
