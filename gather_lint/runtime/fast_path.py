@@ -36,7 +36,8 @@ def clean_axis(op, inp, dim, index) -> Optional[int]:
     """The normalised dim when the call is proven clean (shapes and values); None: ask the generic path."""
     if type(inp) not in _PLAIN or type(index) is not torch.Tensor or type(dim) is not int or _is_tracing():
         return None
-    key = (op, inp.shape, inp.dtype, inp.device, index.shape, index.dtype, index.device, dim)
+    # op.name, not op: hashing the frozen dataclass rehashes its fields on every call (FAST_OPS: one op a name)
+    key = (op.name, inp.shape, inp.dtype, inp.device, index.shape, index.dtype, index.device, dim)
     axis = _CLEAN.get(key)
     if axis is None:
         _learn(op, inp, dim, index, key)
