@@ -175,6 +175,26 @@ class TinyLlama(nn.Module):
         return ids
 
 
+def per_call_costs(rounds: int):
+    """Microseconds a checked call adds to the raw call, for the calls a model makes every step:
+    fastest of interleaved rounds (raw, then checked) of many calls each."""
+    x, idx = torch.randn(4, 10), torch.randint(10, (4, 1))
+    table, ids, pos = nn.Embedding(2000, 64), torch.randint(2000, (2, 1)), torch.arange(3, 4)
+    calls = [("x.gather(1, idx)", lambda: x.gather(1, idx)), ("torch.gather(x, 1, idx)", lambda: torch.gather(x, 1, idx)),
+             ("x.index_select(1, idx[:, 0])", lambda: x.index_select(1, idx[:, 0])),
+             ("nn.Embedding(ids)", lambda: table(ids)), ("x[pos] (tensor key)", lambda: x[pos]),
+             ("x[:, :5] (no tensor in the key)", lambda: x[:, :5]), ("x.topk(3, dim=1) (origin noted)", lambda: x.topk(3, dim=1))]
+    print(f"\n{'per call':52} {'raw':>10} {'checked':>10} {'added':>9}")
+    for name, fn in calls:
+        raw, patched = [], []
+        for _ in range(rounds):
+            raw.append(timed(fn, 2000))
+            with checked():
+                patched.append(timed(fn, 2000))
+        print(f"{name:52} {min(raw) * 1e6:>8.2f}us {min(patched) * 1e6:>8.2f}us {(min(patched) - min(raw)) * 1e6:>7.2f}us",
+              flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller cases and fewer rounds")
@@ -211,6 +231,7 @@ def main():
         target_text = f"{target:.2f}x" if target else "-"
         print(f"{name:52} {raw * 1e3:>8.2f}ms {patched * 1e3:>8.2f}ms {patched / raw:>5.2f}x "
               f"{mode * 1e3:>8.2f}ms {mode / raw:>5.2f}x {target_text:>7}", flush=True)
+    per_call_costs(rounds)
 
 
 if __name__ == "__main__":

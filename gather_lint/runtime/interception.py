@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, device_records, indexing, provenance
+from . import broadcast_checks, device_records, fast_path, indexing, provenance
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -35,6 +35,8 @@ _saved: List[Tuple[object, str, object, bool]] = []  # (owner, name, original, o
 _rebound: List[Tuple[dict, str, object]] = []  # module globals rebound to a wrapper
 _originals: Dict[int, object] = {}  # id(original) -> wrapper, for rebinding
 _operators_on = False
+_Tensor = torch.Tensor
+_is_tracing = torch._C._is_tracing  # torch.jit.is_tracing() minus its Python frame (eager callers only)
 
 
 def active():
@@ -75,7 +77,7 @@ def _run_check(fn, *args):
     global _busy
     _busy = True
     try:
-        if torch.jit.is_tracing():  # sizes are traced tensors there: reading them is fine, the warnings are noise
+        if _is_tracing():  # sizes are traced tensors there: reading them is fine, the warnings are noise
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", torch.jit.TracerWarning)
                 return fn(*args)
@@ -88,11 +90,24 @@ def _run_check(fn, *args):
 
 def _family(original, target, spelling: str):
     marks = target != EMBEDDING and target.family in (GATHER, TAKE_ALONG)
+    fast = target in fast_path.FAST_OPS
 
     def checked(*args, **kwargs):
         if not _stack:
             return original(*args, **kwargs)
         reporter = _stack[-1]
+        if fast and not kwargs and len(args) == 3 and not _busy and not torch.compiler.is_compiling():
+            # the common positional call: one cache lookup and one value check when it is clean
+            if device_records._pending:  # earlier asynchronous records that have landed (no sync)
+                device_records.poll(reporter)
+            inp, dim, index = args
+            axis = fast_path.clean_axis(target, inp, dim, index)
+            if axis is not None:
+                result = original(inp, dim, index)
+                if marks and index.dim() == inp.dim() and broadcast_checks.mark_kept_singleton(inp, index, axis, result) \
+                        and not _operators_on:
+                    _operators()
+                return result
         if torch.compiler.is_compiling():  # shape checks traced into the graph, value checks as asserts
             violations = check_call(target, args, kwargs, reporter.level)
             if violations:
@@ -138,7 +153,8 @@ _last_read: Optional[tuple] = None  # (weakref to x[key]'s result, key, augmente
 
 def _getitem(original):
     def __getitem__(self, key):
-        if _idle() or not indexing.has_tensor(key):
+        # the key test first: most keys are ints/slices, and type tests are cheaper than _idle()
+        if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
             return original(self, key)
         _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
         result = original(self, key)
@@ -154,7 +170,7 @@ def _getitem(original):
 
 def _setitem(original):
     def __setitem__(self, key, value):
-        if _idle() or not indexing.has_tensor(key):
+        if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
             return original(self, key, value)
         _run_check(_check_index, self, key, "Tensor.__setitem__", value, (original, (self, key, value), {}))
         return original(self, key, value)
@@ -164,9 +180,7 @@ def _setitem(original):
 
 def _check_index(x, key, spelling, value, call) -> None:
     global _last_read
-    reporter = _stack[-1]
-    if torch.compiler.is_compiling():
-        return
+    reporter = _stack[-1]  # callers checked _idle(): not compiling
     shape = tuple(x.shape)
     found = indexing.integer_indices(shape, key)
     if not found or x.device.type != "cpu" and reporter.level != "sync":
@@ -305,6 +319,7 @@ def _uninstall() -> None:
     device_records.discard()
     provenance.ORIGINS.clear()
     provenance.KEPT.clear()
+    fast_path.clear()
 
 
 _SKIP_MODULES = ("torch", "gather_lint", "numpy", "_", "builtins", "sys", "typing")

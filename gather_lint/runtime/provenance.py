@@ -21,10 +21,18 @@ class Origin:
     how: str  # "topk", "argmax", ...
     shape: Tuple[int, ...]
     axis: int
+    version: int = -1  # the indices' version counter when made: a later in-place write bumps it
 
     @property
     def size(self) -> int:
         return self.shape[self.axis]
+
+    def bounds(self, index: torch.Tensor, size: int) -> bool:
+        """index's values are provably in [0, size): made in [0, self.size) and not written since
+        (a view shares its base's version counter)."""
+        if index.is_inference():  # inference tensors keep no version counter: nothing proves them unwritten
+            return False
+        return self.size <= size and index._version == self.version
 
 
 class WeakFacts:
@@ -79,4 +87,5 @@ def note_indices(how: str, source, dim, result) -> None:
     rank = source.dim()
     if rank == 0 or not isinstance(dim, int) or not -rank <= dim < rank:
         return
-    ORIGINS.put(indices, Origin(how, tuple(source.shape), dim % rank))
+    version = -1 if indices.is_inference() else indices._version
+    ORIGINS.put(indices, Origin(how, tuple(source.shape), dim % rank, version))

@@ -1,0 +1,68 @@
+"""The common call, checked without the generic machinery: `x.gather(d, idx)`, `torch.gather(x, d, idx)`,
+`x.index_select(d, idx)` with positional arguments, plain CPU tensors and an int dim.
+
+A call whose signature (op, shapes, dtypes, devices, dim) already passed the shared contract with
+nothing to report only needs its index values checked; this module does that one check and says
+"clean", or says nothing (None) and the generic path (checker.check_call) decides and reports.
+It never reports by itself, so a finding always comes from the generic path with its full text.
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional, Union
+
+import torch
+
+from ..dims import normalize_dim
+from ..ops import OPS
+from . import provenance, values
+from .checker import _shape_verdict
+
+FAST_OPS = frozenset({OPS["gather"], OPS["index_select"]})  # (input, dim, index), no payload to check
+
+_PLAIN = (torch.Tensor, torch.nn.Parameter)  # exact types: subclasses (fake, functional) take the generic path
+_is_wrapped = torch._C._functorch.is_functorch_wrapped_tensor  # vmap/grad wrappers: values unreadable
+_is_tracing = torch._C._is_tracing  # torch.jit.is_tracing() without its Python frame (eager only reaches here)
+
+# signature -> the checked axis (the call's shapes pass), or False (always take the generic path)
+_CLEAN: Dict[tuple, Union[int, bool]] = {}
+_CLEAN_MAX = 4096
+
+
+def clear() -> None:
+    _CLEAN.clear()
+
+
+def clean_axis(op, inp, dim, index) -> Optional[int]:
+    """The normalised dim when the call is proven clean (shapes and values); None: ask the generic path."""
+    if type(inp) not in _PLAIN or type(index) is not torch.Tensor or type(dim) is not int or _is_tracing():
+        return None
+    # op.name, not op: hashing the frozen dataclass rehashes its fields on every call (FAST_OPS: one op a name)
+    key = (op.name, inp.shape, inp.dtype, inp.device, index.shape, index.dtype, index.device, dim)
+    axis = _CLEAN.get(key)
+    if axis is None:
+        _learn(op, inp, dim, index, key)
+        return None  # the first call of a signature goes through the generic path
+    if axis is False or _is_wrapped(index):
+        return None
+    size = inp.shape[axis]
+    if provenance.ORIGINS:
+        origin = provenance.origin_of(index)
+        if origin is not None:  # GL004 is the generic path's, unless this is the dim the indices were made for
+            if origin.axis != axis or not origin.bounds(index, size):
+                return None
+            return axis  # topk/argmax/sort made these values in [0, size), untouched since
+    low, high = values.span(index)
+    return axis if values.fits(low, high, size) else None
+
+
+def _learn(op, inp, dim, index, key) -> None:
+    try:
+        site, found = _shape_verdict(op, {"input": inp, "dim": dim, "index": index})
+    except (TypeError, ValueError):
+        site, found = None, None
+    fast = (site is not None and not found and inp.device.type == "cpu" and index.device.type == "cpu"
+            and inp.dim() > 0 and index.dim() > 0 and index.numel() > 0)
+    if len(_CLEAN) >= _CLEAN_MAX:
+        _CLEAN.clear()
+    axis = normalize_dim(dim, inp.dim()) if fast else None
+    _CLEAN[key] = False if axis is None else axis
