@@ -523,6 +523,9 @@ def _helpers(tree: ast.Module) -> Dict[str, tuple]:
     return found
 
 
+_GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPERS)
+
+
 def _module_names(tree: ast.Module) -> Iterator[str]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -573,9 +576,11 @@ def _built_classes(stmts) -> Dict[str, str]:
     return out
 
 
-def _passed_classes(tree: ast.Module, built: Dict[str, str]) -> Dict[str, Dict[str, str]]:
-    """Module functions called with a model built in the caller: function -> {parameter: class}."""
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering) -> Dict[str, Dict[str, str]]:
+    """Module functions that gather, called with a model built in the caller: function -> {parameter: class}."""
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _calls_any(n, gathering)}
+    if not functions:
+        return {}  # the usual case (gathers sit in methods): no walk of every scope
     seen: Dict[Tuple[str, str], set] = {}
     scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for scope in scopes:
@@ -605,21 +610,35 @@ def _annotated_classes(fn) -> Dict[str, str]:
     return out
 
 
+def _calls_any(node: ast.AST, names) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            func = n.func
+            if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in names:
+                return True
+    return False
+
+
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     """Every misaligned per-token gather of the module: (node to report, violation)."""
+    # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
+    # which keeps this pass from walking every function of every file that merely names an op
+    if not _calls_any(tree, _GATHERING):
+        return
     names = frozenset(_module_names(tree))
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
-    passed = _passed_classes(tree, built)
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree)}
+    gathering = _GATHERING | set(helpers)
+    passed = _passed_classes(tree, built, gathering)
     module_scope = _Scope(helpers, dict(built), module_names=names)
     module_scope.mutated = frozenset(_mutated(tree))
     module_scope.run(tree.body)
     yield from module_scope.found
     for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _calls_any(fn, gathering):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names)
             scope.mutated = frozenset(_mutated(fn))
