@@ -12,6 +12,7 @@ positions plus one. This pass tracks those windows (``[:, :-1]``, ``[:, 1:]``, `
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, Optional, Tuple
@@ -610,24 +611,27 @@ def _annotated_classes(fn) -> Dict[str, str]:
     return out
 
 
+def _called_name(node: ast.AST) -> Optional[str]:
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
 def _calls_any(node: ast.AST, names) -> bool:
-    for n in ast.walk(node):
-        if isinstance(n, ast.Call):
-            func = n.func
-            if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in names:
-                return True
-    return False
+    return any(_called_name(n) in names for n in ast.walk(node))
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     """Every misaligned per-token gather of the module: (node to report, violation)."""
+    nodes = list(ast.walk(tree))  # walked once here; the passes below reuse it
     # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
     # which keeps this pass from walking every function of every file that merely names an op
-    if not _calls_any(tree, _GATHERING):
+    if not any(_called_name(n) in _GATHERING for n in nodes):
         return
     names = frozenset(_module_names(tree))
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Assign):
             built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree)}
@@ -637,10 +641,17 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     module_scope.mutated = frozenset(_mutated(tree))
     module_scope.run(tree.body)
     yield from module_scope.found
-    for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _calls_any(fn, gathering):
+    lines = sorted(n.lineno for n in nodes if _called_name(n) in gathering)
+    for fn in nodes:
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names)
             scope.mutated = frozenset(_mutated(fn))
             scope.run(fn.body)
             yield from scope.found
+
+
+def _has_line_in(lines, fn) -> bool:
+    """Whether a gathering call starts inside fn's lines (sorted `lines`)."""
+    i = bisect.bisect_left(lines, fn.lineno)
+    return i < len(lines) and lines[i] <= (fn.end_lineno or fn.lineno)
