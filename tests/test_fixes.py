@@ -688,3 +688,22 @@ def test_no_expand_fix_when_per_sample_labels_lost_their_batch(tmp_path):
     """
     found = [f for f in lint(code) if f.code == "GL005"]
     assert found and found[0].fix is None
+
+
+def test_a_helper_is_not_edited_for_one_callers_facts():
+    # the helper serves every call: a `.long()` inside it would hide a float index the caller keeps
+    # using (a real beam search feeds the same pointers to a second gather), so no fix is offered there
+    from .conftest import lint
+
+    code = """
+    import torch
+    def pick(x, ids):
+        return x.index_select(0, ids)
+
+    def step(scores, k):
+        flat = torch.topk(scores.view(-1), k).indices
+        back = torch.div(flat, 5)
+        return pick(scores, back), back
+    """
+    found = [f for f in lint(code) if f.code == "GL008"]
+    assert found and all(f.fix is None for f in found)

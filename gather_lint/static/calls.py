@@ -134,9 +134,8 @@ class ModuleContext:
         context = f" (facts from the call at line {node.lineno})"
         interp = self._make(lambda *a: None, lambda *a: None) if summary_only else self._make(
             lambda call, site, violations, *rest: caller.report(
-                call, site, [replace(v, message=v.message + context) for v in violations], *rest),
-            lambda flagged, violation, fix_node: caller.flag(
-                flagged, replace(violation, message=violation.message + context), fix_node))
+                call, site, [_from_call(v, context) for v in violations], *rest),
+            lambda flagged, violation, fix_node: caller.flag(flagged, _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
         interp.class_name = self.class_of.get(callee)
@@ -161,6 +160,14 @@ def _buffer_name(node) -> Optional[str]:
             and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
         return node.args[0].value
     return None
+
+
+def _from_call(v, context: str):
+    """A callee's finding under one caller's facts. Its fixes would edit the callee, which serves
+    other calls too (a `.long()` there hides a float index the caller still uses elsewhere): only a
+    fix at the cause, in the caller's own code (the `/` that made the float), is kept."""
+    return replace(v, message=v.message + context, fix_suffix=None, fix_dim=None, fix_result_suffix=None,
+                   fix_keyword=None, fix_statement=None, fix_argument=None)
 
 
 def _informative(value) -> bool:
