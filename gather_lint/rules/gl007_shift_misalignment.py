@@ -26,6 +26,19 @@ SEVERITY = WARNING
 FIX = None
 RUNTIME = False  # slicing history is not visible at run time
 
+_TINY_CAUSAL_LM = """
+import torch
+class TinyCausalLM(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed, self.head = torch.nn.Embedding(11, 8), torch.nn.Linear(8, 11)
+    def forward(self, ids):
+        return self.head(self.embed(ids).cumsum(1))  # position t sees tokens 0..t
+model = TinyCausalLM()
+input_ids = torch.randint(11, (2, 6))
+logits = model(input_ids)
+"""  # the model both halves of an example run
+
 EXAMPLES = [
     Example(
         title="labels sliced like the logits",
@@ -52,32 +65,12 @@ expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in rang
     ),
     Example(
         title="the ids a causal LM was fed, gathered at their own positions",
-        bad="""
-import torch
-class TinyCausalLM(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.embed, self.head = torch.nn.Embedding(11, 8), torch.nn.Linear(8, 11)
-    def forward(self, ids):
-        return self.head(self.embed(ids).cumsum(1))  # position t sees tokens 0..t
-model = TinyCausalLM()
-input_ids = torch.randint(11, (2, 6))
-logits = model(input_ids)
+        bad=_TINY_CAUSAL_LM + """\
 out = logits.log_softmax(-1).gather(-1, input_ids.unsqueeze(-1)).squeeze(-1)
 lp = logits.log_softmax(-1)
 expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
 """,
-        good="""
-import torch
-class TinyCausalLM(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.embed, self.head = torch.nn.Embedding(11, 8), torch.nn.Linear(8, 11)
-    def forward(self, ids):
-        return self.head(self.embed(ids).cumsum(1))  # position t sees tokens 0..t
-model = TinyCausalLM()
-input_ids = torch.randint(11, (2, 6))
-logits = model(input_ids)
+        good=_TINY_CAUSAL_LM + """\
 out = logits[:, :-1].log_softmax(-1).gather(-1, input_ids[:, 1:].unsqueeze(-1)).squeeze(-1)
 lp = logits.log_softmax(-1)
 expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
