@@ -527,8 +527,8 @@ def _helpers(tree: ast.Module) -> Dict[str, tuple]:
 _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPERS)
 
 
-def _module_names(tree: ast.Module) -> Iterator[str]:
-    for node in ast.walk(tree):
+def _module_names(nodes) -> Iterator[str]:
+    for node in nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             yield node.name
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -536,9 +536,9 @@ def _module_names(tree: ast.Module) -> Iterator[str]:
                 yield (alias.asname or alias.name).split(".")[0]
 
 
-def _mutated(scope) -> Iterator[str]:
+def _mutated(nodes) -> Iterator[str]:
     """Names whose object is written through: `d[k] = v`, `d.x = v`, `d.update(...)`, `d |= ...`."""
-    for node in ast.walk(scope):
+    for node in nodes:
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
@@ -629,7 +629,7 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     # which keeps this pass from walking every function of every file that merely names an op
     if not any(_called_name(n) in _GATHERING for n in nodes):
         return
-    names = frozenset(_module_names(tree))
+    names = frozenset(_module_names(nodes))
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
     for node in nodes:
         if isinstance(node, ast.Assign):
@@ -638,7 +638,7 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     gathering = _GATHERING | set(helpers)
     passed = _passed_classes(tree, built, gathering)
     module_scope = _Scope(helpers, dict(built), module_names=names)
-    module_scope.mutated = frozenset(_mutated(tree))
+    module_scope.mutated = frozenset(_mutated(nodes))
     module_scope.run(tree.body)
     yield from module_scope.found
     lines = sorted(n.lineno for n in nodes if _called_name(n) in gathering)
@@ -646,7 +646,7 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names)
-            scope.mutated = frozenset(_mutated(fn))
+            scope.mutated = frozenset(_mutated(ast.walk(fn)))
             scope.run(fn.body)
             yield from scope.found
 
