@@ -60,7 +60,7 @@ def unified_diff(path: str, before: str, after: str) -> str:
 
 def _diff_path(path: str) -> str:
     """The path as git would show it: relative to the current directory when inside it, otherwise
-    without the leading slash (`a/tmp/x.py`, not `a//tmp/x.py`), so `patch -p1` finds the file."""
+    without the leading slash (`a/abs/x.py` for `/abs/x.py`, not `a//abs/x.py`), so `patch -p1` finds the file."""
     if os.path.isabs(path):
         relative = os.path.relpath(path)
         if not relative.startswith(os.pardir):
