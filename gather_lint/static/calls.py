@@ -184,12 +184,9 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
     """Integer defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
     if "**" in kwargs:
         return {}  # f(**options): any parameter may be among the options
-    a = callee.args
-    positional = a.posonlyargs + a.args
-    pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
-        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    positional = callee.args.posonlyargs + callee.args.args
     found = {}
-    for param, default in pairs:
+    for param, default in _default_pairs(callee):
         if param.arg in kwargs or (param in positional and positional.index(param) < n_positional):
             continue
         number = default.value if isinstance(default, ast.Constant) else (
@@ -231,11 +228,16 @@ def _bind(callee, args, kwargs, defaults: bool = True) -> Optional[Dict[str, obj
     return facts
 
 
+def _default_pairs(callee):
+    """(parameter, default expression) for every parameter that has a default."""
+    a = callee.args
+    positional = a.posonlyargs + a.args
+    return list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
+        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+
+
 def _constant_defaults(callee):
-    positional = callee.args.posonlyargs + callee.args.args
-    pairs = list(zip(positional[len(positional) - len(callee.args.defaults):], callee.args.defaults))
-    pairs += [(p, d) for p, d in zip(callee.args.kwonlyargs, callee.args.kw_defaults) if d is not None]
-    for param, default in pairs:
+    for param, default in _default_pairs(callee):
         if isinstance(default, ast.Constant) and (default.value is None or isinstance(default.value, (bool, str))):
             yield param.arg, Literal(default.value)
 
