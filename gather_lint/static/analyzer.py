@@ -154,16 +154,15 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
     return FileResult(path, unique, stats)
 
 
+_INSIDE_BLOCK = frozenset(" \t)]}")  # first characters of lines that continue a block
 _BLOCK_START = re.compile(r"^(?:@|def |async def |class )")
 _DEF_NAME = re.compile(r"^(class|def|async def) (\w+)", re.MULTILINE)  # what a block defines
 _DRIVER = "__main__"
-_NEVER = re.compile(r"(?!x)x")
 
 
-def _calls_of(names):
-    return re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(map(re.escape, names)))) if names else None
-
-_CALLED = re.compile(r"(?<![.\w])(\w+)\s*\(")
+# searched in the reversed text, so the engine jumps from one `(` to the next instead of trying a
+# word at every position: yields (name reversed, "." when it is called as an attribute)
+_CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
 
 
@@ -185,21 +184,22 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
+    classes = [d - f for d, f in zip(defined, functions)]
+    # each block's called names, read once: the loop below is set algebra, not a regex per round
+    any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a
     # library every model block builds layers from a config: parsing them all would cost too much
     scripted = [_DRIVER in chunk for _, chunk in chunks]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
-        names = set().union(*(d for d, kept in zip(functions, keep) if kept))
-        called = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), kept in zip(chunks, keep) if kept))
-        built = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), s in zip(chunks, scripted) if s))
-        calls = _calls_of(names)
-        builds = _calls_of(set().union(names, *(d - f for d, f, kept in zip(defined, functions, keep) if kept))) \
-            if any(scripted) else None
-        analysed = [own or ((builds if driver else calls) or _NEVER).search(chunk) is not None
-                    for (_, chunk), own, driver in zip(chunks, analysed, scripted)]
-        scripted = [s or bool((d - f) & built) for s, d, f in zip(scripted, defined, functions)]
-        keep = [kept or own or bool(f & called) or bool((d - f) & built)
-                for kept, own, d, f in zip(keep, analysed, defined, functions)]
+        names = set().union(*(f for f, kept in zip(functions, keep) if kept))
+        called = set().union(*(c for c, kept in zip(plain_calls, keep) if kept))
+        built = set().union(*(c for c, s in zip(plain_calls, scripted) if s))
+        builds = set().union(names, *(c for c, kept in zip(classes, keep) if kept)) if any(scripted) else set()
+        analysed = [own or not (calls.isdisjoint(builds if driver else names))
+                    for calls, own, driver in zip(any_calls, analysed, scripted)]
+        scripted = [s or bool(c & built) for s, c in zip(scripted, classes)]
+        keep = [kept or own or bool(f & called) or bool(c & built)
+                for kept, own, c, f in zip(keep, analysed, classes, functions)]
     # blocks for the local rules need no callers or callees, and only those that use torch
     analysed = [own or ("torch" in chunk and local_trigger(chunk)) for (_, chunk), own in zip(chunks, analysed)]
     body: list = []
@@ -207,8 +207,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     try:
         for (first, chunk), kept, own in zip(chunks, keep, analysed):
             if kept or own:
-                tree = parse(chunk, path)
-                ast.increment_lineno(tree, first)
+                # blank lines put the block at its own line numbers for the price of a tokenizer
+                # skip; renumbering the parsed tree (ast.increment_lineno) costs a walk of every node
+                tree = parse("\n" * first + chunk, path)
                 body.extend(tree.body)
                 if not own:
                     summary_only.extend(tree.body)
@@ -219,15 +220,23 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     return module
 
 
+def _called_names(text: str):
+    """(names called as f(...) or obj.f(...), names called as plain f(...))."""
+    found = _CALL_REVERSED.findall(text[::-1])
+    return {name[::-1] for name, _ in found}, {name[::-1] for name, dot in found if not dot}
+
+
 def _block_starts(lines) -> List[int]:
     starts = [0]
     previous_decorator = False
     for number, line in enumerate(lines):
+        if line[:1] in _INSIDE_BLOCK:
+            continue  # most lines: no test beyond their first character
         if _BLOCK_START.match(line):
             if not previous_decorator and number:
                 starts.append(number)
             previous_decorator = line.startswith("@")
-        elif line.strip() and not line.startswith((" ", "\t", ")", "]", "}")):
+        elif line.strip():
             previous_decorator = False
     return sorted(set(starts))
 
@@ -236,7 +245,7 @@ def _imports_of(lines, path: str) -> list:
     """Every import statement in the file, at any depth, as top-level nodes (for alias resolution)."""
     found = []
     for number, line in enumerate(lines):
-        if not _IMPORT_LINE.match(line):
+        if ("import" not in line and "from" not in line) or not _IMPORT_LINE.match(line):
             continue
         statement, depth, end = "", 0, number
         while end < len(lines):
