@@ -133,8 +133,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node in ast.walk(top):
                 if isinstance(node, _SCOPES):
                     module.analyse(node)  # once: a call that brought no facts may have run it already
-        for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
-            flag(node, violation, None)
+        if token_shift.spelled_in(text):
+            for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
+                flag(node, violation, None)
 
     try:
         try:
@@ -301,7 +302,9 @@ def _on_big_stack(work):
 def _imports(tree: ast.Module) -> Dict[str, object]:
     """Names bound by imports anywhere at module level (also under `try:` and `if TYPE_CHECKING:`)."""
     collector = Interpreter(SourceFile(""), {}, lambda *a: None)
-    for node in ast.walk(tree):
+    # parse_relevant lifts every import of the file, at any depth, to the top of the module it builds
+    lifted = hasattr(tree, "summary_only")
+    for node in tree.body if lifted else ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             collector.stmt(node)
     return {k: v for k, v in collector.env.items() if v is not None}

@@ -66,14 +66,7 @@ class ModuleContext:
     def _stores(self, class_name: str) -> Dict[str, int]:
         """How often the class's methods assign each `self.x` (register_buffer included)."""
         if class_name not in self._store_counts:
-            stores: Dict[str, int] = {}
-            for node in ast.walk(self.classes[class_name]):
-                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
-                        isinstance(node.value, ast.Name) and node.value.id == "self":
-                    stores[node.attr] = stores.get(node.attr, 0) + 1
-                elif _buffer_name(node) is not None:
-                    stores[_buffer_name(node)] = stores.get(_buffer_name(node), 0) + 1
-            self._store_counts[class_name] = stores
+            self._store_counts[class_name] = _attribute_stores(self.classes[class_name])
         return self._store_counts[class_name]
 
     def instantiate(self, class_name: str, args, kwargs) -> InstanceVal:
@@ -151,6 +144,39 @@ def _joined(returns):
     for i, value in enumerate(returns):
         result = value if i == 0 else join(result, value)
     return result
+
+
+_STORE_TARGETS = {ast.Assign: lambda s: s.targets, ast.AugAssign: lambda s: [s.target],
+                  ast.AnnAssign: lambda s: [s.target], ast.For: lambda s: [s.target], ast.AsyncFor: lambda s: [s.target],
+                  ast.With: lambda s: [i.optional_vars for i in s.items if i.optional_vars is not None],
+                  ast.AsyncWith: lambda s: [i.optional_vars for i in s.items if i.optional_vars is not None]}
+
+
+def _attribute_stores(cls: ast.ClassDef) -> Dict[str, int]:
+    """How often a class's statements assign each `self.x` or register it as a buffer. Only statements
+    are visited (targets and statement-level calls), not every expression node: classes of model
+    files are large and this runs for each class whose attributes are read."""
+    stores: Dict[str, int] = {}
+    todo = list(cls.body)
+    while todo:
+        stmt = todo.pop()
+        targets = list(_STORE_TARGETS.get(type(stmt), lambda s: ())(stmt))
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                targets.extend(target.elts)
+            elif isinstance(target, ast.Starred):
+                targets.append(target.value)
+            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                stores[target.attr] = stores.get(target.attr, 0) + 1
+        buffer = _buffer_name(getattr(stmt, "value", None))
+        if buffer is not None:
+            stores[buffer] = stores.get(buffer, 0) + 1
+        for field in ("body", "orelse", "finalbody"):
+            todo.extend(getattr(stmt, field, ()))
+        for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
+            todo.extend(part.body)
+    return stores
 
 
 def _buffer_name(node) -> Optional[str]:

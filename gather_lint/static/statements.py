@@ -81,7 +81,8 @@ class StatementMixin:
                 (self.informal.add if informal else self.informal.discard)(key)
 
     def uses_informal(self, node) -> bool:
-        return node is not None and any(key in self.informal for key in _read_keys(node))
+        # most functions hold no informal value: no walk of the expression then
+        return node is not None and bool(self.informal) and any(key in self.informal for key in _read_keys(node))
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         declared = self.annotation(node.annotation)

@@ -525,6 +525,13 @@ def _helpers(tree: ast.Module) -> Dict[str, tuple]:
 
 
 _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPERS)
+_GATHERING_CALL = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(_GATHERING)))
+
+
+def spelled_in(text: str) -> bool:
+    """Whether a gathering call can be in a file's text: the module pass needs one, and this test
+    costs far less than the walk of the tree that would find out."""
+    return any(name in text for name in _GATHERING) and _GATHERING_CALL.search(text) is not None
 
 
 def _module_names(nodes) -> Iterator[str]:
