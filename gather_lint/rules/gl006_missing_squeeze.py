@@ -86,9 +86,11 @@ def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str
     if rank < 2 or len(other.dims) != rank - 1 or not 0 <= axis < rank:
         return None
     rest = dims[:axis] + dims[axis + 1:]
-    if not all(must_equal(a, b) for a, b in zip(rest, other.dims)):
-        return None
     squeeze = axis - rank if axis == rank - 1 else axis
+    if not all(must_equal(a, b) for a, b in zip(rest, other.dims)):
+        if rank == 2 and axis == 1 and rest[0] is None and _more_than_one(other.dims[0]):
+            return _outer_product(dims, other, gathered_text, other_text, op, line)
+        return None
     shape = Shape(dims)
     effect = _last_axis_effect(rest) if axis == rank - 1 else _middle_axis_effect(dims, axis, other)
     where = f" at line {line}" if line is not None else ""
@@ -116,3 +118,21 @@ def _last_axis_effect(rest) -> str:
 def _middle_axis_effect(dims, axis: int, other: Shape) -> str:
     grown = Shape(tuple(dims[:axis]) + (other.dims[axis - 1],) + tuple(dims[axis + 1:])) if axis else None
     return f"broadcasting silently gives {grown}" if grown else "broadcasting silently adds a dim"
+
+
+def _more_than_one(d) -> bool:
+    """A size that is certainly not 1 (a named size may be 1: then nothing grows)."""
+    return value(d) is not None and value(d) > 1
+
+
+def _outer_product(dims, other: Shape, gathered_text: str, other_text: str, op: str, line: Optional[int]) -> Violation:
+    """[N, 1] with [M], N unknown: broadcasting never raises here, it pairs every row with every entry."""
+    where = f" at line {line}" if line is not None else ""
+    size = dim_text(other.dims[0])
+    return Violation(
+        CODE, SEVERITY,
+        f"`{gathered_text}` {Shape(dims)} keeps gather's singleton dim 1 and is combined ({op}) with the 1-d "
+        f"`{other_text}` {other}{where}; broadcasting gives [{dim_text(dims[0])}, {size}], pairing every gathered row "
+        f"with every one of the {size} entries (an outer product), silently; squeeze it first with `.squeeze(-1)`",
+        fix_suffix=".squeeze(-1)",
+    )
