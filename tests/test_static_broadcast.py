@@ -255,3 +255,29 @@ def test_completion_mask_cut_like_the_inputs(torch):
 @pytest.mark.parametrize("mask, cut", [("loss_mask", "1:"), ("attention_mask", ":-1")])
 def test_mask_cut_like_the_targets_or_about_the_inputs_is_clean(mask, cut):
     assert found(MASK.format(mask=mask, cut=cut), "GL007") == []
+
+
+# ----- a comment that restates what the code proved stays a formal fact -----------------------------
+
+PROVEN = """
+import torch
+import torch.nn.functional as F
+
+def flat_nll(scores, gold):
+    # scores: (batch, steps, vocab)   gold: (batch, steps)
+    logp = F.log_softmax(scores.reshape(-1, scores.size(-1)), dim=-1)
+    return -torch.gather(logp, 1, gold.reshape(-1, 1))
+
+if __name__ == "__main__":
+    outputs = torch.randn(4, 3, 10)  # (batch, steps, vocab)
+    gold = torch.randint(0, 10, (4, 7))
+    flat_nll(outputs, gold)
+"""
+
+
+def test_commented_constructor_shape_reaches_the_helper(torch):
+    [finding] = found(PROVEN, "GL003")
+    assert finding.line == 8 and "28 > 12" in finding.message
+    with pytest.raises(RuntimeError, match="Size does not match at dimension 0"):
+        run(PROVEN)
+    assert found(PROVEN.replace("(4, 7))", "(4, 3))"), "GL003") == []
