@@ -281,3 +281,21 @@ def test_commented_constructor_shape_reaches_the_helper(torch):
     with pytest.raises(RuntimeError, match="Size does not match at dimension 0"):
         run(PROVEN)
     assert found(PROVEN.replace("(4, 7))", "(4, 3))"), "GL003") == []
+
+
+@pytest.mark.parametrize("key, fires", [("loss_mask", True), ("attention_mask", False)])
+def test_mask_read_from_a_batch_dict(key, fires):
+    code = f"""
+        import torch
+
+        def sequence_logps(lm, batch):
+            tokens = batch["input_ids"]
+            inputs, targets = tokens[:, :-1], tokens[:, 1:]
+            logp = lm(inputs).log_softmax(-1).gather(2, targets.unsqueeze(2)).squeeze(2)
+            mask = batch["{key}"][:, :-1]
+            return (mask * logp).sum(-1)
+        """
+    findings = found(code, "GL007")
+    assert bool(findings) == fires
+    if fires:
+        assert f'`batch["{key}"]`' in findings[0].message and findings[0].line == 9

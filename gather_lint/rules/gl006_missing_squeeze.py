@@ -8,7 +8,9 @@ is always ``[B, B]``. A singleton in the middle (``[B, 1, T]`` with ``[B, T]``) 
 silently to ``[B, B, T]``. The same happens where no operator is written: ``torch.where``,
 ``masked_select``, ``torch.mul``/``torch.min(a, b)``, and elementwise losses (``F.mse_loss``,
 ``l1_loss``, ``smooth_l1_loss``, ``huber_loss`` only warn; ``kl_div``, ``poisson_nll_loss`` say nothing).
-The mark survives unary ops and casts (``-torch.log(...)``, ``.exp()``, ``.float()``). The finding is
+The mark survives unary ops and casts (``-torch.log(...)``, ``.exp()``, ``.float()``). A ``[N, 1]``
+whose ``N`` is unknown (actions sampled from a distribution) with a 1-d tensor of more than one entry is
+reported too: broadcasting never raises there, it always makes the ``[N, M]`` outer product. The finding is
 reported on the gather, where the squeeze belongs. The reverse mistake, ``.squeeze()`` with no dim on
 a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
 """

@@ -425,9 +425,9 @@ class _Scope:
         """Per-token scores of `ids[:, 1:]` weighted by a mask of the ids' length cut as `[:, :-1]`: each
         token gets the weight of the one before it. (An attention mask describes the inputs, not the targets.)"""
         if not scores.scores or not mask.is_ids or scores.base == mask.base or \
-                (scores.window, mask.window) != (_NEXT_TOKEN[1], _NEXT_TOKEN[0]) or _about_inputs(mask.base[0]):
+                (scores.window, mask.window) != (_NEXT_TOKEN[1], _NEXT_TOKEN[0]) or _about_inputs(mask.base):
             return None
-        base, name = scores.base[0], mask.base[0]
+        base, name = _text_of(scores.base), _text_of(mask.base)
         self.found.append((node, Violation(
             CODE, WARNING,
             f"the per-token values of `{base}[:, 1:]` (the next tokens) are weighted by `{name}` cut as [:, :-1]: "
@@ -556,9 +556,17 @@ def _pairwise(stmt: ast.Assign) -> bool:
         not any(isinstance(v, ast.Starred) for v in value.elts)
 
 
-def _about_inputs(name: str) -> bool:
+def _text_of(base: tuple) -> str:
+    """The tensor a view's base names: `tokens`, `batch["loss_mask"]`."""
+    first = 2 if base[0] == "param" else 1
+    name = base[first - 1]
+    keys = "".join(f'["{k}"]' for k in base[first:] if isinstance(k, str) and k != "branch")
+    return f"{name}{keys}"
+
+
+def _about_inputs(base: tuple) -> bool:
     """An attention mask marks real input positions; cut [:, :-1] it goes with the logits' inputs."""
-    lowered = name.lower()
+    lowered = " ".join(part for part in base if isinstance(part, str)).lower()
     return "attention" in lowered or "attn" in lowered
 
 
