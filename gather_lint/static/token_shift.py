@@ -662,16 +662,22 @@ def _built_classes(stmts) -> Dict[str, str]:
     return out
 
 
-def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering) -> Dict[str, Dict[str, str]]:
+def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, nodes) -> Dict[str, Dict[str, str]]:
     """Module functions that gather, called with a model built in the caller: function -> {parameter: class}."""
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _calls_any(n, gathering)}
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
+    calls = sorted(n.lineno for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id in functions)
+    if not calls:
+        return {}
     seen: Dict[Tuple[str, str], set] = {}
-    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    # only the scopes that hold such a call can pass anything: the others are not walked
+    scopes = [tree] + [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(calls, n)]
     for scope in scopes:
-        local = {**built, **_built_classes(n for n in ast.walk(scope) if isinstance(n, ast.Assign))}
-        for call in ast.walk(scope):
+        local = {**built, **_built_classes(n for n in (nodes if scope is tree else ast.walk(scope))
+                                           if isinstance(n, ast.Assign))}
+        for call in (nodes if scope is tree else ast.walk(scope)):
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
                 continue
             params = [a.arg for a in functions[call.func.id].args.args]
@@ -721,7 +727,7 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
             built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree)}
     gathering = _GATHERING | set(helpers)
-    passed = _passed_classes(tree, built, gathering)
+    passed = _passed_classes(tree, built, gathering, nodes)
     built_causal = _BuiltCausal(tree)
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.mutated = frozenset(_mutated(nodes))
