@@ -59,7 +59,7 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
             return Violation(
                 CODE, SEVERITY,
                 f"index {named(site.index)} is larger than {role} {named(site.input)} on dim {axis} "
-                f"({dim_text(pair.index.dims[axis])} > {dim_text(pair.input.dims[axis])}); torch raises "
+                f"({_compared(pair.index.dims[axis], pair.input.dims[axis])}); torch raises "
                 f"'Size does not match at dimension {axis}'; the index may exceed {role} only along dim={site.dim}",
             )
     src = site.payload
@@ -132,3 +132,11 @@ def _index_source(site: Site) -> Optional[Violation]:
             f"{axis}; {site.op.spelled}() raises 'Number of indices should be equal to source.size(dim)'",
         )
     return None
+
+
+def _compared(bigger, smaller) -> str:
+    """`240 > 96` where one name was given two sizes by a call (`max_len` of two arguments), else the names."""
+    a, b = dim_text(bigger), dim_text(smaller)
+    if a == b and value(bigger) is not None and value(smaller) is not None:
+        return f"{value(bigger)} > {value(smaller)}, both written {a}"
+    return f"{a} > {b}"

@@ -8,7 +8,9 @@ is always ``[B, B]``. A singleton in the middle (``[B, 1, T]`` with ``[B, T]``) 
 silently to ``[B, B, T]``. The same happens where no operator is written: ``torch.where``,
 ``masked_select``, ``torch.mul``/``torch.min(a, b)``, and elementwise losses (``F.mse_loss``,
 ``l1_loss``, ``smooth_l1_loss``, ``huber_loss`` only warn; ``kl_div``, ``poisson_nll_loss`` say nothing).
-The mark survives unary ops and casts (``-torch.log(...)``, ``.exp()``, ``.float()``). The finding is
+The mark survives unary ops and casts (``-torch.log(...)``, ``.exp()``, ``.float()``). A ``[N, 1]``
+whose ``N`` is unknown (actions sampled from a distribution) with a 1-d tensor of more than one entry is
+reported too: broadcasting never raises there, it always makes the ``[N, M]`` outer product. The finding is
 reported on the gather, where the squeeze belongs. The reverse mistake, ``.squeeze()`` with no dim on
 a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
 """
@@ -86,9 +88,11 @@ def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str
     if rank < 2 or len(other.dims) != rank - 1 or not 0 <= axis < rank:
         return None
     rest = dims[:axis] + dims[axis + 1:]
-    if not all(must_equal(a, b) for a, b in zip(rest, other.dims)):
-        return None
     squeeze = axis - rank if axis == rank - 1 else axis
+    if not all(must_equal(a, b) for a, b in zip(rest, other.dims)):
+        if rank == 2 and axis == 1 and rest[0] is None and _more_than_one(other.dims[0]):
+            return _outer_product(dims, other, gathered_text, other_text, op, line)
+        return None
     shape = Shape(dims)
     effect = _last_axis_effect(rest) if axis == rank - 1 else _middle_axis_effect(dims, axis, other)
     where = f" at line {line}" if line is not None else ""
@@ -116,3 +120,21 @@ def _last_axis_effect(rest) -> str:
 def _middle_axis_effect(dims, axis: int, other: Shape) -> str:
     grown = Shape(tuple(dims[:axis]) + (other.dims[axis - 1],) + tuple(dims[axis + 1:])) if axis else None
     return f"broadcasting silently gives {grown}" if grown else "broadcasting silently adds a dim"
+
+
+def _more_than_one(d) -> bool:
+    """A size that is certainly not 1 (a named size may be 1: then nothing grows)."""
+    return value(d) is not None and value(d) > 1
+
+
+def _outer_product(dims, other: Shape, gathered_text: str, other_text: str, op: str, line: Optional[int]) -> Violation:
+    """[N, 1] with [M], N unknown: broadcasting never raises here, it pairs every row with every entry."""
+    where = f" at line {line}" if line is not None else ""
+    size = dim_text(other.dims[0])
+    return Violation(
+        CODE, SEVERITY,
+        f"`{gathered_text}` {Shape(dims)} keeps gather's singleton dim 1 and is combined ({op}) with the 1-d "
+        f"`{other_text}` {other}{where}; broadcasting gives [{dim_text(dims[0])}, {size}], pairing every gathered row "
+        f"with every one of the {size} entries (an outer product), silently; squeeze it first with `.squeeze(-1)`",
+        fix_suffix=".squeeze(-1)",
+    )

@@ -16,7 +16,7 @@ from ..dims import Shape, Sym
 from ..dims import value as value_of
 from .config import DictVal
 from .modules import InstanceVal
-from .values import DimVal, Literal, TensorVal, join
+from .values import DimVal, Literal, SeqVal, TensorVal, join
 
 MAX_DEPTH = 3
 
@@ -203,6 +203,8 @@ def _informative(value) -> bool:
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None
+    if isinstance(value, SeqVal):
+        return any(isinstance(v, TensorVal) and _informative(v) for v in value.items)
     return isinstance(value, DimVal) and value_of(value.dim) is not None
 
 
@@ -268,15 +270,19 @@ def _constant_defaults(callee):
             yield param.arg, Literal(default.value)
 
 
-_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal)
+_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal)  # SeqVal: `obs, act, rew = batch` in the callee
 
 
 def value_facts(value):
     """What code (not a shape comment) proved about an argument: its dtype and how its values were
     made (true division, a low-precision round trip, padding put in). Shapes read from comments stay
     home: good evidence beside the code they describe, too informal to carry into another function."""
-    if isinstance(value, (InstanceVal, DictVal)):
+    if isinstance(value, InstanceVal):
         return value
+    if isinstance(value, DictVal):  # a batch dict built from commented tensors: their shapes stay home too
+        return DictVal(tuple((k, v if not isinstance(v, TensorVal) else value_facts(v)) for k, v in value.items))
+    if isinstance(value, SeqVal):
+        return SeqVal(tuple(v if not isinstance(v, TensorVal) else value_facts(v) for v in value.items), value.names)
     if not isinstance(value, TensorVal):
         return None
     domain = value.domain

@@ -9,16 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .values import DimVal, Literal
+from .values import DimVal, Literal, TensorVal
 
 MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__"}
 
 
 @dataclass(frozen=True)
 class DictVal:
-    items: Tuple[Tuple[str, object], ...]  # (key, DimVal) of the int items, (key, None) of the others
+    items: Tuple[Tuple[str, object], ...]  # (key, DimVal) of int items, (key, TensorVal) of tensors, else None
 
-    def get(self, key) -> Optional[DimVal]:
+    def get(self, key):
         if isinstance(key, Literal) and isinstance(key.value, str):
             return dict(self.items).get(key.value)
         return None
@@ -30,10 +30,20 @@ def literal_dict(keys, values) -> Optional[DictVal]:
     for key, item in zip(keys, values):
         if not (isinstance(key, Literal) and isinstance(key.value, str)):
             return None
-        items.append((key.value, item if isinstance(item, DimVal) and isinstance(item.dim, int) else None))
+        items.append((key.value, _kept(item)))
     return DictVal(tuple(items))
 
 
 def keyword_dict(kwargs: dict) -> DictVal:
     """dict(batch=2, dim=16)."""
-    return DictVal(tuple((k, v if isinstance(v, DimVal) and isinstance(v.dim, int) else None) for k, v in kwargs.items()))
+    return DictVal(tuple((k, _kept(v)) for k, v in kwargs.items()))
+
+
+def _kept(item):
+    """An int size, or a tensor with something known: batch dicts (`{"obs": obs, "act": act}`) carry
+    their tensors' facts into the loss helpers they are passed to, like a tuple of them would."""
+    if isinstance(item, DimVal) and isinstance(item.dim, int):
+        return item
+    if isinstance(item, TensorVal) and (item.shape is not None or item.dtype is not None or item.domain is not None):
+        return item
+    return None

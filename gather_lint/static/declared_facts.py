@@ -6,7 +6,7 @@ from typing import Dict, List, Optional
 
 from . import header_comments
 from . import tensor_ops as ops
-from ..dims import Shape, Sym
+from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES
 from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
@@ -27,7 +27,8 @@ class DeclaredFactsMixin:
         if shape is None:
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")
-        self._comment_used = merged is not result
+        # a comment that only names sizes the code already proved adds no informal fact
+        self._comment_used = merged is not result and not _all_sizes_known(result)
         return merged
 
     def _comments_before(self, stmt: ast.stmt) -> None:
@@ -184,3 +185,8 @@ def _torchtyping_dtype(items) -> Optional[str]:
         if isinstance(item, ast.Attribute) and name in ops.DTYPE_NAMES:
             return ops.DTYPE_NAMES[name]
     return None
+
+
+def _all_sizes_known(result) -> bool:
+    shape = result.shape if isinstance(result, TensorVal) else None
+    return shape is not None and not shape.variadic and all(value(d) is not None for d in shape.dims)

@@ -14,17 +14,18 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
+from .causal_models import causal_classes
 
 CODE = "GL007"
 _CAUSAL_CLASS = re.compile(r"CausalLM|LMHeadModel")
 # methods and torch functions that keep every position where it was
 _SAME_POSITIONS = {"log_softmax", "softmax", "float", "double", "half", "bfloat16", "to", "contiguous", "clone",
                    "detach", "log", "exp", "cpu", "cuda", "type", "long", "int", "clamp", "clamp_min", "div",
-                   "mul", "sigmoid", "type_as"}
+                   "mul", "sigmoid", "type_as", "masked_fill", "squeeze"}
 _NOT_A_MODEL = {"generate", "cat", "stack", "pad", "tensor", "as_tensor", "where", "full_like", "zeros_like",
                 "ones_like", "roll", "flip", "tokenizer", "decode", "encode", "len", "list", "tuple", "range"}
 _OTHER_POSITIONS = ("decoder_input_ids", "decoder_inputs_embeds", "labels", "inputs_embeds")
@@ -52,7 +53,7 @@ LENGTH = "<len>"  # the length of the ids tensor a window is counted in (not a P
 Window = Tuple[Lin, Lin]
 FULL: Window = (ZERO, ((LENGTH, 1),))
 # library helpers that gather, per position, their second argument's ids from their first argument's logits
-_LIBRARY_HELPERS = {"selective_log_softmax": (0, 1, FULL, FULL), "logprobs_from_logits": (0, 1, FULL, FULL)}
+_LIBRARY_HELPERS = {"selective_log_softmax": (0, 1, FULL, FULL, None), "logprobs_from_logits": (0, 1, FULL, FULL, None)}
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,12 @@ class View:
     causal: Optional[str] = None  # the causal LM class that made these logits
     call: Optional[ast.Call] = None  # the model call
     keep: Optional[str] = None  # the logits_to_keep argument's text
+    model_class: Optional[str] = None  # the class of the model that made these logits, when known
+    scores: bool = False  # a per-token gather's result: one value per position of `window` of the ids
+
+    @property
+    def is_ids(self) -> bool:
+        return not self.logits and not self.scores
 
 
 @dataclass(frozen=True)
@@ -128,8 +135,9 @@ class _Scope:
     """One function body (or the module body), statement by statement."""
 
     def __init__(self, helpers: Dict[str, tuple], classes: Dict[str, str], summarise: bool = False,
-                 module_names: frozenset = frozenset()):
+                 module_names: frozenset = frozenset(), built_causal=None):
         self.env: Dict[str, object] = {}
+        self.built_causal = built_causal  # class name -> why it is causal by construction (see causal_models)
         self.helpers = helpers
         self.module_names = module_names  # functions, classes and imports: not models
         self.classes = classes  # variable -> class name it was built from or annotated with
@@ -143,7 +151,10 @@ class _Scope:
         for stmt in body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
-            if isinstance(stmt, ast.Assign):
+            if isinstance(stmt, ast.Assign) and _pairwise(stmt):  # `a, b = x[:, :-1], x[:, 1:]`
+                for target, item in zip(stmt.targets[0].elts, stmt.value.elts):
+                    self.bind(target, self.value(item), stmt)
+            elif isinstance(stmt, ast.Assign):
                 value = self.value(stmt.value)
                 self._class_of(stmt.targets, stmt.value)
                 for t in stmt.targets:
@@ -198,7 +209,9 @@ class _Scope:
             found = self.env.get(node.id)
             return found if found is not None else View((node.id, 0), FULL)
         if isinstance(node, ast.Attribute):
-            owner = self.value(node.value) if isinstance(node.value, (ast.Call, ast.Subscript, ast.Name)) else None
+            owner = self.value(node.value)
+            if not isinstance(node.value, (ast.Call, ast.Subscript, ast.Name)):
+                owner = None  # `(a * b).sum()`: evaluated for what it holds, never an output's member
             if isinstance(owner, View) and owner.logits:
                 return owner if node.attr == "logits" else None
             return self._member(owner, node.value, node.attr)
@@ -209,6 +222,10 @@ class _Scope:
             return found
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult)):
             left = self.value(node.left)
+            if isinstance(node.op, ast.Mult) and isinstance(left, View):
+                right = self.value(node.right)
+                if isinstance(right, View):
+                    return self._masked(node, left, right) or self._masked(node, right, left)
             scalar = isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute))  # logits / temperature
             return left if isinstance(left, View) and left.logits and scalar else None
         if isinstance(node, ast.Call):
@@ -239,17 +256,17 @@ class _Scope:
         if column:
             items = items[:-1]
             if len(items) == 1 and isinstance(items[0], ast.Constant) and items[0].value is Ellipsis:
-                return None if owner.logits else Column(owner, -1)  # ids[..., None]
+                return Column(owner, -1) if owner.is_ids else None  # ids[..., None]
         seq = self._sequence_item(items, owner.logits)
-        if seq is None and owner.base[0] == "param":  # a helper's parameter may be logits or ids
-            seq = self._sequence_item(items, not owner.logits)
+        if seq is None and not owner.logits:  # a parameter or an untracked tensor may be logits or ids
+            seq = self._sequence_item(items, True)
         if seq is None:
             return None
         window = _cut(owner.window, *self._bounds(seq)) if isinstance(seq, ast.Slice) else owner.window
         if window is None:
             return None
-        view = View(owner.base, window, owner.logits, owner.causal, owner.call, owner.keep)
-        return Column(view, -1) if column and not owner.logits else (None if column else view)
+        view = replace(owner, window=window)
+        return Column(view, -1) if column and owner.is_ids else (None if column else view)
 
     def _member(self, owner, owner_node, key: str):
         """`batch["input_ids"]` / `batch.input_ids`: the same tensor at each read while `batch` is not written."""
@@ -294,8 +311,7 @@ class _Scope:
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         if name in ("gather", "take_along_dim"):
-            self.gather(node)
-            return None
+            return self.gather(node)
         if isinstance(func, ast.Attribute) and _is_module(func.value):
             if name in ("log_softmax", "softmax", "log") and node.args:
                 return self._kept(self.value(node.args[0]))
@@ -306,7 +322,7 @@ class _Scope:
         if isinstance(func, ast.Attribute) and name == "unsqueeze" and node.args:
             owner = self.value(func.value)
             d = _int(node.args[0])
-            return Column(owner, d) if isinstance(owner, View) and not owner.logits and d is not None else None
+            return Column(owner, d) if isinstance(owner, View) and owner.is_ids and d is not None else None
         if isinstance(func, ast.Name) and func.id in self.helpers:
             self.helper(node, self.helpers[func.id])
             return None
@@ -348,7 +364,7 @@ class _Scope:
         if first is None or any(isinstance(a, ast.Starred) for a in node.args):
             return None
         ids = self.value(first)
-        if not isinstance(ids, View) or ids.logits:
+        if not isinstance(ids, View) or not ids.is_ids:
             return None
         window, keep = ids.window, None
         kept = next((v for k, v in keywords.items() if k in _KEEP_KEYWORDS), None)
@@ -359,11 +375,11 @@ class _Scope:
             window = (_add(window[1], k, -1), window[1])  # the last k positions
             keep = ast.unparse(kept)
         owner = ast.unparse(func)
-        causal = self.classes.get(owner)
-        causal = causal if causal and _CAUSAL_CLASS.search(causal) else None
-        return View(ids.base, window, True, causal, node, keep)
+        built = self.classes.get(owner)
+        causal = built if built and _CAUSAL_CLASS.search(built) else None
+        return View(ids.base, window, True, causal, node, keep, built)
 
-    def gather(self, node: ast.Call) -> None:
+    def gather(self, node: ast.Call) -> Optional[View]:
         func = node.func
         kw = {k.arg: k.value for k in node.keywords}
         if isinstance(func, ast.Attribute) and not _is_module(func.value):
@@ -380,31 +396,67 @@ class _Scope:
             return
         d = _int(dim)
         logits, column = self.value(source), self.value(index)
-        if d is None or not isinstance(logits, View) or not isinstance(column, Column) or column.dim != d:
-            return
+        if d is None or not isinstance(logits, View) or not isinstance(column, Column) or not _same_dim(column.dim, d):
+            return None
         self.check(logits, column.view, node, ast.unparse(source), ast.unparse(index))
+        return View(column.view.base, column.view.window, scores=True) if logits.logits else None
 
     def helper(self, node: ast.Call, summary: tuple) -> None:
         """A helper's gather, placed in the caller: its slices of the parameters apply to the arguments."""
-        first, second, first_window, second_window = summary
+        first, second, first_window, second_window, gather = summary
         args = list(node.args)
         if any(isinstance(a, ast.Starred) for a in args) or max(first, second) >= len(args):
             return
         logits, ids = self.value(args[first]), self.value(args[second])
-        if isinstance(logits, View) and isinstance(ids, View) and not ids.logits:
-            logits = View(logits.base, _within(logits.window, first_window), logits.logits, logits.causal,
-                          logits.call, logits.keep)
+        if self._shifted_twice(node, args[first], logits, args[second], ids, summary):
+            return
+        if isinstance(logits, View) and isinstance(ids, View) and ids.is_ids:
+            logits = replace(logits, window=_within(logits.window, first_window))
             ids = View(ids.base, _within(ids.window, second_window))
             fix = None if (first_window, second_window) == (FULL, FULL) else (
                 f"`{ast.unparse(node.func)}` slices them itself ({_render(first_window)} of the logits, "
                 f"{_render(second_window)} of the ids): pass arguments that its slices pair as t with t+1")
-            self.check(logits, ids, node, ast.unparse(args[first]), ast.unparse(args[second]), fix)
+            # a helper that takes positions as given is where the shift is missing; one that shifts, the caller
+            at = gather if fix is None and gather is not None else node
+            self.check(logits, ids, at, ast.unparse(args[first]), ast.unparse(args[second]), fix,
+                       f" (`{ast.unparse(node.func)}(...)` at line {node.lineno})" if at is not node else "")
+
+    def _masked(self, node: ast.BinOp, scores: View, mask: View) -> Optional[View]:
+        """Per-token scores of `ids[:, 1:]` weighted by a mask of the ids' length cut as `[:, :-1]`: each
+        token gets the weight of the one before it. (An attention mask describes the inputs, not the targets.)"""
+        if not scores.scores or not mask.is_ids or scores.base == mask.base or \
+                (scores.window, mask.window) != (_NEXT_TOKEN[1], _NEXT_TOKEN[0]) or _about_inputs(mask.base):
+            return None
+        base, name = _text_of(scores.base), _text_of(mask.base)
+        self.found.append((node, Violation(
+            CODE, WARNING,
+            f"the per-token values of `{base}[:, 1:]` (the next tokens) are weighted by `{name}` cut as [:, :-1]: "
+            f"each target token takes the mask of the token before it, so the masked span (prompt, padding) "
+            f"is off by one position, silently; cut the mask like the targets, `{name}[:, 1:]`")))
+        return scores
+
+    def _shifted_twice(self, node: ast.Call, logits_node, logits, ids_node, ids, summary: tuple) -> bool:
+        """A helper that drops the last logit and the first label itself, given logits and labels the
+        caller already shifted that way: logits at t meet the label at t+2."""
+        if self.summarise or (summary[2], summary[3]) != _NEXT_TOKEN or not isinstance(logits, View) \
+                or not isinstance(ids, View) or not ids.is_ids or logits.base == ids.base \
+                or (logits.window, ids.window) != _NEXT_TOKEN:
+            return False
+        helper = ast.unparse(node.func)
+        self.found.append((node, Violation(
+            CODE, WARNING,
+            f"`{helper}` shifts its arguments itself ([:, :-1] of the logits, [:, 1:] of the labels), and "
+            f"`{ast.unparse(logits_node)}` and `{ast.unparse(ids_node)}` arrive already shifted that way: the logits "
+            f"at position t are scored against the label at t+2 and one more position is dropped, silently; "
+            f"pass the unshifted logits and labels")))
+        return True
 
     # ----- the verdict --------------------------------------------------------------------
-    def check(self, logits: View, ids: View, node, logits_text: str, ids_text: str, fix: Optional[str] = None) -> None:
+    def check(self, logits: View, ids: View, node, logits_text: str, ids_text: str, fix: Optional[str] = None,
+              called: str = "") -> None:
         """gather pairs logits position start+j with id start+j (a shorter index reads only the first positions)."""
         if self.summarise:
-            self.pairs.append((logits.base, logits.window, ids.base, ids.window))
+            self.pairs.append((logits.base, logits.window, ids.base, ids.window, node))
             return
         if not logits.logits or logits.base != ids.base:
             return
@@ -419,12 +471,16 @@ class _Scope:
         model = ast.unparse(logits.call.func) if logits.call is not None else "the model"
         at = f"`{model}(...)` at line {logits.call.lineno}" if logits.call is not None else "the model"
         if offset == 0 and not raises:
-            if logits.causal is None:
+            causal = logits.causal
+            built = self.built_causal(logits.model_class) if causal is None and logits.model_class and \
+                self.built_causal is not None else None
+            if causal is None and built is None:
                 return  # a masked LM scores each token at its own position
+            causal = causal or f"{logits.model_class}, causal by {built}"
             self.found.append((node, Violation(
                 CODE, WARNING,
-                f"`{ids_text}` is gathered from `{logits_text}` at its own positions, but the logits come from the "
-                f"causal LM {at} ({logits.causal}) on `{base}`, whose logits at position t predict token t+1; "
+                f"`{ids_text}` is gathered from `{logits_text}` at its own positions{called}, but the logits come from the "
+                f"causal LM {at} ({causal}) on `{base}`, whose logits at position t predict token t+1; "
                 f"each token is scored by the prediction made at it, silently; "
                 f"pair the logits without their last position ([:, :-1]) with `{base}[:, 1:]`")))
             return
@@ -461,7 +517,8 @@ def _length(w: Window) -> Lin:
     return _add(w[1], w[0], -1)
 
 
-_UNKNOWN = (("?", 1), ("?", -1))  # a bound that is not linear: _sign says unknown
+_UNKNOWN = (("?", 1), ("?", -1))
+_NEXT_TOKEN = ((ZERO, _add(FULL[1], ONE, -1)), (ONE, FULL[1]))  # ([:-1] of the logits, [1:] of the ids)  # a bound that is not linear: _sign says unknown
 
 
 def _bracket(w: Window) -> str:
@@ -491,6 +548,34 @@ def _int(node) -> Optional[int]:
     return dict(lin).get("", 0)
 
 
+def _pairwise(stmt: ast.Assign) -> bool:
+    """One tuple of names assigned from a tuple of as many expressions, none starred."""
+    target, value = stmt.targets[0], stmt.value
+    return len(stmt.targets) == 1 and isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and \
+        len(target.elts) == len(value.elts) and all(isinstance(t, ast.Name) for t in target.elts) and \
+        not any(isinstance(v, ast.Starred) for v in value.elts)
+
+
+def _text_of(base: tuple) -> str:
+    """The tensor a view's base names: `tokens`, `batch["loss_mask"]`."""
+    first = 2 if base[0] == "param" else 1
+    name = base[first - 1]
+    keys = "".join(f'["{k}"]' for k in base[first:] if isinstance(k, str) and k != "branch")
+    return f"{name}{keys}"
+
+
+def _about_inputs(base: tuple) -> bool:
+    """An attention mask marks real input positions; cut [:, :-1] it goes with the logits' inputs."""
+    lowered = " ".join(part for part in base if isinstance(part, str)).lower()
+    return "attention" in lowered or "attn" in lowered
+
+
+def _same_dim(unsqueezed: int, gathered: int) -> bool:
+    """`ids.unsqueeze(-1)` gathered over dim 2 (or `unsqueeze(2)` over -1): both name the new last dim,
+    the vocab dim of logits one rank above the ids."""
+    return unsqueezed == gathered or (unsqueezed == -1) != (gathered == -1) and max(unsqueezed, gathered) >= 1
+
+
 def _is_gather(node: ast.Call) -> bool:
     func = node.func
     return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) in ("gather", "take_along_dim")
@@ -517,10 +602,10 @@ def _helpers(tree: ast.Module) -> Dict[str, tuple]:
         for p in params:
             scope.env[p] = View(("param", p), FULL)
         scope.run(node.body)
-        pairs = {(a[1], wa, b[1], wb) for a, wa, b, wb in scope.pairs if a[0] == "param" == b[0] and a != b}
+        pairs = {(a[1], wa, b[1], wb): at for a, wa, b, wb, at in scope.pairs if a[0] == "param" == b[0] and a != b}
         if len(pairs) == 1:
-            a, wa, b, wb = pairs.pop()
-            found[node.name] = (params.index(a), params.index(b), wa, wb)
+            (a, wa, b, wb), at = pairs.popitem()
+            found[node.name] = (params.index(a), params.index(b), wa, wb, at)
     return found
 
 
@@ -584,16 +669,22 @@ def _built_classes(stmts) -> Dict[str, str]:
     return out
 
 
-def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering) -> Dict[str, Dict[str, str]]:
+def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, nodes) -> Dict[str, Dict[str, str]]:
     """Module functions that gather, called with a model built in the caller: function -> {parameter: class}."""
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _calls_any(n, gathering)}
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
+    calls = sorted(n.lineno for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id in functions)
+    if not calls:
+        return {}
     seen: Dict[Tuple[str, str], set] = {}
-    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    # only the scopes that hold such a call can pass anything: the others are not walked
+    scopes = [tree] + [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(calls, n)]
     for scope in scopes:
-        local = {**built, **_built_classes(n for n in ast.walk(scope) if isinstance(n, ast.Assign))}
-        for call in ast.walk(scope):
+        local = {**built, **_built_classes(n for n in (nodes if scope is tree else ast.walk(scope))
+                                           if isinstance(n, ast.Assign))}
+        for call in (nodes if scope is tree else ast.walk(scope)):
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
                 continue
             params = [a.arg for a in functions[call.func.id].args.args]
@@ -643,8 +734,9 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
             built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree)}
     gathering = _GATHERING | set(helpers)
-    passed = _passed_classes(tree, built, gathering)
-    module_scope = _Scope(helpers, dict(built), module_names=names)
+    passed = _passed_classes(tree, built, gathering, nodes)
+    built_causal = _BuiltCausal(tree)
+    module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.mutated = frozenset(_mutated(nodes))
     module_scope.run(tree.body)
     yield from module_scope.found
@@ -652,7 +744,7 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     for fn in nodes:
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
-            scope = _Scope(helpers, classes, module_names=names)
+            scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
             scope.mutated = frozenset(_mutated(ast.walk(fn)))
             scope.run(fn.body)
             yield from scope.found
@@ -662,3 +754,16 @@ def _has_line_in(lines, fn) -> bool:
     """Whether a gathering call starts inside fn's lines (sorted `lines`)."""
     i = bisect.bisect_left(lines, fn.lineno)
     return i < len(lines) and lines[i] <= (fn.end_lineno or fn.lineno)
+
+
+class _BuiltCausal:
+    """The file's causal-by-construction classes, found on the first question (most modules never ask)."""
+
+    def __init__(self, tree: ast.Module):
+        self.tree = tree
+        self.found: Optional[Dict[str, str]] = None
+
+    def __call__(self, class_name: str) -> Optional[str]:
+        if self.found is None:
+            self.found = causal_classes(self.tree)
+        return self.found.get(class_name)

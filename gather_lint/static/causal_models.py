@@ -1,0 +1,89 @@
+"""Model classes of a file that are causal by construction, for GL007's same-position check.
+
+Logits gathered at the very positions of the ids the model read are only wrong for a causal model (its
+output at t has read token t and predicts t+1); a masked LM or an autoencoder scores each position
+legitimately. Besides the class names that say so (`...ForCausalLM`), a class written in the file shows
+it by what it builds: a unidirectional recurrent layer (`nn.GRU`/`nn.LSTM`/`nn.RNN` without
+`bidirectional=True`), a causal attention mask (`is_causal=True`, `generate_square_subsequent_mask`,
+`torch.tril(torch.ones(..))`), or a layer class of the file that does. A class that shifts or pads
+token positions itself (`[:, :-1]`, `torch.cat`, `F.pad`, `roll`) may realign its logits with its input:
+it is never counted.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional
+
+_RECURRENT = {"GRU", "LSTM", "RNN"}
+_MASKS = {"generate_square_subsequent_mask"}
+_TRIANGLES = {"tril", "triu"}
+_FILLED = {"ones", "full", "ones_like", "full_like"}
+_REALIGNING = {"cat", "concat", "concatenate", "pad", "roll", "shift_right", "_shift_right", "shift_tokens_right"}
+
+
+def causal_classes(tree: ast.Module) -> Dict[str, str]:
+    """Class name -> what shows it is causal, for the classes defined at the top of `tree`."""
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    found: Dict[str, str] = {}
+    uses: Dict[str, set] = {}
+    for name, cls in classes.items():
+        evidence, realigns, built = _scan(cls, classes)
+        if realigns:
+            continue
+        uses[name] = built
+        if evidence:
+            found[name] = evidence
+    changed = True
+    while changed:  # a model built from a causal block of the file is causal too
+        changed = False
+        for name, built in uses.items():
+            inner = next((b for b in sorted(built) if b in found and b != name), None)
+            if name not in found and inner is not None:
+                found[name] = f"its `{inner}` layers ({found[inner]})"
+                changed = True
+    return found
+
+
+def _scan(cls: ast.ClassDef, classes) -> tuple:
+    evidence: Optional[str] = None
+    realigns = False
+    built = set()
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Slice) and (_is_one(node.lower) or _is_one(node.upper, negative=True)):
+            realigns = True
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node.func)
+        if name in _REALIGNING:
+            realigns = True
+        elif name in classes:
+            built.add(name)
+        elif name in _RECURRENT and not _bidirectional(node):
+            evidence = evidence or f"a unidirectional nn.{name}"
+        elif name in _MASKS or any(k.arg == "is_causal" and _true(k.value) for k in node.keywords):
+            evidence = evidence or "a causal attention mask"
+        elif name in _TRIANGLES and node.args and isinstance(node.args[0], ast.Call) and _name(node.args[0].func) in _FILLED:
+            evidence = evidence or f"a causal mask from `{name}`"
+    return evidence, realigns, built
+
+
+def _name(func) -> Optional[str]:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _bidirectional(call: ast.Call) -> bool:
+    """bidirectional= anything but a literal False (the 8th positional argument counts too)."""
+    if len(call.args) >= 8:
+        return True
+    return any(k.arg == "bidirectional" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+               for k in call.keywords) or any(k.arg is None for k in call.keywords)
+
+
+def _true(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+def _is_one(node, negative: bool = False) -> bool:
+    if negative:
+        return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and _is_one(node.operand)
+    return isinstance(node, ast.Constant) and node.value == 1 and not isinstance(node.value, bool)
