@@ -7,12 +7,13 @@ assert kills the CUDA context, reported at a later, unrelated call. Padding ids 
 are the usual cause, or ids meant for another dim. Values are only known when the code runs, so
 the runtime mode checks them all; statically, only values the code certainly makes out of range
 are reported: a negative padding value put into the index and not masked, or values made for a
-larger size than the dim they index.
+larger size than the dim they index. Advanced indexing `table[idx]` is checked for the latter too:
+`x[x > n] = n` (a clamp to n) before a table of n rows reads row n, one past the end.
 """
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, padding_source
-from ..dims import dim_text, must_equal, must_exceed
+from ..dims import dim_text, must_equal, must_exceed, value
 from ..ops import TAKE_ALONG
 from ._example import Example
 
@@ -87,3 +88,17 @@ def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint:
     return (f"index values span [{low}, {high}] but dim={dim} of the input has size {size} (valid: "
             f"[0, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA"
             f"{hint}; mask or clamp padding ids before {op}()")
+
+
+def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> Violation:
+    """`table[idx]` with values made for a larger size than the table's dim."""
+    here = shape.dims[axis]
+    size = value(here)
+    sized = dim_text(here) if isinstance(here, int) or size is None else f"{dim_text(here)} = {size}"
+    bad = size if size is not None else dim_text(here)
+    return Violation(
+        CODE, SEVERITY,
+        f"`{index_text}` holds {domain.origin}, but dim {axis} of `{text}` {shape} has size {sized}, valid "
+        f"positions 0 to {bad - 1 if size is not None else f'{bad} - 1'}; torch raises 'index {bad} is out of bounds' "
+        f"on CPU, a device-side assert on CUDA; bound the values by the table's size (`- 1`) or enlarge the table",
+    )

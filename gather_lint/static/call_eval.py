@@ -118,6 +118,9 @@ class CallMixin:
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
         """masked_fill(m, -100) puts padding in, masked_fill(m, 0) / clamp(min=0) take it out."""
+        if method == "new_full" and len(args) >= 2 and _negative(args[1]) is not None:  # a tensor of padding
+            made = result if isinstance(result, TensorVal) else TensorVal(None, owner.dtype)
+            return _with_sentinel(made.with_(domain=None), _negative(args[1]), node.lineno)
         if not isinstance(result, TensorVal):
             return result
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
@@ -223,14 +226,15 @@ class CallMixin:
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = ops.cat(items, dim, stack=func == "stack")
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
-                if isinstance(joined, TensorVal) and padded:
-                    return _with_sentinel(joined, padded[0].sentinel, padded[0].sentinel_line)
+                if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
+                    return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
                 return joined
             if func == "where" and len(args) == 3:
-                return _where(args, node.lineno)
+                return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):
                 made = _construct("full", args, kwargs, node) if func == "full" else (
-                    TensorVal(args[0].shape, _dtype_kw(kwargs) or args[0].dtype) if args and isinstance(args[0], TensorVal) else None)
+                    TensorVal(args[0].shape, _dtype_kw(kwargs) or args[0].dtype) if args and isinstance(args[0], TensorVal)
+                    else (TensorVal(None, _dtype_kw(kwargs)) if args and args[0] is None else None))
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if isinstance(made, TensorVal) and _negative(fill) is not None:
                     return _with_sentinel(made, _negative(fill), node.lineno)
@@ -318,12 +322,15 @@ def _carry_shift(owner: TensorVal, result, method: str, args):
     return result
 
 
-def _where(args, line: int):
+def _where(args, line: int, nodes=()):
     """torch.where(c, a, b); where(c, ids, -100) puts padding into ids, where(c, ids, 0) takes it out."""
     from ..dims import broadcast
 
     tensors = [a for a in args[1:] if isinstance(a, TensorVal)]
     if not tensors:
+        fill = next((_negative(a) for a in args[1:] if _negative(a) is not None), None)
+        if fill is not None and any(a is None for a in args[1:]):  # where(pad, -1, ids): ids unknown, -1 certain
+            return _with_sentinel(TensorVal(None), fill, line)
         return None
     shape = args[0].shape if isinstance(args[0], TensorVal) else None
     for t in tensors:
@@ -337,7 +344,19 @@ def _where(args, line: int):
             result = result.with_(dtype=kept.dtype, domain=kept.domain)
             result = result if _negative(other) is not None else value_ranges.masked(result)
             return _with_sentinel(result, _negative(other), line)
+    # where(pad, full_like(ids, -1), ids): a tensor made of padding puts it in; a tensor that merely may
+    # hold padding (where(valid, labels, zeros)) is the usual way of taking it out
+    fills = [a for a, n in zip(args[1:], nodes[1:]) if isinstance(a, TensorVal) and a.domain is not None
+             and a.domain.sentinel is not None and _is_fill_call(n)]
+    if fills:
+        return _with_sentinel(result, fills[0].domain.sentinel, fills[0].domain.sentinel_line)
     return result
+
+
+def _is_fill_call(node) -> bool:
+    func = node.func if isinstance(node, ast.Call) else None
+    name = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else None)
+    return name in ("full", "full_like", "new_full")
 
 
 _UNKNOWN_TENSORISH = None
