@@ -151,3 +151,123 @@ def test_padding_in_a_scripts_loop_is_not_flagged():
         dist[i, target[i]] = 1.0
     """
     assert findings(code) == []
+
+
+CLAMPED_BUCKETS = """
+import torch
+import torch.nn as nn
+
+class DistanceBias(nn.Module):
+    def __init__(self, max_distance, heads):
+        super().__init__()
+        self.max_distance = max_distance
+        self.table = nn.Embedding(max_distance, heads)
+
+    def forward(self, length):
+        pos = torch.arange(length)
+        distance = (pos[None, :] - pos[:, None]).abs().clamp(max=self.max_distance)
+        return self.table(distance)
+
+if __name__ == "__main__":
+    print(DistanceBias(6, 2)(10).shape)
+"""
+
+
+def test_clamp_to_the_embedding_size_reads_one_past_its_end(torch):
+    found = lint(CLAMPED_BUCKETS)
+    assert [(f.line, f.code) for f in found] == [(14, "GL011")]
+    assert "clamped to at most 6" in found[0].message and "has 6 rows (valid ids 0 to 5)" in found[0].message
+    layer = run(CLAMPED_BUCKETS, torch)["DistanceBias"](6, 2)
+    with pytest.raises(IndexError, match="index out of range in self"):
+        layer(10)
+
+
+def test_clamp_to_the_last_embedding_row_stays_silent(torch):
+    code = CLAMPED_BUCKETS.replace("clamp(max=self.max_distance)", "clamp(max=self.max_distance - 1)")
+    assert findings(code) == []
+    assert run(code, torch)["DistanceBias"](6, 2)(10).shape == (10, 10, 2)
+
+
+def test_clamp_into_a_functional_embedding(torch):
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    def lookup(steps, n):
+        weight = torch.randn(n, 4)
+        return F.embedding(steps.clamp(0, n), weight)
+
+    if __name__ == "__main__":
+        print(lookup(torch.arange(9), 5))
+    """
+    assert findings(code) == [(7, "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        torch.nn.functional.embedding(torch.arange(9).clamp(0, 5), torch.randn(5, 4))
+
+
+PADDED_SEQUENCES = """
+import torch
+import torch.nn as nn
+
+def collate(seqs, fill):
+    return nn.utils.rnn.pad_sequence(seqs, batch_first=True, padding_value=fill)
+
+class Tagger(nn.Module):
+    def __init__(self, vocab, width, pad: int = -1):
+        super().__init__()
+        self.pad = pad
+        self.embed = nn.Embedding(vocab, width)
+
+    def forward(self, tokens):
+        return self.embed(tokens).sum(1)
+
+    def score(self, tokens):
+        return self(tokens).norm(dim=-1)
+
+if __name__ == "__main__":
+    tagger = Tagger(10, 4).eval()
+    batch = collate([torch.tensor([1, 2, 3]), torch.tensor([4])], tagger.pad)
+    print(tagger.score(batch))
+"""
+
+
+def test_pad_sequence_padding_reaches_an_embedding_through_methods(torch):
+    found = lint(PADDED_SEQUENCES)
+    assert [(f.line, f.code) for f in found] == [(15, "GL011")]
+    assert "padding value -1 (set at line 6)" in found[0].message
+    scope = run(PADDED_SEQUENCES, torch)
+    batch = scope["collate"]([torch.tensor([1, 2, 3]), torch.tensor([4])], -1)
+    with pytest.raises(IndexError, match="index out of range in self"):
+        scope["Tagger"](10, 4).eval().score(batch)
+
+
+def test_pad_sequence_with_a_valid_padding_id_stays_silent():
+    assert findings(PADDED_SEQUENCES.replace("pad: int = -1", "pad: int = 0")) == []
+
+
+EXTENDED_IDS = """
+import torch
+
+def copy_mix(gen_probs, copy_attn, source_ids):
+    return gen_probs.scatter_add(1, source_ids, copy_attn)
+
+if __name__ == "__main__":
+    batch, vocab, src_len = 3, 20, 7
+    ids = torch.randint(0, vocab, (batch, src_len))
+    ids[1, 2] = vocab + 1  # an out-of-vocabulary source word gets an extended id
+    print(copy_mix(torch.rand(batch, vocab), torch.rand(batch, src_len), ids))
+"""
+
+
+def test_an_id_written_past_a_named_vocabulary_reaches_the_scatter(torch):
+    found = lint(EXTENDED_IDS)
+    assert [(f.line, f.code) for f in found] == [(5, "GL011")]
+    assert "values that include 21" in found[0].message and "has size vocab = 20" in found[0].message
+    ids = torch.randint(0, 20, (3, 7))
+    ids[1, 2] = 21
+    with pytest.raises(RuntimeError, match="index 21 is out of bounds for dimension 1 with size 20"):
+        torch.rand(3, 20).scatter_add(1, ids, torch.rand(3, 7))
+
+
+def test_an_id_written_inside_a_named_vocabulary_stays_silent():
+    assert findings(EXTENDED_IDS.replace("ids[1, 2] = vocab + 1", "ids[1, 2] = 3")) == []

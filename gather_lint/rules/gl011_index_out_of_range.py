@@ -67,7 +67,7 @@ def check(site: Site) -> Optional[Violation]:
     if must_exceed(domain.size, here) and not any(must_equal(d, domain.size) for d in site.input.shape.dims):
         return Violation(
             CODE, SEVERITY,
-            f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {dim_text(here)}; "
+            f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {_sized(here)}; "
             f"values from {dim_text(here)} up are out of range: torch raises on CPU, a device-side assert on CUDA; "
             f"make the values with the table's size",
         )
@@ -102,3 +102,21 @@ def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> V
         f"positions 0 to {bad - 1 if size is not None else f'{bad} - 1'}; torch raises 'index {bad} is out of bounds' "
         f"on CPU, a device-side assert on CUDA; bound the values by the table's size (`- 1`) or enlarge the table",
     )
+
+
+def lookup_message(text: str, domain, rows, what: str) -> Violation:
+    """An embedding lookup / one_hot with values made for more rows or classes than it has."""
+    size = value(rows)
+    sized = dim_text(rows) if isinstance(rows, int) or size is None else f"{dim_text(rows)} = {size}"
+    bad = size if size is not None else dim_text(rows)
+    return Violation(
+        CODE, SEVERITY,
+        f"`{text}` holds {domain.origin}, but {what} has {sized} rows (valid ids 0 to "
+        f"{bad - 1 if size is not None else f'{bad} - 1'}); id {bad} raises 'index out of range in self' on CPU, "
+        f"a device-side assert on CUDA; bound the ids by the table's size (`- 1`) or enlarge the table",
+    )
+
+
+def _sized(d) -> str:
+    """`V = 50` for a named size whose value is known, else the name or number."""
+    return dim_text(d) if isinstance(d, int) or value(d) is None else f"{dim_text(d)} = {value(d)}"

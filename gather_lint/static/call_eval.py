@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_sites, sequences, symbolic
-from . import config, modules, value_ranges
+from . import config, index_values, modules, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -56,6 +56,7 @@ class CallMixin:
                 args, _ = self._args(node)
                 if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
+                    index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                 return layer.apply(args[0]) if len(args) == 1 else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
@@ -88,6 +89,8 @@ class CallMixin:
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            if isinstance(owner, InstanceVal) and self.module is not None:
+                return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
                 # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
                 result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
@@ -95,6 +98,8 @@ class CallMixin:
             return None
         target = self.expr(func)
         args, kwargs = self._args(node)
+        if isinstance(func, ast.Name) and func.id == "self" and target is None and self.instance is not None:
+            target = self.instance  # self(x) inside a method of a known instance: its forward
         if isinstance(target, QualName):
             return self._qualified_call(target.name, node, args, kwargs)
         if self.module is not None and (isinstance(target, InstanceVal) or modules.is_layer(target)):
@@ -143,7 +148,7 @@ class CallMixin:
             return value_ranges.length_of_mask(owner, result, ops.as_int(dim), self.source.segment(receiver))
         if method in ("clamp", "clip", "clamp_max", "clamp_"):
             upper = kwargs.get("max", args[0] if method == "clamp_max" and args else (args[1] if len(args) > 1 else None))
-            result = value_ranges.clamped(result, upper)
+            result = value_ranges.clamped(result, upper, node.lineno)
         if method in ("long", "int", "to", "type") and result.dtype in ("int64", "int32") and owner.dtype in _EXACT_UP_TO:
             # ids stored in a half-precision tensor (a buffer sharing the model's dtype) come back rounded
             where = f"stored as {owner.dtype}, read back with `.{method}()` at line {node.lineno}"
@@ -165,6 +170,16 @@ class CallMixin:
             return None
         formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
         return self.module.call_instance(self, target, node, formal, kwargs)
+
+    def _call_method(self, instance: InstanceVal, name: str, node: ast.Call, args, kwargs):
+        """`model.eval()` is the model again; `model.loss(ids)` runs the method with the instance's facts."""
+        if name in _RETURNS_MODULE and not kwargs:
+            return instance
+        method = self.module.methods.get((instance.class_name, name))
+        if method is None or instance.facts is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
+        return self.module.call(self, method, node, [None] + formal, kwargs, instance)
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""
@@ -253,6 +268,9 @@ class CallMixin:
                 return TensorVal(Shape(s.dims + (n.dim,)), "int64")
             if func == "embedding" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 ids, weight = args[0], args[1]
+                if weight.shape is not None and not weight.shape.variadic and len(weight.shape.dims) == 2:
+                    index_values.check_lookup(self, node, node.args[0], ids, weight.shape.dims[0],
+                                              f"the weight `{self.source.segment(node.args[1])}` of F.embedding()")
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
@@ -266,6 +284,9 @@ class CallMixin:
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
+        if func == "pad_sequence" and module.endswith("nn.utils.rnn"):
+            fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
+            return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None
         if module in modules.NN_MODULES:
             return modules.build(func, args, kwargs)
         if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
@@ -285,6 +306,9 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float"}
+
+
+_RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}
 
 
 _SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16"}

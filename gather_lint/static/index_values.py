@@ -11,23 +11,64 @@ import ast
 import re
 from typing import Optional, Tuple
 
-from ..dims import must_equal, must_exceed
+from ..dims import Sym, dim_text, must_equal, must_exceed
 from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl011_index_out_of_range as out_of_range
 from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import SeqVal, TensorVal
 
 
-# what makes such values: a negative fill (`new_full(size, -1)`, `where(pad, -1, ids)`), or a clamp
-# written as `x[x > m] = m`; blocks spelling neither need no parse for these checks
-_NEGATIVE_FILL = re.compile(r"\b(?:new_full|full_like|full|where)\(.*,\s*-\d+\s*[,)]")
-_CLAMP_WRITE = re.compile(r"\b(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\b")
+# what makes such values: a negative fill (`new_full(size, -1)`, `where(pad, -1, ids)`), a clamp
+# written as `x[x > m] = m`; beside an embedding, a negative padding id (`pad_id: int = -1`) or a
+# `.clamp(max=m)`. Blocks
+# spelling none of these need no parse for these checks. Each is searched only where a plain
+# substring says it can be: the prefilter runs on every file.
+_FILL_CALL = re.compile(r"(?:full|full_like|where)\((?:[^()\n]|\([^()\n]*\))*,\s*-\d+\s*[,)]")
+_CLAMP_WRITE = re.compile(r"\s*(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\s*(?:#.*)?$")
+_PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
+
+
+_CLAMP_MAX = re.compile(r"clamp\((?:[^()\n]|\([^()\n]*\))*(?:max\s*=|,)|clamp_max\(")  # an upper bound
 
 
 def spelled_in(text: str) -> bool:
-    if ("full" in text or "where(" in text) and _NEGATIVE_FILL.search(text) is not None:
+    if _negative_fill(text) or _clamp_write(text):
         return True
-    return "] = " in text and _CLAMP_WRITE.search(text) is not None
+    return ("Embedding(" in text or "embedding(" in text) and (_negative_pad(text) or any(_CLAMP_MAX.match(text, at) for at in _positions(text, "clamp")))
+
+
+def _positions(text: str, needle: str):
+    at = text.find(needle)
+    while at != -1:
+        yield at
+        at = text.find(needle, at + 1)
+
+
+def _negative_fill(text: str) -> bool:
+    return any(_FILL_CALL.match(text, at) for needle in ("full", "where(") for at in _positions(text, needle))
+
+
+def _line_around(text: str, at: int):
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return start, len(text) if end == -1 else end
+
+
+def _clamp_write(text: str) -> bool:
+    for at in _positions(text, "] = "):
+        start, end = _line_around(text, at)
+        if ">" in text[start:at] and _CLAMP_WRITE.match(text[start:end]):
+            return True
+    return False
+
+
+def _negative_pad(text: str) -> bool:
+    for needle in ("= -", "=-"):
+        for at in _positions(text, needle):
+            start, _ = _line_around(text, at)
+            if text[at + len(needle):at + len(needle) + 1].isdigit() and _PAD_NAME.search(text, start, at):
+                return True
+    return False
 
 
 def check(interp, node: ast.Subscript, owner, key) -> None:
@@ -48,11 +89,33 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or axis >= len(owner.shape.dims):
         return
     here = owner.shape.dims[axis]
-    if domain.size is None or domain.category or not must_exceed(domain.size, here):
+    if not _past(domain, here):
         return
     if any(must_equal(d, domain.size) for d in owner.shape.dims):
         return  # values made for another dim of the same tensor: GL004's question, not a range one
     interp.flag(node, out_of_range.subscript_message(text, owner.shape, axis, index_text, domain), None)
+
+
+def check_lookup(interp, node: ast.Call, ids_node, ids, rows, what: str) -> None:
+    """`emb(ids)` / `F.embedding(ids, w)` / `F.one_hot(ids, n)` with values made for more than `rows`."""
+    if not isinstance(ids, TensorVal) or ids.domain is None or not _past(ids.domain, rows):
+        return
+    text = interp.source.segment(ids_node)
+    interp.flag(node, out_of_range.lookup_message(text, ids.domain, rows, what), None)
+
+
+def _past(domain, here) -> bool:
+    """Values certainly reach past a dim of size `here`: a larger size, or `n + 1` against n."""
+    size = domain.size
+    if size is None or here is None or domain.category:
+        return False
+    if must_exceed(size, here):
+        return True
+    return isinstance(size, Sym) and value_of_name(size) == f"{dim_text(here)} + 1"
+
+
+def value_of_name(size: Sym) -> str:
+    return size.name
 
 
 def _tensor_key(owner, key) -> Optional[Tuple[int, TensorVal]]:
