@@ -271,3 +271,45 @@ def test_an_id_written_past_a_named_vocabulary_reaches_the_scatter(torch):
 
 def test_an_id_written_inside_a_named_vocabulary_stays_silent():
     assert findings(EXTENDED_IDS.replace("ids[1, 2] = vocab + 1", "ids[1, 2] = 3")) == []
+
+
+ONE_BASED_RATINGS = """
+import torch
+
+NUM_STARS = 5
+
+def soft_targets(stars):
+    # stars: [B] review ratings in 1..NUM_STARS
+    targets = torch.zeros(stars.shape[0], NUM_STARS)
+    return targets.scatter(1, stars.unsqueeze(1), 1.0)
+
+if __name__ == "__main__":
+    print(soft_targets(torch.tensor([1, 3, 4])))
+"""
+
+
+def test_one_based_labels_stated_in_a_comment_overrun_the_one_hot(torch):
+    found = lint(ONE_BASED_RATINGS)
+    assert [(f.line, f.code) for f in found] == [(9, "GL011")]
+    assert "1-based (1 to NUM_STARS = 5, by the comment at line 7)" in found[0].message
+    assert "has size NUM_STARS = 5" in found[0].message
+    fn = run(ONE_BASED_RATINGS, torch)["soft_targets"]
+    assert fn(torch.tensor([1, 3, 4])).argmax(1).tolist() == [1, 3, 4]  # silently one column to the right
+    with pytest.raises(RuntimeError, match="index 5 is out of bounds for dimension 1 with size 5"):
+        fn(torch.tensor([5]))
+
+
+def test_one_based_labels_shifted_down_stay_silent():
+    assert findings(ONE_BASED_RATINGS.replace("stars.unsqueeze(1), 1.0", "stars.unsqueeze(1) - 1, 1.0")) == []
+
+
+def test_a_range_within_the_size_is_no_overrun():
+    for comment in ("# stars: [B] review ratings in 0..NUM_STARS - 1", "# stars: [B] in 1..NUM_STARS - 1", "# stars: [B]"):
+        assert findings(ONE_BASED_RATINGS.replace("# stars: [B] review ratings in 1..NUM_STARS", comment)) == []
+
+
+def test_module_constants_size_tensors_in_functions():
+    from gather_lint.static.module_constants import constants
+
+    text = "N_CLASSES = 10\nHIDDEN: int = 64  # width\nSTEPS = 3\nSTEPS = 4\nlower = 5\n"
+    assert {k: v.dim.size for k, v in constants(text).items()} == {"N_CLASSES": 10, "HIDDEN": 64}

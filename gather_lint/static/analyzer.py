@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, index_values
+from . import advanced_indexing, index_values, module_constants
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -116,7 +116,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                                  **shown_source(source, line, (col, end_col if end_line == line else None), None)))
 
     def analyse():
-        module_names = _imports(tree)
+        module_names = {**module_constants.constants(text), **_imports(tree)}
         module = ModuleContext(tree, lambda rep, fl: Interpreter(source, module_names, rep, fl))
 
         def interpreter():
