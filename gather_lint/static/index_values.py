@@ -19,8 +19,7 @@ from .values import SeqVal, TensorVal
 
 
 # what makes such values: a negative fill (`new_full(size, -1)`, `where(pad, -1, ids)`), a clamp
-# written as `x[x > m] = m`; beside an embedding, a negative padding id (`pad_id: int = -1`) or a
-# `.clamp(max=m)`. Blocks
+# written as `x[x > m] = m`; beside an embedding, a negative padding id (`pad_id: int = -1`). Blocks
 # spelling none of these need no parse for these checks. Each is searched only where a plain
 # substring says it can be: the prefilter runs on every file.
 _FILL_CALL = re.compile(r"(?:full|full_like|where)\((?:[^()\n]|\([^()\n]*\))*,\s*-\d+\s*[,)]")
@@ -28,13 +27,13 @@ _CLAMP_WRITE = re.compile(r"\s*(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\s*(?:#.*)?$
 _PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
 
 
-_CLAMP_MAX = re.compile(r"clamp\((?:[^()\n]|\([^()\n]*\))*(?:max\s*=|,)|clamp_max\(")  # an upper bound
 
 
 def spelled_in(text: str) -> bool:
     if _negative_fill(text) or _clamp_write(text):
         return True
-    return ("Embedding(" in text or "embedding(" in text) and (_negative_pad(text) or any(_CLAMP_MAX.match(text, at) for at in _positions(text, "clamp")))
+    # a `.clamp(max=n)` is checked only in files that name an op: beside every embedding it costs too much
+    return ("Embedding(" in text or "embedding(" in text) and _negative_pad(text)
 
 
 def _positions(text: str, needle: str):
@@ -97,7 +96,7 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
 
 
 def check_lookup(interp, node: ast.Call, ids_node, ids, rows, what: str) -> None:
-    """`emb(ids)` / `F.embedding(ids, w)` / `F.one_hot(ids, n)` with values made for more than `rows`."""
+    """`emb(ids)` / `F.embedding(ids, w)` with values made for more than `rows`."""
     if not isinstance(ids, TensorVal) or ids.domain is None or not _past(ids.domain, rows):
         return
     text = interp.source.segment(ids_node)
@@ -111,11 +110,7 @@ def _past(domain, here) -> bool:
         return False
     if must_exceed(size, here):
         return True
-    return isinstance(size, Sym) and value_of_name(size) == f"{dim_text(here)} + 1"
-
-
-def value_of_name(size: Sym) -> str:
-    return size.name
+    return isinstance(size, Sym) and size.name == f"{dim_text(here)} + 1"
 
 
 def _tensor_key(owner, key) -> Optional[Tuple[int, TensorVal]]:
