@@ -2,7 +2,8 @@
 
 ``torch.take_along_dim(x, idx, dim=d)`` computes ``idx % x.size(d)`` before gathering, so ``-100``
 padding labels, ``-1`` sentinels and ids from a larger vocabulary never raise: they silently read
-another position. gather() on the same values would raise. Statically, reported when the code certainly put a
+another position. gather() on the same values would raise. Advanced indexing `table[ids]` does the same
+with negative values: `-1` reads the last row. Statically, reported when the code certainly put a
 negative padding value into the index; at run time, for any out-of-range value.
 """
 from typing import Optional
@@ -55,3 +56,14 @@ def check(site: Site) -> Optional[Violation]:
 def message(low: int, high: int, size: int, dim: int, value: int, coord, hint: str) -> str:
     return (f"index values span [{low}, {high}] but dim={dim} has size {size}; torch silently wraps them modulo "
             f"{size} (first bad value {value} at index{list(coord)}) instead of raising{hint}; mask padding ids first")
+
+
+def subscript_message(text: str, index_text: str, domain) -> Violation:
+    """`table[ids]` with -1 among ids: advanced indexing counts from the end, as take_along_dim wraps."""
+    where = padding_source(domain)
+    return Violation(
+        CODE, SEVERITY,
+        f"`{index_text}` can hold the padding value {domain.sentinel}{where}, and `{text}[{index_text}]` reads "
+        f"it as a position counted from the end: {domain.sentinel} silently reads the last entry of `{text}` "
+        f"instead of raising; replace padding first, e.g. `{index_text}.clamp(min=0)`, and mask the result",
+    )

@@ -7,12 +7,13 @@ assert kills the CUDA context, reported at a later, unrelated call. Padding ids 
 are the usual cause, or ids meant for another dim. Values are only known when the code runs, so
 the runtime mode checks them all; statically, only values the code certainly makes out of range
 are reported: a negative padding value put into the index and not masked, or values made for a
-larger size than the dim they index.
+larger size than the dim they index. Advanced indexing `table[idx]` is checked for the latter too:
+`x[x > n] = n` (a clamp to n) before a table of n rows reads row n, one past the end.
 """
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, padding_source
-from ..dims import dim_text, must_equal, must_exceed
+from ..dims import dim_text, must_equal, must_exceed, value
 from ..ops import TAKE_ALONG
 from ._example import Example
 
@@ -66,7 +67,7 @@ def check(site: Site) -> Optional[Violation]:
     if must_exceed(domain.size, here) and not any(must_equal(d, domain.size) for d in site.input.shape.dims):
         return Violation(
             CODE, SEVERITY,
-            f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {dim_text(here)}; "
+            f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {_sized(here)}; "
             f"values from {dim_text(here)} up are out of range: torch raises on CPU, a device-side assert on CUDA; "
             f"make the values with the table's size",
         )
@@ -87,3 +88,35 @@ def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint:
     return (f"index values span [{low}, {high}] but dim={dim} of the input has size {size} (valid: "
             f"[0, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA"
             f"{hint}; mask or clamp padding ids before {op}()")
+
+
+def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> Violation:
+    """`table[idx]` with values made for a larger size than the table's dim."""
+    here = shape.dims[axis]
+    size = value(here)
+    sized = dim_text(here) if isinstance(here, int) or size is None else f"{dim_text(here)} = {size}"
+    bad = size if size is not None else dim_text(here)
+    return Violation(
+        CODE, SEVERITY,
+        f"`{index_text}` holds {domain.origin}, but dim {axis} of `{text}` {shape} has size {sized}, valid "
+        f"positions 0 to {bad - 1 if size is not None else f'{bad} - 1'}; torch raises 'index {bad} is out of bounds' "
+        f"on CPU, a device-side assert on CUDA; bound the values by the table's size (`- 1`) or enlarge the table",
+    )
+
+
+def lookup_message(text: str, domain, rows, what: str) -> Violation:
+    """An embedding lookup / one_hot with values made for more rows or classes than it has."""
+    size = value(rows)
+    sized = dim_text(rows) if isinstance(rows, int) or size is None else f"{dim_text(rows)} = {size}"
+    bad = size if size is not None else dim_text(rows)
+    return Violation(
+        CODE, SEVERITY,
+        f"`{text}` holds {domain.origin}, but {what} has {sized} rows (valid ids 0 to "
+        f"{bad - 1 if size is not None else f'{bad} - 1'}); id {bad} raises 'index out of range in self' on CPU, "
+        f"a device-side assert on CUDA; bound the ids by the table's size (`- 1`) or enlarge the table",
+    )
+
+
+def _sized(d) -> str:
+    """`V = 50` for a named size whose value is known, else the name or number."""
+    return dim_text(d) if isinstance(d, int) or value(d) is None else f"{dim_text(d)} = {value(d)}"

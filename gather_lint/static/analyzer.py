@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing
+from . import advanced_indexing, index_values, module_constants
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -62,7 +62,7 @@ def local_trigger(text: str) -> bool:
 
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
-    return names_an_op(text) or local_trigger(text)
+    return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -116,7 +116,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                                  **shown_source(source, line, (col, end_col if end_line == line else None), None)))
 
     def analyse():
-        module_names = _imports(tree)
+        module_names = {**module_constants.constants(text), **_imports(tree)}
         module = ModuleContext(tree, lambda rep, fl: Interpreter(source, module_names, rep, fl))
 
         def interpreter():
@@ -180,7 +180,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     if len(starts) <= 2:
         return parse(text, path)
     chunks = [(first, "".join(lines[first:last])) for first, last in zip(starts, starts[1:] + [len(lines)])]
-    keep = [names_an_op(chunk) for _, chunk in chunks]
+    # a block making out-of-range index values counts as a site's: its callers index with them
+    keep = [names_an_op(chunk) or index_values.spelled_in(chunk) for _, chunk in chunks]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_sites, sequences, symbolic
-from . import config, modules, value_ranges
+from . import config, index_values, modules, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -56,6 +56,7 @@ class CallMixin:
                 args, _ = self._args(node)
                 if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
+                    index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                 return layer.apply(args[0]) if len(args) == 1 else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
@@ -88,6 +89,8 @@ class CallMixin:
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            if isinstance(owner, InstanceVal) and self.module is not None:
+                return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
                 # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
                 result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
@@ -95,6 +98,8 @@ class CallMixin:
             return None
         target = self.expr(func)
         args, kwargs = self._args(node)
+        if isinstance(func, ast.Name) and func.id == "self" and target is None and self.instance is not None:
+            target = self.instance  # self(x) inside a method of a known instance: its forward
         if isinstance(target, QualName):
             return self._qualified_call(target.name, node, args, kwargs)
         if self.module is not None and (isinstance(target, InstanceVal) or modules.is_layer(target)):
@@ -118,6 +123,9 @@ class CallMixin:
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
         """masked_fill(m, -100) puts padding in, masked_fill(m, 0) / clamp(min=0) take it out."""
+        if method == "new_full" and len(args) >= 2 and _negative(args[1]) is not None:  # a tensor of padding
+            made = result if isinstance(result, TensorVal) else TensorVal(None, owner.dtype)
+            return _with_sentinel(made.with_(domain=None), _negative(args[1]), node.lineno)
         if not isinstance(result, TensorVal):
             return result
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
@@ -140,7 +148,7 @@ class CallMixin:
             return value_ranges.length_of_mask(owner, result, ops.as_int(dim), self.source.segment(receiver))
         if method in ("clamp", "clip", "clamp_max", "clamp_"):
             upper = kwargs.get("max", args[0] if method == "clamp_max" and args else (args[1] if len(args) > 1 else None))
-            result = value_ranges.clamped(result, upper)
+            result = value_ranges.clamped(result, upper, node.lineno)
         if method in ("long", "int", "to", "type") and result.dtype in ("int64", "int32") and owner.dtype in _EXACT_UP_TO:
             # ids stored in a half-precision tensor (a buffer sharing the model's dtype) come back rounded
             where = f"stored as {owner.dtype}, read back with `.{method}()` at line {node.lineno}"
@@ -162,6 +170,16 @@ class CallMixin:
             return None
         formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
         return self.module.call_instance(self, target, node, formal, kwargs)
+
+    def _call_method(self, instance: InstanceVal, name: str, node: ast.Call, args, kwargs):
+        """`model.eval()` is the model again; `model.loss(ids)` runs the method with the instance's facts."""
+        if name in _RETURNS_MODULE and not kwargs:
+            return instance
+        method = self.module.methods.get((instance.class_name, name))
+        if method is None or instance.facts is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
+        return self.module.call(self, method, node, [None] + formal, kwargs, instance)
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""
@@ -223,14 +241,15 @@ class CallMixin:
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = ops.cat(items, dim, stack=func == "stack")
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
-                if isinstance(joined, TensorVal) and padded:
-                    return _with_sentinel(joined, padded[0].sentinel, padded[0].sentinel_line)
+                if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
+                    return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
                 return joined
             if func == "where" and len(args) == 3:
-                return _where(args, node.lineno)
+                return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):
                 made = _construct("full", args, kwargs, node) if func == "full" else (
-                    TensorVal(args[0].shape, _dtype_kw(kwargs) or args[0].dtype) if args and isinstance(args[0], TensorVal) else None)
+                    TensorVal(args[0].shape, _dtype_kw(kwargs) or args[0].dtype) if args and isinstance(args[0], TensorVal)
+                    else (TensorVal(None, _dtype_kw(kwargs)) if args and args[0] is None else None))
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if isinstance(made, TensorVal) and _negative(fill) is not None:
                     return _with_sentinel(made, _negative(fill), node.lineno)
@@ -249,6 +268,9 @@ class CallMixin:
                 return TensorVal(Shape(s.dims + (n.dim,)), "int64")
             if func == "embedding" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 ids, weight = args[0], args[1]
+                if weight.shape is not None and not weight.shape.variadic and len(weight.shape.dims) == 2:
+                    index_values.check_lookup(self, node, node.args[0], ids, weight.shape.dims[0],
+                                              f"the weight `{self.source.segment(node.args[1])}` of F.embedding()")
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
@@ -262,6 +284,9 @@ class CallMixin:
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
+        if func == "pad_sequence" and module.endswith("nn.utils.rnn"):
+            fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
+            return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None
         if module in modules.NN_MODULES:
             return modules.build(func, args, kwargs)
         if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
@@ -281,6 +306,9 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float"}
+
+
+_RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}
 
 
 _SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16"}
@@ -318,12 +346,15 @@ def _carry_shift(owner: TensorVal, result, method: str, args):
     return result
 
 
-def _where(args, line: int):
+def _where(args, line: int, nodes=()):
     """torch.where(c, a, b); where(c, ids, -100) puts padding into ids, where(c, ids, 0) takes it out."""
     from ..dims import broadcast
 
     tensors = [a for a in args[1:] if isinstance(a, TensorVal)]
     if not tensors:
+        fill = next((_negative(a) for a in args[1:] if _negative(a) is not None), None)
+        if fill is not None and any(a is None for a in args[1:]):  # where(pad, -1, ids): ids unknown, -1 certain
+            return _with_sentinel(TensorVal(None), fill, line)
         return None
     shape = args[0].shape if isinstance(args[0], TensorVal) else None
     for t in tensors:
@@ -337,7 +368,19 @@ def _where(args, line: int):
             result = result.with_(dtype=kept.dtype, domain=kept.domain)
             result = result if _negative(other) is not None else value_ranges.masked(result)
             return _with_sentinel(result, _negative(other), line)
+    # where(pad, full_like(ids, -1), ids): a tensor made of padding puts it in; a tensor that merely may
+    # hold padding (where(valid, labels, zeros)) is the usual way of taking it out
+    fills = [a for a, n in zip(args[1:], nodes[1:]) if isinstance(a, TensorVal) and a.domain is not None
+             and a.domain.sentinel is not None and _is_fill_call(n)]
+    if fills:
+        return _with_sentinel(result, fills[0].domain.sentinel, fills[0].domain.sentinel_line)
     return result
+
+
+def _is_fill_call(node) -> bool:
+    func = node.func if isinstance(node, ast.Call) else None
+    name = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else None)
+    return name in ("full", "full_like", "new_full")
 
 
 _UNKNOWN_TENSORISH = None

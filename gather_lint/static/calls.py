@@ -202,7 +202,7 @@ def _informative(value) -> bool:
     if isinstance(value, DictVal):
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
-        return value.shape is not None or value.dtype is not None
+        return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
     if isinstance(value, SeqVal):
         return any(isinstance(v, TensorVal) and _informative(v) for v in value.items)
     return isinstance(value, DimVal) and value_of(value.dim) is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import header_comments
+from . import header_comments, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
@@ -37,6 +37,7 @@ class DeclaredFactsMixin:
         if gap is None:
             return
         self._apply_pragmas(*gap)
+        value_comments.declare(self, *gap)  # `# labels: [N] ids in 1..C`
         for line, name, shape in self.comments.entries(*gap):
             if name in self.env or name in self.params:
                 self._declare(name, shape, line)

@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from . import advanced_indexing
+from . import advanced_indexing, index_values
 from . import branches, sequences
 from . import config
 from . import tensor_ops as ops
@@ -122,7 +122,10 @@ class ExpressionMixin:
             return None
         if isinstance(owner, TensorVal):
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
+            index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
             return crossed or ops.index_tensor(owner, key)
+        if owner is None:
+            index_values.check(self, node, owner, key)
         if isinstance(owner, config.DictVal):
             return owner.get(key)
         return None

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import config, value_ranges
+from . import config, index_values, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -233,6 +233,7 @@ class StatementMixin:
             self.expr(target.value)
             key = self.expr(target.slice)
             owner = self.env.get(target.value.id)
+            index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):

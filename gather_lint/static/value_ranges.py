@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..contract import Domain
 from ..dims import Sym, dim_text, normalize_dim, value
-from .values import Literal, TensorVal
+from .values import DimVal, Literal, TensorVal
 
 
 def _one_more(d):
@@ -39,8 +39,14 @@ def length_of_mask(owner: TensorVal, result, dim, text: str):
     return result.with_(domain=Domain(_one_more(n), origin=origin))
 
 
-def clamped(result, upper) -> Optional[TensorVal]:
-    """`.clamp(max=...)` bounds the values anew: the range they were made with no longer holds."""
+def clamped(result, upper, line: Optional[int] = None) -> Optional[TensorVal]:
+    """`.clamp(max=...)` bounds the values anew: the range they were made with no longer holds. An
+    integer bound m is reached (the clamp is there because values go past it): a size of m + 1."""
+    bound = upper.dim if isinstance(upper, DimVal) else None
+    if isinstance(result, TensorVal) and bound is not None and line is not None and value(bound) != -1 \
+            and result.dtype not in ("bool", "float16", "bfloat16", "float32", "float64"):
+        origin = f"values clamped to at most {dim_text(bound)} (the clamp at line {line}), {dim_text(bound)} included"
+        return result.with_(domain=replace(result.domain or Domain(), size=_one_more(bound), origin=origin, category=False))
     if isinstance(result, TensorVal) and result.domain is not None and upper is not None \
             and not (isinstance(upper, Literal) and upper.value is None):
         return result.with_(domain=replace(result.domain, size=None))
@@ -54,9 +60,12 @@ def written(owner: TensorVal, constant: int, line: int) -> TensorVal:
     old = owner.domain
     size = constant + 1
     if old is not None and old.size is not None:
-        if not isinstance(old.size, int):
-            return owner  # a named range: cannot tell which bound is larger
-        size = max(size, old.size)
+        known = value(old.size)
+        if known is None:
+            return owner  # a named range of unknown size: cannot tell which bound is larger
+        if known >= size and not isinstance(old.size, int):
+            return owner  # written within a named range (`ids[0] = 3` for ids < V = 50): it stays
+        size = max(size, known)
     origin = f"{_WRITTEN}{constant} (written at line {line})"
     base = old or Domain()
     return owner.with_(domain=replace(base, size=size, origin=origin, category=False))

@@ -1,0 +1,160 @@
+"""Index values against the size they index, at `table[idx]` reads and writes (advanced indexing).
+
+Two facts the code makes certain: a negative padding value it put into idx (`-1` for a missing
+neighbour), which advanced indexing wraps to the last row without an error (GL010), and values
+made for a larger size than the indexed dim (`x[x > n] = n`, `.clamp(max=n)` before a table of n
+rows), which raise (GL011).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional, Tuple
+
+from ..dims import Sym, dim_text, must_equal, must_exceed
+from ..rules import gl010_wrapped_indices as wrapped
+from ..rules import gl011_index_out_of_range as out_of_range
+from .tensor_ops import FLOAT_DTYPES, SliceVal
+from .values import SeqVal, TensorVal
+
+
+# what makes such values: a negative fill (`new_full(size, -1)`, `where(pad, -1, ids)`), a clamp
+# written as `x[x > m] = m`; beside an embedding, a negative padding id (`pad_id: int = -1`). Blocks
+# spelling none of these need no parse for these checks. Each is searched only where a plain
+# substring says it can be: the prefilter runs on every file.
+_FILL_CALL = re.compile(r"(?:full|full_like|where)\((?:[^()\n]|\([^()\n]*\))*,\s*-\d+\s*[,)]")
+_CLAMP_WRITE = re.compile(r"\s*(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\s*(?:#.*)?$")
+_PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
+
+
+
+
+def spelled_in(text: str) -> bool:
+    if _negative_fill(text) or _clamp_write(text):
+        return True
+    # a `.clamp(max=n)` is checked only in files that name an op: beside every embedding it costs too much
+    return ("Embedding(" in text or "embedding(" in text) and _negative_pad(text)
+
+
+def _positions(text: str, needle: str):
+    at = text.find(needle)
+    while at != -1:
+        yield at
+        at = text.find(needle, at + 1)
+
+
+def _negative_fill(text: str) -> bool:
+    return any(_FILL_CALL.match(text, at) for needle in ("full", "where(") for at in _positions(text, needle))
+
+
+def _line_around(text: str, at: int):
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return start, len(text) if end == -1 else end
+
+
+def _clamp_write(text: str) -> bool:
+    for at in _positions(text, "] = "):
+        start, end = _line_around(text, at)
+        if ">" in text[start:at] and _CLAMP_WRITE.match(text[start:end]):
+            return True
+    return False
+
+
+def _negative_pad(text: str) -> bool:
+    for needle in ("= -", "=-"):
+        for at in _positions(text, needle):
+            start, _ = _line_around(text, at)
+            if text[at + len(needle):at + len(needle) + 1].isdigit() and _PAD_NAME.search(text, start, at):
+                return True
+    return False
+
+
+def check(interp, node: ast.Subscript, owner, key) -> None:
+    """`table[idx]` / `table[:, idx]` (read or write) with idx values the code made out of range."""
+    found = _tensor_key(owner, key)
+    if found is None:
+        return
+    axis, index = found
+    domain = index.domain
+    segment = interp.source.segment
+    text, index_text = segment(node.value), segment(_index_node(node.slice))
+    if domain.sentinel is not None and domain.sentinel < 0:
+        # in a function, on a whole index tensor: `v[f[1]]` in a driver's loop picks one known entry
+        if interp.function is not None and not isinstance(_index_node(node.slice), ast.Subscript) \
+                and not _compared_in_function(interp, index_text):
+            interp.flag(node, wrapped.subscript_message(text, index_text, domain), None)
+        return
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or axis >= len(owner.shape.dims):
+        return
+    here = owner.shape.dims[axis]
+    if not _past(domain, here):
+        return
+    if any(must_equal(d, domain.size) for d in owner.shape.dims):
+        return  # values made for another dim of the same tensor: GL004's question, not a range one
+    interp.flag(node, out_of_range.subscript_message(text, owner.shape, axis, index_text, domain), None)
+
+
+def check_lookup(interp, node: ast.Call, ids_node, ids, rows, what: str) -> None:
+    """`emb(ids)` / `F.embedding(ids, w)` with values made for more than `rows`."""
+    if not isinstance(ids, TensorVal) or ids.domain is None or not _past(ids.domain, rows):
+        return
+    text = interp.source.segment(ids_node)
+    interp.flag(node, out_of_range.lookup_message(text, ids.domain, rows, what), None)
+
+
+def _past(domain, here) -> bool:
+    """Values certainly reach past a dim of size `here`: a larger size, or `n + 1` against n."""
+    size = domain.size
+    if size is None or here is None or domain.category:
+        return False
+    if must_exceed(size, here):
+        return True
+    return isinstance(size, Sym) and size.name == f"{dim_text(here)} + 1"
+
+
+def _tensor_key(owner, key) -> Optional[Tuple[int, TensorVal]]:
+    """(axis, index) for `[idx]` or `[:, ..., :, idx]`: one integer tensor with a value fact, full
+    slices before it. An unknown owner only for `[idx]` alone (a tensor or an array: both wrap)."""
+    if isinstance(key, TensorVal):
+        items, position = [key], 0
+    elif isinstance(key, SeqVal) and not key.names and isinstance(owner, TensorVal):
+        tensors = [k for k, item in enumerate(key.items) if isinstance(item, TensorVal)]
+        if len(tensors) != 1:
+            return None
+        items, position = list(key.items), tensors[0]
+        if not all(isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
+                   for item in items[:position]):
+            return None
+    else:
+        return None
+    index = items[position]
+    if index.domain is None or (index.dtype is not None and (index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES)):
+        return None  # a mask selects; a float index raises (GL008)
+    if owner is not None and not isinstance(owner, TensorVal):
+        return None
+    return position, index
+
+
+def _compared_in_function(interp, index_text: str) -> bool:
+    """`ids == -1` / `ids < 0` / `ids >= 0` anywhere in the function: the author handles the padding
+    around the lookup (reads the wrapped row, then masks it), which is not this mistake."""
+    function = interp.function
+    segment = interp.source.segment
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            sides = (segment(node.left), segment(node.comparators[0]))
+            if index_text in sides:
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("clamp", "clamp_min", "masked_fill", "where") \
+                and segment(node.func.value) == index_text:
+            return True
+    return False
+
+
+def _index_node(slice_node):
+    if isinstance(slice_node, ast.Tuple):
+        for element in slice_node.elts:
+            if not isinstance(element, ast.Slice):
+                return element
+    return slice_node

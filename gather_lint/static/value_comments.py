@@ -1,0 +1,48 @@
+"""Value ranges an author wrote down: `# labels: [N] class ids in 1..C` (1-based, C included).
+
+A comment that names a tensor and gives its values as `1..C`, `1 to C` or `[1, C]` says the values
+reach C itself: a size of C + 1 as positions. Used as an index into a dim of C entries (a one-hot
+of C columns), the largest value is out of range and every other reads the next column.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Iterator, Tuple
+
+from ..contract import Domain
+from ..dims import value
+from .values import DimVal, TensorVal
+
+_ONE_BASED = re.compile(
+    r"^(?P<name>[A-Za-z_]\w*)\s*:.*?(?<![\w.\-])1\s*(?:\.\.\.?|to|–)\s*(?P<upper>[A-Za-z_]\w*|\d+)\b(?!\s*[-+*/(\[])"
+    r"|^(?P<name2>[A-Za-z_]\w*)\s*:.*?\bin\s*\[\s*1\s*,\s*(?P<upper2>[A-Za-z_]\w*|\d+)\s*\]")
+
+
+def one_based(text: str) -> Iterator[Tuple[str, str]]:
+    """(name, upper) for `name: ... 1..upper` in one comment's text."""
+    found = _ONE_BASED.match(text.lstrip("#").strip())
+    if found is None:
+        return
+    name = found.group("name") or found.group("name2")
+    upper = found.group("upper") or found.group("upper2")
+    yield name, upper
+
+
+def declare(interp, first: int, last: int) -> None:
+    """Give the tensors such comment lines (first..last) name the range they state."""
+    for line in range(first, last + 1):
+        comment = interp.source.comment(line)
+        if comment is None or not comment.standalone:
+            continue
+        for name, upper in one_based(comment.text):
+            old = interp.env.get(name)
+            bound = interp.env.get(upper) if not upper.isdigit() else DimVal(int(upper))
+            if name not in interp.params or not isinstance(bound, DimVal) or value(bound.dim) is None \
+                    or not (old is None or isinstance(old, TensorVal)):
+                continue
+            base = old or TensorVal()
+            origin = (f"1-based (1 to {upper} = {value(bound.dim)}, by the comment at line {line}): each reads the "
+                      f"entry after its own; subtract 1")
+            domain = replace(base.domain or Domain(), size=value(bound.dim) + 1, origin=origin, category=False)
+            interp.env[name] = base.with_(domain=domain)
