@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .values import DimVal, Literal
+from .values import DimVal, Literal, SeqVal
 
 MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__"}
 
 
 @dataclass(frozen=True)
 class DictVal:
-    items: Tuple[Tuple[str, object], ...]  # (key, DimVal) of the int items, (key, None) of the others
+    items: Tuple[Tuple[str, object], ...]  # (key, DimVal or SeqVal of them) of the int items, (key, None) of the others
 
     def get(self, key) -> Optional[DimVal]:
         if isinstance(key, Literal) and isinstance(key.value, str):
@@ -30,10 +30,17 @@ def literal_dict(keys, values) -> Optional[DictVal]:
     for key, item in zip(keys, values):
         if not (isinstance(key, Literal) and isinstance(key.value, str)):
             return None
-        items.append((key.value, item if isinstance(item, DimVal) and isinstance(item.dim, int) else None))
+        items.append((key.value, item if _is_setting(item) else None))
     return DictVal(tuple(items))
 
 
 def keyword_dict(kwargs: dict) -> DictVal:
     """dict(batch=2, dim=16)."""
-    return DictVal(tuple((k, v if isinstance(v, DimVal) and isinstance(v.dim, int) else None) for k, v in kwargs.items()))
+    return DictVal(tuple((k, v if _is_setting(v) else None) for k, v in kwargs.items()))
+
+
+def _is_setting(item) -> bool:
+    """A literal int, or a tuple of them (`"patch": (8, 16, 16)`, spread into sizes with `*`)."""
+    if isinstance(item, SeqVal):
+        return not item.names and all(_is_setting(i) and not isinstance(i, SeqVal) for i in item.items)
+    return isinstance(item, DimVal) and isinstance(item.dim, int)

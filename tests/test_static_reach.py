@@ -1,0 +1,195 @@
+"""Facts that reach the faulty call from further away: index lists that can be empty (float32 from
+torch.tensor), 0-d tensors made from Python numbers, sizes spread with `*` from shapes and config
+tuples. Each claim is checked against torch on the same code."""
+import textwrap
+
+import pytest
+
+from .conftest import codes, lint
+
+
+def run(code: str, **inputs):
+    scope = dict(inputs)
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    return scope
+
+
+# ----- torch.tensor(filtered list) without a dtype ---------------------------------------------
+
+FILTERED = """
+import torch
+
+def pick(table, lengths, limit):
+    short = [k for k, n in enumerate(lengths) if n <= limit]
+    return {call}
+"""
+
+
+@pytest.mark.parametrize("call, fires", [
+    ("table.index_select(0, torch.tensor(short))", True),
+    ("torch.index_select(table, 0, torch.as_tensor(short))", True),
+    ("table.index_add(0, torch.tensor(short), table[:len(short)])", True),
+    ("table.index_copy(0, torch.tensor(short), table[:len(short)])", True),
+    ("torch.take_along_dim(table, torch.tensor(short).view(-1, 1), dim=0)", True),
+    ("table.index_select(0, torch.tensor(short, dtype=torch.long))", False),
+    ("table.index_select(0, torch.LongTensor(short))", False),
+    # gather and scatter check nothing, dtype included, for an empty index
+    ("table.gather(0, torch.tensor(short).view(-1, 1).expand(-1, 3))", False),
+    ("table.scatter(0, torch.tensor(short).view(-1, 1).expand(-1, 3), 1.0)", False),
+])
+def test_filtered_list_index(call, fires, torch):
+    code = FILTERED.format(call=call)
+    assert ("GL008" in codes(code)) == fires, call
+    pick = run(code)["pick"]
+    table = torch.randn(5, 3)
+    pick(table, [1, 4, 2], 3)  # something passes the filter: every spelling runs
+    try:
+        pick(table, [7, 9], 3)  # nothing passes: torch.tensor([]) is float32
+        raised = False
+    except (RuntimeError, IndexError) as exc:
+        raised = "dtype" in str(exc) or "long" in str(exc).lower()
+    assert raised == fires, call
+
+
+def test_filtered_list_message_names_filter_and_fix():
+    found = [f for f in lint(FILTERED.format(call="table.index_select(0, torch.tensor(short))")) if f.code == "GL008"]
+    assert len(found) == 1
+    message = found[0].message
+    assert "`if n <= limit`" in message and "float32" in message and "dtype=torch.long" in message
+
+
+def test_inline_comprehension_and_other_names():
+    code = """
+    import torch
+    def keep_rows(feats, tokens, pad_id):
+        return torch.index_select(feats, 0, torch.tensor([i for i, t in enumerate(tokens) if t != pad_id]))
+    """
+    assert codes(code) == ["GL008"]
+
+
+@pytest.mark.parametrize("body", [
+    # the function tests the list: it knows about the empty case
+    "    if not short:\n        return table[:0]\n    return table.index_select(0, torch.tensor(short))",
+    "    assert len(short) > 0\n    return table.index_select(0, torch.tensor(short))",
+    "    return table.index_select(0, torch.tensor(short)) if short else table[:0]",
+])
+def test_guarded_list_is_silent(body):
+    code = ("import torch\n\ndef pick(table, lengths, limit):\n"
+            "    short = [k for k, n in enumerate(lengths) if n <= limit]\n" + body + "\n")
+    assert codes(code) == []
+
+
+def test_unfiltered_comprehension_is_silent():
+    code = """
+    import torch
+    def pick(table, spans):
+        starts = torch.tensor([s for s, _ in spans])
+        return table.index_select(0, starts)
+    """
+    assert codes(code) == []
+
+
+# ----- 0-d tensors from Python numbers -----------------------------------------------------------
+
+ZERO_D = """
+import torch
+
+class SmoothedTargets:
+    def __init__(self, n_classes, eps=0.1):
+        self.n_classes = n_classes
+        self.eps = eps
+
+    def __call__(self, labels):
+        # labels: [N, T]
+        dist = torch.full((*labels.shape, self.n_classes), self.eps / (self.n_classes - 1))
+        on_value = {on_value}
+        return dist.scatter(-1, labels.unsqueeze(-1), on_value)
+"""
+
+
+@pytest.mark.parametrize("on_value, fires", [
+    ("torch.tensor(1.0 - self.eps)", True),
+    ("torch.as_tensor(1 - self.eps)", True),
+    ("1.0 - self.eps", False),  # a Python number is the scalar `value` overload
+    ("torch.tensor(1.0 - self.eps).item()", False),
+])
+def test_zero_d_src_to_scatter(on_value, fires, torch):
+    code = ZERO_D.format(on_value=on_value)
+    found = [f for f in lint(code) if f.code == "GL001"]
+    assert bool(found) == fires, on_value
+    if fires:
+        assert "0-d" in found[0].message and ".item()" in found[0].message
+    make = run(code)["SmoothedTargets"](5)
+    labels = torch.randint(0, 5, (2, 3))
+    if fires:
+        with pytest.raises(RuntimeError, match="same number of dimensions as src"):
+            make(labels)
+    else:
+        assert make(labels).shape == (2, 3, 5)
+
+
+def test_float_annotation_makes_a_number():
+    code = """
+    import torch
+    def smooth(labels, n: int, confidence: float):
+        # labels: [B]
+        target = torch.zeros(labels.size(0), n)
+        return target.scatter_(1, labels[:, None], torch.tensor(confidence))
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_unknown_operand_is_not_a_number():
+    code = """
+    import torch
+    def smooth(labels, n, confidence):
+        # labels: [B]
+        target = torch.zeros(labels.size(0), n)
+        return target.scatter_(1, labels[:, None], torch.tensor(1.0 - confidence))
+    """
+    assert codes(code) == []  # confidence may be an array or a tensor of any shape
+
+
+# ----- sizes spread with * ----------------------------------------------------------------------
+
+def test_config_tuple_spread_into_sizes(torch):
+    code = """
+    import torch
+
+    def one_hot_volume(seg, n_cls):
+        spatial = seg.shape[-3:]
+        out = torch.zeros(seg.size(0), n_cls, *spatial)
+        return out.scatter_(1, seg.unsqueeze(1), 1)
+
+    def batch(settings):
+        return torch.randint(0, settings["n_cls"], (settings["n"], 1, *settings["crop"]))
+
+    settings = {"n": 2, "crop": (4, 6, 6), "n_cls": 3}
+    labels = batch(settings)
+    one_hot_volume(labels, settings["n_cls"])
+    """
+    assert "GL001" in codes(code)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        run(code)
+
+
+def test_starred_shape_in_tuple_keeps_rank():
+    code = """
+    import torch
+    def scores(x, k):
+        # x: [B, T, D]
+        buf = torch.zeros((*x.shape[:-1], k))
+        return buf.gather(2, torch.zeros(4, 5, dtype=torch.long))
+    """
+    assert codes(code) == ["GL001"]  # buf is 3-d, the index 2-d
+
+
+def test_randint_with_unknown_high_has_no_bounds():
+    code = """
+    import torch
+    def labels(cfg, table):
+        # table: [4, 3]
+        ids = torch.randint(0, cfg["classes"], (4, 1))
+        return table.gather(1, ids)
+    """
+    assert codes(code) == []
