@@ -193,3 +193,67 @@ def test_randint_with_unknown_high_has_no_bounds():
         return table.gather(1, ids)
     """
     assert codes(code) == []
+
+
+# ----- GL018: labels gathered from a softmax over another dim -----------------------------------
+
+NORMALISED = """
+import torch
+import torch.nn.functional as F
+
+def picked(logits, labels):
+    # logits: [N, T, K]
+    {body}
+"""
+
+
+@pytest.mark.parametrize("body, fires", [
+    ("return F.log_softmax(logits, dim=1).gather(2, labels.unsqueeze(-1))", True),
+    ("lp = logits.log_softmax(1)\n    return lp.gather(-1, labels[..., None])", True),
+    ("return torch.softmax(logits, 0).gather(2, labels.unsqueeze(-1))", True),
+    ("return F.log_softmax(logits).gather(2, labels.unsqueeze(-1))", True),  # implicit dim: 0 for 3-d input
+    ("return F.log_softmax(logits, dim=-1).gather(2, labels.unsqueeze(-1))", False),
+    ("return logits.softmax(dim=2).gather(-1, labels.unsqueeze(-1))", False),
+    ("return logits.gather(2, labels.unsqueeze(-1))", False),
+])
+def test_labels_from_other_normalised_dim(body, fires, torch):
+    code = NORMALISED.format(body=body)
+    assert ("GL018" in codes(code)) == fires, body
+    import warnings
+
+    torch.manual_seed(0)
+    logits, labels = torch.randn(2, 3, 4), torch.randint(0, 4, (2, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the implicit-dim deprecation warning
+        out = run(code)["picked"](logits, labels)
+    if "softmax" in body:  # torch agrees: only the flagged spellings differ from the per-class reference
+        reference = F_log_or_prob(torch, logits, labels, "log_softmax" not in body)
+        assert torch.allclose(out, reference) != fires, body
+
+
+def F_log_or_prob(torch, logits, labels, prob: bool):
+    dist = logits.softmax(-1) if prob else logits.log_softmax(-1)
+    return dist.gather(2, labels.unsqueeze(-1))
+
+
+def test_whole_distributions_picked_are_silent():
+    code = """
+    import torch
+    def last_query_row(scores, pos):
+        # scores: [B, H, Q, K]
+        probs = scores.softmax(dim=-1)
+        return probs.gather(2, pos.view(-1, 1, 1, 1).expand(-1, probs.size(1), 1, probs.size(3)))
+    """
+    assert codes(code) == []  # positions, not labels: a query row of attention is picked whole
+
+
+def test_reassigned_or_parameter_input_is_silent():
+    code = """
+    import torch
+    def pick(scores, target, temperature):
+        # scores: [B, C]
+        p = scores.log_softmax(0)
+        p = (scores / temperature).log_softmax(1)
+        return p.gather(1, target.unsqueeze(1))
+    """
+    assert codes(code) == []
