@@ -257,3 +257,52 @@ def test_reassigned_or_parameter_input_is_silent():
         return p.gather(1, target.unsqueeze(1))
     """
     assert codes(code) == []
+
+
+# ----- GL019: gather/scatter along the dim an unsqueeze + expand/repeat broadcast ---------------
+
+def test_gather_from_input_repeated_along_gathered_dim(torch):
+    code = """
+    import torch
+    def neighbours(points, nbr):
+        # points: [P, D], nbr: [P, M]
+        table = points.unsqueeze(-2).expand(-1, points.size(0), -1)  # [P, P, D]
+        index = nbr.unsqueeze(-1).expand(-1, -1, points.size(1))  # [P, M, D]
+        return table.gather(1, index)
+    """
+    assert codes(code) == ["GL019"]
+    points, nbr = torch.randn(4, 3), torch.randint(0, 4, (4, 2))
+    out = run(code)["neighbours"](points, nbr)
+    assert torch.equal(out, points.unsqueeze(1).expand(-1, 2, -1))  # torch agrees: the index changed nothing
+    assert not torch.equal(out, points[nbr])
+
+
+def test_scatter_with_index_expanded_along_scatter_dim(torch):
+    code = """
+    import torch
+    def segment_sum(values, seg, n_seg):
+        # values: [R, F], seg: [R]
+        out = torch.zeros(n_seg, values.size(1))
+        return out.scatter_add(1, seg.unsqueeze(1).expand_as(values), values)
+    """
+    assert codes(code) == ["GL019"]
+    values, seg = torch.randn(3, 4), torch.tensor([0, 2, 2])
+    out = run(code)["segment_sum"](values, seg, 3)  # sizes fit: torch runs it, silently
+    reference = torch.zeros(3, 4).index_add(0, seg, values)
+    assert not torch.allclose(out, reference)
+
+
+@pytest.mark.parametrize("made", [
+    "x.unsqueeze(1).expand(-1, 5, -1)",  # broadcast on dim 1, gathered on dim 2
+    "x.unsqueeze(2).expand(-1, -1, -1)",  # -1 keeps the size-1 dim: nothing spread
+    "x.unsqueeze(-1).repeat(1, 1, 1)",
+])
+def test_other_broadcast_dims_are_silent(made):
+    code = f"""
+    import torch
+    def pick(x, idx):
+        # x: [B, N], idx: [B, 5, 3]
+        table = {made}
+        return table.gather(2, idx)
+    """
+    assert "GL019" not in codes(code)

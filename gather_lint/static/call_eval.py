@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
+from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
 from . import config, modules, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -32,6 +32,7 @@ class CallMixin:
                     site, values = built
                     self.report(node, site, check(site), bound, self)
                     normalised_axis.check(self, node, site, bound)  # GL018
+                    broadcast_axis.check(self, node, site, bound)  # GL019
                     self._check_op_rmw(node, op, bound, values)
                     result = result_of(site, values)
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result

@@ -27,7 +27,7 @@ def check(interp, call: ast.Call, site, bound) -> None:
         return
     function, dim_node = found
     implicit = dim_node is None
-    written = (0 if rank in (0, 1, 3) else 1) if implicit else _int(dim_node)
+    written = (0 if rank in (0, 1, 3) else 1) if implicit else literal_int(dim_node)
     normalised, gathered = normalize_dim(written, rank) if written is not None else None, normalize_dim(site.dim, rank)
     if normalised is None or gathered is None or normalised == gathered:
         return
@@ -36,18 +36,33 @@ def check(interp, call: ast.Call, site, bound) -> None:
                                             segment(bound[site.op.index_param]), implicit), None)
 
 
+def assigned_value(node, function, line: int):
+    """The expression itself, or for a name the value of its one assignment in the function (before
+    `line`); None for names bound more than once, by a loop, or as a parameter."""
+    if not isinstance(node, ast.Name):
+        return node
+    if function is None:
+        return None
+    stores = [n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+              and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
+    loops = [n for n in ast.walk(function) if isinstance(n, (ast.For, ast.comprehension, ast.With))
+             and any(isinstance(t, ast.Name) and t.id == node.id for t in ast.walk(_bound_by(n)))]
+    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    if len(stores) != 1 or loops or node.id in params or not isinstance(stores[0], ast.Assign) \
+            or len(stores[0].targets) != 1 or not isinstance(stores[0].targets[0], ast.Name) or stores[0].lineno >= line:
+        return None
+    return stores[0].value
+
+
+def _bound_by(node):
+    if isinstance(node, ast.With):
+        return ast.Tuple([i.optional_vars for i in node.items if i.optional_vars is not None], ast.Load())
+    return node.target
+
+
 def _normaliser(node, function, line: int) -> Optional[Tuple[str, Optional[ast.AST]]]:
     """(softmax or log_softmax, its dim node or None) when node is, or was assigned once from, such a call."""
-    if isinstance(node, ast.Name) and function is not None:
-        stores = [n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
-                  and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
-        loops = [n for n in ast.walk(function) if isinstance(n, (ast.For, ast.comprehension))
-                 and any(isinstance(t, ast.Name) and t.id == node.id for t in ast.walk(n.target))]
-        params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-        if len(stores) != 1 or loops or node.id in params or not isinstance(stores[0], ast.Assign) \
-                or stores[0].lineno >= line:
-            return None
-        node = stores[0].value
+    node = assigned_value(node, function, line)
     if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Attribute, ast.Name)):
         return None
     name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
@@ -83,7 +98,7 @@ def _targets(node):
         yield node.target
 
 
-def _int(node) -> Optional[int]:
+def literal_int(node) -> Optional[int]:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
         return -node.operand.value if isinstance(node.operand.value, int) else None
     if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
