@@ -18,7 +18,7 @@ _SPREAD = {"expand", "repeat", "expand_as"}
 
 
 def check(interp, call: ast.Call, site, bound) -> None:
-    if site.op.family not in (GATHER, SCATTER) or site.dim is None:
+    if site.op.family not in (GATHER, SCATTER) or site.dim is None or not _spells_spread(interp):
         return
     roles = [("index", bound[site.op.index_param], site.index.shape)]
     if site.op.family == GATHER:
@@ -34,6 +34,19 @@ def check(interp, call: ast.Call, site, bound) -> None:
             interp.flag(call, rule.check_broadcast_axis(role, segment(node), segment(made, 80), axis, site.op.spelled,
                                                         segment(bound[site.op.index_param])), None)
             return
+
+
+def _spells_spread(interp) -> bool:
+    """Whether the function's text has an unsqueeze and an expand/repeat at all (kept on its node)."""
+    function = interp.function
+    if function is None:
+        return False
+    found = getattr(function, "_gather_lint_spreads", None)
+    if found is None:
+        text = "\n".join(interp.source.lines[function.lineno - 1:function.end_lineno or function.lineno])
+        found = "unsqueeze(" in text and ("expand" in text or "repeat(" in text)
+        function._gather_lint_spreads = found
+    return found
 
 
 def _broadcast_axis(node, rank: int, interp) -> Optional[int]:

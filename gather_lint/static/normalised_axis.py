@@ -38,24 +38,41 @@ def check(interp, call: ast.Call, site, bound) -> None:
 
 def assigned_value(node, function, line: int):
     """The expression itself, or for a name the value of its one assignment in the function (before
-    `line`); None for names bound more than once, by a loop, or as a parameter."""
+    `line`); None for names bound more than once, by a loop or `with`, or as a parameter."""
     if not isinstance(node, ast.Name):
         return node
     if function is None:
         return None
-    stores = [n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
-              and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
-    loops = [n for n in ast.walk(function) if isinstance(n, (ast.For, ast.comprehension, ast.With))
-             and any(isinstance(t, ast.Name) and t.id == node.id for t in ast.walk(_bound_by(n)))]
-    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-    if len(stores) != 1 or loops or node.id in params or not isinstance(stores[0], ast.Assign) \
-            or len(stores[0].targets) != 1 or not isinstance(stores[0].targets[0], ast.Name) or stores[0].lineno >= line:
+    stores = _bindings(function).get(node.id, ())
+    if len(stores) != 1 or not isinstance(stores[0], ast.Assign) or len(stores[0].targets) != 1 \
+            or not isinstance(stores[0].targets[0], ast.Name) or stores[0].lineno >= line:
         return None
     return stores[0].value
 
 
+def _bindings(function) -> dict:
+    """name -> the statements and loops that bind it in the function, parameters included; one walk
+    per function, kept on its node (a helper is re-run for every caller's facts)."""
+    found = getattr(function, "_gather_lint_bindings", None)
+    if found is None:
+        found = {}
+        for n in ast.walk(function):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                names = [t.id for t in _targets(n) if isinstance(t, ast.Name)]
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension, ast.With, ast.AsyncWith)):
+                names = [t.id for t in ast.walk(_bound_by(n)) if isinstance(t, ast.Name)]
+            elif isinstance(n, ast.arg):
+                names = [n.arg]
+            else:
+                continue
+            for name in set(names):
+                found.setdefault(name, []).append(n)
+        function._gather_lint_bindings = found
+    return found
+
+
 def _bound_by(node):
-    if isinstance(node, ast.With):
+    if isinstance(node, (ast.With, ast.AsyncWith)):
         return ast.Tuple([i.optional_vars for i in node.items if i.optional_vars is not None], ast.Load())
     return node.target
 

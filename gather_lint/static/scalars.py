@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..dims import Shape
-from .values import Literal, TensorVal
+from .values import DimVal, Literal, TensorVal
 
 
 @dataclass(frozen=True)
@@ -24,8 +24,6 @@ def is_float_number(value) -> bool:
 
 def arith(left, right) -> Optional[NumberVal]:
     """`1.0 - smoothing`, `smoothing / (n - 1)`: numbers in, a number out (a tensor operand gives a tensor)."""
-    from .values import DimVal
-
     sides = (left, right)
     if any(isinstance(s, NumberVal) for s in sides) and all(is_float_number(s) or isinstance(s, DimVal) for s in sides):
         return NumberVal()
