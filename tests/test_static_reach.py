@@ -306,3 +306,17 @@ def test_other_broadcast_dims_are_silent(made):
         return table.gather(2, idx)
     """
     assert "GL019" not in codes(code)
+
+
+def test_wrong_gather_dim_is_reported_once_by_gl004():
+    code = """
+    import torch
+    def token_logps(logits, input_ids, k):
+        # logits: [B, L, V], input_ids: [B, L]
+        log_probs = logits.log_softmax(dim=-1)
+        picked = log_probs.gather(1, input_ids.unsqueeze(-1))
+        top = logits.topk(k, dim=1).indices  # [B, k, V]
+        return picked, logits.gather(2, top[..., :1].expand(-1, -1, 1).unsqueeze(-1).expand(-1, -1, -1, 1).squeeze(-1))
+    """
+    found = codes(code)
+    assert "GL004" in found and "GL018" not in found and "GL019" not in found

@@ -11,6 +11,7 @@ from typing import Optional
 
 from ..dims import normalize_dim
 from ..ops import GATHER, SCATTER
+from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl019_along_broadcast_dim as rule
 from .normalised_axis import assigned_value, literal_int
 
@@ -20,6 +21,8 @@ _SPREAD = {"expand", "repeat", "expand_as"}
 def check(interp, call: ast.Call, site, bound) -> None:
     if site.op.family not in (GATHER, SCATTER) or site.dim is None or not _spells_spread(interp):
         return
+    if wrong_dim.check(site) is not None:
+        return  # GL004 already says the gather dim is wrong, and which one the values fit
     roles = [("index", bound[site.op.index_param], site.index.shape)]
     if site.op.family == GATHER:
         roles.append(("input", bound["input"], site.input.shape))

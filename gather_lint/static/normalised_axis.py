@@ -10,6 +10,7 @@ from typing import Optional, Tuple
 
 from ..dims import normalize_dim
 from ..ops import GATHER, TAKE_ALONG
+from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl018_normalised_other_dim as rule
 
 _NORMALISERS = {"softmax", "log_softmax"}
@@ -18,6 +19,8 @@ _NORMALISERS = {"softmax", "log_softmax"}
 def check(interp, call: ast.Call, site, bound) -> None:
     if site.op.family not in (GATHER, TAKE_ALONG) or site.dim is None or site.input.shape is None:
         return
+    if wrong_dim.check(site) is not None:
+        return  # GL004 already says the gather dim is wrong, and which one the values fit
     domain = site.index.domain
     if domain is None or not domain.category or site.input.shape.variadic:
         return  # only class labels say that the gathered dim is the class dim
