@@ -51,25 +51,6 @@ out = scores.gather(1, idx)
 expected = torch.stack([scores[b, (flat[b] % 4)] for b in range(3)])
 """,
     ),
-    Example(
-        title="index list that a filter can leave empty",
-        bad="""
-import torch
-scores = torch.randn(2, 5)  # [S, C]
-spans = [(0, 6), (3, 11)]
-kept = [i for i, (start, end) in enumerate(spans) if end - start <= 3]
-out = scores.index_select(0, torch.tensor(kept))
-expected = scores[:0]
-""",
-        good="""
-import torch
-scores = torch.randn(2, 5)  # [S, C]
-spans = [(0, 6), (3, 11)]
-kept = [i for i, (start, end) in enumerate(spans) if end - start <= 3]
-out = scores.index_select(0, torch.tensor(kept, dtype=torch.long))
-expected = scores[:0]
-""",
-    ),
 ]
 
 

@@ -54,4 +54,5 @@ def check_normalised(input_text: str, function: str, normalised: int, gathered: 
         f"`{index_text}` picks labels along dim {gathered} of `{input_text}`, but {how} normalised it along dim "
         f"{normalised}: each picked value is a share of dim {normalised}, not of the classes, so the result is "
         f"silently wrong; take the {function} over dim {gathered}",
+        help=f"take the {function} over dim {gathered}",
     )

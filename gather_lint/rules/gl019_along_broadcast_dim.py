@@ -48,12 +48,14 @@ def check(site: Site) -> Optional[Violation]:
 
 def check_broadcast_axis(role: str, text: str, made_by: str, axis: int, op: str, index_text: str) -> Violation:
     if role == "input":
-        effect = (f"so {op}() along dim {axis} returns that one slice whatever `{index_text}` holds (silently); "
-                  f"repeat or expand along another dim (the one the index does not run over)")
+        fix = "repeat or expand along another dim (the one the index does not run over)"
+        effect = f"so {op}() along dim {axis} returns that one slice whatever `{index_text}` holds (silently); {fix}"
     else:
+        fix = f"use {op}() along that dim, or expand the index along the other one"
         effect = (f"so {op}() along dim {axis} uses one position per slice along that dim, while its values "
-                  f"run along another dim; use {op}() along that dim, or expand the index along the other one")
+                  f"run along another dim; {fix}")
     return Violation(
         CODE, SEVERITY,
         f"{role} `{text}` is `{made_by}`, the same along dim {axis} (an unsqueeze followed by a broadcast), {effect}",
+        help=fix,
     )

@@ -43,7 +43,7 @@ def _spells_spread(interp) -> bool:
     """Whether the function's text has an unsqueeze and an expand/repeat at all (kept on its node)."""
     function = interp.function
     if function is None:
-        return False
+        return True  # the module body (a script) is analysed once
     found = getattr(function, "_gather_lint_spreads", None)
     if found is None:
         text = "\n".join(interp.source.lines[function.lineno - 1:function.end_lineno or function.lineno])
