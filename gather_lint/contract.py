@@ -31,6 +31,7 @@ class Domain:
     # characters, of the true division `/` or of the `.half()` call (None when it is no such node)
     made_float_at: Optional[tuple] = None
     rounded_at: Optional[tuple] = None
+    float_if_empty: Optional[str] = None  # why the index is float32 on inputs that leave its list empty
 
 
 @dataclass

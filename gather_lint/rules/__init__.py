@@ -19,6 +19,8 @@ _MODULES = (
     "gl015_index_rounded",
     "gl016_src_dtype_mismatch",
     "gl017_advanced_index_per_row",
+    "gl018_normalised_other_dim",
+    "gl019_along_broadcast_dim",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

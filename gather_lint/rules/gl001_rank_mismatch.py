@@ -169,7 +169,9 @@ def _payload_rank(site: Site) -> Optional[Violation]:
         return Violation(
             CODE, SEVERITY,
             f"src {named(src)} is {r_src}-d but index {named(site.index)} is {r_idx}-d; torch raises "
-            f"'Index tensor must have the same number of dimensions as src tensor'",
+            f"'Index tensor must have the same number of dimensions as src tensor'"
+            + ("; a 0-d tensor is not the scalar `value` overload: pass a Python number (`.item()`), "
+               "which scatter writes at every index" if r_src == 0 else ""),
         )
     r_in = _rank(site.input.shape)
     if r_in is None or r_in == r_src or site.op.name == "index_fill" or 0 in (r_in, r_src):

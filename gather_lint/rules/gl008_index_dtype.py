@@ -3,6 +3,12 @@
 gather/scatter/index_select/index_add_ accept int64 and int32 (since torch 2.8); take_along_dim
 with a dim, index_copy_ and index_fill_ accept int64 only. A float index (from ``/``, ``.float()``,
 ``torch.randn``) raises ``gather(): Expected dtype int32/int64 for index`` when the call runs.
+
+It also flags ``torch.tensor(kept)`` without a dtype where ``kept`` is a filtered list comprehension
+(``[i for i, s in enumerate(spans) if ...]``) that the function never tests for emptiness: an empty
+list gives a float32 tensor, so index_select, index_add_, index_copy_ and take_along_dim raise on
+exactly the inputs where the filter keeps nothing. (gather and scatter check nothing for an empty
+index, so they are not flagged.)
 """
 from typing import Optional
 
@@ -53,7 +59,9 @@ def check(site: Site) -> Optional[Violation]:
     allowed = site.op.index_dtypes
     if site.op.family == TAKE_ALONG and not site.dim_given:
         allowed = frozenset({"int32", "int64"})  # dim=None flattens and calls gather
-    if dtype is None or dtype in allowed:
+    if dtype is None:
+        return _float_if_empty(site, allowed)
+    if dtype in allowed:
         return None
     if is_empty(site.index.shape) and site.op.family in EMPTY_SKIPS_DTYPE:
         return None  # torch checks nothing, dtype included, for an empty gather/scatter index
@@ -81,3 +89,18 @@ def _fix(domain, dtype: str) -> dict:
     if domain is not None and domain.made_float_at is not None:
         return {"fix_cause": ("floor_division", domain.made_float_at)}
     return {"fix_suffix": ".long()"}
+
+
+def _float_if_empty(site: Site, allowed) -> Optional[Violation]:
+    """`torch.tensor(filtered_list)` without a dtype: float32 on the inputs that leave the list empty.
+    gather and scatter check nothing for an empty index; the other ops check its dtype and raise."""
+    domain = site.index.domain
+    if domain is None or domain.float_if_empty is None or site.op.family in EMPTY_SKIPS_DTYPE:
+        return None
+    need = " or ".join(sorted(allowed, reverse=True))
+    return Violation(
+        CODE, SEVERITY,
+        f"index `{site.index.text}` is made by torch.tensor() without a dtype: {domain.float_if_empty}, so "
+        f"{site.op.spelled}() (which needs {need}) raises on every input where the filter keeps nothing; "
+        f"pass `dtype=torch.long` to torch.tensor()",
+    )

@@ -8,7 +8,7 @@ import torch
 from ..contract import ERROR, Site, TensorInfo, Violation
 from ..rules import check
 from ..dims import Shape, normalize_dim
-from ..ops import INDEX, SCATTER, TAKE_ALONG, Op, bind_arguments
+from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
@@ -95,14 +95,16 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
     if bound is None:
         return []
     index = bound.get(op.index_param)
-    if not isinstance(index, torch.Tensor) or index.numel() == 0:
-        return []  # torch skips every check for an empty index (S12)
+    if not isinstance(index, torch.Tensor) or (index.numel() == 0 and op.family in (GATHER, SCATTER)):
+        return []  # torch skips every check for an empty gather/scatter index (S12)
     try:
         site, found = _shape_verdict(op, bound)
     except (TypeError, ValueError):
         return []  # arguments torch itself will reject with its own message
     if site is None:
         return []
+    if index.numel() == 0:
+        return list(found)  # the other ops still check an empty index's dtype and rank; no values to read
     if found and (any(v.severity == ERROR for v in found)):
         return list(found)  # torch checks shapes before values; so do we
     found = list(found) + (origin_mistakes(site, bound) or _values(op, site, bound["input"], index, level))

@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_sites, sequences, symbolic
+from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
 from . import config, index_values, modules, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -31,6 +31,8 @@ class CallMixin:
                 if built is not None:
                     site, values = built
                     self.report(node, site, check(site), bound, self)
+                    normalised_axis.check(self, node, site, bound)  # GL018
+                    broadcast_axis.check(self, node, site, bound)  # GL019
                     self._check_op_rmw(node, op, bound, values)
                     result = result_of(site, values)
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
@@ -229,7 +231,7 @@ class CallMixin:
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
-                return _construct(func, args, kwargs, node)
+                return _construct(func, args, kwargs, node, self.function)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
                 filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
@@ -400,7 +402,7 @@ def _dtype_kw(kwargs) -> Optional[str]:
     return None
 
 
-def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
+def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=None):
     dtype = _dtype_kw(kwargs)
     unknown_dtype = "dtype" in kwargs and dtype is None
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
@@ -413,13 +415,14 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
         shape = _size_args(args[:1], {}) if args else None
         return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
     if func == "randint":
-        ints = [a for a in args if isinstance(a, DimVal)]
+        # randint(high, size) or randint(low, high, size): bounds by position, known or not
+        ints = [a if isinstance(a, DimVal) else None for a in args if not isinstance(a, SeqVal)][:2]
         size = kwargs.get("size") or next((a for a in args if isinstance(a, SeqVal)), None)
         high = kwargs.get("high", ints[1] if len(ints) >= 2 else (ints[0] if ints else None))
-        low = ints[0] if len(ints) >= 2 else DimVal(0)
+        low = kwargs.get("low", ints[0] if len(ints) >= 2 else DimVal(0))
         shape = _size_args([size], {}) if isinstance(size, SeqVal) else None
         domain = None
-        if isinstance(high, DimVal) and high.dim is not None and value(low.dim) == 0:
+        if isinstance(high, DimVal) and high.dim is not None and isinstance(low, DimVal) and value(low.dim) == 0:
             domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})", repeats=True)
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
     if func == "randperm":
@@ -436,6 +439,12 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call):
             length = max(0, value(ints[1].dim) - value(ints[0].dim))
         guess = "float32" if floats else ("int64" if len(ints) == len(args) and args else None)
         return TensorVal(Shape((length,)) if args and len(args) <= 2 else None, None if unknown_dtype else (dtype or guess), origin="constructor")
+    if func in ("tensor", "as_tensor") and node.args and scalars.tensor_of(args[0]) is not None and dtype is None:
+        return scalars.tensor_of(args[0])
+    if func in ("tensor", "as_tensor") and node.args and isinstance(args[0], maybe_empty.MaybeEmptyList) and dtype is None \
+            and not unknown_dtype:
+        name = node.args[0].id if isinstance(node.args[0], ast.Name) else None
+        return maybe_empty.tensor_of(args[0], name, function)
     if func in ("tensor", "as_tensor", "LongTensor") and node.args:
         shape, guess = _literal_shape(node.args[0])
         if func == "LongTensor":

@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .values import DimVal, Literal, TensorVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__"}
 
 
 @dataclass(frozen=True)
 class DictVal:
-    items: Tuple[Tuple[str, object], ...]  # (key, DimVal) of int items, (key, TensorVal) of tensors, else None
+    items: Tuple[Tuple[str, object], ...]  # (key, value) of int sizes, tuples of them and tensors with facts, else (key, None)
 
     def get(self, key):
         if isinstance(key, Literal) and isinstance(key.value, str):
@@ -40,10 +40,18 @@ def keyword_dict(kwargs: dict) -> DictVal:
 
 
 def _kept(item):
-    """An int size, or a tensor with something known: batch dicts (`{"obs": obs, "act": act}`) carry
-    their tensors' facts into the loss helpers they are passed to, like a tuple of them would."""
-    if isinstance(item, DimVal) and isinstance(item.dim, int):
+    """An int size, a tuple of them, or a tensor with something known: batch dicts (`{"obs": obs,
+    "act": act}`) carry their tensors' facts into the loss helpers they are passed to, like a tuple
+    of them would."""
+    if _is_setting(item):
         return item
     if isinstance(item, TensorVal) and (item.shape is not None or item.dtype is not None or item.domain is not None):
         return item
     return None
+
+
+def _is_setting(item) -> bool:
+    """A literal int, or a tuple of them (`"patch": (8, 16, 16)`, spread into sizes with `*`)."""
+    if isinstance(item, SeqVal):
+        return not item.names and all(_is_setting(i) and not isinstance(i, SeqVal) for i in item.items)
+    return isinstance(item, DimVal) and isinstance(item.dim, int)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
+from . import scalars
 from . import header_comments, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -112,6 +113,7 @@ class DeclaredFactsMixin:
             if self.trace is not None and isinstance(fact, TensorVal):
                 self.trace.append((param.lineno, param.arg, fact))
         header_comments.bind(self, node, params)  # `# x: [B, D], y: [B]` atop the body
+        scalars.bind_float_params(self.env, node)
 
     def annotation(self, node) -> Optional[object]:
         """jaxtyping `Float[Tensor, "b l v"]`, torchtyping `TensorType["b", "l"]`, plain `torch.Tensor`."""

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Optional
 
 from . import advanced_indexing, index_values
-from . import branches, sequences
+from . import branches, maybe_empty, scalars, sequences
 from . import config
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -144,9 +144,9 @@ class ExpressionMixin:
         return ops.SliceVal(bound(node.lower), bound(node.upper), bound(node.step))
 
     def expr_Tuple(self, node):
-        items = tuple(self.expr(e) for e in node.elts)
+        items = tuple(self.expr(e.value if isinstance(e, ast.Starred) else e) for e in node.elts)
         if any(isinstance(e, ast.Starred) for e in node.elts):
-            return None
+            return sequences.spliced(node.elts, items)  # (*x.shape, n): the known items spread in place
         return SeqVal(items)
 
     expr_List = expr_Tuple
@@ -164,6 +164,8 @@ class ExpressionMixin:
             return sequences.concat(left, right, symbol)
         if symbol is None:
             return None
+        if scalars.arith(left, right) is not None:
+            return scalars.arith(left, right)
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
         result = _carry(left, right, ops.binary(left, right, symbol))
         if symbol == "%" and isinstance(left, TensorVal) and isinstance(right, DimVal) and isinstance(result, TensorVal) \
@@ -220,6 +222,8 @@ class ExpressionMixin:
         else:
             element = self.expr(node.elt)
         self.env = saved
+        if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
+            return maybe_empty.filtered(node, element, self.source.segment)
         return ops.Repeated(element) if isinstance(node, ast.ListComp) and isinstance(element, TensorVal) else None
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension

@@ -38,7 +38,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.class_name: Optional[str] = None  # set while analysing a method
         self.instance = None  # modules.InstanceVal whose method this is, when called on a known instance
         self.in_function = False  # False for the module body: a script's driver
-        self.function = None
+        self.function = None  # the def being analysed (None for the module body)
         self.depth = 0
         self._last_value_node = None
         self.params: set = set()
@@ -49,7 +49,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
     def run_function(self, node, caller_facts: Optional[Dict[str, object]] = None) -> None:
         self.comments = CommentLines(self.source, node.lineno, node.end_lineno or node.lineno)
         self.in_function = True
-        self.function = node  # for checks that look at the whole body (index_values)
+        self.function = node  # for checks that look at the whole body (index_values, broadcast_axis)
         self._bind_parameters(node)
         self._def_line_comments(node)
         if self.module is not None and self.class_name is None:

@@ -6,6 +6,7 @@ certain, so that `view(shape)` / `expand(*batch, n, m)` get either the right ran
 """
 from __future__ import annotations
 
+import ast
 from typing import List, Optional, Tuple
 
 from .values import DimVal, SeqVal
@@ -50,4 +51,17 @@ def set_item(seq: SeqVal, key, item) -> Optional[SeqVal]:
         return None
     items: List[object] = list(seq.items)
     items[k] = item
+    return SeqVal(tuple(items))
+
+
+def spliced(nodes, values) -> Optional[SeqVal]:
+    """`(*x.shape, n)` / `[b, *rest]`: a literal whose starred parts are tracked sequences."""
+    items: List[object] = []
+    for node, found in zip(nodes, values):
+        if not isinstance(node, ast.Starred):
+            items.append(found)
+        elif isinstance(found, SeqVal) and not found.names:
+            items.extend(found.items)
+        else:
+            return None
     return SeqVal(tuple(items))

@@ -1,0 +1,53 @@
+"""Index lists that can be empty: `torch.tensor([i for i in ids if keep(i)])` without a dtype.
+
+torch.tensor infers the dtype from the items, and an empty list has none: `torch.tensor([])` is
+float32. index_select / index_add_ / index_copy_ / take then raise on exactly the inputs where the
+filter keeps nothing (a rare batch, a short sentence), far from where the list was built.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+from ..contract import Domain
+from ..dims import Shape
+from .values import DimVal, TensorVal
+
+
+@dataclass(frozen=True)
+class MaybeEmptyList:
+    """A Python list made by a filtered comprehension: empty when no item passes the filter."""
+
+    filter_text: str  # the first `if` clause, for messages
+    line: int
+    one_d: bool  # the items are ints: the tensor is 1-d
+
+
+def filtered(node: ast.ListComp, element, segment) -> Optional[MaybeEmptyList]:
+    """A list comprehension with an `if` clause; None without one (it is as long as its source)."""
+    ifs = [cond for gen in node.generators for cond in gen.ifs]
+    if not ifs or isinstance(element, TensorVal):
+        return None
+    return MaybeEmptyList(segment(ifs[0]), node.lineno, isinstance(element, DimVal))
+
+
+def tensor_of(items: MaybeEmptyList, list_name: Optional[str], function) -> Optional[TensorVal]:
+    """`torch.tensor(items)` with no dtype; None where the function tests the list (`if not keep:`),
+    which is how code that knows about the empty case guards it."""
+    if list_name is not None and function is not None and _tested(list_name, function):
+        return None
+    what = f"`{list_name}`" if list_name else "the list"
+    why = (f"{what} (line {items.line}) is empty when no item passes `if {items.filter_text}`, and "
+           f"torch.tensor([]) is float32")
+    return TensorVal(Shape((None,)) if items.one_d else None, None, Domain(float_if_empty=why), origin="constructor")
+
+
+_TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
+
+
+def _tested(name: str, function) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, _TESTS) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.test)):
+            return True
+    return False

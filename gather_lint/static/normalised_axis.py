@@ -1,0 +1,126 @@
+"""GL018: a gather of class labels from a softmax / log_softmax taken over another dim.
+
+The softmax is found by syntax: the gather's input is the call itself, or a name the function
+assigns once, from such a call. Its dim must be a literal (or absent: torch's implicit choice).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional, Tuple
+
+from ..dims import normalize_dim
+from ..ops import GATHER, TAKE_ALONG
+from ..rules import gl004_index_from_wrong_dim as wrong_dim
+from ..rules import gl018_normalised_other_dim as rule
+
+_NORMALISERS = {"softmax", "log_softmax"}
+
+
+def check(interp, call: ast.Call, site, bound) -> None:
+    if site.op.family not in (GATHER, TAKE_ALONG) or site.dim is None or site.input.shape is None:
+        return
+    if wrong_dim.check(site) is not None:
+        return  # GL004 already says the gather dim is wrong, and which one the values fit
+    domain = site.index.domain
+    if domain is None or not domain.category or site.input.shape.variadic:
+        return  # only class labels say that the gathered dim is the class dim
+    rank = len(site.input.shape.dims)
+    found = _normaliser(bound["input"], interp.function, call.lineno)
+    if rank < 2 or found is None:
+        return
+    function, dim_node = found
+    implicit = dim_node is None
+    written = (0 if rank in (0, 1, 3) else 1) if implicit else literal_int(dim_node)
+    normalised, gathered = normalize_dim(written, rank) if written is not None else None, normalize_dim(site.dim, rank)
+    if normalised is None or gathered is None or normalised == gathered:
+        return
+    segment = interp.source.segment
+    interp.flag(call, rule.check_normalised(segment(bound["input"]), function, normalised, gathered,
+                                            segment(bound[site.op.index_param]), implicit), None)
+
+
+def assigned_value(node, function, line: int):
+    """The expression itself, or for a name the value of its one assignment in the function (before
+    `line`); None for names bound more than once, by a loop or `with`, or as a parameter."""
+    if not isinstance(node, ast.Name):
+        return node
+    if function is None:
+        return None
+    stores = _bindings(function).get(node.id, ())
+    if len(stores) != 1 or not isinstance(stores[0], ast.Assign) or len(stores[0].targets) != 1 \
+            or not isinstance(stores[0].targets[0], ast.Name) or stores[0].lineno >= line:
+        return None
+    return stores[0].value
+
+
+def _bindings(function) -> dict:
+    """name -> the statements and loops that bind it in the function, parameters included; one walk
+    per function, kept on its node (a helper is re-run for every caller's facts)."""
+    found = getattr(function, "_gather_lint_bindings", None)
+    if found is None:
+        found = {}
+        for n in ast.walk(function):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                names = [t.id for t in _targets(n) if isinstance(t, ast.Name)]
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension, ast.With, ast.AsyncWith)):
+                names = [t.id for t in ast.walk(_bound_by(n)) if isinstance(t, ast.Name)]
+            elif isinstance(n, ast.arg):
+                names = [n.arg]
+            else:
+                continue
+            for name in set(names):
+                found.setdefault(name, []).append(n)
+        function._gather_lint_bindings = found
+    return found
+
+
+def _bound_by(node):
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return ast.Tuple([i.optional_vars for i in node.items if i.optional_vars is not None], ast.Load())
+    return node.target
+
+
+def _normaliser(node, function, line: int) -> Optional[Tuple[str, Optional[ast.AST]]]:
+    """(softmax or log_softmax, its dim node or None) when node is, or was assigned once from, such a call."""
+    node = assigned_value(node, function, line)
+    if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Attribute, ast.Name)):
+        return None
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+    if name not in _NORMALISERS or any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    method = isinstance(node.func, ast.Attribute) and not _is_module(node.func.value)
+    positional = node.args if method else node.args[1:]
+    keyword = next((k.value for k in node.keywords if k.arg == "dim"), None)
+    if not method and not node.args:
+        return None
+    given = keyword if keyword is not None else (positional[0] if positional else None)
+    if given is None and (method or not _functional(node.func.value)):
+        return None  # x.softmax() and torch.softmax(x) have no implicit dim: torch raises there
+    return name, given
+
+
+def _is_module(node) -> bool:
+    """`F.softmax(x, ...)`, `torch.softmax`, `nn.functional.softmax`: the tensor is the first argument."""
+    return isinstance(node, ast.Name) and node.id in ("F", "torch", "functional") or \
+        isinstance(node, ast.Attribute) and node.attr in ("functional", "special")
+
+
+def _functional(node) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("F", "functional") or \
+        isinstance(node, ast.Attribute) and node.attr == "functional"
+
+
+def _targets(node):
+    if isinstance(node, ast.Assign):
+        for t in node.targets:
+            yield from ast.walk(t)
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+        yield node.target
+
+
+def literal_int(node) -> Optional[int]:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return -node.operand.value if isinstance(node.operand.value, int) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
