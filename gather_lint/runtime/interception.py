@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, device_records, fast_path, indexing, provenance
+from . import broadcast_checks, device_records, fast_path, indexing, provenance, reads
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -91,6 +91,7 @@ def _run_check(fn, *args):
 def _family(original, target, spelling: str):
     marks = target != EMBEDDING and target.family in (GATHER, TAKE_ALONG)
     fast = target in fast_path.FAST_OPS
+    selects = target != EMBEDDING and target.name == "index_select"  # rows a later index_copy_ may write back
 
     def checked(*args, **kwargs):
         if not _stack:
@@ -104,6 +105,8 @@ def _family(original, target, spelling: str):
             axis = fast_path.clean_axis(target, inp, dim, index)
             if axis is not None:
                 result = original(inp, dim, index)
+                if selects:
+                    reads.note_select(inp, axis, index)
                 if marks and index.dim() == inp.dim() and broadcast_checks.mark_kept_singleton(inp, index, axis, result) \
                         and not _operators_on:
                     _operators()
@@ -123,6 +126,8 @@ def _family(original, target, spelling: str):
         result = original(*args, **kwargs)
         if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
             _mark_kept(target, args, kwargs, result)
+        elif selects:
+            _note_select(target, args, kwargs)
         return result
 
     return checked
@@ -146,10 +151,15 @@ def _mark_kept(op, args, kwargs, result) -> None:
         _operators()
 
 
+def _note_select(op, args, kwargs) -> None:
+    bound = bind_arguments(op, args, kwargs, method=False)
+    inp, dim, index = (bound or {}).get("input"), (bound or {}).get("dim"), (bound or {}).get("index")
+    if isinstance(inp, torch.Tensor) and isinstance(index, torch.Tensor) and isinstance(dim, int) \
+            and -inp.dim() <= dim < max(inp.dim(), 1):
+        reads.note_select(inp, dim % max(inp.dim(), 1), index)
+
+
 # --- indexing ----------------------------------------------------------------------------------
-
-_last_read: Optional[tuple] = None  # (weakref to x[key]'s result, key, augmented op or None)
-
 
 def _getitem(original):
     def __getitem__(self, key):
@@ -158,11 +168,7 @@ def _getitem(original):
             return original(self, key)
         _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
         result = original(self, key)
-        global _last_read
-        try:
-            _last_read = (weakref.ref(result), key, None)
-        except TypeError:
-            pass
+        reads.note_subscript(result, key)
         return result
 
     return __getitem__
@@ -179,27 +185,26 @@ def _setitem(original):
 
 
 def _check_index(x, key, spelling, value, call) -> None:
-    global _last_read
     reporter = _stack[-1]  # callers checked _idle(): not compiling
     shape = tuple(x.shape)
     found = indexing.integer_indices(shape, key)
     if not found or x.device.type != "cpu" and reporter.level != "sync":
         return
     violation = indexing.out_of_range(shape, found, spelling.split(".")[-1])
-    if violation is None and value is not None and _last_read is not None:
-        ref, read_key, op = _last_read
-        if op is not None and read_key is key and ref() is value:
-            _last_read = None
+    if violation is None and value is not None:
+        op = reads.augmented_write(key, value)
+        if op is not None:
             violation = indexing.overwriting_accumulate(shape, found, op)
+        else:
+            violation = indexing.conflicting_write(x, key, found, value)
     if violation is not None:
         _report(reporter, [violation], spelling, call)
 
 
 def _augmented(original, op: str):
     def augmented(self, other):
-        global _last_read
-        if _last_read is not None and _stack and not torch.compiler.is_compiling() and _last_read[0]() is self:
-            _last_read = (_last_read[0], _last_read[1], op)
+        if _stack and not torch.compiler.is_compiling():
+            reads.note_augmented(self, op)
         return original(self, other)
 
     return augmented
@@ -303,7 +308,7 @@ def _install() -> None:
 
 
 def _uninstall() -> None:
-    global _operators_on, _last_read
+    global _operators_on
     for namespace, name, original in reversed(_rebound):
         namespace[name] = original
     _rebound.clear()
@@ -315,7 +320,7 @@ def _uninstall() -> None:
     _saved.clear()
     _originals.clear()
     _operators_on = False
-    _last_read = None
+    reads.clear()
     device_records.discard()
     provenance.ORIGINS.clear()
     provenance.KEPT.clear()
