@@ -98,3 +98,29 @@ def test_index_copy_without_a_read_or_repeats_is_left_alone_gl013():
         return y
 
     silent(run)
+
+
+def test_empty_float_index_rejected_by_index_select_gl008():
+    scores = torch.randn(3, 2)
+    kept = torch.tensor([])  # an empty filter result: float32
+    with pytest.raises(RuntimeError, match="Expected dtype int32 or int64"):
+        scores.index_select(0, kept)
+    with checked(), pytest.raises(RuntimeError, match=r"GL008 .*float32(.|\n)*Expected dtype int32 or int64"):
+        scores.index_select(0, kept)
+    with pytest.warns(GatherLintWarning, match="GL008"), pytest.raises(RuntimeError), checked("warn"):
+        torch.index_select(scores, 0, kept)  # warn mode reports, torch raises its own error
+    assert silent(lambda: scores.index_select(0, torch.tensor([], dtype=torch.long))).shape == (0, 2)
+    silent(lambda: scores.gather(0, torch.empty(0, 2)))  # gather skips every check for an empty index
+
+
+def test_gathered_column_against_a_wider_loss_target_gl006():
+    F = torch.nn.functional
+    q, act, target = torch.randn(8, 4), torch.randint(4, (8,)), torch.randn(8, 4)
+    with pytest.warns(UserWarning, match="different to the input size"):
+        assert F.mse_loss(q.gather(1, act.unsqueeze(1)), target).shape == ()  # torch: averaged over [8, 4]
+    with checked(), pytest.warns(GatherLintWarning, match=r"GL006 .*\[8, 1\] .*`target` \[8, 4\] in mse_loss"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            warnings.simplefilter("always", GatherLintWarning)
+            F.mse_loss(q.gather(1, act.unsqueeze(1)), target)
+    silent(lambda: F.mse_loss(q.gather(1, act.unsqueeze(1)), target.sum(1, keepdim=True)))

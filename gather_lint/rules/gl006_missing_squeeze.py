@@ -116,3 +116,15 @@ def _last_axis_effect(rest) -> str:
 def _middle_axis_effect(dims, axis: int, other: Shape) -> str:
     grown = Shape(tuple(dims[:axis]) + (other.dims[axis - 1],) + tuple(dims[axis + 1:])) if axis else None
     return f"broadcasting silently gives {grown}" if grown else "broadcasting silently adds a dim"
+
+
+def check_loss_target(gathered: Shape, axis: int, target: Shape, loss: str) -> Violation:
+    """Runtime: a gathered [.., 1, ..] meets a loss target of the same rank that is larger on gather's dim."""
+    grown = target.dims[axis]
+    return Violation(
+        CODE, SEVERITY,
+        f"`gathered result` {gathered} keeps gather's singleton dim {axis} and meets `target` {target} in {loss}: "
+        f"broadcasting compares every gathered value with all {dim_text(grown)} target entries along dim {axis}, "
+        f"so the loss is over {target}, silently apart from torch's size warning; the target should hold one "
+        f"value per gathered entry ({gathered}): reduce it over dim {axis} where it is built",
+    )

@@ -249,7 +249,7 @@ def _loss(original, name: str):
 
     def loss(input, target, *args, **kwargs):
         if facts and _stack and (id(input) in facts or id(target) in facts) and not torch.compiler.is_compiling():
-            violation = broadcast_checks.combined(input, target, name)
+            violation = broadcast_checks.combined(input, target, name) or broadcast_checks.loss_target(input, target, name)
             if violation is not None:
                 _report(_stack[-1], [violation], f"F.{name}")
         return original(input, target, *args, **kwargs)
