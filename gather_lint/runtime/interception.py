@@ -92,11 +92,15 @@ def _family(original, target, spelling: str):
     marks = target != EMBEDDING and target.family in (GATHER, TAKE_ALONG)
     fast = target in fast_path.FAST_OPS
     selects = target != EMBEDDING and target.name == "index_select"  # rows a later index_copy_ may write back
+    embeds = target == EMBEDDING
 
     def checked(*args, **kwargs):
         if not _stack:
             return original(*args, **kwargs)
         reporter = _stack[-1]
+        if embeds and len(args) >= 2 and not _busy and not device_records._pending \
+                and not torch.compiler.is_compiling() and fast_path.clean_embedding(args[0], args[1]):
+            return original(*args, **kwargs)  # ids and table as the full check would pass them
         if fast and not kwargs and len(args) == 3 and not _busy and not torch.compiler.is_compiling():
             # the common positional call: one cache lookup and one value check when it is clean
             if device_records._pending:  # earlier asynchronous records that have landed (no sync)
@@ -166,7 +170,8 @@ def _getitem(original):
         # the key test first: most keys are ints/slices, and type tests are cheaper than _idle()
         if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
             return original(self, key)
-        _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
+        if not fast_path.clean_subscript(self, key):  # one in-range integer tensor key: nothing to report
+            _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
         result = original(self, key)
         reads.note_subscript(result, key)
         return result
