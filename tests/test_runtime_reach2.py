@@ -124,3 +124,14 @@ def test_gathered_column_against_a_wider_loss_target_gl006():
             warnings.simplefilter("always", GatherLintWarning)
             F.mse_loss(q.gather(1, act.unsqueeze(1)), target)
     silent(lambda: F.mse_loss(q.gather(1, act.unsqueeze(1)), target.sum(1, keepdim=True)))
+
+
+def test_index_put_of_different_values_to_repeated_positions_of_zeros_gl013():
+    cells, mass = torch.tensor([3, 1, 3]), torch.tensor([0.5, 0.25, 2.0])
+    rho = torch.zeros(4).index_put_((cells,), mass)
+    assert rho.sum() < mass.sum()  # torch: one of the two masses in cell 3 is lost
+    with checked(), pytest.warns(GatherLintWarning, match=r"GL013 .*index_put_\(\(index,\), v\).*position 3 is written 2"):
+        torch.zeros(4).index_put_((cells,), mass)
+    assert silent(lambda: torch.zeros(4).index_put_((cells,), mass, accumulate=True)).sum() == mass.sum()
+    silent(lambda: torch.zeros(4).index_put_((cells,), torch.ones(3)))  # one value per position: a mask
+    silent(lambda: torch.zeros(4).index_put((torch.tensor([0, 1, 2]),), mass))  # no repeats

@@ -74,8 +74,9 @@ _ID_DTYPES = (torch.int64, torch.int32)  # what embedding and advanced indexing 
 
 def _plain_cpu_ids(ids) -> bool:
     """A plain CPU integer tensor whose values can be read: the cases the full check reads too."""
-    return (type(ids) is torch.Tensor and ids.dtype in _ID_DTYPES and ids.is_cpu and ids.numel() > 0
-            and not _is_wrapped(ids) and not _is_tracing())
+    # tracing first: reading sizes of a traced tensor prints TracerWarnings
+    return (not _is_tracing() and type(ids) is torch.Tensor and ids.dtype in _ID_DTYPES and ids.is_cpu
+            and ids.numel() > 0 and not _is_wrapped(ids))
 
 
 def clean_embedding(ids, weight) -> bool:

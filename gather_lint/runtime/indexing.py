@@ -85,8 +85,8 @@ def overwriting_accumulate(shape: Tuple[int, ...], found, op: str) -> Optional[V
     return augmented_write(op, repeated) if repeated else None
 
 
-def conflicting_write(x: torch.Tensor, key, found, value) -> Optional[Violation]:
-    """GL013 for `x[ids] = v` into an all-zeros buffer where a repeated position gets different values
+def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False) -> Optional[Violation]:
+    """GL013 for `x[ids] = v` (or `x.index_put_((ids,), v)`, put=True) into an all-zeros buffer where a repeated position gets different values
     (a histogram or a scatter-sum was being built). Only keys made of integer tensors alone, on x's
     leading dims; bool buffers are masks, where repeats are harmless."""
     if not isinstance(value, torch.Tensor) or x.dtype == torch.bool or value.device != x.device:
@@ -104,5 +104,6 @@ def conflicting_write(x: torch.Tensor, key, found, value) -> Optional[Violation]
         return None
     names = ", ".join(f"i{k}" for k in range(len(found))) if len(found) > 1 else "index"
     keyed = f"({names},)" if len(found) == 1 else f"({names})"
-    return gl013.check_overwriting_index_write(f"x[{names}] = v", where,
+    write = f"x.index_put_({keyed}, v)" if put else f"x[{names}] = v"
+    return gl013.check_overwriting_index_write(write, where,
                                                f"`x.index_put_({keyed}, v, accumulate=True)`")

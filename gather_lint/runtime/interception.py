@@ -206,6 +206,27 @@ def _check_index(x, key, spelling, value, call) -> None:
         _report(reporter, [violation], spelling, call)
 
 
+def _index_put(original, name: str):
+    """`x.index_put_(indices, values)` without accumulate: the assignment `x[indices] = values` spelled as a call."""
+    def index_put(self, *args, **kwargs):
+        if _stack and len(args) == 2 and not kwargs and type(args[0]) in (tuple, list) and not _idle():
+            key = tuple(args[0])
+            _run_check(_check_put, self, key, args[1], f"Tensor.{name}", (original, (self,) + args, {}))
+        return original(self, *args, **kwargs)
+
+    return index_put
+
+
+def _check_put(x, key, values, spelling, call) -> None:
+    reporter = _stack[-1]
+    if not isinstance(x, _Tensor) or x.device.type != "cpu" and reporter.level != "sync":
+        return
+    found = indexing.integer_indices(tuple(x.shape), key)
+    violation = indexing.conflicting_write(x, key, found, values, put=True) if found else None
+    if violation is not None:
+        _report(reporter, [violation], spelling, call)
+
+
 def _augmented(original, op: str):
     def augmented(self, other):
         if _stack and not torch.compiler.is_compiling():
@@ -289,6 +310,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
     places.append((F, "embedding", lambda o: _family(o, EMBEDDING, "F.embedding")))
     places.append((torch.Tensor, "__getitem__", _getitem))
     places.append((torch.Tensor, "__setitem__", _setitem))
+    for name in ("index_put_", "index_put"):
+        places.append((torch.Tensor, name, lambda o, name=name: _index_put(o, name)))
     places.append((torch.Tensor, "__iadd__", lambda o: _augmented(o, "+=")))
     places.append((torch.Tensor, "__isub__", lambda o: _augmented(o, "-=")))
     for how in _DIM_AT:
