@@ -104,3 +104,71 @@ def test_inference_mode_indices_are_value_checked():
         top.add_(10)
         with pytest.raises(RuntimeError, match="GL011"):
             X.gather(1, top)
+
+
+# --- embedding and tensor-key reads: the fast path's verdict equals the full checks' -------------
+
+def _verdicts(fn, cases):
+    """What checked() reports for each case: ('error', code) / ('warn', codes) / ('clean',)."""
+    out = []
+    for case in cases:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                with checked():
+                    fn(*case)
+            except GatherLintError as exc:
+                out.append(("error", exc.code))
+                continue
+            except (IndexError, RuntimeError) as exc:
+                out.append(("torch", type(exc).__name__))
+                continue
+        codes = sorted({str(w.message).split()[0] for w in seen if issubclass(w.category, GatherLintWarning)})
+        out.append(("warn", tuple(codes)) if codes else ("clean",))
+    return out
+
+
+def _without_fast_path(monkeypatch, name):
+    monkeypatch.setattr(fast_path, name, lambda *a: False)
+
+
+TABLE = torch.nn.Embedding(7, 3)
+EMBEDDING_CASES = [(torch.tensor([0, 6]),), (torch.tensor([[1, 2], [3, 4]], dtype=torch.int32),), (torch.tensor([7]),),
+                   (torch.tensor([-1, 2]),), (torch.tensor([], dtype=torch.long),), (torch.tensor([1.0]),),
+                   (torch.tensor([1], dtype=torch.int16),), (torch.tensor(3),), (torch.tensor(7),),
+                   (torch.tensor([2], device="meta"),)]
+
+
+def test_embedding_fast_path_gives_the_full_checks_verdict(monkeypatch):
+    fast = _verdicts(lambda ids: TABLE(ids), EMBEDDING_CASES)
+    _without_fast_path(monkeypatch, "clean_embedding")
+    assert fast == _verdicts(lambda ids: TABLE(ids), EMBEDDING_CASES)
+    assert fast[0] == ("clean",) and fast[2] == ("error", "GL011") and fast[3] == ("error", "GL011")
+
+
+def test_embedding_fast_path_leaves_results_unchanged():
+    ids = torch.randint(7, (4, 5))
+    with checked():
+        out = TABLE(ids)
+    assert torch.equal(out, TABLE(ids))
+
+
+SUBSCRIPT_CASES = [(torch.arange(12.0).view(4, 3), torch.tensor([0, 3])), (torch.arange(4.0), torch.tensor([-4, -1])),
+                   (torch.arange(4.0), torch.tensor([4])), (torch.arange(4.0), torch.tensor([-5])),
+                   (torch.arange(4.0), torch.tensor([[1, 2]], dtype=torch.int32)), (torch.arange(4.0), torch.tensor(2)),
+                   (torch.arange(4.0), torch.tensor([True, False, True, False])),
+                   (torch.arange(4.0), torch.tensor([], dtype=torch.long)), (torch.arange(4.0), torch.tensor([1.0])),
+                   (torch.tensor(5.0), torch.tensor([0])), (torch.arange(6.0).view(2, 3), (slice(None), torch.tensor([3])))]
+
+
+def test_subscript_fast_path_gives_the_full_checks_verdict(monkeypatch):
+    fast = _verdicts(lambda x, key: x[key], SUBSCRIPT_CASES)
+    _without_fast_path(monkeypatch, "clean_subscript")
+    assert fast == _verdicts(lambda x, key: x[key], SUBSCRIPT_CASES)
+    assert fast[0] == ("clean",) and fast[2] == ("error", "GL011") and fast[3] == ("error", "GL011")
+
+
+def test_subscript_fast_path_still_feeds_the_increment_check():
+    with checked(), pytest.warns(GatherLintWarning, match="GL013"):
+        counts, ids = torch.zeros(3), torch.tensor([0, 2, 0])
+        counts[ids] += 1  # the read took the fast path; the write-back still sees it

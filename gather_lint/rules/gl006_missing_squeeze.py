@@ -138,3 +138,15 @@ def _outer_product(dims, other: Shape, gathered_text: str, other_text: str, op: 
         f"with every one of the {size} entries (an outer product), silently; squeeze it first with `.squeeze(-1)`",
         fix_suffix=".squeeze(-1)",
     )
+
+
+def check_loss_target(gathered: Shape, axis: int, target: Shape, loss: str) -> Violation:
+    """Runtime: a gathered [.., 1, ..] meets a loss target of the same rank that is larger on gather's dim."""
+    grown = target.dims[axis]
+    return Violation(
+        CODE, SEVERITY,
+        f"`gathered result` {gathered} keeps gather's singleton dim {axis} and meets `target` {target} in {loss}: "
+        f"broadcasting compares every gathered value with all {dim_text(grown)} target entries along dim {axis}, "
+        f"so the loss is over {target}, silently apart from torch's size warning; the target should hold one "
+        f"value per gathered entry ({gathered}): reduce it over dim {axis} where it is built",
+    )

@@ -87,3 +87,13 @@ def check_overwriting_scatter(write: str, where: str) -> Violation:
         f"without a reduce: only one survives (which one is unspecified), silently; add them with "
         f"`scatter_add` (or `scatter_reduce(..., 'sum')`)",
     )
+
+
+def check_overwriting_index_write(write: str, where: str, fix: str) -> Violation:
+    """Runtime: `x[index] = v` / `index_copy_` into an all-zeros buffer, different values for one position."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes several different values to one position ({where}) of an all-zeros buffer "
+        f"without accumulating: only one survives (which one is unspecified), silently; add them with "
+        f"{fix} (or keep the largest/smallest on purpose with `scatter_reduce(..., 'amax'/'amin')`)",
+    )

@@ -46,3 +46,16 @@ def combined(a, b, op: str) -> Optional[Violation]:
             continue  # nothing grows (a batch of one): harmless
         return rule.check_broadcast(Shape(shape), axis, Shape(other_shape), "gathered result", "other operand", op)
     return None
+
+
+def loss_target(input, target, loss: str) -> Optional[Violation]:
+    """GL006 in an element-wise loss: the marked gather result [.., 1, ..] against a target of the same
+    rank that matches it everywhere but gather's dim, where it is larger (torch broadcasts, and only warns)."""
+    for gathered, other in ((input, target), (target, input)):
+        axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
+        if axis is None or not isinstance(other, torch.Tensor) or other.dim() != gathered.dim():
+            continue
+        shape, other_shape = tuple(gathered.shape), tuple(other.shape)
+        if other_shape[axis] > 1 and all(a == b for k, (a, b) in enumerate(zip(shape, other_shape)) if k != axis):
+            return rule.check_loss_target(Shape(shape), axis, Shape(other_shape), loss)
+    return None

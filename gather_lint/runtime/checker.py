@@ -95,8 +95,10 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
     if bound is None:
         return []
     index = bound.get(op.index_param)
-    if not isinstance(index, torch.Tensor) or (index.numel() == 0 and op.family in (GATHER, SCATTER)):
-        return []  # torch skips every check for an empty gather/scatter index (S12)
+    if not isinstance(index, torch.Tensor):
+        return []
+    if index.numel() == 0:  # torch skips every check for an empty index (S12), but the dtype one of some ops
+        return _empty_index_dtype(op, bound)
     try:
         site, found = _shape_verdict(op, bound)
     except (TypeError, ValueError):
@@ -109,6 +111,18 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
         return list(found)  # torch checks shapes before values; so do we
     found = list(found) + (origin_mistakes(site, bound) or _values(op, site, bound["input"], index, level))
     return found or value_mistakes(site, bound, level)
+
+
+def _empty_index_dtype(op: Op, bound: dict) -> List[Violation]:
+    """GL008 for an empty index where torch still checks the dtype: index_select/index_add_/index_copy_/
+    index_fill_ and take_along_dim with a dim (`torch.tensor([])` is float32: an empty filter result)."""
+    if op.family not in (INDEX, TAKE_ALONG) or op.family == TAKE_ALONG and bound.get("dim") is None:
+        return []
+    try:
+        site, found = _shape_verdict(op, bound)
+    except (TypeError, ValueError):
+        return []
+    return [v for v in found if v.code == "GL008"] if site is not None else []
 
 
 def _range_text(size) -> str:

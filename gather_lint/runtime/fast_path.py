@@ -1,5 +1,6 @@
 """The common call, checked without the generic machinery: `x.gather(d, idx)`, `torch.gather(x, d, idx)`,
-`x.index_select(d, idx)` with positional arguments, plain CPU tensors and an int dim.
+`x.index_select(d, idx)` with positional arguments, plain CPU tensors and an int dim; an embedding
+lookup (`nn.Embedding`, `F.embedding(ids, weight, ...)`) and a read `x[idx]` with one integer tensor key.
 
 A call whose signature (op, shapes, dtypes, devices, dim) already passed the shared contract with
 nothing to report only needs its index values checked; this module does that one check and says
@@ -66,3 +67,32 @@ def _learn(op, inp, dim, index, key) -> None:
         _CLEAN.clear()
     axis = normalize_dim(dim, inp.dim()) if fast else None
     _CLEAN[key] = False if axis is None else axis
+
+
+_ID_DTYPES = (torch.int64, torch.int32)  # what embedding and advanced indexing take as integer indices
+
+
+def _plain_cpu_ids(ids) -> bool:
+    """A plain CPU integer tensor whose values can be read: the cases the full check reads too."""
+    # tracing first: reading sizes of a traced tensor prints TracerWarnings
+    return (not _is_tracing() and type(ids) is torch.Tensor and ids.dtype in _ID_DTYPES and ids.is_cpu
+            and ids.numel() > 0 and not _is_wrapped(ids))
+
+
+def clean_embedding(ids, weight) -> bool:
+    """True when `F.embedding(ids, weight)` passes every check (checker._embedding): an int64/int32
+    id tensor on the table's device (CPU) with every id in [0, rows). False: ask the generic path."""
+    if type(weight) not in _PLAIN or weight.dim() != 2 or not weight.is_cpu or not _plain_cpu_ids(ids):
+        return False
+    low, high = values.span(ids)
+    return low >= 0 and high < weight.shape[0]
+
+
+def clean_subscript(x, key) -> bool:
+    """True when the read `x[key]` with one integer tensor key passes the checks (indexing.out_of_range):
+    every value in [-n, n) for n = x.size(0). False: ask the generic path."""
+    if type(x) not in _PLAIN or not x.is_cpu or x.dim() == 0 or not _plain_cpu_ids(key):
+        return False
+    low, high = values.span(key)
+    size = x.shape[0]
+    return low >= -size and high < size

@@ -14,8 +14,9 @@ import torch
 
 from ..contract import Violation
 from ..rules import gl011_index_out_of_range as oob
+from ..rules import gl013_overwriting_accumulate as gl013
 from . import values
-from .overwrite_checks import augmented_write, repeated_positions
+from .overwrite_checks import augmented_write, conflicting_positions, repeated_positions
 
 
 def has_tensor(key) -> bool:
@@ -82,3 +83,27 @@ def overwriting_accumulate(shape: Tuple[int, ...], found, op: str) -> Optional[V
         return None
     repeated = repeated_positions(shape, found)
     return augmented_write(op, repeated) if repeated else None
+
+
+def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False) -> Optional[Violation]:
+    """GL013 for `x[ids] = v` (or `x.index_put_((ids,), v)`, put=True) into an all-zeros buffer where a repeated position gets different values
+    (a histogram or a scatter-sum was being built). Only keys made of integer tensors alone, on x's
+    leading dims; bool buffers are masks, where repeats are harmless."""
+    if not isinstance(value, torch.Tensor) or x.dtype == torch.bool or value.device != x.device:
+        return None
+    items = key if type(key) is tuple else (key,)
+    if len(found) != len(items) or any(dim != k for k, (dim, _) in enumerate(found)):
+        return None
+    if not all(values.has_values(i) for _, i in found) or not values.has_values(value) or x.numel() == 0:
+        return None
+    shape = tuple(x.shape)
+    if repeated_positions(shape, found) is None or bool(x.any()):
+        return None
+    where = conflicting_positions(shape, found, value)
+    if where is None:
+        return None
+    names = ", ".join(f"i{k}" for k in range(len(found))) if len(found) > 1 else "index"
+    keyed = f"({names},)" if len(found) == 1 else f"({names})"
+    write = f"x.index_put_({keyed}, v)" if put else f"x[{names}] = v"
+    return gl013.check_overwriting_index_write(write, where,
+                                               f"`x.index_put_({keyed}, v, accumulate=True)`")

@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, device_records, fast_path, indexing, provenance
+from . import broadcast_checks, device_records, fast_path, indexing, provenance, reads
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -91,11 +91,16 @@ def _run_check(fn, *args):
 def _family(original, target, spelling: str):
     marks = target != EMBEDDING and target.family in (GATHER, TAKE_ALONG)
     fast = target in fast_path.FAST_OPS
+    selects = target != EMBEDDING and target.name == "index_select"  # rows a later index_copy_ may write back
+    embeds = target == EMBEDDING
 
     def checked(*args, **kwargs):
         if not _stack:
             return original(*args, **kwargs)
         reporter = _stack[-1]
+        if embeds and len(args) >= 2 and not _busy and not device_records._pending \
+                and not torch.compiler.is_compiling() and fast_path.clean_embedding(args[0], args[1]):
+            return original(*args, **kwargs)  # ids and table as the full check would pass them
         if fast and not kwargs and len(args) == 3 and not _busy and not torch.compiler.is_compiling():
             # the common positional call: one cache lookup and one value check when it is clean
             if device_records._pending:  # earlier asynchronous records that have landed (no sync)
@@ -104,6 +109,8 @@ def _family(original, target, spelling: str):
             axis = fast_path.clean_axis(target, inp, dim, index)
             if axis is not None:
                 result = original(inp, dim, index)
+                if selects:
+                    reads.note_select(inp, axis, index)
                 if marks and index.dim() == inp.dim() and broadcast_checks.mark_kept_singleton(inp, index, axis, result) \
                         and not _operators_on:
                     _operators()
@@ -123,6 +130,8 @@ def _family(original, target, spelling: str):
         result = original(*args, **kwargs)
         if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
             _mark_kept(target, args, kwargs, result)
+        elif selects:
+            _note_select(target, args, kwargs)
         return result
 
     return checked
@@ -146,23 +155,25 @@ def _mark_kept(op, args, kwargs, result) -> None:
         _operators()
 
 
+def _note_select(op, args, kwargs) -> None:
+    bound = bind_arguments(op, args, kwargs, method=False)
+    inp, dim, index = (bound or {}).get("input"), (bound or {}).get("dim"), (bound or {}).get("index")
+    if isinstance(inp, torch.Tensor) and isinstance(index, torch.Tensor) and isinstance(dim, int) \
+            and -inp.dim() <= dim < max(inp.dim(), 1):
+        reads.note_select(inp, dim % max(inp.dim(), 1), index)
+
+
 # --- indexing ----------------------------------------------------------------------------------
-
-_last_read: Optional[tuple] = None  # (weakref to x[key]'s result, key, augmented op or None)
-
 
 def _getitem(original):
     def __getitem__(self, key):
         # the key test first: most keys are ints/slices, and type tests are cheaper than _idle()
         if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
             return original(self, key)
-        _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
+        if not fast_path.clean_subscript(self, key):  # one in-range integer tensor key: nothing to report
+            _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
         result = original(self, key)
-        global _last_read
-        try:
-            _last_read = (weakref.ref(result), key, None)
-        except TypeError:
-            pass
+        reads.note_subscript(result, key)
         return result
 
     return __getitem__
@@ -179,27 +190,47 @@ def _setitem(original):
 
 
 def _check_index(x, key, spelling, value, call) -> None:
-    global _last_read
     reporter = _stack[-1]  # callers checked _idle(): not compiling
     shape = tuple(x.shape)
     found = indexing.integer_indices(shape, key)
     if not found or x.device.type != "cpu" and reporter.level != "sync":
         return
     violation = indexing.out_of_range(shape, found, spelling.split(".")[-1])
-    if violation is None and value is not None and _last_read is not None:
-        ref, read_key, op = _last_read
-        if op is not None and read_key is key and ref() is value:
-            _last_read = None
+    if violation is None and value is not None:
+        op = reads.augmented_write(key, value)
+        if op is not None:
             violation = indexing.overwriting_accumulate(shape, found, op)
+        else:
+            violation = indexing.conflicting_write(x, key, found, value)
+    if violation is not None:
+        _report(reporter, [violation], spelling, call)
+
+
+def _index_put(original, name: str):
+    """`x.index_put_(indices, values)` without accumulate: the assignment `x[indices] = values` spelled as a call."""
+    def index_put(self, *args, **kwargs):
+        if _stack and len(args) == 2 and not kwargs and type(args[0]) in (tuple, list) and not _idle():
+            key = tuple(args[0])
+            _run_check(_check_put, self, key, args[1], f"Tensor.{name}", (original, (self,) + args, {}))
+        return original(self, *args, **kwargs)
+
+    return index_put
+
+
+def _check_put(x, key, values, spelling, call) -> None:
+    reporter = _stack[-1]
+    if not isinstance(x, _Tensor) or x.device.type != "cpu" and reporter.level != "sync":
+        return
+    found = indexing.integer_indices(tuple(x.shape), key)
+    violation = indexing.conflicting_write(x, key, found, values, put=True) if found else None
     if violation is not None:
         _report(reporter, [violation], spelling, call)
 
 
 def _augmented(original, op: str):
     def augmented(self, other):
-        global _last_read
-        if _last_read is not None and _stack and not torch.compiler.is_compiling() and _last_read[0]() is self:
-            _last_read = (_last_read[0], _last_read[1], op)
+        if _stack and not torch.compiler.is_compiling():
+            reads.note_augmented(self, op)
         return original(self, other)
 
     return augmented
@@ -244,7 +275,7 @@ def _loss(original, name: str):
 
     def loss(input, target, *args, **kwargs):
         if facts and _stack and (id(input) in facts or id(target) in facts) and not torch.compiler.is_compiling():
-            violation = broadcast_checks.combined(input, target, name)
+            violation = broadcast_checks.combined(input, target, name) or broadcast_checks.loss_target(input, target, name)
             if violation is not None:
                 _report(_stack[-1], [violation], f"F.{name}")
         return original(input, target, *args, **kwargs)
@@ -279,6 +310,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
     places.append((F, "embedding", lambda o: _family(o, EMBEDDING, "F.embedding")))
     places.append((torch.Tensor, "__getitem__", _getitem))
     places.append((torch.Tensor, "__setitem__", _setitem))
+    for name in ("index_put_", "index_put"):
+        places.append((torch.Tensor, name, lambda o, name=name: _index_put(o, name)))
     places.append((torch.Tensor, "__iadd__", lambda o: _augmented(o, "+=")))
     places.append((torch.Tensor, "__isub__", lambda o: _augmented(o, "-=")))
     for how in _DIM_AT:
@@ -303,7 +336,7 @@ def _install() -> None:
 
 
 def _uninstall() -> None:
-    global _operators_on, _last_read
+    global _operators_on
     for namespace, name, original in reversed(_rebound):
         namespace[name] = original
     _rebound.clear()
@@ -315,7 +348,7 @@ def _uninstall() -> None:
     _saved.clear()
     _originals.clear()
     _operators_on = False
-    _last_read = None
+    reads.clear()
     device_records.discard()
     provenance.ORIGINS.clear()
     provenance.KEPT.clear()

@@ -18,6 +18,7 @@ from ..contract import Site, TensorInfo, Violation
 from ..dims import normalize_dim
 from ..rules import gl013_overwriting_accumulate as gl013
 from ..rules import gl014_reduce_includes_buffer as gl014
+from . import reads
 
 _MEAN_LIKE = ("mean", "prod", "amax", "amin")
 
@@ -47,6 +48,24 @@ def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
     value = int(keys[tuple(where)])
     return gl013.check_overwriting_scatter(f"{site.op.spelled}({site.dim}, index, src)",
                                            f"index value {value} repeats along dim {site.dim}")
+
+
+def copy_back_overwrites(site: Site, bound: dict) -> Optional[Violation]:
+    """GL013 for `x.index_copy_(d, ids, f(x.index_select(d, ids)))`: the rows read with `ids` are
+    written back with the same `ids`, which repeat with different new values: one update per row survives."""
+    inp, index, source = bound.get("input"), bound.get("index"), bound.get("source")
+    if site.op.name != "index_copy" or not isinstance(source, torch.Tensor) or index.dim() != 1:
+        return None
+    axis = normalize_dim(site.dim, inp.dim()) if site.dim is not None and inp.dim() else None
+    if axis is None or source.dim() != inp.dim() or not reads.selected_before(inp, axis, index):
+        return None
+    shape = (inp.shape[axis],) + tuple(n for k, n in enumerate(inp.shape) if k != axis)
+    where = conflicting_positions(shape, [(0, index)], source.movedim(axis, 0))
+    if where is None:
+        return None
+    return gl013.check_read_modify_write(
+        f"x.{site.op.name}_({site.dim}, index, ...)", "index", f"repeated rows read by `x.index_select({site.dim}, index)` "
+        f"({where.replace('position', 'row')})", f"`x.index_add_({site.dim}, index, v)` where v is the change per row")
 
 
 def reduce_includes_zeros(site: Site, bound: dict) -> Optional[Violation]:
@@ -85,6 +104,43 @@ def repeated_positions(shape: Sequence[int], indices: Sequence[tuple]) -> Option
         return None
     k = int(counts.argmax())
     return f"repeated positions (one position appears {int(counts[k])} times)"
+
+
+def conflicting_positions(shape: Sequence[int], indices: Sequence[tuple], value: torch.Tensor) -> Optional[str]:
+    """For x[i0, .., ik-1] = value (indices on x's leading dims): one position that receives
+    different values, described; None when every repeated position gets one value."""
+    flat = None
+    for dim, idx in indices:
+        size = shape[dim]
+        part = torch.where(idx < 0, idx + size, idx).long()
+        flat = part if flat is None else flat * size + part
+    lead = torch.broadcast_shapes(*(i.shape for _, i in indices))
+    try:
+        written = torch.broadcast_to(value, tuple(lead) + tuple(shape[len(indices):]))
+    except RuntimeError:
+        return None  # torch raises its own shape mismatch
+    flat = torch.broadcast_to(flat, lead).reshape(-1)
+    if flat.numel() < 2:
+        return None
+    rows = written.reshape(flat.numel(), -1)
+    order = flat.argsort(stable=True)
+    keys, rows = flat[order], rows[order]
+    same = keys[1:] == keys[:-1]
+    if not bool(same.any()):
+        return None
+    differ = (rows[1:] != rows[:-1]).any(-1) & ~(rows[1:].isnan() & rows[:-1].isnan()).all(-1) \
+        if rows.is_floating_point() else (rows[1:] != rows[:-1]).any(-1)
+    clash = same & differ
+    if not bool(clash.any()):
+        return None
+    position = int(keys[int(clash.nonzero()[0])])
+    times = int((flat == position).sum())
+    coord = []
+    for dim, _ in reversed(indices):
+        coord.append(position % shape[dim])
+        position //= shape[dim]
+    where = coord[0] if len(coord) == 1 else tuple(reversed(coord))
+    return f"position {where} is written {times} times"
 
 
 def augmented_write(op: str, where: str) -> Violation:

@@ -1,5 +1,5 @@
 """Checks for calls torch accepts but that compute the wrong thing, beyond the shape contract:
-GL004 from a recorded index origin, GL013 overwriting scatter, GL014 zeros taking part in a reduce."""
+GL004 from a recorded index origin, GL013 overwriting scatter or index_copy_ write-back, GL014 zeros taking part in a reduce."""
 from __future__ import annotations
 
 from typing import List
@@ -9,7 +9,7 @@ import torch
 from ..contract import Site, Violation
 from . import values
 from .origin_checks import wrong_dim
-from .overwrite_checks import reduce_includes_zeros, scatter_overwrites
+from .overwrite_checks import copy_back_overwrites, reduce_includes_zeros, scatter_overwrites
 
 
 def readable(t: torch.Tensor, level: str) -> bool:
@@ -27,12 +27,12 @@ def origin_mistakes(site: Site, bound: dict) -> List[Violation]:
 
 def value_mistakes(site: Site, bound: dict, level: str) -> List[Violation]:
     inp, index = bound["input"], bound[site.op.index_param]
-    if site.op.name not in ("scatter", "scatter_reduce") or not (readable(inp, level) and readable(index, level)):
+    if site.op.name not in ("scatter", "scatter_reduce", "index_copy") or not (readable(inp, level) and readable(index, level)):
         return []
-    src = bound.get("src")
+    src = bound.get("src", bound.get("source"))
     if isinstance(src, torch.Tensor) and not readable(src, level):
         return []
-    for check in (scatter_overwrites, reduce_includes_zeros):
+    for check in (scatter_overwrites, reduce_includes_zeros, copy_back_overwrites):
         found = check(site, bound)
         if found is not None:
             return [found]
