@@ -8,6 +8,7 @@ repeated index every write computes from the same old value and the last one win
 writes without accumulating: ``x[ids] = x[ids] + v``, ``x.scatter_(d, ids, x.gather(d, ids) + v)``,
 ``x.index_copy_(d, ids, x.index_select(d, ids) + v)``; ``scatter_add_``/``index_add_`` accumulate.
 """
+import ast
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation
@@ -59,12 +60,38 @@ def check(site: Site) -> Optional[Violation]:
 def check_augmented(target: str, index: str, origin: str, op: str, value: str, fixable: bool = False) -> Violation:
     """`fixable`: the increment is a number literal or a known tensor, which gl013_fix can convert."""
     increment = value if op == "+=" else negated(value)
+    positions = index_tuple(index)
+    held = f"the index holds {origin}" if positions.endswith(",)") else f"the indices hold {origin}"
+    adder = " (or index_add_)" if positions.endswith(",)") else ""
     return Violation(
         CODE, SEVERITY,
-        f"`{target}[{index}] {op} ...`: the index holds {origin}, which can repeat, and indexed in-place "
+        f"`{target}[{index}] {op} ...`: {held}, which can repeat, and indexed in-place "
         f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
-        f"`{method_call(target, f'index_put_(({index},), {increment}, accumulate=True)')}` (or index_add_)",
+        f"`{method_call(target, f'index_put_({positions}, {increment}, accumulate=True)')}`{adder}",
         fix_statement="accumulate" if fixable else None,
+    )
+
+
+def index_tuple(index: str) -> str:
+    """The index_put_ tuple for a subscript's text: `(ids,)` for `ids`, `(rows, cols)` for `rows, cols`."""
+    text = index.strip()
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return f"({text},)"
+    if isinstance(node, ast.Tuple) and not text.startswith("("):
+        return f"({text})"
+    return f"({text},)"
+
+
+def check_overwriting_write(write: str, positions: str, origin: str, written: str, fix: str) -> Violation:
+    """A write without accumulation (`x[i, j] = v`, index_put_, scatter, index_copy_) into a buffer
+    that is being filled, with positions that can repeat: all but one of the repeated writes are lost."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes {written} to the positions {positions}, which hold {origin} and can repeat: "
+        f"where they do, torch keeps one write per position (which one is unspecified) and drops the "
+        f"others, silently; {fix}",
     )
 
 

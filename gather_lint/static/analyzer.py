@@ -26,6 +26,8 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 _STEMS = ("gather", "scatter", "index_", "take_along_dim")
 _AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013)
+_QUANTISED = re.compile(r"\.(?:long|int)\(\)|rounding_mode|\bargm(?:ax|in)\b")  # repeated_indices.py's marks
+_PAIR_WRITE = re.compile(r"\w\[[\w.]+, [\w.]+\] = [^=]")  # grid[rows, cols] = values
 _PADDING = re.compile(r"-100\b|value\s*=\s*-1\b")  # the ignore-index convention, or an explicit -1 fill
 
 
@@ -57,6 +59,9 @@ def local_trigger(text: str) -> bool:
         return True
     if ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None:
         return True
+    if "zeros" in text and ("index_put" in text or ("] = " in text and (
+            _QUANTISED.search(text) is not None or _PAIR_WRITE.search(text) is not None))):
+        return True  # a buffer filled at positions that can repeat (GL013, overwrite_writes.py)
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
 
@@ -185,6 +190,11 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
+    # the local rules' blocks need their callees (where index values are made), not their callers
+    local = [not own and "torch" in chunk and local_trigger(chunk) for (_, chunk), own in zip(chunks, analysed)]
+    if any(local):
+        helpers = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), lone in zip(chunks, local) if lone))
+        keep = [kept or lone or bool(f & helpers) for kept, lone, f in zip(keep, local, functions)]
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a
     # library every model block builds layers from a config: parsing them all would cost too much
     scripted = [_DRIVER in chunk for _, chunk in chunks]
@@ -201,7 +211,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         keep = [kept or own or bool(f & called) or bool((d - f) & built)
                 for kept, own, d, f in zip(keep, analysed, defined, functions)]
     # blocks for the local rules need no callers or callees, and only those that use torch
-    analysed = [own or ("torch" in chunk and local_trigger(chunk)) for (_, chunk), own in zip(chunks, analysed)]
+    analysed = [own or lone for own, lone in zip(analysed, local)]
     body: list = []
     summary_only: list = []
     try:

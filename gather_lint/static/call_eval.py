@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_sites, sequences, symbolic
-from . import config, modules, value_ranges
+from . import config, modules, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -32,6 +32,7 @@ class CallMixin:
                     site, values = built
                     self.report(node, site, check(site), bound, self)
                     self._check_op_rmw(node, op, bound, values)
+                    self._check_overwriting_op(node, op, bound, values)
                     result = result_of(site, values)
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
         return self._call(node)
@@ -85,15 +86,21 @@ class CallMixin:
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
+                result = repeated_indices.after_method(func.attr, owner, result, node)
+                if func.attr in ("index_put_", "index_put"):
+                    self._check_index_put(node, owner, args, kwargs)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
                 # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
                 result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
+                result = repeated_indices.after_method(func.attr, TensorVal(), result, node)
                 return result if isinstance(result, TensorVal) and (result.shape or result.dtype) else None
             return None
         target = self.expr(func)
+        if isinstance(func, ast.Name) and isinstance(target, TensorVal) and self.env.get(func.id) is None:
+            target = None  # `build_target(...)` is a call, not ids named by their spelling (names.py)
         args, kwargs = self._args(node)
         if isinstance(target, QualName):
             return self._qualified_call(target.name, node, args, kwargs)
