@@ -309,3 +309,20 @@ def test_new_tensor_of_sizes_is_a_one_dim_src(torch):
     assert ("GL001", 6) in [(f.code, f.line) for f in lint(code)]
     with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as src tensor"):
         _run(code)
+
+
+def test_index_copy_into_zeros_with_rounded_rows(torch):
+    code = """
+        import torch
+        t = torch.rand(40) * 5
+        slot = t.floor().long()
+        feats = torch.rand(40, 3)
+        pooled = torch.zeros(5, 3).index_copy_(0, slot, feats)
+        out = pooled
+        expected = torch.zeros(5, 3).index_add_(0, slot, feats)
+    """
+    found = [f for f in lint(code) if f.code == "GL013"]
+    assert [f.line for f in found] == [6] and "index_add_" in found[0].message
+    torch.manual_seed(0)
+    scope = _run(code)
+    assert not torch.allclose(scope["out"], scope["expected"])

@@ -7,6 +7,15 @@ repeated index every write computes from the same old value and the last one win
 ``counts[ids] += 1`` counts each distinct id once. The same holds for every read-modify-write that
 writes without accumulating: ``x[ids] = x[ids] + v``, ``x.scatter_(d, ids, x.gather(d, ids) + v)``,
 ``x.index_copy_(d, ids, x.index_select(d, ids) + v)``; ``scatter_add_``/``index_add_`` accumulate.
+
+Filling a fresh zeros buffer entry by entry has the same flaw: ``grid[rows, cols] = v``,
+``grid.index_put_((rows, cols), v)``, ``zeros.scatter(d, ids, src)`` and ``zeros.index_copy_(d, ids, src)``
+keep one value per repeated position (which one is unspecified). The rule reports them when every
+index component can repeat and at least one was computed so: coordinates rounded from floats
+(``(xy / cell).long()``, ``torch.floor(p).long()``), floor-division quotients, ``argmax`` picks,
+``randint`` draws, or a batch of id sequences scattered along the sequence; a component from
+``arange``, a number or ones as the value (a presence mask), or values read at the same positions
+keep it silent.
 """
 import ast
 from typing import Optional
@@ -51,6 +60,25 @@ expected = torch.bincount(input_ids, minlength=5).float()
 """,
     ),
 ]
+
+
+EXAMPLES.append(Example(
+    title="a distribution on the vocabulary scattered from a batch of token sequences",
+    bad="""
+import torch
+doc_tokens = torch.randint(0, 6, (2, 10))
+attn = torch.softmax(torch.randn(2, 10), dim=-1)
+out = torch.zeros(2, 6).scatter(1, doc_tokens, attn)
+expected = torch.stack([torch.bincount(doc_tokens[b], attn[b], minlength=6) for b in range(2)])
+""",
+    good="""
+import torch
+doc_tokens = torch.randint(0, 6, (2, 10))
+attn = torch.softmax(torch.randn(2, 10), dim=-1)
+out = torch.zeros(2, 6).scatter_add(1, doc_tokens, attn)
+expected = torch.stack([torch.bincount(doc_tokens[b], attn[b], minlength=6) for b in range(2)])
+""",
+))
 
 
 def check(site: Site) -> Optional[Violation]:

@@ -24,7 +24,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from .repeated_indices import named_only, repeats
 from .tensor_ops import as_int
-from .values import Literal, SeqVal, TensorVal
+from .values import DimVal, Literal, TensorVal
 
 _READERS = {"index_select": "index_copy", "gather": "scatter"}  # a read and the write it pairs with
 _ADDERS = {"index_copy": "index_add_", "scatter": "scatter_add_"}
@@ -94,16 +94,19 @@ class OverwriteWriteMixin:
             self.flag(node, overwrite.check_read_modify_write(
                 write, i, index.domain.origin, f"`.{_ADDERS[op.name]}(...)` on the increment alone"), None)
             return
-        if op.name != "scatter" or not _fresh_zeros(values.get("input")) or not _per_entry(payload, payload_node):
+        if not _fresh_zeros(values.get("input")) or not _per_entry(payload, payload_node):
             return
-        if _mentions(payload_node, [bound["index"]]) or not _several_along(index, values.get("dim")):
+        # index_copy_ takes a 1-d index whatever the dim; scatter's index runs along `dim`
+        along = values.get("dim") if op.name == "scatter" else DimVal(0)
+        if _mentions(payload_node, [bound["index"]]) or not _several_along(index, along):
             return
         if named_only(index) and (index.shape is None or len(index.shape.dims) < 2):
             return  # a list of ids may be a set; a batch of id sequences is running text, where ids repeat
+        adder = op.spelled.replace("scatter", "scatter_add").replace("index_copy", "index_add")
+        other = " (or `scatter_reduce(..., 'sum')`)" if op.name == "scatter" else ""
         self.flag(node, overwrite.check_overwriting_write(
             write, f"`{i}`", index.domain.origin, f"the entries of `{self.source.segment(payload_node)}`",
-            f"sum them with `{method_call(x, op.spelled.replace('scatter', 'scatter_add') + '(...)')}` "
-            f"(or `scatter_reduce(..., 'sum')`)"), None)
+            f"sum them with `{method_call(x, adder + '(...)')}`{other}"), None)
 
     def _repeating(self, components) -> Optional[str]:
         """What the positions hold when every index component is a tensor that can repeat, and at
