@@ -105,6 +105,44 @@ FLAGGED = [
     """, 6),
 ]
 
+FLAGGED += [
+    ("voxel-pool-unique-inverse", """
+        import torch
+        pts = torch.rand(100, 3) * 2
+        feats = torch.rand(100, 4)
+        keys = torch.floor(pts).int()
+        uniq, inverse = torch.unique(keys, dim=0, return_inverse=True)
+        pooled = torch.zeros(uniq.shape[0], 4)
+        pooled[inverse] = feats
+        out = pooled
+        expected = torch.zeros(uniq.shape[0], 4).index_add_(0, inverse, feats)
+        fixed = torch.zeros(uniq.shape[0], 4).index_put_((inverse,), feats, accumulate=True)
+    """, 8),
+    ("histogram-bucketize", """
+        import torch
+        values = torch.rand(50)
+        edges = torch.tensor([0.25, 0.5, 0.75])
+        bins = torch.bucketize(values, edges)
+        counts = torch.zeros(4)
+        counts[bins] += 1
+        out = counts
+        expected = torch.bincount(bins, minlength=4).float()
+        fixed = torch.zeros(4).index_put_((bins,), torch.ones(50), accumulate=True)
+    """, 7),
+    ("flat-view-of-a-zeros-grid", """
+        import torch
+        xy = torch.rand(60, 2)
+        w = torch.rand(60)
+        grid = torch.zeros(4, 4)
+        flat = grid.view(-1)
+        cell = (xy / 0.25).long()
+        flat[cell[:, 1] * 4 + cell[:, 0]] = w
+        out = grid
+        expected = torch.zeros(16).index_add_(0, cell[:, 1] * 4 + cell[:, 0], w).view(4, 4)
+        fixed = torch.zeros(16).index_put_((cell[:, 1] * 4 + cell[:, 0],), w, accumulate=True).view(4, 4)
+    """, 8),
+]
+
 # correct code of the same family: one write per position, or equal values at equal positions
 SILENT = [
     ("one-hot-scatter", """

@@ -86,7 +86,7 @@ class CallMixin:
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
-                result = repeated_indices.after_method(func.attr, owner, result, node)
+                result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
@@ -262,9 +262,10 @@ class CallMixin:
             if func == "linear" and len(args) >= 2:
                 return modules.linear(args[0], args[1])
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
-                return TensorVal(args[1].shape, "int64")
+                return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
@@ -287,7 +288,8 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
-    "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float"}
+    "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
+    "unique_consecutive"}
 
 
 _SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16"}

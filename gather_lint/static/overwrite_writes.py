@@ -55,8 +55,8 @@ class OverwriteWriteMixin:
             return
         x, positions = self.source.segment(target.value), self.source.segment(target.slice)
         call = f"index_put_({overwrite.index_tuple(positions)}, {self.source.segment(node.value)}, accumulate=True)"
-        fix = (f"sum them with `{method_call(x, call)}`, or keep the largest/smallest with "
-               f"`scatter_reduce_(..., 'amax'/'amin')` on the raveled positions")
+        fix = (f"sum them with `{method_call(x, call)}`, or choose one deliberately with "
+               f"`scatter_reduce_(..., 'amax'/'amin')`")
         self.flag(node, overwrite.check_overwriting_write(f"{x}[{positions}] = ...", f"`{positions}`", found,
                                                           "one value per entry", fix), None)
 

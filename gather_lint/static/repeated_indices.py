@@ -19,7 +19,7 @@ from typing import Optional
 
 from ..contract import Domain
 from .tensor_ops import FLOAT_DTYPES
-from .values import DimVal, TensorVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 _INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
 _TO_INT = ("long", "int", "to", "type", "short")
@@ -42,10 +42,17 @@ def _marked(t: TensorVal, origin: str) -> TensorVal:
     return t.with_(domain=replace(base, repeats=True, origin=base.origin or origin))
 
 
-def after_method(method: str, owner, result, node: ast.Call):
-    """`.long()` of floats (quantised coordinates), argmax/argmin picks; other results unchanged."""
+def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
+    """`.long()` of floats (quantised coordinates), argmax/argmin picks, bucket numbers, unique's
+    inverse; other results unchanged. Also used for `torch.<method>(owner, ...)`."""
+    if method in ("unique", "unique_consecutive") and isinstance(owner, TensorVal):
+        return _unique(method, owner, result, node, kwargs or {})
     if not isinstance(result, TensorVal) or not isinstance(owner, TensorVal):
         return result
+    if method in ("bucketize", "searchsorted"):
+        return _marked(result, f"bucket numbers from {method}() at line {node.lineno}, shared by every value in a bucket")
+    if method in _VIEWS and owner.filled == "zeros" and result.filled is None:
+        result = result.with_(filled="zeros")  # flat = grid.view(-1) writes into the zeros grid
     if method in _TO_INT and result.dtype in _INT_DTYPES and (owner.dtype in FLOAT_DTYPES or _made_of_floats(node.func.value)):
         return _marked(result, f"coordinates rounded from floats (`.{method}()` at line {node.lineno})")
     if method in _PICKS and result.domain is not None:
@@ -53,6 +60,25 @@ def after_method(method: str, owner, result, node: ast.Call):
     if repeats(owner) and not repeats(result) and result.dtype in _INT_DTYPES + (None,) and method in _KEEPS_VALUES:
         return result.with_(domain=owner.domain)
     return result
+
+
+_VIEWS = ("view", "reshape", "flatten")
+
+
+def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict):
+    """`uniq, inverse = x.unique(return_inverse=True)`: the inverse maps every element to its
+    value's slot, so duplicates of a value share one slot (voxel and cluster pooling)."""
+    def flag(name: str) -> bool:
+        v = kwargs.get(name)
+        return isinstance(v, Literal) and v.value is True
+
+    if not flag("return_inverse"):
+        return result
+    shape = owner.shape if "dim" not in kwargs and owner.shape is not None and not owner.shape.variadic else None
+    origin = f"inverse indices of {method}() at line {node.lineno}, equal for equal values"
+    inverse = TensorVal(shape, "int64", Domain(None, origin=origin, repeats=True))
+    items = (TensorVal(None, owner.dtype), inverse) + ((TensorVal(None, "int64"),) if flag("return_counts") else ())
+    return SeqVal(items)
 
 
 # ops that move, select or clamp values without making them distinct
