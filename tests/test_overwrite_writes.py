@@ -326,7 +326,7 @@ def test_unbound_coordinates_and_a_helper_named_like_labels_carry_their_facts():
         def make_target(pts):
             row, col, z = pixels(pts, 8.0)
             image = torch.zeros(12, 16)
-            image[row, col] = z
+            image.index_put_((row, col), z)
             return image
 
         if __name__ == "__main__":

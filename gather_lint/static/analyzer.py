@@ -26,8 +26,8 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 _STEMS = ("gather", "scatter", "index_", "take_along_dim")
 _AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013)
-_QUANTISED = re.compile(r"\.(?:long|int)\(\)|rounding_mode|\bargm(?:ax|in)\b")  # repeated_indices.py's marks
-_PAIR_WRITE = re.compile(r"\w\[[\w.]+, [\w.]+\] = [^=]")  # grid[rows, cols] = values
+# repeated_indices.py's marks: floats rounded to ints, bucket numbers, unique's inverse
+_ROUNDED_MARKS = (").long()", ").int()", "floor(", ".round(", "rounding_mode", "unique(", "bucketize", "searchsorted")
 _PADDING = re.compile(r"-100\b|value\s*=\s*-1\b")  # the ignore-index convention, or an explicit -1 fill
 
 
@@ -59,10 +59,16 @@ def local_trigger(text: str) -> bool:
         return True
     if ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None:
         return True
-    if "zeros" in text and ("index_put" in text or ("] = " in text and (
-            _QUANTISED.search(text) is not None or _PAIR_WRITE.search(text) is not None))):
-        return True  # a buffer filled at positions that can repeat (GL013, overwrite_writes.py)
+    if fills_buffer(text):
+        return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
+
+
+def fills_buffer(text: str) -> bool:
+    """A zeros buffer written by index_put_ or subscript next to positions rounded from floats,
+    bucket numbers or unique's inverse (GL013's overwrite_writes.py). Substring tests only: a
+    regex or line scan of every file costs more than the analysis it saves."""
+    return "zeros" in text and ("index_put" in text or ("] = " in text and any(m in text for m in _ROUNDED_MARKS)))
 
 
 def mentions_op(text: str) -> bool:
@@ -82,6 +88,8 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         tree = parse_relevant(text, path)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return FileResult(path, [_parse_error(path, exc)], stats)
+    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
+        return FileResult(path, [], stats)  # the file matched as a whole, but none of its blocks does
     stats.parsed = 1
     source = SourceFile(text)
     collected: List[Finding] = []
@@ -190,11 +198,12 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
-    # the local rules' blocks need their callees (where index values are made), not their callers
     local = [not own and "torch" in chunk and local_trigger(chunk) for (_, chunk), own in zip(chunks, analysed)]
-    if any(local):
-        helpers = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), lone in zip(chunks, local) if lone))
-        keep = [kept or lone or bool(f & helpers) for kept, lone, f in zip(keep, local, functions)]
+    # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
+    helpers = set().union(*(set(_CALLED.findall(chunk)) for (_, chunk), lone in zip(chunks, local)
+                            if lone and fills_buffer(chunk)))
+    if helpers:
+        keep = [kept or bool(f & helpers) for kept, f in zip(keep, functions)]
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a
     # library every model block builds layers from a config: parsing them all would cost too much
     scripted = [_DRIVER in chunk for _, chunk in chunks]
