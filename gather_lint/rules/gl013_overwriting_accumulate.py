@@ -33,7 +33,9 @@ FIX_NOTE = (
     '`x.new_tensor(v)`, a tensor `v.to(x.dtype)`); it is offered only for one index expression, a '
     'name or attribute as `x`, and an increment that is a number or a known tensor. '
     '`x.scatter_(d, ids, x.gather(d, ids) + v)` becomes `x.scatter_add_(d, ids, v)` and the index_copy_ '
-    'form `x.index_add_(d, ids, v)`, only where v is a tensor of the read\'s shape and dtype.'
+    'form `x.index_add_(d, ids, v)`, only where v is a tensor of the read\'s shape and dtype. '
+    'Buffers filled by `x[i, j] = v`, index_put_, scatter or index_copy_ are not rewritten: the message '
+    'names the accumulating op, and whether a sum, a max or a mean was meant is the author\'s call.'
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.rules.gl013_fix.AccumulateIndexPut",)
