@@ -55,7 +55,7 @@ class OverwriteWriteMixin:
             return
         x, positions = self.source.segment(target.value), self.source.segment(target.slice)
         call = f"index_put_({overwrite.index_tuple(positions)}, {self.source.segment(node.value)}, accumulate=True)"
-        fix = (f"sum them with `{method_call(x, call)}`, or choose one deliberately with "
+        fix = (f"accumulate with `{method_call(x, call)}`, or choose one deliberately with "
                f"`scatter_reduce_(..., 'amax'/'amin')`")
         self.flag(node, overwrite.check_overwriting_write(f"{x}[{positions}] = ...", f"`{positions}`", found,
                                                           "one value per entry", fix), None)
@@ -77,7 +77,7 @@ class OverwriteWriteMixin:
         x = self.source.segment(node.func.value)
         self.flag(node, overwrite.check_overwriting_write(
             f"{x}.{node.func.attr}(...)", f"`{self.source.segment(indices)}`", found, "one value per entry",
-            "pass `accumulate=True` to sum them"), None)
+            "accumulate by passing `accumulate=True`"), None)
 
     def _check_overwriting_op(self, node: ast.Call, op, bound, values) -> None:
         """scatter (no reduce) of a src tensor into fresh zeros; index_copy_ of a read plus an increment."""
@@ -106,7 +106,7 @@ class OverwriteWriteMixin:
         other = " (or `scatter_reduce(..., 'sum')`)" if op.name == "scatter" else ""
         self.flag(node, overwrite.check_overwriting_write(
             write, f"`{i}`", index.domain.origin, f"the entries of `{self.source.segment(payload_node)}`",
-            f"sum them with `{method_call(x, adder + '(...)')}`{other}"), None)
+            f"accumulate with `{method_call(x, adder + '(...)')}`{other}"), None)
 
     def _repeating(self, components) -> Optional[str]:
         """What the positions hold when every index component is a tensor that can repeat, and at
