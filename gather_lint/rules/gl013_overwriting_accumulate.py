@@ -7,7 +7,17 @@ repeated index every write computes from the same old value and the last one win
 ``counts[ids] += 1`` counts each distinct id once. The same holds for every read-modify-write that
 writes without accumulating: ``x[ids] = x[ids] + v``, ``x.scatter_(d, ids, x.gather(d, ids) + v)``,
 ``x.index_copy_(d, ids, x.index_select(d, ids) + v)``; ``scatter_add_``/``index_add_`` accumulate.
+
+Filling a fresh zeros buffer entry by entry has the same flaw: ``grid[rows, cols] = v``,
+``grid.index_put_((rows, cols), v)``, ``zeros.scatter(d, ids, src)`` and ``zeros.index_copy_(d, ids, src)``
+keep one value per repeated position (which one is unspecified). The rule reports them when every
+index component can repeat and at least one was computed so: coordinates rounded from floats
+(``(xy / cell).long()``, ``torch.floor(p).long()``), floor-division quotients, ``argmax`` picks,
+``randint`` draws, or a batch of id sequences scattered along the sequence; a component from
+``arange``, a number or ones as the value (a presence mask), or values read at the same positions
+keep it silent.
 """
+import ast
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation
@@ -23,7 +33,9 @@ FIX_NOTE = (
     '`x.new_tensor(v)`, a tensor `v.to(x.dtype)`); it is offered only for one index expression, a '
     'name or attribute as `x`, and an increment that is a number or a known tensor. '
     '`x.scatter_(d, ids, x.gather(d, ids) + v)` becomes `x.scatter_add_(d, ids, v)` and the index_copy_ '
-    'form `x.index_add_(d, ids, v)`, only where v is a tensor of the read\'s shape and dtype.'
+    'form `x.index_add_(d, ids, v)`, only where v is a tensor of the read\'s shape and dtype. '
+    'Buffers filled by `x[i, j] = v`, index_put_, scatter or index_copy_ are not rewritten: the message '
+    'names the accumulating op, and whether a sum, a max or a mean was meant is the author\'s call.'
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.rules.gl013_fix.AccumulateIndexPut",)
@@ -52,6 +64,25 @@ expected = torch.bincount(input_ids, minlength=5).float()
 ]
 
 
+EXAMPLES.append(Example(
+    title="a distribution on the vocabulary scattered from a batch of token sequences",
+    bad="""
+import torch
+doc_tokens = torch.randint(0, 6, (2, 10))
+attn = torch.softmax(torch.randn(2, 10), dim=-1)
+out = torch.zeros(2, 6).scatter(1, doc_tokens, attn)
+expected = torch.stack([torch.bincount(doc_tokens[b], attn[b], minlength=6) for b in range(2)])
+""",
+    good="""
+import torch
+doc_tokens = torch.randint(0, 6, (2, 10))
+attn = torch.softmax(torch.randn(2, 10), dim=-1)
+out = torch.zeros(2, 6).scatter_add(1, doc_tokens, attn)
+expected = torch.stack([torch.bincount(doc_tokens[b], attn[b], minlength=6) for b in range(2)])
+""",
+))
+
+
 def check(site: Site) -> Optional[Violation]:
     return None  # a dataflow rule: see check_augmented
 
@@ -59,12 +90,38 @@ def check(site: Site) -> Optional[Violation]:
 def check_augmented(target: str, index: str, origin: str, op: str, value: str, fixable: bool = False) -> Violation:
     """`fixable`: the increment is a number literal or a known tensor, which gl013_fix can convert."""
     increment = value if op == "+=" else negated(value)
+    positions = index_tuple(index)
+    held = f"the index holds {origin}" if positions.endswith(",)") else f"the indices hold {origin}"
+    adder = " (or index_add_)" if positions.endswith(",)") else ""
     return Violation(
         CODE, SEVERITY,
-        f"`{target}[{index}] {op} ...`: the index holds {origin}, which can repeat, and indexed in-place "
+        f"`{target}[{index}] {op} ...`: {held}, which can repeat, and indexed in-place "
         f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
-        f"`{method_call(target, f'index_put_(({index},), {increment}, accumulate=True)')}` (or index_add_)",
+        f"`{method_call(target, f'index_put_({positions}, {increment}, accumulate=True)')}`{adder}",
         fix_statement="accumulate" if fixable else None,
+    )
+
+
+def index_tuple(index: str) -> str:
+    """The index_put_ tuple for a subscript's text: `(ids,)` for `ids`, `(rows, cols)` for `rows, cols`."""
+    text = index.strip()
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return f"({text},)"
+    if isinstance(node, ast.Tuple) and not text.startswith("("):
+        return f"({text})"
+    return f"({text},)"
+
+
+def check_overwriting_write(write: str, positions: str, origin: str, written: str, fix: str) -> Violation:
+    """A write without accumulation (`x[i, j] = v`, index_put_, scatter, index_copy_) into a buffer
+    that is being filled, with positions that can repeat: all but one of the repeated writes are lost."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes {written} to the positions {positions}, which hold {origin} and can repeat: "
+        f"where they do, torch keeps one write per position (which one is unspecified) and drops the "
+        f"others, silently; {fix}",
     )
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import config, index_values, modules, value_ranges
+from . import config, index_values, modules, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -34,6 +34,7 @@ class CallMixin:
                     normalised_axis.check(self, node, site, bound)  # GL018
                     broadcast_axis.check(self, node, site, bound)  # GL019
                     self._check_op_rmw(node, op, bound, values)
+                    self._check_overwriting_op(node, op, bound, values)
                     result = result_of(site, values)
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
         return self._call(node)
@@ -88,6 +89,9 @@ class CallMixin:
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
+                result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
+                if func.attr in ("index_put_", "index_put"):
+                    self._check_index_put(node, owner, args, kwargs)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
@@ -96,9 +100,12 @@ class CallMixin:
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
                 # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
                 result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
+                result = repeated_indices.after_method(func.attr, TensorVal(), result, node)
                 return result if isinstance(result, TensorVal) and (result.shape or result.dtype) else None
             return None
         target = self.expr(func)
+        if isinstance(func, ast.Name) and isinstance(target, TensorVal) and self.env.get(func.id) is None:
+            target = None  # `build_target(...)` is a call, not ids named by their spelling (names.py)
         args, kwargs = self._args(node)
         if isinstance(func, ast.Name) and func.id == "self" and target is None and self.instance is not None:
             target = self.instance  # self(x) inside a method of a known instance: its forward
@@ -279,9 +286,10 @@ class CallMixin:
             if func == "linear" and len(args) >= 2:
                 return modules.linear(args[0], args[1])
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
-                return TensorVal(args[1].shape, "int64")
+                return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
@@ -307,7 +315,8 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
-    "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float"}
+    "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
+    "unique_consecutive"}
 
 
 _RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}

@@ -102,7 +102,13 @@ class DataflowCheckMixin:
         key = self.expr(node.target.slice)
         items = key.items if isinstance(key, SeqVal) else (key,)
         tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
-        # with several index tensors the positions are tuples: one component repeating proves nothing
+        if len(tensors) > 1 and len(tensors) == len(items):  # x[rows, cols] += v: positions are tuples,
+            origin = self._repeating(node.target.slice.elts)  # which repeat only if every component can
+            if origin is not None:
+                self.flag(node, overwrite.check_augmented(
+                    self.source.segment(node.target.value), self.source.segment(node.target.slice), origin,
+                    "+=" if isinstance(node.op, ast.Add) else "-=", self.source.segment(node.value)), None)
+            return
         if len(tensors) != 1 or not _can_repeat(tensors[0]) or self._maybe_one_element(node.target.slice):
             return
         index = tensors[0]

@@ -17,9 +17,11 @@ from .declared_facts import DeclaredFactsMixin
 from .expressions import ExpressionMixin
 from .call_eval import CallMixin
 from .dataflow_checks import DataflowCheckMixin
+from .overwrite_writes import OverwriteWriteMixin
 
 
-class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin, DataflowCheckMixin):
+class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin, DataflowCheckMixin,
+                  OverwriteWriteMixin):
     """Analyses one function (or the module body) with its own environment."""
 
     def __init__(self, source: SourceFile, module_names: Dict[str, object], report: Callable[..., None],

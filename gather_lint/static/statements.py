@@ -65,6 +65,8 @@ class StatementMixin:
         result = self.expr(node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
             self._check_subscript_rmw(node, node.targets[0])
+            self._check_overwriting_assign(node, node.targets[0], result)
+        self._note_read(node)
         self._last_value_node = node.value
         self._comment_used = False
         for target in node.targets:
@@ -256,6 +258,10 @@ class StatementMixin:
                 self.assign(element, item)
             return
         stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
+        if isinstance(result, ops.Repeated) and not stars:  # x, y, z = pts.unbind(-1)
+            for element in elts:
+                self.assign(element, result.element)
+            return
         if isinstance(result, SeqVal) and len(stars) == 1:
             split = sequences.split_starred(result.items, stars[0], len(elts) - stars[0] - 1)
             if split is not None:  # *batch, n, m = x.shape

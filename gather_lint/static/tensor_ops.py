@@ -479,6 +479,24 @@ class Repeated:
         self.element = element
 
 
+def _flat_data_shape(data) -> Optional[Shape]:
+    """[n] for a tuple/list of n Python numbers (sizes from `.size(0)` included); None otherwise."""
+    if not isinstance(data, SeqVal) or not data.items:
+        return None
+    numbers = all(isinstance(v, DimVal) or (isinstance(v, Literal) and type(v.value) in (int, float)) for v in data.items)
+    return Shape((len(data.items),)) if numbers else None
+
+
+def unbound(t: TensorVal, args, kwargs) -> TensorVal:
+    """One piece of `t.unbind(dim)`: t without that dim, same dtype (`x, y, z = pts.unbind(-1)`)."""
+    s = _known(t)
+    dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(0)))
+    axis = normalize_dim(dim, len(s.dims)) if s is not None and dim is not None else None
+    if axis is None:
+        return TensorVal(None, t.dtype)
+    return TensorVal(Shape(s.dims[:axis] + s.dims[axis + 1:]), t.dtype)
+
+
 def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool):
     s = _known(element)
     if s is None or dim is None:
@@ -538,6 +556,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return TensorVal(t.shape, dtype)
     if name in ("argmax", "argmin"):
         return argmax(t, args, kwargs, text, name)
+    if name == "unbind":
+        return Repeated(unbound(t, args, kwargs))
     if name in ("topk", "sort", "max", "min"):
         return with_indices(t, args, kwargs, name, text)
     if name == "argsort":
@@ -549,8 +569,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in ("size", "shape"):
         return size_of(t, args)
     if name in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"):
-        if name == "new_tensor":
-            return TensorVal(None, t.dtype)
+        if name == "new_tensor":  # x.new_tensor((B, 1)) is a 1-d tensor holding B and 1, not a [B, 1] one
+            return TensorVal(_flat_data_shape(args[0]) if args else None, t.dtype)
         sizes = args[:1] if name == "new_full" else args
         if "size" in kwargs:
             sizes = [kwargs["size"]]

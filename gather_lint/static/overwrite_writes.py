@@ -1,0 +1,181 @@
+"""GL013 for writes that keep one value per position where the code fills a buffer entry by entry.
+
+`x[i, j] = v`, `x.index_put_((i, j), v)`, `x.scatter_(d, i, src)` and `x.index_copy_(d, i, src)`
+keep one write per repeated position (which one is unspecified). That is only a mistake where
+several different values are meant to meet, so a finding needs all of:
+
+* positions that can repeat: every index tensor carries the mark (ids/labels, randint, quantised
+  coordinates, argmax picks: see repeated_indices.py); one distinct component such as `arange`
+  makes the positions distinct, so it silences the check;
+* different values per entry: a tensor, not a number (`mask[ids] = 1` marks presence and is
+  right), and not computed from the index itself (`x[ids] = table[ids]` writes equal values
+  to equal positions);
+* a buffer being filled: straight from `zeros` (a histogram, a depth map, a distribution on the
+  vocabulary), or the same positions read before the write with an increment added
+  (`c = x.index_select(0, ids); x.index_copy_(0, ids, c + delta)`).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional, Tuple
+
+from ..dims import normalize_dim, value as dim_value
+from ..rules import gl013_overwriting_accumulate as overwrite
+from ..suggest import method_call
+from .repeated_indices import named_only, repeats
+from .tensor_ops import as_int
+from .values import DimVal, Literal, TensorVal
+
+_READERS = {"index_select": "index_copy", "gather": "scatter"}  # a read and the write it pairs with
+_ADDERS = {"index_copy": "index_add_", "scatter": "scatter_add_"}
+
+
+class OverwriteWriteMixin:
+    """Non-accumulating writes into buffers being filled (see the module docstring)."""
+
+    def _note_read(self, node: ast.Assign) -> None:
+        """`name = x.index_select(d, I)` / `x.gather(d, I)`: remembered to pair with a later write."""
+        reads: Dict[str, Tuple[str, str, str]] = self.__dict__.setdefault("_positional_reads", {})
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return
+        name, made = node.targets[0].id, node.value
+        reads.pop(name, None)
+        if isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr in _READERS \
+                and len(made.args) >= 2:
+            reads[name] = (made.func.attr, ast.dump(made.func.value), ast.dump(made.args[1]))
+
+    def _check_overwriting_assign(self, node: ast.Assign, target: ast.Subscript, written) -> None:
+        """`buf[i, j] = v` into a fresh zeros buffer, with positions that can repeat."""
+        buffer = self.expr(target.value)
+        if not _fresh_zeros(buffer) or not _per_entry(written, node.value):
+            return
+        components = _components(target.slice)
+        found = self._repeating(components)
+        if found is None or _mentions(node.value, components):
+            return
+        x, positions = self.source.segment(target.value), self.source.segment(target.slice)
+        call = f"index_put_({overwrite.index_tuple(positions)}, {self.source.segment(node.value)}, accumulate=True)"
+        fix = (f"accumulate with `{method_call(x, call)}`, or choose one deliberately with "
+               f"`scatter_reduce_(..., 'amax'/'amin')`")
+        self.flag(node, overwrite.check_overwriting_write(f"{x}[{positions}] = ...", f"`{positions}`", found,
+                                                          "one value per entry", fix), None)
+
+    def _check_index_put(self, node: ast.Call, owner, args, kwargs) -> None:
+        """`buf.index_put_((i, j), v)` without accumulate=True into a fresh zeros buffer."""
+        if not isinstance(node.func, ast.Attribute) or not _fresh_zeros(owner) or len(node.args) < 2:
+            return
+        accumulate = kwargs.get("accumulate", args[2] if len(args) > 2 else Literal(False))
+        if not (isinstance(accumulate, Literal) and accumulate.value is False):
+            return
+        indices, values = node.args[0], node.args[1]
+        components = list(indices.elts) if isinstance(indices, (ast.Tuple, ast.List)) else None
+        if components is None or not _per_entry(args[1], values):
+            return
+        found = self._repeating(components)
+        if found is None or _mentions(values, components):
+            return
+        x = self.source.segment(node.func.value)
+        self.flag(node, overwrite.check_overwriting_write(
+            f"{x}.{node.func.attr}(...)", f"`{self.source.segment(indices)}`", found, "one value per entry",
+            "accumulate by passing `accumulate=True`"), None)
+
+    def _check_overwriting_op(self, node: ast.Call, op, bound, values) -> None:
+        """scatter (no reduce) of a src tensor into fresh zeros; index_copy_ of a read plus an increment."""
+        if op.name not in ("scatter", "index_copy") or "reduce" in bound or op.payload_param not in bound:
+            return
+        index = values.get("index")
+        if not repeats(index):
+            return
+        payload_node = bound[op.payload_param]
+        payload = values.get(op.payload_param)
+        x, i = self.source.segment(bound["input"]), self.source.segment(bound["index"])
+        write = f"{x}.{op.spelled}(...)"
+        if self._adds_to_read(payload_node, op.name, bound):
+            self.flag(node, overwrite.check_read_modify_write(
+                write, i, index.domain.origin, f"`.{_ADDERS[op.name]}(...)` on the increment alone"), None)
+            return
+        if not _fresh_zeros(values.get("input")) or not _per_entry(payload, payload_node):
+            return
+        # index_copy_ takes a 1-d index whatever the dim; scatter's index runs along `dim`
+        along = values.get("dim") if op.name == "scatter" else DimVal(0)
+        if _mentions(payload_node, [bound["index"]]) or not _several_along(index, along):
+            return
+        if named_only(index) and (index.shape is None or len(index.shape.dims) < 2):
+            return  # a list of ids may be a set; a batch of id sequences is running text, where ids repeat
+        adder = op.spelled.replace("scatter", "scatter_add").replace("index_copy", "index_add")
+        other = " (or `scatter_reduce(..., 'sum')`)" if op.name == "scatter" else ""
+        self.flag(node, overwrite.check_overwriting_write(
+            write, f"`{i}`", index.domain.origin, f"the entries of `{self.source.segment(payload_node)}`",
+            f"accumulate with `{method_call(x, adder + '(...)')}`{other}"), None)
+
+    def _repeating(self, components) -> Optional[str]:
+        """What the positions hold when every index component is a tensor that can repeat, and at
+        least one of them was computed so (a name alone calls a set of ids such as added tokens,
+        or the two rows of a sparse index, `ids`/`y` as readily as a batch of labels)."""
+        if not components:
+            return None
+        found = [self.expr(c) for c in components]
+        if not all(repeats(v) for v in found) or all(named_only(v) for v in found):
+            return None
+        origins = []
+        for v in found:
+            if v.domain.origin and v.domain.origin not in origins:
+                origins.append(v.domain.origin)
+        return " and ".join(origins) or "values that can repeat"
+
+    def _adds_to_read(self, payload_node, op_name: str, bound) -> bool:
+        """`read + delta` / `read - delta` where read was `x.<reader>(d, I)` of this write's x and I,
+        and delta is a tensor: each repeated position gets its own increment, and only one survives."""
+        if not isinstance(payload_node, ast.BinOp) or not isinstance(payload_node.op, (ast.Add, ast.Sub)):
+            return False
+        reads = self.__dict__.get("_positional_reads", {})
+        key = (ast.dump(bound["input"]), ast.dump(bound["index"]))
+        for read, other in ((payload_node.left, payload_node.right), (payload_node.right, payload_node.left)):
+            if read is payload_node.right and isinstance(payload_node.op, ast.Sub):
+                continue  # delta - read is not an increment of read
+            if isinstance(read, ast.Name) and read.id in reads:
+                reader, receiver, index = reads[read.id]
+                if _READERS[reader] == op_name and (receiver, index) == key and isinstance(self.expr(other), TensorVal):
+                    return True
+        return False
+
+
+def _fresh_zeros(t) -> bool:
+    return isinstance(t, TensorVal) and t.filled == "zeros"
+
+
+def _per_entry(value, node) -> bool:
+    """A tensor of values (not a number, not a 0-d tensor) that is not all ones/zeros by construction."""
+    if not isinstance(value, TensorVal) or (value.shape is not None and not value.shape.variadic and not value.shape.dims):
+        return False
+    if isinstance(node, ast.Call):  # torch.ones_like(ids), x.new_ones(n): the same value everywhere
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name in ("ones", "ones_like", "new_ones", "zeros", "zeros_like", "new_zeros", "full", "full_like", "new_full"):
+            return False
+    return value.dtype != "bool"
+
+
+def _components(key) -> list:
+    return list(key.elts) if isinstance(key, ast.Tuple) else [key]
+
+
+def _mentions(node, index_nodes) -> bool:
+    """The written values use a name the positions are made of: `x[ids] = ids.float()`, `table[ids]`."""
+    names = {n.id for c in index_nodes for n in ast.walk(c) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _several_along(index: TensorVal, dim) -> bool:
+    """The index has (or may have, by a named size) more than one entry along the scattered dim:
+    a one-hot's `labels.unsqueeze(1)` has one, and cannot collide within its row."""
+    shape = index.shape
+    axis = as_int(dim)
+    if shape is None or shape.variadic or axis is None:
+        return False
+    axis = normalize_dim(axis, len(shape.dims))
+    if axis is None:
+        return False
+    size = shape.dims[axis]
+    n = dim_value(size)
+    return (n is not None and n > 1) or (n is None and size is not None)

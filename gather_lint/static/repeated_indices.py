@@ -1,0 +1,128 @@
+"""Where index values that can repeat come from, beyond names and randint (GL013's evidence).
+
+A write without accumulation loses data only when two index entries name one position. The
+many-to-one maps that make such indices are few and recognisable:
+
+* floats turned into integers (`(xyz / voxel).long()`, `torch.floor(p * n).long()`,
+  `.round().int()`): quantised coordinates, pixel, voxel and bin indices, where many points share a cell;
+* integer floor division and remainder (`ids // k`, `ids % n`): k (or many) values share a result;
+* `argmax`/`argmin` over a dim: one pick per row, and different rows pick the same class;
+* arithmetic combining only such values (`ys * W + xs`, `labels + 1`): a raveled multi-index repeats
+  whenever its components repeat together (one unique component, e.g. `arange`, would make it unique,
+  so every tensor operand must carry the mark).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from ..contract import Domain
+from .tensor_ops import FLOAT_DTYPES
+from .values import DimVal, Literal, SeqVal, TensorVal
+
+_INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
+_TO_INT = ("long", "int", "to", "type", "short")
+_PICKS = ("argmax", "argmin")
+
+
+def repeats(t) -> bool:
+    """An integer tensor whose values can repeat."""
+    return isinstance(t, TensorVal) and t.dtype not in ("bool", "uint8") and t.domain is not None and t.domain.repeats
+
+
+def named_only(t: TensorVal) -> bool:
+    """Repeats known from the variable's name alone (names.category_domain), not from how it was made."""
+    return t.domain.origin.startswith("ids/labels (`")
+
+
+def _marked(t: TensorVal, origin: str) -> TensorVal:
+    base = t.domain or Domain()
+    # an origin already there (a name, randint) says more than the op that kept it
+    return t.with_(domain=replace(base, repeats=True, origin=base.origin or origin))
+
+
+def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
+    """`.long()` of floats (quantised coordinates), argmax/argmin picks, bucket numbers, unique's
+    inverse; other results unchanged. Also used for `torch.<method>(owner, ...)`."""
+    if method in ("unique", "unique_consecutive") and isinstance(owner, TensorVal):
+        return _unique(method, owner, result, node, kwargs or {})
+    if not isinstance(result, TensorVal) or not isinstance(owner, TensorVal):
+        return result
+    if method in ("bucketize", "searchsorted"):
+        return _marked(result, f"bucket numbers from {method}() at line {node.lineno}, shared by every value in a bucket")
+    if method in _VIEWS and owner.filled == "zeros" and result.filled is None:
+        result = result.with_(filled="zeros")  # flat = grid.view(-1) writes into the zeros grid
+    if method in _TO_INT and result.dtype in _INT_DTYPES and (owner.dtype in FLOAT_DTYPES or _made_of_floats(node.func.value)):
+        return _marked(result, f"coordinates rounded from floats (`.{method}()` at line {node.lineno})")
+    if method in _PICKS and result.domain is not None:
+        return _marked(result, f"one {method}() pick per row (line {node.lineno})")
+    if repeats(owner) and not repeats(result) and result.dtype in _INT_DTYPES + (None,) and method in _KEEPS_VALUES:
+        return result.with_(domain=owner.domain)
+    return result
+
+
+_VIEWS = ("view", "reshape", "flatten")
+
+
+def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict):
+    """`uniq, inverse = x.unique(return_inverse=True)`: the inverse maps every element to its
+    value's slot, so duplicates of a value share one slot (voxel and cluster pooling)."""
+    def flag(name: str) -> bool:
+        v = kwargs.get(name)
+        return isinstance(v, Literal) and v.value is True
+
+    if not flag("return_inverse"):
+        return result
+    shape = owner.shape if "dim" not in kwargs and owner.shape is not None and not owner.shape.variadic else None
+    origin = f"inverse indices of {method}() at line {node.lineno}, equal for equal values"
+    inverse = TensorVal(shape, "int64", Domain(None, origin=origin, repeats=True))
+    items = (TensorVal(None, owner.dtype), inverse) + ((TensorVal(None, "int64"),) if flag("return_counts") else ())
+    return SeqVal(items)
+
+
+# ops that move, select or clamp values without making them distinct
+_KEEPS_VALUES = ("clamp", "clamp_", "clip", "view", "reshape", "flatten", "squeeze", "unsqueeze", "contiguous",
+                 "clone", "detach", "to", "long", "int", "cpu", "cuda", "expand", "expand_as", "masked_select")
+
+
+def through_arith(left, right, symbol: Optional[str], result):
+    """`a + b`, `a * k`, `a // k`, `a % n` on index values (see the module docstring)."""
+    if not isinstance(result, TensorVal) or result.dtype not in _INT_DTYPES + (None,):
+        return result
+    tensors = [v for v in (left, right) if isinstance(v, TensorVal)]
+    if not tensors or any(_is_float(v) for v in tensors):
+        return result
+    if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and all(
+            isinstance(v, (TensorVal, DimVal)) for v in (left, right)):
+        return _marked(result, tensors[0].domain.origin)
+    if symbol in ("//", "%") and isinstance(left, TensorVal) and isinstance(right, DimVal):
+        k = right.dim if isinstance(right.dim, int) else None
+        if repeats(left):
+            return _marked(result, left.domain.origin)
+        if symbol == "//" and k is not None and k > 1:
+            return _marked(result, f"`// {k}` quotients, which {k} values share")
+    return result
+
+
+_ROUNDING = ("round", "floor", "ceil", "trunc")
+
+
+def _made_of_floats(node) -> bool:
+    """`(a / b).long()`, `x.round().long()`, `torch.floor(p * n).long()`: floats whatever the operands' dtypes."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("clamp", "clip"):
+        node = node.func.value
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Div)
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in _ROUNDING:
+            return True
+        if name == "div" and any(k.arg == "rounding_mode" for k in node.keywords):
+            return True
+    return False
+
+
+def _is_float(t: TensorVal) -> bool:
+    return t.dtype in FLOAT_DTYPES
