@@ -46,6 +46,8 @@ def clamped(result, upper, line: Optional[int] = None) -> Optional[TensorVal]:
     if isinstance(result, TensorVal) and bound is not None and line is not None and value(bound) != -1 \
             and result.dtype not in ("bool", "float16", "bfloat16", "float32", "float64"):
         origin = f"values clamped to at most {dim_text(bound)} (the clamp at line {line}), {dim_text(bound)} included"
+        if result.domain is not None and result.domain.repeats and result.domain.origin:
+            origin = f"{result.domain.origin}, then {origin}"  # why they repeat still matters (GL013)
         return result.with_(domain=replace(result.domain or Domain(), size=_one_more(bound), origin=origin, category=False))
     if isinstance(result, TensorVal) and result.domain is not None and upper is not None \
             and not (isinstance(upper, Literal) and upper.value is None):
