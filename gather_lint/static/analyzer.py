@@ -17,7 +17,7 @@ from . import advanced_indexing, index_values, module_constants
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
-from . import token_shift
+from . import token_shift, tree_walk
 
 # Files that never name an op cannot have a site: skip them before parsing.
 _MENTIONS_OP = re.compile(r"\b(?:%s)\b" % "|".join(sorted(OP_NAMES, key=len, reverse=True)))
@@ -144,9 +144,8 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         for top in tree.body:
             if id(top) in skipped:
                 continue
-            for node in ast.walk(top):
-                if isinstance(node, _SCOPES):
-                    module.analyse(node)  # once: a call that brought no facts may have run it already
+            for node in tree_walk.function_defs(top):
+                module.analyse(node)  # once: a call that brought no facts may have run it already
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
                 flag(node, violation, None)

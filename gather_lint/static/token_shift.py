@@ -19,6 +19,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
+from . import tree_walk
 
 CODE = "GL007"
 _CAUSAL_CLASS = re.compile(r"CausalLM|LMHeadModel")
@@ -722,7 +723,7 @@ def _calls_any(node: ast.AST, names) -> bool:
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     """Every misaligned per-token gather of the module: (node to report, violation)."""
-    nodes = list(ast.walk(tree))  # walked once here; the passes below reuse it
+    nodes = tree_walk.all_nodes(tree)  # walked once here; the passes below reuse it
     # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
     # which keeps this pass from walking every function of every file that merely names an op
     if not any(_called_name(n) in _GATHERING for n in nodes):

@@ -29,8 +29,22 @@ def one_based(text: str) -> Iterator[Tuple[str, str]]:
     yield name, upper
 
 
+# a superset of the comments above, searched once per file: most files hold none, and then no
+# statement's comment lines are read for them
+_MAY_HOLD = re.compile(r"#[^\n]*?(?:\b1\s*(?:\.\.|to|–)|\[\s*1\s*,)")
+
+
+def _may_hold(source) -> bool:
+    cached = getattr(source, "_one_based_comments", None)
+    if cached is None:
+        cached = source._one_based_comments = _MAY_HOLD.search(source.text) is not None
+    return cached
+
+
 def declare(interp, first: int, last: int) -> None:
     """Give the tensors such comment lines (first..last) name the range they state."""
+    if not _may_hold(interp.source):
+        return
     for line in range(first, last + 1):
         comment = interp.source.comment(line)
         if comment is None or not comment.standalone:
