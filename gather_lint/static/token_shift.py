@@ -591,12 +591,13 @@ def _is_self(node) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
 
 
-def _helpers(tree: ast.Module) -> Dict[str, tuple]:
+def _helpers(tree: ast.Module, gather_lines) -> Dict[str, tuple]:
     """Module functions that gather one parameter's logits with another parameter's ids, per position:
-    name -> (logits parameter, ids parameter, the window of each it gathers)."""
+    name -> (logits parameter, ids parameter, the window of each it gathers). Only functions holding
+    a gathering call (one of the sorted `gather_lines`) can pair anything: the others are not run."""
     found: Dict[str, tuple] = {}
     for node in tree.body:
-        if not isinstance(node, ast.FunctionDef):
+        if not isinstance(node, ast.FunctionDef) or not _has_line_in(gather_lines, node):
             continue
         params = [a.arg for a in node.args.posonlyargs + node.args.args]
         scope = _Scope({}, {}, summarise=True)
@@ -726,14 +727,15 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     nodes = tree_walk.all_nodes(tree)  # walked once here; the passes below reuse it
     # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
     # which keeps this pass from walking every function of every file that merely names an op
-    if not any(_called_name(n) in _GATHERING for n in nodes):
+    gather_lines = sorted(n.lineno for n in nodes if _called_name(n) in _GATHERING)
+    if not gather_lines:
         return
     names = frozenset(_module_names(nodes))
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
     for node in nodes:
         if isinstance(node, ast.Assign):
             built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
-    helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree)}
+    helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines)}
     gathering = _GATHERING | set(helpers)
     passed = _passed_classes(tree, built, gathering, nodes)
     built_causal = _BuiltCausal(tree)
