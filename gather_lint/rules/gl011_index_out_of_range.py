@@ -93,28 +93,30 @@ def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint:
 def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> Violation:
     """`table[idx]` with values made for a larger size than the table's dim."""
     here = shape.dims[axis]
-    size = value(here)
-    sized = dim_text(here) if isinstance(here, int) or size is None else f"{dim_text(here)} = {size}"
-    bad = size if size is not None else dim_text(here)
+    bad, last = _first_bad(here)
     return Violation(
         CODE, SEVERITY,
-        f"`{index_text}` holds {domain.origin}, but dim {axis} of `{text}` {shape} has size {sized}, valid "
-        f"positions 0 to {bad - 1 if size is not None else f'{bad} - 1'}; torch raises 'index {bad} is out of bounds' "
+        f"`{index_text}` holds {domain.origin}, but dim {axis} of `{text}` {shape} has size {_sized(here)}, valid "
+        f"positions 0 to {last}; torch raises 'index {bad} is out of bounds' "
         f"on CPU, a device-side assert on CUDA; bound the values by the table's size (`- 1`) or enlarge the table",
     )
 
 
 def lookup_message(text: str, domain, rows, what: str) -> Violation:
     """An embedding lookup / one_hot with values made for more rows or classes than it has."""
-    size = value(rows)
-    sized = dim_text(rows) if isinstance(rows, int) or size is None else f"{dim_text(rows)} = {size}"
-    bad = size if size is not None else dim_text(rows)
+    bad, last = _first_bad(rows)
     return Violation(
         CODE, SEVERITY,
-        f"`{text}` holds {domain.origin}, but {what} has {sized} rows (valid ids 0 to "
-        f"{bad - 1 if size is not None else f'{bad} - 1'}); id {bad} raises 'index out of range in self' on CPU, "
+        f"`{text}` holds {domain.origin}, but {what} has {_sized(rows)} rows (valid ids 0 to "
+        f"{last}); id {bad} raises 'index out of range in self' on CPU, "
         f"a device-side assert on CUDA; bound the ids by the table's size (`- 1`) or enlarge the table",
     )
+
+
+def _first_bad(d):
+    """The first index past a size (its value, else its name) and the last valid one, as text."""
+    size = value(d)
+    return (size, size - 1) if size is not None else (dim_text(d), f"{dim_text(d)} - 1")
 
 
 def _sized(d) -> str:
