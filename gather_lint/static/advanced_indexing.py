@@ -34,7 +34,7 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
         return None
     dims = owner.shape.dims
     segment = interp.source.segment
-    report = (node, segment(node), segment(node.value), owner.shape, axis, segment(_index_node(node.slice)), index.shape)
+    report = (node, segment(node), segment(node.value), owner.shape, axis, segment(index_node(node.slice)), index.shape)
     origin = rule.per_row_origin(index.domain, dims[axis]) or _declared_per_row(interp, node, dims, axis)
     if origin is not None:
         _flag(interp, report, origin)
@@ -118,7 +118,8 @@ def _declared_per_row(interp, node: ast.Subscript, dims, axis: int) -> Optional[
     return f"one value per row, as the comment's {declared} for the result says"
 
 
-def _index_node(slice_node):
+def index_node(slice_node):
+    """The tensor of a subscript's key: the first element that is not a slice or `...`."""
     if isinstance(slice_node, ast.Tuple):
         for element in slice_node.elts:
             if not isinstance(element, ast.Slice) and not (isinstance(element, ast.Constant) and element.value is Ellipsis):

@@ -14,6 +14,7 @@ from typing import Optional, Tuple
 from ..dims import Sym, dim_text, must_equal, must_exceed
 from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl011_index_out_of_range as out_of_range
+from .advanced_indexing import index_node
 from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import SeqVal, TensorVal
 
@@ -78,10 +79,11 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     axis, index = found
     domain = index.domain
     segment = interp.source.segment
-    text, index_text = segment(node.value), segment(_index_node(node.slice))
+    key_node = index_node(node.slice)
+    text, index_text = segment(node.value), segment(key_node)
     if domain.sentinel is not None and domain.sentinel < 0:
         # in a function, on a whole index tensor: `v[f[1]]` in a driver's loop picks one known entry
-        if interp.function is not None and not isinstance(_index_node(node.slice), ast.Subscript) \
+        if interp.function is not None and not isinstance(key_node, ast.Subscript) \
                 and not _compared_in_function(interp, index_text):
             interp.flag(node, wrapped.subscript_message(text, index_text, domain), None)
         return
@@ -150,11 +152,3 @@ def _compared_in_function(interp, index_text: str) -> bool:
                 and segment(node.func.value) == index_text:
             return True
     return False
-
-
-def _index_node(slice_node):
-    if isinstance(slice_node, ast.Tuple):
-        for element in slice_node.elts:
-            if not isinstance(element, ast.Slice):
-                return element
-    return slice_node

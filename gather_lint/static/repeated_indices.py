@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Optional
 
 from ..contract import Domain
+from .interp_helpers import _is_float
 from .tensor_ops import FLOAT_DTYPES
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -122,7 +123,3 @@ def _made_of_floats(node) -> bool:
         if name == "div" and any(k.arg == "rounding_mode" for k in node.keywords):
             return True
     return False
-
-
-def _is_float(t: TensorVal) -> bool:
-    return t.dtype in FLOAT_DTYPES
