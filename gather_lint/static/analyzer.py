@@ -17,18 +17,16 @@ from . import advanced_indexing, index_values, module_constants
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
-from . import token_shift, tree_walk
+from . import text_scan, token_shift, tree_walk
 
-# Files that never name an op cannot have a site: skip them before parsing.
-_MENTIONS_OP = re.compile(r"\b(?:%s)\b" % "|".join(sorted(OP_NAMES, key=len, reverse=True)))
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-_STEMS = ("gather", "scatter", "index_", "take_along_dim")
-_AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013)
+_STEMS = ("gather", "scatter", "index_", "take_along_dim")  # every op name starts with one
+_AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013); a literal first character keeps re fast
 # repeated_indices.py's marks: floats rounded to ints, bucket numbers, unique's inverse
 _ROUNDED_MARKS = ("return_inverse", "rounding_mode", "bucketize", "searchsorted")  # rare enough to cost nothing
-_PADDING = re.compile(r"-100\b|value\s*=\s*-1\b")  # the ignore-index convention, or an explicit -1 fill
+_MINUS_ONE_FILL = re.compile(r"value\s*=\s*-1\b")  # an explicit -1 fill
 
 
 def _reads_what_it_writes(text: str) -> bool:
@@ -46,8 +44,14 @@ def _reads_what_it_writes(text: str) -> bool:
 
 
 def names_an_op(text: str) -> bool:
-    # substring tests run at memory speed; the regex only confirms a hit
-    return any(stem in text for stem in _STEMS) and _MENTIONS_OP.search(text) is not None
+    """Files that never name an op cannot have a site: they are skipped before parsing."""
+    return text_scan.has_word(text, _STEMS, OP_NAMES)
+
+
+def _padding(text: str) -> bool:
+    """The ignore-index convention (-100) or an explicit -1 fill."""
+    return any(text_scan.followed_by_boundary(text, at + 4) for at in text_scan.positions(text, "-100")) \
+        or text_scan.any_match(text, "value", _MINUS_ONE_FILL)
 
 
 def local_trigger(text: str) -> bool:
@@ -57,7 +61,7 @@ def local_trigger(text: str) -> bool:
         return True
     if "] = " in text and _reads_what_it_writes(text):
         return True
-    if ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None:
+    if ("one_hot" in text or "mbedding" in text) and _padding(text):
         return True
     if fills_buffer(text):
         return True

@@ -19,7 +19,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
-from . import tree_walk
+from . import text_scan, tree_walk
 
 CODE = "GL007"
 _CAUSAL_CLASS = re.compile(r"CausalLM|LMHeadModel")
@@ -612,13 +612,12 @@ def _helpers(tree: ast.Module, gather_lines) -> Dict[str, tuple]:
 
 
 _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPERS)
-_GATHERING_CALL = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(_GATHERING)))
 
 
 def spelled_in(text: str) -> bool:
     """Whether a gathering call can be in a file's text: the module pass needs one, and this test
     costs far less than the walk of the tree that would find out."""
-    return any(name in text for name in _GATHERING) and _GATHERING_CALL.search(text) is not None
+    return text_scan.has_call(text, _GATHERING)
 
 
 def _module_names(nodes) -> Iterator[str]:

@@ -1,0 +1,64 @@
+"""Fast text tests for the prefilters that decide which files (and blocks) are parsed at all.
+
+A regex such as `\\b(?:gather|scatter_add|...)\\b` has no literal prefix, so Python's `re` tries
+every alternative at every position of a file: on large model files that costs more than the
+analysis that follows. These tests find a literal needle with `str.find` (memory speed) and look
+at the few characters around each hit, with the same answers as the patterns they replace.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator, Pattern
+
+_WORD_TAIL = re.compile(r"\w*")
+
+
+def positions(text: str, needle: str, start: int = 0) -> Iterator[int]:
+    """Every index where `needle` starts in `text` (overlapping hits included)."""
+    at = text.find(needle, start)
+    while at != -1:
+        yield at
+        at = text.find(needle, at + 1)
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def starts_word(text: str, at: int) -> bool:
+    """`\\b` before position `at` (the character there is a word character)."""
+    return at == 0 or not _word_char(text[at - 1])
+
+
+def has_word(text: str, stems: Iterable[str], words) -> bool:
+    """`\\b(?:words)\\b`: some whole word of `words` is in text. Every word starts with one of `stems`
+    (the literal needles searched)."""
+    for stem in stems:
+        for at in positions(text, stem):
+            if starts_word(text, at) and _WORD_TAIL.match(text, at).group() in words:
+                return True
+    return False
+
+
+def has_call(text: str, names: Iterable[str]) -> bool:
+    """`\\b(?:names)\\s*\\(`: one of `names` called (a name ending where `(` follows)."""
+    for name in names:
+        for at in positions(text, name):
+            if not starts_word(text, at):
+                continue
+            end = at + len(name)
+            while end < len(text) and text[end].isspace():
+                end += 1
+            if end < len(text) and text[end] == "(":
+                return True
+    return False
+
+
+def any_match(text: str, needle: str, pattern: Pattern[str]) -> bool:
+    """`pattern` (which starts with `needle`) matches at some hit of `needle`."""
+    return any(pattern.match(text, at) for at in positions(text, needle))
+
+
+def followed_by_boundary(text: str, end: int) -> bool:
+    """`\\b` after a word that ends at `end`."""
+    return end >= len(text) or not _word_char(text[end])

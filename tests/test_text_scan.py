@@ -1,0 +1,45 @@
+"""The prefilters' literal-needle scans give the answers of the regexes they stand for."""
+import re
+
+import pytest
+
+from gather_lint.ops import OP_NAMES
+from gather_lint.static import analyzer, text_scan, token_shift
+
+_OP_WORD = re.compile(r"\b(?:%s)\b" % "|".join(sorted(OP_NAMES, key=len, reverse=True)))
+_GATHERING_CALL = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(token_shift._GATHERING)))
+_PADDING = re.compile(r"-100\b|value\s*=\s*-1\b")
+
+TEXTS = [
+    "", "gather", "x.gather(1, i)", "gathered = 1", "_gather(x)", "my_gather = 2", "scatter_", "scatter_add_x",
+    "torch.scatter_add(a)", "index_select", "index_selected", "take_along_dim", "ätake_along_dim", "1gather",
+    "gather (x)", "gather\n(x)", "gather\t\t(", "take_along_dim(x, i, 1)", "gatherx(", "a.gather", "gather_(",
+    "labels[m] = -100", "ignore = -1000", "-100_", "(-100)", "pad(value=-1)", "value = -1,", "value= -12",
+    "value\n=\n-1", "values=-1", "foo_value=-1", "-100", "x = -100\ny", "éindex_add", "index_add_é",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_op_word_matches_the_regex(text):
+    assert analyzer.names_an_op(text) == (_OP_WORD.search(text) is not None)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_gathering_call_matches_the_regex(text):
+    assert token_shift.spelled_in(text) == (_GATHERING_CALL.search(text) is not None)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_padding_matches_the_regex(text):
+    assert analyzer._padding(text) == (_PADDING.search(text) is not None)
+
+
+def test_positions_finds_overlapping_hits():
+    assert list(text_scan.positions("aaaa", "aa")) == [0, 1, 2]
+    assert list(text_scan.positions("abc", "x")) == []
+
+
+def test_any_match_tries_every_hit():
+    pattern = re.compile(r"x\s*=\s*1\b")
+    assert text_scan.any_match("x = 2; x = 1", "x", pattern)
+    assert not text_scan.any_match("x = 2; x = 12", "x", pattern)
