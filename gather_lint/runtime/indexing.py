@@ -4,6 +4,10 @@
   the first bad coordinate and value).
 - GL013: `x[idx] += v` / `-=`: Python reads x[idx], adds in place, and writes back with the same
   key object. When the key's positions repeat, each repeated position is incremented once.
+- GL008: a key tensor of a dtype indexing rejects (float from `/` or a float array, int16, int8):
+  torch raises IndexError without saying which tensor or where its dtype came from.
+- GL003: `x[mask] = v` where the mask selects another number of positions than v has rows: torch
+  raises a shape mismatch naming neither the mask nor the count.
 Keys of ints, slices, None and Ellipsis never reach here (the wrapper's fast path).
 """
 from __future__ import annotations
@@ -13,6 +17,8 @@ from typing import List, Optional, Tuple
 import torch
 
 from ..contract import Violation
+from ..rules import gl003_index_too_large as too_large
+from ..rules import gl008_index_dtype as dtype_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as gl013
 from . import values
@@ -28,6 +34,47 @@ def has_tensor(key) -> bool:
             if isinstance(k, torch.Tensor):
                 return True
     return False
+
+
+_KEY_DTYPES = (torch.int64, torch.int32, torch.bool, torch.uint8)  # what advanced indexing accepts
+
+
+def rejected_key_dtype(key) -> Optional[Violation]:
+    """GL008 for the first key tensor whose dtype indexing rejects."""
+    for position, k in enumerate(key if type(key) is tuple else (key,)):
+        if isinstance(k, torch.Tensor) and k.dtype not in _KEY_DTYPES:
+            dtype = str(k.dtype).replace("torch.", "")
+            where = f"key item {position}" if type(key) is tuple else "the key"
+            made = " (a true division `/` makes floats: `//` keeps integers)" if k.is_floating_point() else ""
+            return Violation(dtype_rule.CODE, dtype_rule.SEVERITY,
+                             f"{where} is a {dtype} tensor, but tensors used as indices must be int64 or int32 "
+                             f"positions (or a bool mask); torch raises IndexError; convert it with `.long()`{made}")
+    return None
+
+
+def masked_write_mismatch(x: torch.Tensor, key, value) -> Optional[Violation]:
+    """GL003 for `x[mask] = v` (mask over x's leading dims) when v does not broadcast to the selected
+    positions: [count] + x.shape[mask.dim():]. A silent alternative does not exist, so torch raises;
+    the report names the count the mask selects against the rows the value has."""
+    if not isinstance(key, torch.Tensor) or key.dtype is not torch.bool or not isinstance(value, torch.Tensor):
+        return None
+    if key.dim() == 0 or key.dim() > x.dim() or tuple(key.shape) != tuple(x.shape[:key.dim()]):
+        return None
+    if not values.has_values(key) or key.device != x.device:
+        return None
+    count = int(key.sum())
+    selected = (count,) + tuple(x.shape[key.dim():])
+    try:
+        torch.broadcast_shapes(tuple(value.shape), selected)
+        return None
+    except RuntimeError:
+        pass
+    rows = value.shape[0] if value.dim() == len(selected) else None
+    have = f"{rows} rows" if rows is not None else f"shape {list(value.shape)}"
+    return Violation(too_large.CODE, too_large.SEVERITY,
+                     f"`x[mask] = v`: the mask selects {count} positions (x[mask] has shape {list(selected)}) but v has "
+                     f"{have} (shape {list(value.shape)}); torch raises a shape mismatch; make the mask select exactly "
+                     f"the positions v was computed for, or cut v to the selected count")
 
 
 def integer_indices(shape: Tuple[int, ...], key) -> Optional[List[Tuple[int, torch.Tensor]]]:

@@ -191,6 +191,12 @@ def _setitem(original):
 
 def _check_index(x, key, spelling, value, call) -> None:
     reporter = _stack[-1]  # callers checked _idle(): not compiling
+    violation = indexing.rejected_key_dtype(key)
+    if violation is None and value is not None and (x.device.type == "cpu" or reporter.level == "sync"):
+        violation = indexing.masked_write_mismatch(x, key, value)
+    if violation is not None:
+        _report(reporter, [violation], spelling, call)
+        return
     shape = tuple(x.shape)
     found = indexing.integer_indices(shape, key)
     if not found or x.device.type != "cpu" and reporter.level != "sync":

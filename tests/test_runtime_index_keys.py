@@ -1,0 +1,92 @@
+"""Runtime checks of advanced-indexing keys torch rejects with a message naming neither the tensor nor
+the cause: a key tensor of a dtype indexing refuses (GL008) and a mask write whose value has another
+number of rows than the mask selects (GL003).
+
+Each test runs the same call in plain torch first (the oracle: it raises), then checked: the report
+is an instance of torch's exception type with torch's own message kept; correct forms stay silent.
+"""
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from gather_lint.runtime import checked  # noqa: E402
+
+
+def torch_error(fn):
+    with pytest.raises(Exception) as caught:
+        fn()
+    return type(caught.value), str(caught.value)
+
+
+def silent(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with checked():
+            return fn()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int16, torch.int8])
+@pytest.mark.parametrize("form", ["read", "write", "tuple read"])
+def test_key_of_a_rejected_dtype_gl008(dtype, form):
+    table = torch.randn(5, 3)
+    key = torch.tensor([0, 2, 4]).to(dtype)
+    calls = {"read": lambda: table[key], "write": lambda: table.__setitem__(key, 1.0),
+             "tuple read": lambda: table[torch.arange(3), key.clamp(max=2)]}
+    kind, text = torch_error(calls[form])
+    assert kind is IndexError and "tensors used as indices" in text
+    with checked(), pytest.raises(IndexError, match=r"(?s)GL008 .*" + str(dtype).replace("torch.", "") + r" tensor.*`\.long\(\)`.*"
+                                  r"tensors used as indices must be long"):
+        calls[form]()
+
+
+def test_float_key_from_a_division_names_the_floor_division():
+    rows = torch.randn(4, 2)
+    flat = torch.tensor([2, 5, 7])
+    with checked(), pytest.raises(IndexError, match=r"`//` keeps integers"):
+        rows[flat / 2]
+    assert torch.equal(silent(lambda: rows[flat // 2]), rows[torch.tensor([1, 2, 3])])
+
+
+def test_accepted_key_dtypes_stay_silent():
+    table = torch.randn(5, 3)
+    ids = torch.tensor([0, 4, 1])
+    got = silent(lambda: (table[ids], table[ids.int()], table[table[:, 0] > 0], table[ids.unsqueeze(1), torch.tensor([0, 2])]))
+    assert torch.equal(got[0], table[ids]) and torch.equal(got[1], table[ids])
+
+
+def test_mask_write_with_fewer_rows_than_selected_gl003():
+    embeds = torch.zeros(2, 4, 3)
+    mask = torch.tensor([[False, True, True, False], [True, True, False, False]])  # 4 positions
+    features = torch.randn(3, 3)  # made for 3 positions
+    kind, text = torch_error(lambda: embeds.__setitem__(mask, features))
+    assert kind is RuntimeError and "shape mismatch" in text
+    with checked(), pytest.raises(RuntimeError, match=r"(?s)GL003 .*selects 4 positions .*\[4, 3\].*3 rows.*shape mismatch"):
+        embeds[mask] = features
+
+
+def test_mask_writes_that_broadcast_stay_silent():
+    def run():
+        embeds = torch.zeros(2, 4, 3)
+        mask = torch.tensor([[False, True, True, False], [True, True, False, False]])
+        embeds[mask] = torch.ones(4, 3)  # one row per selected position
+        embeds[mask] = torch.full((3,), 2.0)  # one row for all
+        embeds[mask] = 0.5  # a scalar
+        embeds[mask] = torch.tensor(1.0)  # a 0-d tensor
+        flat = torch.zeros(5)
+        flat[flat == 0] = torch.arange(5.0)
+        return embeds, flat
+    embeds, flat = silent(run)
+    assert embeds.sum() == 4 * 3 and torch.equal(flat, torch.arange(5.0))
+
+
+def test_reported_line_is_the_users(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "prog.py"
+    script.write_text("import torch\nx = torch.zeros(3, 2)\nm = torch.tensor([True, True, False])\n"
+                      "x[m] = torch.ones(3, 2)\n")
+    done = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True)
+    assert done.returncode != 0 and "GL003" in done.stderr and "prog.py:4" in done.stderr
