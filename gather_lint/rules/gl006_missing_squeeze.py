@@ -61,6 +61,17 @@ def check(site: Site) -> Optional[Violation]:
     return None  # a dataflow rule: see check_broadcast
 
 
+def check_column_key_broadcast(indexed: Shape, other: Shape, grown: Shape, op: str) -> Violation:
+    """`table[idx]` with a column of ids `idx` [N, 1] (made for gather/scatter) is [N, 1, ...]: the key's
+    trailing 1 is kept; combined with an [N] tensor it broadcasts into `grown`, an outer product."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`x[idx]` with a column index [N, 1] returned {indexed} (the index's trailing 1 is kept) and is combined "
+        f"({op}) with {other}; broadcasting aligns the right-most dims, so the result is {grown}, every row "
+        f"with every other row, silently; index with a 1-d key (`idx.view(-1)`) or flatten the result first",
+    )
+
+
 def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Optional[Violation]:
     """`.squeeze()` with no dim on a gathered result that has another literal size-1 dim."""
     if gathered is None or gathered.variadic or axis is None:

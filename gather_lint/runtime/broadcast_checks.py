@@ -28,11 +28,45 @@ def mark_kept_singleton(inp, index, axis: Optional[int], result) -> bool:
     return False
 
 
+COLUMN_KEY = -1  # the mark of `x[idx]` with idx [N, 1]: every dim after the first may be a kept 1
+
+
+def mark_column_key(key, result) -> bool:
+    """`x[idx]` with idx [N, 1] (N > 1) of ids: the result [N, 1, ...] keeps the key's trailing 1."""
+    if key.dim() != 2 or key.shape[1] != 1 or key.shape[0] < 2 or key.dtype not in (torch.int64, torch.int32):
+        return False
+    if not isinstance(result, torch.Tensor) or not result.is_floating_point():
+        return False
+    KEPT.put(result, COLUMN_KEY)
+    return True
+
+
+def keep_mark(source, result) -> None:
+    """A marked tensor times a scalar (`-1 * x`, `x / 2`) is still marked: the singleton survives."""
+    axis = KEPT.get(source)
+    if axis is not None and isinstance(result, torch.Tensor) and result.shape == source.shape:
+        KEPT.put(result, axis)
+
+
+def _column_key(indexed, other, op: str) -> Optional[Violation]:
+    """[N, 1, ...] (ones after N) with [N]: right-aligned, N meets the last 1, so the result is [N, 1, .., N]."""
+    shape, other_shape = tuple(indexed.shape), tuple(other.shape)
+    if len(other_shape) != 1 or other_shape[0] != shape[0] or any(n != 1 for n in shape[1:]):
+        return None
+    grown = torch.broadcast_shapes(shape, other_shape)
+    return rule.check_column_key_broadcast(Shape(shape), Shape(other_shape), Shape(tuple(grown)), op)
+
+
 def combined(a, b, op: str) -> Optional[Violation]:
     """GL006 when one of a, b is a marked gather result and the other is it minus the singleton."""
     for gathered, other in ((a, b), (b, a)):
         axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
         if axis is None or not isinstance(other, torch.Tensor):
+            continue
+        if axis == COLUMN_KEY:
+            found = _column_key(gathered, other, op)
+            if found is not None:
+                return found
             continue
         shape, other_shape = tuple(gathered.shape), tuple(other.shape)
         rest = shape[:axis] + shape[axis + 1:]
@@ -53,7 +87,7 @@ def loss_target(input, target, loss: str) -> Optional[Violation]:
     rank that matches it everywhere but gather's dim, where it is larger (torch broadcasts, and only warns)."""
     for gathered, other in ((input, target), (target, input)):
         axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
-        if axis is None or not isinstance(other, torch.Tensor) or other.dim() != gathered.dim():
+        if axis is None or axis == COLUMN_KEY or not isinstance(other, torch.Tensor) or other.dim() != gathered.dim():
             continue
         shape, other_shape = tuple(gathered.shape), tuple(other.shape)
         if other_shape[axis] > 1 and all(a == b for k, (a, b) in enumerate(zip(shape, other_shape)) if k != axis):

@@ -174,6 +174,8 @@ def _getitem(original):
             _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
         result = original(self, key)
         reads.note_subscript(result, key)
+        if type(key) is _Tensor and broadcast_checks.mark_column_key(key, result) and not _operators_on:
+            _operators()
         return result
 
     return __getitem__
@@ -271,6 +273,10 @@ def _operator(original, symbol: str):
             violation = broadcast_checks.combined(self, other, symbol)
             if violation is not None:
                 _report(_stack[-1], [violation], f"Tensor.{original.__name__}")
+            result = original(self, other)
+            if isinstance(other, (int, float)) or isinstance(other, _Tensor) and other.dim() == 0:
+                broadcast_checks.keep_mark(self, result)  # `-1 * x`, `x / 2`: still the marked shape
+            return result
         return original(self, other)
 
     return operator

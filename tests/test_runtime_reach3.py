@@ -1,9 +1,11 @@
 """Runtime checks of advanced-indexing keys torch rejects with a message naming neither the tensor nor
 the cause: a key tensor of a dtype indexing refuses (GL008) and a mask write whose value has another
-number of rows than the mask selects (GL003).
+number of rows than the mask selects (GL003); and the silent outer product of `x[idx]` with a column
+index [N, 1] combined with an [N] tensor (GL006), also after a scalar factor.
 
-Each test runs the same call in plain torch first (the oracle: it raises), then checked: the report
-is an instance of torch's exception type with torch's own message kept; correct forms stay silent.
+Each test runs the same call in plain torch first (the oracle: it raises, or shows the grown shape),
+then checked: an error is an instance of torch's exception type with torch's own message kept;
+correct forms stay silent.
 """
 import warnings
 
@@ -11,7 +13,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from gather_lint.runtime import checked  # noqa: E402
+from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
 
 
 def torch_error(fn):
@@ -90,3 +92,39 @@ def test_reported_line_is_the_users(tmp_path):
                       "x[m] = torch.ones(3, 2)\n")
     done = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True)
     assert done.returncode != 0 and "GL003" in done.stderr and "prog.py:4" in done.stderr
+
+
+def test_column_index_read_times_a_vector_gl006():
+    weights = torch.tensor([[0.25], [0.5], [0.25]])  # [C, 1] per-class weights
+    target = torch.tensor([2, 0, 1, 1]).view(-1, 1)  # [N, 1], made for a scatter or gather
+    focal = torch.rand(4)  # [N]
+    assert (weights[target] * focal).shape == (4, 1, 4)  # torch: an outer product, silently
+    with checked(), pytest.warns(GatherLintWarning, match=r"GL006 .*column index \[N, 1\] returned \[4, 1, 1\].*\[4, 1, 4\]"):
+        weights[target] * focal
+    with checked(), pytest.warns(GatherLintWarning, match=r"GL006 .*\[4, 1, 4\]"):
+        -1 * weights[target] * focal  # the scalar factor keeps the mark
+
+
+def test_gathered_column_after_a_scalar_factor_gl006():
+    q = torch.randn(5, 3)
+    actions = torch.tensor([[0], [2], [1], [1], [0]])
+    rewards = torch.randn(5)
+    assert (0.5 * q.gather(1, actions) - rewards).shape == (5, 5)
+    with checked(), pytest.warns(GatherLintWarning, match=r"GL006"):
+        0.5 * q.gather(1, actions) - rewards
+
+
+def test_column_index_reads_used_as_intended_stay_silent():
+    weights = torch.tensor([[0.25], [0.5], [0.25]])
+    target = torch.tensor([2, 0, 1, 1]).view(-1, 1)
+    focal = torch.rand(4)
+
+    def run():
+        a = weights[target.view(-1)].view(-1) * focal  # 1-d key: [N, 1] -> [N]
+        b = weights[target] * focal.view(-1, 1, 1)  # same shape on both sides
+        c = weights[target[:1]] * focal[:1]  # one row: nothing grows
+        d = weights[target].flatten() * focal
+        e = 2 * weights[target] + torch.zeros(4, 1, 1)
+        return a, b, c, d, e
+    a, b, c, d, e = silent(run)
+    assert a.shape == (4,) and torch.allclose(a, d)
