@@ -128,3 +128,40 @@ def test_column_index_reads_used_as_intended_stay_silent():
         return a, b, c, d, e
     a, b, c, d, e = silent(run)
     assert a.shape == (4,) and torch.allclose(a, d)
+
+
+def test_labels_gathered_from_log_softmax_over_the_batch_gl018():
+    import torch.nn.functional as F
+
+    scores, target = torch.randn(6, 4), torch.tensor([1, 0, 3, 2, 2, 1])
+    wrong = F.log_softmax(scores, dim=0).gather(1, target.unsqueeze(1)).squeeze(1)
+    right = torch.stack([F.log_softmax(scores[b], dim=0)[target[b]] for b in range(6)])
+    assert not torch.allclose(wrong, right)  # torch: silently other values
+    for call in (lambda lp: lp.gather(1, target.unsqueeze(1)), lambda lp: torch.gather(lp, 1, target.unsqueeze(1)),
+                 lambda lp: torch.gather(lp, dim=-1, index=target.unsqueeze(1))):
+        with checked(), pytest.warns(GatherLintWarning, match=r"GL018 .*log_softmax\(dim=0\) normalised it along dim 0"):
+            call(F.log_softmax(scores, dim=0))
+    with checked(), pytest.warns(GatherLintWarning, match=r"GL018 F.nll_loss\(\).*dim 0"):
+        F.nll_loss(torch.log_softmax(scores, 0), target)
+    with checked(), pytest.warns(GatherLintWarning, match=r"GL018"):
+        torch.nn.NLLLoss()(torch.nn.LogSoftmax(dim=0)(scores), target)
+
+
+def test_log_probs_used_along_their_own_dim_or_as_whole_rows_stay_silent():
+    import torch.nn.functional as F
+
+    logits = torch.randn(2, 5, 7)  # [B, T, V]
+    ids = torch.randint(7, (2, 5))
+    last = torch.tensor([4, 2])
+
+    def run():
+        lp = logits.log_softmax(-1)
+        per_token = lp.gather(-1, ids.unsqueeze(-1))  # along the normalised dim
+        step = lp.gather(1, last.view(2, 1, 1).expand(-1, 1, 7))  # one step's whole distribution
+        step_copy = lp.gather(1, last.view(2, 1, 1).repeat(1, 1, 7))  # the same, as a copy
+        beams = lp.gather(0, torch.tensor([[[1] * 7] * 5, [[0] * 7] * 5]))  # whole rows reordered
+        loss = F.nll_loss(F.log_softmax(logits[:, 0], dim=1), ids[:, 0])
+        seq_loss = F.nll_loss(F.log_softmax(logits.transpose(1, 2), dim=1), ids)  # [B, C, T]
+        return per_token, step, step_copy, beams, loss, seq_loss
+    per_token, step, step_copy, *_ = silent(run)
+    assert torch.equal(step, step_copy)

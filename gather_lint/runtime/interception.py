@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, device_records, fast_path, indexing, provenance, reads
+from . import broadcast_checks, device_records, fast_path, indexing, normalised_checks, provenance, reads
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -93,11 +93,15 @@ def _family(original, target, spelling: str):
     fast = target in fast_path.FAST_OPS
     selects = target != EMBEDDING and target.name == "index_select"  # rows a later index_copy_ may write back
     embeds = target == EMBEDDING
+    gathers = not embeds and target.name == "gather"
+    normalised = provenance.NORMALISED._facts  # empty unless a log_softmax result is alive
 
     def checked(*args, **kwargs):
         if not _stack:
             return original(*args, **kwargs)
         reporter = _stack[-1]
+        if gathers and normalised and not _busy and not torch.compiler.is_compiling():
+            _check_normalised(reporter, target, spelling, args, kwargs)
         if embeds and len(args) >= 2 and not _busy and not device_records._pending \
                 and not torch.compiler.is_compiling() and fast_path.clean_embedding(args[0], args[1]):
             return original(*args, **kwargs)  # ids and table as the full check would pass them
@@ -135,6 +139,20 @@ def _family(original, target, spelling: str):
         return result
 
     return checked
+
+
+def _check_normalised(reporter, op, spelling: str, args, kwargs) -> None:
+    """GL018: labels gathered from log-probs normalised along another dim."""
+    if len(args) == 3 and not kwargs:
+        inp, dim, index = args
+    else:
+        bound = bind_arguments(op, args, kwargs, method=False) or {}
+        inp, dim, index = bound.get("input"), bound.get("dim"), bound.get("index")
+    if not isinstance(inp, torch.Tensor) or not isinstance(dim, int) or not -inp.dim() <= dim < inp.dim():
+        return
+    violation = _run_check(normalised_checks.gathered, inp, dim % inp.dim(), index)
+    if violation is not None:
+        _report(reporter, [violation], spelling)
 
 
 def _mark_kept(op, args, kwargs, result) -> None:
@@ -295,6 +313,30 @@ def _loss(original, name: str):
     return loss
 
 
+def _normaliser(original):
+    """log_softmax in any spelling: its result remembers the dim it was normalised over (GL018)."""
+    def log_softmax(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if _stack and not torch.compiler.is_compiling():
+            normalised_checks.mark(args, kwargs, result)
+        return result
+
+    return log_softmax
+
+
+def _nll_loss(original):
+    facts = provenance.NORMALISED._facts
+
+    def nll_loss(input, *args, **kwargs):
+        if facts and _stack and not torch.compiler.is_compiling():
+            violation = normalised_checks.loss_input(input)
+            if violation is not None:
+                _report(_stack[-1], [violation], "F.nll_loss")
+        return original(input, *args, **kwargs)
+
+    return nll_loss
+
+
 _OPERATORS = {"__add__": "+", "__radd__": "+", "__sub__": "-", "__rsub__": "-", "__mul__": "*", "__rmul__": "*",
               "__truediv__": "/", "__rtruediv__": "/"}
 _LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
@@ -331,6 +373,9 @@ def _places() -> List[Tuple[object, str, Callable]]:
             places.append((owner, how, lambda o, how=how: _producer(o, how)))
     for name in _LOSSES:
         places.append((F, name, lambda o, name=name: _loss(o, name)))
+    for owner in (F, torch, torch.Tensor):
+        places.append((owner, "log_softmax", _normaliser))
+    places.append((F, "nll_loss", _nll_loss))
     return places
 
 
@@ -364,6 +409,7 @@ def _uninstall() -> None:
     device_records.discard()
     provenance.ORIGINS.clear()
     provenance.KEPT.clear()
+    provenance.NORMALISED.clear()
     fast_path.clear()
 
 

@@ -71,6 +71,7 @@ class WeakFacts:
 
 ORIGINS = WeakFacts()  # index tensors -> Origin
 KEPT = WeakFacts()  # gather results -> the singleton axis gather left
+NORMALISED = WeakFacts()  # log_softmax results -> the dim they were normalised over
 
 
 def origin_of(index: torch.Tensor) -> Optional[Origin]:
