@@ -103,7 +103,8 @@ class OverwriteWriteMixin:
         if named_only(index) and (index.shape is None or len(index.shape.dims) < 2):
             return  # a list of ids may be a set; a batch of id sequences is running text, where ids repeat
         adder = op.spelled.replace("scatter", "scatter_add").replace("index_copy", "index_add")
-        other = " (or `scatter_reduce(..., 'sum')`)" if op.name == "scatter" else ""
+        other = (" (or `scatter_reduce(..., 'amax')` / 'mean' where one maximum or a mean per position was meant)"
+                 if op.name == "scatter" else "")
         self.flag(node, overwrite.check_overwriting_write(
             write, f"`{i}`", index.domain.origin, f"the entries of `{self.source.segment(payload_node)}`",
             f"accumulate with `{method_call(x, adder + '(...)')}`{other}"), None)
