@@ -141,3 +141,23 @@ def test_torch_drops_writes_when_entries_outnumber_positions(torch):
     slots = torch.tensor([[0, 1, 2, 3, 0, 1, 2, 3, 0, 1]])
     table = torch.zeros(1, 4).scatter_(1, slots, scores)
     assert table.sum() < scores.sum()  # 10 writes, 4 cells: at least 6 values lost
+
+
+def test_index_copy_with_more_ids_than_rows():
+    code = '''
+import torch
+rows = torch.randn(12, 3)
+slot = torch.tensor([0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1])
+table = torch.zeros(5, 3)
+table.index_copy_(0, slot, rows)
+'''
+    found = [f for f in lint(code) if f.code == "GL013"]
+    assert len(found) == 1 and "12 entries for 5 positions" in found[0].message, [f.message for f in lint(code)]
+
+
+def test_torch_index_copy_keeps_one_row_per_slot(torch):
+    rows = torch.arange(12.0).view(12, 1).expand(12, 3)
+    slot = torch.tensor([0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1])
+    table = torch.zeros(5, 3).index_copy_(0, slot, rows)
+    summed = torch.zeros(5, 3).index_add_(0, slot, rows)
+    assert not torch.equal(table, summed)  # each slot keeps one of its rows

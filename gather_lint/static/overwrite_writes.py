@@ -86,7 +86,7 @@ class OverwriteWriteMixin:
             return
         index = values.get("index")
         along = values.get("dim") if op.name == "scatter" else DimVal(0)
-        crowded = _more_entries_than_positions(index, values.get("input"), along)
+        crowded = _more_entries_than_positions(index, values.get("input"), values.get("dim"), op.name != "scatter")
         if not repeats(index) and crowded is None:
             return
         payload_node = bound[op.payload_param]
@@ -186,19 +186,22 @@ def _ones(node) -> bool:
     return False
 
 
-def _more_entries_than_positions(index, buffer, dim) -> Optional[str]:
+def _more_entries_than_positions(index, buffer, dim, vector: bool = False) -> Optional[str]:
     """Pigeonhole: an index with more entries along the written dim than the buffer has positions
-    there (known sizes) certainly repeats a position in every row."""
+    there (known sizes) certainly repeats a position (in every row). `vector`: index_copy_'s 1-d index."""
     axis = as_int(dim)
     if not isinstance(index, TensorVal) or not isinstance(buffer, TensorVal) or axis is None:
         return None
     if index.dtype in ("bool", "uint8") or index.shape is None or buffer.shape is None \
-            or index.shape.variadic or buffer.shape.variadic or len(index.shape.dims) != len(buffer.shape.dims):
+            or index.shape.variadic or buffer.shape.variadic:
+        return None
+    if len(index.shape.dims) != (1 if vector else len(buffer.shape.dims)):
         return None
     axis = normalize_dim(axis, len(buffer.shape.dims))
     if axis is None:
         return None
-    entries, positions = dim_value(index.shape.dims[axis]), dim_value(buffer.shape.dims[axis])
+    entries = dim_value(index.shape.dims[0 if vector else axis])
+    positions = dim_value(buffer.shape.dims[axis])
     if entries is None or positions is None or entries <= positions:
         return None
     return f"{entries} entries for {positions} positions along dim {axis}, so some positions certainly repeat"
