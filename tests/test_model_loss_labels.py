@@ -88,6 +88,34 @@ if __name__ == "__main__":
 '''
 
 
+INLINE_GATHER = '''
+import torch
+import torch.nn as nn
+
+
+class WordGRU(nn.Module):
+    def __init__(self, vocab, width):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, width)
+        self.gru = nn.GRU(width, width, batch_first=True)
+        self.fc = nn.Linear(width, vocab)
+
+    def forward(self, words, labels=None):
+        out, _ = self.gru(self.emb(words))
+        logp = self.fc(out).log_softmax(-1)
+        if labels is None:
+            return logp
+        kept = labels.clamp(min=0)
+        return -logp.gather(2, kept.unsqueeze(-1)).mean()
+
+
+if __name__ == "__main__":
+    lm = WordGRU(20, 8)
+    sentence = torch.randint(0, 20, (3, 7))
+    print(lm(sentence, labels=sentence))
+'''
+
+
 @pytest.mark.parametrize("code", [ATTENTION_MODULE_LEVEL, RECURRENT_IN_FUNCTION, CAUSAL_NAME_KEYWORDS],
                          ids=["attention-mask-module-level", "lstm-in-function", "causal-name-keywords"])
 def test_labels_gathered_at_the_logits_own_positions(code):
@@ -139,6 +167,21 @@ if __name__ == "__main__":
                                    "return token_nll(scores[:, :-1], targets[:, 1:])"),
 ])
 def test_shifted_or_bidirectional_stays_silent(code):
+    assert "GL007" not in [f.code for f in lint(code)]
+
+
+def test_forward_gathering_its_labels_itself():
+    found = [f for f in lint(INLINE_GATHER) if f.code == "GL007"]
+    assert len(found) == 1 and "at its own positions" in found[0].message, [f.message for f in lint(INLINE_GATHER)]
+    assert found[0].line == INLINE_GATHER.splitlines().index("        return -logp.gather(2, kept.unsqueeze(-1)).mean()") + 1
+
+
+@pytest.mark.parametrize("code", [
+    INLINE_GATHER.replace("print(lm(sentence, labels=sentence))", "print(lm(sentence[:, :-1], labels=sentence[:, 1:]))"),
+    INLINE_GATHER.replace("kept = labels.clamp(min=0)", "kept = labels[:, 1:].clamp(min=0)").replace(
+        "logp = self.fc(out).log_softmax(-1)", "logp = self.fc(out)[:, :-1].log_softmax(-1)"),
+])
+def test_inline_gather_shifted_stays_silent(code):
     assert "GL007" not in [f.code for f in lint(code)]
 
 

@@ -10,6 +10,9 @@ the logits at t with the id at t (the helper's own slices, if any, apply). The s
   and take no subscript and call nothing that moves positions (`cat`, `pad`, `roll`, a shift): layers,
   arithmetic and matmul keep every position where it was;
 * the labels argument is a parameter of forward itself, passed as it came (a slice there is a shift).
+
+A forward that gathers the labels itself (`logp.gather(-1, labels.unsqueeze(-1))`, also through
+`labels.masked_fill(...)`/`.clamp(...)`) is summarised the same way, with the gather as the helper.
 """
 from __future__ import annotations
 
@@ -19,17 +22,16 @@ from typing import Dict, List, Optional
 from .causal_models import _REALIGNING
 
 
-def summaries(tree: ast.Module, helpers: Dict[str, tuple]) -> Dict[str, tuple]:
+def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather) -> Dict[str, tuple]:
     """Class name -> (ids parameter, labels parameter, forward's positional parameters, helper summary,
-    helper name, logits text) for the file's classes whose forward passes its logits and labels to a gathering helper."""
+    helper name, logits text) for the file's classes whose forward gathers its labels from its logits."""
     found: Dict[str, tuple] = {}
-    if not helpers:
-        return found
     for cls in tree.body:
         if not isinstance(cls, ast.ClassDef):
             continue
         forward = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
-        summary = _summary(forward, helpers) if forward is not None else None
+        # only a forward holding a gathering call (`holds_gather(fn)`) can pair anything: no walk of the others
+        summary = _summary(forward, helpers) if forward is not None and holds_gather(forward) else None
         if summary is not None:
             found[cls.name] = summary
     return found
@@ -51,7 +53,46 @@ def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple]) -> Optional[tu
         if isinstance(labels, ast.Name) and labels.id in params and labels.id != ids \
                 and _keeps_positions_of(logits, ids, assigned, set()):
             return (ids, labels.id, tuple(params), helpers[call.func.id], call.func.id, ast.unparse(logits))
+    return _inline_gather(forward, params, ids, assigned)
+
+
+_KEEPS_IDS = ("masked_fill", "clamp", "clamp_min", "long", "to", "contiguous", "detach")
+
+
+def _inline_gather(forward: ast.FunctionDef, params: List[str], ids: str, assigned) -> Optional[tuple]:
+    """forward gathers a labels parameter per position itself: `logp.gather(-1, labels.unsqueeze(-1))`
+    with logp computed from the ids without a subscript."""
+    from .token_shift import FULL
+    for call in ast.walk(forward):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr != "gather":
+            continue
+        if isinstance(call.func.value, ast.Name) and call.func.value.id == "torch":
+            if len(call.args) < 3:
+                continue
+            source, index = call.args[0], call.args[2]
+        elif len(call.args) >= 2:
+            source, index = call.func.value, call.args[1]
+        else:
+            continue
+        labels = _column_root(index, assigned)
+        if labels is not None and labels in params and labels != ids and _keeps_positions_of(source, ids, assigned, set()):
+            return (ids, labels, tuple(params), (0, 1, FULL, FULL, call), "gather", ast.unparse(source))
     return None
+
+
+def _column_root(index: ast.expr, assigned) -> Optional[str]:
+    """`labels.unsqueeze(-1)` (also through `safe = labels.masked_fill(...)`): the parameter's name."""
+    if not (isinstance(index, ast.Call) and isinstance(index.func, ast.Attribute) and index.func.attr == "unsqueeze"):
+        return None
+    node = index.func.value
+    for _ in range(4):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPS_IDS:
+            node = node.func.value
+        elif isinstance(node, ast.Name) and assigned.get(node.id) is not None:
+            node = assigned[node.id]
+        else:
+            break
+    return node.id if isinstance(node, ast.Name) and node.id not in assigned else None
 
 
 def _single_assignments(fn: ast.FunctionDef) -> Dict[str, Optional[ast.expr]]:

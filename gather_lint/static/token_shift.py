@@ -771,7 +771,8 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     gathering = _GATHERING | set(helpers)
     passed = _passed_classes(tree, built, gathering, nodes)
     built_causal = _BuiltCausal(tree)
-    model_losses = model_loss_calls.summaries(tree, helpers)
+    gathering_lines = sorted(n.lineno for n in nodes if _called_name(n) in gathering)
+    model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn))
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
     module_scope.mutated = frozenset(_mutated(nodes))
