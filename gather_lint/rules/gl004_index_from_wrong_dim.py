@@ -141,7 +141,8 @@ def check(site: Site) -> Optional[Violation]:
             return None
     suggested = want - len(shape.dims) if site.dim < 0 else want
     return violation(site, domain.origin, meant, want, certain_raise,
-                     fix_dim=suggested if _reads_whole_rows(site, want) else None)
+                     fix_dim=suggested if _reads_whole_rows(site, want) or (
+                         site.op.family == "scatter" and _laid_out_for(site, want)) else None)
 
 
 def violation(site: Site, origin: str, meant: str, want: int, certain_raise: bool, fix_dim=None) -> Violation:
