@@ -6,6 +6,12 @@ raises ``index 41 is out of bounds for dimension 1 with size 5`` (a device-side 
 reported far from the cause) or, when the values happen to fit, silently reads wrong entries.
 At run time the values themselves are checked: out-of-range ones are reported as GL011 with a
 "did you mean dim=..." hint when they fit another dim.
+
+Sizes equal only as numbers (``4`` and ``4``) say little about which dim the values were made for,
+unless the index is laid out for that dim: ``topk(k, dim=-1)`` of a tensor shaped like the input gives
+an index with the input's sizes on every other dim, the per-position layout, and gathering or
+scattering it along another dim is the mistake (a mask for ``[tokens, groups]`` applied to
+``[batch, seq, groups]`` with ``dim=1``).
 """
 import re
 from typing import Optional
@@ -72,6 +78,24 @@ expected = torch.stack([patches[b, idx[b]] for b in range(2)])
     ),
 ]
 
+EXAMPLES.append(Example(
+    title="top-k over the last dim used along dim 1 of a 3-d tensor",
+    bad="""
+import torch
+scores = torch.randn(2, 6, 4)  # [batch, seq, groups]
+best = scores.topk(2, dim=-1).indices
+out = torch.zeros_like(scores).scatter_(1, best, 1.0)
+expected = torch.stack([torch.stack([torch.zeros(4).index_fill_(0, best[b, t], 1.0) for t in range(6)]) for b in range(2)])
+""",
+    good="""
+import torch
+scores = torch.randn(2, 6, 4)  # [batch, seq, groups]
+best = scores.topk(2, dim=-1).indices
+out = torch.zeros_like(scores).scatter_(-1, best, 1.0)
+expected = torch.stack([torch.stack([torch.zeros(4).index_fill_(0, best[b, t], 1.0) for t in range(6)]) for b in range(2)])
+""",
+))
+
 
 def is_category_dim(d) -> bool:
     return isinstance(d, Sym) and (d.name == "V" or _CATEGORY_DIM.fullmatch(d.name) is not None)
@@ -112,11 +136,13 @@ def check(site: Site) -> Optional[Violation]:
         meant = f"size-{dim_text(domain.size)}"
         certain_raise = must_exceed(domain.size, here)
         # Sizes that are equal only as numbers are weak evidence: require a certain raise then.
-        if not (isinstance(domain.size, Sym) and isinstance(shape.dims[want], Sym)) and not certain_raise:
+        if not (isinstance(domain.size, Sym) and isinstance(shape.dims[want], Sym)) and not certain_raise \
+                and not _laid_out_for(site, want):
             return None
     suggested = want - len(shape.dims) if site.dim < 0 else want
     return violation(site, domain.origin, meant, want, certain_raise,
-                     fix_dim=suggested if _reads_whole_rows(site, want) else None)
+                     fix_dim=suggested if _reads_whole_rows(site, want) or (
+                         site.op.family == "scatter" and _laid_out_for(site, want)) else None)
 
 
 def violation(site: Site, origin: str, meant: str, want: int, certain_raise: bool, fix_dim=None) -> Violation:
@@ -137,6 +163,16 @@ def violation(site: Site, origin: str, meant: str, want: int, certain_raise: boo
         f"{effect}; use dim={suggested}",
         fix_dim=fix_dim,
     )
+
+
+def _laid_out_for(site: Site, want: int) -> bool:
+    """The index has the input's shape on every dim but `want` (`topk(k, dim=-1)` of a tensor shaped like
+    the input): the per-position layout for dim `want`, so using the values along another dim is the
+    mistake even when the sizes agree only as numbers."""
+    idx, shape = site.index.shape, site.input.shape
+    if site.op.family not in ("gather", "scatter") or idx is None or idx.variadic or len(idx.dims) != len(shape.dims):
+        return False
+    return all(must_equal(a, b) for k, (a, b) in enumerate(zip(idx.dims, shape.dims)) if k != want)
 
 
 def _reads_whole_rows(site: Site, want: int) -> bool:

@@ -4,6 +4,12 @@ gather only requires ``index.size(d) <= input.size(d)`` for ``d != dim`` and ret
 shape, so ``feats [N, D].gather(0, idx [K, 1])`` runs and returns ``[K, 1]``: only column 0 of
 each selected row. The author nearly always wanted ``idx.expand(-1, D)`` (rows ``[K, D]``).
 ``take_along_dim`` broadcasts the index and is not affected.
+
+The same truncation hits an index sized for one factor of a dim the input has flattened: a
+``[B, 1]`` index on a ``[T*B, A]`` matrix (time and batch of a rollout, batch and beams, batch and
+heads) reads only the first B of the T*B rows. Only named factors count: a ``2*B`` from a
+concatenation may hold the wanted half first. That variant is static only: at run time the sizes are
+plain numbers, and a smaller index may be meant.
 """
 from typing import Optional
 
@@ -64,7 +70,6 @@ expected = torch.stack([patches[b, idx[b]] for b in range(2)])
     ),
 ]
 
-
 def check(site: Site) -> Optional[Violation]:
     if site.op.family != "gather":
         return None
@@ -79,7 +84,7 @@ def check(site: Site) -> Optional[Violation]:
         if k not in (pair.axis, own) and value(pair.index.dims[k]) == 1 and varies(pair.input.dims[k])
     ]
     if not short:
-        return None
+        return _one_factor_of_flattened(site, pair, own)
     args = ", ".join(size_expr(site.input, k) if k in short else "-1" for k in range(pair.rank))
     dims = ", ".join(f"dim {k} ({dim_text(pair.input.dims[k])})" for k in short)
     what = "only column 0 is read" if pair.rank == 2 and short == [1] else f"only entry 0 of {dims} is read"
@@ -90,6 +95,45 @@ def check(site: Site) -> Optional[Violation]:
         f"(or use torch.take_along_dim, which broadcasts)",
         fix_suffix=None if _looks_transposed(pair, short) or _per_sample_values(site, pair, short) else f".expand({args})",
     )
+
+
+def _one_factor_of_flattened(site: Site, pair, own) -> Optional[Violation]:
+    """The index is sized for one factor of a dim the input has flattened (`[B, 1]` on a `[T*B, A]`
+    rollout, `[B, ..]` on `[B*beams, ..]`): gather reads only the first B of the T*B rows, silently.
+    Only named factors count: `2*B` from a concatenation may hold the wanted half first."""
+    for k in range(pair.rank):
+        if k in (pair.axis, own):
+            continue
+        whole, part = pair.input.dims[k], pair.index.dims[k]
+        others = _other_factors(whole, part)
+        if not others:
+            continue
+        rows = "rows" if k == 0 else f"entries of dim {k}"
+        n, total = dim_text(part), dim_text(whole)
+        split = ", ".join(whole.name.split("*"))
+        return Violation(
+            CODE, SEVERITY,
+            f"index {named(site.index)} has {n} {rows} but input {named(site.input)} has {total} on dim {k} "
+            f"({n} flattened together with {' and '.join(others)}); gather returns the index's shape, so it "
+            f"reads only the first {n} of the {total} {rows}, silently; select the part you meant first "
+            f"(view dim {k} as [{split}] and index it) or build the index over all {total} {rows}",
+        )
+    return None
+
+
+def _other_factors(whole, part) -> list:
+    """The named factors of `whole` (`T*B`) besides `part` (`B`), when `part` is one of them; else []."""
+    if not isinstance(whole, Sym) or not isinstance(part, Sym) or "*" in part.name or "*" not in whole.name:
+        return []
+    factors = whole.name.split("*")
+    if part.name not in factors:
+        return []
+    factors.remove(part.name)
+    if not factors or any(not f.isidentifier() for f in factors):
+        return []
+    if value(whole) is not None and value(whole) == value(part):
+        return []  # the other factors are 1 here: every row is read
+    return factors
 
 
 def _per_sample_values(site: Site, pair, short) -> bool:

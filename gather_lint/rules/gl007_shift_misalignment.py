@@ -19,6 +19,10 @@ helper that drops the last logit and the first label itself, called with logits 
 already shifted (logits at t meet the label at t+2), and per-token values of ``ids[:, 1:]`` weighted by a
 loss mask cut as ``[:, :-1]`` (each token takes the mask of the one before it; an attention mask, which
 describes the inputs, is not).
+
+A model class of the file whose ``forward`` hands its logits and its labels parameter, unsliced, to such a
+gathering helper (``return lm_loss(logits, labels)``) is followed into its callers: ``model(ids, labels=ids)``
+on a causal one scores every token at its own position, reported at the helper's gather.
 """
 from typing import Optional
 

@@ -15,7 +15,12 @@ index component can repeat and at least one was computed so: coordinates rounded
 (``(xy / cell).long()``, ``torch.floor(p).long()``), floor-division quotients, ``argmax`` picks,
 ``randint`` draws, or a batch of id sequences scattered along the sequence; a component from
 ``arange``, a number or ones as the value (a presence mask), or values read at the same positions
-keep it silent.
+keep it silent. An index with more entries along the written dim than the buffer has positions there
+(known sizes) repeats positions for certain, whatever made it.
+
+Counting with ``counts.scatter_(0, ids, torch.ones_like(ids))`` (or ``scatter_(0, ids, 1)``) into a
+zeros buffer caps every count at 1. Ones also mark presence (a one-hot, a mask), so that form is
+reported only when the buffer's name says it counts (``counts``, ``hist``, ``freq``, ``num_...``).
 """
 import ast
 from typing import Optional
@@ -122,6 +127,15 @@ def check_overwriting_write(write: str, positions: str, origin: str, written: st
         f"`{write}` writes {written} to the positions {positions}, which hold {origin} and can repeat: "
         f"where they do, torch keeps one write per position (which one is unspecified) and drops the "
         f"others, silently; {fix}",
+    )
+
+
+def check_counting_ones(write: str, positions: str, origin: str, fix: str) -> Violation:
+    """Ones scattered into a zeros count buffer: every repeated position holds 1, not its number of hits."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes 1 to the positions {positions}, which hold {origin}: a position hit k times holds 1, "
+        f"not k, so the counts are capped at 1, silently; count with `{fix}` (or torch.bincount)",
     )
 
 

@@ -222,8 +222,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         builds = set().union(names, *(c for c, kept in zip(classes, keep) if kept)) if any(scripted) else set()
         analysed = [own or not (calls.isdisjoint(builds if driver else names))
                     for calls, own, driver in zip(any_calls, analysed, scripted)]
-        scripted = [s or bool(c & built) for s, c in zip(scripted, classes)]
-        keep = [kept or own or bool(f & called) or bool(c & built)
+        # the script's own functions that its driver calls build its models too (`train()` making the model)
+        scripted = [s or bool((c | f) & built) for s, c, f in zip(scripted, classes, functions)]
+        keep = [kept or own or bool(f & called) or bool((c | f) & built)
                 for kept, own, c, f in zip(keep, analysed, classes, functions)]
     # blocks for the local rules need no callers or callees, and only those that use torch
     analysed = [own or lone for own, lone in zip(analysed, local)]

@@ -127,7 +127,8 @@ class CallMixin:
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
-            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else None
+            # both always give a Python int: its value may be unknown, but it is no tensor and no float
+            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(None)
         return None
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):

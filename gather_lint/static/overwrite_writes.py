@@ -17,6 +17,7 @@ several different values are meant to meet, so a finding needs all of:
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Optional, Tuple
 
 from ..dims import normalize_dim, value as dim_value
@@ -84,7 +85,9 @@ class OverwriteWriteMixin:
         if op.name not in ("scatter", "index_copy") or "reduce" in bound or op.payload_param not in bound:
             return
         index = values.get("index")
-        if not repeats(index):
+        along = values.get("dim") if op.name == "scatter" else DimVal(0)
+        crowded = _more_entries_than_positions(index, values.get("input"), values.get("dim"), op.name != "scatter")
+        if not repeats(index) and crowded is None:
             return
         payload_node = bound[op.payload_param]
         payload = values.get(op.payload_param)
@@ -94,19 +97,39 @@ class OverwriteWriteMixin:
             self.flag(node, overwrite.check_read_modify_write(
                 write, i, index.domain.origin, f"`.{_ADDERS[op.name]}(...)` on the increment alone"), None)
             return
-        if not _fresh_zeros(values.get("input")) or not _per_entry(payload, payload_node):
+        if not _fresh_zeros(values.get("input")):
+            return
+        if not _per_entry(payload, payload_node):
+            self._check_counting_ones(node, op, bound, index, crowded)
             return
         # index_copy_ takes a 1-d index whatever the dim; scatter's index runs along `dim`
-        along = values.get("dim") if op.name == "scatter" else DimVal(0)
         if _mentions(payload_node, [bound["index"]]) or not _several_along(index, along):
             return
-        if named_only(index) and (index.shape is None or len(index.shape.dims) < 2):
+        if crowded is None and named_only(index) and (index.shape is None or len(index.shape.dims) < 2):
             return  # a list of ids may be a set; a batch of id sequences is running text, where ids repeat
         adder = op.spelled.replace("scatter", "scatter_add").replace("index_copy", "index_add")
-        other = " (or `scatter_reduce(..., 'sum')`)" if op.name == "scatter" else ""
+        origin = index.domain.origin if repeats(index) else crowded
+        other = (" (or `scatter_reduce(..., 'amax')` / 'mean' where one maximum or a mean per position was meant)"
+                 if op.name == "scatter" else "")
         self.flag(node, overwrite.check_overwriting_write(
-            write, f"`{i}`", index.domain.origin, f"the entries of `{self.source.segment(payload_node)}`",
+            write, f"`{i}`", origin, f"the entries of `{self.source.segment(payload_node)}`",
             f"accumulate with `{method_call(x, adder + '(...)')}`{other}"), None)
+
+    def _check_counting_ones(self, node: ast.Call, op, bound, index, crowded: Optional[str]) -> None:
+        """`counts.scatter_(0, ids, ones)` into a zeros buffer named as a count: a position hit k times
+        holds 1, not k. Ones mark presence legitimately (a one-hot, a mask), so the buffer's name
+        (`counts`, `hist`, `freq`, `num_...`) must say that occurrences are being counted."""
+        if op.name != "scatter" or not _ones(bound[op.payload_param]):
+            return
+        x = self.source.segment(bound["input"])
+        if not _COUNT_NAME.search(_last_name(bound["input"])):
+            return
+        origin = index.domain.origin if repeats(index) else crowded
+        if origin is None or (crowded is None and named_only(index) and (index.shape is None or len(index.shape.dims) < 2)):
+            return
+        self.flag(node, overwrite.check_counting_ones(
+            f"{x}.{op.spelled}(...)", f"`{self.source.segment(bound['index'])}`", origin,
+            method_call(x, "scatter_add_(...)")), None)
 
     def _repeating(self, components) -> Optional[str]:
         """What the positions hold when every index component is a tensor that can repeat, and at
@@ -138,6 +161,50 @@ class OverwriteWriteMixin:
                 if _READERS[reader] == op_name and (receiver, index) == key and isinstance(self.expr(other), TensorVal):
                     return True
         return False
+
+
+# names that say a buffer counts occurrences (snake_case parts or a camelCase start)
+_COUNT_NAME = re.compile(r"(?:^|_)(?:counts?|cnts?|hist|histogram|freqs?|frequency|frequencies|tally|tallies"
+                         r"|occurrences?|num|n)(?:_|$)|^(?:counts?|hist|freq|num)[A-Z]")
+
+
+def _last_name(node) -> str:
+    """`counts` for `counts`, `self.counts`, `stats.counts`; '' for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _ones(node) -> bool:
+    """The literal 1 / 1.0, or ones made to the index's size (`torch.ones_like(ids)`, `x.new_ones(n)`)."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 1:
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in ("ones", "ones_like", "new_ones")
+    return False
+
+
+def _more_entries_than_positions(index, buffer, dim, vector: bool = False) -> Optional[str]:
+    """Pigeonhole: an index with more entries along the written dim than the buffer has positions
+    there (known sizes) certainly repeats a position (in every row). `vector`: index_copy_'s 1-d index."""
+    axis = as_int(dim)
+    if not isinstance(index, TensorVal) or not isinstance(buffer, TensorVal) or axis is None:
+        return None
+    if index.dtype in ("bool", "uint8") or index.shape is None or buffer.shape is None \
+            or index.shape.variadic or buffer.shape.variadic:
+        return None
+    if len(index.shape.dims) != (1 if vector else len(buffer.shape.dims)):
+        return None
+    axis = normalize_dim(axis, len(buffer.shape.dims))
+    if axis is None:
+        return None
+    entries = dim_value(index.shape.dims[0 if vector else axis])
+    positions = dim_value(buffer.shape.dims[axis])
+    if entries is None or positions is None or entries <= positions:
+        return None
+    return f"{entries} entries for {positions} positions along dim {axis}, so some positions certainly repeat"
 
 
 def _fresh_zeros(t) -> bool:

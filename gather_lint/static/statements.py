@@ -7,7 +7,7 @@ from typing import Dict, List, Optional
 from . import assert_facts, branches, sequences
 from . import config, index_values, value_ranges
 from . import tensor_ops as ops
-from ..dims import Shape, Sym
+from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal, join
 
@@ -262,6 +262,11 @@ class StatementMixin:
             for element in elts:
                 self.assign(element, result.element)
             return
+        row = _unpacked_row(result, len(elts)) if not stars else None
+        if row is not None:  # src, dst = edge_index: iterating a tensor yields its dim-0 slices
+            for element in elts:
+                self.assign(element, row)
+            return
         if isinstance(result, SeqVal) and len(stars) == 1:
             split = sequences.split_starred(result.items, stars[0], len(elts) - stars[0] - 1)
             if split is not None:  # *batch, n, m = x.shape
@@ -356,3 +361,14 @@ def _shape_owner(node) -> Optional[str]:
             and not node.args and isinstance(node.func.value, ast.Name):
         return node.func.value.id
     return None
+
+
+def _unpacked_row(result, count: int):
+    """The slice each name gets from `a, b = t` (t of known rank >= 1, dim 0 not known to differ from
+    the number of names), else None."""
+    if not isinstance(result, TensorVal) or result.shape is None or result.shape.variadic or not result.shape.dims:
+        return None
+    first = value(result.shape.dims[0])
+    if first is not None and first != count:
+        return None  # Python raises: too many or too few values to unpack
+    return TensorVal(Shape(result.shape.dims[1:]), result.dtype, result.domain)

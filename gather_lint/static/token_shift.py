@@ -19,7 +19,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
-from . import text_scan, tree_walk
+from . import model_loss_calls, text_scan, tree_walk
 
 CODE = "GL007"
 _CAUSAL_CLASS = re.compile(r"CausalLM|LMHeadModel")
@@ -146,6 +146,7 @@ class _Scope:
         self.mutated: frozenset = frozenset()  # dicts written to after they are built: not followed
         self.found: list = []  # (node, violation)
         self.pairs: list = []  # (input base, its window, index base, its window) of each gather (helper summaries)
+        self.model_losses: Dict[str, tuple] = {}  # class -> its forward's loss helper call (model_loss_calls)
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -327,7 +328,33 @@ class _Scope:
         if isinstance(func, ast.Name) and func.id in self.helpers:
             self.helper(node, self.helpers[func.id])
             return None
+        if not self.summarise and self.model_losses and isinstance(func, (ast.Name, ast.Attribute)):
+            loss = self.model_losses.get(self.classes.get(ast.unparse(func), ""))
+            if loss is not None:
+                self.model_loss(node, loss)
+                return None
         return self.model(node, name) if not self.summarise else None
+
+    def model_loss(self, node: ast.Call, loss: tuple) -> None:
+        """`model(ids, labels=ids)` on a file class whose forward gathers its labels from its own logits
+        (model_loss_calls): the helper's pairing, with the logits at the positions of the ids argument."""
+        bound = model_loss_calls.bound_arguments(node, loss)
+        if bound is None:
+            return
+        ids, labels = self.value(bound[0]), self.value(bound[1])
+        if not (isinstance(ids, View) and ids.is_ids and isinstance(labels, View) and labels.is_ids):
+            return
+        cls = self.classes.get(ast.unparse(node.func))
+        first_window, second_window, gather = loss[3][2:]
+        logits = View(ids.base, _within(ids.window, first_window), True,
+                      cls if _CAUSAL_CLASS.search(cls) else None, node, None, cls)
+        labels = View(labels.base, _within(labels.window, second_window))
+        fix = None if (first_window, second_window) == (FULL, FULL) else (
+            f"`{loss[4]}` slices them itself ({_render(first_window)} of the logits, {_render(second_window)} of the "
+            f"labels): pass labels that its slices pair as t with t+1")
+        at = gather if fix is None and gather is not None else node
+        self.check(logits, labels, at, loss[5], ast.unparse(bound[1]), fix,
+                   f" (by `{loss[4]}(...)` in `{cls}.forward`, called at line {node.lineno})" if at is not node else "")
 
     @staticmethod
     def _kept(v):
@@ -649,11 +676,16 @@ def _mutated(nodes) -> Iterator[str]:
             yield node.func.value.id
 
 
+_SAME_MODEL = {"eval", "train", "to", "cuda", "cpu", "half", "float", "bfloat16", "double", "requires_grad_"}
+
+
 def _class_built(value) -> Optional[str]:
     """`Cls(...)` or `Cls.from_pretrained(...)`: the class's name."""
     if not isinstance(value, ast.Call):
         return None
     func = value.func
+    while isinstance(func, ast.Attribute) and func.attr in _SAME_MODEL and isinstance(func.value, ast.Call):
+        func = func.value.func  # Model(...).eval(), Model(...).to(device): the same model
     if isinstance(func, ast.Attribute) and func.attr == "from_pretrained":
         func = func.value
     name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
@@ -738,15 +770,20 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     gathering = _GATHERING | set(helpers)
     passed = _passed_classes(tree, built, gathering, nodes)
     built_causal = _BuiltCausal(tree)
+    gathering_lines = sorted(n.lineno for n in nodes if _called_name(n) in gathering)
+    model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn))
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
+    module_scope.model_losses = model_losses
     module_scope.mutated = frozenset(_mutated(nodes))
     module_scope.run(tree.body)
     yield from module_scope.found
-    lines = sorted(n.lineno for n in nodes if _called_name(n) in gathering)
+    # functions that build a model whose forward gathers its labels call it there too
+    lines = sorted(n.lineno for n in nodes if (called := _called_name(n)) in gathering or called in model_losses)
     for fn in nodes:
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
+            scope.model_losses = model_losses
             scope.mutated = frozenset(_mutated(ast.walk(fn)))
             scope.run(fn.body)
             yield from scope.found

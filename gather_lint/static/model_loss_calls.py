@@ -1,0 +1,149 @@
+"""GL007 through a model's own loss: `model(input_ids, labels=input_ids)` on a model class of the file whose
+`forward` hands its logits and its labels parameter to a per-token gathering helper.
+
+A causal LM's forward computes logits at the positions of its ids parameter; when it passes them, with a
+labels parameter, to a helper that gathers the labels per position, the call `model(ids, labels=ids)` pairs
+the logits at t with the id at t (the helper's own slices, if any, apply). The summary of such a class is
+(ids parameter, labels parameter, the helper's summary), found only where it is certain:
+
+* the logits argument is a name that forward assigns once, from expressions that read the ids parameter
+  and take no subscript and call nothing that moves positions (`cat`, `pad`, `roll`, a shift): layers,
+  arithmetic and matmul keep every position where it was;
+* the labels argument is a parameter of forward itself, passed as it came (a slice there is a shift).
+
+A forward that gathers the labels itself (`logp.gather(-1, labels.unsqueeze(-1))`, also through
+`labels.masked_fill(...)`/`.clamp(...)`) is summarised the same way, with the gather as the helper.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional
+
+from .causal_models import _REALIGNING
+
+
+def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather) -> Dict[str, tuple]:
+    """Class name -> (ids parameter, labels parameter, forward's positional parameters, helper summary,
+    helper name, logits text) for the file's classes whose forward gathers its labels from its logits."""
+    found: Dict[str, tuple] = {}
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        forward = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+        # only a forward holding a gathering call (`holds_gather(fn)`) can pair anything: no walk of the others
+        summary = _summary(forward, helpers) if forward is not None and holds_gather(forward) else None
+        if summary is not None:
+            found[cls.name] = summary
+    return found
+
+
+def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple]) -> Optional[tuple]:
+    params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:]  # without self
+    if len(params) < 2:
+        return None
+    ids = params[0]
+    assigned = _single_assignments(forward)
+    for call in ast.walk(forward):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers):
+            continue
+        first, second = helpers[call.func.id][:2]
+        if max(first, second) >= len(call.args) or any(isinstance(a, ast.Starred) for a in call.args):
+            continue
+        logits, labels = call.args[first], call.args[second]
+        if isinstance(labels, ast.Name) and labels.id in params and labels.id != ids \
+                and _keeps_positions_of(logits, ids, assigned, set()):
+            return (ids, labels.id, tuple(params), helpers[call.func.id], call.func.id, ast.unparse(logits))
+    return _inline_gather(forward, params, ids, assigned)
+
+
+_KEEPS_IDS = ("masked_fill", "clamp", "clamp_min", "long", "to", "contiguous", "detach")
+
+
+def _inline_gather(forward: ast.FunctionDef, params: List[str], ids: str, assigned) -> Optional[tuple]:
+    """forward gathers a labels parameter per position itself: `logp.gather(-1, labels.unsqueeze(-1))`
+    with logp computed from the ids without a subscript."""
+    from .token_shift import FULL
+    for call in ast.walk(forward):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr != "gather":
+            continue
+        if isinstance(call.func.value, ast.Name) and call.func.value.id == "torch":
+            if len(call.args) < 3:
+                continue
+            source, index = call.args[0], call.args[2]
+        elif len(call.args) >= 2:
+            source, index = call.func.value, call.args[1]
+        else:
+            continue
+        labels = _column_root(index, assigned)
+        if labels is not None and labels in params and labels != ids and _keeps_positions_of(source, ids, assigned, set()):
+            return (ids, labels, tuple(params), (0, 1, FULL, FULL, call), "gather", ast.unparse(source))
+    return None
+
+
+def _column_root(index: ast.expr, assigned) -> Optional[str]:
+    """`labels.unsqueeze(-1)` (also through `safe = labels.masked_fill(...)`): the parameter's name."""
+    if not (isinstance(index, ast.Call) and isinstance(index.func, ast.Attribute) and index.func.attr == "unsqueeze"):
+        return None
+    node = index.func.value
+    for _ in range(4):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPS_IDS:
+            node = node.func.value
+        elif isinstance(node, ast.Name) and assigned.get(node.id) is not None:
+            node = assigned[node.id]
+        else:
+            break
+    return node.id if isinstance(node, ast.Name) and node.id not in assigned else None
+
+
+def _single_assignments(fn: ast.FunctionDef) -> Dict[str, Optional[ast.expr]]:
+    """name -> the expression assigned to it, or None when it is bound more than once (or not by `=`)."""
+    out: Dict[str, Optional[ast.expr]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                        # `h, _ = self.rnn(x)`: each name holds a part of what the call computed
+                        single = isinstance(target, (ast.Name, ast.Tuple)) and name.id not in out
+                        out[name.id] = node.value if single else None
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+            for name in ast.walk(getattr(node, "target", node)):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    out[name.id] = None
+    return out
+
+
+def _keeps_positions_of(node: ast.expr, ids: str, assigned: Dict[str, Optional[ast.expr]], seen: set) -> bool:
+    """The expression reads the ids parameter through names assigned once, with no subscript and no call
+    that moves positions on the way."""
+    reads: List[str] = []
+    for part in ast.walk(node):
+        if isinstance(part, ast.Subscript):
+            return False
+        if isinstance(part, ast.Call):
+            func = part.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in _REALIGNING or "shift" in name.lower():
+                return False
+        if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load):
+            reads.append(part.id)
+    if ids in reads:
+        return True
+    for name in reads:
+        if name in seen or name not in assigned:
+            continue
+        seen.add(name)
+        value = assigned[name]
+        if value is not None and _keeps_positions_of(value, ids, assigned, seen):
+            return True
+    return False
+
+
+def bound_arguments(call: ast.Call, summary: tuple) -> Optional[tuple]:
+    """(ids argument, labels argument) of `model(...)` for a summarised class, or None when not both given."""
+    ids, labels, params = summary[:3]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    by_name = dict(zip(params, call.args))
+    by_name.update({k.arg: k.value for k in call.keywords})
+    return (by_name[ids], by_name[labels]) if ids in by_name and labels in by_name else None
