@@ -13,6 +13,11 @@ def findings(code: str):
     return [(f.line, f.code) for f in lint(code)]
 
 
+def line_of(code: str, text: str) -> int:
+    """1-based line of the first line of the (dedented) snippet that holds text."""
+    return next(n for n, line in enumerate(textwrap.dedent(code).splitlines(), 1) if text in line)
+
+
 def run(code: str):
     scope = {"__name__": "__main__"}
     exec(textwrap.dedent(code), scope)  # noqa: S102 - the snippet under test
@@ -116,3 +121,170 @@ def test_mask_used_as_a_mask_not_ids_is_silent():
         out = Masked(8, 3)(torch.tensor([[1, 2, 0]]), 0)
     """
     assert findings(code) == []
+
+
+# ----- tokens added after the table was sized ---------------------------------------------------
+
+WORD_TOKENIZER = """
+import torch
+import torch.nn as nn
+
+
+class WordTokenizer:
+    def __init__(self, words):
+        self.ids = {w: i for i, w in enumerate(words)}
+
+    def add_tokens(self, tokens):
+        for t in tokens:
+            self.ids.setdefault(t, len(self.ids))
+        return len(tokens)
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __call__(self, words):
+        return torch.tensor([[self.ids[w] for w in words]])
+
+
+class Classifier(nn.Module):
+    def __init__(self, vocab_size, dim):
+        super().__init__()
+        self.tokens = nn.Embedding(vocab_size, dim)
+        self.out = nn.Linear(dim, 2)
+
+    def forward(self, ids):
+        return self.out(self.tokens(ids).mean(1))
+"""
+
+
+def test_tokens_added_after_model_sized_with_len(torch):
+    code = WORD_TOKENIZER + """
+
+if __name__ == "__main__":
+    tok = WordTokenizer(["a", "b", "c"])
+    model = Classifier(len(tok), 4)
+    tok.add_tokens(["<sep>", "<mask>"])
+    logits = model(tok(["a", "<sep>", "b"]))
+"""
+    assert findings(code) == [(line_of(code, "tok.add_tokens"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_tokens_added_first_or_table_resized_is_silent(torch):
+    first = WORD_TOKENIZER + """
+
+if __name__ == "__main__":
+    tok = WordTokenizer(["a", "b", "c"])
+    tok.add_tokens(["<sep>", "<mask>"])
+    model = Classifier(len(tok), 4)
+    logits = model(tok(["a", "<sep>", "b"]))
+"""
+    assert findings(first) == []
+    run(first)
+    resized = WORD_TOKENIZER + """
+
+def resize(model, n):
+    model.tokens = nn.Embedding(n, model.tokens.embedding_dim)
+
+
+if __name__ == "__main__":
+    tok = WordTokenizer(["a", "b", "c"])
+    model = Classifier(len(tok), 4)
+    tok.add_tokens(["<sep>", "<mask>"])
+    resize(model, len(tok))
+    logits = model(tok(["a", "<sep>", "b"]))
+"""
+    assert findings(resized) == []
+    run(resized)
+
+
+def test_model_sized_from_a_config_count_after_the_add(torch):
+    code = WORD_TOKENIZER + """
+
+def main():
+    config = {"vocab_size": 5, "dim": 4}
+    words = ["<pad>", "<cls>"] + [f"w{i}" for i in range(3)]
+    tok = WordTokenizer(words)
+    tok.add_tokens(["<e1>", "</e1>"])
+    model = Classifier(config["vocab_size"], config["dim"])
+    return model(tok(["<cls>", "<e1>", "w1", "</e1>"]))
+
+
+if __name__ == "__main__":
+    main()
+"""
+    assert findings(code) == [(line_of(code, "model = Classifier"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_config_dict_handed_to_a_submodule_and_a_parameter_table(torch):
+    code = """
+import torch
+import torch.nn as nn
+
+
+class Vocab:
+    def __init__(self, tokens):
+        self.stoi = dict(tokens)
+
+    def add_special_tokens(self, tokens):
+        for t in tokens:
+            self.stoi.setdefault(t, len(self.stoi))
+
+    def encode(self, words):
+        return torch.tensor([self.stoi[w] for w in words])
+
+
+class Table(nn.Module):
+    def __init__(self, rows, dim):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(rows, dim))
+
+    def forward(self, ids):
+        return self.weight.index_select(0, ids)
+
+
+class Encoder(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.table = Table(cfg["n_tokens"], cfg["width"])
+
+    def forward(self, ids):
+        return self.table(ids).sum(0)
+
+
+if __name__ == "__main__":
+    base = {f"t{i}": i for i in range(6)}
+    vocab = Vocab(base)
+    cfg = {"n_tokens": 6, "width": 3}
+    encoder = Encoder(cfg)
+    vocab.add_special_tokens(["[USER]"])
+    vec = encoder(vocab.encode(["t1", "[USER]"]))
+"""
+    assert findings(code) == [(line_of(code, "vocab.add_special_tokens(["), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_table_larger_than_the_vocabulary_or_never_used_is_silent(torch):
+    larger = WORD_TOKENIZER + """
+
+if __name__ == "__main__":
+    tok = WordTokenizer(["a", "b", "c"])
+    model = Classifier(64, 4)
+    tok.add_tokens(["<sep>"])
+    logits = model(tok(["a", "<sep>"]))
+"""
+    assert findings(larger) == []
+    run(larger)
+    unused = WORD_TOKENIZER + """
+
+if __name__ == "__main__":
+    tok = WordTokenizer(["a", "b", "c"])
+    model = Classifier(len(tok), 4)
+    tok.add_tokens(["<sep>"])
+    print(len(tok))
+"""
+    assert findings(unused) == []

@@ -17,7 +17,7 @@ from . import advanced_indexing, embedding_lookups, index_values, module_constan
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
-from . import token_shift, tree_walk
+from . import token_shift, tree_walk, vocab_growth
 
 # Files that never name an op cannot have a site: skip them before parsing.
 _MENTIONS_OP = re.compile(r"\b(?:%s)\b" % "|".join(sorted(OP_NAMES, key=len, reverse=True)))
@@ -74,7 +74,8 @@ def fills_buffer(text: str) -> bool:
 
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
-    return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text)
+    return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
+        or vocab_growth.spelled_in(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -146,6 +147,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 continue
             for node in tree_walk.function_defs(top):
                 module.analyse(node)  # once: a call that brought no facts may have run it already
+        if vocab_growth.spelled_in(text):
+            for node, violation in vocab_growth.check_module(parse(text, path)):  # the whole script, in order
+                flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
                 flag(node, violation, None)

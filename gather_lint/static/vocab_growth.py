@@ -1,0 +1,341 @@
+"""Tokens added to a vocabulary after a lookup table was sized from it (GL011).
+
+A script builds a tokenizer, a model whose embedding has one row per token, then adds tokens
+(`tok.add_tokens([...])`, `add_special_tokens`) without `resize_token_embeddings`. The new tokens
+get ids from the old size up: the embedding has no row for them and raises 'index out of range in
+self' (a device-side assert on CUDA) as soon as one is looked up. Reported where the two sizes part:
+at the add when the table was sized first, at the table when it is sized after the add with the old
+count.
+
+Evidence needed, all certain in the script's own statements (one block, straight-line):
+- the table's rows: a constructor argument that reaches `nn.Embedding(rows, ...)` (or a parameter
+  table `torch.randn(rows, ...)`) inside the file's classes, given `len(tok)` (the count at that
+  moment) or an integer;
+- the vocabulary's count when that integer is used: `len(tok)`, or the length of the literal
+  collection the tokenizer was built from (its class keeps one entry per item);
+- the growth: an add call with a non-empty literal list of new tokens;
+- a use of the table after the growth (the model is called), and no resize anywhere in the block.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from ..contract import ERROR, Violation
+
+CODE = "GL011"
+_GROW = ("add_tokens", "add_special_tokens")
+_RESIZE = "resize"
+_SAME_MODULE = ("eval", "train", "to", "cuda", "cpu", "float", "half", "double", "bfloat16", "requires_grad_")
+_TABLES = ("Embedding", "EmbeddingBag")
+_PARAMETER_TABLES = ("randn", "rand", "zeros", "empty", "ones", "normal")
+
+
+def spelled_in(text: str) -> bool:
+    """A script that adds tokens: substring tests only (the prefilter runs on every file)."""
+    return "__main__" in text and ("add_tokens" in text or "add_special_tokens" in text)
+
+
+def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    sized = _SizingArguments(classes)
+    for body in _blocks(tree):
+        yield from _Block(sized, classes).run(body)
+
+
+def _blocks(tree: ast.Module) -> Iterator[List[ast.stmt]]:
+    """Statement lists a script runs in order: the module body, its `if __name__ == "__main__":`, functions."""
+    yield tree.body
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "__main__" in ast.dump(node.test):
+            yield node.body
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.body
+
+
+class _SizingArguments:
+    """Which constructor argument of a file class sizes an embedding's rows: (position, keyword, key),
+    key being the config entry (`cfg["vocab_size"]`) when the argument is a config dict."""
+
+    def __init__(self, classes: Dict[str, ast.ClassDef]):
+        self.classes = classes
+        self._memo: Dict[str, List[Tuple[int, str, Optional[str]]]] = {}
+
+    def of(self, class_name: str, depth: int = 0) -> List[Tuple[int, str, Optional[str]]]:
+        if class_name in self._memo:
+            return self._memo[class_name]
+        self._memo[class_name] = []  # recursion guard
+        init = next((n for n in self.classes[class_name].body
+                     if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+        if init is None or depth > 3:
+            return []
+        params = [a.arg for a in init.args.args[1:]]
+        found = []
+        for node in ast.walk(init):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _called(node)
+            if name in _TABLES or (name in _PARAMETER_TABLES and _inside_parameter(node, init)):
+                rows = node.args[0] if node.args else _keyword(node, "num_embeddings")
+                ref = _param_ref(rows, params)
+                if ref is not None:
+                    found.append((params.index(ref[0]), ref[0], ref[1]))
+            elif name in self.classes and name != class_name:
+                inner = self.of(name, depth + 1)
+                for position, keyword, key in inner:  # a config handed down to a submodule
+                    given = node.args[position] if position < len(node.args) else _keyword(node, keyword)
+                    ref = _param_ref(given, params)
+                    if ref is not None and (ref[1] is None or key is None):
+                        found.append((params.index(ref[0]), ref[0], key or ref[1]))
+        self._memo[class_name] = found
+        return found
+
+
+def _inside_parameter(call: ast.Call, init) -> bool:
+    """`nn.Parameter(torch.randn(rows, dim) * 0.02)`: a table held as a parameter."""
+    for node in ast.walk(init):
+        if isinstance(node, ast.Call) and _called(node) == "Parameter" and any(n is call for n in ast.walk(node)):
+            return True
+    return False
+
+
+def _param_ref(node, params) -> Optional[Tuple[str, Optional[str]]]:
+    """(parameter, config key) for `p`, `p["key"]` or `p.key`."""
+    if isinstance(node, ast.Name) and node.id in params:
+        return node.id, None
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in params \
+            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.value.id, node.slice.value
+    return None
+
+
+class _Block:
+    """One straight-line run through a block's statements."""
+
+    def __init__(self, sized: _SizingArguments, classes):
+        self.sized = sized
+        self.classes = classes
+        self.ints: Dict[str, int] = {}
+        self.lengths: Dict[str, int] = {}  # collections of known length
+        self.dicts: Dict[str, Dict[str, int]] = {}
+        self.vocab: Dict[str, Optional[int]] = {}  # tokenizers: their count when known
+        self.grown: Dict[str, Tuple[int, int]] = {}  # tokenizer -> (line of the first add, tokens added)
+        # tables: holder name -> (tokenizer, count it was sized with, or None for len(tok) then, line, node)
+        self.tables: Dict[str, Tuple[str, Optional[int], int, ast.AST]] = {}
+        self.pending: List[Tuple[str, ast.AST, Violation]] = []
+        self.found: List[Tuple[ast.AST, Violation]] = []
+
+    def run(self, body) -> Iterator[Tuple[ast.AST, Violation]]:
+        if any(_called(n) and _RESIZE in _called(n) for stmt in body for n in ast.walk(stmt)):
+            return
+        for stmt in body:
+            self._uses(stmt)
+            self._statement(stmt)
+        yield from self.found
+
+    def _uses(self, stmt) -> None:
+        """A pending mismatch counts once its table is used: the model is called after it."""
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call):
+                root = _root(node.func)
+                for entry in list(self.pending):
+                    holder, at, violation = entry
+                    if root == holder and node.lineno > at.lineno:
+                        self.found.append((at, violation))
+                        self.pending.remove(entry)
+
+    def _statement(self, stmt) -> None:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            self._grow(stmt.value)
+            return
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            return
+        target, value = stmt.targets[0], stmt.value
+        if isinstance(target, ast.Name):
+            name = target.id
+            for table in (self.ints, self.lengths, self.dicts, self.vocab, self.tables):
+                table.pop(name, None)
+            number = self._int(value)
+            if number is not None:
+                self.ints[name] = number
+            length = self._length(value)
+            if length is not None:
+                self.lengths[name] = length
+            if isinstance(value, ast.Dict):
+                self.dicts[name] = {k.value: self._int(v) for k, v in zip(value.keys, value.values)
+                                    if isinstance(k, ast.Constant) and self._int(v) is not None}
+            if isinstance(value, ast.Call):
+                self._built(name, value)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.dicts:
+            key = target.slice.value if isinstance(target.slice, ast.Constant) else None
+            if isinstance(key, str):
+                number = self._int(value)
+                if number is None:
+                    self.dicts[target.value.id].pop(key, None)
+                else:
+                    self.dicts[target.value.id][key] = number
+
+    def _grow(self, call: ast.Call) -> None:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _GROW and isinstance(func.value, ast.Name)):
+            return
+        name = func.value.id
+        added = self._new_tokens(call)
+        if not added:
+            return
+        if name in self.vocab and self.vocab[name] is not None:
+            self.vocab[name] += added
+        else:
+            self.vocab[name] = None
+        line, total = self.grown.get(name, (call.lineno, 0))
+        self.grown[name] = (line, total + added)
+        for holder, (tok, count, at, node) in self.tables.items():
+            if tok == name:
+                self._mismatch(holder, call, tok, count, at)
+
+    def _new_tokens(self, call: ast.Call) -> int:
+        """How many tokens a literal list (or a dict of lists, HF's special tokens) adds."""
+        if not call.args:
+            return 0
+        arg = call.args[0]
+        if isinstance(arg, ast.Dict):
+            return sum(len(v.elts) if isinstance(v, (ast.List, ast.Tuple)) else 1 for v in arg.values)
+        if isinstance(arg, (ast.List, ast.Tuple)):
+            return len(arg.elts)
+        return 0
+
+    def _built(self, name: str, call: ast.Call) -> None:
+        while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call) \
+                and call.func.attr in _SAME_MODULE:
+            call = call.func.value  # Model(...).eval()
+        cls = _called(call)
+        if cls not in self.classes and cls not in _TABLES:
+            return
+        if cls in self.classes and self._keeps_items(cls) and call.args and self._length(call.args[0]) is not None:
+            self.vocab[name] = self._length(call.args[0])  # Tokenizer(words): one entry per word
+            return
+        for tok, count in self._table_sizes(cls, call):
+            if tok is None:
+                continue
+            self.tables[name] = (tok, count, call.lineno, call)
+            grown = self.grown.get(tok)
+            if grown is not None and count is not None and self.vocab.get(tok) is not None and count < self.vocab[tok]:
+                self._mismatch(name, call, tok, count, grown[0], after=True)
+
+    def _table_sizes(self, cls: str, call: ast.Call):
+        """(tokenizer, count then) for each argument that sizes a table: `len(tok)` or an int equal to a
+        known vocabulary's count."""
+        spots = [(0, "num_embeddings", None)] if cls in _TABLES else self.sized.of(cls)
+        for position, keyword, key in spots:
+            given = call.args[position] if position < len(call.args) else _keyword(call, keyword)
+            if given is None:
+                continue
+            if key is not None:
+                if isinstance(given, ast.Name) and key in self.dicts.get(given.id, {}):
+                    yield self._matching(self.dicts[given.id][key])
+                continue
+            tok = _len_of(given)
+            if tok is not None:
+                yield tok, self.vocab.setdefault(tok, None)  # its count then, whether known or not
+                continue
+            number = self._int(given)
+            if number is not None:
+                yield self._matching(number)
+
+    def _matching(self, number: int):
+        """The tokenizer whose count (before its adds) is this number: the table was sized for it."""
+        for tok, count in self.vocab.items():
+            before = count - self.grown[tok][1] if tok in self.grown and count is not None else count
+            if before == number:
+                return tok, number
+        return None, None
+
+    def _mismatch(self, holder: str, node, tok: str, count: Optional[int], at: int, after: bool = False) -> None:
+        now = self.vocab.get(tok)
+        rows = f"{count} rows" if count is not None else f"len({tok}) rows (its count then)"
+        if after:
+            message = (f"`{holder}` is built with an embedding of {count} rows, the count of `{tok}` before the "
+                       f"tokens added at line {at}; `{tok}` now has {now} entries, so ids {count} to {now - 1} have "
+                       f"no row and raise 'index out of range in self' when looked up (a device-side assert on "
+                       f"CUDA); size the table with len({tok})")
+        else:
+            first = str(count) if count is not None else f"the old len({tok})"
+            message = (f"tokens added to `{tok}` after `{holder}` was built at line {at} with {rows} in its "
+                       f"embedding: their ids (from {first} up) have no row and raise 'index out of range in "
+                       f"self' when looked up (a device-side assert on CUDA); add the tokens before building "
+                       f"`{holder}`, or resize its embedding to len({tok}) after adding "
+                       f"(`resize_token_embeddings` on a transformers model)")
+        self.pending.append((holder, node, Violation(CODE, ERROR, message)))
+
+    def _keeps_items(self, cls: str) -> bool:
+        """A class whose __init__ takes one collection and keeps one entry per item (`dict(vocab)`,
+        `{w: i for i, w in enumerate(words)}`) and nothing else: its count is the collection's length."""
+        init = next((n for n in self.classes[cls].body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+        if init is None or len(init.args.args) != 2 or len(init.body) != 1 or not isinstance(init.body[0], ast.Assign):
+            return False
+        param, value = init.args.args[1].arg, init.body[0].value
+        if isinstance(value, ast.Call) and _called(value) == "dict" and len(value.args) == 1:
+            return isinstance(value.args[0], ast.Name) and value.args[0].id == param
+        if isinstance(value, ast.DictComp) and len(value.generators) == 1 and not value.generators[0].ifs:
+            it = value.generators[0].iter
+            if isinstance(it, ast.Call) and _called(it) == "enumerate" and it.args:
+                it = it.args[0]
+            return isinstance(it, ast.Name) and it.id == param
+        return False
+
+    def _int(self, node) -> Optional[int]:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.ints.get(node.id)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant):
+            return self.dicts.get(node.value.id, {}).get(node.slice.value)  # config["vocab_size"]
+        if isinstance(node, ast.Call) and _called(node) == "len" and len(node.args) == 1:
+            return self._length(node.args[0])
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            left, right = self._int(node.left), self._int(node.right)
+            if left is not None and right is not None:
+                return left + right if isinstance(node.op, ast.Add) else left - right
+        return None
+
+    def _length(self, node) -> Optional[int]:
+        """Length of a literal collection, a comprehension over range(n), or a sum of them."""
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            return len(node.elts)
+        if isinstance(node, ast.Dict) and None not in node.keys:
+            return len(node.keys)
+        if isinstance(node, (ast.ListComp, ast.DictComp)) and len(node.generators) == 1 and not node.generators[0].ifs:
+            it = node.generators[0].iter
+            if isinstance(it, ast.Call) and _called(it) == "range" and len(it.args) == 1:
+                return self._int(it.args[0])
+            return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self._length(node.left), self._length(node.right)
+            return left + right if left is not None and right is not None else None
+        if isinstance(node, ast.Name):
+            return self.lengths.get(node.id)
+        return None
+
+
+def _len_of(node) -> Optional[str]:
+    """`tok` for `len(tok)`."""
+    if isinstance(node, ast.Call) and _called(node) == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+        return node.args[0].id
+    return None
+
+
+def _called(node) -> Optional[str]:
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else None)
+
+
+def _keyword(call: ast.Call, name: str):
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _root(node) -> Optional[str]:
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
