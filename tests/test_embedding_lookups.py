@@ -288,3 +288,172 @@ if __name__ == "__main__":
     print(len(tok))
 """
     assert findings(unused) == []
+
+
+# ----- an id written past the size, through take_along_dim (which wraps) -----------------------
+
+def test_special_id_past_the_head_wraps_in_take_along_dim(torch):
+    code = """
+    import torch
+
+    def token_scores(logits, ids):
+        logp = logits.log_softmax(-1)
+        return torch.take_along_dim(logp, ids.unsqueeze(-1), dim=-1).squeeze(-1)
+
+    if __name__ == "__main__":
+        logits = torch.randn(2, 5, 50)
+        ids = torch.randint(0, 50, (2, 5))
+        ids[0, 3] = 51
+        scores = token_scores(logits, ids)
+    """
+    assert findings(code) == [(line_of(code, "torch.take_along_dim"), "GL010")]
+    scope = run(code)
+    logp = scope["logits"].log_softmax(-1)
+    # silently read: 51 wraps to 1, and gather with the same ids raises
+    assert torch.equal(scope["scores"][0, 3], logp[0, 3, 1])
+    with pytest.raises(RuntimeError, match="index 51 is out of bounds"):
+        logp.gather(-1, scope["ids"].unsqueeze(-1))
+
+
+def test_id_written_within_the_head_is_silent(torch):
+    code = """
+    import torch
+
+    class Scorer:
+        def __init__(self, vocab):
+            self.vocab = vocab
+
+        def score(self, logits, ids):
+            return torch.take_along_dim(logits, ids[..., None], dim=2)[..., 0]
+
+    if __name__ == "__main__":
+        logits = torch.randn(3, 4, 40)
+        ids = torch.randint(0, 40, (3, 4))
+        ids[:, 0] = 39
+        out = Scorer(40).score(logits, ids)
+    """
+    assert findings(code) == []
+    run(code)
+
+
+# ----- positions from arange(L) into a position table of fewer rows ---------------------------
+
+LEARNED_POSITIONS = """
+import torch
+import torch.nn as nn
+
+
+class Embeddings(nn.Module):
+    def __init__(self, vocab, dim, max_len):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, dim)
+        self.pos = nn.Embedding(max_len, dim)
+
+    def forward(self, ids):
+        positions = torch.arange(ids.size(1))
+        return self.tok(ids) + self.pos(positions)
+
+
+if __name__ == "__main__":
+    emb = Embeddings(100, 8, 64)
+    out = emb(torch.randint(0, 100, (2, SEQ_LEN)))
+"""
+
+
+def test_sequence_longer_than_the_position_table(torch):
+    code = LEARNED_POSITIONS.replace("SEQ_LEN", "80")
+    assert findings(code) == [(line_of(code, "self.pos(positions)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_sequence_within_the_position_table_is_silent(torch):
+    code = LEARNED_POSITIONS.replace("SEQ_LEN", "64")
+    assert findings(code) == []
+    run(code)
+
+
+def test_positions_in_a_helper_with_a_functional_table(torch):
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    MAX_POSITIONS = 16
+
+
+    def add_positions(x, table):
+        pos = torch.arange(x.shape[0])
+        return x + F.embedding(pos, table)
+
+
+    if __name__ == "__main__":
+        table = torch.randn(MAX_POSITIONS, 4)
+        frames = torch.randn(24, 4)  # [T, D]
+        y = add_positions(frames, table)
+    """
+    assert findings(code) == [(line_of(code, "F.embedding(pos, table)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_positions_of_a_table_sized_from_the_same_length_are_silent(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Tagger(nn.Module):
+        def __init__(self, seq_len, dim):
+            super().__init__()
+            self.pos = nn.Embedding(seq_len, dim)
+
+        def forward(self, x):
+            # x: [B, L, D]
+            return x + self.pos(torch.arange(x.size(1)))
+
+    if __name__ == "__main__":
+        out = Tagger(12, 4)(torch.randn(2, 12, 4))
+    """
+    assert findings(code) == []
+    run(code)
+
+
+def test_positions_expanded_over_the_batch_in_a_decoder_step(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+
+    class Decoder(nn.Module):
+        def __init__(self, n_positions, width):
+            super().__init__()
+            self.wpe = nn.Embedding(n_positions, width)
+
+        def forward(self, hidden, past_length):
+            batch, steps = hidden.shape[0], hidden.shape[1]
+            position_ids = torch.arange(past_length, past_length + steps)
+            position_ids = position_ids.unsqueeze(0).expand(batch, -1)
+            return hidden + self.wpe(position_ids)
+
+
+    if __name__ == "__main__":
+        out = Decoder(32, 4)(torch.randn(2, 8, 4), 30)
+    """
+    assert findings(code) == [(line_of(code, "self.wpe(position_ids)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_a_slice_or_remainder_of_the_positions_is_silent(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    if __name__ == "__main__":
+        table = nn.Embedding(8, 2)
+        pos = torch.arange(20)
+        a = table(pos[:8])
+        b = table(pos % 8)
+        c = table(pos.clamp(max=7))
+    """
+    assert findings(code) == []
+    run(code)

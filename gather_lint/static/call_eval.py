@@ -60,7 +60,7 @@ class CallMixin:
                 if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                     index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                    embedding_lookups.check_dtype(self, node, node.args[0], args[0], f"`{key}` (nn.Embedding)")
+                    embedding_lookups.check(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                 return layer.apply(args[0]) if len(args) == 1 else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
@@ -176,7 +176,9 @@ class CallMixin:
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
         if modules.is_layer(target):
             if isinstance(target, LayerVal) and target.kind == "Embedding" and len(args) == 1 and node.args:
-                embedding_lookups.check_dtype(self, node, node.args[0], args[0], "the nn.Embedding")
+                what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
+                index_values.check_lookup(self, node, node.args[0], args[0], target.first, what)
+                embedding_lookups.check(self, node, node.args[0], args[0], target.first, what)
             return target.apply(args[0]) if len(args) == 1 and not kwargs else None
         if any(isinstance(a, ast.Starred) for a in node.args):
             return None
@@ -283,7 +285,8 @@ class CallMixin:
                 if weight.shape is not None and not weight.shape.variadic and len(weight.shape.dims) == 2:
                     index_values.check_lookup(self, node, node.args[0], ids, weight.shape.dims[0],
                                               f"the weight `{self.source.segment(node.args[1])}` of F.embedding()")
-                embedding_lookups.check_dtype(self, node, node.args[0], ids, "F.embedding()")
+                rows = weight.shape.dims[0] if weight.shape is not None and not weight.shape.variadic and weight.shape.dims else None
+                embedding_lookups.check(self, node, node.args[0], ids, rows, "F.embedding()")
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
