@@ -457,3 +457,63 @@ def test_a_slice_or_remainder_of_the_positions_is_silent(torch):
     """
     assert findings(code) == []
     run(code)
+
+
+# ----- ids read out of an id table keep the size they were made for ---------------------------
+
+NEIGHBOUR_TABLE = """
+import torch
+
+def scores(logits, table, rows):
+    nbrs = SELECT
+    return logits.gather(1, nbrs)
+
+if __name__ == "__main__":
+    n = 12
+    table = (torch.arange(n)[:, None] + torch.tensor([-1, 0, 1])).clamp(0, n - 1)
+    out = scores(torch.randn(4, WIDTH), table, torch.tensor([0, 3, 5, 11]))
+"""
+
+
+@pytest.mark.parametrize("select", ["table.index_select(0, rows)", "table[rows]",
+                                    "torch.gather(table, 0, rows[:, None].expand(-1, 3))"])
+def test_neighbour_ids_of_more_cells_than_the_output_has_classes(select, torch):
+    code = NEIGHBOUR_TABLE.replace("SELECT", select).replace("WIDTH", "10")
+    assert findings(code) == [(line_of(code, "logits.gather"), "GL011")]
+    with pytest.raises(RuntimeError, match="index 1[01] is out of bounds for dimension 1 with size 10"):
+        run(code)
+
+
+def test_neighbour_ids_within_the_output_are_silent(torch):
+    code = NEIGHBOUR_TABLE.replace("SELECT", "table.index_select(0, rows)").replace("WIDTH", "12")
+    assert findings(code) == []
+    run(code)
+
+
+def test_neighbour_table_as_a_module_buffer(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+
+    class SmoothedTarget(nn.Module):
+        def __init__(self, neighbours):
+            super().__init__()
+            self.register_buffer("neighbours", neighbours)
+
+        def forward(self, log_probs, target):
+            near = self.neighbours.index_select(0, target)
+            return log_probs.gather(1, near).mean()
+
+
+    if __name__ == "__main__":
+        cells = 30
+        near = (torch.arange(cells).unsqueeze(1) + torch.arange(-2, 3)).clamp(0, cells - 1)
+        head = nn.Sequential(nn.Linear(8, 28), nn.LogSoftmax(dim=1))
+        target = torch.randint(0, 28, (5,))
+        target[0] = 27
+        loss = SmoothedTarget(near)(head(torch.randn(5, 8)), target)
+    """
+    assert findings(code) == [(line_of(code, "log_probs.gather(1, near)"), "GL011")]
+    with pytest.raises(RuntimeError, match="out of bounds for dimension 1 with size 28"):
+        run(code)
