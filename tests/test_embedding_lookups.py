@@ -517,3 +517,104 @@ def test_neighbour_table_as_a_module_buffer(torch):
     assert findings(code) == [(line_of(code, "log_probs.gather(1, near)"), "GL011")]
     with pytest.raises(RuntimeError, match="out of bounds for dimension 1 with size 28"):
         run(code)
+
+
+# ----- an id equal to the table's size: a constant fill, a literal ------------------------------
+
+def test_mask_ids_filled_with_the_vocab_size(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+
+    class MaskedLM(nn.Module):
+        def __init__(self, vocab_size, dim):
+            super().__init__()
+            self.vocab_size = vocab_size
+            self.tokens = nn.Embedding(vocab_size, dim)
+
+        def corrupt(self, ids):
+            mask_ids = ids.new_full(ids.shape, self.vocab_size)  # a [MASK] id past the vocabulary
+            return self.tokens(mask_ids)
+
+
+    if __name__ == "__main__":
+        model = MaskedLM(10, 4)
+        out = model.corrupt(torch.randint(0, 10, (2, 5)))
+    """
+    assert findings(code) == [(line_of(code, "self.tokens(mask_ids)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_padding_block_filled_with_the_row_count_in_a_function(torch):
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    def pad_block(weight, batch, width):
+        pad = torch.full((batch, width), weight.shape[0])
+        return F.embedding(pad, weight)
+
+    if __name__ == "__main__":
+        out = pad_block(torch.randn(7, 3), 2, 4)
+    """
+    assert findings(code) == [(line_of(code, "F.embedding(pad, weight)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_fill_with_the_last_row_is_silent(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    def pad_ids(table, n):
+        pad = torch.full((n,), table.num_embeddings - 1)
+        return table(pad)
+
+    if __name__ == "__main__":
+        table = nn.Embedding(7, 3)
+        out = table(torch.full((2, 4), 6))
+    """
+    assert findings(code) == []
+    run(code)
+
+
+def test_literal_id_equal_to_the_row_count(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    if __name__ == "__main__":
+        emb = nn.Embedding(32, 4)
+        prompt = emb(torch.tensor([[1, 5, 9, 32]]))
+    """
+    assert findings(code) == [(line_of(code, "prompt = emb"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_literal_ids_in_a_method_through_a_local_name(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+
+    class Prompted(nn.Module):
+        def __init__(self, n_tokens):
+            super().__init__()
+            self.table = nn.Embedding(n_tokens, 2)
+
+        def forward(self):
+            special = torch.tensor([0, 1, 2, 3])
+            return self.table(special.unsqueeze(0))
+
+
+    if __name__ == "__main__":
+        out = Prompted(3)()
+        ok = Prompted(4)()
+    """
+    assert findings(code) == [(line_of(code, "self.table(special"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)

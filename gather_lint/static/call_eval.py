@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import config, embedding_lookups, index_values, modules, repeated_indices, value_ranges
+from . import config, constant_ids, embedding_lookups, index_values, modules, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -136,6 +136,8 @@ class CallMixin:
         if method == "new_full" and len(args) >= 2 and _negative(args[1]) is not None:  # a tensor of padding
             made = result if isinstance(result, TensorVal) else TensorVal(None, owner.dtype)
             return _with_sentinel(made.with_(domain=None), _negative(args[1]), node.lineno)
+        if method == "new_full" and len(args) >= 2 and isinstance(result, TensorVal):
+            return constant_ids.filled(result.with_(domain=None, dtype=result.dtype or owner.dtype), args[1], node.lineno)
         if not isinstance(result, TensorVal):
             return result
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
@@ -267,7 +269,7 @@ class CallMixin:
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if isinstance(made, TensorVal) and _negative(fill) is not None:
                     return _with_sentinel(made, _negative(fill), node.lineno)
-                return made
+                return constant_ids.filled(made, fill, node.lineno)
             if func == "pad" and args and isinstance(args[0], TensorVal):
                 padded = TensorVal(None, args[0].dtype, args[0].domain)
                 fill = kwargs.get("value", args[3] if len(args) > 3 else None)

@@ -27,6 +27,7 @@ def check(interp, node, ids_node, ids, rows, what: str) -> None:
     check_dtype(interp, node, ids_node, ids, what)
     if rows is not None:
         check_positions(interp, node, ids_node, rows, what)
+        check_literal(interp, node, ids_node, rows, what)
 
 
 def check_dtype(interp, node, ids_node, ids, what: str) -> None:
@@ -91,8 +92,12 @@ def check_positions(interp, node, ids_node, rows, what: str) -> None:
     ), None)
 
 
-def _arange(interp, node, line: Optional[int] = None, depth: int = 0):
-    """The `torch.arange(...)` call the ids are, through value-keeping methods and local names."""
+def _arange(interp, node):
+    return _made_by(interp, node, ("arange",))
+
+
+def _made_by(interp, node, makers, line: Optional[int] = None, depth: int = 0):
+    """The `torch.<maker>(...)` call the ids are, through value-keeping methods and local names."""
     line = node.lineno if line is None else line
     while True:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPS_VALUES:
@@ -101,12 +106,47 @@ def _arange(interp, node, line: Optional[int] = None, depth: int = 0):
             node = node.value
         else:
             break
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "arange" \
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in makers \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch":
         return node
     if isinstance(node, ast.Name) and depth < 3 and interp.function is not None:
         bound = _binding_before(interp.function, node.id, line)
-        return _arange(interp, bound.value, bound.lineno, depth + 1) if bound is not None else None
+        return _made_by(interp, bound.value, makers, bound.lineno, depth + 1) if bound is not None else None
+    return None
+
+
+def check_literal(interp, node, ids_node, rows, what: str) -> None:
+    """GL011 for ids written out in the code (`torch.tensor([[5, 2, 32000]])`) with one past the table."""
+    size = value(rows)
+    made = _made_by(interp, ids_node, ("tensor", "LongTensor", "as_tensor"))
+    if size is None or made is None or not made.args or any(k.arg != "dtype" for k in made.keywords):
+        return
+    numbers = _literal_ints(made.args[0])
+    if not numbers or max(numbers) < size:
+        return
+    interp.flag(node, Violation(
+        "GL011", ERROR,
+        f"`{interp.source.segment(ids_node)}` holds the id {max(numbers)} (written at line {made.lineno}), but "
+        f"{what} has {_sized(rows)} rows (ids 0 to {size - 1}); torch raises 'index out of range in self' "
+        f"(a device-side assert on CUDA); use an id the table has, or enlarge the table",
+    ), None)
+
+
+def _literal_ints(node):
+    """Every int of a nested list/tuple literal; None when anything else is in it."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return [node.value]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) is int:
+        return [-node.operand.value]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        found = []
+        for item in node.elts:
+            inner = _literal_ints(item)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
     return None
 
 
