@@ -618,3 +618,85 @@ def test_literal_ids_in_a_method_through_a_local_name(torch):
     assert findings(code) == [(line_of(code, "self.table(special"), "GL011")]
     with pytest.raises(IndexError, match="index out of range in self"):
         run(code)
+
+
+# ----- class targets against the classes of cross_entropy / nll_loss ----------------------------
+
+CLASSIFIER = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Head(nn.Module):
+    def __init__(self, dim, n_classes):
+        super().__init__()
+        self.fc = nn.Linear(dim, n_classes)
+        self.criterion = nn.CrossEntropyLoss()
+
+    def forward(self, x, y):
+        return self.criterion(self.fc(x), y)
+
+
+if __name__ == "__main__":
+    head = Head(8, HEAD_CLASSES)
+    torch.manual_seed(0)
+    y = torch.randint(0, 6, (64,))
+    loss = head(torch.randn(64, 8), y)
+"""
+
+
+def test_labels_of_more_classes_than_the_head(torch):
+    code = CLASSIFIER.replace("HEAD_CLASSES", "5")
+    assert findings(code) == [(line_of(code, "self.criterion(self.fc(x), y)"), "GL011")]
+    with pytest.raises(IndexError, match="Target 5 is out of bounds"):
+        run(code)
+
+
+def test_labels_within_the_head_are_silent(torch):
+    code = CLASSIFIER.replace("HEAD_CLASSES", "6")
+    assert findings(code) == []
+    run(code)
+
+
+def test_literal_targets_for_a_sequence_loss_in_a_function(torch):
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    def token_loss(logits, targets):
+        # logits: [B, V, T]
+        return F.nll_loss(logits.log_softmax(1), targets)
+
+    if __name__ == "__main__":
+        targets = torch.tensor([[1, 2, 7], [0, 3, 3]])
+        loss = token_loss(torch.randn(2, 7, 3), targets)
+    """
+    # the literal lives in the driver, the loss in the helper: the driver's call carries no literal
+    assert findings(code) == []
+    direct = """
+    import torch
+    import torch.nn.functional as F
+
+    if __name__ == "__main__":
+        logits = torch.randn(2, 7, 3)
+        loss = F.nll_loss(logits.log_softmax(1), torch.tensor([[1, 2, 7], [0, 3, 3]]))
+    """
+    assert findings(direct) == [(line_of(direct, "F.nll_loss"), "GL011")]
+    with pytest.raises(IndexError, match="Target 7 is out of bounds"):
+        run(direct)
+
+
+def test_soft_targets_and_ignored_labels_are_silent(torch):
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    if __name__ == "__main__":
+        logits = torch.randn(4, 3)
+        soft = torch.softmax(torch.randn(4, 3), -1)
+        a = F.cross_entropy(logits, soft)
+        b = F.cross_entropy(logits, torch.tensor([0, 2, -100, 1]), ignore_index=-100)
+    """
+    assert findings(code) == []
+    run(code)

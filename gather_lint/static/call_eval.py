@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import config, constant_ids, embedding_lookups, index_values, modules, repeated_indices, value_ranges
+from . import class_targets, config, constant_ids, embedding_lookups, index_values, modules, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -237,6 +237,8 @@ class CallMixin:
             return sequences.copy_of(args, kwargs)
         for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
             self._check_broadcast(node, left_node, left, right_node, right, what)
+        if module == "torch.nn.functional":
+            class_targets.check(self, func, node, args, kwargs)
         if broadcast_sites.loss_module(module, func):
             return QualName(broadcast_sites.loss_module(module, func))
         if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(

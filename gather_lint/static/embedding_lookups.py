@@ -52,14 +52,18 @@ def dtype_message(text: str, dtype: str, what: str) -> Violation:
 
 
 def scripted(text: str) -> bool:
-    """A script (it has a `__main__` driver) that looks ids up in a table: the driver builds the table with
+    """A script (it has a `__main__` driver) that looks ids up in a table (or scores class ids with a loss,
+    class_targets.py): the driver builds the table with
     known sizes and makes the ids, so the lookups can be checked. A library file's tables are sized from
     configs nothing in it fills, so it is not parsed for lookups alone (substring tests only)."""
     return "__main__" in text and spelled_in(text)
 
 
+_LOOKUPS = ("mbedding", "cross_entropy", "CrossEntropyLoss", "nll_loss", "NLLLoss")  # tables and class ids
+
+
 def spelled_in(text: str) -> bool:
-    return "mbedding" in text
+    return any(word in text for word in _LOOKUPS)
 
 
 # methods that keep every value of the positions (their order and repeats aside)
@@ -115,18 +119,25 @@ def _made_by(interp, node, makers, line: Optional[int] = None, depth: int = 0):
     return None
 
 
-def check_literal(interp, node, ids_node, rows, what: str) -> None:
-    """GL011 for ids written out in the code (`torch.tensor([[5, 2, 32000]])`) with one past the table."""
-    size = value(rows)
+def literal_max(interp, ids_node):
+    """(largest id, line) of ids written out as a literal (`torch.tensor([[5, 2, 32000]])`), through
+    value-keeping methods and local names; None when they are not."""
     made = _made_by(interp, ids_node, ("tensor", "LongTensor", "as_tensor"))
-    if size is None or made is None or not made.args or any(k.arg != "dtype" for k in made.keywords):
-        return
+    if made is None or not made.args or any(k.arg != "dtype" for k in made.keywords):
+        return None
     numbers = _literal_ints(made.args[0])
-    if not numbers or max(numbers) < size:
+    return (max(numbers), made.lineno) if numbers else None
+
+
+def check_literal(interp, node, ids_node, rows, what: str) -> None:
+    """GL011 for ids written out in the code with one past the table."""
+    size = value(rows)
+    written = literal_max(interp, ids_node)
+    if size is None or written is None or written[0] < size:
         return
     interp.flag(node, Violation(
         "GL011", ERROR,
-        f"`{interp.source.segment(ids_node)}` holds the id {max(numbers)} (written at line {made.lineno}), but "
+        f"`{interp.source.segment(ids_node)}` holds the id {written[0]} (written at line {written[1]}), but "
         f"{what} has {_sized(rows)} rows (ids 0 to {size - 1}); torch raises 'index out of range in self' "
         f"(a device-side assert on CUDA); use an id the table has, or enlarge the table",
     ), None)
