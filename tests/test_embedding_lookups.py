@@ -700,3 +700,37 @@ def test_soft_targets_and_ignored_labels_are_silent(torch):
     """
     assert findings(code) == []
     run(code)
+
+
+def test_special_tokens_dict_added_before_a_training_helper_gets_the_model(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+
+    class CharVocab:
+        def __init__(self, chars):
+            self.index = {c: i for i, c in enumerate(chars)}
+
+        def add_special_tokens(self, special):
+            for tok in special.values():
+                self.index.setdefault(tok, len(self.index))
+
+        def encode(self, text):
+            return [self.index[c] for c in text] + [self.index["<eos>"]]
+
+
+    def train(model, vocab, texts):
+        batch = torch.tensor([vocab.encode(t) for t in texts])
+        return model(batch).sum()
+
+
+    if __name__ == "__main__":
+        vocab = CharVocab("abcdef")
+        model = nn.Sequential(nn.Embedding(len(vocab.index), 4), nn.Linear(4, 1))
+        added = vocab.add_special_tokens({"eos_token": "<eos>"})
+        train(model, vocab, ["abc", "fed"])
+    """
+    assert findings(code) == [(line_of(code, "added = vocab.add_special_tokens"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)

@@ -138,15 +138,18 @@ class _Block:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Call):
                 root = _root(node.func)
+                passed = {a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name)} \
+                    if _called(node) not in _NOT_USES else set()
                 for entry in list(self.pending):
                     holder, at, violation = entry
-                    if root == holder and node.lineno > at.lineno:
+                    # called itself (`model(ids)`, `model.generate(...)`) or handed on (`train(model, data)`)
+                    if (root == holder or holder in passed) and node.lineno > at.lineno:
                         self.found.append((at, violation))
                         self.pending.remove(entry)
 
     def _statement(self, stmt) -> None:
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            self._grow(stmt.value)
+        if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call) and _called(stmt.value) in _GROW:
+            self._grow(stmt.value)  # `tok.add_tokens([...])`, `added = tok.add_tokens([...])`
             return
         if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
             return
@@ -209,18 +212,19 @@ class _Block:
                 and call.func.attr in _SAME_MODULE:
             call = call.func.value  # Model(...).eval()
         cls = _called(call)
-        if cls not in self.classes and cls not in _TABLES:
-            return
         if cls in self.classes and self._keeps_items(cls) and call.args and self._length(call.args[0]) is not None:
             self.vocab[name] = self._length(call.args[0])  # Tokenizer(words): one entry per word
             return
-        for tok, count in self._table_sizes(cls, call):
-            if tok is None:
-                continue
-            self.tables[name] = (tok, count, call.lineno, call)
-            grown = self.grown.get(tok)
-            if grown is not None and count is not None and self.vocab.get(tok) is not None and count < self.vocab[tok]:
-                self._mismatch(name, call, tok, count, grown[0], after=True)
+        # the tables it builds, nested ones included: `nn.Sequential(nn.Embedding(len(vocab), d), ...)`
+        parts = [n for n in ast.walk(call) if isinstance(n, ast.Call) and (_called(n) in self.classes or _called(n) in _TABLES)]
+        for part in parts:
+            for tok, count in self._table_sizes(_called(part), part):
+                if tok is None:
+                    continue
+                self.tables[name] = (tok, count, call.lineno, call)
+                grown = self.grown.get(tok)
+                if grown is not None and count is not None and self.vocab.get(tok) is not None and count < self.vocab[tok]:
+                    self._mismatch(name, call, tok, count, grown[0], after=True)
 
     def _table_sizes(self, cls: str, call: ast.Call):
         """(tokenizer, count then) for each argument that sizes a table: `len(tok)` or an int equal to a
@@ -317,10 +321,19 @@ class _Block:
         return None
 
 
+_NOT_USES = ("print", "len", "isinstance", "type", "id", "repr", "str", "getattr", "hasattr", "setattr")
+_COUNT_ATTRIBUTES = ("vocab_size", "n_vocab", "n_words", "num_tokens", "n_tokens")
+
+
 def _len_of(node) -> Optional[str]:
-    """`tok` for `len(tok)`."""
-    if isinstance(node, ast.Call) and _called(node) == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
-        return node.args[0].id
+    """`tok` for `len(tok)`, `len(tok.vocab)` or `tok.vocab_size`: the vocabulary's count right now."""
+    if isinstance(node, ast.Call) and _called(node) == "len" and len(node.args) == 1:
+        arg = node.args[0]
+        if isinstance(arg, ast.Attribute):
+            arg = arg.value
+        return arg.id if isinstance(arg, ast.Name) else None
+    if isinstance(node, ast.Attribute) and node.attr in _COUNT_ATTRIBUTES and isinstance(node.value, ast.Name):
+        return node.value.id
     return None
 
 
