@@ -734,3 +734,46 @@ def test_special_tokens_dict_added_before_a_training_helper_gets_the_model(torch
     assert findings(code) == [(line_of(code, "added = vocab.add_special_tokens"), "GL011")]
     with pytest.raises(IndexError, match="index out of range in self"):
         run(code)
+
+
+def test_token_type_ids_of_ones_for_a_single_type_table(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+
+    class Embeddings(nn.Module):
+        def __init__(self, vocab_size, type_vocab_size, hidden):
+            super().__init__()
+            self.words = nn.Embedding(vocab_size, hidden)
+            self.token_type = nn.Embedding(type_vocab_size, hidden)
+
+        def forward(self, input_ids):
+            token_type_ids = torch.ones_like(input_ids)  # second segment
+            return self.words(input_ids) + self.token_type(token_type_ids)
+
+
+    if __name__ == "__main__":
+        emb = Embeddings(50, TYPES, 8)
+        out = emb(torch.randint(0, 50, (2, 6)))
+    """
+    single = code.replace("TYPES", "1")
+    assert findings(single) == [(line_of(single, "self.token_type(token_type_ids)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(single)
+    pair = code.replace("TYPES", "2")
+    assert findings(pair) == []
+    run(pair)
+
+
+def test_float_ones_are_not_ids():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    if __name__ == "__main__":
+        gate = nn.Embedding(1, 4)
+        w = torch.ones(3, 4)
+        out = gate(torch.zeros(3, dtype=torch.long)) * w
+    """
+    assert findings(code) == []

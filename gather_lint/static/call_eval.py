@@ -136,6 +136,8 @@ class CallMixin:
         if method == "new_full" and len(args) >= 2 and _negative(args[1]) is not None:  # a tensor of padding
             made = result if isinstance(result, TensorVal) else TensorVal(None, owner.dtype)
             return _with_sentinel(made.with_(domain=None), _negative(args[1]), node.lineno)
+        if method == "new_ones" and isinstance(result, TensorVal):
+            return constant_ids.ones(method, result.with_(domain=None, dtype=result.dtype or owner.dtype), node.lineno)
         if method == "new_full" and len(args) >= 2 and isinstance(result, TensorVal):
             return constant_ids.filled(result.with_(domain=None, dtype=result.dtype or owner.dtype), args[1], node.lineno)
         if not isinstance(result, TensorVal):
@@ -247,11 +249,11 @@ class CallMixin:
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
-                return _construct(func, args, kwargs, node, self.function)
+                return constant_ids.ones(func, _construct(func, args, kwargs, node, self.function), node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
                 filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
-                return TensorVal(args[0].shape, dtype, filled=filled)
+                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled), node.lineno)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):

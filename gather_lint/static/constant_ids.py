@@ -1,4 +1,6 @@
-"""Ids made as a constant: `torch.full(size, c)`, `x.new_full(size, c)`, `torch.full_like(x, c)`.
+"""Ids made as a constant: `torch.full(size, c)`, `x.new_full(size, c)`, `torch.full_like(x, c)`, and
+the ones of `torch.ones_like(ids)` / `ids.new_ones(...)` / `torch.ones(..., dtype=torch.long)` (token type
+ids of 1 for a model with a single token type).
 
 Every element is c, so c is among the values of the tensor and of any part of it: a fill equal to a
 table's size (`torch.full((B, L), vocab_size)`, a pad or mask id one past the vocabulary) reads a row
@@ -29,6 +31,13 @@ def filled(made, fill, line: int) -> Optional[TensorVal]:
     origin = f"values all equal to {dim_text(fill.dim)} (the fill at line {line})"
     base = made.domain or Domain()
     return made.with_(domain=replace(base, size=_one_more(fill.dim), origin=origin, category=False))
+
+
+def ones(func: str, made, line: int):
+    """The result of ones / ones_like / new_ones: every value is 1, when its dtype is an integer one."""
+    if func not in ("ones", "ones_like", "new_ones") or not isinstance(made, TensorVal) or made.dtype is None:
+        return made
+    return filled(made, DimVal(1), line)
 
 
 def _one_more(d):
