@@ -777,3 +777,47 @@ def test_float_ones_are_not_ids():
         out = gate(torch.zeros(3, dtype=torch.long)) * w
     """
     assert findings(code) == []
+
+
+EOS_APPENDED = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LM(nn.Module):
+    def __init__(self, vocab_size, dim):
+        super().__init__()
+        self.eos_id = vocab_size
+        self.emb = nn.Embedding(vocab_size + EXTRA, dim)
+
+    def with_eos(self, ids):
+        eos = torch.full((ids.size(0), 1), self.eos_id, dtype=torch.long)
+        return self.emb(torch.cat([ids, eos], dim=1))
+
+    def right_padded(self, ids):
+        return self.emb(F.pad(ids, (0, 3), value=self.eos_id))
+
+
+if __name__ == "__main__":
+    lm = LM(10, 4)
+    a = lm.with_eos(torch.randint(0, 10, (2, 5)))
+    b = lm.right_padded(torch.randint(0, 10, (2, 5)))
+"""
+
+
+def test_eos_id_past_the_table_appended_by_cat_or_pad(torch):
+    code = EOS_APPENDED.replace("EXTRA", "0")
+    assert findings(code) == [(line_of(code, "self.emb(torch.cat"), "GL011"),
+                              (line_of(code, "self.emb(F.pad"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+    only_pad = code.replace("a = lm.with_eos(torch.randint(0, 10, (2, 5)))", "")
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(only_pad)
+
+
+def test_eos_id_with_a_row_of_its_own_is_silent(torch):
+    code = EOS_APPENDED.replace("EXTRA", "1")
+    assert findings(code) == []
+    run(code)

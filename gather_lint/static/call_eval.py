@@ -259,7 +259,7 @@ class CallMixin:
                 if isinstance(args[0], ops.Repeated):
                     return ops.cat_repeated(args[0].element, dim, stack=func == "stack")
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
-                joined = ops.cat(items, dim, stack=func == "stack")
+                joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
@@ -277,7 +277,9 @@ class CallMixin:
             if func == "pad" and args and isinstance(args[0], TensorVal):
                 padded = TensorVal(None, args[0].dtype, args[0].domain)
                 fill = kwargs.get("value", args[3] if len(args) > 3 else None)
-                return _with_sentinel(padded, _negative(fill), node.lineno) if _negative(fill) is not None else padded
+                if _negative(fill) is not None:
+                    return _with_sentinel(padded, _negative(fill), node.lineno)
+                return constant_ids.padded(padded, fill, args[1] if len(args) > 1 else kwargs.get("pad"), node.lineno)
             if func in ("one_hot", "embedding") and args and isinstance(args[0], TensorVal):
                 self._check_padding_lookup(node, node.args[0], args[0], f"F.{func}()")
             if func == "one_hot" and args and isinstance(args[0], TensorVal):

@@ -16,6 +16,7 @@ from ..contract import Domain
 from ..dims import Sym, dim_text, value
 from .values import DimVal, TensorVal
 
+_ALL_EQUAL = "values all equal to "
 _NOT_IDS = ("bool", "float16", "bfloat16", "float32", "float64")
 
 
@@ -28,9 +29,31 @@ def filled(made, fill, line: int) -> Optional[TensorVal]:
         return made
     if size is None and not isinstance(fill.dim, Sym):
         return made
-    origin = f"values all equal to {dim_text(fill.dim)} (the fill at line {line})"
+    origin = f"{_ALL_EQUAL}{dim_text(fill.dim)} (the fill at line {line})"
     base = made.domain or Domain()
     return made.with_(domain=replace(base, size=_one_more(fill.dim), origin=origin, category=False))
+
+
+def through_cat(items, joined):
+    """`torch.cat([ids, torch.full((B, 1), eos)])`: the constant is among the joined values too."""
+    if not isinstance(joined, TensorVal) or joined.domain is not None:
+        return joined
+    constants = [t.domain for t in items if isinstance(t, TensorVal) and t.domain is not None
+                 and t.domain.origin.startswith(_ALL_EQUAL) and value(t.domain.size) is not None]
+    if not constants:
+        return joined
+    largest = max(constants, key=lambda d: value(d.size))
+    origin = "values that include " + largest.origin[len(_ALL_EQUAL):]
+    return joined.with_(domain=Domain(largest.size, origin=origin))
+
+
+def padded(result, fill, pad, line: int):
+    """`F.pad(ids, (0, n), value=c)` with some n > 0: c is among the values."""
+    amounts = [value(p.dim) if isinstance(p, DimVal) else None for p in getattr(pad, "items", ())]
+    if not amounts or None in amounts or not any(a > 0 for a in amounts):
+        return result
+    made = filled(result.with_(domain=None), fill, line)
+    return through_cat([made], result.with_(domain=None)) if made is not result else result
 
 
 def ones(func: str, made, line: int):
