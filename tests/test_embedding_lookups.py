@@ -821,3 +821,40 @@ def test_eos_id_with_a_row_of_its_own_is_silent(torch):
     code = EOS_APPENDED.replace("EXTRA", "1")
     assert findings(code) == []
     run(code)
+
+
+def test_tokens_added_from_a_named_list_after_a_direct_embedding(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+
+    class Tok:
+        def __init__(self, words):
+            self.vocab = dict(words)
+
+        def add_tokens(self, new):
+            for w in new:
+                self.vocab.setdefault(w, len(self.vocab))
+
+        def __len__(self):
+            return len(self.vocab)
+
+        def ids(self, words):
+            return torch.tensor([self.vocab[w] for w in words])
+
+
+    def main():
+        tok = Tok({"a": 0, "b": 1, "c": 2})
+        table = nn.Embedding(len(tok), 4)
+        markers = ["<e>", "</e>"]
+        tok.add_tokens(markers)
+        return table(tok.ids(["a", "<e>", "b", "</e>"]))
+
+
+    if __name__ == "__main__":
+        main()
+    """
+    assert findings(code) == [(line_of(code, "tok.add_tokens(markers)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)

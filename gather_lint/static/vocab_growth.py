@@ -203,9 +203,7 @@ class _Block:
         arg = call.args[0]
         if isinstance(arg, ast.Dict):
             return sum(len(v.elts) if isinstance(v, (ast.List, ast.Tuple)) else 1 for v in arg.values)
-        if isinstance(arg, (ast.List, ast.Tuple)):
-            return len(arg.elts)
-        return 0
+        return self._length(arg) or 0  # a literal list, or a name bound to one
 
     def _built(self, name: str, call: ast.Call) -> None:
         while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call) \
