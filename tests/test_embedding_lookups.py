@@ -858,3 +858,14 @@ def test_tokens_added_from_a_named_list_after_a_direct_embedding(torch):
     assert findings(code) == [(line_of(code, "tok.add_tokens(markers)"), "GL011")]
     with pytest.raises(IndexError, match="index out of range in self"):
         run(code)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float32", "float64", "float16", "bfloat16", "uint8", "int16", "int8"])
+def test_dtype_message_names_the_type_torch_names(dtype, torch):
+    from gather_lint.static.embedding_lookups import dtype_message
+
+    with pytest.raises(RuntimeError) as raised:
+        torch.nn.Embedding(4, 2)(torch.zeros(3, dtype=getattr(torch, dtype)))
+    said = str(raised.value)
+    shown = said.split("but got ")[1].split(" instead")[0]
+    assert f"but got {shown} instead" in dtype_message("ids", dtype, "the table").message

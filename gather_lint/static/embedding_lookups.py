@@ -40,7 +40,7 @@ def check_dtype(interp, node, ids_node, ids, what: str) -> None:
 def dtype_message(text: str, dtype: str, what: str) -> Violation:
     kind = {"bool": "a bool mask (a comparison's result)", "uint8": "a uint8 mask"}.get(dtype, f"dtype {dtype}")
     shown = {"bool": "CPUBoolType", "float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
-             "float16": "torch.HalfTensor", "bfloat16": "torch.BFloat16Tensor", "uint8": "torch.ByteTensor",
+             "float16": "torch.HalfTensor", "bfloat16": "CPUBFloat16Type", "uint8": "torch.ByteTensor",
              "int16": "torch.ShortTensor", "int8": "torch.CharTensor"}.get(dtype, dtype)
     return Violation(
         "GL008", ERROR,
