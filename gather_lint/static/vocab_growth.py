@@ -79,16 +79,46 @@ class _SizingArguments:
                 rows = node.args[0] if node.args else _keyword(node, "num_embeddings")
                 ref = _param_ref(rows, params)
                 if ref is not None:
-                    found.append((params.index(ref[0]), ref[0], ref[1]))
+                    found.append((params.index(ref[0]), ref[0], ref[1], self._lookups(class_name, init, node)))
             elif name in self.classes and name != class_name:
                 inner = self.of(name, depth + 1)
-                for position, keyword, key in inner:  # a config handed down to a submodule
+                for position, keyword, key, lookups in inner:  # a config handed down to a submodule
                     given = node.args[position] if position < len(node.args) else _keyword(node, keyword)
                     ref = _param_ref(given, params)
                     if ref is not None and (ref[1] is None or key is None):
-                        found.append((params.index(ref[0]), ref[0], key or ref[1]))
+                        found.append((params.index(ref[0]), ref[0], key or ref[1], lookups))
         self._memo[class_name] = found
         return found
+
+    def _lookups(self, class_name: str, init, table: ast.Call) -> Tuple[ast.AST, ...]:
+        """Where the class's other methods read the table `self.<attr> = ...table...` holds: `self.attr(ids)`,
+        `self.attr.index_select(0, ids)`, `self.attr[ids]`, `F.embedding(ids, self.attr)`."""
+        attr = next((t.attr for stmt in ast.walk(init) if isinstance(stmt, ast.Assign)
+                     and any(n is table for n in ast.walk(stmt.value))
+                     for t in stmt.targets if isinstance(t, ast.Attribute) and _is_self(t.value)), None)
+        if attr is None:
+            return ()
+        found = []
+        for method in self.classes[class_name].body:
+            if not isinstance(method, ast.FunctionDef) or method.name == "__init__":
+                continue
+            for node in ast.walk(method):
+                if isinstance(node, ast.Call) and (_is_self_attr(node.func, attr) or (
+                        isinstance(node.func, ast.Attribute) and node.func.attr in ("index_select", "embedding")
+                        and _is_self_attr(node.func.value, attr)) or (
+                        _called(node) == "embedding" and any(_is_self_attr(a, attr) for a in node.args[1:2]))):
+                    found.append(node)
+                elif isinstance(node, ast.Subscript) and _is_self_attr(node.value, attr) and isinstance(node.ctx, ast.Load):
+                    found.append(node)
+        return tuple(found)
+
+
+def _is_self(node) -> bool:
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _is_self_attr(node, attr: str) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == attr and _is_self(node.value)
 
 
 def _inside_parameter(call: ast.Call, init) -> bool:
@@ -122,7 +152,7 @@ class _Block:
         self.grown: Dict[str, Tuple[int, int]] = {}  # tokenizer -> (line of the first add, tokens added)
         # tables: holder name -> (tokenizer, count it was sized with, or None for len(tok) then, line, node)
         self.tables: Dict[str, Tuple[str, Optional[int], int, ast.AST]] = {}
-        self.pending: List[Tuple[str, ast.AST, Violation]] = []
+        self.pending: List[Tuple[str, int, ast.AST, Violation]] = []  # (holder, used after line, node, violation)
         self.found: List[Tuple[ast.AST, Violation]] = []
 
     def run(self, body) -> Iterator[Tuple[ast.AST, Violation]]:
@@ -141,9 +171,9 @@ class _Block:
                 passed = {a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name)} \
                     if _called(node) not in _NOT_USES else set()
                 for entry in list(self.pending):
-                    holder, at, violation = entry
+                    holder, after, at, violation = entry
                     # called itself (`model(ids)`, `model.generate(...)`) or handed on (`train(model, data)`)
-                    if (root == holder or holder in passed) and node.lineno > at.lineno:
+                    if (root == holder or holder in passed) and node.lineno > after:
                         self.found.append((at, violation))
                         self.pending.remove(entry)
 
@@ -192,9 +222,9 @@ class _Block:
             self.vocab[name] = None
         line, total = self.grown.get(name, (call.lineno, 0))
         self.grown[name] = (line, total + added)
-        for holder, (tok, count, at, node) in self.tables.items():
+        for holder, (tok, count, at, lookups) in self.tables.items():
             if tok == name:
-                self._mismatch(holder, call, tok, count, at)
+                self._mismatch(holder, call, tok, count, at, lookups)
 
     def _new_tokens(self, call: ast.Call) -> int:
         """How many tokens a literal list (or a dict of lists, HF's special tokens) adds."""
@@ -216,33 +246,39 @@ class _Block:
         # the tables it builds, nested ones included: `nn.Sequential(nn.Embedding(len(vocab), d), ...)`
         parts = [n for n in ast.walk(call) if isinstance(n, ast.Call) and (_called(n) in self.classes or _called(n) in _TABLES)]
         for part in parts:
-            for tok, count in self._table_sizes(_called(part), part):
+            for tok, count, lookups in self._table_sizes(_called(part), part):
                 if tok is None:
                     continue
-                self.tables[name] = (tok, count, call.lineno, call)
+                self.tables[name] = (tok, count, call.lineno, lookups)
                 grown = self.grown.get(tok)
                 if grown is not None and count is not None and self.vocab.get(tok) is not None and count < self.vocab[tok]:
-                    self._mismatch(name, call, tok, count, grown[0], after=True)
+                    self._mismatch(name, call, tok, count, grown[0], lookups, after=True)
 
     def _table_sizes(self, cls: str, call: ast.Call):
         """(tokenizer, count then) for each argument that sizes a table: `len(tok)` or an int equal to a
         known vocabulary's count."""
-        spots = [(0, "num_embeddings", None)] if cls in _TABLES else self.sized.of(cls)
-        for position, keyword, key in spots:
-            given = call.args[position] if position < len(call.args) else _keyword(call, keyword)
-            if given is None:
-                continue
-            if key is not None:
-                if isinstance(given, ast.Name) and key in self.dicts.get(given.id, {}):
-                    yield self._matching(self.dicts[given.id][key])
-                continue
-            tok = _len_of(given)
-            if tok is not None:
-                yield tok, self.vocab.setdefault(tok, None)  # its count then, whether known or not
-                continue
-            number = self._int(given)
-            if number is not None:
-                yield self._matching(number)
+        spots = [(0, "num_embeddings", None, ())] if cls in _TABLES else self.sized.of(cls)
+        for position, keyword, key, lookups in spots:
+            for tok, count in self._sizes_given(call, position, keyword, key):
+                yield tok, count, lookups
+
+    def _sizes_given(self, call: ast.Call, position: int, keyword: str, key: Optional[str]):
+        """(tokenizer, count then) for the argument at this spot: `len(tok)` or an int equal to a known
+        vocabulary's count."""
+        given = call.args[position] if position < len(call.args) else _keyword(call, keyword)
+        if given is None:
+            return
+        if key is not None:
+            if isinstance(given, ast.Name) and key in self.dicts.get(given.id, {}):
+                yield self._matching(self.dicts[given.id][key])
+            return
+        tok = _len_of(given)
+        if tok is not None:
+            yield tok, self.vocab.setdefault(tok, None)  # its count then, whether known or not
+            return
+        number = self._int(given)
+        if number is not None:
+            yield self._matching(number)
 
     def _matching(self, number: int):
         """The tokenizer whose count (before its adds) is this number: the table was sized for it."""
@@ -252,7 +288,8 @@ class _Block:
                 return tok, number
         return None, None
 
-    def _mismatch(self, holder: str, node, tok: str, count: Optional[int], at: int, after: bool = False) -> None:
+    def _mismatch(self, holder: str, node, tok: str, count: Optional[int], at: int, lookups=(),
+                  after: bool = False) -> None:
         now = self.vocab.get(tok)
         rows = f"{count} rows" if count is not None else f"len({tok}) rows (its count then)"
         if after:
@@ -267,7 +304,16 @@ class _Block:
                        f"self' when looked up (a device-side assert on CUDA); add the tokens before building "
                        f"`{holder}`, or resize its embedding to len({tok}) after adding "
                        f"(`resize_token_embeddings` on a transformers model)")
-        self.pending.append((holder, node, Violation(CODE, ERROR, message)))
+        self.pending.append((holder, node.lineno, node, Violation(CODE, ERROR, message)))
+        rows = f"{count} rows" if count is not None else f"len({tok}) rows as of line {at}"
+        grew = at if after else node.lineno
+        for lookup in lookups:  # where the new ids raise: the table's reads in its class
+            self.pending.append((holder, node.lineno, lookup, Violation(
+                CODE, ERROR,
+                f"`{_segment(lookup)}` looks ids up in a table of {rows} (`{holder}`, built at line "
+                f"{node.lineno if after else at}), but tokens were added to `{tok}` at line {grew}: their ids "
+                f"raise 'index out of range in self' here (a device-side assert on CUDA); size the table "
+                f"with the final len({tok})")))
 
     def _keeps_items(self, cls: str) -> bool:
         """A class whose __init__ takes one collection and keeps one entry per item (`dict(vocab)`,
@@ -333,6 +379,11 @@ def _len_of(node) -> Optional[str]:
     if isinstance(node, ast.Attribute) and node.attr in _COUNT_ATTRIBUTES and isinstance(node.value, ast.Name):
         return node.value.id
     return None
+
+
+def _segment(node) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _called(node) -> Optional[str]:
