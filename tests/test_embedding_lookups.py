@@ -871,3 +871,22 @@ def test_dtype_message_names_the_type_torch_names(dtype, torch):
     said = str(raised.value)
     shown = said.split("but got ")[1].split(" instead")[0]
     assert f"but got {shown} instead" in dtype_message("ids", dtype, "the table").message
+
+
+def test_literal_ids_named_in_the_driver_and_a_slice_without_the_bad_id(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    if __name__ == "__main__":
+        emb = nn.Embedding(10, 4)
+        ids = torch.tensor([[1, 2, 10]])
+        whole = emb(ids.unsqueeze(0))
+        head = emb(ids[:, :2])
+    """
+    assert findings(code) == [(line_of(code, "whole = emb"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+    sliced = code.replace("whole = emb(ids.unsqueeze(0))", "")
+    assert findings(sliced) == []
+    run(sliced)

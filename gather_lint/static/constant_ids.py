@@ -9,6 +9,7 @@ the dim or table the ids reach. Negative fills are padding (interp_helpers._with
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
 from typing import Optional
 
@@ -68,3 +69,21 @@ def _one_more(d):
     if isinstance(d, int):
         return d + 1
     return Sym(f"{dim_text(d)} + 1", size=size + 1 if size is not None else None)
+
+
+def literal_ints(node):
+    """Every int of a nested list/tuple literal; None when anything else is in it."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return [node.value]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) is int:
+        return [-node.operand.value]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        found = []
+        for item in node.elts:
+            inner = literal_ints(item)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
+    return None

@@ -17,6 +17,7 @@ from typing import Optional
 
 from ..contract import ERROR, Violation
 from ..dims import dim_text, must_exceed, value
+from .constant_ids import literal_ints
 from .values import DimVal, TensorVal
 
 _ACCEPTED = ("int64", "int32")
@@ -113,8 +114,9 @@ def _made_by(interp, node, makers, line: Optional[int] = None, depth: int = 0):
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in makers \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch":
         return node
-    if isinstance(node, ast.Name) and depth < 3 and interp.function is not None:
-        bound = _binding_before(interp.function, node.id, line)
+    scope = interp.function or _driver_at(interp, line)
+    if isinstance(node, ast.Name) and depth < 3 and scope is not None:
+        bound = _binding_before(scope, node.id, line)
         return _made_by(interp, bound.value, makers, bound.lineno, depth + 1) if bound is not None else None
     return None
 
@@ -125,7 +127,7 @@ def literal_max(interp, ids_node):
     made = _made_by(interp, ids_node, ("tensor", "LongTensor", "as_tensor"))
     if made is None or not made.args or any(k.arg != "dtype" for k in made.keywords):
         return None
-    numbers = _literal_ints(made.args[0])
+    numbers = literal_ints(made.args[0])
     return (max(numbers), made.lineno) if numbers else None
 
 
@@ -143,21 +145,13 @@ def check_literal(interp, node, ids_node, rows, what: str) -> None:
     ), None)
 
 
-def _literal_ints(node):
-    """Every int of a nested list/tuple literal; None when anything else is in it."""
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return [node.value]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and type(node.operand.value) is int:
-        return [-node.operand.value]
-    if isinstance(node, (ast.List, ast.Tuple)):
-        found = []
-        for item in node.elts:
-            inner = _literal_ints(item)
-            if inner is None:
-                return None
-            found.extend(inner)
-        return found
+def _driver_at(interp, line: int):
+    """The script's `if __name__ == "__main__":` block holding `line`, for lookups in the driver itself."""
+    tree = getattr(interp.module, "tree", None)
+    for node in getattr(tree, "body", ()):
+        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno) \
+                and "__main__" in ast.dump(node.test):
+            return node
     return None
 
 
