@@ -890,3 +890,30 @@ def test_literal_ids_named_in_the_driver_and_a_slice_without_the_bad_id(torch):
     sliced = code.replace("whole = emb(ids.unsqueeze(0))", "")
     assert findings(sliced) == []
     run(sliced)
+
+
+def test_one_hot_of_labels_made_for_more_classes(torch):
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+
+    def soft_targets(labels, n_classes, eps=0.1):
+        hot = F.one_hot(labels, n_classes).float()
+        return hot * (1 - eps) + eps / n_classes
+
+
+    if __name__ == "__main__":
+        torch.manual_seed(0)
+        labels = torch.randint(0, 11, (64,))
+        targets = soft_targets(labels, 10)
+        literal = F.one_hot(torch.tensor([0, 2, 3]), num_classes=3)
+    """
+    assert findings(code) == [(line_of(code, "hot = F.one_hot"), "GL011"), (line_of(code, "literal = F.one_hot"), "GL011")]
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
+        run(code)
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
+        torch.nn.functional.one_hot(torch.tensor([0, 2, 3]), num_classes=3)
+    fine = code.replace("randint(0, 11", "randint(0, 10").replace("num_classes=3", "num_classes=4")
+    assert findings(fine) == []
+    run(fine)

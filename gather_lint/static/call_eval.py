@@ -284,6 +284,7 @@ class CallMixin:
                 self._check_padding_lookup(node, node.args[0], args[0], f"F.{func}()")
             if func == "one_hot" and args and isinstance(args[0], TensorVal):
                 n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
+                class_targets.check_one_hot(self, node, node.args[0], args[0], n)
                 s = args[0].shape
                 if s is None or s.variadic or not isinstance(n, DimVal) or value(n.dim) == -1:
                     return TensorVal(None, "int64")

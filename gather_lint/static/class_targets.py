@@ -1,4 +1,5 @@
-"""Class targets of `F.cross_entropy` / `F.nll_loss` (and their nn modules) against the class count.
+"""Class ids against a class count: the targets of `F.cross_entropy` / `F.nll_loss` (and their nn
+modules), and the labels of `F.one_hot(labels, num_classes)`.
 
 The loss reads the target ids along dim 1 of the input (the only dim of an unbatched one): a target
 of C or more, for C classes, raises 'IndexError: Target 5 is out of bounds.' (a device-side assert on
@@ -11,7 +12,7 @@ from __future__ import annotations
 from ..contract import ERROR, Violation
 from ..dims import dim_text, must_equal, must_exceed, value
 from . import embedding_lookups
-from .values import TensorVal
+from .values import DimVal, TensorVal
 
 FUNCTIONS = ("cross_entropy", "nll_loss")
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -41,6 +42,31 @@ def check(interp, func: str, node, args: list, kwargs: dict) -> None:
     if written is not None and value(classes) is not None and written[0] >= value(classes):
         interp.flag(node, _message(text, f"the class {written[0]} (written at line {written[1]})", classes,
                                    f"F.{func}()"), None)
+
+
+def check_one_hot(interp, node, ids_node, ids, classes) -> None:
+    """`F.one_hot(labels, n)` with labels made for more than n classes, or written with one of n or more:
+    torch raises 'Class values must be smaller than num_classes.'"""
+    n = classes.dim if isinstance(classes, DimVal) else None
+    if n is None or value(n) == -1 or ids_node is None:
+        return
+    text = interp.source.segment(ids_node)
+    domain = ids.domain if isinstance(ids, TensorVal) else None
+    origin = None
+    if domain is not None and domain.size is not None and not domain.category and domain.sentinel is None \
+            and must_exceed(domain.size, n):
+        origin = domain.origin
+    written = embedding_lookups.literal_max(interp, ids_node)
+    if origin is None and written is not None and value(n) is not None and written[0] >= value(n):
+        origin = f"the class {written[0]} (written at line {written[1]})"
+    if origin is None:
+        return
+    interp.flag(node, Violation(
+        "GL011", ERROR,
+        f"`{text}` holds {origin}, but F.one_hot() is given num_classes={dim_text(n)}; torch raises 'Class "
+        f"values must be smaller than num_classes.' (a device-side assert on CUDA); pass the number of classes "
+        f"the labels were made for, or remap the labels",
+    ), None)
 
 
 def _message(text: str, origin: str, classes, what: str) -> Violation:

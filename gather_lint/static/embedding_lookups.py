@@ -60,7 +60,7 @@ def scripted(text: str) -> bool:
     return "__main__" in text and spelled_in(text)
 
 
-_LOOKUPS = ("mbedding", "cross_entropy", "CrossEntropyLoss", "nll_loss", "NLLLoss")  # tables and class ids
+_LOOKUPS = ("mbedding", "cross_entropy", "CrossEntropyLoss", "nll_loss", "NLLLoss", "one_hot")  # tables and class ids
 
 
 def spelled_in(text: str) -> bool:
