@@ -53,10 +53,10 @@ def dtype_message(text: str, dtype: str, what: str) -> Violation:
 
 
 def scripted(text: str) -> bool:
-    """A script (it has a `__main__` driver) that looks ids up in a table (or scores class ids with a loss,
-    class_targets.py): the driver builds the table with
-    known sizes and makes the ids, so the lookups can be checked. A library file's tables are sized from
-    configs nothing in it fills, so it is not parsed for lookups alone (substring tests only)."""
+    """A script (it has a `__main__` driver) that looks ids up in a table, or scores class ids with a loss
+    (class_targets.py): its driver builds the table with known sizes and makes the ids, so the lookups can
+    be checked. A library file's tables are sized from configs nothing in it fills, so it is not parsed for
+    lookups alone (substring tests only: this runs on every file)."""
     return "__main__" in text and spelled_in(text)
 
 
@@ -125,8 +125,8 @@ def literal_max(interp, ids_node):
     """(largest id, line) of ids written out as a literal (`torch.tensor([[5, 2, 32000]])`), through
     value-keeping methods and local names; None when they are not."""
     made = _made_by(interp, ids_node, ("tensor", "LongTensor", "as_tensor"))
-    if made is None or not made.args or any(k.arg != "dtype" for k in made.keywords):
-        return None
+    if made is None or not made.args or any(k.arg != "dtype" or not _integer_dtype(k.value) for k in made.keywords):
+        return None  # a float literal is GL008's (torch rejects its dtype first)
     numbers = literal_ints(made.args[0])
     return (max(numbers), made.lineno) if numbers else None
 
@@ -143,6 +143,10 @@ def check_literal(interp, node, ids_node, rows, what: str) -> None:
         f"{what} has {_sized(rows)} rows (ids 0 to {size - 1}); torch raises 'index out of range in self' "
         f"(a device-side assert on CUDA); use an id the table has, or enlarge the table",
     ), None)
+
+
+def _integer_dtype(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in ("long", "int64", "int", "int32")
 
 
 def _driver_at(interp, line: int):
