@@ -917,3 +917,48 @@ def test_one_hot_of_labels_made_for_more_classes(torch):
     fine = code.replace("randint(0, 11", "randint(0, 10").replace("num_classes=3", "num_classes=4")
     assert findings(fine) == []
     run(fine)
+
+
+def test_config_object_with_a_vocab_size_attribute(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    from types import SimpleNamespace
+
+
+    class Vocab:
+        def __init__(self, tokens):
+            self.stoi = {t: i for i, t in enumerate(tokens)}
+
+        def add_tokens(self, tokens):
+            for t in tokens:
+                self.stoi.setdefault(t, len(self.stoi))
+
+        def __call__(self, tokens):
+            return torch.tensor([[self.stoi[t] for t in tokens]])
+
+
+    class Tagger(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.embed = nn.Embedding(config.vocab_size, config.hidden)
+            self.out = nn.Linear(config.hidden, 3)
+
+        def forward(self, ids):
+            return self.out(self.embed(ids))
+
+
+    if __name__ == "__main__":
+        vocab = Vocab(["<pad>", "x", "y", "z"])
+        config = SimpleNamespace(vocab_size=4, hidden=8)
+        vocab.add_tokens(["<num>"])
+        model = Tagger(config)
+        out = model(vocab(["x", "<num>"]))
+    """
+    assert findings(code) == [(line_of(code, "self.out(self.embed(ids))"), "GL011"),
+                              (line_of(code, "model = Tagger(config)"), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+    fixed = code.replace("config = SimpleNamespace(vocab_size=4", "config = SimpleNamespace(vocab_size=5")
+    assert findings(fixed) == []
+    run(fixed)

@@ -136,6 +136,8 @@ def _param_ref(node, params) -> Optional[Tuple[str, Optional[str]]]:
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in params \
             and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         return node.value.id, node.slice.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in params:
+        return node.value.id, node.attr
     return None
 
 
@@ -197,10 +199,16 @@ class _Block:
             if isinstance(value, ast.Dict):
                 self.dicts[name] = {k.value: self._int(v) for k, v in zip(value.keys, value.values)
                                     if isinstance(k, ast.Constant) and self._int(v) is not None}
+            elif isinstance(value, ast.Call) and value.keywords and not value.args and _called(value) not in self.vocab:
+                # a config built from keywords: `Config(vocab_size=20, hidden=16)`, `dict(...)`, `SimpleNamespace(...)`
+                self.dicts[name] = {k.arg: self._int(k.value) for k in value.keywords
+                                    if k.arg and self._int(k.value) is not None}
             if isinstance(value, ast.Call):
                 self._built(name, value)
-        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.dicts:
-            key = target.slice.value if isinstance(target.slice, ast.Constant) else None
+        elif isinstance(target, (ast.Subscript, ast.Attribute)) and isinstance(target.value, ast.Name) \
+                and target.value.id in self.dicts:
+            key = target.attr if isinstance(target, ast.Attribute) else (
+                target.slice.value if isinstance(target.slice, ast.Constant) else None)
             if isinstance(key, str):
                 number = self._int(value)
                 if number is None:
@@ -338,6 +346,8 @@ class _Block:
             return self.ints.get(node.id)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant):
             return self.dicts.get(node.value.id, {}).get(node.slice.value)  # config["vocab_size"]
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return self.dicts.get(node.value.id, {}).get(node.attr)  # config.vocab_size
         if isinstance(node, ast.Call) and _called(node) == "len" and len(node.args) == 1:
             return self._length(node.args[0])
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
