@@ -962,3 +962,40 @@ def test_config_object_with_a_vocab_size_attribute(torch):
     fixed = code.replace("config = SimpleNamespace(vocab_size=4", "config = SimpleNamespace(vocab_size=5")
     assert findings(fixed) == []
     run(fixed)
+
+
+PLAIN_VOCAB = """
+import torch
+import torch.nn as nn
+
+
+def main():
+    words = "the cat sat on the mat".split()
+    stoi = {w: i for i, w in enumerate(sorted(set(words)))}
+    emb = nn.Embedding(len(stoi), 4)
+    GROWTH
+    ids = torch.tensor([stoi.get(w, stoi["<unk>"]) for w in "the dog sat".split()])
+    return emb(ids)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_unknown_word_entry_added_after_the_embedding_was_sized(torch):
+    code = PLAIN_VOCAB.replace("GROWTH", 'stoi["<unk>"] = len(stoi)')
+    assert findings(code) == [(line_of(code, 'stoi["<unk>"] = len(stoi)'), "GL011")]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code)
+
+
+def test_entry_added_but_never_read_or_added_first_is_silent(torch):
+    unread = PLAIN_VOCAB.replace("GROWTH", 'stoi["<unk>"] = len(stoi)').replace(
+        'torch.tensor([stoi.get(w, stoi["<unk>"]) for w in "the dog sat".split()])', "torch.tensor([0, 1, 2])")
+    assert findings(unread) == []
+    run(unread)
+    first = PLAIN_VOCAB.replace("GROWTH", "").replace(
+        "    emb = nn.Embedding(len(stoi), 4)", '    stoi["<unk>"] = len(stoi)\n    emb = nn.Embedding(len(stoi), 4)')
+    assert findings(first) == []
+    run(first)

@@ -33,7 +33,8 @@ _PARAMETER_TABLES = ("randn", "rand", "zeros", "empty", "ones", "normal")
 
 def spelled_in(text: str) -> bool:
     """A script that adds tokens: substring tests only (the prefilter runs on every file)."""
-    return "__main__" in text and ("add_tokens" in text or "add_special_tokens" in text)
+    return "__main__" in text and ("add_tokens" in text or "add_special_tokens" in text or (
+        "mbedding" in text and ("append(" in text or "] = len(" in text or "setdefault(" in text)))
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
@@ -156,6 +157,9 @@ class _Block:
         self.tables: Dict[str, Tuple[str, Optional[int], int, ast.AST]] = {}
         self.pending: List[Tuple[str, int, ast.AST, Violation]] = []  # (holder, used after line, node, violation)
         self.found: List[Tuple[ast.AST, Violation]] = []
+        # a collection grown by append / `[key] = len(...)`: its new entry must be read after the growth
+        self.needs_read: Dict[int, Tuple[str, int]] = {}
+        self._plain = None  # (name, line) while a plain growth is being reported
 
     def run(self, body) -> Iterator[Tuple[ast.AST, Violation]]:
         if any(_called(n) and _RESIZE in _called(n) for stmt in body for n in ast.walk(stmt)):
@@ -163,7 +167,10 @@ class _Block:
         for stmt in body:
             self._uses(stmt)
             self._statement(stmt)
-        yield from self.found
+        for at, violation in self.found:
+            read = self.needs_read.get(id(violation))
+            if read is None or _read_after(body, *read):
+                yield at, violation
 
     def _uses(self, stmt) -> None:
         """A pending mismatch counts once its table is used: the model is called after it."""
@@ -182,6 +189,12 @@ class _Block:
     def _statement(self, stmt) -> None:
         if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call) and _called(stmt.value) in _GROW:
             self._grow(stmt.value)  # `tok.add_tokens([...])`, `added = tok.add_tokens([...])`
+            return
+        plain = _plain_growth(stmt)
+        if plain is not None and any(tok == plain[0] for tok, *_ in self.tables.values()):
+            self._plain = (plain[0], stmt.lineno)
+            self._grown_by(plain[0], plain[1], stmt)
+            self._plain = None
             return
         if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
             return
@@ -220,10 +233,11 @@ class _Block:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in _GROW and isinstance(func.value, ast.Name)):
             return
-        name = func.value.id
         added = self._new_tokens(call)
-        if not added:
-            return
+        if added:
+            self._grown_by(func.value.id, added, call)
+
+    def _grown_by(self, name: str, added: int, call) -> None:
         if name in self.vocab and self.vocab[name] is not None:
             self.vocab[name] += added
         else:
@@ -312,16 +326,21 @@ class _Block:
                        f"self' when looked up (a device-side assert on CUDA); add the tokens before building "
                        f"`{holder}`, or resize its embedding to len({tok}) after adding "
                        f"(`resize_token_embeddings` on a transformers model)")
-        self.pending.append((holder, node.lineno, node, Violation(CODE, ERROR, message)))
+        self._pend(holder, node.lineno, node, Violation(CODE, ERROR, message))
         rows = f"{count} rows" if count is not None else f"len({tok}) rows as of line {at}"
         grew = at if after else node.lineno
         for lookup in lookups:  # where the new ids raise: the table's reads in its class
-            self.pending.append((holder, node.lineno, lookup, Violation(
+            self._pend(holder, node.lineno, lookup, Violation(
                 CODE, ERROR,
                 f"`{_segment(lookup)}` looks ids up in a table of {rows} (`{holder}`, built at line "
                 f"{node.lineno if after else at}), but tokens were added to `{tok}` at line {grew}: their ids "
                 f"raise 'index out of range in self' here (a device-side assert on CUDA); size the table "
-                f"with the final len({tok})")))
+                f"with the final len({tok})"))
+
+    def _pend(self, holder: str, after: int, node, violation: Violation) -> None:
+        self.pending.append((holder, after, node, violation))
+        if self._plain is not None:
+            self.needs_read[id(violation)] = self._plain
 
     def _keeps_items(self, cls: str) -> bool:
         """A class whose __init__ takes one collection and keeps one entry per item (`dict(vocab)`,
@@ -377,6 +396,41 @@ class _Block:
 
 _NOT_USES = ("print", "len", "isinstance", "type", "id", "repr", "str", "getattr", "hasattr", "setattr")
 _COUNT_ATTRIBUTES = ("vocab_size", "n_vocab", "n_words", "num_tokens", "n_tokens")
+
+
+_PLAIN_GROW = {"append": 1, "insert": 1, "add": 1, "setdefault": 1}
+
+
+def _plain_growth(stmt) -> Optional[Tuple[str, int]]:
+    """(collection, entries added) for `itos.append("<unk>")`, `vocab.extend([...])` (a literal list), or
+    `stoi["<unk>"] = len(stoi)`."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+            and isinstance(stmt.value.func.value, ast.Name):
+        method, name = stmt.value.func.attr, stmt.value.func.value.id
+        if method in _PLAIN_GROW:
+            return name, 1
+        if method == "extend" and stmt.value.args and isinstance(stmt.value.args[0], (ast.List, ast.Tuple)):
+            return name, len(stmt.value.args[0].elts)
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
+        target = stmt.targets[0]
+        if isinstance(target.value, ast.Name) and _len_of(stmt.value) == target.value.id:
+            return target.value.id, 1
+    return None
+
+
+def _read_after(body, name: str, line: int) -> bool:
+    """Ids are read out of the collection after `line`: `stoi[w]`, `stoi.get(w)`, `itos.index(w)`, `tok(...)`."""
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if getattr(node, "lineno", 0) <= line:
+                continue
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
+                    and isinstance(node.ctx, ast.Load):
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                    and node.func.value.id == name and node.func.attr in ("get", "index", "encode", "lookup"):
+                return True
+    return False
 
 
 def _len_of(node) -> Optional[str]:
