@@ -13,8 +13,12 @@ Evidence needed, all certain in the script's own statements (one block, straight
   moment) or an integer;
 - the vocabulary's count when that integer is used: `len(tok)`, or the length of the literal
   collection the tokenizer was built from (its class keeps one entry per item);
-- the growth: an add call with a non-empty literal list of new tokens;
-- a use of the table after the growth (the model is called), and no resize anywhere in the block.
+- the growth: an add call with a non-empty literal list of new tokens; or, for a plain collection the
+  table was sized with (`nn.Embedding(len(stoi), d)`), `stoi["<unk>"] = len(stoi)` / `itos.append(...)`
+  followed by ids read out of it (`stoi[w]`, `stoi.get(w, ...)`);
+- a use of the table after the growth (the model is called or handed on), and no resize anywhere in
+  the block. Reported at the cause (the add, or the table built with the old count) and where the
+  table's class looks ids up in it.
 """
 from __future__ import annotations
 
@@ -55,8 +59,9 @@ def _blocks(tree: ast.Module) -> Iterator[List[ast.stmt]]:
 
 
 class _SizingArguments:
-    """Which constructor argument of a file class sizes an embedding's rows: (position, keyword, key),
-    key being the config entry (`cfg["vocab_size"]`) when the argument is a config dict."""
+    """Which constructor argument of a file class sizes an embedding's rows: (position, keyword, key,
+    lookups), key being the config entry (`cfg["vocab_size"]`, `cfg.vocab_size`) when the argument is a
+    config, lookups the places the class reads that table."""
 
     def __init__(self, classes: Dict[str, ast.ClassDef]):
         self.classes = classes
@@ -153,8 +158,8 @@ class _Block:
         self.dicts: Dict[str, Dict[str, int]] = {}
         self.vocab: Dict[str, Optional[int]] = {}  # tokenizers: their count when known
         self.grown: Dict[str, Tuple[int, int]] = {}  # tokenizer -> (line of the first add, tokens added)
-        # tables: holder name -> (tokenizer, count it was sized with, or None for len(tok) then, line, node)
-        self.tables: Dict[str, Tuple[str, Optional[int], int, ast.AST]] = {}
+        # tables: holder name -> (tokenizer, count it was sized with or None for len(tok) then, line, lookups)
+        self.tables: Dict[str, Tuple[str, Optional[int], int, tuple]] = {}
         self.pending: List[Tuple[str, int, ast.AST, Violation]] = []  # (holder, used after line, node, violation)
         self.found: List[Tuple[ast.AST, Violation]] = []
         # a collection grown by append / `[key] = len(...)`: its new entry must be read after the growth
