@@ -148,7 +148,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node in tree_walk.function_defs(top):
                 module.analyse(node)  # once: a call that brought no facts may have run it already
         if vocab_growth.spelled_in(text):
-            for node, violation in vocab_growth.check_module(parse(text, path)):  # the whole script, in order
+            for node, violation in vocab_growth.check_module(_whole(tree, text, path)):  # the script, in order
                 flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
@@ -245,6 +245,17 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     module = ast.Module(body=_imports_of(lines, path) + body, type_ignores=[])
     module.summary_only = summary_only  # callees (functions, classes) no op names: no analysis of their own
     return module
+
+
+def _whole(tree: ast.Module, text: str, path: str) -> ast.Module:
+    """The whole file's tree; the blocks parse_relevant kept when the whole does not parse (only its
+    blocks were parsed, and one of the others is broken)."""
+    if not hasattr(tree, "summary_only"):
+        return tree
+    try:
+        return parse(text, path)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return tree
 
 
 def _called_names(text: str):
