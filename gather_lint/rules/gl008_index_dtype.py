@@ -9,6 +9,10 @@ It also flags ``torch.tensor(kept)`` without a dtype where ``kept`` is a filtere
 list gives a float32 tensor, so index_select, index_add_, index_copy_ and take_along_dim raise on
 exactly the inputs where the filter keeps nothing. (gather and scatter check nothing for an empty
 index, so they are not flagged.)
+
+Embedding lookups (``nn.Embedding``, ``F.embedding``) take int64 or int32 ids too: a comparison mask
+used as segment ids (``emb(tokens >= offset)``) raises ``Expected tensor for argument #1 'indices' to
+have one of the following scalar types: Long, Int; but got CPUBoolType instead``.
 """
 from typing import Optional
 

@@ -9,6 +9,15 @@ the runtime mode checks them all; statically, only values the code certainly mak
 are reported: a negative padding value put into the index and not masked, or values made for a
 larger size than the dim they index. Advanced indexing `table[idx]` is checked for the latter too:
 `x[x > n] = n` (a clamp to n) before a table of n rows reads row n, one past the end.
+
+Embedding lookups (``nn.Embedding``, ``F.embedding``) raise ``index out of range in self`` for the same
+reasons, and for a few of their own that a script's driver makes certain: tokens added to the
+tokenizer after the embedding was sized from it (``add_tokens`` / ``add_special_tokens`` without
+``resize_token_embeddings``), positions ``torch.arange(L)`` for a longer sequence than the position
+table, an id equal to the table's size (``torch.full(..., vocab_size)``, an eos id appended with
+``torch.cat`` or ``F.pad``, token type ids of ones for a single-type table, a literal id). Class
+targets of ``cross_entropy`` / ``nll_loss`` made for more classes than the input has raise
+``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for.
 """
 from typing import Optional
 

@@ -13,11 +13,11 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, index_values, module_constants
+from . import advanced_indexing, embedding_lookups, index_values, module_constants
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
-from . import text_scan, token_shift, tree_walk
+from . import text_scan, token_shift, tree_walk, vocab_growth
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -78,7 +78,8 @@ def fills_buffer(text: str) -> bool:
 
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
-    return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text)
+    return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
+        or vocab_growth.spelled_in(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -150,6 +151,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 continue
             for node in tree_walk.function_defs(top):
                 module.analyse(node)  # once: a call that brought no facts may have run it already
+        if vocab_growth.spelled_in(text):
+            for node, violation in vocab_growth.check_module(_whole(tree, text, path)):  # the script, in order
+                flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
                 flag(node, violation, None)
@@ -198,7 +202,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         return parse(text, path)
     chunks = [(first, "".join(lines[first:last])) for first, last in zip(starts, starts[1:] + [len(lines)])]
     # a block making out-of-range index values counts as a site's: its callers index with them
-    keep = [names_an_op(chunk) or index_values.spelled_in(chunk) for _, chunk in chunks]
+    tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
+    keep = [names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
+            for _, chunk in chunks]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
@@ -244,6 +250,17 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     module = ast.Module(body=_imports_of(lines, path) + body, type_ignores=[])
     module.summary_only = summary_only  # callees (functions, classes) no op names: no analysis of their own
     return module
+
+
+def _whole(tree: ast.Module, text: str, path: str) -> ast.Module:
+    """The whole file's tree; the blocks parse_relevant kept when the whole does not parse (only its
+    blocks were parsed, and one of the others is broken)."""
+    if not hasattr(tree, "summary_only"):
+        return tree
+    try:
+        return parse(text, path)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return tree
 
 
 def _called_names(text: str):

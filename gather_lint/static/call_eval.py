@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import config, index_values, modules, repeated_indices, value_ranges
+from . import class_targets, config, constant_ids, embedding_lookups, index_values, modules, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -60,6 +60,7 @@ class CallMixin:
                 if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                     index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
+                    embedding_lookups.check(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                 return layer.apply(args[0]) if len(args) == 1 else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
@@ -136,6 +137,10 @@ class CallMixin:
         if method == "new_full" and len(args) >= 2 and _negative(args[1]) is not None:  # a tensor of padding
             made = result if isinstance(result, TensorVal) else TensorVal(None, owner.dtype)
             return _with_sentinel(made.with_(domain=None), _negative(args[1]), node.lineno)
+        if method == "new_ones" and isinstance(result, TensorVal):
+            return constant_ids.ones(method, result.with_(domain=None, dtype=result.dtype or owner.dtype), node.lineno)
+        if method == "new_full" and len(args) >= 2 and isinstance(result, TensorVal):
+            return constant_ids.filled(result.with_(domain=None, dtype=result.dtype or owner.dtype), args[1], node.lineno)
         if not isinstance(result, TensorVal):
             return result
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
@@ -175,6 +180,10 @@ class CallMixin:
     def _call_instance(self, target, node: ast.Call, args, kwargs):
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
         if modules.is_layer(target):
+            if isinstance(target, LayerVal) and target.kind == "Embedding" and len(args) == 1 and node.args:
+                what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
+                index_values.check_lookup(self, node, node.args[0], args[0], target.first, what)
+                embedding_lookups.check(self, node, node.args[0], args[0], target.first, what)
             return target.apply(args[0]) if len(args) == 1 and not kwargs else None
         if any(isinstance(a, ast.Starred) for a in node.args):
             return None
@@ -231,6 +240,8 @@ class CallMixin:
             return sequences.copy_of(args, kwargs)
         for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
             self._check_broadcast(node, left_node, left, right_node, right, what)
+        if module == "torch.nn.functional":
+            class_targets.check(self, func, node, args, kwargs)
         if broadcast_sites.loss_module(module, func):
             return QualName(broadcast_sites.loss_module(module, func))
         if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
@@ -239,17 +250,17 @@ class CallMixin:
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
-                return _construct(func, args, kwargs, node, self.function)
+                return constant_ids.ones(func, _construct(func, args, kwargs, node, self.function), node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
                 filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
-                return TensorVal(args[0].shape, dtype, filled=filled)
+                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled), node.lineno)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
                     return ops.cat_repeated(args[0].element, dim, stack=func == "stack")
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
-                joined = ops.cat(items, dim, stack=func == "stack")
+                joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
@@ -263,15 +274,18 @@ class CallMixin:
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if isinstance(made, TensorVal) and _negative(fill) is not None:
                     return _with_sentinel(made, _negative(fill), node.lineno)
-                return made
+                return constant_ids.filled(made, fill, node.lineno)
             if func == "pad" and args and isinstance(args[0], TensorVal):
                 padded = TensorVal(None, args[0].dtype, args[0].domain)
                 fill = kwargs.get("value", args[3] if len(args) > 3 else None)
-                return _with_sentinel(padded, _negative(fill), node.lineno) if _negative(fill) is not None else padded
+                if _negative(fill) is not None:
+                    return _with_sentinel(padded, _negative(fill), node.lineno)
+                return constant_ids.padded(padded, fill, args[1] if len(args) > 1 else kwargs.get("pad"), node.lineno)
             if func in ("one_hot", "embedding") and args and isinstance(args[0], TensorVal):
                 self._check_padding_lookup(node, node.args[0], args[0], f"F.{func}()")
             if func == "one_hot" and args and isinstance(args[0], TensorVal):
                 n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
+                class_targets.check_one_hot(self, node, node.args[0], args[0], n)
                 s = args[0].shape
                 if s is None or s.variadic or not isinstance(n, DimVal) or value(n.dim) == -1:
                     return TensorVal(None, "int64")
@@ -281,6 +295,8 @@ class CallMixin:
                 if weight.shape is not None and not weight.shape.variadic and len(weight.shape.dims) == 2:
                     index_values.check_lookup(self, node, node.args[0], ids, weight.shape.dims[0],
                                               f"the weight `{self.source.segment(node.args[1])}` of F.embedding()")
+                rows = weight.shape.dims[0] if weight.shape is not None and not weight.shape.variadic and weight.shape.dims else None
+                embedding_lookups.check(self, node, node.args[0], ids, rows, "F.embedding()")
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)

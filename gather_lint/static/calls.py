@@ -26,6 +26,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 class ModuleContext:
     def __init__(self, tree: ast.Module, make_interpreter):
+        self.tree = tree
         self.functions: Dict[str, ast.AST] = {node.name: node for node in tree.body if isinstance(node, _DEFS)}
         self.methods: Dict[tuple, ast.AST] = {}
         self.class_of: Dict[ast.AST, str] = {}
@@ -76,7 +77,7 @@ class ModuleContext:
         if init is None:  # an inherited __init__ takes whatever arguments this call passes
             return InstanceVal(class_name, None if args or kwargs else ())
         facts = _bind(init, [None] + list(args), kwargs)
-        if facts is None or len(facts) < len(args) + len(kwargs):
+        if facts is None or (len(facts) < len(args) + len(kwargs) and not _partly_known(facts, args, kwargs)):
             return InstanceVal(class_name, None)
         facts.update(_defaults(init, len(args) + 1, kwargs))
         return InstanceVal(class_name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
@@ -194,6 +195,13 @@ def _from_call(v, context: str):
     fix at the cause, in the caller's own code (the `/` that made the float), is kept."""
     return replace(v, message=v.message + context, fix_suffix=None, fix_dim=None, fix_result_suffix=None,
                    fix_keyword=None, fix_statement=None, fix_argument=None)
+
+
+def _partly_known(facts, args, kwargs) -> bool:
+    """Some constructor arguments known, and the unknown ones plain values (`Encoder(len(vocab), 8)`):
+    the known sizes build their layers, the unknown ones stay unknown in forward as they would alone."""
+    given = list(args) + list(kwargs.values())
+    return any(_informative(v) for v in facts.values()) and all(v is None or isinstance(v, _FACTS) for v in given)
 
 
 def _informative(value) -> bool:

@@ -14,6 +14,7 @@ from ..dims import Shape
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
 
 NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
+_ABSENT = object()  # an argument the call does not pass
 
 # layers whose output has the input's shape (and a float input's dtype)
 _SHAPE_KEEPING = {
@@ -73,10 +74,14 @@ def build(func: str, args: list, kwargs: dict):
     """The layer `nn.<func>(*args, **kwargs)` builds, or None when its effect on shapes is not known."""
     if func in ("Embedding", "Linear") and len(args) + len(kwargs) >= 2:
         names = ("num_embeddings", "embedding_dim") if func == "Embedding" else ("in_features", "out_features")
-        first = args[0] if args else kwargs.get(names[0])
-        second = args[1] if len(args) > 1 else kwargs.get(names[1])
+        first = args[0] if args else kwargs.get(names[0], _ABSENT)
+        second = args[1] if len(args) > 1 else kwargs.get(names[1], _ABSENT)
         if isinstance(first, DimVal) and isinstance(second, DimVal):
             return LayerVal(func, first.dim, second.dim)
+        if func == "Embedding" and first is not _ABSENT and second is not _ABSENT:
+            # sizes from a config the analysis cannot read: still a lookup table, whose ids' dtype is checked
+            return LayerVal(func, first.dim if isinstance(first, DimVal) else None,
+                            second.dim if isinstance(second, DimVal) else None)
         return None
     if func in ("GRU", "LSTM", "RNN"):
         hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")

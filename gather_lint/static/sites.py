@@ -99,6 +99,15 @@ def _may_be_tensor(value) -> bool:
     return value is None or isinstance(value, TensorVal)
 
 
+def _selected(inp):
+    """What gather / index_select read out of a table of ids keeps: the size those ids were made for
+    (`knn_ids[target]` are still cell ids among num_cells)."""
+    domain = inp.domain if isinstance(inp, TensorVal) else None
+    if domain is None or domain.size is None or domain.category or domain.sentinel is not None:
+        return None
+    return domain
+
+
 def result_of(site: Site, values: dict) -> Optional[TensorVal]:
     """The op's own result: gather takes the index's shape, scatter/index ops keep the input's."""
     inp = values.get("input")
@@ -110,7 +119,7 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
             axis = normalize_dim(site.dim, len(idx.dims))  # gather's index has the input's rank
         kept = axis if idx is not None and not idx.variadic and axis is not None and axis < len(idx.dims) \
             and idx.dims[axis] == 1 and len(idx.dims) >= 2 else None
-        return TensorVal(site.index.shape, dtype, kept_singleton=kept)
+        return TensorVal(site.index.shape, dtype, _selected(inp), kept_singleton=kept)
     if family == "scatter" or site.op.name in ("index_add", "index_copy", "index_fill"):
         return TensorVal(site.input.shape, dtype)
     axis = gather_axis(site)
@@ -118,11 +127,11 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
     if site.op.name == "index_select":
         idx = site.index.shape
         if axis is None or idx is None or idx.variadic or len(idx.dims) > 1:
-            return TensorVal(None, dtype)
+            return TensorVal(None, dtype, _selected(inp))
         count = idx.dims[0] if idx.dims else 1
         dims = list(shape.dims)
         dims[axis] = count
-        return TensorVal(Shape(tuple(dims)), dtype)
+        return TensorVal(Shape(tuple(dims)), dtype, _selected(inp))
     if family == "take_along_dim":
         idx = site.index.shape
         if axis is None or idx is None or idx.variadic or len(idx.dims) != len(shape.dims):

@@ -1,0 +1,80 @@
+"""Class ids against a class count: the targets of `F.cross_entropy` / `F.nll_loss` (and their nn
+modules), and the labels of `F.one_hot(labels, num_classes)`.
+
+The loss reads the target ids along dim 1 of the input (the only dim of an unbatched one): a target
+of C or more, for C classes, raises 'IndexError: Target 5 is out of bounds.' (a device-side assert on
+CUDA). Reported when the targets were made for more classes than the input has (`randint(0, K)`,
+an id table, a constant fill) or are written out in the code with one past the classes (GL011).
+Probabilities as targets (a float tensor of the input's shape) are not class ids and are skipped.
+"""
+from __future__ import annotations
+
+from ..contract import ERROR, Violation
+from ..dims import dim_text, must_equal, must_exceed, value
+from . import embedding_lookups
+from .values import DimVal, TensorVal
+
+FUNCTIONS = ("cross_entropy", "nll_loss")
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def check(interp, func: str, node, args: list, kwargs: dict) -> None:
+    if func not in FUNCTIONS:
+        return
+    keywords = {k.arg: k.value for k in node.keywords if k.arg}
+    logits = kwargs.get("input", args[0] if args else None)
+    target = kwargs.get("target", args[1] if len(args) > 1 else None)
+    target_node = keywords.get("target", node.args[1] if len(node.args) > 1 else None)
+    if not isinstance(logits, TensorVal) or logits.shape is None or logits.shape.variadic or not logits.shape.dims \
+            or target_node is None:
+        return
+    dims = logits.shape.dims
+    classes = dims[1] if len(dims) >= 2 else dims[0]
+    if classes is None or (isinstance(target, TensorVal) and target.dtype in _FLOATS):
+        return
+    text = interp.source.segment(target_node)
+    domain = target.domain if isinstance(target, TensorVal) else None
+    if domain is not None and domain.size is not None and not domain.category and domain.sentinel is None \
+            and must_exceed(domain.size, classes) and not any(must_equal(d, domain.size) for d in dims):
+        interp.flag(node, _message(text, domain.origin, classes, f"F.{func}()"), None)
+        return
+    written = embedding_lookups.literal_max(interp, target_node)
+    if written is not None and value(classes) is not None and written[0] >= value(classes):
+        interp.flag(node, _message(text, f"the class {written[0]} (written at line {written[1]})", classes,
+                                   f"F.{func}()"), None)
+
+
+def check_one_hot(interp, node, ids_node, ids, classes) -> None:
+    """`F.one_hot(labels, n)` with labels made for more than n classes, or written with one of n or more:
+    torch raises 'Class values must be smaller than num_classes.'"""
+    n = classes.dim if isinstance(classes, DimVal) else None
+    if n is None or value(n) == -1 or ids_node is None:
+        return
+    text = interp.source.segment(ids_node)
+    domain = ids.domain if isinstance(ids, TensorVal) else None
+    origin = None
+    if domain is not None and domain.size is not None and not domain.category and domain.sentinel is None \
+            and must_exceed(domain.size, n):
+        origin = domain.origin
+    written = embedding_lookups.literal_max(interp, ids_node)
+    if origin is None and written is not None and value(n) is not None and written[0] >= value(n):
+        origin = f"the class {written[0]} (written at line {written[1]})"
+    if origin is None:
+        return
+    interp.flag(node, Violation(
+        "GL011", ERROR,
+        f"`{text}` holds {origin}, but F.one_hot() is given num_classes={dim_text(n)}; torch raises 'Class "
+        f"values must be smaller than num_classes.' (a device-side assert on CUDA); pass the number of classes "
+        f"the labels were made for, or remap the labels",
+    ), None)
+
+
+def _message(text: str, origin: str, classes, what: str) -> Violation:
+    first = value(classes) if value(classes) is not None else dim_text(classes)
+    return Violation(
+        "GL011", ERROR,
+        f"target `{text}` holds {origin}, but the input of {what} has {dim_text(classes)} classes along dim 1 "
+        f"(valid targets 0 to {first - 1 if isinstance(first, int) else f'{first} - 1'}); torch raises "
+        f"'Target {first} is out of bounds.' (a device-side assert on CUDA); size the output layer by the "
+        f"number of classes, or remap the targets",
+    )
