@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, index_values, module_constants
+from . import advanced_indexing, index_values, module_constants, normalised_consumers
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -74,7 +74,8 @@ def fills_buffer(text: str) -> bool:
 
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
-    return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text)
+    return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or \
+        normalised_consumers.spelled_in(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -195,6 +196,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     chunks = [(first, "".join(lines[first:last])) for first, last in zip(starts, starts[1:] + [len(lines)])]
     # a block making out-of-range index values counts as a site's: its callers index with them
     keep = [names_an_op(chunk) or index_values.spelled_in(chunk) for _, chunk in chunks]
+    if normalised_consumers.spelled_in(text):  # a softmax and its reader are often in different blocks
+        keep = [kept or normalised_consumers.block_spelled(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]

@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
+from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, normalised_consumers, scalars, sequences, symbolic
 from . import config, index_values, modules, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -87,6 +87,7 @@ class CallMixin:
                 if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+                result = normalised_consumers.after(self, node, func.attr, owner, args, kwargs, result)  # GL018
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
@@ -228,6 +229,7 @@ class CallMixin:
         module, _, func = name.rpartition(".")
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        normalised_consumers.check_loss(self, node, module, func, args, kwargs)  # GL018
         for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if broadcast_sites.loss_module(module, func):
@@ -289,6 +291,7 @@ class CallMixin:
                 return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)

@@ -303,7 +303,7 @@ def fill_gaps(declared, fact):
         if declared.shape is None:
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
-                              domain=declared.domain or fact.domain)
+                              domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised)
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     return declared

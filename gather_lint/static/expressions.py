@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Optional
 
 from . import advanced_indexing, index_values
-from . import branches, maybe_empty, repeated_indices, scalars, sequences
+from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences
 from . import config
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -175,6 +175,7 @@ class ExpressionMixin:
             result = result.with_(dtype=left.dtype if isinstance(left, TensorVal) else result.dtype,
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         result = repeated_indices.through_arith(left, right, symbol, result)
+        result = normalised_consumers.through_arith(left, right, result)  # GL018
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
             # `//` there is the fix unless a float literal would keep the result a float

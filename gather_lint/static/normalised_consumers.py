@@ -1,0 +1,176 @@
+"""GL018 without a gather: a softmax / log_softmax whose result a later op reads along another dim.
+
+A softmax with a literal dim (or F.softmax's implicit one) on a tensor of known rank marks its result
+(TensorVal.normalised). Elementwise arithmetic and casts that keep the shape keep the mark; any other
+op drops it. The ops below fix which dim holds the distribution, and a mismatch is reported at the
+softmax, where the fix (its dim) goes:
+
+* `F.nll_loss` / `nn.NLLLoss`: the classes are dim 1 (dim 0 of a 1-d input). A log_softmax over
+  another dim of a 2-d input (or over dim 0 of any rank) runs silently and is wrong whatever the names.
+* `torch.multinomial` on a 2-d tensor samples each row, over the last dim.
+* `logsumexp` / `argmax` / `argmin` / `max` / `min` over a dim, when the softmax ran over the batch:
+  the normalised dim is named as the batch (B, bs, bsz, batch, batch_size) and the read one is not.
+  A softmax read along another, non-batch dim is common and right (an HMM's transition matrix,
+  normalised over the next state and summed over the previous one; dual-softmax matching), so only
+  the batch name makes the other dim certainly the intended one.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from ..dims import Shape, Sym, must_equal, normalize_dim
+from ..rules import gl018_normalised_other_dim as rule
+from .normalised_axis import assigned_value
+from .tensor_ops import as_int
+from .values import DimVal, TensorVal
+
+_NORMALISERS = ("softmax", "log_softmax")
+_CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp")
+_READ_WORDS = ("argmax", "argmin", ".max(", ".min(")
+_NOT_LAST_DIM = re.compile(r"softmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:[0-3]|-[2-4])\s*[,)]")
+# elementwise methods and casts: the result is the same distribution, scaled, shifted or moved
+_KEEPS = {"exp", "log", "log1p", "clamp", "clamp_min", "clip", "float", "double", "half", "bfloat16", "to",
+          "detach", "clone", "contiguous", "neg", "mul", "add", "sub", "div", "masked_fill", "cpu", "cuda"}
+_READERS = {"logsumexp": "reduces", "argmax": "picks its maximum along", "argmin": "picks its minimum along",
+            "max": "picks its maximum along", "min": "picks its minimum along"}
+_BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Which softmax made a tensor: the dim it normalised and how to name it in a message."""
+
+    axis: int
+    shape: Shape  # of the normalised tensor (its rank is the mark's)
+    node: ast.Call  # the softmax call, where the finding goes
+    call: str
+    function: str  # "softmax" or "log_softmax"
+    input: str
+    implicit: bool
+
+
+def spelled_in(text: str) -> bool:
+    """A file that can pair a softmax with an op that reads its distribution dim. argmax and max are
+    everywhere: with them, only a softmax whose dim is spelled as anything but the last counts."""
+    if "softmax" not in text:
+        return False
+    if any(word in text for word in _CONSUMER_WORDS):
+        return True
+    return any(word in text for word in _READ_WORDS) and _NOT_LAST_DIM.search(text) is not None
+
+
+def block_spelled(chunk: str) -> bool:
+    """A block of such a file that holds either end: the softmax or the op reading it."""
+    return "softmax" in chunk or any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS)
+
+
+def after(interp, node: ast.Call, name: str, owner, args, kwargs, result, module: Optional[str] = None):
+    """`<owner>.<name>(*args)`, or `<module>.<name>(owner, *args)` with module given, gave result: mark a
+    softmax, check a reader of a marked tensor, keep the mark through elementwise ops."""
+    if not isinstance(owner, TensorVal):
+        return result
+    if name in _NORMALISERS:
+        return _marked(interp, node, name, owner, args, kwargs, result, module)
+    mark = _current(owner)
+    if mark is None:
+        return result
+    if name in _READERS:
+        _check_reader(interp, node, name, mark, args, kwargs)
+    elif name == "multinomial" and len(mark.shape.dims) == 2 and mark.axis == 0:
+        _flag(interp, mark, node, 1, "samples each row over dim 1")
+    if name in _KEEPS and isinstance(result, TensorVal) and result.shape == owner.shape:
+        return result.with_(normalised=mark)
+    return result
+
+
+def through_arith(left, right, result):
+    """`logp + other`, `probs * w`: elementwise, so a result of the marked operand's shape keeps its mark."""
+    if not isinstance(result, TensorVal) or result.shape is None:
+        return result
+    for operand in (left, right):
+        if isinstance(operand, TensorVal) and _current(operand) is not None and operand.shape == result.shape:
+            return result.with_(normalised=operand.normalised)
+    return result
+
+
+def check_loss(interp, node: ast.Call, module: str, func: str, args, kwargs) -> None:
+    """F.nll_loss(input, target): the classes are dim 1 of input (dim 0 when it is 1-d)."""
+    if func != "nll_loss" or module != "torch.nn.functional":
+        return
+    given = kwargs.get("input", args[0] if args else None)
+    mark = _current(given) if isinstance(given, TensorVal) else None
+    if mark is None:
+        return
+    rank = len(mark.shape.dims)
+    classes = 1 if rank >= 2 else 0
+    # on 3-d and more, a log_softmax over the last dim makes nll_loss raise on the target's shape
+    # unless sizes happen to agree: only the batch dim (0) is certainly silent there
+    if mark.axis == classes or not (rank == 2 or mark.axis == 0) or _contrastive(interp, node, mark, kwargs):
+        return
+    _flag(interp, mark, node, classes, f"reads dim {classes} as the classes")
+
+
+def _contrastive(interp, node: ast.Call, mark: Mark, kwargs) -> bool:
+    """[B, B] similarities with arange targets: normalising over dim 0 scores the other direction
+    of a contrastive (CLIP-style) loss, on purpose."""
+    dims = mark.shape.dims
+    if len(dims) == 2 and must_equal(dims[0], dims[1]):
+        return True
+    target = next((k.value for k in node.keywords if k.arg == "target"), node.args[1] if len(node.args) > 1 else None)
+    made = assigned_value(target, interp.function, node.lineno) if target is not None else None
+    func = made.func if isinstance(made, ast.Call) else None
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) == "arange"
+
+
+def _marked(interp, node, name, owner: TensorVal, args, kwargs, result, module: Optional[str]):
+    shape = owner.shape
+    if not isinstance(result, TensorVal) or shape is None or shape.variadic or len(shape.dims) < 2:
+        return result
+    rank = len(shape.dims)
+    given = kwargs.get("dim", args[0] if args else None)
+    implicit = given is None and "dim" not in kwargs and not args
+    if implicit and module != "torch.nn.functional":
+        return result  # x.softmax() and torch.softmax(x) raise without a dim
+    written = (0 if rank == 3 else 1) if implicit else (as_int(given) if isinstance(given, DimVal) else None)
+    axis = normalize_dim(written, rank) if written is not None else None
+    if axis is None:
+        return result
+    segment = interp.source.segment
+    source = node.func.value if module is None and isinstance(node.func, ast.Attribute) else \
+        (node.args[0] if node.args else node)
+    return result.with_(normalised=Mark(axis, shape, node, segment(node), name, segment(source), implicit))
+
+
+def _current(t: TensorVal) -> Optional[Mark]:
+    """The mark, while the tensor still has the rank it was normalised at."""
+    mark = t.normalised
+    if mark is None or t.shape is None or t.shape.variadic or len(t.shape.dims) != len(mark.shape.dims):
+        return None
+    return mark
+
+
+def _check_reader(interp, node, name: str, mark: Mark, args, kwargs) -> None:
+    """logsumexp/argmax/max over another dim of a tensor normalised over its batch dim."""
+    dims = mark.shape.dims
+    given = kwargs.get("dim", args[0] if args else None)
+    read = normalize_dim(as_int(given), len(dims)) if isinstance(given, DimVal) and as_int(given) is not None else None
+    if read is None or read == mark.axis:
+        return
+    if not _batch(dims[mark.axis]) or _batch(dims[read]) or must_equal(dims[read], dims[mark.axis]):
+        return  # [B, B] similarity scores are normalised over either batch dim on purpose
+    _flag(interp, mark, node, read, f"{_READERS[name]} dim {read}")
+
+
+def _batch(dim) -> bool:
+    return isinstance(dim, Sym) and dim.name.lower() in _BATCH_NAMES
+
+
+def _flag(interp, mark: Mark, reader: ast.Call, read: int, how: str) -> None:
+    dims = mark.shape.dims
+    batch = f" (`{dims[mark.axis]}`, the batch)" if _batch(dims[mark.axis]) else ""
+    interp.flag(mark.node, rule.check_read_elsewhere(
+        mark.call, mark.input, mark.shape, mark.function, mark.axis, batch, mark.implicit,
+        interp.source.segment(reader), reader.lineno, read, how), None)

@@ -1,0 +1,238 @@
+"""GL018 without a gather: a softmax / log_softmax read along another dim by nll_loss, multinomial, or a
+logsumexp / argmax when the softmax ran over the batch (static/normalised_consumers.py).
+
+Every snippet binds `out` (what the code computes) and `expected` (what its author meant, by a plain
+loop). Flagged snippets also bind `fixed` (the softmax over the dim the message names); torch must give
+`out != expected` and `fixed == expected`. Silent snippets are right in torch.
+"""
+import textwrap
+
+import pytest
+
+from .conftest import lint
+
+FLAGGED = [
+    ("classifier-forward-returns-batch-log-softmax", """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class TextClassifier(nn.Module):
+            def __init__(self, vocab, n_classes):
+                super().__init__()
+                self.bag = nn.EmbeddingBag(vocab, 8)
+                self.head = nn.Linear(8, n_classes)
+
+            def forward(self, tokens):
+                feats = self.bag(tokens).view(-1, 8)
+                return F.log_softmax(self.head(feats), dim=0)
+
+        def step(net, tokens, labels):
+            return F.nll_loss(net(tokens), labels)
+
+        net = TextClassifier(vocab=20, n_classes=3)
+        tokens = torch.randint(0, 20, (6, 5))
+        labels = torch.randint(0, 3, (6,))
+        out = step(net, tokens, labels)
+        scores = net.head(net.bag(tokens))
+        expected = -torch.stack([torch.log_softmax(scores[i], 0)[labels[i]] for i in range(6)]).mean()
+        fixed = F.nll_loss(F.log_softmax(scores, dim=1), labels)
+    """, 14),
+    ("plain-function-comment-shapes", """
+        import torch
+        import torch.nn.functional as F
+
+        def tagger_loss(emissions, gold):
+            # emissions: [N, C] scores of every word, gold: [N]
+            logp = torch.log_softmax(emissions, 0)
+            return F.nll_loss(logp, gold, reduction="sum")
+
+        emissions = torch.randn(7, 4)
+        gold = torch.randint(0, 4, (7,))
+        out = tagger_loss(emissions, gold)
+        expected = -sum(torch.log_softmax(emissions[i], 0)[gold[i]] for i in range(7))
+        fixed = F.nll_loss(torch.log_softmax(emissions, 1), gold, reduction="sum")
+    """, 7),
+    ("jaxtyping-helper-and-nll-loss-module", """
+        import torch
+        import torch.nn as nn
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def class_log_probs(scores: Float[Tensor, "batch classes"]) -> Float[Tensor, "batch classes"]:
+            return scores.log_softmax(dim=0)
+
+        criterion = nn.NLLLoss()
+        scores = torch.randn(5, 3)
+        target = torch.tensor([2, 0, 1, 1, 0])
+        out = criterion(class_log_probs(scores), target)
+        expected = -torch.stack([torch.log_softmax(scores[i], 0)[target[i]] for i in range(5)]).mean()
+        fixed = criterion(scores.log_softmax(dim=1), target)
+    """, 8),
+    ("implicit-dim-on-3d-docstring", """
+        import torch
+        import torch.nn.functional as F
+
+        def segmentation_loss(logits, mask):
+            \"\"\"Per-pixel classification loss.
+
+            Args:
+                logits: class scores of shape (B, C, L).
+                mask: class of every position, shape (B, L).
+            \"\"\"
+            return F.nll_loss(F.log_softmax(logits), mask)
+
+        logits = torch.randn(2, 3, 4)
+        mask = torch.randint(0, 3, (2, 4))
+        out = segmentation_loss(logits, mask)
+        expected = -torch.stack([torch.log_softmax(logits[b, :, t], 0)[mask[b, t]]
+                                 for b in range(2) for t in range(4)]).mean()
+        fixed = F.nll_loss(F.log_softmax(logits, dim=1), mask)
+    """, 12),
+    ("multinomial-rows-of-column-softmax", """
+        import torch
+
+        logits = torch.tensor([[0.0, 20.0, 0.0], [0.0, 0.0, 20.0]])  # [B, V]
+        probs = torch.softmax(logits, dim=0)
+        g = torch.Generator().manual_seed(0)
+        out = (torch.multinomial(probs, 3000, replacement=True, generator=g)[0] == 1).float().mean()
+        expected = torch.softmax(logits[0], 0)[1]
+        g = torch.Generator().manual_seed(0)
+        fixed = (torch.multinomial(torch.softmax(logits, dim=1), 3000, replacement=True, generator=g)[0] == 1).float().mean()
+    """, 5),
+    ("mixture-log-weights-over-batch-jaxtyping", """
+        import torch
+        import torch.nn.functional as F
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def mixture_nll(weight_logits: Float[Tensor, "batch comp"], comp_logp: Float[Tensor, "batch comp"]):
+            log_w = F.log_softmax(weight_logits, dim=0)
+            return -torch.logsumexp(log_w + comp_logp, dim=-1)
+
+        weight_logits, comp_logp = torch.randn(4, 3), torch.randn(4, 3)
+        out = mixture_nll(weight_logits, comp_logp)
+        expected = torch.stack([-torch.logsumexp(torch.log_softmax(weight_logits[b], 0) + comp_logp[b], 0)
+                                for b in range(4)])
+        fixed = -torch.logsumexp(F.log_softmax(weight_logits, dim=1) + comp_logp, dim=-1)
+    """, 8),
+    ("argmax-of-batch-softmax-in-a-method", """
+        import torch
+
+        class Voter:
+            def predict(self, scores):
+                # scores: [bs, n_options]
+                probs = scores.softmax(0)
+                return probs.argmax(dim=1)
+
+        scores = torch.tensor([[2.0, 3.0], [0.0, 9.0], [1.0, 0.0]])
+        out = Voter().predict(scores)
+        expected = torch.stack([scores[i].softmax(0).argmax() for i in range(3)])
+        fixed = scores.softmax(1).argmax(dim=1)
+    """, 7),
+]
+
+SILENT = [
+    ("hmm-forward-transition-normalised-over-next-state", """
+        import torch
+
+        def forward_score(log_emit, trans_logits):
+            # log_emit: [T, S], trans_logits: [S, S] (from, to)
+            log_a = torch.log_softmax(trans_logits, dim=-1)
+            alpha = log_emit[0] - torch.log(torch.tensor(float(log_emit.size(1))))
+            for t in range(1, log_emit.size(0)):
+                alpha = torch.logsumexp(alpha.unsqueeze(-1) + log_a, dim=-2) + log_emit[t]
+            return torch.logsumexp(alpha, dim=-1)
+
+        log_emit, trans_logits = torch.randn(5, 3), torch.randn(3, 3)
+        out = forward_score(log_emit, trans_logits)
+        a = torch.softmax(trans_logits, -1)
+        alpha = log_emit[0].exp() / 3
+        for t in range(1, 5):
+            alpha = torch.stack([sum(alpha[i] * a[i, j] for i in range(3)) for j in range(3)]) * log_emit[t].exp()
+        expected = alpha.sum().log()
+    """),
+    ("contrastive-columns-normalised-on-purpose", """
+        import torch
+        import torch.nn.functional as F
+
+        img = F.normalize(torch.randn(6, 8), dim=-1)  # [B, D]
+        txt = F.normalize(torch.randn(6, 8), dim=-1)  # [B, D]
+        sim = img @ txt.t()  # [B, B]
+        labels = torch.arange(6)
+        out = F.nll_loss(F.log_softmax(sim, dim=0), labels)
+        expected = -torch.stack([torch.log_softmax(sim[:, j], 0)[j] for j in range(6)]).mean()
+    """),
+    ("object-channels-softmax-read-on-the-same-dim", """
+        import torch
+
+        def aggregate(prob):
+            # prob: [K, H, W] foreground probability of every object
+            logits = torch.log(prob / (1 - prob))
+            return logits.softmax(dim=0).argmax(dim=0)
+
+        prob = torch.rand(3, 4, 5).clamp(0.05, 0.95)
+        out = aggregate(prob)
+        expected = torch.stack([torch.stack([prob[:, i, j].argmax() for j in range(5)]) for i in range(4)])
+    """),
+    ("class-dim-softmax-then-nll-loss", """
+        import torch
+        import torch.nn.functional as F
+
+        scores = torch.randn(5, 3)  # [B, C]
+        target = torch.randint(0, 3, (5,))
+        out = F.nll_loss(F.log_softmax(scores, dim=1), target)
+        expected = -torch.stack([torch.log_softmax(scores[i], 0)[target[i]] for i in range(5)]).mean()
+    """),
+    ("time-major-softmax-over-time-read-over-batch", """
+        import torch
+
+        scores = torch.randn(7, 3)  # [T, B]
+        attn = scores.softmax(dim=0)
+        out = attn.argmax(dim=1)
+        expected = torch.stack([torch.softmax(scores, 0)[t].argmax() for t in range(7)])
+    """),
+]
+
+
+def _run(code: str) -> dict:
+    scope: dict = {}
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    return scope
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
+def test_softmax_read_along_another_dim_is_flagged_at_the_softmax(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL018", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
+def test_torch_runs_the_flagged_code_silently_wrong_and_the_fix_is_right(code, line, torch):
+    torch.manual_seed(0)
+    scope = _run(code)
+    assert not torch.allclose(scope["out"].float(), scope["expected"].float(), atol=1e-3)
+    assert torch.allclose(scope["fixed"].float(), scope["expected"].float(), atol=1e-3)
+
+
+@pytest.mark.parametrize("code", [c for _, c in SILENT], ids=[n for n, _ in SILENT])
+def test_softmax_read_as_intended_is_silent(code):
+    assert [f for f in lint(code) if f.code == "GL018"] == []
+
+
+@pytest.mark.parametrize("code", [c for _, c in SILENT], ids=[n for n, _ in SILENT])
+def test_silent_snippets_are_right_in_torch(code, torch):
+    torch.manual_seed(0)
+    scope = _run(code)
+    assert torch.allclose(scope["out"].float(), scope["expected"].float(), atol=1e-4)
+
+
+def test_message_names_the_normalised_dim_the_reader_and_the_fix():
+    code = dict((n, c) for n, c, _ in FLAGGED)["plain-function-comment-shapes"]
+    message = next(f.message for f in lint(code) if f.code == "GL018")
+    assert "torch.log_softmax(emissions, 0)" in message and "[N, C]" in message
+    assert "F.nll_loss(logp, gold" in message and "dim 1 as the classes" in message
+    assert "silently wrong" in message and "over dim 1" in message
+    batch = next(f.message for f in lint(dict((n, c) for n, c, _ in FLAGGED)["mixture-log-weights-over-batch-jaxtyping"])
+                 if f.code == "GL018")
+    assert "the batch" in batch and "logsumexp" in batch
