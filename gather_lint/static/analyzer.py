@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, index_values, module_constants, normalised_consumers
+from . import advanced_indexing, index_values, module_constants, normalised_consumers, one_hot_pick
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -28,6 +28,8 @@ _STEMS = ("gather", "scatter", "index_", "take_along_dim")
 _AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013)
 # repeated_indices.py's marks: floats rounded to ints, bucket numbers, unique's inverse
 _ROUNDED_MARKS = ("return_inverse", "rounding_mode", "bucketize", "searchsorted")  # rare enough to cost nothing
+# `.round().long()`, `.floor().int()`: pixel and voxel coordinates, spelled rarely enough to cost nothing
+_ROUNDED_CAST = re.compile(r"\.(?:round|floor|ceil|trunc)\(\)\s*\.(?:long|int|to|type)\(")
 _PADDING = re.compile(r"-100\b|value\s*=\s*-1\b")  # the ignore-index convention, or an explicit -1 fill
 
 
@@ -59,7 +61,7 @@ def local_trigger(text: str) -> bool:
         return True
     if ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None:
         return True
-    if fills_buffer(text):
+    if fills_buffer(text) or one_hot_pick.spelled_in(text):  # GL013, GL020
         return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
@@ -69,7 +71,14 @@ def fills_buffer(text: str) -> bool:
     inverse (GL013's overwrite_writes.py). Substring tests of rare words only: admitting every file
     with `zeros`, `] = ` and a `.long()` or `floor(` cost ~13% on transformers. Subscript writes in
     blocks analysed for another reason (a family call, `+=`) are checked all the same."""
-    return "zeros" in text and ("index_put" in text or ("] = " in text and any(m in text for m in _ROUNDED_MARKS)))
+    return "zeros" in text and ("index_put" in text or ("] = " in text and (
+        any(m in text for m in _ROUNDED_MARKS) or ("()." in text and _ROUNDED_CAST.search(text) is not None))))
+
+
+def _fills_by_subscript(chunk: str) -> bool:
+    """A block writing a zeros buffer by subscript, in a file whose marks (often in a helper that
+    makes the positions, `u, v = project(points)`) fills_buffer found."""
+    return "zeros" in chunk and "] = " in chunk
 
 
 def mentions_op(text: str) -> bool:
@@ -205,10 +214,12 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     classes = [d - f for d, f in zip(defined, functions)]
     # each block's called names, read once: the loop below is set algebra, not a regex per round
     any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
-    local = [not own and "torch" in chunk and local_trigger(chunk) for (_, chunk), own in zip(chunks, analysed)]
+    file_fills = fills_buffer(text)
+    fills = [file_fills and _fills_by_subscript(chunk) or fills_buffer(chunk) for _, chunk in chunks]
+    local = [not own and "torch" in chunk and (local_trigger(chunk) or fill)
+             for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
-    helpers = set().union(*(called for (_, chunk), called, lone in zip(chunks, plain_calls, local)
-                            if lone and fills_buffer(chunk)))
+    helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))
     if helpers:
         keep = [kept or bool(f & helpers) for kept, f in zip(keep, functions)]
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from . import advanced_indexing
+from . import advanced_indexing, one_hot_pick
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -133,6 +133,7 @@ class DataflowCheckMixin:
         """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
         (where the squeeze belongs) when it is in this function, else where the two meet."""
         advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
+        one_hot_pick.check(self, left_node, left, right_node, right)  # GL020
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:
