@@ -15,6 +15,19 @@ _NOT_CATEGORY = re.compile(
 )
 
 
+# `x != pad_token_id`, `seq == self.eos_token_id`: x holds token ids (a padded batch of text)
+_SPECIAL_TOKEN = re.compile(r"(?:\w+_)?(?:pad|eos|bos|sep|cls|unk|mask|padding)_(?:token_)?(?:id|idx|index)")
+
+
+def token_ids_compared(name: str, other_text: str):
+    """The values of `name`, compared with a special token's id, are token ids of running text, which
+    repeat (a token occurs twice in a row); None when other_text names no special token."""
+    last = other_text.rsplit(".", 1)[-1].strip()
+    if _SPECIAL_TOKEN.fullmatch(last) is None:
+        return None
+    return Domain(None, origin=f"token ids (`{name}`, compared with `{other_text}`)", repeats=True)
+
+
 def category_domain(name: str):
     if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
         return Domain(None, origin=f"ids/labels (`{name}`)", category=True, repeats=True)
