@@ -130,9 +130,64 @@ FLAGGED = [
         expected = torch.stack([scores[i].softmax(0).argmax() for i in range(3)])
         fixed = scores.softmax(1).argmax(dim=1)
     """, 7),
+    ("cross-entropy-module-on-batch-log-softmax-docstring", """
+        import torch
+        import torch.nn as nn
+
+        def ranking_loss(scores, gold):
+            \"\"\"Loss of picking the gold candidate.
+
+            Args:
+                scores (Tensor): candidate scores, shape (B, K).
+                gold (Tensor): index of the gold candidate, shape (B,).
+            \"\"\"
+            logp = torch.log_softmax(scores, dim=0)
+            return nn.CrossEntropyLoss()(logp, gold)
+
+        scores = torch.randn(5, 4)
+        gold = torch.randint(0, 4, (5,))
+        out = ranking_loss(scores, gold)
+        expected = -torch.stack([torch.log_softmax(scores[i], 0)[gold[i]] for i in range(5)]).mean()
+        fixed = nn.CrossEntropyLoss()(torch.log_softmax(scores, dim=1), gold)
+    """, 12),
+    ("soft-value-expectation-over-actions-of-batch-softmax", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def soft_value(logits: Float[Tensor, "batch actions"], q: Float[Tensor, "batch actions"], alpha: float):
+            probs = torch.softmax(logits, dim=0)
+            return (probs * (q - alpha * torch.log(probs))).sum(dim=1)
+
+        logits, q = torch.randn(6, 3), torch.randn(6, 3)
+        out = soft_value(logits, q, 0.2)
+        expected = torch.stack([(torch.softmax(logits[b], 0) * (q[b] - 0.2 * torch.log_softmax(logits[b], 0))).sum()
+                                for b in range(6)])
+        probs = torch.softmax(logits, dim=1)
+        fixed = (probs * (q - 0.2 * torch.log(probs))).sum(dim=1)
+    """, 7),
 ]
 
 SILENT = [
+    ("expectation-summed-over-the-normalised-dim", """
+        import torch
+
+        w_logits = torch.randn(6, 3)  # [batch, K]
+        values = torch.randn(6, 3)  # [batch, K]
+        weights = w_logits.softmax(dim=0)
+        out = (weights * values).sum(dim=0)
+        expected = torch.stack([(torch.softmax(w_logits[:, k], 0) * values[:, k]).sum() for k in range(3)])
+    """),
+    ("cross-entropy-on-raw-scores", """
+        import torch
+        import torch.nn.functional as F
+
+        scores = torch.randn(5, 3)  # [B, C]
+        probs = torch.softmax(scores, dim=0)  # reported elsewhere, not given to the loss
+        target = torch.randint(0, 3, (5,))
+        out = F.cross_entropy(scores, target)
+        expected = -torch.stack([torch.log_softmax(scores[i], 0)[target[i]] for i in range(5)]).mean()
+    """),
     ("hmm-forward-transition-normalised-over-next-state", """
         import torch
 

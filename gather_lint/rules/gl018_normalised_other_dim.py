@@ -9,9 +9,10 @@ implicit dim (``F.log_softmax(x)`` picks dim 0 for 3-d input). The index must ho
 (a query row of attention probabilities) is left alone.
 
 Ops that fix the distribution's dim are checked the same way: ``F.nll_loss`` / ``nn.NLLLoss``
-read dim 1 as the classes, so ``F.nll_loss(F.log_softmax(scores, dim=0), target)`` on ``[B, C]``
-scores is silently wrong; ``torch.multinomial`` samples each row of a 2-d tensor. A
-``logsumexp``, ``argmax`` or ``max`` over another dim is reported when the softmax ran over a dim
+(and ``F.cross_entropy``) read dim 1 as the classes, so ``F.nll_loss(F.log_softmax(scores, dim=0),
+target)`` on ``[B, C]`` scores is silently wrong; ``torch.multinomial`` samples each row of a 2-d
+tensor. A ``logsumexp``, ``argmax``, ``max`` or ``sum`` (an expectation over the actions) over
+another dim is reported when the softmax ran over a dim
 named as the batch (``B``, ``bs``, ``batch``) and the read dim is not: a mixture's log-weights
 normalised over the batch and then marginalised over the components. Softmaxes read along another
 non-batch dim on purpose (an HMM's transitions, dual-softmax matching) and ``[B, B]`` contrastive

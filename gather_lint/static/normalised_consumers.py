@@ -5,10 +5,12 @@ A softmax with a literal dim (or F.softmax's implicit one) on a tensor of known 
 op drops it. The ops below fix which dim holds the distribution, and a mismatch is reported at the
 softmax, where the fix (its dim) goes:
 
-* `F.nll_loss` / `nn.NLLLoss`: the classes are dim 1 (dim 0 of a 1-d input). A log_softmax over
-  another dim of a 2-d input (or over dim 0 of any rank) runs silently and is wrong whatever the names.
+* `F.nll_loss` / `nn.NLLLoss` (and `F.cross_entropy`, whose own log_softmax over dim 1 does not undo
+  one over another dim): the classes are dim 1 (dim 0 of a 1-d input). A log_softmax over another dim
+  of a 2-d input (or over dim 0 of any rank) runs silently and is wrong whatever the names.
 * `torch.multinomial` on a 2-d tensor samples each row, over the last dim.
-* `logsumexp` / `argmax` / `argmin` / `max` / `min` over a dim, when the softmax ran over the batch:
+* `logsumexp` / `argmax` / `argmin` / `max` / `min` / `sum` over a dim (an expectation
+  `(probs * q).sum(1)`), when the softmax ran over the batch:
   the normalised dim is named as the batch (B, bs, bsz, batch, batch_size) and the read one is not.
   A softmax read along another, non-batch dim is common and right (an HMM's transition matrix,
   normalised over the next state and summed over the previous one; dual-softmax matching), so only
@@ -29,13 +31,13 @@ from .values import DimVal, TensorVal
 
 _NORMALISERS = ("softmax", "log_softmax")
 _CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp")
-_READ_WORDS = ("argmax", "argmin", ".max(", ".min(")
+_READ_WORDS = ("argmax", "argmin", ".max(", ".min(", ".sum(", "cross_entropy", "CrossEntropyLoss")
 _NOT_LAST_DIM = re.compile(r"softmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:[0-3]|-[2-4])\s*[,)]")
 # elementwise methods and casts: the result is the same distribution, scaled, shifted or moved
 _KEEPS = {"exp", "log", "log1p", "clamp", "clamp_min", "clip", "float", "double", "half", "bfloat16", "to",
           "detach", "clone", "contiguous", "neg", "mul", "add", "sub", "div", "masked_fill", "cpu", "cuda"}
 _READERS = {"logsumexp": "reduces", "argmax": "picks its maximum along", "argmin": "picks its minimum along",
-            "max": "picks its maximum along", "min": "picks its minimum along"}
+            "max": "picks its maximum along", "min": "picks its minimum along", "sum": "sums over"}
 _BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
 
 
@@ -97,8 +99,9 @@ def through_arith(left, right, result):
 
 
 def check_loss(interp, node: ast.Call, module: str, func: str, args, kwargs) -> None:
-    """F.nll_loss(input, target): the classes are dim 1 of input (dim 0 when it is 1-d)."""
-    if func != "nll_loss" or module != "torch.nn.functional":
+    """F.nll_loss / F.cross_entropy(input, target): the classes are dim 1 of input (dim 0 when it is 1-d);
+    cross_entropy's own log_softmax over dim 1 does not undo one taken over another dim."""
+    if func not in ("nll_loss", "cross_entropy") or module != "torch.nn.functional":
         return
     given = kwargs.get("input", args[0] if args else None)
     mark = _current(given) if isinstance(given, TensorVal) else None
