@@ -166,9 +166,57 @@ FLAGGED = [
         probs = torch.softmax(logits, dim=1)
         fixed = (probs * (q - 0.2 * torch.log(probs))).sum(dim=1)
     """, 7),
+    ("log-softmax-layer-attribute-and-nll-loss-module", """
+        import torch
+        import torch.nn as nn
+
+        class Classifier(nn.Module):
+            def __init__(self, d, k):
+                super().__init__()
+                self.fc = nn.Linear(d, k)
+                self.out = nn.LogSoftmax(dim=0)
+
+            def forward(self, x):
+                return self.out(self.fc(x).view(-1, self.fc.out_features))
+
+        net = Classifier(4, 3)
+        x, y = torch.randn(6, 4), torch.randint(0, 3, (6,))
+        out = nn.NLLLoss()(net(x), y).detach()
+        scores = net.fc(x).detach()
+        expected = -torch.stack([torch.log_softmax(scores[i], 0)[y[i]] for i in range(6)]).mean()
+        fixed = nn.NLLLoss()(torch.log_softmax(scores, dim=1), y)
+    """, 9),
+    ("sequential-ending-in-softmax-layer-sampled", """
+        import torch
+        import torch.nn as nn
+
+        policy = nn.Sequential(nn.Linear(3, 4), nn.Softmax(dim=0))
+        obs = torch.tensor([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+        with torch.no_grad():
+            policy[0].weight.zero_()
+            policy[0].bias.copy_(torch.tensor([0.0, 20.0, 0.0, 0.0]))
+            obs[1, 0] = 1.0
+            policy[0].weight[3, 0] = 40.0
+        g = torch.Generator().manual_seed(0)
+        out = (torch.multinomial(policy(obs), 2000, replacement=True, generator=g)[0] == 1).float().mean()
+        expected = torch.softmax(policy[0](obs)[0], 0)[1].detach()
+        g = torch.Generator().manual_seed(0)
+        probs = torch.softmax(policy[0](obs), dim=1).detach()
+        fixed = (torch.multinomial(probs, 2000, replacement=True, generator=g)[0] == 1).float().mean()
+    """, 5),
 ]
 
 SILENT = [
+    ("log-softmax-layer-over-classes", """
+        import torch
+        import torch.nn as nn
+
+        head = nn.Sequential(nn.Linear(4, 3), nn.LogSoftmax(dim=1))
+        x, y = torch.randn(6, 4), torch.randint(0, 3, (6,))
+        out = nn.NLLLoss()(head(x), y).detach()
+        scores = head[0](x).detach()
+        expected = -torch.stack([torch.log_softmax(scores[i], 0)[y[i]] for i in range(6)]).mean()
+    """),
     ("expectation-summed-over-the-normalised-dim", """
         import torch
 

@@ -93,6 +93,19 @@ FLAGGED = [
         expected = torch.stack([weights[i] * log_probs[i, labels[i]] for i in range(6)])
         fixed = weights * (log_probs * F.one_hot(labels, 3)).sum(dim=1)
     """, 14),
+    ("script-top-level-names", """
+        import torch
+        import torch.nn.functional as F
+
+        q_values = torch.randn(8, 3)  # [B, A]
+        actions = torch.randint(0, 3, (8,))
+        target_q = torch.randn(8)  # [B]
+        mask = F.one_hot(actions, 3).float()
+        q = torch.sum(q_values * mask)
+        out = (target_q - q) ** 2
+        expected = torch.stack([(target_q[b] - q_values[b, actions[b]]) ** 2 for b in range(8)])
+        fixed = (target_q - (q_values * mask).sum(dim=1)) ** 2
+    """, 9),
 ]
 
 SILENT = [

@@ -94,7 +94,8 @@ def check_read_elsewhere(call_text: str, input_text: str, shape, function: str, 
     along = f"dim {normalised} (torch's choice when no dim is given)" if implicit else f"dim {normalised}"
     return Violation(
         CODE, SEVERITY,
-        f"`{call_text}` normalises `{input_text}` {shape} along {along}{batch}, but `{reader_text}` at line "
+        f"`{call_text}` normalises {f'`{input_text}`' if input_text else 'its input'} {shape} along {along}{batch}, "
+        f"but `{reader_text}` at line "
         f"{line} {how}: each value is a share of dim {normalised}, not of dim {read}, so the result is silently "
         f"wrong; take the {function} over dim {read}",
         help=f"take the {function} over dim {read}",

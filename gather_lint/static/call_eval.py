@@ -301,7 +301,8 @@ class CallMixin:
             fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
             return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None
         if module in modules.NN_MODULES:
-            return modules.build(func, args, kwargs)
+            return normalised_consumers.layer(node, func, modules.build(func, args, kwargs), args, kwargs,
+                                              self.source.segment)  # nn.LogSoftmax(dim=0) marks its output (GL018)
         if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
             pattern = args[1]
             if isinstance(pattern, Literal) and isinstance(pattern.value, str):

@@ -26,6 +26,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 class ModuleContext:
     def __init__(self, tree: ast.Module, make_interpreter):
+        self.tree = tree  # the module body's own bindings, for checks that read a script's names
         self.functions: Dict[str, ast.AST] = {node.name: node for node in tree.body if isinstance(node, _DEFS)}
         self.methods: Dict[tuple, ast.AST] = {}
         self.class_of: Dict[ast.AST, str] = {}

@@ -1,7 +1,8 @@
 """GL018 without a gather: a softmax / log_softmax whose result a later op reads along another dim.
 
 A softmax with a literal dim (or F.softmax's implicit one) on a tensor of known rank marks its result
-(TensorVal.normalised). Elementwise arithmetic and casts that keep the shape keep the mark; any other
+(TensorVal.normalised), and so does an `nn.Softmax(dim=...)` / `nn.LogSoftmax(dim=...)` layer (the
+finding then goes to the layer's construction). Elementwise arithmetic and casts that keep the shape keep the mark; any other
 op drops it. The ops below fix which dim holds the distribution, and a mismatch is reported at the
 softmax, where the fix (its dim) goes:
 
@@ -26,13 +27,14 @@ from typing import Optional
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
 from .normalised_axis import assigned_value
+from .modules import KeepShape
 from .tensor_ops import as_int
-from .values import DimVal, TensorVal
+from .values import DimVal, Literal, TensorVal
 
 _NORMALISERS = ("softmax", "log_softmax")
 _CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp")
 _READ_WORDS = ("argmax", "argmin", ".max(", ".min(", ".sum(", "cross_entropy", "CrossEntropyLoss")
-_NOT_LAST_DIM = re.compile(r"softmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:[0-3]|-[2-4])\s*[,)]")
+_NOT_LAST_DIM = re.compile(r"[sS]oftmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:[0-3]|-[2-4])\s*[,)]")
 # elementwise methods and casts: the result is the same distribution, scaled, shifted or moved
 _KEEPS = {"exp", "log", "log1p", "clamp", "clamp_min", "clip", "float", "double", "half", "bfloat16", "to",
           "detach", "clone", "contiguous", "neg", "mul", "add", "sub", "div", "masked_fill", "cpu", "cuda"}
@@ -54,10 +56,43 @@ class Mark:
     implicit: bool
 
 
+@dataclass(frozen=True)
+class NormalisingLayer(KeepShape):
+    """`nn.Softmax(dim=d)` / `nn.LogSoftmax(dim=d)`: its output carries the mark, found at the layer's
+    construction (where the fix goes)."""
+
+    written: Optional[int] = None  # None: no dim given, torch picks one from the input's rank
+    node: Optional[ast.Call] = None
+    call: str = ""
+
+    def apply(self, x) -> Optional[TensorVal]:
+        out = KeepShape.apply(self, x)
+        shape = x.shape if isinstance(x, TensorVal) else None
+        if out is None or shape is None or shape.variadic or len(shape.dims) < 2:
+            return out
+        rank = len(shape.dims)
+        axis = normalize_dim((0 if rank == 3 else 1) if self.written is None else self.written, rank)
+        if axis is None:
+            return out
+        function = "log_softmax" if self.kind == "LogSoftmax" else "softmax"
+        return out.with_(normalised=Mark(axis, shape, self.node, self.call, function, "", self.written is None))
+
+
+def layer(node: ast.Call, func: str, built, args, kwargs, segment):
+    """nn.Softmax / nn.LogSoftmax with a literal dim (or none) as a layer that marks its output."""
+    if func not in ("Softmax", "LogSoftmax") or not isinstance(built, KeepShape):
+        return built
+    given = kwargs.get("dim", args[0] if args else None)
+    written = as_int(given) if isinstance(given, DimVal) else None
+    if written is None and (args or "dim" in kwargs) and not (isinstance(given, Literal) and given.value is None):
+        return built  # a dim that is not a literal
+    return NormalisingLayer(func, written, node, segment(node))
+
+
 def spelled_in(text: str) -> bool:
     """A file that can pair a softmax with an op that reads its distribution dim. argmax and max are
     everywhere: with them, only a softmax whose dim is spelled as anything but the last counts."""
-    if "softmax" not in text:
+    if "oftmax" not in text:  # softmax, log_softmax, nn.Softmax, nn.LogSoftmax
         return False
     if any(word in text for word in _CONSUMER_WORDS):
         return True
@@ -66,7 +101,7 @@ def spelled_in(text: str) -> bool:
 
 def block_spelled(chunk: str) -> bool:
     """A block of such a file that holds either end: the softmax or the op reading it."""
-    return "softmax" in chunk or any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS)
+    return "oftmax" in chunk or any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS)
 
 
 def after(interp, node: ast.Call, name: str, owner, args, kwargs, result, module: Optional[str] = None):

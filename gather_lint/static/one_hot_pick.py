@@ -52,7 +52,11 @@ def _zero_dim(v) -> bool:
 
 
 def _resolved(interp, node, line: int):
-    return assigned_value(node, interp.function, line) if isinstance(node, ast.Name) else node
+    if not isinstance(node, ast.Name):
+        return node
+    # a script's top level: its names (a name also bound inside a function resolves to nothing)
+    scope = interp.function if interp.function is not None else getattr(interp.module, "tree", None)
+    return assigned_value(node, scope, line)
 
 
 def _one_hot_sum(interp, node) -> Optional[Tuple[ast.Call, ast.BinOp]]:
