@@ -166,6 +166,50 @@ FLAGGED = [
         probs = torch.softmax(logits, dim=1)
         fixed = (probs * (q - 0.2 * torch.log(probs))).sum(dim=1)
     """, 7),
+    ("categorical-policy-from-batch-softmax", """
+        import torch
+        from torch.distributions import Categorical
+
+        def act_log_prob(logits, actions):
+            # logits: [B, A], actions: [B]
+            probs = logits.softmax(dim=0)
+            return Categorical(probs=probs).log_prob(actions)
+
+        logits = torch.tensor([[2.0, 0.0, 1.0], [0.0, 3.0, 0.0], [1.0, 1.0, 4.0]])
+        actions = torch.tensor([0, 1, 2])
+        out = act_log_prob(logits, actions)
+        expected = torch.stack([torch.log_softmax(logits[b], 0)[actions[b]] for b in range(3)])
+        fixed = Categorical(probs=logits.softmax(dim=1)).log_prob(actions)
+    """, 7),
+    ("manual-nll-arange-pick-comment-shapes", """
+        import torch
+
+        def manual_nll(scores, labels):
+            # scores: [N, C]
+            probs = torch.softmax(scores, dim=0)
+            return -torch.log(probs[torch.arange(scores.size(0)), labels])
+
+        scores, labels = torch.randn(5, 3), torch.randint(0, 3, (5,))
+        out = manual_nll(scores, labels)
+        expected = torch.stack([-torch.log_softmax(scores[i], 0)[labels[i]] for i in range(5)])
+        fixed = -torch.log(torch.softmax(scores, dim=1)[torch.arange(5), labels])
+    """, 6),
+    ("reinforce-range-pick-jaxtyping", """
+        import torch
+        import torch.nn.functional as F
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def reinforce_terms(logits: Float[Tensor, "steps actions"], actions: Int[Tensor, "steps"],
+                            returns: Float[Tensor, "steps"]) -> Float[Tensor, "steps"]:
+            logp = F.log_softmax(logits, dim=0)
+            return -logp[range(logits.shape[0]), actions] * returns
+
+        logits, actions, returns = torch.randn(6, 4), torch.randint(0, 4, (6,)), torch.randn(6)
+        out = reinforce_terms(logits, actions, returns)
+        expected = torch.stack([-torch.log_softmax(logits[t], 0)[actions[t]] * returns[t] for t in range(6)])
+        fixed = -F.log_softmax(logits, dim=1)[range(6), actions] * returns
+    """, 9),
     ("log-softmax-layer-attribute-and-nll-loss-module", """
         import torch
         import torch.nn as nn
@@ -207,6 +251,14 @@ FLAGGED = [
 ]
 
 SILENT = [
+    ("range-pick-of-a-class-softmax", """
+        import torch
+
+        scores, labels = torch.randn(5, 3), torch.randint(0, 3, (5,))  # [N, C], [N]
+        probs = torch.softmax(scores, dim=1)
+        out = -torch.log(probs[range(len(labels)), labels])
+        expected = torch.stack([-torch.log_softmax(scores[i], 0)[labels[i]] for i in range(5)])
+    """),
     ("log-softmax-layer-over-classes", """
         import torch
         import torch.nn as nn

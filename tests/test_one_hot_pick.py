@@ -93,6 +93,22 @@ FLAGGED = [
         expected = torch.stack([weights[i] * log_probs[i, labels[i]] for i in range(6)])
         fixed = weights * (log_probs * F.one_hot(labels, 3)).sum(dim=1)
     """, 14),
+    ("scatter-made-one-hot-in-a-method", """
+        import torch
+
+        class DQNLoss:
+            def __call__(self, q_values, actions, targets):
+                # q_values: [N, A], actions: [N], targets: [N]
+                picked = torch.zeros_like(q_values).scatter_(1, actions.unsqueeze(1), 1.0)
+                q_taken = (q_values * picked).sum()
+                return (targets - q_taken).pow(2)
+
+        q_values, actions, targets = torch.randn(5, 3), torch.randint(0, 3, (5,)), torch.randn(5)
+        out = DQNLoss()(q_values, actions, targets)
+        expected = torch.stack([(targets[i] - q_values[i, actions[i]]) ** 2 for i in range(5)])
+        mask = torch.zeros_like(q_values).scatter_(1, actions.unsqueeze(1), 1.0)
+        fixed = (targets - (q_values * mask).sum(dim=1)).pow(2)
+    """, 8),
     ("script-top-level-names", """
         import torch
         import torch.nn.functional as F

@@ -123,6 +123,7 @@ class ExpressionMixin:
         if isinstance(owner, TensorVal):
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
+            normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             return crossed or ops.index_tensor(owner, key)
         if owner is None:
             index_values.check(self, node, owner, key)

@@ -9,7 +9,10 @@ softmax, where the fix (its dim) goes:
 * `F.nll_loss` / `nn.NLLLoss` (and `F.cross_entropy`, whose own log_softmax over dim 1 does not undo
   one over another dim): the classes are dim 1 (dim 0 of a 1-d input). A log_softmax over another dim
   of a 2-d input (or over dim 0 of any rank) runs silently and is wrong whatever the names.
-* `torch.multinomial` on a 2-d tensor samples each row, over the last dim.
+* `probs[torch.arange(B), labels]` on a 2-d tensor normalised over dim 0: each row's label picked
+  along dim 1, as GL018's gather form does (the labels must be ids/labels/actions/targets).
+* `torch.multinomial` on a 2-d tensor samples each row, over the last dim; `Categorical(probs)` /
+  `Categorical(logits=...)` makes one distribution per row, over the last dim.
 * `logsumexp` / `argmax` / `argmin` / `max` / `min` / `sum` over a dim (an expectation
   `(probs * q).sum(1)`), when the softmax ran over the batch:
   the normalised dim is named as the batch (B, bs, bsz, batch, batch_size) and the read one is not.
@@ -29,10 +32,11 @@ from ..rules import gl018_normalised_other_dim as rule
 from .normalised_axis import assigned_value
 from .modules import KeepShape
 from .tensor_ops import as_int
-from .values import DimVal, Literal, TensorVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 _NORMALISERS = ("softmax", "log_softmax")
-_CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp")
+_CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp", "Categorical")
+_ROW_PICK = re.compile(r"\[\s*(?:torch\.|np\.)?a?range\(")  # probs[torch.arange(B), labels]
 _READ_WORDS = ("argmax", "argmin", ".max(", ".min(", ".sum(", "cross_entropy", "CrossEntropyLoss")
 _NOT_LAST_DIM = re.compile(r"[sS]oftmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:[0-3]|-[2-4])\s*[,)]")
 # elementwise methods and casts: the result is the same distribution, scaled, shifted or moved
@@ -94,14 +98,15 @@ def spelled_in(text: str) -> bool:
     everywhere: with them, only a softmax whose dim is spelled as anything but the last counts."""
     if "oftmax" not in text:  # softmax, log_softmax, nn.Softmax, nn.LogSoftmax
         return False
-    if any(word in text for word in _CONSUMER_WORDS):
+    if any(word in text for word in _CONSUMER_WORDS) or ("range(" in text and _ROW_PICK.search(text) is not None):
         return True
     return any(word in text for word in _READ_WORDS) and _NOT_LAST_DIM.search(text) is not None
 
 
 def block_spelled(chunk: str) -> bool:
     """A block of such a file that holds either end: the softmax or the op reading it."""
-    return "oftmax" in chunk or any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS)
+    return "oftmax" in chunk or any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS) or \
+        ("range(" in chunk and _ROW_PICK.search(chunk) is not None)
 
 
 def after(interp, node: ast.Call, name: str, owner, args, kwargs, result, module: Optional[str] = None):
@@ -133,9 +138,35 @@ def through_arith(left, right, result):
     return result
 
 
+def check_pick(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
+    """`probs[torch.arange(B), labels]` / `logp[range(n), y]`: each row's label picked along dim 1, the
+    per-row pick that gather spells `gather(1, labels.unsqueeze(1))`."""
+    mark = owner.normalised
+    if mark is None or not isinstance(node.ctx, ast.Load) or not isinstance(node.slice, ast.Tuple) \
+            or len(node.slice.elts) != 2 or _current(owner) is None or len(mark.shape.dims) != 2 or mark.axis != 0:
+        return
+    rows, labels = node.slice.elts
+    picked = key.items[1] if isinstance(key, SeqVal) and len(key.items) == 2 else None
+    if not _counts_rows(rows) or not isinstance(picked, TensorVal) or picked.domain is None \
+            or not picked.domain.category:
+        return  # only class labels say that dim 1 holds the classes
+    _flag(interp, mark, node, 1, f"picks each row's {picked.domain.origin} along dim 1")
+
+
+def _counts_rows(node) -> bool:
+    """torch.arange(n) / range(n) / np.arange(n) as the row index of a per-row pick."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) in ("arange", "range")
+
+
 def check_loss(interp, node: ast.Call, module: str, func: str, args, kwargs) -> None:
     """F.nll_loss / F.cross_entropy(input, target): the classes are dim 1 of input (dim 0 when it is 1-d);
     cross_entropy's own log_softmax over dim 1 does not undo one taken over another dim."""
+    if func == "Categorical" and module.startswith("torch.distributions"):
+        _check_categorical(interp, node, args, kwargs)
+        return
     if func not in ("nll_loss", "cross_entropy") or module != "torch.nn.functional":
         return
     given = kwargs.get("input", args[0] if args else None)
@@ -149,6 +180,19 @@ def check_loss(interp, node: ast.Call, module: str, func: str, args, kwargs) -> 
     if mark.axis == classes or not (rank == 2 or mark.axis == 0) or _contrastive(interp, node, mark, kwargs):
         return
     _flag(interp, mark, node, classes, f"reads dim {classes} as the classes")
+
+
+def _check_categorical(interp, node: ast.Call, args, kwargs) -> None:
+    """Categorical(probs) / Categorical(logits=...) normalises over the last dim: one distribution per row."""
+    given = kwargs.get("probs", kwargs.get("logits", args[0] if args else None))
+    mark = _current(given) if isinstance(given, TensorVal) else None
+    if mark is None:
+        return
+    dims = mark.shape.dims
+    last = len(dims) - 1
+    if mark.axis == last or not (len(dims) == 2 or (_batch(dims[mark.axis]) and not _batch(dims[last]))):
+        return
+    _flag(interp, mark, node, last, f"takes dim {last} as each distribution's categories")
 
 
 def _contrastive(interp, node: ast.Call, mark: Mark, kwargs) -> bool:

@@ -2,7 +2,8 @@
 
 Found by syntax at the meeting (an operator, or an elementwise loss): the 0-d operand is the sum
 itself or a name assigned once from it; the summed tensor is a product, one factor of which is a
-one-hot (F.one_hot / torch.eye(n)[ids], through casts), directly or through a name assigned once.
+one-hot (F.one_hot, torch.eye(n)[ids], zeros(...).scatter_(1, ids, 1), through casts), directly or
+through a name assigned once.
 The one-hot's batch dim comes from the factors' shapes, and must be the other operand's first dim.
 """
 from __future__ import annotations
@@ -21,7 +22,8 @@ _EYE_ROWS = re.compile(r"eye\([^()]*\)\[")
 
 def spelled_in(text: str) -> bool:
     """A file or block that can hold the mistake: a one-hot and a dim-less sum."""
-    return ("torch.sum(" in text or ".sum()" in text) and ("one_hot" in text or _EYE_ROWS.search(text) is not None)
+    return ("torch.sum(" in text or ".sum()" in text) and (
+        "one_hot" in text or _EYE_ROWS.search(text) is not None or "scatter" in text)
 
 
 _CASTS = {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "type_as", "detach"}
@@ -88,7 +90,8 @@ def _is_one_hot(node) -> bool:
         node = node.func.value
     if isinstance(node, ast.Call):
         func = node.func
-        return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "one_hot"
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name == "one_hot" or _scatters_ones(node, name)
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):  # torch.eye(n)[ids]
         func = node.value.func
         return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "eye"
@@ -111,12 +114,20 @@ def _rows(interp, product: ast.BinOp, line: int) -> Optional[TensorVal]:
     return None
 
 
+def _scatters_ones(node: ast.Call, name: str) -> bool:
+    """`torch.zeros(B, A).scatter_(1, actions.unsqueeze(1), 1)`: a one-hot made by scattering ones."""
+    if name not in ("scatter", "scatter_") or len(node.args) != 3 or node.keywords:
+        return False
+    value = node.args[2]
+    return isinstance(value, ast.Constant) and value.value in (1, 1.0) and not isinstance(value.value, bool)
+
+
 def _ids_of(node):
     """`ids` of F.one_hot(ids, n) / torch.eye(n)[ids], through casts."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS:
         node = node.func.value
     if isinstance(node, ast.Call) and node.args and _is_one_hot(node):
-        return node.args[0]
+        return node.args[1] if len(node.args) == 3 else node.args[0]  # scatter_(dim, ids, 1) / one_hot(ids, n)
     if isinstance(node, ast.Subscript) and _is_one_hot(node):
         return node.slice
     return None
