@@ -10,8 +10,10 @@ implicit dim (``F.log_softmax(x)`` picks dim 0 for 3-d input). The index must ho
 
 Ops that fix the distribution's dim are checked the same way: ``F.nll_loss`` / ``nn.NLLLoss``
 (and ``F.cross_entropy``) read dim 1 as the classes, so ``F.nll_loss(F.log_softmax(scores, dim=0),
-target)`` on ``[B, C]`` scores is silently wrong; ``torch.multinomial`` samples each row of a 2-d
-tensor. A ``logsumexp``, ``argmax``, ``max`` or ``sum`` (an expectation over the actions) over
+target)`` on ``[B, C]`` scores is silently wrong, and so is the per-row pick ``probs[torch.arange(B), labels]`` of
+``softmax(scores, dim=0)``; ``torch.multinomial`` and ``Categorical(probs)`` take each row of a 2-d
+tensor as one distribution. ``nn.Softmax(dim=...)`` / ``nn.LogSoftmax(dim=...)`` layers are followed
+too (the finding is at the layer's construction). A ``logsumexp``, ``argmax``, ``max`` or ``sum`` (an expectation over the actions) over
 another dim is reported when the softmax ran over a dim
 named as the batch (``B``, ``bs``, ``batch``) and the read dim is not: a mixture's log-weights
 normalised over the batch and then marginalised over the components. Softmaxes read along another
