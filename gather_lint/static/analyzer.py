@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, index_values, module_constants, normalised_consumers, one_hot_pick
+from . import advanced_indexing, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -61,7 +61,7 @@ def local_trigger(text: str) -> bool:
         return True
     if ("one_hot" in text or "mbedding" in text) and _PADDING.search(text) is not None:
         return True
-    if fills_buffer(text) or one_hot_pick.spelled_in(text):  # GL013, GL020
+    if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
         return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
@@ -71,13 +71,15 @@ def fills_buffer(text: str) -> bool:
     inverse (GL013's overwrite_writes.py). Substring tests of rare words only: admitting every file
     with `zeros`, `] = ` and a `.long()` or `floor(` cost ~13% on transformers. Subscript writes in
     blocks analysed for another reason (a family call, `+=`) are checked all the same."""
-    return "zeros" in text and ("index_put" in text or ("] = " in text and (
-        any(m in text for m in _ROUNDED_MARKS) or ("()." in text and _ROUNDED_CAST.search(text) is not None))))
+    return "zeros" in text and ("index_put" in text or ("] = " in text and _repeat_marks(text)))
+
+
+def _repeat_marks(text: str) -> bool:
+    """Positions that can repeat are made here: bucket numbers, unique's inverse, rounded coordinates."""
+    return any(m in text for m in _ROUNDED_MARKS) or ("()." in text and _ROUNDED_CAST.search(text) is not None)
 
 
 def _fills_by_subscript(chunk: str) -> bool:
-    """A block writing a zeros buffer by subscript, in a file whose marks (often in a helper that
-    makes the positions, `u, v = project(points)`) fills_buffer found."""
     return "zeros" in chunk and "] = " in chunk
 
 
@@ -214,8 +216,11 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     classes = [d - f for d, f in zip(defined, functions)]
     # each block's called names, read once: the loop below is set algebra, not a regex per round
     any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
-    file_fills = fills_buffer(text)
-    fills = [file_fills and _fills_by_subscript(chunk) or fills_buffer(chunk) for _, chunk in chunks]
+    # a block writing a zeros buffer by subscript at positions a helper rounds (`u, v = project(points)`)
+    rounding = set().union(*(f for f, (_, chunk) in zip(defined, chunks) if _repeat_marks(chunk))) \
+        if fills_buffer(text) else set()
+    fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
+             for (_, chunk), called in zip(chunks, any_calls)]
     local = [not own and "torch" in chunk and (local_trigger(chunk) or fill)
              for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Optional
 
 from . import advanced_indexing, index_values
-from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences
+from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
 from . import config
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -188,6 +188,7 @@ class ExpressionMixin:
 
     def expr_Compare(self, node: ast.Compare):
         values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
+        top_k_filter.check(self, node)  # GL021: positions > top_k as a removal mask
         tensors = [v for v in values if isinstance(v, TensorVal)]
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")

@@ -38,7 +38,10 @@ _NORMALISERS = ("softmax", "log_softmax")
 _CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp", "Categorical")
 _ROW_PICK = re.compile(r"\[\s*(?:torch\.|np\.)?a?range\(")  # probs[torch.arange(B), labels]
 _READ_WORDS = ("argmax", "argmin", ".max(", ".min(", ".sum(", "cross_entropy", "CrossEntropyLoss")
-_NOT_LAST_DIM = re.compile(r"[sS]oftmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:[0-3]|-[2-4])\s*[,)]")
+# a softmax over dim 0, -2, -3 (or F.softmax's implicit dim, an nn layer without one): every finding
+# needs the normalised dim to be the batch, and dim 1 or -1 is nearly always the classes
+_NOT_LAST_DIM = re.compile(r"[sS]oftmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:0|-[2-4])\s*[,)]"
+                           r"|(?:F|functional)\.(?:log_)?softmax\([^(),=]*\)|[sS]oftmax\(\s*\)")
 # elementwise methods and casts: the result is the same distribution, scaled, shifted or moved
 _KEEPS = {"exp", "log", "log1p", "clamp", "clamp_min", "clip", "float", "double", "half", "bfloat16", "to",
           "detach", "clone", "contiguous", "neg", "mul", "add", "sub", "div", "masked_fill", "cpu", "cuda"}
@@ -94,18 +97,27 @@ def layer(node: ast.Call, func: str, built, args, kwargs, segment):
 
 
 def spelled_in(text: str) -> bool:
-    """A file that can pair a softmax with an op that reads its distribution dim. argmax and max are
-    everywhere: with them, only a softmax whose dim is spelled as anything but the last counts."""
-    if "oftmax" not in text:  # softmax, log_softmax, nn.Softmax, nn.LogSoftmax
+    """A file that can pair a softmax over a dim other than the classes' with an op that reads its
+    distribution dim (softmaxes are in most model files: only these few are parsed for this)."""
+    if "oftmax" not in text or not _softmax_off_classes(text):  # softmax, nn.Softmax, nn.LogSoftmax
         return False
-    if any(word in text for word in _CONSUMER_WORDS) or ("range(" in text and _ROW_PICK.search(text) is not None):
-        return True
-    return any(word in text for word in _READ_WORDS) and _NOT_LAST_DIM.search(text) is not None
+    return any(word in text for word in _CONSUMER_WORDS + _READ_WORDS) or \
+        ("range(" in text and _ROW_PICK.search(text) is not None)
+
+
+def _softmax_off_classes(text: str) -> bool:
+    """_NOT_LAST_DIM in code, not in a docstring's `>>>` example or a comment."""
+    for found in _NOT_LAST_DIM.finditer(text):
+        before = text[text.rfind("\n", 0, found.start()) + 1:found.start()].lstrip()
+        if not before.startswith((">>>", "...", "#")):
+            return True
+    return False
 
 
 def block_spelled(chunk: str) -> bool:
-    """A block of such a file that holds either end: the softmax or the op reading it."""
-    return "oftmax" in chunk or any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS) or \
+    """A block of such a file that holds either end: the softmax over a non-class dim, or an op reading it."""
+    return any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS) or \
+        ("oftmax" in chunk and _softmax_off_classes(chunk)) or \
         ("range(" in chunk and _ROW_PICK.search(chunk) is not None)
 
 

@@ -20,10 +20,16 @@ from .values import TensorVal
 _EYE_ROWS = re.compile(r"eye\([^()]*\)\[")
 
 
+# a dim-less sum of a product (`torch.sum(a * b)`, `(a * b).sum()`), or a one-hot in a product
+_PICK_SPELLED = re.compile(r"torch\.sum\(\s*[^(),]*\*[^(),]*\)|\([^()]*\*[^()]*\)\.sum\(\)"
+                           r"|\*[^\n#]*(?:one_hot|eye\()|(?:one_hot|eye\()[^\n#]*\*")
+
+
 def spelled_in(text: str) -> bool:
-    """A file or block that can hold the mistake: a one-hot and a dim-less sum."""
+    """A file or block that can hold the mistake: a one-hot, a dim-less sum, and a product."""
     return ("torch.sum(" in text or ".sum()" in text) and (
-        "one_hot" in text or _EYE_ROWS.search(text) is not None or "scatter" in text)
+        "one_hot" in text or _EYE_ROWS.search(text) is not None or "scatter" in text) and \
+        _PICK_SPELLED.search(text) is not None
 
 
 _CASTS = {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "type_as", "detach"}
