@@ -5,7 +5,8 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, normalised_consumers, scalars, sequences, symbolic
+from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
+from . import normalised_consumers
 from . import config, index_values, modules, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain

@@ -13,7 +13,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
 from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
 from .modules import InstanceVal
-from .names import category_domain, token_ids_compared
+from .names import category_domain, learn_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
 
@@ -192,20 +192,11 @@ class ExpressionMixin:
         tensors = [v for v in values if isinstance(v, TensorVal)]
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
-            self._learn_token_ids(node, values[0])
+            learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
             return ops.binary(values[0], values[1], "==")
         if len(node.ops) == 1 and not tensors:
             return branches.compare(values[0], node.ops[0], values[1])
         return None
-
-    def _learn_token_ids(self, node: ast.Compare, left) -> None:
-        """`ids != pad_token_id`: ids holds token ids, which repeat (GL013's evidence)."""
-        if not isinstance(node.left, ast.Name) or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)) or \
-                not isinstance(left, TensorVal) or left.domain is not None or _is_float(left):
-            return
-        domain = token_ids_compared(node.left.id, self.source.segment(node.comparators[0]))
-        if domain is not None:
-            self.env[node.left.id] = left.with_(domain=domain)
 
     def expr_BoolOp(self, node: ast.BoolOp):
         return branches.bool_op(node.op, [self.expr(v) for v in node.values])
