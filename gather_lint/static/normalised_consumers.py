@@ -38,10 +38,10 @@ _NORMALISERS = ("softmax", "log_softmax")
 _CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp", "Categorical")
 _ROW_PICK = re.compile(r"\[\s*(?:torch\.|np\.)?a?range\(")  # probs[torch.arange(B), labels]
 _READ_WORDS = ("argmax", "argmin", ".max(", ".min(", ".sum(", "cross_entropy", "CrossEntropyLoss")
-# a softmax over dim 0, -2, -3 (or F.softmax's implicit dim, an nn layer without one): every finding
-# needs the normalised dim to be the batch, and dim 1 or -1 is nearly always the classes
-_NOT_LAST_DIM = re.compile(r"[sS]oftmax\((?:(?:[^()]|\([^()]*\))*(?:dim\s*=\s*|,\s*))?(?:0|-[2-4])\s*[,)]"
-                           r"|(?:F|functional)\.(?:log_)?softmax\([^(),=]*\)|[sS]oftmax\(\s*\)")
+# the arguments of a softmax over dim 0, -2, -3 (or F.softmax's implicit dim, an nn layer without one):
+# every finding needs the normalised dim to be the batch, and dim 1 or -1 is nearly always the classes
+_OFF_CLASS_DIM = re.compile(r"(?:^|[,(]|dim\s*=)\s*(?:0|-[2-4])\s*[,)]|^\s*\)")
+_FUNCTIONAL_NO_DIM = re.compile(r"^[^(),=]*\)")
 # elementwise methods and casts: the result is the same distribution, scaled, shifted or moved
 _KEEPS = {"exp", "log", "log1p", "clamp", "clamp_min", "clip", "float", "double", "half", "bfloat16", "to",
           "detach", "clone", "contiguous", "neg", "mul", "add", "sub", "div", "masked_fill", "cpu", "cuda"}
@@ -106,11 +106,17 @@ def spelled_in(text: str) -> bool:
 
 
 def _softmax_off_classes(text: str) -> bool:
-    """_NOT_LAST_DIM in code, not in a docstring's `>>>` example or a comment."""
-    for found in _NOT_LAST_DIM.finditer(text):
-        before = text[text.rfind("\n", 0, found.start()) + 1:found.start()].lstrip()
-        if not before.startswith((">>>", "...", "#")):
+    """A softmax call over a non-class dim, in code (not a docstring's `>>>` example or a comment).
+    str.find from call to call: a regex over the whole text backtracks on every `softmax(`."""
+    start = text.find("oftmax(")
+    while start != -1:
+        arguments = text[start + 7:text.find("\n", start) if "\n" in text[start:start + 300] else start + 300]
+        line = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+        functional = line.endswith(("F.s", "F.log_s", "functional.s", "functional.log_s"))
+        if not line.startswith((">>>", "...", "#")) and (
+                _OFF_CLASS_DIM.search(arguments) is not None or (functional and _FUNCTIONAL_NO_DIM.match(arguments))):
             return True
+        start = text.find("oftmax(", start + 7)
     return False
 
 

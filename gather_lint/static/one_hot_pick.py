@@ -26,16 +26,33 @@ _PICK_SPELLED = re.compile(r"torch\.sum\(\s*[^(),]*\*[^(),]*\)|\([^()]*\*[^()]*\
 
 
 def spelled_in(text: str) -> bool:
-    """A file or block that can hold the mistake: a one-hot, a dim-less sum, and a product."""
-    return ("torch.sum(" in text or ".sum()" in text) and (
-        "one_hot" in text or _EYE_ROWS.search(text) is not None or "scatter" in text) and \
-        _PICK_SPELLED.search(text) is not None
+    """A file or block to parse for the mistake: a one-hot, a dim-less sum, and a product (a one-hot
+    made by scatter is in a block parsed for its scatter anyway)."""
+    return ("torch.sum(" in text or ".sum()" in text) and ("one_hot" in text or "eye(" in text) and \
+        _PICK_SPELLED.search(text) is not None and ("one_hot" in text or _EYE_ROWS.search(text) is not None)
+
+
+def _spelled_in_file(interp) -> bool:
+    """A one-hot and a dim-less sum in the analysed function (or the file, for a script's top level),
+    read once per function: name resolution walks the function, which most arithmetic never needs."""
+    scope = interp.function if interp.function is not None else interp.source
+    found = getattr(scope, "_gather_lint_one_hot", None)
+    if found is None:
+        if interp.function is None:
+            text = interp.source.text
+        else:
+            text = "\n".join(interp.source.lines[scope.lineno - 1:scope.end_lineno or scope.lineno])
+        found = ("torch.sum(" in text or ".sum()" in text) and ("one_hot" in text or "eye(" in text or "scatter" in text)
+        scope._gather_lint_one_hot = found
+    return found
 
 
 _CASTS = {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "type_as", "detach"}
 
 
 def check(interp, left_node, left, right_node, right) -> None:
+    if not _spelled_in_file(interp):
+        return  # most files hold no one-hot: no name resolution for their arithmetic
     for mine_node, mine, other_node, other in ((left_node, left, right_node, right), (right_node, right, left_node, left)):
         # a dim-less sum of a product with a one-hot is a 0-d tensor, even when the product's shape is unknown
         if not (mine is None or _zero_dim(mine)) or not isinstance(other, TensorVal) or other.shape is None or other.shape.variadic \

@@ -21,11 +21,12 @@ _WIDENS = {"expand", "expand_as", "unsqueeze", "view", "reshape", "repeat", "to"
 
 
 def spelled_in(text: str) -> bool:
-    return "top" in text and _SPELLED.search(text) is not None
+    return ("top_k" in text or "topk" in text) and _SPELLED.search(text) is not None
 
 
 def check(interp, node: ast.Compare) -> None:
-    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Gt, ast.Lt)):
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Gt, ast.Lt)) or \
+            not isinstance(node.comparators[0] if isinstance(node.ops[0], ast.Gt) else node.left, (ast.Name, ast.Attribute)):
         return
     left, right = node.left, node.comparators[0]
     positions, bound = (left, right) if isinstance(node.ops[0], ast.Gt) else (right, left)
