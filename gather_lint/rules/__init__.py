@@ -21,6 +21,8 @@ _MODULES = (
     "gl017_advanced_index_per_row",
     "gl018_normalised_other_dim",
     "gl019_along_broadcast_dim",
+    "gl020_one_hot_pick_summed_over_batch",
+    "gl021_top_k_keeps_one_extra",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

@@ -1,4 +1,4 @@
-"""GL018 normalised along another dim: class labels gathered from a softmax taken over a different dim.
+"""GL018 normalised along another dim: a softmax's result read along a different dim than it normalised.
 
 ``F.log_softmax(scores, dim=0).gather(1, target.unsqueeze(1))`` on ``[B, C]`` scores picks each row's
 label from values normalised over the batch, not over the classes: torch runs it and the
@@ -7,6 +7,18 @@ happens with ``softmax``/``log_softmax`` over the time dim of ``[B, T, V]`` logi
 implicit dim (``F.log_softmax(x)`` picks dim 0 for 3-d input). The index must hold class labels
 (targets, labels, actions) so that the gathered dim is the class dim; picking whole distributions
 (a query row of attention probabilities) is left alone.
+
+Ops that fix the distribution's dim are checked the same way: ``F.nll_loss`` / ``nn.NLLLoss``
+(and ``F.cross_entropy``) read dim 1 as the classes, so ``F.nll_loss(F.log_softmax(scores, dim=0),
+target)`` on ``[B, C]`` scores is silently wrong, and so is the per-row pick ``probs[torch.arange(B), labels]`` of
+``softmax(scores, dim=0)``; ``torch.multinomial`` and ``Categorical(probs)`` take each row of a 2-d
+tensor as one distribution. ``nn.Softmax(dim=...)`` / ``nn.LogSoftmax(dim=...)`` layers are followed
+too (the finding is at the layer's construction). A ``logsumexp``, ``argmax``, ``max`` or ``sum`` (an expectation over the actions) over
+another dim is reported when the softmax ran over a dim
+named as the batch (``B``, ``bs``, ``batch``) and the read dim is not: a mixture's log-weights
+normalised over the batch and then marginalised over the components. Softmaxes read along another
+non-batch dim on purpose (an HMM's transitions, dual-softmax matching) and ``[B, B]`` contrastive
+similarities normalised over either dim are left alone.
 """
 from typing import Optional
 
@@ -39,6 +51,25 @@ out = F.log_softmax(scores, dim=1).gather(1, target.unsqueeze(1)).squeeze(1)
 expected = torch.stack([F.log_softmax(scores[b], dim=0)[target[b]] for b in range(4)])
 """,
     ),
+    Example(
+        title="nll_loss reads dim 1 as the classes",
+        bad="""
+import torch
+import torch.nn.functional as F
+scores = torch.randn(6, 3)  # [B, C]
+target = torch.randint(0, 3, (6,))
+out = F.nll_loss(F.log_softmax(scores, dim=0), target, reduction="none")
+expected = torch.stack([-F.log_softmax(scores[b], dim=0)[target[b]] for b in range(6)])
+""",
+        good="""
+import torch
+import torch.nn.functional as F
+scores = torch.randn(6, 3)  # [B, C]
+target = torch.randint(0, 3, (6,))
+out = F.nll_loss(F.log_softmax(scores, dim=1), target, reduction="none")
+expected = torch.stack([-F.log_softmax(scores[b], dim=0)[target[b]] for b in range(6)])
+""",
+    ),
 ]
 
 
@@ -55,4 +86,19 @@ def check_normalised(input_text: str, function: str, normalised: int, gathered: 
         f"{normalised}: each picked value is a share of dim {normalised}, not of the classes, so the result is "
         f"silently wrong; take the {function} over dim {gathered}",
         help=f"take the {function} over dim {gathered}",
+    )
+
+
+def check_read_elsewhere(call_text: str, input_text: str, shape, function: str, normalised: int, batch: str,
+                         implicit: bool, reader_text: str, line: int, read: int, how: str) -> Violation:
+    """A softmax whose result an op reads along another dim (nll_loss's classes, multinomial's rows,
+    a logsumexp or argmax over the distribution's dim); see gather_lint/static/normalised_consumers.py."""
+    along = f"dim {normalised} (torch's choice when no dim is given)" if implicit else f"dim {normalised}"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{call_text}` normalises {f'`{input_text}`' if input_text else 'its input'} {shape} along {along}{batch}, "
+        f"but `{reader_text}` at line "
+        f"{line} {how}: each value is a share of dim {normalised}, not of dim {read}, so the result is silently "
+        f"wrong; take the {function} over dim {read}",
+        help=f"take the {function} over dim {read}",
     )

@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, embedding_lookups, index_values, module_constants
+from . import advanced_indexing, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -27,6 +27,8 @@ _AUGMENTED_INDEX = re.compile(r"\]\s*[-+]=")  # x[ids] += v (GL013); a literal f
 # repeated_indices.py's marks: floats rounded to ints, bucket numbers, unique's inverse
 _ROUNDED_MARKS = ("return_inverse", "rounding_mode", "bucketize", "searchsorted")  # rare enough to cost nothing
 _MINUS_ONE_FILL = re.compile(r"value\s*=\s*-1\b")  # an explicit -1 fill
+# `.round().long()`, `.floor().int()`: pixel and voxel coordinates, spelled rarely enough to cost nothing
+_ROUNDED_CAST = re.compile(r"\.(?:round|floor|ceil|trunc)\(\)\s*\.(?:long|int|to|type)\(")
 
 
 def _reads_what_it_writes(text: str) -> bool:
@@ -63,7 +65,7 @@ def local_trigger(text: str) -> bool:
         return True
     if ("one_hot" in text or "mbedding" in text) and _padding(text):
         return True
-    if fills_buffer(text):
+    if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
         return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
@@ -73,13 +75,22 @@ def fills_buffer(text: str) -> bool:
     inverse (GL013's overwrite_writes.py). Substring tests of rare words only: admitting every file
     with `zeros`, `] = ` and a `.long()` or `floor(` cost ~13% on transformers. Subscript writes in
     blocks analysed for another reason (a family call, `+=`) are checked all the same."""
-    return "zeros" in text and ("index_put" in text or ("] = " in text and any(m in text for m in _ROUNDED_MARKS)))
+    return "zeros" in text and ("index_put" in text or ("] = " in text and _repeat_marks(text)))
+
+
+def _repeat_marks(text: str) -> bool:
+    """Positions that can repeat are made here: bucket numbers, unique's inverse, rounded coordinates."""
+    return any(m in text for m in _ROUNDED_MARKS) or ("()." in text and _ROUNDED_CAST.search(text) is not None)
+
+
+def _fills_by_subscript(chunk: str) -> bool:
+    return "zeros" in chunk and "] = " in chunk
 
 
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
-        or vocab_growth.spelled_in(text)
+        or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -205,6 +216,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
     keep = [names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
             for _, chunk in chunks]
+    if normalised_consumers.spelled_in(text):  # a softmax and its reader are often in different blocks
+        keep = [kept or normalised_consumers.block_spelled(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
@@ -212,10 +225,15 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     classes = [d - f for d, f in zip(defined, functions)]
     # each block's called names, read once: the loop below is set algebra, not a regex per round
     any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
-    local = [not own and "torch" in chunk and local_trigger(chunk) for (_, chunk), own in zip(chunks, analysed)]
+    # a block writing a zeros buffer by subscript at positions a helper rounds (`u, v = project(points)`)
+    rounding = set().union(*(f for f, (_, chunk) in zip(defined, chunks) if _repeat_marks(chunk))) \
+        if fills_buffer(text) else set()
+    fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
+             for (_, chunk), called in zip(chunks, any_calls)]
+    local = [not own and "torch" in chunk and (local_trigger(chunk) or fill)
+             for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
-    helpers = set().union(*(called for (_, chunk), called, lone in zip(chunks, plain_calls, local)
-                            if lone and fills_buffer(chunk)))
+    helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))
     if helpers:
         keep = [kept or bool(f & helpers) for kept, f in zip(keep, functions)]
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a

@@ -12,10 +12,11 @@ import ast
 from typing import Iterator, Optional, Tuple
 
 LOSS_FUNCTIONS = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "poisson_nll_loss"}
-# nn loss modules, by the functional form their call runs
+# nn loss modules, by the functional form their call runs (nll_loss and cross_entropy broadcast nothing:
+# class_targets.py reads their targets, normalised_consumers.py their classes dim)
 LOSS_MODULES = {"MSELoss": "mse_loss", "L1Loss": "l1_loss", "SmoothL1Loss": "smooth_l1_loss",
                 "HuberLoss": "huber_loss", "KLDivLoss": "kl_div", "PoissonNLLLoss": "poisson_nll_loss",
-                "CrossEntropyLoss": "cross_entropy", "NLLLoss": "nll_loss"}  # the last two: class_targets.py
+                "CrossEntropyLoss": "cross_entropy", "NLLLoss": "nll_loss"}
 _FUNCTIONAL = "torch.nn.functional"
 # torch functions that combine two tensors elementwise, with the operator they behave like
 BINARY = {"mul": "*", "multiply": "*", "add": "+", "sub": "-", "subtract": "-", "div": "/", "true_divide": "/",

@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import class_targets, config, constant_ids, embedding_lookups, index_values, modules, repeated_indices, value_ranges
+from . import class_targets, config, constant_ids, embedding_lookups, index_values, modules, normalised_consumers, \
+    repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -88,6 +89,7 @@ class CallMixin:
                 if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+                result = normalised_consumers.after(self, node, func.attr, owner, args, kwargs, result)  # GL018
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
@@ -238,6 +240,7 @@ class CallMixin:
         module, _, func = name.rpartition(".")
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        normalised_consumers.check_loss(self, node, module, func, args, kwargs)  # GL018
         for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if module == "torch.nn.functional":
@@ -306,6 +309,7 @@ class CallMixin:
                 return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
+                result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
@@ -315,7 +319,8 @@ class CallMixin:
             fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
             return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None
         if module in modules.NN_MODULES:
-            return modules.build(func, args, kwargs)
+            return normalised_consumers.layer(node, func, modules.build(func, args, kwargs), args, kwargs,
+                                              self.source.segment)  # nn.LogSoftmax(dim=0) marks its output (GL018)
         if name.endswith("rearrange") and len(args) >= 2 and isinstance(args[0], TensorVal):
             pattern = args[1]
             if isinstance(pattern, Literal) and isinstance(pattern.value, str):

@@ -26,7 +26,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 class ModuleContext:
     def __init__(self, tree: ast.Module, make_interpreter):
-        self.tree = tree
+        self.tree = tree  # the module body's own bindings, for checks that read a script's names
         self.functions: Dict[str, ast.AST] = {node.name: node for node in tree.body if isinstance(node, _DEFS)}
         self.methods: Dict[tuple, ast.AST] = {}
         self.class_of: Dict[ast.AST, str] = {}
@@ -311,7 +311,7 @@ def fill_gaps(declared, fact):
         if declared.shape is None:
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
-                              domain=declared.domain or fact.domain)
+                              domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised)
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     return declared

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from . import advanced_indexing
+from . import advanced_indexing, broadcast_rows, one_hot_pick
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -104,6 +104,11 @@ class DataflowCheckMixin:
         tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
         if len(tensors) > 1 and len(tensors) == len(items):  # x[rows, cols] += v: positions are tuples,
             origin = self._repeating(node.target.slice.elts)  # which repeat only if every component can
+            paired = broadcast_rows.paired_index(self, node.target.slice.elts, node.lineno)
+            if origin is None and paired is not None:  # ... or, beside row numbers, where the other repeats
+                other = self.expr(paired)
+                if _can_repeat(other) and broadcast_rows.several_per_row(other):
+                    origin = f"row numbers broadcast over each row and {other.domain.origin} within it"
             if origin is not None:
                 self.flag(node, overwrite.check_augmented(
                     self.source.segment(node.target.value), self.source.segment(node.target.slice), origin,
@@ -133,6 +138,7 @@ class DataflowCheckMixin:
         """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
         (where the squeeze belongs) when it is in this function, else where the two meet."""
         advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
+        one_hot_pick.check(self, left_node, left, right_node, right)  # GL020
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:

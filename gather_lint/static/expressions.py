@@ -6,14 +6,14 @@ from dataclasses import replace
 from typing import Optional
 
 from . import advanced_indexing, index_values
-from . import branches, maybe_empty, repeated_indices, scalars, sequences
+from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
 from . import config
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
 from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
 from .modules import InstanceVal
-from .names import category_domain
+from .names import category_domain, learn_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
 
@@ -123,6 +123,7 @@ class ExpressionMixin:
         if isinstance(owner, TensorVal):
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
+            normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             return crossed or ops.index_tensor(owner, key)
         if owner is None:
             index_values.check(self, node, owner, key)
@@ -175,6 +176,7 @@ class ExpressionMixin:
             result = result.with_(dtype=left.dtype if isinstance(left, TensorVal) else result.dtype,
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         result = repeated_indices.through_arith(left, right, symbol, result)
+        result = normalised_consumers.through_arith(left, right, result)  # GL018
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
             # `//` there is the fix unless a float literal would keep the result a float
@@ -186,9 +188,11 @@ class ExpressionMixin:
 
     def expr_Compare(self, node: ast.Compare):
         values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
+        top_k_filter.check(self, node)  # GL021: positions > top_k as a removal mask
         tensors = [v for v in values if isinstance(v, TensorVal)]
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
+            learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
             return ops.binary(values[0], values[1], "==")
         if len(node.ops) == 1 and not tensors:
             return branches.compare(values[0], node.ops[0], values[1])

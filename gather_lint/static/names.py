@@ -1,7 +1,9 @@
 """What variable names say about index values, and jaxtyping/torchtyping dtype names."""
+import ast
 import re
 
 from ..contract import Domain
+from .values import TensorVal
 
 # Variables that hold token ids, class labels or actions: their values index a vocabulary-like dim.
 _CATEGORY_NAME = re.compile(
@@ -13,6 +15,32 @@ _NOT_CATEGORY = re.compile(
     r"(?:\w+_)?(?:position|pos|segment|token_type|attention|node|edge|batch|graph|cluster|expert|head)_\w*"
     r"|(?:num|n)_\w+"
 )
+
+
+# `x != pad_token_id`, `seq == self.eos_token_id`: x holds token ids (a padded batch of text)
+_SPECIAL_TOKEN = re.compile(r"(?:\w+_)?(?:pad|eos|bos|sep|cls|unk|mask|padding)_(?:token_)?(?:id|idx|index)")
+
+
+def learn_token_ids(interp, node, left) -> None:
+    """`ids != pad_token_id` (an ast.Compare): ids, a tensor of unknown values, holds token ids."""
+    if not isinstance(node.left, ast.Name) or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)) or \
+            not isinstance(left, TensorVal) or left.domain is not None or left.dtype in _FLOATS:
+        return
+    domain = token_ids_compared(node.left.id, interp.source.segment(node.comparators[0]))
+    if domain is not None:
+        interp.env[node.left.id] = left.with_(domain=domain)
+
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def token_ids_compared(name: str, other_text: str):
+    """The values of `name`, compared with a special token's id, are token ids of running text, which
+    repeat (a token occurs twice in a row); None when other_text names no special token."""
+    last = other_text.rsplit(".", 1)[-1].strip()
+    if _SPECIAL_TOKEN.fullmatch(last) is None:
+        return None
+    return Domain(None, origin=f"token ids (`{name}`, compared with `{other_text}`)", repeats=True)
 
 
 def category_domain(name: str):

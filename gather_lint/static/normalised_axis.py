@@ -61,7 +61,8 @@ def _bindings(function) -> dict:
         found = {}
         for n in ast.walk(function):
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
-                names = [t.id for t in _targets(n) if isinstance(t, ast.Name)]
+                # only stores: `x[rows] = v` reads rows, it does not bind it
+                names = [t.id for t in _targets(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)]
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension, ast.With, ast.AsyncWith)):
                 names = [t.id for t in ast.walk(_bound_by(n)) if isinstance(t, ast.Name)]
             elif isinstance(n, ast.arg):

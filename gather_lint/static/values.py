@@ -19,6 +19,7 @@ class TensorVal:
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") from slicing one end off (GL007)
     filled: Optional[str] = None  # "zeros" or "empty" straight from a constructor (GL014)
     crossed: Optional[tuple] = None  # x[:, idx] with idx one per row, not yet shown to be a mistake (GL017)
+    normalised: Optional[object] = None  # the softmax that made it: a normalised_consumers.Mark (GL018)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
