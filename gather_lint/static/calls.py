@@ -104,8 +104,10 @@ class ModuleContext:
     def call(self, caller, callee, node: ast.Call, args, kwargs, instance: Optional[InstanceVal] = None):
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
         facts = _bind(callee, args, kwargs, defaults=not spread)
-        if facts is None or caller.call_depth >= MAX_DEPTH:
+        if facts is None:
             return None
+        if caller.call_depth >= MAX_DEPTH:
+            return self.analyse(callee)  # too deep for the caller's facts: the callee's own result still holds
         if instance is None and self.class_of.get(callee) == caller.class_name:
             instance = caller.instance  # self.method(...) inside an instance's forward
         instance_facts = instance.facts if instance is not None and instance.facts else ()

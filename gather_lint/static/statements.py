@@ -258,6 +258,8 @@ class StatementMixin:
                 self.assign(element, item)
             return
         stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
+        if isinstance(result, TensorVal) and not stars:  # row, col = edge_index: rows of dim 0
+            result = ops.rows(result, len(elts))
         if isinstance(result, ops.Repeated) and not stars:  # x, y, z = pts.unbind(-1)
             for element in elts:
                 self.assign(element, result.element)
