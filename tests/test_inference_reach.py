@@ -169,3 +169,460 @@ def test_a_call_past_the_depth_limit_returns_the_callees_summary(torch):
     assert codes(code) == ["GL008"]
     with pytest.raises(RuntimeError, match="int32 or int64"):
         torch.randn(5, 2).index_select(0, torch.randint(0, 5, (3,)).float())
+
+
+# ----- torch.einsum: the output letters take their operands' sizes ---------------------------------
+
+def test_topk_over_einsum_scores_reaches_the_gather(torch):
+    code = '''
+    import torch
+    import torch.nn as nn
+    class SlotReader(nn.Module):
+        def forward(self, query, slot_keys, slot_vals):
+            """
+            Args:
+                query: (batch, width)
+                slot_keys: (batch, n_slots, width)
+                slot_vals: (batch, n_slots, width)
+            """
+            scores = torch.einsum("bw,bnw->bn", query, slot_keys)
+            best = scores.topk(2, dim=-1).indices
+            return slot_vals.gather(1, best.unsqueeze(-1))
+    if __name__ == "__main__":
+        SlotReader()(torch.randn(3, 5), torch.randn(3, 7, 5), torch.randn(3, 7, 5))
+    '''
+    assert codes(code) == ["GL005"]
+    vals = torch.randn(3, 7, 5)
+    best = torch.einsum("bw,bnw->bn", torch.randn(3, 5), torch.randn(3, 7, 5)).topk(2, dim=-1).indices
+    out = vals.gather(1, best.unsqueeze(-1))
+    assert out.shape == (3, 2, 1)  # silently reads only feature 0 of every chosen slot
+    assert torch.equal(out[..., 0], vals[torch.arange(3)[:, None], best, 0])
+
+
+def test_einsum_operands_in_a_list_and_implicit_output(torch):
+    code = """
+    import torch
+    def route(tokens, experts, picks):
+        # tokens: [T, D]  experts: [E, D]  picks: [T, 1, 1]
+        logits = torch.einsum("td,ed", [tokens, experts])
+        return logits.gather(1, picks)
+    """
+    assert codes(code) == ["GL001"]
+    assert torch.einsum("td,ed", [torch.randn(4, 3), torch.randn(5, 3)]).shape == (5, 4)  # implicit output: letters used once, sorted (e, t)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.einsum("td,ed", [torch.randn(4, 3), torch.randn(5, 3)]).gather(1, torch.zeros(4, 1, 1, dtype=torch.long))
+
+
+def test_einsum_with_ellipsis_or_wrong_rank_stays_unknown():
+    code = """
+    import torch
+    from jaxtyping import Float
+    from torch import Tensor
+    def f(a: Float[Tensor, "b n d"], b: Float[Tensor, "b m d"], idx):
+        s = torch.einsum("...nd,...md->...nm", a, b)
+        t = torch.einsum("ij,jk->ik", a, b)
+        return s.gather(-1, idx.view(1, 1, 1, 1)), t.gather(0, idx.view(1))
+    """
+    assert codes(code) == []
+
+
+# ----- layers passed to functions: `def predict(model, x): return model(x)` -------------------------
+
+def test_a_linear_layer_passed_to_a_helper(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    def chosen(net, obs, act):
+        return net(obs).gather(1, act)
+    if __name__ == "__main__":
+        head = nn.Linear(8, 4)
+        chosen(head, torch.randn(16, 8), torch.randint(0, 4, (16,)))
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        nn = torch.nn
+        nn.Linear(8, 4)(torch.randn(16, 8)).gather(1, torch.randint(0, 4, (16,)))
+
+
+def test_a_sequential_from_a_factory_reaches_a_method(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    def make_policy(cfg):
+        return nn.Sequential(nn.Linear(cfg["obs"], cfg["hidden"]), nn.ReLU(), nn.Linear(cfg["hidden"], cfg["acts"]))
+    class Learner:
+        def logp_of(self, policy, states, actions):
+            logp = policy(states).log_softmax(-1)
+            return logp.gather(-1, actions.unsqueeze(-1).unsqueeze(-1))
+    if __name__ == "__main__":
+        cfg = {"obs": 6, "hidden": 16, "acts": 3}
+        Learner().logp_of(make_policy(cfg), torch.randn(10, 6), torch.randint(0, 3, (10,)))
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_a_layer_attribute_handed_to_a_module_function(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    from jaxtyping import Float
+    from torch import Tensor
+    def pick(layer, hidden, slot):
+        return layer(hidden).gather(-1, slot)
+    class Critic(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Linear(32, 5)
+        def forward(self, h: Float[Tensor, "B 32"], a: Float[Tensor, "B"]):
+            return pick(self.head, h, a.long())
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_a_layer_whose_output_fits_stays_silent():
+    code = """
+    import torch
+    import torch.nn as nn
+    def chosen(net, obs, act):
+        return net(obs).gather(1, act.unsqueeze(1)).squeeze(1)
+    if __name__ == "__main__":
+        chosen(nn.Linear(8, 4), torch.randn(16, 8), torch.randint(0, 4, (16,)))
+    """
+    assert codes(code) == []
+
+
+# ----- `table[ids]`: one row of table per id ----------------------------------------------------------
+
+def test_rows_looked_up_by_an_integer_tensor(torch):
+    code = """
+    import torch
+    def reward_of(contexts, arms, weights):
+        # contexts: [B, C]  arms: [B]  weights: [A, C]
+        w = weights[arms.long()]
+        r = (w * contexts).sum(-1)
+        return r.gather(0, arms.long().view(-1, 1))
+    """
+    assert codes(code) == ["GL001"]
+    w = torch.randn(3, 4)[torch.randint(0, 3, (5,))]
+    assert w.shape == (5, 4)
+
+
+def test_rows_kept_by_a_bool_mask_keep_the_trailing_dims(torch):
+    code = """
+    import torch
+    from jaxtyping import Bool, Float, Int
+    from torch import Tensor
+    def kept(feats: Float[Tensor, "n d"], keep: Bool[Tensor, "n"], cols: Int[Tensor, "m"]):
+        rows = feats[keep]
+        return rows.gather(1, cols)
+    """
+    assert codes(code) == ["GL001"]
+    assert torch.randn(6, 3)[torch.tensor([1, 0, 1, 0, 0, 1]).bool()].shape == (3, 3)
+
+
+def test_a_lookup_by_an_index_of_unknown_dtype_stays_unknown():
+    code = """
+    import torch
+    def f(table, keys, cols):
+        # table: [N, D]  keys: [K]  cols: [K]
+        return table[keys].gather(1, cols)
+    """
+    assert codes(code) == []
+
+
+# ----- GL006 on the call that passes a gathered column to a helper that broadcasts it ---------------
+
+def test_kept_singleton_passed_to_a_loss_helper_is_reported_on_the_call(torch):
+    code = """
+    import torch
+    def sq_error(pred, target):
+        return ((pred - target) ** 2).mean()
+    def step(q, actions, returns):
+        chosen = q.gather(1, actions.unsqueeze(1))
+        return sq_error(chosen, returns)
+    if __name__ == "__main__":
+        step(torch.randn(32, 4), torch.randint(0, 4, (32,)), torch.randn(32))
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL006", 7)]  # the call passing `chosen`, not inside the helper
+    chosen = torch.randn(32, 4).gather(1, torch.randint(0, 4, (32,)).unsqueeze(1))
+    assert (chosen - torch.randn(32)).shape == (32, 32)  # silently broadcast
+
+
+# ----- nn.ModuleList of one layer kind: iterating or indexing it gives that layer --------------------
+
+def test_an_ensemble_stacked_from_a_module_list(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Heads(nn.Module):
+        def __init__(self, d_in, n_out, n_heads=3):
+            super().__init__()
+            self.heads = nn.ModuleList([nn.Linear(d_in, n_out) for _ in range(n_heads)])
+        def forward(self, x):
+            return torch.stack([head(x) for head in self.heads], dim=0)
+    def pick(values, choice):
+        return values.gather(-1, choice.unsqueeze(-1))
+    if __name__ == "__main__":
+        pick(Heads(8, 4)(torch.randn(16, 8)), torch.randint(0, 4, (16,)))
+    """
+    assert codes(code) == ["GL001"]
+    nn = torch.nn
+    heads = nn.ModuleList([nn.Linear(8, 4) for _ in range(3)])
+    values = torch.stack([h(torch.randn(16, 8)) for h in heads], dim=0)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        values.gather(-1, torch.randint(0, 4, (16,)).unsqueeze(-1))
+
+
+def test_a_module_list_from_a_generator_indexed_and_looped(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    from jaxtyping import Float, Int
+    from torch import Tensor
+    class Tower(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList(nn.Linear(6, 6) for _ in range(2))
+        def forward(self, h: Float[Tensor, "n 6"], slots: Int[Tensor, "n"]):
+            for block in self.blocks:
+                h = block(h)
+            first = self.blocks[0](h)
+            return first.gather(1, slots), h.gather(1, slots)
+    """
+    assert codes(code) == ["GL001", "GL001"]
+
+
+def test_a_module_list_of_different_layers_is_not_one_layer():
+    code = """
+    import torch
+    import torch.nn as nn
+    class Mixed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.parts = nn.ModuleList([nn.Linear(6, 6), nn.Linear(6, 3)])
+        def forward(self, h, slots):
+            # h: [N, 6]  slots: [N, 1]
+            for part in self.parts:
+                h = part(h)
+            return h.gather(1, slots)
+    """
+    assert codes(code) == []
+
+
+# ----- a generator of tensors unpacked into names ----------------------------------------------------
+
+def test_projections_unpacked_from_a_generator(torch):
+    code = """
+    import torch
+    def heads(x, n):
+        b, t, d = x.shape
+        return x.view(b, t, n, d // n).transpose(1, 2)
+    def attend(x, weights, keep):
+        # x: [B, T, D]  keep: [B, K]
+        q, k, v = (heads(x @ w, 4) for w in weights)
+        index = keep[:, None, :, None].expand(-1, -1, -1, k.size(-1))
+        return k.gather(2, index)
+    if __name__ == "__main__":
+        attend(torch.randn(2, 10, 16), [torch.randn(16, 16) for _ in range(3)], torch.randint(0, 10, (2, 3)))
+    """
+    assert codes(code) == ["GL005"]
+    k = torch.randn(2, 10, 16).view(2, 10, 4, 4).transpose(1, 2)
+    keep = torch.randint(0, 10, (2, 3))
+    out = k.gather(2, keep[:, None, :, None].expand(-1, -1, -1, 4))
+    assert out.shape == (2, 1, 3, 4)  # only head 0 is read, silently
+
+
+# ----- `if a.shape != b.shape:` is settled by ranks or sizes that must differ --------------------------
+
+def test_a_shape_comparison_with_another_rank_is_certain(torch):
+    code = """
+    import torch
+    def chosen(values, choice):
+        if choice.shape != values.shape:
+            choice = choice.unsqueeze(-1)
+        return values.gather(-1, choice)
+    if __name__ == "__main__":
+        chosen(torch.randn(2, 16, 4), torch.randint(0, 4, (16,)))
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_a_shape_comparison_with_unknown_sizes_is_not_settled():
+    code = """
+    import torch
+    def chosen(values, choice, n, m):
+        shaped = choice.view(n, 1)
+        if shaped.shape == (m, 1):
+            shaped = shaped.squeeze(-1)
+        return values.gather(-1, shaped)
+    """
+    assert codes(code) == []  # n and m unknown: either branch may run
+
+
+# ----- a loop that keeps a tensor's shape keeps the tensor: `for layer in layers: h = layer(h)` -----
+
+def test_hidden_state_through_a_loop_of_layers(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Encoder(nn.Module):
+        def __init__(self, width, depth):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(width, width) for _ in range(depth)])
+            self.out = nn.Linear(width, 10)
+        def forward(self, x, labels):
+            for layer in self.layers:
+                x = torch.relu(layer(x))
+            logits = self.out(x)
+            return logits.gather(1, labels)
+    if __name__ == "__main__":
+        Encoder(32, 3)(torch.randn(4, 32), torch.randint(0, 10, (4,)))
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_a_loop_of_refinement_steps_in_a_plain_function(torch):
+    code = """
+    import torch
+    from jaxtyping import Float, Int
+    from torch import Tensor
+    def refine(scores: Float[Tensor, "b k"], steps: int, picks: Int[Tensor, "b"]):
+        for _ in range(steps):
+            scores = scores.softmax(-1) * 2.0
+        return scores.gather(-1, picks)
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_a_loop_that_grows_a_tensor_forgets_it():
+    code = """
+    import torch
+    def decode(tokens, steps, scores):
+        # tokens: [B, 1]  scores: [B, V]
+        for _ in range(steps):
+            tokens = torch.cat([tokens, tokens[:, -1:]], dim=1)
+        return scores.gather(1, tokens)
+    """
+    assert codes(code) == []  # tokens is [B, ?] after the loop: no rank or size to compare
+
+
+def test_a_loop_whose_other_names_change_the_shape_forgets_it():
+    code = """
+    import torch
+    def f(h, idx, n):
+        # h: [4, 8]  idx: [4]
+        for _ in range(3):
+            h = h.view(n, -1)
+            n = n * 2
+        return h.gather(1, idx)
+    """
+    assert codes(code) == []
+
+
+def test_a_finding_inside_the_loop_body_is_reported_once():
+    code = """
+    import torch
+    from jaxtyping import Float, Int
+    from torch import Tensor
+    def f(h: Float[Tensor, "4 8"], idx: Int[Tensor, "4"]):
+        for _ in range(3):
+            h = h * 0.5
+            picked = h.gather(1, idx)
+        return h
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL001"]  # the trial run of the body reports nothing
+
+
+# ----- NumPy arrays keep their dtype into torch: float64 indices from np.zeros / np.array([]) --------
+
+def test_indices_accumulated_onto_an_empty_numpy_array(torch):
+    np = pytest.importorskip("numpy")
+    code = """
+    import numpy as np
+    import torch
+    def rows_of(labels, wanted):
+        found = np.array([])
+        for w in wanted:
+            found = np.concatenate([found, np.flatnonzero(labels == w)])
+        return found
+    def select(feats, labels, wanted):
+        return feats.index_select(0, torch.from_numpy(rows_of(labels, wanted)))
+    """
+    assert codes(code) == ["GL008"]
+    found = np.concatenate([np.array([]), np.flatnonzero(np.array([0, 1, 1]) == 1)])
+    assert found.dtype == np.float64
+    with pytest.raises(RuntimeError, match="int32 or int64"):
+        torch.randn(3, 2).index_select(0, torch.from_numpy(found))
+
+
+def test_numpy_zeros_as_a_gather_index_in_a_method(torch):
+    np = pytest.importorskip("numpy")
+    code = """
+    import numpy as np
+    import torch
+    import torch.nn as nn
+    class Sampler(nn.Module):
+        def forward(self, logits):
+            # logits: [B, V]
+            picks = np.zeros((logits.shape[0], 1))
+            return logits.gather(1, torch.as_tensor(picks))
+    """
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="int32/int64"):
+        torch.randn(2, 5).gather(1, torch.as_tensor(np.zeros((2, 1))))
+
+
+def test_numpy_dtypes_that_fit_stay_silent():
+    pytest.importorskip("numpy")
+    code = """
+    import numpy as np
+    import torch
+    def f(x, n):
+        # x: [N, D]
+        a = torch.from_numpy(np.arange(n))
+        b = torch.from_numpy(np.zeros(n).astype(np.int64))
+        c = torch.from_numpy(np.random.permutation(n))
+        d = torch.tensor(np.zeros(n), dtype=torch.long)
+        e = torch.from_numpy(np.array([], dtype=int))
+        return x.index_select(0, a), x.index_select(0, b), x.index_select(0, c), x.index_select(0, d), x.index_select(0, e)
+    """
+    assert codes(code) == []
+
+
+def test_linspace_positions_from_a_helper_through_a_driver(torch):
+    np = pytest.importorskip("numpy")
+    code = """
+    import numpy as np
+    import torch
+    def frame_positions(n_frames, n_keep):
+        return np.linspace(0, n_frames - 1, n_keep).round()
+    def keyframes(video, n_keep):
+        pos = torch.from_numpy(frame_positions(video.shape[0], n_keep))
+        return torch.index_select(video, 0, pos)
+    if __name__ == "__main__":
+        keyframes(torch.randn(30, 3, 8, 8), 4)
+    """
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="int32 or int64"):
+        torch.index_select(torch.randn(30, 3), 0, torch.from_numpy(np.linspace(0, 29, 4).round()))
+
+
+# ----- Linear / Embedding with an unknown input size still know their output size --------------------
+
+def test_a_linear_head_of_unknown_input_width(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class QHead(nn.Module):
+        def __init__(self, hidden):
+            super().__init__()
+            self.q = nn.Linear(hidden, 6)
+        def forward(self, h, actions):
+            # actions: [B]
+            return self.q(h).gather(1, actions)
+    """
+    assert codes(code) == []  # h unknown: the output's rank is unknown too
+    with_h = code.replace("# actions: [B]", "# h: [B, H]  actions: [B]")
+    assert codes(with_h) == ["GL001"]

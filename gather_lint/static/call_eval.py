@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import config, index_values, modules, repeated_indices, value_ranges
+from . import config, einsum, index_values, modules, numpy_values, repeated_indices, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -14,6 +14,7 @@ from ..dims import Shape, normalize_dim, value
 from .calls import value_facts
 from .interp_helpers import _UNKNOWN_ARITY, _carry, _einops_groups, _is_float, _literal_ints, _literal_shape, _made_float, _negative, _size_args, _with_sentinel
 from .modules import InstanceVal
+from .numpy_values import ArrayVal
 from .sites import bind_call, build_site, resolve_op, result_of
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal
 
@@ -95,6 +96,8 @@ class CallMixin:
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            if isinstance(owner, ArrayVal):
+                return numpy_values.method(func.attr, owner, args, kwargs, node)
             if isinstance(owner, InstanceVal) and self.module is not None:
                 return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
@@ -228,6 +231,11 @@ class CallMixin:
         module, _, func = name.rpartition(".")
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        if name.split(".")[0] == "numpy":
+            return numpy_values.call(func, args, kwargs, node)
+        if func in numpy_values.TO_TENSOR and module == "torch" and args and isinstance(args[0], ArrayVal) \
+                and numpy_values.to_tensor(func, args[0], kwargs) is not None:
+            return numpy_values.to_tensor(func, args[0], kwargs)  # torch.from_numpy(a): a's dtype
         for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if broadcast_sites.loss_module(module, func):
@@ -283,6 +291,8 @@ class CallMixin:
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
+            if func == "einsum":
+                return einsum.result(args)
             if func == "linear" and len(args) >= 2:
                 return modules.linear(args[0], args[1])
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):

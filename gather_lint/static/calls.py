@@ -15,8 +15,10 @@ from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from .config import DictVal
-from .modules import InstanceVal
-from .values import DimVal, Literal, SeqVal, TensorVal, join
+from .dataflow_checks import PassedIn
+from .modules import InstanceVal, KeepShape, LayerList, Recurrent, Sequential
+from .numpy_values import ArrayVal
+from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
 
 MAX_DEPTH = 3
 
@@ -130,7 +132,8 @@ class ModuleContext:
         interp = self._make(lambda *a: None, lambda *a: None) if summary_only else self._make(
             lambda call, site, violations, *rest: caller.report(
                 call, site, [_from_call(v, context) for v in violations], *rest),
-            lambda flagged, violation, fix_node: caller.flag(flagged, _from_call(violation, context), fix_node))
+            lambda flagged, violation, fix_node: caller.flag(node if isinstance(flagged, PassedIn) else flagged,
+                                                             _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
         interp.class_name = self.class_of.get(callee)
@@ -201,6 +204,8 @@ def _from_call(v, context: str):
 def _informative(value) -> bool:
     if isinstance(value, InstanceVal):
         return value.facts is not None
+    if isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, LayerList, ArrayVal)):
+        return True
     if isinstance(value, DictVal):
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
@@ -272,7 +277,9 @@ def _constant_defaults(callee):
             yield param.arg, Literal(default.value)
 
 
-_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal)  # SeqVal: `obs, act, rew = batch` in the callee
+# SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
+_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
+          ArrayVal)
 
 
 def value_facts(value):

@@ -142,12 +142,23 @@ class DataflowCheckMixin:
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
                     self.source.segment(other_node), op, node.lineno if gather is not None else None)
                 if violation is not None:
-                    self.flag(gather or node, violation, at)
+                    passed_in = gather is None and self.call_depth and isinstance(mine_node, ast.Name) \
+                        and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong
+                    self.flag(PassedIn(node) if passed_in else gather or node, violation, at)
                 return
 
     def _in_this_function(self, node) -> bool:
         first, last = self.comments.span
         return first <= node.lineno <= last
+
+
+class PassedIn:
+    """A finding about a value the caller passed in: calls.py reports it on the caller's call."""
+
+    def __init__(self, node):
+        self.node = node
+        self.lineno, self.col_offset = node.lineno, node.col_offset
+        self.end_lineno, self.end_col_offset = node.end_lineno, node.end_col_offset
 
 
 def _can_repeat(index) -> bool:

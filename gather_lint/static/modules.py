@@ -58,6 +58,14 @@ class Recurrent:
 
 
 @dataclass(frozen=True)
+class LayerList:
+    """nn.ModuleList of one kind of layer (`ModuleList(Linear(d, d) for _ in range(n))`): iterating or
+    indexing it gives that layer. Calling the list itself raises in torch, so it is not a layer."""
+
+    element: object
+
+
+@dataclass(frozen=True)
 class InstanceVal:
     """An instance of a class of this file; `facts` are __init__'s bound arguments, sorted by name."""
 
@@ -75,8 +83,9 @@ def build(func: str, args: list, kwargs: dict):
         names = ("num_embeddings", "embedding_dim") if func == "Embedding" else ("in_features", "out_features")
         first = args[0] if args else kwargs.get(names[0])
         second = args[1] if len(args) > 1 else kwargs.get(names[1])
-        if isinstance(first, DimVal) and isinstance(second, DimVal):
-            return LayerVal(func, first.dim, second.dim)
+        if isinstance(second, DimVal) and (first is None or isinstance(first, DimVal)):
+            # Linear(d_model, n_actions) with d_model unknown still ends in n_actions
+            return LayerVal(func, first.dim if first is not None else None, second.dim)
         return None
     if func in ("GRU", "LSTM", "RNN"):
         hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
@@ -89,6 +98,8 @@ def build(func: str, args: list, kwargs: dict):
         return KeepShape(func)
     if func == "Sequential" and args and all(is_layer(a) for a in args):
         return Sequential(tuple(args))
+    if func == "ModuleList" and len(args) == 1 and not kwargs:
+        return _layer_list(args[0])
     if func == "Parameter" and args and isinstance(args[0], TensorVal):
         return args[0]
     return None
@@ -102,3 +113,15 @@ def linear(x, weight) -> Optional[TensorVal]:
     if x.shape is None or w is None or w.variadic or len(w.dims) != 2 or not x.shape.dims:
         return TensorVal(None, x.dtype)
     return TensorVal(Shape(x.shape.dims[:-1] + (w.dims[0],), x.shape.variadic), x.dtype)
+
+
+def _layer_list(layers) -> Optional[LayerList]:
+    """A ModuleList from a comprehension of layers, or from a literal list of one and the same layer."""
+    from .tensor_ops import Repeated  # tensor_ops does not import this module, but keep the load order loose
+
+    if isinstance(layers, Repeated) and (is_layer(layers.element) or isinstance(layers.element, InstanceVal)):
+        return LayerList(layers.element)
+    if isinstance(layers, SeqVal) and layers.items and all(item == layers.items[0] for item in layers.items) \
+            and (is_layer(layers.items[0]) or isinstance(layers.items[0], InstanceVal)):
+        return LayerList(layers.items[0])
+    return None

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import config, index_values, value_ranges
+from . import config, index_values, loop_facts, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -135,7 +135,9 @@ class StatementMixin:
 
     def stmt_For(self, node) -> None:
         iterable = self.expr(node.iter)
+        entry = dict(self.env)
         self._forget(node.body + node.orelse)
+        self.env.update(loop_facts.invariant(self, node, entry, _row_of(iterable, node.iter)))  # h = layer(h)
         self.assign(node.target, _row_of(iterable, node.iter))
         before = dict(self.env)
         self.block(node.body)

@@ -661,6 +661,8 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
     items = list(key.items) if isinstance(key, SeqVal) and not key.names else [key]
     if s is None:
         return TensorVal(None, t.dtype, t.domain)
+    if len(items) == 1 and isinstance(items[0], TensorVal):
+        return lookup(t, items[0])
     if any(isinstance(i, TensorVal) or (i is not None and not isinstance(i, (DimVal, Literal, SliceVal))) for i in items):
         return TensorVal(None, t.dtype, t.domain)
     if any(i is None for i in items):
@@ -691,6 +693,19 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
         else:
             return TensorVal(None, t.dtype, t.domain)
     return TensorVal(Shape(tuple(dims)), t.dtype, t.domain, shift=shifts[0] if len(shifts) == 1 else None)
+
+
+def lookup(t: TensorVal, key: TensorVal) -> TensorVal:
+    """`table[ids]` with one integer tensor: a row of table per id, ids' shape then table's other dims;
+    `x[mask]` with a bool mask: one row per True, a count unknown here."""
+    s, k = _known(t), _known(key)
+    if s is None or k is None or not s.dims:
+        return TensorVal(None, t.dtype, t.domain)
+    if key.dtype in ("int64", "int32"):
+        return TensorVal(Shape(k.dims + s.dims[1:]), t.dtype, t.domain)
+    if key.dtype == "bool" and len(k.dims) <= len(s.dims):
+        return TensorVal(Shape((None,) + s.dims[len(k.dims):]), t.dtype, t.domain)
+    return TensorVal(None, t.dtype, t.domain)
 
 
 class SliceVal:
