@@ -626,3 +626,221 @@ def test_a_linear_head_of_unknown_input_width(torch):
     assert codes(code) == []  # h unknown: the output's rank is unknown too
     with_h = code.replace("# actions: [B]", "# h: [B, H]  actions: [B]")
     assert codes(with_h) == ["GL001"]
+
+
+# ----- a network built from unknown sizes still runs its forward on the call's tensors ---------------
+
+def test_a_q_network_built_from_a_config_object(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    from jaxtyping import Float, Int
+    from torch import Tensor
+    class QNet(nn.Module):
+        def __init__(self, obs_dim, n_actions):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(obs_dim, 64), nn.ReLU(), nn.Linear(64, n_actions))
+        def forward(self, obs):
+            return self.body(obs)
+    class Agent(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.q_net = QNet(cfg.obs_dim, cfg.n_actions)
+        def td(self, obs: Float[Tensor, "B D"], actions: Int[Tensor, "B"]):
+            q = self.q_net(obs)
+            return q.gather(1, actions)
+    if __name__ == "__main__":
+        Agent(object())
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.nn.Linear(4, 3)(torch.randn(5, 4)).gather(1, torch.randint(0, 3, (5,)))
+
+
+def test_a_network_with_unknown_sizes_and_a_fitting_index_is_silent():
+    code = """
+    import torch
+    import torch.nn as nn
+    class Policy(nn.Module):
+        def __init__(self, sizes):
+            super().__init__()
+            self.net = nn.Linear(sizes[0], sizes[1])
+        def forward(self, x):
+            return self.net(x)
+    def logp(policy: Policy, states, acts):
+        # states: [B, S]  acts: [B]
+        return policy(states).log_softmax(-1).gather(1, acts.unsqueeze(1)).squeeze(1)
+    if __name__ == "__main__":
+        logp(Policy([3, 2]), torch.randn(4, 3), torch.randint(0, 2, (4,)))
+    """
+    assert codes(code) == []
+
+
+# ----- a helper called with comment-shaped tensors returns a shaped result to its caller ----------------
+
+def test_a_helper_result_takes_the_callers_comment_shapes(torch):
+    code = """
+    import torch
+    def normalise(scores):
+        return scores.log_softmax(dim=-1)
+    def pick(logits, labels):
+        # logits: [B, T, V]  labels: [B, T]
+        logp = normalise(logits)
+        return logp.gather(-1, labels)
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(2, 3, 5).log_softmax(-1).gather(-1, torch.randint(0, 5, (2, 3)))
+
+
+def test_a_method_result_takes_the_callers_comment_shapes(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Scorer(nn.Module):
+        def project(self, h):
+            return h.transpose(1, 2)
+        def forward(self, hidden, slots):
+            # hidden: [B, L, D]  slots: [B, K, 1]
+            flipped = self.project(hidden)
+            return flipped.gather(2, slots.expand(-1, -1, 4))
+    """
+    assert codes(code) == []  # [B, D, L] vs [B, K, 4]: sizes unknown, no finding
+    wrong = code.replace("slots.expand(-1, -1, 4)", "slots.squeeze(-1)")
+    assert codes(wrong) == ["GL001"]
+
+
+def test_comment_shapes_are_not_checked_inside_the_helper():
+    code = """
+    import torch
+    def helper(x, idx):
+        return x.gather(1, idx)
+    def caller(feats, ids):
+        # feats: [N, D]  ids: [N]
+        return helper(feats, ids)
+    """
+    assert codes(code) == []  # the helper is checked with what code proves, not with the comment
+
+
+# ----- @dataclass configs: fields and their defaults reach the layers and tensors built from them ------
+
+def test_dataclass_config_sizes_reach_a_layer(torch):
+    code = """
+    from dataclasses import dataclass
+    import torch
+    import torch.nn as nn
+    @dataclass
+    class HeadConfig:
+        width: int = 8
+        classes: int = 5
+    class Head(nn.Module):
+        def __init__(self, cfg: HeadConfig):
+            super().__init__()
+            self.proj = nn.Linear(cfg.width, cfg.classes)
+        def forward(self, feats, target):
+            return self.proj(feats).log_softmax(-1).gather(1, target)
+    if __name__ == "__main__":
+        cfg = HeadConfig(classes=3)
+        Head(cfg)(torch.randn(4, cfg.width), torch.randint(0, cfg.classes, (4,)))
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_dataclass_tuple_field_spliced_into_a_size(torch):
+    code = """
+    from dataclasses import dataclass
+    import torch
+    @dataclass
+    class Spec:
+        n: int = 4
+        trailing: tuple = (1,)
+    def make(spec: Spec, size: int):
+        return torch.randint(0, spec.n, (size, *spec.trailing))
+    def pick(q, spec):
+        acts = make(spec, 16)
+        return q.gather(-1, acts.unsqueeze(-1))
+    if __name__ == "__main__":
+        pick(torch.randn(16, 4), Spec())
+    """
+    assert codes(code) == ["GL001"]
+    acts = torch.randint(0, 4, (16, 1))
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(16, 4).gather(-1, acts.unsqueeze(-1))
+
+
+def test_a_dataclass_with_its_own_init_or_unknown_fields_stays_unknown():
+    code = """
+    from dataclasses import dataclass, field
+    import torch
+    @dataclass
+    class Cfg:
+        sizes: list = field(default_factory=list)
+        n: int = 2
+    def f(q, cfg):
+        idx = torch.zeros(cfg.sizes, dtype=torch.long)
+        return q.gather(1, idx)
+    if __name__ == "__main__":
+        f(torch.randn(3, 4), Cfg(sizes=[3, 1]))
+    """
+    assert codes(code) == []
+
+
+# ----- `f(*batch)` with a tracked tuple passes its items --------------------------------------------
+
+def test_a_sampled_batch_spread_into_a_loss(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Buffer:
+        def __init__(self, size):
+            self.obs = torch.randn(size, 3)
+            self.act = torch.randint(0, 4, (size, 1))
+        def sample(self, idx):
+            return self.obs[idx], self.act[idx]
+    class Loss(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.q = nn.Linear(3, 4)
+        def forward(self, obs, act):
+            return self.q(obs).gather(1, act.unsqueeze(-1))
+    if __name__ == "__main__":
+        batch = Buffer(32).sample(torch.randint(0, 32, (8,)))
+        Loss()(*batch)
+    """
+    assert codes(code) == ["GL001"]
+
+
+# ----- a rank the caller's code proves wins over a parameter's annotation --------------------------
+
+def test_an_annotation_contradicted_by_the_callers_tensor(torch):
+    code = '''
+    import torch
+    def chosen(q, act):
+        """
+        Args:
+            q: (batch, n_actions)
+            act: (batch,) action ids
+        """
+        return q.gather(1, act.unsqueeze(1))
+    if __name__ == "__main__":
+        chosen(torch.randn(8, 4), torch.randint(0, 4, (8, 1)))
+    '''
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(8, 4).gather(1, torch.randint(0, 4, (8, 1)).unsqueeze(1))
+
+
+def test_an_annotation_agreeing_in_rank_keeps_its_names():
+    code = '''
+    import torch
+    def chosen(q, act):
+        """
+        Args:
+            q: (batch, n_actions)
+            act: (batch,) action ids
+        """
+        return q.gather(1, act.unsqueeze(1)).squeeze(1)
+    if __name__ == "__main__":
+        chosen(torch.randn(8, 4), torch.randint(0, 4, (8,)))
+    '''
+    assert codes(code) == []

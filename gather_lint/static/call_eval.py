@@ -178,31 +178,54 @@ class CallMixin:
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
         if modules.is_layer(target):
             return target.apply(args[0]) if len(args) == 1 and not kwargs else None
-        if any(isinstance(a, ast.Starred) for a in node.args):
+        formal = self._formal(node.args, args)
+        if formal is None:
             return None
-        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
-        return self.module.call_instance(self, target, node, formal, kwargs)
+        result = self.module.call_instance(self, target, node, formal, kwargs)
+        return self._shaped_by_comments(result, formal, list(args), lambda: self.module.call_instance(
+            self, target, node, args, kwargs, silent=True))
 
     def _call_method(self, instance: InstanceVal, name: str, node: ast.Call, args, kwargs):
         """`model.eval()` is the model again; `model.loss(ids)` runs the method with the instance's facts."""
         if name in _RETURNS_MODULE and not kwargs:
             return instance
         method = self.module.methods.get((instance.class_name, name))
-        if method is None or instance.facts is None or any(isinstance(a, ast.Starred) for a in node.args):
+        formal = self._formal(node.args, args)
+        if method is None or formal is None:
             return None
-        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
-        return self.module.call(self, method, node, [None] + formal, kwargs, instance)
+        result = self.module.call(self, method, node, [None] + formal, kwargs, instance)
+        return self._shaped_by_comments(result, formal, list(args), lambda: self.module.call(
+            self, method, node, [None] + list(args), kwargs, instance, silent=True))
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""
-        arg_nodes = ([None] if skip_first else []) + list(node.args)
-        if any(isinstance(a, ast.Starred) for a in node.args):
+        formal = self._formal(([None] if skip_first else []) + list(node.args), args)
+        if formal is None:
             return None
-        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
         formal_kw = {k.arg: (value_facts(kwargs.get(k.arg)) if self.uses_informal(k.value) else kwargs.get(k.arg))
                      for k in node.keywords if k.arg}
         formal_kw.update({k: v for k, v in kwargs.items() if k not in formal_kw})  # items of a **spread
-        return self.module.call(self, callee, node, formal, formal_kw)
+        result = self.module.call(self, callee, node, formal, formal_kw)
+        return self._shaped_by_comments(result, (formal, formal_kw), (list(args), kwargs),
+                                        lambda: self.module.call(self, callee, node, args, kwargs, silent=True))
+
+    def _formal(self, arg_nodes, args):
+        """The arguments a callee is checked with: those resting on shape comments keep only what code
+        proved. `f(*batch)` with a tracked tuple passes its items; with an untracked one, None."""
+        if not any(isinstance(a, ast.Starred) for a in arg_nodes):
+            return [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
+        if _UNKNOWN_ARITY in args:
+            return None
+        informal = any(self.uses_informal(a) for a in arg_nodes if a is not None)
+        return [value_facts(v) for v in args] if informal else list(args)
+
+    def _shaped_by_comments(self, result, formal, given, run_silently):
+        """The result of a call whose arguments' shapes rest on comments: the callee was checked without
+        them; run it once more with them, silently, for what it returns (still informal here)."""
+        if formal == given:
+            return result
+        shaped = run_silently()
+        return shaped if shaped is not None else result
 
     def _args(self, node: ast.Call):
         args = []

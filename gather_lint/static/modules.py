@@ -83,9 +83,9 @@ def build(func: str, args: list, kwargs: dict):
         names = ("num_embeddings", "embedding_dim") if func == "Embedding" else ("in_features", "out_features")
         first = args[0] if args else kwargs.get(names[0])
         second = args[1] if len(args) > 1 else kwargs.get(names[1])
-        if isinstance(second, DimVal) and (first is None or isinstance(first, DimVal)):
-            # Linear(d_model, n_actions) with d_model unknown still ends in n_actions
-            return LayerVal(func, first.dim if first is not None else None, second.dim)
+        if all(v is None or isinstance(v, DimVal) for v in (first, second)):
+            # Linear(d_model, n_actions) with unknown sizes still keeps the input's rank
+            return LayerVal(func, *(v.dim if v is not None else None for v in (first, second)))
         return None
     if func in ("GRU", "LSTM", "RNN"):
         hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
