@@ -676,7 +676,7 @@ def test_a_network_with_unknown_sizes_and_a_fitting_index_is_silent():
     assert codes(code) == []
 
 
-# ----- a helper called with comment-shaped tensors returns a shaped result to its caller ----------------
+# ----- in a script, a helper called with comment-shaped tensors returns a shaped result to its caller --
 
 def test_a_helper_result_takes_the_callers_comment_shapes(torch):
     code = """
@@ -687,8 +687,12 @@ def test_a_helper_result_takes_the_callers_comment_shapes(torch):
         # logits: [B, T, V]  labels: [B, T]
         logp = normalise(logits)
         return logp.gather(-1, labels)
+    if __name__ == "__main__":
+        pick(load_logits(), load_labels())
     """
     assert codes(code) == ["GL001"]
+    library = code.split("if __name__")[0]
+    assert codes(library) == []  # in a library (no driver) the re-run is skipped: too many commented calls
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         torch.randn(2, 3, 5).log_softmax(-1).gather(-1, torch.randint(0, 5, (2, 3)))
 
@@ -704,6 +708,8 @@ def test_a_method_result_takes_the_callers_comment_shapes(torch):
             # hidden: [B, L, D]  slots: [B, K, 1]
             flipped = self.project(hidden)
             return flipped.gather(2, slots.expand(-1, -1, 4))
+    if __name__ == "__main__":
+        Scorer()(load_hidden(), load_slots())
     """
     assert codes(code) == []  # [B, D, L] vs [B, K, 4]: sizes unknown, no finding
     wrong = code.replace("slots.expand(-1, -1, 4)", "slots.squeeze(-1)")

@@ -191,7 +191,7 @@ class CallMixin:
             return instance
         method = self.module.methods.get((instance.class_name, name))
         formal = self._formal(node.args, args)
-        if method is None or formal is None:
+        if method is None or formal is None or (instance.facts is None and not self.module.scripted):
             return None
         result = self.module.call(self, method, node, [None] + formal, kwargs, instance)
         return self._shaped_by_comments(result, formal, list(args), lambda: self.module.call(
@@ -222,7 +222,7 @@ class CallMixin:
     def _shaped_by_comments(self, result, formal, given, run_silently):
         """The result of a call whose arguments' shapes rest on comments: the callee was checked without
         them; run it once more with them, silently, for what it returns (still informal here)."""
-        if formal == given:
+        if formal == given or not self.module.scripted:  # (a library's many commented calls: too costly)
             return result
         shaped = run_silently()
         return shaped if shaped is not None else result

@@ -40,6 +40,9 @@ class ModuleContext:
                     if isinstance(node, _DEFS):
                         self.methods[(cls.name, node.name)] = node
                         self.class_of[node] = cls.name
+        # a script (it has a `__main__` driver) builds its classes from known sizes; a library builds them
+        # from configs, where running every opaque instance's forward would cost more than it finds
+        self.scripted = any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test) for node in tree.body)
         self._make = make_interpreter
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self._memo: Dict[tuple, object] = {}
@@ -97,7 +100,7 @@ class ModuleContext:
     def call_instance(self, caller, instance: InstanceVal, node: ast.Call, args, kwargs, silent: bool = False):
         """`q_net(obs)`: the class's forward, with the attributes its constructor arguments built."""
         forward = self.methods.get((instance.class_name, "forward")) or self.methods.get((instance.class_name, "__call__"))
-        if forward is None:
+        if forward is None or (instance.facts is None and not self.scripted):
             return None
         # an instance built from unknown arguments (`QNet(cfg.obs_dim, cfg.n_actions)`) still runs its
         # forward with this call's tensors, on the attributes its __init__ builds without them

@@ -12,13 +12,14 @@ from .numpy_values import ArrayVal
 from .values import TensorVal
 
 _MAX_DEPTH = 3  # calls inside the trial run return their callee's own result (see calls.MAX_DEPTH)
+_MAX_LINES = 12  # layer loops are short; a long body (a decoding loop) would double its analysis cost
 
 
 def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVal]:
     """{name: value} for the known tensors the loop reassigns but keeps the shape of.
     `interp.env` is the environment after the loop's names were forgotten; `entry` the one before."""
-    if getattr(interp, "_trial_run", False):
-        return {}  # an inner loop during an outer loop's trial: forget, as before (no nested trials)
+    if getattr(interp, "_trial_run", False) or (node.end_lineno or node.lineno) - node.lineno > _MAX_LINES:
+        return {}  # an inner loop during an outer loop's trial, or a long body: forget, as before
     candidates = {k: v for k, v in entry.items() if interp.env.get(k) is None and (
         isinstance(v, ArrayVal) or (isinstance(v, TensorVal) and (v.shape is not None or v.dtype is not None)))}
     if not candidates:
