@@ -850,3 +850,144 @@ def test_an_annotation_agreeing_in_rank_keeps_its_names():
         chosen(torch.randn(8, 4), torch.randint(0, 4, (8,)))
     '''
     assert codes(code) == []
+
+
+# ----- lists of tensors: appended in a loop and stacked; chunk / split unpacked ------------------------
+
+def test_per_step_values_appended_then_stacked(torch):
+    code = """
+    import torch
+    def rollout(logits, actions):
+        # logits: [B, T, A]  actions: [B, T]
+        picked = []
+        for t in range(logits.size(1)):
+            picked.append(logits[:, t].gather(1, actions[:, t].unsqueeze(1)))
+        out = torch.stack(picked, dim=1)
+        return out.gather(2, actions)
+    """
+    assert codes(code) == ["GL001"]  # out is [B, ?, 1, ...] rank 3, actions rank 2
+    picked = [torch.randn(2, 5)[:, None] for _ in range(3)]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.stack(picked, dim=1).gather(2, torch.zeros(2, 3, dtype=torch.long))
+
+
+def test_a_list_appended_with_different_shapes_is_unknown():
+    code = """
+    import torch
+    def f(x, idx):
+        # x: [B, T, D]  idx: [B, 2]
+        parts = []
+        parts.append(x[:, 0])
+        parts.append(x)
+        return torch.stack(parts).gather(1, idx)
+    """
+    assert codes(code) == []
+
+
+def test_chunked_halves_keep_their_sizes(torch):
+    code = """
+    import torch
+    from jaxtyping import Float, Int
+    from torch import Tensor
+    def gate(h: Float[Tensor, "b t 8"], pos: Int[Tensor, "b t"]):
+        value, gate_logits = h.chunk(2, dim=-1)
+        first, rest = torch.split(h, [3, 5], dim=-1)
+        return value.gather(-1, pos), rest.gather(1, pos.unsqueeze(-1).expand(-1, -1, 6))
+    """
+    assert sorted(codes(code)) == ["GL001", "GL003"]
+    value, _ = torch.randn(2, 3, 8).chunk(2, dim=-1)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        value.gather(-1, torch.zeros(2, 3, dtype=torch.long))
+    _, rest = torch.split(torch.randn(2, 3, 8), [3, 5], dim=-1)
+    assert rest.shape == (2, 3, 5)
+    with pytest.raises(RuntimeError, match="no larger"):  # 6 > 5 on a dim other than the gathered one
+        rest.gather(1, torch.zeros(2, 3, 6, dtype=torch.long))
+
+
+# ----- recurrent cells and convolutions ---------------------------------------------------------------
+
+def test_a_gru_cell_step_in_a_decoder_loop(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = nn.GRUCell(16, 32)
+            self.out = nn.Linear(32, 10)
+        def forward(self, x, h, target):
+            # x: [B, 16]  h: [B, 32]  target: [B]
+            h = self.cell(x, h)
+            return self.out(h).log_softmax(-1).gather(1, target)
+    """
+    assert codes(code) == ["GL001"]
+    h = torch.nn.GRUCell(16, 32)(torch.randn(4, 16), torch.randn(4, 32))
+    assert h.shape == (4, 32)
+
+
+def test_an_lstm_cell_returns_two_states(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Stepper(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = nn.LSTMCell(8, 12)
+        def step(self, x, state, pick):
+            # x: [B, 8]  pick: [B]
+            h, c = self.cell(x, state)
+            return h.gather(1, pick)
+    """
+    assert codes(code) == ["GL001"]
+
+
+def test_a_conv_keeps_rank_and_computes_sizes(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 7, kernel_size=3, stride=2, padding=1)
+        def forward(self, img, idx):
+            # img: [B, 3, 32, 32]  idx: [B, 7, 16, 1]
+            heat = self.conv(img)
+            return heat.gather(3, idx.expand(-1, -1, 17, -1))
+    """
+    assert codes(code) == ["GL003"]
+    heat = torch.nn.Conv2d(3, 7, kernel_size=3, stride=2, padding=1)(torch.randn(2, 3, 32, 32))
+    assert heat.shape == (2, 7, 16, 16)
+    with pytest.raises(RuntimeError, match="no larger"):
+        heat.gather(3, torch.zeros(2, 7, 17, 1, dtype=torch.long))
+
+
+def test_a_conv_with_unknown_sizes_keeps_only_what_is_certain():
+    code = """
+    import torch
+    import torch.nn as nn
+    class Head(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.conv = nn.Conv1d(4, 6, kernel_size=k)
+        def forward(self, seq, idx):
+            # seq: [B, 4, L]  idx: [B, 6, 1]
+            return self.conv(seq).gather(2, idx)
+    """
+    assert codes(code) == []
+
+
+# ----- `for t in range(T)`: t is an int, so x[:, t] drops the dim ----------------------------------
+
+def test_a_range_position_drops_the_dim(torch):
+    code = """
+    import torch
+    def per_step(scores, choice, steps):
+        # scores: [B, T, V]  choice: [B, T]
+        total = 0
+        for t in range(steps):
+            total = total + scores[:, t].gather(1, choice[:, t])
+        return total
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(2, 3, 4)[:, 0].gather(1, torch.zeros(2, 3, dtype=torch.long)[:, 0])

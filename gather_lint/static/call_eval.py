@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import config, einsum, index_values, modules, numpy_values, repeated_indices, value_ranges
+from . import config, einsum, index_values, modules, numpy_values, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -61,7 +61,7 @@ class CallMixin:
                 if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                     index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                return layer.apply(args[0]) if len(args) == 1 else None
+                return layer.apply(args[0]) if len(args) == 1 or (args and modules.takes_state(layer)) else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
                 return self._call_instance(layer, node, args, kwargs)
@@ -77,6 +77,11 @@ class CallMixin:
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
+            if func.attr == "append" and isinstance(func.value, ast.Name) and isinstance(owner, (SeqVal, ops.Repeated)):
+                self.env[func.value.id] = tensor_lists.appended(owner, args[0]) if len(args) == 1 else None
+                return None
+            if isinstance(owner, TensorVal) and func.attr in tensor_lists.CHUNKING:
+                return tensor_lists.chunks(owner, args, kwargs, func.attr)  # a, b = x.chunk(2, dim=-1)
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
                 return None
@@ -177,7 +182,7 @@ class CallMixin:
     def _call_instance(self, target, node: ast.Call, args, kwargs):
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
         if modules.is_layer(target):
-            return target.apply(args[0]) if len(args) == 1 and not kwargs else None
+            return target.apply(args[0]) if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
         formal = self._formal(node.args, args)
         if formal is None:
             return None
@@ -254,6 +259,8 @@ class CallMixin:
         module, _, func = name.rpartition(".")
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        if module == "torch" and func in tensor_lists.CHUNKING and args and isinstance(args[0], TensorVal):
+            return tensor_lists.chunks(args[0], args[1:], kwargs, func)
         if name.split(".")[0] == "numpy":
             return numpy_values.call(func, args, kwargs, node)
         if func in numpy_values.TO_TENSOR and module == "torch" and args and isinstance(args[0], ArrayVal) \

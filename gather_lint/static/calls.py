@@ -17,7 +17,7 @@ from ..dims import value as value_of
 from . import dataclass_configs
 from .config import DictVal
 from .dataflow_checks import PassedIn
-from .modules import InstanceVal, KeepShape, LayerList, Recurrent, Sequential
+from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
 
@@ -223,7 +223,7 @@ def _from_call(v, context: str):
 def _informative(value) -> bool:
     if isinstance(value, InstanceVal):
         return value.facts is not None
-    if isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, LayerList, ArrayVal)):
+    if isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, LayerList, ArrayVal, Cell, Conv)):
         return True
     if isinstance(value, DictVal):
         return any(v is not None for _, v in value.items)
@@ -303,7 +303,7 @@ def _constant_defaults(callee):
 
 # SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
 _FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
-          ArrayVal)
+          ArrayVal, Cell, Conv)
 
 
 def value_facts(value):

@@ -164,4 +164,10 @@ class PassedIn:
 def _can_repeat(index) -> bool:
     """An integer index tensor whose values can repeat (ids, labels, randint): GL013's evidence."""
     return isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and \
-        index.domain is not None and index.domain.repeats
+        index.domain is not None and index.domain.repeats and not _single(index)
+
+
+def _single(index: TensorVal) -> bool:
+    """One element (`ids[b, p]` with int positions is 0-d): nothing to repeat."""
+    s = index.shape
+    return s is not None and not s.variadic and all(d == 1 for d in s.dims)

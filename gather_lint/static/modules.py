@@ -58,6 +58,69 @@ class Recurrent:
 
 
 @dataclass(frozen=True)
+class Cell:
+    """nn.GRUCell / nn.RNNCell / nn.LSTMCell: one step, [B, input] -> [B, hidden] ((h, c) for LSTM)."""
+
+    hidden: object
+    pair: bool  # LSTMCell returns (h, c)
+
+    def apply(self, x):
+        if not isinstance(x, TensorVal) or x.shape is None or x.shape.variadic or len(x.shape.dims) not in (1, 2):
+            out = TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+        else:
+            out = TensorVal(Shape(x.shape.dims[:-1] + (self.hidden,)), x.dtype)
+        return SeqVal((out, out)) if self.pair else out
+
+
+@dataclass(frozen=True)
+class Conv:
+    """nn.Conv1d/2d/3d: channels become out_channels, each spatial size follows kernel, stride, padding."""
+
+    out_channels: object
+    spatial: int  # 1, 2 or 3
+    kernel: tuple
+    stride: tuple
+    padding: tuple
+    dilation: tuple
+
+    def apply(self, x):
+        s = x.shape if isinstance(x, TensorVal) else None
+        if s is None or s.variadic or len(s.dims) not in (self.spatial + 1, self.spatial + 2):
+            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+        lead, sizes = s.dims[:-self.spatial - 1], s.dims[-self.spatial:]
+        out = tuple(_conv_size(n, k, st, p, d) for n, k, st, p, d in
+                    zip(sizes, self.kernel, self.stride, self.padding, self.dilation))
+        return TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype)
+
+
+def _conv_size(n, kernel, stride, padding, dilation):
+    from ..dims import value
+
+    if padding == "same" and stride == 1:
+        return n
+    if stride == 1 and padding == 0 and kernel == 1:
+        return n  # a 1x1 convolution keeps the size, known or not
+    numbers = [value(n), kernel, stride, padding, dilation]
+    if any(not isinstance(v, int) for v in numbers):
+        return None
+    size, kernel, stride, padding, dilation = numbers
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _per_dim(value, count: int, default):
+    """A conv argument as one entry per spatial dim: 3 -> (3, 3); (3, 1) stays; unknown -> None each."""
+    if value is None:
+        return (default,) * count
+    if isinstance(value, DimVal):
+        return (value.dim if isinstance(value.dim, int) else None,) * count
+    if isinstance(value, Literal) and value.value == "same":
+        return ("same",) * count
+    if isinstance(value, SeqVal) and len(value.items) == count:
+        return tuple(v.dim if isinstance(v, DimVal) and isinstance(v.dim, int) else None for v in value.items)
+    return (None,) * count
+
+
+@dataclass(frozen=True)
 class LayerList:
     """nn.ModuleList of one kind of layer (`ModuleList(Linear(d, d) for _ in range(n))`): iterating or
     indexing it gives that layer. Calling the list itself raises in torch, so it is not a layer."""
@@ -73,8 +136,13 @@ class InstanceVal:
     facts: Tuple[tuple, ...] = ()
 
 
+def takes_state(layer) -> bool:
+    """Recurrent layers take a state after the input (`cell(x, h)`, `gru(x, h0)`): the input decides."""
+    return isinstance(layer, (Recurrent, Cell))
+
+
 def is_layer(value) -> bool:
-    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent))
+    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv))
 
 
 def build(func: str, args: list, kwargs: dict):
@@ -94,6 +162,11 @@ def build(func: str, args: list, kwargs: dict):
                 or not (isinstance(both, Literal) and isinstance(both.value, bool)):
             return None
         return Recurrent(hidden.dim * (2 if both.value else 1))
+    if func in ("GRUCell", "RNNCell", "LSTMCell"):
+        hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
+        return Cell(hidden.dim if isinstance(hidden, DimVal) else None, func == "LSTMCell")
+    if func in ("Conv1d", "Conv2d", "Conv3d"):
+        return _conv(int(func[4]), args, kwargs)
     if func in _SHAPE_KEEPING:
         return KeepShape(func)
     if func == "Sequential" and args and all(is_layer(a) for a in args):
@@ -125,3 +198,15 @@ def _layer_list(layers) -> Optional[LayerList]:
             and (is_layer(layers.items[0]) or isinstance(layers.items[0], InstanceVal)):
         return LayerList(layers.items[0])
     return None
+
+
+def _conv(spatial: int, args: list, kwargs: dict) -> Optional[Conv]:
+    names = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")
+    given = dict(zip(names, args))
+    given.update({k: v for k, v in kwargs.items() if k in names})
+    out, kernel = given.get("out_channels"), given.get("kernel_size")
+    if kernel is None or "groups" in kwargs and not isinstance(kwargs["groups"], DimVal):
+        return None
+    return Conv(out.dim if isinstance(out, DimVal) else None, spatial, _per_dim(kernel, spatial, None),
+                _per_dim(given.get("stride"), spatial, 1), _per_dim(given.get("padding"), spatial, 0),
+                _per_dim(given.get("dilation"), spatial, 1))

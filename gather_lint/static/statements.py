@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import config, index_values, loop_facts, value_ranges
+from . import config, index_values, loop_facts, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -350,7 +350,7 @@ def _named(dim, name: str):
 
 
 def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
-    return {k: join(a.get(k), b.get(k)) for k in set(a) | set(b)}
+    return {k: join(a.get(k), b.get(k)) or tensor_lists.joined(a.get(k), b.get(k)) for k in set(a) | set(b)}
 
 
 def _shape_owner(node) -> Optional[str]:
