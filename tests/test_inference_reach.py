@@ -991,3 +991,22 @@ def test_a_range_position_drops_the_dim(torch):
     assert codes(code) == ["GL001"]
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         torch.randn(2, 3, 4)[:, 0].gather(1, torch.zeros(2, 3, dtype=torch.long)[:, 0])
+
+
+def test_a_while_loop_that_keeps_the_state_shape(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    class Greedy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = nn.GRUCell(4, 4)
+        def forward(self, x, h, steps, tok):
+            # x: [B, 4]  h: [B, 4]  tok: [B]
+            n = 0
+            while n < steps:
+                h = self.cell(x, h)
+                n += 1
+            return h.gather(1, tok)
+    """
+    assert codes(code) == ["GL001"]

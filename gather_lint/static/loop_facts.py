@@ -6,6 +6,7 @@ other name the body assigns unknown, it holds on every iteration: the loop keeps
 """
 from __future__ import annotations
 
+import ast
 from typing import Dict
 
 from .numpy_values import ArrayVal
@@ -32,7 +33,8 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
         interp.returns, interp.informal, interp.trace = [], set(interp.informal), None
         interp.report = interp.flag = _silent  # the real run reports; this one only measures
         interp.call_depth = max(interp.call_depth, _MAX_DEPTH)  # no memoised runs with facts from here
-        interp.assign(node.target, row)
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            interp.assign(node.target, row)
         interp.block(node.body)
         after = interp.env
     finally:

@@ -147,7 +147,9 @@ class StatementMixin:
     stmt_AsyncFor = stmt_For
 
     def stmt_While(self, node: ast.While) -> None:
+        entry = dict(self.env)
         self._forget(node.body + node.orelse)
+        self.env.update(loop_facts.invariant(self, node, entry, None))  # while ...: h = cell(x, h)
         self.expr(node.test)
         before = dict(self.env)
         self.block(node.body)
