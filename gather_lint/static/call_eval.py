@@ -261,7 +261,7 @@ class CallMixin:
             return sequences.copy_of(args, kwargs)
         if module == "torch" and func in tensor_lists.CHUNKING and args and isinstance(args[0], TensorVal):
             return tensor_lists.chunks(args[0], args[1:], kwargs, func)
-        if name.split(".")[0] == "numpy":
+        if name.startswith("numpy."):
             return numpy_values.call(func, args, kwargs, node)
         if func in numpy_values.TO_TENSOR and module == "torch" and args and isinstance(args[0], ArrayVal) \
                 and numpy_values.to_tensor(func, args[0], kwargs) is not None:

@@ -18,11 +18,11 @@ _MAX_LINES = 12  # layer loops are short; a long body (a decoding loop) would do
 
 def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVal]:
     """{name: value} for the known tensors the loop reassigns but keeps the shape of.
-    `interp.env` is the environment after the loop's names were forgotten; `entry` the one before."""
+    `entry` holds the values, before the loop, of the names it reassigns (now forgotten)."""
     if getattr(interp, "_trial_run", False) or (node.end_lineno or node.lineno) - node.lineno > _MAX_LINES:
         return {}  # an inner loop during an outer loop's trial, or a long body: forget, as before
-    candidates = {k: v for k, v in entry.items() if interp.env.get(k) is None and (
-        isinstance(v, ArrayVal) or (isinstance(v, TensorVal) and (v.shape is not None or v.dtype is not None)))}
+    candidates = {k: v for k, v in entry.items() if isinstance(v, ArrayVal) or (
+        isinstance(v, TensorVal) and (v.shape is not None or v.dtype is not None))}
     if not candidates:
         return {}
     saved = (interp.env, interp.returns, interp.report, interp.flag, interp.informal, interp._comment_used,

@@ -136,7 +136,7 @@ class StatementMixin:
     def stmt_For(self, node) -> None:
         iterable = self.expr(node.iter)
         entry = dict(self.env)
-        self._forget(node.body + node.orelse)
+        entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}  # what the loop reassigns
         self.env.update(loop_facts.invariant(self, node, entry, _row_of(iterable, node.iter)))  # h = layer(h)
         self.assign(node.target, _row_of(iterable, node.iter))
         before = dict(self.env)
@@ -148,7 +148,7 @@ class StatementMixin:
 
     def stmt_While(self, node: ast.While) -> None:
         entry = dict(self.env)
-        self._forget(node.body + node.orelse)
+        entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}
         self.env.update(loop_facts.invariant(self, node, entry, None))  # while ...: h = cell(x, h)
         self.expr(node.test)
         before = dict(self.env)
@@ -302,15 +302,20 @@ class StatementMixin:
             if d is not None:
                 self.env[e.id] = DimVal(d)
 
-    def _forget(self, body: List[ast.stmt]) -> None:
+    def _forget(self, body: List[ast.stmt]) -> set:
+        """Forget every name the body assigns; the set of them (a loop may keep some, loop_facts.py)."""
+        forgotten = set()
         for node in body:
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    self.env[sub.id] = None
+                    forgotten.add(sub.id)
                 elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name):
-                    self.env[f"{sub.value.id}.{sub.attr}"] = None
+                    forgotten.add(f"{sub.value.id}.{sub.attr}")
                 elif isinstance(sub, (ast.AugAssign,)) and isinstance(sub.target, ast.Name):
-                    self.env[sub.target.id] = None
+                    forgotten.add(sub.target.id)
+        for key in forgotten:
+            self.env[key] = None
+        return forgotten
 
 
 def _writes_by_positions(key, key_node) -> bool:
@@ -352,7 +357,14 @@ def _named(dim, name: str):
 
 
 def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
-    return {k: join(a.get(k), b.get(k)) or tensor_lists.joined(a.get(k), b.get(k)) for k in set(a) | set(b)}
+    joined = {k: join(a.get(k), b.get(k)) for k in set(a) | set(b)}
+    for k, v in joined.items():
+        if v is None and isinstance(a.get(k), _LISTS) and isinstance(b.get(k), _LISTS):
+            joined[k] = tensor_lists.joined(a[k], b[k])  # [] on one path, appended tensors on the other
+    return joined
+
+
+_LISTS = (SeqVal, ops.Repeated)
 
 
 def _shape_owner(node) -> Optional[str]:
