@@ -357,10 +357,13 @@ def _named(dim, name: str):
 
 
 def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
-    joined = {k: join(a.get(k), b.get(k)) for k in set(a) | set(b)}
-    for k, v in joined.items():
-        if v is None and isinstance(a.get(k), _LISTS) and isinstance(b.get(k), _LISTS):
-            joined[k] = tensor_lists.joined(a[k], b[k])  # [] on one path, appended tensors on the other
+    joined = {}
+    for k in set(a) | set(b):
+        x, y = a.get(k), b.get(k)
+        v = join(x, y)
+        if v is None and x is not None and y is not None and isinstance(x, _LISTS) and isinstance(y, _LISTS):
+            v = tensor_lists.joined(x, y)  # [] on one path, appended tensors on the other
+        joined[k] = v
     return joined
 
 
