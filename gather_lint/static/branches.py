@@ -11,7 +11,7 @@ import operator
 from typing import List, Optional
 
 from ..dims import must_differ, must_equal, value
-from .values import DimVal, Literal
+from .values import DimVal, Literal, SeqVal
 
 _ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 
@@ -35,6 +35,9 @@ def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
         else:
             return None
         return Literal(same if isinstance(op, ast.Is) else not same)
+    if isinstance(left, SeqVal) and isinstance(right, SeqVal) and isinstance(op, (ast.Eq, ast.NotEq)):
+        same = _same_sizes(left, right)  # `if action.shape != q.shape:`
+        return None if same is None else Literal(same == isinstance(op, ast.Eq))
     if isinstance(left, DimVal) and isinstance(right, DimVal):
         if isinstance(op, (ast.Eq, ast.NotEq)):
             if must_equal(left.dim, right.dim):
@@ -50,6 +53,21 @@ def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
         consts = (str, bool, type(None))
         if isinstance(left.value, consts) and isinstance(right.value, consts):
             return Literal((left.value == right.value) == isinstance(op, ast.Eq))
+    return None
+
+
+def _same_sizes(left: SeqVal, right: SeqVal) -> Optional[bool]:
+    """Whether two size tuples (`x.shape`, `(B, 1)`) are equal, when certain: another length, or a
+    pair of sizes that must differ, settles it; only sizes (ints, unknown ints) are compared."""
+    if left.names or right.names or not all(isinstance(v, DimVal) or v is None for v in left.items + right.items):
+        return None
+    if len(left.items) != len(right.items):
+        return False
+    pairs = list(zip(left.items, right.items))
+    if any(a is not None and b is not None and must_differ(a.dim, b.dim) for a, b in pairs):
+        return False
+    if all(a is not None and b is not None and must_equal(a.dim, b.dim) for a, b in pairs):
+        return True
     return None
 
 

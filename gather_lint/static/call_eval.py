@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import class_targets, config, constant_ids, embedding_lookups, index_values, modules, normalised_consumers, \
-    repeated_indices, value_ranges
+from . import class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
+    normalised_consumers, numpy_values, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -15,6 +15,7 @@ from ..dims import Shape, normalize_dim, value
 from .calls import value_facts
 from .interp_helpers import _UNKNOWN_ARITY, _carry, _einops_groups, _is_float, _literal_ints, _literal_shape, _made_float, _negative, _size_args, _with_sentinel
 from .modules import InstanceVal
+from .numpy_values import ArrayVal
 from .sites import bind_call, build_site, resolve_op, result_of
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal
 
@@ -62,7 +63,7 @@ class CallMixin:
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                     index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                     embedding_lookups.check(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                return layer.apply(args[0]) if len(args) == 1 else None
+                return layer.apply(args[0]) if len(args) == 1 or (args and modules.takes_state(layer)) else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
                 return self._call_instance(layer, node, args, kwargs)
@@ -78,6 +79,11 @@ class CallMixin:
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
+            if func.attr == "append" and isinstance(func.value, ast.Name) and isinstance(owner, (SeqVal, ops.Repeated)):
+                self.env[func.value.id] = tensor_lists.appended(owner, args[0]) if len(args) == 1 else None
+                return None
+            if isinstance(owner, TensorVal) and func.attr in tensor_lists.CHUNKING:
+                return tensor_lists.chunks(owner, args, kwargs, func.attr)  # a, b = x.chunk(2, dim=-1)
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
                 return None
@@ -98,6 +104,8 @@ class CallMixin:
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            if isinstance(owner, ArrayVal):
+                return numpy_values.method(func.attr, owner, args, kwargs, node)
             if isinstance(owner, InstanceVal) and self.module is not None:
                 return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
@@ -186,32 +194,55 @@ class CallMixin:
                 what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
                 index_values.check_lookup(self, node, node.args[0], args[0], target.first, what)
                 embedding_lookups.check(self, node, node.args[0], args[0], target.first, what)
-            return target.apply(args[0]) if len(args) == 1 and not kwargs else None
-        if any(isinstance(a, ast.Starred) for a in node.args):
+            return target.apply(args[0]) if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
+        formal = self._formal(node.args, args)
+        if formal is None:
             return None
-        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
-        return self.module.call_instance(self, target, node, formal, kwargs)
+        result = self.module.call_instance(self, target, node, formal, kwargs)
+        return self._shaped_by_comments(result, formal, list(args), lambda: self.module.call_instance(
+            self, target, node, args, kwargs, silent=True))
 
     def _call_method(self, instance: InstanceVal, name: str, node: ast.Call, args, kwargs):
         """`model.eval()` is the model again; `model.loss(ids)` runs the method with the instance's facts."""
         if name in _RETURNS_MODULE and not kwargs:
             return instance
         method = self.module.methods.get((instance.class_name, name))
-        if method is None or instance.facts is None or any(isinstance(a, ast.Starred) for a in node.args):
+        formal = self._formal(node.args, args)
+        if method is None or formal is None or (instance.facts is None and not self.module.scripted):
             return None
-        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(node.args, args)]
-        return self.module.call(self, method, node, [None] + formal, kwargs, instance)
+        result = self.module.call(self, method, node, [None] + formal, kwargs, instance)
+        return self._shaped_by_comments(result, formal, list(args), lambda: self.module.call(
+            self, method, node, [None] + list(args), kwargs, instance, silent=True))
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""
-        arg_nodes = ([None] if skip_first else []) + list(node.args)
-        if any(isinstance(a, ast.Starred) for a in node.args):
+        formal = self._formal(([None] if skip_first else []) + list(node.args), args)
+        if formal is None:
             return None
-        formal = [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
         formal_kw = {k.arg: (value_facts(kwargs.get(k.arg)) if self.uses_informal(k.value) else kwargs.get(k.arg))
                      for k in node.keywords if k.arg}
         formal_kw.update({k: v for k, v in kwargs.items() if k not in formal_kw})  # items of a **spread
-        return self.module.call(self, callee, node, formal, formal_kw)
+        result = self.module.call(self, callee, node, formal, formal_kw)
+        return self._shaped_by_comments(result, (formal, formal_kw), (list(args), kwargs),
+                                        lambda: self.module.call(self, callee, node, args, kwargs, silent=True))
+
+    def _formal(self, arg_nodes, args):
+        """The arguments a callee is checked with: those resting on shape comments keep only what code
+        proved. `f(*batch)` with a tracked tuple passes its items; with an untracked one, None."""
+        if not any(isinstance(a, ast.Starred) for a in arg_nodes):
+            return [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
+        if _UNKNOWN_ARITY in args:
+            return None
+        informal = any(self.uses_informal(a) for a in arg_nodes if a is not None)
+        return [value_facts(v) for v in args] if informal else list(args)
+
+    def _shaped_by_comments(self, result, formal, given, run_silently):
+        """The result of a call whose arguments' shapes rest on comments: the callee was checked without
+        them; run it once more with them, silently, for what it returns (still informal here)."""
+        if formal == given or not self.module.scripted:  # (a library's many commented calls: too costly)
+            return result
+        shaped = run_silently()
+        return shaped if shaped is not None else result
 
     def _args(self, node: ast.Call):
         args = []
@@ -241,6 +272,13 @@ class CallMixin:
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
         normalised_consumers.check_loss(self, node, module, func, args, kwargs)  # GL018
+        if module == "torch" and func in tensor_lists.CHUNKING and args and isinstance(args[0], TensorVal):
+            return tensor_lists.chunks(args[0], args[1:], kwargs, func)
+        if name.startswith("numpy."):
+            return numpy_values.call(func, args, kwargs, node)
+        if func in numpy_values.TO_TENSOR and module == "torch" and args and isinstance(args[0], ArrayVal) \
+                and numpy_values.to_tensor(func, args[0], kwargs) is not None:
+            return numpy_values.to_tensor(func, args[0], kwargs)  # torch.from_numpy(a): a's dtype
         for left_node, left, right_node, right, what in broadcast_sites.pairs(module, func, node, args, kwargs):
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if module == "torch.nn.functional":
@@ -303,6 +341,8 @@ class CallMixin:
                 if isinstance(ids, TensorVal) and ids.shape and weight.shape and not weight.shape.variadic and len(weight.shape.dims) == 2 and not ids.shape.variadic:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
+            if func == "einsum":
+                return einsum.result(args)
             if func == "linear" and len(args) >= 2:
                 return modules.linear(args[0], args[1])
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
@@ -335,7 +375,7 @@ _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
 
 
-_TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | {
+_TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.PERMUTING | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
     "unique_consecutive"}

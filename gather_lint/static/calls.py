@@ -14,9 +14,12 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
+from . import dataclass_configs
 from .config import DictVal
-from .modules import InstanceVal
-from .values import DimVal, Literal, SeqVal, TensorVal, join
+from .dataflow_checks import PassedIn
+from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
+from .numpy_values import ArrayVal
+from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
 
 MAX_DEPTH = 3
 
@@ -38,6 +41,9 @@ class ModuleContext:
                     if isinstance(node, _DEFS):
                         self.methods[(cls.name, node.name)] = node
                         self.class_of[node] = cls.name
+        # a script (it has a `__main__` driver) builds its classes from known sizes; a library builds them
+        # from configs, where running every opaque instance's forward would cost more than it finds
+        self.scripted = any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test) for node in tree.body)
         self._make = make_interpreter
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self._memo: Dict[tuple, object] = {}
@@ -48,6 +54,8 @@ class ModuleContext:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
         attributes no other method reassigns."""
         key = (class_name, facts)
+        if key not in self._attributes and self._is_config(class_name):
+            self._attributes[key] = {f"self.{name}": value for name, value in facts}  # @dataclass fields
         if key not in self._attributes:
             self._attributes[key] = {}
             init = self.methods.get((class_name, "__init__"))
@@ -74,6 +82,9 @@ class ModuleContext:
         """`QNet(4, 2)`: an instance remembering the constructor arguments __init__ binds. Built from
         arguments that are not all known (`Block(config)`), it stays opaque: its forward is not run."""
         init = self.methods.get((class_name, "__init__"))
+        if init is None and self._is_config(class_name):
+            interp = self._make(lambda *a: None, lambda *a: None)
+            return InstanceVal(class_name, dataclass_configs.bind(self.classes[class_name], args, kwargs, interp.expr))
         if init is None:  # an inherited __init__ takes whatever arguments this call passes
             return InstanceVal(class_name, None if args or kwargs else ())
         facts = _bind(init, [None] + list(args), kwargs)
@@ -82,12 +93,19 @@ class ModuleContext:
         facts.update(_defaults(init, len(args) + 1, kwargs))
         return InstanceVal(class_name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
 
-    def call_instance(self, caller, instance: InstanceVal, node: ast.Call, args, kwargs):
+    def _is_config(self, class_name: str) -> bool:
+        """A @dataclass of this file without an __init__ of its own: its fields are its attributes."""
+        cls = self.classes.get(class_name)
+        return cls is not None and (class_name, "__init__") not in self.methods and dataclass_configs.is_dataclass(cls)
+
+    def call_instance(self, caller, instance: InstanceVal, node: ast.Call, args, kwargs, silent: bool = False):
         """`q_net(obs)`: the class's forward, with the attributes its constructor arguments built."""
         forward = self.methods.get((instance.class_name, "forward")) or self.methods.get((instance.class_name, "__call__"))
-        if forward is None or instance.facts is None:
+        if forward is None or (instance.facts is None and not self.scripted):
             return None
-        return self.call(caller, forward, node, [None] + list(args), kwargs, instance)
+        # an instance built from unknown arguments (`QNet(cfg.obs_dim, cfg.n_actions)`) still runs its
+        # forward with this call's tensors, on the attributes its __init__ builds without them
+        return self.call(caller, forward, node, [None] + list(args), kwargs, instance, silent)
 
     def analyse(self, node):
         """A function's own analysis, without caller facts: run once, reporting through `own`; its
@@ -102,11 +120,16 @@ class ModuleContext:
         self._memo[key] = _joined(interp.returns)
         return self._memo[key]
 
-    def call(self, caller, callee, node: ast.Call, args, kwargs, instance: Optional[InstanceVal] = None):
+    def call(self, caller, callee, node: ast.Call, args, kwargs, instance: Optional[InstanceVal] = None,
+             silent: bool = False):
+        """The callee's result under this call's facts. `silent`: for the result only, reporting nothing
+        (the caller's shape comments may shape what it returns, not what is checked inside it)."""
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
         facts = _bind(callee, args, kwargs, defaults=not spread)
-        if facts is None or caller.call_depth >= MAX_DEPTH:
+        if facts is None:
             return None
+        if caller.call_depth >= MAX_DEPTH:
+            return self.analyse(callee)  # too deep for the caller's facts: the callee's own result still holds
         if instance is None and self.class_of.get(callee) == caller.class_name:
             instance = caller.instance  # self.method(...) inside an instance's forward
         instance_facts = instance.facts if instance is not None and instance.facts else ()
@@ -118,7 +141,7 @@ class ModuleContext:
             facts.update(_defaults(callee, len(args), kwargs))
         if summary_only and not facts:
             return self.analyse(callee)
-        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts)
+        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts, silent)
         try:
             if key in self._memo:
                 return self._memo[key]
@@ -126,10 +149,11 @@ class ModuleContext:
             return None  # an unhashable fact: do not memoise, do not analyse
         self._memo[key] = None  # recursion guard
         context = f" (facts from the call at line {node.lineno})"
-        interp = self._make(lambda *a: None, lambda *a: None) if summary_only else self._make(
+        interp = self._make(lambda *a: None, lambda *a: None) if summary_only or silent else self._make(
             lambda call, site, violations, *rest: caller.report(
                 call, site, [_from_call(v, context) for v in violations], *rest),
-            lambda flagged, violation, fix_node: caller.flag(flagged, _from_call(violation, context), fix_node))
+            lambda flagged, violation, fix_node: caller.flag(node if isinstance(flagged, PassedIn) else flagged,
+                                                             _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
         interp.class_name = self.class_of.get(callee)
@@ -207,6 +231,8 @@ def _partly_known(facts, args, kwargs) -> bool:
 def _informative(value) -> bool:
     if isinstance(value, InstanceVal):
         return value.facts is not None
+    if isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, LayerList, ArrayVal, Cell, Conv)):
+        return True
     if isinstance(value, DictVal):
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
@@ -231,6 +257,11 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
         if isinstance(number, int) and not isinstance(number, bool):
             found[param.arg] = DimVal(number)
     return found
+
+
+def _other_rank(declared: Shape, given: Optional[Shape]) -> bool:
+    """An annotated `Int[Tensor, "batch"]` passed a [B, 1] tensor by code that proves it."""
+    return given is not None and not declared.variadic and not given.variadic and len(declared.dims) != len(given.dims)
 
 
 def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
@@ -278,7 +309,9 @@ def _constant_defaults(callee):
             yield param.arg, Literal(default.value)
 
 
-_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal)  # SeqVal: `obs, act, rew = batch` in the callee
+# SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
+_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
+          ArrayVal, Cell, Conv)
 
 
 def value_facts(value):
@@ -308,7 +341,8 @@ def fill_gaps(declared, fact):
     if declared is None:
         return fact
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
-        if declared.shape is None:
+        if declared.shape is None or _other_rank(declared.shape, fact.shape):
+            # a rank the caller's code proves wins over the annotation: this call runs with that tensor
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
                               domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised)

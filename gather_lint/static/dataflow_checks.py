@@ -148,7 +148,9 @@ class DataflowCheckMixin:
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
                     self.source.segment(other_node), op, node.lineno if gather is not None else None)
                 if violation is not None:
-                    self.flag(gather or node, violation, at)
+                    passed_in = gather is None and self.call_depth and isinstance(mine_node, ast.Name) \
+                        and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong
+                    self.flag(PassedIn(node) if passed_in else gather or node, violation, at)
                 return
 
     def _in_this_function(self, node) -> bool:
@@ -156,7 +158,22 @@ class DataflowCheckMixin:
         return first <= node.lineno <= last
 
 
+class PassedIn:
+    """A finding about a value the caller passed in: calls.py reports it on the caller's call."""
+
+    def __init__(self, node):
+        self.node = node
+        self.lineno, self.col_offset = node.lineno, node.col_offset
+        self.end_lineno, self.end_col_offset = node.end_lineno, node.end_col_offset
+
+
 def _can_repeat(index) -> bool:
     """An integer index tensor whose values can repeat (ids, labels, randint): GL013's evidence."""
     return isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and \
-        index.domain is not None and index.domain.repeats
+        index.domain is not None and index.domain.repeats and not _single(index)
+
+
+def _single(index: TensorVal) -> bool:
+    """One element (`ids[b, p]` with int positions is 0-d): nothing to repeat."""
+    s = index.shape
+    return s is not None and not s.variadic and all(d == 1 for d in s.dims)

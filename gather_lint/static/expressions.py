@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
-from . import config
+from . import config, modules, numpy_values
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -120,6 +120,9 @@ class ExpressionMixin:
                 if all((v is None) == (b is None) for v, b in zip((key.lower, key.upper, key.step), bounds)):
                     return SeqVal(owner.items[slice(*bounds)])
             return None
+        if isinstance(owner, (modules.LayerList, numpy_values.ArrayVal)):
+            # self.layers[0]: every item is the same layer; an array's items and slices keep its dtype
+            return owner.element if isinstance(owner, modules.LayerList) else owner
         if isinstance(owner, TensorVal):
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
@@ -227,9 +230,12 @@ class ExpressionMixin:
         else:
             element = self.expr(node.elt)
         self.env = saved
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (modules.is_layer(element) or isinstance(element, InstanceVal)):
+            return ops.Repeated(element)  # nn.ModuleList(nn.Linear(d, d) for _ in range(n))
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
-        return ops.Repeated(element) if isinstance(node, ast.ListComp) and isinstance(element, TensorVal) else None
+        # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list
+        return ops.Repeated(element) if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, TensorVal) else None
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
 

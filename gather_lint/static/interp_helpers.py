@@ -9,6 +9,7 @@ from . import symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, value
+from .modules import LayerList
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 
@@ -99,7 +100,11 @@ def _merge(result, shape: Optional[Shape], origin: str, dtype: Optional[str] = N
 
 
 def _row_of(iterable, node):
-    """`for row in x` gives x's rows; zip() of tensors gives a tuple of rows."""
+    """`for row in x` gives x's rows; zip() of tensors gives a tuple of rows; a ModuleList its layer."""
+    if isinstance(iterable, LayerList):
+        return iterable.element
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+        return DimVal(None)  # for t in range(T): t is one int, whatever its value (x[:, t] drops a dim)
     if isinstance(iterable, TensorVal):
         s = iterable.shape
         if s is not None and not s.variadic and s.dims:

@@ -14,7 +14,6 @@ from ..dims import Shape
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
 
 NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
-_ABSENT = object()  # an argument the call does not pass
 
 # layers whose output has the input's shape (and a float input's dtype)
 _SHAPE_KEEPING = {
@@ -59,6 +58,77 @@ class Recurrent:
 
 
 @dataclass(frozen=True)
+class Cell:
+    """nn.GRUCell / nn.RNNCell / nn.LSTMCell: one step, [B, input] -> [B, hidden] ((h, c) for LSTM)."""
+
+    hidden: object
+    pair: bool  # LSTMCell returns (h, c)
+
+    def apply(self, x):
+        if not isinstance(x, TensorVal) or x.shape is None or x.shape.variadic or len(x.shape.dims) not in (1, 2):
+            out = TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+        else:
+            out = TensorVal(Shape(x.shape.dims[:-1] + (self.hidden,)), x.dtype)
+        return SeqVal((out, out)) if self.pair else out
+
+
+@dataclass(frozen=True)
+class Conv:
+    """nn.Conv1d/2d/3d: channels become out_channels, each spatial size follows kernel, stride, padding."""
+
+    out_channels: object
+    spatial: int  # 1, 2 or 3
+    kernel: tuple
+    stride: tuple
+    padding: tuple
+    dilation: tuple
+
+    def apply(self, x):
+        s = x.shape if isinstance(x, TensorVal) else None
+        if s is None or s.variadic or len(s.dims) not in (self.spatial + 1, self.spatial + 2):
+            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+        lead, sizes = s.dims[:-self.spatial - 1], s.dims[-self.spatial:]
+        out = tuple(_conv_size(n, k, st, p, d) for n, k, st, p, d in
+                    zip(sizes, self.kernel, self.stride, self.padding, self.dilation))
+        return TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype)
+
+
+def _conv_size(n, kernel, stride, padding, dilation):
+    from ..dims import value
+
+    if padding == "same" and stride == 1:
+        return n
+    if stride == 1 and padding == 0 and kernel == 1:
+        return n  # a 1x1 convolution keeps the size, known or not
+    numbers = [value(n), kernel, stride, padding, dilation]
+    if any(not isinstance(v, int) for v in numbers):
+        return None
+    size, kernel, stride, padding, dilation = numbers
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _per_dim(value, count: int, default):
+    """A conv argument as one entry per spatial dim: 3 -> (3, 3); (3, 1) stays; unknown -> None each."""
+    if value is None:
+        return (default,) * count
+    if isinstance(value, DimVal):
+        return (value.dim if isinstance(value.dim, int) else None,) * count
+    if isinstance(value, Literal) and value.value == "same":
+        return ("same",) * count
+    if isinstance(value, SeqVal) and len(value.items) == count:
+        return tuple(v.dim if isinstance(v, DimVal) and isinstance(v.dim, int) else None for v in value.items)
+    return (None,) * count
+
+
+@dataclass(frozen=True)
+class LayerList:
+    """nn.ModuleList of one kind of layer (`ModuleList(Linear(d, d) for _ in range(n))`): iterating or
+    indexing it gives that layer. Calling the list itself raises in torch, so it is not a layer."""
+
+    element: object
+
+
+@dataclass(frozen=True)
 class InstanceVal:
     """An instance of a class of this file; `facts` are __init__'s bound arguments, sorted by name."""
 
@@ -66,22 +136,25 @@ class InstanceVal:
     facts: Tuple[tuple, ...] = ()
 
 
+def takes_state(layer) -> bool:
+    """Recurrent layers take a state after the input (`cell(x, h)`, `gru(x, h0)`): the input decides."""
+    return isinstance(layer, (Recurrent, Cell))
+
+
 def is_layer(value) -> bool:
-    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent))
+    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv))
 
 
 def build(func: str, args: list, kwargs: dict):
     """The layer `nn.<func>(*args, **kwargs)` builds, or None when its effect on shapes is not known."""
     if func in ("Embedding", "Linear") and len(args) + len(kwargs) >= 2:
         names = ("num_embeddings", "embedding_dim") if func == "Embedding" else ("in_features", "out_features")
-        first = args[0] if args else kwargs.get(names[0], _ABSENT)
-        second = args[1] if len(args) > 1 else kwargs.get(names[1], _ABSENT)
-        if isinstance(first, DimVal) and isinstance(second, DimVal):
-            return LayerVal(func, first.dim, second.dim)
-        if func == "Embedding" and first is not _ABSENT and second is not _ABSENT:
-            # sizes from a config the analysis cannot read: still a lookup table, whose ids' dtype is checked
-            return LayerVal(func, first.dim if isinstance(first, DimVal) else None,
-                            second.dim if isinstance(second, DimVal) else None)
+        first = args[0] if args else kwargs.get(names[0])
+        second = args[1] if len(args) > 1 else kwargs.get(names[1])
+        if func == "Embedding" or all(v is None or isinstance(v, DimVal) for v in (first, second)):
+            # Linear(d_model, n_actions) with unknown sizes still keeps the input's rank; an Embedding sized
+            # from a config the analysis cannot read is still a lookup table, whose ids' dtype is checked
+            return LayerVal(func, *(v.dim if isinstance(v, DimVal) else None for v in (first, second)))
         return None
     if func in ("GRU", "LSTM", "RNN"):
         hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
@@ -90,10 +163,17 @@ def build(func: str, args: list, kwargs: dict):
                 or not (isinstance(both, Literal) and isinstance(both.value, bool)):
             return None
         return Recurrent(hidden.dim * (2 if both.value else 1))
+    if func in ("GRUCell", "RNNCell", "LSTMCell"):
+        hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
+        return Cell(hidden.dim if isinstance(hidden, DimVal) else None, func == "LSTMCell")
+    if func in ("Conv1d", "Conv2d", "Conv3d"):
+        return _conv(int(func[4]), args, kwargs)
     if func in _SHAPE_KEEPING:
         return KeepShape(func)
     if func == "Sequential" and args and all(is_layer(a) for a in args):
         return Sequential(tuple(args))
+    if func == "ModuleList" and len(args) == 1 and not kwargs:
+        return _layer_list(args[0])
     if func == "Parameter" and args and isinstance(args[0], TensorVal):
         return args[0]
     return None
@@ -107,3 +187,27 @@ def linear(x, weight) -> Optional[TensorVal]:
     if x.shape is None or w is None or w.variadic or len(w.dims) != 2 or not x.shape.dims:
         return TensorVal(None, x.dtype)
     return TensorVal(Shape(x.shape.dims[:-1] + (w.dims[0],), x.shape.variadic), x.dtype)
+
+
+def _layer_list(layers) -> Optional[LayerList]:
+    """A ModuleList from a comprehension of layers, or from a literal list of one and the same layer."""
+    from .tensor_ops import Repeated  # tensor_ops does not import this module, but keep the load order loose
+
+    if isinstance(layers, Repeated) and (is_layer(layers.element) or isinstance(layers.element, InstanceVal)):
+        return LayerList(layers.element)
+    if isinstance(layers, SeqVal) and layers.items and all(item == layers.items[0] for item in layers.items) \
+            and (is_layer(layers.items[0]) or isinstance(layers.items[0], InstanceVal)):
+        return LayerList(layers.items[0])
+    return None
+
+
+def _conv(spatial: int, args: list, kwargs: dict) -> Optional[Conv]:
+    names = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")
+    given = dict(zip(names, args))
+    given.update({k: v for k, v in kwargs.items() if k in names})
+    out, kernel = given.get("out_channels"), given.get("kernel_size")
+    if kernel is None or "groups" in kwargs and not isinstance(kwargs["groups"], DimVal):
+        return None
+    return Conv(out.dim if isinstance(out, DimVal) else None, spatial, _per_dim(kernel, spatial, None),
+                _per_dim(given.get("stride"), spatial, 1), _per_dim(given.get("padding"), spatial, 0),
+                _per_dim(given.get("dilation"), spatial, 1))

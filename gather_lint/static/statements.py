@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import config, index_values, value_ranges
+from . import config, index_values, loop_facts, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -135,7 +135,9 @@ class StatementMixin:
 
     def stmt_For(self, node) -> None:
         iterable = self.expr(node.iter)
-        self._forget(node.body + node.orelse)
+        entry = dict(self.env)
+        entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}  # what the loop reassigns
+        self.env.update(loop_facts.invariant(self, node, entry, _row_of(iterable, node.iter)))  # h = layer(h)
         self.assign(node.target, _row_of(iterable, node.iter))
         before = dict(self.env)
         self.block(node.body)
@@ -145,7 +147,9 @@ class StatementMixin:
     stmt_AsyncFor = stmt_For
 
     def stmt_While(self, node: ast.While) -> None:
-        self._forget(node.body + node.orelse)
+        entry = dict(self.env)
+        entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}
+        self.env.update(loop_facts.invariant(self, node, entry, None))  # while ...: h = cell(x, h)
         self.expr(node.test)
         before = dict(self.env)
         self.block(node.body)
@@ -258,6 +262,8 @@ class StatementMixin:
                 self.assign(element, item)
             return
         stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
+        if isinstance(result, TensorVal) and not stars:  # row, col = edge_index: rows of dim 0
+            result = ops.rows(result, len(elts))
         if isinstance(result, ops.Repeated) and not stars:  # x, y, z = pts.unbind(-1)
             for element in elts:
                 self.assign(element, result.element)
@@ -301,15 +307,20 @@ class StatementMixin:
             if d is not None:
                 self.env[e.id] = DimVal(d)
 
-    def _forget(self, body: List[ast.stmt]) -> None:
+    def _forget(self, body: List[ast.stmt]) -> set:
+        """Forget every name the body assigns; the set of them (a loop may keep some, loop_facts.py)."""
+        forgotten = set()
         for node in body:
             for sub in ast.walk(node):
                 if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    self.env[sub.id] = None
+                    forgotten.add(sub.id)
                 elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name):
-                    self.env[f"{sub.value.id}.{sub.attr}"] = None
+                    forgotten.add(f"{sub.value.id}.{sub.attr}")
                 elif isinstance(sub, (ast.AugAssign,)) and isinstance(sub.target, ast.Name):
-                    self.env[sub.target.id] = None
+                    forgotten.add(sub.target.id)
+        for key in forgotten:
+            self.env[key] = None
+        return forgotten
 
 
 def _writes_by_positions(key, key_node) -> bool:
@@ -351,7 +362,17 @@ def _named(dim, name: str):
 
 
 def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
-    return {k: join(a.get(k), b.get(k)) for k in set(a) | set(b)}
+    joined = {}
+    for k in set(a) | set(b):
+        x, y = a.get(k), b.get(k)
+        v = join(x, y)
+        if v is None and x is not None and y is not None and isinstance(x, _LISTS) and isinstance(y, _LISTS):
+            v = tensor_lists.joined(x, y)  # [] on one path, appended tensors on the other
+        joined[k] = v
+    return joined
+
+
+_LISTS = (SeqVal, ops.Repeated)
 
 
 def _shape_owner(node) -> Optional[str]:

@@ -33,6 +33,8 @@ _ELEMENTWISE = {
 }
 TRUE_DIVISION = {"div", "divide", "true_divide"}  # in-place forms raise on integer tensors
 _KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "detach_", "pin_memory", "coalesce"}
+# Ops that move values without changing shape, dtype or what they index (rolled or flipped ids are ids).
+PERMUTING = {"roll", "flip", "fliplr", "flipud"}
 _REDUCE = {"sum", "mean", "prod", "amax", "amin", "logsumexp", "norm", "std", "var", "all", "any", "nansum", "count_nonzero"}
 
 
@@ -445,8 +447,10 @@ def binary(a, b, op: str):
 
 
 def cat(tensors: List[object], dim: Optional[int], stack: bool):
-    if not tensors or not all(isinstance(t, TensorVal) for t in tensors):
+    if not tensors or not all(isinstance(t, TensorVal) or t is None for t in tensors):
         return TensorVal(None)
+    if None in tensors or any(_known(t) is None for t in tensors):
+        return _cat_partly_known(tensors, dim, stack)
     shapes = [_known(t) for t in tensors]
     dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
     if None in shapes or dim is None or len({len(s.dims) for s in shapes}) != 1:
@@ -472,6 +476,27 @@ def cat(tensors: List[object], dim: Optional[int], stack: bool):
     return TensorVal(Shape(tuple(dims)), dtype)
 
 
+def _cat_partly_known(tensors: List[object], dim: Optional[int], stack: bool) -> TensorVal:
+    """torch.cat([edge_index, loops], 1) with edge_index unknown: every piece has the known pieces' sizes
+    off the joined axis (torch requires it), so those sizes and the rank are certain; the joined size
+    is not. (A legacy empty 1-d piece is skipped by torch: the others' sizes hold all the same.)"""
+    known = [_known(t) for t in tensors if isinstance(t, TensorVal) and _known(t) is not None]
+    dtypes = {t.dtype if isinstance(t, TensorVal) else None for t in tensors}
+    dtype = dtypes.pop() if len(dtypes) == 1 else None
+    if not known or dim is None or len({len(s.dims) for s in known}) != 1:
+        return TensorVal(None, dtype)
+    rank = len(known[0].dims)
+    base = [known[0].dims[k] if all(s.dims[k] == known[0].dims[k] for s in known) else None for k in range(rank)]
+    axis = normalize_dim(dim, rank + 1 if stack else rank)
+    if axis is None:
+        return TensorVal(None, dtype)
+    if stack:
+        base.insert(axis, len(tensors))
+    else:
+        base[axis] = None
+    return TensorVal(Shape(tuple(base)), dtype)
+
+
 class Repeated:
     """A list of unknown length whose elements all have one abstract value (a list comprehension)."""
 
@@ -495,6 +520,17 @@ def unbound(t: TensorVal, args, kwargs) -> TensorVal:
     if axis is None:
         return TensorVal(None, t.dtype)
     return TensorVal(Shape(s.dims[:axis] + s.dims[axis + 1:]), t.dtype)
+
+
+def rows(t: TensorVal, count: int) -> Optional[Repeated]:
+    """`row, col = edge_index`: unpacking iterates dim 0, each piece is one row (its values too).
+    None when dim 0 is known to hold another number of rows (torch raises) or there is no dim 0."""
+    s = _known(t)
+    if s is None:
+        return Repeated(TensorVal(None, t.dtype, t.domain)) if t.dtype or t.domain else None
+    if not s.dims or value(s.dims[0]) not in (None, count):
+        return None
+    return Repeated(TensorVal(Shape(s.dims[1:]), t.dtype, t.domain))
 
 
 def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool):
@@ -545,6 +581,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return t
     if name in _CAST:
         return cast(t, _CAST[name])
+    if name in PERMUTING:
+        return TensorVal(t.shape, t.dtype, t.domain)
     if name in TRUE_DIVISION and kwargs.get("rounding_mode") in (None, Literal(None)):
         return binary(t, _arg(args, kwargs, 0, "other"), "/")
     if name in _ELEMENTWISE:
@@ -623,6 +661,8 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
     items = list(key.items) if isinstance(key, SeqVal) and not key.names else [key]
     if s is None:
         return TensorVal(None, t.dtype, t.domain)
+    if len(items) == 1 and isinstance(items[0], TensorVal):
+        return lookup(t, items[0])
     if any(isinstance(i, TensorVal) or (i is not None and not isinstance(i, (DimVal, Literal, SliceVal))) for i in items):
         return TensorVal(None, t.dtype, t.domain)
     if any(i is None for i in items):
@@ -653,6 +693,19 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
         else:
             return TensorVal(None, t.dtype, t.domain)
     return TensorVal(Shape(tuple(dims)), t.dtype, t.domain, shift=shifts[0] if len(shifts) == 1 else None)
+
+
+def lookup(t: TensorVal, key: TensorVal) -> TensorVal:
+    """`table[ids]` with one integer tensor: a row of table per id, ids' shape then table's other dims;
+    `x[mask]` with a bool mask: one row per True, a count unknown here."""
+    s, k = _known(t), _known(key)
+    if s is None or k is None or not s.dims:
+        return TensorVal(None, t.dtype, t.domain)
+    if key.dtype in ("int64", "int32"):
+        return TensorVal(Shape(k.dims + s.dims[1:]), t.dtype, t.domain)
+    if key.dtype == "bool" and len(k.dims) <= len(s.dims):
+        return TensorVal(Shape((None,) + s.dims[len(k.dims):]), t.dtype, t.domain)
+    return TensorVal(None, t.dtype, t.domain)
 
 
 class SliceVal:

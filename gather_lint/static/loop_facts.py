@@ -1,0 +1,63 @@
+"""Tensors a loop reassigns without changing their shape: `for layer in self.layers: h = layer(h)`.
+
+A loop body normally forgets every name it assigns, since a later iteration may see another value.
+When a name's shape or dtype comes out of one run of the body exactly as it went in, with every
+other name the body assigns unknown, it holds on every iteration: the loop keeps it (an array's dtype too).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict
+
+from .numpy_values import ArrayVal
+from .values import TensorVal
+
+_MAX_DEPTH = 3  # calls inside the trial run return their callee's own result (see calls.MAX_DEPTH)
+_MAX_LINES = 12  # layer loops are short; a long body (a decoding loop) would double its analysis cost
+
+
+def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVal]:
+    """{name: value} for the known tensors the loop reassigns but keeps the shape of.
+    `entry` holds the values, before the loop, of the names it reassigns (now forgotten)."""
+    if getattr(interp, "_trial_run", False) or (node.end_lineno or node.lineno) - node.lineno > _MAX_LINES:
+        return {}  # an inner loop during an outer loop's trial, or a long body: forget, as before
+    candidates = {k: v for k, v in entry.items() if isinstance(v, ArrayVal) or (
+        isinstance(v, TensorVal) and (v.shape is not None or v.dtype is not None))}
+    if not candidates:
+        return {}
+    saved = (interp.env, interp.returns, interp.report, interp.flag, interp.informal, interp._comment_used,
+             interp.trace, interp.call_depth, interp.comments.cursor, dict(interp.comments.pending))
+    try:
+        interp._trial_run = True
+        interp.env = {**interp.env, **candidates}
+        interp.returns, interp.informal, interp.trace = [], set(interp.informal), None
+        interp.report = interp.flag = _silent  # the real run reports; this one only measures
+        interp.call_depth = max(interp.call_depth, _MAX_DEPTH)  # no memoised runs with facts from here
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            interp.assign(node.target, row)
+        interp.block(node.body)
+        after = interp.env
+    finally:
+        (interp.env, interp.returns, interp.report, interp.flag, interp.informal, interp._comment_used,
+         interp.trace, interp.call_depth, interp.comments.cursor, pending) = saved
+        interp.comments.pending = pending
+        interp._trial_run = False
+    kept = {}
+    for name, before in candidates.items():
+        now = after.get(name)
+        if isinstance(before, ArrayVal):
+            if now == before:  # idx = np.concatenate([idx, more]) keeps a float64 idx float64
+                kept[name] = before
+            continue
+        if not isinstance(now, TensorVal):
+            continue
+        shape = before.shape if now.shape == before.shape else None
+        dtype = before.dtype if now.dtype == before.dtype else None  # a dtype the body changes is not kept
+        if shape is not None or dtype is not None:
+            kept[name] = TensorVal(shape, dtype, before.domain if dtype and now.domain == before.domain else None,
+                                   before.origin)
+    return kept
+
+
+def _silent(*args, **kwargs) -> None:
+    return None

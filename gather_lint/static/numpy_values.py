@@ -1,0 +1,124 @@
+"""NumPy arrays, by dtype only, up to the tensor torch makes of them.
+
+`torch.from_numpy(a)` and `torch.as_tensor(a)` keep the array's dtype, and NumPy's defaults are not
+torch's: `np.zeros(n)`, `np.array([])` and `np.linspace` are float64, and concatenating an int array
+onto a float one (`idx = np.array([])` then `np.concatenate([idx, np.flatnonzero(m)])`) stays
+float64. Such an index reaches index_select / gather as a float tensor, which torch rejects.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+from .values import DimVal, Literal, QualName, SeqVal, TensorVal
+
+
+@dataclass(frozen=True)
+class ArrayVal:
+    """A numpy.ndarray (or NumPy scalar) whose dtype is known."""
+
+    dtype: str
+
+
+_NAMES = {
+    "float64": "float64", "double": "float64", "float_": "float64", "float32": "float32", "single": "float32",
+    "float16": "float16", "half": "float16", "int64": "int64", "int_": "int64", "intp": "int64", "long": "int64",
+    "int32": "int32", "int16": "int16", "int8": "int8", "uint8": "uint8", "bool_": "bool", "bool": "bool",
+}
+_BUILTINS = {"int": "int64", "float": "float64", "bool": "bool"}
+_FLOAT_DEFAULT = {"zeros", "ones", "empty", "linspace", "logspace", "rand", "randn", "random", "mean", "eye",
+                  "geomspace", "uniform", "normal"}
+_POSITIONS = {"flatnonzero", "argsort", "argmax", "argmin", "searchsorted", "digitize", "argwhere", "permutation",
+              "randint", "bincount", "cumsum"}  # (cumsum of ints: ints; a float input is handled below)
+_JOINS = {"concatenate", "stack", "hstack", "vstack", "append", "r_"}
+_LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
+TO_TENSOR = {"from_numpy", "as_tensor", "tensor", "asarray"}
+
+
+def dtype_of(value, node=None) -> Optional[str]:
+    """A dtype argument: np.int64, "float32", or the builtins int / float / bool (read from the node)."""
+    if isinstance(node, ast.Name) and node.id in _BUILTINS:
+        return _BUILTINS[node.id]
+    if isinstance(value, QualName) and value.name.split(".")[0] == "numpy":
+        return _NAMES.get(value.name.rsplit(".", 1)[-1])
+    if isinstance(value, Literal) and isinstance(value.value, str):
+        return _NAMES.get(value.value)
+    return None
+
+
+def call(func: str, args: list, kwargs: dict, node: ast.Call) -> Optional[ArrayVal]:
+    """np.<func>(...) (np.random.<func> too), when the result's dtype is certain."""
+    if "dtype" in kwargs:
+        keyword = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+        found = dtype_of(kwargs["dtype"], keyword)
+        return ArrayVal(found) if found else None
+    if func in ("array", "asarray", "ascontiguousarray") and args:
+        found = _data_dtype(args[0])
+        return ArrayVal(found) if found else None
+    if func in _FLOAT_DEFAULT:
+        return ArrayVal("float64")
+    if func in _POSITIONS:
+        if func == "cumsum" and not (args and isinstance(args[0], ArrayVal) and args[0].dtype.startswith("int")):
+            return None
+        return ArrayVal("int64")
+    if func == "arange" and args:
+        floats = any(isinstance(a, Literal) and isinstance(a.value, float) for a in args)
+        return ArrayVal("float64") if floats else (ArrayVal("int64") if all(isinstance(a, DimVal) for a in args) else None)
+    if func in _JOINS and args:
+        parts = list(args[0].items) if isinstance(args[0], SeqVal) else [args[0]]
+        if func == "append" and len(args) > 1:
+            parts.append(args[1])
+        found = _promote([_data_dtype(p) for p in parts])
+        return ArrayVal(found) if found else None
+    if func in _LIKE and args and isinstance(args[0], ArrayVal):
+        return args[0]
+    if func in ("floor", "ceil", "round", "rint", "sqrt", "log", "exp", "abs", "clip") and args and isinstance(args[0], ArrayVal):
+        return args[0] if args[0].dtype.startswith("float") or func in ("abs", "clip") else ArrayVal("float64")
+    return None
+
+
+def method(name: str, owner: ArrayVal, args: list, kwargs: dict, node: ast.Call) -> Optional[ArrayVal]:
+    """arr.astype(np.int64), arr.copy(), arr.reshape(...), arr.flatten()..."""
+    if name == "astype" and (args or "dtype" in kwargs):
+        nodes = list(node.args) + [k.value for k in node.keywords if k.arg == "dtype"]
+        found = dtype_of(args[0] if args else kwargs["dtype"], nodes[0] if nodes else None)
+        return ArrayVal(found) if found else None
+    if name in ("copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "take", "repeat", "round", "clip",
+                "cumsum", "sort", "swapaxes"):
+        return owner  # a float array rounded is still float64
+    return None
+
+
+def to_tensor(func: str, array: ArrayVal, kwargs: dict) -> Optional[TensorVal]:
+    """torch.from_numpy / as_tensor / tensor of an array: the array's dtype unless one is given."""
+    if "dtype" in kwargs:
+        return None  # the torch constructor's own dtype argument decides: handled as usual
+    return TensorVal(None, array.dtype, origin="numpy array")
+
+
+def _data_dtype(data) -> Optional[str]:
+    """dtype NumPy infers for array data: an array's own, ints -> int64, any float -> float64, [] -> float64."""
+    if isinstance(data, ArrayVal):
+        return data.dtype
+    if isinstance(data, DimVal):
+        return "int64"
+    if isinstance(data, Literal):
+        return "float64" if isinstance(data.value, float) else ("bool" if isinstance(data.value, bool) else None)
+    if isinstance(data, SeqVal) and not data.names:
+        if not data.items:
+            return "float64"  # np.array([]) has no items to infer from
+        return _promote([_data_dtype(item) for item in data.items])
+    return None
+
+
+def _promote(dtypes) -> Optional[str]:
+    """NumPy's result dtype for a join, when every part's dtype is known."""
+    if not dtypes or None in dtypes:
+        return None
+    if len(set(dtypes)) == 1:
+        return dtypes[0]
+    floats = [d for d in dtypes if d.startswith("float")]
+    if "float64" in floats or (floats and any(d.startswith("int") for d in dtypes)):
+        return "float64"  # int64 with float32 is float64 in NumPy
+    return None

@@ -1,0 +1,71 @@
+"""Lists of tensors: built by `.append` in a loop and stacked, or made by `chunk` / `split` and unpacked.
+
+    log_probs = []
+    for t in range(T):
+        log_probs.append(step_logp.gather(1, act[:, t:t + 1]))   # each [B, 1]
+    log_probs = torch.stack(log_probs, dim=1)                    # [B, T, 1]
+
+A list is tracked as one element value (tensor_ops.Repeated) while every append agrees on it.
+"""
+from __future__ import annotations
+
+from ..dims import Shape, normalize_dim, value
+from . import tensor_ops as ops
+from .values import DimVal, SeqVal, TensorVal
+
+
+def appended(owner, item):
+    """The list after `owner.append(item)`: [] or a list of like tensors stays one of like tensors."""
+    if not isinstance(item, TensorVal):
+        return None
+    if isinstance(owner, SeqVal) and not owner.items and not owner.names:
+        return ops.Repeated(item)
+    if isinstance(owner, ops.Repeated) and isinstance(owner.element, TensorVal):
+        return owner if owner.element == item else _like(owner.element, item)
+    return None
+
+
+def joined(a, b):
+    """Two paths' lists: an empty list joins a list of tensors as that list (zero appends ran)."""
+    if isinstance(a, ops.Repeated) and isinstance(b, SeqVal) and not b.items and not b.names:
+        return a
+    if isinstance(b, ops.Repeated) and isinstance(a, SeqVal) and not a.items and not a.names:
+        return b
+    if isinstance(a, ops.Repeated) and isinstance(b, ops.Repeated) and isinstance(a.element, TensorVal) \
+            and isinstance(b.element, TensorVal):
+        return a if a.element == b.element else _like(a.element, b.element)
+    return None
+
+
+def _like(a: TensorVal, b: TensorVal):
+    if a.shape != b.shape:
+        return None  # stacking them would raise, or the sizes differ: not one element value
+    return ops.Repeated(TensorVal(a.shape, a.dtype if a.dtype == b.dtype else None))
+
+
+def chunks(t: TensorVal, args: list, kwargs: dict, method: str):
+    """x.chunk(n, dim) / x.split(size_or_sizes, dim) / torch.tensor_split: the pieces along dim."""
+    count_or_size = args[0] if args else kwargs.get("chunks", kwargs.get("split_size_or_sections", kwargs.get("split_size")))
+    dim = ops.as_int(args[1] if len(args) > 1 else kwargs.get("dim", DimVal(0)))
+    s = t.shape
+    if s is None or s.variadic or dim is None or normalize_dim(dim, len(s.dims)) is None:
+        return ops.Repeated(TensorVal(None, t.dtype))
+    axis = normalize_dim(dim, len(s.dims))
+
+    def piece(size) -> TensorVal:
+        dims = list(s.dims)
+        dims[axis] = size
+        return TensorVal(Shape(tuple(dims)), t.dtype, t.domain)
+
+    if method == "split" and isinstance(count_or_size, SeqVal):  # explicit sizes: one piece each
+        return SeqVal(tuple(piece(ops.as_int(v) if isinstance(v, DimVal) else None) for v in count_or_size.items))
+    n, total = ops.as_int(count_or_size), value(s.dims[axis])
+    if method == "chunk" and n and total is not None and total % n == 0:
+        return SeqVal(tuple(piece(total // n) for _ in range(n)))
+    if method == "split" and n and total is not None and total % n == 0:
+        return SeqVal(tuple(piece(n) for _ in range(total // n)))
+    return ops.Repeated(piece(None))
+
+
+CHUNKING = {"chunk", "split"}
+
