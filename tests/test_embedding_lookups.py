@@ -999,3 +999,44 @@ def test_entry_added_but_never_read_or_added_first_is_silent(torch):
         "    emb = nn.Embedding(len(stoi), 4)", '    stoi["<unk>"] = len(stoi)\n    emb = nn.Embedding(len(stoi), 4)')
     assert findings(first) == []
     run(first)
+
+
+# ----- ignore_index skips targets (a false positive on fixed.py of case 214 after merging) --------
+
+IGNORED_TARGETS = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Seg(nn.Module):
+    def __init__(self, ignore=255):
+        super().__init__()
+        self.head = nn.Conv2d(3, 2, 1)
+        self.ignore = ignore
+        self.loss = nn.CrossEntropyLoss(ignore_index=255)
+
+    def forward(self, images, labels):
+        logits = self.head(images)
+        a = self.loss(logits, labels)
+        b = F.cross_entropy(logits, labels, ignore_index=self.ignore)
+        c = F.cross_entropy(logits, labels, None, None, 255)
+        return a + b + c
+
+
+if __name__ == "__main__":
+    images = torch.randn(2, 3, 4, 4)
+    labels = torch.randint(0, 2, (2, 4, 4))
+    labels[0, 0, 0] = 255
+    labels[1, 2, 3] = 255
+    loss = Seg()(images, labels)
+"""
+
+
+def test_targets_equal_to_ignore_index_are_not_out_of_range():
+    assert torch_runs(IGNORED_TARGETS)
+    assert findings(IGNORED_TARGETS) == []
+
+
+def torch_runs(code: str) -> bool:
+    return bool(run(code)["loss"].isfinite())

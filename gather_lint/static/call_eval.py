@@ -283,7 +283,7 @@ class CallMixin:
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if module == "torch.nn.functional":
             class_targets.check(self, func, node, args, kwargs)
-        if broadcast_sites.loss_module(module, func):
+        if broadcast_sites.loss_module(module, func) and not class_targets.ignores_targets(func, node):
             return QualName(broadcast_sites.loss_module(module, func))
         if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
                 isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b

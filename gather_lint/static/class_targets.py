@@ -5,14 +5,20 @@ The loss reads the target ids along dim 1 of the input (the only dim of an unbat
 of C or more, for C classes, raises 'IndexError: Target 5 is out of bounds.' (a device-side assert on
 CUDA). Reported when the targets were made for more classes than the input has (`randint(0, K)`,
 an id table, a constant fill) or are written out in the code with one past the classes (GL011).
-Probabilities as targets (a float tensor of the input's shape) are not class ids and are skipped.
+Probabilities as targets (a float tensor of the input's shape) are not class ids and are skipped, and
+so are ids equal to the call's `ignore_index` (torch skips those targets): with an `ignore_index` of
+unknown value nothing is reported.
 """
 from __future__ import annotations
 
 from ..contract import ERROR, Violation
 from ..dims import dim_text, must_equal, must_exceed, value
 from . import embedding_lookups
+from .tensor_ops import as_int
 from .values import DimVal, TensorVal
+
+_IGNORE_INDEX_AT = 4  # cross_entropy / nll_loss(input, target, weight, size_average, ignore_index, ...)
+_NOT_GIVEN = object()
 
 FUNCTIONS = ("cross_entropy", "nll_loss")
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -33,15 +39,37 @@ def check(interp, func: str, node, args: list, kwargs: dict) -> None:
     if classes is None or (isinstance(target, TensorVal) and target.dtype in _FLOATS):
         return
     text = interp.source.segment(target_node)
+    ignored = _ignore_index(node, args, kwargs)
+    if ignored is None:
+        return  # some target value is skipped, and which one is not known
     domain = target.domain if isinstance(target, TensorVal) else None
-    if domain is not None and domain.size is not None and not domain.category and domain.sentinel is None \
-            and must_exceed(domain.size, classes) and not any(must_equal(d, domain.size) for d in dims):
+    if ignored is _NOT_GIVEN and domain is not None and domain.size is not None and not domain.category \
+            and domain.sentinel is None and must_exceed(domain.size, classes) \
+            and not any(must_equal(d, domain.size) for d in dims):
         interp.flag(node, _message(text, domain.origin, classes, f"F.{func}()"), None)
         return
     written = embedding_lookups.literal_max(interp, target_node)
-    if written is not None and value(classes) is not None and written[0] >= value(classes):
+    if written is not None and value(classes) is not None and written[0] >= value(classes) and written[0] != ignored:
         interp.flag(node, _message(text, f"the class {written[0]} (written at line {written[1]})", classes,
                                    f"F.{func}()"), None)
+
+
+def _ignore_index(node, args: list, kwargs: dict):
+    """The call's ignore_index: _NOT_GIVEN, its int value, or None when given with an unknown value."""
+    given = any(k.arg == "ignore_index" for k in node.keywords) or len(node.args) > _IGNORE_INDEX_AT
+    if not given:
+        return _NOT_GIVEN
+    return as_int(kwargs.get("ignore_index", args[_IGNORE_INDEX_AT] if len(args) > _IGNORE_INDEX_AT else None))
+
+
+_MODULE_IGNORE_AT = 2  # nn.CrossEntropyLoss / nn.NLLLoss(weight, size_average, ignore_index, ...)
+
+
+def ignores_targets(func: str, node) -> bool:
+    """`nn.CrossEntropyLoss(ignore_index=...)`: the module's calls skip some targets, which ones its calls do
+    not say, so it is not treated as the functional form."""
+    return func in ("CrossEntropyLoss", "NLLLoss") and (
+        any(k.arg == "ignore_index" for k in node.keywords) or len(node.args) > _MODULE_IGNORE_AT)
 
 
 def check_one_hot(interp, node, ids_node, ids, classes) -> None:
