@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .normalised_axis import assigned_value
+from .normalised_axis import arange_steps
 from .values import TensorVal
 
 _BROADCASTS = {"unsqueeze", "expand", "expand_as", "repeat", "view", "reshape", "broadcast_to"}
@@ -20,27 +20,15 @@ _MOVES = {"to", "long", "int", "cuda", "cpu", "type_as"}
 
 def is_broadcast_arange(node, function, line: int) -> bool:
     """`torch.arange(n)` followed by an op that adds or widens a dim (a name assigned once from one counts)."""
-    if isinstance(node, ast.Name):
-        node = assigned_value(node, function, line)
+    steps = arange_steps(node, function, line, _BROADCASTS | _MOVES)
     widened = False
-    while node is not None:
-        if isinstance(node, ast.Subscript):  # arange(B)[:, None]
-            elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    for step in steps or ():
+        if isinstance(step, ast.Subscript):  # arange(B)[:, None]
+            elements = step.slice.elts if isinstance(step.slice, ast.Tuple) else [step.slice]
             if not any(isinstance(e, ast.Constant) and e.value is None for e in elements):
                 return False
-            widened, node = True, node.value
-            continue
-        if not isinstance(node, ast.Call):
-            return False
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if name == "arange":
-            return widened
-        if not isinstance(func, ast.Attribute) or name not in _BROADCASTS | _MOVES:
-            return False
-        widened = widened or name in _BROADCASTS
-        node = func.value
-    return False
+        widened = widened or isinstance(step, ast.Subscript) or step in _BROADCASTS
+    return widened
 
 
 def paired_index(interp, elements, line: int) -> Optional[ast.AST]:

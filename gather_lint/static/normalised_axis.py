@@ -53,6 +53,29 @@ def assigned_value(node, function, line: int):
     return stores[0].value
 
 
+def arange_steps(node, function, line: int, methods) -> Optional[list]:
+    """The steps from `torch.arange(...)` to node (subscripts, and calls of `methods` on the result, last
+    step first), following a name to its one assignment; None when node is not made that way."""
+    node = assigned_value(node, function, line)
+    steps = []
+    while node is not None:
+        if isinstance(node, ast.Subscript):
+            steps.append(node)
+            node = node.value
+            continue
+        if not isinstance(node, ast.Call):
+            return None
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name == "arange":
+            return steps
+        if not isinstance(func, ast.Attribute) or name not in methods:
+            return None
+        steps.append(name)
+        node = func.value
+    return None
+
+
 def _bindings(function) -> dict:
     """name -> the statements and loops that bind it in the function, parameters included; one walk
     per function, kept on its node (a helper is re-run for every caller's facts)."""

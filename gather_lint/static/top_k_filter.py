@@ -13,7 +13,7 @@ import re
 from typing import Optional
 
 from ..rules import gl021_top_k_keeps_one_extra as rule
-from .normalised_axis import assigned_value
+from .normalised_axis import arange_steps
 
 _COUNTS = {"top_k", "topk"}  # a plain `k` is as often the last position kept (a prefix or window)
 _SPELLED = re.compile(r">\s*(?:self\.)?top_?k\b|\btop_?k\s*<[^=]")
@@ -52,22 +52,7 @@ def _count_name(node) -> Optional[str]:
 
 def _positions(node, function, line: int) -> bool:
     """`torch.arange(n)` possibly widened (`.expand_as(x)`, `[None, :]`, `.unsqueeze(0)`)."""
-    if isinstance(node, ast.Name):
-        node = assigned_value(node, function, line)
-    while node is not None:
-        if isinstance(node, ast.Subscript):
-            node = node.value
-            continue
-        if not isinstance(node, ast.Call):
-            return False
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if name == "arange":
-            return True
-        if not isinstance(func, ast.Attribute) or name not in _WIDENS:
-            return False
-        node = func.value
-    return False
+    return arange_steps(node, function, line, _WIDENS) is not None
 
 
 def _removal(function) -> Optional[ast.Call]:
