@@ -30,12 +30,13 @@ def silent(fn):
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int16, torch.int8])
-@pytest.mark.parametrize("form", ["read", "write", "tuple read"])
+@pytest.mark.parametrize("form", ["read", "write", "tuple read", "index_put_"])
 def test_key_of_a_rejected_dtype_gl008(dtype, form):
     table = torch.randn(5, 3)
     key = torch.tensor([0, 2, 4]).to(dtype)
     calls = {"read": lambda: table[key], "write": lambda: table.__setitem__(key, 1.0),
-             "tuple read": lambda: table[torch.arange(3), key.clamp(max=2)]}
+             "tuple read": lambda: table[torch.arange(3), key.clamp(max=2)],
+             "index_put_": lambda: table.clone().index_put_((key,), torch.zeros(3, 3))}
     kind, text = torch_error(calls[form])
     assert kind is IndexError and "tensors used as indices" in text
     with checked(), pytest.raises(IndexError, match=r"(?s)GL008 .*" + str(dtype).replace("torch.", "") + r" tensor.*`\.long\(\)`.*"

@@ -245,7 +245,13 @@ def _index_put(original, name: str):
 
 def _check_put(x, key, values, spelling, call) -> None:
     reporter = _stack[-1]
-    if not isinstance(x, _Tensor) or x.device.type != "cpu" and reporter.level != "sync":
+    if not isinstance(x, _Tensor):
+        return
+    violation = indexing.rejected_key_dtype(key)  # a float index tensor: torch raises IndexError
+    if violation is not None:
+        _report(reporter, [violation], spelling, call)
+        return
+    if x.device.type != "cpu" and reporter.level != "sync":
         return
     found = indexing.integer_indices(tuple(x.shape), key)
     violation = indexing.conflicting_write(x, key, found, values, put=True) if found else None
