@@ -15,6 +15,7 @@ from ..dims import Sym, dim_text, must_equal, must_exceed
 from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl011_index_out_of_range as out_of_range
 from .advanced_indexing import index_node
+from .text_scan import positions
 from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import SeqVal, TensorVal
 
@@ -37,15 +38,8 @@ def spelled_in(text: str) -> bool:
     return ("Embedding(" in text or "embedding(" in text) and _negative_pad(text)
 
 
-def _positions(text: str, needle: str):
-    at = text.find(needle)
-    while at != -1:
-        yield at
-        at = text.find(needle, at + 1)
-
-
 def _negative_fill(text: str) -> bool:
-    return any(_FILL_CALL.match(text, at) for needle in ("full", "where(") for at in _positions(text, needle))
+    return any(_FILL_CALL.match(text, at) for needle in ("full", "where(") for at in positions(text, needle))
 
 
 def _line_around(text: str, at: int):
@@ -55,7 +49,7 @@ def _line_around(text: str, at: int):
 
 
 def _clamp_write(text: str) -> bool:
-    for at in _positions(text, "] = "):
+    for at in positions(text, "] = "):
         start, end = _line_around(text, at)
         if ">" in text[start:at] and _CLAMP_WRITE.match(text[start:end]):
             return True
@@ -64,7 +58,7 @@ def _clamp_write(text: str) -> bool:
 
 def _negative_pad(text: str) -> bool:
     for needle in ("= -", "=-"):
-        for at in _positions(text, needle):
+        for at in positions(text, needle):
             start, _ = _line_around(text, at)
             if text[at + len(needle):at + len(needle) + 1].isdigit() and _PAD_NAME.search(text, start, at):
                 return True

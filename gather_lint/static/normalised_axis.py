@@ -12,6 +12,7 @@ from ..dims import normalize_dim
 from ..ops import GATHER, TAKE_ALONG
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl018_normalised_other_dim as rule
+from .tree_walk import called_name
 
 _NORMALISERS = {"softmax", "log_softmax"}
 
@@ -65,14 +66,13 @@ def arange_steps(node, function, line: int, methods) -> Optional[list]:
             continue
         if not isinstance(node, ast.Call):
             return None
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        name = called_name(node)
         if name == "arange":
             return steps
-        if not isinstance(func, ast.Attribute) or name not in methods:
+        if not isinstance(node.func, ast.Attribute) or name not in methods:
             return None
         steps.append(name)
-        node = func.value
+        node = node.func.value
     return None
 
 

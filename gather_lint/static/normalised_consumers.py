@@ -30,6 +30,7 @@ from typing import Optional
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
 from .normalised_axis import assigned_value
+from .tree_walk import called_name
 from .modules import KeepShape
 from .tensor_ops import as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -173,10 +174,7 @@ def check_pick(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
 
 def _counts_rows(node) -> bool:
     """torch.arange(n) / range(n) / np.arange(n) as the row index of a per-row pick."""
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) in ("arange", "range")
+    return called_name(node) in ("arange", "range")
 
 
 def check_loss(interp, node: ast.Call, module: str, func: str, args, kwargs) -> None:
@@ -221,8 +219,7 @@ def _contrastive(interp, node: ast.Call, mark: Mark, kwargs) -> bool:
         return True
     target = next((k.value for k in node.keywords if k.arg == "target"), node.args[1] if len(node.args) > 1 else None)
     made = assigned_value(target, interp.function, node.lineno) if target is not None else None
-    func = made.func if isinstance(made, ast.Call) else None
-    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) == "arange"
+    return called_name(made) == "arange"
 
 
 def _marked(interp, node, name, owner: TensorVal, args, kwargs, result, module: Optional[str]):

@@ -20,6 +20,7 @@ from typing import Dict, Iterator, Optional, Tuple
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import model_loss_calls, text_scan, tree_walk
+from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
 _CAUSAL_CLASS = re.compile(r"CausalLM|LMHeadModel")
@@ -605,8 +606,7 @@ def _same_dim(unsqueezed: int, gathered: int) -> bool:
 
 
 def _is_gather(node: ast.Call) -> bool:
-    func = node.func
-    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) in ("gather", "take_along_dim")
+    return _called_name(node) in ("gather", "take_along_dim")
 
 
 def _is_module(node) -> bool:
@@ -740,13 +740,6 @@ def _annotated_classes(fn) -> Dict[str, str]:
         elif isinstance(ann, (ast.Name, ast.Attribute)):
             out[a.arg] = ast.unparse(ann)
     return out
-
-
-def _called_name(node: ast.AST) -> Optional[str]:
-    if not isinstance(node, ast.Call):
-        return None
-    func = node.func
-    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
 
 
 def _calls_any(node: ast.AST, names) -> bool:

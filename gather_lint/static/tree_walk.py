@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import ast
 import collections
-from typing import Iterator, List
+from typing import Iterator, List, Optional
 
 _AST = ast.AST
 _BODIES = (ast.stmt, ast.excepthandler, ast.match_case)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def called_name(node: ast.AST) -> Optional[str]:
+    """`f` for a call `f(...)` or `x.f(...)`; None for anything else (a call of a subscript, not a call)."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
 
 
 def all_nodes(tree: ast.AST) -> List[ast.AST]:
