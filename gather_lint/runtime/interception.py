@@ -141,13 +141,17 @@ def _family(original, target, spelling: str):
     return checked
 
 
+def _input_dim_index(op, args, kwargs) -> tuple:
+    """(input, dim, index) of a family call; None for what the call does not pass."""
+    if len(args) == 3 and not kwargs:  # the usual spelling: gather(input, dim, index)
+        return (args[0], args[2], args[1]) if op.family == TAKE_ALONG else args
+    bound = bind_arguments(op, args, kwargs, method=False) or {}
+    return bound.get("input"), bound.get("dim"), bound.get(op.index_param)
+
+
 def _check_normalised(reporter, op, spelling: str, args, kwargs) -> None:
     """GL018: labels gathered from log-probs normalised along another dim."""
-    if len(args) == 3 and not kwargs:
-        inp, dim, index = args
-    else:
-        bound = bind_arguments(op, args, kwargs, method=False) or {}
-        inp, dim, index = bound.get("input"), bound.get("dim"), bound.get("index")
+    inp, dim, index = _input_dim_index(op, args, kwargs)
     if not isinstance(inp, torch.Tensor) or not isinstance(dim, int) or not -inp.dim() <= dim < inp.dim():
         return
     violation = _run_check(normalised_checks.gathered, inp, dim % inp.dim(), index)
@@ -156,15 +160,7 @@ def _check_normalised(reporter, op, spelling: str, args, kwargs) -> None:
 
 
 def _mark_kept(op, args, kwargs, result) -> None:
-    if len(args) == 3 and not kwargs:  # the usual spelling: gather(input, dim, index)
-        inp, dim, index = args
-        if op.family == TAKE_ALONG:
-            inp, index, dim = args
-    else:
-        bound = bind_arguments(op, args, kwargs, method=False)
-        if not bound:
-            return
-        inp, index, dim = bound.get("input"), bound.get(op.index_param), bound.get("dim")
+    inp, dim, index = _input_dim_index(op, args, kwargs)
     if not isinstance(inp, torch.Tensor) or not isinstance(index, torch.Tensor) or not isinstance(dim, int):
         return
     if index.dim() != inp.dim() or not -inp.dim() <= dim < inp.dim():
@@ -174,8 +170,7 @@ def _mark_kept(op, args, kwargs, result) -> None:
 
 
 def _note_select(op, args, kwargs) -> None:
-    bound = bind_arguments(op, args, kwargs, method=False)
-    inp, dim, index = (bound or {}).get("input"), (bound or {}).get("dim"), (bound or {}).get("index")
+    inp, dim, index = _input_dim_index(op, args, kwargs)
     if isinstance(inp, torch.Tensor) and isinstance(index, torch.Tensor) and isinstance(dim, int) \
             and -inp.dim() <= dim < max(inp.dim(), 1):
         reads.note_select(inp, dim % max(inp.dim(), 1), index)
