@@ -43,9 +43,7 @@ def check(interp, func: str, node, args: list, kwargs: dict) -> None:
     if ignored is None:
         return  # some target value is skipped, and which one is not known
     domain = target.domain if isinstance(target, TensorVal) else None
-    if ignored is _NOT_GIVEN and domain is not None and domain.size is not None and not domain.category \
-            and domain.sentinel is None and must_exceed(domain.size, classes) \
-            and not any(must_equal(d, domain.size) for d in dims):
+    if ignored is _NOT_GIVEN and _made_for_more(domain, classes) and not any(must_equal(d, domain.size) for d in dims):
         interp.flag(node, _message(text, domain.origin, classes, f"F.{func}()"), None)
         return
     written = embedding_lookups.literal_max(interp, target_node)
@@ -81,8 +79,7 @@ def check_one_hot(interp, node, ids_node, ids, classes) -> None:
     text = interp.source.segment(ids_node)
     domain = ids.domain if isinstance(ids, TensorVal) else None
     origin = None
-    if domain is not None and domain.size is not None and not domain.category and domain.sentinel is None \
-            and must_exceed(domain.size, n):
+    if _made_for_more(domain, n):
         origin = domain.origin
     written = embedding_lookups.literal_max(interp, ids_node)
     if origin is None and written is not None and value(n) is not None and written[0] >= value(n):
@@ -95,6 +92,12 @@ def check_one_hot(interp, node, ids_node, ids, classes) -> None:
         f"values must be smaller than num_classes.' (a device-side assert on CUDA); pass the number of classes "
         f"the labels were made for, or remap the labels",
     ), None)
+
+
+def _made_for_more(domain, classes) -> bool:
+    """Ids made as positions among more than `classes` (not category codes, no sentinel fill)."""
+    return domain is not None and domain.size is not None and not domain.category and domain.sentinel is None \
+        and must_exceed(domain.size, classes)
 
 
 def _message(text: str, origin: str, classes, what: str) -> Violation:
