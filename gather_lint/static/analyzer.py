@@ -14,6 +14,7 @@ from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_indexing, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
+from . import sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -66,6 +67,8 @@ def local_trigger(text: str) -> bool:
     if ("one_hot" in text or "mbedding" in text) and _padding(text):
         return True
     if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
+        return True
+    if sign_blind_penalty.spelled_in(text):  # GL022
         return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
@@ -164,6 +167,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 module.analyse(node)  # once: a call that brought no facts may have run it already
         if vocab_growth.spelled_in(text):
             for node, violation in vocab_growth.check_module(_whole(tree, text, path)):  # the script, in order
+                flag(node, violation, None)
+        if sign_blind_penalty.spelled_in(text):
+            for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
                 flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids

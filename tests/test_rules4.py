@@ -1,0 +1,177 @@
+"""Mistakes whose shapes were known but that no rule recognised.
+
+GL022 (static/sign_blind_penalty.py): a repetition penalty that divides the picked logits whatever
+their sign. Flagged snippets bind `logits0` (the scores before), `out` (after the penalty) and
+`used` (a token id penalised whose logit was negative); torch must show that token's logit *rose*.
+"""
+import textwrap
+
+import pytest
+
+from .conftest import lint
+
+PENALTY_FLAGGED = [
+    ("function-gather-scatter-back", """
+        import torch
+
+        def repetition_penalty(logits, repetition_penalty, used_tokens):
+            picked = torch.gather(logits, 1, used_tokens)
+            return torch.scatter(logits, 1, used_tokens, picked / repetition_penalty)
+
+        logits0 = torch.tensor([[2.0, -1.0, 0.5, -3.0]])
+        out = repetition_penalty(logits0.clone(), 1.5, torch.tensor([[0, 1]]))
+        used = (0, 1)
+    """, 6),
+    ("processor-class-call-self-penalty-method-form", """
+        import torch
+
+        class RepetitionPenaltyProcessor:
+            def __init__(self, penalty: float):
+                self.penalty = penalty
+
+            def __call__(self, input_ids, scores):
+                # scores: [batch, vocab]
+                score = scores.gather(1, input_ids)
+                score = score / self.penalty
+                scores.scatter_(1, input_ids, score)
+                return scores
+
+        logits0 = torch.tensor([[-0.5, 1.0, -2.0], [0.3, -1.0, 2.0]])
+        out = RepetitionPenaltyProcessor(1.2)(torch.tensor([[0], [1]]), logits0.clone())
+        used = (0, 0)
+    """, 12),
+    ("helper-from-driver-augmented-division", """
+        import torch
+
+        def apply_repetition_penalty(next_logits, generated, p):
+            prev = torch.gather(next_logits, -1, generated)
+            prev /= p
+            next_logits = next_logits.scatter(-1, generated, prev)
+            return next_logits
+
+        def generate(step_logits, history, cfg):
+            return apply_repetition_penalty(step_logits, history, cfg["repetition_penalty"])
+
+        logits0 = torch.tensor([[1.0, -4.0, 0.0, 2.0]])
+        out = generate(logits0.clone(), torch.tensor([[1, 3]]), {"repetition_penalty": 2.0})
+        used = (0, 1)
+    """, 7),
+    ("take-along-dim-keyword-src", """
+        import torch
+
+        def penalise(token_scores, seen_ids, presence_penalty=1.3):
+            old = torch.take_along_dim(token_scores, seen_ids, dim=1)
+            return token_scores.scatter(dim=1, index=seen_ids, src=old / presence_penalty)
+
+        logits0 = torch.tensor([[-1.0, 3.0]])
+        out = penalise(logits0.clone(), torch.tensor([[0]]))
+        used = (0, 0)
+    """, 6),
+    ("ctrl-loop-in-place-subscript", """
+        import torch
+
+        def sample_step(next_token_logits, generated, repetition_penalty=1.2):
+            for i in range(next_token_logits.size(0)):
+                for previous_token in set(generated[i].tolist()):
+                    next_token_logits[i, previous_token] /= repetition_penalty
+            return next_token_logits
+
+        logits0 = torch.tensor([[0.5, -2.0, 1.0]])
+        out = sample_step(logits0.clone(), torch.tensor([[1, 1]]))
+        used = (0, 1)
+    """, 7),
+    ("module-level-assign-subscript-division", """
+        import torch
+
+        logits0 = torch.tensor([0.5, -2.0, 1.0, -0.1])
+        logits = logits0.clone()
+        seen = torch.tensor([1, 3])
+        penalty = 1.4
+        logits[seen] = logits[seen] / penalty
+        out = logits
+        used = (1,)
+    """, 8),
+]
+
+
+@pytest.mark.parametrize("name,code,line", PENALTY_FLAGGED, ids=[c[0] for c in PENALTY_FLAGGED])
+def test_penalty_dividing_negative_logits_is_flagged(name, code, line):
+    found = [(f.line, f.code) for f in lint(code)]
+    assert (line, "GL022") in found, found
+    message = next(f.message for f in lint(code) if f.code == "GL022")
+    assert "torch.where(" in message and "< 0" in message
+
+
+@pytest.mark.parametrize("name,code,line", PENALTY_FLAGGED, ids=[c[0] for c in PENALTY_FLAGGED])
+def test_penalty_raises_a_negative_logit_in_torch(name, code, line, torch):
+    scope = {}
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    used, before, after = scope["used"], scope["logits0"], scope["out"]
+    assert before[used] < 0 and after[used] > before[used]  # "a negative logit moves toward 0 and rises"
+
+
+def test_message_arithmetic_matches_torch(torch):
+    assert round((torch.tensor(-2.0) / 1.3).item(), 2) == -1.54
+
+
+PENALTY_CLEAN = [
+    ("sign-aware-where", """
+        import torch
+
+        def repetition_penalty(scores, input_ids, penalty):
+            score = torch.gather(scores, 1, input_ids)
+            score = torch.where(score < 0, score * penalty, score / penalty)
+            return scores.scatter(1, input_ids, score)
+    """),
+    ("sign-tested-in-loop", """
+        def step(next_token_logits, generated, repetition_penalty):
+            for i in range(next_token_logits.size(0)):
+                for tok in set(generated[i].tolist()):
+                    if next_token_logits[i, tok] < 0:
+                        next_token_logits[i, tok] *= repetition_penalty
+                    else:
+                        next_token_logits[i, tok] /= repetition_penalty
+    """),
+    ("probabilities-are-non-negative", """
+        import torch
+
+        def penalise(logits, ids, penalty):
+            probs = logits.softmax(-1)
+            picked = probs.gather(1, ids)
+            return probs.scatter(1, ids, picked / penalty)
+    """),
+    ("temperature-not-a-penalty", """
+        import torch
+
+        def sharpen(logits, ids, temperature):
+            picked = logits.gather(1, ids)
+            return logits.scatter(1, ids, picked / temperature)
+    """),
+    ("written-to-other-positions", """
+        import torch
+
+        def repetition_penalty(logits, used, other, penalty):
+            picked = logits.gather(1, used)
+            return logits.scatter(1, other, picked / penalty)
+    """),
+    ("subtractive-presence-penalty", """
+        import torch
+
+        def presence(logits, ids, presence_penalty):
+            picked = logits.gather(1, ids)
+            return logits.scatter(1, ids, picked - presence_penalty)
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code", PENALTY_CLEAN, ids=[c[0] for c in PENALTY_CLEAN])
+def test_sign_aware_or_non_penalty_divisions_are_clean(name, code):
+    assert [f.code for f in lint(code) if f.code == "GL022"] == []
+
+
+def test_sign_aware_penalty_lowers_every_picked_logit(torch):
+    scores = torch.tensor([[2.0, -1.0, 0.5, -3.0]])
+    ids = torch.tensor([[0, 1, 3]])
+    score = torch.gather(scores, 1, ids)
+    out = scores.scatter(1, ids, torch.where(score < 0, score * 1.5, score / 1.5))
+    assert (out.gather(1, ids) < score).all()
