@@ -175,3 +175,142 @@ def test_sign_aware_penalty_lowers_every_picked_logit(torch):
     score = torch.gather(scores, 1, ids)
     out = scores.scatter(1, ids, torch.where(score < 0, score * 1.5, score / 1.5))
     assert (out.gather(1, ids) < score).all()
+
+
+# GL007 (static/rolled_labels.py): next-token labels made with torch.roll wrap the first token to the end.
+# Flagged snippets bind `out` (the rolled loss) and `expected` (the same loss with the shift by slicing).
+ROLL_FLAGGED = [
+    ("function-jaxtyping-rolled-mask", """
+        import torch
+        from jaxtyping import Bool, Float, Int
+        from torch import Tensor
+
+        def target_nll(scores: Float[Tensor, "n s v"], tokens: Int[Tensor, "n s"], keep: Bool[Tensor, "n s"]):
+            nxt = torch.roll(tokens, shifts=-1, dims=1)
+            nxt_keep = torch.roll(keep, shifts=-1, dims=1)
+            logp = scores.log_softmax(-1)
+            tok_lp = logp.gather(-1, nxt.unsqueeze(-1)).squeeze(-1)
+            return -(tok_lp * nxt_keep).sum(1)
+
+        scores, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))
+        keep = torch.ones(2, 5, dtype=torch.bool)
+        out = target_nll(scores, tokens, keep)
+        lp = scores[:, :-1].log_softmax(-1)
+        expected = -(lp.gather(-1, tokens[:, 1:, None]).squeeze(-1) * keep[:, 1:]).sum(1)
+    """, 10),
+    ("module-method-roll-unmasked-mean", """
+        import torch
+        import torch.nn as nn
+
+        class LMHead(nn.Module):
+            def __init__(self, vocab, dim):
+                super().__init__()
+                self.proj = nn.Linear(dim, vocab)
+
+            def forward(self, hidden, input_ids):
+                # hidden: [B, T, D], input_ids: [B, T]
+                log_probs = self.proj(hidden).log_softmax(dim=-1)
+                targets = input_ids.roll(-1, dims=1)
+                picked = log_probs.gather(2, targets[..., None]).squeeze(2)
+                return -picked.mean()
+
+        torch.manual_seed(0)
+        head = LMHead(9, 4)
+        hidden, input_ids = torch.randn(3, 6, 4), torch.randint(0, 9, (3, 6))
+        out = head(hidden, input_ids)
+        lp = head.proj(hidden).log_softmax(-1)[:, :-1]
+        expected = -lp.gather(2, input_ids[:, 1:, None]).squeeze(2).mean()
+    """, 14),
+    ("script-one-sequence-torch-sum", """
+        import torch
+
+        def sliced_reference(logits, ids):
+            return -logits[:-1].log_softmax(-1).gather(1, ids[1:, None]).sum()
+
+        logits = torch.randn(8, 11)  # (seq_len, vocab)
+        ids = torch.randint(0, 11, (8,))
+        next_ids = torch.roll(ids, shifts=(-1,), dims=(0,))
+        token_lp = torch.take_along_dim(logits.log_softmax(-1), next_ids[:, None], dim=1).squeeze(1)
+        out = -torch.sum(token_lp)
+        expected = sliced_reference(logits, ids)
+    """, 10),
+]
+
+
+@pytest.mark.parametrize("name,code,line", ROLL_FLAGGED, ids=[c[0] for c in ROLL_FLAGGED])
+def test_rolled_labels_are_flagged(name, code, line):
+    found = [(f.line, f.code) for f in lint(code)]
+    assert (line, "GL007") in found, found
+    message = next(f.message for f in lint(code) if f.code == "GL007")
+    assert "wraps the first token" in message
+
+
+@pytest.mark.parametrize("name,code,line", ROLL_FLAGGED, ids=[c[0] for c in ROLL_FLAGGED])
+def test_rolled_labels_differ_from_the_sliced_shift_in_torch(name, code, line, torch):
+    scope = {}
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    assert not torch.allclose(scope["out"], scope["expected"])
+
+
+def test_roll_puts_token_zero_at_the_last_position(torch):
+    ids = torch.tensor([[5, 6, 7, 8]])
+    assert torch.roll(ids, shifts=-1, dims=1).tolist() == [[6, 7, 8, 5]]
+
+
+ROLL_CLEAN = [
+    ("last-label-ignored", """
+        import torch
+        import torch.nn.functional as F
+
+        def loss(logits, labels):
+            shift = torch.roll(labels, shifts=-1, dims=1)
+            shift[:, -1] = -100
+            lp = logits.log_softmax(-1)
+            tok = lp.gather(-1, shift.clamp(min=0).unsqueeze(-1)).squeeze(-1)
+            return -(tok * (shift != -100)).sum()
+    """),
+    ("mask-not-rolled", """
+        import torch
+
+        def loss(logits, labels, response_mask):
+            nxt = torch.roll(labels, -1, 1)
+            tok = logits.log_softmax(-1).gather(-1, nxt.unsqueeze(-1)).squeeze(-1)
+            return -(tok * response_mask).sum()
+    """),
+    ("values-cut-before-sum", """
+        import torch
+
+        def loss(logits, labels):
+            nxt = labels.roll(-1, dims=-1)
+            tok = logits.log_softmax(-1).gather(-1, nxt.unsqueeze(-1)).squeeze(-1)
+            return -tok[:, :-1].sum()
+    """),
+    ("values-handed-on", """
+        import torch
+
+        def token_logprobs(logits, labels):
+            nxt = torch.roll(labels, shifts=-1, dims=1)
+            tok = logits.log_softmax(-1).gather(-1, nxt.unsqueeze(-1)).squeeze(-1)
+            return tok
+    """),
+    ("right-roll-of-positions", """
+        import torch
+
+        def shift_right(x, ids):
+            prev = torch.roll(ids, shifts=1, dims=1)
+            tok = x.gather(-1, prev.unsqueeze(-1)).squeeze(-1)
+            return tok.sum()
+    """),
+    ("no-dims-given", """
+        import torch
+
+        def f(x, ids):
+            r = torch.roll(ids, -1)
+            return x.gather(0, r).sum()
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code", ROLL_CLEAN, ids=[c[0] for c in ROLL_CLEAN])
+def test_rolled_labels_with_the_last_position_handled_are_clean(name, code):
+    assert [f for f in lint(code) if f.code == "GL007"] == []

@@ -14,7 +14,7 @@ from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_indexing, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
-from . import sign_blind_penalty
+from . import rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -167,6 +167,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 module.analyse(node)  # once: a call that brought no facts may have run it already
         if vocab_growth.spelled_in(text):
             for node, violation in vocab_growth.check_module(_whole(tree, text, path)):  # the script, in order
+                flag(node, violation, None)
+        if rolled_labels.spelled_in(text):
+            for node, violation in rolled_labels.check_module(tree):  # GL007: labels shifted by roll wrap
                 flag(node, violation, None)
         if sign_blind_penalty.spelled_in(text):
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back

@@ -1,0 +1,172 @@
+"""GL007: next-token labels made with `torch.roll(ids, -1, dims=d)` wrap the first token to the end.
+
+`roll` shifts the labels left as `ids[:, 1:]` would, but the last position receives token 0 of the same
+row, so the last logits are scored against the first token. Found by syntax, one function (or a
+script's top level) at a time: a name assigned `torch.roll(x, -1, d)` / `x.roll(shifts=-1, dims=d)` is
+the index of a gather (bare, `.unsqueeze(..)` or `[..., None]`), and the gathered values are
+
+- weighted by a mask rolled the same way (the wrapped position takes the first position's mask), or
+- summed or averaged right there, unmasked.
+
+Silent when the scope cuts or overwrites the last position anywhere (a `:-1` slice, a write at `-1`),
+weights by a mask that was not rolled, or hands the values on (the caller may cut them).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, Optional, Tuple
+
+from ..rules import gl007_shift_misalignment as rule
+from .tree_walk import function_defs
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_GATHERS = {"gather", "take_along_dim"}
+_KEEPS_POSITIONS = {"squeeze", "float", "double", "to", "detach", "clone", "contiguous", "neg"}
+_REDUCES = {"sum", "mean", "nansum", "nanmean"}
+
+
+def spelled_in(text: str) -> bool:
+    return "roll(" in text and ("gather" in text or "take_along_dim" in text)
+
+
+def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
+    for scope in [tree] + [node for top in tree.body for node in function_defs(top)]:
+        yield from _check_scope(scope)
+
+
+def _own_nodes(scope) -> list:
+    found, stack = [], [node for node in reversed(scope.body) if not isinstance(node, _NESTED)]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(child for child in reversed(list(ast.iter_child_nodes(node))) if not isinstance(child, _NESTED))
+    return found
+
+
+def _name(node) -> Optional[str]:
+    return node.attr if isinstance(node, ast.Attribute) else (node.id if isinstance(node, ast.Name) else None)
+
+
+def _left_roll(value) -> Optional[Tuple[ast.AST, str]]:
+    """(node, dims text) of `torch.roll(x, -1, d)` or `x.roll(-1, d)` with keywords; the dims must be given."""
+    if not isinstance(value, ast.Call) or _name(value.func) != "roll":
+        return None
+    args = list(value.args)
+    if isinstance(value.func, ast.Attribute) and not (isinstance(value.func.value, ast.Name) and value.func.value.id == "torch"):
+        args = [value.func.value] + args
+    bound = dict(zip(("input", "shifts", "dims"), args))
+    bound.update({k.arg: k.value for k in value.keywords if k.arg in ("input", "shifts", "dims")})
+    shifts, dims = bound.get("shifts"), bound.get("dims")
+    if dims is None or not _minus_one(shifts):
+        return None
+    return value, ast.unparse(dims)
+
+
+def _minus_one(node) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 1:
+        node = node.elts[0]
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
+        isinstance(node.operand, ast.Constant) and node.operand.value == 1
+
+
+def _index_name(index) -> Optional[str]:
+    """`r`, `r.unsqueeze(-1)`, `r[..., None]`, `r[:, :, None]`: the name under the added dim."""
+    if isinstance(index, ast.Call) and _name(index.func) == "unsqueeze" and isinstance(index.func, ast.Attribute):
+        index = index.func.value
+    elif isinstance(index, ast.Subscript):
+        index = index.value
+    return index.id if isinstance(index, ast.Name) else None
+
+
+def _gather_index(call) -> Optional[ast.AST]:
+    if not isinstance(call, ast.Call) or _name(call.func) not in _GATHERS:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords}
+    if "index" in keywords or "indices" in keywords:
+        return keywords.get("index", keywords.get("indices"))
+    method = isinstance(call.func, ast.Attribute) and not (isinstance(call.func.value, ast.Name) and call.func.value.id == "torch")
+    position = {("gather", True): 1, ("gather", False): 2, ("take_along_dim", True): 0,
+                ("take_along_dim", False): 1}[(_name(call.func), method)]
+    return call.args[position] if len(call.args) > position else None
+
+
+def _strip(node):
+    """The gather call under `.squeeze(-1)`, `.float()`, `-x`, ...: calls that keep every position."""
+    while True:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            node = node.operand
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPS_POSITIONS:
+            node = node.func.value
+        else:
+            return node
+
+
+def _cuts_last_position(nodes) -> bool:
+    """A `:-1` slice anywhere, or a write at position -1 (`labels[:, -1] = -100`, `valid[-1] = False`)."""
+    for node in nodes:
+        if isinstance(node, ast.Slice) and node.upper is not None and _minus_one(node.upper):
+            return True
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            if any(_minus_one(part) for part in ast.walk(node.slice)):
+                return True
+        if isinstance(node, ast.Call) and _name(node.func) in ("pad", "cat", "narrow"):
+            return True  # a label or mask column may be put back at the end
+    return False
+
+
+def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
+    nodes = _own_nodes(scope)
+    rolled: Dict[str, Tuple[ast.AST, str]] = {}
+    gathered: Dict[str, Tuple[ast.AST, str]] = {}  # values name -> (gather call, rolled labels name)
+    for node in nodes:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        name, value = node.targets[0].id, node.value
+        roll = _left_roll(value)
+        if roll is not None:
+            rolled[name] = roll
+            continue
+        call = _strip(value)
+        index = _gather_index(call)
+        labels = _index_name(index) if index is not None else None
+        if labels in rolled:
+            gathered[name] = (call, labels)
+    if not gathered or _cuts_last_position(nodes):
+        return
+    for node in nodes:  # weighted by a mask that was not rolled: that mask may drop the last position
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            sides = (_strip(node.left), _strip(node.right))
+            for values, other in (sides, sides[::-1]):
+                if isinstance(values, ast.Name) and values.id in gathered and \
+                        not (isinstance(other, ast.Name) and other.id in rolled) and not isinstance(other, ast.Constant):
+                    gathered.pop(values.id)
+    if not gathered:
+        return
+    for node in nodes:
+        found = _wrapped_use(node, gathered, rolled)
+        if found is not None:
+            call, labels, mask = found
+            roll, dims = rolled[labels]
+            yield call, rule.rolled_labels(ast.unparse(roll), labels, dims, mask)
+            gathered = {k: v for k, v in gathered.items() if v[0] is not call}  # once per gather
+
+
+def _wrapped_use(node, gathered, rolled):
+    """(gather, labels name, rolled mask name or None) where the wrapped value is counted."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        sides = (_strip(node.left), _strip(node.right))
+        for values, mask in (sides, sides[::-1]):
+            if isinstance(values, ast.Name) and values.id in gathered and isinstance(mask, ast.Name):
+                if mask.id in rolled:
+                    call, labels = gathered[values.id]
+                    return call, labels, mask.id
+        return None
+    if isinstance(node, ast.Call) and _name(node.func) in _REDUCES:
+        func = node.func
+        target = func.value if isinstance(func, ast.Attribute) and not (
+            isinstance(func.value, ast.Name) and func.value.id == "torch") else (node.args[0] if node.args else None)
+        target = _strip(target) if target is not None else None
+        if isinstance(target, ast.Name) and target.id in gathered:
+            call, labels = gathered[target.id]
+            return call, labels, None
+    return None
