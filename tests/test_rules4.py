@@ -4,6 +4,7 @@ GL022 (static/sign_blind_penalty.py): a repetition penalty that divides the pick
 their sign. Flagged snippets bind `logits0` (the scores before), `out` (after the penalty) and
 `used` (a token id penalised whose logit was negative); torch must show that token's logit *rose*.
 """
+import re
 import textwrap
 
 import pytest
@@ -314,3 +315,92 @@ ROLL_CLEAN = [
 @pytest.mark.parametrize("name,code", ROLL_CLEAN, ids=[c[0] for c in ROLL_CLEAN])
 def test_rolled_labels_with_the_last_position_handled_are_clean(name, code):
     assert [f for f in lint(code) if f.code == "GL007"] == []
+
+
+# A one-dim shape comment `# [agents]` is read when the file's other shape comments use that dim name
+# (static/comment_dim_names.py): a scatter's 1-d src then meets its 2-d index (GL001).
+LONE_DIM_FLAGGED = [
+    ("buffer-method-attribute-and-comment", """
+        import torch
+
+        class PriorityTable:
+            def __init__(self, slots, workers):
+                self.table = torch.ones(slots, workers)  # [slots, workers]
+
+            def refresh(self, errors):
+                pick = torch.randint(0, 4, (1, 3))
+                fresh = errors.abs() + 1e-3  # [workers]
+                self.table.scatter_(0, pick, fresh)
+
+        PriorityTable(4, 3).refresh(torch.randn(3))
+    """, 11),
+    ("script-parenthesised-dims", """
+        import torch
+
+        counts = torch.zeros(5, 7)  # (classes, steps)
+        hits = torch.randint(0, 5, (1, 7))
+        weights = torch.rand(7)  # (steps)
+        counts.scatter_add_(0, hits, weights)
+    """, 7),
+    ("helper-called-from-driver", """
+        import torch
+
+        def write_rows(store, rows, vals):
+            # store: [N, K]
+            w = vals * 2.0  # [K]
+            return store.scatter(0, rows, w)
+
+        def driver():
+            store = torch.zeros(6, 4)
+            rows = torch.randint(0, 6, (1, 4))
+            return write_rows(store, rows, torch.randn(4))
+
+        driver()
+    """, 7),
+]
+
+
+@pytest.mark.parametrize("name,code,line", LONE_DIM_FLAGGED, ids=[c[0] for c in LONE_DIM_FLAGGED])
+def test_lone_dim_comment_gives_the_src_rank(name, code, line):
+    found = [(f.line, f.code) for f in lint(code)]
+    assert (line, "GL001") in found, found
+
+
+@pytest.mark.parametrize("name,code,line", LONE_DIM_FLAGGED, ids=[c[0] for c in LONE_DIM_FLAGGED])
+def test_scatter_with_1d_src_and_2d_index_raises_in_torch(name, code, line, torch):
+    message = next(f.message for f in lint(code) if f.code == "GL001")
+    with pytest.raises((IndexError, RuntimeError)) as raised:
+        exec(compile(textwrap.dedent(code), "<snippet>", "exec"), {})
+    assert str(raised.value) in message
+
+
+@pytest.mark.parametrize("index, src, error", [
+    ((1, 3), (3,), "Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+    ((6, 1), (2,), "Index tensor must have the same number of dimensions as src tensor"),
+    ((2, 3), (1,), "Index tensor must have the same number of dimensions as src tensor"),
+])
+def test_one_dim_src_error_follows_the_index_length_on_dim_0(index, src, error, torch):
+    code = f"""
+        import torch
+        out = torch.zeros(6, 5)
+        idx = torch.zeros({index}, dtype=torch.long)
+        vals = torch.rand({src})
+        out.scatter_add_(0, idx, vals)
+    """
+    message = next(f.message for f in lint(code) if f.code == "GL001")
+    assert error in message and message.count("Index tensor") + message.count("Dimension out") == 1
+    with pytest.raises((IndexError, RuntimeError), match=re.escape(error)):
+        exec(compile(textwrap.dedent(code), "<snippet>", "exec"), {})
+
+
+def test_lone_word_not_used_as_a_dim_stays_a_note():
+    code = """
+        import torch
+
+        def f(table, errors):
+            # table: [slots, workers]
+            idx = torch.randint(0, 4, (1, 3))
+            fresh = errors.abs()  # [optional]
+            return table.scatter(0, idx, fresh)
+    """
+    assert [f for f in lint(code) if f.code == "GL001"] == []
