@@ -404,3 +404,92 @@ def test_lone_word_not_used_as_a_dim_stays_a_note():
             return table.scatter(0, idx, fresh)
     """
     assert [f for f in lint(code) if f.code == "GL001"] == []
+
+
+# GL022 on the whole tensor: a per-token penalty tensor, or a `where` that picks the seen tokens.
+PENALTY_WHOLE_FLAGGED = [
+    ("penalty-tensor-scattered-from-ones", """
+        import torch
+
+        def apply_penalty(logits, prev_ids, repetition_penalty):
+            penalties = torch.ones_like(logits).scatter_(1, prev_ids, repetition_penalty)
+            logits = logits / penalties
+            return logits
+
+        logits0 = torch.tensor([[1.0, -2.0, 0.5]])
+        out = apply_penalty(logits0.clone(), torch.tensor([[1]]), 1.5)
+        used = (0, 1)
+    """, 6),
+    ("where-seen-mask-method", """
+        import torch
+
+        class Sampler:
+            def __init__(self, penalty):
+                self.penalty = penalty
+
+            def adjust(self, scores, seen):
+                # scores: [B, V], seen: [B, V] bool
+                scores = torch.where(seen, scores / self.penalty, scores)
+                return scores
+
+        logits0 = torch.tensor([[-1.0, 2.0, -0.2]])
+        out = Sampler(2.0).adjust(logits0.clone(), torch.tensor([[True, True, False]]))
+        used = (0, 0)
+    """, 10),
+    ("boolean-mask-subscript", """
+        import torch
+
+        def penalise_seen(next_logits, seen_mask, penalty=1.3):
+            next_logits[seen_mask] /= penalty
+            return next_logits
+
+        logits0 = torch.tensor([[-3.0, 1.0]])
+        out = penalise_seen(logits0.clone(), torch.tensor([[True, False]]))
+        used = (0, 0)
+    """, 5),
+]
+
+
+@pytest.mark.parametrize("name,code,line", PENALTY_WHOLE_FLAGGED, ids=[c[0] for c in PENALTY_WHOLE_FLAGGED])
+def test_whole_tensor_penalty_division_is_flagged(name, code, line):
+    found = [(f.line, f.code) for f in lint(code)]
+    assert (line, "GL022") in found, found
+
+
+@pytest.mark.parametrize("name,code,line", PENALTY_WHOLE_FLAGGED, ids=[c[0] for c in PENALTY_WHOLE_FLAGGED])
+def test_whole_tensor_penalty_raises_a_negative_logit_in_torch(name, code, line, torch):
+    scope = {}
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    used, before, after = scope["used"], scope["logits0"], scope["out"]
+    assert before[used] < 0 and after[used] > before[used]
+
+
+PENALTY_WHOLE_CLEAN = [
+    ("beam-length-penalty", """
+        def finalize(sum_logprobs, hyp_len, length_penalty):
+            score = sum_logprobs / (hyp_len ** length_penalty)
+            scores = score / length_penalty
+            return scores
+    """),
+    ("penalty-tensor-by-sign", """
+        import torch
+
+        def apply_penalty(logits, prev_ids, p):
+            picked = logits.gather(1, prev_ids)
+            penalties = torch.ones_like(logits).scatter_(1, prev_ids, torch.where(picked < 0, 1 / p, p))
+            logits = logits / penalties
+            return logits
+    """),
+    ("sign-in-where-condition", """
+        import torch
+
+        def adjust(scores, penalty):
+            scores = torch.where(scores > 0, scores / penalty, scores * penalty)
+            return scores
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code", PENALTY_WHOLE_CLEAN, ids=[c[0] for c in PENALTY_WHOLE_CLEAN])
+def test_length_or_signed_penalties_are_clean(name, code):
+    assert [f.code for f in lint(code) if f.code == "GL022"] == []

@@ -2,13 +2,15 @@
 
 The repetition penalty of CTRL picks the logits of tokens already generated and divides them by the
 penalty (> 1) to make those tokens less likely: ``picked = logits.gather(1, ids)`` then
-``logits.scatter(1, ids, picked / penalty)``, or ``logits[i, ids] /= penalty``. Dividing lowers a
+``logits.scatter(1, ids, picked / penalty)``, ``logits[i, ids] /= penalty``, or for the whole tensor
+``logits = logits / penalties`` (1 except at the seen tokens) and ``torch.where(seen, logits / p, logits)``.
+Dividing lowers a
 positive logit but moves a negative one toward 0, which raises it: ``-2.0 / 1.3 = -1.54``. Repeated
 tokens with a negative logit become *more* likely, silently. Penalise by sign:
 ``torch.where(picked < 0, picked * penalty, picked / penalty)``. Reported when the scores can be
 negative (``logits`` / ``scores``, not a softmax or exp output), the divisor is a penalty (its name or
-the function's says so), the division writes back to the positions it read, and nothing in the
-function tests the picked values' sign.
+the function's says so; a length penalty is not one), the division writes back to the positions it
+read, and nothing in the function tests the picked values' sign.
 """
 from typing import Optional
 
@@ -73,8 +75,13 @@ def check(site: Site) -> Optional[Violation]:
     return None  # a division written back, found by gather_lint/static/sign_blind_penalty.py
 
 
-def divides_picked(scores: str, picked: str, penalty: str, in_place: bool = False) -> Violation:
-    written = f"`{picked} /= {penalty}`" if in_place else f"`{picked} / {penalty}` scattered back into `{scores}`"
+def divides_picked(scores: str, picked: str, penalty: str, in_place: bool = False, back: bool = False) -> Violation:
+    if in_place:
+        written = f"`{picked} /= {penalty}`"
+    elif back:
+        written = f"`{picked} = {picked} / {penalty}`"
+    else:
+        written = f"`{picked} / {penalty}` scattered back into `{scores}`"
     fixed = f"torch.where({picked} < 0, {picked} * {penalty}, {picked} / {penalty})"
     return Violation(
         CODE, SEVERITY,

@@ -5,11 +5,14 @@ Found by syntax, one function (or a script's top level) at a time, in the two wa
 - gather / scatter back: `picked = logits.gather(d, ids)` (or `torch.gather`, `take_along_dim`), then
   `logits.scatter(d, ids, picked / penalty)` (`scatter_`, `torch.scatter`) with the same input, dim and
   index; the divided value may pass through one name (`upd = picked / p`, `picked /= p`);
-- in place by subscript: `logits[i, ids] /= penalty`, `logits[ids] = logits[ids] / penalty`.
+- in place by subscript: `logits[i, ids] /= penalty`, `logits[ids] = logits[ids] / penalty`;
+- the whole tensor: `logits = logits / penalties` (a per-token penalty tensor), `logits /= penalty`,
+  `logits = torch.where(seen, logits / penalty, logits)`.
 
 Reported only when the scores can be negative (the widespread `logits` / `scores` naming, not a
 softmax/exp/sigmoid output), the divisor is a penalty (its name, or the function's, says so), and
-nothing in the scope tests the picked values' sign (a comparison, `where`, `sign`, `abs`, `clamp`).
+nothing in the scope tests the picked values' sign (a comparison, `sign`, `lt`, `abs`, `clamp`). A length
+penalty (beam scores divided by a power of the length) is not a penalty here.
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from .tree_walk import function_defs
 
 _SIGNED = ("logit", "score")  # raw scores: either sign
 _NON_NEGATIVE = {"softmax", "exp", "sigmoid", "abs", "relu", "square", "pow", "clamp", "clamp_min", "probs"}
-_SIGN_TESTS = {"where", "sign", "signbit", "abs", "clamp", "clamp_min", "clamp_max", "lt", "gt", "le", "ge",
+_SIGN_TESTS = {"sign", "signbit", "abs", "clamp", "clamp_min", "clamp_max", "lt", "gt", "le", "ge",
                "maximum", "minimum", "relu"}
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _GATHERS = {"gather", "take_along_dim"}
@@ -76,7 +79,8 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
             if found is not None:
                 yield node, found
         elif isinstance(node, (ast.AugAssign, ast.Assign)):
-            found = _subscript_division(node, tested, non_negative, scope_name)
+            found = _subscript_division(node, tested, non_negative, scope_name) or \
+                _whole_division(node, tested | _signs_seen_through(nodes, gathered, tested), non_negative, scope_name)
             if found is not None:
                 yield node, found
 
@@ -150,6 +154,23 @@ def _sign_tested(nodes) -> set:
     return seen
 
 
+def _signs_seen_through(nodes, gathered, tested) -> set:
+    """Names whose sign is known by another way: the scores a sign-tested gather read from, and penalty
+    tensors built by an expression that tests a sign (`torch.where(picked < 0, 1 / p, p)`)."""
+    seen = set()
+    for name, (inp, _, _) in gathered.items():
+        if name in tested:
+            for node in nodes:
+                if isinstance(node, ast.Name) and ast.dump(node) == inp:
+                    seen.add(node.id)
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+                any(isinstance(inner, ast.Compare) or (isinstance(inner, ast.Call) and _call_name(inner) in _SIGN_TESTS)
+                    for inner in ast.walk(node.value)):
+            seen.add(node.targets[0].id)
+    return seen
+
+
 def _signed_scores(node, non_negative: set) -> Optional[str]:
     """The name of a tensor of raw scores (either sign), by the `logits` / `scores` naming."""
     base = node
@@ -168,8 +189,36 @@ def _base_name(node) -> Optional[str]:
 
 
 def _penalty(divisor, scope_name: str) -> bool:
-    named = isinstance(divisor, (ast.Name, ast.Attribute, ast.Subscript)) and "penal" in ast.unparse(divisor).lower()
-    return named or (isinstance(divisor, (ast.Name, ast.Attribute)) and "penal" in scope_name.lower())
+    """A repetition-style penalty; a length penalty divides summed log-probs by design (beam scores)."""
+    text = ast.unparse(divisor).lower()
+    if "length" in text or "len" in text.split("_") or not isinstance(divisor, (ast.Name, ast.Attribute, ast.Subscript)):
+        return False
+    return "penal" in text or (isinstance(divisor, (ast.Name, ast.Attribute)) and "penal" in scope_name.lower()
+                               and "length" not in scope_name.lower())
+
+
+def _whole_division(node, tested, non_negative, scope_name):
+    """`logits = logits / penalties`, `logits /= penalty`, `logits = torch.where(seen, logits / p, logits)`."""
+    if isinstance(node, ast.AugAssign):
+        if not isinstance(node.op, ast.Div) or not isinstance(node.target, ast.Name):
+            return None
+        target, divisor = node.target, node.value
+    else:
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return None
+        target, value = node.targets[0], node.value
+        if isinstance(value, ast.Call) and _call_name(value) == "where" and len(value.args) == 3 \
+                and ast.unparse(value.args[2]) == target.id:
+            value = value.args[1]  # the penalised branch; the condition picks tokens, not signs
+        if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div)
+                and isinstance(value.left, ast.Name) and value.left.id == target.id):
+            return None
+        divisor = value.right
+    if target.id in tested or _base_name(divisor) in tested or _signed_scores(target, non_negative) is None \
+            or not _penalty(divisor, scope_name):
+        return None
+    return rule.divides_picked(target.id, target.id, ast.unparse(divisor), in_place=isinstance(node, ast.AugAssign),
+                               back=True)
 
 
 def _scatter_back(call, gathered, divided, tested, non_negative, scope_name):
@@ -210,4 +259,5 @@ def _subscript_division(node, tested, non_negative, scope_name):
     if not _penalty(divisor, scope_name):
         return None
     picked = ast.unparse(target)
-    return rule.divides_picked(ast.unparse(target.value), picked, ast.unparse(divisor), in_place=True)
+    return rule.divides_picked(ast.unparse(target.value), picked, ast.unparse(divisor),
+                               in_place=isinstance(node, ast.AugAssign), back=True)
