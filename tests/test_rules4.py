@@ -493,3 +493,61 @@ PENALTY_WHOLE_CLEAN = [
 @pytest.mark.parametrize("name,code", PENALTY_WHOLE_CLEAN, ids=[c[0] for c in PENALTY_WHOLE_CLEAN])
 def test_length_or_signed_penalties_are_clean(name, code):
     assert [f.code for f in lint(code) if f.code == "GL022"] == []
+
+
+ROLL_LOSS_FLAGGED = [
+    ("functional-cross-entropy-flattened", """
+        import torch
+        import torch.nn.functional as F
+
+        def lm_loss(logits, input_ids):
+            # logits: [B, T, V]
+            targets = torch.roll(input_ids, shifts=-1, dims=1)
+            return F.cross_entropy(logits.reshape(-1, logits.size(-1)), targets.reshape(-1))
+
+        torch.manual_seed(0)
+        logits, input_ids = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))
+        out = lm_loss(logits, input_ids)
+        expected = F.cross_entropy(logits[:, :-1].reshape(-1, 7), input_ids[:, 1:].reshape(-1))
+    """, 8),
+    ("module-criterion-method-roll", """
+        import torch
+        import torch.nn as nn
+
+        class Trainer:
+            def step(self, scores, tokens):
+                criterion = nn.CrossEntropyLoss(ignore_index=-100)
+                nxt = tokens.roll(-1, dims=-1)
+                return criterion(scores.view(-1, scores.shape[-1]), nxt.view(-1))
+
+        def sliced(scores, tokens):
+            return nn.CrossEntropyLoss()(scores[:, :-1].reshape(-1, 9), tokens[:, 1:].reshape(-1))
+
+        torch.manual_seed(1)
+        scores, tokens = torch.randn(3, 4, 9), torch.randint(0, 9, (3, 4))
+        out = Trainer().step(scores, tokens)
+        expected = sliced(scores, tokens)
+    """, 9),
+]
+
+
+@pytest.mark.parametrize("name,code,line", ROLL_LOSS_FLAGGED, ids=[c[0] for c in ROLL_LOSS_FLAGGED])
+def test_rolled_labels_as_a_loss_target_are_flagged(name, code, line, torch):
+    found = [(f.line, f.code) for f in lint(code)]
+    assert (line, "GL007") in found, found
+    scope = {}
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    assert not torch.allclose(scope["out"], scope["expected"])
+
+
+def test_rolled_loss_target_with_the_last_label_ignored_is_clean():
+    code = """
+        import torch
+        import torch.nn.functional as F
+
+        def lm_loss(logits, input_ids):
+            labels = input_ids.roll(-1, dims=1)
+            labels[:, -1] = -100
+            return F.cross_entropy(logits.flatten(0, 1), labels.flatten(), ignore_index=-100)
+    """
+    assert [f for f in lint(code) if f.code == "GL007"] == []

@@ -26,7 +26,8 @@ on a causal one scores every token at its own position, reported at the helper's
 
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or
-weighted by a mask rolled the same way, and nothing cuts or overwrites the last position.
+weighted by a mask rolled the same way, or the rolled labels are a ``cross_entropy``/``nll_loss`` target,
+and nothing cuts or overwrites the last position.
 """
 from typing import Optional
 
@@ -137,10 +138,14 @@ def check(site: Site) -> Optional[Violation]:
     )
 
 
-def rolled_labels(roll: str, labels: str, dims: str, mask: Optional[str]) -> Violation:
+def rolled_labels(roll: str, labels: str, dims: str, mask: Optional[str], loss: Optional[str] = None) -> Violation:
     """Labels shifted with `torch.roll(ids, -1, dims)`: the last position wraps to the first token."""
-    counted = (f"the mask `{mask}`, rolled the same way, takes the first position's value there"
-               if mask else "the values are summed with nothing cutting that position")
+    if loss:
+        counted = f"{loss}() counts that position (its label is a real token, not the ignore index)"
+    elif mask:
+        counted = f"the mask `{mask}`, rolled the same way, takes the first position's value there"
+    else:
+        counted = "the values are summed with nothing cutting that position"
     fixed = "logits[:, :-1]` with `labels[:, 1:]"
     return Violation(
         CODE, SEVERITY,

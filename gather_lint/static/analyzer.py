@@ -68,9 +68,14 @@ def local_trigger(text: str) -> bool:
         return True
     if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
         return True
-    if sign_blind_penalty.spelled_in(text):  # GL022
+    if sign_blind_penalty.spelled_in(text) or rolled_labels.spelled_in(text):  # GL022, GL007 of rolled labels
         return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
+
+
+def _read_by_syntax(chunk: str) -> bool:
+    """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
+    return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk)
 
 
 def fills_buffer(text: str) -> bool:
@@ -239,7 +244,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         if fills_buffer(text) else set()
     fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
              for (_, chunk), called in zip(chunks, any_calls)]
-    local = [not own and "torch" in chunk and (local_trigger(chunk) or fill)
+    local = [not own and (("torch" in chunk and (local_trigger(chunk) or fill)) or _read_by_syntax(chunk))
              for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))

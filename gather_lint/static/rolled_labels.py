@@ -6,7 +6,10 @@ script's top level) at a time: a name assigned `torch.roll(x, -1, d)` / `x.roll(
 the index of a gather (bare, `.unsqueeze(..)` or `[..., None]`), and the gathered values are
 
 - weighted by a mask rolled the same way (the wrapped position takes the first position's mask), or
-- summed or averaged right there, unmasked.
+- summed or averaged right there, unmasked;
+
+or the rolled labels are the target of a token loss (`F.cross_entropy`, `F.nll_loss`, a local
+`nn.CrossEntropyLoss()`), which counts the wrapped position.
 
 Silent when the scope cuts or overwrites the last position anywhere (a `:-1` slice, a write at `-1`),
 weights by a mask that was not rolled, or hands the values on (the caller may cut them).
@@ -26,7 +29,8 @@ _REDUCES = {"sum", "mean", "nansum", "nanmean"}
 
 
 def spelled_in(text: str) -> bool:
-    return "roll(" in text and ("gather" in text or "take_along_dim" in text)
+    return "roll(" in text and any(word in text for word in ("gather", "take_along_dim", "cross_entropy", "nll_loss",
+                                                              "CrossEntropyLoss", "NLLLoss"))
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
@@ -131,7 +135,14 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
         labels = _index_name(index) if index is not None else None
         if labels in rolled:
             gathered[name] = (call, labels)
-    if not gathered or _cuts_last_position(nodes):
+    if not rolled or _cuts_last_position(nodes):
+        return
+    for node in nodes:  # a token loss of the rolled labels counts the wrapped one
+        target = _loss_target(node, nodes)
+        if target is not None and target in rolled:
+            roll, dims = rolled[target]
+            yield node, rule.rolled_labels(ast.unparse(roll), target, dims, None, loss=_name(node.func))
+    if not gathered:
         return
     for node in nodes:  # weighted by a mask that was not rolled: that mask may drop the last position
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
@@ -149,6 +160,30 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
             roll, dims = rolled[labels]
             yield call, rule.rolled_labels(ast.unparse(roll), labels, dims, mask)
             gathered = {k: v for k, v in gathered.items() if v[0] is not call}  # once per gather
+
+
+_LOSSES = {"cross_entropy", "nll_loss"}
+_LOSS_MODULES = {"CrossEntropyLoss", "NLLLoss"}
+_FLATTENS = {"view", "reshape", "flatten", "contiguous", "long", "to"}
+
+
+def _loss_target(node, nodes) -> Optional[str]:
+    """The labels name of `F.cross_entropy(x, labels.view(-1))` or of a local `nn.CrossEntropyLoss()` call."""
+    if not isinstance(node, ast.Call) or len(node.args) + len(node.keywords) < 2:
+        return None
+    name = _name(node.func)
+    if name not in _LOSSES and not (isinstance(node.func, ast.Name) and _loss_module(node.func.id, nodes)):
+        return None
+    target = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
+    while isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr in _FLATTENS:
+        target = target.func.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _loss_module(name: str, nodes) -> bool:
+    return any(isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+               and n.targets[0].id == name and isinstance(n.value, ast.Call) and _name(n.value.func) in _LOSS_MODULES
+               for n in nodes)
 
 
 def _wrapped_use(node, gathered, rolled):
