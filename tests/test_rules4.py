@@ -551,3 +551,30 @@ def test_rolled_loss_target_with_the_last_label_ignored_is_clean():
             return F.cross_entropy(logits.flatten(0, 1), labels.flatten(), ignore_index=-100)
     """
     assert [f for f in lint(code) if f.code == "GL007"] == []
+
+
+def test_inline_roll_as_gather_index_is_flagged(torch):
+    code = """
+        import torch
+
+        def seq_nll(logits, ids):
+            token_lp = torch.log_softmax(logits, -1).gather(-1, torch.roll(ids, -1, 1).unsqueeze(-1))
+            return -token_lp.sum()
+    """
+    found = [f for f in lint(code) if f.code == "GL007"]
+    assert [f.line for f in found] == [5] and "`torch.roll(ids, -1, 1)` wraps" in found[0].message
+    ids = torch.tensor([[3, 1, 2]])
+    assert torch.roll(ids, -1, 1)[0, -1] == ids[0, 0]
+
+
+def test_abbreviated_penalty_in_a_repetition_helper_is_flagged(torch):
+    code = """
+        def apply_repetition(logits, prev_tokens, rep_pen):
+            for t in prev_tokens:
+                logits[t] /= rep_pen
+            return logits
+    """
+    assert [f.line for f in lint(code) if f.code == "GL022"] == [4]
+    logits = torch.tensor([-2.0, 1.0])
+    logits[0] /= 1.3
+    assert logits[0] > -2.0

@@ -138,7 +138,7 @@ def check(site: Site) -> Optional[Violation]:
     )
 
 
-def rolled_labels(roll: str, labels: str, dims: str, mask: Optional[str], loss: Optional[str] = None) -> Violation:
+def rolled_labels(roll: str, labels: Optional[str], dims: str, mask: Optional[str], loss: Optional[str] = None) -> Violation:
     """Labels shifted with `torch.roll(ids, -1, dims)`: the last position wraps to the first token."""
     if loss:
         counted = f"{loss}() counts that position (its label is a real token, not the ignore index)"
@@ -147,11 +147,13 @@ def rolled_labels(roll: str, labels: str, dims: str, mask: Optional[str], loss: 
     else:
         counted = "the values are summed with nothing cutting that position"
     fixed = "logits[:, :-1]` with `labels[:, 1:]"
+    made = f"{labels} = {roll}" if labels else roll
+    last = f"`{labels}[..., -1] = -100`" if labels else "the last label to -100"
     return Violation(
         CODE, SEVERITY,
-        f"`{labels} = {roll}` wraps the first token to the end of dim {dims}: the last logits are scored against "
+        f"`{made}` wraps the first token to the end of dim {dims}: the last logits are scored against "
         f"token 0 of the same sequence, and {counted}, silently; shift by slicing (`{fixed}`) or mask the last "
-        f"position (`{labels}[..., -1] = -100` or the mask's last column to 0)",
+        f"position ({last} or the mask's last column to 0)",
         help=f"shift by slicing (`{fixed}`) or mask the last position",
     )
 

@@ -68,8 +68,6 @@ def local_trigger(text: str) -> bool:
         return True
     if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
         return True
-    if sign_blind_penalty.spelled_in(text) or rolled_labels.spelled_in(text):  # GL022, GL007 of rolled labels
-        return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
 
@@ -98,7 +96,7 @@ def _fills_by_subscript(chunk: str) -> bool:
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
-        or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text)
+        or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,

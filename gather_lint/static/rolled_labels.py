@@ -17,6 +17,7 @@ weights by a mask that was not rolled, or hands the values on (the caller may cu
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl007_shift_misalignment as rule
@@ -28,9 +29,12 @@ _KEEPS_POSITIONS = {"squeeze", "float", "double", "to", "detach", "clone", "cont
 _REDUCES = {"sum", "mean", "nansum", "nanmean"}
 
 
+_LEFT_ROLL = re.compile(r"roll\([^\n]{0,80}?-\s*1\b")  # a roll by -1 (shifts=-1, (-1,)); checked after a cheap test
+_USES = ("gather", "take_along_dim", "cross_entropy", "nll_loss", "CrossEntropyLoss", "NLLLoss")
+
+
 def spelled_in(text: str) -> bool:
-    return "roll(" in text and any(word in text for word in ("gather", "take_along_dim", "cross_entropy", "nll_loss",
-                                                              "CrossEntropyLoss", "NLLLoss"))
+    return "roll(" in text and any(word in text for word in _USES) and _LEFT_ROLL.search(text) is not None
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
@@ -73,13 +77,24 @@ def _minus_one(node) -> bool:
         isinstance(node.operand, ast.Constant) and node.operand.value == 1
 
 
+def _key(node) -> Optional[str]:
+    """A labels name, or the key of a roll written inline (`gather(-1, torch.roll(ids, -1, 1)[..., None])`)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return _inline(node) if _left_roll(node) is not None else None
+
+
+def _inline(roll: ast.Call) -> str:
+    return f"@{roll.lineno}:{roll.col_offset}"
+
+
 def _index_name(index) -> Optional[str]:
     """`r`, `r.unsqueeze(-1)`, `r[..., None]`, `r[:, :, None]`: the name under the added dim."""
     if isinstance(index, ast.Call) and _name(index.func) == "unsqueeze" and isinstance(index.func, ast.Attribute):
         index = index.func.value
     elif isinstance(index, ast.Subscript):
         index = index.value
-    return index.id if isinstance(index, ast.Name) else None
+    return _key(index)
 
 
 def _gather_index(call) -> Optional[ast.AST]:
@@ -122,6 +137,10 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
     nodes = _own_nodes(scope)
     rolled: Dict[str, Tuple[ast.AST, str]] = {}
     gathered: Dict[str, Tuple[ast.AST, str]] = {}  # values name -> (gather call, rolled labels name)
+    for node in nodes:  # also rolls written inline, as an index or a loss target
+        roll = _left_roll(node)
+        if roll is not None:
+            rolled[_inline(node)] = roll
     for node in nodes:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
             continue
@@ -141,7 +160,7 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
         target = _loss_target(node, nodes)
         if target is not None and target in rolled:
             roll, dims = rolled[target]
-            yield node, rule.rolled_labels(ast.unparse(roll), target, dims, None, loss=_name(node.func))
+            yield node, rule.rolled_labels(ast.unparse(roll), _shown(target), dims, None, loss=_name(node.func))
     if not gathered:
         return
     for node in nodes:  # weighted by a mask that was not rolled: that mask may drop the last position
@@ -158,7 +177,7 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
         if found is not None:
             call, labels, mask = found
             roll, dims = rolled[labels]
-            yield call, rule.rolled_labels(ast.unparse(roll), labels, dims, mask)
+            yield call, rule.rolled_labels(ast.unparse(roll), _shown(labels), dims, mask)
             gathered = {k: v for k, v in gathered.items() if v[0] is not call}  # once per gather
 
 
@@ -177,13 +196,17 @@ def _loss_target(node, nodes) -> Optional[str]:
     target = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
     while isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr in _FLATTENS:
         target = target.func.value
-    return target.id if isinstance(target, ast.Name) else None
+    return _key(target) if target is not None else None
 
 
 def _loss_module(name: str, nodes) -> bool:
     return any(isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
                and n.targets[0].id == name and isinstance(n.value, ast.Call) and _name(n.value.func) in _LOSS_MODULES
                for n in nodes)
+
+
+def _shown(key: str) -> Optional[str]:
+    return None if key.startswith("@") else key
 
 
 def _wrapped_use(node, gathered, rolled):

@@ -17,6 +17,7 @@ penalty (beam scores divided by a power of the length) is not a penalty here.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl022_penalty_divides_negative_logits as rule
@@ -31,8 +32,14 @@ _GATHERS = {"gather", "take_along_dim"}
 _SCATTERS = {"scatter", "scatter_"}
 
 
+# a division by a penalty-named value, or a penalty function; searched only in text that names scores
+_SPELLED = re.compile(r"/=?\s*\(?\s*[\w.\[\]]*(?:penal|_pen\b)|def \w*(?:penal|repetition)")
+
+
 def spelled_in(text: str) -> bool:
-    return "penal" in text and "/" in text and ("logit" in text or "score" in text)
+    # substring tests first: most files hold a "/" and a "score", almost none a penalty
+    return ("penal" in text or "_pen" in text or "epetition" in text) and "/" in text and \
+        ("logit" in text or "score" in text) and _SPELLED.search(text) is not None
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
@@ -188,13 +195,21 @@ def _base_name(node) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
 
 
+_PENALTY_WORD = re.compile(r"penal|(?:^|_)pen(?:_|$)")  # repetition_penalty, rep_pen
+_PENALTY_SCOPE = re.compile(r"penal|repetition")  # apply_repetition_penalty, penalize_repeats
+
+
 def _penalty(divisor, scope_name: str) -> bool:
     """A repetition-style penalty; a length penalty divides summed log-probs by design (beam scores)."""
     text = ast.unparse(divisor).lower()
     if "length" in text or "len" in text.split("_") or not isinstance(divisor, (ast.Name, ast.Attribute, ast.Subscript)):
         return False
-    return "penal" in text or (isinstance(divisor, (ast.Name, ast.Attribute)) and "penal" in scope_name.lower()
-                               and "length" not in scope_name.lower())
+    words = re.split(r"[^a-z0-9_]+", text)
+    if any(_PENALTY_WORD.search(word) for word in words):
+        return True
+    scope = scope_name.lower()
+    return isinstance(divisor, (ast.Name, ast.Attribute)) and _PENALTY_SCOPE.search(scope) is not None \
+        and "length" not in scope
 
 
 def _whole_division(node, tested, non_negative, scope_name):
