@@ -578,3 +578,45 @@ def test_abbreviated_penalty_in_a_repetition_helper_is_flagged(torch):
     logits = torch.tensor([-2.0, 1.0])
     logits[0] /= 1.3
     assert logits[0] > -2.0
+
+
+def test_penalty_read_by_advanced_index_and_written_back_is_flagged(torch):
+    code = """
+        import torch
+
+        def penalize(logits, prev_ids, repetition_penalty):
+            rows = torch.arange(logits.size(0)).unsqueeze(1)
+            score = logits[rows, prev_ids]
+            logits[rows, prev_ids] = score / repetition_penalty
+            return logits
+
+        logits0 = torch.tensor([[0.5, -1.5, 2.0]])
+        out = penalize(logits0.clone(), torch.tensor([[1, 2]]), 1.5)
+        used = (0, 1)
+    """
+    assert [f.line for f in lint(code) if f.code == "GL022"] == [7]
+    scope = {}
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    assert scope["out"][scope["used"]] > scope["logits0"][scope["used"]]
+
+
+def test_rolled_labels_into_a_criterion_attribute_are_flagged(torch):
+    code = """
+        import torch
+        import torch.nn as nn
+
+        class CharLM(nn.Module):
+            def __init__(self, vocab):
+                super().__init__()
+                self.emb = nn.Embedding(vocab, 8)
+                self.out = nn.Linear(8, vocab)
+                self.criterion = nn.CrossEntropyLoss()
+
+            def forward(self, chars):
+                logits = self.out(self.emb(chars))
+                targets = torch.roll(chars, shifts=-1, dims=1)
+                return self.criterion(logits.reshape(-1, logits.size(-1)), targets.reshape(-1))
+    """
+    assert [f.line for f in lint(code) if f.code == "GL007"] == [15]
+    chars = torch.tensor([[1, 2, 3]])
+    assert torch.roll(chars, shifts=-1, dims=1)[0, -1] == chars[0, 0]

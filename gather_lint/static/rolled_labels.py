@@ -38,8 +38,18 @@ def spelled_in(text: str) -> bool:
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
+    loss_attributes = _loss_attributes(tree)
     for scope in [tree] + [node for top in tree.body for node in function_defs(top)]:
-        yield from _check_scope(scope)
+        yield from _check_scope(scope, loss_attributes)
+
+
+def _loss_attributes(tree) -> frozenset:
+    """`self.criterion = nn.CrossEntropyLoss()` anywhere in the file: `self.criterion(...)` is a token loss."""
+    return frozenset(
+        node.targets[0].attr for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
+        and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self"
+        and isinstance(node.value, ast.Call) and _name(node.value.func) in _LOSS_MODULES)
 
 
 def _own_nodes(scope) -> list:
@@ -133,7 +143,7 @@ def _cuts_last_position(nodes) -> bool:
     return False
 
 
-def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
+def _check_scope(scope, loss_attributes=frozenset()) -> Iterator[Tuple[ast.AST, object]]:
     nodes = _own_nodes(scope)
     rolled: Dict[str, Tuple[ast.AST, str]] = {}
     gathered: Dict[str, Tuple[ast.AST, str]] = {}  # values name -> (gather call, rolled labels name)
@@ -157,7 +167,7 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
     if not rolled or _cuts_last_position(nodes):
         return
     for node in nodes:  # a token loss of the rolled labels counts the wrapped one
-        target = _loss_target(node, nodes)
+        target = _loss_target(node, nodes, loss_attributes)
         if target is not None and target in rolled:
             roll, dims = rolled[target]
             yield node, rule.rolled_labels(ast.unparse(roll), _shown(target), dims, None, loss=_name(node.func))
@@ -186,12 +196,16 @@ _LOSS_MODULES = {"CrossEntropyLoss", "NLLLoss"}
 _FLATTENS = {"view", "reshape", "flatten", "contiguous", "long", "to"}
 
 
-def _loss_target(node, nodes) -> Optional[str]:
-    """The labels name of `F.cross_entropy(x, labels.view(-1))` or of a local `nn.CrossEntropyLoss()` call."""
+def _loss_target(node, nodes, loss_attributes=frozenset()) -> Optional[str]:
+    """The labels name of `F.cross_entropy(x, labels.view(-1))`, of a local `nn.CrossEntropyLoss()` call, or of
+    `self.criterion(...)` where the file set `self.criterion = nn.CrossEntropyLoss()`."""
     if not isinstance(node, ast.Call) or len(node.args) + len(node.keywords) < 2:
         return None
-    name = _name(node.func)
-    if name not in _LOSSES and not (isinstance(node.func, ast.Name) and _loss_module(node.func.id, nodes)):
+    func = node.func
+    loss = _name(func) in _LOSSES or (isinstance(func, ast.Name) and _loss_module(func.id, nodes)) or (
+        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+        and func.attr in loss_attributes)
+    if not loss:
         return None
     target = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
     while isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr in _FLATTENS:

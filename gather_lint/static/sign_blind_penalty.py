@@ -65,9 +65,14 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
     gathered: Dict[str, Tuple[str, str, str]] = {}  # name -> (input, dim, index) of the gather it holds
     divided: Dict[str, Tuple[str, ast.AST]] = {}  # name -> (gathered name, divisor)
     non_negative = set()
+    picked_from: Dict[str, Optional[str]] = {}  # name -> the scores it was read from by subscript or gather
     for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, node.value
+            if isinstance(value, ast.Subscript):
+                picked_from[name] = _base_name(value)
+            elif _gather_parts(value) is not None:
+                picked_from[name] = _base_name(_parts(value, _GATHERS)[0])
             picked = _gather_parts(value)
             if picked is not None:
                 gathered[name] = picked
@@ -86,7 +91,7 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
             if found is not None:
                 yield node, found
         elif isinstance(node, (ast.AugAssign, ast.Assign)):
-            found = _subscript_division(node, tested, non_negative, scope_name) or \
+            found = _subscript_division(node, tested, non_negative, scope_name, picked_from) or \
                 _whole_division(node, tested | _signs_seen_through(nodes, gathered, tested), non_negative, scope_name)
             if found is not None:
                 yield node, found
@@ -256,7 +261,12 @@ def _scatter_back(call, gathered, divided, tested, non_negative, scope_name):
     return rule.divides_picked(ast.unparse(inp), picked, ast.unparse(divisor))
 
 
-def _subscript_division(node, tested, non_negative, scope_name):
+def _read_from(left, target, picked_from) -> bool:
+    """`score = logits[rows, ids]` (or a gather of logits), then `logits[rows, ids] = score / p`."""
+    return isinstance(left, ast.Name) and (picked_from or {}).get(left.id) == _base_name(target)
+
+
+def _subscript_division(node, tested, non_negative, scope_name, picked_from=None):
     if isinstance(node, ast.AugAssign):
         if not isinstance(node.op, ast.Div) or not isinstance(node.target, ast.Subscript):
             return None
@@ -266,10 +276,11 @@ def _subscript_division(node, tested, non_negative, scope_name):
             return None
         target, value = node.targets[0], node.value
         if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div)
-                and ast.unparse(value.left) == ast.unparse(target)):
+                and (ast.unparse(value.left) == ast.unparse(target) or _read_from(value.left, target, picked_from))):
             return None
         divisor = value.right
-    if ast.dump(target.value) in tested or _signed_scores(target, non_negative) is None:
+    if ast.dump(target.value) in tested or _signed_scores(target, non_negative) is None or \
+            (isinstance(node, ast.Assign) and isinstance(node.value.left, ast.Name) and node.value.left.id in tested):
         return None
     if not _penalty(divisor, scope_name):
         return None
