@@ -226,12 +226,12 @@ ROLL_FLAGGED = [
         import torch
 
         def sliced_reference(logits, ids):
-            return -logits[:-1].log_softmax(-1).gather(1, ids[1:, None]).sum()
+            return -logits[:, :-1].log_softmax(-1).gather(2, ids[:, 1:, None]).sum()
 
-        logits = torch.randn(8, 11)  # (seq_len, vocab)
-        ids = torch.randint(0, 11, (8,))
-        next_ids = torch.roll(ids, shifts=(-1,), dims=(0,))
-        token_lp = torch.take_along_dim(logits.log_softmax(-1), next_ids[:, None], dim=1).squeeze(1)
+        logits = torch.randn(1, 8, 11)  # (1, seq_len, vocab)
+        ids = torch.randint(0, 11, (1, 8))
+        next_ids = torch.roll(ids, shifts=(-1,), dims=(-1,))
+        token_lp = torch.take_along_dim(logits.log_softmax(-1), next_ids[..., None], dim=2).squeeze(2)
         out = -torch.sum(token_lp)
         expected = sliced_reference(logits, ids)
     """, 10),
@@ -301,6 +301,14 @@ ROLL_CLEAN = [
             prev = torch.roll(ids, shifts=1, dims=1)
             tok = x.gather(-1, prev.unsqueeze(-1)).squeeze(-1)
             return tok.sum()
+    """),
+    ("in-batch-negatives-roll-over-the-batch", """
+        import torch
+
+        def negative_scores(scores, pos_items):
+            # scores: [B, N], pos_items: [B]
+            neg_items = torch.roll(pos_items, shifts=-1, dims=0)
+            return scores.gather(1, neg_items.unsqueeze(1)).squeeze(1).mean()
     """),
     ("no-dims-given", """
         import torch

@@ -11,7 +11,8 @@ the index of a gather (bare, `.unsqueeze(..)` or `[..., None]`), and the gathere
 or the rolled labels are the target of a token loss (`F.cross_entropy`, `F.nll_loss`, a local
 `nn.CrossEntropyLoss()`), which counts the wrapped position.
 
-Silent when the scope cuts or overwrites the last position anywhere (a `:-1` slice, a write at `-1`),
+A roll over dim 0 is left alone: it is as often the batch dim (in-batch negatives). Silent when the scope
+cuts or overwrites the last position anywhere (a `:-1` slice, a write at `-1`),
 weights by a mask that was not rolled, or hands the values on (the caller may cut them).
 """
 from __future__ import annotations
@@ -75,9 +76,15 @@ def _left_roll(value) -> Optional[Tuple[ast.AST, str]]:
     bound = dict(zip(("input", "shifts", "dims"), args))
     bound.update({k.arg: k.value for k in value.keywords if k.arg in ("input", "shifts", "dims")})
     shifts, dims = bound.get("shifts"), bound.get("dims")
-    if dims is None or not _minus_one(shifts):
-        return None
+    if dims is None or not _minus_one(shifts) or _zero(dims):
+        return None  # dim 0 is as often the batch: `torch.roll(items, -1, 0)` pairs each row with the next one's
     return value, ast.unparse(dims)
+
+
+def _zero(node) -> bool:
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 1:
+        node = node.elts[0]
+    return isinstance(node, ast.Constant) and node.value == 0
 
 
 def _minus_one(node) -> bool:
