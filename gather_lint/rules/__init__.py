@@ -23,6 +23,7 @@ _MODULES = (
     "gl019_along_broadcast_dim",
     "gl020_one_hot_pick_summed_over_batch",
     "gl021_top_k_keeps_one_extra",
+    "gl022_penalty_divides_negative_logits",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

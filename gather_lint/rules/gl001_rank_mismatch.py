@@ -8,7 +8,7 @@ torch raises ``Index tensor must have the same number of dimensions as input ten
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named, size_expr
-from ..dims import must_equal
+from ..dims import must_equal, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ..suggest import method_call, operand
 from ._example import Example
@@ -169,7 +169,7 @@ def _payload_rank(site: Site) -> Optional[Violation]:
         return Violation(
             CODE, SEVERITY,
             f"src {named(src)} is {r_src}-d but index {named(site.index)} is {r_idx}-d; torch raises "
-            f"'Index tensor must have the same number of dimensions as src tensor'"
+            f"{_src_rank_error(src.shape, site.index.shape)}"
             + ("; a 0-d tensor is not the scalar `value` overload: pass a Python number (`.item()`), "
                "which scatter writes at every index" if r_src == 0 else ""),
         )
@@ -181,3 +181,19 @@ def _payload_rank(site: Site) -> Optional[Violation]:
         f"source {named(src)} is {r_src}-d but self {named(site.input)} is {r_in}-d; "
         f"{site.op.spelled}() raises because source must match self on every dim but `dim`",
     )
+
+
+_SAME_RANK = "'Index tensor must have the same number of dimensions as src tensor'"
+_SRC_DIM_1 = "'Dimension out of range (expected to be in range of [-1, 0], but got 1)'"
+
+
+def _src_rank_error(src, index) -> str:
+    """A 1-d src under a longer index: torch compares the sizes dim by dim first, so it asks the 1-d src
+    for its dim 1 (IndexError) unless the index is already longer on dim 0 (the rank error)."""
+    if len(src.dims) != 1 or index.variadic or len(index.dims) < 2:
+        return _SAME_RANK
+    rows, length = value(index.dims[0]), value(src.dims[0])
+    if rows is not None and length is not None:
+        return _SAME_RANK if rows > length else _SRC_DIM_1
+    return f"{_SRC_DIM_1} (or {_SAME_RANK} when the index is longer on dim 0)"
+

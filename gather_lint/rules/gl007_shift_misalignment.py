@@ -23,6 +23,11 @@ describes the inputs, is not).
 A model class of the file whose ``forward`` hands its logits and its labels parameter, unsliced, to such a
 gathering helper (``return lm_loss(logits, labels)``) is followed into its callers: ``model(ids, labels=ids)``
 on a causal one scores every token at its own position, reported at the helper's gather.
+
+Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
+position, where the last logits score it; reported when the gathered values are then summed unmasked or
+weighted by a mask rolled the same way, or the rolled labels are a ``cross_entropy``/``nll_loss`` target,
+and nothing cuts or overwrites the last position.
 """
 from typing import Optional
 
@@ -85,6 +90,33 @@ lp = logits.log_softmax(-1)
 expected = torch.stack([torch.stack([lp[b, t, input_ids[b, t + 1]] for t in range(5)]) for b in range(2)])
 """,
     ),
+    Example(
+        title="labels and target mask shifted with torch.roll",
+        bad="""
+import torch
+logits = torch.randn(2, 6, 11)  # [B, L, V]
+labels = torch.randint(11, (2, 6))
+target_mask = torch.ones(2, 6)
+shifted_labels = torch.roll(labels, shifts=-1, dims=1)
+shifted_mask = torch.roll(target_mask, shifts=-1, dims=1)
+token_lp = logits.log_softmax(-1).gather(-1, shifted_labels.unsqueeze(-1)).squeeze(-1)
+out = (token_lp * shifted_mask).sum(1)
+lp = logits.log_softmax(-1)
+expected = torch.stack([sum(lp[b, t, labels[b, t + 1]] for t in range(5)) for b in range(2)])
+""",
+        good="""
+import torch
+logits = torch.randn(2, 6, 11)  # [B, L, V]
+labels = torch.randint(11, (2, 6))
+target_mask = torch.ones(2, 6)
+shifted_labels = labels[:, 1:]
+shifted_mask = target_mask[:, 1:]
+token_lp = logits[:, :-1].log_softmax(-1).gather(-1, shifted_labels.unsqueeze(-1)).squeeze(-1)
+out = (token_lp * shifted_mask).sum(1)
+lp = logits.log_softmax(-1)
+expected = torch.stack([sum(lp[b, t, labels[b, t + 1]] for t in range(5)) for b in range(2)])
+""",
+    ),
 ]
 
 _OTHER = {"drop_last": "drop_first", "drop_first": "drop_last"}
@@ -104,3 +136,24 @@ def check(site: Site) -> Optional[Violation]:
         f"logits at position t predict token t+1, so the labels need [{_SLICE[_OTHER[kind]]}] when the logits take "
         f"[{_SLICE[kind]}]; as written each token is scored by the prediction made at it, silently",
     )
+
+
+def rolled_labels(roll: str, labels: Optional[str], dims: str, mask: Optional[str], loss: Optional[str] = None) -> Violation:
+    """Labels shifted with `torch.roll(ids, -1, dims)`: the last position wraps to the first token."""
+    if loss:
+        counted = f"{loss}() counts that position (its label is a real token, not the ignore index)"
+    elif mask:
+        counted = f"the mask `{mask}`, rolled the same way, takes the first position's value there"
+    else:
+        counted = "the values are summed with nothing cutting that position"
+    fixed = "logits[:, :-1]` with `labels[:, 1:]"
+    made = f"{labels} = {roll}" if labels else roll
+    last = f"`{labels}[..., -1] = -100`" if labels else "the last label to -100"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{made}` wraps the first token to the end of dim {dims}: the last logits are scored against "
+        f"token 0 of the same sequence, and {counted}, silently; shift by slicing (`{fixed}`) or mask the last "
+        f"position ({last} or the mask's last column to 0)",
+        help=f"shift by slicing (`{fixed}`) or mask the last position",
+    )
+

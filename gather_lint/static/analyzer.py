@@ -14,6 +14,7 @@ from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_indexing, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
+from . import rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -70,6 +71,11 @@ def local_trigger(text: str) -> bool:
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
 
+def _read_by_syntax(chunk: str) -> bool:
+    """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
+    return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk)
+
+
 def fills_buffer(text: str) -> bool:
     """A zeros buffer written by index_put_, or by subscript next to bucket numbers or unique's
     inverse (GL013's overwrite_writes.py). Substring tests of rare words only: admitting every file
@@ -90,7 +96,7 @@ def _fills_by_subscript(chunk: str) -> bool:
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
-        or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text)
+        or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -165,6 +171,12 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         if vocab_growth.spelled_in(text):
             for node, violation in vocab_growth.check_module(_whole(tree, text, path)):  # the script, in order
                 flag(node, violation, None)
+        if rolled_labels.spelled_in(text):
+            for node, violation in rolled_labels.check_module(tree):  # GL007: labels shifted by roll wrap
+                flag(node, violation, None)
+        if sign_blind_penalty.spelled_in(text):
+            for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
+                flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
                 flag(node, violation, None)
@@ -230,7 +242,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         if fills_buffer(text) else set()
     fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
              for (_, chunk), called in zip(chunks, any_calls)]
-    local = [not own and "torch" in chunk and (local_trigger(chunk) or fill)
+    local = [not own and (("torch" in chunk and (local_trigger(chunk) or fill)) or _read_by_syntax(chunk))
              for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import scalars
-from . import header_comments, value_comments
+from . import comment_dim_names, header_comments, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
@@ -24,7 +24,7 @@ class DeclaredFactsMixin:
             return result
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
         name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
-        shape = parse_comment(comment.text, name)
+        shape = parse_comment(comment.text, name) or comment_dim_names.single_dim(comment.text, self.source)
         if shape is None:
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")

@@ -1,0 +1,289 @@
+"""GL022: a repetition penalty that divides the picked logits whatever their sign.
+
+Found by syntax, one function (or a script's top level) at a time, in the two ways people write it:
+
+- gather / scatter back: `picked = logits.gather(d, ids)` (or `torch.gather`, `take_along_dim`), then
+  `logits.scatter(d, ids, picked / penalty)` (`scatter_`, `torch.scatter`) with the same input, dim and
+  index; the divided value may pass through one name (`upd = picked / p`, `picked /= p`);
+- in place by subscript: `logits[i, ids] /= penalty`, `logits[ids] = logits[ids] / penalty`;
+- the whole tensor: `logits = logits / penalties` (a per-token penalty tensor), `logits /= penalty`,
+  `logits = torch.where(seen, logits / penalty, logits)`.
+
+Reported only when the scores can be negative (the widespread `logits` / `scores` naming, not a
+softmax/exp/sigmoid output), the divisor is a penalty (its name, or the function's, says so), and
+nothing in the scope tests the picked values' sign (a comparison, `sign`, `lt`, `abs`, `clamp`). A length
+penalty (beam scores divided by a power of the length) is not a penalty here.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, Iterator, Optional, Tuple
+
+from ..rules import gl022_penalty_divides_negative_logits as rule
+from .tree_walk import function_defs
+
+_SIGNED = ("logit", "score")  # raw scores: either sign
+_NON_NEGATIVE = {"softmax", "exp", "sigmoid", "abs", "relu", "square", "pow", "clamp", "clamp_min", "probs"}
+_SIGN_TESTS = {"sign", "signbit", "abs", "clamp", "clamp_min", "clamp_max", "lt", "gt", "le", "ge",
+               "maximum", "minimum", "relu"}
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_GATHERS = {"gather", "take_along_dim"}
+_SCATTERS = {"scatter", "scatter_"}
+
+
+# a division by a penalty-named value, or a penalty function; searched only in text that names scores
+_SPELLED = re.compile(r"/=?\s*\(?\s*[\w.\[\]]*(?:penal|_pen\b)|def \w*(?:penal|repetition)")
+
+
+def spelled_in(text: str) -> bool:
+    # substring tests first: most files hold a "/" and a "score", almost none a penalty
+    return ("penal" in text or "_pen" in text or "epetition" in text) and "/" in text and \
+        ("logit" in text or "score" in text) and _SPELLED.search(text) is not None
+
+
+def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
+    scopes = [tree] + [node for top in tree.body for node in function_defs(top)]
+    for scope in scopes:
+        yield from _check_scope(scope)
+
+
+def _own_nodes(scope) -> Iterator[ast.AST]:
+    """The scope's nodes, not those of functions or classes defined in it (they are scopes of their own)."""
+    stack = [node for node in reversed(scope.body) if not isinstance(node, _NESTED)]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in reversed(list(ast.iter_child_nodes(node))):
+            if not isinstance(child, _NESTED):
+                stack.append(child)
+
+
+def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
+    nodes = list(_own_nodes(scope))
+    scope_name = getattr(scope, "name", "")
+    gathered: Dict[str, Tuple[str, str, str]] = {}  # name -> (input, dim, index) of the gather it holds
+    divided: Dict[str, Tuple[str, ast.AST]] = {}  # name -> (gathered name, divisor)
+    non_negative = set()
+    picked_from: Dict[str, Optional[str]] = {}  # name -> the scores it was read from by subscript or gather
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value = node.targets[0].id, node.value
+            if isinstance(value, ast.Subscript):
+                picked_from[name] = _base_name(value)
+            elif _gather_parts(value) is not None:
+                picked_from[name] = _base_name(_parts(value, _GATHERS)[0])
+            picked = _gather_parts(value)
+            if picked is not None:
+                gathered[name] = picked
+            quotient = _division_of(value, gathered)
+            if quotient is not None:
+                divided[name] = quotient
+            if _makes_non_negative(value):
+                non_negative.add(name)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div) and isinstance(node.target, ast.Name) \
+                and node.target.id in gathered:
+            divided[node.target.id] = (node.target.id, node.value)
+    tested = _sign_tested(nodes)
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            found = _scatter_back(node, gathered, divided, tested, non_negative, scope_name)
+            if found is not None:
+                yield node, found
+        elif isinstance(node, (ast.AugAssign, ast.Assign)):
+            found = _subscript_division(node, tested, non_negative, scope_name, picked_from) or \
+                _whole_division(node, tested | _signs_seen_through(nodes, gathered, tested), non_negative, scope_name)
+            if found is not None:
+                yield node, found
+
+
+def _call_name(call: ast.Call) -> Optional[str]:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else None)
+
+
+def _is_torch(node) -> bool:
+    return isinstance(node, ast.Name) and node.id == "torch"
+
+
+def _parts(call: ast.Call, names) -> Optional[Tuple[ast.AST, ast.AST, ast.AST, list]]:
+    """(input, dim, index, rest of the positional arguments) of a gather or scatter call."""
+    if not isinstance(call, ast.Call) or _call_name(call) not in names:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    args = list(call.args)
+    if isinstance(call.func, ast.Attribute) and not _is_torch(call.func.value):
+        args = [call.func.value] + args
+    order = ["input", "index", "dim"] if _call_name(call) == "take_along_dim" else ["input", "dim", "index"]
+    bound = dict(zip(order, args))
+    rest = args[len(order):]
+    for key, alias in (("index", "indices"), ("input", "input"), ("dim", "dim"), ("index", "index")):
+        if alias in keywords:
+            bound[key] = keywords[alias]
+    if "src" in keywords:
+        rest = [keywords["src"]]
+    if len(bound) < 3:
+        return None
+    return bound["input"], bound["dim"], bound["index"], rest
+
+
+def _gather_parts(value) -> Optional[Tuple[str, str, str]]:
+    parts = _parts(value, _GATHERS)
+    if parts is None:
+        return None
+    inp, dim, index, _ = parts
+    return ast.dump(inp), ast.dump(dim), ast.dump(index)
+
+
+def _division_of(value, gathered) -> Optional[Tuple[str, ast.AST]]:
+    """`picked / p` of a gathered name: (that name, p)."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div) and isinstance(value.left, ast.Name) \
+            and value.left.id in gathered:
+        return value.left.id, value.right
+    return None
+
+
+def _makes_non_negative(value) -> bool:
+    return isinstance(value, ast.Call) and _call_name(value) in _NON_NEGATIVE
+
+
+def _sign_tested(nodes) -> set:
+    """Names and subscript texts whose sign the scope looks at."""
+    seen = set()
+    for node in nodes:
+        if isinstance(node, ast.Compare):
+            operands = [node.left] + node.comparators
+        elif isinstance(node, ast.Call) and _call_name(node) in _SIGN_TESTS:
+            operands = list(node.args) + ([node.func.value] if isinstance(node.func, ast.Attribute) else [])
+        else:
+            continue
+        for operand in operands:
+            for inner in ast.walk(operand):
+                if isinstance(inner, ast.Name):
+                    seen.add(inner.id)
+                elif isinstance(inner, ast.Subscript):
+                    seen.add(ast.dump(inner.value))
+    return seen
+
+
+def _signs_seen_through(nodes, gathered, tested) -> set:
+    """Names whose sign is known by another way: the scores a sign-tested gather read from, and penalty
+    tensors built by an expression that tests a sign (`torch.where(picked < 0, 1 / p, p)`)."""
+    seen = set()
+    for name, (inp, _, _) in gathered.items():
+        if name in tested:
+            for node in nodes:
+                if isinstance(node, ast.Name) and ast.dump(node) == inp:
+                    seen.add(node.id)
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+                any(isinstance(inner, ast.Compare) or (isinstance(inner, ast.Call) and _call_name(inner) in _SIGN_TESTS)
+                    for inner in ast.walk(node.value)):
+            seen.add(node.targets[0].id)
+    return seen
+
+
+def _signed_scores(node, non_negative: set) -> Optional[str]:
+    """The name of a tensor of raw scores (either sign), by the `logits` / `scores` naming."""
+    base = node
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    name = base.attr if isinstance(base, ast.Attribute) else (base.id if isinstance(base, ast.Name) else None)
+    if name is None or name in non_negative or "prob" in name.lower():
+        return None
+    return name if any(word in name.lower() for word in _SIGNED) else None
+
+
+def _base_name(node) -> Optional[str]:
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+_PENALTY_WORD = re.compile(r"penal|(?:^|_)pen(?:_|$)")  # repetition_penalty, rep_pen
+_PENALTY_SCOPE = re.compile(r"penal|repetition")  # apply_repetition_penalty, penalize_repeats
+
+
+def _penalty(divisor, scope_name: str) -> bool:
+    """A repetition-style penalty; a length penalty divides summed log-probs by design (beam scores)."""
+    text = ast.unparse(divisor).lower()
+    if "length" in text or "len" in text.split("_") or not isinstance(divisor, (ast.Name, ast.Attribute, ast.Subscript)):
+        return False
+    words = re.split(r"[^a-z0-9_]+", text)
+    if any(_PENALTY_WORD.search(word) for word in words):
+        return True
+    scope = scope_name.lower()
+    return isinstance(divisor, (ast.Name, ast.Attribute)) and _PENALTY_SCOPE.search(scope) is not None \
+        and "length" not in scope
+
+
+def _whole_division(node, tested, non_negative, scope_name):
+    """`logits = logits / penalties`, `logits /= penalty`, `logits = torch.where(seen, logits / p, logits)`."""
+    if isinstance(node, ast.AugAssign):
+        if not isinstance(node.op, ast.Div) or not isinstance(node.target, ast.Name):
+            return None
+        target, divisor = node.target, node.value
+    else:
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return None
+        target, value = node.targets[0], node.value
+        if isinstance(value, ast.Call) and _call_name(value) == "where" and len(value.args) == 3 \
+                and ast.unparse(value.args[2]) == target.id:
+            value = value.args[1]  # the penalised branch; the condition picks tokens, not signs
+        if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div)
+                and isinstance(value.left, ast.Name) and value.left.id == target.id):
+            return None
+        divisor = value.right
+    if target.id in tested or _base_name(divisor) in tested or _signed_scores(target, non_negative) is None \
+            or not _penalty(divisor, scope_name):
+        return None
+    return rule.divides_picked(target.id, target.id, ast.unparse(divisor), in_place=isinstance(node, ast.AugAssign),
+                               back=True)
+
+
+def _scatter_back(call, gathered, divided, tested, non_negative, scope_name):
+    parts = _parts(call, _SCATTERS)
+    if parts is None or len(parts[3]) != 1:
+        return None
+    inp, dim, index, (src,) = parts
+    quotient = _division_of(src, gathered) if isinstance(src, ast.BinOp) else \
+        divided.get(src.id) if isinstance(src, ast.Name) else None
+    if quotient is None:
+        return None
+    picked, divisor = quotient
+    if gathered.get(picked) != (ast.dump(inp), ast.dump(dim), ast.dump(index)):
+        return None
+    if picked in tested or (isinstance(src, ast.Name) and src.id in tested) or _base_name(inp) in tested:
+        return None  # the sign is looked at: a penalty by sign, or scores known to be positive
+    scores = _signed_scores(inp, non_negative)
+    if scores is None or not _penalty(divisor, scope_name):
+        return None
+    return rule.divides_picked(ast.unparse(inp), picked, ast.unparse(divisor))
+
+
+def _read_from(left, target, picked_from) -> bool:
+    """`score = logits[rows, ids]` (or a gather of logits), then `logits[rows, ids] = score / p`."""
+    return isinstance(left, ast.Name) and (picked_from or {}).get(left.id) == _base_name(target)
+
+
+def _subscript_division(node, tested, non_negative, scope_name, picked_from=None):
+    if isinstance(node, ast.AugAssign):
+        if not isinstance(node.op, ast.Div) or not isinstance(node.target, ast.Subscript):
+            return None
+        target, divisor = node.target, node.value
+    else:
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Subscript):
+            return None
+        target, value = node.targets[0], node.value
+        if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div)
+                and (ast.unparse(value.left) == ast.unparse(target) or _read_from(value.left, target, picked_from))):
+            return None
+        divisor = value.right
+    if ast.dump(target.value) in tested or _signed_scores(target, non_negative) is None or \
+            (isinstance(node, ast.Assign) and isinstance(node.value.left, ast.Name) and node.value.left.id in tested):
+        return None
+    if not _penalty(divisor, scope_name):
+        return None
+    picked = ast.unparse(target)
+    return rule.divides_picked(ast.unparse(target.value), picked, ast.unparse(divisor),
+                               in_place=isinstance(node, ast.AugAssign), back=True)
