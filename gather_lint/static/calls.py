@@ -68,7 +68,8 @@ class ModuleContext:
                 interp.run_function(init, dict(facts))
                 self._attributes[key] = {
                     k: value for k, value in interp.env.items()
-                    if k.startswith("self.") and stores.get(k[5:]) == 1 and k.count(".") == 1
+                    if k.startswith("self.") and (stores.get(k[5:]) == 1 or k[5:] in _set_up_in_init(init, stores))
+                    and k.count(".") == 1
                     and not isinstance(value, type(None)) and k[5:] not in interp.informal}
         return self._attributes[key]
 
@@ -202,6 +203,19 @@ def _attribute_stores(cls: ast.ClassDef) -> Dict[str, int]:
         for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
             todo.extend(part.body)
     return stores
+
+
+def _set_up_in_init(init: ast.FunctionDef, stores: Dict[str, int]) -> set:
+    """Attributes only __init__ assigns, outside loops (`if alpha is None: self.alpha = ones(C, 1)` /
+    `else: ...`, then `self.alpha = self.alpha / self.alpha.sum()`): its run, branches joined, holds
+    their value for every other method."""
+    in_init = _attribute_stores(ast.ClassDef(name="", bases=[], keywords=[], body=init.body, decorator_list=[]))
+    looped = set()
+    for node in ast.walk(init):
+        if isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
+            looped |= set(_attribute_stores(ast.ClassDef(name="", bases=[], keywords=[], body=node.body + node.orelse,
+                                                         decorator_list=[])))
+    return {name for name, count in in_init.items() if count == stores.get(name) and name not in looped}
 
 
 def _buffer_name(node) -> Optional[str]:
