@@ -324,3 +324,33 @@ def test_a_reduced_target_or_an_unknown_action_count_is_silent():
             return F.mse_loss(q, target)
     """
     assert [f for f in lint(code) if f.code == "GL006"] == []
+
+
+def test_attributes_only_init_assigns_reach_forward_and_reassigned_ones_do_not():
+    built_in_branches = """
+        import torch
+        import torch.nn as nn
+
+        class Loss(nn.Module):
+            def __init__(self, n, alpha=None):
+                super().__init__()
+                if alpha is None:
+                    self.alpha = torch.ones(n, 1)
+                else:
+                    self.alpha = torch.tensor(alpha).view(n, 1)
+
+            def forward(self, logp, target):
+                col = target.view(-1, 1)
+                return (self.alpha[col] * logp.gather(1, col).view(-1)).mean()
+
+        loss = Loss(3)(torch.randn(5, 3), torch.randint(0, 3, (5,)))
+    """
+    assert ("GL006", 15) in [(f.code, f.line) for f in lint(built_in_branches)]
+    # another method may change the attribute's shape before forward runs: nothing is known then
+    reassigned = built_in_branches.replace("""
+            def forward(self, logp, target):""", """
+            def flatten(self):
+                self.alpha = self.alpha.view(-1)
+
+            def forward(self, logp, target):""")
+    assert [f for f in lint(reassigned) if f.code == "GL006"] == []
