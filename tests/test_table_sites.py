@@ -354,3 +354,68 @@ def test_attributes_only_init_assigns_reach_forward_and_reassigned_ones_do_not()
 
             def forward(self, logp, target):""")
     assert [f for f in lint(reassigned) if f.code == "GL006"] == []
+
+
+# A dim out of range that a caller passed in (static/passed_dims.py): reported at the call that hands a
+# size to the `dim` parameter, not inside the helper; forwarding `dim` as `dim` passes it on up.
+PASSED_DIM = [
+    ("module-forward-through-two-helpers", """
+        import torch
+        import torch.nn as nn
+
+        def segment_sum(src, index, dim=0, dim_size=None):
+            if dim_size is None:
+                dim_size = int(index.max()) + 1
+            out = src.new_zeros(dim_size, src.size(-1))
+            return out.scatter_add_(dim, index.unsqueeze(-1).expand_as(src), src)
+
+        def segment_mean(src, index, dim=0, dim_size=None):
+            total = segment_sum(src, index, dim, dim_size)
+            return total / segment_sum(torch.ones_like(src), index, dim, dim_size).clamp(min=1)
+
+        class Readout(nn.Module):
+            def forward(self, h, graph_of_node, n_graphs):
+                return segment_mean(h, graph_of_node, n_graphs)
+
+        sizes = {"nodes": [3, 2, 4]}
+        h = torch.randn(9, 5)
+        graph_of_node = torch.tensor([0, 0, 0, 1, 1, 2, 2, 2, 2])
+        out = Readout()(h, graph_of_node, len(sizes["nodes"]))
+    """, 17, 9),
+    ("plain-function-axis-parameter", """
+        import torch
+
+        def pool(feats, seg, axis=0, num=None):
+            buf = torch.zeros(int(seg.max()) + 1 if num is None else num, feats.shape[1])
+            return buf.index_add(axis, seg, feats)
+
+        def graph_embeddings(feats, seg, num_graphs):
+            # feats: [N, D], seg: [N]
+            return pool(feats, seg, num_graphs)
+
+        feats = torch.randn(6, 4)
+        seg = torch.tensor([0, 0, 1, 1, 1, 2])
+        out = graph_embeddings(feats, seg, 3)
+    """, 10, 6),
+]
+
+
+@pytest.mark.parametrize("code,line,inner", [(c, n, i) for _, c, n, i in PASSED_DIM], ids=[n for n, *_ in PASSED_DIM])
+def test_size_passed_to_a_dim_parameter_is_flagged_at_that_call(code, line, inner):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL002", line) in found and ("GL002", inner) not in found, found
+    message = next(f.message for f in lint(code) if f.code == "GL002")
+    assert "passed in here" in message and "parameter" in message
+
+
+@pytest.mark.parametrize("code,line,inner", [(c, n, i) for _, c, n, i in PASSED_DIM], ids=[n for n, *_ in PASSED_DIM])
+def test_torch_raises_dimension_out_of_range_for_the_passed_size(code, line, inner, torch):
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        _run(code)
+
+
+def test_a_size_passed_by_keyword_to_the_size_parameter_is_silent(torch):
+    code = PASSED_DIM[0][1].replace("segment_mean(h, graph_of_node, n_graphs)",
+                                    "segment_mean(h, graph_of_node, dim_size=n_graphs)")
+    assert [f for f in lint(code) if f.code == "GL002"] == []
+    assert tuple(_run(code)["out"].shape) == (3, 5)

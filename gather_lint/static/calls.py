@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import dataclass_configs
+from . import dataclass_configs, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -151,8 +151,7 @@ class ModuleContext:
         self._memo[key] = None  # recursion guard
         context = f" (facts from the call at line {node.lineno})"
         interp = self._make(lambda *a: None, lambda *a: None) if summary_only or silent else self._make(
-            lambda call, site, violations, *rest: caller.report(
-                call, site, [_from_call(v, context) for v in violations], *rest),
+            _reporter(caller, callee, node, len(args) - len(node.args), context),
             lambda flagged, violation, fix_node: caller.flag(node if isinstance(flagged, PassedIn) else flagged,
                                                              _from_call(violation, context), fix_node))
         interp.module = self
@@ -163,6 +162,18 @@ class ModuleContext:
         result = _joined(interp.returns)
         self._memo[key] = result
         return result
+
+
+def _reporter(caller, callee, node: ast.Call, implicit: int, context: str):
+    """The callee's site findings go to the caller, a dim the caller passed in at the caller's call."""
+    def report(call, site, violations, bound=None, where=None):
+        violations = [_from_call(v, context) for v in violations]
+        stay, moved, at_caller = passed_dims.moved(callee, node, implicit, violations, bound)
+        if moved:
+            caller.report(node, site, moved, at_caller, where)
+        if stay or not moved:
+            caller.report(call, site, stay, bound, where)
+    return report
 
 
 def _joined(returns):
