@@ -419,3 +419,76 @@ def test_a_size_passed_by_keyword_to_the_size_parameter_is_silent(torch):
                                     "segment_mean(h, graph_of_node, dim_size=n_graphs)")
     assert [f for f in lint(code) if f.code == "GL002"] == []
     assert tuple(_run(code)["out"].shape) == (3, 5)
+
+
+# A parameter annotated with a literal size the caller's tensor does not have: the call runs with the
+# caller's tensor (as with another rank), so an expectation never summed reaches the loss as [B, A].
+UNREDUCED_THROUGH_ANNOTATION = [
+    ("jaxtyping-parameter-says-batch-1", """
+        import torch
+        import torch.nn.functional as F
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def soft_value(probs: Float[Tensor, "b a"], q_next: Float[Tensor, "b a"]) -> Float[Tensor, "b 1"]:
+            return probs * q_next
+
+        def q_loss(q_all: Float[Tensor, "b a"], act: Int[Tensor, "b"], target: Float[Tensor, "b 1"]):
+            q_taken = q_all.gather(1, act[:, None])
+            return F.mse_loss(q_taken, target)
+
+        if __name__ == "__main__":
+            probs, q_next = torch.softmax(torch.randn(16, 3), -1), torch.randn(16, 3)
+            q_all, act = torch.randn(16, 3), torch.randint(0, 3, (16,))
+            out = q_loss(q_all, act, soft_value(probs, q_next))
+            expected = F.mse_loss(q_all[torch.arange(16), act], (probs * q_next).sum(-1))
+            fixed = q_loss(q_all, act, (probs * q_next).sum(-1, keepdim=True))
+    """, 12),
+    ("docstring-parameter-says-n-1", """
+        import torch
+        import torch.nn.functional as F
+
+        def value_loss(values, chosen, returns):
+            \"\"\"Regression of the chosen head's value.
+
+            Args:
+                values: (N, H) value of every head.
+                chosen: (N,) head picked per sample.
+                returns: (N, 1) return of every sample.
+            \"\"\"
+            v = values.gather(1, chosen.unsqueeze(1))
+            return F.l1_loss(v, returns)
+
+        if __name__ == "__main__":
+            values, chosen = torch.randn(10, 4), torch.randint(0, 4, (10,))
+            weights, per_head = torch.softmax(torch.randn(10, 4), 1), torch.randn(10, 4)
+            out = value_loss(values, chosen, weights * per_head)
+            expected = F.l1_loss(values[torch.arange(10), chosen], (weights * per_head).sum(1))
+            fixed = value_loss(values, chosen, (weights * per_head).sum(1, keepdim=True))
+    """, 14),
+]
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in UNREDUCED_THROUGH_ANNOTATION],
+                         ids=[n for n, _, _ in UNREDUCED_THROUGH_ANNOTATION])
+def test_unreduced_target_passed_past_an_annotation_is_flagged_at_the_loss(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL006", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in UNREDUCED_THROUGH_ANNOTATION],
+                         ids=[n for n, _, _ in UNREDUCED_THROUGH_ANNOTATION])
+def test_torch_averages_the_unreduced_target_and_the_sum_is_right(code, line, torch):
+    import warnings
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scope = _run(code)
+    assert not torch.allclose(scope["out"], scope["expected"], atol=1e-5)
+    assert torch.allclose(scope["fixed"], scope["expected"], atol=1e-5)
+
+
+def test_a_target_of_the_annotated_size_is_silent():
+    code = UNREDUCED_THROUGH_ANNOTATION[0][1].replace(
+        "out = q_loss(q_all, act, soft_value(probs, q_next))", "out = q_loss(q_all, act, torch.randn(16, 1))")
+    assert [f for f in lint(code) if f.code == "GL006"] == []

@@ -289,6 +289,15 @@ def _other_rank(declared: Shape, given: Optional[Shape]) -> bool:
     return given is not None and not declared.variadic and not given.variadic and len(declared.dims) != len(given.dims)
 
 
+def _other_size(declared: Shape, given: Optional[Shape]) -> bool:
+    """An annotated `Float[Tensor, "batch 1"]` passed a [64, 4] tensor: a written size the code proves
+    otherwise (an expectation over actions never summed); like a rank, the call runs with that tensor."""
+    if given is None or declared.variadic or given.variadic or len(declared.dims) != len(given.dims):
+        return False
+    return any(isinstance(d, int) and value_of(g) is not None and value_of(g) != d
+               for d, g in zip(declared.dims, given.dims))
+
+
 def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
     """An annotation's names with the sizes a call gives them: `vocab` called with 4096 is vocab=4096."""
     if given is None or declared.variadic or given.variadic or len(declared.dims) != len(given.dims):
@@ -366,7 +375,7 @@ def fill_gaps(declared, fact):
     if declared is None:
         return fact
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
-        if declared.shape is None or _other_rank(declared.shape, fact.shape):
+        if declared.shape is None or _other_rank(declared.shape, fact.shape) or _other_size(declared.shape, fact.shape):
             # a rank the caller's code proves wins over the annotation: this call runs with that tensor
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
