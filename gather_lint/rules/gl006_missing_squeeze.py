@@ -13,6 +13,13 @@ whose ``N`` is unknown (actions sampled from a distribution) with a 1-d tensor o
 reported too: broadcasting never raises there, it always makes the ``[N, M]`` outer product. The finding is
 reported on the gather, where the squeeze belongs. The reverse mistake, ``.squeeze()`` with no dim on
 a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
+
+A table read with a column of ids (``weights[target.view(-1, 1)]``) keeps the key's trailing 1 the same
+way: a ``[C]`` table gives ``[N, 1]``, a ``[C, 1]`` column of class weights ``[N, 1, 1]``, which with
+an ``[N]`` per-sample term is the ``[N, 1, N]`` outer product (reported at the lookup). In an
+elementwise loss, a gathered ``[B, 1]`` against a target ``[B, A]`` that was never reduced over its
+``A`` entries (an expectation over actions missing its ``.sum(-1, keepdim=True)``) is reported at the
+loss: torch broadcasts and only warns about the sizes.
 """
 from typing import Optional
 
