@@ -13,6 +13,13 @@ whose ``N`` is unknown (actions sampled from a distribution) with a 1-d tensor o
 reported too: broadcasting never raises there, it always makes the ``[N, M]`` outer product. The finding is
 reported on the gather, where the squeeze belongs. The reverse mistake, ``.squeeze()`` with no dim on
 a gathered ``[1, L, 1]``, drops the batch dim too and gives ``[L]``.
+
+A table read with a column of ids (``weights[target.view(-1, 1)]``) keeps the key's trailing 1 the same
+way: a ``[C]`` table gives ``[N, 1]``, a ``[C, 1]`` column of class weights ``[N, 1, 1]``, which with
+an ``[N]`` per-sample term is the ``[N, 1, N]`` outer product (reported at the lookup). In an
+elementwise loss, a gathered ``[B, 1]`` against a target ``[B, A]`` that was never reduced over its
+``A`` entries (an expectation over actions missing its ``.sum(-1, keepdim=True)``) is reported at the
+loss: torch broadcasts and only warns about the sizes.
 """
 from typing import Optional
 
@@ -61,14 +68,18 @@ def check(site: Site) -> Optional[Violation]:
     return None  # a dataflow rule: see check_broadcast
 
 
-def check_column_key_broadcast(indexed: Shape, other: Shape, grown: Shape, op: str) -> Violation:
+def check_column_key_broadcast(indexed: Shape, other: Shape, grown: Shape, op: str, indexed_text: str = "x[idx]",
+                               other_text: str = "", line: Optional[int] = None) -> Violation:
     """`table[idx]` with a column of ids `idx` [N, 1] (made for gather/scatter) is [N, 1, ...]: the key's
     trailing 1 is kept; combined with an [N] tensor it broadcasts into `grown`, an outer product."""
+    named = f" `{other_text}`" if other_text else ""
+    where = f" at line {line}" if line is not None else ""
     return Violation(
         CODE, SEVERITY,
-        f"`x[idx]` with a column index [N, 1] returned {indexed} (the index's trailing 1 is kept) and is combined "
-        f"({op}) with {other}; broadcasting aligns the right-most dims, so the result is {grown}, every row "
-        f"with every other row, silently; index with a 1-d key (`idx.view(-1)`) or flatten the result first",
+        f"`{indexed_text}` with a column index [N, 1] returned {indexed} (the index's trailing 1 is kept) and is "
+        f"combined ({op}) with{named} {other}{where}; broadcasting aligns the right-most dims, so the result is "
+        f"{grown}, every row with every other row, silently; index with a 1-d key (`idx.view(-1)`) or flatten the "
+        f"result first",
     )
 
 
@@ -89,30 +100,43 @@ def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Option
 
 
 def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str, other_text: str,
-                    op: str, line: Optional[int] = None) -> Optional[Violation]:
-    """`gathered` has a singleton at `axis` left by gather; `other` is combined with it by `op`
-    (at `line`, when the finding is reported on the gather itself)."""
+                    op: str, line: Optional[int] = None, kept_by: str = "gather's") -> Optional[Violation]:
+    """`gathered` has a singleton at `axis` left by gather (or by the [N, 1] key of a lookup: `kept_by`
+    "the index's"); `other` is combined with it by `op` (at `line`, when the finding is reported on the
+    gather itself)."""
     if gathered is None or other is None or gathered.variadic or other.variadic:
         return None
     dims = gathered.dims
     rank = len(dims)
+    if rank >= 3 and len(other.dims) == 1 and axis == 1:
+        return _trailing_ones(dims, other, gathered_text, other_text, op, line)
     if rank < 2 or len(other.dims) != rank - 1 or not 0 <= axis < rank:
         return None
     rest = dims[:axis] + dims[axis + 1:]
     squeeze = axis - rank if axis == rank - 1 else axis
     if not all(must_equal(a, b) for a, b in zip(rest, other.dims)):
         if rank == 2 and axis == 1 and rest[0] is None and _more_than_one(other.dims[0]):
-            return _outer_product(dims, other, gathered_text, other_text, op, line)
+            return _outer_product(dims, other, gathered_text, other_text, op, line, kept_by)
         return None
     shape = Shape(dims)
     effect = _last_axis_effect(rest) if axis == rank - 1 else _middle_axis_effect(dims, axis, other)
     where = f" at line {line}" if line is not None else ""
     return Violation(
         CODE, SEVERITY,
-        f"`{gathered_text}` {shape} keeps gather's singleton dim {axis} and is combined ({op}) with `{other_text}` "
+        f"`{gathered_text}` {shape} keeps {kept_by} singleton dim {axis} and is combined ({op}) with `{other_text}` "
         f"{other}{where}; {effect}; squeeze it first with `.squeeze({squeeze})`",
         fix_suffix=f".squeeze({squeeze})",
     )
+
+
+def _trailing_ones(dims, other: Shape, gathered_text: str, other_text: str, op: str,
+                   line: Optional[int]) -> Optional[Violation]:
+    """[N, 1, 1] (a [C, 1] column looked up with [N, 1] ids) with [N]: right-aligned, N meets the last 1, so
+    the result is [N, 1, N] whatever N is; certain when the two N are the same size or N is known > 1."""
+    if any(d != 1 for d in dims[1:]) or not (must_equal(dims[0], other.dims[0]) or _more_than_one(other.dims[0])):
+        return None
+    grown = Shape(tuple(dims[:-1]) + (other.dims[0],))
+    return check_column_key_broadcast(Shape(dims), other, grown, op, gathered_text, other_text, line)
 
 
 def _last_axis_effect(rest) -> str:
@@ -138,25 +162,27 @@ def _more_than_one(d) -> bool:
     return value(d) is not None and value(d) > 1
 
 
-def _outer_product(dims, other: Shape, gathered_text: str, other_text: str, op: str, line: Optional[int]) -> Violation:
+def _outer_product(dims, other: Shape, gathered_text: str, other_text: str, op: str, line: Optional[int],
+                   kept_by: str) -> Violation:
     """[N, 1] with [M], N unknown: broadcasting never raises here, it pairs every row with every entry."""
     where = f" at line {line}" if line is not None else ""
     size = dim_text(other.dims[0])
     return Violation(
         CODE, SEVERITY,
-        f"`{gathered_text}` {Shape(dims)} keeps gather's singleton dim 1 and is combined ({op}) with the 1-d "
+        f"`{gathered_text}` {Shape(dims)} keeps {kept_by} singleton dim 1 and is combined ({op}) with the 1-d "
         f"`{other_text}` {other}{where}; broadcasting gives [{dim_text(dims[0])}, {size}], pairing every gathered row "
         f"with every one of the {size} entries (an outer product), silently; squeeze it first with `.squeeze(-1)`",
         fix_suffix=".squeeze(-1)",
     )
 
 
-def check_loss_target(gathered: Shape, axis: int, target: Shape, loss: str) -> Violation:
-    """Runtime: a gathered [.., 1, ..] meets a loss target of the same rank that is larger on gather's dim."""
+def check_loss_target(gathered: Shape, axis: int, target: Shape, loss: str, gathered_text: str = "gathered result",
+                      target_text: str = "target") -> Violation:
+    """A gathered [.., 1, ..] meets a loss target of the same rank that is larger on gather's dim."""
     grown = target.dims[axis]
     return Violation(
         CODE, SEVERITY,
-        f"`gathered result` {gathered} keeps gather's singleton dim {axis} and meets `target` {target} in {loss}: "
+        f"`{gathered_text}` {gathered} keeps gather's singleton dim {axis} and meets `{target_text}` {target} in {loss}: "
         f"broadcasting compares every gathered value with all {dim_text(grown)} target entries along dim {axis}, "
         f"so the loss is over {target}, silently apart from torch's size warning; the target should hold one "
         f"value per gathered entry ({gathered}): reduce it over dim {axis} where it is built",

@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
+from . import advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -67,6 +67,8 @@ def local_trigger(text: str) -> bool:
     if ("one_hot" in text or "mbedding" in text) and _padding(text):
         return True
     if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
+        return True
+    if column_key_lookups.spelled_in(text):  # GL006: `w[idx]` with idx [N, 1]
         return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 

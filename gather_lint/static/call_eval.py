@@ -137,6 +137,8 @@ class CallMixin:
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        if isinstance(func, ast.Name) and func.id == "len" and len(args) == 1 and sequences.counted(args[0], node.args[0]):
+            return DimVal(len(args[0].items))  # len(cfg["sizes"]) of a literal list: the number of graphs
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(None)

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import dataclass_configs
+from . import dataclass_configs, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -68,7 +68,8 @@ class ModuleContext:
                 interp.run_function(init, dict(facts))
                 self._attributes[key] = {
                     k: value for k, value in interp.env.items()
-                    if k.startswith("self.") and stores.get(k[5:]) == 1 and k.count(".") == 1
+                    if k.startswith("self.") and (stores.get(k[5:]) == 1 or k[5:] in _set_up_in_init(init, stores))
+                    and k.count(".") == 1
                     and not isinstance(value, type(None)) and k[5:] not in interp.informal}
         return self._attributes[key]
 
@@ -150,8 +151,7 @@ class ModuleContext:
         self._memo[key] = None  # recursion guard
         context = f" (facts from the call at line {node.lineno})"
         interp = self._make(lambda *a: None, lambda *a: None) if summary_only or silent else self._make(
-            lambda call, site, violations, *rest: caller.report(
-                call, site, [_from_call(v, context) for v in violations], *rest),
+            _reporter(caller, callee, node, len(args) - len(node.args), context),
             lambda flagged, violation, fix_node: caller.flag(node if isinstance(flagged, PassedIn) else flagged,
                                                              _from_call(violation, context), fix_node))
         interp.module = self
@@ -162,6 +162,18 @@ class ModuleContext:
         result = _joined(interp.returns)
         self._memo[key] = result
         return result
+
+
+def _reporter(caller, callee, node: ast.Call, implicit: int, context: str):
+    """The callee's site findings go to the caller, a dim the caller passed in at the caller's call."""
+    def report(call, site, violations, bound=None, where=None):
+        violations = [_from_call(v, context) for v in violations]
+        stay, moved, at_caller = passed_dims.moved(callee, node, implicit, violations, bound)
+        if moved:
+            caller.report(node, site, moved, at_caller, where)
+        if stay or not moved:
+            caller.report(call, site, stay, bound, where)
+    return report
 
 
 def _joined(returns):
@@ -202,6 +214,19 @@ def _attribute_stores(cls: ast.ClassDef) -> Dict[str, int]:
         for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
             todo.extend(part.body)
     return stores
+
+
+def _set_up_in_init(init: ast.FunctionDef, stores: Dict[str, int]) -> set:
+    """Attributes only __init__ assigns, outside loops (`if alpha is None: self.alpha = ones(C, 1)` /
+    `else: ...`, then `self.alpha = self.alpha / self.alpha.sum()`): its run, branches joined, holds
+    their value for every other method."""
+    in_init = _attribute_stores(ast.ClassDef(name="", bases=[], keywords=[], body=init.body, decorator_list=[]))
+    looped = set()
+    for node in ast.walk(init):
+        if isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
+            looped |= set(_attribute_stores(ast.ClassDef(name="", bases=[], keywords=[], body=node.body + node.orelse,
+                                                         decorator_list=[])))
+    return {name for name, count in in_init.items() if count == stores.get(name) and name not in looped}
 
 
 def _buffer_name(node) -> Optional[str]:
@@ -262,6 +287,15 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
 def _other_rank(declared: Shape, given: Optional[Shape]) -> bool:
     """An annotated `Int[Tensor, "batch"]` passed a [B, 1] tensor by code that proves it."""
     return given is not None and not declared.variadic and not given.variadic and len(declared.dims) != len(given.dims)
+
+
+def _other_size(declared: Shape, given: Optional[Shape]) -> bool:
+    """An annotated `Float[Tensor, "batch 1"]` passed a [64, 4] tensor: a written size the code proves
+    otherwise (an expectation over actions never summed); like a rank, the call runs with that tensor."""
+    if given is None or declared.variadic or given.variadic or len(declared.dims) != len(given.dims):
+        return False
+    return any(isinstance(d, int) and value_of(g) is not None and value_of(g) != d
+               for d, g in zip(declared.dims, given.dims))
 
 
 def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
@@ -341,7 +375,7 @@ def fill_gaps(declared, fact):
     if declared is None:
         return fact
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
-        if declared.shape is None or _other_rank(declared.shape, fact.shape):
+        if declared.shape is None or _other_rank(declared.shape, fact.shape) or _other_size(declared.shape, fact.shape):
             # a rank the caller's code proves wins over the annotation: this call runs with that tensor
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from . import advanced_indexing, broadcast_rows, one_hot_pick
+from . import advanced_indexing, broadcast_rows, loss_targets, one_hot_pick
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -139,6 +139,7 @@ class DataflowCheckMixin:
         (where the squeeze belongs) when it is in this function, else where the two meet."""
         advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
         one_hot_pick.check(self, left_node, left, right_node, right)  # GL020
+        loss_targets.check(self, node, left_node, left, right_node, right, op)  # GL006: target [B, A] for [B, 1]
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:
@@ -146,7 +147,8 @@ class DataflowCheckMixin:
                 at = gather or mine_node
                 violation = missing_squeeze.check_broadcast(
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
-                    self.source.segment(other_node), op, node.lineno if gather is not None else None)
+                    self.source.segment(other_node), op, node.lineno if gather is not None else None,
+                    "the index's" if isinstance(mine.kept_at, ast.Subscript) else "gather's")
                 if violation is not None:
                     passed_in = gather is None and self.call_depth and isinstance(mine_node, ast.Name) \
                         and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong

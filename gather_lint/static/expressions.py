@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
-from . import config, modules, numpy_values
+from . import column_key_lookups, config, modules, numpy_values
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -127,7 +127,7 @@ class ExpressionMixin:
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
             normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
-            return crossed or ops.index_tensor(owner, key)
+            return column_key_lookups.mark(node, key, crossed or ops.index_tensor(owner, key))  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
         if isinstance(owner, config.DictVal):

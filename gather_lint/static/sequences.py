@@ -65,3 +65,10 @@ def spliced(nodes, values) -> Optional[SeqVal]:
         else:
             return None
     return SeqVal(tuple(items))
+
+
+def counted(seq, node) -> bool:
+    """A tracked sequence whose item count is its length: not a zip/enumerate stand-in (those have no
+    len), not a name (a list a loop may have appended to)."""
+    return isinstance(seq, SeqVal) and not isinstance(node, ast.Name) and not (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate"))

@@ -488,7 +488,7 @@ def _cat_partly_known(tensors: List[object], dim: Optional[int], stack: bool) ->
     rank = len(known[0].dims)
     base = [known[0].dims[k] if all(s.dims[k] == known[0].dims[k] for s in known) else None for k in range(rank)]
     axis = normalize_dim(dim, rank + 1 if stack else rank)
-    if axis is None:
+    if axis is None or not stack and axis >= rank:  # cat of 0-d pieces: torch raises, nothing to say here
         return TensorVal(None, dtype)
     if stack:
         base.insert(axis, len(tensors))
