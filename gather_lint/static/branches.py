@@ -11,6 +11,7 @@ import operator
 from typing import List, Optional
 
 from ..dims import must_differ, must_equal, value
+from . import python_types
 from .values import DimVal, Literal, SeqVal
 
 _ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
@@ -30,8 +31,8 @@ def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
     if isinstance(op, (ast.Is, ast.IsNot)):
         if isinstance(left, Literal) and isinstance(right, Literal) and right.value is None:
             same = left.value is None
-        elif isinstance(left, DimVal) and isinstance(right, Literal) and right.value is None:
-            same = False
+        elif isinstance(right, Literal) and right.value is None and python_types.never_none(left):
+            same = False  # ints, displays, instances: `alpha is None` with a list passed for alpha
         else:
             return None
         return Literal(same if isinstance(op, ast.Is) else not same)

@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
 from . import class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
-    normalised_consumers, numpy_values, repeated_indices, tensor_lists, value_ranges
+    normalised_consumers, numpy_values, python_types, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -137,9 +137,12 @@ class CallMixin:
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
+            return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
-            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(None)
+            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
+                sequences.length(args[0]) if func.id == "len" else None)
         return None
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
@@ -369,7 +372,10 @@ class CallMixin:
 
 
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
-                 "as_tensor", "LongTensor", "FloatTensor"}
+                 "as_tensor", "LongTensor", "FloatTensor", "Tensor"}
+
+
+_LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}  # torch.Tensor([...]) is float
 
 
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
@@ -476,6 +482,11 @@ def _dtype_kw(kwargs) -> Optional[str]:
 def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=None):
     dtype = _dtype_kw(kwargs)
     unknown_dtype = "dtype" in kwargs and dtype is None
+    if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
+            and scalars.tensor_of_numbers(args[0]) is not None:  # a list built from numbers the analysis tracks
+        return scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func))
+    if func == "FloatTensor" and len(args) == 1 and isinstance(args[0], SeqVal):
+        return None  # FloatTensor([x, y]) is data, not sizes
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
         return TensorVal(_size_args(args, kwargs), default, origin="constructor",

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import dataclass_configs
+from . import attribute_stores, dataclass_configs
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -67,15 +67,15 @@ class ModuleContext:
                 interp.class_name = class_name
                 interp.run_function(init, dict(facts))
                 self._attributes[key] = {
-                    k: value for k, value in interp.env.items()
-                    if k.startswith("self.") and stores.get(k[5:]) == 1 and k.count(".") == 1
+                    k: attribute_stores.held(value, stores.get(k[5:])) for k, value in interp.env.items()
+                    if k.startswith("self.") and k[5:] in stores and k.count(".") == 1
                     and not isinstance(value, type(None)) and k[5:] not in interp.informal}
         return self._attributes[key]
 
-    def _stores(self, class_name: str) -> Dict[str, int]:
-        """How often the class's methods assign each `self.x` (register_buffer included)."""
+    def _stores(self, class_name: str) -> Dict[str, str]:
+        """The attributes whose __init__ fact every method sees (attribute_stores)."""
         if class_name not in self._store_counts:
-            self._store_counts[class_name] = _attribute_stores(self.classes[class_name])
+            self._store_counts[class_name] = attribute_stores.settled_attributes(self.classes[class_name])
         return self._store_counts[class_name]
 
     def instantiate(self, class_name: str, args, kwargs) -> InstanceVal:
@@ -171,48 +171,6 @@ def _joined(returns):
     return result
 
 
-_STORE_TARGETS = {ast.Assign: lambda s: s.targets, ast.AugAssign: lambda s: [s.target],
-                  ast.AnnAssign: lambda s: [s.target], ast.For: lambda s: [s.target], ast.AsyncFor: lambda s: [s.target],
-                  ast.With: lambda s: [i.optional_vars for i in s.items if i.optional_vars is not None],
-                  ast.AsyncWith: lambda s: [i.optional_vars for i in s.items if i.optional_vars is not None]}
-
-
-def _attribute_stores(cls: ast.ClassDef) -> Dict[str, int]:
-    """How often a class's statements assign each `self.x` or register it as a buffer. Only statements
-    are visited (targets and statement-level calls), not every expression node: classes of model
-    files are large and this runs for each class whose attributes are read."""
-    stores: Dict[str, int] = {}
-    todo = list(cls.body)
-    while todo:
-        stmt = todo.pop()
-        targets = list(_STORE_TARGETS.get(type(stmt), lambda s: ())(stmt))
-        while targets:
-            target = targets.pop()
-            if isinstance(target, (ast.Tuple, ast.List)):
-                targets.extend(target.elts)
-            elif isinstance(target, ast.Starred):
-                targets.append(target.value)
-            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-                stores[target.attr] = stores.get(target.attr, 0) + 1
-        buffer = _buffer_name(getattr(stmt, "value", None))
-        if buffer is not None:
-            stores[buffer] = stores.get(buffer, 0) + 1
-        for field in ("body", "orelse", "finalbody"):
-            todo.extend(getattr(stmt, field, ()))
-        for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
-            todo.extend(part.body)
-    return stores
-
-
-def _buffer_name(node) -> Optional[str]:
-    """self.register_buffer("name", tensor) stores self.name."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register_buffer" \
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" and node.args \
-            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        return node.args[0].value
-    return None
-
-
 def _from_call(v, context: str):
     """A callee's finding under one caller's facts. Its fixes would edit the callee, which serves
     other calls too (a `.long()` there hides a float index the caller still uses elsewhere): only a
@@ -262,6 +220,12 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
 def _other_rank(declared: Shape, given: Optional[Shape]) -> bool:
     """An annotated `Int[Tensor, "batch"]` passed a [B, 1] tensor by code that proves it."""
     return given is not None and not declared.variadic and not given.variadic and len(declared.dims) != len(given.dims)
+
+
+def _fills_variadic(declared: Shape, given: Optional[Shape]) -> bool:
+    """`Float[Tensor, "..."]` (any rank) called with a [B, T, F] tensor: the call's shape is the better
+    fact. Only a bare `...`: named trailing dims keep the annotation's names."""
+    return declared.variadic and not declared.dims and given is not None and not given.variadic
 
 
 def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
@@ -341,7 +305,7 @@ def fill_gaps(declared, fact):
     if declared is None:
         return fact
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
-        if declared.shape is None or _other_rank(declared.shape, fact.shape):
+        if declared.shape is None or _other_rank(declared.shape, fact.shape) or _fills_variadic(declared.shape, fact.shape):
             # a rank the caller's code proves wins over the annotation: this call runs with that tensor
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,

@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
-from . import config, modules, numpy_values
+from . import config, modules, numpy_values, python_types
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -153,7 +153,9 @@ class ExpressionMixin:
             return sequences.spliced(node.elts, items)  # (*x.shape, n): the known items spread in place
         return SeqVal(items)
 
-    expr_List = expr_Tuple
+    def expr_List(self, node):
+        made = self.expr_Tuple(node)  # a list display: isinstance(alpha, list) is certain (python_types)
+        return python_types.ListVal(made.items) if type(made) is SeqVal else made
 
     def expr_BinOp(self, node: ast.BinOp):
         left, right = self.expr(node.left), self.expr(node.right)
@@ -205,7 +207,9 @@ class ExpressionMixin:
         return branches.bool_op(node.op, [self.expr(v) for v in node.values])
 
     def expr_IfExp(self, node: ast.IfExp):
-        self.expr(node.test)
+        certain = branches.truth(self.expr(node.test))
+        if certain is not None:  # `None if alpha is None else torch.tensor(alpha)` with alpha known
+            return self.expr(node.body if certain else node.orelse)
         return join(self.expr(node.body), self.expr(node.orelse))
 
     def expr_NamedExpr(self, node: ast.NamedExpr):

@@ -33,6 +33,21 @@ class KeepShape:
 
 
 @dataclass(frozen=True)
+class Flatten:
+    """nn.Flatten(start_dim=1, end_dim=-1): the dims from start to end become one."""
+
+    start: int = 1
+    end: int = -1
+
+    def apply(self, x) -> Optional[TensorVal]:
+        from . import tensor_ops
+
+        if not isinstance(x, TensorVal):
+            return None
+        return tensor_ops.apply_method("flatten", x, [DimVal(self.start), DimVal(self.end)], {}, "")
+
+
+@dataclass(frozen=True)
 class Sequential:
     layers: Tuple[object, ...]
 
@@ -98,8 +113,9 @@ def _conv_size(n, kernel, stride, padding, dilation):
 
     if padding == "same" and stride == 1:
         return n
-    if stride == 1 and padding == 0 and kernel == 1:
-        return n  # a 1x1 convolution keeps the size, known or not
+    if stride == 1 and all(isinstance(v, int) for v in (kernel, padding, dilation)) \
+            and 2 * padding == dilation * (kernel - 1):
+        return n  # "same" padding (padding=kernel_size // 2 for an odd kernel) keeps the size, known or not
     numbers = [value(n), kernel, stride, padding, dilation]
     if any(not isinstance(v, int) for v in numbers):
         return None
@@ -142,7 +158,7 @@ def takes_state(layer) -> bool:
 
 
 def is_layer(value) -> bool:
-    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv))
+    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv, Flatten))
 
 
 def build(func: str, args: list, kwargs: dict):
@@ -170,6 +186,9 @@ def build(func: str, args: list, kwargs: dict):
         return _conv(int(func[4]), args, kwargs)
     if func in _SHAPE_KEEPING:
         return KeepShape(func)
+    if func == "Flatten":
+        ends = [args[0] if args else kwargs.get("start_dim", DimVal(1)), args[1] if len(args) > 1 else kwargs.get("end_dim", DimVal(-1))]
+        return Flatten(*(e.dim for e in ends)) if all(isinstance(e, DimVal) and isinstance(e.dim, int) for e in ends) else None
     if func == "Sequential" and args and all(is_layer(a) for a in args):
         return Sequential(tuple(args))
     if func == "ModuleList" and len(args) == 1 and not kwargs:

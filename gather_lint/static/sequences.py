@@ -65,3 +65,15 @@ def spliced(nodes, values) -> Optional[SeqVal]:
         else:
             return None
     return SeqVal(tuple(items))
+
+
+def length(value):
+    """`len(x)`: a tuple's item count, a tensor's first size (None when unknown). `if len(actions) == 1:`
+    is then decided for a known batch."""
+    from .values import TensorVal
+
+    if isinstance(value, SeqVal) and not value.names:
+        return len(value.items)
+    if isinstance(value, TensorVal) and value.shape is not None and not value.shape.variadic and value.shape.dims:
+        return value.shape.dims[0]
+    return None

@@ -5,6 +5,7 @@ arguments, and returns an abstract value, or None whenever the answer is not cer
 """
 from __future__ import annotations
 
+import math
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
@@ -569,7 +570,7 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
     "flatten": flatten,
     "unflatten": unflatten,
     "movedim": movedim, "moveaxis": movedim,
-    "to": to, "type": to,
+    "to": to, "type": to, "type_as": to,
 }
 
 
@@ -631,6 +632,10 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in ("dim", "ndimension"):
         s = _known(t)
         return DimVal(len(s.dims)) if s else None
+    if name in ("numel", "nelement"):  # `if self.alpha.numel() == 2:` with a known shape is decided
+        s = _known(t)
+        sizes = [value(d) for d in s.dims] if s else [None]
+        return DimVal(math.prod(sizes) if None not in sizes else None)
     return None
 
 

@@ -1,0 +1,339 @@
+"""Facts that reach the faulty call from further away: module attributes that `__init__` builds from
+its arguments (a float or a list `alpha`, decided by `isinstance` / `is None`), `Float[Tensor, "..."]`
+helpers called with known shapes, networks ending in `nn.Flatten`, `len(batch)` conditions, and a
+gathered column returned by one method and combined in another. Each idiom is tested in several
+layouts and checked against torch."""
+import ast
+
+import pytest
+
+from gather_lint.static import python_types, scalars
+from gather_lint.static.values import DimVal, Literal, SeqVal, TensorVal
+
+from .conftest import codes, lint
+
+
+# ----- attributes built in __init__ from constructor arguments ------------------------------------
+
+def test_float_alpha_from_a_config_dict_becomes_two_weights_gathered_with_five_classes(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class WeightedNLL(nn.Module):
+        def __init__(self, weight=None):
+            super().__init__()
+            self.weight = weight
+            if isinstance(weight, (float, int)):
+                self.weight = torch.tensor([weight, 1 - weight])
+            if isinstance(weight, list):
+                self.weight = torch.tensor(weight)
+
+        def forward(self, logits, target):
+            logp = logits.log_softmax(-1).gather(1, target.unsqueeze(1)).squeeze(1)
+            w = self.weight.gather(0, target)
+            return -(w * logp).mean()
+
+    def make_loss(opts):
+        return WeightedNLL(weight=opts["w"])
+
+    if __name__ == "__main__":
+        opts = {"w": 0.3, "classes": 5}
+        loss_fn = make_loss(opts)
+        y = torch.randint(0, 5, (12,))
+        print(loss_fn(torch.randn(12, 5), y))
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL011"]
+    assert "[2]" in found[0].message and "[0, 5)" in found[0].message
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.tensor([0.3, 0.7]).gather(0, torch.arange(5))
+
+
+def test_a_list_alpha_of_the_right_length_is_silent():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class WeightedNLL(nn.Module):
+        def __init__(self, weight=None):
+            super().__init__()
+            self.weight = weight
+            if isinstance(weight, (float, int)):
+                self.weight = torch.tensor([weight, 1 - weight])
+            if isinstance(weight, list):
+                self.weight = torch.tensor(weight)
+
+        def forward(self, logits, target):
+            return self.weight.gather(0, target)
+
+    if __name__ == "__main__":
+        loss_fn = WeightedNLL([0.1, 0.2, 0.3, 0.2, 0.2])
+        print(loss_fn(torch.randn(12, 5), torch.randint(0, 5, (12,))))
+    """
+    assert codes(code) == []
+
+
+def test_list_alpha_of_fewer_entries_than_classes_is_out_of_range(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class ClassBalanced(nn.Module):
+        def __init__(self, class_weights):
+            super().__init__()
+            self.register_buffer("cw", torch.as_tensor(class_weights))
+
+        def forward(self, scores, labels):
+            return self.cw.index_select(0, labels) * scores.gather(1, labels[:, None]).squeeze(1)
+
+    if __name__ == "__main__":
+        crit = ClassBalanced([1.0, 2.0, 0.5])
+        print(crit(torch.randn(6, 4), torch.randint(0, 4, (6,))))
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(IndexError, match="out of range"):
+        torch.tensor([1.0, 2.0, 0.5]).index_select(0, torch.tensor([3]))
+
+
+def test_optional_weights_built_by_a_conditional_expression_reach_a_rank_check(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class SegLoss(nn.Module):
+        def __init__(self, weights=None):
+            super().__init__()
+            self.weights = None if weights is None else torch.tensor(weights, dtype=torch.float32)
+
+        def forward(self, logits, mask):
+            idx = mask.view(mask.size(0), 1, -1)
+            logp = F.log_softmax(logits.flatten(2), dim=1).gather(1, idx)
+            if self.weights is not None:
+                logp = logp * self.weights.to(logits).gather(0, idx)
+            return -logp.mean()
+
+    if __name__ == "__main__":
+        crit = SegLoss(weights=[0.2, 0.4, 0.4])
+        print(crit(torch.randn(2, 3, 4, 4), torch.randint(0, 3, (2, 4, 4))))
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.tensor([0.2, 0.4, 0.4]).gather(0, torch.randint(0, 3, (2, 1, 16)))
+
+
+def test_attribute_moved_to_the_input_device_in_forward_keeps_its_shape(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Reweight(nn.Module):
+        def __init__(self, a=0.25):
+            super().__init__()
+            self.alpha = torch.tensor([a, 1.0 - a])
+
+        def forward(self, x, y):
+            self.alpha = self.alpha.to(x.device)
+            return self.alpha.gather(0, y) * x.gather(1, y.view(-1, 1)).view(-1)
+
+    if __name__ == "__main__":
+        print(Reweight()(torch.randn(8, 3), torch.randint(0, 3, (8,))))
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.tensor([0.25, 0.75]).gather(0, torch.tensor([2]))
+
+
+def test_attribute_overwritten_by_another_computation_in_forward_is_unknown():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Reweight(nn.Module):
+        def __init__(self, a=0.25):
+            super().__init__()
+            self.alpha = torch.tensor([a, 1.0 - a])
+
+        def forward(self, x, y):
+            self.alpha = torch.ones(x.size(1))
+            return self.alpha.gather(0, y)
+
+        def reset(self):
+            self.alpha = torch.ones(10)
+
+    if __name__ == "__main__":
+        print(Reweight()(torch.randn(8, 3), torch.randint(0, 3, (8,))))
+    """
+    assert codes(code) == []
+
+
+# ----- `Float[Tensor, "..."]` helpers get the caller's shape ---------------------------------------
+
+def test_any_rank_helper_gathers_argmax_positions_along_another_dim(torch):
+    code = """
+    import torch
+    from jaxtyping import Float
+    from torch import Tensor
+
+    def pick_max(x: Float[Tensor, "..."], dim: int):
+        where = x.argmax(dim=dim, keepdim=True)
+        return x.gather(-1, where)
+
+    def encode(tokens):
+        feats = torch.randn(tokens.size(0), tokens.size(1), 16)
+        return pick_max(feats, dim=1)
+
+    if __name__ == "__main__":
+        print(encode(torch.randint(0, 9, (4, 7))).shape)
+    """
+    assert codes(code) == ["GL004"]
+    x = torch.randn(4, 7, 16)
+    out = x.gather(-1, x.argmax(dim=1, keepdim=True))  # runs: reads along the feature axis
+    assert not torch.equal(out, x.max(dim=1, keepdim=True).values)
+
+
+def test_any_rank_helper_with_the_right_dim_is_silent():
+    code = """
+    import torch
+    from jaxtyping import Float
+    from torch import Tensor
+
+    def pick_max(x: Float[Tensor, "..."], dim: int):
+        where = x.argmax(dim=dim, keepdim=True)
+        return x.gather(dim, where)
+
+    if __name__ == "__main__":
+        print(pick_max(torch.randn(4, 7, 16), dim=1).shape)
+    """
+    assert codes(code) == []
+
+
+# ----- networks whose output shape is known: nn.Flatten, same-padding convs -------------------------
+
+def test_flatten_in_a_sequential_gives_q_values_whose_kept_column_meets_targets(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class PixelQ(nn.Module):
+        def __init__(self, channels, side, n_actions):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(channels, 8, 5, padding=2), nn.ReLU(), nn.Flatten(),
+                                      nn.Linear(8 * side * side, n_actions))
+
+        def forward(self, obs):
+            return self.body(obs)
+
+        def chosen(self, obs, acts):
+            return self(obs).gather(1, acts.unsqueeze(1))
+
+    if __name__ == "__main__":
+        net = PixelQ(3, 6, 4)
+        obs, acts, target = torch.randn(5, 3, 6, 6), torch.randint(0, 4, (5,)), torch.randn(5)
+        print(F.smooth_l1_loss(net.chosen(obs, acts), target))
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL006"]
+    assert found[0].line == 16  # at the gather, where the squeeze belongs
+    q = torch.randn(5, 4).gather(1, torch.randint(0, 4, (5, 1)))
+    with pytest.warns(UserWarning, match="target size"):
+        assert torch.nn.functional.smooth_l1_loss(q, torch.randn(5)).shape == ()
+    assert (q - torch.randn(5)).shape == (5, 5)
+
+
+def test_len_of_a_known_batch_decides_a_squeeze_branch(torch):
+    code = """
+    import torch
+
+    def q_of(q_all, actions):
+        q = q_all.gather(1, actions.unsqueeze(-1))
+        if len(actions) == 1:
+            q = q.squeeze(-1)
+        return q
+
+    if __name__ == "__main__":
+        q_all, actions, td = torch.randn(8, 3), torch.randint(0, 3, (8,)), torch.randn(8)
+        print(((q_of(q_all, actions) - td) ** 2).mean())
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL006"]
+    assert found[0].line == 5
+    q = torch.randn(8, 3).gather(1, torch.randint(0, 3, (8, 1)))
+    assert (q - torch.randn(8)).shape == (8, 8)
+
+
+def test_len_of_a_one_row_batch_takes_the_squeeze_branch():
+    code = """
+    import torch
+
+    def q_of(q_all, actions):
+        q = q_all.gather(1, actions.unsqueeze(-1))
+        if len(actions) == 1:
+            q = q.squeeze(-1)
+        return q
+
+    if __name__ == "__main__":
+        q_all, actions, td = torch.randn(1, 3), torch.randint(0, 3, (1,)), torch.randn(1)
+        print(((q_of(q_all, actions) - td) ** 2).mean())
+    """
+    assert codes(code) == []
+
+
+# ----- the pieces ---------------------------------------------------------------------------------
+
+def _types(text):
+    return ast.parse(text, mode="eval").body
+
+
+@pytest.mark.parametrize("value, types, expected", [
+    (Literal(0.25), "(float, int)", True),
+    (DimVal(2), "(float, int)", True),
+    (Literal(True), "int", True),
+    (Literal(0.25), "list", False),
+    (python_types.ListVal((Literal(0.1), Literal(0.9))), "list", True),
+    (python_types.ListVal((Literal(0.1),)), "(float, int)", False),
+    (SeqVal((DimVal(1), DimVal(2))), "list", None),  # a tuple or a list
+    (SeqVal((DimVal(1), DimVal(2))), "(list, tuple)", True),
+    (TensorVal(None), "torch.Tensor", None),  # may be None at run time
+    (TensorVal(None), "float", False),
+    (scalars.NumberVal(), "float", None),  # a float default may be overridden by an int
+    (None, "float", None),
+    (Literal(0.25), "MyNumber", None),  # a type the analysis cannot rule out
+])
+def test_isinstance_is_decided_only_for_values_the_analysis_made(value, types, expected):
+    found = python_types.isinstance_of(value, _types(types))
+    assert (found.value if found is not None else None) == expected
+
+
+@pytest.mark.parametrize("data, shape, dtype", [
+    (SeqVal((Literal(0.25), scalars.NumberVal())), (2,), "float32"),
+    (SeqVal((DimVal(1), DimVal(None), DimVal(3))), (3,), "int64"),
+    (SeqVal((SeqVal((DimVal(1), DimVal(2))), SeqVal((DimVal(3), DimVal(4))))), (2, 2), "int64"),
+    (SeqVal((Literal(0.5), None)), None, None),  # an item of unknown kind: maybe a list
+    (SeqVal((SeqVal((DimVal(1),)), SeqVal((DimVal(3), DimVal(4))))), None, None),  # ragged
+])
+def test_tensor_of_tracked_numbers(torch, data, shape, dtype):
+    made = scalars.tensor_of_numbers(data)
+    if shape is None:
+        assert made is None
+        return
+    assert tuple(made.shape.dims) == shape and made.dtype == dtype
+    example = {(2,): [0.25, 0.75], (3,): [1, 5, 3], (2, 2): [[1, 2], [3, 4]]}[shape]
+    assert tuple(torch.tensor(example).shape) == shape and str(torch.tensor(example).dtype) == "torch." + dtype
+
+
+def test_legacy_tensor_constructor_of_a_list_is_float_data(torch):
+    assert torch.Tensor([0.25, 0.75]).shape == (2,) and torch.Tensor([0.25, 0.75]).dtype == torch.float32
+    code = """
+    import torch
+
+    def pick(labels):
+        w = torch.Tensor([0.25, 0.75])
+        return w.gather(0, labels)
+
+    if __name__ == "__main__":
+        print(pick(torch.randint(0, 3, (4,))))
+    """
+    assert codes(code) == ["GL011"]
