@@ -337,3 +337,130 @@ def test_legacy_tensor_constructor_of_a_list_is_float_data(torch):
         print(pick(torch.randint(0, 3, (4,))))
     """
     assert codes(code) == ["GL011"]
+
+
+# ----- batches built as lists of (x, y) pairs; settings compared with numbers ----------------------
+
+def test_soft_targets_from_a_mix_step_chosen_by_a_float_setting_reach_a_gather(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class SmoothedNLL(nn.Module):
+        def __init__(self, eps=0.1):
+            super().__init__()
+            self.eps = eps
+
+        def forward(self, logits, y):
+            logp = logits.log_softmax(-1)
+            return -(logp.gather(-1, y[:, None]).squeeze(-1) * (1 - self.eps) + logp.mean(-1) * self.eps).mean()
+
+    class CutMix:
+        def __init__(self, n_classes):
+            self.n_classes = n_classes
+
+        def __call__(self, x, y):
+            lam = 0.7
+            order = torch.randperm(x.size(0))
+            soft = F.one_hot(y, self.n_classes).float()
+            return lam * x + (1 - lam) * x[order], lam * soft + (1 - lam) * soft[order]
+
+    def run(settings, loader):
+        net = nn.Sequential(nn.Flatten(), nn.Linear(settings["dim"], settings["n_classes"]))
+        mix = CutMix(settings["n_classes"]) if settings["mix_prob"] > 0.0 else None
+        loss_fn = SmoothedNLL()
+        for xb, yb in loader:
+            if mix is not None:
+                xb, yb = mix(xb, yb)
+            loss = loss_fn(net(xb), yb)
+        return loss
+
+    if __name__ == "__main__":
+        settings = {"dim": 12, "n_classes": 3, "mix_prob": 0.5}
+        loader = [(torch.randn(4, 3, 2, 2), torch.randint(0, 3, (4,))) for _ in range(2)]
+        print(run(settings, loader))
+    """
+    assert codes(code) == ["GL008"]
+    soft = torch.nn.functional.one_hot(torch.randint(0, 3, (4,)), 3).float()
+    with pytest.raises(RuntimeError, match="int32/int64"):
+        torch.randn(4, 3).gather(-1, soft[:, None])
+
+
+def test_the_same_loop_without_the_mix_step_is_silent():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    def run(settings, loader):
+        net = nn.Sequential(nn.Flatten(), nn.Linear(settings["dim"], settings["n_classes"]))
+        mix = object() if settings["mix_prob"] > 0.0 else None
+        for xb, yb in loader:
+            if mix is not None:
+                xb = xb * 2
+            logp = net(xb).log_softmax(-1)
+            loss = -logp.gather(-1, yb[:, None]).mean()
+        return loss
+
+    if __name__ == "__main__":
+        settings = {"dim": 12, "n_classes": 3, "mix_prob": 0.0}
+        loader = [(torch.randn(4, 3, 2, 2), torch.randint(0, 3, (4,))) for _ in range(2)]
+        print(run(settings, loader))
+    """
+    assert codes(code) == []
+
+
+def test_embedding_of_unknown_ids_plus_positions_is_not_shaped_like_the_positions():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Scorer(nn.Module):
+        def __init__(self, vocab, width, max_len):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, width)
+            self.pos = nn.Embedding(max_len, width)
+            self.mix = nn.TransformerEncoderLayer(width, 2, 2 * width, batch_first=True)
+            self.head = nn.Linear(width, 1)
+
+        def forward(self, ids):
+            h = self.mix(self.tok(ids) + self.pos(torch.arange(ids.size(1))))
+            return self.head(h).squeeze(-1)
+
+    def last_score(model, ids, lengths):
+        return model(ids).gather(1, (lengths - 1).unsqueeze(-1)).squeeze(-1)
+
+    if __name__ == "__main__":
+        model = Scorer(20, 8, 6)
+        rows = []
+        for n in (3, 5):
+            rows.append([1] * n + [0] * (6 - n))
+        ids = torch.tensor(rows)
+        print(last_score(model, ids, torch.tensor([3, 5])))
+    """
+    assert codes(code) == []
+
+
+def test_batch_norm_and_transformer_layers_keep_the_shape_a_gather_checks(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Tagger(nn.Module):
+        def __init__(self, width, n_tags):
+            super().__init__()
+            self.enc = nn.TransformerEncoderLayer(width, 2, 16, batch_first=True)
+            self.norm = nn.BatchNorm1d(width)
+            self.out = nn.Linear(width, n_tags)
+
+        def forward(self, x, tags):
+            h = self.enc(x)
+            scores = self.out(h).log_softmax(-1)
+            return scores.gather(-1, tags)
+
+    if __name__ == "__main__":
+        print(Tagger(8, 5)(torch.randn(2, 7, 8), torch.randint(0, 5, (2, 7))))
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(2, 7, 5).gather(-1, torch.randint(0, 5, (2, 7)))

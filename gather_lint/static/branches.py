@@ -50,11 +50,20 @@ def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
         if type(op) in _ORDER and a is not None and b is not None:
             return Literal(_ORDER[type(op)](a, b))
         return None
+    if type(op) in _ORDER and _number(left) is not None and _number(right) is not None:
+        return Literal(_ORDER[type(op)](_number(left), _number(right)))  # `if cfg["mixup_alpha"] > 0:`
     if isinstance(left, Literal) and isinstance(right, Literal) and isinstance(op, (ast.Eq, ast.NotEq)):
         consts = (str, bool, type(None))
         if isinstance(left.value, consts) and isinstance(right.value, consts):
             return Literal((left.value == right.value) == isinstance(op, ast.Eq))
     return None
+
+
+def _number(v):
+    """A known Python number: a float literal or an int of known value."""
+    if isinstance(v, Literal) and isinstance(v.value, float):
+        return v.value
+    return value(v.dim) if isinstance(v, DimVal) else None
 
 
 def _same_sizes(left: SeqVal, right: SeqVal) -> Optional[bool]:

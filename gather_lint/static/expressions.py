@@ -236,6 +236,9 @@ class ExpressionMixin:
         self.env = saved
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (modules.is_layer(element) or isinstance(element, InstanceVal)):
             return ops.Repeated(element)  # nn.ModuleList(nn.Linear(d, d) for _ in range(n))
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, SeqVal) and not element.names \
+                and any(isinstance(item, TensorVal) for item in element.items):
+            return ops.Repeated(element)  # [(x, y) for _ in range(n)]: `for x, y in batches` gets each pair
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list

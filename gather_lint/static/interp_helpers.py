@@ -103,6 +103,8 @@ def _row_of(iterable, node):
     """`for row in x` gives x's rows; zip() of tensors gives a tuple of rows; a ModuleList its layer."""
     if isinstance(iterable, LayerList):
         return iterable.element
+    if isinstance(iterable, ops.Repeated):
+        return iterable.element  # `for x, y in batches` over a list built by a comprehension of (x, y) pairs
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
         return DimVal(None)  # for t in range(T): t is one int, whatever its value (x[:, t] drops a dim)
     if isinstance(iterable, TensorVal):

@@ -19,6 +19,9 @@ NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
 _SHAPE_KEEPING = {
     "ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "SELU", "Mish", "Softplus",
     "Hardswish", "Hardtanh", "Dropout", "Identity", "LayerNorm", "RMSNorm", "Softmax", "LogSoftmax",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "PReLU", "CELU", "Hardsigmoid", "LogSigmoid", "Softsign",
+    "Softmin", "Tanhshrink", "TransformerEncoderLayer", "TransformerEncoder",  # (x, mask=...): x's shape
 }
 
 
