@@ -464,3 +464,77 @@ def test_batch_norm_and_transformer_layers_keep_the_shape_a_gather_checks(torch)
     assert codes(code) == ["GL001"]
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         torch.randn(2, 7, 5).gather(-1, torch.randint(0, 5, (2, 7)))
+
+
+# ----- Python container annotations: `ids: list[int]`, `-> List[List[int]]` ------------------------
+
+def test_list_of_int_parameter_made_a_tensor_is_one_dimensional(torch):
+    code = """
+    import torch
+
+    def pick_columns(table, cols: list[int]):
+        idx = torch.tensor(cols)
+        return torch.gather(table, 1, idx)
+
+    if __name__ == "__main__":
+        print(pick_columns(torch.randn(3, 5), [0, 2]))
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.gather(torch.randn(3, 5), 1, torch.tensor([0, 2]))
+
+
+def test_rows_of_a_helper_annotated_list_of_lists_reach_a_gather_in_a_method(torch):
+    code = """
+    from typing import List
+
+    import torch
+    import torch.nn as nn
+
+    def chains(parent: List[int]) -> List[List[int]]:
+        out = []
+        for node, up in enumerate(parent):
+            out.append((out[up] if up >= 0 else []) + [node])
+        return out
+
+    class TreeProbs(nn.Module):
+        def __init__(self, parent):
+            super().__init__()
+            self.chains = chains(parent)
+
+        def forward(self, probs):
+            # probs: [B, N]
+            picked = []
+            for chain in self.chains:
+                picked.append(probs.gather(1, torch.tensor(chain)).prod(1))
+            return torch.stack(picked, 1)
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(4, 3).gather(1, torch.tensor([0, 2]))
+
+
+def test_sequence_of_floats_made_a_tensor_is_a_float_index(torch):
+    code = """
+    from typing import Sequence
+
+    import torch
+
+    def lookup(values, where: Sequence[float]):
+        return values.index_select(0, torch.as_tensor(where))
+    """
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="int32 or int64"):
+        torch.randn(5).index_select(0, torch.as_tensor([1.0, 2.0]))
+
+
+def test_a_fixed_tuple_annotation_and_a_matching_rank_are_silent():
+    code = """
+    import torch
+
+    def pick(vec, cols: list[int], pair: tuple[int, int]):
+        a = vec.index_select(0, torch.tensor(cols))
+        b = torch.tensor(pair)
+        return a, b.gather(0, torch.tensor(cols))
+    """
+    assert codes(code) == []

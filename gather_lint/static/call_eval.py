@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
 from . import class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
-    normalised_consumers, numpy_values, python_types, repeated_indices, tensor_lists, value_ranges
+    normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -226,8 +226,9 @@ class CallMixin:
                      for k in node.keywords if k.arg}
         formal_kw.update({k: v for k, v in kwargs.items() if k not in formal_kw})  # items of a **spread
         result = self.module.call(self, callee, node, formal, formal_kw)
-        return self._shaped_by_comments(result, (formal, formal_kw), (list(args), kwargs),
-                                        lambda: self.module.call(self, callee, node, args, kwargs, silent=True))
+        result = self._shaped_by_comments(result, (formal, formal_kw), (list(args), kwargs),
+                                          lambda: self.module.call(self, callee, node, args, kwargs, silent=True))
+        return result if result is not None else python_annotations.sequence_of(callee.returns)  # -> list[int]
 
     def _formal(self, arg_nodes, args):
         """The arguments a callee is checked with: those resting on shape comments keep only what code
@@ -485,6 +486,9 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and scalars.tensor_of_numbers(args[0]) is not None:  # a list built from numbers the analysis tracks
         return scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func))
+    if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
+            and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
+        return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))
     if func == "FloatTensor" and len(args) == 1 and isinstance(args[0], SeqVal):
         return None  # FloatTensor([x, y]) is data, not sizes
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
