@@ -538,3 +538,51 @@ def test_a_fixed_tuple_annotation_and_a_matching_rank_are_silent():
         return a, b.gather(0, torch.tensor(cols))
     """
     assert codes(code) == []
+
+
+# ----- a float default left out by the constructor call is that float -------------------------------
+
+_DEFAULT_ALPHA = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class BinaryFocal(nn.Module):
+    def __init__(self, alpha=0.25, gamma=2.0):
+        super().__init__()
+        if isinstance(alpha, float):
+            alpha = torch.tensor([alpha, 1 - alpha])
+        else:
+            alpha = torch.tensor(alpha)
+        self.alpha = alpha
+        self.gamma = gamma
+
+    def forward(self, logits, target):
+        logpt = F.log_softmax(logits, dim=1).gather(1, target.view(-1, 1)).view(-1)
+        at = self.alpha.gather(0, target.view(-1))
+        return (-at * (1 - logpt.exp()) ** self.gamma * logpt).mean()
+
+class Classifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 6)
+        self.crit = BinaryFocal(ALPHA)
+
+    def forward(self, x, y):
+        return self.crit(self.fc(x), y)
+
+if __name__ == "__main__":
+    print(Classifier()(torch.randn(4, 10), torch.randint(0, 6, (4,))))
+"""
+
+
+def test_default_float_alpha_of_a_loss_built_inside_another_module(torch):
+    found = lint(_DEFAULT_ALPHA.replace("BinaryFocal(ALPHA)", "BinaryFocal()"))
+    assert [f.code for f in found] == ["GL011"] and found[0].line == 18
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.tensor([0.25, 0.75]).gather(0, torch.tensor([5]))
+
+
+def test_a_given_per_class_alpha_replaces_the_float_default():
+    assert codes(_DEFAULT_ALPHA.replace("BinaryFocal(ALPHA)", "BinaryFocal([0.1, 0.2, 0.2, 0.2, 0.2, 0.1])")) == []
+    assert codes(_DEFAULT_ALPHA.replace("BinaryFocal(ALPHA)", "BinaryFocal(alpha=0.5)")) == ["GL011"]

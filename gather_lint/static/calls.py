@@ -19,6 +19,7 @@ from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
+from .scalars import NumberVal
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
 
 MAX_DEPTH = 3
@@ -201,7 +202,7 @@ def _informative(value) -> bool:
 
 
 def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
-    """Integer defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
+    """Number defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
     if "**" in kwargs:
         return {}  # f(**options): any parameter may be among the options
     positional = callee.args.posonlyargs + callee.args.args
@@ -214,6 +215,8 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
             and isinstance(default.operand, ast.Constant) else None)
         if isinstance(number, int) and not isinstance(number, bool):
             found[param.arg] = DimVal(number)
+        elif isinstance(number, float):
+            found[param.arg] = Literal(number)  # `alpha=0.25` left out: isinstance(alpha, float) is certain
     return found
 
 
@@ -312,4 +315,6 @@ def fill_gaps(declared, fact):
                               domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised)
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
+    if isinstance(declared, NumberVal) and (isinstance(fact, (DimVal, SeqVal)) or isinstance(fact, Literal)):
+        return fact  # `alpha: float = 0.25` given 0.5, or a list: the call's value is the better fact
     return declared
