@@ -586,3 +586,54 @@ def test_default_float_alpha_of_a_loss_built_inside_another_module(torch):
 def test_a_given_per_class_alpha_replaces_the_float_default():
     assert codes(_DEFAULT_ALPHA.replace("BinaryFocal(ALPHA)", "BinaryFocal([0.1, 0.2, 0.2, 0.2, 0.2, 0.1])")) == []
     assert codes(_DEFAULT_ALPHA.replace("BinaryFocal(ALPHA)", "BinaryFocal(alpha=0.5)")) == ["GL011"]
+
+
+# ----- pooling layers in a network's Sequential -------------------------------------------------------
+
+@pytest.mark.parametrize("layer, shape", [
+    ("MaxPool2d(2)", (5, 8, 12, 12)),
+    ("AvgPool1d(3, stride=2, padding=1)", (2, 4, 9)),
+    ("AdaptiveAvgPool2d(1)", (5, 16, 6, 6)),
+    ("AdaptiveMaxPool2d((None, 3))", (2, 3, 7, 9)),
+    ("MaxPool3d(kernel_size=2, stride=1)", (1, 2, 4, 5, 6)),
+])
+def test_pooling_layer_output_sizes_match_torch(torch, layer, shape):
+    from gather_lint.static import modules
+    from gather_lint.dims import Shape
+
+    node = ast.parse(layer, mode="eval").body
+    def value(n):
+        if isinstance(n, ast.Constant):
+            return DimVal(n.value) if isinstance(n.value, int) else Literal(n.value)
+        return SeqVal(tuple(value(e) for e in n.elts))
+    built = modules.build(node.func.id, [value(a) for a in node.args], {k.arg: value(k.value) for k in node.keywords})
+    out = built.apply(TensorVal(Shape(shape)))
+    expected = tuple(getattr(torch.nn, node.func.id)(*[eval(ast.unparse(a)) for a in node.args],
+                                                     **{k.arg: eval(ast.unparse(k.value)) for k in node.keywords})(
+        torch.randn(*shape)).shape)
+    assert tuple(out.shape.dims) == expected
+
+
+def test_a_pooled_cnn_head_gives_the_q_values_a_flat_action_index_is_checked_against(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Encoder(nn.Module):
+        def __init__(self, n_out):
+            super().__init__()
+            self.trunk = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                                       nn.Conv2d(8, 16, 3, padding=1), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+            self.out = nn.Linear(16, n_out)
+
+        def forward(self, img):
+            return self.out(self.trunk(img))
+
+    if __name__ == "__main__":
+        enc = Encoder(4)
+        frames, picks = torch.randn(5, 3, 12, 12), torch.randint(0, 4, (5,))
+        print(enc(frames).gather(1, picks))
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(5, 4).gather(1, torch.randint(0, 4, (5,)))

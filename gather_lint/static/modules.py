@@ -25,6 +25,9 @@ _SHAPE_KEEPING = {
 }
 
 
+_POOLS = {f"{kind}Pool{n}d" for kind in ("Max", "Avg", "AdaptiveAvg", "AdaptiveMax") for n in (1, 2, 3)}
+
+
 @dataclass(frozen=True)
 class KeepShape:
     """An activation, dropout or norm layer: output shape = input shape."""
@@ -111,6 +114,51 @@ class Conv:
         return TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype)
 
 
+@dataclass(frozen=True)
+class Pool:
+    """nn.MaxPool/AvgPool{1,2,3}d (kernel, stride, padding) and nn.Adaptive{Avg,Max}Pool{1,2,3}d (output
+    sizes): the channels stay, each spatial size follows the window or becomes the output size."""
+
+    spatial: int
+    kernel: tuple = ()
+    stride: tuple = ()
+    padding: tuple = ()
+    output: tuple = ()  # adaptive pools: the output sizes (None: that dim keeps its size)
+
+    def apply(self, x):
+        s = x.shape if isinstance(x, TensorVal) else None
+        if s is None or s.variadic or len(s.dims) not in (self.spatial + 1, self.spatial + 2):
+            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+        lead, sizes = s.dims[:-self.spatial], s.dims[-self.spatial:]
+        if self.output:
+            out = tuple(n if o is None else o for n, o in zip(sizes, self.output))
+        else:
+            out = tuple(_conv_size(n, k, st, p, 1) for n, k, st, p in zip(sizes, self.kernel, self.stride, self.padding))
+        return TensorVal(Shape(lead + out), x.dtype)
+
+
+def _pool(func: str, args: list, kwargs: dict) -> Optional[Pool]:
+    spatial = int(func[-2])
+    if func.startswith("Adaptive"):
+        size = args[0] if args else kwargs.get("output_size")
+        if isinstance(size, DimVal) and isinstance(size.dim, int):
+            return Pool(spatial, output=(size.dim,) * spatial)
+        if isinstance(size, SeqVal) and len(size.items) == spatial and all(
+                isinstance(v, DimVal) and isinstance(v.dim, int) or (isinstance(v, Literal) and v.value is None)
+                for v in size.items):
+            return Pool(spatial, output=tuple(v.dim if isinstance(v, DimVal) else None for v in size.items))
+        return None
+    names = ("kernel_size", "stride", "padding")
+    given = dict(zip(names, args))
+    given.update({k: v for k, v in kwargs.items() if k in names})
+    if "kernel_size" not in given or any(k in kwargs for k in ("dilation", "ceil_mode", "return_indices")):
+        return None
+    kernel = _per_dim(given["kernel_size"], spatial, None)
+    stride = given.get("stride")
+    stride = kernel if stride is None or (isinstance(stride, Literal) and stride.value is None) else _per_dim(stride, spatial, 1)
+    return Pool(spatial, kernel, stride, _per_dim(given.get("padding"), spatial, 0))
+
+
 def _conv_size(n, kernel, stride, padding, dilation):
     from ..dims import value
 
@@ -161,7 +209,7 @@ def takes_state(layer) -> bool:
 
 
 def is_layer(value) -> bool:
-    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv, Flatten))
+    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv, Flatten, Pool))
 
 
 def build(func: str, args: list, kwargs: dict):
@@ -189,6 +237,8 @@ def build(func: str, args: list, kwargs: dict):
         return _conv(int(func[4]), args, kwargs)
     if func in _SHAPE_KEEPING:
         return KeepShape(func)
+    if func in _POOLS:
+        return _pool(func, args, kwargs)
     if func == "Flatten":
         ends = [args[0] if args else kwargs.get("start_dim", DimVal(1)), args[1] if len(args) > 1 else kwargs.get("end_dim", DimVal(-1))]
         return Flatten(*(e.dim for e in ends)) if all(isinstance(e, DimVal) and isinstance(e.dim, int) for e in ends) else None
