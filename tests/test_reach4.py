@@ -637,3 +637,19 @@ def test_a_pooled_cnn_head_gives_the_q_values_a_flat_action_index_is_checked_aga
     assert codes(code) == ["GL001"]
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         torch.randn(5, 4).gather(1, torch.randint(0, 4, (5,)))
+
+
+def test_padding_in_a_list_passed_to_the_constructor_of_an_index_is_tracked(torch):
+    code = """
+    import torch
+
+    def first_tokens(log_probs, ids):
+        idx = torch.tensor(ids)
+        return log_probs.gather(-1, idx.unsqueeze(-1))
+
+    if __name__ == "__main__":
+        print(first_tokens(torch.randn(2, 3, 10).log_softmax(-1), [[1, 2, -100], [4, -100, -100]]))
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.randn(2, 3, 10).gather(-1, torch.tensor([[1, 2, -100], [4, -100, -100]]).unsqueeze(-1))

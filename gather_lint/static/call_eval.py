@@ -484,8 +484,11 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     dtype = _dtype_kw(kwargs)
     unknown_dtype = "dtype" in kwargs and dtype is None
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
-            and scalars.tensor_of_numbers(args[0]) is not None:  # a list built from numbers the analysis tracks
-        return scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func))
+            and scalars.tensor_of_numbers(args[0]) is not None and (
+                func in ("Tensor", "FloatTensor") or _literal_shape(node.args[0])[0] is None):
+        # a list built from numbers the analysis tracks (a literal one is read below, padding values included)
+        made, low = scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func)), scalars.lowest_int(args[0])
+        return _with_sentinel(made, low, node.lineno) if low is not None and low < 0 and made.dtype == "int64" else made
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
         return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))

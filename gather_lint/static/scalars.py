@@ -79,3 +79,15 @@ def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
         return None
     made = "float32" if "float32" in kinds or not items else (kinds.pop() if len(kinds) == 1 else None)
     return TensorVal(Shape((len(items),) + inner), dtype or made, origin="constructor")
+
+
+def lowest_int(data) -> Optional[int]:
+    """The smallest known int in a (nested) list of tracked numbers: a negative one is padding put in."""
+    from ..dims import value
+    from .values import SeqVal
+
+    if isinstance(data, SeqVal):
+        found = [lowest_int(item) for item in data.items]
+        found = [f for f in found if f is not None]
+        return min(found) if found else None
+    return value(data.dim) if isinstance(data, DimVal) and isinstance(value(data.dim), int) else None
