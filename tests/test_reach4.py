@@ -653,3 +653,46 @@ def test_padding_in_a_list_passed_to_the_constructor_of_an_index_is_tracked(torc
     assert codes(code) == ["GL011"]
     with pytest.raises(RuntimeError, match="out of bounds"):
         torch.randn(2, 3, 10).gather(-1, torch.tensor([[1, 2, -100], [4, -100, -100]]).unsqueeze(-1))
+
+
+# ----- median / mode / kthvalue return (values, indices) like max(dim) ------------------------------
+
+@pytest.mark.parametrize("made, gathered_dim", [
+    ("_, where = feats.median(dim=1, keepdim=True)", 2),
+    ("where = feats.kthvalue(2, 1, keepdim=True).indices", 2),
+    ("where = torch.mode(feats, 1, keepdim=True)[1]", 2),
+    ("where = feats.mode(keepdim=True).indices", 1),  # mode() reduces the last dim
+])
+def test_positions_from_order_statistics_used_along_another_dim(torch, made, gathered_dim):
+    code = f"""
+    import torch
+
+    def pick(feats):
+        # feats: [B, N, D]
+        {made}
+        return feats.gather({gathered_dim}, where)
+    """
+    found = lint(code)
+    assert [f.code for f in found] == ["GL004"]
+    feats = torch.randn(2, 7, 3)
+    scope = {"torch": torch, "feats": feats}
+    exec(made, scope)
+    if gathered_dim == 2:  # positions in N (size 7) along D (size 3): the large ones raise
+        with pytest.raises(RuntimeError, match="out of bounds"):
+            feats.gather(gathered_dim, torch.full_like(scope["where"], 6))
+    else:  # positions in D (size 3) along N (size 7): they fit, and read the wrong entries silently
+        where = scope["where"]
+        assert not torch.equal(feats.gather(1, where), feats.gather(2, where))
+
+
+def test_positions_from_order_statistics_along_their_own_dim_are_silent():
+    code = """
+    import torch
+
+    def pick(feats):
+        # feats: [B, N, D]
+        a = feats.gather(1, feats.median(dim=1, keepdim=True)[1])
+        b = feats.gather(-1, feats.mode(keepdim=True).indices)
+        return a, b, feats.median()
+    """
+    assert codes(code) == []

@@ -307,22 +307,28 @@ def reduce(t, args, kwargs, indices=False, name=""):
 
 
 def with_indices(t, args, kwargs, what: str, origin_text: str):
-    """topk / sort / max(dim) / min(dim): (values, indices) with the indices' domain."""
+    """topk / sort / max(dim) / min(dim) / median(dim) / mode / kthvalue: (values, indices) with the
+    indices' domain."""
     s = _known(t)
+    named = what
+    if what == "kthvalue":  # kthvalue(k, dim=-1): the k-th smallest along dim, reduced like min(dim)
+        args, kwargs, what = list(args[1:]), {key: v for key, v in kwargs.items() if key != "k"}, "min"
+    if named in ("kthvalue", "mode") and _arg(args, kwargs, 0, "dim") is None:
+        args = [DimVal(-1)] + list(args)  # mode() and kthvalue(k) reduce the last dim
     if what == "topk":
         k = as_dim(_arg(args, kwargs, 0, "k"))
         dim = as_int(_arg(args, kwargs, 1, "dim", DimVal(-1)))
     else:
         k = None
         dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
-    if what in ("max", "min"):
+    if what in _REDUCED_WITH_INDICES:
         if _arg(args, kwargs, 0, "dim") is None:
             return TensorVal(Shape(()), t.dtype)  # max() with no dim is a plain reduction
         shaped = reduce(t, args, kwargs, indices=True)
         if shaped is None:
             return None
         values = TensorVal(shaped.shape, t.dtype)
-        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(what, dim, origin_text))
+        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(named, dim, origin_text))
         return SeqVal((values, TensorVal(shaped.shape, "int64", domain)), ("values", "indices"))
     if s is None or dim is None:
         return SeqVal((TensorVal(None, t.dtype), TensorVal(None, "int64")), ("values", "indices"))
@@ -337,6 +343,10 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
         (TensorVal(Shape(tuple(dims)), t.dtype), TensorVal(Shape(tuple(dims)), "int64", domain)),
         ("values", "indices"),
     )
+
+
+# reductions over a dim that return (values, indices) when given the dim
+_REDUCED_WITH_INDICES = ("max", "min", "median", "nanmedian", "mode")
 
 
 def _origin(what: str, axis, text: str) -> str:
@@ -597,7 +607,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return argmax(t, args, kwargs, text, name)
     if name == "unbind":
         return Repeated(unbound(t, args, kwargs))
-    if name in ("topk", "sort", "max", "min"):
+    if name in ("topk", "sort", "kthvalue") or name in _REDUCED_WITH_INDICES:
         return with_indices(t, args, kwargs, name, text)
     if name == "argsort":
         return argsort(t, args, kwargs, text)
