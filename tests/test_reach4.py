@@ -696,3 +696,83 @@ def test_positions_from_order_statistics_along_their_own_dim_are_silent():
         return a, b, feats.median()
     """
     assert codes(code) == []
+
+
+# ----- subclasses of the file's classes run the inherited __init__ and methods ------------------------
+
+def test_subclass_overriding_forward_keeps_the_parents_layers_and_helper(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class QNet(nn.Module):
+        def __init__(self, obs_dim, n_actions):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(obs_dim, 32), nn.ReLU())
+            self.adv = nn.Linear(32, n_actions)
+
+        def forward(self, obs):
+            return self.adv(self.body(obs))
+
+        def taken(self, obs, acts):
+            return self(obs).gather(1, acts)
+
+    class Dueling(QNet):
+        def forward(self, obs):
+            a = self.adv(self.body(obs))
+            return a - a.mean(1, keepdim=True)
+
+    if __name__ == "__main__":
+        net = Dueling(4, 3)
+        print(net.taken(torch.randn(8, 4), torch.randint(0, 3, (8,))))
+    """
+    assert codes(code) == ["GL001"]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(8, 3).gather(1, torch.randint(0, 3, (8,)))
+
+
+def test_loss_subclass_reads_a_buffer_its_base_registered(torch):
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class ClassWeighted(nn.Module):
+        def __init__(self, weights):
+            super().__init__()
+            self.register_buffer("w", torch.tensor(weights))
+
+    class Focal(ClassWeighted):
+        def forward(self, logits, y):
+            return self.w.gather(0, y) * logits.gather(1, y[:, None])[:, 0]
+
+    if __name__ == "__main__":
+        crit = Focal([0.5, 0.5])
+        print(crit(torch.randn(8, 5), torch.randint(0, 5, (8,))))
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.tensor([0.5, 0.5]).gather(0, torch.tensor([4]))
+
+
+def test_subclass_with_its_own_init_does_not_borrow_the_parents_attributes():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class ClassWeighted(nn.Module):
+        def __init__(self, weights):
+            super().__init__()
+            self.register_buffer("w", torch.tensor(weights))
+
+    class Focal(ClassWeighted):
+        def __init__(self, n_classes):
+            super().__init__([1.0] * n_classes)
+
+        def forward(self, logits, y):
+            return self.w.gather(0, y) * logits.gather(1, y[:, None])[:, 0]
+
+    if __name__ == "__main__":
+        crit = Focal(5)
+        print(crit(torch.randn(8, 5), torch.randint(0, 5, (8,))))
+    """
+    assert codes(code) == []

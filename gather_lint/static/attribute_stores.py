@@ -9,7 +9,7 @@ rebinding outside `__init__` (`self.alpha = self.alpha.gather(0, labels)`) makes
 from __future__ import annotations
 
 import ast
-from typing import Dict
+from typing import Dict, List
 
 # methods that return the same tensor with the same shape (device or dtype may change)
 _SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "cuda", "cpu", "detach", "clone",
@@ -18,10 +18,11 @@ _SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "
 SETTLED, RETYPED = "settled", "retyped"
 
 
-def settled_attributes(cls: ast.ClassDef) -> Dict[str, str]:
-    """`name -> SETTLED | RETYPED` for attributes whose `__init__` fact holds in every method."""
-    methods = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    init = next((n for n in methods if n.name == "__init__"), None)
+def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
+    """`name -> SETTLED | RETYPED` for attributes whose `__init__` fact holds in every method of a class
+    and of the file's classes it derives from (`lineage`, the class first); `init` is the `__init__` its
+    instances run (its own or an inherited one)."""
+    methods = [n for cls in lineage for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     outside: Dict[str, list] = {}
     for method in methods:
         if method is not init:

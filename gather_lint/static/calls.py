@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import attribute_stores, dataclass_configs
+from . import attribute_stores, class_lineage, dataclass_configs
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -42,6 +42,7 @@ class ModuleContext:
                     if isinstance(node, _DEFS):
                         self.methods[(cls.name, node.name)] = node
                         self.class_of[node] = cls.name
+        self.lineage = class_lineage.inherit(self.classes, self.methods)  # a subclass runs its parent's __init__
         # a script (it has a `__main__` driver) builds its classes from known sizes; a library builds them
         # from configs, where running every opaque instance's forward would cost more than it finds
         self.scripted = any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test) for node in tree.body)
@@ -76,7 +77,9 @@ class ModuleContext:
     def _stores(self, class_name: str) -> Dict[str, str]:
         """The attributes whose __init__ fact every method sees (attribute_stores)."""
         if class_name not in self._store_counts:
-            self._store_counts[class_name] = attribute_stores.settled_attributes(self.classes[class_name])
+            self._store_counts[class_name] = attribute_stores.settled_attributes(
+                [self.classes[class_name]] + [self.classes[p] for p in self.lineage.get(class_name, ())],
+                self.methods.get((class_name, "__init__")))
         return self._store_counts[class_name]
 
     def instantiate(self, class_name: str, args, kwargs) -> InstanceVal:
@@ -131,8 +134,9 @@ class ModuleContext:
             return None
         if caller.call_depth >= MAX_DEPTH:
             return self.analyse(callee)  # too deep for the caller's facts: the callee's own result still holds
-        if instance is None and self.class_of.get(callee) == caller.class_name:
-            instance = caller.instance  # self.method(...) inside an instance's forward
+        if instance is None and caller.class_name is not None and self.class_of.get(callee) in (
+                caller.class_name, *self.lineage.get(caller.class_name, ())):
+            instance = caller.instance  # self.method(...) inside an instance's forward (an inherited one too)
         instance_facts = instance.facts if instance is not None and instance.facts else ()
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not instance_facts and not any(_informative(v) for v in facts.values())
@@ -157,7 +161,8 @@ class ModuleContext:
                                                              _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
-        interp.class_name = self.class_of.get(callee)
+        # an inherited method runs on the instance's own class: its __init__ (own or inherited) built the attributes
+        interp.class_name = instance.class_name if instance is not None else self.class_of.get(callee)
         interp.instance = instance
         interp.run_function(callee, facts)
         result = _joined(interp.returns)
