@@ -19,6 +19,7 @@ from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
+from .tensor_ops import Repeated
 from .scalars import NumberVal
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
 
@@ -203,6 +204,8 @@ def _informative(value) -> bool:
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
     if isinstance(value, SeqVal):
         return any(isinstance(v, TensorVal) and _informative(v) for v in value.items)
+    if isinstance(value, Repeated):  # a list of like batches or cache entries
+        return _informative(value.element)
     return isinstance(value, DimVal) and value_of(value.dim) is not None
 
 
@@ -283,7 +286,7 @@ def _constant_defaults(callee):
 
 # SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
 _FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
-          ArrayVal, Cell, Conv)
+          ArrayVal, Cell, Conv, Repeated)
 
 
 def value_facts(value):

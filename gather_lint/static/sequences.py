@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
+from .tensor_ops import Repeated
 from .values import DimVal, SeqVal
 
 # Calls that copy a sequence without changing its items.
@@ -33,6 +34,8 @@ def copy_of(args: list, kwargs: dict) -> Optional[SeqVal]:
     """list(s) / tuple(s) / torch.Size(s) of a tracked sequence."""
     if len(args) == 1 and not kwargs and isinstance(args[0], SeqVal) and not args[0].names:
         return SeqVal(args[0].items)
+    if len(args) == 1 and not kwargs and isinstance(args[0], Repeated):
+        return args[0]  # tuple(f(x) for x in xs): the same run of like elements
     return None
 
 

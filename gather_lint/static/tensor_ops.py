@@ -514,6 +514,12 @@ class Repeated:
     def __init__(self, element):
         self.element = element
 
+    def __eq__(self, other):  # two runs of the same element are the same fact (joins, memo keys)
+        return isinstance(other, Repeated) and other.element == self.element
+
+    def __hash__(self):
+        return hash(("Repeated", self.element))
+
 
 def _flat_data_shape(data) -> Optional[Shape]:
     """[n] for a tuple/list of n Python numbers (sizes from `.size(0)` included); None otherwise."""
