@@ -813,3 +813,54 @@ def test_a_tuple_of_tensors_with_different_shapes_gives_its_loop_no_shape():
         return out
     """
     assert codes(code) == []
+
+
+# ----- settings in a namespace: SimpleNamespace(...) / argparse.Namespace(...) -----------------------
+
+@pytest.mark.parametrize("made", [
+    "SimpleNamespace(dim=8, n_classes=5, alpha=0.25)",
+    "argparse.Namespace(dim=8, n_classes=5, alpha=0.25)",
+])
+def test_namespace_settings_size_the_model_and_build_the_loss_weights(torch, made):
+    code = f"""
+    import argparse
+    from types import SimpleNamespace
+
+    import torch
+    import torch.nn as nn
+
+    class Focal(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.alpha = torch.tensor([cfg.alpha, 1 - cfg.alpha])
+
+        def forward(self, logits, y):
+            return self.alpha.gather(0, y) * logits.gather(1, y[:, None])[:, 0]
+
+    def build(opts):
+        return nn.Linear(opts.dim, opts.n_classes), Focal(opts)
+
+    if __name__ == "__main__":
+        opts = {made}
+        head, crit = build(opts)
+        x, y = torch.randn(6, opts.dim), torch.randint(0, opts.n_classes, (6,))
+        print(crit(head(x), y))
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.tensor([0.25, 0.75]).gather(0, torch.tensor([3]))
+
+
+def test_a_namespace_setting_it_does_not_hold_stays_unknown():
+    code = """
+    from types import SimpleNamespace
+    import torch
+
+    def pick(opts, y):
+        w = torch.ones(opts.n_classes)
+        return w.gather(0, y)
+
+    if __name__ == "__main__":
+        print(pick(SimpleNamespace(dim=8), torch.randint(0, 5, (6,))))
+    """
+    assert codes(code) == []

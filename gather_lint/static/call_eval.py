@@ -359,6 +359,8 @@ class CallMixin:
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
+        if func == "SimpleNamespace" and module == "types" or func == "Namespace" and module == "argparse":
+            return config.keyword_dict(kwargs) if not args and _UNKNOWN_KWARGS not in kwargs else None
         if func == "pad_sequence" and module.endswith("nn.utils.rnn"):
             fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
             return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None

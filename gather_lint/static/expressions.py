@@ -102,6 +102,8 @@ class ExpressionMixin:
             return None
         if isinstance(owner, SeqVal) and attr in owner.names:
             return owner.items[owner.names.index(attr)]
+        if isinstance(owner, config.DictVal) and attr in dict(owner.items):
+            return owner.get(Literal(attr))  # cfg.alpha of a SimpleNamespace(alpha=0.25, ...)
         if isinstance(owner, LayerVal) and attr == "weight":
             return owner.weight
         if isinstance(owner, InstanceVal) and self.module is not None and owner.facts is not None:
