@@ -754,7 +754,35 @@ def test_loss_subclass_reads_a_buffer_its_base_registered(torch):
         torch.tensor([0.5, 0.5]).gather(0, torch.tensor([4]))
 
 
-def test_subclass_with_its_own_init_does_not_borrow_the_parents_attributes():
+@pytest.mark.parametrize("n_classes, expected", [(5, []), (3, ["GL011"])])
+def test_subclass_passing_its_weights_to_super_init_gets_the_parents_buffer(torch, n_classes, expected):
+    code = f"""
+    import torch
+    import torch.nn as nn
+
+    class ClassWeighted(nn.Module):
+        def __init__(self, weights):
+            super().__init__()
+            self.register_buffer("w", torch.tensor(weights))
+
+    class Focal(ClassWeighted):
+        def __init__(self, n_classes, gamma=2.0):
+            super().__init__([1.0] * n_classes)
+            self.gamma = gamma
+
+        def forward(self, logits, y):
+            return self.w.gather(0, y) * logits.gather(1, y[:, None])[:, 0]
+
+    if __name__ == "__main__":
+        crit = Focal({n_classes})
+        print(crit(torch.randn(8, 5), torch.randint(0, 5, (8,))))
+    """
+    assert codes(code) == expected
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.tensor([1.0] * 3).gather(0, torch.tensor([4]))
+
+
+def test_a_parent_init_that_is_never_called_builds_nothing():
     code = """
     import torch
     import torch.nn as nn
@@ -766,14 +794,14 @@ def test_subclass_with_its_own_init_does_not_borrow_the_parents_attributes():
 
     class Focal(ClassWeighted):
         def __init__(self, n_classes):
-            super().__init__([1.0] * n_classes)
+            nn.Module.__init__(self)
+            self.register_buffer("w", torch.ones(n_classes))
 
         def forward(self, logits, y):
             return self.w.gather(0, y) * logits.gather(1, y[:, None])[:, 0]
 
     if __name__ == "__main__":
-        crit = Focal(5)
-        print(crit(torch.randn(8, 5), torch.randint(0, 5, (8,))))
+        print(Focal(5)(torch.randn(8, 5), torch.randint(0, 5, (8,))))
     """
     assert codes(code) == []
 

@@ -24,12 +24,15 @@ def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
     instances run (its own or an inherited one)."""
     methods = [n for cls in lineage for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     outside: Dict[str, list] = {}
+    inside: set = set()
     for method in methods:
-        if method is not init:
-            for name, stores in _stores(method).items():
-                outside.setdefault(name, []).extend(stores)
+        if method is init or method.name == "__init__":  # an ancestor's, run by super().__init__(...)
+            inside.update(_stores(method))
+            continue
+        for name, stores in _stores(method).items():
+            outside.setdefault(name, []).extend(stores)
     found = {}
-    for name in _stores(init) if init is not None else ():
+    for name in inside if init is not None else ():
         stores = outside.get(name, ())
         if not stores:
             found[name] = SETTLED

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
+from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
     normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -76,6 +76,9 @@ class CallMixin:
                 if callee is not None:
                     args, kwargs = self._args(node)
                     return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+        if isinstance(func, ast.Attribute) and self.module is not None and class_lineage.is_super_init(node):
+            class_lineage.run_parent_init(self, *self._args(node))
+            return None
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)

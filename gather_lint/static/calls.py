@@ -68,6 +68,7 @@ class ModuleContext:
                 interp.module = self
                 interp.call_depth = MAX_DEPTH  # no calls out of __init__ for this
                 interp.class_name = class_name
+                interp._building = True  # super().__init__(...) runs the parent's (class_lineage)
                 interp.run_function(init, dict(facts))
                 self._attributes[key] = {
                     k: attribute_stores.held(value, stores.get(k[5:])) for k, value in interp.env.items()
