@@ -211,6 +211,7 @@ _DRIVER = "__main__"
 # word at every position: yields (name reversed, "." when it is called as an attribute)
 _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
+_CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
 
 
 def parse_relevant(text: str, path: str) -> ast.Module:
@@ -296,9 +297,11 @@ def _whole(tree: ast.Module, text: str, path: str) -> ast.Module:
 
 
 def _called_names(text: str):
-    """(names called as f(...) or obj.f(...), names called as plain f(...))."""
+    """(names called as f(...) or obj.f(...), names called as plain f(...)). A class's bases count as
+    called by it: a subclass instance runs its parent's __init__ and methods (class_lineage.py)."""
     found = _CALL_REVERSED.findall(text[::-1])
-    return {name[::-1] for name, _ in found}, {name[::-1] for name, dot in found if not dot}
+    bases = set(_CLASS_BASES.findall(text[:text.find(":") + 1])) if text.startswith("class ") else set()
+    return {name[::-1] for name, _ in found} | bases, {name[::-1] for name, dot in found if not dot} | bases
 
 
 def _block_starts(lines) -> List[int]:

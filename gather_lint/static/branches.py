@@ -11,6 +11,7 @@ import operator
 from typing import List, Optional
 
 from ..dims import must_differ, must_equal, value
+from . import python_types
 from .values import DimVal, Literal, SeqVal
 
 _ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
@@ -30,8 +31,8 @@ def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
     if isinstance(op, (ast.Is, ast.IsNot)):
         if isinstance(left, Literal) and isinstance(right, Literal) and right.value is None:
             same = left.value is None
-        elif isinstance(left, DimVal) and isinstance(right, Literal) and right.value is None:
-            same = False
+        elif isinstance(right, Literal) and right.value is None and python_types.never_none(left):
+            same = False  # ints, displays, instances: `alpha is None` with a list passed for alpha
         else:
             return None
         return Literal(same if isinstance(op, ast.Is) else not same)
@@ -49,11 +50,20 @@ def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
         if type(op) in _ORDER and a is not None and b is not None:
             return Literal(_ORDER[type(op)](a, b))
         return None
+    if type(op) in _ORDER and _number(left) is not None and _number(right) is not None:
+        return Literal(_ORDER[type(op)](_number(left), _number(right)))  # `if cfg["mixup_alpha"] > 0:`
     if isinstance(left, Literal) and isinstance(right, Literal) and isinstance(op, (ast.Eq, ast.NotEq)):
         consts = (str, bool, type(None))
         if isinstance(left.value, consts) and isinstance(right.value, consts):
             return Literal((left.value == right.value) == isinstance(op, ast.Eq))
     return None
+
+
+def _number(v):
+    """A known Python number: a float literal or an int of known value."""
+    if isinstance(v, Literal) and isinstance(v.value, float):
+        return v.value
+    return value(v.dim) if isinstance(v, DimVal) else None
 
 
 def _same_sizes(left: SeqVal, right: SeqVal) -> Optional[bool]:

@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
-    normalised_consumers, numpy_values, repeated_indices, tensor_lists, value_ranges
+from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
+    normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -76,6 +76,9 @@ class CallMixin:
                 if callee is not None:
                     args, kwargs = self._args(node)
                     return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+        if isinstance(func, ast.Attribute) and self.module is not None and class_lineage.is_super_init(node):
+            class_lineage.run_parent_init(self, *self._args(node))
+            return None
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
@@ -139,9 +142,12 @@ class CallMixin:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "len" and len(args) == 1 and sequences.counted(args[0], node.args[0]):
             return DimVal(len(args[0].items))  # len(cfg["sizes"]) of a literal list: the number of graphs
+        if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
+            return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
-            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(None)
+            return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
+                sequences.length(args[0]) if func.id == "len" else None)
         return None
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
@@ -225,8 +231,9 @@ class CallMixin:
                      for k in node.keywords if k.arg}
         formal_kw.update({k: v for k, v in kwargs.items() if k not in formal_kw})  # items of a **spread
         result = self.module.call(self, callee, node, formal, formal_kw)
-        return self._shaped_by_comments(result, (formal, formal_kw), (list(args), kwargs),
-                                        lambda: self.module.call(self, callee, node, args, kwargs, silent=True))
+        result = self._shaped_by_comments(result, (formal, formal_kw), (list(args), kwargs),
+                                          lambda: self.module.call(self, callee, node, args, kwargs, silent=True))
+        return result if result is not None else python_annotations.sequence_of(callee.returns)  # -> list[int]
 
     def _formal(self, arg_nodes, args):
         """The arguments a callee is checked with: those resting on shape comments keep only what code
@@ -357,6 +364,8 @@ class CallMixin:
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
             return None
+        if func == "SimpleNamespace" and module == "types" or func == "Namespace" and module == "argparse":
+            return config.keyword_dict(kwargs) if not args and _UNKNOWN_KWARGS not in kwargs else None
         if func == "pad_sequence" and module.endswith("nn.utils.rnn"):
             fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
             return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None
@@ -371,14 +380,17 @@ class CallMixin:
 
 
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
-                 "as_tensor", "LongTensor", "FloatTensor"}
+                 "as_tensor", "LongTensor", "FloatTensor", "Tensor"}
+
+
+_LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}  # torch.Tensor([...]) is float
 
 
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
 
 
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.PERMUTING | {
-    "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "matmul", "clamp", "clip", "multinomial",
+    "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "median", "nanmedian", "mode", "kthvalue", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
     "unique_consecutive"}
 
@@ -478,6 +490,17 @@ def _dtype_kw(kwargs) -> Optional[str]:
 def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=None):
     dtype = _dtype_kw(kwargs)
     unknown_dtype = "dtype" in kwargs and dtype is None
+    if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
+            and scalars.tensor_of_numbers(args[0]) is not None and (
+                func in ("Tensor", "FloatTensor") or _literal_shape(node.args[0])[0] is None):
+        # a list built from numbers the analysis tracks (a literal one is read below, padding values included)
+        made, low = scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func)), scalars.lowest_int(args[0])
+        return _with_sentinel(made, low, node.lineno) if low is not None and low < 0 and made.dtype == "int64" else made
+    if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
+            and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
+        return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))
+    if func == "FloatTensor" and len(args) == 1 and isinstance(args[0], SeqVal):
+        return None  # FloatTensor([x, y]) is data, not sizes
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
         return TensorVal(_size_args(args, kwargs), default, origin="constructor",

@@ -14,11 +14,13 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import dataclass_configs, passed_dims
+from . import attribute_stores, class_lineage, dataclass_configs, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
+from .tensor_ops import Repeated
+from .scalars import NumberVal
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
 
 MAX_DEPTH = 3
@@ -41,6 +43,7 @@ class ModuleContext:
                     if isinstance(node, _DEFS):
                         self.methods[(cls.name, node.name)] = node
                         self.class_of[node] = cls.name
+        self.lineage = class_lineage.inherit(self.classes, self.methods)  # a subclass runs its parent's __init__
         # a script (it has a `__main__` driver) builds its classes from known sizes; a library builds them
         # from configs, where running every opaque instance's forward would cost more than it finds
         self.scripted = any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test) for node in tree.body)
@@ -65,18 +68,20 @@ class ModuleContext:
                 interp.module = self
                 interp.call_depth = MAX_DEPTH  # no calls out of __init__ for this
                 interp.class_name = class_name
+                interp._building = True  # super().__init__(...) runs the parent's (class_lineage)
                 interp.run_function(init, dict(facts))
                 self._attributes[key] = {
-                    k: value for k, value in interp.env.items()
-                    if k.startswith("self.") and (stores.get(k[5:]) == 1 or k[5:] in _set_up_in_init(init, stores))
-                    and k.count(".") == 1
+                    k: attribute_stores.held(value, stores.get(k[5:])) for k, value in interp.env.items()
+                    if k.startswith("self.") and k[5:] in stores and k.count(".") == 1
                     and not isinstance(value, type(None)) and k[5:] not in interp.informal}
         return self._attributes[key]
 
-    def _stores(self, class_name: str) -> Dict[str, int]:
-        """How often the class's methods assign each `self.x` (register_buffer included)."""
+    def _stores(self, class_name: str) -> Dict[str, str]:
+        """The attributes whose __init__ fact every method sees (attribute_stores)."""
         if class_name not in self._store_counts:
-            self._store_counts[class_name] = _attribute_stores(self.classes[class_name])
+            self._store_counts[class_name] = attribute_stores.settled_attributes(
+                [self.classes[class_name]] + [self.classes[p] for p in self.lineage.get(class_name, ())],
+                self.methods.get((class_name, "__init__")))
         return self._store_counts[class_name]
 
     def instantiate(self, class_name: str, args, kwargs) -> InstanceVal:
@@ -131,8 +136,9 @@ class ModuleContext:
             return None
         if caller.call_depth >= MAX_DEPTH:
             return self.analyse(callee)  # too deep for the caller's facts: the callee's own result still holds
-        if instance is None and self.class_of.get(callee) == caller.class_name:
-            instance = caller.instance  # self.method(...) inside an instance's forward
+        if instance is None and caller.class_name is not None and self.class_of.get(callee) in (
+                caller.class_name, *self.lineage.get(caller.class_name, ())):
+            instance = caller.instance  # self.method(...) inside an instance's forward (an inherited one too)
         instance_facts = instance.facts if instance is not None and instance.facts else ()
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not instance_facts and not any(_informative(v) for v in facts.values())
@@ -156,7 +162,8 @@ class ModuleContext:
                                                              _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
-        interp.class_name = self.class_of.get(callee)
+        # an inherited method runs on the instance's own class: its __init__ (own or inherited) built the attributes
+        interp.class_name = instance.class_name if instance is not None else self.class_of.get(callee)
         interp.instance = instance
         interp.run_function(callee, facts)
         result = _joined(interp.returns)
@@ -181,61 +188,6 @@ def _joined(returns):
     for i, value in enumerate(returns):
         result = value if i == 0 else join(result, value)
     return result
-
-
-_STORE_TARGETS = {ast.Assign: lambda s: s.targets, ast.AugAssign: lambda s: [s.target],
-                  ast.AnnAssign: lambda s: [s.target], ast.For: lambda s: [s.target], ast.AsyncFor: lambda s: [s.target],
-                  ast.With: lambda s: [i.optional_vars for i in s.items if i.optional_vars is not None],
-                  ast.AsyncWith: lambda s: [i.optional_vars for i in s.items if i.optional_vars is not None]}
-
-
-def _attribute_stores(cls: ast.ClassDef) -> Dict[str, int]:
-    """How often a class's statements assign each `self.x` or register it as a buffer. Only statements
-    are visited (targets and statement-level calls), not every expression node: classes of model
-    files are large and this runs for each class whose attributes are read."""
-    stores: Dict[str, int] = {}
-    todo = list(cls.body)
-    while todo:
-        stmt = todo.pop()
-        targets = list(_STORE_TARGETS.get(type(stmt), lambda s: ())(stmt))
-        while targets:
-            target = targets.pop()
-            if isinstance(target, (ast.Tuple, ast.List)):
-                targets.extend(target.elts)
-            elif isinstance(target, ast.Starred):
-                targets.append(target.value)
-            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-                stores[target.attr] = stores.get(target.attr, 0) + 1
-        buffer = _buffer_name(getattr(stmt, "value", None))
-        if buffer is not None:
-            stores[buffer] = stores.get(buffer, 0) + 1
-        for field in ("body", "orelse", "finalbody"):
-            todo.extend(getattr(stmt, field, ()))
-        for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
-            todo.extend(part.body)
-    return stores
-
-
-def _set_up_in_init(init: ast.FunctionDef, stores: Dict[str, int]) -> set:
-    """Attributes only __init__ assigns, outside loops (`if alpha is None: self.alpha = ones(C, 1)` /
-    `else: ...`, then `self.alpha = self.alpha / self.alpha.sum()`): its run, branches joined, holds
-    their value for every other method."""
-    in_init = _attribute_stores(ast.ClassDef(name="", bases=[], keywords=[], body=init.body, decorator_list=[]))
-    looped = set()
-    for node in ast.walk(init):
-        if isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
-            looped |= set(_attribute_stores(ast.ClassDef(name="", bases=[], keywords=[], body=node.body + node.orelse,
-                                                         decorator_list=[])))
-    return {name for name, count in in_init.items() if count == stores.get(name) and name not in looped}
-
-
-def _buffer_name(node) -> Optional[str]:
-    """self.register_buffer("name", tensor) stores self.name."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register_buffer" \
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" and node.args \
-            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-        return node.args[0].value
-    return None
 
 
 def _from_call(v, context: str):
@@ -264,11 +216,13 @@ def _informative(value) -> bool:
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
     if isinstance(value, SeqVal):
         return any(isinstance(v, TensorVal) and _informative(v) for v in value.items)
+    if isinstance(value, Repeated):  # a list of like batches or cache entries
+        return _informative(value.element)
     return isinstance(value, DimVal) and value_of(value.dim) is not None
 
 
 def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
-    """Integer defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
+    """Number defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
     if "**" in kwargs:
         return {}  # f(**options): any parameter may be among the options
     positional = callee.args.posonlyargs + callee.args.args
@@ -281,6 +235,8 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
             and isinstance(default.operand, ast.Constant) else None)
         if isinstance(number, int) and not isinstance(number, bool):
             found[param.arg] = DimVal(number)
+        elif isinstance(number, float):
+            found[param.arg] = Literal(number)  # `alpha=0.25` left out: isinstance(alpha, float) is certain
     return found
 
 
@@ -296,6 +252,12 @@ def _other_size(declared: Shape, given: Optional[Shape]) -> bool:
         return False
     return any(isinstance(d, int) and value_of(g) is not None and value_of(g) != d
                for d, g in zip(declared.dims, given.dims))
+
+
+def _fills_variadic(declared: Shape, given: Optional[Shape]) -> bool:
+    """`Float[Tensor, "..."]` (any rank) called with a [B, T, F] tensor: the call's shape is the better
+    fact. Only a bare `...`: named trailing dims keep the annotation's names."""
+    return declared.variadic and not declared.dims and given is not None and not given.variadic
 
 
 def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
@@ -345,7 +307,7 @@ def _constant_defaults(callee):
 
 # SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
 _FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
-          ArrayVal, Cell, Conv)
+          ArrayVal, Cell, Conv, Repeated)
 
 
 def value_facts(value):
@@ -375,11 +337,14 @@ def fill_gaps(declared, fact):
     if declared is None:
         return fact
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
-        if declared.shape is None or _other_rank(declared.shape, fact.shape) or _other_size(declared.shape, fact.shape):
+        if declared.shape is None or _other_rank(declared.shape, fact.shape) or _other_size(declared.shape, fact.shape) \
+                or _fills_variadic(declared.shape, fact.shape):
             # a rank the caller's code proves wins over the annotation: this call runs with that tensor
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
                               domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised)
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
+    if isinstance(declared, NumberVal) and (isinstance(fact, (DimVal, SeqVal)) or isinstance(fact, Literal)):
+        return fact  # `alpha: float = 0.25` given 0.5, or a list: the call's value is the better fact
     return declared

@@ -51,7 +51,9 @@ def _kept(item):
 
 
 def _is_setting(item) -> bool:
-    """A literal int, or a tuple of them (`"patch": (8, 16, 16)`, spread into sizes with `*`)."""
+    """A literal int, or a tuple of them (`"patch": (8, 16, 16)`, spread into sizes with `*`); a float,
+    bool or str literal (`"alpha": 0.25`, `"alpha": [0.25, 0.75]`: what a loss built from the config gets)."""
     if isinstance(item, SeqVal):
         return not item.names and all(_is_setting(i) and not isinstance(i, SeqVal) for i in item.items)
-    return isinstance(item, DimVal) and isinstance(item.dim, int)
+    return (isinstance(item, DimVal) and isinstance(item.dim, int)) or (
+        isinstance(item, Literal) and isinstance(item.value, (float, bool, str)))

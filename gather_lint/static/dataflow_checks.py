@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from . import advanced_indexing, broadcast_rows, loss_targets, one_hot_pick
 from ..dims import must_equal
@@ -144,14 +145,21 @@ class DataflowCheckMixin:
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:
                 gather = mine.kept_at if mine.kept_at is not None and self._in_this_function(mine.kept_at) else None
-                at = gather or mine_node
+                # a method of this file returned it (`q = self.net.q_values(s)`): the squeeze belongs at its
+                # gather, which the finding names (without a fix there: other callers share that code)
+                returned = mine.kept_at if gather is None and mine.kept_at is not None and not (
+                    self.call_depth and isinstance(mine_node, ast.Name) and mine_node.id in self.params) else None
+                at = gather or returned or mine_node
                 violation = missing_squeeze.check_broadcast(
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
-                    self.source.segment(other_node), op, node.lineno if gather is not None else None,
+                    self.source.segment(other_node), op, node.lineno if gather is not None or returned is not None else None,
                     "the index's" if isinstance(mine.kept_at, ast.Subscript) else "gather's")
                 if violation is not None:
-                    passed_in = gather is None and self.call_depth and isinstance(mine_node, ast.Name) \
+                    passed_in = gather is None and returned is None and self.call_depth and isinstance(mine_node, ast.Name) \
                         and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong
+                    if returned is not None:
+                        self.flag(returned, replace(violation, fix_suffix=None), None)
+                        return
                     self.flag(PassedIn(node) if passed_in else gather or node, violation, at)
                 return
 

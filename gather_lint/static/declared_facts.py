@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import scalars
-from . import comment_dim_names, header_comments, value_comments
+from . import comment_dim_names, header_comments, python_annotations, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
@@ -109,6 +109,8 @@ class DeclaredFactsMixin:
                 fact = fact.with_(shape=documented[param.arg][0], origin="docstring")
             if fact is None and (_is_int_param(param) or param.arg in sizes):
                 fact = DimVal(Sym(param.arg, expr=param.arg))
+            if fact is None:
+                fact = python_annotations.sequence_of(param.annotation)  # `ids: list[int]`
             self.env[param.arg] = fact
             if self.trace is not None and isinstance(fact, TensorVal):
                 self.trace.append((param.lineno, param.arg, fact))

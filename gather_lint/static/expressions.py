@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
-from . import column_key_lookups, config, modules, numpy_values
+from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -102,6 +102,8 @@ class ExpressionMixin:
             return None
         if isinstance(owner, SeqVal) and attr in owner.names:
             return owner.items[owner.names.index(attr)]
+        if isinstance(owner, config.DictVal) and attr in dict(owner.items):
+            return owner.get(Literal(attr))  # cfg.alpha of a SimpleNamespace(alpha=0.25, ...)
         if isinstance(owner, LayerVal) and attr == "weight":
             return owner.weight
         if isinstance(owner, InstanceVal) and self.module is not None and owner.facts is not None:
@@ -153,7 +155,9 @@ class ExpressionMixin:
             return sequences.spliced(node.elts, items)  # (*x.shape, n): the known items spread in place
         return SeqVal(items)
 
-    expr_List = expr_Tuple
+    def expr_List(self, node):
+        made = self.expr_Tuple(node)  # a list display: isinstance(alpha, list) is certain (python_types)
+        return python_types.ListVal(made.items) if type(made) is SeqVal else made
 
     def expr_BinOp(self, node: ast.BinOp):
         left, right = self.expr(node.left), self.expr(node.right)
@@ -205,7 +209,9 @@ class ExpressionMixin:
         return branches.bool_op(node.op, [self.expr(v) for v in node.values])
 
     def expr_IfExp(self, node: ast.IfExp):
-        self.expr(node.test)
+        certain = branches.truth(self.expr(node.test))
+        if certain is not None:  # `None if alpha is None else torch.tensor(alpha)` with alpha known
+            return self.expr(node.body if certain else node.orelse)
         return join(self.expr(node.body), self.expr(node.orelse))
 
     def expr_NamedExpr(self, node: ast.NamedExpr):
@@ -232,6 +238,9 @@ class ExpressionMixin:
         self.env = saved
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (modules.is_layer(element) or isinstance(element, InstanceVal)):
             return ops.Repeated(element)  # nn.ModuleList(nn.Linear(d, d) for _ in range(n))
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, SeqVal) and not element.names \
+                and any(isinstance(item, TensorVal) for item in element.items):
+            return ops.Repeated(element)  # [(x, y) for _ in range(n)]: `for x, y in batches` gets each pair
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list

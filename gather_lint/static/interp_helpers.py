@@ -103,6 +103,12 @@ def _row_of(iterable, node):
     """`for row in x` gives x's rows; zip() of tensors gives a tuple of rows; a ModuleList its layer."""
     if isinstance(iterable, LayerList):
         return iterable.element
+    if isinstance(iterable, ops.Repeated):
+        return iterable.element  # `for x, y in batches` over a list built by a comprehension of (x, y) pairs
+    if isinstance(iterable, SeqVal) and not iterable.names and iterable.items and node is not None \
+            and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate")) \
+            and all(item == iterable.items[0] for item in iterable.items) and isinstance(iterable.items[0], TensorVal):
+        return iterable.items[0]  # `for state in (key, value)`: every item has the same facts
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
         return DimVal(None)  # for t in range(T): t is one int, whatever its value (x[:, t] drops a dim)
     if isinstance(iterable, TensorVal):

@@ -19,7 +19,13 @@ NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
 _SHAPE_KEEPING = {
     "ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "SELU", "Mish", "Softplus",
     "Hardswish", "Hardtanh", "Dropout", "Identity", "LayerNorm", "RMSNorm", "Softmax", "LogSoftmax",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "PReLU", "CELU", "Hardsigmoid", "LogSigmoid", "Softsign",
+    "Softmin", "Tanhshrink", "TransformerEncoderLayer", "TransformerEncoder",  # (x, mask=...): x's shape
 }
+
+
+_POOLS = {f"{kind}Pool{n}d" for kind in ("Max", "Avg", "AdaptiveAvg", "AdaptiveMax") for n in (1, 2, 3)}
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,21 @@ class KeepShape:
 
     def apply(self, x) -> Optional[TensorVal]:
         return TensorVal(x.shape, x.dtype) if isinstance(x, TensorVal) else None
+
+
+@dataclass(frozen=True)
+class Flatten:
+    """nn.Flatten(start_dim=1, end_dim=-1): the dims from start to end become one."""
+
+    start: int = 1
+    end: int = -1
+
+    def apply(self, x) -> Optional[TensorVal]:
+        from . import tensor_ops
+
+        if not isinstance(x, TensorVal):
+            return None
+        return tensor_ops.apply_method("flatten", x, [DimVal(self.start), DimVal(self.end)], {}, "")
 
 
 @dataclass(frozen=True)
@@ -93,13 +114,59 @@ class Conv:
         return TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype)
 
 
+@dataclass(frozen=True)
+class Pool:
+    """nn.MaxPool/AvgPool{1,2,3}d (kernel, stride, padding) and nn.Adaptive{Avg,Max}Pool{1,2,3}d (output
+    sizes): the channels stay, each spatial size follows the window or becomes the output size."""
+
+    spatial: int
+    kernel: tuple = ()
+    stride: tuple = ()
+    padding: tuple = ()
+    output: tuple = ()  # adaptive pools: the output sizes (None: that dim keeps its size)
+
+    def apply(self, x):
+        s = x.shape if isinstance(x, TensorVal) else None
+        if s is None or s.variadic or len(s.dims) not in (self.spatial + 1, self.spatial + 2):
+            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+        lead, sizes = s.dims[:-self.spatial], s.dims[-self.spatial:]
+        if self.output:
+            out = tuple(n if o is None else o for n, o in zip(sizes, self.output))
+        else:
+            out = tuple(_conv_size(n, k, st, p, 1) for n, k, st, p in zip(sizes, self.kernel, self.stride, self.padding))
+        return TensorVal(Shape(lead + out), x.dtype)
+
+
+def _pool(func: str, args: list, kwargs: dict) -> Optional[Pool]:
+    spatial = int(func[-2])
+    if func.startswith("Adaptive"):
+        size = args[0] if args else kwargs.get("output_size")
+        if isinstance(size, DimVal) and isinstance(size.dim, int):
+            return Pool(spatial, output=(size.dim,) * spatial)
+        if isinstance(size, SeqVal) and len(size.items) == spatial and all(
+                isinstance(v, DimVal) and isinstance(v.dim, int) or (isinstance(v, Literal) and v.value is None)
+                for v in size.items):
+            return Pool(spatial, output=tuple(v.dim if isinstance(v, DimVal) else None for v in size.items))
+        return None
+    names = ("kernel_size", "stride", "padding")
+    given = dict(zip(names, args))
+    given.update({k: v for k, v in kwargs.items() if k in names})
+    if "kernel_size" not in given or any(k in kwargs for k in ("dilation", "ceil_mode", "return_indices")):
+        return None
+    kernel = _per_dim(given["kernel_size"], spatial, None)
+    stride = given.get("stride")
+    stride = kernel if stride is None or (isinstance(stride, Literal) and stride.value is None) else _per_dim(stride, spatial, 1)
+    return Pool(spatial, kernel, stride, _per_dim(given.get("padding"), spatial, 0))
+
+
 def _conv_size(n, kernel, stride, padding, dilation):
     from ..dims import value
 
     if padding == "same" and stride == 1:
         return n
-    if stride == 1 and padding == 0 and kernel == 1:
-        return n  # a 1x1 convolution keeps the size, known or not
+    if stride == 1 and all(isinstance(v, int) for v in (kernel, padding, dilation)) \
+            and 2 * padding == dilation * (kernel - 1):
+        return n  # "same" padding (padding=kernel_size // 2 for an odd kernel) keeps the size, known or not
     numbers = [value(n), kernel, stride, padding, dilation]
     if any(not isinstance(v, int) for v in numbers):
         return None
@@ -142,7 +209,7 @@ def takes_state(layer) -> bool:
 
 
 def is_layer(value) -> bool:
-    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv))
+    return isinstance(value, (LayerVal, KeepShape, Sequential, Recurrent, Cell, Conv, Flatten, Pool))
 
 
 def build(func: str, args: list, kwargs: dict):
@@ -170,6 +237,11 @@ def build(func: str, args: list, kwargs: dict):
         return _conv(int(func[4]), args, kwargs)
     if func in _SHAPE_KEEPING:
         return KeepShape(func)
+    if func in _POOLS:
+        return _pool(func, args, kwargs)
+    if func == "Flatten":
+        ends = [args[0] if args else kwargs.get("start_dim", DimVal(1)), args[1] if len(args) > 1 else kwargs.get("end_dim", DimVal(-1))]
+        return Flatten(*(e.dim for e in ends)) if all(isinstance(e, DimVal) and isinstance(e.dim, int) for e in ends) else None
     if func == "Sequential" and args and all(is_layer(a) for a in args):
         return Sequential(tuple(args))
     if func == "ModuleList" and len(args) == 1 and not kwargs:

@@ -25,7 +25,7 @@ def is_float_number(value) -> bool:
 def arith(left, right) -> Optional[NumberVal]:
     """`1.0 - smoothing`, `smoothing / (n - 1)`: numbers in, a number out (a tensor operand gives a tensor)."""
     sides = (left, right)
-    if any(isinstance(s, NumberVal) for s in sides) and all(is_float_number(s) or isinstance(s, DimVal) for s in sides):
+    if any(is_float_number(s) for s in sides) and all(is_float_number(s) or isinstance(s, DimVal) for s in sides):
         return NumberVal()
     return None
 
@@ -50,3 +50,44 @@ def bind_float_params(env: dict, node) -> None:
         default = defaults.get(param.arg)
         if annotated or (isinstance(default, ast.Constant) and isinstance(default.value, float)):
             env[param.arg] = NumberVal()
+
+
+def is_number(value) -> bool:
+    """A Python int or float the analysis tracks (its value may be unknown)."""
+    return is_float_number(value) or isinstance(value, DimVal) or (
+        isinstance(value, Literal) and isinstance(value.value, bool))
+
+
+def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
+    """`torch.tensor([alpha, 1 - alpha])`, `torch.as_tensor(weights)` with `weights` a list passed to the
+    constructor: a 1-d tensor (2-d for a list of equal-length lists) of tracked numbers. Any item that is
+    not a known number (a tensor, a list of unknown length) leaves the shape unknown."""
+    from .values import SeqVal
+
+    if not isinstance(data, SeqVal) or data.names:
+        return None
+    items = data.items
+    if items and all(isinstance(i, SeqVal) for i in items):
+        rows = [tensor_of_numbers(i) for i in items]
+        if any(r is None for r in rows) or len({r.shape for r in rows}) != 1:
+            return None
+        inner, kinds = rows[0].shape.dims, {r.dtype for r in rows}
+    elif all(is_number(i) for i in items):
+        inner = ()
+        kinds = {"float32" if is_float_number(i) else ("bool" if isinstance(i, Literal) else "int64") for i in items}
+    else:
+        return None
+    made = "float32" if "float32" in kinds or not items else (kinds.pop() if len(kinds) == 1 else None)
+    return TensorVal(Shape((len(items),) + inner), dtype or made, origin="constructor")
+
+
+def lowest_int(data) -> Optional[int]:
+    """The smallest known int in a (nested) list of tracked numbers: a negative one is padding put in."""
+    from ..dims import value
+    from .values import SeqVal
+
+    if isinstance(data, SeqVal):
+        found = [lowest_int(item) for item in data.items]
+        found = [f for f in found if f is not None]
+        return min(found) if found else None
+    return value(data.dim) if isinstance(data, DimVal) and isinstance(value(data.dim), int) else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
+from .tensor_ops import Repeated
 from .values import DimVal, SeqVal
 
 # Calls that copy a sequence without changing its items.
@@ -33,6 +34,8 @@ def copy_of(args: list, kwargs: dict) -> Optional[SeqVal]:
     """list(s) / tuple(s) / torch.Size(s) of a tracked sequence."""
     if len(args) == 1 and not kwargs and isinstance(args[0], SeqVal) and not args[0].names:
         return SeqVal(args[0].items)
+    if len(args) == 1 and not kwargs and isinstance(args[0], Repeated):
+        return args[0]  # tuple(f(x) for x in xs): the same run of like elements
     return None
 
 
@@ -72,3 +75,15 @@ def counted(seq, node) -> bool:
     len), not a name (a list a loop may have appended to)."""
     return isinstance(seq, SeqVal) and not isinstance(node, ast.Name) and not (
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate"))
+
+
+def length(value):
+    """`len(x)`: a tuple's item count, a tensor's first size (None when unknown). `if len(actions) == 1:`
+    is then decided for a known batch."""
+    from .values import TensorVal
+
+    if isinstance(value, SeqVal) and not value.names:
+        return len(value.items)
+    if isinstance(value, TensorVal) and value.shape is not None and not value.shape.variadic and value.shape.dims:
+        return value.shape.dims[0]
+    return None

@@ -5,6 +5,7 @@ arguments, and returns an abstract value, or None whenever the answer is not cer
 """
 from __future__ import annotations
 
+import math
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
@@ -306,22 +307,28 @@ def reduce(t, args, kwargs, indices=False, name=""):
 
 
 def with_indices(t, args, kwargs, what: str, origin_text: str):
-    """topk / sort / max(dim) / min(dim): (values, indices) with the indices' domain."""
+    """topk / sort / max(dim) / min(dim) / median(dim) / mode / kthvalue: (values, indices) with the
+    indices' domain."""
     s = _known(t)
+    named = what
+    if what == "kthvalue":  # kthvalue(k, dim=-1): the k-th smallest along dim, reduced like min(dim)
+        args, kwargs, what = list(args[1:]), {key: v for key, v in kwargs.items() if key != "k"}, "min"
+    if named in ("kthvalue", "mode") and _arg(args, kwargs, 0, "dim") is None:
+        args = [DimVal(-1)] + list(args)  # mode() and kthvalue(k) reduce the last dim
     if what == "topk":
         k = as_dim(_arg(args, kwargs, 0, "k"))
         dim = as_int(_arg(args, kwargs, 1, "dim", DimVal(-1)))
     else:
         k = None
         dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
-    if what in ("max", "min"):
+    if what in _REDUCED_WITH_INDICES:
         if _arg(args, kwargs, 0, "dim") is None:
             return TensorVal(Shape(()), t.dtype)  # max() with no dim is a plain reduction
         shaped = reduce(t, args, kwargs, indices=True)
         if shaped is None:
             return None
         values = TensorVal(shaped.shape, t.dtype)
-        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(what, dim, origin_text))
+        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(named, dim, origin_text))
         return SeqVal((values, TensorVal(shaped.shape, "int64", domain)), ("values", "indices"))
     if s is None or dim is None:
         return SeqVal((TensorVal(None, t.dtype), TensorVal(None, "int64")), ("values", "indices"))
@@ -336,6 +343,10 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
         (TensorVal(Shape(tuple(dims)), t.dtype), TensorVal(Shape(tuple(dims)), "int64", domain)),
         ("values", "indices"),
     )
+
+
+# reductions over a dim that return (values, indices) when given the dim
+_REDUCED_WITH_INDICES = ("max", "min", "median", "nanmedian", "mode")
 
 
 def _origin(what: str, axis, text: str) -> str:
@@ -503,6 +514,12 @@ class Repeated:
     def __init__(self, element):
         self.element = element
 
+    def __eq__(self, other):  # two runs of the same element are the same fact (joins, memo keys)
+        return isinstance(other, Repeated) and other.element == self.element
+
+    def __hash__(self):
+        return hash(("Repeated", self.element))
+
 
 def _flat_data_shape(data) -> Optional[Shape]:
     """[n] for a tuple/list of n Python numbers (sizes from `.size(0)` included); None otherwise."""
@@ -569,7 +586,7 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
     "flatten": flatten,
     "unflatten": unflatten,
     "movedim": movedim, "moveaxis": movedim,
-    "to": to, "type": to,
+    "to": to, "type": to, "type_as": to,
 }
 
 
@@ -596,7 +613,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return argmax(t, args, kwargs, text, name)
     if name == "unbind":
         return Repeated(unbound(t, args, kwargs))
-    if name in ("topk", "sort", "max", "min"):
+    if name in ("topk", "sort", "kthvalue") or name in _REDUCED_WITH_INDICES:
         return with_indices(t, args, kwargs, name, text)
     if name == "argsort":
         return argsort(t, args, kwargs, text)
@@ -631,6 +648,10 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in ("dim", "ndimension"):
         s = _known(t)
         return DimVal(len(s.dims)) if s else None
+    if name in ("numel", "nelement"):  # `if self.alpha.numel() == 2:` with a known shape is decided
+        s = _known(t)
+        sizes = [value(d) for d in s.dims] if s else [None]
+        return DimVal(math.prod(sizes) if None not in sizes else None)
     return None
 
 

@@ -40,7 +40,7 @@ class LayerVal:
 
     def apply(self, x) -> Optional["TensorVal"]:
         if not isinstance(x, TensorVal) or x.shape is None:
-            return TensorVal(None) if self.kind == "Linear" else None
+            return TensorVal(None)  # a tensor of unknown shape: `embed(ids) + pos` is not shaped like `pos`
         if self.kind == "Embedding":
             return None if x.shape.variadic else TensorVal(Shape(x.shape.dims + (self.second,)))
         dims = x.shape.dims

@@ -1,0 +1,89 @@
+"""Which `self.x` facts from `__init__` still hold in the other methods.
+
+An attribute that `__init__` builds (any number of times, in order: `self.alpha = alpha`, then
+`self.alpha = torch.tensor([alpha, 1 - alpha])` for a float) and no other method rebinds keeps its
+fact everywhere. A later `self.alpha = self.alpha.to(x)` / `.type_as(x)` / `.cuda()` (moving or
+casting the same tensor on first use, a common idiom) keeps its shape but not its dtype. Any other
+rebinding outside `__init__` (`self.alpha = self.alpha.gather(0, labels)`) makes the fact unknown.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List
+
+# methods that return the same tensor with the same shape (device or dtype may change)
+_SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "cuda", "cpu", "detach", "clone",
+               "contiguous", "long", "int", "requires_grad_", "pin_memory"}
+
+SETTLED, RETYPED = "settled", "retyped"
+
+
+def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
+    """`name -> SETTLED | RETYPED` for attributes whose `__init__` fact holds in every method of a class
+    and of the file's classes it derives from (`lineage`, the class first); `init` is the `__init__` its
+    instances run (its own or an inherited one)."""
+    methods = [n for cls in lineage for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    outside: Dict[str, list] = {}
+    inside: set = set()
+    for method in methods:
+        if method is init or method.name == "__init__":  # an ancestor's, run by super().__init__(...)
+            inside.update(_stores(method))
+            continue
+        for name, stores in _stores(method).items():
+            outside.setdefault(name, []).extend(stores)
+    found = {}
+    for name in inside if init is not None else ():
+        stores = outside.get(name, ())
+        if not stores:
+            found[name] = SETTLED
+        elif all(_kept_update(node, name) for node in stores):
+            found[name] = RETYPED
+    return found
+
+
+def _stores(function) -> Dict[str, list]:
+    """`self.x = ...` statements (and statement-level register_buffer calls) of one function. Only
+    statements are visited, not every expression: model classes are large."""
+    found: Dict[str, list] = {}
+    todo = list(function.body)
+    while todo:
+        stmt = todo.pop()
+        targets = list(stmt.targets) if isinstance(stmt, ast.Assign) else (
+            [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)) else [])
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                targets.extend(target.elts)
+            elif isinstance(target, ast.Starred):
+                targets.append(target.value)
+            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                found.setdefault(target.attr, []).append(stmt)
+        call = getattr(stmt, "value", None)
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "register_buffer" \
+                and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+            found.setdefault(call.args[0].value, []).append(stmt)
+        for field in ("body", "orelse", "finalbody"):
+            todo.extend(getattr(stmt, field, ()))
+        for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
+            todo.extend(part.body)
+    return found
+
+
+def _kept_update(stmt, name: str) -> bool:
+    """`self.name = self.name.to(...)` (a chain of such methods): same tensor, same shape."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)):
+        return False
+    value = stmt.value
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _SAME_SHAPE:
+        value = value.func.value
+    return value is not stmt.value and isinstance(value, ast.Attribute) and value.attr == name \
+        and isinstance(value.value, ast.Name) and value.value.id == "self"
+
+
+def held(value, how: str):
+    """The fact other methods see: a RETYPED tensor keeps its shape, not its dtype."""
+    from .values import TensorVal
+
+    if how == RETYPED and isinstance(value, TensorVal):
+        return value.with_(dtype=None)
+    return value
