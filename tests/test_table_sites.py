@@ -126,7 +126,7 @@ FLAGGED = [
             out = weighted_nll(logp, target, weights)
             expected = torch.stack([-weights[target[i]] * logp[i, target[i]] for i in range(8)]).mean()
             fixed = (weights[target.view(-1)] * -logp.gather(1, target.unsqueeze(1)).squeeze(1)).mean()
-    """, 12),
+    """, 6),  # reported where the helper keeps the singleton, as for a gather another function returns
 ]
 
 SILENT = [
