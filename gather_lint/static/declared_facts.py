@@ -119,13 +119,9 @@ class DeclaredFactsMixin:
 
     def annotation(self, node) -> Optional[object]:
         """jaxtyping `Float[Tensor, "b l v"]`, torchtyping `TensorType["b", "l"]`, plain `torch.Tensor`."""
+        node = python_annotations.unquoted(node)
         if node is None:
             return None
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            try:
-                node = ast.parse(node.value, mode="eval").body
-            except SyntaxError:
-                return None
         if isinstance(node, ast.Subscript):
             head = _last_name(node.value)
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]

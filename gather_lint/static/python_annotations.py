@@ -12,6 +12,17 @@ from typing import Optional
 _SEQUENCES = {"list", "List", "Sequence", "MutableSequence", "Iterable", "tuple", "Tuple"}
 
 
+def unquoted(node: Optional[ast.AST]) -> Optional[ast.AST]:
+    """A string annotation (`"list[int]"`, from `from __future__ import annotations` style) as the
+    expression it spells; None when it does not parse; any other node as it is."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return node
+
+
 def sequence_of(node: Optional[ast.AST]):
     """Repeated(element) for `list[int]`, `List[float]`, `Sequence[list[int]]`, `tuple[int, ...]`;
     None for anything else (tensors, optional values, unions, plain `list`)."""
@@ -19,11 +30,7 @@ def sequence_of(node: Optional[ast.AST]):
     from .tensor_ops import Repeated
     from .values import DimVal
 
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            return None
+    node = unquoted(node)
     if isinstance(node, ast.Name):
         return DimVal(None) if node.id == "int" else (NumberVal() if node.id == "float" else None)
     if not isinstance(node, ast.Subscript):
