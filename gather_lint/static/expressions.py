@@ -13,7 +13,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
 from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
 from .modules import InstanceVal
-from .names import category_domain, learn_token_ids
+from .names import category_domain, learn_token_ids, remember_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
 
@@ -69,7 +69,7 @@ class ExpressionMixin:
             if domain is not None:
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:
-                    domain = replace(old, origin=domain.origin, category=True, repeats=True)
+                    domain = replace(old, origin=domain.origin, category=domain.category, repeats=True)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 
@@ -198,6 +198,8 @@ class ExpressionMixin:
             learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
             return ops.binary(values[0], values[1], "==")
         if len(node.ops) == 1 and not tensors:
+            if values[0] is None:
+                remember_token_ids(self, node)  # GL013: `x[rows, ids] -= v` may show ids is a tensor
             return branches.compare(values[0], node.ops[0], values[1])
         return None
 

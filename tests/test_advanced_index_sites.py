@@ -1,0 +1,243 @@
+"""Advanced indexing as a site: mistakes made in plain subscripts, with no op of the family at the line.
+
+* GL013 `x[idx] += v` / `x[rows, ids] -= v` where idx repeats: node ids of an edge list, token ids
+  compared with a special token, coordinates rounded from floats shifted in a loop over literal offsets;
+* GL008 `x[key]`, `x[key] = v`, `x[rows, key]` with a float key (static/advanced_index_sites.py).
+
+Every flagged snippet runs in torch: GL013 snippets bind `out` (what the code computes), `expected`
+(every value accumulated, by a plain loop) and `fixed` (the accumulating spelling), and torch must give
+`out != expected` and `fixed == expected`; GL008 snippets must raise torch's IndexError at the line.
+"""
+import textwrap
+
+import pytest
+
+from .conftest import lint
+
+REPEATED = [
+    ("edge-index-jaxtyping-degree-plain-function", """
+        import torch
+        from jaxtyping import Int
+        from torch import Tensor
+
+        def in_degree(edge_index: Int[Tensor, "2 num_edges"], num_nodes: int):
+            src, dst = edge_index
+            deg = torch.zeros(num_nodes)
+            deg[dst] += 1.0
+            return deg
+
+        edge_index = torch.tensor([[0, 1, 2, 0], [1, 2, 1, 1]])
+        out = in_degree(edge_index, 3)
+        expected = torch.tensor([float((edge_index[1] == n).sum()) for n in range(3)])
+        fixed = torch.zeros(3).index_put_((edge_index[1],), torch.ones(4), accumulate=True)
+    """, 9),
+    ("edge-index-rows-module-forward-messages", """
+        import torch
+        import torch.nn as nn
+
+        class SumAggregation(nn.Module):
+            def __init__(self, channels):
+                super().__init__()
+                self.lin = nn.Linear(channels, channels)
+
+            def forward(self, x, edge_index):
+                messages = self.lin(x)[edge_index[0]]
+                out = torch.zeros_like(x)
+                out[edge_index[1]] += messages
+                return out
+
+        torch.manual_seed(0)
+        layer = SumAggregation(4)
+        x = torch.randn(3, 4)
+        edge_index = torch.tensor([[0, 1, 2, 2], [1, 1, 0, 1]])
+        with torch.no_grad():
+            out = layer(x, edge_index)
+            h = layer.lin(x)
+            expected = torch.stack([sum((h[s] for s, d in edge_index.t().tolist() if d == n), torch.zeros(4))
+                                    for n in range(3)])
+            fixed = torch.zeros(3, 4).index_add_(0, edge_index[1], h[edge_index[0]])
+    """, 13),
+    ("pos-edge-index-helper-called-from-driver", """
+        import torch
+
+        def weighted_degree(pos_edge_index, weights, num_nodes):
+            col = pos_edge_index[1]
+            deg = torch.zeros(num_nodes)
+            deg[col] -= weights
+            return deg
+
+        if __name__ == "__main__":
+            pos_edge_index = torch.tensor([[0, 0, 1, 2], [2, 2, 0, 2]])
+            weights = torch.tensor([0.5, 1.0, 2.0, 0.25])
+            out = weighted_degree(pos_edge_index, weights, 3)
+            expected = -torch.tensor([sum(w for c, w in zip(pos_edge_index[1].tolist(), weights.tolist()) if c == n)
+                                      for n in range(3)])
+            fixed = torch.zeros(3).index_put_((pos_edge_index[1],), -weights, accumulate=True)
+    """, 7),
+    ("token-ids-compared-with-pad-no-shape-facts", """
+        import torch
+
+        class RepetitionCounter:
+            def __init__(self, pad_token_id):
+                self.pad_token_id = pad_token_id
+
+            def __call__(self, sequences, scores):
+                keep = (sequences != self.pad_token_id).float()
+                rows = torch.arange(scores.size(0)).unsqueeze(1).expand_as(sequences)
+                scores = scores.clone()
+                scores[rows, sequences] -= 0.5 * keep
+                return scores
+
+        if __name__ == "__main__":
+            seqs = torch.tensor([[3, 3, 1, 0], [2, 2, 2, 0]])
+            base = torch.zeros(2, 5)
+            out = RepetitionCounter(pad_token_id=0)(seqs, base)
+            expected = torch.stack([-0.5 * torch.tensor([float(((s == v) & (s != 0)).sum()) for v in range(5)])
+                                    for s in seqs])
+            rows = torch.arange(2).unsqueeze(1).expand_as(seqs)
+            fixed = base.clone().index_put_((rows, seqs), -0.5 * (seqs != 0).float(), accumulate=True)
+    """, 12),
+    ("token-ids-compared-with-eos-none-rows-function", """
+        import torch
+
+        def frequency_penalty(logits, out_tokens, eos_token_id, penalty):
+            alive = out_tokens != eos_token_id
+            logits = logits.clone()
+            logits[torch.arange(logits.shape[0])[:, None], out_tokens] -= penalty * alive
+            return logits
+
+        logits = torch.zeros(2, 6)
+        out_tokens = torch.tensor([[4, 4, 5], [1, 2, 1]])
+        out = frequency_penalty(logits, out_tokens, 5, 1.0)
+        expected = torch.stack([-torch.tensor([float(((t == v) & (t != 5)).sum()) for v in range(6)]) for t in out_tokens])
+        fixed = logits.clone().index_put_((torch.arange(2)[:, None].expand(2, 3), out_tokens),
+                                          -1.0 * (out_tokens != 5).float(), accumulate=True)
+    """, 7),
+    ("rounded-coordinates-shifted-in-loop-over-literal-offsets", """
+        import torch
+
+        def splat(points, width, height):
+            grid = torch.zeros(height * width)
+            xs = (points[:, 0] * (width - 1)).floor().long()
+            ys = (points[:, 1] * (height - 1)).floor().long()
+            for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+                cell = (ys + dy).clamp(max=height - 1) * width + (xs + dx).clamp(max=width - 1)
+                grid[cell] += 0.25
+            return grid.view(height, width)
+
+        torch.manual_seed(0)
+        points = torch.rand(50, 2)
+        out = splat(points, 4, 3)
+        xs = (points[:, 0] * 3).floor().long()
+        ys = (points[:, 1] * 2).floor().long()
+        cells = [((ys + dy).clamp(max=2) * 4 + (xs + dx).clamp(max=3)) for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1))]
+        expected = torch.tensor([0.25 * sum(float((c == k).sum()) for c in cells) for k in range(12)]).view(3, 4)
+        fixed = torch.zeros(12)
+        for c in cells:
+            fixed.index_put_((c,), torch.full((50,), 0.25), accumulate=True)
+        fixed = fixed.view(3, 4)
+    """, 10),
+    ("histogram-bins-offset-loop-method", """
+        import torch
+
+        class TimeHistogram:
+            def __init__(self, num_bins):
+                self.num_bins = num_bins
+
+            def accumulate(self, stamps, weights):
+                hist = torch.zeros(self.num_bins + 1)
+                base = (stamps * (self.num_bins - 1)).long()
+                frac = stamps * (self.num_bins - 1) - base
+                for k, share in ((0, 1.0 - frac), (1, frac)):
+                    hist[base + k] += weights * share
+                return hist
+
+        stamps = torch.tensor([0.1, 0.12, 0.5, 0.55, 0.9])
+        weights = torch.ones(5)
+        out = TimeHistogram(4).accumulate(stamps, weights)
+        base = (stamps * 3).long()
+        frac = stamps * 3 - base
+        expected = torch.zeros(5)
+        for i in range(5):
+            expected[base[i]] += 1.0 - frac[i]
+            expected[base[i] + 1] += frac[i]
+        fixed = torch.zeros(5).index_add_(0, base, 1.0 - frac).index_add_(0, base + 1, frac)
+    """, 13),
+]
+
+REPEATED_SILENT = [
+    ("edge-index-accumulated-with-index-add", """
+        import torch
+
+        def in_degree(edge_index, num_nodes):
+            deg = torch.zeros(num_nodes)
+            deg.index_add_(0, edge_index[1], torch.ones(edge_index.size(1)))
+            return deg
+    """),
+    ("unique-nodes-of-edge-index", """
+        import torch
+
+        def touch(edge_index, num_nodes):
+            seen = torch.zeros(num_nodes)
+            nodes = torch.unique(edge_index)
+            seen[nodes] += 1.0
+            return seen
+    """),
+    ("edge-index-mask-assignment", """
+        import torch
+
+        def has_edge(edge_index, num_nodes):
+            mask = torch.zeros(num_nodes, dtype=torch.bool)
+            mask[edge_index[0]] = True
+            return mask
+    """),
+    ("one-int-token-compared-with-eos", """
+        import torch
+
+        def count_last(counts, token, eos_token_id):
+            if token != eos_token_id:
+                counts[token] += 1
+            return counts
+    """),
+    ("literal-offsets-with-arange-positions", """
+        import torch
+
+        def shift_add(x, n):
+            out = torch.zeros(n + 2)
+            for k in (0, 1):
+                out[torch.arange(n) + k] += x
+            return out
+    """),
+    ("ids-compared-with-pad-but-plain-arange-rows", """
+        import torch
+
+        def pick_bonus(scores, labels, pad_token_id):
+            valid = labels != pad_token_id
+            scores[torch.arange(scores.size(0)), labels] += valid.float()
+            return scores
+    """),
+]
+
+
+def _run(code: str) -> dict:
+    scope: dict = {"__name__": "__main__"}
+    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
+    return scope
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in REPEATED], ids=[n for n, _, _ in REPEATED])
+def test_repeating_positions_in_augmented_subscript_are_flagged(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL013", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in REPEATED], ids=[n for n, _, _ in REPEATED])
+def test_torch_applies_a_repeated_position_once_and_accumulate_is_right(code, line, torch):
+    scope = _run(code)
+    assert not torch.allclose(scope["out"], scope["expected"])
+    assert torch.allclose(scope["fixed"], scope["expected"], atol=1e-5)
+
+
+@pytest.mark.parametrize("code", [c for _, c in REPEATED_SILENT], ids=[n for n, _ in REPEATED_SILENT])
+def test_distinct_or_accumulated_positions_are_not_flagged(code):
+    assert [f for f in lint(code) if f.code == "GL013"] == []
