@@ -241,3 +241,190 @@ def test_torch_applies_a_repeated_position_once_and_accumulate_is_right(code, li
 @pytest.mark.parametrize("code", [c for _, c in REPEATED_SILENT], ids=[n for n, _ in REPEATED_SILENT])
 def test_distinct_or_accumulated_positions_are_not_flagged(code):
     assert [f for f in lint(code) if f.code == "GL013"] == []
+
+
+# GL008: float keys. Every snippet is a script (float keys are looked for in scripts, and in any block
+# parsed for another reason); torch must raise IndexError at the flagged line.
+FLOAT_KEYS = [
+    ("true-division-midpoint-beside-arange-comment-shapes", """
+        import torch
+
+        def middle_states(hidden, lengths):
+            # hidden: [B, T, D], lengths: [B]
+            middle = lengths / 2
+            return hidden[torch.arange(hidden.size(0)), middle]
+
+        if __name__ == "__main__":
+            states = middle_states(torch.randn(2, 6, 3), torch.tensor([4, 6]))
+    """, 7),
+    ("float-cast-positions-module-forward", """
+        import torch
+        import torch.nn as nn
+
+        class LastStatePooler(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.proj = nn.Linear(dim, dim)
+
+            def forward(self, states, mask):
+                last = (mask.sum(dim=1) - 1).float()
+                picked = states[torch.arange(states.shape[0]), last]
+                return self.proj(picked)
+
+        if __name__ == "__main__":
+            pooler = LastStatePooler(4)
+            out = pooler(torch.randn(3, 5, 4), torch.ones(3, 5, dtype=torch.long))
+    """, 12),
+    ("float-array-ids-through-helper-jaxtyping", """
+        import numpy as np
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def update_rows(state: Float[Tensor, "n d"], rows, delta: Float[Tensor, "k d"]):
+            state = state.clone()
+            state[rows] = state[rows] + delta
+            return state
+
+        def observed_rows(table):
+            return torch.from_numpy(table[:, 0])
+
+        if __name__ == "__main__":
+            table = np.array([[0.0, 1.5], [2.0, 0.5]])
+            rows = observed_rows(table)
+            out = update_rows(torch.zeros(4, 2), rows, torch.ones(2, 2))
+    """, 9),
+    ("mean-of-positions-stored-into", """
+        import torch
+
+        def mark_centres(canvas, spans):
+            centre = spans.float().mean(dim=1)
+            canvas[centre] = 1.0
+            return canvas
+
+        if __name__ == "__main__":
+            out = mark_centres(torch.zeros(10), torch.tensor([[2, 4], [6, 8]]))
+    """, 6),
+    ("half-scaled-key-in-augmented-update-docstring", """
+        import torch
+
+        def bump(scores, rows, cols):
+            \"\"\"scores: (B, N) float; rows, cols: (K,) int64\"\"\"
+            halved = cols * 0.5
+            scores[rows, halved] += 1.0
+            return scores
+
+        if __name__ == "__main__":
+            out = bump(torch.zeros(2, 4), torch.tensor([0, 1]), torch.tensor([2, 2]))
+    """, 7),
+]
+
+FLOAT_KEYS_SILENT = [
+    ("floor-division", """
+        import torch
+
+        def middle(hidden, lengths):
+            return hidden[torch.arange(hidden.size(0)), lengths // 2]
+
+        if __name__ == "__main__":
+            middle(torch.randn(2, 6, 3), torch.tensor([4, 6]))
+    """),
+    ("division-cast-back-to-long", """
+        import torch
+
+        def middle(hidden, lengths):
+            mid = (lengths / 2).long()
+            return hidden[torch.arange(hidden.size(0)), mid]
+
+        if __name__ == "__main__":
+            middle(torch.randn(2, 6, 3), torch.tensor([4, 6]))
+    """),
+    ("division-reassigned-as-int", """
+        import torch
+
+        def centre(x, n):
+            mid = n / 2
+            mid = int(mid)
+            return x[mid]
+
+        if __name__ == "__main__":
+            centre(torch.randn(5), 5)
+    """),
+    ("python-int-of-division", """
+        import math
+        import torch
+
+        def centre(x, n):
+            return x[int(n / 2)], x[math.floor(n / 2)], x[round(n / 2)]
+
+        if __name__ == "__main__":
+            centre(torch.randn(5), 5)
+    """),
+    ("dict-keyed-by-float-times", """
+        import torch
+
+        def lookup(frames, t, dt):
+            cache = {}
+            step = t / dt
+            cache[step] = torch.zeros(3)
+            return cache[step]
+
+        if __name__ == "__main__":
+            lookup(None, 1.0, 0.5)
+    """),
+    ("untracked-container-divided-key", """
+        import torch
+
+        def ratio_entry(series, a, b):
+            key = a / b
+            return series[key]
+
+        if __name__ == "__main__":
+            ratio_entry({0.5: torch.zeros(1)}, 1, 2)
+    """),
+    ("division-in-a-slice", """
+        import torch
+
+        def head(x, n):
+            half = n // 2
+            scale = n / 2
+            return x[:half] * scale
+
+        if __name__ == "__main__":
+            head(torch.randn(6), 6)
+    """),
+]
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLOAT_KEYS], ids=[n for n, _, _ in FLOAT_KEYS])
+def test_float_keys_are_flagged(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL008", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLOAT_KEYS], ids=[n for n, _, _ in FLOAT_KEYS])
+def test_torch_raises_index_error_at_the_float_key(code, line, torch):
+    with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool") as raised:
+        _run(code)
+    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == "<snippet>"]
+    assert frames and frames[-1] == line
+
+
+def _frames(tb):
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
+@pytest.mark.parametrize("code", [c for _, c in FLOAT_KEYS_SILENT], ids=[n for n, _ in FLOAT_KEYS_SILENT])
+def test_integer_keys_and_float_keyed_containers_are_not_flagged(code, torch):
+    assert [f for f in lint(code) if f.code == "GL008"] == []
+    _run(code)  # and torch accepts them
+
+
+def test_float_keys_are_looked_for_in_scripts_only():
+    from gather_lint.static.analyzer import mentions_op
+
+    library = "import torch\n\ndef f(x, n):\n    mid = n / 2\n    return x[mid]\n"
+    assert not mentions_op(library)
+    assert mentions_op(library + "\nif __name__ == \"__main__\":\n    f(torch.zeros(4), 4)\n")

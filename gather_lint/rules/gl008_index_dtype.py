@@ -108,3 +108,20 @@ def _float_if_empty(site: Site, allowed) -> Optional[Violation]:
         f"{site.op.spelled}() (which needs {need}) raises on every input where the filter keeps nothing; "
         f"pass `dtype=torch.long` to torch.tensor()",
     )
+
+
+def check_subscript_key(subscript: str, key: str, dtype: str, domain, made: str = "") -> Violation:
+    """`x[key]` (read, write or in-place) with a float key: advanced indexing takes integer or bool
+    tensors only, so torch raises IndexError at the subscript. `made`: what made the key a float when
+    its dtype is not known (a true division of values of any type)."""
+    if domain is not None and domain.made_float:
+        made = domain.made_float
+    what = f"a {dtype} tensor" if dtype != "floating" else "a float"
+    division = "division" in made
+    return Violation(
+        CODE, SEVERITY,
+        f"`{subscript}` indexes with `{key}`, {what}{f' (made by {made})' if made else ''}; torch raises "
+        f"IndexError (tensors used as indices must be long, int, byte or bool tensors); "
+        + ("make it with `//` instead of `/`, or convert it with `.long()`" if division else "convert it with `.long()`"),
+        **(_fix(domain, dtype) if dtype != "floating" else {}),
+    )

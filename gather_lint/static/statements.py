@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import config, index_values, loop_facts, tensor_lists, value_ranges
+from . import advanced_index_sites, config, index_values, loop_facts, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -240,6 +240,7 @@ class StatementMixin:
             key = self.expr(target.slice)
             owner = self.env.get(target.value.id)
             index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
+            advanced_index_sites.check_float_key(self, target, owner, key)  # GL008: x[float_key] = v
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):

@@ -1,0 +1,138 @@
+"""Plain subscripts as sites: `x[key]`, `x[key] = v`, `x[rows, key] += v` with a float key (GL008).
+
+Advanced indexing takes integer and bool tensors only: a float tensor anywhere in the key raises
+IndexError, in a read, a write and an in-place update alike. Two kinds of evidence, each definite:
+
+* the interpreter knows the key is a float tensor (a float constructor or array, `.float()`, a
+  `Float[...]` annotation, arithmetic on floats) and the subscripted value is not known to be a list,
+  dict or other container;
+* the key is made, in the function, by an expression whose result is floating whatever its operands
+  are (a true division `/`, `* 0.5`, `.mean()`, `.float()`, and what keeps a float a float: `.floor()`,
+  `torch.round`, `.unsqueeze()` ...), and the subscripted value is a known tensor. A Python float key
+  raises as well (`x[n / 2]`), so unknown operands do not matter, but only a tensor's subscript is
+  taken: a dict may be keyed by floats.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+from ..rules import gl008_index_dtype as index_dtype
+from .normalised_axis import assigned_value
+from .tensor_ops import FLOAT_DTYPES
+from . import text_scan
+from .tree_walk import called_name
+from .values import SeqVal, TensorVal
+
+_TO_FLOAT = {"float", "double", "half", "bfloat16", "mean"}  # .mean() of an integer tensor raises: floats only
+# tensor methods and torch functions whose result keeps the operand's floating dtype
+_KEEPS_FLOAT = {"floor", "ceil", "round", "trunc", "frac", "abs", "neg", "clamp", "clip", "clamp_min", "clamp_max",
+                "squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous", "clone", "detach", "cpu", "cuda",
+                "expand", "expand_as", "repeat", "t", "transpose", "permute", "sqrt", "exp", "log"}
+_MAX_NAMES = 4  # names followed back to their one assignment
+
+
+def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
+    """Flag each float element of the key of a subscript of a tensor (see the module docstring)."""
+    if owner is not None and not isinstance(owner, TensorVal):
+        return  # a list, a dict, an array, a layer list: other errors, other messages
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
+    if len(items) != len(elements) or any(isinstance(e, (ast.Starred, ast.Slice)) for e in elements):
+        items = (None,) * len(elements)  # x[a:b, idx]: slices are SliceVals; keep element order only
+    segment = interp.source.segment
+    for item, element in zip(items, elements):
+        if isinstance(element, ast.Slice):
+            continue
+        if isinstance(item, TensorVal) and item.dtype in FLOAT_DTYPES:
+            violation = index_dtype.check_subscript_key(segment(node), segment(element), item.dtype, item.domain)
+        else:
+            made = float_made(element, interp.function, node.lineno)
+            if made is None or not (isinstance(owner, TensorVal) or _array_key(made, items)):
+                continue
+            violation = index_dtype.check_subscript_key(segment(node), segment(element), "floating", None, made)
+        interp.flag(node, violation, element)
+
+
+def _array_key(made: str, items) -> bool:
+    """An untracked value subscripted by a key that is an array or tensor (made by a tensor method,
+    or beside a known tensor in `x[rows, key]`): a tensor or array, as a dict keyed by tensors is rare."""
+    return made.startswith("`.") or any(isinstance(item, TensorVal) and (item.shape is not None or item.dtype)
+                                        for item in items)
+
+
+def float_made(node, function, line: int, names: int = 0) -> Optional[str]:
+    """How node's value is a float whatever its operands are, or None."""
+    if isinstance(node, ast.Name):
+        if names >= _MAX_NAMES:
+            return None
+        value = assigned_value(node, function, line)
+        return None if value is None else float_made(value, function, line, names + 1)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return float_made(node.operand, function, line, names)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Div):
+            return f"the true division `/` at line {node.lineno}"
+        if not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            return None
+        for side in (node.left, node.right):
+            if isinstance(side, ast.Constant) and isinstance(side.value, float):
+                return f"the product with the float `{side.value!r}` at line {node.lineno}" \
+                    if isinstance(node.op, ast.Mult) else f"the float `{side.value!r}` at line {node.lineno}"
+        return float_made(node.left, function, line, names) or float_made(node.right, function, line, names)
+    if isinstance(node, ast.Call):
+        name = called_name(node)
+        if isinstance(node.func, ast.Attribute) and name in _TO_FLOAT:
+            if name == "mean" or not node.args:  # x.float(), not a module's `.half(x)`
+                return f"`.{name}()` at line {node.lineno}"
+            return None
+        if isinstance(node.func, ast.Attribute) and name in _KEEPS_FLOAT:
+            receiver = node.func.value
+            if isinstance(receiver, ast.Name) and receiver.id in ("torch", "np", "numpy", "math"):
+                return _torch_function(node, name, function, line, names)
+            return float_made(receiver, function, line, names)
+    return None
+
+
+def _torch_function(node: ast.Call, name: str, function, line: int, names: int) -> Optional[str]:
+    """`torch.floor(a / b)` is still a float tensor; `math.floor(a / b)` and `np.round` of a Python float
+    are not checked (math gives an int)."""
+    if node.func.value.id != "torch" or not node.args:
+        return None
+    return float_made(node.args[0], function, line, names)
+
+
+# what makes a float whatever the operands (the cheap needles of the prefilter below)
+_FLOAT_CUES = ("/", ".float()", ".mean(", ".double()", ".half()", "* 0.", "*0.")
+_ASSIGNED_NAME = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[^=]")
+_DIVIDED_KEY = re.compile(r"\[[^\[\]:\n]*[^/\n]/[^/\n][^\[\]:\n]*\]")  # [a / b]: no slice, no `//`
+
+
+def spelled_in(text: str) -> bool:
+    """A name assigned from a float-making expression and used as a subscript key in the same text, or a
+    key holding a true division: the blocks worth parsing for GL008 on plain subscripts."""
+    if "[" not in text:
+        return False
+    names = set()
+    for cue in _FLOAT_CUES:
+        for at in text_scan.positions(text, cue):
+            if cue == "/" and (text[at + 1:at + 2] in ("/", "=") or text[at - 1:at] in ("/", "<")):
+                continue  # `//`, `/=`, `</`: not a true division's float
+            start = text.rfind("\n", 0, at) + 1
+            if cue == "/" and _divided_key(text, text.rfind("[", start, at)):
+                return True
+            found = _ASSIGNED_NAME.match(text, start)
+            if found is not None and found.end() <= at + 1:
+                names.add(found.group(1))
+    return bool(names) and not names.isdisjoint(_KEY_NAME.findall(text))
+
+
+# `[name]`, `[name, ...]`, `..., name]`: a name as a whole element of a subscript
+_KEY_NAME = re.compile(r"[\[,][ \t]*([A-Za-z_]\w*)[ \t]*(?=[\],])")
+
+
+def _divided_key(text: str, bracket: int) -> bool:
+    """`x[a / b]` at `bracket`: a subscript (after a name or a closing bracket), not a list literal."""
+    before = text[bracket - 1:bracket] if bracket > 0 else ""
+    return bool(before) and (before.isalnum() or before in "_)]") and _DIVIDED_KEY.match(text, bracket) is not None
