@@ -428,3 +428,213 @@ def test_float_keys_are_looked_for_in_scripts_only():
     library = "import torch\n\ndef f(x, n):\n    mid = n / 2\n    return x[mid]\n"
     assert not mentions_op(library)
     assert mentions_op(library + "\nif __name__ == \"__main__\":\n    f(torch.zeros(4), 4)\n")
+
+
+# GL003: `x[idx] = v` with v of a shape that cannot broadcast to the selection x[idx]; torch raises.
+WRITE_SHAPES = [
+    ("constructors-rows-for-more-ids-than-values", """
+        import torch
+
+        def place(canvas_rows, dim):
+            canvas = torch.zeros(canvas_rows, dim)
+            ids = torch.randint(0, canvas_rows, (5,))
+            patches = torch.randn(4, dim)
+            canvas[ids] = patches
+            return canvas
+
+        if __name__ == "__main__":
+            place(10, 16)
+    """, 8),
+    ("module-forward-memory-slots-from-driver", """
+        import torch
+        import torch.nn as nn
+
+        class SlotMemory(nn.Module):
+            def __init__(self, slots, width):
+                super().__init__()
+                self.register_buffer("memory", torch.zeros(slots, width))
+
+            def forward(self, slot_ids, updates):
+                memory = self.memory.clone()
+                memory[slot_ids] = updates
+                return memory
+
+        if __name__ == "__main__":
+            layer = SlotMemory(12, 8)
+            out = layer(torch.tensor([0, 3, 5, 7, 9, 11]), torch.randn(4, 8))
+    """, 12),
+    ("comment-shapes-pair-index-write-width-mismatch", """
+        import torch
+
+        def write_pairs(grid, colours):
+            # grid: [6, 7, 3], colours: [4, 2]
+            rows = torch.arange(4)
+            cols = torch.randint(0, 7, (4,))
+            grid[rows, cols] = colours
+            return grid
+
+        if __name__ == "__main__":
+            write_pairs(torch.zeros(6, 7, 3), torch.rand(4, 2))
+    """, 8),
+]
+
+WRITE_SHAPES_SILENT = [
+    ("broadcast-row-and-scalar-values", """
+        import torch
+
+        def fill(canvas_rows, dim):
+            canvas = torch.zeros(canvas_rows, dim)
+            ids = torch.tensor([1, 4, 6])
+            canvas[ids] = torch.randn(1, dim)
+            canvas[ids] = torch.randn(dim)
+            canvas[ids] = 0.5
+            canvas[ids] = torch.randn(3, 1)
+            canvas[ids] = torch.randn(3, dim)
+            return canvas
+
+        if __name__ == "__main__":
+            fill(10, 16)
+    """),
+    ("mask-selects-an-unknown-count", """
+        import torch
+
+        def fill(embeds, token_ids, image_feats, image_token_id):
+            mask = token_ids == image_token_id
+            embeds[mask] = image_feats
+            return embeds
+
+        if __name__ == "__main__":
+            ids = torch.tensor([[5, 7, 7, 2]])
+            fill(torch.zeros(1, 4, 8), ids, torch.randn(2, 8), 7)
+    """),
+    ("named-sizes-of-unknown-value", """
+        import torch
+
+        def scatter_rows(table, ids, rows):
+            # table: [N, D], ids: [K], rows: [M, D]
+            table[ids] = rows
+            return table
+
+        if __name__ == "__main__":
+            scatter_rows(torch.zeros(9, 4), torch.tensor([1, 2]), torch.randn(2, 4))
+    """),
+]
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in WRITE_SHAPES], ids=[n for n, _, _ in WRITE_SHAPES])
+def test_values_that_cannot_fill_the_selection_are_flagged(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL003", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in WRITE_SHAPES], ids=[n for n, _, _ in WRITE_SHAPES])
+def test_torch_raises_shape_mismatch_at_the_write(code, line, torch):
+    with pytest.raises(RuntimeError, match="shape mismatch: value tensor of shape") as raised:
+        _run(code)
+    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == "<snippet>"]
+    assert frames and frames[-1] == line
+
+
+@pytest.mark.parametrize("code", [c for _, c in WRITE_SHAPES_SILENT], ids=[n for n, _ in WRITE_SHAPES_SILENT])
+def test_values_that_fill_the_selection_are_not_flagged(code, torch):
+    assert [f for f in lint(code) if f.code == "GL003"] == []
+    _run(code)
+
+
+# GL017 (error): `x[rows, idx]` whose index tensors cannot broadcast (one row number per row beside
+# several picks per row); torch raises IndexError.
+UNBROADCASTABLE = [
+    ("arange-rows-beside-topk-picks-comment-shapes", """
+        import torch
+
+        def top_logprobs(logprobs, k):
+            # logprobs: [B, V]
+            top = logprobs.topk(k, dim=-1).indices  # [B, k]
+            return logprobs[torch.arange(logprobs.size(0)), top]
+
+        if __name__ == "__main__":
+            top_logprobs(torch.randn(4, 10).log_softmax(-1), 3)
+    """, 7),
+    ("module-forward-candidate-scores", """
+        import torch
+        import torch.nn as nn
+
+        class CandidateScorer(nn.Module):
+            def __init__(self, dim, items):
+                super().__init__()
+                self.out = nn.Linear(dim, items)
+
+            def forward(self, user, candidates):
+                scores = self.out(user)
+                batch = torch.arange(user.shape[0])
+                return scores[batch, candidates]
+
+        if __name__ == "__main__":
+            model = CandidateScorer(8, 50)
+            model(torch.randn(6, 8), torch.randint(0, 50, (6, 5)))
+    """, 13),
+    ("helper-with-index-first-and-row-numbers-second", """
+        import torch
+
+        def pick(table, picks, rows):
+            return table[picks, rows]
+
+        def driver():
+            table = torch.randn(7, 3)
+            picks = torch.randint(0, 7, (3, 2))
+            return pick(table, picks, torch.arange(3))
+
+        if __name__ == "__main__":
+            driver()
+    """, 5),
+]
+
+UNBROADCASTABLE_SILENT = [
+    ("row-numbers-with-a-trailing-dim", """
+        import torch
+
+        def top_logprobs(logprobs, k):
+            top = logprobs.topk(k, dim=-1).indices
+            return logprobs[torch.arange(logprobs.size(0))[:, None], top]
+
+        if __name__ == "__main__":
+            top_logprobs(torch.randn(4, 10).log_softmax(-1), 3)
+    """),
+    ("one-pick-per-row", """
+        import torch
+
+        def chosen(logprobs, actions):
+            return logprobs[torch.arange(logprobs.size(0)), actions]
+
+        if __name__ == "__main__":
+            chosen(torch.randn(4, 10), torch.randint(0, 10, (4,)))
+    """),
+    ("sizes-known-by-name-only", """
+        import torch
+
+        def chosen(logprobs, picks):
+            # logprobs: [B, V], picks: [B, K]
+            rows = torch.arange(logprobs.size(0))
+            return logprobs[rows.unsqueeze(1), picks]
+    """),
+]
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in UNBROADCASTABLE], ids=[n for n, _, _ in UNBROADCASTABLE])
+def test_unbroadcastable_index_tensors_are_flagged(code, line):
+    found = [(f.code, f.line, f.severity) for f in lint(code)]
+    assert ("GL017", line, "error") in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in UNBROADCASTABLE], ids=[n for n, _, _ in UNBROADCASTABLE])
+def test_torch_raises_when_index_tensors_cannot_broadcast(code, line, torch):
+    with pytest.raises(IndexError, match="indexing tensors could not be broadcast together") as raised:
+        _run(code)
+    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == "<snippet>"]
+    assert frames and frames[-1] == line
+
+
+@pytest.mark.parametrize("code", [c for _, c in UNBROADCASTABLE_SILENT], ids=[n for n, _ in UNBROADCASTABLE_SILENT])
+def test_broadcastable_index_tensors_are_not_flagged(code, torch):
+    assert [f for f in lint(code) if f.code == "GL017"] == []
+    _run(code)

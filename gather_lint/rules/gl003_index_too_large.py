@@ -140,3 +140,16 @@ def _compared(bigger, smaller) -> str:
     if a == b and value(bigger) is not None and value(smaller) is not None:
         return f"{value(bigger)} > {value(smaller)}, both written {a}"
     return f"{a} > {b}"
+
+
+def check_subscript_write(write: str, value_text: str, value_shape, selected, axis: int) -> Violation:
+    """`x[idx] = v` where v cannot broadcast to what the advanced index selects: torch raises. `axis`:
+    the dim of the selection (counted from the end) where the sizes clash."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes `{value_text}` of shape {value_shape} into the {selected} that the index selects "
+        f"(dim {axis} of the selection: {dim_text(value_shape.dims[axis - len(selected.dims)])} vs "
+        f"{dim_text(selected.dims[axis])}); torch raises 'shape mismatch: value tensor of shape ... cannot be "
+        f"broadcast to indexing result of shape ...'; make the index select one row per value row, or the "
+        f"value one row per selected position",
+    )

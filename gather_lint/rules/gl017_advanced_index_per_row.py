@@ -159,3 +159,21 @@ def _fix(x: str, dims: Tuple[Dim, ...], axis: int, index: str, index_rank: int) 
         rows = method_call(x, "size(0)")
         picked += f" or `{x}[torch.arange({rows}), {index}]`"
     return picked
+
+
+def check_unbroadcastable(expr_text: str, first_text: str, first: Shape, second_text: str, second: Shape,
+                          offset: int) -> Violation:
+    """`x[rows, idx]` with index tensors whose shapes cannot broadcast (rows [B], idx [B, K]): torch raises.
+    `offset`: the dim, counted from the end, where the sizes clash."""
+    a, b = first.dims[-offset], second.dims[-offset]
+    fix = ""
+    if len(first.dims) == 1 and len(second.dims) == 2 and must_equal(first.dims[0], second.dims[0]):
+        fix = f"; for one pick per row of `{second_text}`, give `{first_text}` a trailing dim: `{first_text}[:, None]`"
+    elif len(second.dims) == 1 and len(first.dims) == 2 and must_equal(second.dims[0], first.dims[0]):
+        fix = f"; for one pick per row of `{first_text}`, give `{second_text}` a trailing dim: `{second_text}[:, None]`"
+    return Violation(
+        CODE, "error",
+        f"`{expr_text}`: the index tensors `{first_text}` {first} and `{second_text}` {second} cannot broadcast "
+        f"together (dim -{offset}: {a} vs {b}); torch raises IndexError (shape mismatch: indexing tensors could "
+        f"not be broadcast together){fix}",
+    )

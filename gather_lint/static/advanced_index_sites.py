@@ -18,7 +18,11 @@ import ast
 import re
 from typing import Optional
 
+from ..dims import Shape, broadcast, must_differ, value
+from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
+from ..rules import gl017_advanced_index_per_row as per_row
+from . import tensor_ops as ops
 from .normalised_axis import assigned_value
 from .tensor_ops import FLOAT_DTYPES
 from . import text_scan
@@ -31,6 +35,12 @@ _KEEPS_FLOAT = {"floor", "ceil", "round", "trunc", "frac", "abs", "neg", "clamp"
                 "squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous", "clone", "detach", "cpu", "cuda",
                 "expand", "expand_as", "repeat", "t", "transpose", "permute", "sqrt", "exp", "log"}
 _MAX_NAMES = 4  # names followed back to their one assignment
+
+
+def check(interp, node: ast.Subscript, owner, key) -> None:
+    """The checks of a subscript read or write: float keys (GL008), unbroadcastable index tensors (GL017)."""
+    check_float_key(interp, node, owner, key)
+    check_index_shapes(interp, node, owner, key)
 
 
 def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
@@ -53,6 +63,77 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
                 continue
             violation = index_dtype.check_subscript_key(segment(node), segment(element), "floating", None, made)
         interp.flag(node, violation, element)
+
+
+def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_node) -> None:
+    """GL003: `x[idx] = v` with idx an integer tensor (or a tuple holding one) and v of a shape that
+    cannot broadcast to the selection `x[idx]`; only sizes both known (as numbers) count."""
+    if not isinstance(owner, TensorVal) or not isinstance(written, TensorVal) or value_node is None:
+        return
+    items = key.items if isinstance(key, SeqVal) else (key,)
+    if not any(isinstance(k, TensorVal) and k.dtype in ("int64", "int32") for k in items):
+        return  # a mask selects a count no shape states; no tensor: basic slicing
+    selected = _selection(owner, key) if isinstance(key, SeqVal) else ops.index_tensor(owner, key)
+    shape = written.shape
+    if not isinstance(selected, TensorVal) or selected.shape is None or selected.shape.variadic \
+            or shape is None or shape.variadic or len(shape.dims) > len(selected.shape.dims):
+        return
+    chosen = selected.shape.dims
+    for offset in range(1, len(shape.dims) + 1):
+        mine, theirs = shape.dims[-offset], chosen[-offset]
+        if value(mine) not in (None, 1) and must_differ(mine, theirs):
+            segment = interp.source.segment
+            interp.flag(node, too_large.check_subscript_write(
+                f"{segment(node)} = ...", segment(value_node), shape, selected.shape, len(chosen) - offset), None)
+            return
+
+
+def check_index_shapes(interp, node: ast.Subscript, owner, key) -> None:
+    """GL017 (error): `x[rows, idx]` with integer index tensors whose known sizes cannot broadcast,
+    typically `x[torch.arange(B), idx]` with idx [B, K] (one row number per row, K picks per row)."""
+    if not isinstance(key, SeqVal) or key.names or not isinstance(node.slice, ast.Tuple) \
+            or len(node.slice.elts) != len(key.items) or (owner is not None and not isinstance(owner, TensorVal)):
+        return
+    shaped = [(element, item.shape) for element, item in zip(node.slice.elts, key.items)
+              if isinstance(item, TensorVal) and item.dtype in ("int64", "int32") and item.shape is not None
+              and not item.shape.variadic]
+    for k, (first_node, first) in enumerate(shaped):
+        for second_node, second in shaped[k + 1:]:
+            for offset in range(1, min(len(first.dims), len(second.dims)) + 1):
+                a, b = first.dims[-offset], second.dims[-offset]
+                if value(a) not in (None, 1) and value(b) not in (None, 1) and must_differ(a, b):
+                    segment = interp.source.segment
+                    interp.flag(node, per_row.check_unbroadcastable(
+                        segment(node), segment(first_node), first, segment(second_node), second, offset), None)
+                    return
+
+
+def _selection(owner: TensorVal, key: SeqVal):
+    """x[a, :, b] for integer tensors and full slices: the broadcast index shape in place of the
+    indexed dims when the tensors are adjacent, first otherwise (numpy's rule); None when unsure."""
+    dims = owner.shape.dims if owner.shape is not None and not owner.shape.variadic else None
+    if dims is None or key.names or len(key.items) > len(dims):
+        return None
+    tensors, kept = [], []
+    for position, item in enumerate(key.items):
+        if isinstance(item, TensorVal) and item.dtype in ("int64", "int32") and item.shape is not None \
+                and not item.shape.variadic:
+            tensors.append(position)
+        elif isinstance(item, ops.SliceVal) and item.lower is None and item.upper is None and item.step is None:
+            kept.append(dims[position])
+        else:
+            return None
+    shaped = None
+    for position in tensors:
+        shaped = key.items[position].shape if shaped is None else broadcast(shaped, key.items[position].shape)
+        if shaped is None:
+            return None
+    rest = tuple(dims[len(key.items):])
+    if tensors == list(range(tensors[0], tensors[-1] + 1)):
+        before = tuple(dims[:tensors[0]])
+        after = tuple(dims[tensors[-1] + 1:len(key.items)])
+        return TensorVal(Shape(before + tuple(shaped.dims) + after + rest), owner.dtype)
+    return TensorVal(Shape(tuple(shaped.dims) + tuple(kept) + rest), owner.dtype)
 
 
 def _array_key(made: str, items) -> bool:

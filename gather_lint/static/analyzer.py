@@ -94,9 +94,15 @@ def mentions_op(text: str) -> bool:
 
 
 def _float_keys_in_script(text: str) -> bool:
-    """x[a / b] (GL008 on plain subscripts), looked for in scripts only: the text scan for a float-making
-    assignment costs ~10% on a library the size of transformers, a script's few blocks nothing."""
-    return _DRIVER in text and advanced_index_sites.spelled_in(text)
+    """x[a / b] (GL008) and x[idx] = v (GL003) on plain subscripts, looked for in scripts only: the text
+    scan for a float-making assignment costs ~10% on a library the size of transformers, and parsing
+    every block that writes by subscript more; a script's few blocks cost nothing."""
+    return _DRIVER in text and _subscript_site(text)
+
+
+def _subscript_site(chunk: str) -> bool:
+    """A write by subscript, a row-number index (`x[torch.arange(B), idx]`) or a float-making key."""
+    return "] = " in chunk or "arange(" in chunk or advanced_index_sites.spelled_in(chunk)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -237,7 +243,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
              for (_, chunk), called in zip(chunks, any_calls)]
     script = _DRIVER in text  # GL008's float keys are looked for in scripts only (see _float_keys_in_script)
-    local = [not own and "torch" in chunk and (local_trigger(chunk) or fill or (script and advanced_index_sites.spelled_in(chunk)))
+    local = [not own and "torch" in chunk and (local_trigger(chunk) or fill or (script and _subscript_site(chunk)))
              for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))

@@ -125,13 +125,13 @@ class ExpressionMixin:
             return owner.element if isinstance(owner, modules.LayerList) else owner
         if isinstance(owner, TensorVal):
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
-            advanced_index_sites.check_float_key(self, node, owner, key)  # GL008: x[float_key]
+            advanced_index_sites.check(self, node, owner, key)  # GL008 x[float_key], GL017 x[rows, idx]
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
             normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             return crossed or ops.index_tensor(owner, key)
         if owner is None:
             index_values.check(self, node, owner, key)
-            advanced_index_sites.check_float_key(self, node, owner, key)  # GL008 when the key shows a tensor
+            advanced_index_sites.check(self, node, owner, key)  # GL008, GL017 when the key shows a tensor
         if isinstance(owner, config.DictVal):
             return owner.get(key)
         return None

@@ -240,7 +240,8 @@ class StatementMixin:
             key = self.expr(target.slice)
             owner = self.env.get(target.value.id)
             index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
-            advanced_index_sites.check_float_key(self, target, owner, key)  # GL008: x[float_key] = v
+            advanced_index_sites.check(self, target, owner, key)  # GL008 x[float_key] = v, GL017
+            advanced_index_sites.check_written_shape(self, target, owner, key, result, getattr(self, "_last_value_node", None))
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):
