@@ -319,6 +319,37 @@ FLOAT_KEYS = [
     """, 7),
 ]
 
+FLOAT_KEYS += [
+    ("float-ids-from-numpy-table-read-in-forward", """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+
+        class RowReader(nn.Module):
+            def forward(self, states, row_ids):
+                picked = states[row_ids]
+                return picked.sum(dim=0)
+
+        def load_ids(table):
+            return torch.tensor(table[:, 0])
+
+        if __name__ == "__main__":
+            table = np.array([[1.0, 0.2], [0.0, 0.7]])
+            RowReader()(torch.randn(3, 4), load_ids(table))
+    """, 8),
+    ("linspace-frame-positions", """
+        import torch
+
+        def sample_frames(video, num_frames):
+            # video: [T, C, H, W]
+            positions = torch.linspace(0, video.shape[0] - 1, num_frames)
+            return video[positions]
+
+        if __name__ == "__main__":
+            sample_frames(torch.randn(16, 3, 4, 4), 4)
+    """, 7),
+]
+
 FLOAT_KEYS_SILENT = [
     ("floor-division", """
         import torch

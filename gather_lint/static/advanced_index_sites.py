@@ -34,6 +34,8 @@ _TO_FLOAT = {"float", "double", "half", "bfloat16", "mean"}  # .mean() of an int
 _KEEPS_FLOAT = {"floor", "ceil", "round", "trunc", "frac", "abs", "neg", "clamp", "clip", "clamp_min", "clamp_max",
                 "squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous", "clone", "detach", "cpu", "cuda",
                 "expand", "expand_as", "repeat", "t", "transpose", "permute", "sqrt", "exp", "log"}
+# torch functions that make floating tensors unless given a dtype
+_FLOAT_CONSTRUCTORS = {"linspace", "logspace", "rand", "randn", "rand_like", "randn_like"}
 _MAX_NAMES = 4  # names followed back to their one assignment
 
 
@@ -139,7 +141,7 @@ def _selection(owner: TensorVal, key: SeqVal):
 def _array_key(made: str, items) -> bool:
     """An untracked value subscripted by a key that is an array or tensor (made by a tensor method,
     or beside a known tensor in `x[rows, key]`): a tensor or array, as a dict keyed by tensors is rare."""
-    return made.startswith("`.") or any(isinstance(item, TensorVal) and (item.shape is not None or item.dtype)
+    return made.startswith(("`.", "`torch.")) or any(isinstance(item, TensorVal) and (item.shape is not None or item.dtype)
                                         for item in items)
 
 
@@ -168,12 +170,18 @@ def float_made(node, function, line: int, names: int = 0) -> Optional[str]:
             if name == "mean" or not node.args:  # x.float(), not a module's `.half(x)`
                 return f"`.{name}()` at line {node.lineno}"
             return None
+        if name in _FLOAT_CONSTRUCTORS and _called_on_torch(node) and not any(k.arg == "dtype" for k in node.keywords):
+            return f"`torch.{name}()` at line {node.lineno}, which makes floats"
         if isinstance(node.func, ast.Attribute) and name in _KEEPS_FLOAT:
             receiver = node.func.value
             if isinstance(receiver, ast.Name) and receiver.id in ("torch", "np", "numpy", "math"):
                 return _torch_function(node, name, function, line, names)
             return float_made(receiver, function, line, names)
     return None
+
+
+def _called_on_torch(node: ast.Call) -> bool:
+    return isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"
 
 
 def _torch_function(node: ast.Call, name: str, function, line: int, names: int) -> Optional[str]:
@@ -211,6 +219,11 @@ def spelled_in(text: str) -> bool:
 
 # `[name]`, `[name, ...]`, `..., name]`: a name as a whole element of a subscript
 _KEY_NAME = re.compile(r"[\[,][ \t]*([A-Za-z_]\w*)[ \t]*(?=[\],])")
+
+
+def keyed_by_name(text: str) -> bool:
+    """Some subscript has a plain name as a whole element of its key (`p[rows]`, `x[:, ids]`)."""
+    return "[" in text and _KEY_NAME.search(text) is not None
 
 
 def _divided_key(text: str, bracket: int) -> bool:

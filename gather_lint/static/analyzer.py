@@ -101,8 +101,10 @@ def _float_keys_in_script(text: str) -> bool:
 
 
 def _subscript_site(chunk: str) -> bool:
-    """A write by subscript, a row-number index (`x[torch.arange(B), idx]`) or a float-making key."""
-    return "] = " in chunk or "arange(" in chunk or advanced_index_sites.spelled_in(chunk)
+    """A write by subscript, a row-number index (`x[torch.arange(B), idx]`), a name as a key (whose
+    dtype a caller may make float) or a float-making key."""
+    return "] = " in chunk or "arange(" in chunk or advanced_index_sites.keyed_by_name(chunk) \
+        or advanced_index_sites.spelled_in(chunk)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
