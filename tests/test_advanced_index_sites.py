@@ -669,3 +669,82 @@ def test_torch_raises_when_index_tensors_cannot_broadcast(code, line, torch):
 def test_broadcastable_index_tensors_are_not_flagged(code, torch):
     assert [f for f in lint(code) if f.code == "GL017"] == []
     _run(code)
+
+
+# A driver's list of (x, y) batches carries its tensors into the loop that unpacks it (`for x, y in
+# batches`), so a per-row pick written as `out[:, y]` (GL017) is seen with the batch's shapes.
+BATCH_LOOPS = [
+    ("plain-function-loop-over-driver-batches", """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        def mean_true_class_logprob(net, batches):
+            picked = []
+            for feats, labels in batches:
+                logp = F.log_softmax(net(feats), dim=-1)
+                picked.append(logp[:, labels])
+            return torch.cat(picked).mean()
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            net = nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 3))
+            batches = [(torch.randn(8, 6), torch.randint(0, 3, (8,))) for _ in range(2)]
+            out = mean_true_class_logprob(net, batches)
+            expected = torch.cat([F.log_softmax(net(x), -1).gather(1, y[:, None]).squeeze(1) for x, y in batches]).mean()
+    """, 10),
+    ("method-loop-over-loader-list", """
+        import torch
+        import torch.nn as nn
+
+        class Evaluator:
+            def __init__(self, model):
+                self.model = model
+
+            def chosen_scores(self, loader):
+                total = 0.0
+                for inputs, actions in loader:
+                    q = self.model(inputs)
+                    total = total + q[:, actions].sum()
+                return total
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            model = nn.Linear(5, 4)
+            loader = [(torch.randn(6, 5), torch.randint(0, 4, (6,))) for _ in range(3)]
+            out = Evaluator(model).chosen_scores(loader)
+            expected = sum(model(x).gather(1, a[:, None]).sum() for x, a in loader)
+    """, 13),
+]
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in BATCH_LOOPS], ids=[n for n, _, _ in BATCH_LOOPS])
+def test_per_row_picks_in_a_loop_over_batches_are_flagged(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL017", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in BATCH_LOOPS], ids=[n for n, _, _ in BATCH_LOOPS])
+def test_torch_crosses_rows_with_picks_in_the_batch_loop(code, line, torch):
+    with torch.no_grad():
+        scope = _run(code)
+    assert not torch.allclose(scope["out"], scope["expected"])
+
+
+def test_a_list_of_batches_with_column_subsets_is_not_flagged():
+    code = """
+        import torch
+        import torch.nn as nn
+
+        def kept_columns(net, batches):
+            outs = []
+            for x, keep in batches:
+                outs.append(net(x)[:, keep])
+            return outs
+
+        if __name__ == "__main__":
+            net = nn.Linear(4, 10)
+            batches = [(torch.randn(3, 4), torch.tensor([0, 2, 5, 7])) for _ in range(2)]
+            kept_columns(net, batches)
+    """
+    assert [f for f in lint(code) if f.code == "GL017"] == []

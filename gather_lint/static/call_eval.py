@@ -299,7 +299,8 @@ class CallMixin:
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
-                    return ops.cat_repeated(args[0].element, dim, stack=func == "stack")
+                    element = args[0].element
+                    return ops.cat_repeated(element, dim, stack=func == "stack") if isinstance(element, TensorVal) else None
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]

@@ -15,6 +15,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import dataclass_configs
+from . import tensor_ops as ops
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -239,6 +240,8 @@ def _informative(value) -> bool:
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
     if isinstance(value, SeqVal):
         return any(isinstance(v, TensorVal) and _informative(v) for v in value.items)
+    if isinstance(value, ops.Repeated):
+        return isinstance(value.element, SeqVal) and _informative(value.element)
     return isinstance(value, DimVal) and value_of(value.dim) is not None
 
 
@@ -311,7 +314,7 @@ def _constant_defaults(callee):
 
 # SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
 _FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
-          ArrayVal, Cell, Conv)
+          ArrayVal, Cell, Conv, ops.Repeated)  # Repeated: a list of (x, y) batches the callee loops over
 
 
 def value_facts(value):

@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
-from . import config, modules, numpy_values
+from . import config, modules, numpy_values, tensor_lists
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -236,6 +236,8 @@ class ExpressionMixin:
         self.env = saved
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (modules.is_layer(element) or isinstance(element, InstanceVal)):
             return ops.Repeated(element)  # nn.ModuleList(nn.Linear(d, d) for _ in range(n))
+        if isinstance(node, ast.ListComp) and tensor_lists.tensor_tuple(element) and not any(g.ifs for g in node.generators):
+            return ops.Repeated(element)  # [(x, y) for ...]: batches a loop unpacks (`for x, y in batches`)
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list

@@ -103,6 +103,8 @@ def _row_of(iterable, node):
     """`for row in x` gives x's rows; zip() of tensors gives a tuple of rows; a ModuleList its layer."""
     if isinstance(iterable, LayerList):
         return iterable.element
+    if isinstance(iterable, ops.Repeated) and isinstance(iterable.element, SeqVal):
+        return iterable.element  # for x, y in batches: a list of (x, y) tuples
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
         return DimVal(None)  # for t in range(T): t is one int, whatever its value (x[:, t] drops a dim)
     if isinstance(node, (ast.Tuple, ast.List)) and node.elts:

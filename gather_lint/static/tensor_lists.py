@@ -69,3 +69,9 @@ def chunks(t: TensorVal, args: list, kwargs: dict, method: str):
 
 CHUNKING = {"chunk", "split"}
 
+
+
+def tensor_tuple(value) -> bool:
+    """A tuple of tensors (`(x, y)` of a batch), the element of a list a loop unpacks."""
+    return isinstance(value, SeqVal) and not value.names and bool(value.items) and \
+        all(isinstance(item, TensorVal) for item in value.items)
