@@ -51,8 +51,8 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
         return  # a list, a dict, an array, a layer list: other errors, other messages
     elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
-    if len(items) != len(elements) or any(isinstance(e, (ast.Starred, ast.Slice)) for e in elements):
-        items = (None,) * len(elements)  # x[a:b, idx]: slices are SliceVals; keep element order only
+    if len(items) != len(elements) or any(isinstance(e, ast.Starred) for e in elements):
+        return  # x[*idx]: elements and values do not line up
     segment = interp.source.segment
     for item, element in zip(items, elements):
         if isinstance(element, ast.Slice):
@@ -60,7 +60,8 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
         if isinstance(item, TensorVal) and item.dtype in FLOAT_DTYPES:
             violation = index_dtype.check_subscript_key(segment(node), segment(element), item.dtype, item.domain)
         else:
-            made = float_made(element, interp.function, node.lineno)
+            # following names to their assignment walks the function once: in scripts only, as the prefilter
+            made = float_made(element, interp.function, node.lineno, 0 if _script(interp.source) else _MAX_NAMES)
             if made is None or not (isinstance(owner, TensorVal) or _array_key(made, items)):
                 continue
             violation = index_dtype.check_subscript_key(segment(node), segment(element), "floating", None, made)
@@ -136,6 +137,14 @@ def _selection(owner: TensorVal, key: SeqVal):
         after = tuple(dims[tensors[-1] + 1:len(key.items)])
         return TensorVal(Shape(before + tuple(shaped.dims) + after + rest), owner.dtype)
     return TensorVal(Shape(tuple(shaped.dims) + tuple(kept) + rest), owner.dtype)
+
+
+def _script(source) -> bool:
+    """The file runs as a script (a `__main__` driver); remembered on the source."""
+    found = getattr(source, "_is_script", None)
+    if found is None:
+        found = source._is_script = "__main__" in source.text
+    return found
 
 
 def _array_key(made: str, items) -> bool:
