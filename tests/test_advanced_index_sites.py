@@ -748,3 +748,114 @@ def test_a_list_of_batches_with_column_subsets_is_not_flagged():
             kept_columns(net, batches)
     """
     assert [f for f in lint(code) if f.code == "GL017"] == []
+
+
+# GL013: a loop over groups (experts, classes) writing each group's rows into one buffer, with rows
+# in several groups (`(topk_idx == e).any(-1)`): the later group overwrites the earlier one.
+GROUP_WRITES = [
+    ("moe-forward-masked-scatter-comment-shapes", """
+        import torch
+        import torch.nn as nn
+
+        class TopTwoMixture(nn.Module):
+            def __init__(self, dim, n_experts):
+                super().__init__()
+                self.gate = nn.Linear(dim, n_experts)
+                self.experts = nn.ModuleList([nn.Linear(dim, dim) for _ in range(n_experts)])
+
+            def forward(self, x):
+                # x: [N, D]
+                weights, chosen = self.gate(x).softmax(-1).topk(2, dim=-1)  # [N, 2]
+                combined = torch.zeros_like(x)
+                for e, expert in enumerate(self.experts):
+                    routed = (chosen == e).any(dim=-1)  # [N]
+                    w = (weights * (chosen == e)).sum(-1)[routed].unsqueeze(1)
+                    combined.masked_scatter_(routed.unsqueeze(-1), expert(x[routed]) * w)
+                return combined
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            moe = TopTwoMixture(4, 3)
+            x = torch.randn(6, 4)
+            with torch.no_grad():
+                out = moe(x)
+                weights, chosen = moe.gate(x).softmax(-1).topk(2, dim=-1)
+                expected = sum(weights[:, k:k + 1] * torch.stack([moe.experts[c](x[n]) for n, c in enumerate(chosen[:, k].tolist())])
+                               for k in range(2))
+    """, 18),
+    ("plain-function-mask-assign-per-expert", """
+        import torch
+
+        def combine(tokens, experts, topk_idx, topk_w):
+            # tokens: [T, D], topk_idx / topk_w: [T, K]
+            out = torch.zeros_like(tokens)
+            for idx in range(len(experts)):
+                hit = (topk_idx == idx).any(-1)
+                gate = (topk_w * (topk_idx == idx)).sum(-1, keepdim=True)
+                out[hit] = experts[idx](tokens[hit]) * gate[hit]
+            return out
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            experts = [torch.nn.Linear(3, 3) for _ in range(4)]
+            tokens = torch.randn(5, 3)
+            topk_w, topk_idx = torch.rand(5, 4).topk(2, dim=-1)
+            with torch.no_grad():
+                out = combine(tokens, experts, topk_idx, topk_w)
+                expected = torch.stack([sum(topk_w[t, k] * experts[topk_idx[t, k]](tokens[t]) for k in range(2))
+                                        for t in range(5)])
+    """, 10),
+]
+
+GROUP_WRITES_SILENT = [
+    ("accumulated-per-expert", """
+        import torch
+
+        def combine(tokens, experts, topk_idx, topk_w):
+            out = torch.zeros_like(tokens)
+            for idx in range(len(experts)):
+                hit = (topk_idx == idx).any(-1)
+                gate = (topk_w * (topk_idx == idx)).sum(-1, keepdim=True)
+                out[hit] += experts[idx](tokens[hit]) * gate[hit]
+            return out
+    """),
+    ("top-one-routing-each-row-in-one-group", """
+        import torch
+
+        def combine(tokens, experts, expert_of):
+            out = torch.zeros_like(tokens)
+            for idx in range(len(experts)):
+                hit = expert_of == idx
+                out[hit] = experts[idx](tokens[hit])
+            return out
+    """),
+    ("buffer-rebuilt-each-iteration", """
+        import torch
+
+        def per_expert(tokens, experts, topk_idx):
+            results = []
+            for idx in range(len(experts)):
+                out = torch.zeros_like(tokens)
+                hit = (topk_idx == idx).any(-1)
+                out[hit] = experts[idx](tokens[hit])
+                results.append(out)
+            return results
+    """),
+]
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in GROUP_WRITES], ids=[n for n, _, _ in GROUP_WRITES])
+def test_group_writes_with_rows_in_several_groups_are_flagged(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL013", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in GROUP_WRITES], ids=[n for n, _, _ in GROUP_WRITES])
+def test_torch_keeps_only_the_last_group_of_a_row(code, line, torch):
+    scope = _run(code)
+    assert not torch.allclose(scope["out"], scope["expected"], atol=1e-5)
+
+
+@pytest.mark.parametrize("code", [c for _, c in GROUP_WRITES_SILENT], ids=[n for n, _ in GROUP_WRITES_SILENT])
+def test_group_writes_that_add_or_do_not_overlap_are_not_flagged(code):
+    assert [f for f in lint(code) if f.code == "GL013"] == []

@@ -168,3 +168,13 @@ def check_overwriting_index_write(write: str, where: str, fix: str) -> Violation
         f"without accumulating: only one survives (which one is unspecified), silently; add them with "
         f"{fix} (or keep the largest/smallest on purpose with `scatter_reduce(..., 'amax'/'amin')`)",
     )
+
+
+def check_group_overwrite(write: str, mask: str, group: str, fix: str) -> Violation:
+    """A loop over groups writing each group's rows into one buffer, with rows in several groups."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` in a loop over groups writes the rows of `{mask}`, made by `{group}`: a row in several "
+        f"groups (the `.any()` over its slots says it can be) is written once per group and keeps only the "
+        f"last group's value, silently; add the groups' values instead: {fix}",
+    )

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
+from . import class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, modules, \
     normalised_consumers, numpy_values, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -79,6 +79,8 @@ class CallMixin:
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
+            if func.attr == "masked_scatter_":
+                group_overwrites.check_masked_scatter(self, node)  # GL013: one buffer written per group
             if func.attr == "append" and isinstance(func.value, ast.Name) and isinstance(owner, (SeqVal, ops.Repeated)):
                 self.env[func.value.id] = tensor_lists.appended(owner, args[0]) if len(args) == 1 else None
                 return None
