@@ -4,6 +4,11 @@ gather: ``index.size(d) <= input.size(d)`` for every ``d != dim``. scatter: the 
 and ``index.size(d) <= src.size(d)`` on every dim. take_along_dim: input and indices must broadcast
 on every dim but ``dim``. index_add_/index_copy_: ``source`` must match self on every dim but
 ``dim``, and ``source.size(dim)`` must equal the number of indices. torch raises.
+
+A write by advanced index, ``x[idx] = v``, needs ``v`` to broadcast to the selection ``x[idx]``
+(``idx``'s shape followed by x's remaining dims): a value with 4 rows for 5 indices raises ``shape
+mismatch: value tensor of shape [4, 16] cannot be broadcast to indexing result of shape [5, 16]``.
+Only sizes known as numbers on both sides are compared.
 """
 from typing import Optional
 

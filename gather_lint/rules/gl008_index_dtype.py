@@ -13,6 +13,13 @@ index, so they are not flagged.)
 Embedding lookups (``nn.Embedding``, ``F.embedding``) take int64 or int32 ids too: a comparison mask
 used as segment ids (``emb(tokens >= offset)``) raises ``Expected tensor for argument #1 'indices' to
 have one of the following scalar types: Long, Int; but got CPUBoolType instead``.
+
+Plain subscripts are checked too (``x[key]``, ``x[key] = v``, ``x[rows, key] += v``): a float key
+raises ``IndexError: tensors used as indices must be long, int, byte or bool tensors``. The key is
+taken as float when its dtype is known to be floating, or when it is made by an expression whose
+result is floating whatever its operands are (``/``, ``* 0.5``, ``.float()``, ``.mean()``,
+``torch.linspace``); in libraries the latter only for keys written in place, in scripts also for names
+assigned so.
 """
 from typing import Optional
 

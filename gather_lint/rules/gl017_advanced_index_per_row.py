@@ -13,6 +13,11 @@ indexed dim (``argmax``, ``topk``, ``multinomial``, ``randint``); or when the co
 value per row (a ``# [B]`` comment on it, or combining it with a ``[B]`` tensor). A column selection shared by all
 rows (``hidden[:, keep]``, ``feats[:, perm]``) is correct and stays silent.
 ``x.index_select(1, idx)`` with such an index is the same mistake and is reported too.
+
+The opposite mix-up, ``x[torch.arange(B), idx]`` with ``idx`` of shape ``[B, K]`` (several picks per row),
+cannot broadcast ``[B]`` with ``[B, K]``: torch raises IndexError (shape mismatch: indexing tensors could
+not be broadcast together) unless ``B == K``, when it silently pairs row ``k`` with column ``k``. It is
+reported as an error when the sizes are known numbers that differ; the fix is ``torch.arange(B)[:, None]``.
 """
 from typing import Optional, Tuple
 
