@@ -859,3 +859,86 @@ def test_torch_keeps_only_the_last_group_of_a_row(code, line, torch):
 @pytest.mark.parametrize("code", [c for _, c in GROUP_WRITES_SILENT], ids=[n for n, _ in GROUP_WRITES_SILENT])
 def test_group_writes_that_add_or_do_not_overlap_are_not_flagged(code):
     assert [f for f in lint(code) if f.code == "GL013"] == []
+
+
+# GL017 for writes: `x[:, idx] = v` / `+= v` with idx one pick per row writes every row at every pick.
+PER_ROW_WRITES = [
+    ("one-hot-targets-plain-function", """
+        import torch
+
+        def encode(labels, num_classes):
+            target = torch.zeros(labels.size(0), num_classes)
+            target[:, labels] = 1.0
+            return target
+
+        if __name__ == "__main__":
+            labels = torch.tensor([0, 2, 2, 4])
+            out = encode(labels, 5)
+            expected = torch.nn.functional.one_hot(labels, 5).float()
+    """, 6),
+    ("q-values-bonus-module-augmented", """
+        import torch
+        import torch.nn as nn
+
+        class BonusHead(nn.Module):
+            def __init__(self, dim, n_actions):
+                super().__init__()
+                self.q = nn.Linear(dim, n_actions)
+
+            def forward(self, obs, actions):
+                q = self.q(obs)
+                q[:, actions] += 0.5
+                return q
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            head = BonusHead(4, 3)
+            obs, actions = torch.randn(5, 4), torch.tensor([0, 1, 1, 2, 0])
+            with torch.no_grad():
+                out = head(obs, actions)
+                expected = head.q(obs)
+                expected[torch.arange(5), actions] += 0.5
+    """, 12),
+    ("argmax-picks-marked-in-a-helper", """
+        import torch
+
+        def mark_best(scores):
+            \"\"\"scores: (B, C)\"\"\"
+            best = scores.argmax(dim=1)
+            chosen = torch.zeros_like(scores, dtype=torch.bool)
+            chosen[:, best] = True
+            return chosen
+
+        if __name__ == "__main__":
+            scores = torch.tensor([[0.1, 0.9, 0.0], [0.8, 0.1, 0.1], [0.2, 0.2, 0.6]])
+            out = mark_best(scores)
+            expected = torch.nn.functional.one_hot(scores.argmax(1), 3).bool()
+    """, 8),
+]
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in PER_ROW_WRITES], ids=[n for n, _, _ in PER_ROW_WRITES])
+def test_per_row_picks_written_through_a_full_slice_are_flagged(code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL017", line) in found, found
+
+
+@pytest.mark.parametrize("code,line", [(c, n) for _, c, n in PER_ROW_WRITES], ids=[n for n, _, _ in PER_ROW_WRITES])
+def test_torch_writes_every_row_at_every_pick(code, line, torch):
+    scope = _run(code)
+    assert not torch.equal(scope["out"], scope["expected"])
+
+
+def test_a_shared_column_list_written_in_every_row_is_not_flagged():
+    code = """
+        import torch
+
+        def zero_columns(x, drop):
+            x = x.clone()
+            x[:, drop] = 0.0
+            return x
+
+        if __name__ == "__main__":
+            zero_columns(torch.randn(4, 6), torch.tensor([1, 3]))
+    """
+    assert [f for f in lint(code) if f.code == "GL017"] == []
