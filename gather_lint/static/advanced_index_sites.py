@@ -41,10 +41,19 @@ _MAX_NAMES = 4  # names followed back to their one assignment
 
 def check(interp, node: ast.Subscript, owner, key) -> None:
     """The checks of a subscript read or write: float keys (GL008), unbroadcastable index tensors (GL017)."""
+    if owner is None and not _script(interp.source) and not _tensor_in_key(node, key):
+        return  # most subscripts of a library: `config[name]`, `self.cache[i]`, `x[:, 0]`: nothing to learn
     check_float_key(interp, node, owner, key)
     check_index_shapes(interp, node, owner, key)
     if isinstance(node.ctx, ast.Store):
         check_per_row_write(interp, node, owner, key)
+
+
+def _tensor_in_key(node: ast.Subscript, key) -> bool:
+    """The key holds a tracked tensor, or a call or arithmetic that may make a float one."""
+    items = key.items if isinstance(key, SeqVal) else (key,)
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else (node.slice,)
+    return any(isinstance(item, TensorVal) for item in items) or any(isinstance(e, (ast.Call, ast.BinOp)) for e in elements)
 
 
 def check_per_row_write(interp, node: ast.Subscript, owner, key) -> None:

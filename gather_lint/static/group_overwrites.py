@@ -33,14 +33,14 @@ def check_masked_scatter(interp, node: ast.Call) -> None:
 
 def check_mask_write(interp, node: ast.Assign, target: ast.Subscript) -> None:
     """`buf[mask] = v` (see the module docstring)."""
-    if isinstance(node.value, ast.Constant):
-        return  # one constant for every row: writing it twice changes nothing
+    if isinstance(node.value, ast.Constant) or not isinstance(target.slice, (ast.Name, ast.Call)):
+        return  # one constant for every row: writing it twice changes nothing; not a mask of its own
     _check(interp, node, target.value, target.slice, node.value, "subscript")
 
 
 def _check(interp, node, buffer_node, mask_node, value_node, how: str) -> None:
     function = interp.function
-    if function is None or not isinstance(buffer_node, ast.Name):
+    if function is None or not isinstance(buffer_node, ast.Name) or not _tests_membership(interp.source, function):
         return
     loop = _enclosing_for(function, node)
     if loop is None:
@@ -54,6 +54,15 @@ def _check(interp, node, buffer_node, mask_node, value_node, how: str) -> None:
         f"`{buffer}[<the group's rows>] += {value}` (the mask without its trailing singleton)"
     write = f"{buffer}[{mask}] = ..." if how == "subscript" else f"{buffer}.masked_scatter_(...)"
     interp.flag(node, overwrite.check_group_overwrite(write, mask, group, fix), None)
+
+
+def _tests_membership(source, function) -> bool:
+    """The function's text holds `.any(` (a membership mask can be made there); once per function."""
+    found = getattr(function, "_gather_lint_any", None)
+    if found is None:
+        found = any(".any(" in line for line in source.lines[function.lineno - 1:function.end_lineno or function.lineno])
+        function._gather_lint_any = found
+    return found
 
 
 def _enclosing_for(function, node) -> Optional[ast.For]:

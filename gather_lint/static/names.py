@@ -64,7 +64,7 @@ def token_ids_compared(name: str, other_text: str):
 def category_domain(name: str):
     if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
         return Domain(None, origin=f"ids/labels (`{name}`)", category=True, repeats=True)
-    return edge_list_domain(name)
+    return edge_list_domain(name) if "edge_ind" in name else None
 
 
 # The graph libraries' name for a [2, num_edges] list of (source, target) node ids
@@ -74,7 +74,7 @@ _EDGE_LIST_NAME = re.compile(r"(?:\w+_)?edge_ind(?:ex|ices|exes)")
 def edge_list_domain(name: str):
     """`edge_index` holds the node ids at both ends of every edge: a node with several edges
     appears several times (its degree), in either row. Not a category: its size is the node count."""
-    if "edge_ind" in name and _EDGE_LIST_NAME.fullmatch(name):
+    if _EDGE_LIST_NAME.fullmatch(name):
         return Domain(None, origin=f"node ids of the edge list `{name}` (a node with several edges appears "
                                    f"once per edge)", repeats=True)
     return None
