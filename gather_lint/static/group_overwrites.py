@@ -42,11 +42,14 @@ def _check(interp, node, buffer_node, mask_node, value_node, how: str) -> None:
     function = interp.function
     if function is None or not isinstance(buffer_node, ast.Name) or not _tests_membership(interp.source, function):
         return
+    membership = _membership(mask_node, function, node.lineno)
+    if membership is None:
+        return  # most writes: no `(X == i).any()` mask, no walk for the loop
     loop = _enclosing_for(function, node)
-    if loop is None:
+    if loop is None or not any(isinstance(s, ast.Name) and s.id in _loop_names(loop) for s in membership[1]):
         return
-    group = _membership_group(mask_node, function, node.lineno, loop)
-    if group is None or _rebinds(loop, buffer_node.id):
+    group = ast.unparse(membership[0])
+    if _rebinds(loop, buffer_node.id):
         return
     segment = interp.source.segment
     buffer, mask, value = buffer_node.id, segment(mask_node), segment(value_node)
@@ -79,8 +82,8 @@ def _loop_names(loop: ast.For) -> set:
     return {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
 
 
-def _membership_group(mask_node, function, line: int, loop: ast.For) -> Optional[str]:
-    """`(X == i).any(...)`'s text when the mask is made so with i bound by the loop, else None."""
+def _membership(mask_node, function, line: int):
+    """(the `.any()` call, the compared sides) when the mask is, or was assigned from, `(X == i).any(...)`."""
     node = mask_node
     for _ in range(4):  # a name assigned from a name ...
         if isinstance(node, ast.Name):
@@ -95,10 +98,7 @@ def _membership_group(mask_node, function, line: int, loop: ast.For) -> Optional
     compared = node.func.value
     if not isinstance(compared, ast.Compare) or len(compared.ops) != 1 or not isinstance(compared.ops[0], ast.Eq):
         return None
-    sides = [compared.left, compared.comparators[0]]
-    if not any(isinstance(s, ast.Name) and s.id in _loop_names(loop) for s in sides):
-        return None
-    return ast.unparse(node)
+    return node, (compared.left, compared.comparators[0])
 
 
 def _rebinds(loop: ast.For, name: str) -> bool:
