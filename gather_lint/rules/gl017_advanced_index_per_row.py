@@ -18,8 +18,6 @@ The opposite mix-up, ``x[torch.arange(B), idx]`` with ``idx`` of shape ``[B, K]`
 cannot broadcast ``[B]`` with ``[B, K]``: torch raises IndexError (shape mismatch: indexing tensors could
 not be broadcast together) unless ``B == K``, when it silently pairs row ``k`` with column ``k``. It is
 reported as an error when the sizes are known numbers that differ; the fix is ``torch.arange(B)[:, None]``.
-Writes cross the same way: ``target[:, labels] = 1`` (or ``+= v``) on ``[B, C]`` with one label per row
-sets every row at every row's label; ``target[torch.arange(B), labels] = 1`` writes one entry per row.
 """
 from typing import Optional, Tuple
 
@@ -185,14 +183,3 @@ def check_unbroadcastable(expr_text: str, first_text: str, first: Shape, second_
         f"not be broadcast together){fix}",
     )
 
-
-def check_subscript_write(write: str, x_text: str, x: Shape, index_text: str, index: Shape, origin: str) -> Violation:
-    """`x[:, idx] = v` (or `+=`) on a 2-d x with idx [B] of one pick per row: every row is written at
-    every row's pick."""
-    rows = f"torch.arange({x_text}.size(0))"
-    return Violation(
-        CODE, SEVERITY,
-        f"writing to `{write}` writes dim 1 of `{x_text}` {x} at `{index_text}` {index}, which holds {origin}, one per row; "
-        f"advanced indexing writes every row at every row's index ({x.dims[0]} x {index.dims[0]} positions), "
-        f"silently; write one entry per row with `{x_text}[{rows}, {index_text}]`",
-    )

@@ -45,8 +45,6 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
         return  # most subscripts of a library: `config[name]`, `self.cache[i]`, `x[:, 0]`: nothing to learn
     check_float_key(interp, node, owner, key)
     check_index_shapes(interp, node, owner, key)
-    if isinstance(node.ctx, ast.Store):
-        check_per_row_write(interp, node, owner, key)
 
 
 def _tensor_in_key(node: ast.Subscript, key) -> bool:
@@ -54,30 +52,6 @@ def _tensor_in_key(node: ast.Subscript, key) -> bool:
     items = key.items if isinstance(key, SeqVal) else (key,)
     elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else (node.slice,)
     return any(isinstance(item, TensorVal) for item in items) or any(isinstance(e, (ast.Call, ast.BinOp)) for e in elements)
-
-
-def check_per_row_write(interp, node: ast.Subscript, owner, key) -> None:
-    """GL017 for writes: `x[:, idx] = v` / `+= v` with x [B, C] and idx [B] holding one pick per row
-    (labels, actions, argmax picks): every row is written at all B picks, where one per row was meant."""
-    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or len(owner.shape.dims) != 2:
-        return
-    items = key.items if isinstance(key, SeqVal) and not key.names else ()
-    if len(items) != 2 or not isinstance(items[0], ops.SliceVal) or not isinstance(items[1], TensorVal):
-        return
-    full = items[0]
-    index = items[1]
-    if full.lower is not None or full.upper is not None or full.step is not None or index.shape is None \
-            or index.shape.variadic or len(index.shape.dims) != 1 or index.dtype in ("bool", "uint8") \
-            or index.dtype in FLOAT_DTYPES:
-        return
-    if not per_row.leads_with_batch(index.shape, owner.shape, 1):
-        return
-    origin = per_row.per_row_origin(index.domain, owner.shape.dims[1])
-    if origin is None:
-        return
-    segment = interp.source.segment
-    interp.flag(node, per_row.check_subscript_write(segment(node), segment(node.value), owner.shape,
-                                                    segment(node.slice.elts[1]), index.shape, origin), None)
 
 
 def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
