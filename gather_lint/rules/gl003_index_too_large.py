@@ -4,6 +4,11 @@ gather: ``index.size(d) <= input.size(d)`` for every ``d != dim``. scatter: the 
 and ``index.size(d) <= src.size(d)`` on every dim. take_along_dim: input and indices must broadcast
 on every dim but ``dim``. index_add_/index_copy_: ``source`` must match self on every dim but
 ``dim``, and ``source.size(dim)`` must equal the number of indices. torch raises.
+
+A write by advanced index, ``x[idx] = v``, needs ``v`` to broadcast to the selection ``x[idx]``
+(``idx``'s shape followed by x's remaining dims): a value with 4 rows for 5 indices raises ``shape
+mismatch: value tensor of shape [4, 16] cannot be broadcast to indexing result of shape [5, 16]``.
+Only sizes known as numbers on both sides are compared.
 """
 from typing import Optional
 
@@ -140,3 +145,16 @@ def _compared(bigger, smaller) -> str:
     if a == b and value(bigger) is not None and value(smaller) is not None:
         return f"{value(bigger)} > {value(smaller)}, both written {a}"
     return f"{a} > {b}"
+
+
+def check_subscript_write(write: str, value_text: str, value_shape, selected, axis: int) -> Violation:
+    """`x[idx] = v` where v cannot broadcast to what the advanced index selects: torch raises. `axis`:
+    the dim of the selection (counted from the end) where the sizes clash."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes `{value_text}` of shape {value_shape} into the {selected} that the index selects "
+        f"(dim {axis} of the selection: {dim_text(value_shape.dims[axis - len(selected.dims)])} vs "
+        f"{dim_text(selected.dims[axis])}); torch raises 'shape mismatch: value tensor of shape ... cannot be "
+        f"broadcast to indexing result of shape ...'; make the index select one row per value row, or the "
+        f"value one row per selected position",
+    )

@@ -13,6 +13,13 @@ index, so they are not flagged.)
 Embedding lookups (``nn.Embedding``, ``F.embedding``) take int64 or int32 ids too: a comparison mask
 used as segment ids (``emb(tokens >= offset)``) raises ``Expected tensor for argument #1 'indices' to
 have one of the following scalar types: Long, Int; but got CPUBoolType instead``.
+
+Plain subscripts are checked too (``x[key]``, ``x[key] = v``, ``x[rows, key] += v``): a float key
+raises ``IndexError: tensors used as indices must be long, int, byte or bool tensors``. The key is
+taken as float when its dtype is known to be floating, or when it is made by an expression whose
+result is floating whatever its operands are (``/``, ``* 0.5``, ``.float()``, ``.mean()``,
+``torch.linspace``); in libraries the latter only for keys written in place, in scripts also for names
+assigned so.
 """
 from typing import Optional
 
@@ -107,4 +114,21 @@ def _float_if_empty(site: Site, allowed) -> Optional[Violation]:
         f"index `{site.index.text}` is made by torch.tensor() without a dtype: {domain.float_if_empty}, so "
         f"{site.op.spelled}() (which needs {need}) raises on every input where the filter keeps nothing; "
         f"pass `dtype=torch.long` to torch.tensor()",
+    )
+
+
+def check_subscript_key(subscript: str, key: str, dtype: str, domain, made: str = "") -> Violation:
+    """`x[key]` (read, write or in-place) with a float key: advanced indexing takes integer or bool
+    tensors only, so torch raises IndexError at the subscript. `made`: what made the key a float when
+    its dtype is not known (a true division of values of any type)."""
+    if domain is not None and domain.made_float:
+        made = domain.made_float
+    what = f"a {dtype} tensor" if dtype != "floating" else "a float"
+    division = "division" in made
+    return Violation(
+        CODE, SEVERITY,
+        f"`{subscript}` indexes with `{key}`, {what}{f' (made by {made})' if made else ''}; torch raises "
+        f"IndexError (tensors used as indices must be long, int, byte or bool tensors); "
+        + ("make it with `//` instead of `/`, or convert it with `.long()`" if division else "convert it with `.long()`"),
+        **(_fix(domain, dtype) if dtype != "floating" else {}),
     )

@@ -7,6 +7,14 @@ repeated index every write computes from the same old value and the last one win
 ``counts[ids] += 1`` counts each distinct id once. The same holds for every read-modify-write that
 writes without accumulating: ``x[ids] = x[ids] + v``, ``x.scatter_(d, ids, x.gather(d, ids) + v)``,
 ``x.index_copy_(d, ids, x.index_select(d, ids) + v)``; ``scatter_add_``/``index_add_`` accumulate.
+The node ids of an edge list (``row, col = edge_index``; ``deg[col] += w``) repeat once per edge of a
+node, and ``x[rows, ids] -= v`` with ``rows`` an arange broadcast over each row repeats where ``ids``
+(compared with a pad or eos id: token ids) repeats within a row.
+
+A loop over groups that writes each group's rows into one buffer (``out[mask] = v`` or
+``out.masked_scatter_(mask, v)`` inside ``for e in ...``) loses data the same way when the mask is a
+membership over several slots, ``(topk_idx == e).any(-1)``: a row routed to two experts keeps only the
+last expert's output where the two were meant to add up.
 
 Filling a fresh zeros buffer entry by entry has the same flaw: ``grid[rows, cols] = v``,
 ``grid.index_put_((rows, cols), v)``, ``zeros.scatter(d, ids, src)`` and ``zeros.index_copy_(d, ids, src)``
@@ -167,4 +175,14 @@ def check_overwriting_index_write(write: str, where: str, fix: str) -> Violation
         f"`{write}` writes several different values to one position ({where}) of an all-zeros buffer "
         f"without accumulating: only one survives (which one is unspecified), silently; add them with "
         f"{fix} (or keep the largest/smallest on purpose with `scatter_reduce(..., 'amax'/'amin')`)",
+    )
+
+
+def check_group_overwrite(write: str, mask: str, group: str, fix: str) -> Violation:
+    """A loop over groups writing each group's rows into one buffer, with rows in several groups."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` in a loop over groups writes the rows of `{mask}`, made by `{group}`: a row in several "
+        f"groups (the `.any()` over its slots says it can be) is written once per group and keeps only the "
+        f"last group's value, silently; add the groups' values instead: {fix}",
     )

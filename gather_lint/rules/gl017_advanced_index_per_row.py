@@ -13,6 +13,11 @@ indexed dim (``argmax``, ``topk``, ``multinomial``, ``randint``); or when the co
 value per row (a ``# [B]`` comment on it, or combining it with a ``[B]`` tensor). A column selection shared by all
 rows (``hidden[:, keep]``, ``feats[:, perm]``) is correct and stays silent.
 ``x.index_select(1, idx)`` with such an index is the same mistake and is reported too.
+
+The opposite mix-up, ``x[torch.arange(B), idx]`` with ``idx`` of shape ``[B, K]`` (several picks per row),
+cannot broadcast ``[B]`` with ``[B, K]``: torch raises IndexError (shape mismatch: indexing tensors could
+not be broadcast together) unless ``B == K``, when it silently pairs row ``k`` with column ``k``. It is
+reported as an error when the sizes are known numbers that differ; the fix is ``torch.arange(B)[:, None]``.
 """
 from typing import Optional, Tuple
 
@@ -159,3 +164,22 @@ def _fix(x: str, dims: Tuple[Dim, ...], axis: int, index: str, index_rank: int) 
         rows = method_call(x, "size(0)")
         picked += f" or `{x}[torch.arange({rows}), {index}]`"
     return picked
+
+
+def check_unbroadcastable(expr_text: str, first_text: str, first: Shape, second_text: str, second: Shape,
+                          offset: int) -> Violation:
+    """`x[rows, idx]` with index tensors whose shapes cannot broadcast (rows [B], idx [B, K]): torch raises.
+    `offset`: the dim, counted from the end, where the sizes clash."""
+    a, b = first.dims[-offset], second.dims[-offset]
+    fix = ""
+    if len(first.dims) == 1 and len(second.dims) == 2 and must_equal(first.dims[0], second.dims[0]):
+        fix = f"; for one pick per row of `{second_text}`, give `{first_text}` a trailing dim: `{first_text}[:, None]`"
+    elif len(second.dims) == 1 and len(first.dims) == 2 and must_equal(second.dims[0], first.dims[0]):
+        fix = f"; for one pick per row of `{first_text}`, give `{second_text}` a trailing dim: `{second_text}[:, None]`"
+    return Violation(
+        CODE, "error",
+        f"`{expr_text}`: the index tensors `{first_text}` {first} and `{second_text}` {second} cannot broadcast "
+        f"together (dim -{offset}: {a} vs {b}); torch raises IndexError (shape mismatch: indexing tensors could "
+        f"not be broadcast together){fix}",
+    )
+

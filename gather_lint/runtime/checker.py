@@ -8,7 +8,7 @@ import torch
 from ..contract import ERROR, Site, TensorInfo, Violation
 from ..rules import check
 from ..dims import Shape, normalize_dim
-from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG, Op, bind_arguments
+from ..ops import INDEX, SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule

@@ -17,7 +17,6 @@ import site
 import sys
 import threading
 import warnings
-import weakref
 from typing import Callable, Dict, List, Optional, Tuple
 
 import torch

@@ -13,7 +13,7 @@ from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
-from . import advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
+from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -98,7 +98,22 @@ def _fills_by_subscript(chunk: str) -> bool:
 def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
-        or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text)
+        or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
+        or _float_keys_in_script(text)
+
+
+def _float_keys_in_script(text: str) -> bool:
+    """x[a / b] (GL008) and x[idx] = v (GL003) on plain subscripts, looked for in scripts only: the text
+    scan for a float-making assignment costs ~10% on a library the size of transformers, and parsing
+    every block that writes by subscript more; a script's few blocks cost nothing."""
+    return _DRIVER in text and _subscript_site(text)
+
+
+def _subscript_site(chunk: str) -> bool:
+    """A write by subscript, a row-number index (`x[torch.arange(B), idx]`), a name as a key (whose
+    dtype a caller may make float) or a float-making key."""
+    return "] = " in chunk or "arange(" in chunk or advanced_index_sites.keyed_by_name(chunk) \
+        or advanced_index_sites.spelled_in(chunk)
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -245,7 +260,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         if fills_buffer(text) else set()
     fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
              for (_, chunk), called in zip(chunks, any_calls)]
-    local = [not own and (("torch" in chunk and (local_trigger(chunk) or fill)) or _read_by_syntax(chunk))
+    script = _DRIVER in text  # GL008's float keys are looked for in scripts only (see _float_keys_in_script)
+    local = [not own and (("torch" in chunk and (local_trigger(chunk) or fill or (script and _subscript_site(chunk))))
+                          or _read_by_syntax(chunk))
              for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))

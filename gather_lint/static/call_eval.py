@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
-from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, index_values, modules, \
-    normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
+from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
+    modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -82,6 +82,8 @@ class CallMixin:
         if isinstance(func, ast.Attribute):
             owner = self.expr(func.value)
             args, kwargs = self._args(node)
+            if func.attr == "masked_scatter_":
+                group_overwrites.check_masked_scatter(self, node)  # GL013: one buffer written per group
             if func.attr == "append" and isinstance(func.value, ast.Name) and isinstance(owner, (SeqVal, ops.Repeated)):
                 self.env[func.value.id] = tensor_lists.appended(owner, args[0]) if len(args) == 1 else None
                 return None
@@ -308,7 +310,8 @@ class CallMixin:
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
-                    return ops.cat_repeated(args[0].element, dim, stack=func == "stack")
+                    element = args[0].element
+                    return ops.cat_repeated(element, dim, stack=func == "stack") if isinstance(element, TensorVal) else None
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]

@@ -10,6 +10,7 @@ from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
+from .names import compared_token_ids, edge_list_domain
 from .values import SeqVal, TensorVal
 
 
@@ -94,13 +95,16 @@ class DataflowCheckMixin:
         if not isinstance(index_node, ast.Subscript) or \
                 not isinstance(index_node.slice, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp)):
             return False  # a slice, a mask comparison, a tuple: a selection of many
+        if isinstance(index_node.value, ast.Name) and edge_list_domain(index_node.value.id) is not None:
+            return False  # edge_index[1]: a [2, E] edge list's row of targets
         return not isinstance(self.expr(index_node.slice), TensorVal)
 
     def _check_overwrite(self, node: ast.AugAssign, value=None) -> None:
         """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""
-        if not isinstance(self.expr(node.target.value), TensorVal):
-            return  # only a known tensor: lists and dicts are indexed by position or key
+        owner = self.expr(node.target.value)
         key = self.expr(node.target.slice)
+        if not isinstance(owner, TensorVal) and not (owner is None and _torch_key(key)):
+            return  # only a tensor: lists and dicts are indexed by position or key
         items = key.items if isinstance(key, SeqVal) else (key,)
         tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
         if len(tensors) > 1 and len(tensors) == len(items):  # x[rows, cols] += v: positions are tuples,
@@ -108,6 +112,8 @@ class DataflowCheckMixin:
             paired = broadcast_rows.paired_index(self, node.target.slice.elts, node.lineno)
             if origin is None and paired is not None:  # ... or, beside row numbers, where the other repeats
                 other = self.expr(paired)
+                learnt = compared_token_ids(self, paired)  # ids compared with pad: rows of token ids
+                other = TensorVal(None, None, learnt) if learnt is not None and other is None else other
                 if _can_repeat(other) and broadcast_rows.several_per_row(other):
                     origin = f"row numbers broadcast over each row and {other.domain.origin} within it"
             if origin is not None:
@@ -181,6 +187,14 @@ def _can_repeat(index) -> bool:
     """An integer index tensor whose values can repeat (ids, labels, randint): GL013's evidence."""
     return isinstance(index, TensorVal) and index.dtype not in ("bool", "uint8") and \
         index.domain is not None and index.domain.repeats and not _single(index)
+
+
+def _torch_key(key) -> bool:
+    """A key of several torch tensors (`x[rows, ids]`): x, even untracked, is a tensor, as no list or
+    dict takes such a key."""
+    items = key.items if isinstance(key, SeqVal) else ()
+    return len(items) > 1 and any(isinstance(k, TensorVal) and (k.shape is not None or k.dtype is not None)
+                                  for k in items)
 
 
 def _single(index: TensorVal) -> bool:

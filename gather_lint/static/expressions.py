@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from . import advanced_indexing, index_values
+from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import tensor_ops as ops
@@ -13,7 +13,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
 from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
 from .modules import InstanceVal
-from .names import category_domain, learn_token_ids
+from .names import category_domain, learn_token_ids, remember_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
 
@@ -69,7 +69,7 @@ class ExpressionMixin:
             if domain is not None:
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:
-                    domain = replace(old, origin=domain.origin, category=True, repeats=True)
+                    domain = replace(old, origin=domain.origin, category=domain.category, repeats=True)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 
@@ -127,11 +127,13 @@ class ExpressionMixin:
             return owner.element if isinstance(owner, modules.LayerList) else owner
         if isinstance(owner, TensorVal):
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
+            advanced_index_sites.check(self, node, owner, key)  # GL008 x[float_key], GL017 x[rows, idx]
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
             normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             return column_key_lookups.mark(node, key, crossed or ops.index_tensor(owner, key))  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
+            advanced_index_sites.check(self, node, owner, key)  # GL008, GL017 when the key shows a tensor
         if isinstance(owner, config.DictVal):
             return owner.get(key)
         return None
@@ -202,6 +204,8 @@ class ExpressionMixin:
             learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
             return ops.binary(values[0], values[1], "==")
         if len(node.ops) == 1 and not tensors:
+            if values[0] is None:
+                remember_token_ids(self, node)  # GL013: `x[rows, ids] -= v` may show ids is a tensor
             return branches.compare(values[0], node.ops[0], values[1])
         return None
 

@@ -111,6 +111,8 @@ def _row_of(iterable, node):
         return iterable.items[0]  # `for state in (key, value)`: every item has the same facts
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
         return DimVal(None)  # for t in range(T): t is one int, whatever its value (x[:, t] drops a dim)
+    if isinstance(node, (ast.Tuple, ast.List)) and node.elts:
+        return _literal_row(node.elts)
     if isinstance(iterable, TensorVal):
         s = iterable.shape
         if s is not None and not s.variadic and s.dims:
@@ -121,6 +123,18 @@ def _row_of(iterable, node):
             return SeqVal(tuple(_row_of(i, None) for i in iterable.items))
         if node.func.id == "enumerate":
             return SeqVal((None, _row_of(iterable.items[1], None)))
+    return None
+
+
+def _literal_row(elements):
+    """`for k in (0, 1)`: k is one int; `for k, w in ((0, a), (1, b))`: k is one int, w unknown."""
+    def is_int(e) -> bool:
+        return isinstance(e, ast.Constant) and type(e.value) is int
+    if all(is_int(e) for e in elements):
+        return DimVal(None)
+    if all(isinstance(e, ast.Tuple) for e in elements) and len({len(e.elts) for e in elements}) == 1:
+        return SeqVal(tuple(DimVal(None) if all(is_int(e.elts[k]) for e in elements) else None
+                            for k in range(len(elements[0].elts))))
     return None
 
 

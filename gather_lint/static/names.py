@@ -34,6 +34,24 @@ def learn_token_ids(interp, node, left) -> None:
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
+def remember_token_ids(interp, node) -> None:
+    """`ids != pad_token_id` with ids of unknown kind (an int, a list or a tensor): remembered by name,
+    for a use that shows a tensor of several ids per row (`x[rows, ids]` with rows an arange broadcast
+    over them) to take as token ids. Not bound in env: an int token compared with eos is one position."""
+    if isinstance(node.left, ast.Name) and isinstance(node.ops[0], (ast.Eq, ast.NotEq)) and \
+            interp.env.get(node.left.id) is None:
+        domain = token_ids_compared(node.left.id, interp.source.segment(node.comparators[0]))
+        if domain is not None:
+            interp.__dict__.setdefault("_compared_token_ids", {})[node.left.id] = domain
+
+
+def compared_token_ids(interp, node):
+    """The domain remember_token_ids learnt for a name, or None."""
+    if not isinstance(node, ast.Name) or interp.env.get(node.id) is not None:
+        return None
+    return interp.__dict__.get("_compared_token_ids", {}).get(node.id)
+
+
 def token_ids_compared(name: str, other_text: str):
     """The values of `name`, compared with a special token's id, are token ids of running text, which
     repeat (a token occurs twice in a row); None when other_text names no special token."""
@@ -46,6 +64,19 @@ def token_ids_compared(name: str, other_text: str):
 def category_domain(name: str):
     if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
         return Domain(None, origin=f"ids/labels (`{name}`)", category=True, repeats=True)
+    return edge_list_domain(name) if "edge_ind" in name else None
+
+
+# The graph libraries' name for a [2, num_edges] list of (source, target) node ids
+_EDGE_LIST_NAME = re.compile(r"(?:\w+_)?edge_ind(?:ex|ices|exes)")
+
+
+def edge_list_domain(name: str):
+    """`edge_index` holds the node ids at both ends of every edge: a node with several edges
+    appears several times (its degree), in either row. Not a category: its size is the node count."""
+    if _EDGE_LIST_NAME.fullmatch(name):
+        return Domain(None, origin=f"node ids of the edge list `{name}` (a node with several edges appears "
+                                   f"once per edge)", repeats=True)
     return None
 
 

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import config, index_values, loop_facts, tensor_lists, value_ranges
+from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -65,6 +65,7 @@ class StatementMixin:
         result = self.expr(node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
             self._check_subscript_rmw(node, node.targets[0])
+            group_overwrites.check_mask_write(self, node, node.targets[0])  # GL013: out[mask] = v per group
             self._check_overwriting_assign(node, node.targets[0], result)
         self._note_read(node)
         self._last_value_node = node.value
@@ -240,6 +241,8 @@ class StatementMixin:
             key = self.expr(target.slice)
             owner = self.env.get(target.value.id)
             index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
+            advanced_index_sites.check(self, target, owner, key)  # GL008 x[float_key] = v, GL017
+            advanced_index_sites.check_written_shape(self, target, owner, key, result, getattr(self, "_last_value_node", None))
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):

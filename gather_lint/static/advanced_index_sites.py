@@ -1,0 +1,250 @@
+"""Plain subscripts as sites: `x[key]`, `x[key] = v`, `x[rows, key] += v` with a float key (GL008).
+
+Advanced indexing takes integer and bool tensors only: a float tensor anywhere in the key raises
+IndexError, in a read, a write and an in-place update alike. Two kinds of evidence, each definite:
+
+* the interpreter knows the key is a float tensor (a float constructor or array, `.float()`, a
+  `Float[...]` annotation, arithmetic on floats) and the subscripted value is not known to be a list,
+  dict or other container;
+* the key is made, in the function, by an expression whose result is floating whatever its operands
+  are (a true division `/`, `* 0.5`, `.mean()`, `.float()`, and what keeps a float a float: `.floor()`,
+  `torch.round`, `.unsqueeze()` ...), and the subscripted value is a known tensor. A Python float key
+  raises as well (`x[n / 2]`), so unknown operands do not matter, but only a tensor's subscript is
+  taken: a dict may be keyed by floats.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+from ..dims import Shape, broadcast, must_differ, value
+from ..rules import gl003_index_too_large as too_large
+from ..rules import gl008_index_dtype as index_dtype
+from ..rules import gl017_advanced_index_per_row as per_row
+from . import tensor_ops as ops
+from .normalised_axis import assigned_value
+from .tensor_ops import FLOAT_DTYPES
+from . import text_scan
+from .tree_walk import called_name
+from .values import SeqVal, TensorVal
+
+_TO_FLOAT = {"float", "double", "half", "bfloat16", "mean"}  # .mean() of an integer tensor raises: floats only
+# tensor methods and torch functions whose result keeps the operand's floating dtype
+_KEEPS_FLOAT = {"floor", "ceil", "round", "trunc", "frac", "abs", "neg", "clamp", "clip", "clamp_min", "clamp_max",
+                "squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous", "clone", "detach", "cpu", "cuda",
+                "expand", "expand_as", "repeat", "t", "transpose", "permute", "sqrt", "exp", "log"}
+# torch functions that make floating tensors unless given a dtype
+_FLOAT_CONSTRUCTORS = {"linspace", "logspace", "rand", "randn", "rand_like", "randn_like"}
+_MAX_NAMES = 4  # names followed back to their one assignment
+
+
+def check(interp, node: ast.Subscript, owner, key) -> None:
+    """The checks of a subscript read or write: float keys (GL008), unbroadcastable index tensors (GL017)."""
+    if owner is None and not _script(interp.source) and not _tensor_in_key(node, key):
+        return  # most subscripts of a library: `config[name]`, `self.cache[i]`, `x[:, 0]`: nothing to learn
+    check_float_key(interp, node, owner, key)
+    check_index_shapes(interp, node, owner, key)
+
+
+def _tensor_in_key(node: ast.Subscript, key) -> bool:
+    """The key holds a tracked tensor, or a call or arithmetic that may make a float one."""
+    items = key.items if isinstance(key, SeqVal) else (key,)
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else (node.slice,)
+    return any(isinstance(item, TensorVal) for item in items) or any(isinstance(e, (ast.Call, ast.BinOp)) for e in elements)
+
+
+def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
+    """Flag each float element of the key of a subscript of a tensor (see the module docstring)."""
+    if owner is not None and not isinstance(owner, TensorVal):
+        return  # a list, a dict, an array, a layer list: other errors, other messages
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
+    if len(items) != len(elements) or any(isinstance(e, ast.Starred) for e in elements):
+        return  # x[*idx]: elements and values do not line up
+    segment = interp.source.segment
+    for item, element in zip(items, elements):
+        if isinstance(element, ast.Slice):
+            continue
+        if isinstance(item, TensorVal) and item.dtype in FLOAT_DTYPES:
+            violation = index_dtype.check_subscript_key(segment(node), segment(element), item.dtype, item.domain)
+        else:
+            # following names to their assignment walks the function once: in scripts only, as the prefilter
+            made = float_made(element, interp.function, node.lineno, 0 if _script(interp.source) else _MAX_NAMES)
+            if made is None or not (isinstance(owner, TensorVal) or _array_key(made, items)):
+                continue
+            violation = index_dtype.check_subscript_key(segment(node), segment(element), "floating", None, made)
+        interp.flag(node, violation, element)
+
+
+def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_node) -> None:
+    """GL003: `x[idx] = v` with idx an integer tensor (or a tuple holding one) and v of a shape that
+    cannot broadcast to the selection `x[idx]`; only sizes both known (as numbers) count."""
+    if not isinstance(owner, TensorVal) or not isinstance(written, TensorVal) or value_node is None:
+        return
+    items = key.items if isinstance(key, SeqVal) else (key,)
+    if not any(isinstance(k, TensorVal) and k.dtype in ("int64", "int32") for k in items):
+        return  # a mask selects a count no shape states; no tensor: basic slicing
+    selected = _selection(owner, key) if isinstance(key, SeqVal) else ops.index_tensor(owner, key)
+    shape = written.shape
+    if not isinstance(selected, TensorVal) or selected.shape is None or selected.shape.variadic \
+            or shape is None or shape.variadic or len(shape.dims) > len(selected.shape.dims):
+        return
+    chosen = selected.shape.dims
+    for offset in range(1, len(shape.dims) + 1):
+        mine, theirs = shape.dims[-offset], chosen[-offset]
+        if value(mine) not in (None, 1) and must_differ(mine, theirs):
+            segment = interp.source.segment
+            interp.flag(node, too_large.check_subscript_write(
+                f"{segment(node)} = ...", segment(value_node), shape, selected.shape, len(chosen) - offset), None)
+            return
+
+
+def check_index_shapes(interp, node: ast.Subscript, owner, key) -> None:
+    """GL017 (error): `x[rows, idx]` with integer index tensors whose known sizes cannot broadcast,
+    typically `x[torch.arange(B), idx]` with idx [B, K] (one row number per row, K picks per row)."""
+    if not isinstance(key, SeqVal) or key.names or not isinstance(node.slice, ast.Tuple) \
+            or len(node.slice.elts) != len(key.items) or (owner is not None and not isinstance(owner, TensorVal)):
+        return
+    shaped = [(element, item.shape) for element, item in zip(node.slice.elts, key.items)
+              if isinstance(item, TensorVal) and item.dtype in ("int64", "int32") and item.shape is not None
+              and not item.shape.variadic]
+    for k, (first_node, first) in enumerate(shaped):
+        for second_node, second in shaped[k + 1:]:
+            for offset in range(1, min(len(first.dims), len(second.dims)) + 1):
+                a, b = first.dims[-offset], second.dims[-offset]
+                if value(a) not in (None, 1) and value(b) not in (None, 1) and must_differ(a, b):
+                    segment = interp.source.segment
+                    interp.flag(node, per_row.check_unbroadcastable(
+                        segment(node), segment(first_node), first, segment(second_node), second, offset), None)
+                    return
+
+
+def _selection(owner: TensorVal, key: SeqVal):
+    """x[a, :, b] for integer tensors and full slices: the broadcast index shape in place of the
+    indexed dims when the tensors are adjacent, first otherwise (numpy's rule); None when unsure."""
+    dims = owner.shape.dims if owner.shape is not None and not owner.shape.variadic else None
+    if dims is None or key.names or len(key.items) > len(dims):
+        return None
+    tensors, kept = [], []
+    for position, item in enumerate(key.items):
+        if isinstance(item, TensorVal) and item.dtype in ("int64", "int32") and item.shape is not None \
+                and not item.shape.variadic:
+            tensors.append(position)
+        elif isinstance(item, ops.SliceVal) and item.lower is None and item.upper is None and item.step is None:
+            kept.append(dims[position])
+        else:
+            return None
+    shaped = None
+    for position in tensors:
+        shaped = key.items[position].shape if shaped is None else broadcast(shaped, key.items[position].shape)
+        if shaped is None:
+            return None
+    rest = tuple(dims[len(key.items):])
+    if tensors == list(range(tensors[0], tensors[-1] + 1)):
+        before = tuple(dims[:tensors[0]])
+        after = tuple(dims[tensors[-1] + 1:len(key.items)])
+        return TensorVal(Shape(before + tuple(shaped.dims) + after + rest), owner.dtype)
+    return TensorVal(Shape(tuple(shaped.dims) + tuple(kept) + rest), owner.dtype)
+
+
+def _script(source) -> bool:
+    """The file runs as a script (a `__main__` driver); remembered on the source."""
+    found = getattr(source, "_is_script", None)
+    if found is None:
+        found = source._is_script = "__main__" in source.text
+    return found
+
+
+def _array_key(made: str, items) -> bool:
+    """An untracked value subscripted by a key that is an array or tensor (made by a tensor method,
+    or beside a known tensor in `x[rows, key]`): a tensor or array, as a dict keyed by tensors is rare."""
+    return made.startswith(("`.", "`torch.")) or any(isinstance(item, TensorVal) and (item.shape is not None or item.dtype)
+                                        for item in items)
+
+
+def float_made(node, function, line: int, names: int = 0) -> Optional[str]:
+    """How node's value is a float whatever its operands are, or None."""
+    if isinstance(node, ast.Name):
+        if names >= _MAX_NAMES:
+            return None
+        value = assigned_value(node, function, line)
+        return None if value is None else float_made(value, function, line, names + 1)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return float_made(node.operand, function, line, names)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Div):
+            return f"the true division `/` at line {node.lineno}"
+        if not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            return None
+        for side in (node.left, node.right):
+            if isinstance(side, ast.Constant) and isinstance(side.value, float):
+                return f"the product with the float `{side.value!r}` at line {node.lineno}" \
+                    if isinstance(node.op, ast.Mult) else f"the float `{side.value!r}` at line {node.lineno}"
+        return float_made(node.left, function, line, names) or float_made(node.right, function, line, names)
+    if isinstance(node, ast.Call):
+        name = called_name(node)
+        if isinstance(node.func, ast.Attribute) and name in _TO_FLOAT:
+            if name == "mean" or not node.args:  # x.float(), not a module's `.half(x)`
+                return f"`.{name}()` at line {node.lineno}"
+            return None
+        if name in _FLOAT_CONSTRUCTORS and _called_on_torch(node) and not any(k.arg == "dtype" for k in node.keywords):
+            return f"`torch.{name}()` at line {node.lineno}, which makes floats"
+        if isinstance(node.func, ast.Attribute) and name in _KEEPS_FLOAT:
+            receiver = node.func.value
+            if isinstance(receiver, ast.Name) and receiver.id in ("torch", "np", "numpy", "math"):
+                return _torch_function(node, name, function, line, names)
+            return float_made(receiver, function, line, names)
+    return None
+
+
+def _called_on_torch(node: ast.Call) -> bool:
+    return isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"
+
+
+def _torch_function(node: ast.Call, name: str, function, line: int, names: int) -> Optional[str]:
+    """`torch.floor(a / b)` is still a float tensor; `math.floor(a / b)` and `np.round` of a Python float
+    are not checked (math gives an int)."""
+    if node.func.value.id != "torch" or not node.args:
+        return None
+    return float_made(node.args[0], function, line, names)
+
+
+# what makes a float whatever the operands (the cheap needles of the prefilter below)
+_FLOAT_CUES = ("/", ".float()", ".mean(", ".double()", ".half()", "* 0.", "*0.")
+_ASSIGNED_NAME = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[^=]")
+_DIVIDED_KEY = re.compile(r"\[[^\[\]:\n]*[^/\n]/[^/\n][^\[\]:\n]*\]")  # [a / b]: no slice, no `//`
+
+
+def spelled_in(text: str) -> bool:
+    """A name assigned from a float-making expression and used as a subscript key in the same text, or a
+    key holding a true division: the blocks worth parsing for GL008 on plain subscripts."""
+    if "[" not in text:
+        return False
+    names = set()
+    for cue in _FLOAT_CUES:
+        for at in text_scan.positions(text, cue):
+            if cue == "/" and (text[at + 1:at + 2] in ("/", "=") or text[at - 1:at] in ("/", "<")):
+                continue  # `//`, `/=`, `</`: not a true division's float
+            start = text.rfind("\n", 0, at) + 1
+            if cue == "/" and _divided_key(text, text.rfind("[", start, at)):
+                return True
+            found = _ASSIGNED_NAME.match(text, start)
+            if found is not None and found.end() <= at + 1:
+                names.add(found.group(1))
+    return bool(names) and not names.isdisjoint(_KEY_NAME.findall(text))
+
+
+# `[name]`, `[name, ...]`, `..., name]`: a name as a whole element of a subscript
+_KEY_NAME = re.compile(r"[\[,][ \t]*([A-Za-z_]\w*)[ \t]*(?=[\],])")
+
+
+def keyed_by_name(text: str) -> bool:
+    """Some subscript has a plain name as a whole element of its key (`p[rows]`, `x[:, ids]`)."""
+    return "[" in text and _KEY_NAME.search(text) is not None
+
+
+def _divided_key(text: str, bracket: int) -> bool:
+    """`x[a / b]` at `bracket`: a subscript (after a name or a closing bracket), not a list literal."""
+    before = text[bracket - 1:bracket] if bracket > 0 else ""
+    return bool(before) and (before.isalnum() or before in "_)]") and _DIVIDED_KEY.match(text, bracket) is not None
