@@ -1,6 +1,7 @@
 """Fixes on the sets of real bug patterns (../shared/bugs beside the repository, benchmarks/bugs), when present:
 each bug.py that gather-lint fixes, run with its fixed.py's checking driver, must print 'ok'.
 A fix that removes the finding but computes something else fails here."""
+import ast
 import os
 import subprocess
 import sys
@@ -31,6 +32,16 @@ def test_fixed_bug_passes_the_cases_own_check(case, tmp_path, torch):
         pytest.skip("no fix applied")
     assert fixed.count(MAIN) == 1 and good.count(MAIN) == 1
     with open(path, "w", encoding="utf-8") as handle:  # our fixed code, the case's checking driver
-        handle.write(fixed.split(MAIN)[0] + MAIN + good.split(MAIN)[1])
+        head = fixed.split(MAIN)[0]
+        handle.write(head + _reference_helpers(good.split(MAIN)[0], head) + MAIN + good.split(MAIN)[1])
     proc = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("ok"), (fixed, proc.stderr[-2000:])
+
+
+def _reference_helpers(good_head: str, head: str) -> str:
+    """Top-level functions and classes that only fixed.py defines (a loop reference its driver calls),
+    appended after our fixed code: they check the result, they are not part of the fix."""
+    defined = {node.name for node in ast.parse(head).body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    extra = [ast.get_source_segment(good_head, node) for node in ast.parse(good_head).body
+             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name not in defined]
+    return "".join(f"\n\n{segment}\n" for segment in extra) + ("\n\n" if extra else "")
