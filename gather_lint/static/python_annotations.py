@@ -26,15 +26,15 @@ def unquoted(node: Optional[ast.AST]) -> Optional[ast.AST]:
 def sequence_of(node: Optional[ast.AST]):
     """Repeated(element) for `list[int]`, `List[float]`, `Sequence[list[int]]`, `tuple[int, ...]`;
     None for anything else (tensors, optional values, unions, plain `list`)."""
+    node = unquoted(node)
+    if not isinstance(node, (ast.Name, ast.Subscript)):
+        return None  # most parameters: no annotation, or a tensor type's attribute chain
     from .scalars import NumberVal
     from .tensor_ops import Repeated
     from .values import DimVal
 
-    node = unquoted(node)
     if isinstance(node, ast.Name):
         return DimVal(None) if node.id == "int" else (NumberVal() if node.id == "float" else None)
-    if not isinstance(node, ast.Subscript):
-        return None
     head = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", None)
     if head not in _SEQUENCES:
         return None
