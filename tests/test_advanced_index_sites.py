@@ -8,11 +8,11 @@ Every flagged snippet runs in torch: GL013 snippets bind `out` (what the code co
 (every value accumulated, by a plain loop) and `fixed` (the accumulating spelling), and torch must give
 `out != expected` and `fixed == expected`; GL008 snippets must raise torch's IndexError at the line.
 """
-import textwrap
 
 import pytest
 
 from .conftest import lint
+from .snippets import SNIPPET_FILE, run_snippet
 
 REPEATED = [
     ("edge-index-jaxtyping-degree-plain-function", """
@@ -219,10 +219,6 @@ REPEATED_SILENT = [
 ]
 
 
-def _run(code: str) -> dict:
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
-    return scope
 
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in REPEATED], ids=[n for n, _, _ in REPEATED])
@@ -233,7 +229,7 @@ def test_repeating_positions_in_augmented_subscript_are_flagged(code, line):
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in REPEATED], ids=[n for n, _, _ in REPEATED])
 def test_torch_applies_a_repeated_position_once_and_accumulate_is_right(code, line, torch):
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"])
     assert torch.allclose(scope["fixed"], scope["expected"], atol=1e-5)
 
@@ -436,8 +432,8 @@ def test_float_keys_are_flagged(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLOAT_KEYS], ids=[n for n, _, _ in FLOAT_KEYS])
 def test_torch_raises_index_error_at_the_float_key(code, line, torch):
     with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool") as raised:
-        _run(code)
-    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == "<snippet>"]
+        run_snippet(code)
+    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == SNIPPET_FILE]
     assert frames and frames[-1] == line
 
 
@@ -450,7 +446,7 @@ def _frames(tb):
 @pytest.mark.parametrize("code", [c for _, c in FLOAT_KEYS_SILENT], ids=[n for n, _ in FLOAT_KEYS_SILENT])
 def test_integer_keys_and_float_keyed_containers_are_not_flagged(code, torch):
     assert [f for f in lint(code) if f.code == "GL008"] == []
-    _run(code)  # and torch accepts them
+    run_snippet(code)  # and torch accepts them
 
 
 def test_float_keys_are_looked_for_in_scripts_only():
@@ -561,15 +557,15 @@ def test_values_that_cannot_fill_the_selection_are_flagged(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in WRITE_SHAPES], ids=[n for n, _, _ in WRITE_SHAPES])
 def test_torch_raises_shape_mismatch_at_the_write(code, line, torch):
     with pytest.raises(RuntimeError, match="shape mismatch: value tensor of shape") as raised:
-        _run(code)
-    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == "<snippet>"]
+        run_snippet(code)
+    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == SNIPPET_FILE]
     assert frames and frames[-1] == line
 
 
 @pytest.mark.parametrize("code", [c for _, c in WRITE_SHAPES_SILENT], ids=[n for n, _ in WRITE_SHAPES_SILENT])
 def test_values_that_fill_the_selection_are_not_flagged(code, torch):
     assert [f for f in lint(code) if f.code == "GL003"] == []
-    _run(code)
+    run_snippet(code)
 
 
 # GL017 (error): `x[rows, idx]` whose index tensors cannot broadcast (one row number per row beside
@@ -660,15 +656,15 @@ def test_unbroadcastable_index_tensors_are_flagged(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in UNBROADCASTABLE], ids=[n for n, _, _ in UNBROADCASTABLE])
 def test_torch_raises_when_index_tensors_cannot_broadcast(code, line, torch):
     with pytest.raises(IndexError, match="indexing tensors could not be broadcast together") as raised:
-        _run(code)
-    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == "<snippet>"]
+        run_snippet(code)
+    frames = [tb.tb_lineno for tb in _frames(raised.value.__traceback__) if tb.tb_frame.f_code.co_filename == SNIPPET_FILE]
     assert frames and frames[-1] == line
 
 
 @pytest.mark.parametrize("code", [c for _, c in UNBROADCASTABLE_SILENT], ids=[n for n, _ in UNBROADCASTABLE_SILENT])
 def test_broadcastable_index_tensors_are_not_flagged(code, torch):
     assert [f for f in lint(code) if f.code == "GL017"] == []
-    _run(code)
+    run_snippet(code)
 
 
 # A driver's list of (x, y) batches carries its tensors into the loop that unpacks it (`for x, y in
@@ -727,7 +723,7 @@ def test_per_row_picks_in_a_loop_over_batches_are_flagged(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in BATCH_LOOPS], ids=[n for n, _, _ in BATCH_LOOPS])
 def test_torch_crosses_rows_with_picks_in_the_batch_loop(code, line, torch):
     with torch.no_grad():
-        scope = _run(code)
+        scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"])
 
 
@@ -852,7 +848,7 @@ def test_group_writes_with_rows_in_several_groups_are_flagged(code, line):
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in GROUP_WRITES], ids=[n for n, _, _ in GROUP_WRITES])
 def test_torch_keeps_only_the_last_group_of_a_row(code, line, torch):
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"], atol=1e-5)
 
 

@@ -5,11 +5,11 @@ Every snippet binds `out` (what the code computes) and `expected` (what its auth
 loop). Flagged snippets also bind `fixed` (the softmax over the dim the message names); torch must give
 `out != expected` and `fixed == expected`. Silent snippets are right in torch.
 """
-import textwrap
 
 import pytest
 
 from .conftest import lint
+from .snippets import run_snippet
 
 FLAGGED = [
     ("classifier-forward-returns-batch-log-softmax", """
@@ -350,10 +350,6 @@ SILENT = [
 ]
 
 
-def _run(code: str) -> dict:
-    scope: dict = {}
-    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
-    return scope
 
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
@@ -365,7 +361,7 @@ def test_softmax_read_along_another_dim_is_flagged_at_the_softmax(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
 def test_torch_runs_the_flagged_code_silently_wrong_and_the_fix_is_right(code, line, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"].float(), scope["expected"].float(), atol=1e-3)
     assert torch.allclose(scope["fixed"].float(), scope["expected"].float(), atol=1e-3)
 
@@ -378,7 +374,7 @@ def test_softmax_read_as_intended_is_silent(code):
 @pytest.mark.parametrize("code", [c for _, c in SILENT], ids=[n for n, _ in SILENT])
 def test_silent_snippets_are_right_in_torch(code, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert torch.allclose(scope["out"].float(), scope["expected"].float(), atol=1e-4)
 
 

@@ -5,11 +5,11 @@ Every snippet binds `out` (what the code computes) and `expected` (what its auth
 loop). Flagged snippets also bind `fixed` (the sum over the class dim only); torch must give
 `out != expected` and `fixed == expected`. Silent snippets are right in torch.
 """
-import textwrap
 
 import pytest
 
 from .conftest import lint
+from .snippets import run_snippet
 
 FLAGGED = [
     ("plain-function-comment-shapes", """
@@ -158,10 +158,6 @@ SILENT = [
 ]
 
 
-def _run(code: str) -> dict:
-    scope: dict = {}
-    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
-    return scope
 
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
@@ -173,7 +169,7 @@ def test_one_hot_pick_summed_over_the_batch_is_flagged_at_the_sum(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
 def test_torch_gives_every_row_the_batch_total_and_the_fix_is_right(code, line, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"].float(), scope["expected"].float(), atol=1e-4)
     assert torch.allclose(scope["fixed"].float(), scope["expected"].float(), atol=1e-5)
 
@@ -186,7 +182,7 @@ def test_one_hot_sums_meant_as_totals_or_per_row_are_silent(code):
 @pytest.mark.parametrize("code", [c for _, c in SILENT], ids=[n for n, _ in SILENT])
 def test_silent_snippets_are_right_in_torch(code, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert torch.allclose(scope["out"].float(), scope["expected"].float(), atol=1e-5)
 
 

@@ -7,11 +7,11 @@ plain loop) and `fixed` (every value accumulated by `bincount`,
 as `index_put_(..., accumulate=True)` would: the snippets must not name an op of the family); torch must give `out != expected` and
 `fixed == expected`.
 """
-import textwrap
 
 import pytest
 
 from .conftest import lint
+from .snippets import run_snippet
 
 FLAGGED = [
     ("helper-projects-pixels-caller-writes-depth", """
@@ -78,10 +78,6 @@ FLAGGED = [
 ]
 
 
-def _run(code: str) -> dict:
-    scope: dict = {}
-    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
-    return scope
 
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
@@ -93,7 +89,7 @@ def test_rounded_positions_written_into_zeros_are_flagged(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
 def test_torch_keeps_one_write_per_position_and_accumulate_is_right(code, line, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"])
     assert torch.allclose(scope["fixed"], scope["expected"], atol=1e-5)
 
@@ -217,7 +213,7 @@ def test_broadcast_row_numbers_beside_repeating_ids_are_flagged(code, line):
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in ROW_PAIRS], ids=[n for n, _, _ in ROW_PAIRS])
 def test_torch_applies_a_pair_repeated_within_a_row_once(code, line, torch):
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"])
     assert torch.allclose(scope["fixed"], scope["expected"])
 
@@ -229,7 +225,7 @@ def test_row_pairs_that_cannot_repeat_are_silent(code):
 
 @pytest.mark.parametrize("code", [c for _, c in ROW_PAIRS_SILENT], ids=[n for n, _ in ROW_PAIRS_SILENT])
 def test_silent_row_pairs_are_right_in_torch(code, torch):
-    scope = _run(code)
+    scope = run_snippet(code)
     assert torch.allclose(scope["out"], scope["expected"])
 
 

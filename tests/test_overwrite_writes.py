@@ -4,11 +4,11 @@ Every snippet binds `out` (what the code computes) and `expected` (what its auth
 loop). Flagged snippets must misbehave in torch (one write kept per repeated position) and their
 suggested fix must give `expected`; silent ones are correct in torch.
 """
-import textwrap
 
 import pytest
 
 from .conftest import lint
+from .snippets import run_snippet
 
 # (name, code, line of the finding); every index below can repeat, and the writes lose data
 FLAGGED = [
@@ -228,10 +228,6 @@ SILENT = [
 ]
 
 
-def _run(code: str) -> dict:
-    scope: dict = {}
-    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
-    return scope
 
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
@@ -243,7 +239,7 @@ def test_overwriting_write_is_flagged_at_its_line(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
 def test_torch_keeps_one_write_and_the_suggested_fix_accumulates(code, line, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"]), "torch kept every write"
     assert torch.allclose(scope["fixed"], scope["expected"])
 
@@ -256,7 +252,7 @@ def test_one_write_per_position_is_silent(code):
 @pytest.mark.parametrize("code", [c for _, c in SILENT], ids=[n for n, _ in SILENT])
 def test_silent_snippets_are_right_in_torch(code, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert torch.allclose(scope["out"], scope["expected"])
 
 
@@ -321,7 +317,7 @@ def test_new_tensor_of_sizes_is_a_one_dim_src(torch):
     """
     assert ("GL001", 6) in [(f.code, f.line) for f in lint(code)]
     with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as src tensor"):
-        _run(code)
+        run_snippet(code)
 
 
 def test_index_copy_into_zeros_with_rounded_rows(torch):
@@ -337,7 +333,7 @@ def test_index_copy_into_zeros_with_rounded_rows(torch):
     found = [f for f in lint(code) if f.code == "GL013"]
     assert [f.line for f in found] == [6] and "index_add_" in found[0].message
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"])
 
 
@@ -356,5 +352,5 @@ def test_subscript_fill_is_checked_where_the_block_is_analysed(torch):
     """
     assert ("GL013", 7) in [(f.code, f.line) for f in lint(code)]
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"])

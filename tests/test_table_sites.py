@@ -8,11 +8,11 @@ Every flagged snippet binds `out` (what the code computes), `expected` (what its
 plain loop) and `fixed` (the code with the 1-d key the message asks for); torch must give an `out` of
 another shape than `expected` and `fixed == expected`. Silent snippets are right in torch.
 """
-import textwrap
 
 import pytest
 
 from .conftest import lint
+from .snippets import run_snippet
 
 FLAGGED = [
     ("focal-module-alpha-column-built-in-init-branches", """
@@ -188,10 +188,6 @@ SILENT = [
 ]
 
 
-def _run(code: str) -> dict:
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(textwrap.dedent(code), "snippet.py", "exec"), scope)
-    return scope
 
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
@@ -203,7 +199,7 @@ def test_column_key_lookup_broadcast_is_flagged_at_the_lookup(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
 def test_torch_broadcasts_the_flagged_lookup_and_the_fix_is_right(code, line, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     out, expected = scope["out"], scope["expected"]
     assert out.shape != expected.shape or not torch.allclose(out.float(), expected.float(), atol=1e-5)
     assert torch.allclose(scope["fixed"].float(), expected.float(), atol=1e-5)
@@ -217,7 +213,7 @@ def test_lookups_used_as_meant_are_silent(code):
 @pytest.mark.parametrize("code", [c for _, c in SILENT], ids=[n for n, _ in SILENT])
 def test_silent_snippets_are_right_in_torch(code, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert scope["out"].shape == scope["expected"].shape
     assert torch.allclose(scope["out"].float(), scope["expected"].float(), atol=1e-5)
 
@@ -299,7 +295,7 @@ def test_torch_broadcasts_the_unreduced_target_and_the_reduction_is_right(code, 
     torch.manual_seed(0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        scope = _run(code)
+        scope = run_snippet(code)
     assert any("target size" in str(w.message) for w in caught)  # torch's only complaint
     assert not torch.allclose(scope["out"], scope["expected"], atol=1e-5)
     assert torch.allclose(scope["fixed"], scope["expected"], atol=1e-5)
@@ -411,14 +407,14 @@ def test_size_passed_to_a_dim_parameter_is_flagged_at_that_call(code, line, inne
 @pytest.mark.parametrize("code,line,inner", [(c, n, i) for _, c, n, i in PASSED_DIM], ids=[n for n, *_ in PASSED_DIM])
 def test_torch_raises_dimension_out_of_range_for_the_passed_size(code, line, inner, torch):
     with pytest.raises(IndexError, match="Dimension out of range"):
-        _run(code)
+        run_snippet(code)
 
 
 def test_a_size_passed_by_keyword_to_the_size_parameter_is_silent(torch):
     code = PASSED_DIM[0][1].replace("segment_mean(h, graph_of_node, n_graphs)",
                                     "segment_mean(h, graph_of_node, dim_size=n_graphs)")
     assert [f for f in lint(code) if f.code == "GL002"] == []
-    assert tuple(_run(code)["out"].shape) == (3, 5)
+    assert tuple(run_snippet(code)["out"].shape) == (3, 5)
 
 
 # A parameter annotated with a literal size the caller's tensor does not have: the call runs with the
@@ -483,7 +479,7 @@ def test_torch_averages_the_unreduced_target_and_the_sum_is_right(code, line, to
     torch.manual_seed(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        scope = _run(code)
+        scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"], atol=1e-5)
     assert torch.allclose(scope["fixed"], scope["expected"], atol=1e-5)
 

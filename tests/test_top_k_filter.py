@@ -4,11 +4,11 @@ top_k + 1 tokens (static/top_k_filter.py).
 Flagged snippets bind `out` (how many tokens per row survive the filter), `expected` (top_k) and
 `fixed` (the count with `>= top_k`); torch must give `out != expected` and `fixed == expected`.
 """
-import textwrap
 
 import pytest
 
 from .conftest import lint
+from .snippets import run_snippet
 
 FLAGGED = [
     ("docstring-function-scatter-back", """
@@ -111,10 +111,6 @@ SILENT = [
 ]
 
 
-def _run(code: str) -> dict:
-    scope: dict = {}
-    exec(compile(textwrap.dedent(code), "<snippet>", "exec"), scope)
-    return scope
 
 
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
@@ -126,7 +122,7 @@ def test_positions_past_top_k_as_removal_mask_are_flagged(code, line):
 @pytest.mark.parametrize("code,line", [(c, n) for _, c, n in FLAGGED], ids=[n for n, _, _ in FLAGGED])
 def test_torch_keeps_one_token_too_many_and_the_fix_keeps_top_k(code, line, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert not torch.equal(scope["out"], scope["expected"])
     assert torch.equal(scope["out"], scope["expected"] + 1)
     assert torch.equal(scope["fixed"], scope["expected"])
@@ -140,7 +136,7 @@ def test_right_top_k_masks_and_prefix_masks_are_silent(code):
 @pytest.mark.parametrize("code", [c for _, c in SILENT], ids=[n for n, _ in SILENT])
 def test_silent_snippets_are_right_in_torch(code, torch):
     torch.manual_seed(0)
-    scope = _run(code)
+    scope = run_snippet(code)
     assert torch.equal(scope["out"], scope["expected"])
 
 
