@@ -103,16 +103,43 @@ def check(site: Site) -> Optional[Violation]:
 def check_augmented(target: str, index: str, origin: str, op: str, value: str, fixable: bool = False) -> Violation:
     """`fixable`: the increment is a number literal or a known tensor, which gl013_fix can convert."""
     increment = value if op == "+=" else negated(value)
-    positions = index_tuple(index)
-    held = f"the index holds {origin}" if positions.endswith(",)") else f"the indices hold {origin}"
-    adder = " (or index_add_)" if positions.endswith(",)") else ""
+    sliced = _sliced_key(index)
+    if sliced is not None:  # `x[:, ids] += v`: index_put_ takes no slices; index_add_ along the ids' dim does
+        dim, ids = sliced
+        held = f"the index holds {origin}"
+        source = f"torch.zeros_like({target}[{index}]) + {increment}" if dim is not None else None
+        fix = f"`{method_call(target, f'index_add_({dim}, {ids}, {source})')}`" if source else \
+            "`index_add_` along the indexed dim, or `index_put_` with `accumulate=True` and a tensor for every dim"
+    else:
+        positions = index_tuple(index)
+        held = f"the index holds {origin}" if positions.endswith(",)") else f"the indices hold {origin}"
+        adder = " (or index_add_)" if positions.endswith(",)") else ""
+        fix = f"`{method_call(target, f'index_put_({positions}, {increment}, accumulate=True)')}`{adder}"
     return Violation(
         CODE, SEVERITY,
         f"`{target}[{index}] {op} ...`: {held}, which can repeat, and indexed in-place "
-        f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with "
-        f"`{method_call(target, f'index_put_({positions}, {increment}, accumulate=True)')}`{adder}",
-        fix_statement="accumulate" if fixable else None,
+        f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with {fix}",
+        fix_statement="accumulate" if fixable and sliced is None else None,
     )
+
+
+def _sliced_key(index: str) -> Optional[tuple]:
+    """For a key with slices: (dim, ids text) when it is full slices `:` and one other item (the ids), (None,
+    None) for any other sliced key; None for a key without slices (index_put_ spells it)."""
+    try:
+        key = ast.parse(f"_[{index}]", mode="eval").body.slice
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    items = key.elts if isinstance(key, ast.Tuple) else [key]
+    ellipsis = any(isinstance(item, ast.Constant) and item.value is Ellipsis for item in items)
+    if not ellipsis and not any(isinstance(item, ast.Slice) for item in items):
+        return None
+    full = [isinstance(item, ast.Slice) and item.lower is None and item.upper is None and item.step is None
+            for item in items]
+    others = [k for k, is_full in enumerate(full) if not is_full]
+    if len(others) != 1 or isinstance(items[others[0]], ast.Slice) or ellipsis:
+        return None, None
+    return others[0], ast.unparse(items[others[0]])
 
 
 def index_tuple(index: str) -> str:
