@@ -22,9 +22,8 @@ import re
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl007_shift_misalignment as rule
-from .tree_walk import function_defs
+from .tree_walk import own_nodes, scopes
 
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _GATHERS = {"gather", "take_along_dim"}
 _KEEPS_POSITIONS = {"squeeze", "float", "double", "to", "detach", "clone", "contiguous", "neg"}
 _REDUCES = {"sum", "mean", "nansum", "nanmean"}
@@ -40,7 +39,7 @@ def spelled_in(text: str) -> bool:
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
     loss_attributes = _loss_attributes(tree)
-    for scope in [tree] + [node for top in tree.body for node in function_defs(top)]:
+    for scope in scopes(tree):
         yield from _check_scope(scope, loss_attributes)
 
 
@@ -51,15 +50,6 @@ def _loss_attributes(tree) -> frozenset:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
         and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self"
         and isinstance(node.value, ast.Call) and _name(node.value.func) in _LOSS_MODULES)
-
-
-def _own_nodes(scope) -> list:
-    found, stack = [], [node for node in reversed(scope.body) if not isinstance(node, _NESTED)]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(child for child in reversed(list(ast.iter_child_nodes(node))) if not isinstance(child, _NESTED))
-    return found
 
 
 def _name(node) -> Optional[str]:
@@ -151,7 +141,7 @@ def _cuts_last_position(nodes) -> bool:
 
 
 def _check_scope(scope, loss_attributes=frozenset()) -> Iterator[Tuple[ast.AST, object]]:
-    nodes = _own_nodes(scope)
+    nodes = own_nodes(scope)
     rolled: Dict[str, Tuple[ast.AST, str]] = {}
     gathered: Dict[str, Tuple[ast.AST, str]] = {}  # values name -> (gather call, rolled labels name)
     for node in nodes:  # also rolls written inline, as an index or a loss target

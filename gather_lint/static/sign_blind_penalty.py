@@ -21,13 +21,12 @@ import re
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl022_penalty_divides_negative_logits as rule
-from .tree_walk import function_defs
+from .tree_walk import called_name, own_nodes, scopes
 
 _SIGNED = ("logit", "score")  # raw scores: either sign
 _NON_NEGATIVE = {"softmax", "exp", "sigmoid", "abs", "relu", "square", "pow", "clamp", "clamp_min", "probs"}
 _SIGN_TESTS = {"sign", "signbit", "abs", "clamp", "clamp_min", "clamp_max", "lt", "gt", "le", "ge",
                "maximum", "minimum", "relu"}
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _GATHERS = {"gather", "take_along_dim"}
 _SCATTERS = {"scatter", "scatter_"}
 
@@ -43,24 +42,12 @@ def spelled_in(text: str) -> bool:
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
-    scopes = [tree] + [node for top in tree.body for node in function_defs(top)]
-    for scope in scopes:
+    for scope in scopes(tree):
         yield from _check_scope(scope)
 
 
-def _own_nodes(scope) -> Iterator[ast.AST]:
-    """The scope's nodes, not those of functions or classes defined in it (they are scopes of their own)."""
-    stack = [node for node in reversed(scope.body) if not isinstance(node, _NESTED)]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in reversed(list(ast.iter_child_nodes(node))):
-            if not isinstance(child, _NESTED):
-                stack.append(child)
-
-
 def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
-    nodes = list(_own_nodes(scope))
+    nodes = own_nodes(scope)
     scope_name = getattr(scope, "name", "")
     gathered: Dict[str, Tuple[str, str, str]] = {}  # name -> (input, dim, index) of the gather it holds
     divided: Dict[str, Tuple[str, ast.AST]] = {}  # name -> (gathered name, divisor)
@@ -97,24 +84,19 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
                 yield node, found
 
 
-def _call_name(call: ast.Call) -> Optional[str]:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else None)
-
-
 def _is_torch(node) -> bool:
     return isinstance(node, ast.Name) and node.id == "torch"
 
 
 def _parts(call: ast.Call, names) -> Optional[Tuple[ast.AST, ast.AST, ast.AST, list]]:
     """(input, dim, index, rest of the positional arguments) of a gather or scatter call."""
-    if not isinstance(call, ast.Call) or _call_name(call) not in names:
+    if not isinstance(call, ast.Call) or called_name(call) not in names:
         return None
     keywords = {k.arg: k.value for k in call.keywords if k.arg}
     args = list(call.args)
     if isinstance(call.func, ast.Attribute) and not _is_torch(call.func.value):
         args = [call.func.value] + args
-    order = ["input", "index", "dim"] if _call_name(call) == "take_along_dim" else ["input", "dim", "index"]
+    order = ["input", "index", "dim"] if called_name(call) == "take_along_dim" else ["input", "dim", "index"]
     bound = dict(zip(order, args))
     rest = args[len(order):]
     for key, alias in (("index", "indices"), ("input", "input"), ("dim", "dim"), ("index", "index")):
@@ -144,7 +126,7 @@ def _division_of(value, gathered) -> Optional[Tuple[str, ast.AST]]:
 
 
 def _makes_non_negative(value) -> bool:
-    return isinstance(value, ast.Call) and _call_name(value) in _NON_NEGATIVE
+    return isinstance(value, ast.Call) and called_name(value) in _NON_NEGATIVE
 
 
 def _sign_tested(nodes) -> set:
@@ -153,7 +135,7 @@ def _sign_tested(nodes) -> set:
     for node in nodes:
         if isinstance(node, ast.Compare):
             operands = [node.left] + node.comparators
-        elif isinstance(node, ast.Call) and _call_name(node) in _SIGN_TESTS:
+        elif isinstance(node, ast.Call) and called_name(node) in _SIGN_TESTS:
             operands = list(node.args) + ([node.func.value] if isinstance(node.func, ast.Attribute) else [])
         else:
             continue
@@ -177,7 +159,7 @@ def _signs_seen_through(nodes, gathered, tested) -> set:
                     seen.add(node.id)
     for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
-                any(isinstance(inner, ast.Compare) or (isinstance(inner, ast.Call) and _call_name(inner) in _SIGN_TESTS)
+                any(isinstance(inner, ast.Compare) or (isinstance(inner, ast.Call) and called_name(inner) in _SIGN_TESTS)
                     for inner in ast.walk(node.value)):
             seen.add(node.targets[0].id)
     return seen
@@ -227,7 +209,7 @@ def _whole_division(node, tested, non_negative, scope_name):
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return None
         target, value = node.targets[0], node.value
-        if isinstance(value, ast.Call) and _call_name(value) == "where" and len(value.args) == 3 \
+        if isinstance(value, ast.Call) and called_name(value) == "where" and len(value.args) == 3 \
                 and ast.unparse(value.args[2]) == target.id:
             value = value.args[1]  # the penalised branch; the condition picks tokens, not signs
         if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div)

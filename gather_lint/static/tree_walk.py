@@ -48,3 +48,22 @@ def function_defs(top: ast.AST) -> Iterator[ast.AST]:
             value = getattr(node, field, None)
             if isinstance(value, list) and value and isinstance(value[0], _BODIES):
                 todo.extend(value)
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def scopes(tree: ast.Module) -> List[ast.AST]:
+    """The module and every function defined in it: the scopes a syntax-only check reads one at a time."""
+    return [tree] + [node for top in tree.body for node in function_defs(top)]
+
+
+def own_nodes(scope) -> List[ast.AST]:
+    """A scope's nodes in source order (depth first), not those of functions, classes or lambdas defined
+    in it: they are scopes of their own."""
+    found, stack = [], [node for node in reversed(scope.body) if not isinstance(node, _NESTED)]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(child for child in reversed(list(ast.iter_child_nodes(node))) if not isinstance(child, _NESTED))
+    return found
