@@ -43,3 +43,20 @@ def test_any_match_tries_every_hit():
     pattern = re.compile(r"x\s*=\s*1\b")
     assert text_scan.any_match("x = 2; x = 1", "x", pattern)
     assert not text_scan.any_match("x = 2; x = 12", "x", pattern)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_call_lines_are_the_regex_hits_lines(text):
+    want = sorted(text.count("\n", 0, m.start()) + 1 for m in _GATHERING_CALL.finditer(text))
+    assert text_scan.call_lines(text, token_shift._GATHERING) == want
+
+
+def test_call_lines_hold_every_gathering_call_node():
+    """The module pass runs a function when a gathering call starts on one of its lines: every call
+    node's line holding the called name must be among them, a call split over lines included."""
+    import ast
+    text = "def f(x, i):\n    y = (x\n         .gather(-1, i))\n    return torch.take_along_dim(\n        y, i, 1)\n"
+    lines = text_scan.call_lines(text, token_shift._GATHERING)
+    calls = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call)]
+    assert lines == [3, 4]
+    assert all(any(n.lineno <= line <= n.end_lineno for line in lines) for n in calls)

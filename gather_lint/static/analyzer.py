@@ -195,7 +195,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
                 flag(node, violation, None)
         if token_shift.spelled_in(text):
-            for node, violation in token_shift.check_module(tree):  # GL007 against the model call's ids
+            for node, violation in token_shift.check_module(tree, text):  # GL007 against the model call's ids
                 flag(node, violation, None)
 
     try:
@@ -398,7 +398,7 @@ def _imports(tree: ast.Module) -> Dict[str, object]:
     collector = Interpreter(SourceFile(""), {}, lambda *a: None)
     # parse_relevant lifts every import of the file, at any depth, to the top of the module it builds
     lifted = hasattr(tree, "summary_only")
-    for node in tree.body if lifted else ast.walk(tree):
+    for node in tree.body if lifted else tree_walk.statements(tree):  # an import is always a statement
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             collector.stmt(node)
     return {k: v for k, v in collector.env.items() if v is not None}

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, value_ranges
+from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, tree_walk, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -314,7 +314,7 @@ class StatementMixin:
         """Forget every name the body assigns; the set of them (a loop may keep some, loop_facts.py)."""
         forgotten = set()
         for node in body:
-            for sub in ast.walk(node):
+            for sub in tree_walk.all_nodes(node):
                 if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                     forgotten.add(sub.id)
                 elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name):
@@ -365,9 +365,14 @@ def _named(dim, name: str):
 
 
 def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
-    joined = {}
-    for k in set(a) | set(b):
-        x, y = a.get(k), b.get(k)
+    # a name bound on one path only is unknown after the join; most names are the same object on both
+    # paths (the module's imports and constants among them), kept without comparing their fields
+    joined = dict.fromkeys(b.keys() - a.keys())
+    for k, x in a.items():
+        y = b.get(k)
+        if x is y:
+            joined[k] = x
+            continue
         v = join(x, y)
         if v is None and x is not None and y is not None and isinstance(x, _LISTS) and isinstance(y, _LISTS):
             v = tensor_lists.joined(x, y)  # [] on one path, appended tensors on the other

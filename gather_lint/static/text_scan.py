@@ -8,7 +8,7 @@ at the few characters around each hit, with the same answers as the patterns the
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator, Pattern
+from typing import Iterable, Iterator, List, Pattern
 
 _WORD_TAIL = re.compile(r"\w*")
 
@@ -40,8 +40,8 @@ def has_word(text: str, stems: Iterable[str], words) -> bool:
     return False
 
 
-def has_call(text: str, names: Iterable[str]) -> bool:
-    """`\\b(?:names)\\s*\\(`: one of `names` called (a name ending where `(` follows)."""
+def _call_positions(text: str, names: Iterable[str]) -> Iterator[int]:
+    """Where each `\\b(?:names)\\s*\\(` starts: one of `names` called (a name ending where `(` follows)."""
     for name in names:
         for at in positions(text, name):
             if not starts_word(text, at):
@@ -50,8 +50,18 @@ def has_call(text: str, names: Iterable[str]) -> bool:
             while end < len(text) and text[end].isspace():
                 end += 1
             if end < len(text) and text[end] == "(":
-                return True
-    return False
+                yield at
+
+
+def has_call(text: str, names: Iterable[str]) -> bool:
+    """`\\b(?:names)\\s*\\(`: one of `names` called."""
+    return next(_call_positions(text, names), None) is not None
+
+
+def call_lines(text: str, names: Iterable[str]) -> List[int]:
+    """The sorted line numbers (from 1) where one of `names` is called. A hit in a comment or string
+    counts too: callers use the lines to decide what to look at, never as findings."""
+    return sorted(text.count("\n", 0, at) + 1 for at in _call_positions(text, names))
 
 
 def any_match(text: str, needle: str, pattern: Pattern[str]) -> bool:

@@ -702,22 +702,22 @@ def _built_classes(stmts) -> Dict[str, str]:
     return out
 
 
-def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, nodes) -> Dict[str, Dict[str, str]]:
+def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "_ModuleIndex") -> Dict[str, Dict[str, str]]:
     """Module functions that gather, called with a model built in the caller: function -> {parameter: class}."""
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _calls_any(n, gathering)}
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
-    calls = sorted(n.lineno for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    calls = sorted(n.lineno for n in index.nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                    and n.func.id in functions)
     if not calls:
         return {}
     seen: Dict[Tuple[str, str], set] = {}
     # only the scopes that hold such a call can pass anything: the others are not walked
-    scopes = [tree] + [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(calls, n)]
+    scopes = [tree] + [n for n in index.defs if _has_line_in(calls, n)]
     for scope in scopes:
-        local = {**built, **_built_classes(n for n in (nodes if scope is tree else ast.walk(scope))
-                                           if isinstance(n, ast.Assign))}
-        for call in (nodes if scope is tree else ast.walk(scope)):
+        nodes = index.nodes if scope is tree else list(ast.walk(scope))
+        local = {**built, **_built_classes(n for n in nodes if isinstance(n, ast.Assign))}
+        for call in nodes:
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
                 continue
             params = [a.arg for a in functions[call.func.id].args.args]
@@ -746,34 +746,80 @@ def _calls_any(node: ast.AST, names) -> bool:
     return any(_called_name(n) in names for n in ast.walk(node))
 
 
-def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
-    """Every misaligned per-token gather of the module: (node to report, violation)."""
-    nodes = tree_walk.all_nodes(tree)  # walked once here; the passes below reuse it
+class _ModuleIndex:
+    """What the module pass reads of a file that names a gathering op. Calls are found in the text and
+    the rest in the statements (defs, imports and assignments are always statements): a walk of every
+    expression node, most of a tree, is left to the rare question that needs one."""
+
+    def __init__(self, tree: ast.Module, text: str):
+        self.tree, self.text = tree, text
+        self.assigns = []
+        self.defs = []  # function definitions, in ast.walk's order
+        self.names = set()  # functions, classes and imports of the module: not models
+        for node in tree_walk.statements(tree):
+            kind = type(node)
+            if kind is ast.Assign:
+                self.assigns.append(node)
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                self.defs.append(node)
+                self.names.add(node.name)
+            elif kind is ast.ClassDef:
+                self.names.add(node.name)
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self.names.update(_module_names([node]))
+        self._nodes = None
+
+    def lines_calling(self, names) -> list:
+        """Sorted lines where one of `names` is called: they tell which functions to run."""
+        return text_scan.call_lines(self.text, names)
+
+    @property
+    def nodes(self) -> list:
+        if self._nodes is None:
+            self._nodes = tree_walk.all_nodes(self.tree)
+        return self._nodes
+
+
+class _Mutated:
+    """Names whose object the module writes through (see _mutated), found on the first question: most
+    modules never ask."""
+
+    def __init__(self, index: _ModuleIndex):
+        self.index, self.found = index, None
+
+    def __contains__(self, name: str) -> bool:
+        if self.found is None:
+            self.found = frozenset(_mutated(self.index.nodes))
+        return name in self.found
+
+
+def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violation]]:
+    """Every misaligned per-token gather of the module (`text` is its source): (node to report, violation)."""
+    index = _ModuleIndex(tree, text)
     # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
     # which keeps this pass from walking every function of every file that merely names an op
-    gather_lines = sorted(n.lineno for n in nodes if _called_name(n) in _GATHERING)
+    gather_lines = index.lines_calling(_GATHERING)
     if not gather_lines:
         return
-    names = frozenset(_module_names(nodes))
+    names = frozenset(index.names)
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
-    for node in nodes:
-        if isinstance(node, ast.Assign):
-            built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
+    for node in index.assigns:
+        built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines)}
     gathering = _GATHERING | set(helpers)
-    passed = _passed_classes(tree, built, gathering, nodes)
+    passed = _passed_classes(tree, built, gathering, index)
     built_causal = _BuiltCausal(tree)
-    gathering_lines = sorted(n.lineno for n in nodes if _called_name(n) in gathering)
+    gathering_lines = index.lines_calling(gathering)
     model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn))
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
-    module_scope.mutated = frozenset(_mutated(nodes))
+    module_scope.mutated = _Mutated(index)
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
-    lines = sorted(n.lineno for n in nodes if (called := _called_name(n)) in gathering or called in model_losses)
-    for fn in nodes:
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(lines, fn):
+    lines = index.lines_calling(gathering | set(model_losses))
+    for fn in index.defs:
+        if _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
             scope.model_losses = model_losses

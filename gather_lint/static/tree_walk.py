@@ -36,18 +36,22 @@ def all_nodes(tree: ast.AST) -> List[ast.AST]:
     return nodes
 
 
-def function_defs(top: ast.AST) -> Iterator[ast.AST]:
-    """The function definitions in `top`, in ast.walk's order, visiting statements only: a def is
-    always a statement, and the expressions are most of a tree's nodes."""
+def statements(top: ast.AST) -> Iterator[ast.AST]:
+    """`top` and the statements under it, in ast.walk's order, visiting statements only: the
+    expressions are most of a tree's nodes, and defs, imports and loops are always statements."""
     todo = collections.deque([top])
     while todo:
         node = todo.popleft()
-        if isinstance(node, _SCOPES):
-            yield node
+        yield node
         for field in node._fields:
             value = getattr(node, field, None)
             if isinstance(value, list) and value and isinstance(value[0], _BODIES):
                 todo.extend(value)
+
+
+def function_defs(top: ast.AST) -> Iterator[ast.AST]:
+    """The function definitions in `top`, in ast.walk's order."""
+    return (node for node in statements(top) if isinstance(node, _SCOPES))
 
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
