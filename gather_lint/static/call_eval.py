@@ -142,14 +142,12 @@ class CallMixin:
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
-        if isinstance(func, ast.Name) and func.id == "len" and len(args) == 1 and sequences.counted(args[0], node.args[0]):
-            return DimVal(len(args[0].items))  # len(cfg["sizes"]) of a literal list: the number of graphs
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
             return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
-                sequences.length(args[0]) if func.id == "len" else None)
+                sequences.length(args[0], node.args[0]) if func.id == "len" else None)
         return None
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):

@@ -70,19 +70,15 @@ def spliced(nodes, values) -> Optional[SeqVal]:
     return SeqVal(tuple(items))
 
 
-def counted(seq, node) -> bool:
-    """A tracked sequence whose item count is its length: not a zip/enumerate stand-in (those have no
-    len), not a name (a list a loop may have appended to)."""
-    return isinstance(seq, SeqVal) and not isinstance(node, ast.Name) and not (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate"))
-
-
-def length(value):
-    """`len(x)`: a tuple's item count, a tensor's first size (None when unknown). `if len(actions) == 1:`
-    is then decided for a known batch."""
+def length(value, node=None):
+    """`len(x)` (x written as `node`): a tracked sequence's item count (a list a method changed is no
+    longer tracked), a tensor's first size, None when unknown. `if len(actions) == 1:` is then decided
+    for a known batch, `len(cfg["sizes"])` of a literal list is the number of graphs."""
     from .values import TensorVal
 
-    if isinstance(value, SeqVal) and not value.names:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate"):
+        return None  # their stand-in SeqVal holds the zipped sequences, not the items (and they have no len)
+    if isinstance(value, SeqVal):
         return len(value.items)
     if isinstance(value, TensorVal) and value.shape is not None and not value.shape.variadic and value.shape.dims:
         return value.shape.dims[0]

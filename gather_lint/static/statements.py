@@ -210,6 +210,8 @@ class StatementMixin:
         for target in node.targets:
             if isinstance(target, ast.Name):
                 self.env.pop(target.id, None)
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                self.env[target.value.id] = None  # `del rows[0]`: the list (or dict) holds other items now
 
     def stmt_Global(self, node) -> None:
         for name in node.names:
