@@ -14,6 +14,8 @@ _CATEGORY_NAME = re.compile(
 _NOT_CATEGORY = re.compile(
     r"(?:\w+_)?(?:position|pos|segment|token_type|attention|node|edge|batch|graph|cluster|expert|head)_\w*"
     r"|(?:num|n)_\w+"
+    # coordinates on a grid and orderings: `h_ids * w + w_ids` ravels unique positions, `perm_ids` permutes
+    r"|(?:h|w|x|y|z|row|col|height|width|flat|grid|coord|spatial|patch|pixel|perm|sorted|order|keep|uniq|unique)_\w+"
 )
 
 
