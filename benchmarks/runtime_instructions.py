@@ -16,12 +16,13 @@ Needs valgrind and a Python whose symbols name `time_sleep` (the usual builds).
 import argparse
 import contextlib
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import callgrind
 
 PHASES = ("gpt", "llama", "train")
 TARGETS = {"gpt": 1.10, "llama": 1.10, "train": 1.05}
@@ -73,11 +74,7 @@ def child(names, repeat: int) -> None:
 def dumps(folder: Path):
     """Instruction totals of callgrind's numbered dumps, in the order written."""
     numbered = sorted(folder.glob("out.*"), key=lambda p: int(p.suffix[1:]))
-    totals = []
-    for path in numbered:
-        match = re.search(r"^summary: (\d+)", path.read_text(errors="replace"), re.M)
-        totals.append(int(match.group(1)) if match else None)
-    return totals
+    return [callgrind.summary(path) for path in numbered]
 
 
 def main() -> int:
@@ -93,7 +90,7 @@ def main() -> int:
     if opts.child:
         child(names, opts.repeat)
         return 0
-    valgrind = shutil.which("valgrind")
+    valgrind = callgrind.valgrind()
     if valgrind is None:
         print("runtime_instructions: valgrind is not installed; use runtime_overhead.py for wall-clock ratios",
               file=sys.stderr)

@@ -11,6 +11,7 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "runtime_instru
 
 @pytest.fixture(scope="module")
 def bench():
+    sys.path.insert(0, str(SCRIPT.parent))  # its sibling modules, as when it runs as a script
     spec = importlib.util.spec_from_file_location("runtime_instructions", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -30,7 +31,7 @@ def test_a_dump_without_a_summary_is_none(bench, tmp_path):
 
 
 def test_missing_valgrind_exits_2_with_a_message(bench, monkeypatch, capsys):
-    monkeypatch.setattr(bench.shutil, "which", lambda name: None)
+    monkeypatch.setattr(bench.callgrind.shutil, "which", lambda name: None)
     monkeypatch.setattr(sys, "argv", ["runtime_instructions.py", "--only", "gpt"])
     assert bench.main() == 2
     assert "valgrind is not installed" in capsys.readouterr().err
