@@ -1,22 +1,15 @@
 """The speed benchmark's own logic (the counting and timing are its job, minutes long): a clear exit
 where valgrind is missing, and runs that use cached bytecode as an installed copy does."""
-import importlib.util
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "lint_speed.py"
+from . import benchmark_scripts
 
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(SCRIPT.parent))  # its sibling modules, as when it runs as a script
-    spec = importlib.util.spec_from_file_location("lint_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("lint_speed")
 
 
 def test_instructions_without_valgrind_exit_2_with_a_message(bench, monkeypatch, capsys, tmp_path):

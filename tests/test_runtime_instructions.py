@@ -1,21 +1,15 @@
 """The instruction-count benchmark's own logic: reading callgrind's dumps in order, and a clear exit
 where valgrind is missing (the counting itself needs valgrind and minutes: it is the benchmark's job)."""
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "runtime_instructions.py"
+from . import benchmark_scripts
 
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(SCRIPT.parent))  # its sibling modules, as when it runs as a script
-    spec = importlib.util.spec_from_file_location("runtime_instructions", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("runtime_instructions")
 
 
 def test_dumps_are_read_in_numeric_order(bench, tmp_path):
