@@ -1,0 +1,263 @@
+"""Mistakes whose shapes were known but that no rule recognised (rules, fifth round).
+
+GL006 across a call (static/passed_columns.py): a parameter annotated as a column `[B, 1]` that the
+caller fills with a `[B]` (a gathered pick squeezed too early), or annotated `[B]` and given a
+`[B, 1]`, meets another parameter of the annotated shape. Flagged snippets bind `res`, the tensor the
+flagged operator made: torch must show it is the `[B, B]` outer product, not `[B, 1]` / `[B]`.
+"""
+import textwrap
+
+import pytest
+
+from .conftest import lint
+from .snippets import run_snippet
+
+PASSED_COLUMN_FLAGGED = [
+    ("jaxtyping-module-forward-then-helper", """
+        import torch
+        import torch.nn as nn
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        class Critic(nn.Module):
+            def __init__(self, width: int):
+                super().__init__()
+                self.head = nn.Linear(width, 1)
+
+            def forward(self, h: Float[Tensor, "n t d"], last: Int[Tensor, "n"]) -> Float[Tensor, "n"]:
+                v = self.head(h).squeeze(-1)
+                return v.gather(1, last.unsqueeze(1)).squeeze(1)
+
+        def value_error(pred: Float[Tensor, "n 1"], target: Float[Tensor, "n 1"]) -> Float[Tensor, "n 1"]:
+            return (target - pred) ** 2
+
+        def update(critic: Critic, h, last, target):
+            return value_error(critic(h, last), target)
+
+        if __name__ == "__main__":
+            critic = Critic(5)
+            res = update(critic, torch.randn(3, 4, 5), torch.tensor([3, 1, 0]), torch.randn(3, 1))
+    """, 17),
+    ("docstring-plain-functions", """
+        import torch
+
+        def pick(log_probs, actions):
+            \"\"\"Args:
+                log_probs (Tensor): (B, A) log-probabilities.
+                actions (LongTensor): (B,) taken actions.
+
+            Returns:
+                Tensor: (B,) log-probability of each taken action.
+            \"\"\"
+            return log_probs.gather(1, actions.unsqueeze(1)).squeeze(1)
+
+        def policy_term(logp, advantages):
+            \"\"\"Args:
+                logp (Tensor): (B, 1) taken-action log-probabilities.
+                advantages (Tensor): (B, 1) advantages.
+            \"\"\"
+            return -(logp * advantages)
+
+        lp = torch.randn(4, 3).log_softmax(-1)
+        res = policy_term(pick(lp, torch.tensor([0, 2, 1, 1])), torch.randn(4, 1))
+    """, 19),
+    ("reverse-column-passed-for-flat", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def weighted(q: Float[Tensor, "batch"], w: Float[Tensor, "batch"]) -> Float[Tensor, "batch"]:
+            return q * w
+
+        def td(q_all: Float[Tensor, "batch actions"], a, weights: Float[Tensor, "batch"]):
+            q = q_all.gather(1, a.view(-1, 1))
+            return weighted(q, weights)
+
+        res = td(torch.randn(6, 2), torch.tensor([0, 1, 1, 0, 1, 0]), torch.rand(6))
+    """, 7),
+]
+
+PASSED_COLUMN_CLEAN = [
+    ("column-passed-as-annotated", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def value_error(pred: Float[Tensor, "n 1"], target: Float[Tensor, "n 1"]):
+            return (target - pred) ** 2
+
+        def update(v: Float[Tensor, "n a"], a):
+            return value_error(v.gather(1, a.unsqueeze(1)), torch.zeros(v.size(0), 1))
+
+        res = update(torch.randn(3, 2), torch.tensor([0, 1, 1]))
+    """),
+    ("unannotated-callee-takes-any-rank", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def value_error(pred, target):
+            return (target - pred) ** 2
+
+        def update(v: Float[Tensor, "n a"], a, target: Float[Tensor, "n"]):
+            return value_error(v.gather(1, a.unsqueeze(1)).squeeze(1), target)
+
+        res = update(torch.randn(3, 2), torch.tensor([0, 1, 1]), torch.randn(3))
+    """),
+    ("reshaped-in-callee-before-use", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def value_error(pred: Float[Tensor, "n 1"], target: Float[Tensor, "n 1"]):
+            pred = pred.view(-1, 1)
+            return (target - pred) ** 2
+
+        def update(v: Float[Tensor, "n a"], a):
+            return value_error(v.gather(1, a.unsqueeze(1)).squeeze(1), torch.zeros(v.size(0), 1))
+
+        res = update(torch.randn(3, 2), torch.tensor([0, 1, 1]))
+    """),
+    ("other-operand-not-annotated-shape", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def scale(pred: Float[Tensor, "n 1"], factor: float):
+            return pred * factor
+
+        def update(v: Float[Tensor, "n a"], a):
+            return scale(v.gather(1, a.unsqueeze(1)).squeeze(1), 0.5)
+
+        res = update(torch.randn(3, 2), torch.tensor([0, 1, 1]))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", PASSED_COLUMN_FLAGGED, ids=[c[0] for c in PASSED_COLUMN_FLAGGED])
+def test_passed_column_flagged_where_it_broadcasts(name, code, line):
+    found = [(v.line, v.code) for v in lint(textwrap.dedent(code))]
+    assert (line, "GL006") in found, found
+    res = run_snippet(code)["res"]  # torch: the operator made the [B, B] outer product
+    assert res.dim() == 2 and res.shape[0] == res.shape[1] > 1
+
+
+@pytest.mark.parametrize("name,code", PASSED_COLUMN_CLEAN, ids=[c[0] for c in PASSED_COLUMN_CLEAN])
+def test_passed_column_clean(name, code):
+    assert [v for v in lint(textwrap.dedent(code)) if v.code == "GL006"] == []
+    res = run_snippet(code)["res"]
+    assert res.dim() < 2 or res.shape[0] != res.shape[1] or res.shape[1] == 1
+
+
+def test_passed_column_message_names_shapes_and_fix():
+    code = textwrap.dedent(PASSED_COLUMN_FLAGGED[0][1])
+    message = next(v.message for v in lint(code) if v.code == "GL006")
+    assert "annotated [n, 1]" in message and "passes [n]" in message and "[n, n]" in message
+    assert "unsqueeze(-1)" in message
+
+
+# GL006, squeezed pick (static/squeezed_picks.py): a gathered pick squeezed to [B] meets a per-sample
+# column [B, 1]. Flagged snippets bind `res`, the flagged operator's result (or its input pair for a loss).
+SQUEEZED_PICK_FLAGGED = [
+    ("jaxtyping-function-subtraction", """
+        import torch
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def td_error(q_all: Float[Tensor, "b a"], taken: Int[Tensor, "b"], target: Float[Tensor, "b 1"]):
+            q_taken = q_all.gather(1, taken.unsqueeze(1)).squeeze(1)
+            return target - q_taken
+
+        res = td_error(torch.randn(5, 3), torch.tensor([0, 2, 1, 1, 0]), torch.randn(5, 1))
+    """, 8),
+    ("comments-module-two-step-view", """
+        import torch
+        import torch.nn as nn
+
+        class PolicyLoss(nn.Module):
+            def forward(self, logits, actions, adv):
+                # logits: [N, K], actions: [N, 1], adv: [N, 1]
+                logp = logits.log_softmax(-1)
+                logp = logp.gather(1, actions)
+                logp = logp.view(-1)
+                return -(logp * adv)
+
+        if __name__ == "__main__":
+            res = PolicyLoss()(torch.randn(4, 6), torch.tensor([[1], [0], [5], [2]]), torch.randn(4, 1))
+    """, 11),
+    ("docstring-helper-where-inside-driver-loss", """
+        import torch
+
+        def critic_loss(values, index, returns):
+            \"\"\"Args:
+                values (Tensor): (batch, steps) value of every step.
+                index (LongTensor): (batch,) step at which each chunk ends.
+                returns (Tensor): (batch, 1) discounted return of each chunk.
+            \"\"\"
+            v = torch.gather(values, 1, index[:, None]).squeeze(-1)
+            res = (returns - v) ** 2
+            return res, res.mean()
+
+        if __name__ == "__main__":
+            res, loss = critic_loss(torch.randn(3, 7), torch.tensor([6, 2, 4]), torch.randn(3, 1))
+    """, 11),
+]
+
+SQUEEZED_PICK_CLEAN = [
+    ("column-squeezed-too", """
+        import torch
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def td_error(q_all: Float[Tensor, "b a"], taken: Int[Tensor, "b"], target: Float[Tensor, "b 1"]):
+            q_taken = q_all.gather(1, taken.unsqueeze(1)).squeeze(1)
+            return target.squeeze(1) - q_taken
+
+        res = td_error(torch.randn(5, 3), torch.tensor([0, 2, 1, 1, 0]), torch.randn(5, 1))
+    """),
+    ("pick-kept-as-column", """
+        import torch
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def td_error(q_all: Float[Tensor, "b a"], taken: Int[Tensor, "b"], target: Float[Tensor, "b 1"]):
+            q_taken = q_all.gather(1, taken.unsqueeze(1))
+            return target - q_taken
+
+        res = td_error(torch.randn(5, 3), torch.tensor([0, 2, 1, 1, 0]), torch.randn(5, 1))
+    """),
+    ("deliberate-pairing-written-at-the-operation", """
+        import torch
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def pairwise_margin(scores: Float[Tensor, "b k"], pos: Int[Tensor, "b"], other: Float[Tensor, "b"]):
+            picked = scores.gather(1, pos.unsqueeze(1)).squeeze(1)
+            return picked - other.unsqueeze(1)
+
+        res = pairwise_margin(torch.randn(4, 3), torch.tensor([0, 1, 2, 0]), torch.randn(4))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", SQUEEZED_PICK_FLAGGED, ids=[c[0] for c in SQUEEZED_PICK_FLAGGED])
+def test_squeezed_pick_against_column_flagged(name, code, line):
+    found = [(v.line, v.code) for v in lint(textwrap.dedent(code))]
+    assert (line, "GL006") in found, found
+    res = run_snippet(code)["res"]  # torch: the [B, B] outer product, no error
+    assert res.dim() == 2 and res.shape[0] == res.shape[1] > 1
+
+
+@pytest.mark.parametrize("name,code", SQUEEZED_PICK_CLEAN, ids=[c[0] for c in SQUEEZED_PICK_CLEAN])
+def test_squeezed_pick_clean(name, code):
+    assert [v for v in lint(textwrap.dedent(code)) if v.code == "GL006"] == []
+    run_snippet(code)
+
+
+def test_squeezed_pick_in_elementwise_loss_only_warns(recwarn):
+    """The message's claim for losses: torch broadcasts to [B, B] with a warning, no error."""
+    torch = pytest.importorskip("torch")
+    q, target = torch.randn(4), torch.randn(4, 1)
+    loss = torch.nn.functional.mse_loss(q, target)
+    assert torch.allclose(loss, ((q - target) ** 2).mean())  # the [4, 4] mean
+    assert any("target size" in str(w.message) for w in recwarn)
