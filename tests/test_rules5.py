@@ -261,3 +261,90 @@ def test_squeezed_pick_in_elementwise_loss_only_warns(recwarn):
     loss = torch.nn.functional.mse_loss(q, target)
     assert torch.allclose(loss, ((q - target) ** 2).mean())  # the [4, 4] mean
     assert any("target size" in str(w.message) for w in recwarn)
+
+
+# GL011 through a mirrored strict triangle (static/mirrored_triangles.py, triu/tril in tensor_ops): the
+# sum of a strict triangle of ids and its transpose holds the same ids, so a one-hot / scatter one class
+# short is still caught. torch must raise on every flagged snippet and run every clean one.
+MIRRORED_FLAGGED = [
+    ("script-method-triu-mT-scatter-helper", """
+        import torch
+
+        def one_hot_last(types, n):
+            out = torch.zeros(*types.shape, n)
+            out.scatter_(-1, types.unsqueeze(-1), 1.0)
+            return out
+
+        if __name__ == "__main__":
+            edge_types = torch.randint(0, 4, (8, 6, 6))
+            edge_types[0, 0, 1] = 3
+            upper = edge_types.triu(1)
+            sym = upper + upper.mT
+            res = one_hot_last(sym, 3)
+    """, 6),
+    ("functional-tril-transpose-one-hot", """
+        import torch
+        import torch.nn.functional as F
+
+        if __name__ == "__main__":
+            bonds = torch.randint(0, 5, (2, 7, 7))
+            bonds[1, 3, 0] = 4
+            lower = torch.tril(bonds, diagonal=-1)
+            adjacency = torch.transpose(lower, 1, 2) + lower
+            res = F.one_hot(adjacency, 4)
+    """, 10),
+    ("module-forward-with-constructor-sizes", """
+        import torch
+        import torch.nn as nn
+
+        class BondEncoder(nn.Module):
+            def __init__(self, n_bond_types):
+                super().__init__()
+                self.n = n_bond_types
+
+            def forward(self, a):
+                a = torch.triu(a, 1)
+                a = a + a.transpose(-1, -2)
+                return torch.zeros(a.size(0), a.size(1), a.size(2), self.n).scatter(3, a.unsqueeze(-1), 1.0)
+
+        if __name__ == "__main__":
+            labels = torch.randint(0, 5, (4, 9, 9))
+            labels[0, 0, 8] = 4
+            res = BondEncoder(4)(labels)
+    """, 13),
+]
+
+MIRRORED_CLEAN = [
+    ("enough-classes", """
+        import torch
+        import torch.nn.functional as F
+
+        if __name__ == "__main__":
+            bonds = torch.randint(0, 5, (2, 7, 7))
+            upper = torch.triu(bonds, 1)
+            res = F.one_hot(upper + upper.transpose(1, 2), 5)
+    """),
+    ("diagonal-kept-values-may-double", """
+        import torch
+        import torch.nn.functional as F
+
+        if __name__ == "__main__":
+            bonds = torch.randint(0, 3, (2, 7, 7))
+            upper = torch.triu(bonds)
+            res = F.one_hot(upper + upper.transpose(1, 2), 5)
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", MIRRORED_FLAGGED, ids=[c[0] for c in MIRRORED_FLAGGED])
+def test_mirrored_triangle_keeps_ids(name, code, line):
+    found = [(v.line, v.code) for v in lint(textwrap.dedent(code))]
+    assert (line, "GL011") in found, found
+    with pytest.raises((RuntimeError, IndexError)):
+        run_snippet(code)
+
+
+@pytest.mark.parametrize("name,code", MIRRORED_CLEAN, ids=[c[0] for c in MIRRORED_CLEAN])
+def test_mirrored_triangle_clean(name, code):
+    assert [v for v in lint(textwrap.dedent(code)) if v.code == "GL011"] == []
+    run_snippet(code)

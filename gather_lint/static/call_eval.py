@@ -395,7 +395,7 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.PERMUTING | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "median", "nanmedian", "mode", "kthvalue", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
-    "unique_consecutive"}
+    "unique_consecutive", "triu", "tril"}
 
 
 _RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}

@@ -14,6 +14,7 @@ from typing import Optional
 
 from ..dims import Shape, must_equal, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
+from .last_assignment import last_assigned
 from .values import TensorVal
 
 _PICKERS = {"gather", "take_along_dim"}
@@ -61,28 +62,14 @@ def _squeezed_gather(interp, node, depth: int = 0) -> Optional[ast.Call]:
         if _is_gather(inner):
             return inner
         if isinstance(inner, ast.Name) and depth < 2:
-            source = _assigned(interp, inner, node.lineno)
+            source = last_assigned(interp, inner.id, node.lineno)
             return source if source is not None and _is_gather(source) else None
         return None
     if isinstance(node, ast.Name) and depth < 2:
-        source = _assigned(interp, node, node.lineno)
+        source = last_assigned(interp, node.id, node.lineno)
         return _squeezed_gather(interp, source, depth + 1) if source is not None else None
     return None
 
 
 def _is_gather(node) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PICKERS
-
-
-def _assigned(interp, name: ast.Name, before: int):
-    """The value last assigned to `name` in this function before line `before` (a plain `name = ...`)."""
-    function = getattr(interp, "function", None)
-    if function is None:
-        return None
-    found = None
-    for stmt in ast.walk(function):
-        if isinstance(stmt, ast.Assign) and stmt.lineno < before and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name.id:
-            if found is None or stmt.lineno > found.lineno:
-                found = stmt
-    return found.value if found is not None else None
