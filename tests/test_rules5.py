@@ -348,3 +348,202 @@ def test_mirrored_triangle_keeps_ids(name, code, line):
 def test_mirrored_triangle_clean(name, code):
     assert [v for v in lint(textwrap.dedent(code)) if v.code == "GL011"] == []
     run_snippet(code)
+
+
+# GL016 on a fresh default-dtype buffer (static/default_dtype_buffers.py): `torch.zeros(n)` is float32 for
+# certain, so a float64 src (numpy data, `dtype=torch.float64` pipelines, `.double()`) raises in torch.
+FRESH_BUFFER_FLAGGED = [
+    ("numpy-weights-helper-scatter-add", """
+        import numpy as np
+        import torch
+
+        def per_graph_energy(atom_energy, graph_of_atom, n_graphs):
+            total = torch.zeros(n_graphs)
+            total.scatter_add_(0, graph_of_atom, atom_energy)
+            return total
+
+        if __name__ == "__main__":
+            energies = torch.from_numpy(np.linspace(0.0, 1.0, 5))
+            res = per_graph_energy(energies, torch.tensor([0, 0, 1, 1, 1]), 2)
+    """, 7),
+    ("module-index-add-double-source", """
+        import torch
+        import torch.nn as nn
+
+        class SegmentSum(nn.Module):
+            def forward(self, values, segment, num_segments):
+                # values: [N, D], segment: [N]
+                out = torch.zeros(num_segments, values.size(1))
+                return out.index_add_(0, segment, values.double())
+
+        if __name__ == "__main__":
+            res = SegmentSum()(torch.randn(4, 3), torch.tensor([0, 1, 1, 0]), 2)
+    """, 9),
+    ("driver-float64-pipeline-inline-buffer", """
+        import torch
+
+        def histogram(weights, bins, n_bins):
+            \"\"\"Args:
+                weights (Tensor): (N,) weight of each sample.
+                bins (LongTensor): (N,) bin of each sample.
+            \"\"\"
+            return torch.zeros(n_bins, dtype=torch.float32).scatter_add(0, bins, weights)
+
+        if __name__ == "__main__":
+            w = torch.rand(6, dtype=torch.float64) * 2
+            res = histogram(w, torch.tensor([0, 2, 2, 1, 0, 2]), 3)
+    """, 9),
+]
+
+FRESH_BUFFER_CLEAN = [
+    ("buffer-made-with-src-dtype", """
+        import torch
+
+        def per_graph_energy(atom_energy, graph_of_atom, n_graphs):
+            total = torch.zeros(n_graphs, dtype=atom_energy.dtype)
+            total.scatter_add_(0, graph_of_atom, atom_energy)
+            return total
+
+        if __name__ == "__main__":
+            res = per_graph_energy(torch.rand(5, dtype=torch.float64), torch.tensor([0, 0, 1, 1, 1]), 2)
+    """),
+    ("file-sets-the-default-dtype", """
+        import torch
+
+        torch.set_default_dtype(torch.float64)
+
+        def per_graph_energy(atom_energy, graph_of_atom, n_graphs):
+            total = torch.zeros(n_graphs)
+            total.scatter_add_(0, graph_of_atom, atom_energy)
+            return total
+
+        if __name__ == "__main__":
+            res = per_graph_energy(torch.rand(5, dtype=torch.float64), torch.tensor([0, 0, 1, 1, 1]), 2)
+            torch.set_default_dtype(torch.float32)
+    """),
+    ("zeros-like-follows-its-model", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def per_graph_energy(ref: Float[Tensor, "g"], atom_energy, graph_of_atom):
+            total = torch.zeros_like(ref)
+            total.scatter_add_(0, graph_of_atom, atom_energy)
+            return total
+
+        if __name__ == "__main__":
+            e = torch.rand(5, dtype=torch.float64)
+            res = per_graph_energy(e[:2], e, torch.tensor([0, 0, 1, 1, 1]))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", FRESH_BUFFER_FLAGGED, ids=[c[0] for c in FRESH_BUFFER_FLAGGED])
+def test_fresh_float32_buffer_with_float64_src(name, code, line):
+    found = [(v.line, v.code) for v in lint(textwrap.dedent(code))]
+    assert (line, "GL016") in found, found
+    with pytest.raises(RuntimeError, match="dtype|scalar type"):
+        run_snippet(code)
+
+
+@pytest.mark.parametrize("name,code", FRESH_BUFFER_CLEAN, ids=[c[0] for c in FRESH_BUFFER_CLEAN])
+def test_fresh_buffer_clean(name, code):
+    assert [v for v in lint(textwrap.dedent(code)) if v.code == "GL016"] == []
+    run_snippet(code)
+
+
+# GL011, a size taken from the ids' own max without `+ 1` (static/own_max_sizes.py): torch raises for
+# the largest id on every flagged snippet, and runs the clean ones.
+OWN_MAX_FLAGGED = [
+    ("helper-one-hot-named-count-from-driver", """
+        import torch
+        import torch.nn.functional as F
+
+        def encode_classes(cls):
+            n_cls = int(cls.max())
+            return F.one_hot(cls, num_classes=n_cls).float()
+
+        if __name__ == "__main__":
+            res = encode_classes(torch.tensor([0, 3, 1, 2]))
+    """, 7),
+    ("module-scatter-into-zeros-sized-by-item", """
+        import torch
+        import torch.nn as nn
+
+        class LabelEncoder(nn.Module):
+            def forward(self, target):
+                # target: [N]
+                onehot = torch.zeros(target.size(0), target.max().item())
+                onehot.scatter_(1, target.view(-1, 1), 1.0)
+                return onehot
+
+        if __name__ == "__main__":
+            res = LabelEncoder()(torch.tensor([2, 0, 1]))
+    """, 9),
+    ("function-index-add-torch-max-count", """
+        import torch
+
+        def cluster_sums(points, assignment):
+            \"\"\"Args:
+                points (Tensor): (N, D) points.
+                assignment (LongTensor): (N,) cluster of each point.
+            \"\"\"
+            k = torch.max(assignment)
+            sums = torch.zeros(k, points.size(1))
+            return sums.index_add_(0, assignment, points)
+
+        res = cluster_sums(torch.randn(5, 2), torch.tensor([0, 1, 1, 2, 0]))
+    """, 11),
+]
+
+OWN_MAX_CLEAN = [
+    ("plus-one", """
+        import torch
+        import torch.nn.functional as F
+
+        def encode_classes(cls):
+            n_cls = int(cls.max()) + 1
+            return F.one_hot(cls, num_classes=n_cls).float()
+
+        res = encode_classes(torch.tensor([0, 3, 1, 2]))
+    """),
+    ("max-of-other-ids", """
+        import torch
+
+        def scatter_rows(vocab_ids, token_ids):
+            out = torch.zeros(token_ids.size(0), vocab_ids.max().item() + 1)
+            return out.scatter_(1, token_ids.view(-1, 1), 1.0)
+
+        res = scatter_rows(torch.tensor([0, 5]), torch.tensor([1, 2, 5]))
+    """),
+    ("ids-shifted-after-the-max", """
+        import torch
+        import torch.nn.functional as F
+
+        def encode_one_based(cls):
+            n_cls = int(cls.max())
+            cls = cls - 1
+            return F.one_hot(cls, num_classes=n_cls)
+
+        res = encode_one_based(torch.tensor([1, 3, 2]))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", OWN_MAX_FLAGGED, ids=[c[0] for c in OWN_MAX_FLAGGED])
+def test_size_from_own_max_flagged(name, code, line):
+    found = [(v.line, v.code) for v in lint(textwrap.dedent(code))]
+    assert (line, "GL011") in found, found
+    with pytest.raises((RuntimeError, IndexError)):
+        run_snippet(code)
+
+
+@pytest.mark.parametrize("name,code", OWN_MAX_CLEAN, ids=[c[0] for c in OWN_MAX_CLEAN])
+def test_size_from_own_max_clean(name, code):
+    assert [v for v in lint(textwrap.dedent(code)) if v.code == "GL011"] == []
+    run_snippet(code)
+
+
+def test_size_from_own_max_message_gives_the_fix():
+    message = next(v.message for v in lint(textwrap.dedent(OWN_MAX_FLAGGED[0][1])) if v.code == "GL011")
+    assert "`n_cls` (= `int(cls.max())`)" in message and "num_classes=n_cls + 1" in message
