@@ -547,3 +547,94 @@ def test_size_from_own_max_clean(name, code):
 def test_size_from_own_max_message_gives_the_fix():
     message = next(v.message for v in lint(textwrap.dedent(OWN_MAX_FLAGGED[0][1])) if v.code == "GL011")
     assert "`n_cls` (= `int(cls.max())`)" in message and "num_classes=n_cls + 1" in message
+
+
+# GL008 through a whole-batch cast (static/dict_comprehensions.py; the caller's proven float cast wins
+# over a docstring's `LongTensor` in calls.fill_gaps; pieces of the same ids stay those ids through
+# torch.cat): `{k: v.to(dtype) for k, v in batch.items()}` turns the label ids into floats.
+BATCH_CAST_FLAGGED = [
+    ("helper-cast-then-cat-into-docstring-helper", """
+        import torch
+
+        def to_model(batch, dtype):
+            return {key: tensor.to(dtype=dtype) for key, tensor in batch.items()}
+
+        def token_logps(logits, ids):
+            \"\"\"Args:
+                logits (`torch.FloatTensor` of shape `(batch, seq, vocab)`): scores.
+                ids (`torch.LongTensor` of shape `(batch, seq)`): target ids.
+            \"\"\"
+            return logits.log_softmax(-1).gather(2, ids.unsqueeze(-1)).squeeze(-1)
+
+        if __name__ == "__main__":
+            raw = {"good": torch.randint(0, 50, (2, 6)), "bad": torch.randint(0, 50, (2, 6))}
+            batch = to_model(raw, torch.float16)
+            ids = torch.cat([batch["good"], batch["bad"]])
+            res = token_logps(torch.randn(4, 6, 50), ids)
+    """, 12),
+    ("inline-half-comprehension-module", """
+        import torch
+        import torch.nn as nn
+
+        class Scorer(nn.Module):
+            def __init__(self, vocab, dim):
+                super().__init__()
+                self.out = nn.Linear(dim, vocab)
+
+            def forward(self, hidden, labels):
+                return self.out(hidden).gather(-1, labels.unsqueeze(-1))
+
+        if __name__ == "__main__":
+            inputs = {"hidden": torch.randn(2, 3, 8), "labels": torch.randint(0, 11, (2, 3))}
+            inputs = {k: v.half() for k, v in inputs.items()}
+            res = Scorer(11, 8)(inputs["hidden"].float(), inputs["labels"])
+    """, 11),
+    ("jaxtyping-int-annotation-loses-to-the-cast", """
+        import torch
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def pick(scores: Float[Tensor, "b k"], choice: Int[Tensor, "b"]) -> Float[Tensor, "b"]:
+            return torch.gather(scores, 1, choice[:, None]).squeeze(1)
+
+        if __name__ == "__main__":
+            batch = {"scores": torch.randn(3, 4), "choice": torch.randint(0, 4, (3,))}
+            moved = {name: t.to("cpu", torch.bfloat16) for name, t in batch.items()}
+            res = pick(moved["scores"], moved["choice"])
+    """, 7),
+]
+
+BATCH_CAST_CLEAN = [
+    ("floats-only-cast", """
+        import torch
+
+        def to_model(batch, dtype):
+            return {k: (v.to(dtype) if v.is_floating_point() else v) for k, v in batch.items()}
+
+        if __name__ == "__main__":
+            batch = to_model({"x": torch.randn(2, 5), "ids": torch.randint(0, 5, (2, 1))}, torch.float16)
+            res = batch["x"].gather(1, batch["ids"])
+    """),
+    ("device-move-keeps-ids", """
+        import torch
+
+        if __name__ == "__main__":
+            batch = {"x": torch.randn(2, 5), "ids": torch.randint(0, 5, (2, 1))}
+            batch = {k: v.to("cpu") for k, v in batch.items()}
+            res = batch["x"].gather(1, batch["ids"])
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", BATCH_CAST_FLAGGED, ids=[c[0] for c in BATCH_CAST_FLAGGED])
+def test_batch_cast_reaches_index(name, code, line):
+    found = [(v.line, v.code) for v in lint(textwrap.dedent(code))]
+    assert (line, "GL008") in found, found
+    with pytest.raises(RuntimeError, match="int64|Long|integer|Index"):
+        run_snippet(code)
+
+
+@pytest.mark.parametrize("name,code", BATCH_CAST_CLEAN, ids=[c[0] for c in BATCH_CAST_CLEAN])
+def test_batch_cast_clean(name, code):
+    assert [v for v in lint(textwrap.dedent(code)) if v.code == "GL008"] == []
+    run_snippet(code)

@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
-from . import mirrored_triangles
+from . import dict_comprehensions, mirrored_triangles
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -230,6 +230,9 @@ class ExpressionMixin:
         return None  # its parameters are unknown; its body runs elsewhere
 
     def _comprehension(self, node):
+        mapped = dict_comprehensions.mapped(self, node) if isinstance(node, ast.DictComp) else None
+        if mapped is not None:
+            return mapped  # {k: v.to(dtype) for k, v in batch.items()}: each item mapped
         saved = dict(self.env)
         for gen in node.generators:
             iterable = self.expr(gen.iter)
