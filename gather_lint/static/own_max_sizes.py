@@ -10,6 +10,7 @@ made in this scope, with a literal dim.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation
@@ -22,14 +23,27 @@ _WRAPPERS = {"int", "item", "long"}
 _INDEX_VIEWS = {"unsqueeze", "view", "reshape", "expand", "expand_as", "long", "flatten"}
 
 
+_OWN_MAX = re.compile(r"\.a?max\(\)|torch\.a?max\([\w.]+\)")  # y.max(), y.amax(), torch.max(y): the max of all ids
+
+
 def spelled_in(text: str) -> bool:
-    """Blocks with a one_hot call and a max: the one_hot check needs no family call to be parsed."""
-    return "one_hot(" in text and "max(" in text
+    """Blocks with a one_hot call and a whole-tensor max: the one_hot check needs no family call to be parsed."""
+    return "one_hot(" in text and _OWN_MAX.search(text) is not None
+
+
+def _spells_max_of(interp, base: str) -> bool:
+    """The scope's text takes the max of `base` somewhere: the cheap test before any look back."""
+    scope = getattr(interp, "function", None)
+    if scope is None:
+        text = interp.source.text
+    else:
+        text = "\n".join(interp.source.lines[scope.lineno - 1:scope.end_lineno or scope.lineno])
+    return f"{base}.max(" in text or f"{base}.amax(" in text or f"max({base})" in text
 
 
 def check_one_hot(interp, node: ast.Call, ids_node, classes_node) -> None:
     base = _base_name(ids_node)
-    if base is None or classes_node is None:
+    if base is None or classes_node is None or not _spells_max_of(interp, base):
         return
     size = _max_of(interp, classes_node, base)
     if size is not None:
@@ -44,7 +58,7 @@ def check_site(interp, node: ast.Call, site: Site, bound: dict) -> None:
         return
     receiver = bound.get("input")
     base = _base_name(bound.get(site.op.index_param))
-    if base is None or not isinstance(receiver, (ast.Name, ast.Call)):
+    if base is None or not isinstance(receiver, (ast.Name, ast.Call)) or not _spells_max_of(interp, base):
         return
     made = last_assigned(interp, receiver.id, node.lineno) if isinstance(receiver, ast.Name) else receiver
     sizes = _constructor_sizes(made)
