@@ -20,6 +20,11 @@ an ``[N]`` per-sample term is the ``[N, 1, N]`` outer product (reported at the l
 elementwise loss, a gathered ``[B, 1]`` against a target ``[B, A]`` that was never reduced over its
 ``A`` entries (an expectation over actions missing its ``.sum(-1, keepdim=True)``) is reported at the
 loss: torch broadcasts and only warns about the sizes.
+
+The other way round gives the same ``[B, B]``: a pick squeezed to ``[B]``
+(``q.gather(1, a.unsqueeze(1)).squeeze(1)``) combined with a per-sample column ``[B, 1]`` (returns or
+targets kept as columns), or a ``[B]`` passed to a helper whose parameter is annotated ``[B, 1]`` and
+combined there with its other ``[B, 1]`` parameters (reported where they meet).
 """
 from typing import Optional
 
