@@ -22,7 +22,7 @@ ids = torch.tensor([0, 3, 3])
     ("buf.scatter_(0, rows, 1)", False),  # a Python scalar is converted
     ("buf.scatter_(0, rows, value=2.0)", False),
     ("counts.index_fill_(0, ids, torch.tensor(1.0))", False),  # index_fill_ converts its value
-    ("buf.scatter_(0, rows, torch.ones(1, 3, dtype=torch.float64))", False),  # float32 may be any float: unsure
+    ("buf.scatter_(0, rows, torch.ones(1, 3, dtype=torch.float64))", True),  # a fresh torch.zeros is float32 for certain
     ("buf.scatter_(0, rows, torch.tensor([[1.0, 2.0, 3.0]]))", False),
     ("counts.index_add_(0, ids, torch.ones(3, dtype=torch.long))", False),
 ])

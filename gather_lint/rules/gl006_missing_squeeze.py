@@ -20,6 +20,11 @@ an ``[N]`` per-sample term is the ``[N, 1, N]`` outer product (reported at the l
 elementwise loss, a gathered ``[B, 1]`` against a target ``[B, A]`` that was never reduced over its
 ``A`` entries (an expectation over actions missing its ``.sum(-1, keepdim=True)``) is reported at the
 loss: torch broadcasts and only warns about the sizes.
+
+The other way round gives the same ``[B, B]``: a pick squeezed to ``[B]``
+(``q.gather(1, a.unsqueeze(1)).squeeze(1)``) combined with a per-sample column ``[B, 1]`` (returns or
+targets kept as columns), or a ``[B]`` passed to a helper whose parameter is annotated ``[B, 1]`` and
+combined there with its other ``[B, 1]`` parameters (reported where they meet).
 """
 from typing import Optional
 
@@ -186,4 +191,34 @@ def check_loss_target(gathered: Shape, axis: int, target: Shape, loss: str, gath
         f"broadcasting compares every gathered value with all {dim_text(grown)} target entries along dim {axis}, "
         f"so the loss is over {target}, silently apart from torch's size warning; the target should hold one "
         f"value per gathered entry ({gathered}): reduce it over dim {axis} where it is built",
+    )
+
+
+def check_passed_rank(param: str, declared: Shape, given: Shape, other_text: str, other: Shape, grown: Shape,
+                      op: str) -> Violation:
+    """A parameter annotated `declared` ([B, 1] or [B]) that the caller filled with `given` (the other one)
+    meets `other`, shaped as annotated: broadcasting makes the [B, B] outer product."""
+    if len(declared.dims) > len(given.dims):
+        fix = f"pass `{param}` as the annotated column: `.unsqueeze(-1)` on the caller's {given} (or do not squeeze gather's dim)"
+    else:
+        fix = f"pass `{param}` as annotated: `.squeeze(-1)` on the caller's {given}"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{param}` is annotated {declared} but the caller passes {given}; combined ({op}) with `{other_text}` {other}, "
+        f"broadcasting aligns the right-most dims and gives {grown}: every sample paired with every other sample "
+        f"(an outer product), silently, and a mean over it mixes the batch; {fix}",
+    )
+
+
+def check_squeezed_pick(pick_text: str, pick: Shape, column_text: str, column: Shape, op: str,
+                        gather_line: int) -> Violation:
+    """A gathered pick squeezed to [B] meets a per-sample column [B, 1]: the reverse of a kept singleton."""
+    rows = dim_text(pick.dims[0])
+    return Violation(
+        CODE, SEVERITY,
+        f"`{pick_text}` {pick} (gathered at line {gather_line}, its singleton squeezed away) is combined ({op}) with "
+        f"the column `{column_text}` {column}; broadcasting aligns the right-most dims and gives [{rows}, {rows}]: every "
+        f"sample paired with every other sample (an outer product), without an error (a loss only warns about the "
+        f"sizes); keep gather's singleton (no squeeze) "
+        f"or flatten `{column_text}` with `.squeeze(-1)`",
     )

@@ -18,6 +18,8 @@ table, an id equal to the table's size (``torch.full(..., vocab_size)``, an eos 
 ``torch.cat`` or ``F.pad``, token type ids of ones for a single-type table, a literal id). Class
 targets of ``cross_entropy`` / ``nll_loss`` made for more classes than the input has raise
 ``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for.
+A size taken from the ids' own largest value without the ``+ 1`` (``F.one_hot(y, int(y.max()))``,
+``torch.zeros(n, y.max().item()).scatter_(1, y[:, None], 1)``) is one slot short for the largest id.
 """
 from typing import Optional
 

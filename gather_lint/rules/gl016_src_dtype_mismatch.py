@@ -7,7 +7,9 @@ literal is int64; ``counts.index_add_(0, ids, torch.ones(n))`` onto an int64 ``c
 and source (Float) must have the same scalar type``. torch 2.13 rejects every pair of distinct dtypes, even
 with an empty index. A Python scalar (``scatter_(d, idx, 1.0)``, ``value=``) or ``index_fill_`` value is
 converted and is fine. Between float32 and another float dtype it reports nothing: a `Float[...]`
-annotation or the default dtype may stand for any float.
+annotation or the default dtype may stand for any float; except where self is a buffer made right
+there by ``torch.zeros(n)`` (``ones``/``empty``/``rand``/``randn``) without a dtype, in a file that never
+changes the default dtype: that one is float32, and a float64 src raises.
 """
 from typing import Optional
 
@@ -20,6 +22,7 @@ SEVERITY = ERROR
 FIX = None  # whether self or src has the intended dtype is the author's call
 
 _CHECKED = {"scatter", "scatter_add", "scatter_reduce", "index_add", "index_copy"}
+_RAISES = {True: "'Expected self.dtype to be equal to src.dtype'", False: "'self and source must have the same scalar type'"}
 _LOOSE = "float32"  # a `Float[...]` annotation or the default dtype may stand for any float dtype
 
 EXAMPLES = [
@@ -70,12 +73,13 @@ def check(site: Site) -> Optional[Violation]:
     mine, theirs = site.input.dtype, site.payload.dtype
     if mine is None or theirs is None or mine == theirs:
         return None
-    if _kind(mine) == _kind(theirs) and _LOOSE in (mine, theirs):
+    exact = mine == _LOOSE and site.options.get("input_dtype_exact")  # self a fresh default-dtype buffer
+    if _kind(mine) == _kind(theirs) and _LOOSE in (mine, theirs) and not exact:
         return None  # float32 vs another float: certain only when neither side is a loose "some float"
     role = "src" if site.op.family == "scatter" else "source"
     return Violation(
         CODE, SEVERITY,
         f"{site.op.spelled}() writes {role} {named(site.payload)} of dtype {theirs} into {named(site.input)} of dtype "
-        f"{mine}; torch never converts it and raises 'Expected self.dtype to be equal to src.dtype'; "
+        f"{mine}; torch never converts it and raises {_RAISES[site.op.family == 'scatter']}; "
         f"make them match, e.g. `.to({mine})` on the {role}",
     )

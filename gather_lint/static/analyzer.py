@@ -14,6 +14,7 @@ from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
+from . import own_max_sizes
 from . import rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -65,6 +66,8 @@ def local_trigger(text: str) -> bool:
     if "] = " in text and _reads_what_it_writes(text):
         return True
     if ("one_hot" in text or "mbedding" in text) and _padding(text):
+        return True
+    if own_max_sizes.spelled_in(text):  # GL011: F.one_hot(y, y.max())
         return True
     if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
         return True
@@ -262,7 +265,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
              for (_, chunk), called in zip(chunks, any_calls)]
     script = _DRIVER in text  # GL008's float keys are looked for in scripts only (see _float_keys_in_script)
     local = [not own and (("torch" in chunk and (local_trigger(chunk) or fill or (script and _subscript_site(chunk))))
-                          or _read_by_syntax(chunk))
+                          or _read_by_syntax(chunk) or own_max_sizes.spelled_in(chunk))  # F.one_hot: no `torch`
              for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))

@@ -8,6 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
+from . import default_dtype_buffers, own_max_sizes
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -32,6 +33,8 @@ class CallMixin:
                 built = build_site(op, bound, self.expr, self.source.segment)
                 if built is not None:
                     site, values = built
+                    default_dtype_buffers.mark(self, site, bound)  # GL016: a fresh buffer's float32 is certain
+                    own_max_sizes.check_site(self, node, site, bound)  # GL011: zeros(.., ids.max()) written at ids
                     self.report(node, site, check(site), bound, self)
                     normalised_axis.check(self, node, site, bound)  # GL018
                     broadcast_axis.check(self, node, site, bound)  # GL019
@@ -334,6 +337,9 @@ class CallMixin:
                 return constant_ids.padded(padded, fill, args[1] if len(args) > 1 else kwargs.get("pad"), node.lineno)
             if func in ("one_hot", "embedding") and args and isinstance(args[0], TensorVal):
                 self._check_padding_lookup(node, node.args[0], args[0], f"F.{func}()")
+            if func == "one_hot" and node.args:  # GL011: num_classes = ids.max()
+                own_max_sizes.check_one_hot(self, node, node.args[0], node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "num_classes"), None))
             if func == "one_hot" and args and isinstance(args[0], TensorVal):
                 n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
                 class_targets.check_one_hot(self, node, node.args[0], args[0], n)
@@ -393,7 +399,7 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.PERMUTING | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "median", "nanmedian", "mode", "kthvalue", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
-    "unique_consecutive"}
+    "unique_consecutive", "triu", "tril"}
 
 
 _RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}

@@ -240,6 +240,12 @@ def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
     return found
 
 
+def _cast_to_float(declared: TensorVal, given: TensorVal) -> bool:
+    """Ids declared integer that the caller's code certainly made float (a cast, a true division)."""
+    return declared.dtype in ("int64", "int32") and given.dtype is not None and given.dtype.startswith(("float", "bfloat")) \
+        and given.domain is not None and given.domain.made_float is not None
+
+
 def _other_rank(declared: Shape, given: Optional[Shape]) -> bool:
     """An annotated `Int[Tensor, "batch"]` passed a [B, 1] tensor by code that proves it."""
     return given is not None and not declared.variadic and not given.variadic and len(declared.dims) != len(given.dims)
@@ -337,6 +343,8 @@ def fill_gaps(declared, fact):
     if declared is None:
         return fact
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
+        if _cast_to_float(declared, fact):  # `LongTensor` in the docstring, but the caller's `.to(bf16)` is code
+            declared = declared.with_(dtype=fact.dtype, domain=fact.domain)
         if declared.shape is None or _other_rank(declared.shape, fact.shape) or _other_size(declared.shape, fact.shape) \
                 or _fills_variadic(declared.shape, fact.shape):
             # a rank the caller's code proves wins over the annotation: this call runs with that tensor

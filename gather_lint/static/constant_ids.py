@@ -36,9 +36,13 @@ def filled(made, fill, line: int) -> Optional[TensorVal]:
 
 
 def through_cat(items, joined):
-    """`torch.cat([ids, torch.full((B, 1), eos)])`: the constant is among the joined values too."""
+    """`torch.cat([ids, torch.full((B, 1), eos)])`: the constant is among the joined values too.
+    Pieces that are all the same ids (`torch.cat([batch["chosen"], batch["rejected"]])`) stay those ids."""
     if not isinstance(joined, TensorVal) or joined.domain is not None:
         return joined
+    domains = {t.domain if isinstance(t, TensorVal) else None for t in items}
+    if len(domains) == 1 and None not in domains:
+        return joined.with_(domain=domains.pop())
     constants = [t.domain for t in items if isinstance(t, TensorVal) and t.domain is not None
                  and t.domain.origin.startswith(_ALL_EQUAL) and value(t.domain.size) is not None]
     if not constants:

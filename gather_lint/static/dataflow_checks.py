@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import advanced_indexing, broadcast_rows, loss_targets, one_hot_pick
+from . import advanced_indexing, broadcast_rows, loss_targets, one_hot_pick, passed_columns, squeezed_picks
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -149,6 +149,8 @@ class DataflowCheckMixin:
         advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
         one_hot_pick.check(self, left_node, left, right_node, right)  # GL020
         loss_targets.check(self, node, left_node, left, right_node, right, op)  # GL006: target [B, A] for [B, 1]
+        passed_columns.check(self, node, left_node, left, right_node, right, op)  # GL006: [B] passed for [B, 1]
+        squeezed_picks.check(self, node, left_node, left, right_node, right, op)  # GL006: squeezed pick with [B, 1]
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:

@@ -8,6 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
+from . import dict_comprehensions, mirrored_triangles
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -178,6 +179,8 @@ class ExpressionMixin:
             return scalars.arith(left, right)
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
         result = _carry(left, right, ops.binary(left, right, symbol))
+        if symbol == "+":  # a strict triangle plus its transpose holds the triangle's ids
+            result = mirrored_triangles.mirrored_sum(self, node, left, right) or result
         if symbol == "%" and isinstance(left, TensorVal) and isinstance(right, DimVal) and isinstance(result, TensorVal) \
                 and (value(right.dim) or 0) > 0 or (symbol == "%" and isinstance(right, DimVal) and isinstance(right.dim, Sym)
                                                     and isinstance(result, TensorVal)):
@@ -227,6 +230,9 @@ class ExpressionMixin:
         return None  # its parameters are unknown; its body runs elsewhere
 
     def _comprehension(self, node):
+        mapped = dict_comprehensions.mapped(self, node) if isinstance(node, ast.DictComp) else None
+        if mapped is not None:
+            return mapped  # {k: v.to(dtype) for k, v in batch.items()}: each item mapped
         saved = dict(self.env)
         for gen in node.generators:
             iterable = self.expr(gen.iter)

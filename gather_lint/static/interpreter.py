@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional
 from .calls import fill_gaps
 from .comment_facts import CommentLines
 from .interp_helpers import _TERMINAL
+from . import passed_columns
 from .source import SourceFile
 from .statements import StatementMixin
 from .declared_facts import DeclaredFactsMixin
@@ -60,7 +61,9 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
             facts = self.instance.facts if self.instance is not None and self.instance.facts else ()
             self.env.update(self.module.attributes(self.class_name, facts))
         for name, fact in (caller_facts or {}).items():
-            self.env[name] = fill_gaps(self.env.get(name), fact)  # the callee's own annotations win
+            declared = self.env.get(name)
+            self.env[name] = fill_gaps(declared, fact)  # the callee's own annotations win
+            passed_columns.note(self, name, declared, self.env[name])
         self.block(node.body)
 
     def block(self, body: List[ast.stmt]) -> bool:

@@ -619,8 +619,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return argsort(t, args, kwargs, text)
     if name == "matmul" and args and isinstance(args[0], TensorVal):
         return matmul(t, args[0])
-    if name in ("clamp", "clamp_", "clip", "masked_fill", "masked_fill_"):
-        return TensorVal(t.shape, t.dtype, t.domain)  # ids with padding masked or clamped are still ids
+    if name in ("clamp", "clamp_", "clip", "masked_fill", "masked_fill_", "triu", "tril", "triu_", "tril_"):
+        return TensorVal(t.shape, t.dtype, t.domain)  # ids with padding masked, clamped or zeroed are still ids
     if name in ("size", "shape"):
         return size_of(t, args)
     if name in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"):

@@ -1,0 +1,41 @@
+"""`{k: v.to(device, dtype) for k, v in batch.items()}`: a batch dict mapped tensor by tensor (moved,
+cast, detached) keeps its keys, and each item gets what the method makes of it. A cast of the whole
+batch to the model's dtype then reaches the label ids inside it (`batch["labels"]` is bf16), where an
+index must be an integer.
+
+Only a single `for k, v in d.items()` over a dict whose keys are known, with a value that is a method
+call on `v`: the value expression is run once per item with that item bound.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .config import DictVal, _kept
+from .values import Literal
+
+
+def mapped(interp, node: ast.DictComp) -> Optional[DictVal]:
+    if len(node.generators) != 1:
+        return None
+    gen = node.generators[0]
+    target, it, value = gen.target, gen.iter, node.value
+    if gen.ifs or not (isinstance(target, ast.Tuple) and len(target.elts) == 2
+                       and all(isinstance(e, ast.Name) for e in target.elts)):
+        return None
+    key_name, item_name = target.elts[0].id, target.elts[1].id
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and not it.args
+            and isinstance(node.key, ast.Name) and node.key.id == key_name and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == item_name):
+        return None  # the cheap syntax test first
+    source = interp.expr(it.func.value)
+    if not isinstance(source, DictVal):
+        return None
+    saved = dict(interp.env)
+    items = []
+    for key, item in source.items:
+        interp.env[key_name], interp.env[item_name] = Literal(key), item
+        items.append((key, _kept(interp.expr(value)) if item is not None else None))
+    interp.env = saved
+    return DictVal(tuple(items))
