@@ -1,0 +1,201 @@
+"""Facts that reach the faulty call from further away (round 5).
+
+Custom autograd Functions: the index a forward saves with `ctx.save_for_backward` and reads with a
+lookup is the index its backward gets from `ctx.saved_tensors`; writing the gradient there without
+accumulating keeps one gradient per repeated position (GL013). Tested in several layouts (gather /
+index_select / embedding / subscript lookups; scatter_, index_copy_, index_put_, subscript writes;
+tuple unpacking and item access) and checked against autograd in torch."""
+import pytest
+
+from .conftest import codes, lint
+from .snippets import run_snippet
+
+
+# ----- custom autograd Functions: backward of a lookup ---------------------------------------------
+
+INDEX_SELECT_BAD = """
+import torch
+
+class RowPick(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, weight, positions):
+        ctx.save_for_backward(positions)
+        ctx.num_rows = weight.shape[0]
+        return weight.index_select(0, positions)
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        positions = ctx.saved_tensors[0]
+        grad_weight = torch.zeros(ctx.num_rows, grad_out.shape[1])
+        grad_weight.index_copy_(0, positions, grad_out)
+        return grad_weight, None
+
+if __name__ == "__main__":
+    weight = torch.randn(5, 3, requires_grad=True)
+    positions = torch.tensor([1, 1, 4, 1])
+    upstream = torch.randn(4, 3)
+    RowPick.apply(weight, positions).backward(upstream)
+    custom = weight.grad.clone()
+    weight.grad = None
+    weight.index_select(0, positions).backward(upstream)
+    reference = weight.grad.clone()
+"""
+
+EMBEDDING_BAD = """
+import torch
+import torch.nn.functional as F
+from torch.autograd import Function
+
+
+class Lookup(Function):
+    @staticmethod
+    def forward(ctx, token_ids, table):
+        ctx.save_for_backward(token_ids, table)
+        return F.embedding(token_ids, table)
+
+    @staticmethod
+    def backward(ctx, grad_rows):
+        token_ids, table = ctx.saved_tensors
+        flat = token_ids.reshape(-1)
+        grad_table = grad_rows.new_zeros(table.shape)
+        grad_table[flat] = grad_rows.reshape(-1, table.shape[1])
+        return None, grad_table
+
+
+def run():
+    table = torch.randn(6, 2, requires_grad=True)
+    token_ids = torch.tensor([[0, 3, 3], [3, 5, 0]])
+    upstream = torch.randn(2, 3, 2)
+    Lookup.apply(token_ids, table).backward(upstream)
+    custom = table.grad.clone()
+    table.grad = None
+    F.embedding(token_ids, table).backward(upstream)
+    return custom, table.grad.clone()
+
+if __name__ == "__main__":
+    custom, reference = run()
+"""
+
+
+def test_index_copy_backward_of_index_select_is_flagged_and_loses_gradient(torch):
+    found = [f for f in lint(INDEX_SELECT_BAD) if f.code == "GL013"]
+    assert [f.line for f in found] == [15]
+    assert "positions" in found[0].message and "index_add_" in found[0].message
+    scope = run_snippet(INDEX_SELECT_BAD)
+    assert not torch.allclose(scope["custom"], scope["reference"])  # the repeated row keeps one gradient
+    fixed = run_snippet(INDEX_SELECT_BAD.replace("index_copy_(0, positions, grad_out)", "index_add_(0, positions, grad_out)"))
+    assert torch.allclose(fixed["custom"], fixed["reference"])
+    assert "GL013" not in codes(INDEX_SELECT_BAD.replace("index_copy_", "index_add_"))
+
+
+def test_subscript_write_backward_of_embedding_is_flagged_and_loses_gradient(torch):
+    found = [f for f in lint(EMBEDDING_BAD) if f.code == "GL013"]
+    assert [f.line for f in found] == [18]
+    assert "accumulate=True" in found[0].message
+    scope = run_snippet(EMBEDDING_BAD)
+    assert not torch.allclose(scope["custom"], scope["reference"])
+    good = EMBEDDING_BAD.replace("grad_table[flat] = grad_rows.reshape(-1, table.shape[1])",
+                                 "grad_table.index_put_((flat,), grad_rows.reshape(-1, table.shape[1]), accumulate=True)")
+    fixed = run_snippet(good)
+    assert torch.allclose(fixed["custom"], fixed["reference"])
+    assert "GL013" not in codes(good)
+
+
+GATHER_SCATTER = """
+import torch
+import torch.nn as nn
+
+
+class ColumnGather(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, scores, picks):
+        ctx.save_for_backward(picks)
+        ctx.width = scores.size(1)
+        return torch.gather(scores, 1, index=picks)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (picks,) = ctx.saved_tensors
+        out = torch.zeros(grad.size(0), ctx.width).scatter({ARGS})
+        return out, None
+
+
+class Scorer(nn.Module):
+    def forward(self, scores, picks):
+        return ColumnGather.apply(scores, picks).sum(1)
+
+
+if __name__ == "__main__":
+    scores = torch.randn(3, 4, requires_grad=True)
+    picks = torch.tensor([[0, 0, 2], [1, 3, 1], [2, 2, 2]])
+    Scorer()(scores, picks).pow(2).sum().backward()
+    custom = scores.grad.clone()
+    scores.grad = None
+    scores.gather(1, picks).sum(1).pow(2).sum().backward()
+    reference = scores.grad.clone()
+"""
+
+
+def test_out_of_place_scatter_on_zeros_in_a_module_driven_backward(torch):
+    bad = GATHER_SCATTER.replace("{ARGS}", "1, picks, grad")
+    found = [f for f in lint(bad) if f.code == "GL013"]
+    assert [f.line for f in found] == [16] and "scatter_add" in found[0].message
+    scope = run_snippet(bad)
+    assert not torch.allclose(scope["custom"], scope["reference"])
+    good = GATHER_SCATTER.replace("{ARGS}", "1, picks, grad, reduce='add'")
+    scope = run_snippet(good)
+    assert torch.allclose(scope["custom"], scope["reference"])
+    assert "GL013" not in codes(good)
+    add = GATHER_SCATTER.replace("{ARGS}", "1, picks, grad").replace(".scatter(", ".scatter_add(")
+    scope = run_snippet(add)
+    assert torch.allclose(scope["custom"], scope["reference"])
+    assert "GL013" not in codes(add)
+
+
+@pytest.mark.parametrize("forward_body, backward_body", [
+    # a permutation cannot repeat: writing its gradient back is exact
+    ("order = x.argsort(dim=0)\n        ctx.save_for_backward(order)\n        return x.gather(0, order)",
+     "(order,) = ctx.saved_tensors\n        g = torch.zeros_like(grad)\n        g.scatter_(0, order, grad)\n        return g"),
+    # the saved tensor is not what the forward looked up with
+    ("ctx.save_for_backward(x)\n        return x.gather(0, ids)",
+     "(x,) = ctx.saved_tensors\n        g = torch.zeros_like(grad)\n        g.scatter_(0, x.long(), grad)\n        return g"),
+    # the buffer is not being filled from zeros
+    ("ctx.save_for_backward(ids)\n        return x.gather(0, ids)",
+     "(ids,) = ctx.saved_tensors\n        g = grad.clone()\n        g.scatter_(0, ids, grad)\n        return g"),
+    # the written values are not the incoming gradient
+    ("ctx.save_for_backward(ids)\n        return x.gather(0, ids)",
+     "(ids,) = ctx.saved_tensors\n        g = torch.zeros_like(grad)\n        g.scatter_(0, ids, torch.ones_like(g))\n        return g"),
+])
+def test_backwards_that_keep_every_gradient_are_silent(forward_body, backward_body):
+    code = f"""
+import torch
+ids = None
+
+class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        {forward_body}
+
+    @staticmethod
+    def backward(ctx, grad):
+        {backward_body}
+"""
+    assert "GL013" not in codes(code)
+
+
+def test_a_backward_outside_an_autograd_function_is_not_read():
+    code = """
+import torch
+
+class Helper:
+    def forward(self, ctx, table, ids):
+        ctx.save_for_backward(ids)
+        return table.index_select(0, ids)
+
+    def backward(self, ctx, grad):
+        (ids,) = ctx.saved_tensors
+        g = torch.zeros(10, grad.size(1))
+        g.index_copy_(0, ids, grad)
+        return g
+"""
+    assert "GL013" not in codes(code)
