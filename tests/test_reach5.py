@@ -199,3 +199,50 @@ class Helper:
         return g
 """
     assert "GL013" not in codes(code)
+
+
+CTX_ATTRIBUTE_BAD = """
+import torch
+
+
+class SparseRows(torch.autograd.Function):
+    \"\"\"Row lookup whose index is kept on ctx as an attribute rather than with save_for_backward.\"\"\"
+
+    @staticmethod
+    def forward(ctx, embeddings, node_ids):
+        ctx.node_ids = node_ids
+        ctx.rows = embeddings.size(0)
+        return embeddings[node_ids]
+
+    @staticmethod
+    def backward(ctx, grad_nodes):
+        grad_embeddings = torch.zeros(ctx.rows, grad_nodes.size(1), dtype=grad_nodes.dtype)
+        grad_embeddings[ctx.node_ids] = grad_nodes
+        return grad_embeddings, None
+
+
+def readout(embeddings, edges):
+    return SparseRows.apply(embeddings, edges[1]).sum()
+
+
+if __name__ == "__main__":
+    embeddings = torch.randn(4, 3, requires_grad=True)
+    edges = torch.tensor([[0, 1, 2, 3], [1, 1, 2, 1]])
+    readout(embeddings, edges).backward()
+    custom = embeddings.grad.clone()
+    embeddings.grad = None
+    embeddings[edges[1]].sum().backward()
+    reference = embeddings.grad.clone()
+"""
+
+
+def test_an_index_kept_as_a_ctx_attribute_reaches_the_backward(torch):
+    found = [f for f in lint(CTX_ATTRIBUTE_BAD) if f.code == "GL013"]
+    assert [f.line for f in found] == [17] and "embeddings[node_ids]" in found[0].message
+    scope = run_snippet(CTX_ATTRIBUTE_BAD)
+    assert not torch.allclose(scope["custom"], scope["reference"])
+    good = CTX_ATTRIBUTE_BAD.replace("grad_embeddings[ctx.node_ids] = grad_nodes",
+                                     "grad_embeddings.index_add_(0, ctx.node_ids, grad_nodes)")
+    scope = run_snippet(good)
+    assert torch.allclose(scope["custom"], scope["reference"])
+    assert "GL013" not in codes(good)

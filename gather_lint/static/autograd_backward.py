@@ -30,8 +30,8 @@ _ADDERS = {"scatter_": "scatter_add_", "scatter": "scatter_add", "index_copy_": 
 
 
 def spelled_in(text: str) -> bool:
-    """Only files with a custom Function's saved tensors can hold the pattern."""
-    return "save_for_backward" in text and "saved_" in text
+    """Only files with a custom Function's backward (reading what its forward left on ctx) can hold the pattern."""
+    return "ctx" in text and "def backward" in text
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
@@ -51,6 +51,7 @@ def _check_backward(forward, backward) -> Iterator[Tuple[ast.AST, object]]:
         return
     ctx, grads = params[0], set(params[1:])
     saved = _unpacked_saved(backward, ctx)
+    saved.update({f"{ctx}.{slot}": slot for slot in looked_up if isinstance(slot, str)})  # ctx.index = index
     indices = {name: looked_up[slot] for name, slot in saved.items() if slot in looked_up}
     if not indices or not grads:
         return
@@ -69,20 +70,24 @@ def _check_backward(forward, backward) -> Iterator[Tuple[ast.AST, object]]:
             write, ast.unparse(positions), ast.unparse(lookup), lookup.lineno, adder)
 
 
-def _saved_lookup_indices(forward) -> Dict[int, ast.AST]:
-    """{slot in ctx.save_for_backward(...): the forward's lookup call} for saved names its lookups index with."""
+def _saved_lookup_indices(forward) -> Dict[object, ast.AST]:
+    """{slot in ctx.save_for_backward(...), or the name of a ctx attribute: the forward's lookup} for what
+    the forward saves and its lookups index with."""
     ctx = forward.args.args[0].arg if forward.args.args else None
     saves = [node for node in ast.walk(forward) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr == "save_for_backward" and _last_name(node.func.value) == ctx]
-    if len(saves) != 1:
+    if len(saves) > 1:
         return {}
+    saved = list(enumerate(saves[0].args)) if saves else []
+    saved += [(target.attr, node.value) for node in ast.walk(forward) if isinstance(node, ast.Assign)
+              for target in node.targets if isinstance(target, ast.Attribute) and _last_name(target.value) == ctx]
     unique = {name for node in ast.walk(forward) if isinstance(node, ast.Assign) and _makes_unique(node.value)
               for target in node.targets for name in _names(target)}
-    found: Dict[int, ast.AST] = {}
-    for slot, arg in enumerate(saves[0].args):
-        if not isinstance(arg, ast.Name) or arg.id in unique:
+    found: Dict[object, ast.AST] = {}
+    for slot, value in saved:
+        if not isinstance(value, ast.Name) or value.id in unique:
             continue
-        reach = _derived(forward, {arg.id}) - (unique - {arg.id})
+        reach = _derived(forward, {value.id}) - (unique - {value.id})
         for call, index in _lookups(forward):
             if _names(index) & reach:
                 found[slot] = call
@@ -197,13 +202,22 @@ def _names(node, through_fills: bool = True) -> Set[str]:
     if not through_fills and isinstance(node, ast.Call) and _last_name(node.func) in _FILLS:
         return set()
     if through_fills or not any(isinstance(n, ast.Call) for n in ast.walk(node)):
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        return {_dotted(n) for n in ast.walk(node) if _dotted(n)}
     found: Set[str] = set()
     for child in ast.iter_child_nodes(node):
         found |= _names(child, through_fills)
-    if isinstance(node, ast.Name):
-        found.add(node.id)
+    if _dotted(node):
+        found.add(_dotted(node))
     return found
+
+
+def _dotted(node) -> Optional[str]:
+    """`x` for a name, `ctx.index` for an attribute of a name (what a forward leaves on ctx)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
 
 
 def _last_name(node) -> Optional[str]:
