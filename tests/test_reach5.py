@@ -246,3 +246,194 @@ def test_an_index_kept_as_a_ctx_attribute_reaches_the_backward(torch):
     scope = run_snippet(good)
     assert torch.allclose(scope["custom"], scope["reference"])
     assert "GL013" not in codes(good)
+
+
+# ----- batches that arrive already shifted, into a forward that shifts again -------------------------
+
+DATASET_SHIFTED_TWICE = """
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+
+class Windows(Dataset):
+    def __init__(self, stream, length):
+        self.chunks = [stream[i:i + length + 1] for i in range(0, len(stream) - length, length)]
+
+    def __len__(self):
+        return len(self.chunks)
+
+    def __getitem__(self, i):
+        chunk = torch.tensor(self.chunks[i])
+        return chunk[:-1], chunk[1:]
+
+
+class CharLM(nn.Module):
+    def __init__(self, vocab, width):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        self.head = nn.Linear(width, vocab)
+
+    def forward(self, tokens, targets=None):
+        scores = self.head(self.embed(tokens))
+        logp = scores[:, :-1, :].log_softmax(-1)
+        picked = logp.gather(2, targets[:, 1:].unsqueeze(2)).squeeze(2)
+        return scores, picked
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    stream = torch.randint(0, 11, (80,)).tolist()
+    loader = DataLoader(Windows(stream, 9), batch_size=3)
+    model = CharLM(11, 8)
+    for step, (tokens, targets) in enumerate(loader):
+        scores, picked = model(tokens, targets=targets)
+        break
+    full = torch.cat([tokens[:, :1], targets], dim=1)  # the chunks the batch was cut from
+    logp = scores.log_softmax(-1)
+    two_ahead = logp[:, :-1].gather(2, full[:, 2:].unsqueeze(2)).squeeze(2)
+    next_token = logp.gather(2, full[:, 1:].unsqueeze(2)).squeeze(2)
+"""
+
+
+def test_dataset_pairs_shifted_again_by_the_forward_are_flagged_at_the_gather(torch):
+    found = [f for f in lint(DATASET_SHIFTED_TWICE) if f.code == "GL007"]
+    assert [f.line for f in found] == [28]
+    assert "t+2" in found[0].message and "`targets`" in found[0].message
+    scope = run_snippet(DATASET_SHIFTED_TWICE)
+    assert torch.allclose(scope["picked"], scope["two_ahead"])  # scored against the token two ahead
+    assert scope["picked"].shape[1] == scope["next_token"].shape[1] - 1  # and one position fewer
+    aligned = DATASET_SHIFTED_TWICE.replace("return chunk[:-1], chunk[1:]", "return chunk[:-1], chunk[:-1].clone()")
+    assert "GL007" not in codes(aligned)
+
+
+HELPER_BATCH = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def get_batch(data, rows):
+    block = data[rows]
+    x = block[:, :-1]
+    y = block[:, 1:]
+    return x, y
+
+
+class Decoder(nn.Module):
+    def __init__(self, vocab, width):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, width)
+        self.proj = nn.Linear(width, vocab)
+
+    def forward(self, idx, labels):
+        logits = self.proj(torch.tanh(self.tok(idx)))
+        shift_logits = logits[..., :-1, :].contiguous()
+        shift_labels = labels[..., 1:].contiguous()
+        log_probs = F.log_softmax(shift_logits, dim=-1)
+        token_lp = torch.gather(log_probs, -1, shift_labels.unsqueeze(-1)).squeeze(-1)
+        return -token_lp.mean()
+
+
+def train_step(model, data):
+    idx, labels = get_batch(data, torch.tensor([0, 2]))
+    return model(idx, labels)
+
+
+if __name__ == "__main__":
+    data = torch.randint(0, 13, (4, 10))
+    loss = train_step(Decoder(13, 6), data)
+"""
+
+
+def test_a_get_batch_helper_reaches_a_forward_called_in_a_training_step():
+    found = [f for f in lint(HELPER_BATCH) if f.code == "GL007"]
+    assert [f.line for f in found] == [25] and "`labels`" in found[0].message
+    fixed = HELPER_BATCH.replace("shift_logits = logits[..., :-1, :].contiguous()", "shift_logits = logits") \
+        .replace("shift_labels = labels[..., 1:].contiguous()", "shift_labels = labels")
+    assert "GL007" not in codes(fixed)
+
+
+COLLATE_BATCH = """
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader
+
+
+def collate(samples):
+    batch = torch.stack([torch.tensor(s) for s in samples])
+    return batch[:, :-1], batch[:, 1:], (batch[:, 1:] != 0).float()
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(9, 4)
+        self.out = nn.Linear(4, 9)
+
+    def forward(self, input_ids, labels):
+        logits = self.out(self.emb(input_ids))
+        lp = torch.log_softmax(logits[:, :-1], dim=-1)
+        return lp.gather(-1, labels[:, 1:][..., None]).squeeze(-1)
+
+
+if __name__ == "__main__":
+    samples = [[1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7]]
+    loader = DataLoader(samples, batch_size=2, collate_fn=collate)
+    input_ids, labels, mask = next(iter(loader))
+    model = Model()
+    scores = model(input_ids, labels)
+"""
+
+
+def test_a_collate_function_reaches_the_model_through_next_iter(torch):
+    found = [f for f in lint(COLLATE_BATCH) if f.code == "GL007"]
+    assert [f.line for f in found] == [21]
+    scope = run_snippet(COLLATE_BATCH)
+    assert scope["scores"].shape == (2, 4)  # 5 inputs, one position dropped again
+    once = COLLATE_BATCH.replace("return batch[:, :-1], batch[:, 1:], (batch[:, 1:] != 0).float()",
+                                 "return batch, batch.clone(), (batch != 0).float()")
+    assert "GL007" not in codes(once)
+
+
+SELF_SHIFTING_MODEL = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 4)
+        self.out = nn.Linear(4, 10)
+
+    def forward(self, input_ids, labels=None):
+        logits = self.out(self.emb(input_ids))
+        shift_logits = logits[..., :-1, :].contiguous()
+        shift_labels = labels[..., 1:].contiguous()
+        logp = F.log_softmax(shift_logits, dim=-1)
+        return torch.gather(logp, -1, shift_labels.unsqueeze(-1)).squeeze(-1)
+
+
+if __name__ == "__main__":
+    model = LM()
+    ids = torch.randint(0, 10, (2, 7))
+    {CALL}
+"""
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("out = model(ids, labels=ids)", False),  # the forward's own shift pairs t with t+1: right
+    ("out = model(ids, ids.clone())", False),
+    ("x, y = ids[:, :-1], ids[:, 1:]\n    out = model(x, y)", True),  # shifted here and again in forward
+    ("out = model(ids, labels=ids[:, 1:])", True),
+])
+def test_a_forward_that_shifts_itself_is_checked_against_what_its_callers_pass(call, flagged):
+    assert ("GL007" in codes(SELF_SHIFTING_MODEL.replace("{CALL}", call))) == flagged
+
+
+def test_a_pre_shifted_batch_into_a_forward_that_does_not_shift_is_right():
+    code = DATASET_SHIFTED_TWICE.replace("logp = scores[:, :-1, :].log_softmax(-1)", "logp = scores.log_softmax(-1)") \
+        .replace("targets[:, 1:].unsqueeze(2)", "targets.unsqueeze(2)")
+    assert "GL007" not in codes(code)

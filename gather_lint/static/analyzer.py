@@ -229,6 +229,7 @@ _DRIVER = "__main__"
 # word at every position: yields (name reversed, "." when it is called as an attribute)
 _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
+_COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
 
 
@@ -258,6 +259,10 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     classes = [d - f for d, f in zip(defined, functions)]
     # each block's called names, read once: the loop below is set algebra, not a regex per round
     any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
+    if "collate_fn" in text:  # DataLoader(..., collate_fn=fn) calls fn on every batch (shifted_batches)
+        passed = [set(_COLLATE_FN.findall(chunk)) for _, chunk in chunks]
+        any_calls = tuple(c | p for c, p in zip(any_calls, passed))
+        plain_calls = tuple(c | p for c, p in zip(plain_calls, passed))
     # a block writing a zeros buffer by subscript at positions a helper rounds (`u, v = project(points)`)
     rounding = set().union(*(f for f, (_, chunk) in zip(defined, chunks) if _repeat_marks(chunk))) \
         if fills_buffer(text) else set()

@@ -19,7 +19,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
-from . import model_loss_calls, text_scan, tree_walk
+from . import forward_shifts, model_loss_calls, shifted_batches, text_scan, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -148,6 +148,7 @@ class _Scope:
         self.found: list = []  # (node, violation)
         self.pairs: list = []  # (input base, its window, index base, its window) of each gather (helper summaries)
         self.model_losses: Dict[str, tuple] = {}  # class -> its forward's loss helper call (model_loss_calls)
+        self.batches: tuple = ({}, {})  # data pipelines returning pre-shifted pairs (shifted_batches)
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -162,6 +163,8 @@ class _Scope:
                 self._class_of(stmt.targets, stmt.value)
                 for t in stmt.targets:
                     self.bind(t, value, stmt)
+                if self.batches[1] and len(stmt.targets) == 1:  # `ids, labels = next(iter(loader))`
+                    self._bind_batch(shifted_batches.assigned_items(stmt.targets[0], stmt.value, *self.batches), stmt)
             elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
                 self.bind(stmt.target, self.value(stmt.value), stmt)
             elif isinstance(stmt, (ast.Expr, ast.Return)) and stmt.value is not None:
@@ -177,6 +180,8 @@ class _Scope:
         """Each branch (or loop body) from what holds before it; after it, what any of them assigns is unknown."""
         if not isinstance(stmt, ast.If):
             self._forget(stmt)  # a loop body also starts from what its previous iteration left
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and self.batches[1]:  # `for ids, labels in loader`
+            self._bind_batch(shifted_batches.loop_items(stmt.target, stmt.iter, *self.batches), stmt)
         for body in (getattr(stmt, "body", []), getattr(stmt, "orelse", []), getattr(stmt, "finalbody", []),
                      *(h.body for h in getattr(stmt, "handlers", []))):
             saved = dict(self.env)
@@ -191,6 +196,11 @@ class _Scope:
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
                     self.env[node.id] = View((node.id, stmt.lineno, node.col_offset), FULL)
+
+    def _bind_batch(self, items, stmt) -> None:
+        """Names unpacked from a batch whose items are windows of one sequence share that sequence."""
+        for name, (root, window) in items or ():
+            self.env[name] = View((root, stmt.lineno, stmt.col_offset, "batch"), window)
 
     def _forget(self, stmt) -> None:
         for node in ast.walk(stmt):
@@ -347,6 +357,10 @@ class _Scope:
             return
         cls = self.classes.get(ast.unparse(node.func))
         first_window, second_window, gather = loss[3][2:]
+        if gather is not None and ids.base == labels.base and (first_window, second_window) == _NEXT_TOKEN \
+                and (ids.window, labels.window) == _NEXT_TOKEN:  # a pre-shifted pair, shifted again by forward
+            self.found.append((gather, forward_shifts.shifted_twice(cls, node, bound[0], bound[1], gather)))
+            return
         logits = View(ids.base, _within(ids.window, first_window), True,
                       cls if _CAUSAL_CLASS.search(cls) else None, node, None, cls)
         labels = View(labels.base, _within(labels.window, second_window))
@@ -724,6 +738,8 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, nodes) -
             for param, arg in zip(params, call.args):
                 if isinstance(arg, ast.Name) and arg.id in local:
                     seen.setdefault((call.func.id, param), set()).add(local[arg.id])
+                elif _class_built(arg):  # train_step(Decoder(13, 6), data)
+                    seen.setdefault((call.func.id, param), set()).add(_class_built(arg))
     out: Dict[str, Dict[str, str]] = {}
     for (fn, param), classes in seen.items():
         if len(classes) == 1:
@@ -765,18 +781,25 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     built_causal = _BuiltCausal(tree)
     gathering_lines = sorted(n.lineno for n in nodes if _called_name(n) in gathering)
     model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn))
+    produced = shifted_batches.producers(tree) if model_losses else {}
+    batches = (shifted_batches.sources(nodes, produced) if produced else {}, produced)
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
+    module_scope.batches = batches
     module_scope.mutated = frozenset(_mutated(nodes))
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
-    lines = sorted(n.lineno for n in nodes if (called := _called_name(n)) in gathering or called in model_losses)
+    lines = sorted(n.lineno for n in nodes if (called := _called_name(n)) in gathering or called in model_losses
+                   or called in produced)
+    if produced:  # a training step handed the model, unpacking a helper's pre-shifted batch
+        passed = {**_passed_classes(tree, built, frozenset(produced), nodes), **passed}
     for fn in nodes:
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
             scope.model_losses = model_losses
+            scope.batches = batches
             scope.mutated = frozenset(_mutated(ast.walk(fn)))
             scope.run(fn.body)
             yield from scope.found
