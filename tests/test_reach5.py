@@ -437,3 +437,113 @@ def test_a_pre_shifted_batch_into_a_forward_that_does_not_shift_is_right():
     code = DATASET_SHIFTED_TWICE.replace("logp = scores[:, :-1, :].log_softmax(-1)", "logp = scores.log_softmax(-1)") \
         .replace("targets[:, 1:].unsqueeze(2)", "targets.unsqueeze(2)")
     assert "GL007" not in codes(code)
+
+
+DICT_DATASET = """
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+
+class PackedText(Dataset):
+    \"\"\"Fixed-length blocks of a token stream for causal-LM pretraining.\"\"\"
+
+    def __init__(self, blocks):
+        self.blocks = blocks
+
+    def __len__(self):
+        return len(self.blocks)
+
+    def __getitem__(self, idx):
+        block = self.blocks[idx]
+        return {"input_ids": block[:-1].clone(), "labels": block[1:].clone()}
+
+
+class GPTish(nn.Module):
+    def __init__(self, vocab, width):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, width)
+        self.lm_head = nn.Linear(width, vocab, bias=False)
+
+    def forward(self, input_ids, labels):
+        lm_logits = self.lm_head(self.wte(input_ids))
+        shift_logits = lm_logits[:, :-1]
+        shift_labels = labels[:, 1:]
+        logprobs = shift_logits.log_softmax(dim=-1)
+        return logprobs.gather(dim=-1, index=shift_labels.unsqueeze(-1)).squeeze(-1)
+
+
+def train(model, loader):
+    for batch in loader:
+        token_logprobs = model(batch["input_ids"], labels=batch["labels"])
+    return token_logprobs
+
+
+if __name__ == "__main__":
+    blocks = torch.randint(0, 20, (6, 9))
+    loader = DataLoader(PackedText(blocks), batch_size=2)
+    model = GPTish(20, 8)
+    out = train(model, loader)
+    first = next(iter(loader))
+"""
+
+
+def test_a_dataset_returning_a_dict_reaches_the_model_through_batch_keys(torch):
+    found = [f for f in lint(DICT_DATASET) if f.code == "GL007"]
+    assert [f.line for f in found] == [32]
+    scope = run_snippet(DICT_DATASET)
+    assert torch.equal(scope["first"]["labels"][:, :-1], scope["first"]["input_ids"][:, 1:])  # already one ahead
+    aligned = DICT_DATASET.replace('"labels": block[1:].clone()', '"labels": block[:-1].clone()')
+    assert "GL007" not in codes(aligned)
+
+
+# ----- getattr(self, mode)(inputs): a forward that dispatches to its own methods by name ---------------
+
+DISPATCH = """
+import torch
+import torch.nn as nn
+
+
+class ActorCritic(nn.Module):
+    def __init__(self, obs_dim, n_actions):
+        super().__init__()
+        self.actor = nn.Linear(obs_dim, n_actions)
+        self.critic = nn.Linear(obs_dim, n_actions)
+
+    def compute_q(self, batch):
+        q = self.critic(batch["obs"])
+        return q.gather(1, batch["action"])
+
+    def compute_actor(self, batch):
+        return self.actor(batch["obs"]).softmax(-1)
+
+    def forward(self, batch, mode):
+        return getattr(self, mode)(batch)
+
+
+if __name__ == "__main__":
+    net = ActorCritic(6, 4)
+    obs = torch.randn(8, 6)
+    action = torch.randint(0, 4, (8,))
+    {CALL}
+"""
+
+
+def test_a_mode_string_dispatch_carries_the_callers_shapes_into_the_method(torch):
+    code = DISPATCH.replace("{CALL}", 'q = net({"obs": obs, "action": action}, "compute_q")')
+    found = [f for f in lint(code) if f.code == "GL001"]
+    assert [f.line for f in found] == [14]
+    with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions"):
+        run_snippet(code)
+    good = code.replace('"action": action}', '"action": action.unsqueeze(1)}')
+    run_snippet(good)
+    assert "GL001" not in codes(good)
+
+
+def test_a_mode_given_by_keyword_or_unknown_dispatches_only_when_known():
+    by_keyword = DISPATCH.replace("{CALL}", 'q = net({"obs": obs, "action": action}, mode="compute_q")')
+    assert "GL001" in codes(by_keyword)
+    other = DISPATCH.replace("{CALL}", 'p = net({"obs": obs, "action": action}, "compute_actor")')
+    assert "GL001" not in codes(other)
+    unknown = DISPATCH.replace("{CALL}", 'import sys\n    q = net({"obs": obs, "action": action}, sys.argv[0])')
+    assert "GL001" not in codes(unknown)

@@ -73,6 +73,8 @@ def _inline_gather(forward: ast.FunctionDef, params: List[str], ids: str, assign
             source, index = call.args[0], call.args[2]
         elif len(call.args) >= 2:
             source, index = call.func.value, call.args[1]
+        elif any(k.arg == "index" for k in call.keywords):  # logp.gather(dim=-1, index=...)
+            source, index = call.func.value, next(k.value for k in call.keywords if k.arg == "index")
         else:
             continue
         labels = _column_root(index, assigned)

@@ -10,13 +10,14 @@ are slices (through `torch.tensor(...)`, `.long()`, names assigned once) of the 
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, Union
 
 _CONVERTERS = ("tensor", "as_tensor", "LongTensor")  # keep the positions of the list they copy
 _KEEPING = ("long", "clone", "contiguous", "to", "int")
 _LOADERS = ("DataLoader",)
 
-Produced = Tuple[Optional[Tuple[str, tuple]], ...]  # per returned item: (sequence name, window) or None
+# per returned item: (sequence text, window) or None; a dict producer: {key: (sequence text, window)}
+Produced = Union[Tuple[Optional[Tuple[str, tuple]], ...], Dict[str, Tuple[str, tuple]]]
 
 
 def producers(tree: ast.Module) -> Dict[str, Produced]:
@@ -84,6 +85,16 @@ def loop_items(target, iterated, held: Dict[str, Tuple[str, bool]], found: Dict[
     return None
 
 
+def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
+    """A `for` statement over a variable holding a producer (directly or under enumerate)."""
+    if not isinstance(node, (ast.For, ast.AsyncFor)):
+        return False
+    iterated = node.iter
+    if isinstance(iterated, ast.Call) and _last_name(iterated.func) == "enumerate" and iterated.args:
+        iterated = iterated.args[0]
+    return isinstance(iterated, ast.Name) and iterated.id in held
+
+
 def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict[str, Produced]):
     """(names, windows) for `a, b = next(iter(loader))`, `a, b = dataset[i]`, `a, b = get_batch(...)`."""
     if isinstance(value, ast.Call) and _last_name(value.func) == "next" and value.args \
@@ -102,6 +113,9 @@ def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict
 
 
 def _unpacked(target, produced: Produced):
+    """[(name, window)] for a tuple unpacked into names; [(name, {key: window})] for a dict bound to a name."""
+    if isinstance(produced, dict):
+        return [(target.id, produced)] if isinstance(target, ast.Name) else None
     if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) != len(produced):
         return None
     return [(item.id, window) for item, window in zip(target.elts, produced)
@@ -109,11 +123,22 @@ def _unpacked(target, produced: Produced):
 
 
 def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
+    """Per returned item of a tuple, or per (key, item) of a dict with string keys: (sequence, window)."""
     returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
-    if len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple):
+    if len(returns) != 1:
         return None
+    made = returns[0].value
     assigned = _single_assignments(fn)
-    items = tuple(_window_of(item, assigned) for item in returns[0].value.elts)
+    if isinstance(made, ast.Dict) and made.keys and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in made.keys):
+        windows = _shared(tuple(_window_of(item, assigned) for item in made.values))
+        return None if windows is None else {key.value: window for key, window in zip(made.keys, windows) if window}
+    if not isinstance(made, ast.Tuple):
+        return None
+    return _shared(tuple(_window_of(item, assigned) for item in made.elts))
+
+
+def _shared(items):
+    """The items that are windows of a sequence another item also cuts, when their windows differ."""
     roots = [item[0] for item in items if item is not None]
     shared = {root for root in roots if roots.count(root) > 1}
     if not shared:
@@ -168,3 +193,4 @@ def _single_assignments(fn) -> Dict[str, Optional[ast.expr]]:
 
 def _last_name(node) -> Optional[str]:
     return node.attr if isinstance(node, ast.Attribute) else (node.id if isinstance(node, ast.Name) else None)
+

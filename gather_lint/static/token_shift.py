@@ -149,6 +149,7 @@ class _Scope:
         self.pairs: list = []  # (input base, its window, index base, its window) of each gather (helper summaries)
         self.model_losses: Dict[str, tuple] = {}  # class -> its forward's loss helper call (model_loss_calls)
         self.batches: tuple = ({}, {})  # data pipelines returning pre-shifted pairs (shifted_batches)
+        self.batch_keys: Dict[tuple, Dict[str, View]] = {}  # a dict batch's keyed windows, by its base
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -199,8 +200,15 @@ class _Scope:
 
     def _bind_batch(self, items, stmt) -> None:
         """Names unpacked from a batch whose items are windows of one sequence share that sequence."""
-        for name, (root, window) in items or ():
-            self.env[name] = View((root, stmt.lineno, stmt.col_offset, "batch"), window)
+        for name, held in items or ():
+            if isinstance(held, dict):  # `batch["input_ids"]`, `batch["labels"]`: windows of one sequence
+                base = (name, stmt.lineno, stmt.col_offset, "batch")
+                self.env[name] = View(base, FULL)
+                self.batch_keys[base] = {key: View((root, stmt.lineno, stmt.col_offset, "batch"), window)
+                                         for key, (root, window) in held.items()}
+            else:
+                root, window = held
+                self.env[name] = View((root, stmt.lineno, stmt.col_offset, "batch"), window)
 
     def _forget(self, stmt) -> None:
         for node in ast.walk(stmt):
@@ -286,6 +294,8 @@ class _Scope:
         if not isinstance(owner, View) or owner.window != FULL or not isinstance(owner_node, ast.Name) \
                 or owner_node.id in self.mutated:
             return None
+        if owner.base in self.batch_keys and key in self.batch_keys[owner.base]:
+            return self.batch_keys[owner.base][key]
         return View(owner.base + (key,), FULL)
 
     @staticmethod
@@ -716,9 +726,11 @@ def _built_classes(stmts) -> Dict[str, str]:
     return out
 
 
-def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, nodes) -> Dict[str, Dict[str, str]]:
-    """Module functions that gather, called with a model built in the caller: function -> {parameter: class}."""
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _calls_any(n, gathering)}
+def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, nodes, reads=None) -> Dict[str, Dict[str, str]]:
+    """Module functions that gather (or that `reads(fn)` selects), called with a model built in the caller:
+    function -> {parameter: class}."""
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)
+                 and (_calls_any(n, gathering) or (reads is not None and reads(n)))}
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
     calls = sorted(n.lineno for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
@@ -790,10 +802,13 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
+    # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
     lines = sorted(n.lineno for n in nodes if (called := _called_name(n)) in gathering or called in model_losses
-                   or called in produced)
-    if produced:  # a training step handed the model, unpacking a helper's pre-shifted batch
-        passed = {**_passed_classes(tree, built, frozenset(produced), nodes), **passed}
+                   or called in produced or (batches[0] and shifted_batches.iterates(n, batches[0])))
+    if produced:
+        passed = {**_passed_classes(tree, built, frozenset(produced), nodes,
+                                    lambda fn: batches[0] and any(shifted_batches.iterates(n, batches[0]) for n in ast.walk(fn))),
+                  **passed}
     for fn in nodes:
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
