@@ -547,3 +547,11 @@ def test_a_mode_given_by_keyword_or_unknown_dispatches_only_when_known():
     assert "GL001" not in codes(other)
     unknown = DISPATCH.replace("{CALL}", 'import sys\n    q = net({"obs": obs, "action": action}, sys.argv[0])')
     assert "GL001" not in codes(unknown)
+
+
+def test_a_dict_batch_spread_into_the_model_reaches_its_forward():
+    spread = DICT_DATASET.replace('token_logprobs = model(batch["input_ids"], labels=batch["labels"])',
+                                  "token_logprobs = model(**batch)")
+    assert [f.line for f in lint(spread) if f.code == "GL007"] == [32]
+    aligned = spread.replace('"labels": block[1:].clone()', '"labels": block[:-1].clone()')
+    assert "GL007" not in codes(aligned)

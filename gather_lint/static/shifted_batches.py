@@ -95,6 +95,24 @@ def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
     return isinstance(iterated, ast.Name) and iterated.id in held
 
 
+def spread(call: ast.Call, keys_of) -> ast.Call:
+    """`model(**batch)` of a dict batch with known keys as `model(input_ids=batch["input_ids"], ...)`;
+    any other call unchanged. `keys_of(name)`: the batch's keys, or None."""
+    spreads = [k for k in call.keywords if k.arg is None]
+    if len(spreads) != 1 or not isinstance(spreads[0].value, ast.Name):
+        return call
+    name = spreads[0].value.id
+    keys = keys_of(name)
+    if not keys:
+        return call
+    given = [k for k in call.keywords if k.arg is not None]
+    named = {k.arg for k in given}
+    added = [ast.keyword(arg=key, value=ast.Subscript(value=ast.Name(id=name, ctx=ast.Load()),
+                                                      slice=ast.Constant(value=key), ctx=ast.Load()))
+             for key in keys if key not in named]
+    return ast.Call(func=call.func, args=call.args, keywords=given + added)
+
+
 def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict[str, Produced]):
     """(names, windows) for `a, b = next(iter(loader))`, `a, b = dataset[i]`, `a, b = get_batch(...)`."""
     if isinstance(value, ast.Call) and _last_name(value.func) == "next" and value.args \

@@ -198,6 +198,11 @@ class _Scope:
                 if isinstance(node, ast.Name):
                     self.env[node.id] = View((node.id, stmt.lineno, node.col_offset), FULL)
 
+    def _batch_keys_of(self, name: str):
+        """The keys of a dict batch bound to `name` (shifted_batches), or None."""
+        held = self.env.get(name)
+        return self.batch_keys.get(held.base) if isinstance(held, View) and name not in self.mutated else None
+
     def _bind_batch(self, items, stmt) -> None:
         """Names unpacked from a batch whose items are windows of one sequence share that sequence."""
         for name, held in items or ():
@@ -359,7 +364,7 @@ class _Scope:
     def model_loss(self, node: ast.Call, loss: tuple) -> None:
         """`model(ids, labels=ids)` on a file class whose forward gathers its labels from its own logits
         (model_loss_calls): the helper's pairing, with the logits at the positions of the ids argument."""
-        bound = model_loss_calls.bound_arguments(node, loss)
+        bound = model_loss_calls.bound_arguments(shifted_batches.spread(node, self._batch_keys_of), loss)
         if bound is None:
             return
         ids, labels = self.value(bound[0]), self.value(bound[1])
