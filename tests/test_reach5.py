@@ -555,3 +555,51 @@ def test_a_dict_batch_spread_into_the_model_reaches_its_forward():
     assert [f.line for f in lint(spread) if f.code == "GL007"] == [32]
     aligned = spread.replace('"labels": block[1:].clone()', '"labels": block[:-1].clone()')
     assert "GL007" not in codes(aligned)
+
+
+
+NANO_GET_BATCH = """
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+block_size = 8
+batch_size = 4
+
+
+def get_batch(data):
+    ix = torch.randint(len(data) - block_size - 1, (batch_size,))
+    x = torch.stack([torch.from_numpy((data[i:i + block_size]).astype(np.int64)) for i in ix])
+    y = torch.stack([torch.from_numpy((data[i + 1:i + 1 + block_size]).astype(np.int64)) for i in ix])
+    return x, y
+
+
+class GPT(nn.Module):
+    def __init__(self, vocab, width):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, width)
+        self.lm_head = nn.Linear(width, vocab)
+
+    def forward(self, idx, targets):
+        logits = self.lm_head(self.wte(idx))
+        logp = F.log_softmax(logits[:, :-1, :], dim=-1)
+        return logp.gather(-1, targets[:, 1:].unsqueeze(-1)).squeeze(-1)
+
+
+if __name__ == "__main__":
+    data = np.random.randint(0, 30, size=200).astype(np.uint16)
+    model = GPT(30, 8)
+    X, Y = get_batch(data)
+    out = model(X, Y)
+"""
+
+
+def test_random_offset_windows_one_token_apart_count_as_a_pre_shifted_pair(torch):
+    found = [f for f in lint(NANO_GET_BATCH) if f.code == "GL007"]
+    assert [f.line for f in found] == [27] and "a token apart" in found[0].message
+    scope = run_snippet(NANO_GET_BATCH)
+    assert torch.equal(scope["Y"][:, :-1], scope["X"][:, 1:])  # Y is already X one token on
+    assert scope["out"].shape == (4, 7)
+    same_start = NANO_GET_BATCH.replace("data[i + 1:i + 1 + block_size]", "data[i:i + block_size]")
+    assert "GL007" not in codes(same_start)

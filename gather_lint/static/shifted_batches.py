@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional, Tuple, Union
 
-_CONVERTERS = ("tensor", "as_tensor", "LongTensor")  # keep the positions of the list they copy
-_KEEPING = ("long", "clone", "contiguous", "to", "int")
+_CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
+_KEEPING = ("long", "clone", "contiguous", "to", "int", "astype")
 _LOADERS = ("DataLoader",)
 
 # per returned item: (sequence text, window) or None; a dict producer: {key: (sequence text, window)}
@@ -147,6 +147,9 @@ def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
         return None
     made = returns[0].value
     assigned = _single_assignments(fn)
+    if isinstance(made, ast.Call) and _last_name(made.func) == "dict" and not made.args and made.keywords \
+            and all(k.arg for k in made.keywords):  # dict(input_ids=..., labels=...)
+        made = ast.Dict(keys=[ast.Constant(value=k.arg) for k in made.keywords], values=[k.value for k in made.keywords])
     if isinstance(made, ast.Dict) and made.keys and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in made.keys):
         windows = _shared(tuple(_window_of(item, assigned) for item in made.values))
         return None if windows is None else {key.value: window for key, window in zip(made.keys, windows) if window}
@@ -170,7 +173,9 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
     from .token_shift import FULL, _cut, _linear
     for _ in range(6):
         called = _last_name(node.func) if isinstance(node, ast.Call) else None
-        if called in _CONVERTERS and node.args:
+        if called == "stack" and node.args and isinstance(node.args[0], ast.ListComp):
+            node = node.args[0].elt  # torch.stack([data[i + 1:i + 1 + n] for i in starts]): each row's window
+        elif called in _CONVERTERS and node.args:
             node = node.args[0]  # torch.tensor(seq[1:], dtype=...)
         elif called in _KEEPING and isinstance(node.func, ast.Attribute):
             node = node.func.value  # seq[:, 1:].long()

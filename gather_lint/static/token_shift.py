@@ -373,7 +373,7 @@ class _Scope:
         cls = self.classes.get(ast.unparse(node.func))
         first_window, second_window, gather = loss[3][2:]
         if gather is not None and ids.base == labels.base and (first_window, second_window) == _NEXT_TOKEN \
-                and (ids.window, labels.window) == _NEXT_TOKEN:  # a pre-shifted pair, shifted again by forward
+                and _one_ahead(ids.window, labels.window):  # a pre-shifted pair, shifted again by forward
             self.found.append((gather, forward_shifts.shifted_twice(cls, node, bound[0], bound[1], gather)))
             return
         logits = View(ids.base, _within(ids.window, first_window), True,
@@ -569,6 +569,11 @@ def _within(outer: Window, inner: Window) -> Window:
             out = _add(out, size, 1 if coef > 0 else -1)
         return out
     return (place(inner[0]), place(inner[1]))
+
+
+def _one_ahead(ids: Window, labels: Window) -> bool:
+    """labels are the ids' window moved one token on: `seq[:-1]`/`seq[1:]`, `data[i:i+n]`/`data[i+1:i+1+n]`."""
+    return _constant(_add(labels[0], ids[0], -1)) == 1 and _constant(_add(_length(labels), _length(ids), -1)) == 0
 
 
 def _length(w: Window) -> Lin:
