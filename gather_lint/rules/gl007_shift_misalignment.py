@@ -22,7 +22,11 @@ describes the inputs, is not).
 
 A model class of the file whose ``forward`` hands its logits and its labels parameter, unsliced, to such a
 gathering helper (``return lm_loss(logits, labels)``) is followed into its callers: ``model(ids, labels=ids)``
-on a causal one scores every token at its own position, reported at the helper's gather.
+on a causal one scores every token at its own position, reported at the helper's gather. A forward that
+shifts itself (``logits[..., :-1, :]`` against ``labels[..., 1:]``) is followed the same way: labels that
+arrive already one token ahead of the ids, cut as ``seq[:-1]``/``seq[1:]`` by a Dataset's ``__getitem__``,
+a ``collate_fn`` or a ``get_batch`` helper and unpacked from the DataLoader or the helper's result, are
+shifted twice (logits at t meet the token at t+2), reported at the forward's gather.
 
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or

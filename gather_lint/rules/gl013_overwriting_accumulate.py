@@ -26,6 +26,11 @@ index component can repeat and at least one was computed so: coordinates rounded
 keep it silent. An index with more entries along the written dim than the buffer has positions there
 (known sizes) repeats positions for certain, whatever made it.
 
+A hand-written backward of a lookup (a ``torch.autograd.Function`` whose forward gathers, selects or
+embeds with an index it saves by ``ctx.save_for_backward``) must add the gradients of a position read
+several times; writing them with ``scatter_``, ``index_copy_``, ``index_put_`` or ``grad[ids] = g``
+into a zeros buffer keeps one of them (static/autograd_backward.py).
+
 Counting with ``counts.scatter_(0, ids, torch.ones_like(ids))`` (or ``scatter_(0, ids, 1)``) into a
 zeros buffer caps every count at 1. Ones also mark presence (a one-hot, a mask), so that form is
 reported only when the buffer's name says it counts (``counts``, ``hist``, ``freq``, ``num_...``).
@@ -162,6 +167,18 @@ def check_overwriting_write(write: str, positions: str, origin: str, written: st
         f"`{write}` writes {written} to the positions {positions}, which hold {origin} and can repeat: "
         f"where they do, torch keeps one write per position (which one is unspecified) and drops the "
         f"others, silently; {fix}",
+    )
+
+
+def check_backward_overwrite(write: str, positions: str, lookup: str, line: int, fix: str) -> Violation:
+    """A custom autograd Function's backward writes the gradient without accumulating at the positions the
+    forward's lookup read (its saved index): a position read k times gets one of its k gradients."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write}` writes the gradient at `{positions}`, made from the index the forward's lookup "
+        f"`{lookup}` (line {line}) read with and saved for backward: a lookup can read one position several "
+        f"times and that position's gradient is the sum over its reads, but this write keeps one value per "
+        f"repeated position (which one is unspecified), silently; accumulate with `{fix}`",
     )
 
 

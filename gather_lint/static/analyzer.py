@@ -15,7 +15,7 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import own_max_sizes
-from . import rolled_labels, sign_blind_penalty
+from . import autograd_backward, rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -197,6 +197,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         if sign_blind_penalty.spelled_in(text):
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
                 flag(node, violation, None)
+        if autograd_backward.spelled_in(text):
+            for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
+                flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree, text):  # GL007 against the model call's ids
                 flag(node, violation, None)
@@ -229,6 +232,7 @@ _DRIVER = "__main__"
 # word at every position: yields (name reversed, "." when it is called as an attribute)
 _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
+_COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
 
 
@@ -258,6 +262,10 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     classes = [d - f for d, f in zip(defined, functions)]
     # each block's called names, read once: the loop below is set algebra, not a regex per round
     any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
+    if "collate_fn" in text:  # DataLoader(..., collate_fn=fn) calls fn on every batch (shifted_batches)
+        passed = [set(_COLLATE_FN.findall(chunk)) for _, chunk in chunks]
+        any_calls = tuple(c | p for c, p in zip(any_calls, passed))
+        plain_calls = tuple(c | p for c, p in zip(plain_calls, passed))
     # a block writing a zeros buffer by subscript at positions a helper rounds (`u, v = project(points)`)
     rounding = set().union(*(f for f, (_, chunk) in zip(defined, chunks) if _repeat_marks(chunk))) \
         if fills_buffer(text) else set()

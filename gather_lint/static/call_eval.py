@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
+from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, own_max_sizes
@@ -79,6 +79,12 @@ class CallMixin:
                 if callee is not None:
                     args, kwargs = self._args(node)
                     return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+        dispatched = dynamic_dispatch.self_method(self, func) if isinstance(func, ast.Call) and self.class_name else None
+        if dispatched is not None and self.module is not None:  # getattr(self, mode)(inputs)
+            callee = self.module.methods.get((self.class_name, dispatched))
+            if callee is not None:
+                args, kwargs = self._args(node)
+                return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
         if isinstance(func, ast.Attribute) and self.module is not None and class_lineage.is_super_init(node):
             class_lineage.run_parent_init(self, *self._args(node))
             return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
+from . import forward_shifts
 from .causal_models import _REALIGNING
 
 
@@ -72,11 +73,18 @@ def _inline_gather(forward: ast.FunctionDef, params: List[str], ids: str, assign
             source, index = call.args[0], call.args[2]
         elif len(call.args) >= 2:
             source, index = call.func.value, call.args[1]
+        elif any(k.arg == "index" for k in call.keywords):  # logp.gather(dim=-1, index=...)
+            source, index = call.func.value, next(k.value for k in call.keywords if k.arg == "index")
         else:
             continue
         labels = _column_root(index, assigned)
         if labels is not None and labels in params and labels != ids and _keeps_positions_of(source, ids, assigned, set()):
             return (ids, labels, tuple(params), (0, 1, FULL, FULL, call), "gather", ast.unparse(source))
+        # the usual causal-LM forward shifts both itself: logits[..., :-1, :] against labels[..., 1:]
+        sliced = forward_shifts.sliced_pair(source, index, ids, params, assigned, _keeps_positions_of)
+        if sliced is not None:
+            labels, logits_window, labels_window = sliced
+            return (ids, labels, tuple(params), (0, 1, logits_window, labels_window, call), "gather", ast.unparse(source))
     return None
 
 

@@ -19,7 +19,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
-from . import model_loss_calls, text_scan, tree_walk
+from . import forward_shifts, model_loss_calls, shifted_batches, text_scan, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -148,6 +148,8 @@ class _Scope:
         self.found: list = []  # (node, violation)
         self.pairs: list = []  # (input base, its window, index base, its window) of each gather (helper summaries)
         self.model_losses: Dict[str, tuple] = {}  # class -> its forward's loss helper call (model_loss_calls)
+        self.batches: tuple = ({}, {})  # data pipelines returning pre-shifted pairs (shifted_batches)
+        self.batch_keys: Dict[tuple, Dict[str, View]] = {}  # a dict batch's keyed windows, by its base
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -162,6 +164,8 @@ class _Scope:
                 self._class_of(stmt.targets, stmt.value)
                 for t in stmt.targets:
                     self.bind(t, value, stmt)
+                if self.batches[1] and len(stmt.targets) == 1:  # `ids, labels = next(iter(loader))`
+                    self._bind_batch(shifted_batches.assigned_items(stmt.targets[0], stmt.value, *self.batches), stmt)
             elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
                 self.bind(stmt.target, self.value(stmt.value), stmt)
             elif isinstance(stmt, (ast.Expr, ast.Return)) and stmt.value is not None:
@@ -177,6 +181,8 @@ class _Scope:
         """Each branch (or loop body) from what holds before it; after it, what any of them assigns is unknown."""
         if not isinstance(stmt, ast.If):
             self._forget(stmt)  # a loop body also starts from what its previous iteration left
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and self.batches[1]:  # `for ids, labels in loader`
+            self._bind_batch(shifted_batches.loop_items(stmt.target, stmt.iter, *self.batches), stmt)
         for body in (getattr(stmt, "body", []), getattr(stmt, "orelse", []), getattr(stmt, "finalbody", []),
                      *(h.body for h in getattr(stmt, "handlers", []))):
             saved = dict(self.env)
@@ -191,6 +197,23 @@ class _Scope:
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
                     self.env[node.id] = View((node.id, stmt.lineno, node.col_offset), FULL)
+
+    def _batch_keys_of(self, name: str):
+        """The keys of a dict batch bound to `name` (shifted_batches), or None."""
+        held = self.env.get(name)
+        return self.batch_keys.get(held.base) if isinstance(held, View) and name not in self.mutated else None
+
+    def _bind_batch(self, items, stmt) -> None:
+        """Names unpacked from a batch whose items are windows of one sequence share that sequence."""
+        for name, held in items or ():
+            if isinstance(held, dict):  # `batch["input_ids"]`, `batch["labels"]`: windows of one sequence
+                base = (name, stmt.lineno, stmt.col_offset, "batch")
+                self.env[name] = View(base, FULL)
+                self.batch_keys[base] = {key: View((root, stmt.lineno, stmt.col_offset, "batch"), window)
+                                         for key, (root, window) in held.items()}
+            else:
+                root, window = held
+                self.env[name] = View((root, stmt.lineno, stmt.col_offset, "batch"), window)
 
     def _forget(self, stmt) -> None:
         for node in ast.walk(stmt):
@@ -276,6 +299,8 @@ class _Scope:
         if not isinstance(owner, View) or owner.window != FULL or not isinstance(owner_node, ast.Name) \
                 or owner_node.id in self.mutated:
             return None
+        if owner.base in self.batch_keys and key in self.batch_keys[owner.base]:
+            return self.batch_keys[owner.base][key]
         return View(owner.base + (key,), FULL)
 
     @staticmethod
@@ -339,7 +364,7 @@ class _Scope:
     def model_loss(self, node: ast.Call, loss: tuple) -> None:
         """`model(ids, labels=ids)` on a file class whose forward gathers its labels from its own logits
         (model_loss_calls): the helper's pairing, with the logits at the positions of the ids argument."""
-        bound = model_loss_calls.bound_arguments(node, loss)
+        bound = model_loss_calls.bound_arguments(shifted_batches.spread(node, self._batch_keys_of), loss)
         if bound is None:
             return
         ids, labels = self.value(bound[0]), self.value(bound[1])
@@ -347,6 +372,10 @@ class _Scope:
             return
         cls = self.classes.get(ast.unparse(node.func))
         first_window, second_window, gather = loss[3][2:]
+        if gather is not None and ids.base == labels.base and (first_window, second_window) == _NEXT_TOKEN \
+                and _one_ahead(ids.window, labels.window):  # a pre-shifted pair, shifted again by forward
+            self.found.append((gather, forward_shifts.shifted_twice(cls, node, bound[0], bound[1], gather)))
+            return
         logits = View(ids.base, _within(ids.window, first_window), True,
                       cls if _CAUSAL_CLASS.search(cls) else None, node, None, cls)
         labels = View(labels.base, _within(labels.window, second_window))
@@ -542,6 +571,11 @@ def _within(outer: Window, inner: Window) -> Window:
     return (place(inner[0]), place(inner[1]))
 
 
+def _one_ahead(ids: Window, labels: Window) -> bool:
+    """labels are the ids' window moved one token on: `seq[:-1]`/`seq[1:]`, `data[i:i+n]`/`data[i+1:i+1+n]`."""
+    return _constant(_add(labels[0], ids[0], -1)) == 1 and _constant(_add(_length(labels), _length(ids), -1)) == 0
+
+
 def _length(w: Window) -> Lin:
     return _add(w[1], w[0], -1)
 
@@ -702,9 +736,12 @@ def _built_classes(stmts) -> Dict[str, str]:
     return out
 
 
-def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "_ModuleIndex") -> Dict[str, Dict[str, str]]:
-    """Module functions that gather, called with a model built in the caller: function -> {parameter: class}."""
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _calls_any(n, gathering)}
+def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "_ModuleIndex",
+                    reads=None) -> Dict[str, Dict[str, str]]:
+    """Module functions that gather (or that `reads(fn)` selects), called with a model built in the caller:
+    function -> {parameter: class}."""
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)
+                 and (_calls_any(n, gathering) or (reads is not None and reads(n)))}
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
     calls = sorted(n.lineno for n in index.nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
@@ -724,6 +761,8 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
             for param, arg in zip(params, call.args):
                 if isinstance(arg, ast.Name) and arg.id in local:
                     seen.setdefault((call.func.id, param), set()).add(local[arg.id])
+                elif _class_built(arg):  # train_step(Decoder(13, 6), data)
+                    seen.setdefault((call.func.id, param), set()).add(_class_built(arg))
     out: Dict[str, Dict[str, str]] = {}
     for (fn, param), classes in seen.items():
         if len(classes) == 1:
@@ -755,6 +794,7 @@ class _ModuleIndex:
         self.tree, self.text = tree, text
         self.assigns = []
         self.defs = []  # function definitions, in ast.walk's order
+        self.loops = []  # for statements
         self.names = set()  # functions, classes and imports of the module: not models
         for node in tree_walk.statements(tree):
             kind = type(node)
@@ -765,6 +805,8 @@ class _ModuleIndex:
                 self.names.add(node.name)
             elif kind is ast.ClassDef:
                 self.names.add(node.name)
+            elif kind is ast.For or kind is ast.AsyncFor:
+                self.loops.append(node)
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self.names.update(_module_names([node]))
         self._nodes = None
@@ -811,18 +853,28 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     built_causal = _BuiltCausal(tree)
     gathering_lines = index.lines_calling(gathering)
     model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn))
+    produced = shifted_batches.producers(tree) if model_losses else {}
+    batches = (shifted_batches.sources(index.assigns, produced) if produced else {}, produced)
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
+    module_scope.batches = batches
     module_scope.mutated = _Mutated(index)
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
-    lines = index.lines_calling(gathering | set(model_losses))
+    lines = index.lines_calling(gathering | set(model_losses) | set(produced))
+    if batches[0]:  # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
+        lines = sorted(lines + [n.lineno for n in index.loops if shifted_batches.iterates(n, batches[0])])
+    if produced:
+        passed = {**_passed_classes(tree, built, frozenset(produced), index,
+                                    lambda fn: batches[0] and any(shifted_batches.iterates(n, batches[0]) for n in ast.walk(fn))),
+                  **passed}
     for fn in index.defs:
         if _has_line_in(lines, fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
             scope.model_losses = model_losses
+            scope.batches = batches
             scope.mutated = frozenset(_mutated(ast.walk(fn)))
             scope.run(fn.body)
             yield from scope.found

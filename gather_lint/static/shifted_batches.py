@@ -1,0 +1,219 @@
+"""Batches that arrive already shifted: a Dataset's `__getitem__`, a collate function or a `get_batch`
+helper that returns `seq[:-1]` and `seq[1:]` of one sequence (inputs and next-token labels).
+
+The pair reaches the model through a loop over a DataLoader (`for ids, labels in loader`, also under
+`enumerate`), `next(iter(loader))`, indexing the dataset, or a call of the helper. token_shift binds the
+unpacked names to windows of one shared sequence, so a forward that shifts its labels again is checked
+against what the data pipeline already did. Found syntactically: one `return` of a tuple whose items
+are slices (through `torch.tensor(...)`, `.long()`, names assigned once) of the same name.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional, Tuple, Union
+
+_CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
+_KEEPING = ("long", "clone", "contiguous", "to", "int", "astype")
+_LOADERS = ("DataLoader",)
+
+# per returned item: (sequence text, window) or None; a dict producer: {key: (sequence text, window)}
+Produced = Union[Tuple[Optional[Tuple[str, tuple]], ...], Dict[str, Tuple[str, tuple]]]
+
+
+def producers(tree: ast.Module) -> Dict[str, Produced]:
+    """Dataset classes (by `__getitem__`) and functions returning two or more windows of one sequence."""
+    found: Dict[str, Produced] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            getitem = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__getitem__"), None)
+            produced = _produced(getitem) if getitem is not None else None
+        elif isinstance(node, ast.FunctionDef):
+            produced = _produced(node)
+        else:
+            continue
+        if produced is not None:
+            found[node.name] = produced
+    return found
+
+
+def sources(nodes, found: Dict[str, Produced]) -> Dict[str, Tuple[str, bool]]:
+    """Variables holding a producer: {name: (producer, iterated as batches)}: `loader = DataLoader(Cls(...))`,
+    `ds = Cls(...)` then `DataLoader(ds)`, `DataLoader(..., collate_fn=fn)`. Names bound more than once are left out."""
+    counts: Dict[str, int] = {}
+    values: Dict[str, ast.expr] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            counts[name] = counts.get(name, 0) + 1
+            values[name] = node.value
+    out: Dict[str, Tuple[str, bool]] = {}
+    for name, value in values.items():
+        if counts[name] == 1:
+            held = _held(value, values, counts, found)
+            if held is not None:
+                out[name] = held
+    return out
+
+
+def _held(value, values, counts, found) -> Optional[Tuple[str, bool]]:
+    if not isinstance(value, ast.Call):
+        return None
+    called = _last_name(value.func)
+    if called in found and called[:1].isupper():
+        return called, False  # the dataset itself: indexed, or iterated item by item
+    if called not in _LOADERS:
+        return None
+    collate = next((k.value for k in value.keywords if k.arg == "collate_fn"), None)
+    if collate is not None:
+        fn = _last_name(collate)
+        return (fn, True) if fn in found else None
+    dataset = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "dataset"), None)
+    if isinstance(dataset, ast.Name) and counts.get(dataset.id) == 1:
+        dataset = values[dataset.id]
+    if isinstance(dataset, ast.Call) and _last_name(dataset.func) in found:
+        return _last_name(dataset.func), True
+    return None
+
+
+def loop_items(target, iterated, held: Dict[str, Tuple[str, bool]], found: Dict[str, Produced]):
+    """(names, windows) for `for a, b in loader` / `for i, (a, b) in enumerate(loader)`."""
+    if isinstance(iterated, ast.Call) and _last_name(iterated.func) == "enumerate" and iterated.args \
+            and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        iterated, target = iterated.args[0], target.elts[1]
+    if isinstance(iterated, ast.Name) and iterated.id in held:
+        return _unpacked(target, found[held[iterated.id][0]])
+    return None
+
+
+def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
+    """A `for` statement over a variable holding a producer (directly or under enumerate)."""
+    if not isinstance(node, (ast.For, ast.AsyncFor)):
+        return False
+    iterated = node.iter
+    if isinstance(iterated, ast.Call) and _last_name(iterated.func) == "enumerate" and iterated.args:
+        iterated = iterated.args[0]
+    return isinstance(iterated, ast.Name) and iterated.id in held
+
+
+def spread(call: ast.Call, keys_of) -> ast.Call:
+    """`model(**batch)` of a dict batch with known keys as `model(input_ids=batch["input_ids"], ...)`;
+    any other call unchanged. `keys_of(name)`: the batch's keys, or None."""
+    spreads = [k for k in call.keywords if k.arg is None]
+    if len(spreads) != 1 or not isinstance(spreads[0].value, ast.Name):
+        return call
+    name = spreads[0].value.id
+    keys = keys_of(name)
+    if not keys:
+        return call
+    given = [k for k in call.keywords if k.arg is not None]
+    named = {k.arg for k in given}
+    added = [ast.keyword(arg=key, value=ast.Subscript(value=ast.Name(id=name, ctx=ast.Load()),
+                                                      slice=ast.Constant(value=key), ctx=ast.Load()))
+             for key in keys if key not in named]
+    return ast.Call(func=call.func, args=call.args, keywords=given + added)
+
+
+def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict[str, Produced]):
+    """(names, windows) for `a, b = next(iter(loader))`, `a, b = dataset[i]`, `a, b = get_batch(...)`."""
+    if isinstance(value, ast.Call) and _last_name(value.func) == "next" and value.args \
+            and isinstance(value.args[0], ast.Call) and _last_name(value.args[0].func) == "iter" and value.args[0].args:
+        inner = value.args[0].args[0]
+        if isinstance(inner, ast.Name) and inner.id in held:
+            return _unpacked(target, found[held[inner.id][0]])
+        return None
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in held \
+            and not held[value.value.id][1]:
+        return _unpacked(target, found[held[value.value.id][0]])
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in found \
+            and not value.func.id[:1].isupper():
+        return _unpacked(target, found[value.func.id])
+    return None
+
+
+def _unpacked(target, produced: Produced):
+    """[(name, window)] for a tuple unpacked into names; [(name, {key: window})] for a dict bound to a name."""
+    if isinstance(produced, dict):
+        return [(target.id, produced)] if isinstance(target, ast.Name) else None
+    if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) != len(produced):
+        return None
+    return [(item.id, window) for item, window in zip(target.elts, produced)
+            if isinstance(item, ast.Name) and window is not None]
+
+
+def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
+    """Per returned item of a tuple, or per (key, item) of a dict with string keys: (sequence, window)."""
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    if len(returns) != 1:
+        return None
+    made = returns[0].value
+    assigned = _single_assignments(fn)
+    if isinstance(made, ast.Call) and _last_name(made.func) == "dict" and not made.args and made.keywords \
+            and all(k.arg for k in made.keywords):  # dict(input_ids=..., labels=...)
+        made = ast.Dict(keys=[ast.Constant(value=k.arg) for k in made.keywords], values=[k.value for k in made.keywords])
+    if isinstance(made, ast.Dict) and made.keys and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in made.keys):
+        windows = _shared(tuple(_window_of(item, assigned) for item in made.values))
+        return None if windows is None else {key.value: window for key, window in zip(made.keys, windows) if window}
+    if not isinstance(made, ast.Tuple):
+        return None
+    return _shared(tuple(_window_of(item, assigned) for item in made.elts))
+
+
+def _shared(items):
+    """The items that are windows of a sequence another item also cuts, when their windows differ."""
+    roots = [item[0] for item in items if item is not None]
+    shared = {root for root in roots if roots.count(root) > 1}
+    if not shared:
+        return None
+    items = tuple(item if item is not None and item[0] in shared else None for item in items)
+    return items if len({item[1] for item in items if item is not None}) > 1 else None
+
+
+def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
+    """(sequence name, window) of `torch.tensor(seq[1:])`, `seq[:, :-1].long()`, a name assigned once so."""
+    from .token_shift import FULL, _cut, _linear
+    for _ in range(6):
+        called = _last_name(node.func) if isinstance(node, ast.Call) else None
+        if called == "stack" and node.args and isinstance(node.args[0], ast.ListComp):
+            node = node.args[0].elt  # torch.stack([data[i + 1:i + 1 + n] for i in starts]): each row's window
+        elif called in _CONVERTERS and node.args:
+            node = node.args[0]  # torch.tensor(seq[1:], dtype=...)
+        elif called in _KEEPING and isinstance(node.func, ast.Attribute):
+            node = node.func.value  # seq[:, 1:].long()
+        elif isinstance(node, ast.Name) and assigned.get(node.id) is not None:
+            node = assigned[node.id]
+        else:
+            break
+    if not isinstance(node, ast.Subscript):
+        return None
+    items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    lead = items[:-1]
+    if len(items) > 2 or any(not (isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None)
+                             and not (isinstance(i, ast.Constant) and i.value is Ellipsis) for i in lead):
+        return None
+    seq = items[-1]
+    if not isinstance(seq, ast.Slice) or seq.step is not None:
+        return None
+    lower = _linear(seq.lower) if seq.lower is not None else None
+    upper = _linear(seq.upper) if seq.upper is not None else None
+    if (seq.lower is not None and lower is None) or (seq.upper is not None and upper is None):
+        return None
+    window = _cut(FULL, lower, upper)
+    return (ast.unparse(node.value), window) if window is not None and window != FULL else None
+
+
+def _single_assignments(fn) -> Dict[str, Optional[ast.expr]]:
+    out: Dict[str, Optional[ast.expr]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            out[name] = node.value if name not in out else None
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
+            for name in ast.walk(node.target):
+                if isinstance(name, ast.Name):
+                    out[name.id] = None
+    return out
+
+
+def _last_name(node) -> Optional[str]:
+    return node.attr if isinstance(node, ast.Attribute) else (node.id if isinstance(node, ast.Name) else None)
+
