@@ -63,7 +63,8 @@ class CallMixin:
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                     index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                     embedding_lookups.check(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                return layer.apply(args[0]) if len(args) == 1 or (args and modules.takes_state(layer)) else None
+                return normalised_consumers.layer_output(self, layer, layer.apply(args[0])) \
+                    if len(args) == 1 or (args and modules.takes_state(layer)) else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
                 return self._call_instance(layer, node, args, kwargs)
@@ -204,7 +205,8 @@ class CallMixin:
                 what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
                 index_values.check_lookup(self, node, node.args[0], args[0], target.first, what)
                 embedding_lookups.check(self, node, node.args[0], args[0], target.first, what)
-            return target.apply(args[0]) if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
+            return normalised_consumers.layer_output(self, target, target.apply(args[0])) \
+                if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
         formal = self._formal(node.args, args)
         if formal is None:
             return None

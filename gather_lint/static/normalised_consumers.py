@@ -29,6 +29,7 @@ from typing import Optional
 
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
+from . import degenerate_softmax
 from .normalised_axis import assigned_value
 from .tree_walk import called_name
 from .modules import KeepShape
@@ -99,11 +100,22 @@ def layer(node: ast.Call, func: str, built, args, kwargs, segment):
 
 def spelled_in(text: str) -> bool:
     """A file that can pair a softmax over a dim other than the classes' with an op that reads its
-    distribution dim (softmaxes are in most model files: only these few are parsed for this)."""
-    if "oftmax" not in text or not _softmax_off_classes(text):  # softmax, nn.Softmax, nn.LogSoftmax
-        return False
-    return any(word in text for word in _CONSUMER_WORDS + _READ_WORDS) or \
-        ("range(" in text and _ROW_PICK.search(text) is not None)
+    distribution dim, or hold a softmax wrong by its own dim (softmaxes are in most model files: only
+    these few are parsed for this)."""
+    return block_filter(text) is not None
+
+
+def block_filter(text: str):
+    """The test that picks the blocks to parse in a file spelled_in, or None for another file."""
+    if "oftmax" not in text:  # softmax, nn.Softmax, nn.LogSoftmax
+        return None
+    off_class = _softmax_off_classes(text)
+    read = off_class and (any(word in text for word in _CONSUMER_WORDS + _READ_WORDS) or
+                          ("range(" in text and _ROW_PICK.search(text) is not None))
+    degenerate = degenerate_softmax.spelled_in(text, off_class)
+    if read and degenerate:
+        return lambda chunk: block_spelled(chunk) or degenerate_softmax.block_spelled(chunk)
+    return block_spelled if read else degenerate_softmax.block_spelled if degenerate else None
 
 
 def _softmax_off_classes(text: str) -> bool:
@@ -238,7 +250,17 @@ def _marked(interp, node, name, owner: TensorVal, args, kwargs, result, module: 
     segment = interp.source.segment
     source = node.func.value if module is None and isinstance(node.func, ast.Attribute) else \
         (node.args[0] if node.args else node)
-    return result.with_(normalised=Mark(axis, shape, node, segment(node), name, segment(source), implicit))
+    mark = Mark(axis, shape, node, segment(node), name, segment(source), implicit)
+    degenerate_softmax.check(interp, mark)  # over a size-1 dim or a flattened batch: wrong whatever reads it
+    return result.with_(normalised=mark)
+
+
+def layer_output(interp, layer, out):
+    """`self.softmax(x)` with `self.softmax = nn.Softmax(dim=...)`: its own dim checked like F.softmax's."""
+    if isinstance(layer, NormalisingLayer) and isinstance(out, TensorVal) and out.normalised is not None \
+            and out.normalised.node is layer.node and layer.node is not None:
+        degenerate_softmax.check(interp, out.normalised)
+    return out
 
 
 def _current(t: TensorVal) -> Optional[Mark]:

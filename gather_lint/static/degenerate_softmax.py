@@ -1,0 +1,87 @@
+"""GL018 with no reader needed: a softmax / log_softmax whose own dim makes it wrong whatever reads it.
+
+* Over a dim of size 1 (`F.softmax(self.score(h), dim=-1)` with `score = nn.Linear(d, 1)`, or a
+  `[N, 1]` column): every weight is exactly 1.0 (every log-weight 0.0), so an attention pooling
+  becomes a plain sum. Torch runs it silently.
+* Over a flattened batch (`scores.view(B * T, S)` normalised over dim 0): each distribution spans
+  the rows of every sample, so one sample's weights depend on the others'. Only a dim whose size
+  is a product with a batch-named factor counts, and only when no other dim holds the batch (a
+  `[B*N, B*N]` contrastive similarity is normalised over either dim on purpose).
+
+Softmaxes are in most model files, so the prefilter below keeps a file only when it spells the
+evidence these checks need: a size-1 layer or annotation, or a shape comment near a softmax, or a softmax over a
+non-class dim in a file that reshapes.
+"""
+from __future__ import annotations
+
+import re
+
+from ..dims import Sym, must_equal
+from ..rules import gl018_normalised_other_dim as rule
+from .text_scan import positions
+
+_BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
+_TO_ONE = re.compile(r"[^\n]*?,\s*1\s*(?:,\s*bias\s*=\s*\w+\s*)?\)")  # the rest of `Linear(d, 1)`
+_COMMENTED_ONE = re.compile(r"#[^\n]*[\[(,\s]1\s*[\])]")  # `# (seq_len * batch, 1)`, `# [N, 1]`
+_CONTEXT_LINES = 3  # how far above a softmax a shape comment may say its input's last dim is 1
+
+
+def spelled_in(text: str, off_class_softmax: bool) -> bool:
+    """A file that can hold either softmax: a size-1 dim spelled near one, or (off_class_softmax:
+    a softmax over dim 0 or another non-class dim) a reshape that may flatten the batch."""
+    if "oftmax" not in text:
+        return False
+    if off_class_softmax and ("view(" in text or "reshape(" in text):
+        return True
+    return '1"]' in text or _linear_to_one(text) or _commented_near_softmax(text)
+
+
+def block_spelled(chunk: str) -> bool:
+    """A block of such a file that calls a softmax or builds an nn.Softmax layer."""
+    return "oftmax(" in chunk
+
+
+def _linear_to_one(text: str) -> bool:
+    return any(_TO_ONE.match(text, at + 7) for at in positions(text, "Linear("))
+
+
+def _commented_near_softmax(text: str) -> bool:
+    """A shape comment ending in a size-1 dim on a softmax's line or the few lines above it (a
+    `keepdim=True` or `unsqueeze` there is too common in attention code to parse every such block)."""
+    for at in positions(text, "oftmax("):
+        end = text.find("\n", at)
+        start = at
+        for _ in range(_CONTEXT_LINES + 1):
+            start = text.rfind("\n", 0, start)
+            if start == -1:
+                break
+        window = text[start + 1:end if end != -1 else len(text)]
+        if "#" in window and _COMMENTED_ONE.search(window):
+            return True
+    return False
+
+
+def check(interp, mark) -> None:
+    """A fresh softmax mark (normalised_consumers.Mark): flag its dim when it is 1 or a flattened batch."""
+    dims = mark.shape.dims
+    size = dims[mark.axis]
+    along = f"dim {mark.axis} (torch's choice when no dim is given)" if mark.implicit else f"dim {mark.axis}"
+    what = f"`{mark.input}` {mark.shape}" if mark.input else f"its input {mark.shape}"
+    if must_equal(size, 1):
+        interp.flag(mark.node, rule.check_singleton(mark.call, what, mark.function, along, mark.axis, len(dims)), None)
+    elif _flattened_batch(size) and not any(_flattened_batch(d) or _batch(d) for i, d in enumerate(dims)
+                                            if i != mark.axis):
+        interp.flag(mark.node, rule.check_flattened_batch(mark.call, what, mark.function, along, size, len(dims)),
+                    None)
+
+
+def _batch(dim) -> bool:
+    return isinstance(dim, Sym) and dim.name.lower() in _BATCH_NAMES
+
+
+def _flattened_batch(dim) -> bool:
+    """`B*T`: a product of sizes, one of them the batch's."""
+    if not isinstance(dim, Sym) or "*" not in dim.name:
+        return False
+    factors = [f.strip().lower() for f in dim.name.split("*")]
+    return len(factors) >= 2 and any(f in _BATCH_NAMES for f in factors)

@@ -1,0 +1,272 @@
+"""GL018 on a softmax wrong by its own dim, whatever reads it (static/degenerate_softmax.py): over a dim
+of size 1 (every weight is 1.0) or over a batch flattened with another dim (each distribution spans
+several samples).
+
+Flagged snippets bind `out` (the weights as computed) and `expected` (each sample's own distribution
+over its alternatives); torch must give `out != expected`. Clean snippets must give no finding.
+"""
+import pytest
+
+from .conftest import lint
+from .snippets import run_snippet
+
+SINGLETON = [
+    ("module-linear-scorer-jaxtyping", """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        from jaxtyping import Float
+        from torch import Tensor
+
+        class AttentionPool(nn.Module):
+            def __init__(self, dim: int):
+                super().__init__()
+                self.score = nn.Linear(dim, 1)
+
+            def forward(self, h: Float[Tensor, "batch steps dim"]) -> Float[Tensor, "batch dim"]:
+                weights = F.softmax(self.score(h), dim=-1)
+                return (weights * h).sum(1), weights
+
+        if __name__ == "__main__":
+            pool = AttentionPool(6)
+            h = torch.randn(2, 5, 6)
+            _, out = pool(h)
+            expected = F.softmax(pool.score(h), dim=1)
+    """, 14),
+    ("function-column-comment", """
+        import torch
+
+        def pooled(states, scorer):
+            n, d = states.shape
+            scores = scorer(states)  # [n, 1]
+            probs = torch.softmax(scores, dim=1)
+            return probs
+
+        if __name__ == "__main__":
+            scorer = torch.nn.Linear(4, 1)
+            states = torch.randn(7, 4)
+            out = pooled(states, scorer)
+            expected = torch.softmax(scorer(states), dim=0)
+    """, 7),
+    ("helper-from-driver-docstring-log-softmax", """
+        import torch
+        import torch.nn as nn
+
+        def frame_log_weights(logits):
+            \"\"\"Log attention weights of each frame.
+
+            Args:
+                logits: (batch, frames, 1) frame scores.
+            \"\"\"
+            return logits.log_softmax(dim=2)
+
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(8, 1)
+
+            def forward(self, x):
+                return frame_log_weights(self.proj(x))
+
+        if __name__ == "__main__":
+            head = Head()
+            x = torch.randn(3, 4, 8)
+            out = head(x)
+            expected = head.proj(x).log_softmax(dim=1)
+    """, 11),
+    ("layer-softmax-constructor", """
+        import torch
+        import torch.nn as nn
+
+        class Gate(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.to_logit = nn.Linear(width, 1)
+                self.norm = nn.Softmax(dim=-1)
+
+            def forward(self, tokens):
+                return self.norm(self.to_logit(tokens))
+
+        if __name__ == "__main__":
+            gate = Gate(5)
+            tokens = torch.randn(2, 3, 5)
+            out = gate(tokens)
+            expected = torch.softmax(gate.to_logit(tokens), dim=1)
+    """, 9),
+]
+
+FLATTENED = [
+    ("layer-dim0-jaxtyping-view", """
+        import torch
+        import torch.nn as nn
+        from jaxtyping import Float
+        from torch import Tensor
+
+        class Scorer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.normalise = nn.Softmax(dim=0)
+
+            def forward(self, q: Float[Tensor, "batch tq dim"], k: Float[Tensor, "batch tk dim"]):
+                batch, tq, _ = q.shape
+                tk = k.shape[1]
+                scores = torch.bmm(q, k.transpose(1, 2)).view(batch * tq, tk)
+                return self.normalise(scores).view(batch, tq, tk)
+
+        if __name__ == "__main__":
+            q, k = torch.randn(2, 3, 4), torch.randn(2, 5, 4)
+            out = Scorer()(q, k)
+            expected = torch.softmax(torch.bmm(q, k.transpose(1, 2)), dim=-1)
+    """, 10),
+    ("function-docstring-reshape-functional", """
+        import torch
+        import torch.nn.functional as F
+
+        def weights(scores):
+            \"\"\"Per-head attention weights.
+
+            Args:
+                scores: (bsz, heads, n) raw scores.
+            \"\"\"
+            bsz, heads, n = scores.shape
+            flat = scores.reshape(bsz * heads, n)
+            return F.softmax(flat, dim=0)
+
+        if __name__ == "__main__":
+            scores = torch.randn(2, 3, 4)
+            out = weights(scores).view(2, 3, 4)
+            expected = F.softmax(scores, dim=-1)
+    """, 13),
+    ("comment-shapes-torch-softmax", """
+        import torch
+
+        def mix(scores, values):
+            # scores: [B, T, S]
+            B, T, S = scores.shape
+            flat = scores.view(B * T, S)  # [B*T, S]
+            w = torch.softmax(flat, 0).view(B, T, S)
+            return torch.bmm(w, values), w
+
+        if __name__ == "__main__":
+            scores, values = torch.randn(2, 3, 4), torch.randn(2, 4, 5)
+            _, out = mix(scores, values)
+            expected = torch.softmax(scores, dim=-1)
+    """, 8),
+]
+
+CLEAN = [
+    ("softmax-over-steps-of-column", """
+        import torch
+        import torch.nn as nn
+
+        class AttentionPool(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.score = nn.Linear(dim, 1)
+
+            def forward(self, h):
+                # h: [B, T, D]
+                w = torch.softmax(self.score(h), dim=1)  # [B, T, 1]
+                return (w * h).sum(1)
+
+        pool = AttentionPool(4)
+        out = pool(torch.randn(2, 3, 4))
+    """),
+    ("flattened-rows-normalised-over-last", """
+        import torch
+        import torch.nn.functional as F
+
+        def weights(scores):
+            # scores: [B, T, S]
+            B, T, S = scores.shape
+            return F.softmax(scores.view(B * T, S), dim=-1).view(B, T, S)
+
+        out = weights(torch.randn(2, 3, 4))
+    """),
+    ("contrastive-flattened-both-dims", """
+        import torch
+        import torch.nn.functional as F
+
+        def loss(feats):
+            # feats: [B, V, D]
+            B, V, D = feats.shape
+            flat = feats.reshape(B * V, D)
+            sim = flat @ flat.t()  # [B*V, B*V]
+            return F.log_softmax(sim, dim=0)
+
+        out = loss(torch.randn(2, 3, 4))
+    """),
+    ("batch-times-heads-last-dim-layer", """
+        import torch
+        import torch.nn as nn
+
+        class Attn(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.softmax = nn.Softmax(dim=-1)
+                self.gate = nn.Linear(4, 1)
+
+            def forward(self, scores):
+                # scores: [bsz, heads, n, n]
+                bsz, heads, n, _ = scores.shape
+                return self.softmax(scores.view(bsz * heads, n, n))
+
+        out = Attn()(torch.randn(2, 3, 4, 4))
+    """),
+    ("sigmoid-gate-of-column", """
+        import torch
+        import torch.nn as nn
+
+        class Gate(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.to_logit = nn.Linear(width, 1)
+
+            def forward(self, tokens):
+                g = torch.sigmoid(self.to_logit(tokens))  # [B, T, 1]
+                return torch.softmax(tokens, dim=-1) * g
+
+        out = Gate(5)(torch.randn(2, 3, 5))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", SINGLETON + FLATTENED, ids=[c[0] for c in SINGLETON + FLATTENED])
+def test_flagged(name, code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL018", line) in found, found
+
+
+@pytest.mark.parametrize("name,code,line", SINGLETON, ids=[c[0] for c in SINGLETON])
+def test_singleton_message_says_every_weight_is_constant(name, code, line):
+    message = next(f.message for f in lint(code) if f.code == "GL018")
+    assert "has size 1" in message and ("exactly 1.0" in message or "exactly 0.0" in message)
+
+
+@pytest.mark.parametrize("name,code,line", FLATTENED, ids=[c[0] for c in FLATTENED])
+def test_flattened_message_names_the_batch(name, code, line):
+    message = next(f.message for f in lint(code) if f.code == "GL018")
+    assert "the batch flattened with another dim" in message
+
+
+@pytest.mark.parametrize("name,code,line", SINGLETON, ids=[c[0] for c in SINGLETON])
+def test_torch_gives_constant_weights_over_a_singleton_dim(name, code, line, torch):
+    scope = run_snippet(code)
+    out, expected = scope["out"], scope["expected"]
+    constant = torch.zeros_like(out) if bool((out <= 0).all()) else torch.ones_like(out)
+    assert torch.equal(out, constant)  # every weight exactly 1.0 (log-weight 0.0): the claim
+    assert not torch.allclose(out, expected)
+
+
+@pytest.mark.parametrize("name,code,line", FLATTENED, ids=[c[0] for c in FLATTENED])
+def test_torch_mixes_samples_over_a_flattened_batch(name, code, line, torch):
+    scope = run_snippet(code)
+    out, expected = scope["out"], scope["expected"]
+    assert not torch.allclose(out.sum(-1), torch.ones_like(out.sum(-1)))  # rows are not distributions
+    assert not torch.allclose(out, expected)
+
+
+@pytest.mark.parametrize("name,code", CLEAN, ids=[c[0] for c in CLEAN])
+def test_clean(name, code, torch):
+    assert [f for f in lint(code) if f.code == "GL018"] == []
+    run_snippet(code)
