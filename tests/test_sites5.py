@@ -93,6 +93,38 @@ SINGLETON = [
             out = gate(tokens)
             expected = torch.softmax(gate.to_logit(tokens), dim=1)
     """, 9),
+    ("driver-constructor-keepdim-scores", """
+        import torch
+
+        def attend(q, k, v):
+            scores = (q * k).sum(-1, keepdim=True)
+            w = torch.softmax(scores, dim=-1)
+            return (w * v).sum(1), w
+
+        if __name__ == "__main__":
+            q, k, v = torch.randn(2, 5, 3), torch.randn(2, 5, 3), torch.randn(2, 5, 3)
+            _, out = attend(q, k, v)
+            expected = torch.softmax((q * k).sum(-1, keepdim=True), dim=1)
+    """, 6),
+    ("script-unsqueezed-logits-log-softmax-method", """
+        import torch
+        import torch.nn as nn
+
+        class ValueHead(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.v = nn.Linear(d, 3)
+
+            def forward(self, h):
+                logits = self.v(h).mean(-1).unsqueeze(-1)
+                return logits.log_softmax(-1)
+
+        if __name__ == "__main__":
+            head = ValueHead(4)
+            h = torch.randn(6, 4)
+            out = head(h)
+            expected = head.v(h).mean(-1).unsqueeze(-1).log_softmax(0)
+    """, 12),
 ]
 
 FLATTENED = [

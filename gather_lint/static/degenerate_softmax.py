@@ -10,7 +10,7 @@
 
 Softmaxes are in most model files, so the prefilter below keeps a file only when it spells the
 evidence these checks need: a size-1 layer or annotation, or a shape comment near a softmax, or a softmax over a
-non-class dim in a file that reshapes.
+non-class dim in a file that reshapes; a script (with a `__main__` driver) is always kept.
 """
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def spelled_in(text: str, off_class_softmax: bool) -> bool:
         return False
     if off_class_softmax and ("view(" in text or "reshape(" in text):
         return True
-    return '1"]' in text or _linear_to_one(text) or _commented_near_softmax(text)
+    # a script's few blocks cost nothing, and its driver gives shapes that no comment spells
+    return "__main__" in text or '1"]' in text or _linear_to_one(text) or _commented_near_softmax(text)
 
 
 def block_spelled(chunk: str) -> bool:
