@@ -302,3 +302,109 @@ def test_torch_mixes_samples_over_a_flattened_batch(name, code, line, torch):
 def test_clean(name, code, torch):
     assert [f for f in lint(code) if f.code == "GL018"] == []
     run_snippet(code)
+
+
+# F.cross_entropy / F.nll_loss on one class (static/one_class_loss.py): each snippet binds `loss` from
+# binary targets; torch raises 'Target 1 is out of bounds.', and all-zero targets give a loss of exactly 0.
+ONE_CLASS = [
+    ("module-linear-one-unit-criterion", """
+        import torch
+        import torch.nn as nn
+
+        class Classifier(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.out = nn.Linear(dim, 1)
+                self.criterion = nn.CrossEntropyLoss()
+
+            def forward(self, feats, labels):
+                return self.criterion(self.out(feats), labels)
+
+        if __name__ == "__main__":
+            model = Classifier(4)
+            feats = torch.randn(6, 4)
+            make = lambda labels: model(feats, labels)
+            loss = model(feats, torch.zeros(6, dtype=torch.long))
+    """, 12),
+    ("function-comment-functional", """
+        import torch
+        import torch.nn.functional as F
+
+        def loss_of(scores, target):
+            # scores: [N, 1]
+            return F.cross_entropy(scores, target)
+
+        if __name__ == "__main__":
+            scores = torch.randn(6, 1)
+            make = lambda labels: loss_of(scores, labels)
+    """, 7),
+    ("helper-jaxtyping-nll-from-driver", """
+        import torch
+        import torch.nn.functional as F
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def nll(logp: Float[Tensor, "batch 1"], y: Int[Tensor, "batch"]) -> Float[Tensor, ""]:
+            return F.nll_loss(logp, y)
+
+        def score(head, x, y):
+            return nll(F.log_softmax(head(x), dim=1), y)
+
+        if __name__ == "__main__":
+            head = torch.nn.Linear(3, 1)
+            x = torch.randn(6, 3)
+            make = lambda labels: score(head, x, labels)
+    """, 8),
+]
+
+ONE_CLASS_CLEAN = [
+    ("two-units", """
+        import torch
+        import torch.nn as nn
+
+        class Classifier(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.out = nn.Linear(dim, 2)
+                self.criterion = nn.CrossEntropyLoss()
+
+            def forward(self, feats, labels):
+                return self.criterion(self.out(feats), labels)
+
+        if __name__ == "__main__":
+            loss = Classifier(4)(torch.randn(6, 4), torch.randint(0, 2, (6,)))
+    """),
+    ("one-logit-with-bce", """
+        import torch
+        import torch.nn.functional as F
+
+        def loss_of(scores, target):
+            # scores: [N, 1]
+            return F.binary_cross_entropy_with_logits(scores.squeeze(1), target.float())
+
+        if __name__ == "__main__":
+            loss = loss_of(torch.randn(6, 1), torch.randint(0, 2, (6,)))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", ONE_CLASS, ids=[c[0] for c in ONE_CLASS])
+def test_one_class_loss_flagged(name, code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL011", line) in found, found
+    message = next(f.message for f in lint(code) if f.code == "GL011")
+    assert "1 class along dim 1" in message and "Target 1 is out of bounds" in message
+
+
+@pytest.mark.parametrize("name,code,line", ONE_CLASS, ids=[c[0] for c in ONE_CLASS])
+def test_torch_one_class_loss_raises_or_is_zero(name, code, line, torch):
+    make = run_snippet(code)["make"]
+    with pytest.raises(IndexError, match="Target 1 is out of bounds"):
+        make(torch.tensor([0, 1, 0, 1, 1, 0]))
+    assert make(torch.zeros(6, dtype=torch.long)).item() == 0.0
+
+
+@pytest.mark.parametrize("name,code", ONE_CLASS_CLEAN, ids=[c[0] for c in ONE_CLASS_CLEAN])
+def test_one_class_loss_clean(name, code, torch):
+    assert lint(code) == []
+    run_snippet(code)

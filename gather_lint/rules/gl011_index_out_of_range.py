@@ -17,7 +17,10 @@ tokenizer after the embedding was sized from it (``add_tokens`` / ``add_special_
 table, an id equal to the table's size (``torch.full(..., vocab_size)``, an eos id appended with
 ``torch.cat`` or ``F.pad``, token type ids of ones for a single-type table, a literal id). Class
 targets of ``cross_entropy`` / ``nll_loss`` made for more classes than the input has raise
-``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for.
+``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for. An input
+with one class along dim 1 (a single-logit head, ``nn.Linear(d, 1)``, trained with cross-entropy) is
+reported whatever its targets: a target of 1 raises ``Target 1 is out of bounds.``, and targets of 0
+give a loss of exactly 0.
 """
 from typing import Optional
 
