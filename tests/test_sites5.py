@@ -245,6 +245,29 @@ CLEAN = [
 
         out = Attn()(torch.randn(2, 3, 4, 4))
     """),
+    ("one-token-prompt-from-driver", """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class Head(nn.Module):
+            def __init__(self, n_embd, head_size):
+                super().__init__()
+                self.key = nn.Linear(n_embd, head_size, bias=False)
+                self.query = nn.Linear(n_embd, head_size, bias=False)
+
+            def forward(self, x):
+                B, T, C = x.shape
+                wei = self.query(x) @ self.key(x).transpose(-2, -1) * C ** -0.5  # (B, T, T)
+                return F.softmax(wei, dim=-1)
+
+        def attend(q, k):
+            return torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+
+        if __name__ == "__main__":
+            first_step = Head(8, 4)(torch.randn(1, 1, 8))  # one position to attend to: a weight of 1 is right
+            w = attend(torch.randn(1, 1, 4), torch.randn(1, 1, 4))
+    """),
     ("sigmoid-gate-of-column", """
         import torch
         import torch.nn as nn

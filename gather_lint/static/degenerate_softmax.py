@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
-from ..dims import Sym, must_equal
+from ..dims import Sym, must_equal, value
 from ..rules import gl018_normalised_other_dim as rule
 from .text_scan import positions
+from .values import DimVal, TensorVal
 
 _BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
 _TO_ONE = re.compile(r"[^\n]*?,\s*1\s*(?:,\s*bias\s*=\s*\w+\s*)?\)")  # the rest of `Linear(d, 1)`
@@ -69,6 +70,8 @@ def check(interp, mark) -> None:
     along = f"dim {mark.axis} (torch's choice when no dim is given)" if mark.implicit else f"dim {mark.axis}"
     what = f"`{mark.input}` {mark.shape}" if mark.input else f"its input {mark.shape}"
     if must_equal(size, 1):
+        if getattr(interp, "ones_passed", False):
+            return  # the 1 may be the data's (a one-token prompt, a batch of one), where one weight is right
         interp.flag(mark.node, rule.check_singleton(mark.call, what, mark.function, along, mark.axis, len(dims)), None)
     elif _flattened_batch(size) and not any(_flattened_batch(d) or _batch(d) for i, d in enumerate(dims)
                                             if i != mark.axis):
@@ -86,3 +89,21 @@ def _flattened_batch(dim) -> bool:
         return False
     factors = [f.strip().lower() for f in dim.name.split("*")]
     return len(factors) >= 2 and any(f in _BATCH_NAMES for f in factors)
+
+
+def ones_passed(caller, facts: dict, instance_facts) -> bool:
+    """A call (or one of its callers) passes a size of 1 in: a tensor with a dim of 1, or the int 1.
+    A softmax over a size-1 dim is then only the data's (attention over the single position of a
+    one-token prompt) and not the code's, so it is not reported under these facts."""
+    if getattr(caller, "ones_passed", False):
+        return True
+    values = list(facts.values()) + [fact for _, fact in instance_facts]
+    return any(_holds_one(v) for v in values)
+
+
+def _holds_one(v) -> bool:
+    if isinstance(v, DimVal):
+        return value(v.dim) == 1
+    if isinstance(v, TensorVal) and v.shape is not None:
+        return any(value(d) == 1 for d in v.shape.dims)
+    return False
