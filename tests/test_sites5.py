@@ -125,6 +125,26 @@ SINGLETON = [
             out = head(h)
             expected = head.v(h).mean(-1).unsqueeze(-1).log_softmax(0)
     """, 12),
+    ("sequential-ending-in-softmax-comment", """
+        import torch
+        import torch.nn as nn
+
+        class InstancePool(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.attention = nn.Sequential(nn.Linear(d, 16), nn.Tanh(), nn.Linear(16, 1), nn.Softmax(dim=1))
+
+            def forward(self, h):
+                # h: [N, D] the instances of one bag
+                a = self.attention(h)
+                return (a * h).sum(0), a
+
+        if __name__ == "__main__":
+            pool = InstancePool(4)
+            h = torch.randn(5, 4)
+            _, out = pool(h)
+            expected = torch.softmax(pool.attention[:3](h), dim=0)
+    """, 8),
 ]
 
 FLATTENED = [

@@ -32,7 +32,7 @@ from ..rules import gl018_normalised_other_dim as rule
 from . import degenerate_softmax
 from .normalised_axis import assigned_value
 from .tree_walk import called_name
-from .modules import KeepShape
+from .modules import KeepShape, Sequential
 from .tensor_ops import as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -256,10 +256,14 @@ def _marked(interp, node, name, owner: TensorVal, args, kwargs, result, module: 
 
 
 def layer_output(interp, layer, out):
-    """`self.softmax(x)` with `self.softmax = nn.Softmax(dim=...)`: its own dim checked like F.softmax's."""
-    if isinstance(layer, NormalisingLayer) and isinstance(out, TensorVal) and out.normalised is not None \
-            and out.normalised.node is layer.node and layer.node is not None:
-        degenerate_softmax.check(interp, out.normalised)
+    """`self.softmax(x)` with `self.softmax = nn.Softmax(dim=...)`, or an nn.Sequential ending in one: its
+    own dim checked like F.softmax's."""
+    mark = out.normalised if isinstance(out, TensorVal) else None
+    if mark is None or mark.node is None:
+        return out
+    layers = layer.layers if isinstance(layer, Sequential) else (layer,)
+    if any(isinstance(one, NormalisingLayer) and one.node is mark.node for one in layers):
+        degenerate_softmax.check(interp, mark)
     return out
 
 
