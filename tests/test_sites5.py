@@ -451,3 +451,135 @@ def test_torch_one_class_loss_raises_or_is_zero(name, code, line, torch):
 def test_one_class_loss_clean(name, code, torch):
     assert lint(code) == []
     run_snippet(code)
+
+
+# GL007: the tokens appended at the end of a concatenation scored at its first positions
+# (static/continuation_slices.py). Each snippet binds `out` (the buggy scores), `expected` (each
+# appended token scored at its own position, by a loop) and `fixed` (the last positions taken).
+FRONT_SLICES = [
+    ("function-constructors-log-softmax-gather", """
+        import torch
+        import torch.nn as nn
+
+        def response_logps(model, context, response):
+            ids = torch.cat([context, response], dim=1)
+            logp = model(ids).log_softmax(-1)
+            n = response.size(1)
+            return logp[:, :n].gather(-1, response.unsqueeze(-1)).squeeze(-1), logp
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            model = nn.Sequential(nn.Embedding(20, 8), nn.Linear(8, 20))
+            context, response = torch.randint(0, 20, (2, 4)), torch.randint(0, 20, (2, 3))
+            out, logp = response_logps(model, context, response)
+            expected = torch.stack([torch.stack([logp[b, 4 + t, response[b, t]] for t in range(3)]) for b in range(2)])
+            fixed = logp[:, -3:].gather(-1, response.unsqueeze(-1)).squeeze(-1)
+    """, 9),
+    ("module-jaxtyping-torch-gather", """
+        import torch
+        import torch.nn as nn
+        from jaxtyping import Int
+        from torch import Tensor
+
+        class Scorer(nn.Module):
+            def __init__(self, vocab: int, dim: int):
+                super().__init__()
+                self.lm = nn.Sequential(nn.Embedding(vocab, dim), nn.Linear(dim, vocab))
+
+            def forward(self, query: Int[Tensor, "b q"], answer: Int[Tensor, "b a"]):
+                tokens = torch.cat((query, answer), dim=-1)
+                logits = self.lm(tokens)
+                k = answer.shape[1]
+                return torch.gather(logits[:, :k].log_softmax(-1), 2, answer[..., None]).squeeze(-1), logits
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            scorer = Scorer(15, 6)
+            query, answer = torch.randint(0, 15, (3, 5)), torch.randint(0, 15, (3, 2))
+            out, logits = scorer(query, answer)
+            logp = logits.log_softmax(-1)
+            expected = torch.stack([torch.stack([logp[b, 5 + t, answer[b, t]] for t in range(2)]) for b in range(3)])
+            fixed = torch.gather(logits[:, -2:].log_softmax(-1), 2, answer[..., None]).squeeze(-1)
+    """, 16),
+    ("unbatched-comment-len-advanced-index", """
+        import torch
+
+        def completion_scores(head, prompt, completion):
+            seq = torch.cat([prompt, completion])  # [L]
+            scores = head(seq)  # [L, V]
+            m = len(completion)
+            return scores[:m][torch.arange(m), completion], scores
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            head = torch.nn.Sequential(torch.nn.Embedding(12, 4), torch.nn.Linear(4, 12))
+            prompt, completion = torch.randint(0, 12, (6,)), torch.randint(0, 12, (3,))
+            out, scores = completion_scores(head, prompt, completion)
+            expected = torch.stack([scores[6 + t, completion[t]] for t in range(3)])
+            fixed = scores[-3:][torch.arange(3), completion]
+    """, 8),
+]
+
+FRONT_SLICES_CLEAN = [
+    ("last-positions", """
+        import torch
+        import torch.nn as nn
+
+        def response_logps(model, context, response):
+            ids = torch.cat([context, response], dim=1)
+            logp = model(ids).log_softmax(-1)
+            n = response.size(1)
+            return logp[:, -n:].gather(-1, response.unsqueeze(-1)).squeeze(-1)
+
+        if __name__ == "__main__":
+            model = nn.Sequential(nn.Embedding(20, 8), nn.Linear(8, 20))
+            out = response_logps(model, torch.randint(0, 20, (2, 4)), torch.randint(0, 20, (2, 3)))
+    """),
+    ("front-part-scored-at-the-front", """
+        import torch
+        import torch.nn as nn
+
+        def prompt_logps(model, prompt, response):
+            ids = torch.cat([prompt, response], dim=1)
+            logp = model(ids).log_softmax(-1)
+            n = prompt.size(1)
+            return logp[:, :n].gather(-1, prompt.unsqueeze(-1)).squeeze(-1)
+
+        if __name__ == "__main__":
+            model = nn.Sequential(nn.Embedding(20, 8), nn.Linear(8, 20))
+            out = prompt_logps(model, torch.randint(0, 20, (2, 4)), torch.randint(0, 20, (2, 3)))
+    """),
+    ("model-keeps-only-the-tail", """
+        import torch
+        import torch.nn as nn
+
+        def response_logps(model, context, response):
+            ids = torch.cat([context, response], dim=1)
+            n = response.size(1)
+            logp = model(ids)[:, -n:].log_softmax(-1)
+            return logp[:, :n].gather(-1, response.unsqueeze(-1)).squeeze(-1)
+
+        if __name__ == "__main__":
+            model = nn.Sequential(nn.Embedding(20, 8), nn.Linear(8, 20))
+            out = response_logps(model, torch.randint(0, 20, (2, 4)), torch.randint(0, 20, (2, 3)))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", FRONT_SLICES, ids=[c[0] for c in FRONT_SLICES])
+def test_front_slice_flagged(name, code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL007", line) in found, found
+
+
+@pytest.mark.parametrize("name,code,line", FRONT_SLICES, ids=[c[0] for c in FRONT_SLICES])
+def test_torch_front_slice_scores_other_positions(name, code, line, torch):
+    scope = run_snippet(code)
+    assert not torch.allclose(scope["out"], scope["expected"])
+    assert torch.allclose(scope["fixed"], scope["expected"])
+
+
+@pytest.mark.parametrize("name,code", FRONT_SLICES_CLEAN, ids=[c[0] for c in FRONT_SLICES_CLEAN])
+def test_front_slice_clean(name, code, torch):
+    assert [f for f in lint(code) if f.code == "GL007"] == []
+    run_snippet(code)

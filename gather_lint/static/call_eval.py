@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, scalars, sequences, symbolic
+from . import broadcast_axis, broadcast_sites, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import tensor_ops as ops
@@ -331,7 +331,8 @@ class CallMixin:
                     return _with_sentinel(made, _negative(fill), node.lineno)
                 return constant_ids.filled(made, fill, node.lineno)
             if func == "pad" and args and isinstance(args[0], TensorVal):
-                padded = TensorVal(None, args[0].dtype, args[0].domain)
+                padded = TensorVal(pad_shape.padded(args[0].shape, args[1] if len(args) > 1 else kwargs.get("pad")),
+                                   args[0].dtype, args[0].domain)
                 fill = kwargs.get("value", args[3] if len(args) > 3 else None)
                 if _negative(fill) is not None:
                     return _with_sentinel(padded, _negative(fill), node.lineno)
