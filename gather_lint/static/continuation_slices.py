@@ -30,7 +30,8 @@ def check(interp, node: ast.Subscript, owner: TensorVal) -> None:
         return
     axis, upper = front
     appended = _length_of(_latest(upper, interp.function, node.lineno))
-    if appended is None or not _names_in_statement(interp.function, node, appended, upper):
+    if appended is None or appended not in _appended_names(interp.function) \
+            or not _names_in_statement(interp.function, node, appended, upper):
         return
     made = _concatenation(node.value, interp.function, node.lineno, appended)
     if made is None:
@@ -132,6 +133,17 @@ def _concatenation(start, function, line: int, appended: str):
             stores = [s for s in _bindings(function).get(name.id, ()) if getattr(s, "lineno", at) < at]
             frontier.append((value, stores[-1].lineno))
     return None
+
+
+def _appended_names(function) -> frozenset:
+    """The names concatenated last by a `cat` in the function: one walk per function, kept on its node
+    (`x[:, :seq_len]` with `seq_len = ids.shape[1]` is common, a concatenation ending in `ids` is not)."""
+    found = getattr(function, "_gather_lint_appended", None)
+    if found is None:
+        found = frozenset(name for n in ast.walk(function) if isinstance(n, ast.Call) and called_name(n) == "cat"
+                          for name in (_last_part(n),) if name is not None)
+        function._gather_lint_appended = found
+    return found
 
 
 def _last_part(cat: ast.Call) -> Optional[str]:
