@@ -32,15 +32,27 @@ def spelled_in(text: str, off_class_softmax: bool) -> bool:
     a softmax over dim 0 or another non-class dim) a reshape that may flatten the batch."""
     if "oftmax" not in text:
         return False
-    if off_class_softmax and ("view(" in text or "reshape(" in text):
+    if _whole_file(text, off_class_softmax):
         return True
+    return _singleton_spelled(text)
+
+
+def block_filter(text: str, off_class_softmax: bool):
+    """Which blocks of a file spelled_in to parse: every softmax block of a script or of a file that
+    may flatten the batch; elsewhere only a softmax block that spells its size-1 dim itself (a model
+    file's `nn.Linear(d, 1)` head is seldom in the class of its attention softmax)."""
+    if _whole_file(text, off_class_softmax):
+        return lambda chunk: "oftmax(" in chunk
+    return lambda chunk: "oftmax(" in chunk and _singleton_spelled(chunk)
+
+
+def _whole_file(text: str, off_class_softmax: bool) -> bool:
     # a script's few blocks cost nothing, and its driver gives shapes that no comment spells
-    return "__main__" in text or '1"]' in text or _linear_to_one(text) or _commented_near_softmax(text)
+    return "__main__" in text or (off_class_softmax and ("view(" in text or "reshape(" in text))
 
 
-def block_spelled(chunk: str) -> bool:
-    """A block of such a file that calls a softmax or builds an nn.Softmax layer."""
-    return "oftmax(" in chunk
+def _singleton_spelled(text: str) -> bool:
+    return '1"]' in text or _linear_to_one(text) or _commented_near_softmax(text)
 
 
 def _linear_to_one(text: str) -> bool:

@@ -112,10 +112,11 @@ def block_filter(text: str):
     off_class = _softmax_off_classes(text)
     read = off_class and (any(word in text for word in _CONSUMER_WORDS + _READ_WORDS) or
                           ("range(" in text and _ROW_PICK.search(text) is not None))
-    degenerate = degenerate_softmax.spelled_in(text, off_class)
+    degenerate = degenerate_softmax.block_filter(text, off_class) if degenerate_softmax.spelled_in(text, off_class) \
+        else None
     if read and degenerate:
-        return lambda chunk: block_spelled(chunk) or degenerate_softmax.block_spelled(chunk)
-    return block_spelled if read else degenerate_softmax.block_spelled if degenerate else None
+        return lambda chunk: block_spelled(chunk) or degenerate(chunk)
+    return block_spelled if read else degenerate
 
 
 def _softmax_off_classes(text: str) -> bool:
