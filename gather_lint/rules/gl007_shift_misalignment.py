@@ -32,6 +32,11 @@ Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the 
 position, where the last logits score it; reported when the gathered values are then summed unmasked or
 weighted by a mask rolled the same way, or the rolled labels are a ``cross_entropy``/``nll_loss`` target,
 and nothing cuts or overwrites the last position.
+
+Tokens appended at the end of a concatenation (``seq = torch.cat((prompt, actions), dim=-1)``) and scored
+with the first positions of the model's output on it (``probs[:, :actions.shape[-1]]`` beside ``actions``)
+are scored where the prompt was predicted: reported when the sliced tensor covers the whole concatenation
+and the prompt part is not empty; the fix takes the last positions.
 """
 from typing import Optional
 

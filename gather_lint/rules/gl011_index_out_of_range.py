@@ -20,6 +20,9 @@ targets of ``cross_entropy`` / ``nll_loss`` made for more classes than the input
 ``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for.
 A size taken from the ids' own largest value without the ``+ 1`` (``F.one_hot(y, int(y.max()))``,
 ``torch.zeros(n, y.max().item()).scatter_(1, y[:, None], 1)``) is one slot short for the largest id.
+An input with one class along dim 1 (a single-logit head, ``nn.Linear(d, 1)``, trained with
+cross-entropy) is reported whatever its targets: a target of 1 raises ``Target 1 is out of bounds.``, and targets of 0
+give a loss of exactly 0.
 """
 from typing import Optional
 

@@ -19,6 +19,12 @@ named as the batch (``B``, ``bs``, ``batch``) and the read dim is not: a mixture
 normalised over the batch and then marginalised over the components. Softmaxes read along another
 non-batch dim on purpose (an HMM's transitions, dual-softmax matching) and ``[B, B]`` contrastive
 similarities normalised over either dim are left alone.
+
+Two softmaxes are wrong by their own dim, whatever reads them: one over a dim of size 1
+(``F.softmax(self.score(h), dim=-1)`` with ``score = nn.Linear(d, 1)``, or a ``[B * T, 1]`` column of
+scores) gives every weight exactly 1.0 (every log-weight 0.0), so an attention pooling becomes a plain
+sum; one over a dim that flattens the batch with another (``scores.view(B * T, S)`` normalised over dim
+0) spans the rows of every sample, so one sample's weights depend on the others'.
 """
 from typing import Optional
 
@@ -101,4 +107,30 @@ def check_read_elsewhere(call_text: str, input_text: str, shape, function: str, 
         f"{line} {how}: each value is a share of dim {normalised}, not of dim {read}, so the result is silently "
         f"wrong; take the {function} over dim {read}",
         help=f"take the {function} over dim {read}",
+    )
+
+
+def check_singleton(call_text: str, what: str, function: str, along: str, axis: int, rank: int) -> Violation:
+    """A softmax over a dim of size 1; see gather_lint/static/degenerate_softmax.py."""
+    value = "0.0" if function == "log_softmax" else "1.0"
+    other = "the dim that holds the alternatives"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{call_text}` normalises {what} along {along}, which has size 1: every {function} value is exactly "
+        f"{value}, so the weights compare nothing (a weighted sum becomes a plain sum) and torch runs it "
+        f"silently; normalise over {other} (when they were flattened into another dim, as in a `[B * T, 1]` "
+        f"column of scores, reshape to `[B, T]` first)",
+        help=f"take the {function} over {other}, not over the size-1 dim {axis}",
+    )
+
+
+def check_flattened_batch(call_text: str, what: str, function: str, along: str, size, rank: int) -> Violation:
+    """A softmax over a dim that flattens the batch with another dim; see degenerate_softmax.py."""
+    last = rank - 1
+    return Violation(
+        CODE, SEVERITY,
+        f"`{call_text}` normalises {what} along {along}, of size `{size}`: the batch flattened with another "
+        f"dim, so each distribution spans the rows of every sample and one sample's weights depend on the "
+        f"others' (torch runs it silently); take the {function} over dim {last}, within one row",
+        help=f"take the {function} over dim {last}",
     )

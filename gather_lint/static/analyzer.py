@@ -253,8 +253,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
     keep = [names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
             for _, chunk in chunks]
-    if normalised_consumers.spelled_in(text):  # a softmax and its reader are often in different blocks
-        keep = [kept or normalised_consumers.block_spelled(chunk) for kept, (_, chunk) in zip(keep, chunks)]
+    softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
+    if softmax_blocks is not None:
+        keep = [kept or softmax_blocks(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]

@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, scalars, sequences, symbolic
+from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, own_max_sizes
@@ -66,7 +66,8 @@ class CallMixin:
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                     index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                     embedding_lookups.check(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                return layer.apply(args[0]) if len(args) == 1 or (args and modules.takes_state(layer)) else None
+                return normalised_consumers.layer_output(self, layer, layer.apply(args[0])) \
+                    if len(args) == 1 or (args and modules.takes_state(layer)) else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
                 return self._call_instance(layer, node, args, kwargs)
@@ -211,7 +212,8 @@ class CallMixin:
                 what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
                 index_values.check_lookup(self, node, node.args[0], args[0], target.first, what)
                 embedding_lookups.check(self, node, node.args[0], args[0], target.first, what)
-            return target.apply(args[0]) if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
+            return normalised_consumers.layer_output(self, target, target.apply(args[0])) \
+                if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
         formal = self._formal(node.args, args)
         if formal is None:
             return None
@@ -336,7 +338,8 @@ class CallMixin:
                     return _with_sentinel(made, _negative(fill), node.lineno)
                 return constant_ids.filled(made, fill, node.lineno)
             if func == "pad" and args and isinstance(args[0], TensorVal):
-                padded = TensorVal(None, args[0].dtype, args[0].domain)
+                padded = TensorVal(pad_shape.padded(args[0].shape, args[1] if len(args) > 1 else kwargs.get("pad")),
+                                   args[0].dtype, args[0].domain)
                 fill = kwargs.get("value", args[3] if len(args) > 3 else None)
                 if _negative(fill) is not None:
                     return _with_sentinel(padded, _negative(fill), node.lineno)

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import attribute_stores, class_lineage, dataclass_configs, passed_dims
+from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -162,6 +162,7 @@ class ModuleContext:
                                                              _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
+        interp.ones_passed = degenerate_softmax.ones_passed(caller, facts, instance_facts)  # a size 1 from data
         # an inherited method runs on the instance's own class: its __init__ (own or inherited) built the attributes
         interp.class_name = instance.class_name if instance is not None else self.class_of.get(callee)
         interp.instance = instance

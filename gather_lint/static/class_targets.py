@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..contract import ERROR, Violation
 from ..dims import dim_text, must_equal, must_exceed, value
-from . import embedding_lookups
+from . import embedding_lookups, one_class_loss
 from .tensor_ops import as_int
 from .values import DimVal, TensorVal
 
@@ -39,6 +39,8 @@ def check(interp, func: str, node, args: list, kwargs: dict) -> None:
     if classes is None or (isinstance(target, TensorVal) and target.dtype in _FLOATS):
         return
     text = interp.source.segment(target_node)
+    if one_class_loss.check(interp, node, dims, f"F.{func}()", text):
+        return
     ignored = _ignore_index(node, args, kwargs)
     if ignored is None:
         return  # some target value is skipped, and which one is not known

@@ -29,9 +29,10 @@ from typing import Optional
 
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
+from . import degenerate_softmax
 from .normalised_axis import assigned_value
 from .tree_walk import called_name
-from .modules import KeepShape
+from .modules import KeepShape, Sequential
 from .tensor_ops import as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -99,11 +100,23 @@ def layer(node: ast.Call, func: str, built, args, kwargs, segment):
 
 def spelled_in(text: str) -> bool:
     """A file that can pair a softmax over a dim other than the classes' with an op that reads its
-    distribution dim (softmaxes are in most model files: only these few are parsed for this)."""
-    if "oftmax" not in text or not _softmax_off_classes(text):  # softmax, nn.Softmax, nn.LogSoftmax
-        return False
-    return any(word in text for word in _CONSUMER_WORDS + _READ_WORDS) or \
-        ("range(" in text and _ROW_PICK.search(text) is not None)
+    distribution dim, or hold a softmax wrong by its own dim (softmaxes are in most model files: only
+    these few are parsed for this)."""
+    return block_filter(text) is not None
+
+
+def block_filter(text: str):
+    """The test that picks the blocks to parse in a file spelled_in, or None for another file."""
+    if "oftmax" not in text:  # softmax, nn.Softmax, nn.LogSoftmax
+        return None
+    off_class = _softmax_off_classes(text)
+    read = off_class and (any(word in text for word in _CONSUMER_WORDS + _READ_WORDS) or
+                          ("range(" in text and _ROW_PICK.search(text) is not None))
+    degenerate = degenerate_softmax.block_filter(text, off_class) if degenerate_softmax.spelled_in(text, off_class) \
+        else None
+    if read and degenerate:
+        return lambda chunk: block_spelled(chunk) or degenerate(chunk)
+    return block_spelled if read else degenerate
 
 
 def _softmax_off_classes(text: str) -> bool:
@@ -238,7 +251,21 @@ def _marked(interp, node, name, owner: TensorVal, args, kwargs, result, module: 
     segment = interp.source.segment
     source = node.func.value if module is None and isinstance(node.func, ast.Attribute) else \
         (node.args[0] if node.args else node)
-    return result.with_(normalised=Mark(axis, shape, node, segment(node), name, segment(source), implicit))
+    mark = Mark(axis, shape, node, segment(node), name, segment(source), implicit)
+    degenerate_softmax.check(interp, mark)  # over a size-1 dim or a flattened batch: wrong whatever reads it
+    return result.with_(normalised=mark)
+
+
+def layer_output(interp, layer, out):
+    """`self.softmax(x)` with `self.softmax = nn.Softmax(dim=...)`, or an nn.Sequential ending in one: its
+    own dim checked like F.softmax's."""
+    mark = out.normalised if isinstance(out, TensorVal) else None
+    if mark is None or mark.node is None:
+        return out
+    layers = layer.layers if isinstance(layer, Sequential) else (layer,)
+    if any(isinstance(one, NormalisingLayer) and one.node is mark.node for one in layers):
+        degenerate_softmax.check(interp, mark)
+    return out
 
 
 def _current(t: TensorVal) -> Optional[Mark]:
