@@ -102,3 +102,52 @@ def copy_scores(copy, src_ids):
     return out.scatter(1, src_ids, copy)
 """
     assert codes(code) == ["GL013"]
+
+
+# An optimizer test runs one training step for several embedding widths, 1 among them: the single
+# class is the caller's size, and with all-zero labels torch computes a loss of 0 without raising.
+ONE_CLASS_ONLY_FOR_ONE_CALLER = """
+import torch
+import torch.nn.functional as F
+
+def sparse_step(emb_dim):
+    emb = torch.nn.Embedding(10, emb_dim)
+    idx = torch.randint(0, 10, size=(4,))
+    labels = torch.zeros((4,)).long()
+    loss = F.cross_entropy(emb(idx), labels)
+    loss.backward()
+    return loss
+
+if __name__ == "__main__":
+    assert sparse_step(1).item() == 0.0
+    assert sparse_step(4).item() > 0.0
+    sparse_step(101)
+"""
+
+ONE_CLASS_IN_THE_CODE = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Scorer(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.head = nn.Linear(d, 1)
+
+    def forward(self, x, labels):
+        return F.cross_entropy(self.head(x), labels)
+
+if __name__ == "__main__":
+    scorer = Scorer(8)
+    loss = scorer(torch.randn(4, 8), torch.zeros(4, dtype=torch.long))
+"""
+
+
+def test_one_class_from_one_callers_size_is_silent(torch):
+    run_snippet(ONE_CLASS_ONLY_FOR_ONE_CALLER)
+    assert codes(ONE_CLASS_ONLY_FOR_ONE_CALLER) == []
+
+
+def test_one_class_built_into_the_model_still_reported(torch):
+    assert run_snippet(ONE_CLASS_IN_THE_CODE)["loss"].item() == 0.0  # nothing is ever learnt
+    assert codes(ONE_CLASS_IN_THE_CODE) == ["GL011"]

@@ -16,6 +16,8 @@ def check(interp, node, dims, what: str, target_text: str) -> bool:
     """Flag a batched input whose class dim (1) has size 1; True when flagged."""
     if len(dims) < 2 or not must_equal(dims[1], 1):
         return False
+    if getattr(interp, "ones_passed", False):
+        return False  # the one class is a caller's size (a test run for dims 1, 4, 101): the data's, not the code's
     interp.flag(node, Violation(
         "GL011", ERROR,
         f"the input of {what} has 1 class along dim 1 (shape [{', '.join(map(str, dims))}]): its log-softmax "
