@@ -86,6 +86,18 @@ picked = lp.gather(2, labels.clamp(min=0).unsqueeze(2)).squeeze(2)
 out = picked[:, 3:]
 reference = reference[:, 2:]
 """,
+    "module, a continuation cut from the whole sequence's log-probs": CAUSAL_GRU + """
+answer = seq[:, 4:]
+out = lp[:, 4:].gather(-1, answer.unsqueeze(-1)).squeeze(-1)
+reference = reference[:, 3:]
+""",
+    "plain function, one row's continuation": PLAIN_TABLE + """
+row_lp = logits[1].log_softmax(-1)
+def continuation_score(row_scores, cont, start):
+    return row_scores[start:].gather(-1, cont.unsqueeze(-1)).squeeze(-1)
+out = continuation_score(row_lp, ids[1, 5:], 5)
+reference = torch.stack([row_lp[t - 1, ids[1, t]] for t in range(5, 9)])
+""",
     "plain function, cross_entropy over [N, V]": PLAIN_TABLE + """
 out = F.cross_entropy(logits.reshape(-1, 31), ids.reshape(-1))
 """,
@@ -117,6 +129,9 @@ def test_unshifted_pairing_gl007(name):
 SHIFTED = {
     "gather of logits[:, :-1] with ids[:, 1:]": CAUSAL_GRU + """
 out = lp[:, :-1].gather(-1, seq[:, 1:].unsqueeze(-1)).squeeze(-1)
+""",
+    "a continuation scored by the logits one position earlier": CAUSAL_GRU + """
+out = lp[:, 3:-1].gather(-1, seq[:, 4:].unsqueeze(-1)).squeeze(-1)
 """,
     "labels shifted where they are made, padded with the ignore index": PLAIN_TABLE + """
 labels = torch.cat([ids[:, 1:], torch.full((2, 1), -100)], dim=1)
@@ -190,3 +205,77 @@ def test_raise_mode_does_not_stop_a_silent_mistake():
         warnings.simplefilter("always")
         scope = run_snippet(UNSHIFTED["plain function, cross_entropy over [N, V]"])
     assert "out" in scope and gl007([w for w in caught if issubclass(w.category, GatherLintWarning)])
+
+
+# --- masked_scatter with fewer source values than selected positions (GL003) -----------------------
+
+def _torch_error(fn):
+    with pytest.raises(Exception) as caught:
+        fn()
+    return type(caught.value), str(caught.value)
+
+
+def _placeholders(per_clip: int, frames: int):
+    """Token embeddings [1, T, D] with `per_clip` placeholder positions, and `frames` encoder rows."""
+    embeds = torch.zeros(1, 10, 4)
+    ids = torch.zeros(1, 10, dtype=torch.long)
+    ids[0, 2:2 + per_clip] = 7
+    return embeds, ids == 7, torch.randn(frames, 4)
+
+
+MASKED_FORMS = {
+    "method, mask expanded over the features": lambda e, m, s: e.masked_scatter(m.unsqueeze(-1).expand_as(e), s),
+    "method, mask broadcast from [1, T, 1]": lambda e, m, s: e.masked_scatter(m.unsqueeze(-1), s),
+    "function": lambda e, m, s: torch.masked_scatter(e, m.unsqueeze(-1), s),
+    "in place on a clone": lambda e, m, s: e.clone().masked_scatter_(m.unsqueeze(-1), s),
+}
+
+
+@pytest.mark.parametrize("form", list(MASKED_FORMS))
+def test_masked_scatter_with_too_few_source_values_gl003(form):
+    call = MASKED_FORMS[form]
+    kind, text = _torch_error(lambda: call(*_placeholders(per_clip=6, frames=5)))
+    assert kind is RuntimeError and "Number of elements of source < number of ones in mask" in text
+    with checked(), pytest.raises(RuntimeError, match=r"(?s)GL003 .*selects 24 positions .*has only 20 values.*"
+                                  r"Number of elements of source < number of ones in mask"):
+        call(*_placeholders(per_clip=6, frames=5))
+
+
+@pytest.mark.parametrize("form", list(MASKED_FORMS))
+@pytest.mark.parametrize("frames", [6, 9])
+def test_masked_scatter_with_enough_source_values_stays_silent(form, frames):
+    call = MASKED_FORMS[form]
+    torch.manual_seed(0)
+    plain = call(*_placeholders(per_clip=6, frames=frames))
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with checked():
+            got = call(*_placeholders(per_clip=6, frames=frames))
+    assert torch.equal(got, plain)
+
+
+def test_masked_scatter_in_a_module_reports_at_the_merge_line():
+    program = """
+import torch
+import torch.nn as nn
+
+class Merger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv1d(3, 4, kernel_size=3, stride=2)
+
+    def forward(self, embeds, is_slot, signal):
+        frames = self.down(signal).transpose(1, 2).reshape(-1, 4)  # (L - 3) // 2 + 1 frames
+        return embeds.masked_scatter(is_slot[..., None], frames)
+
+embeds = torch.zeros(1, 12, 4)
+is_slot = torch.zeros(1, 12, dtype=torch.bool)
+is_slot[0, 1:1 + 20 // 2] = True  # counts L // 2 slots: one more than the convolution makes
+out = Merger()(embeds, is_slot, torch.randn(1, 3, 20))
+"""
+    kind, _ = _torch_error(lambda: run_snippet(program))
+    assert kind is RuntimeError
+    with checked(), pytest.raises(RuntimeError, match=r"GL003 .*selects 40 positions .*has only 36 values") as info:
+        run_snippet(program)
+    assert any(frame.filename == SNIPPET_FILE and frame.lineno == 12 for frame in __import__("traceback").extract_tb(info.tb))

@@ -23,7 +23,8 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, device_records, fast_path, indexing, normalised_checks, provenance, reads, shift_checks
+from . import (broadcast_checks, device_records, fast_path, indexing, masked_checks, normalised_checks, provenance, reads,
+               shift_checks)
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -267,6 +268,19 @@ def _check_put(x, key, values, spelling, call) -> None:
         _report(reporter, [violation], spelling, call)
 
 
+def _masked_scatter(original, spelling: str, in_place: bool):
+    """`x.masked_scatter(mask, source)` whose mask selects more positions than source has values (GL003)."""
+    def masked_scatter(self, *args, **kwargs):
+        if _stack and len(args) == 2 and not kwargs and not _idle():
+            reporter = _stack[-1]
+            violation = _run_check(masked_checks.short_source, self, args[0], args[1], in_place, reporter.level)
+            if violation is not None:
+                _report(reporter, [violation], spelling, (original, (self,) + args, {}))
+        return original(self, *args, **kwargs)
+
+    return masked_scatter
+
+
 def _augmented(original, op: str):
     def augmented(self, other):
         if _stack and not torch.compiler.is_compiling():
@@ -404,6 +418,9 @@ def _places() -> List[Tuple[object, str, Callable]]:
     places.append((torch.Tensor, "__setitem__", _setitem))
     for name in ("index_put_", "index_put"):
         places.append((torch.Tensor, name, lambda o, name=name: _index_put(o, name)))
+    for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
+        places.append((owner, "masked_scatter", lambda o, s=prefix + "masked_scatter": _masked_scatter(o, s, False)))
+    places.append((torch.Tensor, "masked_scatter_", lambda o: _masked_scatter(o, "Tensor.masked_scatter_", True)))
     places.append((torch.Tensor, "__iadd__", lambda o: _augmented(o, "+=")))
     places.append((torch.Tensor, "__isub__", lambda o: _augmented(o, "-=")))
     for how in _DIM_AT:

@@ -22,6 +22,7 @@ from ..contract import WARNING, Violation
 from . import values
 
 CODE = "GL007"
+_ROWS = 64  # sequences of a batch tried against one sequence's scores
 _KEPT = 4  # the latest embedded id sequences remembered (token, position and type embeddings of a forward)
 FED: List[Tuple[weakref.ref, int, int, tuple]] = []  # (ids, their version, table rows, shape), newest last
 
@@ -112,14 +113,47 @@ def gathered(scores: torch.Tensor, dim, index: torch.Tensor, how: str, level: st
             or not scores.is_floating_point() or dim not in (-1, scores.dim() - 1) or index.dim() != scores.dim() \
             or index.shape[-1] != 1 or index.shape[:-1] != scores.shape[:-1]:
         return None
-    shape = tuple(scores.shape[:-1])
-    for ids in _fed_like(scores.shape[-1], 0, shape):
+    vocab = scores.shape[-1]
+    candidates = [(ids, ids) for ids in _fed_like(vocab, 0, tuple(scores.shape[:-1]))]
+    window = _window(scores)
+    if window is not None:
+        base, start = window
+        length = scores.shape[-2]
+        candidates += _windows_of_fed(base, start, length)
+    for ids, positions in candidates:
         if not _readable(index, level):
             return None
-        found = _agrees(index.squeeze(-1), ids)
+        found = _agrees(index.squeeze(-1), positions)
         if found is not None and not _shifted_scores(scores):
             return _violation(tuple(scores.shape), ids, *found, how)
     return None
+
+
+def _windows_of_fed(base: torch.Tensor, start: int, length: int) -> list:
+    """(ids, ids at positions start..start+length) for the fed ids the base's positions cover: all of
+    them, or one sequence of the batch when the base holds one sequence's [T, V] scores."""
+    vocab, steps = base.shape[-1], base.shape[-2]
+    found = [(ids, ids.reshape(base.shape[:-1])[..., start:start + length]) for ids in _fed_like(vocab, base.numel() // vocab)]
+    if base.dim() == 2:
+        for ref, version, rows, shape in reversed(FED):
+            ids = ref() if rows == vocab and shape[-1] == steps and _numel(shape) > steps else None
+            if ids is not None and _version(ids) == version:
+                found += [(ids, row[start:start + length]) for row in ids.reshape(-1, steps)[:_ROWS]]
+    return found
+
+
+def _window(scores: torch.Tensor) -> Optional[Tuple[torch.Tensor, int]]:
+    """(base, start) when scores is `base[..., start:start + L, :]` of a contiguous [.., T, V] base
+    (the leading dims whole), e.g. the log-probs of a continuation cut from the whole sequence's."""
+    base = scores._base
+    if base is None or base.dim() != scores.dim() or not base.is_contiguous() or scores.stride() != base.stride() \
+            or scores.shape[:-2] != base.shape[:-2] or scores.shape[-1] != base.shape[-1] or scores.shape[-2] >= base.shape[-2]:
+        return None
+    offset = scores.storage_offset() - base.storage_offset()
+    vocab = base.shape[-1]
+    if offset % vocab or offset // vocab + scores.shape[-2] > base.shape[-2]:
+        return None
+    return base, offset // vocab
 
 
 def loss_target(scores, target, ignore_index, how: str, level: str) -> Optional[Violation]:
