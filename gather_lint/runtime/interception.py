@@ -23,7 +23,8 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import broadcast_checks, device_records, fast_path, indexing, normalised_checks, provenance, reads
+from . import (broadcast_checks, device_records, fast_path, indexing, masked_checks, normalised_checks, provenance, reads,
+               shift_checks)
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -94,6 +95,8 @@ def _family(original, target, spelling: str):
     embeds = target == EMBEDDING
     gathers = not embeds and target.name == "gather"
     normalised = provenance.NORMALISED._facts  # empty unless a log_softmax result is alive
+    scores_ids = marks  # gather / take_along_dim: per-token scores of fed ids (GL007)
+    fed = shift_checks.FED  # empty until an embedding looks up a sequence
 
     def checked(*args, **kwargs):
         if not _stack:
@@ -101,6 +104,10 @@ def _family(original, target, spelling: str):
         reporter = _stack[-1]
         if gathers and normalised and not _busy and not torch.compiler.is_compiling():
             _check_normalised(reporter, target, spelling, args, kwargs)
+        if fed and scores_ids and not _busy and not torch.compiler.is_compiling():
+            _check_shift(reporter, target, spelling, args, kwargs)
+        if embeds and len(args) >= 2 and not _busy:
+            shift_checks.note_fed(args[0], args[1])
         if embeds and len(args) >= 2 and not _busy and not device_records._pending \
                 and not torch.compiler.is_compiling() and fast_path.clean_embedding(args[0], args[1]):
             return original(*args, **kwargs)  # ids and table as the full check would pass them
@@ -154,6 +161,14 @@ def _check_normalised(reporter, op, spelling: str, args, kwargs) -> None:
     if not isinstance(inp, torch.Tensor) or not isinstance(dim, int) or not -inp.dim() <= dim < inp.dim():
         return
     violation = _run_check(normalised_checks.gathered, inp, dim % inp.dim(), index)
+    if violation is not None:
+        _report(reporter, [violation], spelling)
+
+
+def _check_shift(reporter, op, spelling: str, args, kwargs) -> None:
+    """GL007: the ids an embedding was just fed, gathered from the scores at their own positions."""
+    inp, dim, index = _input_dim_index(op, args, kwargs)
+    violation = _run_check(shift_checks.gathered, inp, dim, index, spelling, reporter.level)
     if violation is not None:
         _report(reporter, [violation], spelling)
 
@@ -253,6 +268,19 @@ def _check_put(x, key, values, spelling, call) -> None:
         _report(reporter, [violation], spelling, call)
 
 
+def _masked_scatter(original, spelling: str, in_place: bool):
+    """`x.masked_scatter(mask, source)` whose mask selects more positions than source has values (GL003)."""
+    def masked_scatter(self, *args, **kwargs):
+        if _stack and len(args) == 2 and not kwargs and not _idle():
+            reporter = _stack[-1]
+            violation = _run_check(masked_checks.short_source, self, args[0], args[1], in_place, reporter.level)
+            if violation is not None:
+                _report(reporter, [violation], spelling, (original, (self,) + args, {}))
+        return original(self, *args, **kwargs)
+
+    return masked_scatter
+
+
 def _augmented(original, op: str):
     def augmented(self, other):
         if _stack and not torch.compiler.is_compiling():
@@ -326,15 +354,39 @@ def _normaliser(original):
 
 def _nll_loss(original):
     facts = provenance.NORMALISED._facts
+    fed = shift_checks.FED
 
     def nll_loss(input, *args, **kwargs):
         if facts and _stack and not torch.compiler.is_compiling():
             violation = normalised_checks.loss_input(input)
             if violation is not None:
                 _report(_stack[-1], [violation], "F.nll_loss")
+        if fed and _stack and not _idle():
+            _check_loss_shift(input, args, kwargs, "F.nll_loss")
         return original(input, *args, **kwargs)
 
     return nll_loss
+
+
+def _cross_entropy(original):
+    fed = shift_checks.FED
+
+    def cross_entropy(input, *args, **kwargs):
+        if fed and _stack and not _idle():
+            _check_loss_shift(input, args, kwargs, "F.cross_entropy")
+        return original(input, *args, **kwargs)
+
+    return cross_entropy
+
+
+def _check_loss_shift(input, args, kwargs, spelling: str) -> None:
+    """GL007: a loss whose target is the ids the model was fed, at the logits' own positions."""
+    reporter = _stack[-1]
+    target = args[0] if args else kwargs.get("target")
+    ignore_index = kwargs.get("ignore_index", args[3] if len(args) > 3 else -100)
+    violation = _run_check(shift_checks.loss_target, input, target, ignore_index, spelling, reporter.level)
+    if violation is not None:
+        _report(reporter, [violation], spelling)
 
 
 _OPERATORS = {"__add__": "+", "__radd__": "+", "__sub__": "-", "__rsub__": "-", "__mul__": "*", "__rmul__": "*",
@@ -366,6 +418,9 @@ def _places() -> List[Tuple[object, str, Callable]]:
     places.append((torch.Tensor, "__setitem__", _setitem))
     for name in ("index_put_", "index_put"):
         places.append((torch.Tensor, name, lambda o, name=name: _index_put(o, name)))
+    for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
+        places.append((owner, "masked_scatter", lambda o, s=prefix + "masked_scatter": _masked_scatter(o, s, False)))
+    places.append((torch.Tensor, "masked_scatter_", lambda o: _masked_scatter(o, "Tensor.masked_scatter_", True)))
     places.append((torch.Tensor, "__iadd__", lambda o: _augmented(o, "+=")))
     places.append((torch.Tensor, "__isub__", lambda o: _augmented(o, "-=")))
     for how in _DIM_AT:
@@ -376,6 +431,7 @@ def _places() -> List[Tuple[object, str, Callable]]:
     for owner in (F, torch, torch.Tensor):
         places.append((owner, "log_softmax", _normaliser))
     places.append((F, "nll_loss", _nll_loss))
+    places.append((F, "cross_entropy", _cross_entropy))
     return places
 
 
@@ -410,6 +466,7 @@ def _uninstall() -> None:
     provenance.ORIGINS.clear()
     provenance.KEPT.clear()
     provenance.NORMALISED.clear()
+    shift_checks.clear()
     fast_path.clear()
 
 
