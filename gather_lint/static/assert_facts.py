@@ -15,17 +15,12 @@ from typing import Callable, Iterator, Optional, Tuple
 
 from ..dims import Shape, normalize_dim
 from .values import DimVal, SeqVal, TensorVal
+from . import tree_walk
 
 Fact = Tuple[str, Optional[Shape], Optional[Tuple[int, object]]]  # (name, whole shape, or (axis, dim))
 
 
-def _owner(node) -> Optional[str]:
-    """`x` / `self.x` as an environment key."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return f"{node.value.id}.{node.attr}"
-    return None
+_owner = tree_walk.env_key  # `x` / `self.x` as an environment key.
 
 
 def _whole_shape_of(node) -> Optional[str]:

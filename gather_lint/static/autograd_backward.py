@@ -19,6 +19,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
+from . import tree_walk
 
 _SAVED = ("saved_tensors", "saved_variables")
 _ZEROS = ("zeros", "zeros_like", "new_zeros")
@@ -211,13 +212,7 @@ def _names(node, through_fills: bool = True) -> Set[str]:
     return found
 
 
-def _dotted(node) -> Optional[str]:
-    """`x` for a name, `ctx.index` for an attribute of a name (what a forward leaves on ctx)."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return f"{node.value.id}.{node.attr}"
-    return None
+_dotted = tree_walk.env_key  # `x` for a name, `ctx.index` for an attribute of a name (what a forward leaves on ctx).
 
 
 def _last_name(node) -> Optional[str]:

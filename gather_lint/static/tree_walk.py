@@ -19,6 +19,16 @@ def called_name(node: ast.AST) -> Optional[str]:
     return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
 
 
+def env_key(node: ast.AST) -> Optional[str]:
+    """The environment key of `x` or `x.attr` (a name, or an attribute of a name: `self.w`, `ctx.index`);
+    None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
 def all_nodes(tree: ast.AST) -> List[ast.AST]:
     """list(ast.walk(tree)), same nodes in the same (breadth-first) order."""
     nodes = [tree]
