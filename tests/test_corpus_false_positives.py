@@ -151,3 +151,105 @@ def test_one_class_from_one_callers_size_is_silent(torch):
 def test_one_class_built_into_the_model_still_reported(torch):
     assert run_snippet(ONE_CLASS_IN_THE_CODE)["loss"].item() == 0.0  # nothing is ever learnt
     assert codes(ONE_CLASS_IN_THE_CODE) == ["GL011"]
+
+
+# A segmentation script turns a float label map into one-hot planes through the legacy `.type()`:
+# `torch.LongTensor`, its string and `torch.long` all give int64 indices.
+ONE_HOT_THROUGH_LEGACY_TYPE = """
+import torch
+
+def to_one_hot(y_tensor, n_dims):
+    _, h, w = y_tensor.size()
+    y_tensor = y_tensor.type(torch.LongTensor).view(-1, 1)
+    y_one_hot = torch.zeros(y_tensor.size()[0], n_dims).scatter_(1, y_tensor, 1)
+    return y_one_hot.view(h, w, n_dims)
+
+def to_one_hot_by_name(labels, classes):
+    flat = labels.type("torch.LongTensor").reshape(-1, 1)
+    return torch.zeros(flat.shape[0], classes).scatter_(1, flat, 1.0)
+
+if __name__ == "__main__":
+    seg = torch.randint(0, 3, (1, 4, 5)).float()
+    got = to_one_hot(seg, 3)
+    ref = torch.zeros(4, 5, 3)
+    for i in range(4):
+        for j in range(5):
+            ref[i, j, int(seg[0, i, j])] = 1
+    assert torch.equal(got, ref)
+    assert torch.equal(to_one_hot_by_name(seg, 3), ref.view(-1, 3))
+"""
+
+ONE_HOT_THROUGH_FLOAT_TYPE = """
+import torch
+
+def to_one_hot(y_tensor, n_dims):
+    y_tensor = y_tensor.type(torch.FloatTensor).view(-1, 1)
+    return torch.zeros(y_tensor.size()[0], n_dims).scatter_(1, y_tensor, 1)
+
+if __name__ == "__main__":
+    to_one_hot(torch.randint(0, 3, (1, 4, 5)), 3)
+"""
+
+
+def test_legacy_long_type_gives_int64_indices(torch):
+    run_snippet(ONE_HOT_THROUGH_LEGACY_TYPE)
+    assert codes(ONE_HOT_THROUGH_LEGACY_TYPE) == []
+
+
+def test_legacy_float_type_still_reported(torch):
+    import pytest
+    with pytest.raises(RuntimeError, match="int32/int64"):
+        run_snippet(ONE_HOT_THROUGH_FLOAT_TYPE)
+    assert codes(ONE_HOT_THROUGH_FLOAT_TYPE) == ["GL008"]
+
+
+# A dataset keeps a split table with a padding row `[-1, 0]` in front and looks items up one row past
+# their split: the key never reaches row 0, so no -1 comes out of the table.
+TABLE_READ_PAST_ITS_PADDING_ROW = """
+import torch
+
+class Splits:
+    def __init__(self, lengths):
+        table = torch.tensor([[i, n] for i, n in enumerate(lengths)])
+        table[:, 1] = table[:, 1].cumsum(0)
+        self.table = torch.cat([torch.tensor([[-1, 0]]), table], 0)
+
+    def locate(self, item):
+        hit = (item < self.table[1:, 1].unsqueeze(1)) & (item >= self.table[:-1, 1].unsqueeze(1))
+        split, idx = hit.nonzero().unbind(-1)
+        split = self.table[split + 1, 0]
+        return item - self.table[split, 1]
+
+if __name__ == "__main__":
+    items = torch.tensor([0, 2, 3, 6, 7, 11])
+    got = Splits([3, 4, 5]).locate(items)
+    starts = [0, 3, 7]
+    ref = [i - max(s for s in starts if s <= i) for i in items.tolist()]
+    assert got.tolist() == ref
+"""
+
+PADDING_PUT_INTO_THE_KEY = """
+import torch
+
+class Splits:
+    def __init__(self, lengths):
+        self.starts = torch.tensor(lengths).cumsum(0) - torch.tensor(lengths)
+
+    def locate(self, item, split):
+        split = torch.where(item >= 0, split, -1)
+        return item - self.starts[split]
+
+if __name__ == "__main__":
+    got = Splits([3, 4, 5]).locate(torch.tensor([4, -1]), torch.tensor([1, 0]))
+"""
+
+
+def test_lookup_past_a_padding_row_is_silent(torch):
+    run_snippet(TABLE_READ_PAST_ITS_PADDING_ROW)
+    assert codes(TABLE_READ_PAST_ITS_PADDING_ROW) == []
+
+
+def test_padding_put_into_the_key_still_reported(torch):
+    got = run_snippet(PADDING_PUT_INTO_THE_KEY)["got"]
+    assert got.tolist() == [1, -8]  # the missing item silently reads the last split's start
+    assert codes(PADDING_PUT_INTO_THE_KEY) == ["GL010"]

@@ -6,6 +6,7 @@ arguments, and returns an abstract value, or None whenever the answer is not cer
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
@@ -388,6 +389,23 @@ def to(t, args, kwargs):
     return t
 
 
+# the legacy tensor types `.type()` takes, by name or by its string (`torch.cuda.LongTensor` too)
+_LEGACY_TYPES = {"LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16", "CharTensor": "int8",
+                 "ByteTensor": "uint8", "BoolTensor": "bool", "FloatTensor": "float32", "DoubleTensor": "float64",
+                 "HalfTensor": "float16", "BFloat16Tensor": "bfloat16"}
+
+
+def type_(t, args, kwargs):
+    """`.type(torch.LongTensor)` / `.type('torch.LongTensor')` / `.type(torch.long)`: every argument names a type,
+    never a device, so one that is not recognised leaves the dtype unknown."""
+    chosen = args[0] if args else kwargs.get("dtype")
+    if isinstance(chosen, Literal) and isinstance(chosen.value, str) and chosen.value.startswith("dtype:"):
+        return cast(t, chosen.value[6:])
+    name = chosen.value if isinstance(chosen, Literal) and isinstance(chosen.value, str) else getattr(chosen, "name", None)
+    legacy = _LEGACY_TYPES.get(name.rsplit(".", 1)[-1]) if isinstance(name, str) and name.startswith("torch.") else None
+    return cast(t, legacy) if legacy else TensorVal(t.shape, None, t.domain)
+
+
 def matmul(a: TensorVal, b: TensorVal):
     sa, sb = _known(a), _known(b)
     if sa is None or sb is None or len(sa.dims) < 2 or len(sb.dims) < 2:
@@ -586,7 +604,7 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
     "flatten": flatten,
     "unflatten": unflatten,
     "movedim": movedim, "moveaxis": movedim,
-    "to": to, "type": to, "type_as": to,
+    "to": to, "type": type_, "type_as": to,
 }
 
 
@@ -685,7 +703,7 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
     if len(items) == 1 and isinstance(items[0], TensorVal):
         return lookup(t, items[0])
     if any(isinstance(i, TensorVal) or (i is not None and not isinstance(i, (DimVal, Literal, SliceVal))) for i in items):
-        return TensorVal(None, t.dtype, t.domain)
+        return TensorVal(None, t.dtype, _picked(t.domain))
     if any(i is None for i in items):
         return TensorVal(None, t.dtype, t.domain)
     consumed = sum(1 for i in items if isinstance(i, (DimVal, SliceVal)))
@@ -720,13 +738,22 @@ def lookup(t: TensorVal, key: TensorVal) -> TensorVal:
     """`table[ids]` with one integer tensor: a row of table per id, ids' shape then table's other dims;
     `x[mask]` with a bool mask: one row per True, a count unknown here."""
     s, k = _known(t), _known(key)
+    domain = _picked(t.domain)
     if s is None or k is None or not s.dims:
-        return TensorVal(None, t.dtype, t.domain)
+        return TensorVal(None, t.dtype, domain)
     if key.dtype in ("int64", "int32"):
-        return TensorVal(Shape(k.dims + s.dims[1:]), t.dtype, t.domain)
+        return TensorVal(Shape(k.dims + s.dims[1:]), t.dtype, domain)
     if key.dtype == "bool" and len(k.dims) <= len(s.dims):
-        return TensorVal(Shape((None,) + s.dims[len(k.dims):]), t.dtype, t.domain)
-    return TensorVal(None, t.dtype, t.domain)
+        return TensorVal(Shape((None,) + s.dims[len(k.dims):]), t.dtype, domain)
+    return TensorVal(None, t.dtype, domain)
+
+
+def _picked(domain: Optional[Domain]) -> Optional[Domain]:
+    """The values a tensor key picks: still within the table's bounds, but a padding value the table
+    holds is read only if the key reaches its rows (`table[split + 1]` skips a padding row 0)."""
+    if domain is None or domain.sentinel is None:
+        return domain
+    return replace(domain, sentinel=None, sentinel_line=None)
 
 
 class SliceVal:
