@@ -253,3 +253,87 @@ def test_padding_put_into_the_key_still_reported(torch):
     got = run_snippet(PADDING_PUT_INTO_THE_KEY)["got"]
     assert got.tolist() == [1, -8]  # the missing item silently reads the last split's start
     assert codes(PADDING_PUT_INTO_THE_KEY) == ["GL010"]
+
+
+# The unpadding Function copied across attention libraries: its index holds the positions of the
+# real tokens (`nonzero` of the mask), each once, so scattering the gradient back loses nothing.
+UNPAD_FIRST_AXIS = """
+import torch
+import torch.nn.functional as F
+
+class IndexFirstAxis(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input, indices):
+        ctx.save_for_backward(indices)
+        ctx.first_axis_dim, other_shape = input.shape[0], input.shape[1:]
+        second_dim = other_shape.numel()
+        flat = input.reshape(input.shape[0], -1)
+        return torch.gather(flat, 0, indices.unsqueeze(-1).expand(-1, second_dim)).reshape(-1, *other_shape)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (indices,) = ctx.saved_tensors
+        other_shape = grad_output.shape[1:]
+        grad_output = grad_output.reshape(grad_output.shape[0], -1)
+        grad_input = torch.zeros([ctx.first_axis_dim, grad_output.shape[1]], dtype=grad_output.dtype)
+        grad_input.scatter_(0, indices.unsqueeze(-1).expand(-1, grad_output.shape[1]), grad_output)
+        return grad_input.reshape(ctx.first_axis_dim, *other_shape), None
+
+index_first_axis = IndexFirstAxis.apply
+
+def unpad_input(hidden_states, attention_mask):
+    indices = torch.nonzero(attention_mask.flatten(), as_tuple=False).flatten()
+    return index_first_axis(hidden_states.reshape(-1, *hidden_states.shape[2:]), indices), indices
+
+if __name__ == "__main__":
+    hidden = torch.randn(2, 4, 3, requires_grad=True)
+    mask = torch.tensor([[1, 1, 0, 0], [1, 1, 1, 0]])
+    packed, indices = unpad_input(hidden, mask)
+    upstream = torch.randn_like(packed)
+    packed.backward(upstream)
+    ref = torch.zeros(8, 3)
+    for row, position in enumerate(indices.tolist()):
+        ref[position] += upstream[row]
+    assert torch.equal(hidden.grad.reshape(8, 3), ref)
+"""
+
+
+def test_unpadding_function_backward_is_silent(torch):
+    run_snippet(UNPAD_FIRST_AXIS)
+    assert codes(UNPAD_FIRST_AXIS) == []
+
+
+def test_a_shape_offered_with_an_alternative_is_no_fact():
+    # "(batch, seq, vocab) or (batch, vocab)": a caller passing a flat [N, V] is within the docstring
+    code = '''
+import torch
+
+def logprobs_of(logits, labels):
+    """
+    Args:
+        logits: Model output logits of shape (batch_size, seq_len, vocab_size)
+            or (batch_size, vocab_size).
+        labels (`torch.LongTensor` of shape `(batch_size, seq_len)` or `(batch_size,)`): targets.
+    """
+    return torch.gather(logits, dim=-1, index=labels.unsqueeze(-1)).squeeze(-1)
+
+def flat_logprobs(logits_rmpad, ids_rmpad):
+    # logits_rmpad: [total_nnz, vocab_size]  ids_rmpad: [total_nnz]
+    return logprobs_of(logits_rmpad, ids_rmpad)
+'''
+    assert codes(code) == []
+
+
+def test_a_single_docstring_shape_is_still_a_fact():
+    code = '''
+import torch
+
+def logprobs_of(logits, labels):
+    """
+    Args:
+        logits: Model output logits of shape (batch_size, seq_len, vocab_size).
+        labels (`torch.LongTensor` of shape `(batch_size,)`): one target per sequence.
+    """
+    return torch.gather(logits, dim=-1, index=labels.unsqueeze(-1)).squeeze(-1)
+'''
+    assert codes(code) == ["GL001"]

@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
-from . import tree_walk
+from . import repeat_evidence, tree_walk
 
 _SAVED = ("saved_tensors", "saved_variables")
 _ZEROS = ("zeros", "zeros_like", "new_zeros")
@@ -40,11 +40,14 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
         if isinstance(cls, ast.ClassDef) and any(_last_name(base) == "Function" for base in cls.bases):
             methods = {node.name: node for node in cls.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
             if "forward" in methods and "backward" in methods:
-                yield from _check_backward(methods["forward"], methods["backward"])
+                yield from _check_backward(methods["forward"], methods["backward"],
+                                           lambda name: repeat_evidence.argument_repeats(tree, cls.name, methods["forward"], name))
 
 
-def _check_backward(forward, backward) -> Iterator[Tuple[ast.AST, object]]:
-    looked_up = _saved_lookup_indices(forward)
+def _check_backward(forward, backward, repeats) -> Iterator[Tuple[ast.AST, object]]:
+    # only an index known to repeat: unpadding positions (`nonzero` of a mask) are unique, and their
+    # backward may well scatter without accumulating
+    looked_up = _saved_lookup_indices(forward, repeats)
     if not looked_up:
         return
     params = [a.arg for a in backward.args.args]
@@ -71,9 +74,9 @@ def _check_backward(forward, backward) -> Iterator[Tuple[ast.AST, object]]:
             write, ast.unparse(positions), ast.unparse(lookup), lookup.lineno, adder)
 
 
-def _saved_lookup_indices(forward) -> Dict[object, ast.AST]:
+def _saved_lookup_indices(forward, repeats) -> Dict[object, ast.AST]:
     """{slot in ctx.save_for_backward(...), or the name of a ctx attribute: the forward's lookup} for what
-    the forward saves and its lookups index with."""
+    the forward saves and its lookups index with, when `repeats(name)` says the saved index can repeat."""
     ctx = forward.args.args[0].arg if forward.args.args else None
     saves = [node for node in ast.walk(forward) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and node.func.attr == "save_for_backward" and _last_name(node.func.value) == ctx]
@@ -86,7 +89,7 @@ def _saved_lookup_indices(forward) -> Dict[object, ast.AST]:
               for target in node.targets for name in _names(target)}
     found: Dict[object, ast.AST] = {}
     for slot, value in saved:
-        if not isinstance(value, ast.Name) or value.id in unique:
+        if not isinstance(value, ast.Name) or value.id in unique or not repeats(value.id):
             continue
         reach = _derived(forward, {value.id}) - (unique - {value.id})
         for call, index in _lookups(forward):

@@ -143,8 +143,12 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
     found: Dict[str, tuple] = {}
     wanted = set(params)
     entry, entry_indent, entry_text = None, 0, ""
+    shaped, shaped_indent = None, 0  # the entry whose shape its own line gave: its next line may offer another
     for line in doc.splitlines():
         indent = len(line) - len(line.lstrip())
+        if shaped is not None and indent > shaped_indent and _ALTERNATIVE.match(line.strip()):
+            del found[shaped]  # "of shape (B, T, V)" / "or (B, V)": either rank, so neither is a fact
+        shaped = None
         if entry is not None and indent > entry_indent and line.strip():
             where = _DOC_CONTINUED.search(line)
             shape = parse_group(line[where.end():].lstrip("`"), strict=False) if where is not None else None
@@ -161,15 +165,18 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         rest = match.group(2)
         shape = None
         where = _DOC_SHAPE.search(rest)
-        if where is not None and not _MANY.search(rest[:where.start()]):
+        if where is not None and not _MANY.search(rest[:where.start()]) and not _ALTERNATIVE.search(rest[where.end():]):
             shape = parse_group(rest[where.end():].lstrip("`"), strict=False)
         if shape is not None:
             found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]))
+            shaped, shaped_indent = match.group(1), indent
         else:
             entry, entry_indent, entry_text = match.group(1), indent, rest
     return found
 
 
+# a second shape offered for the same parameter: "(B, T, V) or (B, V)", "`(batch, seq)` or `(batch,)`"
+_ALTERNATIVE = re.compile(r"(?i)(?:^|\W)or\s+(?:of\s+shape\s+|shape\s+)?`*[\[(]")
 _MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
 _DOC_CONTINUED = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])|^\s*[Ss]hapes?\s*[:=]?\s*`*(?=[\[(])")
 
