@@ -25,6 +25,10 @@ The other way round gives the same ``[B, B]``: a pick squeezed to ``[B]``
 (``q.gather(1, a.unsqueeze(1)).squeeze(1)``) combined with a per-sample column ``[B, 1]`` (returns or
 targets kept as columns), or a ``[B]`` passed to a helper whose parameter is annotated ``[B, 1]`` and
 combined there with its other ``[B, 1]`` parameters (reported where they meet).
+
+A distribution keeps its batch shape the same way: ``Categorical(logits=[B, A]).log_prob(actions)`` with
+the actions stored as a column ``[B, 1]`` broadcasts the column against the batch ``[B]`` and returns
+``[B, B]``, every action scored under every sample's distribution; the value it needs is ``[B]``.
 """
 from typing import Optional
 
@@ -85,6 +89,18 @@ def check_column_key_broadcast(indexed: Shape, other: Shape, grown: Shape, op: s
         f"combined ({op}) with{named} {other}{where}; broadcasting aligns the right-most dims, so the result is "
         f"{grown}, every row with every other row, silently; index with a 1-d key (`idx.view(-1)`) or flatten the "
         f"result first",
+    )
+
+
+def check_distribution_value(distribution: str, batch: Shape, value_shape: Shape, grown: Shape,
+                             value_text: str = "value", line: Optional[int] = None) -> Violation:
+    """`dist.log_prob(v)` with v [*batch, 1] on a distribution of batch shape [*batch]: [*batch, N] back."""
+    where = f" at line {line}" if line is not None else ""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{distribution}.log_prob({value_text})`{where} scores a value {value_shape} on a distribution of batch "
+        f"shape {batch}: the value's trailing 1 broadcasts against the batch, so the result is {grown}, every "
+        f"value under every sample's distribution, silently; pass {batch} values (`{value_text}.squeeze(-1)`)",
     )
 
 

@@ -23,8 +23,8 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import (broadcast_checks, device_records, fast_path, indexing, masked_checks, normalised_checks, provenance, reads,
-               shift_checks)
+from . import (broadcast_checks, device_records, distribution_checks, fast_path, indexing, masked_checks,
+               normalised_checks, provenance, reads, shift_checks)
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -341,6 +341,28 @@ def _loss(original, name: str):
     return loss
 
 
+def _log_prob(original):
+    """`Distribution.log_prob` (GL006): a value that kept a trailing 1 against the batch shape."""
+    def log_prob(self, value, *args, **kwargs):
+        if _stack and not torch.compiler.is_compiling():
+            violation = _run_check(distribution_checks.check, self, value)
+            if violation is not None:
+                _report(_stack[-1], [violation], f"{type(self).__name__}.log_prob")
+        return original(self, value, *args, **kwargs)
+
+    return log_prob
+
+
+def _distributions() -> List[type]:
+    """The distribution classes that define their own log_prob (each is patched on its own class)."""
+    found = []
+    for name in dir(torch.distributions):
+        cls = getattr(torch.distributions, name)
+        if isinstance(cls, type) and issubclass(cls, torch.distributions.Distribution) and "log_prob" in vars(cls):
+            found.append(cls)
+    return found
+
+
 def _normaliser(original):
     """log_softmax in any spelling: its result remembers the dim it was normalised over (GL018)."""
     def log_softmax(*args, **kwargs):
@@ -431,6 +453,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
     for owner in (F, torch, torch.Tensor):
         places.append((owner, "log_softmax", _normaliser))
     places.append((F, "nll_loss", _nll_loss))
+    for cls in _distributions():
+        places.append((cls, "log_prob", _log_prob))
     places.append((F, "cross_entropy", _cross_entropy))
     return places
 
