@@ -96,12 +96,17 @@ def check_distribution_value(distribution: str, batch: Shape, value_shape: Shape
                              value_text: str = "value", line: Optional[int] = None) -> Violation:
     """`dist.log_prob(v)` with v [*batch, 1] on a distribution of batch shape [*batch]: [*batch, N] back."""
     where = f" at line {line}" if line is not None else ""
+    flat = next((value_text[:-len(end)] for end in _COLUMN_ENDS if value_text.endswith(end) and len(value_text) > len(end)),
+                f"{value_text}.squeeze(-1)")
     return Violation(
         CODE, SEVERITY,
         f"`{distribution}.log_prob({value_text})`{where} scores a value {value_shape} on a distribution of batch "
         f"shape {batch}: the value's trailing 1 broadcasts against the batch, so the result is {grown}, every "
-        f"value under every sample's distribution, silently; pass {batch} values (`{value_text}.squeeze(-1)`)",
+        f"value under every sample's distribution, silently; pass {batch} values (`{flat}`)",
     )
+
+
+_COLUMN_ENDS = (".unsqueeze(-1)", ".unsqueeze(1)", "[:, None]", "[..., None]", ".view(-1, 1)", ".reshape(-1, 1)")
 
 
 def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Optional[Violation]:

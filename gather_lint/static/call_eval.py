@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, own_max_sizes
+from . import default_dtype_buffers, distribution_values, own_max_sizes
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -117,6 +117,8 @@ class CallMixin:
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
+            if isinstance(owner, distribution_values.DistVal):
+                return distribution_values.method(self, node, owner, func.attr, args, kwargs)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
             if isinstance(owner, ArrayVal):
@@ -296,6 +298,8 @@ class CallMixin:
             return tensor_lists.chunks(args[0], args[1:], kwargs, func)
         if name.startswith("numpy."):
             return numpy_values.call(func, args, kwargs, node)
+        if module.startswith("torch.distributions") and func in distribution_values.KINDS:
+            return distribution_values.make(func, args, kwargs)
         if func in numpy_values.TO_TENSOR and module == "torch" and args and isinstance(args[0], ArrayVal) \
                 and numpy_values.to_tensor(func, args[0], kwargs) is not None:
             return numpy_values.to_tensor(func, args[0], kwargs)  # torch.from_numpy(a): a's dtype
