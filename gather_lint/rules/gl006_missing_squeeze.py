@@ -29,6 +29,10 @@ combined there with its other ``[B, 1]`` parameters (reported where they meet).
 A distribution keeps its batch shape the same way: ``Categorical(logits=[B, A]).log_prob(actions)`` with
 the actions stored as a column ``[B, 1]`` broadcasts the column against the batch ``[B]`` and returns
 ``[B, B]``, every action scored under every sample's distribution; the value it needs is ``[B]``.
+
+A value head is the same column: ``nn.Linear(d, 1)`` (or an ``nn.Sequential`` ending in one) returns
+``[B, 1]``, and ``returns - critic(obs)`` or ``F.mse_loss(critic(obs), returns)`` with ``returns [B]`` is
+``[B, B]``; reported where the two meet, since the squeeze belongs at the use.
 """
 from typing import Optional
 

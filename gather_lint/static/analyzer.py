@@ -15,7 +15,7 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import own_max_sizes
-from . import autograd_backward, distribution_values, rolled_labels, sign_blind_penalty
+from . import autograd_backward, distribution_values, head_columns, rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -102,7 +102,7 @@ def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
-        or _float_keys_in_script(text) or distribution_values.spelled_in(text)
+        or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -252,7 +252,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     # a block making out-of-range index values counts as a site's: its callers index with them
     tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
     scored = distribution_values.spelled_in(text)  # `dist.log_prob(v)`: the distribution is often built elsewhere
-    keep = [names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
+    heads = head_columns.scripted(text)  # a script with a width-1 head: where its output is used names no op
+    keep = [heads or names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
             or (scored and "log_prob(" in chunk) for _, chunk in chunks]
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     if softmax_blocks is not None:

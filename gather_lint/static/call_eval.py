@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, own_max_sizes
+from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -66,7 +66,7 @@ class CallMixin:
                     self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
                     index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
                     embedding_lookups.check(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                return normalised_consumers.layer_output(self, layer, layer.apply(args[0])) \
+                return normalised_consumers.layer_output(self, layer, head_columns.mark(layer, node, layer.apply(args[0]))) \
                     if len(args) == 1 or (args and modules.takes_state(layer)) else None
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
@@ -214,7 +214,7 @@ class CallMixin:
                 what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
                 index_values.check_lookup(self, node, node.args[0], args[0], target.first, what)
                 embedding_lookups.check(self, node, node.args[0], args[0], target.first, what)
-            return normalised_consumers.layer_output(self, target, target.apply(args[0])) \
+            return normalised_consumers.layer_output(self, target, head_columns.mark(target, node, target.apply(args[0]))) \
                 if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
         formal = self._formal(node.args, args)
         if formal is None:
@@ -400,7 +400,7 @@ class CallMixin:
 
 
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
-                 "as_tensor", "LongTensor", "FloatTensor", "Tensor"}
+                 "as_tensor", "LongTensor", "FloatTensor", "Tensor", "linspace", "logspace"}
 
 
 _LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}  # torch.Tensor([...]) is float
@@ -545,6 +545,10 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         n = args[0] if args else None
         shape = Shape((n.dim,)) if isinstance(n, DimVal) else None
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), origin="constructor")
+    if func in ("linspace", "logspace"):  # (start, end, steps): steps floats
+        steps = args[2] if len(args) > 2 else kwargs.get("steps")
+        return TensorVal(Shape((steps.dim,)) if isinstance(steps, DimVal) else None,
+                         None if unknown_dtype else (dtype or "float32"), origin="constructor")
     if func == "arange":
         ints = [a for a in args if isinstance(a, DimVal)]
         floats = [a for a in args if isinstance(a, Literal) and isinstance(a.value, float)]

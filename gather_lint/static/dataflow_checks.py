@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import advanced_indexing, broadcast_rows, loss_targets, one_hot_pick, passed_columns, squeezed_picks
+from . import advanced_indexing, broadcast_rows, head_columns, loss_targets, one_hot_pick, passed_columns, squeezed_picks
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -154,16 +154,17 @@ class DataflowCheckMixin:
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
             if isinstance(mine, TensorVal) and mine.kept_singleton is not None and isinstance(other, TensorVal) \
                     and other.kept_singleton is None:
-                gather = mine.kept_at if mine.kept_at is not None and self._in_this_function(mine.kept_at) else None
+                head = head_columns.is_head(mine)  # a width-1 layer's output: reported where it is used
+                gather = mine.kept_at if mine.kept_at is not None and not head and self._in_this_function(mine.kept_at) else None
                 # a method of this file returned it (`q = self.net.q_values(s)`): the squeeze belongs at its
                 # gather, which the finding names (without a fix there: other callers share that code)
-                returned = mine.kept_at if gather is None and mine.kept_at is not None and not (
+                returned = mine.kept_at if gather is None and mine.kept_at is not None and not head and not (
                     self.call_depth and isinstance(mine_node, ast.Name) and mine_node.id in self.params) else None
                 at = gather or returned or mine_node
                 violation = missing_squeeze.check_broadcast(
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
                     self.source.segment(other_node), op, node.lineno if gather is not None or returned is not None else None,
-                    "the index's" if isinstance(mine.kept_at, ast.Subscript) else "gather's")
+                    "the index's" if isinstance(mine.kept_at, ast.Subscript) else "a width-1 layer's" if head else "gather's")
                 if violation is not None:
                     passed_in = gather is None and returned is None and self.call_depth and isinstance(mine_node, ast.Name) \
                         and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong

@@ -13,6 +13,7 @@ import ast
 
 from ..dims import must_differ, value
 from ..rules import gl006_missing_squeeze as rule
+from .head_columns import HeadMark
 from .values import TensorVal
 
 
@@ -38,7 +39,7 @@ def check(interp, node, left_node, left, right_node, right, what: str) -> None:
 
 def _kept_by_gather(t):
     """The axis of the singleton a gather (not a lookup's column key) left in `t`, with its shape known."""
-    if not isinstance(t, TensorVal) or t.kept_singleton is None or isinstance(t.kept_at, ast.Subscript):
+    if not isinstance(t, TensorVal) or t.kept_singleton is None or isinstance(t.kept_at, (ast.Subscript, HeadMark)):
         return None
     s = t.shape
     if s is None or s.variadic or not 0 <= t.kept_singleton < len(s.dims) or s.dims[t.kept_singleton] != 1:
