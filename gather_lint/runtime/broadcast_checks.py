@@ -93,3 +93,18 @@ def loss_target(input, target, loss: str) -> Optional[Violation]:
         if other_shape[axis] > 1 and all(a == b for k, (a, b) in enumerate(zip(shape, other_shape)) if k != axis):
             return rule.check_loss_target(Shape(shape), axis, Shape(other_shape), loss)
     return None
+
+
+# the element-wise losses that broadcast input against target (with only a UserWarning); the binary
+# cross-entropies raise on a size mismatch instead
+BROADCASTING_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"})
+
+
+def column_against_vector(input, target, loss: str) -> Optional[Violation]:
+    """GL006 without a mark: a loss between a column [N, 1] (a value head's output) and a vector [N]
+    (N > 1), either way round, averages the [N, N] table of every prediction against every target."""
+    for column, vector, names in ((input, target, ("input", "target")), (target, input, ("target", "input"))):
+        if column.dim() == 2 and vector.dim() == 1 and column.shape[1] == 1 and column.shape[0] == vector.shape[0] > 1:
+            return rule.check_broadcast(Shape(tuple(column.shape)), 1, Shape(tuple(vector.shape)), *names, loss,
+                                        kept_by="a trailing")
+    return None

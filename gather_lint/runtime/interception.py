@@ -331,9 +331,16 @@ def _operator(original, symbol: str):
 def _loss(original, name: str):
     facts = provenance.KEPT._facts
 
+    broadcasts = name in broadcast_checks.BROADCASTING_LOSSES
+
     def loss(input, target, *args, **kwargs):
         if facts and _stack and (id(input) in facts or id(target) in facts) and not torch.compiler.is_compiling():
             violation = broadcast_checks.combined(input, target, name) or broadcast_checks.loss_target(input, target, name)
+            if violation is not None:
+                _report(_stack[-1], [violation], f"F.{name}")
+        elif broadcasts and _stack and isinstance(input, _Tensor) and isinstance(target, _Tensor) \
+                and input.dim() != target.dim() and not torch.compiler.is_compiling():
+            violation = broadcast_checks.column_against_vector(input, target, f"F.{name}")
             if violation is not None:
                 _report(_stack[-1], [violation], f"F.{name}")
         return original(input, target, *args, **kwargs)
