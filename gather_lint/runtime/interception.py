@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
 from . import (broadcast_checks, device_records, distribution_checks, fast_path, indexing, masked_checks,
-               normalised_checks, provenance, reads, shift_checks)
+               normalised_checks, provenance, reads, shift_checks, torch_warnings)
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -477,6 +477,7 @@ def _install() -> None:
     for owner, name, make in _places():
         _patch(owner, name, make(getattr(owner, name)))
     _rebind_imported_names()
+    torch_warnings.install()
 
 
 def _uninstall() -> None:
@@ -491,6 +492,7 @@ def _uninstall() -> None:
             delattr(owner, name)  # the subclass attribute shadowed the base's slot: remove it
     _saved.clear()
     _originals.clear()
+    torch_warnings.uninstall()
     _operators_on = False
     reads.clear()
     device_records.discard()

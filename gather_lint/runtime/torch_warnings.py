@@ -1,0 +1,51 @@
+"""torch's own warnings from an intercepted call are shown at the user's line, not at the wrapper's.
+
+A warning torch raises in C++ (TORCH_WARN) or in Python with `stacklevel=2` names the frame that
+called the op; under the mode that frame is the wrapper in interception.py, so the user read
+"interception.py:346: UserWarning: Using a target size ..." with no hint of their own line. While the
+mode is on, a warning shown at one of gather-lint's files is shown at the first frame outside torch,
+gather-lint and the warnings machinery instead. Which warnings show, and how often, is still the
+warnings filter's decision (it has run by the time a warning is shown).
+"""
+import os
+import sys
+import warnings
+
+import torch
+
+_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_SKIPPED = (_OWN_DIR, os.path.dirname(torch.__file__) + os.sep, os.path.splitext(warnings.__file__)[0])
+_previous = None
+
+
+def _user_place():
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_SKIPPED) and not filename.startswith("<frozen"):
+            return filename, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+def _show(message, category, filename, lineno, file=None, line=None):
+    if filename.startswith(_OWN_DIR):
+        place = _user_place()
+        if place is not None:
+            (filename, lineno), line = place, None
+    _previous(message, category, filename, lineno, file, line)
+
+
+def install() -> None:
+    global _previous
+    if warnings.showwarning is _show:
+        return
+    _previous = warnings.showwarning
+    warnings.showwarning = _show
+
+
+def uninstall() -> None:
+    global _previous
+    if warnings.showwarning is _show and _previous is not None:
+        warnings.showwarning = _previous
+    _previous = None
