@@ -62,7 +62,7 @@ if __name__ == "__main__":
     model = ActorCritic(4, 3)
     obs, returns, logp = torch.randn(5, 4), torch.randn(5), torch.randn(5)
     model.loss(obs, returns, logp)
-    RESULT = (returns - model.value_head(obs){use}).shape, len(returns)
+    RESULT = (returns - model.value_head(obs){use}).shape, len(returns)  # expect
 """
 
 REGRESSION_TOY = '''

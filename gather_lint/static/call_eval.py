@@ -228,6 +228,11 @@ class CallMixin:
         if name in _RETURNS_MODULE and not kwargs:
             return instance
         method = self.module.methods.get((instance.class_name, name))
+        if method is None and instance.facts is not None:
+            # `model.value_head(h)`, `agent.q_net(obs)`: a layer (or a file class) its __init__ built
+            held = self.module.attributes(instance.class_name, instance.facts).get(f"self.{name}")
+            if modules.is_layer(held) or isinstance(held, InstanceVal):
+                return self._call_instance(held, node, args, kwargs)
         formal = self._formal(node.args, args)
         if method is None or formal is None or (instance.facts is None and not self.module.scripted):
             return None
