@@ -73,7 +73,8 @@ def check(site: Site) -> Optional[Violation]:
     mine, theirs = site.input.dtype, site.payload.dtype
     if mine is None or theirs is None or mine == theirs:
         return None
-    exact = mine == _LOOSE and site.options.get("input_dtype_exact")  # self a fresh default-dtype buffer
+    # self a fresh default-dtype buffer, or real dtypes at run time
+    exact = site.options.get("dtypes_exact") or (mine == _LOOSE and site.options.get("input_dtype_exact"))
     if _kind(mine) == _kind(theirs) and _LOOSE in (mine, theirs) and not exact:
         return None  # float32 vs another float: certain only when neither side is a loose "some float"
     role = "src" if site.op.family == "scatter" else "source"

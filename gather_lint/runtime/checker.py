@@ -46,7 +46,14 @@ def site_of(op: Op, bound: dict) -> Optional[Site]:
                 _info(payload, "src" if op.family == SCATTER else "source") if isinstance(payload, torch.Tensor) else None)
     if op.name == "scatter" and "value" in bound:
         site.options["payload_from"] = "value"  # value= is a scalar torch converts, never a src
+    if isinstance(payload, torch.Tensor) and payload.dtype != inp.dtype:
+        # real dtypes, not a static guess; CUDA autocast promotes scatter_add's and index_put's inputs
+        site.options["dtypes_exact"] = not _autocasting(inp)
     return site
+
+
+def _autocasting(t: torch.Tensor) -> bool:
+    return torch.is_autocast_enabled(t.device.type)
 
 
 _VERDICTS: Dict[tuple, Tuple[Optional[Site], List[Violation]]] = {}
@@ -64,6 +71,9 @@ def _signature(op: Op, bound: dict) -> Optional[tuple]:
             return None
     dim = bound.get("dim")
     key.append(dim if dim is None or isinstance(dim, int) else int(dim))
+    payload = bound.get(op.payload_param) if op.payload_param else None
+    if isinstance(payload, torch.Tensor) and payload.dtype != bound["input"].dtype:
+        key.append(_autocasting(bound["input"]))  # the dtype verdict depends on it (site_of)
     return tuple(key)
 
 
