@@ -23,8 +23,8 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import (broadcast_checks, device_records, distribution_checks, fast_path, indexing, masked_checks,
-               normalised_checks, provenance, reads, shift_checks, torch_warnings)
+from . import (broadcast_checks, device_records, distribution_checks, fast_path, gradient_checks, indexing, masked_checks,
+               normalised_checks, provenance, reads, shift_checks, torch_verdict, torch_warnings)
 from .checker import check_call
 from .targets import EMBEDDING
 
@@ -360,6 +360,33 @@ def _log_prob(original):
     return log_prob
 
 
+def _gradient_taker(original):
+    """torch.autograd.backward / grad (GL001): a gradient of another shape than its output's. Looked at
+    only once torch has rejected the call, so valid backward passes pay nothing."""
+    function = original.__name__
+
+    def takes_gradient(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except RuntimeError as exc:
+            if not (_stack and "Mismatch in shape" in str(exc)) or torch.compiler.is_compiling():
+                raise
+            rejected = exc
+        violation = gradient_checks.mismatch(function, args, kwargs)
+        if violation is not None:  # reported outside the except block: torch's error is not chained to ours
+            verdict = (type(rejected), torch_verdict.message(rejected))
+            _report(_stack[-1], [violation], f"torch.autograd.{function}", (_answer, (verdict,), {}))
+        raise rejected
+
+    return takes_gradient
+
+
+def _answer(verdict):
+    """Stands in for a call torch has already rejected: reporting asks it for torch's verdict."""
+    kind, text = verdict
+    raise kind(text)
+
+
 def _distributions() -> List[type]:
     """The distribution classes that define their own log_prob (each is patched on its own class)."""
     found = []
@@ -463,6 +490,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
     for cls in _distributions():
         places.append((cls, "log_prob", _log_prob))
     places.append((F, "cross_entropy", _cross_entropy))
+    places.append((torch.autograd, "backward", _gradient_taker))
+    places.append((torch.autograd, "grad", _gradient_taker))
     return places
 
 
