@@ -113,6 +113,18 @@ def check_distribution_value(distribution: str, batch: Shape, value_shape: Shape
 _COLUMN_ENDS = (".unsqueeze(-1)", ".unsqueeze(1)", "[:, None]", "[..., None]", ".view(-1, 1)", ".reshape(-1, 1)")
 
 
+def check_square_loss_operand(square: Shape, vector: Shape, square_text: str, vector_text: str, loss: str) -> Violation:
+    """An element-wise loss between a vector [N] and a square [N, N]: the square is the outer product a
+    kept column [N, 1] made with an [N] tensor upstream (a keepdim max, a head's output)."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{square_text}` {square} meets `{vector_text}` {vector} in {loss}: a square of the batch size is what a "
+        f"column [N, 1] (a `keepdim=True` reduction, a width-1 layer's output, a gathered column) combined with an "
+        f"[N] tensor gives upstream, so the loss compares every row's value with every other row's, silently apart "
+        f"from torch's size warning; squeeze that column (`.squeeze(-1)`) where the {square_text} is computed",
+    )
+
+
 def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Optional[Violation]:
     """`.squeeze()` with no dim on a gathered result that has another literal size-1 dim."""
     if gathered is None or gathered.variadic or axis is None:

@@ -102,9 +102,14 @@ BROADCASTING_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber
 
 def column_against_vector(input, target, loss: str) -> Optional[Violation]:
     """GL006 without a mark: a loss between a column [N, 1] (a value head's output) and a vector [N]
-    (N > 1), either way round, averages the [N, N] table of every prediction against every target."""
+    (N > 1), either way round, averages the [N, N] table of every prediction against every target; so
+    does a vector [N] against a square [N, N], the outer product such a pair made upstream."""
     for column, vector, names in ((input, target, ("input", "target")), (target, input, ("target", "input"))):
-        if column.dim() == 2 and vector.dim() == 1 and column.shape[1] == 1 and column.shape[0] == vector.shape[0] > 1:
+        if column.dim() != 2 or vector.dim() != 1 or vector.shape[0] < 2 or column.shape[0] != vector.shape[0]:
+            continue
+        if column.shape[1] == 1:
             return rule.check_broadcast(Shape(tuple(column.shape)), 1, Shape(tuple(vector.shape)), *names, loss,
                                         kept_by="a trailing")
+        if column.shape[1] == vector.shape[0]:
+            return rule.check_square_loss_operand(Shape(tuple(column.shape)), Shape(tuple(vector.shape)), *names, loss)
     return None
