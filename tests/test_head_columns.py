@@ -181,3 +181,116 @@ def test_the_squeezed_head_is_silent_and_torch_keeps_one_per_row(style, torch):
 ])
 def test_correct_uses_of_a_width_one_head_stay_silent(code):
     assert [f.code for f in lint(textwrap.dedent(code))] == []
+
+
+KEEPDIM_DQN = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class QNet(nn.Module):
+    def __init__(self, obs_dim, n_actions):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(obs_dim, 32), nn.ReLU(), nn.Linear(32, n_actions))
+
+    def forward(self, obs):
+        return self.body(obs)
+
+
+def td_targets(q_net, next_obs, rewards, dones, gamma=0.99):
+    # next_obs: [B, obs_dim]  rewards: [B]  dones: [B]
+    best_next = q_net(next_obs).max(dim=-1, keepdim=True)[0]{use}
+    return rewards + gamma * (1 - dones) * best_next  # expect
+
+
+if __name__ == "__main__":
+    q_net = QNet(4, 3)
+    next_obs, rewards, dones = torch.randn(6, 4), torch.randn(6), torch.zeros(6)
+    td_targets(q_net, next_obs, rewards, dones)
+    RESULT = td_targets(q_net, next_obs, rewards, dones).shape, 6
+"""
+
+KEEPDIM_COSINE = '''
+import torch
+
+
+def weighted_similarity(a, b, weight):
+    """Cosine similarity of paired rows, weighted.
+
+    Args:
+        a (torch.FloatTensor of shape (n, d)): first rows.
+        b (torch.FloatTensor of shape (n, d)): second rows.
+        weight (torch.FloatTensor of shape (n,)): one weight per pair.
+    """
+    dots = (a * b).sum(-1, keepdim=True){use}
+    return dots / (a.norm(dim=-1) * b.norm(dim=-1)) * weight  # expect
+
+
+if __name__ == "__main__":
+    a, b, w = torch.randn(5, 8), torch.randn(5, 8), torch.rand(5)
+    RESULT = weighted_similarity(a, b, w).shape, 5
+'''
+
+KEEPDIM_JAXTYPING = """
+import torch
+from jaxtyping import Float
+from torch import Tensor
+
+
+def advantage(logits: Float[Tensor, "batch actions"], baseline: Float[Tensor, "batch"]):
+    value = torch.logsumexp(logits, dim=1, keepdim=True){use}
+    return value - baseline  # expect
+
+
+if __name__ == "__main__":
+    RESULT = advantage(torch.randn(7, 3), torch.randn(7)).shape, 7
+"""
+
+KEEPDIM_STYLES = {"dqn-module-max-target": KEEPDIM_DQN, "docstring-cosine-sum": KEEPDIM_COSINE,
+                  "jaxtyping-logsumexp": KEEPDIM_JAXTYPING}
+
+
+@pytest.mark.parametrize("style", sorted(KEEPDIM_STYLES))
+def test_a_keepdim_column_against_per_row_values_is_reported_and_torch_grows_it(style, torch):
+    bad = _program(KEEPDIM_STYLES[style], "")
+    found = [f for f in lint(bad) if f.code == "GL006"]
+    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert "keepdim reduction" in found[0].message
+    grown, n = _run(bad)
+    assert tuple(grown) == (n, n)
+
+
+@pytest.mark.parametrize("style", sorted(KEEPDIM_STYLES))
+def test_the_squeezed_keepdim_column_is_silent_and_torch_keeps_one_per_row(style, torch):
+    good = _program(KEEPDIM_STYLES[style], ".squeeze(-1)")
+    assert [f.code for f in lint(good)] == []
+    grown, n = _run(good)
+    assert tuple(grown) == (n,)
+
+
+def test_a_keepdim_column_broadcast_over_its_own_rows_stays_silent():
+    code = """
+    import torch
+    def normalise(x, y):
+        # x: [B, D]  y: [B, D]
+        probs = x.exp() / x.exp().sum(-1, keepdim=True)
+        shifted = y - y.max(dim=1, keepdim=True).values
+        scale = x.norm(dim=-1, keepdim=True)
+        return probs, shifted, x / scale, torch.argmax(x, dim=-1, keepdim=True) + 1
+    """
+    assert [f.code for f in lint(textwrap.dedent(code))] == []
+
+
+def test_the_values_of_a_keepdim_max_unpacked_from_its_pair_keep_the_mark():
+    code = """
+    import torch
+    def target(q_next, reward):
+        # q_next: [B, A]  reward: [B]
+        best, _ = q_next.max(-1, keepdim=True)
+        return reward + best
+
+    if __name__ == "__main__":
+        print(target(torch.randn(4, 2), torch.randn(4)).shape)
+    """
+    assert [f.code for f in lint(textwrap.dedent(code))] == ["GL006"]

@@ -114,6 +114,7 @@ class CallMixin:
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
+                result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
@@ -385,6 +386,7 @@ class CallMixin:
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
+                result = head_columns.reduced(func, args[0], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))

@@ -1,36 +1,65 @@
-"""Value heads: a layer whose output width is a literal 1 (`nn.Linear(d, 1)`, an nn.Sequential ending in one).
+"""Columns made on purpose: a value head's output and a `keepdim=True` reduction.
 
-A critic's `values = self.v(obs)` is [B, 1], one value per row, like the column a gather keeps. Met by
-the per-row returns or advantages [B], broadcasting gives [B, B]: every value against every return, and
-a mean over it trains the critic (or weights the actor) on the wrong numbers, with at most torch's
-size warning in a loss. The output is marked the way a gather's kept singleton is, so the GL006 checks of
-arithmetic, losses and torch.where apply to it; the mark is reported where the two meet, since the head's
-own output shape is the module's convention and the squeeze belongs at the use.
+A layer whose output width is a literal 1 (`nn.Linear(d, 1)`, an nn.Sequential ending in one) gives a
+critic's `values = self.v(obs)` [B, 1], one value per row, like the column a gather keeps; so does
+`next_q.max(dim=-1, keepdim=True)` over [B, A]. Met by the per-row returns or rewards [B], broadcasting
+gives [B, B]: every value against every return, and a mean over it trains on the wrong numbers, with at
+most torch's size warning in a loss. The column is marked the way a gather's kept singleton is, so the
+GL006 checks of arithmetic, losses and torch.where apply to it; the mark is reported where the two meet,
+since the column is what the layer or the reduction was asked for and the squeeze belongs at the use.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Optional
 
 from ..dims import value
 from .modules import KeepShape, Sequential
-from .values import LayerVal, TensorVal
+from .values import LayerVal, SeqVal, TensorVal
 
 
 _WIDTH_ONE = re.compile(r"Linear\([^()]*,\s*1\s*[,)]")  # nn.Linear(d, 1), nn.Linear(d, 1, bias=False)
 
 
 def scripted(text: str) -> bool:
-    """A script that builds a width-1 linear head: its functions are read whole, since the head's use
-    (`loss = ((model(x) - y) ** 2).mean()`) names no op of the family."""
-    return "__main__" in text and _WIDTH_ONE.search(text) is not None
+    """A script that builds a width-1 linear head or takes a keepdim reduction: its functions are read
+    whole, since where the column is used (`loss = ((model(x) - y) ** 2).mean()`) names no op of the family."""
+    return "__main__" in text and ("keepdim=True" in text or _WIDTH_ONE.search(text) is not None)
 
 
 class HeadMark:
-    """`kept_at` of a head's output: not a gather call, so nothing is reported or fixed at the head."""
+    """`kept_at` of such a column: not a gather call, so nothing is reported or fixed where it is made."""
 
-    def __init__(self, node):
+    def __init__(self, node, kept_by: str = "a width-1 layer's"):
         self.node = node
+        self.kept_by = kept_by
+
+
+# reductions whose keepdim=True result holds one value per row (argmax/argmin hold positions, not values)
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "logsumexp", "norm", "prod", "std", "var",
+                         "median", "nansum", "nanmean"})
+
+
+def reduced(method: str, owner, kwargs: dict, result, node):
+    """`x.max(-1, keepdim=True)` on [B, A] (A not 1): its values [B, 1] marked like a head's output."""
+    keep = kwargs.get("keepdim")
+    if method not in _REDUCTIONS or getattr(keep, "value", None) is not True or not isinstance(owner, TensorVal):
+        return result
+    source = owner.shape
+    if source is None or source.variadic or len(source.dims) != 2 or value(source.dims[-1]) == 1:
+        return result
+    if isinstance(result, SeqVal) and result.items:  # (values, indices) of max/min/median
+        return replace(result, items=(_column(result.items[0], node),) + tuple(result.items[1:]))
+    return _column(result, node)
+
+
+def _column(t, node):
+    if not isinstance(t, TensorVal) or t.kept_singleton is not None or t.shape is None or t.shape.variadic:
+        return t
+    if len(t.shape.dims) != 2 or value(t.shape.dims[1]) != 1:
+        return t
+    return t.with_(kept_singleton=1, kept_at=HeadMark(node, "a keepdim reduction's"))
 
 
 def is_head(t) -> bool:
