@@ -7,11 +7,13 @@
 - GL008: a key tensor of a dtype indexing rejects (float from `/` or a float array, int16, int8):
   torch raises IndexError without saying which tensor or where its dtype came from.
 - GL003: `x[mask] = v` where the mask selects another number of positions than v has rows: torch
-  raises a shape mismatch naming neither the mask nor the count.
+  raises a shape mismatch naming neither the mask nor the count; `x[0, positions] = v` likewise with
+  integer positions (looked at only after torch rejects the write).
 Keys of ints, slices, None and Ellipsis never reach here (the wrapper's fast path).
 """
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Tuple
 
 import torch
@@ -75,6 +77,31 @@ def masked_write_mismatch(x: torch.Tensor, key, value) -> Optional[Violation]:
                      f"`x[mask] = v`: the mask selects {count} positions (x[mask] has shape {list(selected)}) but v has "
                      f"{have} (shape {list(value.shape)}); torch raises a shape mismatch; make the mask select exactly "
                      f"the positions v was computed for, or cut v to the selected count")
+
+
+_WRITE_SHAPES = re.compile(r"value tensor of shape \[([\d, ]*)\] cannot be broadcast to indexing result of shape \[([\d, ]*)\]")
+
+
+def rejected_write(key, torch_message: str) -> Optional[Violation]:
+    """GL003 for `x[..., positions, ...] = v` that torch rejected: the positions select another number
+    of rows than v has. Read from torch's message, which names both shapes but not the index."""
+    found = _WRITE_SHAPES.search(torch_message)
+    if found is None:
+        return None
+    value, selected = ([int(n) for n in part.split(",") if n.strip()] for part in found.groups())
+    keys = key if type(key) is tuple else (key,)
+    counts = [k.numel() for k in keys if isinstance(k, torch.Tensor) and k.dtype in (torch.int64, torch.int32)]
+    picked = f" ({counts[0]} positions)" if len(counts) == 1 else ""
+    return Violation(too_large.CODE, too_large.SEVERITY,
+                     f"`x[idx] = v`: the index selects {selected}{picked} but v has shape {value}, which does not "
+                     f"broadcast to it; torch raises a shape mismatch; {_write_fix(value, selected)}")
+
+
+def _write_fix(value: list, selected: list) -> str:
+    if len(value) == 2 and value[0] == value[1] > 1 and selected[:1] == value[:1]:
+        return (f"v is a square [{value[0]}, {value[0]}], the outer product a column [N, 1] makes with an [N] "
+                f"tensor: squeeze that column where v is computed")
+    return "make the index select one position per row of v (all the positions v was computed for), or cut v to the selected rows"
 
 
 def integer_indices(shape: Tuple[int, ...], key) -> Optional[List[Tuple[int, torch.Tensor]]]:

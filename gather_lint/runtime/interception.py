@@ -213,7 +213,15 @@ def _setitem(original):
         if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
             return original(self, key, value)
         _run_check(_check_index, self, key, "Tensor.__setitem__", value, (original, (self, key, value), {}))
-        return original(self, key, value)
+        try:
+            return original(self, key, value)
+        except RuntimeError as exc:
+            rejected = exc
+        violation = indexing.rejected_write(key, str(rejected))  # reported outside the except: not chained
+        if violation is not None:
+            verdict = (type(rejected), torch_verdict.message(rejected))
+            _report(_stack[-1], [violation], "Tensor.__setitem__", (_answer, (verdict,), {}))
+        raise rejected
 
     return __setitem__
 
