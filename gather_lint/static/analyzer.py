@@ -15,7 +15,7 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import own_max_sizes
-from . import autograd_backward, distribution_values, head_columns, rolled_labels, sign_blind_penalty
+from . import autograd_backward, backward_grads, distribution_values, head_columns, rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -102,7 +102,8 @@ def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
-        or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text)
+        or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
+        or backward_grads.spelled_in(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -199,6 +200,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
+                flag(node, violation, None)
+        if backward_grads.spelled_in(text):
+            for node, violation in backward_grads.check_module(_whole(tree, text, path)):  # GL001: grad of another rank
                 flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree, text):  # GL007 against the model call's ids
