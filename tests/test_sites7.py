@@ -245,3 +245,102 @@ def test_torch_raises_on_backward_grad(name, code, line, torch):
 def test_backward_grad_clean(name, code, torch):
     assert lint(code) == []
     run_snippet(code)
+
+
+# GL013 with a literal index naming one value twice (repeated_indices.literal_repeats): torch applies the
+# repeated position once. Each snippet binds `out` (as written) and `expected` (one update per entry).
+LITERAL_REPEATS = [
+    ("function-augmented-from-driver", """
+        import torch
+
+        def add_votes(tally, candidates, weights):
+            tally[candidates] += weights
+            return tally
+
+        if __name__ == "__main__":
+            picks = torch.tensor([2, 0, 2])
+            w = torch.tensor([1.0, 2.0, 3.0])
+            out = add_votes(torch.zeros(4), picks, w)
+            expected = torch.zeros(4).index_add_(0, picks, w)
+    """, 5),
+    ("module-method-named-keys", """
+        import torch
+
+        class Memory:
+            def __init__(self, slots, width):
+                self.cells = torch.zeros(slots, width)
+
+            def write(self, slots, updates):
+                self.cells[slots] += updates
+                return self.cells
+
+        if __name__ == "__main__":
+            ids = {"a": 0, "b": 3}
+            slots = torch.tensor([ids["a"], ids["b"], ids["a"]])
+            updates = torch.ones(3, 2)
+            out = Memory(4, 2).write(slots, updates).clone()
+            expected = torch.zeros(4, 2).index_add_(0, slots, updates)
+    """, 9),
+    ("scatter-into-zeros-long-tensor", """
+        import torch
+
+        def pool(values, owner, n):
+            totals = torch.zeros(n)
+            return totals.scatter_(0, owner, values)
+
+        if __name__ == "__main__":
+            owner = torch.LongTensor([1, 1, 0])
+            values = torch.tensor([1.0, 2.0, 3.0])
+            out = pool(values, owner, 2)
+            expected = torch.zeros(2).index_add_(0, owner, values)
+    """, 6),
+]
+
+LITERAL_CLEAN = [
+    ("distinct-literal", """
+        import torch
+
+        def add_votes(tally, candidates, weights):
+            tally[candidates] += weights
+            return tally
+
+        if __name__ == "__main__":
+            out = add_votes(torch.zeros(4), torch.tensor([2, 0, 1]), torch.ones(3))
+    """),
+    ("repeated-literal-accumulated", """
+        import torch
+
+        def add_votes(tally, candidates, weights):
+            return tally.index_add_(0, candidates, weights)
+
+        if __name__ == "__main__":
+            out = add_votes(torch.zeros(4), torch.tensor([2, 0, 2]), torch.ones(3))
+    """),
+    ("repeated-literal-read-only", """
+        import torch
+
+        def pick(table, rows):
+            return table[rows] * 2
+
+        if __name__ == "__main__":
+            out = pick(torch.randn(4, 3), torch.tensor([1, 1, 2]))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", LITERAL_REPEATS, ids=[c[0] for c in LITERAL_REPEATS])
+def test_literal_repeats_flagged(name, code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL013", line) in found, found
+
+
+@pytest.mark.parametrize("name,code,line", LITERAL_REPEATS, ids=[c[0] for c in LITERAL_REPEATS])
+def test_torch_applies_a_repeated_literal_position_once(name, code, line, torch):
+    scope = run_snippet(code)
+    assert not torch.allclose(scope["out"], scope["expected"])
+
+
+@pytest.mark.parametrize("name,code", LITERAL_CLEAN, ids=[c[0] for c in LITERAL_CLEAN])
+def test_literal_repeats_clean(name, code, torch):
+    assert lint(code) == []
+    run_snippet(code)
