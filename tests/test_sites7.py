@@ -191,6 +191,23 @@ BACKWARD_GRAD = [
     """, 7),
 ]
 
+BACKWARD_GRAD.append(("gradient-named-on-its-own-line", """
+    import torch
+
+    class Learner:
+        def __init__(self, net):
+            self.net = net
+
+        def learn(self, obs, target):
+            q = self.net(obs).max(1)[0]
+            delta = (target - q).clamp(-1, 1)
+            grad = -delta.detach().unsqueeze(1)
+            q.backward(grad)
+
+    if __name__ == "__main__":
+        Learner(torch.nn.Linear(3, 2)).learn(torch.randn(4, 3), torch.randn(4))
+""", 12))
+
 BACKWARD_CLEAN = [
     ("same-shape-gradient", """
         import torch
@@ -342,5 +359,345 @@ def test_torch_applies_a_repeated_literal_position_once(name, code, line, torch)
 
 @pytest.mark.parametrize("name,code", LITERAL_CLEAN, ids=[c[0] for c in LITERAL_CLEAN])
 def test_literal_repeats_clean(name, code, torch):
+    assert lint(code) == []
+    run_snippet(code)
+
+
+# GL021 for a top-p filter's keep-first guard written for one row and run on a batch (static/top_p_guards.py).
+# `out` is the filtered batch as written, `expected` the same filter applied to each row on its own.
+TOP_P_GUARD = [
+    ("module-jaxtyping-zero-guard", """
+        import torch
+        import torch.nn as nn
+        from jaxtyping import Float
+        from torch import Tensor
+
+        class NucleusFilter(nn.Module):
+            def __init__(self, p):
+                super().__init__()
+                self.p = p
+
+            def forward(self, scores: Float[Tensor, "batch vocab"]) -> Float[Tensor, "batch vocab"]:
+                ordered, order = scores.sort(dim=-1, descending=True)
+                mass = ordered.softmax(dim=-1).cumsum(dim=-1)
+                drop = mass > self.p
+                drop[0] = 0
+                drop = drop.scatter(-1, order, drop)
+                return scores.masked_fill(drop, float("-inf"))
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            scores = torch.randn(3, 8)
+            scores[1, 2] = 9.0
+            f = NucleusFilter(0.6)
+            out = f(scores)
+            expected = torch.cat([f(row[None]) for row in scores])
+    """, 16),
+    ("function-comment-shift-right", """
+        import torch
+        import torch.nn.functional as F
+
+        def top_p_filter(logits, top_p=0.9):
+            # logits: [B, V]
+            sorted_logits, sorted_indices = torch.sort(logits, descending=True)
+            cumulative_probs = torch.cumsum(F.softmax(sorted_logits, dim=-1), dim=-1)
+            sorted_indices_to_remove = cumulative_probs > top_p
+            sorted_indices_to_remove[1:] = sorted_indices_to_remove[:-1].clone()
+            sorted_indices_to_remove[..., 0] = False
+            indices_to_remove = sorted_indices_to_remove.scatter(1, sorted_indices, sorted_indices_to_remove)
+            return logits.masked_fill(indices_to_remove, -float("inf"))
+
+        if __name__ == "__main__":
+            logits = torch.tensor([[9.0, 0, 0, 0, 0, 0], [0.0, 0, 0, 0, 0, 0], [0.0, 5, 0, 0, 0, 0]])
+            out = top_p_filter(logits, 0.5)
+            expected = torch.cat([top_p_filter(row[None], 0.5) for row in logits])
+    """, 10),
+    ("helper-from-driver-ge-false", """
+        import torch
+
+        def removal_mask(probs, p):
+            sorted_probs, idx = probs.sort(descending=True, dim=1)
+            cum = torch.cumsum(sorted_probs, 1)
+            remove = cum - sorted_probs >= p
+            remove[0] = False
+            return remove.gather(1, idx.argsort(1))
+
+        def sample_step(model_out, p):
+            probs = model_out.softmax(-1)
+            return probs.masked_fill(removal_mask(probs, p), 0.0)
+
+        if __name__ == "__main__":
+            torch.manual_seed(2)
+            out_logits = torch.randn(3, 7)
+            out_logits[0, 0] = 8.0
+            out = sample_step(out_logits, 0.5)
+            expected = torch.cat([sample_step(row[None], 0.5) for row in out_logits])
+    """, 8),
+]
+
+TOP_P_CLEAN = [
+    ("one-row-filter", """
+        import torch
+
+        def top_p_row(logits, p):
+            # logits: [V]
+            sorted_logits, order = torch.sort(logits, descending=True)
+            cum = torch.cumsum(sorted_logits.softmax(-1), dim=-1)
+            remove = cum > p
+            remove[1:] = remove[:-1].clone()
+            remove[0] = False
+            return logits.masked_fill(remove.scatter(0, order, remove), float("-inf"))
+
+        if __name__ == "__main__":
+            out = top_p_row(torch.randn(9), 0.8)
+    """),
+    ("batched-filter-last-dim", """
+        import torch
+
+        def top_p(logits, p):
+            # logits: [B, V]
+            sorted_logits, order = torch.sort(logits, descending=True)
+            cum = torch.cumsum(sorted_logits.softmax(-1), dim=-1)
+            remove = cum > p
+            remove[..., 1:] = remove[..., :-1].clone()
+            remove[..., 0] = False
+            return logits.masked_fill(remove.scatter(1, order, remove), float("-inf"))
+
+        if __name__ == "__main__":
+            out = top_p(torch.randn(2, 9), 0.8)
+    """),
+    ("running-total-over-rows", """
+        import torch
+
+        def first_rows(weights):
+            # weights: [N, D]
+            total = torch.cumsum(weights, dim=0)
+            over = total > 1.0
+            over[0] = False
+            return over.scatter(1, torch.zeros(weights.shape[0], 1, dtype=torch.long), True)
+
+        if __name__ == "__main__":
+            out = first_rows(torch.rand(5, 3))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", TOP_P_GUARD, ids=[c[0] for c in TOP_P_GUARD])
+def test_top_p_guard_flagged(name, code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL021", line) in found, found
+
+
+@pytest.mark.parametrize("name,code,line", TOP_P_GUARD, ids=[c[0] for c in TOP_P_GUARD])
+def test_torch_filters_rows_differently_than_one_at_a_time(name, code, line, torch):
+    scope = run_snippet(code)
+    assert not torch.equal(scope["out"], scope["expected"])
+
+
+@pytest.mark.parametrize("name,code", TOP_P_CLEAN, ids=[c[0] for c in TOP_P_CLEAN])
+def test_top_p_guard_clean(name, code, torch):
+    assert lint(code) == []
+    run_snippet(code)
+
+
+# GL017 through adjacent int indices (`probs[:, vals, k, i, j]`) and with `[:, 0]` taken from the crossed
+# result (static/advanced_indexing.py). `out` is as written, `expected` each row's own pick.
+CROSSED_ROWS = [
+    ("function-comment-ints-after-index", """
+        import torch
+
+        def pixel_probs(probs, colours, channel):
+            # probs: [B, C, K]
+            # colours: [B] labels
+            return probs[:, colours, channel]
+
+        if __name__ == "__main__":
+            probs = torch.rand(3, 5, 2)
+            labels = torch.tensor([4, 0, 2])
+            out = pixel_probs(probs, labels, 1)
+            expected = probs[torch.arange(3), labels, 1]
+    """, 7),
+    ("module-first-column-evidence", """
+        import torch
+        import torch.nn as nn
+
+        class Scorer(nn.Module):
+            def __init__(self, d, n):
+                super().__init__()
+                self.head = nn.Linear(d, n)
+
+            def forward(self, x, picks):
+                \"\"\"x: (batch, d) features; picks: (batch,) one choice per row.\"\"\"
+                scores = self.head(x).softmax(-1)
+                return scores[:, picks][:, 0]
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            m = Scorer(4, 6)
+            x, picks = torch.randn(3, 4), torch.tensor([5, 1, 3])
+            out = m(x, picks)
+            expected = m.head(x).softmax(-1).gather(1, picks[:, None])[:, 0]
+    """, 13),
+    ("jaxtyping-targets-time-step", """
+        import torch
+        from jaxtyping import Float, Int
+        from torch import Tensor
+
+        def step_scores(logits: Float[Tensor, "batch vocab time"], targets: Int[Tensor, "batch"], t: int):
+            return logits[:, targets, t].log()
+
+        if __name__ == "__main__":
+            logits = torch.rand(4, 7, 3)
+            targets = torch.tensor([6, 0, 2, 2])
+            out = step_scores(logits, targets, 2)
+            expected = logits[torch.arange(4), targets, 2].log()
+    """, 7),
+]
+
+CROSSED_CLEAN = [
+    ("shared-columns-with-int", """
+        import torch
+
+        def columns(x, keep):
+            # x: [B, C, K]
+            # keep: [M]
+            return x[:, keep, 0]
+
+        if __name__ == "__main__":
+            out = columns(torch.rand(3, 5, 2), torch.tensor([0, 4]))
+    """),
+    ("first-column-of-a-plain-slice", """
+        import torch
+
+        def first(x, cols):
+            # x: [B, C]
+            # cols: [M]
+            return x[:, cols][:, 0]
+
+        if __name__ == "__main__":
+            out = first(torch.rand(3, 5), torch.tensor([1, 2]))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", CROSSED_ROWS, ids=[c[0] for c in CROSSED_ROWS])
+def test_crossed_rows_flagged(name, code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL017", line) in found, found
+
+
+@pytest.mark.parametrize("name,code,line", CROSSED_ROWS, ids=[c[0] for c in CROSSED_ROWS])
+def test_torch_crosses_rows(name, code, line, torch):
+    scope = run_snippet(code)
+    out, expected = scope["out"], scope["expected"]
+    assert out.shape != expected.shape or not torch.allclose(out, expected)
+
+
+@pytest.mark.parametrize("name,code", CROSSED_CLEAN, ids=[c[0] for c in CROSSED_CLEAN])
+def test_crossed_rows_clean(name, code, torch):
+    assert lint(code) == []
+    run_snippet(code)
+
+
+# GL011 at a module's positional table sliced to its input's length past the table (static/table_slices.py).
+TABLE_SLICES = [
+    ("buffer-pe-size-call", """
+        import torch
+        import torch.nn as nn
+
+        class SinusoidalPositions(nn.Module):
+            def __init__(self, d_model, max_len=16):
+                super().__init__()
+                self.register_buffer("pe", torch.zeros(1, max_len, d_model))
+
+            def forward(self, x):
+                return x + self.pe[:, :x.size(1)]
+
+        if __name__ == "__main__":
+            out = SinusoidalPositions(8)(torch.randn(2, 32, 8))
+    """, 11),
+    ("parameter-unpacked-length", """
+        import torch
+        import torch.nn as nn
+
+        class LearnedPositions(nn.Module):
+            def __init__(self, length, width):
+                super().__init__()
+                self.table = nn.Parameter(torch.randn(length, width))
+
+            def forward(self, tokens):
+                batch, steps, _ = tokens.shape
+                return tokens + self.table[:steps]
+
+        if __name__ == "__main__":
+            out = LearnedPositions(10, 4)(torch.randn(3, 12, 4))
+    """, 12),
+    ("jaxtyping-shape-index", """
+        import torch
+        import torch.nn as nn
+        from jaxtyping import Float
+        from torch import Tensor
+
+        class TimeBias(nn.Module):
+            def __init__(self, horizon: int, channels: int):
+                super().__init__()
+                self.bias = nn.Parameter(torch.zeros(channels, horizon))
+
+            def forward(self, series: Float[Tensor, "batch channels time"]) -> Float[Tensor, "batch channels time"]:
+                return torch.cat([series, self.bias[:, :series.shape[2]].expand(series.shape[0], -1, -1)], dim=1)
+
+        if __name__ == "__main__":
+            out = TimeBias(5, 3)(torch.randn(2, 3, 9))
+    """, 13),
+]
+
+TABLE_CLEAN = [
+    ("truncating-the-input", """
+        import torch
+        import torch.nn as nn
+
+        class Clip(nn.Module):
+            def __init__(self, max_len=16):
+                super().__init__()
+                self.max_len = max_len
+
+            def forward(self, x):
+                return x[:, :self.max_len]
+
+        if __name__ == "__main__":
+            out = Clip()(torch.randn(2, 32, 8))
+    """),
+    ("table-long-enough", """
+        import torch
+        import torch.nn as nn
+
+        class Positions(nn.Module):
+            def __init__(self, d_model, max_len=64):
+                super().__init__()
+                self.register_buffer("pe", torch.zeros(1, max_len, d_model))
+
+            def forward(self, x):
+                return x + self.pe[:, :x.size(1)]
+
+        if __name__ == "__main__":
+            out = Positions(8)(torch.randn(2, 32, 8))
+    """),
+]
+
+
+@pytest.mark.parametrize("name,code,line", TABLE_SLICES, ids=[c[0] for c in TABLE_SLICES])
+def test_table_slice_flagged(name, code, line):
+    found = [(f.code, f.line) for f in lint(code)]
+    assert ("GL011", line) in found, found
+
+
+@pytest.mark.parametrize("name,code,line", TABLE_SLICES, ids=[c[0] for c in TABLE_SLICES])
+def test_torch_raises_on_a_short_table_slice(name, code, line, torch):
+    with pytest.raises(RuntimeError, match="must match the size of tensor b|Sizes of tensors must match"):
+        run_snippet(code)
+
+
+@pytest.mark.parametrize("name,code", TABLE_CLEAN, ids=[c[0] for c in TABLE_CLEAN])
+def test_table_slice_clean(name, code, torch):
     assert lint(code) == []
     run_snippet(code)

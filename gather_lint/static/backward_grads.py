@@ -25,10 +25,52 @@ _DEPTH = 12
 
 
 def spelled_in(text: str) -> bool:
-    """A backward given a gradient (`.backward(g)`, `grad_outputs=`): rare enough to parse whole."""
-    if "grad_outputs" in text:
+    """A backward given a gradient (`.backward(g)`, `grad_outputs=`) in a file that adds a dim somewhere
+    (`unsqueeze(`, `None]`): the finding needs both, and such files are few enough to parse whole."""
+    if "unsqueeze(" not in text and "None]" not in text:
+        return False
+    if "grad_outputs" in text or "autograd.backward(" in text:
         return True
-    return any(text[at + 9:at + 10] not in (")", "") for at in positions(text, "backward("))
+    return any(_gradient_given(text, at + 10) for at in positions(text, ".backward("))
+
+
+def _gradient_given(text: str, start: int) -> bool:
+    """The first argument of `.backward(` is a gradient that adds a dim: it spells the unsqueeze itself,
+    or is a name assigned on a line that does (`model.backward(loss)` of an engine passes no gradient)."""
+    first = _first_argument(text, start)
+    if first.startswith("gradient="):
+        first = first[9:].strip()
+    if not first or "=" in first or first.startswith("*"):
+        return False
+    if _adds_dim(first):
+        return True
+    name = first.lstrip("-+ (").split("(", 1)[0].split(".", 1)[0].split("[", 1)[0]
+    for at in positions(text, f"{name} = "):
+        line_end = text.find("\n", at)
+        if _adds_dim(text[at:line_end if line_end != -1 else len(text)]):
+            return True
+    return False
+
+
+def _first_argument(text: str, start: int) -> str:
+    """The call's first argument from `start` (just past its open paren), up to a top-level comma or
+    the closing paren, within a few lines."""
+    depth = 0
+    for at in range(start, min(len(text), start + 300)):
+        ch = text[at]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return text[start:at].strip()
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return text[start:at].strip()
+    return ""
+
+
+def _adds_dim(spelled: str) -> bool:
+    return "unsqueeze(" in spelled or "None]" in spelled
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
