@@ -37,6 +37,11 @@ def named_only(t: TensorVal) -> bool:
     return t.domain.origin.startswith("ids/labels (`")
 
 
+def literal_only(t: TensorVal) -> bool:
+    """Repeats known from a literal list alone (literal_repeats): a count of entries says more, when known."""
+    return t.domain.origin.startswith(_LITERAL_ORIGIN)
+
+
 def _marked(t: TensorVal, origin: str) -> TensorVal:
     base = t.domain or Domain()
     # an origin already there (a name, randint) says more than the op that kept it
@@ -126,6 +131,7 @@ def _made_of_floats(node) -> bool:
 
 
 _LITERAL_MAKERS = ("tensor", "as_tensor", "LongTensor")
+_LITERAL_ORIGIN = "a literal list naming"
 
 
 def literal_repeats(func: str, node: ast.Call, made):
@@ -142,7 +148,7 @@ def literal_repeats(func: str, node: ast.Call, made):
     for element in elements:
         key = ast.dump(element)
         if key in seen:
-            return _marked(made, f"a literal list naming `{ast.unparse(element)}` twice (line {node.lineno})")
+            return _marked(made, f"{_LITERAL_ORIGIN} `{ast.unparse(element)}` twice (line {node.lineno})")
         seen.add(key)
     return made
 
