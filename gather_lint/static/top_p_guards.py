@@ -9,7 +9,8 @@ keeps every token and the others may lose all of them (NaN probabilities after t
 positions are `remove[..., 0]` and `remove[..., 1:] = remove[..., :-1].clone()`.
 
 Reported when the mask's rank is known to be 2 or more, its first dim is not known to be 1, and the
-mask is a comparison of a cumulative sum over its last dim.
+mask is a comparison of a cumulative sum over its last dim. No prefilter of its own: such a filter
+maps its sorted mask back with `scatter` / `gather`, which keeps its block parsed.
 """
 from __future__ import annotations
 
@@ -22,10 +23,6 @@ from .normalised_axis import _bindings
 from .values import TensorVal
 
 _DEPTH = 6
-
-
-def spelled_in(text: str) -> bool:
-    return "cumsum" in text and ("[0] = " in text or "[1:] = " in text)
 
 
 def check(interp, node: ast.Assign, target: ast.Subscript) -> None:
