@@ -197,3 +197,15 @@ def _src_rank_error(src, index) -> str:
         return _SAME_RANK if rows > length else _SRC_DIM_1
     return f"{_SRC_DIM_1} (or {_SAME_RANK} when the index is longer on dim 0)"
 
+
+
+def check_backward_grad(call: str, how: str, output: str, grad: str, added: int) -> Violation:
+    """A backward given a gradient made from its own output with dims added (`error.unsqueeze(1)`)."""
+    dims = "a dim" if added == 1 else f"{added} dims"
+    return Violation(
+        CODE, SEVERITY,
+        f"{call} passes `{grad}`, made from `{output}` with {dims} added, as the gradient of `{output}`: "
+        f"{how} needs a gradient of exactly the output's shape, and torch raises 'Mismatch in shape: "
+        f"grad_output[0] has a shape of ... and output[0] has a shape of ...'; pass a gradient of "
+        f"`{output}`'s shape (without the added dim)",
+    )

@@ -49,3 +49,23 @@ def check(site: Site) -> Optional[Violation]:
         f"of range (expected to be in range of [{-width}, {width - 1}], but got {site.dim})'; "
         f"use a dim in [{-width}, {width - 1}]",
     )
+
+
+def check_normaliser_dim(call: str, function: str, input_text: str, shape, dim_text: str, written,
+                         size_axis: Optional[int]) -> Violation:
+    """A softmax / log_softmax / gumbel_softmax given a dim that is out of range, or that is a size of
+    its input (`dim = logits.size(-1)`: the class count where the class dim was meant)."""
+    rank = len(shape.dims)
+    width = max(rank, 1)
+    what = f"`{input_text}` {shape}" if input_text else f"its {rank}-d input {shape}"
+    if size_axis is not None:
+        known = isinstance(written, int)
+        effect = (f"torch raises 'Dimension out of range (expected to be in range of [{-width}, {width - 1}], "
+                  f"but got {written})'") if known else \
+            (f"torch raises 'Dimension out of range' whenever {written} > {width - 1}, and for a smaller one "
+             f"normalises over dim {written} instead")
+        return Violation(CODE, SEVERITY, f"{call} passes `{dim_text}` = {written}, the size of dim {size_axis} of {what}, as the {function} "
+                f"dim: a size is not a dim index; {effect}; pass dim={size_axis - rank} (the dim whose size it is)")
+    return Violation(CODE, SEVERITY, f"{call} normalises {what} over dim={written}, which is out of range for a {rank}-d tensor; torch raises "
+            f"'Dimension out of range (expected to be in range of [{-width}, {width - 1}], but got {written})'; "
+            f"use a dim in [{-width}, {width - 1}]")

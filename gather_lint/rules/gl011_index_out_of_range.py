@@ -136,3 +136,13 @@ def _first_bad(d):
 def _sized(d) -> str:
     """`V = 50` for a named size whose value is known, else the name or number."""
     return dim_text(d) if isinstance(d, int) or value(d) is None else f"{dim_text(d)} = {value(d)}"
+
+
+def table_slice_message(text: str, table: str, shape, axis: int, end_text: str, end: int, rows: int) -> Violation:
+    """A module's table sliced to an input's length past the table's own (`self.pe[:, :x.size(1)]`)."""
+    return Violation(
+        CODE, ERROR,
+        f"`{text}` slices dim {axis} of `{table}` {shape} up to `{end_text}` = {end}, past its {rows} "
+        f"positions: a slice stops at the end without a word, so it gives {rows} rows where the input has "
+        f"{end}, and adding or concatenating them raises on the size mismatch ({end} against {rows}); build the table with at least {end} positions or truncate the input to {rows}",
+    )

@@ -6,6 +6,14 @@ mask back: ``remove = torch.arange(V).expand_as(logits) > top_k``. Positions cou
 meant as greedy, keeps two), silently. The removal mask is ``>= top_k``. Reported when the
 positions come from ``arange``, the bound is a top-k count (``top_k``, ``topk``) and the
 function removes what the mask marks (``masked_fill`` with a very negative value).
+
+Top-p filters written for one row of scores have the same kind of slip when run on a batch: the
+guard that keeps the most probable token, ``remove[0] = False`` (and the shift right before it,
+``remove[1:] = remove[:-1].clone()``), indexes the first dim, which on [B, V] scores holds the rows.
+The first sequence then keeps every token and the others lose the guard (a confident row has every
+token removed: NaN probabilities), silently. The guard is ``remove[..., 0] = False``. Reported when
+the removal mask is a comparison of a cumulative sum over its last dim and its rank is known to be 2
+or more.
 """
 from typing import Optional
 
@@ -58,4 +66,17 @@ def check_positions(comparison: str, positions: str, bound: str, removal: str, l
         f"positions count from 0: positions 0 .. {bound} stay, so {bound} + 1 tokens are kept (two for "
         f"{bound}=1), silently; remove from position {bound} on: `{fixed}`",
         help=f"remove from position {bound} on: `{fixed}`",
+    )
+
+
+def check_batched_guard(statement: str, mask: str, shape, form: str, line: int, fixed: str) -> Violation:
+    """A top-p filter's keep-first guard (or its shift right) indexing rows of a batched removal mask."""
+    what = "clears row 0 of" if form == "first" else "shifts the rows of"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{statement}` {what} the top-p removal mask `{mask}` {shape} (made at line {line} from a cumulative "
+        f"sum over its last dim), not its sorted positions: the first sequence keeps every token and the "
+        f"others are filtered without the most probable one kept (all of a confident row's tokens removed, "
+        f"NaN after the softmax), silently; index the last dim: `{fixed}`",
+        help=f"index the last dim: `{fixed}`",
     )

@@ -5,11 +5,11 @@ import ast
 import re
 from typing import Optional, Tuple
 
-from ..dims import must_equal
+from ..dims import Shape, must_equal
 from ..rules import gl017_advanced_index_per_row as rule
 from .shape_text import parse_comment
-from .tensor_ops import FLOAT_DTYPES, SliceVal
-from .values import Literal, SeqVal, TensorVal
+from .tensor_ops import FLOAT_DTYPES, SliceVal, as_int
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 # `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
 _ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
@@ -26,20 +26,27 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
     crossed result marked, for check_combined to flag if it meets a one-per-row tensor."""
     if not isinstance(node.ctx, ast.Load):
         return None  # x[:, idx] = v writes columns: another question
+    if owner.crossed is not None and _first_column(key):
+        _flag(interp, owner.crossed, "one value per row, as taking column 0 of the result (`[:, 0]`) says")
+        return None
     found = _one_index_after_full_slices(owner, key)
     if found is None:
         return None
-    axis, index = found
-    if not rule.leads_with_batch(index.shape, owner.shape, axis):
+    axis, index, reduced = found
+    if not rule.leads_with_batch(index.shape, reduced.shape, axis):
         return None
-    dims = owner.shape.dims
+    dims = reduced.shape.dims
     segment = interp.source.segment
-    report = (node, segment(node), segment(node.value), owner.shape, axis, segment(index_node(node.slice)), index.shape)
+    indexed = index_node(node.slice)
+    x_text = segment(node.value)
+    if reduced is not owner and isinstance(node.slice, ast.Tuple):  # `probs[:, :, k, i, j]`, then the index
+        x_text += "[" + ", ".join(":" if e is indexed else segment(e) for e in node.slice.elts) + "]"
+    report = (node, segment(node), x_text, reduced.shape, axis, segment(indexed), index.shape)
     origin = rule.per_row_origin(index.domain, dims[axis]) or _declared_per_row(interp, node, dims, axis)
     if origin is not None:
         _flag(interp, report, origin)
         return None
-    return TensorVal(rule.crossed_shape(owner.shape, axis, index.shape), owner.dtype, crossed=report)
+    return TensorVal(rule.crossed_shape(reduced.shape, axis, index.shape), owner.dtype, crossed=report)
 
 
 def check_combined(interp, left_node, left, right_node, right, op: str) -> None:
@@ -62,9 +69,11 @@ def _flag(interp, report, origin: str) -> None:
     interp.flag(node, rule.check_subscript(text, x_text, x, axis, index_text, index, origin), None)
 
 
-def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, TensorVal]]:
-    """(axis, index) for `[:, ..., :, idx, :, ...]`: one integer tensor, every other item a full slice
-    or one `...`; the index's axis must have at least one dim left of it."""
+def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, TensorVal, TensorVal]]:
+    """(axis, index, owner) for `[:, ..., :, idx, :, ...]`: one integer tensor, every other item a full slice
+    or one `...`; the index's axis must have at least one dim left of it. Ints right after the index
+    (`probs[:, vals, k, i, j]`) join it as adjacent advanced indices that only drop their dims, so the
+    owner returned is x with those dims picked first (`probs[:, :, k, i, j]`)."""
     shape = owner.shape
     if shape is None or shape.variadic:
         return None
@@ -73,6 +82,13 @@ def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, T
     if len(tensors) != 1:
         return None
     position = tensors[0]
+    picked = _ints_after(items, position)
+    if picked:
+        if any(isinstance(item, Literal) and item.value is Ellipsis for item in items) or len(items) > len(shape.dims):
+            return None
+        shape = Shape(shape.dims[:position + 1] + shape.dims[position + 1 + picked:])
+        owner = owner.with_(shape=shape)
+        items = items[:position + 1] + items[position + 1 + picked:]
     ellipses = [k for k, item in enumerate(items) if isinstance(item, Literal) and item.value is Ellipsis]
     full = [k for k, item in enumerate(items) if isinstance(item, SliceVal) and _full(item)]
     if len(ellipses) > 1 or len(full) + len(ellipses) + 1 != len(items) or len(items) > len(shape.dims):
@@ -86,7 +102,24 @@ def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, T
         return None
     if index.dtype is not None and (index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES):
         return None  # a mask selects, a float index raises: neither is this mistake
-    return axis, index
+    return axis, index, owner
+
+
+def _ints_after(items, position: int) -> int:
+    """How many plain ints follow the tensor index directly (adjacent advanced indices)."""
+    count = 0
+    for item in items[position + 1:]:
+        if not isinstance(item, DimVal):
+            break
+        count += 1
+    return count
+
+
+def _first_column(key) -> bool:
+    """`[:, 0]`: what a reader writes to take the one column of an [N, 1] result."""
+    items = key.items if isinstance(key, SeqVal) and not key.names else None
+    return items is not None and len(items) == 2 and isinstance(items[0], SliceVal) and _full(items[0]) \
+        and isinstance(items[1], DimVal) and as_int(items[1]) == 0
 
 
 def _full(s: SliceVal) -> bool:

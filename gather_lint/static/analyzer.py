@@ -15,11 +15,11 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import own_max_sizes
-from . import autograd_backward, distribution_values, head_columns, rolled_labels, sign_blind_penalty
+from . import autograd_backward, backward_grads, distribution_values, head_columns, rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
-from . import text_scan, token_shift, tree_walk, vocab_growth
+from . import table_slices, text_scan, token_shift, tree_walk, vocab_growth
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -102,7 +102,8 @@ def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
-        or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text)
+        or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
+        or backward_grads.spelled_in(text) or table_slices.scripted(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -200,6 +201,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
                 flag(node, violation, None)
+        if backward_grads.spelled_in(text):
+            for node, violation in backward_grads.check_module(_whole(tree, text, path)):  # GL001: grad of another rank
+                flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree, text):  # GL007 against the model call's ids
                 flag(node, violation, None)
@@ -253,8 +257,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
     scored = distribution_values.spelled_in(text)  # `dist.log_prob(v)`: the distribution is often built elsewhere
     heads = head_columns.scripted(text)  # a script with a width-1 head: where its output is used names no op
+    sliced = table_slices.scripted(text)  # a script slicing a positional table to its input's length
     keep = [heads or names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
-            or (scored and "log_prob(" in chunk) for _, chunk in chunks]
+            or (scored and "log_prob(" in chunk) or (sliced and table_slices.spelled_in(chunk)) for _, chunk in chunks]
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     if softmax_blocks is not None:
         keep = [kept or softmax_blocks(chunk) for kept, (_, chunk) in zip(keep, chunks)]

@@ -321,7 +321,8 @@ class CallMixin:
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
-                return constant_ids.ones(func, _construct(func, args, kwargs, node, self.function), node.lineno)
+                made = repeated_indices.literal_repeats(func, node, _construct(func, args, kwargs, node, self.function))
+                return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
                 filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)

@@ -29,7 +29,7 @@ from typing import Optional
 
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
-from . import degenerate_softmax
+from . import degenerate_softmax, size_as_dim
 from .normalised_axis import assigned_value
 from .tree_walk import called_name
 from .modules import KeepShape, Sequential
@@ -114,9 +114,15 @@ def block_filter(text: str):
                           ("range(" in text and _ROW_PICK.search(text) is not None))
     degenerate = degenerate_softmax.block_filter(text, off_class) if degenerate_softmax.spelled_in(text, off_class) \
         else None
+    if size_as_dim.spelled_in(text):  # a softmax given a size as its dim (GL002)
+        degenerate = _either(degenerate, size_as_dim.spelled_in)
     if read and degenerate:
         return lambda chunk: block_spelled(chunk) or degenerate(chunk)
     return block_spelled if read else degenerate
+
+
+def _either(first, second):
+    return second if first is None else (lambda chunk: first(chunk) or second(chunk))
 
 
 def _softmax_off_classes(text: str) -> bool:
@@ -146,6 +152,8 @@ def after(interp, node: ast.Call, name: str, owner, args, kwargs, result, module
     softmax, check a reader of a marked tensor, keep the mark through elementwise ops."""
     if not isinstance(owner, TensorVal):
         return result
+    if name in size_as_dim.FUNCTIONS:  # GL002: a size given as the dim
+        size_as_dim.check(interp, node, name, owner, args, kwargs, module is None)
     if name in _NORMALISERS:
         return _marked(interp, node, name, owner, args, kwargs, result, module)
     mark = _current(owner)

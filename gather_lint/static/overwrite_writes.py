@@ -23,7 +23,7 @@ from typing import Dict, Optional, Tuple
 from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
-from .repeated_indices import named_only, repeats
+from .repeated_indices import literal_only, named_only, repeats
 from .tensor_ops import as_int
 from .values import DimVal, Literal, TensorVal
 
@@ -108,7 +108,7 @@ class OverwriteWriteMixin:
         if crowded is None and named_only(index) and (index.shape is None or len(index.shape.dims) < 2):
             return  # a list of ids may be a set; a batch of id sequences is running text, where ids repeat
         adder = op.spelled.replace("scatter", "scatter_add").replace("index_copy", "index_add")
-        origin = index.domain.origin if repeats(index) else crowded
+        origin = index.domain.origin if repeats(index) and not (crowded and literal_only(index)) else crowded
         other = (" (or `scatter_reduce(..., 'amax')` / 'mean' where one maximum or a mean per position was meant)"
                  if op.name == "scatter" else "")
         self.flag(node, overwrite.check_overwriting_write(
@@ -124,7 +124,7 @@ class OverwriteWriteMixin:
         x = self.source.segment(bound["input"])
         if not _COUNT_NAME.search(_last_name(bound["input"])):
             return
-        origin = index.domain.origin if repeats(index) else crowded
+        origin = index.domain.origin if repeats(index) and not (crowded and literal_only(index)) else crowded
         if origin is None or (crowded is None and named_only(index) and (index.shape is None or len(index.shape.dims) < 2)):
             return
         self.flag(node, overwrite.check_counting_ones(

@@ -37,6 +37,11 @@ def named_only(t: TensorVal) -> bool:
     return t.domain.origin.startswith("ids/labels (`")
 
 
+def literal_only(t: TensorVal) -> bool:
+    """Repeats known from a literal list alone (literal_repeats): a count of entries says more, when known."""
+    return t.domain.origin.startswith(_LITERAL_ORIGIN)
+
+
 def _marked(t: TensorVal, origin: str) -> TensorVal:
     base = t.domain or Domain()
     # an origin already there (a name, randint) says more than the op that kept it
@@ -122,4 +127,42 @@ def _made_of_floats(node) -> bool:
             return True
         if name == "div" and any(k.arg == "rounding_mode" for k in node.keywords):
             return True
+    return False
+
+
+_LITERAL_MAKERS = ("tensor", "as_tensor", "LongTensor")
+_LITERAL_ORIGIN = "a literal list naming"
+
+
+def literal_repeats(func: str, node: ast.Call, made):
+    """`torch.tensor([0, 1, 0, 3])`, `torch.tensor([vocab["the"], vocab["dog"], vocab["the"]])`: a flat
+    list literal naming one value twice (the same constant, name or constant-keyed lookup) certainly
+    holds a repeat: the index of a context window, a test batch with a shared class."""
+    if func not in _LITERAL_MAKERS or not node.args or not isinstance(made, TensorVal) \
+            or made.dtype not in _INT_DTYPES or not isinstance(node.args[0], (ast.List, ast.Tuple)):
+        return made
+    elements = node.args[0].elts
+    if len(elements) < 2 or not all(_pure(e) for e in elements):
+        return made
+    seen = set()
+    for element in elements:
+        key = ast.dump(element)
+        if key in seen:
+            return _marked(made, f"{_LITERAL_ORIGIN} `{ast.unparse(element)}` twice (line {node.lineno})")
+        seen.add(key)
+    return made
+
+
+def _pure(node) -> bool:
+    """A value that is the same wherever it is written twice in one list."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _pure(node.operand)
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _pure(node.value) or isinstance(node.value, ast.Name)
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, (ast.Name, ast.Attribute)) and isinstance(node.slice, ast.Constant)
     return False

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, tree_walk, value_ranges
+from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -66,6 +66,7 @@ class StatementMixin:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
             self._check_subscript_rmw(node, node.targets[0])
             group_overwrites.check_mask_write(self, node, node.targets[0])  # GL013: out[mask] = v per group
+            top_p_guards.check(self, node, node.targets[0])  # GL021: remove[0] = False on a batched top-p mask
             self._check_overwriting_assign(node, node.targets[0], result)
         self._note_read(node)
         self._last_value_node = node.value

@@ -28,6 +28,7 @@ DTYPE_NAMES = {
 # Ops that keep shape and dtype and whose values are no longer positions.
 _ELEMENTWISE = {
     "abs", "neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
+    "gumbel_softmax",
     "gelu", "silu", "square", "reciprocal", "sign", "exp_", "log_", "relu_", "sigmoid_", "softplus",
     "clamp_min", "clamp_max", "nan_to_num", "pow", "mul", "add", "sub",
     "div", "logit", "log1p", "expm1", "fill_", "zero_", "normal_", "uniform_",
