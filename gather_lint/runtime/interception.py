@@ -26,6 +26,7 @@ from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
 from . import (broadcast_checks, device_records, distribution_checks, fast_path, gradient_checks, indexing, masked_checks,
                normalised_checks, provenance, reads, shift_checks, torch_verdict, torch_warnings)
 from .checker import check_call
+from .errors import GatherLintError
 from .targets import EMBEDDING
 
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
@@ -216,6 +217,8 @@ def _setitem(original):
         try:
             return original(self, key, value)
         except RuntimeError as exc:
+            if _reported(exc):
+                raise
             rejected = exc
         violation = indexing.rejected_write(key, str(rejected))  # reported outside the except: not chained
         if violation is not None:
@@ -368,6 +371,25 @@ def _log_prob(original):
     return log_prob
 
 
+def _normaliser_dim(original, function: str):
+    """softmax / log_softmax / gumbel_softmax (GL002): a dim out of range, often a size passed as the
+    dim. Looked at only once torch has rejected the call, so valid calls pay one frame."""
+    def normalise(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except IndexError as exc:
+            if not (_stack and "Dimension out of range" in str(exc)) or _reported(exc):
+                raise
+            rejected = exc
+        violation = normalised_checks.rejected_dim(function, args, kwargs)
+        if violation is not None:  # reported outside the except: torch's error is not chained to ours
+            verdict = (type(rejected), torch_verdict.message(rejected))
+            _report(_stack[-1], [violation], f"{function}", (_answer, (verdict,), {}))
+        raise rejected
+
+    return normalise
+
+
 def _gradient_taker(original):
     """torch.autograd.backward / grad (GL001): a gradient of another shape than its output's. Looked at
     only once torch has rejected the call, so valid backward passes pay nothing."""
@@ -377,7 +399,7 @@ def _gradient_taker(original):
         try:
             return original(*args, **kwargs)
         except RuntimeError as exc:
-            if not (_stack and "Mismatch in shape" in str(exc)) or torch.compiler.is_compiling():
+            if not (_stack and "Mismatch in shape" in str(exc)) or _reported(exc):
                 raise
             rejected = exc
         violation = gradient_checks.mismatch(function, args, kwargs)
@@ -387,6 +409,12 @@ def _gradient_taker(original):
         raise rejected
 
     return takes_gradient
+
+
+def _reported(exc) -> bool:
+    """A rejection already explained by a nested checked call (gumbel_softmax's own softmax), or one met
+    while compiling: passed on as it is."""
+    return isinstance(exc, GatherLintError) or torch.compiler.is_compiling()
 
 
 def _answer(verdict):
@@ -493,7 +521,9 @@ def _places() -> List[Tuple[object, str, Callable]]:
     for name in _LOSSES:
         places.append((F, name, lambda o, name=name: _loss(o, name)))
     for owner in (F, torch, torch.Tensor):
-        places.append((owner, "log_softmax", _normaliser))
+        places.append((owner, "log_softmax", lambda o: _normaliser(_normaliser_dim(o, "log_softmax"))))
+        places.append((owner, "softmax", lambda o: _normaliser_dim(o, "softmax")))
+    places.append((F, "gumbel_softmax", lambda o: _normaliser_dim(o, "gumbel_softmax")))
     places.append((F, "nll_loss", _nll_loss))
     for cls in _distributions():
         places.append((cls, "log_prob", _log_prob))

@@ -45,3 +45,22 @@ def loss_input(inp) -> Optional[Violation]:
     if normalised is None or normalised == 1 or inp.dim() < 2 or inp.shape[normalised] < 2:
         return None
     return rule.check_normalised("input", "log_softmax", normalised, 1, "target", implicit=False)
+
+
+_DIM_POSITION = {"softmax": 1, "log_softmax": 1, "gumbel_softmax": 4}  # where dim sits among the arguments
+
+
+def rejected_dim(function: str, args, kwargs) -> Optional[Violation]:
+    """GL002 for a softmax / log_softmax / gumbel_softmax that torch rejected for its dim: the dim is out
+    of range, and when it equals one of the input's sizes, a size was passed where its dim was meant."""
+    from ..dims import Shape
+    from ..rules import gl002_dim_out_of_range as dim_rule
+
+    position = _DIM_POSITION[function]
+    x = args[0] if args else kwargs.get("input", kwargs.get("logits"))
+    dim = args[position] if len(args) > position else kwargs.get("dim")
+    if not isinstance(x, torch.Tensor) or not isinstance(dim, int) or -max(x.dim(), 1) <= dim < max(x.dim(), 1):
+        return None
+    shape = tuple(x.shape)
+    size_axis = next((axis for axis, size in enumerate(shape) if size == dim), None)
+    return dim_rule.check_normaliser_dim("the call", function, "", Shape(shape), "dim", dim, size_axis)
