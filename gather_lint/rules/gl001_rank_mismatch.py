@@ -8,7 +8,7 @@ torch raises ``Index tensor must have the same number of dimensions as input ten
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named, size_expr
-from ..dims import must_equal, value
+from ..dims import Shape, must_equal, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ..suggest import method_call, operand
 from ._example import Example
@@ -208,4 +208,21 @@ def check_backward_grad(call: str, how: str, output: str, grad: str, added: int)
         f"{how} needs a gradient of exactly the output's shape, and torch raises 'Mismatch in shape: "
         f"grad_output[0] has a shape of ... and output[0] has a shape of ...'; pass a gradient of "
         f"`{output}`'s shape (without the added dim)",
+    )
+
+
+def check_gradient_shape(function: str, k: int, output: Shape, grad: Shape) -> Violation:
+    """The runtime twin of check_backward_grad: gradient k given to `function` has another shape than its output."""
+    out_dims, grad_dims = tuple(output.dims), tuple(grad.dims)
+    if len(grad_dims) > len(out_dims) and tuple(n for n in grad_dims if n != 1) == tuple(n for n in out_dims if n != 1):
+        added = [i for i, n in enumerate(grad_dims) if n == 1][: len(grad_dims) - len(out_dims)]
+        fix = f"drop the added dim (`.squeeze({added[0]})` on the gradient)" if len(added) == 1 else \
+            f"drop the added dims (`.view({', '.join(map(str, out_dims))})` on the gradient)"
+    else:
+        fix = f"pass a gradient of the output's shape {output}"
+    which = "the gradient" if k == 0 else f"gradient {k}"
+    return Violation(
+        CODE, SEVERITY,
+        f"{which} given to {function}() is {grad} but its output is {output}: a gradient must have exactly its "
+        f"output's shape, so torch raises 'Mismatch in shape'; {fix}",
     )

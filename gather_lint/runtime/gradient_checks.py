@@ -40,16 +40,4 @@ def mismatch(function: str, args: tuple, kwargs: dict) -> Optional[Violation]:
 
 
 def _violation(function: str, k: int, output: tuple, grad: tuple) -> Violation:
-    ones_dropped = tuple(n for n in grad if n != 1)
-    if len(grad) > len(output) and ones_dropped == tuple(n for n in output if n != 1):
-        added = [i for i, n in enumerate(grad) if n == 1][: len(grad) - len(output)]
-        fix = f"drop the added dim (`.squeeze({added[0]})` on the gradient)" if len(added) == 1 else \
-            f"drop the added dims (`.view({', '.join(map(str, output)) or ''})` on the gradient)"
-    else:
-        fix = f"pass a gradient of the output's shape {Shape(output)}"
-    which = "the gradient" if k == 0 else f"gradient {k}"
-    return Violation(
-        rule.CODE, rule.SEVERITY,
-        f"{which} given to {function}() is {Shape(grad)} but its output is {Shape(output)}: a gradient must have "
-        f"exactly its output's shape, so torch raises 'Mismatch in shape'; {fix}",
-    )
+    return rule.check_gradient_shape(function, k, Shape(output), Shape(grad))
