@@ -5,13 +5,11 @@ loop computes), then under the runtime mode (raise mode, the default: GL006 is a
 silence for the flat value, for a column-shaped distribution, and for the support enumerated on purpose.
 Layouts vary: a policy module returning its distribution, a plain function, Normal and Bernoulli.
 """
-import warnings
-
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
+from .checked_runs import with_warnings  # noqa: E402
 from .snippets import run_snippet  # noqa: E402
 
 POLICY = """
@@ -72,27 +70,19 @@ reference = wide.logits[torch.arange(n), torch.arange(n)]
 }
 
 
-def caught(program: str):
-    with warnings.catch_warnings(record=True) as found:
-        warnings.simplefilter("always")
-        with checked():
-            scope = run_snippet(program)
-    return scope, [str(w.message) for w in found if issubclass(w.category, GatherLintWarning)]
-
-
 @pytest.mark.parametrize("name", list(BUGGY))
 def test_value_column_on_a_batch_is_gl006(name):
     plain = run_snippet(BUGGY[name])
     n = plain["reference"].shape[0]
     assert plain["out"].shape == (n, n)  # the oracle: every value under every sample's distribution
-    _, messages = caught(BUGGY[name])
+    _, messages = with_warnings(BUGGY[name])
     assert len(messages) == 1 and "GL006" in messages[0]
     assert f"[{n}, 1]" in messages[0] and f"[{n}, {n}]" in messages[0]
 
 
 @pytest.mark.parametrize("name", list(CORRECT))
 def test_per_sample_values_are_silent(name):
-    scope, messages = caught(CORRECT[name])
+    scope, messages = with_warnings(CORRECT[name])
     assert torch.allclose(scope["out"], scope["reference"])
     assert messages == []
 

@@ -12,6 +12,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from gather_lint.runtime import GatherLintError, GatherLintWarning, checked  # noqa: E402
+from .checked_runs import plain_and_checked  # noqa: E402
 from .snippets import run_snippet  # noqa: E402
 
 DQN_STEP = """
@@ -63,12 +64,6 @@ def test_warn_mode_warns_and_torch_still_raises():
 
 @pytest.mark.parametrize("name", list(VALID))
 def test_valid_backward_calls_run_as_in_torch(name):
-    torch.manual_seed(0)
-    plain = run_snippet(VALID[name])
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", GatherLintWarning)
-        with checked():
-            scope = run_snippet(VALID[name])
+    plain, scope = plain_and_checked(VALID[name])
     assert torch.equal(scope["q_net"].weight.grad if scope["q_net"].weight.grad is not None else torch.zeros(1),
                        plain["q_net"].weight.grad if plain["q_net"].weight.grad is not None else torch.zeros(1))

@@ -11,7 +11,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
+from .checked_runs import with_warnings  # noqa: E402
 from .snippets import run_snippet  # noqa: E402
 
 CRITIC = """
@@ -70,35 +70,27 @@ CORRECT = {
 }
 
 
-def caught(program: str):
-    with warnings.catch_warnings(record=True) as found:
-        warnings.simplefilter("always")
-        with checked():
-            scope = run_snippet(program)
-    return scope, [str(w.message) for w in found if issubclass(w.category, GatherLintWarning)]
-
-
 @pytest.mark.parametrize("name", list(BUGGY))
 def test_a_column_against_a_vector_in_a_loss_is_gl006(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         plain = run_snippet(BUGGY[name])
     assert not torch.allclose(plain["out"], plain["reference"])  # the oracle: not the per-sample loss
-    _, messages = caught(BUGGY[name])
+    _, messages = with_warnings(BUGGY[name])
     assert len(messages) == 1 and "GL006" in messages[0], messages
     assert ("[5, 1]" in messages[0] or "square" in messages[0]) and "[5, 5]" in messages[0] and ".squeeze(-1)" in messages[0]
 
 
 @pytest.mark.parametrize("name", list(CORRECT))
 def test_matching_shapes_are_silent(name):
-    scope, messages = caught(CORRECT[name])
+    scope, messages = with_warnings(CORRECT[name])
     if name != "flattened both":
         assert torch.allclose(scope["out"], scope["reference"])
     assert messages == []
 
 
 def test_a_batch_of_one_grows_nothing_and_is_silent():
-    _, messages = caught("""
+    _, messages = with_warnings("""
 import torch
 import torch.nn.functional as F
 out = F.mse_loss(torch.randn(1, 1), torch.randn(1))
@@ -115,4 +107,4 @@ out = F.binary_cross_entropy(torch.rand(4, 1), torch.rand(4))
     with pytest.raises(ValueError, match="same size"):
         run_snippet(program)
     with pytest.raises(ValueError, match="same size"):
-        caught(program)
+        with_warnings(program)

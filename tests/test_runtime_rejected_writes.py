@@ -8,6 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from gather_lint.runtime import GatherLintError, GatherLintWarning, checked  # noqa: E402
+from .checked_runs import plain_and_checked  # noqa: E402
 from .snippets import run_snippet  # noqa: E402
 
 BUGGY = {
@@ -66,11 +67,5 @@ def test_warn_mode_warns_and_torchs_error_follows():
 
 @pytest.mark.parametrize("name", list(VALID))
 def test_valid_writes_run_as_in_torch(name):
-    torch.manual_seed(0)
-    plain = run_snippet(VALID[name])
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", GatherLintWarning)
-        with checked():
-            scope = run_snippet(VALID[name])
+    plain, scope = plain_and_checked(VALID[name])
     assert torch.equal(scope["x"], plain["x"])
