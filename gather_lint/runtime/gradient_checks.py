@@ -35,9 +35,5 @@ def pairs(function: str, args: tuple, kwargs: dict):
 def mismatch(function: str, args: tuple, kwargs: dict) -> Optional[Violation]:
     for k, (output, grad) in enumerate(pairs(function, args, kwargs)):
         if isinstance(output, torch.Tensor) and isinstance(grad, torch.Tensor) and grad.shape != output.shape:
-            return _violation(function, k, tuple(output.shape), tuple(grad.shape))
+            return rule.check_gradient_shape(function, k, Shape(tuple(output.shape)), Shape(tuple(grad.shape)))
     return None
-
-
-def _violation(function: str, k: int, output: tuple, grad: tuple) -> Violation:
-    return rule.check_gradient_shape(function, k, Shape(output), Shape(grad))

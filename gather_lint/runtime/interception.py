@@ -220,11 +220,7 @@ def _setitem(original):
             if _reported(exc):
                 raise
             rejected = exc
-        violation = indexing.rejected_write(key, str(rejected))  # reported outside the except: not chained
-        if violation is not None:
-            verdict = (type(rejected), torch_verdict.message(rejected))
-            _report(_stack[-1], [violation], "Tensor.__setitem__", (_answer, (verdict,), {}))
-        raise rejected
+        _explain(rejected, indexing.rejected_write(key, str(rejected)), "Tensor.__setitem__")
 
     return __setitem__
 
@@ -381,11 +377,7 @@ def _normaliser_dim(original, function: str):
             if not (_stack and "Dimension out of range" in str(exc)) or _reported(exc):
                 raise
             rejected = exc
-        violation = normalised_checks.rejected_dim(function, args, kwargs)
-        if violation is not None:  # reported outside the except: torch's error is not chained to ours
-            verdict = (type(rejected), torch_verdict.message(rejected))
-            _report(_stack[-1], [violation], f"{function}", (_answer, (verdict,), {}))
-        raise rejected
+        _explain(rejected, normalised_checks.rejected_dim(function, args, kwargs), function)
 
     return normalise
 
@@ -402,13 +394,19 @@ def _gradient_taker(original):
             if not (_stack and "Mismatch in shape" in str(exc)) or _reported(exc):
                 raise
             rejected = exc
-        violation = gradient_checks.mismatch(function, args, kwargs)
-        if violation is not None:  # reported outside the except block: torch's error is not chained to ours
-            verdict = (type(rejected), torch_verdict.message(rejected))
-            _report(_stack[-1], [violation], f"torch.autograd.{function}", (_answer, (verdict,), {}))
-        raise rejected
+        _explain(rejected, gradient_checks.mismatch(function, args, kwargs), f"torch.autograd.{function}")
 
     return takes_gradient
+
+
+def _explain(rejected: Exception, violation, spelling: str):
+    """After torch rejected a call: reports the violation that explains it, if one was found, else
+    passes torch's own error on. Called outside the except block, so torch's error is not chained to
+    ours."""
+    if violation is not None:
+        verdict = (type(rejected), torch_verdict.message(rejected))
+        _report(_stack[-1], [violation], spelling, (_answer, (verdict,), {}))
+    raise rejected
 
 
 def _reported(exc) -> bool:

@@ -5,17 +5,18 @@ import sys
 import torch
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
-_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+SKIPPED = (_TORCH_DIR, OWN_DIR, "<frozen")  # file prefixes that are never the user's line
 
 
-def user_frame_object():
-    """The caller's frame outside torch and gather-lint, or None (also inside torch.compile)."""
+def user_frame_object(skipped: tuple = SKIPPED):
+    """The caller's frame outside torch and gather-lint (and any other `skipped` file prefixes), or
+    None (also inside torch.compile)."""
     if torch.compiler.is_compiling():
         return None  # dynamo cannot trace sys._getframe
     frame = sys._getframe(1)
     while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith((_TORCH_DIR, _OWN_DIR)) and not filename.startswith("<frozen"):
+        if not frame.f_code.co_filename.startswith(skipped):
             return frame
         frame = frame.f_back
     return None

@@ -13,6 +13,8 @@ from typing import Optional
 import torch
 
 from ..contract import Violation
+from ..dims import Shape
+from ..rules import gl002_dim_out_of_range as dim_rule
 from ..rules import gl018_normalised_other_dim as rule
 from .provenance import NORMALISED
 
@@ -53,9 +55,6 @@ _DIM_POSITION = {"softmax": 1, "log_softmax": 1, "gumbel_softmax": 4}  # where d
 def rejected_dim(function: str, args, kwargs) -> Optional[Violation]:
     """GL002 for a softmax / log_softmax / gumbel_softmax that torch rejected for its dim: the dim is out
     of range, and when it equals one of the input's sizes, a size was passed where its dim was meant."""
-    from ..dims import Shape
-    from ..rules import gl002_dim_out_of_range as dim_rule
-
     position = _DIM_POSITION[function]
     x = args[0] if args else kwargs.get("input", kwargs.get("logits"))
     dim = args[position] if len(args) > position else kwargs.get("dim")

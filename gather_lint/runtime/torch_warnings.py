@@ -8,31 +8,19 @@ gather-lint and the warnings machinery instead. Which warnings show, and how oft
 warnings filter's decision (it has run by the time a warning is shown).
 """
 import os
-import sys
 import warnings
 
-import torch
+from gather_lint.runtime import location
 
-_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_SKIPPED = (_OWN_DIR, os.path.dirname(torch.__file__) + os.sep, os.path.splitext(warnings.__file__)[0])
+_SKIPPED = location.SKIPPED + (os.path.splitext(warnings.__file__)[0],)  # and the warnings machinery
 _previous = None
 
 
-def _user_place():
-    frame = sys._getframe(2)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_SKIPPED) and not filename.startswith("<frozen"):
-            return filename, frame.f_lineno
-        frame = frame.f_back
-    return None
-
-
 def _show(message, category, filename, lineno, file=None, line=None):
-    if filename.startswith(_OWN_DIR):
-        place = _user_place()
-        if place is not None:
-            (filename, lineno), line = place, None
+    if filename.startswith(location.OWN_DIR):
+        frame = location.user_frame_object(_SKIPPED)
+        if frame is not None:
+            filename, lineno, line = frame.f_code.co_filename, frame.f_lineno, None
     _previous(message, category, filename, lineno, file, line)
 
 

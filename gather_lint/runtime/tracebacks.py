@@ -9,13 +9,13 @@ import sys
 import types
 
 from .errors import GatherLintError
+from .location import OWN_DIR
 
-_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _RUNPY = ("<frozen runpy>", os.path.splitext(getattr(__import__("runpy"), "__file__", "runpy"))[0])
 
 
 def _library(filename: str) -> bool:
-    return filename.startswith(_OWN_DIR) or filename.startswith(_RUNPY)
+    return filename.startswith(OWN_DIR) or filename.startswith(_RUNPY)
 
 
 def trimmed(tb):
