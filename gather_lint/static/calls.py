@@ -19,6 +19,7 @@ from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
+from .python_types import ListVal
 from .tensor_ops import Repeated
 from .scalars import NumberVal
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
@@ -156,13 +157,17 @@ class ModuleContext:
             return None  # an unhashable fact: do not memoise, do not analyse
         self._memo[key] = None  # recursion guard
         context = f" (facts from the call at line {node.lineno})"
+        ones = degenerate_softmax.ones_passed(caller, facts, instance_facts)  # a size 1 from data
+        batch_of_one = getattr(caller, "batch_of_one", False) or any(
+            isinstance(v, ListVal) and len(v.items) == 1 for v in facts.values())  # `f([sample])`
         interp = self._make(lambda *a: None, lambda *a: None) if summary_only or silent else self._make(
-            _reporter(caller, callee, node, len(args) - len(node.args), context),
+            _reporter(caller, callee, node, len(args) - len(node.args), context, batch_of_one),
             lambda flagged, violation, fix_node: caller.flag(node if isinstance(flagged, PassedIn) else flagged,
                                                              _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
-        interp.ones_passed = degenerate_softmax.ones_passed(caller, facts, instance_facts)  # a size 1 from data
+        interp.ones_passed = ones
+        interp.batch_of_one = batch_of_one
         # an inherited method runs on the instance's own class: its __init__ (own or inherited) built the attributes
         interp.class_name = instance.class_name if instance is not None else self.class_of.get(callee)
         interp.instance = instance
@@ -172,10 +177,12 @@ class ModuleContext:
         return result
 
 
-def _reporter(caller, callee, node: ast.Call, implicit: int, context: str):
-    """The callee's site findings go to the caller, a dim the caller passed in at the caller's call."""
+def _reporter(caller, callee, node: ast.Call, implicit: int, context: str, batch_of_one: bool):
+    """The callee's site findings go to the caller, a dim the caller passed in at the caller's call.
+    When the caller passes a one-item list (a batch of one, as a per-sample reference does), an index's
+    size 1 may be that batch's and not an unexpanded dim: GL005 is left to the callee's own analysis."""
     def report(call, site, violations, bound=None, where=None):
-        violations = [_from_call(v, context) for v in violations]
+        violations = [_from_call(v, context) for v in violations if not (batch_of_one and v.code == "GL005")]
         stay, moved, at_caller = passed_dims.moved(callee, node, implicit, violations, bound)
         if moved:
             caller.report(node, site, moved, at_caller, where)
