@@ -31,9 +31,16 @@ def lint_file(path: str, config: Config = Config(), stdin=None, display: Optiona
     try:
         text = read_source(path, stdin)
     except UnreadableFile as exc:
-        stats = Stats(files=1)
-        return FileResult(shown, [Finding(shown, 1, 1, PARSE_ERROR, 1, 1, "error", f"{exc}; it was not checked")], stats)
-    return lint_text(text, shown, config)
+        return _not_checked(shown, f"{exc}; it was not checked")
+    try:
+        return lint_text(text, shown, config)
+    except Exception as exc:  # an analysis fault on one file must not stop the others (tests call lint_text)
+        return _not_checked(shown, f"internal error while analysing this file ({type(exc).__name__}: {exc}); "
+                                   "it was not checked; please report it with the file")
+
+
+def _not_checked(shown: str, message: str) -> FileResult:
+    return FileResult(shown, [Finding(shown, 1, 1, PARSE_ERROR, 1, 1, "error", message)], Stats(files=1))
 
 
 def lint_files(paths: Sequence[str], config: Config = Config(), jobs: Optional[int] = None,
