@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Top1Router(nn.Module):
+    def __init__(self, d_model, num_experts):
+        super().__init__()
+        self.num_experts = num_experts
+        self.gate = nn.Linear(d_model, num_experts, bias=False)
+
+    def forward(self, x):
+        probs = F.softmax(self.gate(x), dim=-1)
+        expert_idx = probs.argmax(dim=-1)
+        return probs, expert_idx
+
+    def load_balancing_loss(self, probs, expert_idx):
+        tokens_per_expert = torch.zeros(self.num_experts)
+        tokens_per_expert[expert_idx] += 1
+        fraction_tokens = tokens_per_expert / expert_idx.numel()
+        fraction_probs = probs.mean(dim=0)
+        return self.num_experts * torch.sum(fraction_tokens * fraction_probs)
+
+
+def main():
+    torch.manual_seed(0)
+    router = Top1Router(d_model=16, num_experts=4)
+    tokens = torch.randn(64, 16)
+    probs, expert_idx = router(tokens)
+    aux = router.load_balancing_loss(probs, expert_idx)
+    print("tokens routed per expert:", torch.bincount(expert_idx, minlength=4).tolist())
+    print("aux loss:", aux.item())
+
+
+if __name__ == "__main__":
+    main()
