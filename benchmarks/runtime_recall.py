@@ -56,9 +56,10 @@ def main() -> int:
     parser.add_argument("--action", choices=("warn", "raise"), default="warn")
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--verbose", action="store_true", help="one line per program")
+    parser.add_argument("sets", nargs="*", type=Path, help="folders holding cases/ and clean/ (default: both sets)")
     opts = parser.parse_args()
     false_reports = 0
-    for set_name, root in SETS:
+    for set_name, root in [(path.name, path) for path in opts.sets] or SETS:
         if not (root / "cases").is_dir():
             print(f"{set_name}: {root.name} not found, skipped")
             continue
