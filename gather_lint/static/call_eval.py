@@ -36,7 +36,8 @@ class CallMixin:
                     default_dtype_buffers.mark(self, site, bound)  # GL016: a fresh buffer's float32 is certain
                     own_max_sizes.check_site(self, node, site, bound)  # GL011: zeros(.., ids.max()) written at ids
                     self.report(node, site, check(site), bound, self)
-                    normalised_axis.check(self, node, site, bound)  # GL018
+                    if not normalised_axis.check(self, node, site, bound):  # GL018, its softmax found by syntax
+                        normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark
                     broadcast_axis.check(self, node, site, bound)  # GL019
                     self._check_op_rmw(node, op, bound, values)
                     self._check_overwriting_op(node, op, bound, values)

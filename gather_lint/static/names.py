@@ -7,12 +7,13 @@ from .values import TensorVal
 
 # Variables that hold token ids, class labels or actions: their values index a vocabulary-like dim.
 _CATEGORY_NAME = re.compile(
-    r"(?:\w+_)?(?:input_ids|token_ids|target_ids|labels|targets|label|target|actions|action|tokens|next_tokens"
+    r"(?:\w+_)?(?:input_ids|token_ids|target_ids|labels|targets|label|target|actions|action|acts|tokens|next_tokens"
     r"|completion_ids|prompt_ids|response_ids|answer_ids|output_ids|generated_ids|chosen_ids|rejected_ids"
     r"|decoder_input_ids|class_ids|class_labels|ids|y)"
 )
 _NOT_CATEGORY = re.compile(
-    r"(?:\w+_)?(?:position|pos|segment|token_type|attention|node|edge|batch|graph|cluster|expert|head)_\w*"
+    r"(?:\w+_)?(?:position|pos|segment|token_type|attention|node|edge|graph|cluster|expert|head)_\w*"
+    r"|(?:\w+_)?batch_(?!(?:labels?|targets?|actions?|acts)$)\w*"  # batch_idx is a graph's; batch_labels are labels
     r"|(?:num|n)_\w+"
     # coordinates on a grid and orderings: `h_ids * w + w_ids` ravels unique positions, `perm_ids` permutes
     r"|(?:h|w|x|y|z|row|col|height|width|flat|grid|coord|spatial|patch|pixel|perm|sorted|order|keep|uniq|unique)_\w+"

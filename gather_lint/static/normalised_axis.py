@@ -12,32 +12,57 @@ from ..dims import normalize_dim
 from ..ops import GATHER, TAKE_ALONG
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl018_normalised_other_dim as rule
+from .names import category_domain
 from .tree_walk import called_name
 
 _NORMALISERS = {"softmax", "log_softmax"}
 
 
-def check(interp, call: ast.Call, site, bound) -> None:
-    if site.op.family not in (GATHER, TAKE_ALONG) or site.dim is None or site.input.shape is None:
-        return
-    if wrong_dim.check(site) is not None:
-        return  # GL004 already says the gather dim is wrong, and which one the values fit
-    domain = site.index.domain
-    if domain is None or not domain.category or site.input.shape.variadic:
-        return  # only class labels say that the gathered dim is the class dim
+def check(interp, call: ast.Call, site, bound) -> bool:
+    """False when no softmax was found by syntax (normalised_consumers.check_gather looks at the
+    input's mark then)."""
+    if not picks_labels(site, bound):
+        return True
     rank = len(site.input.shape.dims)
     found = _normaliser(bound["input"], interp.function, call.lineno)
-    if rank < 2 or found is None:
-        return
+    if found is None:
+        return False
+    if rank < 2:
+        return True
     function, dim_node = found
     implicit = dim_node is None
     written = (0 if rank in (0, 1, 3) else 1) if implicit else literal_int(dim_node)
     normalised, gathered = normalize_dim(written, rank) if written is not None else None, normalize_dim(site.dim, rank)
     if normalised is None or gathered is None or normalised == gathered:
-        return
+        return True
     segment = interp.source.segment
     interp.flag(call, rule.check_normalised(segment(bound["input"]), function, normalised, gathered,
                                             segment(bound[site.op.index_param]), implicit), None)
+    return True
+
+
+def picks_labels(site, bound) -> bool:
+    """A gather along a known dim of a known shape, with class labels as its index (only they say that
+    the gathered dim is the class dim), and no GL004 (which already says the dim is wrong)."""
+    if site.op.family not in (GATHER, TAKE_ALONG) or site.dim is None or site.input.shape is None \
+            or site.input.shape.variadic or wrong_dim.check(site) is not None:
+        return False
+    domain = site.index.domain
+    return domain is not None and domain.category or _named_labels(bound[site.op.index_param])
+
+
+def _named_labels(node) -> bool:
+    """The index is a tensor named as labels (`actions.long().view(-1, 1)`), whatever its values' range
+    says (`randint(0, A)` gives the range, not the kind)."""
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            break
+    found = category_domain(node.id) if isinstance(node, ast.Name) else None
+    return found is not None and found.category
 
 
 def assigned_value(node, function, line: int):

@@ -30,7 +30,7 @@ from typing import Optional
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
 from . import degenerate_softmax, size_as_dim
-from .normalised_axis import assigned_value
+from .normalised_axis import assigned_value, picks_labels
 from .tree_walk import called_name
 from .modules import KeepShape, Sequential
 from .tensor_ops import as_int
@@ -191,6 +191,17 @@ def check_pick(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
             or not picked.domain.category:
         return  # only class labels say that dim 1 holds the classes
     _flag(interp, mark, node, 1, f"picks each row's {picked.domain.origin} along dim 1")
+
+
+def check_gather(interp, node: ast.Call, site, bound, values) -> None:
+    """`probs.gather(1, labels)` on a 2-d tensor that an nn.Softmax(dim=0) layer or a helper's softmax
+    normalised over dim 0: each row's label read from values normalised over the rows."""
+    owner = values["input"]
+    mark = _current(owner) if isinstance(owner, TensorVal) else None
+    if mark is None or len(mark.shape.dims) != 2 or mark.axis != 0 or not picks_labels(site, bound) \
+            or normalize_dim(site.dim, 2) != 1:
+        return
+    _flag(interp, mark, node, 1, "picks each row's label along dim 1")
 
 
 def _counts_rows(node) -> bool:
