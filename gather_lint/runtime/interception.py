@@ -95,7 +95,7 @@ def _family(original, target, spelling: str):
     selects = target != EMBEDDING and target.name == "index_select"  # rows a later index_copy_ may write back
     embeds = target == EMBEDDING
     gathers = not embeds and target.name == "gather"
-    normalised = provenance.NORMALISED._facts  # empty unless a log_softmax result is alive
+    normalised = provenance.NORMALISED._facts  # empty unless a softmax or log_softmax result is alive
     scores_ids = marks  # gather / take_along_dim: per-token scores of fed ids (GL007)
     fed = shift_checks.FED  # empty until an embedding looks up a sequence
 
@@ -431,15 +431,15 @@ def _distributions() -> List[type]:
     return found
 
 
-def _normaliser(original):
-    """log_softmax in any spelling: its result remembers the dim it was normalised over (GL018)."""
-    def log_softmax(*args, **kwargs):
+def _normaliser(original, function: str):
+    """log_softmax / softmax in any spelling: its result remembers the dim it was normalised over (GL018)."""
+    def normaliser(*args, **kwargs):
         result = original(*args, **kwargs)
         if _stack and not torch.compiler.is_compiling():
-            normalised_checks.mark(args, kwargs, result)
+            normalised_checks.mark(args, kwargs, result, function)
         return result
 
-    return log_softmax
+    return normaliser
 
 
 def _nll_loss(original):
@@ -519,8 +519,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
     for name in _LOSSES:
         places.append((F, name, lambda o, name=name: _loss(o, name)))
     for owner in (F, torch, torch.Tensor):
-        places.append((owner, "log_softmax", lambda o: _normaliser(_normaliser_dim(o, "log_softmax"))))
-        places.append((owner, "softmax", lambda o: _normaliser_dim(o, "softmax")))
+        for function in ("log_softmax", "softmax"):
+            places.append((owner, function, lambda o, f=function: _normaliser(_normaliser_dim(o, f), f)))
     places.append((F, "gumbel_softmax", lambda o: _normaliser_dim(o, "gumbel_softmax")))
     places.append((F, "nll_loss", _nll_loss))
     for cls in _distributions():
