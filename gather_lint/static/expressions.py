@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
-from . import dict_comprehensions, mirrored_triangles
+from . import dict_comprehensions, mirrored_triangles, pairwise_terms
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -165,6 +165,7 @@ class ExpressionMixin:
         return python_types.ListVal(made.items) if type(made) is SeqVal else made
 
     def expr_BinOp(self, node: ast.BinOp):
+        pairwise_terms.note(self, node)  # GL006: `xx + yy - 2 * x @ y.T` builds its [N, M] table on purpose
         left, right = self.expr(node.left), self.expr(node.right)
         symbol = _BINOPS.get(type(node.op))
         if isinstance(node.op, ast.MatMult):
