@@ -1,0 +1,176 @@
+"""GL006: a per-row column [K, 1] meeting a per-row vector [K], where the vector is a row max
+(`next_q.max(1)[0]`, `torch.max(q, dim=1)`, `.amax(1)`) and the rows may be those a boolean mask
+picked (`rew[alive]` and `critic(obs[alive])` hold `alive.sum()` rows each); and the pairwise-distance
+idiom (`xx + yy - 2 * x @ y.T`), whose [N, M] table is wanted, staying silent.
+
+Every flagged program binds `res` where the two meet; torch shows the [K, K] outer product.
+"""
+import textwrap
+
+import pytest
+
+from .conftest import lint
+from .snippets import run_snippet
+
+FLAGGED = [
+    ("module-method-masked-bootstrap", """
+        import torch
+        import torch.nn as nn
+
+        class Learner(nn.Module):
+            def __init__(self, obs_size, n_moves):
+                super().__init__()
+                self.target = nn.Linear(obs_size, n_moves)
+
+            def bootstrap(self, rew, nxt, ended):
+                # rew: [B, 1], nxt: [B, D], ended: [B]
+                live = ended == 0
+                boot = self.target(nxt[live]).max(dim=1).values
+                res = rew[live] + 0.9 * boot
+                return res
+
+        if __name__ == "__main__":
+            res = Learner(3, 2).bootstrap(torch.randn(6, 1), torch.randn(6, 3), torch.tensor([0, 1, 0, 0, 1, 0]))
+    """, 14),
+    ("jaxtyping-function-form-unpacked", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def td_target(next_q: Float[Tensor, "n a"], reward_col: Float[Tensor, "n 1"], gamma: float):
+            best, _ = torch.max(next_q, dim=1)
+            return reward_col + gamma * best
+
+        if __name__ == "__main__":
+            res = td_target(torch.randn(5, 4), torch.randn(5, 1), 0.99)
+    """, 8),
+    ("docstring-amax-inverted-mask", """
+        import torch
+
+        def masked_targets(q_next, r, terminal, discount=0.99):
+            \"\"\"
+            Args:
+                q_next: next-state values of shape (batch, actions)
+                r: rewards of shape (batch, 1)
+                terminal (torch.BoolTensor): shape (batch,)
+            \"\"\"
+            res = r[~terminal] + discount * q_next[~terminal].amax(1)
+            return res
+
+        if __name__ == "__main__":
+            res = masked_targets(torch.randn(7, 3), torch.randn(7, 1), torch.tensor([0, 0, 1, 0, 0, 0, 1]).bool())
+    """, 11),
+]
+
+CLEAN = [
+    ("keepdim-max-against-the-column", """
+        import torch
+        from jaxtyping import Float
+        from torch import Tensor
+
+        def td_target(next_q: Float[Tensor, "n a"], reward_col: Float[Tensor, "n 1"], gamma: float):
+            best, _ = torch.max(next_q, dim=1, keepdim=True)
+            return reward_col + gamma * best
+
+        if __name__ == "__main__":
+            res = td_target(torch.randn(5, 4), torch.randn(5, 1), 0.99)
+    """, (5, 1)),
+    ("column-flattened-under-the-mask", """
+        import torch
+        import torch.nn as nn
+
+        class Learner(nn.Module):
+            def __init__(self, obs_size, n_moves):
+                super().__init__()
+                self.target = nn.Linear(obs_size, n_moves)
+
+            def bootstrap(self, rew, nxt, ended):
+                # rew: [B, 1], nxt: [B, D], ended: [B]
+                live = ended == 0
+                boot = self.target(nxt[live]).max(dim=1).values
+                res = rew[live].squeeze(1) + 0.9 * boot
+                return res
+
+        if __name__ == "__main__":
+            res = Learner(3, 2).bootstrap(torch.randn(6, 1), torch.randn(6, 3), torch.tensor([0, 1, 0, 0, 1, 0]))
+    """, (4,)),
+    ("two-masks-different-rows", """
+        import torch
+
+        def mixed(q: torch.Tensor, r: torch.Tensor, ended: torch.Tensor):
+            # q: [B, A], r: [B, 1], ended: [B]
+            alive = ended == 0
+            dead = ended == 1
+            res = r[dead] + q[alive].max(1)[0][:1]
+            return res
+
+        if __name__ == "__main__":
+            res = mixed(torch.randn(4, 2), torch.randn(4, 1), torch.tensor([0, 1, 0, 0]))
+    """, (1, 1)),
+    ("pairwise-squared-distances", """
+        import torch
+
+        def sq_dists(a, b):
+            # a: [N, D], b: [N, D]
+            aa = (a * a).sum(dim=1, keepdim=True)
+            bb = (b * b).sum(dim=1)
+            res = aa + bb - 2 * a @ b.t()
+            return res
+
+        if __name__ == "__main__":
+            res = sq_dists(torch.randn(4, 3), torch.randn(4, 3))
+    """, (4, 4)),
+]
+
+
+@pytest.mark.parametrize("name,code,line", FLAGGED, ids=[c[0] for c in FLAGGED])
+def test_a_row_max_meeting_a_column_is_reported_and_torch_makes_the_outer_product(name, code, line, torch):
+    found = [(f.line, f.code) for f in lint(code)]
+    assert (line, "GL006") in found, found
+    res = run_snippet(code)["res"]  # torch: [K, K], no error
+    assert res.dim() == 2 and res.shape[0] == res.shape[1] > 1
+
+
+@pytest.mark.parametrize("name,code,shape", CLEAN, ids=[c[0] for c in CLEAN])
+def test_correct_forms_stay_silent(name, code, shape, torch):
+    assert [f for f in lint(code) if f.code == "GL006"] == []
+    assert tuple(run_snippet(code)["res"].shape) == shape
+
+
+def test_the_pairwise_idiom_is_the_distance_table_torch_computes(torch):
+    """Why the idiom is silent: its [N, M] table is the squared distances, what the author wants."""
+    a, b = torch.randn(4, 3), torch.randn(5, 3)
+    table = (a * a).sum(dim=1, keepdim=True) + (b * b).sum(dim=1) - 2 * a @ b.t()
+    assert torch.allclose(table, torch.cdist(a, b) ** 2, atol=1e-4)
+
+
+def test_the_message_names_the_mask_rows_and_the_fix():
+    message = next(f for f in lint(FLAGGED[0][1]) if f.code == "GL006")
+    assert "live.sum()" in message.message and "max over dim 1" in message.message
+    assert "keepdim=True" in (message.help or message.message)
+
+
+def test_a_mask_made_again_in_a_loop_keeps_its_count_unknown(torch):
+    code = """
+        import torch
+
+        def per_round(q, r, ended):
+            # q: [B, A], r: [B, 1], ended: [B, T]
+            outs = []
+            for t in range(2):
+                keep = ended[:, t] == 0
+                col = r[keep]
+                keep = ended[:, t + 1] == 0
+                outs.append(col[:1] + q[keep].max(1)[0][:1])
+            return outs
+    """
+    assert [f for f in lint(code) if f.code == "GL006"] == []
+
+
+def test_writing_the_outer_product_back_under_the_mask_raises_in_torch(torch):
+    """The reported DQN form: the [K, K] sum written into the K masked rows of a column."""
+    r, q, ended = torch.randn(6, 1), torch.randn(6, 2), torch.tensor([0, 1, 0, 0, 1, 0]).bool()
+    out = r.clone()
+    with pytest.raises(RuntimeError, match="shape mismatch"):
+        out[~ended] = r[~ended] + q[~ended].max(1)[0]
+    out[~ended] = r[~ended] + q[~ended].max(1, keepdim=True)[0]  # the fix
