@@ -174,3 +174,44 @@ def test_writing_the_outer_product_back_under_the_mask_raises_in_torch(torch):
     with pytest.raises(RuntimeError, match="shape mismatch"):
         out[~ended] = r[~ended] + q[~ended].max(1)[0]
     out[~ended] = r[~ended] + q[~ended].max(1, keepdim=True)[0]  # the fix
+
+
+# A replay buffer sampled key by key (`{k: v[idx] for k, v in store.items()}`) keeps each stored
+# tensor's shape past its rows: an action stored as a column [N, 1] is still one in the batch.
+REPLAY_SAMPLE = """
+    import torch
+    import torch.nn as nn
+
+    class Critic(nn.Module):
+        def __init__(self, obs_size, n_moves):
+            super().__init__()
+            self.body = nn.Linear(obs_size, n_moves)
+
+        def forward(self, obs):
+            return self.body(obs)
+
+    def taken_values(critic, batch):
+        q = critic(batch["obs"])
+        return q.gather(1, batch["act"].unsqueeze(1)).squeeze(1)
+
+    def draw(store, n):
+        picks = torch.randint(0, store["obs"].shape[0], (n,))
+        return {name: col[picks].clone() for name, col in store.items()}
+
+    if __name__ == "__main__":
+        store = {"obs": torch.randn(50, 3), "act": torch.randint(0, 2, ({stored}))}
+        res = taken_values(Critic(3, 2), draw(store, 8))
+"""
+
+
+def test_a_column_kept_through_a_sampled_batch_dict_reaches_the_gather(torch):
+    bad = textwrap.dedent(REPLAY_SAMPLE).replace("{stored}", "50, 1")
+    assert "GL001" in [f.code for f in lint(bad) if f.line == 15]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        run_snippet(bad)
+
+
+def test_actions_stored_flat_stay_silent(torch):
+    good = textwrap.dedent(REPLAY_SAMPLE).replace("{stored}", "50,")
+    assert lint(good) == []
+    assert tuple(run_snippet(good)["res"].shape) == (8,)
