@@ -215,3 +215,84 @@ def test_actions_stored_flat_stay_silent(torch):
     good = textwrap.dedent(REPLAY_SAMPLE).replace("{stored}", "50,")
     assert lint(good) == []
     assert tuple(run_snippet(good)["res"].shape) == (8,)
+
+
+# A loss asked for one value per sample (`reduction="none"`) is [B]: importance weights kept as a
+# column [B, 1] turn the weighted mean into the mean of the [B, B] outer product.
+UNREDUCED_FLAGGED = [
+    ("docstring-cross-entropy-weights-column", """
+        import torch
+        import torch.nn.functional as F
+
+        def weighted_ce(scores, target, sample_w):
+            \"\"\"
+            Args:
+                scores: logits of shape (n, classes)
+                target: class ids of shape (n,)
+                sample_w: weights of shape (n,)
+            \"\"\"
+            per_item = F.cross_entropy(scores, target, reduction="none")
+            w_col = sample_w.view(-1, 1)
+            res = per_item * w_col
+            return res
+
+        if __name__ == "__main__":
+            res = weighted_ce(torch.randn(6, 4), torch.randint(0, 4, (6,)), torch.rand(6))
+    """, 14),
+    ("jaxtyping-huber-prioritized-replay", """
+        import torch
+        import torch.nn.functional as F
+        from jaxtyping import Float
+        from torch import Tensor
+
+        class PrioritizedLoss:
+            def __call__(self, q: Float[Tensor, "b"], tgt: Float[Tensor, "b"], is_w: Float[Tensor, "b 1"]):
+                return is_w * F.huber_loss(q, tgt, reduction="none")
+
+        if __name__ == "__main__":
+            res = PrioritizedLoss()(torch.randn(5), torch.randn(5), torch.rand(5, 1))
+    """, 9),
+]
+
+UNREDUCED_CLEAN = [
+    ("weights-flattened", """
+        import torch
+        import torch.nn.functional as F
+
+        def weighted_ce(scores, target, sample_w):
+            # scores: [n, C], target: [n], sample_w: [n, 1]
+            per_item = F.cross_entropy(scores, target, reduction="none")
+            res = per_item * sample_w.squeeze(1)
+            return res
+
+        if __name__ == "__main__":
+            res = weighted_ce(torch.randn(6, 4), torch.randint(0, 4, (6,)), torch.rand(6, 1))
+    """, (6,)),
+    ("loss-already-averaged", """
+        import torch
+        import torch.nn.functional as F
+
+        def scaled(q, tgt, is_w):
+            # q: [b], tgt: [b], is_w: [b, 1]
+            res = is_w * F.smooth_l1_loss(q, tgt)
+            return res
+
+        if __name__ == "__main__":
+            res = scaled(torch.randn(5), torch.randn(5), torch.rand(5, 1))
+    """, (5, 1)),
+]
+
+
+@pytest.mark.parametrize("name,code,line", UNREDUCED_FLAGGED, ids=[c[0] for c in UNREDUCED_FLAGGED])
+def test_a_per_sample_loss_meeting_a_weight_column_is_reported(name, code, line, torch):
+    found = [f for f in lint(code) if f.code == "GL006"]
+    assert [f.line for f in found] == [line], found
+    assert 'reduction="none"' in found[0].message and "keepdim" not in found[0].message
+    res = run_snippet(code)["res"]
+    assert res.dim() == 2 and res.shape[0] == res.shape[1] > 1  # torch: the [B, B] outer product
+
+
+@pytest.mark.parametrize("name,code,shape", UNREDUCED_CLEAN, ids=[c[0] for c in UNREDUCED_CLEAN])
+def test_per_sample_losses_used_right_stay_silent(name, code, shape, torch):
+    assert [f for f in lint(code) if f.code == "GL006"] == []
+    assert tuple(run_snippet(code)["res"].shape) == shape

@@ -22,8 +22,8 @@ elementwise loss, a gathered ``[B, 1]`` against a target ``[B, A]`` that was nev
 loss: torch broadcasts and only warns about the sizes.
 
 The other way round gives the same ``[B, B]``: a pick squeezed to ``[B]``
-(``q.gather(1, a.unsqueeze(1)).squeeze(1)``) or a row max without ``keepdim`` (``next_q.max(1)[0]``)
-combined with a per-sample column ``[B, 1]`` (returns or targets kept as columns), or a ``[B]`` passed
+(``q.gather(1, a.unsqueeze(1)).squeeze(1)``), a row max without ``keepdim`` (``next_q.max(1)[0]``) or a
+loss asked for one value per sample (``reduction="none"``) combined with a per-sample column ``[B, 1]`` (returns or targets kept as columns), or a ``[B]`` passed
 to a helper whose parameter is annotated ``[B, 1]`` and combined there with its other ``[B, 1]``
 parameters (reported where they meet). Rows picked by the same boolean mask count as the same rows:
 ``rewards[alive]`` ``[K, 1]`` with ``critic(obs[alive]).max(1)[0]`` ``[K]`` is ``[K, K]``. The
@@ -257,12 +257,13 @@ def check_squeezed_pick(pick_text: str, pick: Shape, column_text: str, column: S
     [B, 1]: the reverse of a kept singleton."""
     rows = dim_text(pick.dims[0])
     made = made or f"gathered at line {gather_line}, its singleton squeezed away"
-    keep = "keep gather's singleton (no squeeze)" if made.startswith("gathered") else "keep its dim (`keepdim=True`)"
+    keep = "keep gather's singleton (no squeeze) or " if made.startswith("gathered") else (
+        "keep its dim (`keepdim=True`) or " if "max" in made or "min" in made else "")
     return Violation(
         CODE, SEVERITY,
         f"`{pick_text}` {pick} ({made}) is combined ({op}) with "
         f"the column `{column_text}` {column}; broadcasting aligns the right-most dims and gives [{rows}, {rows}]: every "
         f"sample paired with every other sample (an outer product), without an error (a loss only warns about the "
-        f"sizes); {keep} "
-        f"or flatten `{column_text}` with `.squeeze(-1)`",
+        f"sizes); {keep}"
+        f"flatten `{column_text}` with `.squeeze(-1)`",
     )

@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes
+from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, unreduced_losses
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -313,6 +313,9 @@ class CallMixin:
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if module == "torch.nn.functional":
             class_targets.check(self, func, node, args, kwargs)
+            per_sample = unreduced_losses.shape(func, args, kwargs)  # reduction="none": one loss per sample
+            if per_sample is not None:
+                return per_sample
         if broadcast_sites.loss_module(module, func) and not class_targets.ignores_targets(func, node):
             return QualName(broadcast_sites.loss_module(module, func))
         if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(

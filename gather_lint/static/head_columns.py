@@ -23,9 +23,11 @@ _WIDTH_ONE = re.compile(r"Linear\([^()]*,\s*1\s*[,)]")  # nn.Linear(d, 1), nn.Li
 
 
 def scripted(text: str) -> bool:
-    """A script that builds a width-1 linear head or takes a keepdim reduction: its functions are read
-    whole, since where the column is used (`loss = ((model(x) - y) ** 2).mean()`) names no op of the family."""
-    return "__main__" in text and ("keepdim=True" in text or _WIDTH_ONE.search(text) is not None)
+    """A script that builds a width-1 linear head, takes a keepdim reduction or asks a loss for one value
+    per sample: its functions are read whole, since where the column is used (`loss = ((model(x) - y) **
+    2).mean()`, `(td * weights).mean()`) names no op of the family."""
+    return "__main__" in text and ("keepdim=True" in text or "reduction=\"none\"" in text
+                                   or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None)
 
 
 class HeadMark:

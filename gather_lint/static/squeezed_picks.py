@@ -6,7 +6,8 @@ Evidence: the pick is a gather's result with its singleton squeezed away (in the
 the assignment that made the name, one step back), or the values of a max/min over dim 1 without
 `keepdim` (`next_q.max(1)[0]`, the bootstrap of a Q-learning target: one best value per row), and the
 column is [B, 1] with the same B (named or a known size > 1). The pick may be scaled on the way
-(`gamma * next_q.max(1)[0]`): the operand is still one value per row. A column made right there (`pick - t.unsqueeze(1)`) is a deliberate pairing: skipped.
+(`gamma * next_q.max(1)[0]`): the operand is still one value per row. A loss asked for one value per
+sample (`F.smooth_l1_loss(q, target, reduction="none")`) is such a vector too. A column made right there (`pick - t.unsqueeze(1)`) is a deliberate pairing: skipped.
 Shapes are compared first, so the syntax is only looked at for the rare [B] against [B, 1] pair.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Optional
 
 from ..dims import Shape, must_equal, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
+from . import unreduced_losses
 from .last_assignment import last_assigned
 from .tree_walk import own_nodes
 from .values import TensorVal
@@ -29,13 +31,19 @@ def check(interp, node, left_node, left, right_node, right, op: str) -> None:
         if not _row_against_column(pick, col) or _made_here(col_node):
             continue
         gather = _squeezed_gather(interp, pick_node)
-        best = _row_max(interp, pick_node) if gather is None else None
+        best = _per_row(interp, pick_node) if gather is None else None
         if gather is not None or best is not None:
-            made = None if best is None else f"the {best.func.attr} over dim 1 at line {best.lineno}, which drops that dim"
+            made = None if best is None else _described(best)
             interp.flag(node, missing_squeeze.check_squeezed_pick(
                 interp.source.segment(pick_node), pick.shape, interp.source.segment(col_node), col.shape, op,
                 (gather or best).lineno, made), None)
             return
+
+
+def _described(call) -> str:
+    if unreduced_losses.spelled(call):
+        return f"one loss per sample, from `reduction=\"none\"` at line {call.lineno}"
+    return f"the {call.func.attr} over dim 1 at line {call.lineno}, which drops that dim"
 
 
 def _row_against_column(pick, col) -> bool:
@@ -83,19 +91,21 @@ def _is_gather(node) -> bool:
 _ROW_MAXES = {"max", "min", "amax", "amin"}
 
 
-def _row_max(interp, node, depth: int = 0) -> Optional[ast.Call]:
-    """The `x.max(1)` / `torch.max(x, 1)` / `x.amax(1)` whose per-row values `node` is, scaled or not,
-    through up to two names assigned in this function."""
+def _per_row(interp, node, depth: int = 0) -> Optional[ast.Call]:
+    """The `x.max(1)` / `torch.max(x, 1)` / `x.amax(1)` whose per-row values `node` is, or the loss
+    with `reduction="none"` it holds, scaled or not, through up to two names assigned in this function."""
     if isinstance(node, ast.UnaryOp):
-        return _row_max(interp, node.operand, depth)
+        return _per_row(interp, node.operand, depth)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Add, ast.Sub)):
-        return _row_max(interp, node.left, depth) or _row_max(interp, node.right, depth)
+        return _per_row(interp, node.left, depth) or _per_row(interp, node.right, depth)
     if isinstance(node, ast.Name) and depth < 2:
         source = last_assigned(interp, node.id, node.lineno)
         if source is None:
             source = _unpacked(interp, node.id, node.lineno)
             return source if source is not None and _over_dim_one(source) else None
-        return _row_max(interp, source, depth + 1)
+        return _per_row(interp, source, depth + 1)
+    if unreduced_losses.spelled(node):
+        return node
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
         node = node.value  # (values, indices)[0]
     elif isinstance(node, ast.Attribute) and node.attr == "values":

@@ -1,0 +1,47 @@
+"""Losses asked for one value per sample (`reduction="none"`): their shape, and the syntax that shows one.
+
+`F.smooth_l1_loss(q, target, reduction="none")` on [B] inputs is [B], one TD loss per transition;
+`F.cross_entropy(logits [B, C], labels [B], reduction="none")` is [B] too. Such a vector is per row
+by construction, so a per-sample column [B, 1] that meets it (importance weights of a prioritized
+replay kept as `weights.reshape(-1, 1)`) makes the [B, B] outer product (squeezed_picks.py).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ..dims import Shape
+from . import tensor_ops as ops
+from .values import Literal, TensorVal
+
+_ELEMENTWISE = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+                          "binary_cross_entropy_with_logits", "soft_margin_loss"})
+_CLASSES = frozenset({"cross_entropy", "nll_loss"})  # dim 1 holds the classes: one loss per other position
+LOSSES = _ELEMENTWISE | _CLASSES
+
+
+def shape(func: str, args: list, kwargs: dict) -> Optional[TensorVal]:
+    """The unreduced loss of `F.func(input, target, reduction="none")`; None for any other call."""
+    reduction = kwargs.get("reduction")
+    if func not in LOSSES or not (isinstance(reduction, Literal) and reduction.value == "none"):
+        return None
+    given = args[:2] + [kwargs.get(k) for k in ("input", "target")[len(args[:2]):]]
+    if len(given) < 2 or not all(isinstance(t, TensorVal) for t in given[:2]):
+        return TensorVal(None)
+    made, target = given[0], given[1]
+    if func in _ELEMENTWISE:
+        out = ops.binary(made, target, "+")
+        return out if isinstance(out, TensorVal) else TensorVal(None)
+    s = made.shape
+    if s is None or s.variadic or len(s.dims) < 2:
+        return TensorVal(None)
+    return TensorVal(Shape(s.dims[:1] + s.dims[2:]))
+
+
+def spelled(node) -> bool:
+    """`F.mse_loss(a, b, reduction="none")` / `torch.nn.functional.cross_entropy(..., reduction='none')`."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else None
+    return name in LOSSES and any(k.arg == "reduction" and isinstance(k.value, ast.Constant) and k.value.value == "none"
+                                  for k in node.keywords)
