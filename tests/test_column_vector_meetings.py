@@ -296,3 +296,23 @@ def test_a_per_sample_loss_meeting_a_weight_column_is_reported(name, code, line,
 def test_per_sample_losses_used_right_stay_silent(name, code, shape, torch):
     assert [f for f in lint(code) if f.code == "GL006"] == []
     assert tuple(run_snippet(code)["res"].shape) == shape
+
+
+def test_a_mask_changed_in_place_between_reads_keeps_its_count_unknown(torch):
+    """`keep[0] = False` after `r[keep]`: the two reads pick different rows, and torch raises on the sum."""
+    code = """
+        import torch
+
+        def shifted(q: torch.Tensor, r: torch.Tensor, ended: torch.Tensor):
+            # q: [B, A], r: [B, 1], ended: [B]
+            keep = ended == 0
+            col = r[keep]
+            keep[0] = False
+            res = col + q[keep].max(1)[0]
+            return res
+
+        if __name__ == "__main__":
+            res = shifted(torch.randn(4, 2), torch.randn(4, 1), torch.tensor([0, 1, 0, 0]))
+    """
+    assert [f for f in lint(code) if f.code == "GL006"] == []
+    assert tuple(run_snippet(code)["res"].shape) == (3, 2)  # 3 rows against 2 entries: not [K, K]

@@ -58,12 +58,21 @@ def _stores(interp) -> Dict[str, int]:
     for node in own_nodes(scope):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             found[node.id] = found.get(node.id, 0) + 1
+        elif _changed_in_place(node):  # mask[0] = False, mask.logical_and_(m): another count after it
+            found[node.value.id if isinstance(node, ast.Subscript) else node.func.value.id] = 2
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             for inner in ast.walk(node):  # a name bound in a loop is a new mask each time round
                 if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
                     found[inner.id] = found.get(inner.id, 0) + 2
     interp._mask_stores = found
     return found
+
+
+def _changed_in_place(node) -> bool:
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_") \
+        and not node.func.attr.startswith("_") and isinstance(node.func.value, ast.Name)
 
 
 class _Everything(dict):
