@@ -316,3 +316,25 @@ def test_a_mask_changed_in_place_between_reads_keeps_its_count_unknown(torch):
     """
     assert [f for f in lint(code) if f.code == "GL006"] == []
     assert tuple(run_snippet(code)["res"].shape) == (3, 2)  # 3 rows against 2 entries: not [K, K]
+
+
+def test_a_kept_gather_column_meeting_a_row_max_is_reported_once_on_the_gather(torch):
+    code = """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        def q_loss(net, target, obs, act, rew, nxt, gamma=0.99):
+            q = net(obs).gather(1, act.unsqueeze(1))
+            nv = target(nxt).max(1)[0]
+            y = rew + gamma * nv
+            return F.mse_loss(q, y)
+
+        if __name__ == "__main__":
+            net, tgt = nn.Linear(4, 2), nn.Linear(4, 2)
+            q_loss(net, tgt, torch.randn(8, 4), torch.randint(0, 2, (8,)), torch.randn(8), torch.randn(8, 4))
+    """
+    found = [f for f in lint(code) if f.code == "GL006"]
+    assert [f.line for f in found] == [7], found
+    with pytest.warns(UserWarning, match="target size"):  # torch: broadcasts to [8, 8], only warns
+        run_snippet(code)

@@ -28,8 +28,8 @@ _FLATTENERS = {"squeeze", "view", "reshape", "flatten"}
 
 def check(interp, node, left_node, left, right_node, right, op: str) -> None:
     for pick_node, pick, col_node, col in ((left_node, left, right_node, right), (right_node, right, left_node, left)):
-        if not _row_against_column(pick, col) or _made_here(col_node):
-            continue
+        if not _row_against_column(pick, col) or _made_here(col_node) or col.kept_singleton is not None:
+            continue  # a column a gather, a head or keepdim kept: dataflow_checks reports it already
         gather = _squeezed_gather(interp, pick_node)
         best = _per_row(interp, pick_node) if gather is None else None
         if gather is not None or best is not None:
