@@ -338,3 +338,31 @@ def test_a_kept_gather_column_meeting_a_row_max_is_reported_once_on_the_gather(t
     assert [f.line for f in found] == [7], found
     with pytest.warns(UserWarning, match="target size"):  # torch: broadcasts to [8, 8], only warns
         run_snippet(code)
+
+
+def test_a_loss_module_built_unreduced_counts_like_the_functional_form(torch):
+    code = """
+        import torch
+        import torch.nn as nn
+
+        class WeightedRegression(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.head = nn.Linear(d, 3)
+                self.crit = nn.SmoothL1Loss(reduction="none")
+
+            def forward(self, h, y, w):
+                # h: [B, D], y: [B], w: [B, 1]
+                pred = self.head(h).mean(-1)
+                res = self.crit(pred, y) * w
+                return res
+
+        if __name__ == "__main__":
+            res = WeightedRegression(4)(torch.randn(6, 4), torch.randn(6), torch.rand(6, 1))
+    """
+    assert [f.line for f in lint(code) if f.code == "GL006"] == [14]
+    res = run_snippet(code)["res"]
+    assert tuple(res.shape) == (6, 6)
+    reduced = code.replace('nn.SmoothL1Loss(reduction="none")', "nn.SmoothL1Loss()")
+    assert [f for f in lint(reduced) if f.code == "GL006"] == []
+    assert tuple(run_snippet(reduced)["res"].shape) == (6, 1)

@@ -59,7 +59,7 @@ class CallMixin:
             layer = self.env.get(key)
             if isinstance(layer, QualName):  # self.loss_fn = nn.MSELoss() in __init__
                 args, kwargs = self._args(node)
-                return self._qualified_call(layer.name, node, args, kwargs)
+                return self._qualified_call(layer.name, node, args, unreduced_losses.called_with(layer, kwargs))
             if modules.is_layer(layer):
                 args, _ = self._args(node)
                 if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
@@ -139,7 +139,7 @@ class CallMixin:
         if isinstance(func, ast.Name) and func.id == "self" and target is None and self.instance is not None:
             target = self.instance  # self(x) inside a method of a known instance: its forward
         if isinstance(target, QualName):
-            return self._qualified_call(target.name, node, args, kwargs)
+            return self._qualified_call(target.name, node, args, unreduced_losses.called_with(target, kwargs))
         if self.module is not None and (isinstance(target, InstanceVal) or modules.is_layer(target)):
             return self._call_instance(target, node, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params \
@@ -317,7 +317,7 @@ class CallMixin:
             if per_sample is not None:
                 return per_sample
         if broadcast_sites.loss_module(module, func) and not class_targets.ignores_targets(func, node):
-            return QualName(broadcast_sites.loss_module(module, func))
+            return unreduced_losses.module(broadcast_sites.loss_module(module, func), kwargs)
         if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
                 isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b
             symbol = broadcast_sites.BINARY[func]

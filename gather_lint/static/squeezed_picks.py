@@ -41,7 +41,7 @@ def check(interp, node, left_node, left, right_node, right, op: str) -> None:
 
 
 def _described(call) -> str:
-    if unreduced_losses.spelled(call):
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in _ROW_MAXES):
         return f"one loss per sample, from `reduction=\"none\"` at line {call.lineno}"
     return f"the {call.func.attr} over dim 1 at line {call.lineno}, which drops that dim"
 
@@ -104,7 +104,7 @@ def _per_row(interp, node, depth: int = 0) -> Optional[ast.Call]:
             source = _unpacked(interp, node.id, node.lineno)
             return source if source is not None and _over_dim_one(source) else None
         return _per_row(interp, source, depth + 1)
-    if unreduced_losses.spelled(node):
+    if unreduced_losses.spelled(node, interp.env):
         return node
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
         node = node.value  # (values, indices)[0]

@@ -10,9 +10,12 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from dataclasses import dataclass
+
 from ..dims import Shape
 from . import tensor_ops as ops
-from .values import Literal, TensorVal
+from .tree_walk import env_key
+from .values import Literal, QualName, TensorVal
 
 _ELEMENTWISE = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
                           "binary_cross_entropy_with_logits", "soft_margin_loss"})
@@ -38,10 +41,29 @@ def shape(func: str, args: list, kwargs: dict) -> Optional[TensorVal]:
     return TensorVal(Shape(s.dims[:1] + s.dims[2:]))
 
 
-def spelled(node) -> bool:
-    """`F.mse_loss(a, b, reduction="none")` / `torch.nn.functional.cross_entropy(..., reduction='none')`."""
+@dataclass(frozen=True)
+class UnreducedModule(QualName):
+    """`nn.SmoothL1Loss(reduction="none")`: calling it runs the functional loss without reducing."""
+
+
+def module(name: str, kwargs: dict) -> QualName:
+    """The loss module `nn.X(**kwargs)` stands for (broadcast_sites.loss_module's functional name)."""
+    reduction = kwargs.get("reduction")
+    return UnreducedModule(name) if isinstance(reduction, Literal) and reduction.value == "none" else QualName(name)
+
+
+def called_with(loss: QualName, kwargs: dict) -> dict:
+    """A call of such a module: the functional form's arguments, its reduction included."""
+    return {**kwargs, "reduction": Literal("none")} if isinstance(loss, UnreducedModule) else kwargs
+
+
+def spelled(node, env=None) -> bool:
+    """`F.mse_loss(a, b, reduction="none")` / `torch.nn.functional.cross_entropy(..., reduction='none')`,
+    or a call of a loss module built with it (`self.crit(q, y)`, `env` holding what `self.crit` is)."""
     if not isinstance(node, ast.Call):
         return False
+    if env is not None and isinstance(env.get(env_key(node.func) or ""), UnreducedModule):
+        return True
     name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else None
     return name in LOSSES and any(k.arg == "reduction" and isinstance(k.value, ast.Constant) and k.value.value == "none"
                                   for k in node.keywords)
