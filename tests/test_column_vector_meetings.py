@@ -366,3 +366,52 @@ def test_a_loss_module_built_unreduced_counts_like_the_functional_form(torch):
     reduced = code.replace('nn.SmoothL1Loss(reduction="none")', "nn.SmoothL1Loss()")
     assert [f for f in lint(reduced) if f.code == "GL006"] == []
     assert tuple(run_snippet(reduced)["res"].shape) == (6, 1)
+
+
+# A row max made a column again (`.max(1)[0].unsqueeze(1)`, `[:, None]`) is the keepdim column in
+# two steps: against per-row rewards [B] it makes [B, B].
+REGROWN = """
+    import torch
+
+    def bellman(next_q, rewards, gamma=0.9):
+        # next_q: [B, A], rewards: [B{reward_col}]
+        peak = next_q.max(dim=1)[0]
+        boot = {regrow}
+        res = rewards + gamma * boot
+        return res
+
+    if __name__ == "__main__":
+        res = bellman(torch.randn(5, 3), torch.randn(5{reward_size}))
+"""
+
+
+@pytest.mark.parametrize("regrow", ["peak.unsqueeze(1)", "peak[:, None]", "peak.unsqueeze(-1)"])
+def test_a_row_max_made_a_column_again_against_rewards_is_reported(regrow, torch):
+    code = textwrap.dedent(REGROWN).format(regrow=regrow, reward_col="", reward_size="")
+    found = [f for f in lint(code) if f.code == "GL006"]
+    assert [f.line for f in found] == [8], found
+    assert "unsqueezed row max" in found[0].message
+    assert tuple(run_snippet(code)["res"].shape) == (5, 5)
+
+
+def test_a_row_max_made_a_column_against_reward_columns_stays_silent(torch):
+    code = textwrap.dedent(REGROWN).format(regrow="peak.unsqueeze(1)", reward_col=", 1", reward_size=", 1")
+    assert [f for f in lint(code) if f.code == "GL006"] == []
+    assert tuple(run_snippet(code)["res"].shape) == (5, 1)
+
+
+def test_a_row_max_subtracted_from_its_own_scores_stays_silent(torch):
+    code = """
+        import torch
+
+        def stable(scores):
+            # scores: [B, C]
+            top = scores.max(1)[0].unsqueeze(1)
+            res = (scores - top).exp()
+            return res
+
+        if __name__ == "__main__":
+            res = stable(torch.randn(4, 6))
+    """
+    assert [f for f in lint(code) if f.code == "GL006"] == []
+    assert tuple(run_snippet(code)["res"].shape) == (4, 6)

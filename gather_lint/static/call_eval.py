@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, unreduced_losses
+from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, regrown_columns, unreduced_losses
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -115,6 +115,7 @@ class CallMixin:
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
+                result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)

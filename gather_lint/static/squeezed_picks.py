@@ -91,6 +91,11 @@ def _is_gather(node) -> bool:
 _ROW_MAXES = {"max", "min", "amax", "amin"}
 
 
+def row_value(interp, node) -> Optional[ast.Call]:
+    """The row max or unreduced loss that `node` holds one value per row of (regrown_columns.py)."""
+    return _per_row(interp, node)
+
+
 def _per_row(interp, node, depth: int = 0) -> Optional[ast.Call]:
     """The `x.max(1)` / `torch.max(x, 1)` / `x.amax(1)` whose per-row values `node` is, or the loss
     with `reduction="none"` it holds, scaled or not, through up to two names assigned in this function."""
