@@ -415,3 +415,54 @@ def test_a_row_max_subtracted_from_its_own_scores_stays_silent(torch):
     """
     assert [f for f in lint(code) if f.code == "GL006"] == []
     assert tuple(run_snippet(code)["res"].shape) == (4, 6)
+
+
+# Positions kept as a column (`argmax(1, keepdim=True)`, `topk(1)`, `max(1, keepdim=True)[1]`) compared
+# with per-row labels [B]: the [B, B] table, so an accuracy counts every prediction against every label.
+ACCURACY = """
+    import torch
+
+    class Scorer:
+        def hits(self, logits: torch.Tensor, labels: torch.Tensor):
+            \"\"\"
+            Args:
+                logits: shape (batch, classes)
+                labels: shape (batch,)
+            \"\"\"
+            guess = {guess}
+            res = {compare}
+            return res
+
+    if __name__ == "__main__":
+        res = Scorer().hits(torch.randn(6, 4), torch.randint(0, 4, (6,)))
+"""
+
+ACCURACY_SPELLINGS = [
+    ("argmax-keepdim-eq-operator", "logits.argmax(dim=1, keepdim=True)", "guess == labels"),
+    ("topk-one-indices-eq-method", "logits.topk(1, dim=1)[1]", "guess.eq(labels)"),
+    ("torch-topk-function-form", "torch.topk(logits, 1, dim=-1).indices", "torch.eq(guess, labels)"),
+    ("max-keepdim-positions", "torch.max(logits, 1, keepdim=True)[1]", "guess.eq(labels)"),
+]
+
+
+@pytest.mark.parametrize("name,guess,compare", ACCURACY_SPELLINGS, ids=[s[0] for s in ACCURACY_SPELLINGS])
+def test_a_kept_position_column_compared_with_labels_is_reported(name, guess, compare, torch):
+    code = textwrap.dedent(ACCURACY).format(guess=guess, compare=compare)
+    found = [f for f in lint(code) if f.code == "GL006"]
+    assert [f.line for f in found] == [12], found
+    assert tuple(run_snippet(code)["res"].shape) == (6, 6)  # torch: every guess against every label
+
+
+@pytest.mark.parametrize("compare", ["guess.view(-1) == labels", "guess.eq(labels.view_as(guess))",
+                                     "guess.squeeze(1).eq(labels)"])
+def test_kept_positions_compared_row_by_row_stay_silent(compare, torch):
+    code = textwrap.dedent(ACCURACY).format(guess="logits.argmax(dim=1, keepdim=True)", compare=compare)
+    assert [f for f in lint(code) if f.code == "GL006"] == []
+    assert run_snippet(code)["res"].numel() == 6
+
+
+def test_kept_positions_used_as_a_gather_index_stay_silent(torch):
+    code = textwrap.dedent(ACCURACY).format(guess="logits.topk(1, dim=1).indices",
+                                            compare="logits.gather(1, guess).squeeze(1) - logits.mean(1)")
+    assert lint(code) == []
+    assert tuple(run_snippet(code)["res"].shape) == (6,)

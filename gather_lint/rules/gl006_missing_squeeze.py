@@ -36,7 +36,10 @@ the actions stored as a column ``[B, 1]`` broadcasts the column against the batc
 A value head is the same column: ``nn.Linear(d, 1)`` (or an ``nn.Sequential`` ending in one) returns
 ``[B, 1]``, and ``returns - critic(obs)`` or ``F.mse_loss(critic(obs), returns)`` with ``returns [B]`` is
 ``[B, B]``; so is a ``keepdim=True`` reduction of ``[B, A]`` (``rewards + gamma * next_q.max(-1,
-keepdim=True)[0]``), or the same column in two steps (``next_q.max(1)[0].unsqueeze(1)``, ``best[:, None]``). Both are reported where the column meets the vector, since the squeeze belongs at the use.
+keepdim=True)[0]``), or the same column in two steps (``next_q.max(1)[0].unsqueeze(1)``, ``best[:, None]``).
+Positions kept the same way (``logits.argmax(1, keepdim=True)``, ``logits.topk(1)[1]``) are a fine gather
+index, but compared with the labels ``[B]`` (``pred.eq(labels)``) they give the ``[B, B]`` table, and an
+accuracy counts every prediction against every label. Both are reported where the column meets the vector, since the squeeze belongs at the use.
 """
 from typing import Optional
 

@@ -115,6 +115,7 @@ class CallMixin:
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
+                result = head_columns.top_one(func.attr, owner, args, kwargs, result, node)  # and x.topk(1)
                 result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
@@ -392,6 +393,7 @@ class CallMixin:
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
+                result = head_columns.top_one(func, args[0], args[1:], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
