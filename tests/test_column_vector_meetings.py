@@ -466,3 +466,53 @@ def test_kept_positions_used_as_a_gather_index_stay_silent(torch):
                                             compare="logits.gather(1, guess).squeeze(1) - logits.mean(1)")
     assert lint(code) == []
     assert tuple(run_snippet(code)["res"].shape) == (6,)
+
+
+# A distribution's log-probability of one action per sample is [B]; advantages kept as a column
+# [B, 1] make the [B, B] table (every log-prob weighted by every sample's advantage).
+LOG_PROB = [
+    ("categorical-function-comments", """
+        import torch
+        from torch.distributions import Categorical
+
+        def actor_loss(logits, acts, adv_col):
+            # logits: [T, A], acts: [T], adv_col: [T, 1]
+            lp = Categorical(logits=logits).log_prob(acts)
+            res = -(lp * adv_col{flat})
+            return res
+
+        if __name__ == "__main__":
+            res = actor_loss(torch.randn(5, 3), torch.randint(0, 3, (5,)), torch.randn(5, 1))
+    """, 8),
+    ("normal-method-summed-over-action-dims", """
+        import torch
+        import torch.nn as nn
+        from torch.distributions import Normal
+
+        class Actor(nn.Module):
+            def __init__(self, obs_size, act_size):
+                super().__init__()
+                self.mu = nn.Linear(obs_size, act_size)
+
+            def surrogate(self, obs, act, adv):
+                # obs: [N, D], act: [N, K], adv: [N, 1]
+                logp = Normal(self.mu(obs), 1.0).log_prob(act).sum(-1)
+                res = logp * adv{flat}
+                return res
+
+        if __name__ == "__main__":
+            res = Actor(3, 2).surrogate(torch.randn(6, 3), torch.randn(6, 2), torch.randn(6, 1))
+    """, 14),
+]
+
+
+@pytest.mark.parametrize("name,code,line", LOG_PROB, ids=[c[0] for c in LOG_PROB])
+def test_log_probs_against_an_advantage_column(name, code, line, torch):
+    bad = textwrap.dedent(code).replace("{flat}", "")
+    found = [f for f in lint(bad) if f.code == "GL006"]
+    assert [f.line for f in found] == [line], found
+    res = run_snippet(bad)["res"]
+    assert res.dim() == 2 and res.shape[0] == res.shape[1] > 1
+    good = textwrap.dedent(code).replace("{flat}", ".squeeze(-1)")
+    assert [f for f in lint(good) if f.code == "GL006"] == []
+    assert run_snippet(good)["res"].dim() == 1

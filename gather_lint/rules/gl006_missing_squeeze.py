@@ -22,8 +22,9 @@ elementwise loss, a gathered ``[B, 1]`` against a target ``[B, A]`` that was nev
 loss: torch broadcasts and only warns about the sizes.
 
 The other way round gives the same ``[B, B]``: a pick squeezed to ``[B]``
-(``q.gather(1, a.unsqueeze(1)).squeeze(1)``), a row max without ``keepdim`` (``next_q.max(1)[0]``) or a
-loss asked for one value per sample (``reduction="none"``) combined with a per-sample column ``[B, 1]`` (returns or targets kept as columns), or a ``[B]`` passed
+(``q.gather(1, a.unsqueeze(1)).squeeze(1)``), a row max without ``keepdim`` (``next_q.max(1)[0]``), a
+loss asked for one value per sample (``reduction="none"``) or a distribution's ``log_prob`` of one
+action per sample combined with a per-sample column ``[B, 1]`` (returns or targets kept as columns), or a ``[B]`` passed
 to a helper whose parameter is annotated ``[B, 1]`` and combined there with its other ``[B, 1]``
 parameters (reported where they meet). Rows picked by the same boolean mask count as the same rows:
 ``rewards[alive]`` ``[K, 1]`` with ``critic(obs[alive]).max(1)[0]`` ``[K]`` is ``[K, K]``. The

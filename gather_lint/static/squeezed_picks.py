@@ -7,7 +7,8 @@ the assignment that made the name, one step back), or the values of a max/min ov
 `keepdim` (`next_q.max(1)[0]`, the bootstrap of a Q-learning target: one best value per row), and the
 column is [B, 1] with the same B (named or a known size > 1). The pick may be scaled on the way
 (`gamma * next_q.max(1)[0]`): the operand is still one value per row. A loss asked for one value per
-sample (`F.smooth_l1_loss(q, target, reduction="none")`) is such a vector too. A column made right there (`pick - t.unsqueeze(1)`) is a deliberate pairing: skipped.
+sample (`F.smooth_l1_loss(q, target, reduction="none")`) and a distribution's `log_prob` of one action
+per sample are such vectors too. A column made right there (`pick - t.unsqueeze(1)`) is a deliberate pairing: skipped.
 Shapes are compared first, so the syntax is only looked at for the rare [B] against [B, 1] pair.
 """
 from __future__ import annotations
@@ -40,7 +41,17 @@ def check(interp, node, left_node, left, right_node, right, op: str) -> None:
             return
 
 
+def _log_prob(node) -> bool:
+    """`dist.log_prob(actions)`, or its sum over the action dims (`.log_prob(a).sum(-1)`): one
+    log-probability per sample (the shapes say it is [B])."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "sum":
+        node = node.func.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "log_prob"
+
+
 def _described(call) -> str:
+    if _log_prob(call):
+        return f"one log-probability per sample, from `.log_prob()` at line {call.lineno}"
     if not (isinstance(call.func, ast.Attribute) and call.func.attr in _ROW_MAXES):
         return f"one loss per sample, from `reduction=\"none\"` at line {call.lineno}"
     return f"the {call.func.attr} over dim 1 at line {call.lineno}, which drops that dim"
@@ -109,7 +120,7 @@ def _per_row(interp, node, depth: int = 0) -> Optional[ast.Call]:
             source = _unpacked(interp, node.id, node.lineno)
             return source if source is not None and _over_dim_one(source) else None
         return _per_row(interp, source, depth + 1)
-    if unreduced_losses.spelled(node, interp.env):
+    if unreduced_losses.spelled(node, interp.env) or _log_prob(node):
         return node
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
         node = node.value  # (values, indices)[0]
