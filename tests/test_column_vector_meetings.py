@@ -516,3 +516,44 @@ def test_log_probs_against_an_advantage_column(name, code, line, torch):
     good = textwrap.dedent(code).replace("{flat}", ".squeeze(-1)")
     assert [f for f in lint(good) if f.code == "GL006"] == []
     assert run_snippet(good)["res"].dim() == 1
+
+
+# What a helper returns counts as what it is: per-sample losses computed in a method of the class
+# (or a function of the module) meet the weight column in the caller.
+HELPER_LOSSES = """
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    def td_losses(q_net, obs, act, target):
+        q = q_net(obs).gather(1, act.unsqueeze(1)).squeeze(1)
+        return F.smooth_l1_loss(q, target, reduction="none"){reduce}
+
+    class Learner:
+        def __init__(self):
+            self.q_net = nn.Linear(4, 2)
+
+        def update(self, obs, act, target, weights):
+            \"\"\"
+            Args:
+                obs: shape (batch, 4)
+                act: shape (batch,)
+                target: shape (batch,)
+                weights: shape (batch,)
+            \"\"\"
+            w = weights.unsqueeze(1)
+            res = td_losses(self.q_net, obs, act, target) * w
+            return res
+
+    if __name__ == "__main__":
+        res = Learner().update(torch.randn(6, 4), torch.randint(0, 2, (6,)), torch.randn(6), torch.rand(6))
+"""
+
+
+def test_per_sample_losses_returned_by_a_helper_meet_the_weight_column(torch):
+    bad = textwrap.dedent(HELPER_LOSSES).replace("{reduce}", "")
+    assert [f.line for f in lint(bad) if f.code == "GL006"] == [23]
+    assert tuple(run_snippet(bad)["res"].shape) == (6, 6)
+    good = textwrap.dedent(HELPER_LOSSES).replace("{reduce}", ".mean()")
+    assert [f for f in lint(good) if f.code == "GL006"] == []
+    assert tuple(run_snippet(good)["res"].shape) == (6, 1)

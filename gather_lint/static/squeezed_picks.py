@@ -8,7 +8,8 @@ the assignment that made the name, one step back), or the values of a max/min ov
 column is [B, 1] with the same B (named or a known size > 1). The pick may be scaled on the way
 (`gamma * next_q.max(1)[0]`): the operand is still one value per row. A loss asked for one value per
 sample (`F.smooth_l1_loss(q, target, reduction="none")`) and a distribution's `log_prob` of one action
-per sample are such vectors too. A column made right there (`pick - t.unsqueeze(1)`) is a deliberate pairing: skipped.
+per sample are such vectors too, and so is what a helper of this module or a method of this class
+returns when its return is one of them (`td = self._td_losses(batch)`). A column made right there (`pick - t.unsqueeze(1)`) is a deliberate pairing: skipped.
 Shapes are compared first, so the syntax is only looked at for the rare [B] against [B, 1] pair.
 """
 from __future__ import annotations
@@ -122,6 +123,14 @@ def _per_row(interp, node, depth: int = 0) -> Optional[ast.Call]:
         return _per_row(interp, source, depth + 1)
     if unreduced_losses.spelled(node, interp.env) or _log_prob(node):
         return node
+    helper = _helper(interp, node) if depth < 2 else None
+    if helper is not None:  # `td = self._td_losses(batch)`: what the helper returns, read the same way
+        inside = _Scope(interp, helper)
+        for ret in own_nodes(helper):
+            found = _per_row(inside, ret.value, depth + 1) if isinstance(ret, ast.Return) and ret.value else None
+            if found is not None:
+                return found
+        return None
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
         node = node.value  # (values, indices)[0]
     elif isinstance(node, ast.Attribute) and node.attr == "values":
@@ -129,6 +138,27 @@ def _per_row(interp, node, depth: int = 0) -> Optional[ast.Call]:
     elif not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("amax", "amin")):
         return None
     return node if _over_dim_one(node) else None
+
+
+def _helper(interp, node) -> Optional[ast.AST]:
+    """The def of `self.method(...)` (this class's) or `function(...)` (this module's) that `node` calls."""
+    module = getattr(interp, "module", None)
+    if module is None or not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        return module.methods.get((getattr(interp, "class_name", None), func.attr))
+    if isinstance(func, ast.Name):
+        return module.functions.get(func.id)
+    return None
+
+
+class _Scope:
+    """A helper's body read for syntax only: its own assignments, the caller's view of `self`."""
+
+    def __init__(self, interp, function):
+        self.function, self.module, self.env = function, interp.module, interp.env
+        self.class_name = getattr(interp, "class_name", None)
 
 
 def _unpacked(interp, name: str, before: int) -> Optional[ast.AST]:
