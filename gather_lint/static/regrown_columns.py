@@ -8,7 +8,7 @@ when a 1-d tensor just became [B, 1]; the syntax is read after the shapes point 
 from __future__ import annotations
 
 from ..dims import value
-from . import squeezed_picks
+from . import per_row_values
 from .head_columns import HeadMark
 from .values import TensorVal
 
@@ -25,7 +25,7 @@ def column(interp, node, owner_node, owner, result, method: str = "unsqueeze"):
         return result
     if result.kept_singleton is not None:
         return result
-    made = squeezed_picks.row_value(interp, owner_node)
+    made = per_row_values.made_by(interp, owner_node)
     if made is None:
         return result
     return result.with_(kept_singleton=1, kept_at=HeadMark(node, "an unsqueezed row max's"))

@@ -64,6 +64,7 @@ def spelled(node, env=None) -> bool:
         return False
     if env is not None and isinstance(env.get(env_key(node.func) or ""), UnreducedModule):
         return True
-    name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else None
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     return name in LOSSES and any(k.arg == "reduction" and isinstance(k.value, ast.Constant) and k.value.value == "none"
                                   for k in node.keywords)
