@@ -557,3 +557,33 @@ def test_per_sample_losses_returned_by_a_helper_meet_the_weight_column(torch):
     good = textwrap.dedent(HELPER_LOSSES).replace("{reduce}", ".mean()")
     assert [f for f in lint(good) if f.code == "GL006"] == []
     assert tuple(run_snippet(good)["res"].shape) == (6, 1)
+
+
+# The same mask written out at each read (`r[done == 0]`, `q[~done.bool()]`) picks the same rows; a mask
+# drawn afresh at each read (`torch.rand(n) < p`) does not, and stays unknown.
+INLINE_MASK = """
+    import torch
+    import torch.nn as nn
+
+    def bootstrap(net, r, s2, done, gamma=0.9):
+        # r: [B, 1], s2: [B, D], done: [B]
+        nv = net(s2[{mask}]).max(1)[0]
+        res = r[{mask}] + gamma * nv
+        return res
+
+    if __name__ == "__main__":
+        torch.manual_seed(0)
+        res = bootstrap(nn.Linear(3, 2), torch.randn(6, 1), torch.randn(6, 3), torch.tensor([0, 1, 0, 0, 0, 1]))
+"""
+
+
+@pytest.mark.parametrize("mask", ["done == 0", "~done.bool()", "done.logical_not()", "(done < 1) & (done >= 0)"])
+def test_the_same_mask_written_at_each_read_counts_the_same_rows(mask, torch):
+    code = textwrap.dedent(INLINE_MASK).replace("{mask}", mask)
+    assert [f.line for f in lint(code) if f.code == "GL006"] == [8]
+    assert tuple(run_snippet(code)["res"].shape) == (4, 4)
+
+
+def test_a_mask_drawn_afresh_at_each_read_stays_unknown(torch):
+    code = textwrap.dedent(INLINE_MASK).replace("{mask}", "torch.rand(6) < 2.0")
+    assert [f for f in lint(code) if f.code == "GL006"] == []

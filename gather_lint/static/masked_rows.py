@@ -2,9 +2,10 @@
 
 A bool mask keeps an unknown count of rows, but every tensor it picks from keeps the same count:
 `rewards[alive]` [K, 1] and `critic(obs[alive]).max(1)[0]` [K] meet as a column and a vector of the
-same K (GL006's [K, K]). The count is named after the mask (`alive.sum()`) when the mask is a name
-given once in the function, so two reads of it are certainly the same mask; anything else (a mask
-made again in a loop, a fresh `torch.rand(n) < p` at each read) keeps the count unknown.
+same K (GL006's [K, K]). The count is named after the mask (`alive.sum()`, `(done == 0).sum()`) when
+the mask reads only names given once in the function (and constants), so two reads of it are
+certainly the same mask; anything else (a mask made again in a loop, a fresh `torch.rand(n) < p` at
+each read) keeps the count unknown.
 """
 from __future__ import annotations
 
@@ -23,21 +24,36 @@ def counted(interp, node: ast.Subscript, key, result):
     shape = result.shape
     if shape is None or shape.variadic or not shape.dims or shape.dims[0] is not None:
         return result
-    name = _mask_name(node.slice)
-    if name is None or _stores(interp).get(name[0], 0) > 1:
+    names = _mask_names(node.slice)
+    if not names or any(_stores(interp).get(name, 0) > 1 for name in names):
         return result
-    return result.with_(shape=Shape((Sym(name[1]),) + tuple(shape.dims[1:])))
+    text = ast.unparse(node.slice)
+    count = f"{text}.sum()" if isinstance(node.slice, ast.Name) else f"({text}).sum()"
+    return result.with_(shape=Shape((Sym(count),) + tuple(shape.dims[1:])))
 
 
-def _mask_name(key) -> Optional[tuple]:
-    """(name, count text) for `mask`, `~mask` and `mask.bool()`."""
+_SAME_MASK_METHODS = frozenset({"bool", "logical_not"})  # no argument, the same rows each time
+_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def _mask_names(key) -> Optional[set]:
+    """The names a mask expression reads, when it reads nothing else: `mask`, `~done`, `done == 0`,
+    `done.logical_not()`, `(lengths > 1) & ~done` (no call that could differ between reads)."""
     if isinstance(key, ast.Name):
-        return key.id, f"{key.id}.sum()"
-    if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.Invert) and isinstance(key.operand, ast.Name):
-        return key.operand.id, f"(~{key.operand.id}).sum()"
-    if isinstance(key, ast.Call) and not key.args and isinstance(key.func, ast.Attribute) and key.func.attr == "bool" \
-            and isinstance(key.func.value, ast.Name):
-        return _mask_name(key.func.value)
+        return {key.id}
+    if isinstance(key, ast.Constant):
+        return set()
+    if isinstance(key, ast.UnaryOp) and isinstance(key.op, (ast.Invert, ast.Not)):
+        return _mask_names(key.operand)
+    if isinstance(key, ast.BinOp) and isinstance(key.op, (ast.BitAnd, ast.BitOr)):
+        left, right = _mask_names(key.left), _mask_names(key.right)
+        return left | right if left is not None and right is not None else None
+    if isinstance(key, ast.Compare) and all(isinstance(op, _COMPARISONS) for op in key.ops):
+        parts = [_mask_names(part) for part in [key.left] + key.comparators]
+        return set().union(*parts) if all(p is not None for p in parts) else None
+    if isinstance(key, ast.Call) and not key.args and not key.keywords and isinstance(key.func, ast.Attribute) \
+            and key.func.attr in _SAME_MASK_METHODS:
+        return _mask_names(key.func.value)
     return None
 
 
