@@ -587,3 +587,31 @@ def test_the_same_mask_written_at_each_read_counts_the_same_rows(mask, torch):
 def test_a_mask_drawn_afresh_at_each_read_stays_unknown(torch):
     code = textwrap.dedent(INLINE_MASK).replace("{mask}", "torch.rand(6) < 2.0")
     assert [f for f in lint(code) if f.code == "GL006"] == []
+
+
+# Written in place (`x += y`, `x *= y`, `x.mul_(y)`), the [B, B] broadcast cannot fit the written
+# tensor: torch raises, and the message says so instead of promising a silent outer product.
+IN_PLACE = """
+    import torch
+
+    def step(q, a, r, w):
+        # q: [B, A], a: [B], r: [B], w: [B, 1]
+        {body}
+        return res
+
+    if __name__ == "__main__":
+        res = step(torch.randn(4, 3), torch.randint(0, 3, (4,)), torch.randn(4), torch.rand(4, 1))
+"""
+
+
+@pytest.mark.parametrize("body", [
+    "res = q.gather(1, a.unsqueeze(1))\n    res += r",
+    "res = q.max(1)[0]\n    res *= w",
+    "res = q.max(dim=1).values\n    res.mul_(w)",
+])
+def test_an_in_place_meeting_is_reported_as_the_error_torch_raises(body, torch):
+    code = textwrap.dedent(IN_PLACE).replace("{body}", body)
+    found = [f for f in lint(code) if f.code == "GL006"]
+    assert len(found) == 1 and "torch raises" in found[0].message and "silently" not in found[0].message, found
+    with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
+        run_snippet(code)

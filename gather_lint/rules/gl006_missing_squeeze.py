@@ -150,7 +150,8 @@ def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Option
 
 
 def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str, other_text: str,
-                    op: str, line: Optional[int] = None, kept_by: str = "gather's") -> Optional[Violation]:
+                    op: str, line: Optional[int] = None, kept_by: str = "gather's",
+                    written: Optional[Shape] = None) -> Optional[Violation]:
     """`gathered` has a singleton at `axis` left by gather (or by the [N, 1] key of a lookup: `kept_by`
     "the index's"); `other` is combined with it by `op` (at `line`, when the finding is reported on the
     gather itself)."""
@@ -170,6 +171,8 @@ def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str
         return None
     shape = Shape(dims)
     effect = _last_axis_effect(rest) if axis == rank - 1 else _middle_axis_effect(dims, axis, other)
+    if in_place(op) and written is not None:  # `x += y` / `x.mul_(y)`: x is written
+        effect = _in_place_effect(written)
     where = f" at line {line}" if line is not None else ""
     return Violation(
         CODE, SEVERITY,
@@ -256,18 +259,30 @@ def check_passed_rank(param: str, declared: Shape, given: Shape, other_text: str
 
 
 def check_squeezed_pick(pick_text: str, pick: Shape, column_text: str, column: Shape, op: str,
-                        gather_line: int, made: Optional[str] = None) -> Violation:
+                        gather_line: int, made: Optional[str] = None, written: Optional[Shape] = None) -> Violation:
     """A gathered pick squeezed to [B] (or a per-row max, `made` saying which) meets a per-sample column
     [B, 1]: the reverse of a kept singleton."""
     rows = dim_text(pick.dims[0])
     made = made or f"gathered at line {gather_line}, its singleton squeezed away"
     keep = "keep gather's singleton (no squeeze) or " if made.startswith("gathered") else (
         "keep its dim (`keepdim=True`) or " if "max" in made or "min" in made else "")
+    effect = (f"broadcasting aligns the right-most dims and gives [{rows}, {rows}]: every sample paired with every "
+              f"other sample (an outer product), without an error (a loss only warns about the sizes)")
+    if in_place(op) and written is not None:
+        effect = _in_place_effect(written)
     return Violation(
         CODE, SEVERITY,
         f"`{pick_text}` {pick} ({made}) is combined ({op}) with "
-        f"the column `{column_text}` {column}; broadcasting aligns the right-most dims and gives [{rows}, {rows}]: every "
-        f"sample paired with every other sample (an outer product), without an error (a loss only warns about the "
-        f"sizes); {keep}"
+        f"the column `{column_text}` {column}; {effect}; {keep}"
         f"flatten `{column_text}` with `.squeeze(-1)`",
     )
+
+
+def in_place(op: str) -> bool:
+    """`+=`, `*=` or `.mul_()`: the result must keep the written tensor's shape."""
+    return (op.endswith("=") and op not in ("==", "!=", "<=", ">=")) or op.endswith("_()")
+
+
+def _in_place_effect(written: Shape) -> str:
+    return (f"written in place, the [N, N] broadcast cannot fit {written}, so torch raises 'output with shape "
+            f"{written} doesn't match the broadcast shape'")

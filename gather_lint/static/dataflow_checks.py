@@ -166,7 +166,8 @@ class DataflowCheckMixin:
                 violation = missing_squeeze.check_broadcast(
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
                     self.source.segment(other_node), op, node.lineno if gather is not None or returned is not None else None,
-                    "the index's" if isinstance(mine.kept_at, ast.Subscript) else mine.kept_at.kept_by if head else "gather's")
+                    "the index's" if isinstance(mine.kept_at, ast.Subscript) else mine.kept_at.kept_by if head else "gather's",
+                    left.shape if isinstance(left, TensorVal) and missing_squeeze.in_place(op) else None)  # `x += y`
                 if violation is not None:
                     passed_in = gather is None and returned is None and self.call_depth and isinstance(mine_node, ast.Name) \
                         and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong

@@ -32,9 +32,10 @@ def check(interp, node, left_node, left, right_node, right, op: str) -> None:
         best = per_row_values.made_by(interp, pick_node) if gather is None else None
         if gather is not None or best is not None:
             made = None if best is None else per_row_values.described(best)
+            written = left.shape if missing_squeeze.in_place(op) else None  # `x *= y`: x keeps its shape
             interp.flag(node, missing_squeeze.check_squeezed_pick(
                 interp.source.segment(pick_node), pick.shape, interp.source.segment(col_node), col.shape, op,
-                (gather or best).lineno, made), None)
+                (gather or best).lineno, made, written), None)
             return
 
 
