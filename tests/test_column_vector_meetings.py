@@ -615,3 +615,22 @@ def test_an_in_place_meeting_is_reported_as_the_error_torch_raises(body, torch):
     assert len(found) == 1 and "torch raises" in found[0].message and "silently" not in found[0].message, found
     with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
         run_snippet(code)
+
+
+def test_weights_made_a_column_right_at_the_loss_are_still_reported(torch):
+    """`(losses * w.view(-1, 1)).mean()`: a per-sample loss is never meant to meet every weight."""
+    code = """
+        import torch
+        import torch.nn.functional as F
+
+        def weighted(pred, y, w):
+            # pred: [B], y: [B], w: [B]
+            losses = F.mse_loss(pred, y, reduction="none")
+            res = losses * w.view(-1, 1)
+            return res
+
+        if __name__ == "__main__":
+            res = weighted(torch.randn(5), torch.randn(5), torch.rand(5))
+    """
+    assert [f.line for f in lint(code) if f.code == "GL006"] == [8]
+    assert tuple(run_snippet(code)["res"].shape) == (5, 5)

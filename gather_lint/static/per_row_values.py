@@ -25,6 +25,12 @@ def made_by(interp, node) -> Optional[ast.Call]:
     return _per_row(interp, node)
 
 
+def never_paired(call) -> bool:
+    """A per-sample loss or log-probability: pairing it with every other sample's weight is never the
+    intent, even with the column made right at the operation (`(loss * w.view(-1, 1)).mean()`)."""
+    return _log_prob(call) or not (isinstance(call.func, ast.Attribute) and call.func.attr in _ROW_MAXES)
+
+
 def described(call) -> str:
     """How `call` made its vector, for the message."""
     if _log_prob(call):

@@ -26,10 +26,13 @@ _FLATTENERS = {"squeeze", "view", "reshape", "flatten"}
 
 def check(interp, node, left_node, left, right_node, right, op: str) -> None:
     for pick_node, pick, col_node, col in ((left_node, left, right_node, right), (right_node, right, left_node, left)):
-        if not _row_against_column(pick, col) or _made_here(col_node) or col.kept_singleton is not None:
+        if not _row_against_column(pick, col) or col.kept_singleton is not None:
             continue  # a column a gather, a head or keepdim kept: dataflow_checks reports it already
-        gather = _squeezed_gather(interp, pick_node)
+        paired = _made_here(col_node)  # `pick - t.unsqueeze(1)`: a pairing on purpose, unless never one
+        gather = _squeezed_gather(interp, pick_node) if not paired else None
         best = per_row_values.made_by(interp, pick_node) if gather is None else None
+        if best is not None and paired and not per_row_values.never_paired(best):
+            best = None
         if gather is not None or best is not None:
             made = None if best is None else per_row_values.described(best)
             written = left.shape if missing_squeeze.in_place(op) else None  # `x *= y`: x keeps its shape
