@@ -22,9 +22,13 @@ elementwise loss, a gathered ``[B, 1]`` against a target ``[B, A]`` that was nev
 loss: torch broadcasts and only warns about the sizes.
 
 The other way round gives the same ``[B, B]``: a pick squeezed to ``[B]``
-(``q.gather(1, a.unsqueeze(1)).squeeze(1)``) combined with a per-sample column ``[B, 1]`` (returns or
-targets kept as columns), or a ``[B]`` passed to a helper whose parameter is annotated ``[B, 1]`` and
-combined there with its other ``[B, 1]`` parameters (reported where they meet).
+(``q.gather(1, a.unsqueeze(1)).squeeze(1)``), a row max without ``keepdim`` (``next_q.max(1)[0]``), a
+loss asked for one value per sample (``reduction="none"``) or a distribution's ``log_prob`` of one
+action per sample combined with a per-sample column ``[B, 1]`` (returns or targets kept as columns), or a ``[B]`` passed
+to a helper whose parameter is annotated ``[B, 1]`` and combined there with its other ``[B, 1]``
+parameters (reported where they meet). Rows picked by the same boolean mask count as the same rows:
+``rewards[alive]`` ``[K, 1]`` with ``critic(obs[alive]).max(1)[0]`` ``[K]`` is ``[K, K]``. The
+pairwise-distance idiom ``xx + yy - 2 * x @ y.T`` wants its ``[N, M]`` table and is not reported.
 
 A distribution keeps its batch shape the same way: ``Categorical(logits=[B, A]).log_prob(actions)`` with
 the actions stored as a column ``[B, 1]`` broadcasts the column against the batch ``[B]`` and returns
@@ -33,7 +37,10 @@ the actions stored as a column ``[B, 1]`` broadcasts the column against the batc
 A value head is the same column: ``nn.Linear(d, 1)`` (or an ``nn.Sequential`` ending in one) returns
 ``[B, 1]``, and ``returns - critic(obs)`` or ``F.mse_loss(critic(obs), returns)`` with ``returns [B]`` is
 ``[B, B]``; so is a ``keepdim=True`` reduction of ``[B, A]`` (``rewards + gamma * next_q.max(-1,
-keepdim=True)[0]``). Both are reported where the column meets the vector, since the squeeze belongs at the use.
+keepdim=True)[0]``), or the same column in two steps (``next_q.max(1)[0].unsqueeze(1)``, ``best[:, None]``).
+Positions kept the same way (``logits.argmax(1, keepdim=True)``, ``logits.topk(1)[1]``) are a fine gather
+index, but compared with the labels ``[B]`` (``pred.eq(labels)``) they give the ``[B, B]`` table, and an
+accuracy counts every prediction against every label. Both are reported where the column meets the vector, since the squeeze belongs at the use.
 """
 from typing import Optional
 
@@ -143,7 +150,8 @@ def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Option
 
 
 def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str, other_text: str,
-                    op: str, line: Optional[int] = None, kept_by: str = "gather's") -> Optional[Violation]:
+                    op: str, line: Optional[int] = None, kept_by: str = "gather's",
+                    written: Optional[Shape] = None) -> Optional[Violation]:
     """`gathered` has a singleton at `axis` left by gather (or by the [N, 1] key of a lookup: `kept_by`
     "the index's"); `other` is combined with it by `op` (at `line`, when the finding is reported on the
     gather itself)."""
@@ -163,6 +171,8 @@ def check_broadcast(gathered: Shape, axis: int, other: Shape, gathered_text: str
         return None
     shape = Shape(dims)
     effect = _last_axis_effect(rest) if axis == rank - 1 else _middle_axis_effect(dims, axis, other)
+    if in_place(op) and written is not None:  # `x += y` / `x.mul_(y)`: x is written
+        effect = _in_place_effect(written)
     where = f" at line {line}" if line is not None else ""
     return Violation(
         CODE, SEVERITY,
@@ -249,14 +259,30 @@ def check_passed_rank(param: str, declared: Shape, given: Shape, other_text: str
 
 
 def check_squeezed_pick(pick_text: str, pick: Shape, column_text: str, column: Shape, op: str,
-                        gather_line: int) -> Violation:
-    """A gathered pick squeezed to [B] meets a per-sample column [B, 1]: the reverse of a kept singleton."""
+                        gather_line: int, made: Optional[str] = None, written: Optional[Shape] = None) -> Violation:
+    """A gathered pick squeezed to [B] (or a per-row max, `made` saying which) meets a per-sample column
+    [B, 1]: the reverse of a kept singleton."""
     rows = dim_text(pick.dims[0])
+    made = made or f"gathered at line {gather_line}, its singleton squeezed away"
+    keep = "keep gather's singleton (no squeeze) or " if made.startswith("gathered") else (
+        "keep its dim (`keepdim=True`) or " if "max" in made or "min" in made else "")
+    effect = (f"broadcasting aligns the right-most dims and gives [{rows}, {rows}]: every sample paired with every "
+              f"other sample (an outer product), without an error (a loss only warns about the sizes)")
+    if in_place(op) and written is not None:
+        effect = _in_place_effect(written)
     return Violation(
         CODE, SEVERITY,
-        f"`{pick_text}` {pick} (gathered at line {gather_line}, its singleton squeezed away) is combined ({op}) with "
-        f"the column `{column_text}` {column}; broadcasting aligns the right-most dims and gives [{rows}, {rows}]: every "
-        f"sample paired with every other sample (an outer product), without an error (a loss only warns about the "
-        f"sizes); keep gather's singleton (no squeeze) "
-        f"or flatten `{column_text}` with `.squeeze(-1)`",
+        f"`{pick_text}` {pick} ({made}) is combined ({op}) with "
+        f"the column `{column_text}` {column}; {effect}; {keep}"
+        f"flatten `{column_text}` with `.squeeze(-1)`",
     )
+
+
+def in_place(op: str) -> bool:
+    """`+=`, `*=` or `.mul_()`: the result must keep the written tensor's shape."""
+    return (op.endswith("=") and op not in ("==", "!=", "<=", ">=")) or op.endswith("_()")
+
+
+def _in_place_effect(written: Shape) -> str:
+    return (f"written in place, the [N, N] broadcast cannot fit {written}, so torch raises 'output with shape "
+            f"{written} doesn't match the broadcast shape'")

@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes
+from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, regrown_columns, unreduced_losses
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -60,7 +60,7 @@ class CallMixin:
             layer = self.env.get(key)
             if isinstance(layer, QualName):  # self.loss_fn = nn.MSELoss() in __init__
                 args, kwargs = self._args(node)
-                return self._qualified_call(layer.name, node, args, kwargs)
+                return self._qualified_call(layer.name, node, args, unreduced_losses.called_with(layer, kwargs))
             if modules.is_layer(layer):
                 args, _ = self._args(node)
                 if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
@@ -116,6 +116,8 @@ class CallMixin:
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
+                result = head_columns.top_one(func.attr, owner, args, kwargs, result, node)  # and x.topk(1)
+                result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
                 return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
@@ -140,7 +142,7 @@ class CallMixin:
         if isinstance(func, ast.Name) and func.id == "self" and target is None and self.instance is not None:
             target = self.instance  # self(x) inside a method of a known instance: its forward
         if isinstance(target, QualName):
-            return self._qualified_call(target.name, node, args, kwargs)
+            return self._qualified_call(target.name, node, args, unreduced_losses.called_with(target, kwargs))
         if self.module is not None and (isinstance(target, InstanceVal) or modules.is_layer(target)):
             return self._call_instance(target, node, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params \
@@ -314,8 +316,11 @@ class CallMixin:
             self._check_broadcast(node, left_node, left, right_node, right, what)
         if module == "torch.nn.functional":
             class_targets.check(self, func, node, args, kwargs)
+            per_sample = unreduced_losses.shape(func, args, kwargs)  # reduction="none": one loss per sample
+            if per_sample is not None:
+                return per_sample
         if broadcast_sites.loss_module(module, func) and not class_targets.ignores_targets(func, node):
-            return QualName(broadcast_sites.loss_module(module, func))
+            return unreduced_losses.module(broadcast_sites.loss_module(module, func), kwargs)
         if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
                 isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b
             symbol = broadcast_sites.BINARY[func]
@@ -389,6 +394,7 @@ class CallMixin:
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
+                result = head_columns.top_one(func, args[0], args[1:], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))

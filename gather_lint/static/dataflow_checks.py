@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import advanced_indexing, broadcast_rows, head_columns, loss_targets, one_hot_pick, passed_columns, squeezed_picks
+from . import advanced_indexing, broadcast_rows, head_columns, loss_targets, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -148,6 +148,8 @@ class DataflowCheckMixin:
         (where the squeeze belongs) when it is in this function, else where the two meet."""
         advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
         one_hot_pick.check(self, left_node, left, right_node, right)  # GL020
+        if pairwise_terms.deliberate(self, node):
+            return  # a pairwise table next to a matrix product: the outer product is wanted
         loss_targets.check(self, node, left_node, left, right_node, right, op)  # GL006: target [B, A] for [B, 1]
         passed_columns.check(self, node, left_node, left, right_node, right, op)  # GL006: [B] passed for [B, 1]
         squeezed_picks.check(self, node, left_node, left, right_node, right, op)  # GL006: squeezed pick with [B, 1]
@@ -164,7 +166,8 @@ class DataflowCheckMixin:
                 violation = missing_squeeze.check_broadcast(
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
                     self.source.segment(other_node), op, node.lineno if gather is not None or returned is not None else None,
-                    "the index's" if isinstance(mine.kept_at, ast.Subscript) else mine.kept_at.kept_by if head else "gather's")
+                    "the index's" if isinstance(mine.kept_at, ast.Subscript) else mine.kept_at.kept_by if head else "gather's",
+                    left.shape if isinstance(left, TensorVal) and missing_squeeze.in_place(op) else None)  # `x += y`
                 if violation is not None:
                     passed_in = gather is None and returned is None and self.call_depth and isinstance(mine_node, ast.Name) \
                         and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong

@@ -15,7 +15,7 @@ from typing import Optional
 from ..contract import Domain
 from ..dims import Dim, Shape, broadcast, must_equal, value
 from ..rules import gl006_missing_squeeze as rule
-from .scalars import NumberVal
+from .scalars import NumberVal, is_float_number
 from .values import DimVal, SeqVal, TensorVal
 
 _CATEGORICAL = ("Categorical",)
@@ -107,4 +107,5 @@ def _shape(v) -> Optional[Shape]:
 
 
 def _is_number(v) -> bool:
-    return isinstance(v, (DimVal, NumberVal))
+    """A Python number parameter (`Normal(mu, 1.0)`): it broadcasts like a 0-d tensor."""
+    return isinstance(v, (DimVal, NumberVal)) or is_float_number(v)

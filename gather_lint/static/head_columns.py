@@ -23,9 +23,11 @@ _WIDTH_ONE = re.compile(r"Linear\([^()]*,\s*1\s*[,)]")  # nn.Linear(d, 1), nn.Li
 
 
 def scripted(text: str) -> bool:
-    """A script that builds a width-1 linear head or takes a keepdim reduction: its functions are read
-    whole, since where the column is used (`loss = ((model(x) - y) ** 2).mean()`) names no op of the family."""
-    return "__main__" in text and ("keepdim=True" in text or _WIDTH_ONE.search(text) is not None)
+    """A script that builds a width-1 linear head, takes a keepdim reduction or a top-k, or asks a loss for
+    one value per sample: its functions are read whole, since where the column is used (`loss = ((model(x)
+    - y) ** 2).mean()`, `(td * weights).mean()`, `pred.eq(labels)`) names no op of the family."""
+    return "__main__" in text and ("keepdim=True" in text or "reduction=\"none\"" in text or "topk(" in text
+                                   or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None)
 
 
 class HeadMark:
@@ -36,30 +38,49 @@ class HeadMark:
         self.kept_by = kept_by
 
 
-# reductions whose keepdim=True result holds one value per row (argmax/argmin hold positions, not values)
+# reductions whose keepdim=True result holds one value (or, argmax/argmin, one position) per row: a
+# position column is a fine gather index, but compared with per-row labels [B] it is the [B, B] table
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "logsumexp", "norm", "prod", "std", "var",
-                         "median", "nansum", "nanmean"})
+                         "median", "nansum", "nanmean", "argmax", "argmin"})
 
 
 def reduced(method: str, owner, kwargs: dict, result, node):
-    """`x.max(-1, keepdim=True)` on [B, A] (A not 1): its values [B, 1] marked like a head's output."""
+    """`x.max(-1, keepdim=True)` on [B, A] (A not 1): its values and positions [B, 1] marked like a
+    head's output."""
     keep = kwargs.get("keepdim")
-    if method not in _REDUCTIONS or getattr(keep, "value", None) is not True or not isinstance(owner, TensorVal):
+    if method not in _REDUCTIONS or getattr(keep, "value", None) is not True or not _rows(owner):
         return result
+    return _columns(result, node, "a keepdim reduction's")
+
+
+def top_one(method: str, owner, args: list, kwargs: dict, result, node):
+    """`x.topk(1, dim=-1)` on [B, A]: values and positions [B, 1], the keepdim max by another name."""
+    k = kwargs.get("k", args[0] if args else None)
+    if method != "topk" or value(getattr(k, "dim", None)) != 1 or not _rows(owner):
+        return result
+    return _columns(result, node, "a top-1's")
+
+
+def _rows(owner) -> bool:
+    """[B, A] with A not 1: one row per sample."""
+    if not isinstance(owner, TensorVal):
+        return False
     source = owner.shape
-    if source is None or source.variadic or len(source.dims) != 2 or value(source.dims[-1]) == 1:
-        return result
-    if isinstance(result, SeqVal) and result.items:  # (values, indices) of max/min/median
-        return replace(result, items=(_column(result.items[0], node),) + tuple(result.items[1:]))
-    return _column(result, node)
+    return source is not None and not source.variadic and len(source.dims) == 2 and value(source.dims[-1]) != 1
 
 
-def _column(t, node):
+def _columns(result, node, kept_by: str):
+    if isinstance(result, SeqVal) and result.items:  # (values, indices) of max/min/median/topk
+        return replace(result, items=tuple(_column(t, node, kept_by) for t in result.items))
+    return _column(result, node, kept_by)
+
+
+def _column(t, node, kept_by: str):
     if not isinstance(t, TensorVal) or t.kept_singleton is not None or t.shape is None or t.shape.variadic:
         return t
     if len(t.shape.dims) != 2 or value(t.shape.dims[1]) != 1:
         return t
-    return t.with_(kept_singleton=1, kept_at=HeadMark(node, "a keepdim reduction's"))
+    return t.with_(kept_singleton=1, kept_at=HeadMark(node, kept_by))
 
 
 def is_head(t) -> bool:

@@ -134,7 +134,7 @@ def parse_jaxtyping(spec: str) -> Optional[Shape]:
 
 _DOC_LINE = re.compile(r"^\s*(?::param\s+)?(?:[\w.]+\s+)?\*{0,2}([A-Za-z_]\w*)\s*(.*)$")
 _DOC_SHAPE = re.compile(r"(?:of\s+|with\s+|,\s*)?[Ss]hapes?\s*[:=]?\s*`?(?=[\[(])|^\s*(?:\([^()]*\))?\s*:\s*`?(?=[\[(])")
-_DOC_DTYPE = {"LongTensor": "int64"}  # docstrings name float types loosely: only int64 is taken
+_DOC_DTYPE = {"LongTensor": "int64", "BoolTensor": "bool"}  # float types are named loosely: not taken
 
 
 def parse_docstring(doc: str, params) -> Dict[str, tuple]:

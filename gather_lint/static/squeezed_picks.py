@@ -3,9 +3,11 @@ meets a per-sample column `[B, 1]` (returns, targets, old values kept as columns
 the right-most dims: the result is the `[B, B]` outer product, silently (an elementwise loss only warns).
 
 Evidence: the pick is a gather's result with its singleton squeezed away (in the operand itself or in
-the assignment that made the name, one step back), and the column is [B, 1] with the same B (named or a
-known size > 1). A column made right there (`pick - t.unsqueeze(1)`) is a deliberate pairing: skipped.
-Shapes are compared first, so the syntax is only looked at for the rare [B] against [B, 1] pair.
+the assignment that made the name, one step back), or another vector of one value per row
+(per_row_values.py: a row max, an unreduced loss, a log_prob), and the column is [B, 1] with the same
+B (named or a known size > 1). A column made right there (`pick - t.unsqueeze(1)`) is a deliberate
+pairing: skipped. Shapes are compared first, so the syntax is only looked at for the rare [B] against
+[B, 1] pair.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Optional
 
 from ..dims import Shape, must_equal, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
+from . import per_row_values
 from .last_assignment import last_assigned
 from .values import TensorVal
 
@@ -23,13 +26,19 @@ _FLATTENERS = {"squeeze", "view", "reshape", "flatten"}
 
 def check(interp, node, left_node, left, right_node, right, op: str) -> None:
     for pick_node, pick, col_node, col in ((left_node, left, right_node, right), (right_node, right, left_node, left)):
-        if not _row_against_column(pick, col) or _made_here(col_node):
-            continue
-        gather = _squeezed_gather(interp, pick_node)
-        if gather is not None:
+        if not _row_against_column(pick, col) or col.kept_singleton is not None:
+            continue  # a column a gather, a head or keepdim kept: dataflow_checks reports it already
+        paired = _made_here(col_node)  # `pick - t.unsqueeze(1)`: a pairing on purpose, unless never one
+        gather = _squeezed_gather(interp, pick_node) if not paired else None
+        best = per_row_values.made_by(interp, pick_node) if gather is None else None
+        if best is not None and paired and not per_row_values.never_paired(best):
+            best = None
+        if gather is not None or best is not None:
+            made = None if best is None else per_row_values.described(best)
+            written = left.shape if missing_squeeze.in_place(op) else None  # `x *= y`: x keeps its shape
             interp.flag(node, missing_squeeze.check_squeezed_pick(
                 interp.source.segment(pick_node), pick.shape, interp.source.segment(col_node), col.shape, op,
-                gather.lineno), None)
+                (gather or best).lineno, made, written), None)
             return
 
 

@@ -1,0 +1,98 @@
+"""Rows picked by one boolean mask: `x[alive]` and `y[alive]` hold the same number of rows.
+
+A bool mask keeps an unknown count of rows, but every tensor it picks from keeps the same count:
+`rewards[alive]` [K, 1] and `critic(obs[alive]).max(1)[0]` [K] meet as a column and a vector of the
+same K (GL006's [K, K]). The count is named after the mask (`alive.sum()`, `(done == 0).sum()`) when
+the mask reads only names given once in the function (and constants), so two reads of it are
+certainly the same mask; anything else (a mask made again in a loop, a fresh `torch.rand(n) < p` at
+each read) keeps the count unknown.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional
+
+from ..dims import Shape, Sym
+from .tree_walk import own_nodes
+from .values import TensorVal
+
+
+def counted(interp, node: ast.Subscript, key, result):
+    """`x[mask]` whose row count torch leaves open, named `mask.sum()` when the mask is fixed here."""
+    if not isinstance(result, TensorVal) or not isinstance(key, TensorVal) or key.dtype != "bool":
+        return result
+    shape = result.shape
+    if shape is None or shape.variadic or not shape.dims or shape.dims[0] is not None:
+        return result
+    names = _mask_names(node.slice)
+    if not names or any(_stores(interp).get(name, 0) > 1 for name in names):
+        return result
+    text = ast.unparse(node.slice)
+    count = f"{text}.sum()" if isinstance(node.slice, ast.Name) else f"({text}).sum()"
+    return result.with_(shape=Shape((Sym(count),) + tuple(shape.dims[1:])))
+
+
+_SAME_MASK_METHODS = frozenset({"bool", "logical_not"})  # no argument, the same rows each time
+_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def _mask_names(key) -> Optional[set]:
+    """The names a mask expression reads, when it reads nothing else: `mask`, `~done`, `done == 0`,
+    `done.logical_not()`, `(lengths > 1) & ~done` (no call that could differ between reads)."""
+    if isinstance(key, ast.Name):
+        return {key.id}
+    if isinstance(key, ast.Constant):
+        return set()
+    if isinstance(key, ast.UnaryOp) and isinstance(key.op, (ast.Invert, ast.Not)):
+        return _mask_names(key.operand)
+    if isinstance(key, ast.BinOp) and isinstance(key.op, (ast.BitAnd, ast.BitOr)):
+        left, right = _mask_names(key.left), _mask_names(key.right)
+        return left | right if left is not None and right is not None else None
+    if isinstance(key, ast.Compare) and all(isinstance(op, _COMPARISONS) for op in key.ops):
+        parts = [_mask_names(part) for part in [key.left] + key.comparators]
+        return set().union(*parts) if all(p is not None for p in parts) else None
+    if isinstance(key, ast.Call) and not key.args and not key.keywords and isinstance(key.func, ast.Attribute) \
+            and key.func.attr in _SAME_MASK_METHODS:
+        return _mask_names(key.func.value)
+    return None
+
+
+def _stores(interp) -> Dict[str, int]:
+    """How often each name is bound in the function being run (its parameters count once); read once,
+    on the first mask lookup."""
+    found = getattr(interp, "_mask_stores", None)
+    if found is not None:
+        return found
+    scope = getattr(interp, "function", None)
+    if scope is None:  # the module body: a script's names are rebound freely; nothing is named
+        interp._mask_stores = _Everything()
+        return interp._mask_stores
+    found: Dict[str, int] = {}
+    args = scope.args
+    for arg in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
+        found[arg.arg] = 1
+    for node in own_nodes(scope):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found[node.id] = found.get(node.id, 0) + 1
+        elif _changed_in_place(node):  # mask[0] = False, mask.logical_and_(m): another count after it
+            found[node.value.id if isinstance(node, ast.Subscript) else node.func.value.id] = 2
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            for inner in ast.walk(node):  # a name bound in a loop is a new mask each time round
+                if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                    found[inner.id] = found.get(inner.id, 0) + 2
+    interp._mask_stores = found
+    return found
+
+
+def _changed_in_place(node) -> bool:
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_") \
+        and not node.func.attr.startswith("_") and isinstance(node.func.value, ast.Name)
+
+
+class _Everything(dict):
+    """Every name counts as rebound."""
+
+    def get(self, key, default=None):
+        return 2
