@@ -8,10 +8,11 @@ import ast
 from .tree_walk import own_nodes
 
 
-def last_assigned(interp, name: str, before: int):
-    """The value of the last plain `name = ...` above line `before` in the scope being run."""
+def last_assigned(interp, name: str, before: int, first_unpacked: bool = False):
+    """The value of the last plain `name = ...` above line `before` in the scope being run; with
+    `first_unpacked`, of the last `name, ... = ...` instead (in a function only)."""
     scope = getattr(interp, "function", None)
-    if scope is None:
+    if scope is None and not first_unpacked:
         module = getattr(interp, "module", None)
         scope = getattr(module, "tree", None)
     if scope is None:
@@ -19,7 +20,13 @@ def last_assigned(interp, name: str, before: int):
     found = None
     for stmt in own_nodes(scope):
         if isinstance(stmt, ast.Assign) and stmt.lineno < before and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name \
-                and (found is None or stmt.lineno > found.lineno):
+                and _names(stmt.targets[0], name, first_unpacked) and (found is None or stmt.lineno > found.lineno):
             found = stmt
     return found.value if found is not None else None
+
+
+def _names(target, name: str, first_unpacked: bool) -> bool:
+    if first_unpacked:
+        return isinstance(target, ast.Tuple) and bool(target.elts) and isinstance(target.elts[0], ast.Name) \
+            and target.elts[0].id == name
+    return isinstance(target, ast.Name) and target.id == name

@@ -50,7 +50,7 @@ def _per_row(interp, node, depth: int = 0) -> Optional[ast.Call]:
     if isinstance(node, ast.Name) and depth < 2:
         source = last_assigned(interp, node.id, node.lineno)
         if source is None:
-            source = _unpacked(interp, node.id, node.lineno)
+            source = last_assigned(interp, node.id, node.lineno, first_unpacked=True)  # max's values come first
             return source if source is not None and _over_dim_one(source) else None
         return _per_row(interp, source, depth + 1)
     if unreduced_losses.spelled(node, interp.env) or _log_prob(node):
@@ -92,21 +92,6 @@ class _Scope:
     def __init__(self, interp, function):
         self.function, self.module, self.env = function, interp.module, interp.env
         self.class_name = getattr(interp, "class_name", None)
-
-
-def _unpacked(interp, name: str, before: int) -> Optional[ast.AST]:
-    """The value of the last `name, _ = ...` above line `before` (max's values come first)."""
-    scope = getattr(interp, "function", None)
-    if scope is None:
-        return None
-    found = None
-    for stmt in own_nodes(scope):
-        if isinstance(stmt, ast.Assign) and stmt.lineno < before and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], ast.Tuple) and stmt.targets[0].elts \
-                and isinstance(stmt.targets[0].elts[0], ast.Name) and stmt.targets[0].elts[0].id == name \
-                and (found is None or stmt.lineno > found.lineno):
-            found = stmt
-    return found.value if found is not None else None
 
 
 def _over_dim_one(call) -> bool:
