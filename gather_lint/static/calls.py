@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, passed_dims
+from . import attribute_stores, class_lineage, closure_facts, dataclass_configs, degenerate_softmax, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -52,6 +52,7 @@ class ModuleContext:
         self._memo: Dict[tuple, object] = {}
         self._attributes: Dict[tuple, Dict[str, object]] = {}
         self._store_counts: Dict[str, Dict[str, int]] = {}
+        self.closures: Dict[ast.AST, Dict[str, object]] = {}  # nested def -> free names' facts (closure_facts)
 
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
@@ -122,6 +123,7 @@ class ModuleContext:
         self._memo[key] = None  # recursion guard
         interp = self._make(*self.own)
         interp.module = self
+        closure_facts.bind(interp, node)
         interp.run_function(node)
         self._memo[key] = _joined(interp.returns)
         return self._memo[key]

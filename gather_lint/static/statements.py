@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import assert_facts, branches, sequences
+from . import assert_facts, branches, closure_facts, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -43,6 +43,8 @@ class StatementMixin:
             self.env[alias.asname or alias.name] = QualName(f"{node.module}.{alias.name}")
 
     def stmt_FunctionDef(self, node) -> None:
+        if self.in_function:
+            closure_facts.record(self, node)  # what it reads from this function
         self.env[node.name] = None  # analysed on its own by the module driver
 
     stmt_AsyncFunctionDef = stmt_FunctionDef

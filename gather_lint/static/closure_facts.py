@@ -1,0 +1,105 @@
+"""Facts a nested function reads from the function that defines it (a closure's free names).
+
+`def make_merge(...): idx = ...; def merge(x): ... x.scatter_reduce(-2, idx, ...)`: the nested
+function is analysed on its own, where `idx` would be unknown. A free name keeps, at every call of
+the nested function, the value its enclosing function last bound; that is the value known where the
+`def` runs when the enclosing function binds the name once, outside any loop, and no scope declares
+it `nonlocal` or `global`. Only such names are carried, and only from the enclosing function's own
+analysis (a caller's facts hold for that call, not for every closure made)."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Set
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def record(interp, nested) -> None:
+    """At `def nested` inside a function: remember the free names' facts for its own analysis."""
+    module = interp.module
+    enclosing = interp.function
+    if module is None or enclosing is None or not interp.in_function or interp.call_depth != 0:
+        return
+    closures = module.closures
+    if nested in closures:
+        return
+    once, def_in_loop = _bound_once(enclosing, nested)
+    if def_in_loop:
+        return
+    facts = {}
+    for name in _free_names(nested) & once:
+        value = interp.env.get(name)
+        if value is not None and name not in interp.informal:  # shape comments stay in their function
+            facts[name] = value
+    closures[nested] = facts
+
+
+def bind(interp, nested) -> None:
+    """Before the nested function's own analysis: its free names' facts (its parameters bind later)."""
+    interp.env.update(interp.module.closures.get(nested, {}))
+
+
+def _bound_once(enclosing, nested):
+    """Names `enclosing` binds exactly once outside loops (parameters included), and whether `nested`
+    is defined inside a loop."""
+    counts: Dict[str, int] = {}
+    args = enclosing.args
+    for param in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
+        counts[param.arg] = counts.get(param.arg, 0) + 1
+    declared: Set[str] = set()
+    def_in_loop = False
+    stack = [(stmt, False) for stmt in enclosing.body]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, (ast.Nonlocal, ast.Global)):
+            declared.update(node.names)
+        if isinstance(node, _SCOPES):
+            if node is nested:
+                def_in_loop = in_loop
+            if not isinstance(node, ast.Lambda):
+                counts[node.name] = counts.get(node.name, 0) + (2 if in_loop else 1)
+            declared.update(_declared_inside(node))
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + (2 if in_loop else 1)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            counts[node.target.id] = counts.get(node.target.id, 0) + 2  # a rebinding of a bound name
+        else:
+            for name in _other_binding(node):  # import, except ... as, match patterns
+                counts[name] = counts.get(name, 0) + 2  # rare: never trusted as the one binding
+        inside = in_loop or isinstance(node, _LOOPS)
+        stack.extend((child, inside) for child in ast.iter_child_nodes(node))
+    return {name for name, n in counts.items() if n == 1} - declared, def_in_loop
+
+
+def _other_binding(node):
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split(".")[0]]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    name = getattr(node, "name", None) if type(node).__name__ in ("MatchAs", "MatchStar") else None
+    rest = getattr(node, "rest", None) if type(node).__name__ == "MatchMapping" else None
+    return [n for n in (name, rest) if n]
+
+
+def _declared_inside(scope) -> Set[str]:
+    return {name for node in ast.walk(scope) if isinstance(node, (ast.Nonlocal, ast.Global)) for name in node.names}
+
+
+def _free_names(nested) -> Set[str]:
+    """Names `nested` reads and never binds anywhere inside it (over-counting its bindings only
+    drops names, never carries a wrong one)."""
+    read, bound = set(), set()
+    for node in ast.walk(nested):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not nested:
+            bound.add(node.name)
+        elif isinstance(node, (ast.Nonlocal, ast.Global)):
+            bound.update(node.names)
+        else:
+            bound.update(_other_binding(node))
+    return read - bound
