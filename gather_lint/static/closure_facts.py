@@ -24,8 +24,11 @@ def record(interp, nested) -> None:
     closures = module.closures
     if nested in closures:
         return
-    once, def_in_loop = _bound_once(enclosing, nested)
-    if def_in_loop:
+    scan = getattr(interp, "_closure_scan", None)
+    if scan is None or scan[0] is not enclosing:  # one walk of the enclosing function for all its defs
+        scan = interp._closure_scan = (enclosing, *_bound_once(enclosing))
+    _, once, defs_in_loops = scan
+    if nested in defs_in_loops:
         return
     facts = {}
     for name in _free_names(nested) & once:
@@ -40,23 +43,23 @@ def bind(interp, nested) -> None:
     interp.env.update(interp.module.closures.get(nested, {}))
 
 
-def _bound_once(enclosing, nested):
-    """Names `enclosing` binds exactly once outside loops (parameters included), and whether `nested`
-    is defined inside a loop."""
+def _bound_once(enclosing):
+    """Names `enclosing` binds exactly once outside loops (parameters included), and the functions
+    it defines inside loops."""
     counts: Dict[str, int] = {}
     args = enclosing.args
     for param in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
         counts[param.arg] = counts.get(param.arg, 0) + 1
     declared: Set[str] = set()
-    def_in_loop = False
+    defs_in_loops = set()
     stack = [(stmt, False) for stmt in enclosing.body]
     while stack:
         node, in_loop = stack.pop()
         if isinstance(node, (ast.Nonlocal, ast.Global)):
             declared.update(node.names)
         if isinstance(node, _SCOPES):
-            if node is nested:
-                def_in_loop = in_loop
+            if in_loop:
+                defs_in_loops.add(node)
             if not isinstance(node, ast.Lambda):
                 counts[node.name] = counts.get(node.name, 0) + (2 if in_loop else 1)
             declared.update(_declared_inside(node))
@@ -70,7 +73,7 @@ def _bound_once(enclosing, nested):
                 counts[name] = counts.get(name, 0) + 2  # rare: never trusted as the one binding
         inside = in_loop or isinstance(node, _LOOPS)
         stack.extend((child, inside) for child in ast.iter_child_nodes(node))
-    return {name for name, n in counts.items() if n == 1} - declared, def_in_loop
+    return {name for name, n in counts.items() if n == 1} - declared, defs_in_loops
 
 
 def _other_binding(node):
