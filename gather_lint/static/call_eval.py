@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes
+from . import default_dtype_buffers, dict_items, distribution_values, head_columns, own_max_sizes
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -102,6 +102,8 @@ class CallMixin:
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
                 return None
+            if isinstance(owner, config.DictVal) and func.attr == "get" and not kwargs:
+                return dict_items.get(owner, args)
             if isinstance(owner, config.DictVal) and func.attr in config.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None
             if isinstance(owner, TensorVal):

@@ -3,8 +3,9 @@ cast, detached) keeps its keys, and each item gets what the method makes of it. 
 batch to the model's dtype then reaches the label ids inside it (`batch["labels"]` is bf16), where an
 index must be an integer.
 
-Only a single `for k, v in d.items()` over a dict whose keys are known, with a value that is a method
-call on `v`: the value expression is run once per item with that item bound.
+Only a single `for k, v in d.items()` over a dict whose keys are known, with a value computed from
+`v` (`v.to(dtype)`, `v[idx]`, `v * mask`, `f(v)`): the value expression is run once per item with that
+item bound.
 """
 from __future__ import annotations
 
@@ -25,9 +26,7 @@ def mapped(interp, node: ast.DictComp) -> Optional[DictVal]:
         return None
     key_name, item_name = target.elts[0].id, target.elts[1].id
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and not it.args
-            and isinstance(node.key, ast.Name) and node.key.id == key_name and isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name)
-            and value.func.value.id == item_name):
+            and isinstance(node.key, ast.Name) and node.key.id == key_name and _reads(value, item_name)):
         return None  # the cheap syntax test first
     source = interp.expr(it.func.value)
     if not isinstance(source, DictVal):
@@ -39,3 +38,7 @@ def mapped(interp, node: ast.DictComp) -> Optional[DictVal]:
         items.append((key, _kept(interp.expr(value)) if item is not None else None))
     interp.env = saved
     return DictVal(tuple(items))
+
+
+def _reads(value, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
