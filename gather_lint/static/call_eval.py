@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, dict_items, distribution_values, head_columns, own_max_sizes
+from . import default_dtype_buffers, dict_items, position_tuples, distribution_values, head_columns, own_max_sizes
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -340,6 +340,8 @@ class CallMixin:
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
                 return joined
+            if func == "where" and len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):
+                return position_tuples.per_dim(args[0])  # torch.where(mask): nonzero(as_tuple=True)
             if func == "where" and len(args) == 3:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):

@@ -15,7 +15,12 @@ from .values import DimVal, SeqVal, TensorVal
 
 
 def appended(owner, item):
-    """The list after `owner.append(item)`: [] or a list of like tensors stays one of like tensors."""
+    """The list after `owner.append(item)`: [] or a list of like tensors stays one of like tensors;
+    a list of like tuples of tensors (a cache's (key, value) per layer) stays one while they agree."""
+    if _tensor_tuple(item):
+        if isinstance(owner, SeqVal) and not owner.items and not owner.names:
+            return ops.Repeated(item)
+        return owner if isinstance(owner, ops.Repeated) and owner.element == item else None
     if not isinstance(item, TensorVal):
         return None
     if isinstance(owner, SeqVal) and not owner.items and not owner.names:
@@ -23,6 +28,10 @@ def appended(owner, item):
     if isinstance(owner, ops.Repeated) and isinstance(owner.element, TensorVal):
         return owner if owner.element == item else _like(owner.element, item)
     return None
+
+
+def _tensor_tuple(item) -> bool:
+    return type(item) is SeqVal and bool(item.items) and not item.names and all(isinstance(i, TensorVal) for i in item.items)
 
 
 def joined(a, b):

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
 from ..dims import Dim, Shape, broadcast, normalize_dim, product, value
-from . import symbolic
+from . import position_tuples, symbolic
 from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -659,7 +659,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in ("nonzero", "argwhere"):
         as_tuple = kwargs.get("as_tuple")
         if name == "nonzero" and not (isinstance(as_tuple, Literal) and as_tuple.value is False) and "as_tuple" in kwargs:
-            return None  # nonzero(as_tuple=True): a tuple of vectors
+            return position_tuples.per_dim(t)  # nonzero(as_tuple=True): a tuple of vectors
         s = _known(t)
         return TensorVal(Shape((None, len(s.dims) if s else None)), "int64")  # always [count, rank]
     if name in ("bucketize",):
