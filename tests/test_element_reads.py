@@ -98,3 +98,43 @@ def test_a_dict_of_lists_is_not_read_by_position():
         return table[key].gather(0, ids)
     """
     assert codes(code) == []
+
+
+FUSED = """
+import torch
+import torch.nn as nn
+
+class Attention(nn.Module):
+    def __init__(self, dim: int, heads: int):
+        super().__init__()
+        self.heads, self.head_dim = heads, dim // heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x, batch: int, length: int, keep):
+        '''Args:
+            keep (Tensor of shape (batch, length)): positions of the heads to keep.
+        '''
+        fused = torch.randn(batch, length, 3 * self.heads, self.head_dim)
+        {split}
+        return q.gather(2, keep{tail})
+"""
+
+
+@pytest.mark.parametrize("split", [
+    "q, k, v = fused.chunk(3, dim=2)",
+    "q, k, v = torch.chunk(fused, 3, dim=-2)",
+    "q, k, v = fused.split(self.heads, dim=2)",
+    "q = fused.chunk(3, 2)[0]",
+])
+@pytest.mark.parametrize("tail, fires", [("", True), ("[..., None].expand(-1, -1, self.head_dim)[:, :, None]", False)])
+def test_named_multiple_split_into_pieces(split, tail, fires):
+    code = FUSED.format(split=split, tail=tail)
+    assert (codes(code) == ["GL001"]) == fires, code
+
+
+def test_fused_pieces_torch_makes(torch):
+    fused = torch.randn(2, 5, 3 * 4, 8)
+    q, k, v = fused.split(4, dim=2)
+    assert q.shape == fused.chunk(3, dim=2)[0].shape == (2, 5, 4, 8)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        q.gather(2, torch.zeros(2, 5, dtype=torch.long))
