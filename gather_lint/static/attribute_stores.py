@@ -11,15 +11,17 @@ from __future__ import annotations
 import ast
 from typing import Dict, List
 
+from . import rank_kept_stores
+
 # methods that return the same tensor with the same shape (device or dtype may change)
 _SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "cuda", "cpu", "detach", "clone",
                "contiguous", "long", "int", "requires_grad_", "pin_memory"}
 
-SETTLED, RETYPED = "settled", "retyped"
+SETTLED, RETYPED, RANKED = "settled", "retyped", "ranked"
 
 
 def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
-    """`name -> SETTLED | RETYPED` for attributes whose `__init__` fact holds in every method of a class
+    """`name -> SETTLED | RETYPED | RANKED` for attributes whose `__init__` fact holds in every method of a class
     and of the file's classes it derives from (`lineage`, the class first); `init` is the `__init__` its
     instances run (its own or an inherited one)."""
     methods = [n for cls in lineage for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -38,6 +40,8 @@ def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
             found[name] = SETTLED
         elif all(_kept_update(node, name) for node in stores):
             found[name] = RETYPED
+        elif all(rank_kept_stores.keeps_rank(node, name) for node in stores):
+            found[name] = RANKED
     return found
 
 
@@ -82,8 +86,13 @@ def _kept_update(stmt, name: str) -> bool:
 
 def held(value, how: str):
     """The fact other methods see: a RETYPED tensor keeps its shape, not its dtype."""
+    from ..dims import Shape
     from .values import TensorVal
 
     if how == RETYPED and isinstance(value, TensorVal):
         return value.with_(dtype=None)
+    if how == RANKED:  # rank_kept_stores: the sizes move, the rank stays
+        shape = value.shape if isinstance(value, TensorVal) else None
+        known = shape is not None and not shape.variadic
+        return TensorVal(Shape((None,) * len(shape.dims))) if known else None
     return value
