@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Set
 
+from .values import QualName
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
@@ -24,18 +26,19 @@ def record(interp, nested) -> None:
     closures = module.closures
     if nested in closures:
         return
+    env = interp.env
+    wanted = {name for name in free_names(nested)
+              if env.get(name) is not None and not isinstance(env[name], QualName) and name not in interp.informal}
+    if not wanted:
+        return  # it reads nothing this function knows: no scan of the enclosing function
     scan = getattr(interp, "_closure_scan", None)
     if scan is None or scan[0] is not enclosing:  # one walk of the enclosing function for all its defs
         scan = interp._closure_scan = (enclosing, *_bound_once(enclosing))
     _, once, defs_in_loops = scan
     if nested in defs_in_loops:
         return
-    facts = {}
-    for name in _free_names(nested) & once:
-        value = interp.env.get(name)
-        if value is not None and name not in interp.informal:  # shape comments stay in their function
-            facts[name] = value
-    closures[nested] = facts
+    # (shape comments stay in their function: informal names were left out above)
+    closures[nested] = {name: env[name] for name in wanted & once}
 
 
 def bind(interp, nested) -> None:
@@ -46,13 +49,21 @@ def bind(interp, nested) -> None:
 def _bound_once(enclosing):
     """Names `enclosing` binds exactly once outside loops (parameters included), and the functions
     it defines inside loops."""
-    counts: Dict[str, int] = {}
     args = enclosing.args
-    for param in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]:
-        counts[param.arg] = counts.get(param.arg, 0) + 1
+    params = [p.arg for p in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]]
+    return bound_once_in(enclosing.body, params)
+
+
+def bound_once_in(body, params, look_inside: bool = True):
+    """Names a scope whose statements are `body` binds exactly once outside loops (`params` count
+    once each), and the functions it defines inside loops. `look_inside`: also drop the names a
+    function or class defined here declares `nonlocal` or `global` (a walk of each)."""
+    counts: Dict[str, int] = {}
+    for param in params:
+        counts[param] = counts.get(param, 0) + 1
     declared: Set[str] = set()
     defs_in_loops = set()
-    stack = [(stmt, False) for stmt in enclosing.body]
+    stack = [(stmt, False) for stmt in body]
     while stack:
         node, in_loop = stack.pop()
         if isinstance(node, (ast.Nonlocal, ast.Global)):
@@ -62,7 +73,8 @@ def _bound_once(enclosing):
                 defs_in_loops.add(node)
             if not isinstance(node, ast.Lambda):
                 counts[node.name] = counts.get(node.name, 0) + (2 if in_loop else 1)
-            declared.update(_declared_inside(node))
+            if look_inside:
+                declared.update(_declared_inside(node))
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             counts[node.id] = counts.get(node.id, 0) + (2 if in_loop else 1)
@@ -76,7 +88,13 @@ def _bound_once(enclosing):
     return {name for name, n in counts.items() if n == 1} - declared, defs_in_loops
 
 
+_OTHER_BINDINGS = tuple(getattr(ast, kind) for kind in ("alias", "ExceptHandler", "MatchAs", "MatchStar", "MatchMapping")
+                        if hasattr(ast, kind))
+
+
 def _other_binding(node):
+    if not isinstance(node, _OTHER_BINDINGS):
+        return ()
     if isinstance(node, ast.alias):
         return [(node.asname or node.name).split(".")[0]]
     if isinstance(node, ast.ExceptHandler) and node.name:
@@ -90,7 +108,7 @@ def _declared_inside(scope) -> Set[str]:
     return {name for node in ast.walk(scope) if isinstance(node, (ast.Nonlocal, ast.Global)) for name in node.names}
 
 
-def _free_names(nested) -> Set[str]:
+def free_names(nested) -> Set[str]:
     """Names `nested` reads and never binds anywhere inside it (over-counting its bindings only
     drops names, never carries a wrong one)."""
     read, bound = set(), set()
