@@ -117,3 +117,71 @@ def test_rank_mismatch_through_a_closure(torch):
     assert codes(code) == ["GL001"]
     with pytest.raises(RuntimeError):
         torch.randn(10, 6).gather(1, torch.randperm(10)[:3])
+
+
+SPLIT_HEADS = """
+import torch
+import torch.nn as nn
+
+class SelfAttention(nn.Module):
+    def __init__(self, n_heads: int, dim_per_head: int):
+        super().__init__()
+        self.n_heads, self.dim_per_head = n_heads, dim_per_head
+
+    def forward(self, hidden, keep):
+        '''Args:
+            hidden (Tensor of shape (batch, length, width)): the layer input.
+            keep (Tensor of shape (batch, length)): positions to keep per row.
+        '''
+        bs = hidden.size(0)
+        {helper}
+        heads = shape(hidden)
+        return heads.gather(2, keep{tail})
+"""
+
+HELPERS = [
+    "def shape(x):\n            return x.view(bs, -1, self.n_heads, self.dim_per_head).transpose(1, 2)",
+    "def shape(x):\n            '''split the heads'''\n            out = x.reshape(bs, -1, self.n_heads, self.dim_per_head)\n            return out.permute(0, 2, 1, 3)",
+]
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+@pytest.mark.parametrize("tail, fires", [("", True), ("[:, None, :, None].expand(-1, self.n_heads, -1, self.dim_per_head)", False)])
+def test_a_local_helper_is_run_with_the_call_and_the_closure(helper, tail, fires):
+    code = SPLIT_HEADS.format(helper=helper, tail=tail)
+    assert (codes(code) == ["GL001"]) == fires, code
+
+
+def test_a_rebound_local_helper_is_not_followed():
+    code = SPLIT_HEADS.format(helper=HELPERS[0] + "\n        shape = getattr(self, \"split_heads\")", tail="")
+    assert codes(code) == []
+
+
+def test_attribute_the_enclosing_method_writes_is_not_carried():
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Pool(nn.Module):
+        def __init__(self, n: int, d: int):
+            super().__init__()
+            self.bank = torch.zeros(n, d)
+
+        def forward(self, ids):
+            '''Args:
+                ids (Tensor of shape (n,)): rows.
+            '''
+            def read():
+                return self.bank.gather(0, ids)
+            self.bank = self.bank.sum(0)
+            return read()
+    """
+    assert codes(code) == []
+
+
+def test_split_heads_torch_shapes(torch):
+    hidden = torch.randn(2, 5, 12)
+    heads = hidden.view(2, -1, 3, 4).transpose(1, 2)
+    assert heads.shape == (2, 3, 5, 4)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        heads.gather(2, torch.zeros(2, 5, dtype=torch.long))

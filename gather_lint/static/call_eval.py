@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
-from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
+from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, position_tuples, distribution_values, head_columns, own_max_sizes
 from . import tensor_ops as ops
@@ -148,7 +148,7 @@ class CallMixin:
                 and func.id in self.module.classes and not any(isinstance(a, ast.Starred) for a in node.args):
             return self.module.instantiate(func.id, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
-            callee = self.module.functions.get(func.id)
+            callee = closure_facts.local_callee(self, func.id) or self.module.functions.get(func.id)
             if callee is not None:
                 return self._call_module_function(callee, node, args, kwargs)
         if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args and _UNKNOWN_KWARGS not in kwargs:

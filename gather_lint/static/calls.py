@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import attribute_stores, class_lineage, closure_facts, dataclass_configs, degenerate_softmax, passed_dims
+from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -123,7 +123,6 @@ class ModuleContext:
         self._memo[key] = None  # recursion guard
         interp = self._make(*self.own)
         interp.module = self
-        closure_facts.bind(interp, node)
         interp.run_function(node)
         self._memo[key] = _joined(interp.returns)
         return self._memo[key]

@@ -27,18 +27,39 @@ def record(interp, nested) -> None:
     if nested in closures:
         return
     env = interp.env
-    wanted = {name for name in free_names(nested)
-              if env.get(name) is not None and not isinstance(env[name], QualName) and name not in interp.informal}
+    free = free_names(nested)
+    # `self.heads` read inside `def split(x)` of a method: attribute facts of a free name go along
+    wanted = {name for name in env if env[name] is not None and name.split(".", 1)[0] in free and name.count(".") <= 1
+              and not isinstance(env[name], QualName) and name not in interp.informal}
     if not wanted:
         return  # it reads nothing this function knows: no scan of the enclosing function
     scan = getattr(interp, "_closure_scan", None)
     if scan is None or scan[0] is not enclosing:  # one walk of the enclosing function for all its defs
         scan = interp._closure_scan = (enclosing, *_bound_once(enclosing))
-    _, once, defs_in_loops = scan
+    _, once, defs_in_loops, stored = scan
     if nested in defs_in_loops:
         return
+    stored = stored | bound_once_in(nested.body, ())[2]  # attributes either function writes hold no one value
     # (shape comments stay in their function: informal names were left out above)
-    closures[nested] = {name: env[name] for name in wanted & once}
+    closures[nested] = {name: env[name] for name in wanted if _holds(name, once, stored)}
+
+
+def local_callee(interp, name: str):
+    """`split(x)` of a function defined in this one, under a name bound nowhere else here."""
+    node = getattr(interp, "local_defs", {}).get(name)
+    if node is None or interp.env.get(name) is not None or interp.function is None:
+        return None
+    scan = getattr(interp, "_closure_scan", None)
+    if scan is None or scan[0] is not interp.function:
+        scan = interp._closure_scan = (interp.function, *_bound_once(interp.function))
+    return node if name in scan[1] and node not in scan[2] else None
+
+
+def _holds(key: str, once, stored) -> bool:
+    """A free name bound once; an attribute of one that neither function writes."""
+    if "." not in key:
+        return key in once
+    return key.split(".", 1)[0] in once and key not in stored
 
 
 def bind(interp, nested) -> None:
@@ -57,12 +78,14 @@ def _bound_once(enclosing):
 def bound_once_in(body, params, look_inside: bool = True):
     """Names a scope whose statements are `body` binds exactly once outside loops (`params` count
     once each), and the functions it defines inside loops. `look_inside`: also drop the names a
-    function or class defined here declares `nonlocal` or `global` (a walk of each)."""
+    function or class defined here declares `nonlocal` or `global` (a walk of each). Third: the
+    `x.attr` keys it stores to."""
     counts: Dict[str, int] = {}
     for param in params:
         counts[param] = counts.get(param, 0) + 1
     declared: Set[str] = set()
     defs_in_loops = set()
+    stored: Set[str] = set()
     stack = [(stmt, False) for stmt in body]
     while stack:
         node, in_loop = stack.pop()
@@ -78,6 +101,8 @@ def bound_once_in(body, params, look_inside: bool = True):
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             counts[node.id] = counts.get(node.id, 0) + (2 if in_loop else 1)
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
+            stored.add(f"{node.value.id}.{node.attr}")
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             counts[node.target.id] = counts.get(node.target.id, 0) + 2  # a rebinding of a bound name
         else:
@@ -85,7 +110,7 @@ def bound_once_in(body, params, look_inside: bool = True):
                 counts[name] = counts.get(name, 0) + 2  # rare: never trusted as the one binding
         inside = in_loop or isinstance(node, _LOOPS)
         stack.extend((child, inside) for child in ast.iter_child_nodes(node))
-    return {name for name, n in counts.items() if n == 1} - declared, defs_in_loops
+    return {name for name, n in counts.items() if n == 1} - declared, defs_in_loops, stored
 
 
 _OTHER_BINDINGS = tuple(getattr(ast, kind) for kind in ("alias", "ExceptHandler", "MatchAs", "MatchStar", "MatchMapping")

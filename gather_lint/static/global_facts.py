@@ -35,7 +35,7 @@ def bind(interp, function) -> None:
         return
     if module.global_once is None:
         # `global x` in a function is found by the text check, not by a walk of every class
-        module.global_once, _ = closure_facts.bound_once_in(module.global_tree.body, (), look_inside=False)
+        module.global_once = closure_facts.bound_once_in(module.global_tree.body, (), look_inside=False)[0]
     # a library's module names are mostly loggers and constants: no walk of the function for them
     candidates = [name for name in module.global_once if _informative(body.env.get(name)) and name not in body.informal]
     if not candidates:
