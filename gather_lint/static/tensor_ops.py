@@ -33,6 +33,10 @@ _ELEMENTWISE = {
     "clamp_min", "clamp_max", "nan_to_num", "pow", "mul", "add", "sub",
     "div", "logit", "log1p", "expm1", "fill_", "zero_", "normal_", "uniform_",
     "dropout", "layer_norm", "erf", "floor", "ceil", "round", "trunc", "frac", "logical_not",
+    # torch.nn.functional's shape-keeping activations and norms (F.normalize(torch.randn(K, dim), dim=1))
+    "normalize", "leaky_relu", "elu", "selu", "celu", "relu6", "hardtanh", "hardswish", "hardsigmoid", "mish",
+    "softsign", "logsigmoid", "softmin", "group_norm", "instance_norm", "batch_norm", "rms_norm",
+    "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
 }
 TRUE_DIVISION = {"div", "divide", "true_divide"}  # in-place forms raise on integer tensors
 _KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "detach_", "pin_memory", "coalesce"}
