@@ -294,6 +294,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a
     # library every model block builds layers from a config: parsing them all would cost too much
     scripted = [_DRIVER in chunk for _, chunk in chunks]
+    # a NamedTuple class a kept block calls: the tuple it makes carries tensors (named_tuples)
+    records = [c if "NamedTuple" in chunk[:chunk.find(":")] else set() for c, (_, chunk) in zip(classes, chunks)]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
         names = set().union(*(f for f, kept in zip(functions, keep) if kept))
         called = set().union(*(c for c, kept in zip(plain_calls, keep) if kept))
@@ -303,8 +305,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
                     for calls, own, driver in zip(any_calls, analysed, scripted)]
         # the script's own functions that its driver calls build its models too (`train()` making the model)
         scripted = [s or bool((c | f) & built) for s, c, f in zip(scripted, classes, functions)]
-        keep = [kept or own or bool(f & called) or bool((c | f) & built)
-                for kept, own, c, f in zip(keep, analysed, classes, functions)]
+        keep = [kept or own or bool((f | r) & called) or bool((c | f) & built)
+                for kept, own, c, f, r in zip(keep, analysed, classes, functions, records)]
     # blocks for the local rules need no callers or callees, and only those that use torch
     analysed = [own or lone for own, lone in zip(analysed, local)]
     body: list = []

@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, dict_items, position_tuples, distribution_values, head_columns, own_max_sizes
+from . import default_dtype_buffers, dict_items, named_tuples, position_tuples, distribution_values, head_columns, own_max_sizes
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -146,6 +146,8 @@ class CallMixin:
             return self._call_instance(target, node, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params \
                 and func.id in self.module.classes and not any(isinstance(a, ast.Starred) for a in node.args):
+            if named_tuples.is_named_tuple(self.module.classes[func.id]):
+                return named_tuples.build(self.module.classes[func.id], args, kwargs, self.expr)  # Output(logits=x)
             return self.module.instantiate(func.id, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
             callee = closure_facts.local_callee(self, func.id) or self.module.functions.get(func.id)
