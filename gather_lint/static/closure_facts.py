@@ -5,7 +5,11 @@ function is analysed on its own, where `idx` would be unknown. A free name keeps
 the nested function, the value its enclosing function last bound; that is the value known where the
 `def` runs when the enclosing function binds the name once, outside any loop, and no scope declares
 it `nonlocal` or `global`. Only such names are carried, and only from the enclosing function's own
-analysis (a caller's facts hold for that call, not for every closure made)."""
+analysis (a caller's facts hold for that call, not for every closure made). Attributes of such a
+name go along (`self.n_heads` inside `def shape(x)` of a method) unless either function writes them.
+
+A call of the nested function in its enclosing one (`q = shape(query)`) runs it with the call's
+facts, when its name is bound nowhere else there."""
 from __future__ import annotations
 
 import ast
