@@ -66,11 +66,25 @@ def _stores(function) -> Dict[str, list]:
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "register_buffer" \
                 and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
             found.setdefault(call.args[0].value, []).append(stmt)
+        elif isinstance(stmt, ast.Expr) and container_mutation(call):
+            # self.rewards.append(r): the list __init__ made is not the one other methods read
+            found.setdefault(call.func.value.attr, []).append(stmt)
         for field in ("body", "orelse", "finalbody"):
             todo.extend(getattr(stmt, field, ()))
         for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
             todo.extend(part.body)
     return found
+
+
+_CONTAINER_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
+                       "add", "discard"}
+
+
+def container_mutation(call) -> bool:
+    """`self.x.append(...)` and the other list, dict and set mutators, called on an attribute of self."""
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _CONTAINER_MUTATORS \
+        and isinstance(call.func.value, ast.Attribute) and isinstance(call.func.value.value, ast.Name) \
+        and call.func.value.value.id == "self"
 
 
 def _kept_update(stmt, name: str) -> bool:
@@ -85,10 +99,13 @@ def _kept_update(stmt, name: str) -> bool:
 
 
 def held(value, how: str):
-    """The fact other methods see: a RETYPED tensor keeps its shape, not its dtype."""
+    """The fact other methods see: a RETYPED tensor keeps its shape, not its dtype. An empty list or
+    dict is not kept: code outside the class fills it (`policy.rewards.append(r)` in a training loop)."""
     from ..dims import Shape
     from .values import TensorVal
 
+    if _empty_container(value):
+        return None
     if how == RETYPED and isinstance(value, TensorVal):
         return value.with_(dtype=None)
     if how == RANKED:  # rank_kept_stores: the sizes move, the rank stays
@@ -96,3 +113,10 @@ def held(value, how: str):
         known = shape is not None and not shape.variadic
         return TensorVal(Shape((None,) * len(shape.dims))) if known else None
     return value
+
+
+def _empty_container(value) -> bool:
+    from .config import DictVal
+    from .python_types import ListVal
+
+    return (isinstance(value, ListVal) and not value.items) or (isinstance(value, DictVal) and not value.items)
