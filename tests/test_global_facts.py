@@ -100,3 +100,19 @@ def test_what_torch_does_with_the_script_table(torch):
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         table.gather(1, torch.randint(0, 50, (4,)))
     assert table.gather(1, torch.randint(0, 8, (4,))[:, None]).shape == (4, 1)
+
+
+@pytest.mark.parametrize("container", ["history = [torch.zeros(4, 3)]", "history = {'last': torch.zeros(4, 3)}"])
+def test_module_lists_and_dicts_are_not_carried(container):
+    read = "history[-1]" if container.startswith("history = [") else "history['last']"
+    code = f"""
+import torch
+{container}
+
+def record(x):
+    history.append(x) if isinstance(history, list) else history.update(last=x)
+
+def lookup(ids):
+    return {read}.gather(1, ids)
+"""
+    assert codes(code) == []

@@ -15,6 +15,9 @@ from __future__ import annotations
 import ast
 from typing import Dict, Set
 
+from .config import DictVal
+from .python_types import ListVal
+from .tensor_ops import Repeated
 from .values import QualName
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -33,8 +36,8 @@ def record(interp, nested) -> None:
     env = interp.env
     free = free_names(nested)
     # `self.heads` read inside `def split(x)` of a method: attribute facts of a free name go along
-    wanted = {name for name in env if env[name] is not None and name.split(".", 1)[0] in free and name.count(".") <= 1
-              and not isinstance(env[name], QualName) and name not in interp.informal}
+    wanted = {name for name in env if name.split(".", 1)[0] in free and name.count(".") <= 1
+              and carriable(env[name]) and name not in interp.informal}
     if not wanted:
         return  # it reads nothing this function knows: no scan of the enclosing function
     scan = getattr(interp, "_closure_scan", None)
@@ -46,6 +49,14 @@ def record(interp, nested) -> None:
     stored = stored | bound_once_in(nested.body, ())[2]  # attributes either function writes hold no one value
     # (shape comments stay in their function: informal names were left out above)
     closures[nested] = {name: env[name] for name in wanted if _holds(name, once, stored)}
+
+
+def carriable(value) -> bool:
+    """A value that holds wherever the name is read: not a list or dict, which any code holding them
+    may fill or empty after the binding (`history.append(x)` needs no rebinding)."""
+    if value is None or isinstance(value, (QualName, ListVal, DictVal, Repeated)):
+        return False
+    return True
 
 
 def local_callee(interp, name: str):

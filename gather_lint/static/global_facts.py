@@ -53,6 +53,8 @@ def bind(interp, function) -> None:
 
 
 def _informative(value) -> bool:
+    if not closure_facts.carriable(value):
+        return False  # a module's list or dict: any function may fill it
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None or value.domain is not None
     if isinstance(value, DimVal):
