@@ -24,6 +24,14 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
+def defined(interp, nested) -> None:
+    """At `def nested` inside a function: its closure's facts, and its name for calls (local_callee)."""
+    record(interp, nested)
+    if not hasattr(interp, "local_defs"):
+        interp.local_defs = {}
+    interp.local_defs[nested.name] = nested
+
+
 def record(interp, nested) -> None:
     """At `def nested` inside a function: remember the free names' facts for its own analysis."""
     module = interp.module

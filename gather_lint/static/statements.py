@@ -44,8 +44,7 @@ class StatementMixin:
 
     def stmt_FunctionDef(self, node) -> None:
         if self.in_function:
-            closure_facts.record(self, node)  # what it reads from this function
-            self.__dict__.setdefault("local_defs", {})[node.name] = node  # calls of it run it (closure_facts)
+            closure_facts.defined(self, node)  # what it reads from this function; calls of it here run it
         self.env[node.name] = None  # analysed on its own by the module driver
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
