@@ -89,3 +89,39 @@ def test_comprehension_whose_value_ignores_the_item_is_not_mapped():
         return moved["x"].gather(0, ids)
     """
     assert codes(code) == []
+
+
+LOOPED = """
+import torch
+
+def shuffle(rows: int, width: int, picks):
+    '''Args:
+        picks (Tensor of shape (rows,)): the new order of the rows.
+    '''
+    batch = {{"obs": torch.randn(rows, width), "next_obs": torch.randn(rows, width)}}
+    {loop}
+"""
+
+
+@pytest.mark.parametrize("loop", [
+    "return [t.gather(0, INDEX) for t in batch.values()]",
+    "return {k: v.gather(0, INDEX) for k, v in batch.items()}",
+    "for name, t in batch.items():\n        batch[name] = torch.gather(t, 0, INDEX)",
+])
+@pytest.mark.parametrize("index, fires", [("picks", True), ("picks[:, None].expand(-1, width)", False)])
+def test_items_looped_over_share_what_they_agree_on(loop, index, fires):
+    code = LOOPED.format(loop=loop.replace("INDEX", index))
+    assert (codes(code) == ["GL001"]) == fires, code
+
+
+def test_items_of_different_ranks_tell_nothing_in_a_loop():
+    code = LOOPED.format(loop="return [t.gather(0, picks) for t in batch.values()]").replace(
+        '"next_obs": torch.randn(rows, width)', '"next_obs": torch.randn(rows)')
+    assert codes(code) == []  # one of them is 1-d: the loop variable's rank is not known
+
+
+def test_looped_items_torch(torch):
+    batch = {"obs": torch.randn(4, 3), "next_obs": torch.randn(4, 3)}
+    for t in batch.values():
+        with pytest.raises(RuntimeError, match="same number of dimensions"):
+            t.gather(0, torch.tensor([3, 2, 1, 0]))

@@ -104,6 +104,8 @@ class CallMixin:
                 return None
             if isinstance(owner, config.DictVal) and func.attr == "get" and not kwargs:
                 return dict_items.get(owner, args)
+            if isinstance(owner, config.DictVal) and func.attr in ("values", "items") and not args and not kwargs:
+                return dict_items.looped(owner, func.attr)  # for name, t in batch.items()
             if isinstance(owner, config.DictVal) and func.attr in config.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None
             if isinstance(owner, TensorVal):
