@@ -14,7 +14,7 @@ from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
-from . import own_max_sizes
+from . import global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, distribution_values, head_columns, rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -182,7 +182,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             return interp
 
         module.own = (report, flag)
-        interpreter().block(tree.body)
+        body = interpreter()
+        global_facts.capture(module, body, tree)  # what functions read from the module's names
+        body.block(tree.body)
         skipped = {id(top) for top in getattr(tree, "summary_only", ())}
         for top in tree.body:
             if id(top) in skipped:
@@ -260,6 +262,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     sliced = table_slices.scripted(text)  # a script slicing a positional table to its input's length
     keep = [heads or names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
             or (scored and "log_prob(" in chunk) or (sliced and table_slices.spelled_in(chunk)) for _, chunk in chunks]
+    if _DRIVER in text and not keep[0]:
+        keep[0] = True  # a script's head binds the tensors and sizes its functions read (global_facts)
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     if softmax_blocks is not None:
         keep = [kept or softmax_blocks(chunk) for kept, (_, chunk) in zip(keep, chunks)]
@@ -290,6 +294,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a
     # library every model block builds layers from a config: parsing them all would cost too much
     scripted = [_DRIVER in chunk for _, chunk in chunks]
+    # a NamedTuple class a kept block calls: the tuple it makes carries tensors (named_tuples)
+    records = [c if "NamedTuple" in chunk[:chunk.find(":")] else set() for c, (_, chunk) in zip(classes, chunks)]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
         names = set().union(*(f for f, kept in zip(functions, keep) if kept))
         called = set().union(*(c for c, kept in zip(plain_calls, keep) if kept))
@@ -299,8 +305,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
                     for calls, own, driver in zip(any_calls, analysed, scripted)]
         # the script's own functions that its driver calls build its models too (`train()` making the model)
         scripted = [s or bool((c | f) & built) for s, c, f in zip(scripted, classes, functions)]
-        keep = [kept or own or bool(f & called) or bool((c | f) & built)
-                for kept, own, c, f in zip(keep, analysed, classes, functions)]
+        keep = [kept or own or bool((f | r) & called) or bool((c | f) & built)
+                for kept, own, c, f, r in zip(keep, analysed, classes, functions, records)]
     # blocks for the local rules need no callers or callees, and only those that use torch
     analysed = [own or lone for own, lone in zip(analysed, local)]
     body: list = []

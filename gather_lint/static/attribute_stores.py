@@ -11,15 +11,17 @@ from __future__ import annotations
 import ast
 from typing import Dict, List
 
+from . import rank_kept_stores
+
 # methods that return the same tensor with the same shape (device or dtype may change)
 _SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "cuda", "cpu", "detach", "clone",
                "contiguous", "long", "int", "requires_grad_", "pin_memory"}
 
-SETTLED, RETYPED = "settled", "retyped"
+SETTLED, RETYPED, RANKED = "settled", "retyped", "ranked"
 
 
 def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
-    """`name -> SETTLED | RETYPED` for attributes whose `__init__` fact holds in every method of a class
+    """`name -> SETTLED | RETYPED | RANKED` for attributes whose `__init__` fact holds in every method of a class
     and of the file's classes it derives from (`lineage`, the class first); `init` is the `__init__` its
     instances run (its own or an inherited one)."""
     methods = [n for cls in lineage for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -38,6 +40,8 @@ def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
             found[name] = SETTLED
         elif all(_kept_update(node, name) for node in stores):
             found[name] = RETYPED
+        elif all(rank_kept_stores.keeps_rank(node, name) for node in stores):
+            found[name] = RANKED
     return found
 
 
@@ -62,11 +66,25 @@ def _stores(function) -> Dict[str, list]:
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "register_buffer" \
                 and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
             found.setdefault(call.args[0].value, []).append(stmt)
+        elif isinstance(stmt, ast.Expr) and container_mutation(call):
+            # self.rewards.append(r): the list __init__ made is not the one other methods read
+            found.setdefault(call.func.value.attr, []).append(stmt)
         for field in ("body", "orelse", "finalbody"):
             todo.extend(getattr(stmt, field, ()))
         for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
             todo.extend(part.body)
     return found
+
+
+_CONTAINER_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
+                       "add", "discard"}
+
+
+def container_mutation(call) -> bool:
+    """`self.x.append(...)` and the other list, dict and set mutators, called on an attribute of self."""
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _CONTAINER_MUTATORS \
+        and isinstance(call.func.value, ast.Attribute) and isinstance(call.func.value.value, ast.Name) \
+        and call.func.value.value.id == "self"
 
 
 def _kept_update(stmt, name: str) -> bool:
@@ -81,9 +99,24 @@ def _kept_update(stmt, name: str) -> bool:
 
 
 def held(value, how: str):
-    """The fact other methods see: a RETYPED tensor keeps its shape, not its dtype."""
+    """The fact other methods see: a RETYPED tensor keeps its shape, not its dtype. An empty list or
+    dict is not kept: code outside the class fills it (`policy.rewards.append(r)` in a training loop)."""
+    from ..dims import Shape
     from .values import TensorVal
 
+    if _empty_container(value):
+        return None
     if how == RETYPED and isinstance(value, TensorVal):
         return value.with_(dtype=None)
+    if how == RANKED:  # rank_kept_stores: the sizes move, the rank stays
+        shape = value.shape if isinstance(value, TensorVal) else None
+        known = shape is not None and not shape.variadic
+        return TensorVal(Shape((None,) * len(shape.dims))) if known else None
     return value
+
+
+def _empty_container(value) -> bool:
+    from .config import DictVal
+    from .python_types import ListVal
+
+    return (isinstance(value, ListVal) and not value.items) or (isinstance(value, DictVal) and not value.items)

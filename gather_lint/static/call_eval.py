@@ -6,9 +6,10 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
-from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
+from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, regrown_columns, unreduced_losses
+from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
+from . import position_tuples, regrown_columns, unreduced_losses
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -103,6 +104,10 @@ class CallMixin:
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
                 return None
+            if isinstance(owner, config.DictVal) and func.attr == "get" and not kwargs:
+                return dict_items.get(owner, args)
+            if isinstance(owner, config.DictVal) and func.attr in ("values", "items") and not args and not kwargs:
+                return dict_items.looped(owner, func.attr)  # for name, t in batch.items()
             if isinstance(owner, config.DictVal) and func.attr in config.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None
             if isinstance(owner, TensorVal):
@@ -147,9 +152,11 @@ class CallMixin:
             return self._call_instance(target, node, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params \
                 and func.id in self.module.classes and not any(isinstance(a, ast.Starred) for a in node.args):
+            if named_tuples.is_named_tuple(self.module.classes[func.id]):
+                return named_tuples.build(self.module.classes[func.id], args, kwargs, self.expr)  # Output(logits=x)
             return self.module.instantiate(func.id, args, kwargs)
         if isinstance(func, ast.Name) and target is None and self.module is not None and func.id not in self.params:
-            callee = self.module.functions.get(func.id)
+            callee = closure_facts.local_callee(self, func.id) or self.module.functions.get(func.id)
             if callee is not None:
                 return self._call_module_function(callee, node, args, kwargs)
         if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args and _UNKNOWN_KWARGS not in kwargs:
@@ -344,6 +351,8 @@ class CallMixin:
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
                 return joined
+            if func == "where" and len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):
+                return position_tuples.per_dim(args[0])  # torch.where(mask): nonzero(as_tuple=True)
             if func == "where" and len(args) == 3:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):

@@ -53,6 +53,7 @@ class ModuleContext:
         self._memo: Dict[tuple, object] = {}
         self._attributes: Dict[tuple, Dict[str, object]] = {}
         self._store_counts: Dict[str, Dict[str, int]] = {}
+        self.closures: Dict[ast.AST, Dict[str, object]] = {}  # nested def -> free names' facts (closure_facts)
 
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for

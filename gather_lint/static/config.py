@@ -1,8 +1,9 @@
 """Config dicts with literal string keys: `cfg = {"batch": 2, "dim": 16}` then `cfg["batch"]`.
 
 Scripts and tests size their tensors from such dicts (`torch.randn(cfg["batch"], cfg["dim"])`) and
-pass them to helpers; their int items are sizes like any other. A dict that is written after it was
-built is forgotten (see interpreter.assign), so an item is only read while the literal holds.
+pass them to helpers; their int items are sizes like any other. A dict written under a literal key
+gets that item (dict_items.py); written otherwise or mutated, it is forgotten (see statements.assign),
+so an item is only read while the literal holds.
 """
 from __future__ import annotations
 

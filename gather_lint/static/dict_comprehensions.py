@@ -3,9 +3,9 @@ cast, detached) keeps its keys, and each item gets what the method makes of it. 
 batch to the model's dtype then reaches the label ids inside it (`batch["labels"]` is bf16), where an
 index must be an integer.
 
-Only a single `for k, v in d.items()` over a dict whose keys are known, with a value that is a method
-call on `v` or a subscript of it (`{k: v[idx] for k, v in buffer.items()}`, a replay buffer's sampled
-batch): the value expression is run once per item with that item bound.
+Only a single `for k, v in d.items()` over a dict whose keys are known, with a value computed from
+`v` (`v.to(dtype)`, `v[idx]`, `v * mask`, `f(v)`): the value expression is run once per item with that
+item bound.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def mapped(interp, node: ast.DictComp) -> Optional[DictVal]:
         return None
     key_name, item_name = target.elts[0].id, target.elts[1].id
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and not it.args
-            and isinstance(node.key, ast.Name) and node.key.id == key_name and _made_from(value, item_name)):
+            and isinstance(node.key, ast.Name) and node.key.id == key_name and _reads(value, item_name)):
         return None  # the cheap syntax test first
     source = interp.expr(it.func.value)
     if not isinstance(source, DictVal):
@@ -40,10 +40,5 @@ def mapped(interp, node: ast.DictComp) -> Optional[DictVal]:
     return DictVal(tuple(items))
 
 
-def _made_from(value, item_name: str) -> bool:
-    """`v.to(device)`, `v[idx]`, `v[idx].float()`: a chain of methods and subscripts starting at `v`."""
-    if not isinstance(value, (ast.Call, ast.Subscript)):
-        return False
-    while isinstance(value, (ast.Call, ast.Subscript, ast.Attribute)):
-        value = value.func if isinstance(value, ast.Call) else value.value
-    return isinstance(value, ast.Name) and value.id == item_name
+def _reads(value, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))

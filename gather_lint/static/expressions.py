@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
-from . import dict_comprehensions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
+from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -114,6 +114,9 @@ class ExpressionMixin:
     def expr_Subscript(self, node: ast.Subscript):
         owner = self.expr(node.value)
         key = self.expr(node.slice)
+        read = element_reads.element(owner, key)
+        if read is not element_reads.NOTHING:
+            return read
         if isinstance(owner, SeqVal):
             k = ops.as_int(key)
             if k is not None and -len(owner.items) <= k < len(owner.items):

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 from .calls import fill_gaps
 from .comment_facts import CommentLines
 from .interp_helpers import _TERMINAL
-from . import passed_columns
+from . import closure_facts, global_facts, passed_columns
 from .source import SourceFile
 from .statements import StatementMixin
 from .declared_facts import DeclaredFactsMixin
@@ -54,6 +54,9 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.in_function = True
         self.function = node  # for checks that look at the whole body (index_values, broadcast_axis)
         self._bind_parameters(node)
+        if self.module is not None:
+            closure_facts.bind(self, node)  # names it reads from the function that defines it
+            global_facts.bind(self, node)  # module-level names it reads
         self._def_line_comments(node)
         if self.module is not None and self.class_name is None:
             self.class_name = self.module.class_of.get(node)

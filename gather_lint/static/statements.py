@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import assert_facts, branches, sequences
+from . import assert_facts, branches, closure_facts, dict_items, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -43,6 +43,8 @@ class StatementMixin:
             self.env[alias.asname or alias.name] = QualName(f"{node.module}.{alias.name}")
 
     def stmt_FunctionDef(self, node) -> None:
+        if self.in_function:
+            closure_facts.defined(self, node)  # what it reads from this function; calls of it here run it
         self.env[node.name] = None  # analysed on its own by the module driver
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
@@ -249,7 +251,7 @@ class StatementMixin:
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):
-                self.env[target.value.id] = None  # cfg["batch"] = ...: the literal no longer holds
+                self.env[target.value.id] = dict_items.written(owner, key, result)  # out["logits"] = x
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)

@@ -10,12 +10,18 @@ A list is tracked as one element value (tensor_ops.Repeated) while every append 
 from __future__ import annotations
 
 from ..dims import Shape, normalize_dim, value
+from . import symbolic
 from . import tensor_ops as ops
 from .values import DimVal, SeqVal, TensorVal
 
 
 def appended(owner, item):
-    """The list after `owner.append(item)`: [] or a list of like tensors stays one of like tensors."""
+    """The list after `owner.append(item)`: [] or a list of like tensors stays one of like tensors;
+    a list of like tuples of tensors (a cache's (key, value) per layer) stays one while they agree."""
+    if _tensor_tuple(item):
+        if isinstance(owner, SeqVal) and not owner.items and not owner.names:
+            return ops.Repeated(item)
+        return owner if isinstance(owner, ops.Repeated) and owner.element == item else None
     if not isinstance(item, TensorVal):
         return None
     if isinstance(owner, SeqVal) and not owner.items and not owner.names:
@@ -23,6 +29,10 @@ def appended(owner, item):
     if isinstance(owner, ops.Repeated) and isinstance(owner.element, TensorVal):
         return owner if owner.element == item else _like(owner.element, item)
     return None
+
+
+def _tensor_tuple(item) -> bool:
+    return type(item) is SeqVal and bool(item.items) and not item.names and all(isinstance(i, TensorVal) for i in item.items)
 
 
 def joined(a, b):
@@ -64,7 +74,24 @@ def chunks(t: TensorVal, args: list, kwargs: dict, method: str):
         return SeqVal(tuple(piece(total // n) for _ in range(n)))
     if method == "split" and n and total is not None and total % n == 0:
         return SeqVal(tuple(piece(n) for _ in range(total // n)))
+    named = _named_pieces(s.dims[axis], n, count_or_size, method)
+    if named is not None:  # qkv.chunk(3, dim=-1) of a [.., 3*H] tensor: three [.., H]
+        return SeqVal(tuple(piece(named[1]) for _ in range(named[0])))
     return ops.Repeated(piece(None))
+
+
+def _named_pieces(total, n, size, method):
+    """(count, size) of the pieces of a named dim that is a known multiple of the split: `3*H` in 3
+    chunks is 3 of H; `3*H` split by H is 3 of H. None when the division is not certain."""
+    if value(total) is not None or total is None:
+        return None
+    if method == "chunk" and n and n > 0:
+        part = symbolic.quotient([total], [n])
+        return (n, part) if part is not None else None
+    if method == "split" and isinstance(size, DimVal) and size.dim is not None and value(size.dim) is None:
+        count = symbolic.quotient([total], [size.dim])
+        return (count, size.dim) if isinstance(count, int) and count > 0 else None
+    return None
 
 
 CHUNKING = {"chunk", "split"}

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
 from ..dims import Dim, Shape, broadcast, normalize_dim, product, value
-from . import symbolic
+from . import position_tuples, symbolic
 from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -33,6 +33,10 @@ _ELEMENTWISE = {
     "clamp_min", "clamp_max", "nan_to_num", "pow", "mul", "add", "sub",
     "div", "logit", "log1p", "expm1", "fill_", "zero_", "normal_", "uniform_",
     "dropout", "layer_norm", "erf", "floor", "ceil", "round", "trunc", "frac", "logical_not",
+    # torch.nn.functional's shape-keeping activations and norms (F.normalize(torch.randn(K, dim), dim=1))
+    "normalize", "leaky_relu", "elu", "selu", "celu", "relu6", "hardtanh", "hardswish", "hardsigmoid", "mish",
+    "softsign", "logsigmoid", "softmin", "group_norm", "instance_norm", "batch_norm", "rms_norm",
+    "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
 }
 TRUE_DIVISION = {"div", "divide", "true_divide"}  # in-place forms raise on integer tensors
 _KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "detach_", "pin_memory", "coalesce"}
@@ -659,7 +663,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in ("nonzero", "argwhere"):
         as_tuple = kwargs.get("as_tuple")
         if name == "nonzero" and not (isinstance(as_tuple, Literal) and as_tuple.value is False) and "as_tuple" in kwargs:
-            return None  # nonzero(as_tuple=True): a tuple of vectors
+            return position_tuples.per_dim(t)  # nonzero(as_tuple=True): a tuple of vectors
         s = _known(t)
         return TensorVal(Shape((None, len(s.dims) if s else None)), "int64")  # always [count, rank]
     if name in ("bucketize",):

@@ -1,0 +1,39 @@
+"""Items of a dict with literal string keys, written and read back: `out = {}; out["logits"] = x`
+then `out["logits"]` or `out.get("logits")`, or looped over (`for name, t in batch.items()`: `t` has
+what every item agrees on). A write under a literal key sets that key (the others
+hold); a write under any other key leaves nothing known (config.py's literal no longer holds)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from .config import DictVal, _kept
+from .tensor_ops import Repeated
+from .values import Literal, SeqVal, join
+
+
+def written(owner: DictVal, key, value) -> Optional[DictVal]:
+    """The dict after `owner[key] = value`."""
+    if not (isinstance(key, Literal) and isinstance(key.value, str)):
+        return None
+    items = [(k, v) for k, v in owner.items if k != key.value]
+    return DictVal(tuple(items) + ((key.value, _kept(value)),))
+
+
+def get(owner: DictVal, args):
+    """`d.get("k")` / `d.get("k", default)`: the item when the dict holds the key; else unknown."""
+    if not args or len(args) > 2 or not (isinstance(args[0], Literal) and isinstance(args[0].value, str)):
+        return None
+    return owner.get(args[0]) if args[0].value in dict(owner.items) else None
+
+
+def looped(owner: DictVal, method: str):
+    """`d.values()` / `d.items()`: a list of like elements, each item's value joined with the others'
+    (`d.keys()` gives names, which tell nothing)."""
+    if not owner.items or method not in ("values", "items"):
+        return None
+    common = owner.items[0][1]
+    for _, value in owner.items[1:]:
+        common = join(common, value)
+    if common is None:
+        return None
+    return Repeated(common if method == "values" else SeqVal((None, common)))

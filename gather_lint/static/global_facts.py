@@ -1,0 +1,74 @@
+"""Module-level names a function reads: `table = torch.randn(vocab, dim)` or `block_size = 8` at the
+top of a script, read inside `def lookup(ids): table.gather(...)`.
+
+A function sees the binding its module holds when it runs. A name the module binds once, outside
+loops, that no function rebinds (`global`) has one value whenever it can be read at all, the one
+the module body's analysis ends with. Only the file's top-level functions and methods are given
+them (a nested function's free names may be its enclosing function's), and only names the whole
+text shows bound once: the analysis may have parsed only some of the file's blocks."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict
+
+from . import closure_facts
+from .values import DimVal, SeqVal, TensorVal
+
+
+def capture(module, interp, tree) -> None:
+    """Before the module body runs: where functions will read the module's names, as the body's
+    analysis goes (a driver calls functions before the body ends; a name bound by then has its value)."""
+    module.global_body = interp
+    module.global_tree = tree
+    module.global_once = None  # the names bound once: found on first need
+    module.global_text = interp.source.text
+
+
+def bind(interp, function) -> None:
+    """Before a top-level function or method runs: the module facts of the names it reads freely."""
+    module = interp.module
+    body = getattr(module, "global_body", None)
+    if body is None or body is interp:
+        return
+    if function not in module.class_of and module.functions.get(function.name) is not function:
+        return
+    if module.global_once is None:
+        # `global x` in a function is found by the text check, not by a walk of every class
+        module.global_once = closure_facts.bound_once_in(module.global_tree.body, (), look_inside=False)[0]
+    # a library's module names are mostly loggers and constants: no walk of the function for them
+    candidates = [name for name in module.global_once if _informative(body.env.get(name)) and name not in body.informal]
+    if not candidates:
+        return
+    cache = module.__dict__.setdefault("_free_names", {})
+    free = cache.get(function)
+    if free is None:
+        lines = interp.source.lines[function.lineno - 1:function.end_lineno]
+        if not any(name in line for name in candidates for line in lines):
+            return  # the walk for free names only where the function's text spells a candidate
+        free = cache[function] = closure_facts.free_names(function)
+    for name in candidates:
+        if name in free and name not in interp.env and _bound_once_in_text(module, name):
+            interp.env[name] = body.env[name]
+
+
+def _informative(value) -> bool:
+    if not closure_facts.carriable(value):
+        return False  # a module's list or dict: any function may fill it
+    if isinstance(value, TensorVal):
+        return value.shape is not None or value.dtype is not None or value.domain is not None
+    if isinstance(value, DimVal):
+        return value.dim is not None
+    return isinstance(value, SeqVal) and any(_informative(v) for v in value.items)
+
+
+def _bound_once_in_text(module, name: str) -> bool:
+    """Every line of the file that could bind `name` is one line at column 0 (cached per name)."""
+    cache: Dict[str, bool] = module.__dict__.setdefault("_global_text_checks", {})
+    if name not in cache:
+        word = re.escape(name)
+        binding = re.compile(rf"\b{word}\b[^=\n]*(?<![=!<>])=(?!=)|\b(?:for|as|global|nonlocal|import|def|class)\b[^\n]*\b{word}\b"
+                             rf"|\b{word}\s*:=")
+        lines = [line for line in module.global_text.splitlines() if name in line and binding.search(line)]
+        cache[name] = len(lines) == 1 and re.match(rf"{word}\s*(?::[^=\n]*)?=(?!=)", lines[0]) is not None
+    return cache[name]
