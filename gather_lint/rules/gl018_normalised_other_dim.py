@@ -35,7 +35,7 @@ CODE = "GL018"
 NAME = "normalised-other-dim"
 SEVERITY = WARNING
 FIX = None  # the softmax is elsewhere; its dim is the fix, shown in the message
-RUNTIME = True  # log_softmax results carry their dim at run time (gather_lint/runtime/normalised_checks.py)
+RUNTIME = True  # softmax and log_softmax results carry their dim at run time (gather_lint/runtime/normalised_checks.py)
 
 EXAMPLES = [
     Example(
