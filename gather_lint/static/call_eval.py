@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes
+from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, scaled_fractions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -114,6 +114,7 @@ class CallMixin:
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
+                result = scaled_fractions.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
@@ -132,6 +133,9 @@ class CallMixin:
                 result = repeated_indices.after_method(func.attr, TensorVal(), result, node)
                 return result if isinstance(result, TensorVal) and (result.shape or result.dtype) else None
             return None
+        namespace = config.namespace_class(node, self.expr)
+        if namespace is not None:
+            return namespace
         target = self.expr(func)
         if isinstance(func, ast.Name) and isinstance(target, TensorVal) and self.env.get(func.id) is None:
             target = None  # `build_target(...)` is a call, not ids named by their spelling (names.py)
@@ -322,11 +326,13 @@ class CallMixin:
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 made = repeated_indices.literal_repeats(func, node, _construct(func, args, kwargs, node, self.function))
+                made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
                 filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
-                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled), node.lineno)
+                fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
+                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction), node.lineno)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
@@ -387,6 +393,7 @@ class CallMixin:
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
+                result = scaled_fractions.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
@@ -412,6 +419,18 @@ _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "
 
 
 _LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}  # torch.Tensor([...]) is float
+
+
+def _fraction_made(func: str, made, args, line: int):
+    """`torch.rand(...)` lies in [0, 1); `torch.linspace(0, N, S)` holds both ends (scaled_fractions)."""
+    if not isinstance(made, TensorVal) or made.dtype not in (None, "float32", "float64", "float16", "bfloat16"):
+        return made
+    if func == "rand":
+        return made.with_(fraction=scaled_fractions.uniform(line))
+    if func == "linspace" and len(args) >= 2:
+        fraction = scaled_fractions.spaced(args[0], args[1], line)
+        return made.with_(fraction=fraction) if fraction is not None else made
+    return made
 
 
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
