@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, scaled_fractions
+from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, running_counts, scaled_fractions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -115,6 +115,7 @@ class CallMixin:
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = scaled_fractions.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
+                result = running_counts.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
@@ -394,6 +395,7 @@ class CallMixin:
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 result = scaled_fractions.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
+                result = running_counts.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)

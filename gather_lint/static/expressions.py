@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
-from . import dict_comprehensions, mirrored_triangles, scaled_fractions
+from . import dict_comprehensions, mirrored_triangles, running_counts, scaled_fractions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -191,6 +191,7 @@ class ExpressionMixin:
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         result = repeated_indices.through_arith(left, right, symbol, result)
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
+        result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
         result = normalised_consumers.through_arith(left, right, result)  # GL018
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):

@@ -36,6 +36,7 @@ _INT_DTYPES = ("int64", "int32")
 _KEEPS = ("view", "reshape", "flatten", "unsqueeze", "squeeze", "clone", "detach", "contiguous", "float",
           "double", "to", "cpu", "cuda", "expand", "expand_as", "view_as", "floor", "trunc")
 _ROUNDS_UP = ("round", "ceil")
+_FLOATS = ("float32", "float64", "float16", "bfloat16", None)
 
 
 def uniform(line: int) -> Fraction:
@@ -86,7 +87,9 @@ def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
     if method in _ROUNDS_UP and not args and not kwargs and value(fraction.top) != 1:
         return result.with_(fraction=replace(fraction, reaches_top=True,
                                              origin=f"{fraction.origin}, rounded up by `.{method}()` at line {line}"))
-    if _to_integer(method, args, kwargs):
+    if to_integer(method, args, kwargs):
+        if owner.dtype not in _FLOATS:
+            return result  # a 0/1 mask made integer stays a mask (running_counts)
         if not fraction.reaches_top:
             return result.with_(fraction=None)
         origin = (f"integers up to {dim_text(fraction.top)} included ({fraction.origin}, made integer at line "
@@ -97,7 +100,7 @@ def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
     return result.with_(fraction=fraction if method in _KEEPS else None)
 
 
-def _to_integer(method: str, args, kwargs) -> bool:
+def to_integer(method: str, args, kwargs) -> bool:
     if method in _INT_CONVERSIONS:
         return True
     if method not in ("to", "type"):
