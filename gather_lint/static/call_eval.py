@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
-from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, running_counts, scaled_fractions
+from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, running_counts, scaled_fractions, written_rows
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -328,6 +328,8 @@ class CallMixin:
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 made = repeated_indices.literal_repeats(func, node, _construct(func, args, kwargs, node, self.function))
                 made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
+                if node.args and args:
+                    made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype

@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
-from . import dict_comprehensions, mirrored_triangles, running_counts, scaled_fractions
+from . import dict_comprehensions, mirrored_triangles, running_counts, scaled_fractions, written_rows
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -133,7 +133,8 @@ class ExpressionMixin:
             normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             continuation_slices.check(self, node, owner)  # GL007: probs[:, :len(actions)] of cat((prompt, actions))
             table_slices.check(self, node, owner, key)  # GL011: self.pe[:, :x.size(1)] past the table
-            return column_key_lookups.mark(node, key, crossed or ops.index_tensor(owner, key))  # GL006: [N, 1] ids
+            result = written_rows.row(owner, key, crossed or ops.index_tensor(owner, key))  # GL011: a literal's row
+            return column_key_lookups.mark(node, key, result)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
             advanced_index_sites.check(self, node, owner, key)  # GL008, GL017 when the key shows a tensor

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
-from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges
+from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -269,7 +269,12 @@ class StatementMixin:
             return
         stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
         if isinstance(result, TensorVal) and not stars:  # row, col = edge_index: rows of dim 0
-            result = ops.rows(result, len(elts))
+            rows = ops.rows(result, len(elts))
+            if isinstance(rows, ops.Repeated) and result.written is not None:  # a literal's rows: each its own values
+                for k, element in enumerate(elts):
+                    self.assign(element, written_rows.row(result, DimVal(k), rows.element))
+                return
+            result = rows
         if isinstance(result, ops.Repeated) and not stars:  # x, y, z = pts.unbind(-1)
             for element in elts:
                 self.assign(element, result.element)
