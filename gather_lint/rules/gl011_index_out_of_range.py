@@ -116,6 +116,19 @@ def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> V
     )
 
 
+def padding_subscript_message(text: str, shape, axis: int, index_text: str, domain) -> Violation:
+    """`x[rows, idx]` with a padding value below -size among idx: advanced indexing raises, it cannot wrap."""
+    where = padding_source(domain)
+    here = shape.dims[axis]
+    return Violation(
+        CODE, SEVERITY,
+        f"`{index_text}` can hold the padding value {domain.sentinel}{where} and nothing masks it, but dim {axis} of "
+        f"`{text}` {shape} has size {_sized(here)}; torch raises 'index {domain.sentinel} is out of bounds for "
+        f"dimension {axis} with size {value(here)}' on CPU, a device-side assert on CUDA; drop the padded entries "
+        f"first (`keep = {index_text} != {domain.sentinel}`) or replace them and mask the result",
+    )
+
+
 def lookup_message(text: str, domain, rows, what: str) -> Violation:
     """An embedding lookup / one_hot with values made for more rows or classes than it has."""
     bad, last = _first_bad(rows)
