@@ -9,6 +9,7 @@ from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, no
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, running_counts, scaled_fractions, written_rows
+from . import flat_positions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -116,6 +117,7 @@ class CallMixin:
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = scaled_fractions.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
                 result = running_counts.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
+                result = flat_positions.after_method(func.attr, owner, result, node.lineno, self.source.segment(func.value))
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
@@ -398,6 +400,7 @@ class CallMixin:
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 result = scaled_fractions.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
                 result = running_counts.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
+                result = flat_positions.after_method(func, args[0], result, node.lineno, self.source.segment(node.args[0]))
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
@@ -419,7 +422,7 @@ class CallMixin:
 
 
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
-                 "as_tensor", "LongTensor", "FloatTensor", "Tensor", "linspace", "logspace"}
+                 "as_tensor", "LongTensor", "FloatTensor", "Tensor", "linspace", "logspace", "eye"}
 
 
 _LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}  # torch.Tensor([...]) is float
@@ -572,6 +575,12 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         if isinstance(high, DimVal) and high.dim is not None and isinstance(low, DimVal) and value(low.dim) == 0:
             domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})", repeats=True)
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
+    if func == "eye":  # eye(n) is [n, n], eye(n, m) [n, m]
+        sizes = [a for a in args if isinstance(a, DimVal)][:2]
+        n = kwargs.get("n", sizes[0] if sizes else None)
+        m = kwargs.get("m", sizes[1] if len(sizes) > 1 else n)
+        shape = Shape((n.dim, m.dim)) if isinstance(n, DimVal) and isinstance(m, DimVal) and len(args) <= 2 else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or "float32"), origin="constructor")
     if func == "randperm":
         n = args[0] if args else None
         shape = Shape((n.dim,)) if isinstance(n, DimVal) else None

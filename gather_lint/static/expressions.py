@@ -9,6 +9,7 @@ from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import dict_comprehensions, mirrored_triangles, running_counts, scaled_fractions, written_rows
+from . import flat_positions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -134,6 +135,7 @@ class ExpressionMixin:
             continuation_slices.check(self, node, owner)  # GL007: probs[:, :len(actions)] of cat((prompt, actions))
             table_slices.check(self, node, owner, key)  # GL011: self.pe[:, :x.size(1)] past the table
             result = written_rows.row(owner, key, crossed or ops.index_tensor(owner, key))  # GL011: a literal's row
+            result = flat_positions.column(owner, key, result)  # GL011: coords[:, k] of nonzero()
             return column_key_lookups.mark(node, key, result)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
@@ -193,6 +195,7 @@ class ExpressionMixin:
         result = repeated_indices.through_arith(left, right, symbol, result)
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
+        result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
         result = normalised_consumers.through_arith(left, right, result)  # GL018
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
