@@ -9,7 +9,7 @@ from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, no
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, running_counts, scaled_fractions, written_rows
-from . import flat_positions
+from . import flat_positions, shifted_positions, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -345,6 +345,7 @@ class CallMixin:
                     return ops.cat_repeated(element, dim, stack=func == "stack") if isinstance(element, TensorVal) else None
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
+                joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
@@ -392,6 +393,8 @@ class CallMixin:
                 return einsum.result(args)
             if func == "linear" and len(args) >= 2:
                 return modules.linear(args[0], args[1])
+            if func == "unfold" and module == "torch.nn.functional" and args and isinstance(args[0], TensorVal):
+                return unfold_shape.unfolded(args[0], args[1:], kwargs)
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):

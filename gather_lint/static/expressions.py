@@ -9,7 +9,7 @@ from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import dict_comprehensions, mirrored_triangles, running_counts, scaled_fractions, written_rows
-from . import flat_positions
+from . import flat_positions, shifted_positions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -196,6 +196,7 @@ class ExpressionMixin:
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
         result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
+        result = shifted_positions.through_arith(node, left, right, result)  # GL011: idx + k * block
         result = normalised_consumers.through_arith(left, right, result)  # GL018
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
@@ -277,7 +278,8 @@ def _dim_arith(a, b, symbol):
     va, vb = value(a), value(b)
     if va is not None and vb is not None:
         try:
-            result = {"+": va + vb, "-": va - vb, "*": va * vb, "//": va // vb if vb else None, "%": va % vb if vb else None}.get(symbol)
+            result = {"+": va + vb, "-": va - vb, "*": va * vb, "//": va // vb if vb else None, "%": va % vb if vb else None,
+                      "**": va ** vb if isinstance(vb, int) and 0 <= vb <= 8 else None}.get(symbol)
         except TypeError:
             result = None
         return DimVal(result) if isinstance(result, int) else None
