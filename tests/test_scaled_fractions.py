@@ -276,3 +276,32 @@ def test_a_selection_from_the_row_may_leave_the_id_out():
     code = EDGE_LIST.replace("deg[src] * deg[dst]", "deg[dst[:2]]").replace(
         "index_add_(0, dst, torch.ones(dst.numel()))", "index_add_(0, dst[:2], torch.ones(2))")
     assert findings(code) == []
+
+
+def test_entries_before_the_last_along_the_counted_axis_stay_silent(torch):
+    code = """
+    import torch
+
+    def first_counts(keep, table):
+        counts = keep.long().cumsum(-1)
+        return table[counts[:, 0]], table[counts[:, :5]]
+
+    def last_counts(keep, table):
+        return table[keep.long().cumsum(-1)[:, -1]]
+
+    if __name__ == "__main__":
+        keep = torch.randn(3, 10) > -5
+        print(first_counts(keep, torch.randn(10, 4)), last_counts(keep, torch.randn(10, 4)))
+    """
+    assert findings(code) == [(9, "GL011")]
+    scope = run(code)
+    keep = torch.ones(3, 10, dtype=torch.bool)
+    scope["first_counts"](keep, torch.randn(10, 4))
+    with pytest.raises(IndexError, match="index 10 is out of bounds for dimension 0 with size 10"):
+        scope["last_counts"](keep, torch.randn(10, 4))
+
+
+def test_linspace_with_its_end_dropped_stays_silent(torch):
+    code = SCHEDULE.replace("torch.linspace(0, STEPS, n).long()", "torch.linspace(0, STEPS, n + 1)[:-1].long()")
+    assert (10, "GL011") not in findings(code)
+    assert int(torch.linspace(0, 1000, 11)[:-1].long().max()) == 900

@@ -136,6 +136,7 @@ class ExpressionMixin:
             table_slices.check(self, node, owner, key)  # GL011: self.pe[:, :x.size(1)] past the table
             result = written_rows.row(owner, key, crossed or ops.index_tensor(owner, key))  # GL011: a literal's row
             result = flat_positions.column(owner, key, result)  # GL011: coords[:, k] of nonzero()
+            result = running_counts.after_subscript(owner, key, result)  # GL011: counts[:, -1] only
             return column_key_lookups.mark(node, key, result)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)

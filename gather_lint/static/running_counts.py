@@ -12,18 +12,20 @@ A 0/1 mask is a comparison's bool result, or that result made numeric (`.int()`,
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from typing import Optional
 
 from ..contract import Domain
 from ..dims import Sym, dim_text, normalize_dim, value
 from .scaled_fractions import Fraction
-from .values import DimVal, TensorVal
+from .tensor_ops import SliceVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 _NUMERIC = ("int", "long", "float", "double", "half", "to", "type", "type_as")
-_KEEPS = ("int", "long", "to", "type", "type_as", "view", "reshape", "flatten", "unsqueeze", "contiguous", "clone",
-          "detach", "cpu", "cuda", "expand", "expand_as")
+_KEEPS = ("int", "long", "to", "type", "type_as", "contiguous", "clone", "detach", "cpu", "cuda")  # axes unchanged
 _ORIGIN = "running counts of "
+_AXIS = re.compile(r"along dim (\d+) \(cumsum")  # the counted axis, written in the origin
 
 
 def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
@@ -70,12 +72,12 @@ def through_arith(node: ast.BinOp, left, right, result):
         return result
     if isinstance(node.op, ast.Mult):
         counts, other = (left, right) if _counts(left) else (right, left)
-        if _counts(counts) and isinstance(other, TensorVal) and _is_mask(other):
+        if _counts(counts) and isinstance(other, TensorVal) and _is_mask(other) and _same_rank(counts, result):
             return result.with_(domain=counts.domain)
     if isinstance(node.op, ast.Add):
         counts, other = (left, right) if _counts(left) else (right, left)
         shift = other.dim if isinstance(other, DimVal) else None
-        if _counts(counts) and shift is not None and (value(shift) or 0) > 0:
+        if _counts(counts) and shift is not None and (value(shift) or 0) > 0 and _same_rank(counts, result):
             size = counts.domain.size
             origin = f"{counts.domain.origin}, plus {dim_text(shift)}"
             return result.with_(domain=replace(counts.domain, size=_plus(size, shift), origin=origin))
@@ -87,3 +89,31 @@ def _plus(d, k) -> Optional[object]:
     if isinstance(d, int) and isinstance(k, int):
         return d + k
     return Sym(f"{dim_text(d)} + {dim_text(k)}", size=dv + kv if dv is not None and kv is not None else None)
+
+
+def _same_rank(a: TensorVal, b: TensorVal) -> bool:
+    """The counted axis is still where it was (a broadcast that adds dims moves it)."""
+    return a.shape is not None and b.shape is not None and not a.shape.variadic and not b.shape.variadic \
+        and len(a.shape.dims) == len(b.shape.dims)
+
+
+def after_subscript(owner, key, result):
+    """Rows of the counts keep them; along the counted axis only the last entry (`[:, -1]`) holds the
+    full count: a slice or another entry of it holds fewer."""
+    if not _counts(owner) or not isinstance(result, TensorVal) or result.domain != owner.domain:
+        return result
+    found = _AXIS.search(owner.domain.origin)
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else [key]
+    if found is None or any(isinstance(i, Literal) and i.value is Ellipsis for i in items):
+        return result.with_(domain=None)
+    axis, position = int(found.group(1)), 0
+    for item in items:
+        if isinstance(item, Literal) and item.value is None:
+            continue  # a new axis: it selects nothing
+        whole = isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
+        if position == axis and not (whole or (isinstance(item, DimVal) and item.dim == -1)):
+            return result.with_(domain=None)
+        if position != axis and not (whole or isinstance(item, DimVal)):
+            return result.with_(domain=None)
+        position += 1
+    return result
