@@ -85,3 +85,17 @@ def test_channel_blocks_that_fit_the_unfolded_input_stay_silent(torch):
     code = WINDOWS.replace("torch.randn(2, 2, 6, 6)", "torch.randn(2, 3, 6, 6)")
     assert findings(code) == []
     assert run(code)["NearestInWindow"]()(torch.randn(2, 3, 6, 6)).shape == (2, 12, 36)
+
+
+def test_a_shift_that_is_not_a_whole_block_stays_silent():
+    code = """
+    import torch
+
+    def after_best(scores, values):
+        best = scores.argmax(dim=1)
+        return values.gather(1, (best + 1).unsqueeze(1))
+
+    if __name__ == "__main__":
+        print(after_best(torch.randn(4, 6), torch.randn(4, 6)))
+    """
+    assert findings(code) == []

@@ -19,14 +19,14 @@ _SHIFTED = ", shifted by "
 
 
 def through_arith(node: ast.BinOp, left, right, result):
-    """`idx + offset` / `offset + idx` with idx positions of a known range and a known int offset."""
+    """`idx + k * block` / `k * block + idx` with idx positions within one block of a known size."""
     if not isinstance(node.op, ast.Add) or not isinstance(result, TensorVal):
         return result
     positions, offset = (left, right) if isinstance(left, TensorVal) else (right, left)
     size = _known_range(positions)
     shift = value(offset.dim) if isinstance(offset, DimVal) and offset.dim is not None else None
-    if size is None or shift is None or shift <= 0:
-        return result
+    if size is None or shift is None or shift <= 0 or shift % size:
+        return result  # only whole blocks: `argmax + 1` is a length or a next position, not a block
     origin = f"{positions.domain.origin}{_SHIFTED}{shift} (up to {size - 1 + shift})"
     return result.with_(domain=replace(positions.domain, size=size + shift, origin=origin))
 
