@@ -575,8 +575,10 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         low = kwargs.get("low", ints[0] if len(ints) >= 2 else DimVal(0))
         shape = _size_args([size], {}) if isinstance(size, SeqVal) else None
         domain = None
-        if isinstance(high, DimVal) and high.dim is not None and isinstance(low, DimVal) and value(low.dim) == 0:
-            domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})", repeats=True)
+        start = value(low.dim) if isinstance(low, DimVal) and low.dim is not None else None
+        if isinstance(high, DimVal) and high.dim is not None and start is not None and start >= 0 \
+                and (value(high.dim) is None or start < value(high.dim)):  # 1-based labels reach high - 1 too
+            domain = Domain(high.dim, origin=f"randint() values in [{start}, {high.dim})", repeats=True)
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
     if func == "eye":  # eye(n) is [n, n], eye(n, m) [n, m]
         sizes = [a for a in args if isinstance(a, DimVal)][:2]
