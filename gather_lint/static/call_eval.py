@@ -9,7 +9,7 @@ from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, no
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, running_counts, scaled_fractions, written_rows
-from . import flat_positions, shifted_positions, unfold_shape
+from . import flat_positions, literal_sets, shifted_positions, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -118,6 +118,7 @@ class CallMixin:
                 result = scaled_fractions.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
                 result = running_counts.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
                 result = flat_positions.after_method(func.attr, owner, result, node.lineno, self.source.segment(func.value))
+                result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
@@ -160,6 +161,8 @@ class CallMixin:
             return config.keyword_dict(kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in ("set", "frozenset", "sorted") and target is None:
+            return literal_sets.call(func.id, args, kwargs)  # distinct / ordered written ints
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:

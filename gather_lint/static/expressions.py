@@ -9,7 +9,7 @@ from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import dict_comprehensions, mirrored_triangles, running_counts, scaled_fractions, written_rows
-from . import flat_positions, shifted_positions
+from . import flat_positions, literal_sets, shifted_positions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -94,7 +94,7 @@ class ExpressionMixin:
             if attr in ("T", "mT") and owner.shape is not None and not owner.shape.variadic:
                 dims = owner.shape.dims
                 if attr == "T":
-                    return owner.with_(shape=Shape(tuple(reversed(dims))))
+                    return written_rows.transposed("T", owner, owner.with_(shape=Shape(tuple(reversed(dims))), written=None))
                 if len(dims) >= 2:
                     return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])))
             if attr == "dtype":
@@ -243,6 +243,9 @@ class ExpressionMixin:
         mapped = dict_comprehensions.mapped(self, node) if isinstance(node, ast.DictComp) else None
         if mapped is not None:
             return mapped  # {k: v.to(dtype) for k, v in batch.items()}: each item mapped
+        exact = literal_sets.comprehension(self, node)
+        if exact is not None:
+            return exact  # {n for edge in records for n in edge} of written ids: the distinct ones
         saved = dict(self.env)
         for gen in node.generators:
             iterable = self.expr(gen.iter)

@@ -25,8 +25,12 @@ _ORIGIN = "values written at line "
 @dataclass(frozen=True)
 class Rows:
     shape: Shape
-    maxima: tuple  # the largest value of each row along dim 0
+    values: tuple  # the rows as written (tuples of ints)
     line: int
+
+    @property
+    def maxima(self) -> tuple:
+        return tuple(max(row) for row in self.values)
 
 
 def of_literal(func: str, made, data_node, data, line: int):
@@ -38,7 +42,24 @@ def of_literal(func: str, made, data_node, data, line: int):
     dims = made.shape.dims
     if rows is None or not rows or dims != (len(rows), len(rows[0])) or dims[0] == dims[1]:
         return made
-    return made.with_(written=Rows(made.shape, tuple(max(r) for r in rows), line))
+    if len(rows) * len(rows[0]) > _MOST:
+        return made  # a table of data, not a handful of ids
+    return made.with_(written=Rows(made.shape, tuple(tuple(r) for r in rows), line))
+
+
+_MOST = 4096
+
+
+def transposed(method: str, owner, result, args=()):
+    """`x.t()` / `x.T` / `x.transpose(0, 1)` of a written tensor: its columns become its rows."""
+    written = owner.written if isinstance(owner, TensorVal) else None
+    if written is None or not isinstance(result, TensorVal) or _sizes(owner.shape) != _sizes(written.shape):
+        return result
+    dims = [a.dim for a in args if isinstance(a, DimVal)]
+    if method in ("t", "T") or (method == "transpose" and len(dims) == 2 and sorted(d % 2 for d in dims) == [0, 1]):
+        columns = tuple(zip(*written.values))
+        return result.with_(written=Rows(Shape((len(columns), len(columns[0]))), columns, written.line))
+    return result
 
 
 def _rows(data_node, data) -> Optional[list]:
