@@ -50,3 +50,38 @@ def test_zero_based_labels_stay_silent(torch):
     code = ONE_BASED.replace("torch.randint(1, n_classes + 1, (64,))", "torch.randint(1, n_classes, (64,))")
     assert findings(code) == []
     run(code)["Classifier"](5)(torch.randn(64, 6), torch.randint(1, 5, (64,)))
+
+
+SHIFTED_DRAWS = """
+import torch
+import torch.nn as nn
+
+
+class StepEmbedding(nn.Module):
+    def __init__(self, steps, width):
+        super().__init__()
+        self.steps = steps
+        self.table = nn.Embedding(steps, width)
+
+    def forward(self, x):
+        t = 1 + torch.randint(self.steps, (x.size(0),))  # 1-based steps
+        return x + self.table(t)
+
+
+if __name__ == "__main__":
+    print(StepEmbedding(20, 4)(torch.randn(256, 4)).shape)
+"""
+
+
+def test_draws_shifted_by_one_reach_the_table_size(torch):
+    assert findings(SHIFTED_DRAWS) == [(14, "GL011")]
+    torch.manual_seed(0)
+    assert int((1 + torch.randint(20, (256,))).max()) == 20
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(SHIFTED_DRAWS)["StepEmbedding"](20, 4)(torch.randn(256, 4))
+
+
+def test_draws_shifted_within_the_table_stay_silent(torch):
+    code = SHIFTED_DRAWS.replace("1 + torch.randint(self.steps,", "1 + torch.randint(self.steps - 1,")
+    assert findings(code) == []
+    run(code)["StepEmbedding"](20, 4)(torch.randn(256, 4))

@@ -305,3 +305,10 @@ def test_linspace_with_its_end_dropped_stays_silent(torch):
     code = SCHEDULE.replace("torch.linspace(0, STEPS, n).long()", "torch.linspace(0, STEPS, n + 1)[:-1].long()")
     assert (10, "GL011") not in findings(code)
     assert int(torch.linspace(0, 1000, 11)[:-1].long().max()) == 900
+
+
+def test_method_spellings_of_the_scaling(torch):
+    code = NOISE_LEVELS.replace("(1.0 - u ** 2) * self.num_steps", "(1.0 - u.pow(2)).mul(self.num_steps)")
+    assert findings(code) == [(17, "GL011"), (18, "GL011")]
+    silent = NOISE_LEVELS.replace("(1.0 - u ** 2) * self.num_steps", "u.pow(2).mul(self.num_steps)")
+    assert findings(silent) == []

@@ -58,19 +58,19 @@ def through_arith(node: ast.BinOp, left, right, result):
     """`1 - u`, `u ** k`, `u * N` / `N * u` on a fraction; any other arithmetic forgets it."""
     if not isinstance(result, TensorVal):
         return result
-    made = _arith(node, left, right)
+    made = _arith(type(node.op), left, right)
     return result.with_(fraction=made) if made is not None or result.fraction is not None else result
 
 
-def _arith(node: ast.BinOp, left, right) -> Optional[Fraction]:
+def _arith(op: type, left, right) -> Optional[Fraction]:
     lf = left.fraction if isinstance(left, TensorVal) else None
     rf = right.fraction if isinstance(right, TensorVal) else None
-    if isinstance(node.op, ast.Sub) and rf is not None and value(rf.top) == 1 and _constant(left) == 1:
+    if op is ast.Sub and rf is not None and value(rf.top) == 1 and _constant(left) == 1:
         where = f"1 minus values in [0, 1{']' if rf.reaches_top else ')'} from {rf.origin}"
         return Fraction(1, rf.reaches_top, rf.reaches_zero, where)
-    if isinstance(node.op, ast.Pow) and lf is not None and value(lf.top) == 1 and (_constant(right) or 0) > 0:
+    if op is ast.Pow and lf is not None and value(lf.top) == 1 and (_constant(right) or 0) > 0:
         return lf  # powers of [0, 1] stay in [0, 1], both ends where they were
-    if isinstance(node.op, ast.Mult):
+    if op is ast.Mult:
         fraction, size = (lf, right) if lf is not None else (rf, left)
         if fraction is not None and value(fraction.top) == 1 and isinstance(size, DimVal) and size.dim is not None \
                 and (value(size.dim) or 1) > 0:
@@ -84,6 +84,8 @@ def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
     fraction = owner.fraction if isinstance(owner, TensorVal) else None
     if fraction is None or not isinstance(result, TensorVal):
         return result
+    if method in ("mul", "multiply", "pow") and len(args) == 1 and not kwargs:  # u.mul(N), u.pow(3)
+        return result.with_(fraction=_arith(ast.Pow if method == "pow" else ast.Mult, owner, args[0]))
     if method in _ROUNDS_UP and not args and not kwargs and value(fraction.top) != 1:
         return result.with_(fraction=replace(fraction, reaches_top=True,
                                              origin=f"{fraction.origin}, rounded up by `.{method}()` at line {line}"))

@@ -1,4 +1,5 @@
-"""Positions shifted by a known offset into blocks of a wider dim: `idx + k * block`.
+"""Positions shifted by a known offset into blocks of a wider dim: `idx + k * block`; draws shifted
+by any offset (`torch.randint(0, n, size) + 1` reaches n).
 
 Top-k positions over a dim of 25 (a 5 x 5 window) shifted by `k * 25` for each of several channels
 address the channel-major rows of an unfolded input (`F.unfold` gives [N, C * 25, L]): the last
@@ -25,8 +26,8 @@ def through_arith(node: ast.BinOp, left, right, result):
     positions, offset = (left, right) if isinstance(left, TensorVal) else (right, left)
     size = _known_range(positions)
     shift = value(offset.dim) if isinstance(offset, DimVal) and offset.dim is not None else None
-    if size is None or shift is None or shift <= 0 or shift % size:
-        return result  # only whole blocks: `argmax + 1` is a length or a next position, not a block
+    if size is None or shift is None or shift <= 0 or (shift % size and not _drawn(positions)):
+        return result  # whole blocks, or random draws: `argmax + 1` is a next position the data decides
     origin = f"{positions.domain.origin}{_SHIFTED}{shift} (up to {size - 1 + shift})"
     return result.with_(domain=replace(positions.domain, size=size + shift, origin=origin))
 
@@ -50,3 +51,9 @@ def _known_range(t):
         return None
     size = value(t.domain.size) if t.domain.size is not None else None
     return size if isinstance(size, int) and size > 0 else None
+
+
+def _drawn(t: TensorVal) -> bool:
+    """Values drawn by randint: every one in the range comes up, the largest with them (`randint(0, n) + 1`
+    reaches n)."""
+    return t.domain.origin.startswith("randint() values")
