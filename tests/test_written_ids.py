@@ -70,3 +70,52 @@ def test_set_and_sorted_of_written_ints():
     assert [i.dim for i in call("set", [ids], {}).items] == [7, 4]
     assert [i.dim for i in call("sorted", [ids], {}).items] == [4, 7, 7]
     assert call("set", [SeqVal((DimVal(7), None))], {}) is None  # an unknown item: no count
+
+
+# rows of an int literal (written_rows.py): each row's largest value is among that row's values
+
+EDGE_LIST = """
+import torch
+
+
+class DegreeNorm(torch.nn.Module):
+    def forward(self, edges, n):
+        src, dst = edges
+        deg = torch.zeros(n).index_add_(0, dst, torch.ones(dst.numel()))
+        return deg[src] * deg[dst]
+
+
+def in_counts(edges, n):
+    return torch.zeros(n).scatter_add_(0, edges[1, :], torch.ones(edges.size(1)))
+
+
+if __name__ == "__main__":
+    edges = torch.tensor([[0, 1, 2, 2, 3], [1, 2, 0, 3, 5]])
+    print(DegreeNorm()(edges, edges.size(1) - 1), in_counts(edges, 6))
+"""
+
+
+def test_a_literal_row_with_an_id_past_a_table_sized_by_the_edge_count(torch):
+    assert findings(EDGE_LIST) == [(8, "GL011"), (9, "GL011")]  # dst reaches 5 in both
+    scope = run(EDGE_LIST)
+    edges = torch.tensor([[0, 1, 2, 2, 3], [1, 2, 0, 3, 5]])
+    with pytest.raises(IndexError, match="index out of range"):
+        scope["DegreeNorm"]()(edges, edges.size(1) - 1)
+    scope["in_counts"](edges, 6)  # six nodes hold id 5
+
+
+def test_the_row_that_fits_and_a_table_of_every_node_stay_silent(torch):
+    code = EDGE_LIST.replace("edges.size(1) - 1)", "6)")
+    assert findings(code) == []
+    run(code)["DegreeNorm"]()(torch.tensor([[0, 1, 2, 2, 3], [1, 2, 0, 3, 5]]), 6)
+    # the source row alone (ids up to 3) fits four nodes, whatever the other row holds
+    row_zero = EDGE_LIST.replace("index_add_(0, dst,", "index_add_(0, src,").replace("deg[src] * deg[dst]", "deg[src]") \
+        .replace("edges.size(1) - 1)", "4)")
+    assert findings(row_zero) == []
+    run(row_zero)["DegreeNorm"]()(torch.tensor([[0, 1, 2, 2, 3], [1, 2, 0, 3, 5]]), 4)
+
+
+def test_a_selection_from_the_row_may_leave_the_id_out():
+    code = EDGE_LIST.replace("deg[src] * deg[dst]", "deg[dst[:2]]").replace(
+        "index_add_(0, dst, torch.ones(dst.numel()))", "index_add_(0, dst[:2], torch.ones(2))")
+    assert findings(code) == []
