@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Optional
 
 from ..contract import Domain
-from ..dims import dim_text, value
+from ..dims import value
 from .tensor_ops import SliceVal
 from .values import DimVal, SeqVal, TensorVal
 
@@ -83,7 +82,3 @@ def _sources(left, right) -> str:
 
 def _whole(item) -> bool:
     return isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
-
-
-def dims_text(sizes) -> str:
-    return ", ".join(dim_text(d) for d in sizes)
