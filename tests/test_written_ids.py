@@ -119,3 +119,27 @@ def test_a_selection_from_the_row_may_leave_the_id_out():
     code = EDGE_LIST.replace("deg[src] * deg[dst]", "deg[dst[:2]]").replace(
         "index_add_(0, dst, torch.ones(dst.numel()))", "index_add_(0, dst[:2], torch.ones(2))")
     assert findings(code) == []
+
+
+def test_ids_masked_or_capped_before_the_lookup_stay_silent(torch):
+    code = """
+    import torch
+
+    def masked(edges, n, table):
+        src, dst = edges
+        return table[dst.masked_fill(dst >= n, 0)]
+
+    def capped(edges, n, table):
+        dst = edges[1].clone()
+        dst[dst >= n] = n - 1
+        return table[dst]
+
+    if __name__ == "__main__":
+        edges = torch.tensor([[0, 1, 2], [1, 2, 7]])
+        print(masked(edges, 4, torch.randn(4, 2)), capped(edges, 4, torch.randn(4, 2)))
+    """
+    assert findings(code) == []
+    scope = run(code)
+    edges = torch.tensor([[0, 1, 2], [1, 2, 7]])
+    scope["masked"](edges, 4, torch.randn(4, 2))
+    scope["capped"](edges, 4, torch.randn(4, 2))

@@ -9,7 +9,7 @@ from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, no
 from . import class_lineage, class_targets, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, distribution_values, head_columns, own_max_sizes, running_counts, scaled_fractions, written_rows
-from . import flat_positions, literal_sets, shifted_positions, unfold_shape
+from . import flat_positions, literal_sets, present_values, shifted_positions, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -119,6 +119,7 @@ class CallMixin:
                 result = running_counts.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
                 result = flat_positions.after_method(func.attr, owner, result, node.lineno, self.source.segment(func.value))
                 result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
+                result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)

@@ -6,6 +6,7 @@ from typing import Dict, List, Optional
 
 from . import assert_facts, branches, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
+from . import present_values
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -252,6 +253,7 @@ class StatementMixin:
                 self.env[target.value.id] = None  # cfg["batch"] = ...: the literal no longer holds
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
+                owner = present_values.forgotten(owner)  # x[x > m] = m: the largest value may be gone
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
                 if ops.as_int(result) is not None and ops.as_int(result) > 0:
                     self.env[target.value.id] = value_ranges.written(self.env[target.value.id], ops.as_int(result), target.lineno)
