@@ -143,3 +143,25 @@ def test_ids_masked_or_capped_before_the_lookup_stay_silent(torch):
     edges = torch.tensor([[0, 1, 2], [1, 2, 7]])
     scope["masked"](edges, 4, torch.randn(4, 2))
     scope["capped"](edges, 4, torch.randn(4, 2))
+
+
+def test_ids_replaced_by_where_stay_silent(torch):
+    code = """
+    import torch
+
+    def replaced(edges, n, table):
+        dst = edges[1]
+        return table[torch.where(dst >= n, 0, dst)]
+
+    def counted(keep, table):
+        slots = keep.long().cumsum(-1)
+        return table[torch.where(slots >= 10, 9, slots)]
+
+    if __name__ == "__main__":
+        edges = torch.tensor([[0, 1, 2], [1, 2, 7]])
+        print(replaced(edges, 4, torch.randn(4, 2)), counted(torch.randn(3, 10) > 0, torch.randn(10, 2)))
+    """
+    assert findings(code) == []
+    scope = run(code)
+    scope["replaced"](torch.tensor([[0, 1, 2], [1, 2, 7]]), 4, torch.randn(4, 2))
+    scope["counted"](torch.ones(3, 10, dtype=torch.bool), torch.randn(10, 2))

@@ -513,7 +513,7 @@ def _where(args, line: int, nodes=()):
         kept = tensors[0]
         other = args[2] if args[1] is kept else args[1]
         if ops.as_int(other) is not None:
-            result = result.with_(dtype=kept.dtype, domain=kept.domain)
+            result = present_values.forgotten(result.with_(dtype=kept.dtype, domain=kept.domain))  # some replaced
             result = result if _negative(other) is not None else value_ranges.masked(result)
             return _with_sentinel(result, _negative(other), line)
     # where(pad, full_like(ids, -1), ids): a tensor made of padding puts it in; a tensor that merely may
