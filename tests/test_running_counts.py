@@ -112,3 +112,28 @@ def test_entries_before_the_last_along_the_counted_axis_stay_silent(torch):
     scope["first_counts"](keep, torch.randn(10, 4))
     with pytest.raises(IndexError, match="index 10 is out of bounds for dimension 0 with size 10"):
         scope["last_counts"](keep, torch.randn(10, 4))
+
+
+def test_counts_capped_or_masked_in_place_stay_silent(torch):
+    code = """
+    import torch
+
+    def capped(table, keep):
+        slots = keep.long().cumsum(-1)
+        slots.clamp_(max=9)
+        return table[slots]
+
+    def masked(table, keep):
+        slots = keep.long().cumsum(-1)
+        slots.masked_fill_(slots >= 10, 0)
+        return table[slots]
+
+    if __name__ == "__main__":
+        keep = torch.randn(2, 10) > -5
+        print(capped(torch.randn(10), keep), masked(torch.randn(10), keep))
+    """
+    assert findings(code) == []
+    scope = run(code)
+    keep = torch.ones(2, 10, dtype=torch.bool)
+    scope["capped"](torch.randn(10), keep)
+    scope["masked"](torch.randn(10), keep)

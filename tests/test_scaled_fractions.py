@@ -166,3 +166,13 @@ def test_method_spellings_of_the_scaling(torch):
     assert findings(code) == [(17, "GL011"), (18, "GL011")]
     silent = NOISE_LEVELS.replace("(1.0 - u ** 2) * self.num_steps", "u.pow(2).mul(self.num_steps)")
     assert findings(silent) == []
+
+
+def test_steps_clamped_in_place_stay_silent(torch):
+    code = NOISE_LEVELS.replace("""        steps = steps.to(torch.long)""", """        steps.clamp_(max=self.num_steps - 1)
+        steps = steps.to(torch.long)""")
+    assert findings(code) == []
+    levels = run(code)["NoiseLevels"](num_steps=500, dim=8)
+    torch.manual_seed(0)
+    for _ in range(200):
+        levels(torch.randn(256, 8))

@@ -61,6 +61,9 @@ class StatementMixin:
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.expr(node.value)
+        changed = present_values.changed_in_place(node.value)
+        if changed is not None and changed in self.env:  # x.clamp_(max=n - 1): what x was known to hold may be gone
+            self.env[changed] = present_values.forgotten(self.env[changed], in_place=True)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         result = self.expr(node.value)
