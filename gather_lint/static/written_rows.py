@@ -2,9 +2,10 @@
 
 An edge list written as a literal holds its node ids: row k's largest id is among the values of
 `edge_index[k]`, so a table of fewer rows indexed with that row reads past its end (a degree
-vector sized by the edge count instead of the node count). The largest value of each row is kept
-with the shape it was written in; any op that changes the shape forgets it, and a square literal
-is not followed (a transpose would keep its shape and swap its rows).
+vector sized by the edge count instead of the node count). The rows are kept with the shape they
+were written in, and swapped by a transpose (`.t()`, `.T`: records of (src, dst) pairs become an
+edge list); any other op that changes the shape forgets them, and a square literal is not followed
+(an op that keeps its shape could have swapped its rows).
 """
 from __future__ import annotations
 
