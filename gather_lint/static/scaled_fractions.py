@@ -97,6 +97,8 @@ def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
         origin = (f"integers up to {dim_text(fraction.top)} included ({fraction.origin}, made integer at line "
                   f"{line})")
         base = result.domain or Domain()
+        if base.origin:  # why the values repeat (rounded coordinates) still matters to other rules (GL013)
+            origin = f"{base.origin}, {origin}"
         return result.with_(fraction=None, domain=replace(base, size=_one_more(fraction.top), origin=origin,
                                                           category=False))
     return result.with_(fraction=fraction if method in _KEEPS else None)
