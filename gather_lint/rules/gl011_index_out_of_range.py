@@ -23,6 +23,15 @@ A size taken from the ids' own largest value without the ``+ 1`` (``F.one_hot(y,
 An input with one class along dim 1 (a single-logit head, ``nn.Linear(d, 1)``, trained with
 cross-entropy) is reported whatever its targets: a target of 1 raises ``Target 1 is out of bounds.``, and targets of 0
 give a loss of exactly 0.
+Values that reach a size N are followed to the table they index: fractions that include 1 scaled by N and
+made integer (``((1 - torch.rand(B) ** 3) * N).long()``, ``torch.linspace(0, N, S).long()``, a ``.round()`` of
+``torch.rand(B) * N``), draws shifted up (``1 + torch.randint(N, size)``, ``torch.randint(1, N + 1, size)``),
+running counts of a mask (``ids.ne(pad).int().cumsum(1) + pad``, RoBERTa-style positions past
+``max_position_embeddings``), positions shifted into more blocks than the indexed dim has
+(``torch.cat([idx, idx + K, idx + 2 * K], dim=1)``), ``nonzero()`` coordinates flattened with a stride other than
+the rows per item (``b * batch_size + i``), and ids written in the script (a row of a literal edge list)
+against a table sized by their count (``len(set(ids))``). Padding picked per row
+(``log_probs[torch.arange(n), labels]`` with -100 among the labels) raises below ``-size``.
 """
 from typing import Optional
 
@@ -113,6 +122,19 @@ def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> V
         f"`{index_text}` holds {domain.origin}, but dim {axis} of `{text}` {shape} has size {_sized(here)}, valid "
         f"positions 0 to {last}; torch raises 'index {bad} is out of bounds' "
         f"on CPU, a device-side assert on CUDA; bound the values by the table's size (`- 1`) or enlarge the table",
+    )
+
+
+def padding_subscript_message(text: str, shape, axis: int, index_text: str, domain) -> Violation:
+    """`x[rows, idx]` with a padding value below -size among idx: advanced indexing raises, it cannot wrap."""
+    where = padding_source(domain)
+    here = shape.dims[axis]
+    return Violation(
+        CODE, SEVERITY,
+        f"`{index_text}` can hold the padding value {domain.sentinel}{where} and nothing masks it, but dim {axis} of "
+        f"`{text}` {shape} has size {_sized(here)}; torch raises 'index {domain.sentinel} is out of bounds for "
+        f"dimension {axis} with size {value(here)}' on CPU, a device-side assert on CUDA; drop the padded entries "
+        f"first (`keep = {index_text} != {domain.sentinel}`) or replace them and mask the result",
     )
 
 

@@ -117,7 +117,12 @@ def _subscript_site(chunk: str) -> bool:
     """A write by subscript, a row-number index (`x[torch.arange(B), idx]`), a name as a key (whose
     dtype a caller may make float) or a float-making key."""
     return "] = " in chunk or "arange(" in chunk or advanced_index_sites.keyed_by_name(chunk) \
-        or advanced_index_sites.spelled_in(chunk)
+        or advanced_index_sites.spelled_in(chunk) or any(maker in chunk for maker in _RANGE_MAKERS)
+
+
+# calls whose values the range checks follow to a lookup (running counts, scaled fractions, nonzero's
+# coordinates, an unfolded input's rows): a script that spells one may index a table with them
+_RANGE_MAKERS = ("cumsum(", "rand(", "rand_like(", "linspace(", "nonzero(", "argwhere(", "unfold(")
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,

@@ -9,7 +9,8 @@ from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, no
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
-from . import position_tuples, regrown_columns, unreduced_losses
+from . import position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
+from . import flat_positions, literal_sets, present_values, shifted_positions, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -120,6 +121,11 @@ class CallMixin:
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
+                result = scaled_fractions.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
+                result = running_counts.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
+                result = flat_positions.after_method(func.attr, owner, result, node.lineno, self.source.segment(func.value))
+                result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
+                result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 result = head_columns.top_one(func.attr, owner, args, kwargs, result, node)  # and x.topk(1)
                 result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
@@ -140,6 +146,9 @@ class CallMixin:
                 result = repeated_indices.after_method(func.attr, TensorVal(), result, node)
                 return result if isinstance(result, TensorVal) and (result.shape or result.dtype) else None
             return None
+        namespace = config.namespace_class(node, self.expr)
+        if namespace is not None:
+            return namespace
         target = self.expr(func)
         if isinstance(func, ast.Name) and isinstance(target, TensorVal) and self.env.get(func.id) is None:
             target = None  # `build_target(...)` is a call, not ids named by their spelling (names.py)
@@ -163,6 +172,8 @@ class CallMixin:
             return config.keyword_dict(kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in ("set", "frozenset", "sorted") and target is None:
+            return literal_sets.call(func.id, args, kwargs)  # distinct / ordered written ints
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
@@ -335,11 +346,15 @@ class CallMixin:
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 made = repeated_indices.literal_repeats(func, node, _construct(func, args, kwargs, node, self.function))
+                made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
+                if node.args and args:
+                    made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _dtype_kw(kwargs) or args[0].dtype
                 filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
-                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled), node.lineno)
+                fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
+                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction), node.lineno)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
@@ -347,6 +362,7 @@ class CallMixin:
                     return ops.cat_repeated(element, dim, stack=func == "stack") if isinstance(element, TensorVal) else None
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
+                joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
@@ -396,12 +412,17 @@ class CallMixin:
                 return einsum.result(args)
             if func == "linear" and len(args) >= 2:
                 return modules.linear(args[0], args[1])
+            if func == "unfold" and module == "torch.nn.functional" and args and isinstance(args[0], TensorVal):
+                return unfold_shape.unfolded(args[0], args[1:], kwargs)
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
+                result = scaled_fractions.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
+                result = running_counts.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
+                result = flat_positions.after_method(func, args[0], result, node.lineno, self.source.segment(node.args[0]))
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
                 result = head_columns.top_one(func, args[0], args[1:], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
@@ -424,10 +445,22 @@ class CallMixin:
 
 
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
-                 "as_tensor", "LongTensor", "FloatTensor", "Tensor", "linspace", "logspace"}
+                 "as_tensor", "LongTensor", "FloatTensor", "Tensor", "linspace", "logspace", "eye"}
 
 
 _LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}  # torch.Tensor([...]) is float
+
+
+def _fraction_made(func: str, made, args, line: int):
+    """`torch.rand(...)` lies in [0, 1); `torch.linspace(0, N, S)` holds both ends (scaled_fractions)."""
+    if not isinstance(made, TensorVal) or made.dtype not in (None, "float32", "float64", "float16", "bfloat16"):
+        return made
+    if func == "rand":
+        return made.with_(fraction=scaled_fractions.uniform(line))
+    if func == "linspace" and len(args) >= 2:
+        fraction = scaled_fractions.spaced(args[0], args[1], line)
+        return made.with_(fraction=fraction) if fraction is not None else made
+    return made
 
 
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
@@ -496,7 +529,7 @@ def _where(args, line: int, nodes=()):
         kept = tensors[0]
         other = args[2] if args[1] is kept else args[1]
         if ops.as_int(other) is not None:
-            result = result.with_(dtype=kept.dtype, domain=kept.domain)
+            result = present_values.forgotten(result.with_(dtype=kept.dtype, domain=kept.domain))  # some replaced
             result = result if _negative(other) is not None else value_ranges.masked(result)
             return _with_sentinel(result, _negative(other), line)
     # where(pad, full_like(ids, -1), ids): a tensor made of padding puts it in; a tensor that merely may
@@ -562,9 +595,17 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         low = kwargs.get("low", ints[0] if len(ints) >= 2 else DimVal(0))
         shape = _size_args([size], {}) if isinstance(size, SeqVal) else None
         domain = None
-        if isinstance(high, DimVal) and high.dim is not None and isinstance(low, DimVal) and value(low.dim) == 0:
-            domain = Domain(high.dim, origin=f"randint() values in [0, {high.dim})", repeats=True)
+        start = value(low.dim) if isinstance(low, DimVal) and low.dim is not None else None
+        if isinstance(high, DimVal) and high.dim is not None and start is not None and start >= 0 \
+                and (value(high.dim) is None or start < value(high.dim)):  # 1-based labels reach high - 1 too
+            domain = Domain(high.dim, origin=f"randint() values in [{start}, {high.dim})", repeats=True)
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
+    if func == "eye":  # eye(n) is [n, n], eye(n, m) [n, m]
+        sizes = [a for a in args if isinstance(a, DimVal)][:2]
+        n = kwargs.get("n", sizes[0] if sizes else None)
+        m = kwargs.get("m", sizes[1] if len(sizes) > 1 else n)
+        shape = Shape((n.dim, m.dim)) if isinstance(n, DimVal) and isinstance(m, DimVal) and len(args) <= 2 else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or "float32"), origin="constructor")
     if func == "randperm":
         n = args[0] if args else None
         shape = Shape((n.dim,)) if isinstance(n, DimVal) else None

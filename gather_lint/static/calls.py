@@ -359,7 +359,8 @@ def fill_gaps(declared, fact):
             # a rank the caller's code proves wins over the annotation: this call runs with that tensor
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
-                              domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised)
+                              domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised,
+                              written=fact.written)  # the caller's literal rows: a docstring names their sizes only
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     if isinstance(declared, NumberVal) and (isinstance(fact, (DimVal, SeqVal)) or isinstance(fact, Literal)):

@@ -7,6 +7,7 @@ so an item is only read while the literal holds.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -58,3 +59,14 @@ def _is_setting(item) -> bool:
         return not item.names and all(_is_setting(i) and not isinstance(i, SeqVal) for i in item.items)
     return (isinstance(item, DimVal) and isinstance(item.dim, int)) or (
         isinstance(item, Literal) and isinstance(item.value, (float, bool, str)))
+
+
+def namespace_class(call: ast.Call, evaluate) -> Optional[DictVal]:
+    """`type("Config", (), {"steps": 1000})()`: an instance of a class made on the spot, its attributes
+    the dict's items (the same reads as a SimpleNamespace's)."""
+    made = call.func
+    if call.args or call.keywords or not isinstance(made, ast.Call) or not isinstance(made.func, ast.Name) \
+            or made.func.id != "type" or len(made.args) != 3 or made.keywords:
+        return None
+    items = evaluate(made.args[2])
+    return items if isinstance(items, DictVal) else None

@@ -121,6 +121,11 @@ def _made_by(interp, node, makers, line: Optional[int] = None, depth: int = 0):
     return None
 
 
+def made_by(interp, node, makers):
+    """The `torch.<maker>(...)` call `node` is, through value-keeping methods and local names; else None."""
+    return _made_by(interp, node, makers)
+
+
 def literal_max(interp, ids_node):
     """(largest id, line) of ids written out as a literal (`torch.tensor([[5, 2, 32000]])`), through
     value-keeping methods and local names; None when they are not."""

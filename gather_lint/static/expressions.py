@@ -9,6 +9,7 @@ from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
+from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -93,7 +94,7 @@ class ExpressionMixin:
             if attr in ("T", "mT") and owner.shape is not None and not owner.shape.variadic:
                 dims = owner.shape.dims
                 if attr == "T":
-                    return owner.with_(shape=Shape(tuple(reversed(dims))))
+                    return written_rows.transposed("T", owner, owner.with_(shape=Shape(tuple(reversed(dims))), written=None))
                 if len(dims) >= 2:
                     return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])))
             if attr == "dtype":
@@ -138,6 +139,9 @@ class ExpressionMixin:
             table_slices.check(self, node, owner, key)  # GL011: self.pe[:, :x.size(1)] past the table
             picked = masked_rows.counted(self, node, key, crossed or ops.index_tensor(owner, key))  # x[mask]: mask.sum() rows
             picked = regrown_columns.column(self, node, node.value, owner, picked)  # best[:, None]
+            picked = written_rows.row(owner, key, picked)  # GL011: a literal's row
+            picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()
+            picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
@@ -196,6 +200,10 @@ class ExpressionMixin:
             result = result.with_(dtype=left.dtype if isinstance(left, TensorVal) else result.dtype,
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         result = repeated_indices.through_arith(left, right, symbol, result)
+        result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
+        result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
+        result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
+        result = shifted_positions.through_arith(node, left, right, result)  # GL011: idx + k * block
         result = normalised_consumers.through_arith(left, right, result)  # GL018
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
@@ -241,6 +249,9 @@ class ExpressionMixin:
         mapped = dict_comprehensions.mapped(self, node) if isinstance(node, ast.DictComp) else None
         if mapped is not None:
             return mapped  # {k: v.to(dtype) for k, v in batch.items()}: each item mapped
+        exact = literal_sets.comprehension(self, node)
+        if exact is not None:
+            return exact  # {n for edge in records for n in edge} of written ids: the distinct ones
         saved = dict(self.env)
         for gen in node.generators:
             iterable = self.expr(gen.iter)
@@ -277,7 +288,8 @@ def _dim_arith(a, b, symbol):
     va, vb = value(a), value(b)
     if va is not None and vb is not None:
         try:
-            result = {"+": va + vb, "-": va - vb, "*": va * vb, "//": va // vb if vb else None, "%": va % vb if vb else None}.get(symbol)
+            result = {"+": va + vb, "-": va - vb, "*": va * vb, "//": va // vb if vb else None, "%": va % vb if vb else None,
+                      "**": va ** vb if isinstance(vb, int) and 0 <= vb <= 8 else None}.get(symbol)
         except TypeError:
             result = None
         return DimVal(result) if isinstance(result, int) else None

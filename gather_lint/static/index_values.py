@@ -11,9 +11,10 @@ import ast
 import re
 from typing import Optional, Tuple
 
-from ..dims import Sym, dim_text, must_equal, must_exceed
+from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl011_index_out_of_range as out_of_range
+from . import embedding_lookups
 from .advanced_indexing import index_node
 from .text_scan import positions
 from .tensor_ops import FLOAT_DTYPES, SliceVal
@@ -68,13 +69,18 @@ def _negative_pad(text: str) -> bool:
 def check(interp, node: ast.Subscript, owner, key) -> None:
     """`table[idx]` / `table[:, idx]` (read or write) with idx values the code made out of range."""
     found = _tensor_key(owner, key)
+    picked = found is None
+    found = found or _row_pick(interp, node, owner, key)
     if found is None:
         return
     axis, index = found
     domain = index.domain
     segment = interp.source.segment
-    key_node = index_node(node.slice)
+    key_node = node.slice.elts[axis] if picked else index_node(node.slice)
     text, index_text = segment(node.value), segment(key_node)
+    if picked and domain.sentinel is not None and domain.sentinel < 0:
+        _check_picked_padding(interp, node, owner, axis, text, index_text, domain)
+        return
     if domain.sentinel is not None and domain.sentinel < 0:
         # in a function, on a whole index tensor: `v[f[1]]` in a driver's loop picks one known entry
         if interp.function is not None and not isinstance(key_node, ast.Subscript) \
@@ -89,6 +95,32 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     if any(must_equal(d, domain.size) for d in owner.shape.dims):
         return  # values made for another dim of the same tensor: GL004's question, not a range one
     interp.flag(node, out_of_range.subscript_message(text, owner.shape, axis, index_text, domain), None)
+
+
+def _row_pick(interp, node: ast.Subscript, owner, key) -> Optional[Tuple[int, TensorVal]]:
+    """(1, idx) for `x[torch.arange(n), idx]`: one entry per row, idx its position along dim 1."""
+    if not isinstance(key, SeqVal) or key.names or len(key.items) != 2 or not isinstance(owner, TensorVal) \
+            or not all(isinstance(item, TensorVal) for item in key.items):
+        return None
+    if not isinstance(node.slice, ast.Tuple) or embedding_lookups.made_by(interp, node.slice.elts[0], ("arange",)) is None:
+        return None
+    index = key.items[1]
+    if index.domain is None or index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES:
+        return None
+    return 1, index
+
+
+def _check_picked_padding(interp, node, owner, axis: int, text: str, index_text: str, domain) -> None:
+    """Padding picked per row: past -size it raises (GL011), within it wraps to an entry from the end (GL010)."""
+    if interp.function is None or _compared_in_function(interp, index_text):
+        return
+    here = owner.shape.dims[axis] if owner.shape is not None and not owner.shape.variadic \
+        and axis < len(owner.shape.dims) else None
+    size = value(here) if here is not None else None
+    if size is not None and -domain.sentinel > size:
+        interp.flag(node, out_of_range.padding_subscript_message(text, owner.shape, axis, index_text, domain), None)
+    elif size is not None or domain.sentinel == -1:
+        interp.flag(node, wrapped.subscript_message(text, index_text, domain), None)
 
 
 def check_lookup(interp, node: ast.Call, ids_node, ids, rows, what: str) -> None:

@@ -5,7 +5,8 @@ import ast
 from typing import Dict, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, sequences
-from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges
+from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
+from . import present_values
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -62,6 +63,9 @@ class StatementMixin:
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.expr(node.value)
+        changed = present_values.changed_in_place(node.value)
+        if changed is not None and changed in self.env:  # x.clamp_(max=n - 1): what x was known to hold may be gone
+            self.env[changed] = present_values.forgotten(self.env[changed], in_place=True)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         result = self.expr(node.value)
@@ -254,6 +258,7 @@ class StatementMixin:
                 self.env[target.value.id] = dict_items.written(owner, key, result)  # out["logits"] = x
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
+                owner = present_values.forgotten(owner)  # x[x > m] = m: the largest value may be gone
                 self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
                 if ops.as_int(result) is not None and ops.as_int(result) > 0:
                     self.env[target.value.id] = value_ranges.written(self.env[target.value.id], ops.as_int(result), target.lineno)
@@ -271,7 +276,12 @@ class StatementMixin:
             return
         stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
         if isinstance(result, TensorVal) and not stars:  # row, col = edge_index: rows of dim 0
-            result = ops.rows(result, len(elts))
+            rows = ops.rows(result, len(elts))
+            if isinstance(rows, ops.Repeated) and result.written is not None:  # a literal's rows: each its own values
+                for k, element in enumerate(elts):
+                    self.assign(element, written_rows.row(result, DimVal(k), rows.element))
+                return
+            result = rows
         if isinstance(result, ops.Repeated) and not stars:  # x, y, z = pts.unbind(-1)
             for element in elts:
                 self.assign(element, result.element)

@@ -613,6 +613,9 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
 }
 
 
+_COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
+
+
 def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     """Result of tensor.<name>(*args, **kwargs), or None when unknown."""
     if name in SHAPE_METHODS:
@@ -629,6 +632,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return TensorVal(t.shape, t.dtype if name not in ("log_softmax", "softmax") or t.dtype in FLOAT_DTYPES else None)
     if name in _REDUCE:
         return reduce(t, args, kwargs, name=name)
+    if name in _COMPARISONS and len(args) == 1 and not kwargs:
+        return binary(t, args[0], "==")  # ids.ne(pad): a bool mask, broadcast like `ids != pad`
     if name in ("cumsum", "cumprod"):
         dtype = "int64" if t.dtype is not None and t.dtype not in FLOAT_DTYPES else t.dtype
         return TensorVal(t.shape, dtype)

@@ -20,6 +20,9 @@ class TensorVal:
     filled: Optional[str] = None  # "zeros" or "empty" straight from a constructor (GL014)
     crossed: Optional[tuple] = None  # x[:, idx] with idx one per row, not yet shown to be a mistake (GL017)
     normalised: Optional[object] = None  # the softmax that made it: a normalised_consumers.Mark (GL018)
+    fraction: Optional[object] = None  # values between 0 and a known top: a scaled_fractions.Fraction (GL011)
+    written: Optional[object] = None  # the rows of an int literal: a written_rows.Rows (GL011)
+    columns: Optional[object] = None  # coordinates from nonzero(): a flat_positions.Coordinates (GL011)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)

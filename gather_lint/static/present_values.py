@@ -1,0 +1,50 @@
+"""Values the range checks know are among a tensor's values, forgotten when the code masks or overwrites
+some of them.
+
+Scaled fractions, shifted draws, running counts, flattened coordinates and written ids say which
+largest value the tensor holds (its range reaches the size it was made for). `x[x > m] = m`,
+`x[mask] = 0`, `x.masked_fill(mask, 0)` replace some values: the largest may be among them, so the
+claim no longer holds (a clamp says its own bound: value_ranges.clamped).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from .values import TensorVal
+
+# how those modules begin or mark their origins
+_STARTS = ("integers up to ", "running counts of ", "coordinates of ", "values written at line ")
+_MARKS = (", shifted by ",)
+_MASKING = ("masked_fill", "masked_fill_", "index_fill", "index_fill_", "masked_scatter", "masked_scatter_",
+            "index_put", "index_put_", "scatter", "scatter_", "fill_diagonal_")
+
+
+def forgotten(t, in_place: bool = False):
+    """`t` without a claim of what it holds, when it has one (and, changed in place, without the range
+    its floats were made in)."""
+    if in_place and isinstance(t, TensorVal) and t.fraction is not None:
+        t = t.with_(fraction=None)
+    if not isinstance(t, TensorVal) or t.domain is None or t.domain.size is None:
+        return t
+    origin = t.domain.origin
+    if origin.startswith(_STARTS) or any(mark in origin for mark in _MARKS):
+        return t.with_(domain=replace(t.domain, size=None, origin=""))
+    return t
+
+
+def after_method(method: str, result):
+    return forgotten(result) if method in _MASKING else result
+
+
+_KEEPS_VALUES = ("requires_grad_", "detach_", "share_memory_", "retain_grad")
+
+
+def changed_in_place(call) -> Optional[str]:
+    """The name an in-place method writes (`x.clamp_(...)`, `x.masked_fill_(...)`), else None."""
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+            and call.func.attr.endswith("_") and not call.func.attr.startswith("_") \
+            and call.func.attr not in _KEEPS_VALUES:
+        return call.func.value.id
+    return None

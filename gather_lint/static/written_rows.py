@@ -1,0 +1,111 @@
+"""Rows of an integer tensor written out in the code: `torch.tensor([[0, 1, 1, 3], [1, 2, 3, 4]])`.
+
+An edge list written as a literal holds its node ids: row k's largest id is among the values of
+`edge_index[k]`, so a table of fewer rows indexed with that row reads past its end (a degree
+vector sized by the edge count instead of the node count). The rows are kept with the shape they
+were written in, and swapped by a transpose (`.t()`, `.T`: records of (src, dst) pairs become an
+edge list); any other op that changes the shape forgets them, and a square literal is not followed
+(an op that keeps its shape could have swapped its rows).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from ..contract import Domain
+from ..dims import Shape, value
+from .constant_ids import literal_ints
+from .tensor_ops import SliceVal
+from .values import DimVal, SeqVal, TensorVal
+
+
+_ORIGIN = "values written at line "
+
+
+@dataclass(frozen=True)
+class Rows:
+    shape: Shape
+    values: tuple  # the rows as written (tuples of ints)
+    line: int
+
+    @property
+    def maxima(self) -> tuple:
+        return tuple(max(row) for row in self.values)
+
+
+def of_literal(func: str, made, data_node, data, line: int):
+    """`torch.tensor(<rows of ints>)`: the tensor with each row's largest value."""
+    if func not in ("tensor", "as_tensor", "LongTensor") or not isinstance(made, TensorVal) or made.shape is None \
+            or made.dtype not in ("int64", "int32") or len(made.shape.dims) != 2:
+        return made
+    rows = _rows(data_node, data)
+    dims = made.shape.dims
+    if rows is None or not rows or dims != (len(rows), len(rows[0])) or dims[0] == dims[1]:
+        return made
+    if len(rows) * len(rows[0]) > _MOST:
+        return made  # a table of data, not a handful of ids
+    return made.with_(written=Rows(made.shape, tuple(tuple(r) for r in rows), line))
+
+
+_MOST = 4096
+
+
+def transposed(method: str, owner, result, args=()):
+    """`x.t()` / `x.T` / `x.transpose(0, 1)` of a written tensor: its columns become its rows."""
+    written = owner.written if isinstance(owner, TensorVal) else None
+    if written is None or not isinstance(result, TensorVal) or _sizes(owner.shape) != _sizes(written.shape):
+        return result
+    dims = [a.dim for a in args if isinstance(a, DimVal)]
+    if method in ("t", "T") or (method == "transpose" and len(dims) == 2 and sorted(d % 2 for d in dims) == [0, 1]):
+        columns = tuple(zip(*written.values))
+        return result.with_(written=Rows(Shape((len(columns), len(columns[0]))), columns, written.line))
+    return result
+
+
+def _rows(data_node, data) -> Optional[list]:
+    if isinstance(data_node, (ast.List, ast.Tuple)) and all(isinstance(e, (ast.List, ast.Tuple)) for e in data_node.elts):
+        rows = [literal_ints(e) for e in data_node.elts]
+    elif isinstance(data, SeqVal) and all(isinstance(i, SeqVal) for i in data.items):
+        rows = [[v.dim for v in r.items] if all(isinstance(v, DimVal) and isinstance(v.dim, int) for v in r.items)
+                else None for r in data.items]
+    else:
+        return None
+    if any(not r for r in rows) or len({len(r) for r in rows}) != 1:
+        return None
+    return rows
+
+
+def row(owner, key, result):
+    """`x[k]` of a written tensor: row k's largest value is among the result's values. A selection
+    from such a row (`x[k][picks]`, `x[k][:n]`) may leave that value out: it no longer says so."""
+    if _from_written(owner) and isinstance(result, TensorVal) and result.domain is not None \
+            and result.domain.origin == owner.domain.origin:
+        return result.with_(domain=replace(result.domain, size=None, origin=""))
+    written = owner.written if isinstance(owner, TensorVal) else None
+    if isinstance(key, SeqVal) and not key.names and key.items and all(_whole(k) for k in key.items[1:]):
+        key = key.items[0]  # x[k, :]
+    if written is None or _sizes(owner.shape) != _sizes(written.shape) or not isinstance(result, TensorVal) \
+            or not isinstance(key, DimVal) or not isinstance(key.dim, int):
+        return result
+    k = key.dim
+    if not -len(written.maxima) <= k < len(written.maxima):
+        return result
+    top = written.maxima[k]
+    if top <= 0 or (result.domain is not None and result.domain.size is not None):
+        return result
+    origin = f"{_ORIGIN}{written.line}, {top} among them (row {k % len(written.maxima)})"
+    return result.with_(written=None, domain=replace(result.domain or Domain(), size=top + 1, origin=origin,
+                                                     category=False))
+
+
+def _sizes(shape) -> Optional[tuple]:
+    return None if shape is None or shape.variadic else tuple(value(d) for d in shape.dims)
+
+
+def _from_written(t) -> bool:
+    return isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_ORIGIN)
+
+
+def _whole(item) -> bool:
+    return isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
