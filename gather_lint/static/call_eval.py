@@ -173,6 +173,8 @@ class CallMixin:
             return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
+            if func.id == "int" and isinstance(args[0], Literal) and isinstance(args[0].value, float):
+                return DimVal(int(args[0].value))  # int(0.25 * 16): a known size
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
                 sequences.length(args[0], node.args[0]) if func.id == "len" else None)
         return None
