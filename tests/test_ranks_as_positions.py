@@ -53,13 +53,29 @@ with torch.no_grad():
     best = layer.score(h).squeeze(-1).topk(4, dim=1).indices.sort(dim=1).values
 RESULT = out, h, best
 """,
+    "plain-function-with-a-floor-of-one": """
+import torch
+
+
+def salient_rows(feats):
+    n = feats.size(1)
+    _, where = torch.topk(feats.abs().sum(-1), max(1, int(n * 0.5)))
+    picked = {rows}
+    return feats.gather(1, picked[..., None].expand(-1, -1, feats.size(2)))  # expect
+
+
+feats = torch.randn(3, 6, 2)
+RESULT = salient_rows(feats), feats, torch.topk(feats.abs().sum(-1), 3).indices.sort().values
+""",
 }
 
 RANKS = {
+    "plain-function-with-a-floor-of-one": "where.argsort()",
     "helper-with-literal-k-and-sort-indices": "chosen.sort(dim=-1).indices",
     "module-with-capacity-fraction": "torch.argsort(top, dim=1)",
 }
 POSITIONS = {
+    "plain-function-with-a-floor-of-one": "where.sort().values",
     "helper-with-literal-k-and-sort-indices": "chosen.sort(dim=-1).values",
     "module-with-capacity-fraction": "torch.sort(top, dim=1).values",
 }

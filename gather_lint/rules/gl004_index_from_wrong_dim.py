@@ -22,7 +22,7 @@ import re
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named
-from ..dims import Sym, dim_text, must_equal, must_exceed
+from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ._example import Example
 
 CODE = "GL004"
@@ -165,12 +165,16 @@ def _ranks_as_positions(site: Site) -> Optional[Violation]:
         return None
     return Violation(
         CODE, SEVERITY,
-        f"index values are {domain.origin}: ranks 0..{dim_text(domain.size)}-1 of the positions among "
+        f"index values are {domain.origin}: ranks {_below(domain.size)} of the positions among "
         f"themselves, not positions in dim {site.dim} ({dim_text(here)}) of {named(site.input)}; "
         f"{site.op.spelled}() silently uses only its first {dim_text(domain.size)} entries there; "
         f"sort the positions instead (`torch.sort(...).values`) and keep argsort's order for tensors laid out "
         f"like them",
     )
+
+
+def _below(k) -> str:
+    return f"0..{value(k) - 1}" if value(k) is not None else f"0..{dim_text(k)}-1"
 
 
 def violation(site: Site, origin: str, meant: str, want: int, certain_raise: bool, fix_dim=None) -> Violation:

@@ -171,6 +171,9 @@ class CallMixin:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
             return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
+        if isinstance(func, ast.Name) and func.id in ("max", "min") and len(args) >= 2 and not kwargs \
+                and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args):
+            return DimVal((max if func.id == "max" else min)(value(a.dim) for a in args))  # max(1, int(n * 0.5))
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
             if func.id == "int" and isinstance(args[0], Literal) and isinstance(args[0].value, float):
