@@ -1,6 +1,8 @@
 """GL008 for masks and narrow casts reaching an index slot: comparisons and predicates in their method
 and function spellings (`ids.ne(pad)`, `torch.isnan(x)`, `torch.isin(ids, stop)`) give bool tensors, and
-`.type(torch.uint8)` / `.byte()` give uint8 ones even on a tensor whose shape is unknown.
+`.type(torch.uint8)` / `.byte()` give uint8 ones even on a tensor whose shape is unknown; a NumPy random
+generator's draws (`np.random.default_rng(0).integers(..., dtype=np.uint8)`) keep their dtype in
+`torch.from_numpy`.
 
 Each program runs in torch first (the oracle: the call raises on the bool/uint8 index), then through
 the linter: reported at the call; the same program with `.long()` on the index runs and is silent.
@@ -72,6 +74,20 @@ def rows_of(features, row_ids):
 
 
 rows_of(torch.randn(5, 2), torch.tensor([4, 0, 2]))
+""",
+    "numpy-generator-uint8-labels": """
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def pixel_nll(logits):
+    rng = np.random.default_rng(3)
+    target = torch.from_numpy(rng.integers(0, 3, size=(2, 4, 4), dtype=np.uint8)){cast}
+    return -F.log_softmax(logits, dim=1).gather(1, target.unsqueeze(1))  # expect
+
+
+pixel_nll(torch.randn(2, 3, 4, 4))
 """,
 }
 
