@@ -32,6 +32,9 @@ class Domain:
     made_float_at: Optional[tuple] = None
     rounded_at: Optional[tuple] = None
     float_if_empty: Optional[str] = None  # why the index is float32 on inputs that leave its list empty
+    # argsort of positions (`torch.argsort(topk_indices)`): the values rank the `size` positions among
+    # themselves, while the positions they were taken from index a dim of this size
+    ranks_of_positions_in: Dim = None
 
 
 @dataclass

@@ -12,12 +12,17 @@ unless the index is laid out for that dim: ``topk(k, dim=-1)`` of a tensor shape
 an index with the input's sizes on every other dim, the per-position layout, and gathering or
 scattering it along another dim is the mistake (a mask for ``[tokens, groups]`` applied to
 ``[batch, seq, groups]`` with ``dim=1``).
+
+Ranks are not positions either: ``torch.argsort(topk_indices)`` (or ``sort().indices``) of ``k`` positions
+into a dim of size ``n`` ranks them among themselves, values ``0..k-1``. Used along that same dim, with
+``k`` known to be smaller than ``n``, the call reads (or writes) only the dim's first ``k`` entries,
+whichever positions were chosen; the sorted positions are ``torch.sort(topk_indices).values``.
 """
 import re
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named
-from ..dims import Sym, dim_text, must_equal, must_exceed
+from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ._example import Example
 
 CODE = "GL004"
@@ -117,6 +122,9 @@ def value_axis(site: Site) -> Optional[int]:
 
 def check(site: Site) -> Optional[Violation]:
     domain = site.index.domain
+    ranked = _ranks_as_positions(site)
+    if ranked is not None:
+        return ranked
     shape = site.input.shape
     axis = gather_axis(site)
     if domain is None or axis is None or not site.dim_given:
@@ -143,6 +151,30 @@ def check(site: Site) -> Optional[Violation]:
     return violation(site, domain.origin, meant, want, certain_raise,
                      fix_dim=suggested if _reads_whole_rows(site, want) or (
                          site.op.family == "scatter" and _laid_out_for(site, want)) else None)
+
+
+def _ranks_as_positions(site: Site) -> Optional[Violation]:
+    """argsort of positions (`torch.argsort(topk_indices)`) used along the dim those positions index: its
+    values rank the k positions among themselves (0..k-1), so with k known to be smaller than the dim
+    the call reads or writes only its first k entries, whichever positions were chosen."""
+    domain, shape, axis = site.index.domain, site.input.shape, gather_axis(site)
+    if domain is None or domain.ranks_of_positions_in is None or axis is None:
+        return None
+    here = shape.dims[axis]
+    if not must_equal(here, domain.ranks_of_positions_in) or not must_exceed(here, domain.size):
+        return None
+    return Violation(
+        CODE, SEVERITY,
+        f"index values are {domain.origin}: ranks {_below(domain.size)} of the positions among "
+        f"themselves, not positions in dim {site.dim} ({dim_text(here)}) of {named(site.input)}; "
+        f"{site.op.spelled}() silently uses only its first {dim_text(domain.size)} entries there; "
+        f"sort the positions instead (`torch.sort(...).values`) and keep argsort's order for tensors laid out "
+        f"like them",
+    )
+
+
+def _below(k) -> str:
+    return f"0..{value(k) - 1}" if value(k) is not None else f"0..{dim_text(k)}-1"
 
 
 def violation(site: Site, origin: str, meant: str, want: int, certain_raise: bool, fix_dim=None) -> Violation:

@@ -9,7 +9,7 @@ from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, no
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
-from . import position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
+from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import flat_positions, literal_sets, present_values, shifted_positions, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -117,6 +117,8 @@ class CallMixin:
                 if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
+                if result is None or func.attr in bool_results.PREDICATES:
+                    result = bool_results.method(func.attr, owner, args, kwargs) or result  # x.gt(0): a mask
                 result = normalised_consumers.after(self, node, func.attr, owner, args, kwargs, result)  # GL018
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
@@ -140,6 +142,8 @@ class CallMixin:
                 return numpy_values.method(func.attr, owner, args, kwargs, node)
             if isinstance(owner, InstanceVal) and self.module is not None:
                 return self._call_method(owner, func.attr, node, args, kwargs)
+            if owner is None and (func.attr in bool_results.COMPARISONS or func.attr in bool_results.PREDICATES):
+                return bool_results.method(func.attr, None, args, kwargs)  # mask.eq(255): bool whatever mask is
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
                 # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
                 result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
@@ -178,8 +182,13 @@ class CallMixin:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
             return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
+        if isinstance(func, ast.Name) and func.id in ("max", "min") and len(args) >= 2 and not kwargs \
+                and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args):
+            return DimVal((max if func.id == "max" else min)(value(a.dim) for a in args))  # max(1, int(n * 0.5))
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
+            if func.id == "int" and isinstance(args[0], Literal) and isinstance(args[0].value, float):
+                return DimVal(int(args[0].value))  # int(0.25 * 16): a known size
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
                 sequences.length(args[0], node.args[0]) if func.id == "len" else None)
         return None
@@ -343,6 +352,8 @@ class CallMixin:
                 isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b
             symbol = broadcast_sites.BINARY[func]
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
+        if module == "torch" and (func in bool_results.COMPARISONS or func in bool_results.PREDICATES or func == "isin"):
+            return bool_results.function(func, args, kwargs)  # torch.isnan(x), torch.gt(x, 0): a mask
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 made = repeated_indices.literal_repeats(func, node, _construct(func, args, kwargs, node, self.function))
@@ -475,7 +486,8 @@ _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.
 _RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}
 
 
-_SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16"}
+_SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16",
+                    "type", "byte", "bool", "char", "short"}  # casts: the dtype whatever the receiver was
 
 
 _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",

@@ -187,6 +187,8 @@ class ExpressionMixin:
             return sequences.concat(left, right, symbol)
         if symbol is None:
             return None
+        if symbol == "*" and scalars.known_product(left, right) is not None:
+            return scalars.known_product(left, right)
         if scalars.arith(left, right) is not None:
             return scalars.arith(left, right)
         self._check_broadcast(node, node.left, left, node.right, right, symbol)

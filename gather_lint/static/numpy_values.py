@@ -30,7 +30,9 @@ _BUILTINS = {"int": "int64", "float": "float64", "bool": "bool"}
 _FLOAT_DEFAULT = {"zeros", "ones", "empty", "linspace", "logspace", "rand", "randn", "random", "mean", "eye",
                   "geomspace", "uniform", "normal"}
 _POSITIONS = {"flatnonzero", "argsort", "argmax", "argmin", "searchsorted", "digitize", "argwhere", "permutation",
-              "randint", "bincount", "cumsum"}  # (cumsum of ints: ints; a float input is handled below)
+              "randint", "integers", "bincount", "cumsum"}  # (cumsum of ints: ints; a float input is handled below)
+# a random generator's methods give the dtypes np.random's functions of the same name give
+_GENERATORS = {"default_rng", "RandomState", "Generator"}
 _JOINS = {"concatenate", "stack", "hstack", "vstack", "append", "r_"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 TO_TENSOR = {"from_numpy", "as_tensor", "tensor", "asarray"}
@@ -47,8 +49,10 @@ def dtype_of(value, node=None) -> Optional[str]:
     return None
 
 
-def call(func: str, args: list, kwargs: dict, node: ast.Call) -> Optional[ArrayVal]:
+def call(func: str, args: list, kwargs: dict, node: ast.Call):
     """np.<func>(...) (np.random.<func> too), when the result's dtype is certain."""
+    if func in _GENERATORS:
+        return QualName("numpy.random")  # rng = np.random.default_rng(0): rng.integers(...) as np.random's
     if "dtype" in kwargs:
         keyword = next((k.value for k in node.keywords if k.arg == "dtype"), None)
         found = dtype_of(kwargs["dtype"], keyword)

@@ -9,7 +9,7 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
-from ..dims import Shape
+from ..dims import Shape, value
 from .values import DimVal, Literal, TensorVal
 
 
@@ -28,6 +28,16 @@ def arith(left, right) -> Optional[NumberVal]:
     if any(is_float_number(s) for s in sides) and all(is_float_number(s) or isinstance(s, DimVal) for s in sides):
         return NumberVal()
     return None
+
+
+def known_product(left, right) -> Optional[Literal]:
+    """`capacity * seq_len` with both values known (a float literal times a size): the float itself, so that
+    `k = int(capacity * seq_len)` is a known size (a top-k that keeps fewer positions than the dim holds)."""
+    sides = [s.value if isinstance(s, Literal) and isinstance(s.value, float) else (
+        value(s.dim) if isinstance(s, DimVal) else None) for s in (left, right)]
+    if None in sides or not any(isinstance(s, Literal) and isinstance(s.value, float) for s in (left, right)):
+        return None
+    return Literal(float(sides[0] * sides[1]))
 
 
 def tensor_of(value) -> Optional[TensorVal]:

@@ -344,7 +344,8 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
     dims = list(s.dims)
     if what == "topk":
         dims[axis] = k
-    domain = Domain(s.dims[axis], origin=_origin(what, axis, origin_text))
+    domain = Domain(s.dims[axis], origin=_origin(what, axis, origin_text),
+                    ranks_of_positions_in=_sorted_positions(t) if what == "sort" else None)
     return SeqVal(
         (TensorVal(Shape(tuple(dims)), t.dtype), TensorVal(Shape(tuple(dims)), "int64", domain)),
         ("values", "indices"),
@@ -365,7 +366,15 @@ def argsort(t, args, kwargs, origin_text):
     if s is None or dim is None or normalize_dim(dim, len(s.dims)) is None:
         return TensorVal(s, "int64") if s else TensorVal(None, "int64")
     axis = normalize_dim(dim, len(s.dims))
-    return TensorVal(s, "int64", Domain(s.dims[axis], origin=_origin("argsort", axis, origin_text)))
+    return TensorVal(s, "int64", Domain(s.dims[axis], origin=_origin("argsort", axis, origin_text),
+                                        ranks_of_positions_in=_sorted_positions(t)))
+
+
+def _sorted_positions(t) -> Dim:
+    """argsort / sort().indices of positions (topk or argsort indices, not ids) rank them among themselves:
+    the size of the dim the sorted positions index, which the ranks are no positions in."""
+    known = t.domain is not None and not t.domain.category and t.domain.size is not None
+    return t.domain.size if known else None
 
 
 def argmax(t, args, kwargs, origin_text, what="argmax"):
