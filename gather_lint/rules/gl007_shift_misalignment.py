@@ -28,6 +28,14 @@ arrive already one token ahead of the ids, cut as ``seq[:-1]``/``seq[1:]`` by a 
 a ``collate_fn`` or a ``get_batch`` helper and unpacked from the DataLoader or the helper's result, are
 shifted twice (logits at t meet the token at t+2), reported at the forward's gather.
 
+A per-token loss pairs positions the same way: ``F.cross_entropy``/``F.nll_loss`` (or a
+``nn.CrossEntropyLoss()`` module) of ``logits.view(-1, V)`` with ``labels.view(-1)``, or of
+``logits.transpose(1, 2)`` with ``labels``, is checked like the gather. So ``model(**batch)`` whose collate
+step copies the ids into the labels (``labels = input_ids.clone()``), into a causal forward that scores them
+unshifted, is reported at the loss; a helper stored on the model (``self.loss_function = causal_lm_loss``)
+that shifts itself (also by padding the labels and cutting ``[1:]``, when the caller leaves its
+``shift_labels=None`` out) is followed like one the forward calls by name.
+
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or
 weighted by a mask rolled the same way, or the rolled labels are a ``cross_entropy``/``nll_loss`` target,

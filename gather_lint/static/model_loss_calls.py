@@ -12,18 +12,19 @@ the logits at t with the id at t (the helper's own slices, if any, apply). The s
 * the labels argument is a parameter of forward itself, passed as it came (a slice there is a shift).
 
 A forward that gathers the labels itself (`logp.gather(-1, labels.unsqueeze(-1))`, also through
-`labels.masked_fill(...)`/`.clamp(...)`) is summarised the same way, with the gather as the helper.
+`labels.masked_fill(...)`/`.clamp(...)`) is summarised the same way, with the gather as the helper; so is
+one that scores them with a per-token loss (`loss_fct(logits.view(-1, V), labels.view(-1))`, token_losses).
 """
 from __future__ import annotations
 
 import ast
 from typing import Dict, List, Optional
 
-from . import forward_shifts
+from . import forward_shifts, helper_aliases, omitted_arguments, token_losses, tree_walk
 from .causal_models import _REALIGNING
 
 
-def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather) -> Dict[str, tuple]:
+def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather, loss_modules=None, aliases=None) -> Dict[str, tuple]:
     """Class name -> (ids parameter, labels parameter, forward's positional parameters, helper summary,
     helper name, logits text) for the file's classes whose forward gathers its labels from its logits."""
     found: Dict[str, tuple] = {}
@@ -32,40 +33,102 @@ def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather) -> Dict
             continue
         forward = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
         # only a forward holding a gathering call (`holds_gather(fn)`) can pair anything: no walk of the others
-        summary = _summary(forward, helpers) if forward is not None and holds_gather(forward) else None
+        summary = _summary(forward, helpers, loss_modules, aliases or {}) \
+            if forward is not None and holds_gather(forward) else None
         if summary is not None:
             found[cls.name] = summary
     return found
 
 
-def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple]) -> Optional[tuple]:
+def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple], loss_modules=None, aliases=None) -> Optional[tuple]:
     params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:]  # without self
     if len(params) < 2:
         return None
     ids = params[0]
-    assigned = _single_assignments(forward)
-    for call in ast.walk(forward):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers):
+    nodes = tree_walk.all_nodes(forward)  # one walk, read by each question below
+    assigned = _without_casts_of(params, _single_assignments(forward, nodes))
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    for call in calls:
+        helper = call.func.id if isinstance(call.func, ast.Name) else helper_aliases.called_function(call, aliases or {})
+        if helper not in helpers or omitted_arguments.passed(call, helpers[helper][5] if len(helpers[helper]) > 5 else ()):
             continue
-        first, second = helpers[call.func.id][:2]
+        first, second = helpers[helper][:2]
         if max(first, second) >= len(call.args) or any(isinstance(a, ast.Starred) for a in call.args):
             continue
         logits, labels = call.args[first], call.args[second]
         if isinstance(labels, ast.Name) and labels.id in params and labels.id != ids \
                 and _keeps_positions_of(logits, ids, assigned, set()):
-            return (ids, labels.id, tuple(params), helpers[call.func.id], call.func.id, ast.unparse(logits))
-    return _inline_gather(forward, params, ids, assigned)
+            return (ids, labels.id, tuple(params), helpers[helper], ast.unparse(call.func), ast.unparse(logits))
+    found = _inline_gather(calls, params, ids, assigned)
+    return found if found is not None or loss_modules is None else _inline_loss(calls, params, ids, assigned, loss_modules)
+
+
+def _without_casts_of(params: List[str], assigned: Dict[str, Optional[ast.expr]]) -> Dict[str, Optional[ast.expr]]:
+    """`labels = labels.to(logits.device)`: the parameter as it came (a cast keeps every position)."""
+    out = dict(assigned)
+    for name in params:
+        value = out.get(name)
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _KEEPS_IDS:
+            value = value.func.value
+        if isinstance(value, ast.Name) and value.id == name:
+            del out[name]
+    return out
+
+
+def _inline_loss(calls: List[ast.Call], params: List[str], ids: str, assigned, modules) -> Optional[tuple]:
+    """forward scores a labels parameter with a per-token loss of its logits: `loss_fct(logits.view(-1, V),
+    labels.view(-1))` (or `shift_logits`/`shift_labels` cut from them, read as forward_shifts does)."""
+    from .token_shift import FULL
+    for call in calls:
+        pair = token_losses.scored_pair(call, modules)
+        if pair is None:
+            continue
+        source, target = _flat_operands(pair, assigned)
+        if source is None:
+            continue
+        if isinstance(target, ast.Name) and target.id in params and target.id != ids and target.id not in assigned \
+                and _keeps_positions_of(source, ids, assigned, set()):
+            return (ids, target.id, tuple(params), (0, 1, FULL, FULL, call), ast.unparse(call.func), ast.unparse(source))
+        column = ast.Call(func=ast.Attribute(value=target, attr="unsqueeze", ctx=ast.Load()),
+                          args=[ast.Constant(value=-1)], keywords=[])  # read like a gather's index
+        sliced = forward_shifts.sliced_pair(source, column, ids, params, assigned, _keeps_positions_of)
+        if sliced is not None:
+            labels, logits_window, labels_window = sliced
+            return (ids, labels, tuple(params), (0, 1, logits_window, labels_window, call), ast.unparse(call.func),
+                    ast.unparse(source))
+    return None
+
+
+def _flat_operands(pair, assigned):
+    """The logits and labels under a per-token loss's flattening (`x.view(-1, V)`, `y.view(-1)`), also through
+    a name assigned once so; (None, None) when either side is not flattened as its role needs."""
+    source, target, flattened = pair
+    if not flattened:
+        return source, target
+    out = []
+    for node, role in ((source, "logits"), (target, "ids")):
+        for _ in range(4):
+            if isinstance(node, ast.Name) and assigned.get(node.id) is not None:
+                node = assigned[node.id]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPS_IDS:
+                node = node.func.value
+            else:
+                break
+        if not (isinstance(node, ast.Call) and token_losses.flattening(node) == role):
+            return None, None
+        out.append(node.func.value)
+    return tuple(out)
 
 
 _KEEPS_IDS = ("masked_fill", "clamp", "clamp_min", "long", "to", "contiguous", "detach")
 
 
-def _inline_gather(forward: ast.FunctionDef, params: List[str], ids: str, assigned) -> Optional[tuple]:
+def _inline_gather(calls: List[ast.Call], params: List[str], ids: str, assigned) -> Optional[tuple]:
     """forward gathers a labels parameter per position itself: `logp.gather(-1, labels.unsqueeze(-1))`
     with logp computed from the ids without a subscript."""
     from .token_shift import FULL
-    for call in ast.walk(forward):
-        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr != "gather":
+    for call in calls:
+        if not isinstance(call.func, ast.Attribute) or call.func.attr != "gather":
             continue
         if isinstance(call.func.value, ast.Name) and call.func.value.id == "torch":
             if len(call.args) < 3:
@@ -103,10 +166,10 @@ def _column_root(index: ast.expr, assigned) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) and node.id not in assigned else None
 
 
-def _single_assignments(fn: ast.FunctionDef) -> Dict[str, Optional[ast.expr]]:
+def _single_assignments(fn: ast.FunctionDef, nodes=None) -> Dict[str, Optional[ast.expr]]:
     """name -> the expression assigned to it, or None when it is bound more than once (or not by `=`)."""
     out: Dict[str, Optional[ast.expr]] = {}
-    for node in ast.walk(fn):
+    for node in (nodes if nodes is not None else ast.walk(fn)):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 for name in ast.walk(target):

@@ -6,6 +6,11 @@ The pair reaches the model through a loop over a DataLoader (`for ids, labels in
 unpacked names to windows of one shared sequence, so a forward that shifts its labels again is checked
 against what the data pipeline already did. Found syntactically: one `return` of a tuple whose items
 are slices (through `torch.tensor(...)`, `.long()`, names assigned once) of the same name.
+
+Labels returned as a copy of the inputs (`labels = input_ids.clone()`, `.masked_fill(pad, -100)`, the
+causal-LM collator's way) are windows too, the whole sequence each: a forward that never shifts them
+scores every token at its own position. A copy written through a slice afterwards (`labels[:, :-1] = ...`)
+may have been shifted there and is not counted.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ import ast
 from typing import Dict, Optional, Tuple, Union
 
 _CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
-_KEEPING = ("long", "clone", "contiguous", "to", "int", "astype")
+_KEEPING = ("long", "clone", "contiguous", "to", "int", "astype", "masked_fill", "copy", "detach")
 _LOADERS = ("DataLoader",)
 
 # per returned item: (sequence text, window) or None; a dict producer: {key: (sequence text, window)}
@@ -142,11 +147,14 @@ def _unpacked(target, produced: Produced):
 
 def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
     """Per returned item of a tuple, or per (key, item) of a dict with string keys: (sequence, window)."""
-    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    nodes = list(ast.walk(fn))
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
     if len(returns) != 1:
         return None
     made = returns[0].value
     assigned = _single_assignments(fn)
+    for name in _sliced_writes(nodes):
+        assigned[name] = None  # `labels[:, :-1] = ids[:, 1:]`: no longer what its assignment made
     if isinstance(made, ast.Call) and _last_name(made.func) == "dict" and not made.args and made.keywords \
             and all(k.arg for k in made.keywords):  # dict(input_ids=..., labels=...)
         made = ast.Dict(keys=[ast.Constant(value=k.arg) for k in made.keywords], values=[k.value for k in made.keywords])
@@ -159,19 +167,33 @@ def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
 
 
 def _shared(items):
-    """The items that are windows of a sequence another item also cuts, when their windows differ."""
+    """The items that are windows of a sequence another item also cuts (or copies whole)."""
     roots = [item[0] for item in items if item is not None]
     shared = {root for root in roots if roots.count(root) > 1}
     if not shared:
         return None
     items = tuple(item if item is not None and item[0] in shared else None for item in items)
-    return items if len({item[1] for item in items if item is not None}) > 1 else None
+    return items  # windows a step apart, or copies of one whole sequence
+
+
+def _sliced_writes(nodes):
+    """Names written through a bounded slice: `labels[:, :-1] = ...`, `x[..., 1:] = ...`."""
+    for node in nodes:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+        for target in targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and any(
+                    isinstance(part, ast.Slice) and (part.lower is not None or part.upper is not None)
+                    for part in ast.walk(target.slice)):
+                yield target.value.id
 
 
 def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
     """(sequence name, window) of `torch.tensor(seq[1:])`, `seq[:, :-1].long()`, a name assigned once so."""
     from .token_shift import FULL, _cut, _linear
+    named = None  # the last name on the way: a sequence made by an expression no window describes
     for _ in range(6):
+        if isinstance(node, ast.Name):
+            named = node.id
         called = _last_name(node.func) if isinstance(node, ast.Call) else None
         if called == "stack" and node.args and isinstance(node.args[0], ast.ListComp):
             node = node.args[0].elt  # torch.stack([data[i + 1:i + 1 + n] for i in starts]): each row's window
@@ -184,7 +206,9 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
         else:
             break
     if not isinstance(node, ast.Subscript):
-        return None
+        # the sequence itself, or a copy of it (`labels = input_ids.masked_fill(...)`); a name assigned what
+        # this does not read (`roll`, arithmetic) is a sequence of its own
+        return (named, FULL) if named is not None else None
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     lead = items[:-1]
     if len(items) > 2 or any(not (isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None)

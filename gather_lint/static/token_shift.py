@@ -19,7 +19,8 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
-from . import forward_shifts, model_loss_calls, shifted_batches, text_scan, tree_walk
+from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
+from . import token_losses, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -70,6 +71,7 @@ class View:
     keep: Optional[str] = None  # the logits_to_keep argument's text
     model_class: Optional[str] = None  # the class of the model that made these logits, when known
     scores: bool = False  # a per-token gather's result: one value per position of `window` of the ids
+    flat: bool = False  # flattened for a per-token loss (`view(-1, V)`): pairs still, but slices no longer place
 
     @property
     def is_ids(self) -> bool:
@@ -150,6 +152,10 @@ class _Scope:
         self.model_losses: Dict[str, tuple] = {}  # class -> its forward's loss helper call (model_loss_calls)
         self.batches: tuple = ({}, {})  # data pipelines returning pre-shifted pairs (shifted_batches)
         self.batch_keys: Dict[tuple, Dict[str, View]] = {}  # a dict batch's keyed windows, by its base
+        self.loss_modules: Optional[frozenset] = None  # names bound to loss modules; None: no per-token loss here
+        self.aliases: Dict[str, str] = {}  # self.<attr> -> the module function stored there (helper_aliases)
+        self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
+        self.assumed: set = set()  # those of them the summary assumes left out
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -179,6 +185,11 @@ class _Scope:
 
     def _branches(self, stmt) -> None:
         """Each branch (or loop body) from what holds before it; after it, what any of them assigns is unknown."""
+        taken = omitted_arguments.taken_when_omitted(stmt.test, self.omittable) if isinstance(stmt, ast.If) else None
+        if taken is not None:  # a helper's summary: the path of a call that leaves the parameter out
+            self.assumed.add((taken[0], self.omittable[taken[0]]))
+            self.run(stmt.body if taken[1] else stmt.orelse)
+            return
         if not isinstance(stmt, ast.If):
             self._forget(stmt)  # a loop body also starts from what its previous iteration left
         if isinstance(stmt, (ast.For, ast.AsyncFor)) and self.batches[1]:  # `for ids, labels in loader`
@@ -271,7 +282,7 @@ class _Scope:
 
     def subscript(self, node: ast.Subscript):
         owner = self.value(node.value)
-        if not isinstance(owner, View):
+        if not isinstance(owner, View) or owner.flat:
             return None
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         if isinstance(node.slice, ast.Constant) and (node.slice.value == 0 or node.slice.value == "logits"):
@@ -340,9 +351,18 @@ class _Scope:
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         if name in ("gather", "take_along_dim"):
             return self.gather(node)
+        if self.loss_modules is not None:
+            pair = token_losses.scored_pair(node, self.loss_modules)
+            if pair is not None:
+                return self.scored(node, *pair)
+        if name in ("view", "reshape", "flatten") and token_losses.flattening(node):
+            owner = self.value(func.value)
+            return replace(owner, flat=True) if isinstance(owner, View) else None
         if isinstance(func, ast.Attribute) and _is_module(func.value):
             if name in ("log_softmax", "softmax", "log") and node.args:
                 return self._kept(self.value(node.args[0]))
+            if name == "pad" and node.args:
+                return self._padded(node)
             return None
         if isinstance(func, ast.Attribute) and name in _SAME_POSITIONS and not _is_module(func.value):
             owner = self.value(func.value)
@@ -351,8 +371,9 @@ class _Scope:
             owner = self.value(func.value)
             d = _int(node.args[0])
             return Column(owner, d) if isinstance(owner, View) and owner.is_ids and d is not None else None
-        if isinstance(func, ast.Name) and func.id in self.helpers:
-            self.helper(node, self.helpers[func.id])
+        helper = func.id if isinstance(func, ast.Name) else helper_aliases.called_function(node, self.aliases)
+        if helper in self.helpers:
+            self.helper(node, self.helpers[helper])
             return None
         if not self.summarise and self.model_losses and isinstance(func, (ast.Name, ast.Attribute)):
             loss = self.model_losses.get(self.classes.get(ast.unparse(func), ""))
@@ -371,7 +392,7 @@ class _Scope:
         if not (isinstance(ids, View) and ids.is_ids and isinstance(labels, View) and labels.is_ids):
             return
         cls = self.classes.get(ast.unparse(node.func))
-        first_window, second_window, gather = loss[3][2:]
+        first_window, second_window, gather = loss[3][2:5]
         if gather is not None and ids.base == labels.base and (first_window, second_window) == _NEXT_TOKEN \
                 and _one_ahead(ids.window, labels.window):  # a pre-shifted pair, shifted again by forward
             self.found.append((gather, forward_shifts.shifted_twice(cls, node, bound[0], bound[1], gather)))
@@ -384,7 +405,8 @@ class _Scope:
             f"labels): pass labels that its slices pair as t with t+1")
         at = gather if fix is None and gather is not None else node
         self.check(logits, labels, at, loss[5], ast.unparse(bound[1]), fix,
-                   f" (by `{loss[4]}(...)` in `{cls}.forward`, called at line {node.lineno})" if at is not node else "")
+                   f" (by `{loss[4]}(...)` in `{cls}.forward`, called at line {node.lineno})" if at is not node else "",
+                   _pairing_verb(gather))
 
     @staticmethod
     def _kept(v):
@@ -459,12 +481,35 @@ class _Scope:
         self.check(logits, column.view, node, ast.unparse(source), ast.unparse(index))
         return View(column.view.base, column.view.window, scores=True) if logits.logits else None
 
+    def _padded(self, node: ast.Call) -> Optional[View]:
+        """`F.pad(ids, (a, b))`: the ids' positions with a before and b after (ids are [B, L]: the last dim is
+        the sequence). Logits pad their vocab dim: not followed."""
+        ids = self.value(node.args[0])
+        widths = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "pad"), None)
+        if not isinstance(ids, View) or not ids.is_ids or not isinstance(widths, (ast.Tuple, ast.List)) or len(widths.elts) < 2:
+            return None
+        before, after = _int(widths.elts[0]), _int(widths.elts[1])
+        if before is None or after is None or before < 0 or after < 0:
+            return None
+        return replace(ids, window=(_add(ids.window[0], _lin({"": before}), -1), _add(ids.window[1], _lin({"": after}))))
+
+    def scored(self, node: ast.Call, source: ast.expr, target: ast.expr, flattened: bool) -> None:
+        """A per-token loss (token_losses): the logits at each position scored against the label there,
+        both flattened the same way or given unflattened with the classes moved to dim 1."""
+        logits, labels = self.value(source), self.value(target)
+        if isinstance(logits, View) and isinstance(labels, View) and labels.is_ids \
+                and logits.flat == labels.flat == flattened:
+            self.check(logits, labels, node, ast.unparse(source), ast.unparse(target), scored="scored against")
+        return None
+
     def helper(self, node: ast.Call, summary: tuple) -> None:
         """A helper's gather, placed in the caller: its slices of the parameters apply to the arguments."""
-        first, second, first_window, second_window, gather = summary
+        first, second, first_window, second_window, gather = summary[:5]
         args = list(node.args)
         if any(isinstance(a, ast.Starred) for a in args) or max(first, second) >= len(args):
             return
+        if omitted_arguments.passed(node, summary[5] if len(summary) > 5 else frozenset()):
+            return  # the summary is the path taken without that argument
         logits, ids = self.value(args[first]), self.value(args[second])
         if self._shifted_twice(node, args[first], logits, args[second], ids, summary):
             return
@@ -477,7 +522,8 @@ class _Scope:
             # a helper that takes positions as given is where the shift is missing; one that shifts, the caller
             at = gather if fix is None and gather is not None else node
             self.check(logits, ids, at, ast.unparse(args[first]), ast.unparse(args[second]), fix,
-                       f" (`{ast.unparse(node.func)}(...)` at line {node.lineno})" if at is not node else "")
+                       f" (`{ast.unparse(node.func)}(...)` at line {node.lineno})" if at is not node else "",
+                       _pairing_verb(gather))
 
     def _masked(self, node: ast.BinOp, scores: View, mask: View) -> Optional[View]:
         """Per-token scores of `ids[:, 1:]` weighted by a mask of the ids' length cut as `[:, :-1]`: each
@@ -494,16 +540,19 @@ class _Scope:
         return scores
 
     def _shifted_twice(self, node: ast.Call, logits_node, logits, ids_node, ids, summary: tuple) -> bool:
-        """A helper that drops the last logit and the first label itself, given logits and labels the
-        caller already shifted that way: logits at t meet the label at t+2."""
-        if self.summarise or (summary[2], summary[3]) != _NEXT_TOKEN or not isinstance(logits, View) \
+        """A helper that pairs the logits at t with the label at t+1 itself (drops the last logit and the first
+        label, or pads the labels and drops their first), given logits and labels the caller already shifted
+        that way (the logits cut at [:-1], from any start, and the labels at [1:]): logits at t meet the label
+        at t+2."""
+        if self.summarise or not _pairs_next_token(summary[2], summary[3]) or not isinstance(logits, View) \
                 or not isinstance(ids, View) or not ids.is_ids or logits.base == ids.base \
-                or (logits.window, ids.window) != _NEXT_TOKEN:
+                or logits.window[1] != _NEXT_TOKEN[0][1] or ids.window != _NEXT_TOKEN[1] \
+                or _constant(logits.window[0]) is None and _sign(logits.window[0]) != 1:
             return False
         helper = ast.unparse(node.func)
         self.found.append((node, Violation(
             CODE, WARNING,
-            f"`{helper}` shifts its arguments itself ([:, :-1] of the logits, [:, 1:] of the labels), and "
+            f"`{helper}` shifts its arguments itself (it pairs the logits at position t with the label at t+1), and "
             f"`{ast.unparse(logits_node)}` and `{ast.unparse(ids_node)}` arrive already shifted that way: the logits "
             f"at position t are scored against the label at t+2 and one more position is dropped, silently; "
             f"pass the unshifted logits and labels")))
@@ -511,7 +560,7 @@ class _Scope:
 
     # ----- the verdict --------------------------------------------------------------------
     def check(self, logits: View, ids: View, node, logits_text: str, ids_text: str, fix: Optional[str] = None,
-              called: str = "") -> None:
+              called: str = "", scored: str = "gathered from") -> None:
         """gather pairs logits position start+j with id start+j (a shorter index reads only the first positions)."""
         if self.summarise:
             self.pairs.append((logits.base, logits.window, ids.base, ids.window, node))
@@ -537,7 +586,7 @@ class _Scope:
             causal = causal or f"{logits.model_class}, causal by {built}"
             self.found.append((node, Violation(
                 CODE, WARNING,
-                f"`{ids_text}` is gathered from `{logits_text}` at its own positions{called}, but the logits come from the "
+                f"`{ids_text}` is {scored} `{logits_text}` at its own positions{called}, but the logits come from the "
                 f"causal LM {at} ({causal}) on `{base}`, whose logits at position t predict token t+1; "
                 f"each token is scored by the prediction made at it, silently; "
                 f"pair the logits without their last position ([:, :-1]) with `{base}[:, 1:]`")))
@@ -574,6 +623,12 @@ def _within(outer: Window, inner: Window) -> Window:
 def _one_ahead(ids: Window, labels: Window) -> bool:
     """labels are the ids' window moved one token on: `seq[:-1]`/`seq[1:]`, `data[i:i+n]`/`data[i+1:i+1+n]`."""
     return _constant(_add(labels[0], ids[0], -1)) == 1 and _constant(_add(_length(labels), _length(ids), -1)) == 0
+
+
+def _pairs_next_token(first: Window, second: Window) -> bool:
+    """A helper's windows pair the first's position t with the second's t+1: `[:-1]` with `[1:]`, or the whole
+    logits with labels padded at the end and cut `[1:]`."""
+    return _constant(_add(second[0], first[0], -1)) == 1 and _constant(_add(_length(second), _length(first), -1)) == 0
 
 
 def _length(w: Window) -> Lin:
@@ -639,6 +694,11 @@ def _same_dim(unsqueezed: int, gathered: int) -> bool:
     return unsqueezed == gathered or (unsqueezed == -1) != (gathered == -1) and max(unsqueezed, gathered) >= 1
 
 
+def _pairing_verb(node) -> str:
+    """How a summarised helper pairs the ids with the logits: a gather reads them, a loss scores them."""
+    return "scored against" if isinstance(node, ast.Call) and not _is_gather(node) else "gathered from"
+
+
 def _is_gather(node: ast.Call) -> bool:
     return _called_name(node) in ("gather", "take_along_dim")
 
@@ -652,7 +712,7 @@ def _is_self(node) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
 
 
-def _helpers(tree: ast.Module, gather_lines) -> Dict[str, tuple]:
+def _helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozenset] = None) -> Dict[str, tuple]:
     """Module functions that gather one parameter's logits with another parameter's ids, per position:
     name -> (logits parameter, ids parameter, the window of each it gathers). Only functions holding
     a gathering call (one of the sorted `gather_lines`) can pair anything: the others are not run."""
@@ -662,13 +722,15 @@ def _helpers(tree: ast.Module, gather_lines) -> Dict[str, tuple]:
             continue
         params = [a.arg for a in node.args.posonlyargs + node.args.args]
         scope = _Scope({}, {}, summarise=True)
+        scope.loss_modules = loss_modules
+        scope.omittable = omitted_arguments.defaulting_to_none(node)
         for p in params:
             scope.env[p] = View(("param", p), FULL)
         scope.run(node.body)
         pairs = {(a[1], wa, b[1], wb): at for a, wa, b, wb, at in scope.pairs if a[0] == "param" == b[0] and a != b}
         if len(pairs) == 1:
             (a, wa, b, wb), at = pairs.popitem()
-            found[node.name] = (params.index(a), params.index(b), wa, wb, at)
+            found[node.name] = (params.index(a), params.index(b), wa, wb, at, frozenset(scope.assumed))
     return found
 
 
@@ -678,7 +740,7 @@ _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPER
 def spelled_in(text: str) -> bool:
     """Whether a gathering call can be in a file's text: the module pass needs one, and this test
     costs far less than the walk of the tree that would find out."""
-    return text_scan.has_call(text, _GATHERING)
+    return text_scan.has_call(text, _GATHERING) or token_losses.spelled_in(text)
 
 
 def _module_names(nodes) -> Iterator[str]:
@@ -823,42 +885,49 @@ class _ModuleIndex:
 
 
 class _Mutated:
-    """Names whose object the module writes through (see _mutated), found on the first question: most
-    modules never ask."""
+    """Names whose object a module or a function writes through (see _mutated), found on the first
+    question: most scopes never ask. `nodes()` gives the scope's nodes."""
 
-    def __init__(self, index: _ModuleIndex):
-        self.index, self.found = index, None
+    def __init__(self, nodes):
+        self.nodes, self.found = nodes, None
 
     def __contains__(self, name: str) -> bool:
         if self.found is None:
-            self.found = frozenset(_mutated(self.index.nodes))
+            self.found = frozenset(_mutated(self.nodes()))
         return name in self.found
 
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violation]]:
     """Every misaligned per-token gather of the module (`text` is its source): (node to report, violation)."""
     index = _ModuleIndex(tree, text)
+    # a per-token loss pairs positions like a gather (token_losses); its names are looked for only where spelled
+    loss_modules = token_losses.module_bindings(text, index.assigns) if token_losses.spelled_in(text) else None
+    scoring = _GATHERING | (token_losses.call_names(loss_modules) if loss_modules is not None else frozenset())
     # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
     # which keeps this pass from walking every function of every file that merely names an op
-    gather_lines = index.lines_calling(_GATHERING)
+    gather_lines = index.lines_calling(scoring)
     if not gather_lines:
         return
     names = frozenset(index.names)
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
     for node in index.assigns:
         built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
-    helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines)}
-    gathering = _GATHERING | set(helpers)
+    helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines, loss_modules)}
+    aliases = helper_aliases.aliases(index.assigns, helpers) if helpers else {}
+    gathering = scoring | set(helpers) | set(aliases)
     passed = _passed_classes(tree, built, gathering, index)
     built_causal = _BuiltCausal(tree)
     gathering_lines = index.lines_calling(gathering)
-    model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn))
+    model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn), loss_modules,
+                                              aliases)
     produced = shifted_batches.producers(tree) if model_losses else {}
     batches = (shifted_batches.sources(index.assigns, produced) if produced else {}, produced)
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
     module_scope.batches = batches
-    module_scope.mutated = _Mutated(index)
+    module_scope.loss_modules = loss_modules
+    module_scope.aliases = aliases
+    module_scope.mutated = _Mutated(lambda: index.nodes)
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
@@ -875,7 +944,9 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
             scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
             scope.model_losses = model_losses
             scope.batches = batches
-            scope.mutated = frozenset(_mutated(ast.walk(fn)))
+            scope.loss_modules = loss_modules
+            scope.aliases = aliases
+            scope.mutated = _Mutated(lambda fn=fn: tree_walk.all_nodes(fn))
             scope.run(fn.body)
             yield from scope.found
 
