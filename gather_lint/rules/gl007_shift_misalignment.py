@@ -35,6 +35,10 @@ step copies the ids into the labels (``labels = input_ids.clone()``), into a cau
 unshifted, is reported at the loss; a helper stored on the model (``self.loss_function = causal_lm_loss``)
 that shifts itself (also by padding the labels and cutting ``[1:]``, when the caller leaves its
 ``shift_labels=None`` out) is followed like one the forward calls by name.
+Logits of a decoder that reads the labels shifted right (``shift_tokens_right(labels, ...)``, T5's
+``_shift_right``, or a function of the file writing ``labels[:, :-1]`` into ``[:, 1:]``, also as the default
+filled in for ``decoder_input_ids=None``) already predict the label at their own position: handed with those
+labels to a helper that shifts again, each position is scored against the token two steps ahead.
 
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or

@@ -35,6 +35,20 @@ def taken_when_omitted(test: ast.expr, omittable) -> Optional[tuple]:
     return None
 
 
+def filled_default(stmt: ast.If, omittable) -> Optional[str]:
+    """`if p is None: p = ...` (also `if labels is not None and p is None:`) with no else, for a parameter p
+    defaulting to None: p, whose value after the statement is the body's when the call leaves p out."""
+    if stmt.orelse:
+        return None
+    tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And) else [stmt.test]
+    checked = [taken_when_omitted(t, omittable) for t in tests]
+    if any(c is None for c in checked):
+        return None
+    assigned = {t.id for s in stmt.body if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)}
+    filled = [name for name, when_omitted in checked if when_omitted and name in assigned]
+    return filled[0] if len(filled) == 1 else None
+
+
 def passed(call: ast.Call, assumed: FrozenSet[tuple]) -> bool:
     """Whether the call gives one of the `assumed` (parameter, position) left out (or may, through `*`/`**`)."""
     if not assumed:

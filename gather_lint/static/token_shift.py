@@ -20,7 +20,7 @@ from typing import Dict, Iterator, Optional, Tuple
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
-from . import token_losses, tree_walk
+from . import right_shifted_decoders, token_losses, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -156,6 +156,7 @@ class _Scope:
         self.aliases: Dict[str, str] = {}  # self.<attr> -> the module function stored there (helper_aliases)
         self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
         self.assumed: set = set()  # those of them the summary assumes left out
+        self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -185,10 +186,21 @@ class _Scope:
 
     def _branches(self, stmt) -> None:
         """Each branch (or loop body) from what holds before it; after it, what any of them assigns is unknown."""
-        taken = omitted_arguments.taken_when_omitted(stmt.test, self.omittable) if isinstance(stmt, ast.If) else None
+        taken = omitted_arguments.taken_when_omitted(stmt.test, self.omittable) \
+            if isinstance(stmt, ast.If) and self.summarise else None
         if taken is not None:  # a helper's summary: the path of a call that leaves the parameter out
             self.assumed.add((taken[0], self.omittable[taken[0]]))
             self.run(stmt.body if taken[1] else stmt.orelse)
+            return
+        filled = omitted_arguments.filled_default(stmt, self.omittable) if isinstance(stmt, ast.If) else None
+        if filled is not None:  # `if ids is None: ids = ...`: what the call that leaves it out computes
+            saved = dict(self.env)
+            self.run(stmt.body)
+            default = self.env.get(filled)
+            self.env = saved
+            self._forget(stmt)
+            if isinstance(default, View):
+                self.env[filled] = default
             return
         if not isinstance(stmt, ast.If):
             self._forget(stmt)  # a loop body also starts from what its previous iteration left
@@ -204,6 +216,13 @@ class _Scope:
     def bind(self, target, value, stmt) -> None:
         if isinstance(target, ast.Name):  # a value this pass does not follow is a fresh tensor of its own
             self.env[target.id] = value if value is not None else View((target.id, stmt.lineno, stmt.col_offset), FULL)
+        elif isinstance(target, ast.Tuple) and target.elts and isinstance(target.elts[0], ast.Name) \
+                and isinstance(value, View) and value.logits and value.call is not None:
+            # `states, _ = self.rnn(x)` / `logits, values = model(ids)`: the per-position output comes first
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    self.env[node.id] = View((node.id, stmt.lineno, node.col_offset), FULL)
+            self.env[target.elts[0].id] = value
         else:
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
@@ -380,6 +399,12 @@ class _Scope:
             if loss is not None:
                 self.model_loss(node, loss)
                 return None
+        shifted = right_shifted_decoders.shifted_argument(node, self.shift_rights)
+        if shifted is not None:  # shift_tokens_right(labels): position t holds label t-1
+            labels = self.value(shifted)
+            if isinstance(labels, View) and labels.is_ids and not labels.flat:
+                return replace(labels, window=(_add(labels.window[0], ONE, -1), _add(labels.window[1], ONE, -1)))
+            return None
         return self.model(node, name) if not self.summarise else None
 
     def model_loss(self, node: ast.Call, loss: tuple) -> None:
@@ -444,6 +469,9 @@ class _Scope:
         if first is None or any(isinstance(a, ast.Starred) for a in node.args):
             return None
         ids = self.value(first)
+        if isinstance(ids, View) and ids.logits and not ids.flat and _is_self(func.value if isinstance(func, ast.Attribute) else None) \
+                and not keywords:
+            return ids  # `self.lm_head(self.decoder(...))`: a layer over per-position states keeps the positions
         if not isinstance(ids, View) or not ids.is_ids:
             return None
         window, keep = ids.window, None
@@ -511,6 +539,8 @@ class _Scope:
         if omitted_arguments.passed(node, summary[5] if len(summary) > 5 else frozenset()):
             return  # the summary is the path taken without that argument
         logits, ids = self.value(args[first]), self.value(args[second])
+        if self._decoder_shifted_twice(node, logits, ids, args[second], summary):
+            return
         if self._shifted_twice(node, args[first], logits, args[second], ids, summary):
             return
         if isinstance(logits, View) and isinstance(ids, View) and ids.is_ids:
@@ -538,6 +568,16 @@ class _Scope:
             f"each target token takes the mask of the token before it, so the masked span (prompt, padding) "
             f"is off by one position, silently; cut the mask like the targets, `{name}[:, 1:]`")))
         return scores
+
+    def _decoder_shifted_twice(self, node: ast.Call, logits, ids, ids_node, summary: tuple) -> bool:
+        """A shifting helper given logits of a decoder that read these very labels shifted right, and the labels
+        as they are: the decoder already aligned them (right_shifted_decoders)."""
+        if self.summarise or not _pairs_next_token(summary[2], summary[3]) or not isinstance(logits, View) \
+                or not logits.logits or not isinstance(ids, View) or not ids.is_ids or logits.base != ids.base \
+                or ids.window != FULL or logits.window != (_add(FULL[0], ONE, -1), _add(FULL[1], ONE, -1)):
+            return False
+        self.found.append((node, right_shifted_decoders.shifted_twice(ast.unparse(node.func), node, ast.unparse(ids_node))))
+        return True
 
     def _shifted_twice(self, node: ast.Call, logits_node, logits, ids_node, ids, summary: tuple) -> bool:
         """A helper that pairs the logits at t with the label at t+1 itself (drops the last logit and the first
@@ -927,6 +967,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     module_scope.batches = batches
     module_scope.loss_modules = loss_modules
     module_scope.aliases = aliases
+    shift_rights = _Lazy(lambda: frozenset(right_shifted_decoders.shifting_functions(tree)))
+    module_scope.shift_rights = shift_rights
     module_scope.mutated = _Mutated(lambda: index.nodes)
     module_scope.run(tree.body)
     yield from module_scope.found
@@ -946,6 +988,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
             scope.batches = batches
             scope.loss_modules = loss_modules
             scope.aliases = aliases
+            scope.shift_rights = shift_rights
+            scope.omittable = omitted_arguments.defaulting_to_none(fn)
             scope.mutated = _Mutated(lambda fn=fn: tree_walk.all_nodes(fn))
             scope.run(fn.body)
             yield from scope.found
@@ -955,6 +999,18 @@ def _has_line_in(lines, fn) -> bool:
     """Whether a gathering call starts inside fn's lines (sorted `lines`)."""
     i = bisect.bisect_left(lines, fn.lineno)
     return i < len(lines) and lines[i] <= (fn.end_lineno or fn.lineno)
+
+
+class _Lazy:
+    """A value computed on the first call (most modules never ask)."""
+
+    def __init__(self, make):
+        self.make, self.value = make, None
+
+    def __call__(self):
+        if self.value is None:
+            self.value = self.make()
+        return self.value
 
 
 class _BuiltCausal:
