@@ -167,3 +167,45 @@ def test_torch_unshifted_loss_differs_from_next_token_loss(torch):
     reference = -torch.stack([lp[b, t, ids[b, t + 1]] for b in range(2) for t in range(5)]).mean()
     assert torch.allclose(same, transposed)
     assert torch.allclose(shifted, reference) and not torch.allclose(same, reference)
+
+
+SHIFTING_FORWARD = '''
+import torch
+import torch.nn as nn
+from torch.nn import CrossEntropyLoss
+
+
+class CharLMHeadModel(nn.Module):
+    def __init__(self, vocab, width):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, width)
+        self.lm_head = nn.Linear(width, vocab)
+
+    def forward(self, input_ids, labels=None):
+        logits = self.lm_head(self.wte(input_ids).cumsum(1))
+        shift_logits = logits[..., :-1, :].contiguous()
+        shift_labels = labels[..., 1:].contiguous()
+        return CrossEntropyLoss()(shift_logits.view(-1, shift_logits.size(-1)), shift_labels.view(-1))
+
+
+def sample_window(stream, width):
+    at = torch.randint(len(stream) - width - 1, (1,)).item()
+    window = stream[at:at + width]
+    return window[None], {TARGETS}
+
+
+if __name__ == "__main__":
+    net = CharLMHeadModel(20, 8)
+    stream = torch.randint(0, 20, (100,))
+    xb, yb = sample_window(stream, 8)
+    net(xb, labels=yb).backward()
+'''
+
+
+@pytest.mark.parametrize("targets, fires", [
+    ("stream[at + 1:at + 1 + width].unsqueeze(0)", True),  # one ahead, and the forward shifts again
+    ("window[None].clone()", False),  # the inputs themselves: the forward's shift is the only one
+])
+def test_forward_with_its_own_shift_given_pre_shifted_labels(targets, fires):
+    code = SHIFTING_FORWARD.replace("{TARGETS}", targets)
+    assert (_codes_at(code) == [("GL007", _line_of(code, "return CrossEntropyLoss()"))]) == fires, targets

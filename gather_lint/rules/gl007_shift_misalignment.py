@@ -39,6 +39,9 @@ Logits of a decoder that reads the labels shifted right (``shift_tokens_right(la
 ``_shift_right``, or a function of the file writing ``labels[:, :-1]`` into ``[:, 1:]``, also as the default
 filled in for ``decoder_input_ids=None``) already predict the label at their own position: handed with those
 labels to a helper that shifts again, each position is scored against the token two steps ahead.
+A library causal LM (transformers' ``...ForCausalLM``/``...LMHeadModel``, ``AutoModelForCausalLM``) shifts
+its labels itself: ``model(seq[:, :-1], labels=seq[:, 1:])`` shifts them twice (the decoder halves of
+encoder-decoder models, ``BartForCausalLM`` and the like, take labels as given and are left out).
 
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or

@@ -201,6 +201,11 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
             node = node.args[0]  # torch.tensor(seq[1:], dtype=...)
         elif called in _KEEPING and isinstance(node.func, ast.Attribute):
             node = node.func.value  # seq[:, 1:].long()
+        elif called == "unsqueeze" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0:
+            node = node.func.value  # x.unsqueeze(0): a batch of one, the same positions
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value is None:
+            node = node.value  # x[None]
         elif isinstance(node, ast.Name) and assigned.get(node.id) is not None:
             node = assigned[node.id]
         else:

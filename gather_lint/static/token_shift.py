@@ -20,7 +20,7 @@ from typing import Dict, Iterator, Optional, Tuple
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
-from . import right_shifted_decoders, token_losses, tree_walk
+from . import library_causal_lms, right_shifted_decoders, token_losses, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -157,6 +157,7 @@ class _Scope:
         self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
         self.assumed: set = set()  # those of them the summary assumes left out
         self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
+        self.file_classes: frozenset = frozenset()  # classes the file defines (not library ones)
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -463,6 +464,8 @@ class _Scope:
         if isinstance(func, ast.Attribute) and name == "forward":
             func = func.value
         keywords = self._keywords(node)
+        if keywords is not None and "labels" in keywords:
+            self._library_shift(node, func, keywords)
         if keywords is None or any(k in _OTHER_POSITIONS for k in keywords):
             return None
         first = node.args[0] if node.args else keywords.get("input_ids")
@@ -486,6 +489,21 @@ class _Scope:
         built = self.classes.get(owner)
         causal = built if built and _CAUSAL_CLASS.search(built) else None
         return View(ids.base, window, True, causal, node, keep, built)
+
+    def _library_shift(self, node: ast.Call, func, keywords: Dict[str, ast.expr]) -> None:
+        """`model(ids, labels=...)` on a library causal LM that shifts its labels (library_causal_lms): labels
+        already one token ahead of the ids are shifted twice."""
+        built = self.classes.get(ast.unparse(func))
+        if not built or built in self.file_classes or not library_causal_lms.shifts_labels(built):
+            return
+        first = node.args[0] if node.args else keywords.get("input_ids")
+        if first is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        ids, labels = self.value(first), self.value(keywords["labels"])
+        if isinstance(ids, View) and isinstance(labels, View) and ids.is_ids and labels.is_ids and not ids.flat \
+                and ids.base == labels.base and _one_ahead(ids.window, labels.window):
+            self.found.append((node, library_causal_lms.shifted_twice(
+                built, ast.unparse(node.func) + "(...)", ast.unparse(first), ast.unparse(keywords["labels"]))))
 
     def gather(self, node: ast.Call) -> Optional[View]:
         func = node.func
@@ -780,7 +798,7 @@ _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPER
 def spelled_in(text: str) -> bool:
     """Whether a gathering call can be in a file's text: the module pass needs one, and this test
     costs far less than the walk of the tree that would find out."""
-    return text_scan.has_call(text, _GATHERING) or token_losses.spelled_in(text)
+    return text_scan.has_call(text, _GATHERING) or token_losses.spelled_in(text) or library_causal_lms.spelled_in(text)
 
 
 def _module_names(nodes) -> Iterator[str]:
@@ -937,6 +955,9 @@ class _Mutated:
         return name in self.found
 
 
+_CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
+
+
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violation]]:
     """Every misaligned per-token gather of the module (`text` is its source): (node to report, violation)."""
     index = _ModuleIndex(tree, text)
@@ -946,7 +967,9 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
     # which keeps this pass from walking every function of every file that merely names an op
     gather_lines = index.lines_calling(scoring)
-    if not gather_lines:
+    # functions naming a library causal LM and passing labels= call it (library_causal_lms)
+    library = library_causal_lms.lines(text) if library_causal_lms.spelled_in(text) else None
+    if not gather_lines and not library:
         return
     names = frozenset(index.names)
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
@@ -969,6 +992,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     module_scope.aliases = aliases
     shift_rights = _Lazy(lambda: frozenset(right_shifted_decoders.shifting_functions(tree)))
     module_scope.shift_rights = shift_rights
+    # from the text: the blocks parsed may leave out a class that names no op
+    module_scope.file_classes = frozenset(_CLASS_LINE.findall(text)) if library else frozenset()
     module_scope.mutated = _Mutated(lambda: index.nodes)
     module_scope.run(tree.body)
     yield from module_scope.found
@@ -981,7 +1006,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
                                     lambda fn: batches[0] and any(shifted_batches.iterates(n, batches[0]) for n in ast.walk(fn))),
                   **passed}
     for fn in index.defs:
-        if _has_line_in(lines, fn):
+        if _has_line_in(lines, fn) or library and _has_line_in(library[0], fn) and _has_line_in(library[1], fn):
             classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
             scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
             scope.model_losses = model_losses
@@ -989,6 +1014,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
             scope.loss_modules = loss_modules
             scope.aliases = aliases
             scope.shift_rights = shift_rights
+            scope.file_classes = module_scope.file_classes
             scope.omittable = omitted_arguments.defaulting_to_none(fn)
             scope.mutated = _Mutated(lambda fn=fn: tree_walk.all_nodes(fn))
             scope.run(fn.body)

@@ -1,0 +1,50 @@
+"""Library causal LMs that shift their labels themselves.
+
+A transformers causal LM (`AutoModelForCausalLM`, `GPT2LMHeadModel`, `LlamaForCausalLM`, ...) called with
+`labels=` pairs its logits at t with the label at t+1 inside (`labels` are meant to be the input ids).
+Labels the caller already cut one token ahead of the ids (`model(seq[:, :-1], labels=seq[:, 1:])`) are
+shifted twice: each position is scored against the token two steps ahead. The decoder halves of
+encoder-decoder models (`BartForCausalLM`, `TrOCRForCausalLM`, ...) do not shift (their labels are
+documented as already shifted) and are left out, as is any class defined in the file itself.
+"""
+from __future__ import annotations
+
+import re
+
+from ..contract import WARNING, Violation
+
+_SHIFTING = re.compile(r"(?:ForCausalLM|LMHeadModel)$")
+# decoder halves of encoder-decoder models: their loss takes labels as given
+_NOT_SHIFTING = re.compile(r"^(?:Bart|MBart|PLBart|Marian|Pegasus|BigBirdPegasus|Blenderbot|BlenderbotSmall|Whisper|"
+                           r"TrOCR|Mvp|Speech2Text2|Trocr)ForCausalLM$")
+
+
+def shifts_labels(class_name: str) -> bool:
+    return bool(_SHIFTING.search(class_name)) and not _NOT_SHIFTING.match(class_name)
+
+
+def shifted_twice(class_name: str, call_text: str, ids_text: str, labels_text: str) -> Violation:
+    return Violation(
+        "GL007", WARNING,
+        f"`{class_name}` shifts its labels itself (its logits at t are scored against labels[t + 1]), but "
+        f"`{call_text}` passes `{labels_text}`, already one token ahead of `{ids_text}` (cut from one sequence a "
+        f"token apart): each position is scored against the token two steps ahead and one more is dropped, "
+        f"silently; give the model the same tokens as input ids and labels (the whole sequence, uncut)",
+        help="pass labels aligned with the input ids; the model shifts them")
+
+
+_NAMES = ("ForCausalLM", "LMHeadModel")
+
+
+def spelled_in(text: str) -> bool:
+    """A library causal LM named and called with labels: a cheap test before any walk."""
+    return "labels=" in text and any(name in text for name in _NAMES)
+
+
+def lines(text: str) -> list:
+    """Sorted lines naming a causal LM class and lines passing `labels=`: a function holding both can
+    build (or be annotated with) such a model and call it."""
+    from . import text_scan
+    named = sorted({text.count("\n", 0, at) + 1 for name in _NAMES for at in text_scan.positions(text, name)})
+    passing = sorted({text.count("\n", 0, at) + 1 for at in text_scan.positions(text, "labels=")})
+    return named, passing
