@@ -42,6 +42,10 @@ labels to a helper that shifts again, each position is scored against the token 
 A library causal LM (transformers' ``...ForCausalLM``/``...LMHeadModel``, ``AutoModelForCausalLM``) shifts
 its labels itself: ``model(seq[:, :-1], labels=seq[:, 1:])`` shifts them twice (the decoder halves of
 encoder-decoder models, ``BartForCausalLM`` and the like, take labels as given and are left out).
+Per-token scores of the next tokens (``tokens[:, 1:]``, also returned by a helper that gathers them)
+paired with a mask made from the same tokens (``tokens != pad``) at the unshifted positions, multiplied or
+cut together in one statement (``lp, m = logprobs[:, s:e], mask[:, s:e]``), give each score the flag of the
+token before it.
 
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or

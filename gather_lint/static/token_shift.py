@@ -20,7 +20,7 @@ from typing import Dict, Iterator, Optional, Tuple
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
-from . import library_causal_lms, right_shifted_decoders, token_losses, tree_walk
+from . import library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -72,10 +72,11 @@ class View:
     model_class: Optional[str] = None  # the class of the model that made these logits, when known
     scores: bool = False  # a per-token gather's result: one value per position of `window` of the ids
     flat: bool = False  # flattened for a per-token loss (`view(-1, V)`): pairs still, but slices no longer place
+    mask: bool = False  # `ids != pad`: one flag per position of `window` of the ids (token_masks)
 
     @property
     def is_ids(self) -> bool:
-        return not self.logits and not self.scores
+        return not self.logits and not self.scores and not self.mask
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,7 @@ class _Scope:
         self.aliases: Dict[str, str] = {}  # self.<attr> -> the module function stored there (helper_aliases)
         self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
         self.assumed: set = set()  # those of them the summary assumes left out
+        self.returned: list = []  # what a summarised helper's return statements give
         self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
         self.file_classes: frozenset = frozenset()  # classes the file defines (not library ones)
 
@@ -165,8 +167,10 @@ class _Scope:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
             if isinstance(stmt, ast.Assign) and _pairwise(stmt):  # `a, b = x[:, :-1], x[:, 1:]`
-                for target, item in zip(stmt.targets[0].elts, stmt.value.elts):
-                    self.bind(target, self.value(item), stmt)
+                values = [self.value(item) for item in stmt.value.elts]
+                self._cut_together(stmt, values)
+                for target, item in zip(stmt.targets[0].elts, values):
+                    self.bind(target, item, stmt)
             elif isinstance(stmt, ast.Assign):
                 value = self.value(stmt.value)
                 self._class_of(stmt.targets, stmt.value)
@@ -176,7 +180,9 @@ class _Scope:
                     self._bind_batch(shifted_batches.assigned_items(stmt.targets[0], stmt.value, *self.batches), stmt)
             elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
                 self.bind(stmt.target, self.value(stmt.value), stmt)
-            elif isinstance(stmt, (ast.Expr, ast.Return)) and stmt.value is not None:
+            elif isinstance(stmt, ast.Return) and stmt.value is not None:
+                self.returned.append(self.value(stmt.value))
+            elif isinstance(stmt, ast.Expr) and stmt.value is not None:
                 self.value(stmt.value)
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):
                 self.run(stmt.body)
@@ -282,9 +288,16 @@ class _Scope:
             if isinstance(node.op, ast.Mult) and isinstance(left, View):
                 right = self.value(node.right)
                 if isinstance(right, View):
+                    if self._token_masked(node, node.left, left, node.right, right):
+                        return left if left.scores else right
                     return self._masked(node, left, right) or self._masked(node, right, left)
             scalar = isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute))  # logits / temperature
             return left if isinstance(left, View) and left.logits and scalar else None
+        if isinstance(node, ast.Compare):
+            found = self._mask_of(node)
+            if found is None:
+                self._visit(node)
+            return found
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
@@ -371,6 +384,8 @@ class _Scope:
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         if name in ("gather", "take_along_dim"):
             return self.gather(node)
+        if name in ("ne", "not_equal", "eq", "equal", "lt", "gt", "le", "ge"):
+            return self._mask_of(node)
         if self.loss_modules is not None:
             pair = token_losses.scored_pair(node, self.loss_modules)
             if pair is not None:
@@ -393,8 +408,7 @@ class _Scope:
             return Column(owner, d) if isinstance(owner, View) and owner.is_ids and d is not None else None
         helper = func.id if isinstance(func, ast.Name) else helper_aliases.called_function(node, self.aliases)
         if helper in self.helpers:
-            self.helper(node, self.helpers[helper])
-            return None
+            return self.helper(node, self.helpers[helper])
         if not self.summarise and self.model_losses and isinstance(func, (ast.Name, ast.Attribute)):
             loss = self.model_losses.get(self.classes.get(ast.unparse(func), ""))
             if loss is not None:
@@ -525,7 +539,7 @@ class _Scope:
         if d is None or not isinstance(logits, View) or not isinstance(column, Column) or not _same_dim(column.dim, d):
             return None
         self.check(logits, column.view, node, ast.unparse(source), ast.unparse(index))
-        return View(column.view.base, column.view.window, scores=True) if logits.logits else None
+        return View(column.view.base, column.view.window, scores=True) if logits.logits or self.summarise else None
 
     def _padded(self, node: ast.Call) -> Optional[View]:
         """`F.pad(ids, (a, b))`: the ids' positions with a before and b after (ids are [B, L]: the last dim is
@@ -548,7 +562,7 @@ class _Scope:
             self.check(logits, labels, node, ast.unparse(source), ast.unparse(target), scored="scored against")
         return None
 
-    def helper(self, node: ast.Call, summary: tuple) -> None:
+    def helper(self, node: ast.Call, summary: tuple) -> Optional[View]:
         """A helper's gather, placed in the caller: its slices of the parameters apply to the arguments."""
         first, second, first_window, second_window, gather = summary[:5]
         args = list(node.args)
@@ -557,8 +571,11 @@ class _Scope:
         if omitted_arguments.passed(node, summary[5] if len(summary) > 5 else frozenset()):
             return  # the summary is the path taken without that argument
         logits, ids = self.value(args[first]), self.value(args[second])
+        returns = summary[6] if len(summary) > 6 else None
+        scores = View(ids.base, _within(ids.window, returns), scores=True) \
+            if returns is not None and isinstance(ids, View) and ids.is_ids and not ids.flat else None
         if self._decoder_shifted_twice(node, logits, ids, args[second], summary):
-            return
+            return scores
         if self._shifted_twice(node, args[first], logits, args[second], ids, summary):
             return
         if isinstance(logits, View) and isinstance(ids, View) and ids.is_ids:
@@ -572,6 +589,39 @@ class _Scope:
             self.check(logits, ids, at, ast.unparse(args[first]), ast.unparse(args[second]), fix,
                        f" (`{ast.unparse(node.func)}(...)` at line {node.lineno})" if at is not node else "",
                        _pairing_verb(gather))
+        return scores
+
+    def _mask_of(self, node) -> Optional[View]:
+        """`ids != pad` (token_masks): a flag per position of the ids."""
+        ids = token_masks.compared(node)
+        held = self.value(ids) if ids is not None else None
+        return replace(held, mask=True) if isinstance(held, View) and held.is_ids and not held.flat else None
+
+    def _token_masked(self, node, a_node, a: View, b_node, b: View) -> bool:
+        """Scores of some tokens and flags of the same tokens paired position by position (multiplied, or cut
+        in one statement) while they cover windows a fixed offset apart (token_masks)."""
+        scores, mask, scores_node, mask_node = (a, b, a_node, b_node) if a.scores else (b, a, b_node, a_node)
+        if not (scores.scores and mask.mask) or scores.base != mask.base or scores.flat or mask.flat:
+            return False
+        offset = _constant(_add(scores.window[0], mask.window[0], -1))
+        same_length = _constant(_add(_length(scores.window), _length(mask.window), -1)) == 0
+        if not offset or not same_length:
+            return False
+        self.found.append((node, token_masks.misaligned(ast.unparse(scores_node), ast.unparse(mask_node),
+                                                        _text_of(scores.base), offset)))
+        return True
+
+    def _cut_together(self, stmt: ast.Assign, values) -> None:
+        """`scores, mask = logprobs[:, s:e], mask[:, s:e]`: cut in one statement, meant to line up."""
+        for i, a in enumerate(values):
+            for j in range(i + 1, len(values)):
+                b = values[j]
+                if isinstance(a, View) and isinstance(b, View) and (a.scores or b.scores):
+                    if self._token_masked(stmt, stmt.value.elts[i], a, stmt.value.elts[j], b):
+                        # reported here, once: what follows uses them as the pair they were meant to be
+                        scores, at = (a, j) if a.scores else (b, i)
+                        values[at] = replace(values[at], window=scores.window)
+                        return
 
     def _masked(self, node: ast.BinOp, scores: View, mask: View) -> Optional[View]:
         """Per-token scores of `ids[:, 1:]` weighted by a mask of the ids' length cut as `[:, :-1]`: each
@@ -788,7 +838,10 @@ def _helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozenset] =
         pairs = {(a[1], wa, b[1], wb): at for a, wa, b, wb, at in scope.pairs if a[0] == "param" == b[0] and a != b}
         if len(pairs) == 1:
             (a, wa, b, wb), at = pairs.popitem()
-            found[node.name] = (params.index(a), params.index(b), wa, wb, at, frozenset(scope.assumed))
+            # the helper returns the per-token values it gathered: their window of the ids argument
+            scores = {r.window for r in scope.returned if isinstance(r, View) and r.scores and r.base == ("param", b)}
+            returns = scores.pop() if len(scores) == 1 and len(scope.returned) == 1 else None
+            found[node.name] = (params.index(a), params.index(b), wa, wb, at, frozenset(scope.assumed), returns)
     return found
 
 
