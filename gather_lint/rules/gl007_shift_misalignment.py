@@ -46,6 +46,9 @@ Per-token scores of the next tokens (``tokens[:, 1:]``, also returned by a helpe
 paired with a mask made from the same tokens (``tokens != pad``) at the unshifted positions, multiplied or
 cut together in one statement (``lp, m = logprobs[:, s:e], mask[:, s:e]``), give each score the flag of the
 token before it.
+Labels a collate function copies from the ids (``labels = ids.clone()`` then ``labels[:, :n] = -100``: a
+write of one value moves no token) are followed through ``for batch in DataLoader(..., collate_fn=fn)``, also
+into a function of the file the batch is handed to.
 
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or

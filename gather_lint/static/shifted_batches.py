@@ -25,6 +25,11 @@ _LOADERS = ("DataLoader",)
 Produced = Union[Tuple[Optional[Tuple[str, tuple]], ...], Dict[str, Tuple[str, tuple]]]
 
 
+def loads(text: str) -> bool:
+    """A DataLoader, a collate function or a Dataset's `__getitem__` is spelled: batches may come from a producer."""
+    return "collate_fn" in text or "__getitem__" in text or "DataLoader(" in text
+
+
 def producers(tree: ast.Module) -> Dict[str, Produced]:
     """Dataset classes (by `__getitem__`) and functions returning two or more windows of one sequence."""
     found: Dict[str, Produced] = {}
@@ -87,7 +92,8 @@ def loop_items(target, iterated, held: Dict[str, Tuple[str, bool]], found: Dict[
         iterated, target = iterated.args[0], target.elts[1]
     if isinstance(iterated, ast.Name) and iterated.id in held:
         return _unpacked(target, found[held[iterated.id][0]])
-    return None
+    direct = _held(iterated, {}, {}, found)  # `for batch in DataLoader(data, collate_fn=fn)`
+    return _unpacked(target, found[direct[0]]) if direct is not None and direct[1] else None
 
 
 def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
@@ -97,7 +103,8 @@ def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
     iterated = node.iter
     if isinstance(iterated, ast.Call) and _last_name(iterated.func) == "enumerate" and iterated.args:
         iterated = iterated.args[0]
-    return isinstance(iterated, ast.Name) and iterated.id in held
+    return isinstance(iterated, ast.Name) and iterated.id in held or \
+        isinstance(iterated, ast.Call) and _last_name(iterated.func) in _LOADERS
 
 
 def spread(call: ast.Call, keys_of) -> ast.Call:
@@ -176,9 +183,22 @@ def _shared(items):
     return items  # windows a step apart, or copies of one whole sequence
 
 
+def fills_constant(stmt) -> bool:
+    """`x[...] = -100` / `x[mask] = IGNORE_INDEX`: a write of one value, which moves no token."""
+    value = stmt.value if isinstance(stmt, ast.Assign) else None
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+        value = value.operand
+    return isinstance(value, ast.Constant) or isinstance(value, (ast.Name, ast.Attribute)) and (
+        (value.id if isinstance(value, ast.Name) else value.attr).isupper() or "ignore" in ast.unparse(value).lower()
+        or "pad" in ast.unparse(value).lower())
+
+
 def _sliced_writes(nodes):
-    """Names written through a bounded slice: `labels[:, :-1] = ...`, `x[..., 1:] = ...`."""
+    """Names written through a bounded slice (`labels[:, :-1] = ...`, `x[..., 1:] = ...`) with something other
+    than one value (`labels[:, :n] = -100` only masks)."""
     for node in nodes:
+        if isinstance(node, ast.Assign) and fills_constant(node):
+            continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
         for target in targets:
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and any(

@@ -160,6 +160,7 @@ class _Scope:
         self.returned: list = []  # what a summarised helper's return statements give
         self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
         self.file_classes: frozenset = frozenset()  # classes the file defines (not library ones)
+        self.handed: Dict[str, dict] = {}  # shared by a module's scopes: batches handed to its functions
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -221,6 +222,8 @@ class _Scope:
         self._forget(stmt)
 
     def bind(self, target, value, stmt) -> None:
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and shifted_batches.fills_constant(stmt):
+            return  # `labels[:, :prompt_len] = -100`: some values change, every position stays where it was
         if isinstance(target, ast.Name):  # a value this pass does not follow is a fresh tensor of its own
             self.env[target.id] = value if value is not None else View((target.id, stmt.lineno, stmt.col_offset), FULL)
         elif isinstance(target, ast.Tuple) and target.elts and isinstance(target.elts[0], ast.Name) \
@@ -414,6 +417,8 @@ class _Scope:
             if loss is not None:
                 self.model_loss(node, loss)
                 return None
+        if isinstance(func, ast.Name) and func.id in self.module_names and self.batch_keys:
+            self._hand(node)
         shifted = right_shifted_decoders.shifted_argument(node, self.shift_rights)
         if shifted is not None:  # shift_tokens_right(labels): position t holds label t-1
             labels = self.value(shifted)
@@ -421,6 +426,14 @@ class _Scope:
                 return replace(labels, window=(_add(labels.window[0], ONE, -1), _add(labels.window[1], ONE, -1)))
             return None
         return self.model(node, name) if not self.summarise else None
+
+    def _hand(self, node: ast.Call) -> None:
+        """`score(model, batch)` with a dict batch whose keys are windows of one sequence: the function's
+        parameter receives those keys (checked when the function runs again with them)."""
+        for position, arg in enumerate(node.args):
+            keys = self._batch_keys_of(arg.id) if isinstance(arg, ast.Name) else None
+            if keys:
+                self.handed.setdefault(node.func.id, {})[position] = (self.env[arg.id].base, keys)
 
     def model_loss(self, node: ast.Call, loss: tuple) -> None:
         """`model(ids, labels=ids)` on a file class whose forward gathers its labels from its own logits
@@ -1036,7 +1049,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     gathering_lines = index.lines_calling(gathering)
     model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn), loss_modules,
                                               aliases)
-    produced = shifted_batches.producers(tree) if model_losses else {}
+    # batches a data pipeline cuts (or copies) from one sequence: for a model's own loss, or a loader's batches
+    produced = shifted_batches.producers(tree) if model_losses or shifted_batches.loads(text) else {}
     batches = (shifted_batches.sources(index.assigns, produced) if produced else {}, produced)
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
@@ -1052,26 +1066,43 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
     lines = index.lines_calling(gathering | set(model_losses) | set(produced))
-    if batches[0]:  # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
+    if produced:  # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
         lines = sorted(lines + [n.lineno for n in index.loops if shifted_batches.iterates(n, batches[0])])
     if produced:
         passed = {**_passed_classes(tree, built, frozenset(produced), index,
                                     lambda fn: batches[0] and any(shifted_batches.iterates(n, batches[0]) for n in ast.walk(fn))),
                   **passed}
+    handed = module_scope.handed  # batches of a producer handed to a module function: {function: {param: keys}}
+
+    def run(fn, received=None):
+        classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
+        scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
+        scope.model_losses = model_losses
+        scope.batches = batches
+        scope.loss_modules = loss_modules
+        scope.aliases = aliases
+        scope.shift_rights = shift_rights
+        scope.file_classes = module_scope.file_classes
+        scope.omittable = omitted_arguments.defaulting_to_none(fn)
+        scope.mutated = _Mutated(lambda: tree_walk.all_nodes(fn))
+        scope.handed = handed
+        for param, (base, keys) in (received or {}).items():  # the caller's batch, under the parameter's name
+            scope.env[param] = View(base, FULL)
+            scope.batch_keys[base] = keys
+        scope.run(fn.body)
+        return scope.found
+
+    ran = set()
     for fn in index.defs:
         if _has_line_in(lines, fn) or library and _has_line_in(library[0], fn) and _has_line_in(library[1], fn):
-            classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
-            scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
-            scope.model_losses = model_losses
-            scope.batches = batches
-            scope.loss_modules = loss_modules
-            scope.aliases = aliases
-            scope.shift_rights = shift_rights
-            scope.file_classes = module_scope.file_classes
-            scope.omittable = omitted_arguments.defaulting_to_none(fn)
-            scope.mutated = _Mutated(lambda fn=fn: tree_walk.all_nodes(fn))
-            scope.run(fn.body)
-            yield from scope.found
+            ran.add(fn.name)
+            yield from run(fn)
+    # a function handed a batch by a caller run above: once more, with the batch's keys known
+    for fn in index.defs:
+        if fn.name in handed and fn.name in ran and isinstance(fn, ast.FunctionDef):
+            params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+            received = {params[i]: keys for i, keys in handed.pop(fn.name).items() if i < len(params)}
+            yield from run(fn, received)
 
 
 def _has_line_in(lines, fn) -> bool:
