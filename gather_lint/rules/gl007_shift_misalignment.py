@@ -29,7 +29,8 @@ a ``collate_fn`` or a ``get_batch`` helper and unpacked from the DataLoader or t
 shifted twice (logits at t meet the token at t+2), reported at the forward's gather.
 
 A per-token loss pairs positions the same way: ``F.cross_entropy``/``F.nll_loss`` (or a
-``nn.CrossEntropyLoss()`` module) of ``logits.view(-1, V)`` with ``labels.view(-1)``, or of
+``nn.CrossEntropyLoss()`` module) of ``logits.view(-1, V)`` with ``labels.view(-1)`` (also ``view(B * T, C)``
+with ``view(B * T)``, ``flatten(0, 1)``, einops' ``rearrange(x, "b t v -> (b t) v")``), or of
 ``logits.transpose(1, 2)`` with ``labels``, is checked like the gather. So ``model(**batch)`` whose collate
 step copies the ids into the labels (``labels = input_ids.clone()``), into a causal forward that scores them
 unshifted, is reported at the loss; a helper stored on the model (``self.loss_function = causal_lm_loss``)

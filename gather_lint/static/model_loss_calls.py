@@ -46,7 +46,8 @@ def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple], loss_modules=N
         return None
     ids = params[0]
     nodes = tree_walk.all_nodes(forward)  # one walk, read by each question below
-    assigned = _without_casts_of(params, _single_assignments(forward, nodes))
+    assigned = _Assigned(_without_casts_of(params, {**_single_assignments(forward, nodes), **_rebinds(nodes, params)}))
+    assigned.every = _every_assignment(nodes)
     calls = [n for n in nodes if isinstance(n, ast.Call)]
     for call in calls:
         helper = call.func.id if isinstance(call.func, ast.Name) else helper_aliases.called_function(call, aliases or {})
@@ -61,6 +62,49 @@ def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple], loss_modules=N
             return (ids, labels.id, tuple(params), helpers[helper], ast.unparse(call.func), ast.unparse(logits))
     found = _inline_gather(calls, params, ids, assigned)
     return found if found is not None or loss_modules is None else _inline_loss(calls, params, ids, assigned, loss_modules)
+
+
+def _rebinds(nodes, params: List[str]) -> Dict[str, ast.expr]:
+    """`logits = logits.view(B * T, C)` after `logits = head(x)`: one expression for what the name finally holds
+    (the first value under the second's calls); a parameter rebound so (`targets = targets.view(B * T)`) stays
+    readable as the parameter under those calls. Names bound any other way are left to _single_assignments."""
+    values: Dict[str, list] = {}
+    for node in sorted((n for n in nodes if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))),
+                       key=lambda n: (n.lineno, n.col_offset)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    values.setdefault(name.id, []).append(node.value if isinstance(node, ast.Assign) and target is name else None)
+    out: Dict[str, ast.expr] = {}
+    for name, seen in values.items():
+        first = None if name in params else (seen[0] if len(seen) == 2 else None)
+        last = seen[-1]
+        if len(seen) != (1 if name in params else 2) or last is None or (first is None and name not in params):
+            continue
+        receiver = _innermost_receiver(last)
+        if not (isinstance(receiver, ast.Name) and receiver.id == name):
+            continue
+        out[name] = _with_receiver(last, first) if first is not None else last
+    return out
+
+
+def _same_name(a, b) -> bool:
+    return isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id
+
+
+def _innermost_receiver(node):
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return node
+
+
+def _with_receiver(node, inner):
+    """A copy of the call chain `node` with its innermost receiver replaced by `inner`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        func = ast.Attribute(value=_with_receiver(node.func.value, inner), attr=node.func.attr, ctx=ast.Load())
+        return ast.copy_location(ast.Call(func=func, args=node.args, keywords=node.keywords), node)
+    return inner
 
 
 def _without_casts_of(params: List[str], assigned: Dict[str, Optional[ast.expr]]) -> Dict[str, Optional[ast.expr]]:
@@ -86,7 +130,8 @@ def _inline_loss(calls: List[ast.Call], params: List[str], ids: str, assigned, m
         source, target = _flat_operands(pair, assigned)
         if source is None:
             continue
-        if isinstance(target, ast.Name) and target.id in params and target.id != ids and target.id not in assigned \
+        if isinstance(target, ast.Name) and target.id in params and target.id != ids and \
+                (target.id not in assigned or _same_name(_innermost_receiver(assigned[target.id]), target)) \
                 and _keeps_positions_of(source, ids, assigned, set()):
             return (ids, target.id, tuple(params), (0, 1, FULL, FULL, call), ast.unparse(call.func), ast.unparse(source))
         column = ast.Call(func=ast.Attribute(value=target, attr="unsqueeze", ctx=ast.Load()),
@@ -116,7 +161,7 @@ def _flat_operands(pair, assigned):
                 break
         if not (isinstance(node, ast.Call) and token_losses.flattening(node) == role):
             return None, None
-        out.append(node.func.value)
+        out.append(token_losses.flattened(node))
     return tuple(out)
 
 
@@ -185,21 +230,14 @@ def _single_assignments(fn: ast.FunctionDef, nodes=None) -> Dict[str, Optional[a
 
 
 def _keeps_positions_of(node: ast.expr, ids: str, assigned: Dict[str, Optional[ast.expr]], seen: set) -> bool:
-    """The expression reads the ids parameter through names assigned once, with no subscript and no call
-    that moves positions on the way."""
-    reads: List[str] = []
-    for part in ast.walk(node):
-        if isinstance(part, ast.Subscript):
-            return False
-        if isinstance(part, ast.Call):
-            func = part.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name in _REALIGNING or "shift" in name.lower():
-                return False
-        if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load):
-            reads.append(part.id)
+    """The expression reads the ids parameter through names assigned once (or rebound through layers,
+    `x = block(x)`), with no subscript and no call that moves positions on the way."""
+    reads = _plain_reads(node)
+    if reads is None:
+        return False
     if ids in reads:
         return True
+    every = getattr(assigned, "every", {})
     for name in reads:
         if name in seen or name not in assigned:
             continue
@@ -207,7 +245,54 @@ def _keeps_positions_of(node: ast.expr, ids: str, assigned: Dict[str, Optional[a
         value = assigned[name]
         if value is not None and _keeps_positions_of(value, ids, assigned, seen):
             return True
+        values = every.get(name)
+        # `x = emb(ids); x = self.blocks(x); x = self.norm(x)`: each rebinding reads positions as they are
+        if value is None and values and all(v is not None and _plain_reads(v) is not None for v in values) \
+                and _keeps_positions_of(values[0], ids, assigned, seen):
+            return True
     return False
+
+
+def _plain_reads(node: ast.expr) -> Optional[List[str]]:
+    """The names an expression reads, or None when it takes a subscript or calls what moves positions."""
+    reads: List[str] = []
+    for part in ast.walk(node):
+        if isinstance(part, ast.Subscript):
+            return None
+        if isinstance(part, ast.Call):
+            func = part.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in _REALIGNING or "shift" in name.lower():
+                return None
+        if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load):
+            reads.append(part.id)
+    return reads
+
+
+class _Assigned(dict):
+    """name -> its single assignment (see _single_assignments), with `every`: name -> all the values a plain
+    `name = ...` gave it, in source order."""
+
+    every: Dict[str, list] = {}
+
+
+def _every_assignment(nodes) -> Dict[str, list]:
+    """Each name's values in source order: `h, _ = rnn(h)` gives h the whole call; a binding this cannot
+    read (`+=`, a loop or `with` target, a walrus) gives None."""
+    out: Dict[str, list] = {}
+    binders = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)
+    for node in sorted((n for n in nodes if isinstance(n, binders)), key=lambda n: (n.lineno, n.col_offset)):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            targets, value = [i.optional_vars for i in node.items if i.optional_vars is not None], None
+        else:
+            targets, value = [node.target], None
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    out.setdefault(name.id, []).append(value)
+    return out
 
 
 def bound_arguments(call: ast.Call, summary: tuple) -> Optional[tuple]:

@@ -92,14 +92,20 @@ def _classes_moved_to_dim_one(node) -> Optional[ast.expr]:
 
 
 def flattening(call: ast.Call) -> Optional[str]:
-    """"logits" for `x.view(-1, V)`/`reshape(-1, V)`/`flatten(0, 1)`/`flatten(end_dim=-2)` (rows of classes),
-    "ids" for `x.view(-1)`/`reshape(-1)`/`flatten()`: a flattening that keeps the order of positions."""
+    """"logits" for `x.view(-1, V)`/`reshape(-1, V)`/`view(B * T, C)`/`flatten(0, 1)`/`flatten(end_dim=-2)`/
+    `rearrange(x, "b t v -> (b t) v")` (rows of classes), "ids" for `x.view(-1)`/`view(B * T)`/`flatten()`/
+    `rearrange(y, "b t -> (b t)")`: a flattening that keeps the order of positions."""
     func = call.func
-    if not isinstance(func, ast.Attribute) or any(isinstance(a, ast.Starred) for a in call.args):
+    if any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    args = [a.value if isinstance(a, ast.Constant) else _negative(a) for a in call.args]
+    if _name(func) == "rearrange":
+        return _rearranged(call)
+    if not isinstance(func, ast.Attribute):
+        return None
+    # `B * T`, the product of the leading sizes, reads as -1 does
+    args = [a.value if isinstance(a, ast.Constant) else -1 if _product(a) else _negative(a) for a in call.args]
     keywords = {k.arg: (k.value.value if isinstance(k.value, ast.Constant) else _negative(k.value)) for k in call.keywords}
-    if func.attr in ("view", "reshape") and not keywords and args[:1] == [-1]:
+    if func.attr in ("view", "reshape") and not keywords and args[:1] == [-1] and -1 not in args[1:]:
         return "ids" if len(args) == 1 else ("logits" if len(args) == 2 else None)
     if func.attr == "flatten":
         start = args[0] if args else keywords.get("start_dim", 0)
@@ -109,6 +115,32 @@ def flattening(call: ast.Call) -> Optional[str]:
         if start == 0 and end in (1, -2):
             return "logits"
     return None
+
+
+def flattened(call: ast.Call) -> Optional[ast.expr]:
+    """The tensor a flattening call flattens: the receiver, or rearrange's first argument."""
+    if _name(call.func) == "rearrange":
+        return call.args[0] if call.args else None
+    return call.func.value if isinstance(call.func, ast.Attribute) else None
+
+
+def _rearranged(call: ast.Call) -> Optional[str]:
+    """einops `rearrange(x, "b t v -> (b t) v")`: "logits"; `rearrange(y, "b t -> (b t)")`: "ids"."""
+    pattern = call.args[1] if len(call.args) == 2 else None
+    if not (isinstance(pattern, ast.Constant) and isinstance(pattern.value, str)) or call.keywords:
+        return None
+    left, _, right = pattern.value.partition("->")
+    names, out = left.split(), right.replace("(", " ( ").replace(")", " ) ").split()
+    if len(names) == 3 and out == ["(", names[0], names[1], ")", names[2]]:
+        return "logits"
+    if len(names) == 2 and out == ["(", names[0], names[1], ")"]:
+        return "ids"
+    return None
+
+
+def _product(node) -> bool:
+    """`B * T`: two sizes multiplied."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
 
 
 def _negative(node) -> Optional[int]:

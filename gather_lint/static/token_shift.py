@@ -393,8 +393,8 @@ class _Scope:
             pair = token_losses.scored_pair(node, self.loss_modules)
             if pair is not None:
                 return self.scored(node, *pair)
-        if name in ("view", "reshape", "flatten") and token_losses.flattening(node):
-            owner = self.value(func.value)
+        if name in ("view", "reshape", "flatten", "rearrange") and token_losses.flattening(node):
+            owner = self.value(token_losses.flattened(node))
             return replace(owner, flat=True) if isinstance(owner, View) else None
         if isinstance(func, ast.Attribute) and _is_module(func.value):
             if name in ("log_softmax", "softmax", "log") and node.args:
