@@ -47,7 +47,7 @@ Per-token scores of the next tokens (``tokens[:, 1:]``, also returned by a helpe
 paired with a mask made from the same tokens (``tokens != pad``) at the unshifted positions, multiplied or
 cut together in one statement (``lp, m = logprobs[:, s:e], mask[:, s:e]``), give each score the flag of the
 token before it.
-Labels a collate function copies from the ids (``labels = ids.clone()`` then ``labels[:, :n] = -100``: a
+Labels a collate function (or a collator class's ``__call__``) copies from the ids (``labels = ids.clone()`` then ``labels[:, :n] = -100``: a
 write of one value moves no token) are followed through ``for batch in DataLoader(..., collate_fn=fn)``, also
 into a function of the file the batch is handed to.
 

@@ -30,19 +30,32 @@ def loads(text: str) -> bool:
     return "collate_fn" in text or "__getitem__" in text or "DataLoader(" in text
 
 
+class Producers(dict):
+    """name -> what it produces; `collators`: the classes among them whose instances are called on a list of
+    examples (`__call__`) rather than indexed."""
+
+    collators: frozenset = frozenset()
+
+
 def producers(tree: ast.Module) -> Dict[str, Produced]:
-    """Dataset classes (by `__getitem__`) and functions returning two or more windows of one sequence."""
-    found: Dict[str, Produced] = {}
+    """Dataset classes (by `__getitem__`), collator classes (by `__call__`) and functions returning two or more
+    windows of one sequence."""
+    found: Dict[str, Produced] = Producers()
+    collators = set()
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            getitem = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__getitem__"), None)
-            produced = _produced(getitem) if getitem is not None else None
+            methods = {n.name: n for n in node.body if isinstance(n, ast.FunctionDef)}
+            made = methods.get("__getitem__") or methods.get("__call__")
+            produced = _produced(made) if made is not None else None
+            if produced is not None and made.name == "__call__":
+                collators.add(node.name)
         elif isinstance(node, ast.FunctionDef):
             produced = _produced(node)
         else:
             continue
         if produced is not None:
             found[node.name] = produced
+    found.collators = frozenset(collators)
     return found
 
 
@@ -70,10 +83,15 @@ def _held(value, values, counts, found) -> Optional[Tuple[str, bool]]:
         return None
     called = _last_name(value.func)
     if called in found and called[:1].isupper():
-        return called, False  # the dataset itself: indexed, or iterated item by item
+        # the dataset itself (indexed, or iterated item by item), or a collator called on examples
+        return called, "call" if called in getattr(found, "collators", ()) else False
     if called not in _LOADERS:
         return None
     collate = next((k.value for k in value.keywords if k.arg == "collate_fn"), None)
+    if isinstance(collate, ast.Name) and counts.get(collate.id) == 1:
+        collate = values[collate.id]  # collator = Collator(...); DataLoader(..., collate_fn=collator)
+    if isinstance(collate, ast.Call):
+        collate = collate.func  # collate_fn=Collator(pad_id)
     if collate is not None:
         fn = _last_name(collate)
         return (fn, True) if fn in found else None
@@ -139,6 +157,11 @@ def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in found \
             and not value.func.id[:1].isupper():
         return _unpacked(target, found[value.func.id])
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and held.get(value.func.id, (None, None))[1] == "call":
+        return _unpacked(target, found[held[value.func.id][0]])  # collator(examples)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and \
+            _last_name(value.func.func) in getattr(found, "collators", ()):
+        return _unpacked(target, found[_last_name(value.func.func)])  # Collator(...)(examples)
     return None
 
 
