@@ -63,11 +63,20 @@ def test_scores_and_a_token_mask_cut_together(cut, fires):
     assert (_found(code) == [("GL007", _line_of(code, cut[:12]))]) == fires, cut
 
 
+@pytest.mark.parametrize("cut, fires", [
+    ("lp = per_token[:, lo:hi]\n        keep = real[:, lo:hi]", True),
+    ("lp = per_token[:, lo:hi]\n        keep = real[:, lo + 1:hi + 1]", False),
+])
+def test_scores_and_a_token_mask_cut_apart_then_multiplied(cut, fires):
+    code = HELPER_AND_CUT.replace("{CUT}", cut)
+    assert (_found(code) == [("GL007", _line_of(code, "return (lp * keep)"))]) == fires, cut
+
+
 @pytest.mark.parametrize("mask, fires", [
-    ("(ids[:, :-1] != PAD).float()", True),
-    ("ids.ne(PAD)[:, :-1].float()", True),
     ("(ids[:, 1:] != PAD).float()", False),
     ("(ids != PAD)[:, 1:].float()", False),
+    # the flags of the inputs the scores were predicted at, as an attention mask cut [:, :-1] is read
+    ("(ids[:, :-1] != PAD).float()", False),
 ])
 def test_scores_times_a_mask_of_the_same_tokens(mask, fires):
     code = INLINE.replace("{MASK}", mask)

@@ -46,7 +46,8 @@ encoder-decoder models, ``BartForCausalLM`` and the like, take labels as given a
 Per-token scores of the next tokens (``tokens[:, 1:]``, also returned by a helper that gathers them)
 paired with a mask made from the same tokens (``tokens != pad``) at the unshifted positions, multiplied or
 cut together in one statement (``lp, m = logprobs[:, s:e], mask[:, s:e]``), give each score the flag of the
-token before it.
+token before it (the flags of the inputs cut ``[:, :-1]`` beside the scores of ``[:, 1:]``, multiplied, are read
+as describing the inputs, as an attention mask is).
 Labels a collate function (or a collator class's ``__call__``) copies from the ids (``labels = ids.clone()`` then ``labels[:, :n] = -100``: a
 write of one value moves no token) are followed through ``for batch in DataLoader(..., collate_fn=fn)``, also
 into a function of the file the batch is handed to.

@@ -291,7 +291,8 @@ class _Scope:
             if isinstance(node.op, ast.Mult) and isinstance(left, View):
                 right = self.value(node.right)
                 if isinstance(right, View):
-                    if self._token_masked(node, node.left, left, node.right, right):
+                    if (left.window, right.window) not in _INPUT_FLAGS and \
+                            self._token_masked(node, node.left, left, node.right, right):
                         return left if left.scores else right
                     return self._masked(node, left, right) or self._masked(node, right, left)
             scalar = isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute))  # logits / temperature
@@ -758,6 +759,9 @@ def _length(w: Window) -> Lin:
 
 _UNKNOWN = (("?", 1), ("?", -1))
 _NEXT_TOKEN = ((ZERO, _add(FULL[1], ONE, -1)), (ONE, FULL[1]))  # ([:-1] of the logits, [1:] of the ids)  # a bound that is not linear: _sign says unknown
+# next-token scores beside the flags of the inputs they were predicted at (`ids[:, :-1] != pad`): like an
+# attention mask cut `[:, :-1]`, read as describing the inputs, not the targets (see _masked)
+_INPUT_FLAGS = {(_NEXT_TOKEN[1], _NEXT_TOKEN[0]), (_NEXT_TOKEN[0], _NEXT_TOKEN[1])}
 
 
 def _bracket(w: Window) -> str:
