@@ -170,6 +170,7 @@ class _Scope:
             if isinstance(stmt, ast.Assign) and _pairwise(stmt):  # `a, b = x[:, :-1], x[:, 1:]`
                 values = [self.value(item) for item in stmt.value.elts]
                 self._cut_together(stmt, values)
+                self._class_of(stmt.targets, stmt.value)
                 for target, item in zip(stmt.targets[0].elts, values):
                     self.bind(target, item, stmt)
             elif isinstance(stmt, ast.Assign):
@@ -261,13 +262,13 @@ class _Scope:
                 self.env[node.id] = View((node.id, getattr(stmt, "lineno", 0), node.col_offset, "branch"), FULL)
 
     def _class_of(self, targets, value) -> None:
-        built = _class_built(value)
-        for t in targets:
-            if isinstance(t, ast.Name):
-                if built:
-                    self.classes[t.id] = built
+        for t, item in _assigned_pairs(ast.Assign(targets=targets, value=value)):
+            built = _class_built(item)
+            for name in ([t] if isinstance(t, ast.Name) else [n for n in ast.walk(t) if isinstance(n, ast.Name)]):
+                if built and name is t:
+                    self.classes[name.id] = built
                 else:
-                    self.classes.pop(t.id, None)
+                    self.classes.pop(name.id, None)
 
     # ----- expressions --------------------------------------------------------------------
     def value(self, node):
@@ -919,11 +920,21 @@ def _class_built(value) -> Optional[str]:
 def _built_classes(stmts) -> Dict[str, str]:
     out = {}
     for stmt in stmts:
-        if isinstance(stmt, ast.Assign) and _class_built(stmt.value):
-            for t in stmt.targets:
-                if isinstance(t, (ast.Name, ast.Attribute)):
-                    out[ast.unparse(t)] = _class_built(stmt.value)
+        if not isinstance(stmt, ast.Assign):
+            continue
+        for t, value in _assigned_pairs(stmt):
+            if isinstance(t, (ast.Name, ast.Attribute)) and _class_built(value):
+                out[ast.unparse(t)] = _class_built(value)
     return out
+
+
+def _assigned_pairs(stmt: ast.Assign):
+    """(target, value) of `a = v` and of each item of `a, b = v, w` (`policy, ref = Lm(...), Lm(...)`)."""
+    for t in stmt.targets:
+        if isinstance(t, ast.Tuple) and isinstance(stmt.value, ast.Tuple) and len(t.elts) == len(stmt.value.elts):
+            yield from zip(t.elts, stmt.value.elts)
+        else:
+            yield t, stmt.value
 
 
 def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "_ModuleIndex",
