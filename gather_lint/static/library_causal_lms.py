@@ -23,6 +23,14 @@ def shifts_labels(class_name: str) -> bool:
     return bool(_SHIFTING.search(class_name)) and not _NOT_SHIFTING.match(class_name)
 
 
+def ids_argument(call, keywords):
+    """The input ids of `model(ids, ...)` / `model(input_ids=ids, ...)`; None when given through `*args`."""
+    import ast
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    return call.args[0] if call.args else keywords.get("input_ids")
+
+
 def shifted_twice(class_name: str, call_text: str, ids_text: str, labels_text: str) -> Violation:
     return Violation(
         "GL007", WARNING,

@@ -77,6 +77,14 @@ def shifted_argument(call: ast.Call, known) -> Optional[ast.expr]:
     return None
 
 
+def aligned_by_decoder(logits, ids) -> bool:
+    """Logits (a token_shift View) made from `ids` shifted right, beside those ids whole: already aligned."""
+    from .token_shift import FULL, ONE, View, _add
+    return isinstance(logits, View) and logits.logits and isinstance(ids, View) and ids.is_ids \
+        and logits.base == ids.base and ids.window == FULL \
+        and logits.window == (_add(FULL[0], ONE, -1), _add(FULL[1], ONE, -1))
+
+
 def shifted_twice(helper: str, call: ast.Call, labels_text: str) -> Violation:
     return Violation(
         "GL007", WARNING,

@@ -47,6 +47,17 @@ def _upper_name(node) -> bool:
     return name.isupper()
 
 
+def offset(scores, mask) -> Optional[int]:
+    """How many positions further on the scored tokens sit than the flags beside them (token_shift Views of
+    one tokens tensor, the same length); None when that is not known or they are not such a pair."""
+    from .token_shift import _add, _constant, _length
+    if not (scores.scores and mask.mask) or scores.base != mask.base or scores.flat or mask.flat:
+        return None
+    if _constant(_add(_length(scores.window), _length(mask.window), -1)) != 0:
+        return None
+    return _constant(_add(scores.window[0], mask.window[0], -1))
+
+
 def misaligned(scores_text: str, mask_text: str, base: str, offset: int) -> Violation:
     before = "before" if offset > 0 else "after"
     return Violation(

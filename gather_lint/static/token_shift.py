@@ -523,10 +523,8 @@ class _Scope:
         """`model(ids, labels=...)` on a library causal LM that shifts its labels (library_causal_lms): labels
         already one token ahead of the ids are shifted twice."""
         built = self.classes.get(ast.unparse(func))
-        if not built or built in self.file_classes or not library_causal_lms.shifts_labels(built):
-            return
-        first = node.args[0] if node.args else keywords.get("input_ids")
-        if first is None or any(isinstance(a, ast.Starred) for a in node.args):
+        first = library_causal_lms.ids_argument(node, keywords)
+        if not built or built in self.file_classes or not library_causal_lms.shifts_labels(built) or first is None:
             return
         ids, labels = self.value(first), self.value(keywords["labels"])
         if isinstance(ids, View) and isinstance(labels, View) and ids.is_ids and labels.is_ids and not ids.flat \
@@ -616,11 +614,8 @@ class _Scope:
         """Scores of some tokens and flags of the same tokens paired position by position (multiplied, or cut
         in one statement) while they cover windows a fixed offset apart (token_masks)."""
         scores, mask, scores_node, mask_node = (a, b, a_node, b_node) if a.scores else (b, a, b_node, a_node)
-        if not (scores.scores and mask.mask) or scores.base != mask.base or scores.flat or mask.flat:
-            return False
-        offset = _constant(_add(scores.window[0], mask.window[0], -1))
-        same_length = _constant(_add(_length(scores.window), _length(mask.window), -1)) == 0
-        if not offset or not same_length:
+        offset = token_masks.offset(scores, mask)
+        if not offset:
             return False
         self.found.append((node, token_masks.misaligned(ast.unparse(scores_node), ast.unparse(mask_node),
                                                         _text_of(scores.base), offset)))
@@ -655,9 +650,8 @@ class _Scope:
     def _decoder_shifted_twice(self, node: ast.Call, logits, ids, ids_node, summary: tuple) -> bool:
         """A shifting helper given logits of a decoder that read these very labels shifted right, and the labels
         as they are: the decoder already aligned them (right_shifted_decoders)."""
-        if self.summarise or not _pairs_next_token(summary[2], summary[3]) or not isinstance(logits, View) \
-                or not logits.logits or not isinstance(ids, View) or not ids.is_ids or logits.base != ids.base \
-                or ids.window != FULL or logits.window != (_add(FULL[0], ONE, -1), _add(FULL[1], ONE, -1)):
+        if self.summarise or not _pairs_next_token(summary[2], summary[3]) \
+                or not right_shifted_decoders.aligned_by_decoder(logits, ids):
             return False
         self.found.append((node, right_shifted_decoders.shifted_twice(ast.unparse(node.func), node, ast.unparse(ids_node))))
         return True
