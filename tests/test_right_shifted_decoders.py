@@ -88,3 +88,48 @@ def test_torch_shifted_right_decoder_logits_already_predict_their_own_position(t
     twice = F.cross_entropy(logits[:, :-1].reshape(-1, 9), labels[:, 1:].reshape(-1))
     two_ahead = -torch.stack([lp[b, t, labels[b, t + 1]] for b in range(2) for t in range(5)]).mean()
     assert torch.allclose(twice, two_ahead) and not torch.allclose(twice, aligned)
+
+
+NESTED = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from transformers.models.bart.modeling_bart import shift_tokens_right
+
+
+def causal_lm_loss(logits, labels, vocab_size, ignore_index=-100, shift_labels=None):
+    if shift_labels is None:
+        labels = F.pad(labels, (0, 1), value=ignore_index)
+        shift_labels = labels[..., 1:].contiguous()
+    return F.cross_entropy(logits.view(-1, vocab_size), shift_labels.view(-1), ignore_index=ignore_index)
+
+
+class TinySeq2Seq(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+        self.shared = nn.Embedding(config.vocab_size, config.d_model)
+        self.decoder = nn.GRU(config.d_model, config.d_model, batch_first=True)
+        self.lm_head = nn.Linear(config.d_model, config.vocab_size)
+        self.loss_function = causal_lm_loss
+
+    def forward(self, input_ids=None, decoder_input_ids=None, labels=None):
+        if labels is not None:
+            if decoder_input_ids is None:
+                decoder_input_ids = shift_tokens_right(labels, self.config.pad_token_id, 2)
+        out, _ = self.decoder(self.shared(decoder_input_ids))
+        lm_logits = self.lm_head(out)
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(lm_logits, labels, self.config.vocab_size{EXTRA})
+        return loss, lm_logits
+'''
+
+
+@pytest.mark.parametrize("extra, fires", [
+    ("", True),
+    (", shift_labels=labels", False),  # handed over as already aligned: the helper does not shift them
+])
+def test_training_path_of_nested_optional_arguments(extra, fires):
+    code = NESTED.replace("{EXTRA}", extra)
+    assert (_found(code) == [("GL007", _line_of(code, "loss = self.loss_function("))]) == fires, extra

@@ -38,7 +38,7 @@ that shifts itself (also by padding the labels and cutting ``[1:]``, when the ca
 ``shift_labels=None`` out) is followed like one the forward calls by name.
 Logits of a decoder that reads the labels shifted right (``shift_tokens_right(labels, ...)``, T5's
 ``_shift_right``, or a function of the file writing ``labels[:, :-1]`` into ``[:, 1:]``, also as the default
-filled in for ``decoder_input_ids=None``) already predict the label at their own position: handed with those
+filled in for ``decoder_input_ids=None`` on the ``if labels is not None:`` training path) already predict the label at their own position: handed with those
 labels to a helper that shifts again, each position is scored against the token two steps ahead.
 A library causal LM (transformers' ``...ForCausalLM``/``...LMHeadModel``, ``AutoModelForCausalLM``) shifts
 its labels itself: ``model(seq[:, :-1], labels=seq[:, 1:])`` shifts them twice (the decoder halves of

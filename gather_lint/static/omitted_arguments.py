@@ -49,6 +49,15 @@ def filled_default(stmt: ast.If, omittable) -> Optional[str]:
     return filled[0] if len(filled) == 1 else None
 
 
+def given_path(stmt: ast.If, omittable) -> Optional[str]:
+    """`if p is not None:` with no else, for a parameter p defaulting to None: p, whose body is the path of
+    a call that gives p (a forward's `if labels is not None:` training path)."""
+    if stmt.orelse:
+        return None
+    taken = taken_when_omitted(stmt.test, omittable)
+    return taken[0] if taken is not None and not taken[1] else None
+
+
 def passed(call: ast.Call, assumed: FrozenSet[tuple]) -> bool:
     """Whether the call gives one of the `assumed` (parameter, position) left out (or may, through `*`/`**`)."""
     if not assumed:

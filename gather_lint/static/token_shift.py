@@ -158,6 +158,7 @@ class _Scope:
         self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
         self.assumed: set = set()  # those of them the summary assumes left out
         self.returned: list = []  # what a summarised helper's return statements give
+        self.assumed_given: Dict[str, bool] = {}  # a function's optional parameters: the path followed, given or not
         self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
         self.file_classes: frozenset = frozenset()  # classes the file defines (not library ones)
         self.handed: Dict[str, dict] = {}  # shared by a module's scopes: batches handed to its functions
@@ -201,8 +202,13 @@ class _Scope:
             self.assumed.add((taken[0], self.omittable[taken[0]]))
             self.run(stmt.body if taken[1] else stmt.orelse)
             return
+        given = omitted_arguments.given_path(stmt, self.omittable) if isinstance(stmt, ast.If) else None
+        if given is not None and self.assumed_given.setdefault(given, True):
+            self.run(stmt.body)  # `if labels is not None:`: the path of a call that gives them, followed on
+            return
         filled = omitted_arguments.filled_default(stmt, self.omittable) if isinstance(stmt, ast.If) else None
-        if filled is not None:  # `if ids is None: ids = ...`: what the call that leaves it out computes
+        if filled is not None and not self.assumed_given.setdefault(filled, False):
+            # `if ids is None: ids = ...`: what the call that leaves it out computes
             saved = dict(self.env)
             self.run(stmt.body)
             default = self.env.get(filled)
