@@ -35,7 +35,8 @@ with ``view(B * T)``, ``flatten(0, 1)``, einops' ``rearrange(x, "b t v -> (b t) 
 step copies the ids into the labels (``labels = input_ids.clone()``), into a causal forward that scores them
 unshifted, is reported at the loss; a helper stored on the model (``self.loss_function = causal_lm_loss``)
 that shifts itself (also by padding the labels and cutting ``[1:]``, when the caller leaves its
-``shift_labels=None`` out) is followed like one the forward calls by name.
+``shift_labels=None`` out) is followed like one the forward calls by name, and so is a method of the file
+that gathers or scores its arguments (``self.next_token_loss(logits, labels)``).
 Logits of a decoder that reads the labels shifted right (``shift_tokens_right(labels, ...)``, T5's
 ``_shift_right``, or a function of the file writing ``labels[:, :-1]`` into ``[:, 1:]``, also as the default
 filled in for ``decoder_input_ids=None`` on the ``if labels is not None:`` training path) already predict the label at their own position: handed with those

@@ -158,6 +158,7 @@ class _Scope:
         self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
         self.assumed: set = set()  # those of them the summary assumes left out
         self.returned: list = []  # what a summarised helper's return statements give
+        self.methods: Dict[str, tuple] = {}  # the file's methods that gather like a helper (method_helpers)
         self.assumed_given: Dict[str, bool] = {}  # a function's optional parameters: the path followed, given or not
         self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
         self.file_classes: frozenset = frozenset()  # classes the file defines (not library ones)
@@ -420,6 +421,8 @@ class _Scope:
         helper = func.id if isinstance(func, ast.Name) else helper_aliases.called_function(node, self.aliases)
         if helper in self.helpers:
             return self.helper(node, self.helpers[helper])
+        if helper is None and isinstance(func, ast.Attribute) and _is_self(func.value) and func.attr in self.methods:
+            return self.helper(node, self.methods[func.attr])  # self.token_logps(logits, ids): a method that gathers
         if not self.summarise and self.model_losses and isinstance(func, (ast.Name, ast.Attribute)):
             loss = self.model_losses.get(self.classes.get(ast.unparse(func), ""))
             if loss is not None:
@@ -844,23 +847,49 @@ def _helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozenset] =
     a gathering call (one of the sorted `gather_lines`) can pair anything: the others are not run."""
     found: Dict[str, tuple] = {}
     for node in tree.body:
-        if not isinstance(node, ast.FunctionDef) or not _has_line_in(gather_lines, node):
-            continue
-        params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        scope = _Scope({}, {}, summarise=True)
-        scope.loss_modules = loss_modules
-        scope.omittable = omitted_arguments.defaulting_to_none(node)
-        for p in params:
-            scope.env[p] = View(("param", p), FULL)
-        scope.run(node.body)
-        pairs = {(a[1], wa, b[1], wb): at for a, wa, b, wb, at in scope.pairs if a[0] == "param" == b[0] and a != b}
-        if len(pairs) == 1:
-            (a, wa, b, wb), at = pairs.popitem()
-            # the helper returns the per-token values it gathered: their window of the ids argument
-            scores = {r.window for r in scope.returned if isinstance(r, View) and r.scores and r.base == ("param", b)}
-            returns = scores.pop() if len(scores) == 1 and len(scope.returned) == 1 else None
-            found[node.name] = (params.index(a), params.index(b), wa, wb, at, frozenset(scope.assumed), returns)
+        if isinstance(node, ast.FunctionDef) and _has_line_in(gather_lines, node):
+            summary = _summary(node, [a.arg for a in node.args.posonlyargs + node.args.args], loss_modules)
+            if summary is not None:
+                found[node.name] = summary
     return found
+
+
+def method_helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozenset] = None) -> Dict[str, tuple]:
+    """Methods of the file's classes that gather like a module helper, by name, called as `self.<name>(...)`
+    (a name two classes summarise differently is left out)."""
+    found: Dict[str, Optional[tuple]] = {}
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef) or not _has_line_in(gather_lines, cls):
+            continue
+        for node in cls.body:
+            params = [a.arg for a in node.args.posonlyargs + node.args.args] if isinstance(node, ast.FunctionDef) else []
+            if not params or params[0] != "self" or node.name == "forward" or not _has_line_in(gather_lines, node) \
+                    or node.decorator_list:
+                continue
+            summary = _summary(node, params[1:], loss_modules, skipped=1)
+            if summary is not None:
+                found[node.name] = summary if found.get(node.name, summary) == summary else None
+    return {name: summary for name, summary in found.items() if summary is not None}
+
+
+def _summary(node: ast.FunctionDef, params, loss_modules, skipped: int = 0) -> Optional[tuple]:
+    """What a function gathers of its parameters `params` (see _helpers), or None; `skipped` leading
+    parameters (a method's self) are not passed at its calls."""
+    scope = _Scope({}, {}, summarise=True)
+    scope.loss_modules = loss_modules
+    scope.omittable = {p: (i - skipped if i >= 0 else i)
+                       for p, i in omitted_arguments.defaulting_to_none(node).items()}
+    for p in params:
+        scope.env[p] = View(("param", p), FULL)
+    scope.run(node.body)
+    pairs = {(a[1], wa, b[1], wb): at for a, wa, b, wb, at in scope.pairs if a[0] == "param" == b[0] and a != b}
+    if len(pairs) != 1:
+        return None
+    (a, wa, b, wb), at = pairs.popitem()
+    # the helper returns the per-token values it gathered: their window of the ids argument
+    scores = {r.window for r in scope.returned if isinstance(r, View) and r.scores and r.base == ("param", b)}
+    returns = scores.pop() if len(scores) == 1 and len(scope.returned) == 1 else None
+    return (params.index(a), params.index(b), wa, wb, at, frozenset(scope.assumed), returns)
 
 
 _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPERS)
@@ -1058,7 +1087,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines, loss_modules)}
     aliases = helper_aliases.aliases(index.assigns, helpers) if helpers else {}
-    gathering = scoring | set(helpers) | set(aliases)
+    methods = method_helpers(tree, gather_lines, loss_modules)
+    gathering = scoring | set(helpers) | set(aliases) | set(methods)
     passed = _passed_classes(tree, built, gathering, index)
     built_causal = _BuiltCausal(tree)
     gathering_lines = index.lines_calling(gathering)
@@ -1072,6 +1102,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     module_scope.batches = batches
     module_scope.loss_modules = loss_modules
     module_scope.aliases = aliases
+    module_scope.methods = methods
     shift_rights = _Lazy(lambda: frozenset(right_shifted_decoders.shifting_functions(tree)))
     module_scope.shift_rights = shift_rights
     # from the text: the blocks parsed may leave out a class that names no op
@@ -1096,6 +1127,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         scope.batches = batches
         scope.loss_modules = loss_modules
         scope.aliases = aliases
+        scope.methods = methods
         scope.shift_rights = shift_rights
         scope.file_classes = module_scope.file_classes
         scope.omittable = omitted_arguments.defaulting_to_none(fn)
