@@ -72,3 +72,33 @@ def test_torch_the_internal_shift_after_a_manual_one_scores_two_tokens_ahead(tor
     two_ahead = -torch.stack([lp[b, t, seq[b, t + 2]] for b in range(2) for t in range(5)]).mean()
     assert torch.allclose(causal_lm_loss(logits, seq[:, 1:]), two_ahead)
     assert not torch.allclose(two_ahead, next_token)
+
+
+SAMPLER = '''
+import torch
+from transformers import GPT2LMHeadModel
+
+corpus = torch.randint(0, 100, (5000,))
+
+
+def get_batch(block, rows):
+    starts = torch.randint(len(corpus) - block - 1, (rows,))
+    x = torch.stack([corpus[s:s + block] for s in starts])
+    y = torch.stack([{TARGET} for s in starts])
+    return x, y
+
+
+def train():
+    model = GPT2LMHeadModel.from_pretrained("gpt2")
+    xb, yb = get_batch(64, 8)
+    model(input_ids=xb, labels=yb).loss.backward()
+'''
+
+
+@pytest.mark.parametrize("target, fires", [
+    ("corpus[s + 1:s + 1 + block]", True),  # the hand-made next-token batch of a from-scratch loop
+    ("corpus[s:s + block]", False),  # the inputs themselves: the model shifts them
+])
+def test_sampled_next_token_batches_into_a_library_causal_lm(target, fires):
+    code = SAMPLER.replace("{TARGET}", target)
+    assert (_found(code) == [("GL007", _line_of(code, "model(input_ids=xb"))]) == fires, target

@@ -1095,7 +1095,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn), loss_modules,
                                               aliases)
     # batches a data pipeline cuts (or copies) from one sequence: for a model's own loss, or a loader's batches
-    produced = shifted_batches.producers(tree) if model_losses or shifted_batches.loads(text) else {}
+    produced = shifted_batches.producers(tree) if model_losses or library or shifted_batches.loads(text) else {}
     batches = (shifted_batches.sources(index.assigns, produced) if produced else {}, produced)
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
