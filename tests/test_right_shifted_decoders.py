@@ -133,3 +133,22 @@ class TinySeq2Seq(nn.Module):
 def test_training_path_of_nested_optional_arguments(extra, fires):
     code = NESTED.replace("{EXTRA}", extra)
     assert (_found(code) == [("GL007", _line_of(code, "loss = self.loss_function("))]) == fires, extra
+
+
+def test_a_labels_branch_that_leaves_early_is_not_one_path_with_the_code_below():
+    import ast
+    from gather_lint.static import omitted_arguments
+    fn = ast.parse(textwrap.dedent("""
+    def forward(self, ids, labels=None, decoder_input_ids=None):
+        if labels is not None:
+            return self.loss(ids, labels)
+        if labels is not None:
+            loss = self.loss(ids, labels)
+        if decoder_input_ids is None:
+            decoder_input_ids = ids
+    """)).body[0]
+    optional = omitted_arguments.defaulting_to_none(fn)
+    leaves, stays, fills = fn.body
+    assert omitted_arguments.given_path(leaves, optional) is None
+    assert omitted_arguments.given_path(stays, optional) == "labels"
+    assert omitted_arguments.filled_default(fills, optional) == "decoder_input_ids"

@@ -38,7 +38,7 @@ def taken_when_omitted(test: ast.expr, omittable) -> Optional[tuple]:
 def filled_default(stmt: ast.If, omittable) -> Optional[str]:
     """`if p is None: p = ...` (also `if labels is not None and p is None:`) with no else, for a parameter p
     defaulting to None: p, whose value after the statement is the body's when the call leaves p out."""
-    if stmt.orelse:
+    if stmt.orelse or _leaves(stmt):
         return None
     tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And) else [stmt.test]
     checked = [taken_when_omitted(t, omittable) for t in tests]
@@ -51,8 +51,9 @@ def filled_default(stmt: ast.If, omittable) -> Optional[str]:
 
 def given_path(stmt: ast.If, omittable) -> Optional[str]:
     """`if p is not None:` with no else, for a parameter p defaulting to None: p, whose body is the path of
-    a call that gives p (a forward's `if labels is not None:` training path)."""
-    if stmt.orelse:
+    a call that gives p (a forward's `if labels is not None:` training path). A body that leaves early
+    (`return`, `raise`, `break`, `continue`) is not: what follows it is the other path."""
+    if stmt.orelse or _leaves(stmt):
         return None
     taken = taken_when_omitted(stmt.test, omittable)
     return taken[0] if taken is not None and not taken[1] else None
@@ -66,6 +67,10 @@ def passed(call: ast.Call, assumed: FrozenSet[tuple]) -> bool:
         return True
     given = {k.arg for k in call.keywords}
     return any(name in given or 0 <= position < len(call.args) for name, position in assumed)
+
+
+def _leaves(stmt: ast.If) -> bool:
+    return any(isinstance(n, (ast.Return, ast.Raise, ast.Break, ast.Continue)) for s in stmt.body for n in ast.walk(s))
 
 
 def _none(node) -> bool:
