@@ -20,7 +20,7 @@ from typing import Dict, Iterator, Optional, Tuple
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
-from . import library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
+from . import documented_models, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -158,6 +158,7 @@ class _Scope:
         self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
         self.assumed: set = set()  # those of them the summary assumes left out
         self.returned: list = []  # what a summarised helper's return statements give
+        self.documented: Dict[str, str] = {}  # model parameters the docstring calls causal (documented_models)
         self.methods: Dict[str, tuple] = {}  # the file's methods that gather like a helper (method_helpers)
         self.assumed_given: Dict[str, bool] = {}  # a function's optional parameters: the path followed, given or not
         self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
@@ -525,7 +526,7 @@ class _Scope:
             keep = ast.unparse(kept)
         owner = ast.unparse(func)
         built = self.classes.get(owner)
-        causal = built if built and _CAUSAL_CLASS.search(built) else None
+        causal = built if built and _CAUSAL_CLASS.search(built) else self.documented.get(owner)
         return View(ids.base, window, True, causal, node, keep, built)
 
     def _library_shift(self, node: ast.Call, func, keywords: Dict[str, ast.expr]) -> None:
@@ -1133,6 +1134,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         scope.omittable = omitted_arguments.defaulting_to_none(fn)
         scope.mutated = _Mutated(lambda: tree_walk.all_nodes(fn))
         scope.handed = handed
+        scope.documented = documented_models.causal_parameters(fn)
         for param, (base, keys) in (received or {}).items():  # the caller's batch, under the parameter's name
             scope.env[param] = View(base, FULL)
             scope.batch_keys[base] = keys
