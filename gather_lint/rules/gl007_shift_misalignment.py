@@ -12,8 +12,8 @@ through the slices (``[:, :-1]``, ``[:, 1:]``, ``[:, -k:]``, ``logits_to_keep=k`
 checked whatever the shapes: logits trimmed with ``[:, :-1]`` gathered with the untrimmed ids (raises),
 ``logits_to_keep=k`` then ``[:, :-1]`` against the last k ids (needs ``k + 1``; raises), and ids gathered
 at their own positions from a model whose class is a causal LM (``...ForCausalLM``, ``...LMHeadModel``,
-or a class of the file causal by construction: a unidirectional ``nn.GRU``/``nn.LSTM``/``nn.RNN`` or a
-causal attention mask, never one that shifts its inputs itself, or a parameter the function's docstring
+or a class of the file causal by construction: a unidirectional ``nn.GRU``/``nn.LSTM``/``nn.RNN`` (not in
+an encoder-decoder or latent autoencoder) or a causal attention mask, never one that shifts its inputs itself, or a parameter the function's docstring
 describes as a causal LM; silent). The same-position pairing is
 not reported for other models: a masked LM scores each token at its own position. Also reported: a
 helper that drops the last logit and the first label itself, called with logits and labels the caller
