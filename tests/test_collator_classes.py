@@ -81,3 +81,11 @@ def test_torch_copied_labels_scored_unshifted_read_each_token_where_it_was_fed(t
     at_own = -torch.stack([lp[0, 0, 1], lp[0, 1, 2], lp[0, 2, 3], lp[1, 0, 4], lp[1, 1, 5]]).mean()
     shifted = F.cross_entropy(logits[:, :-1].reshape(-1, 6), labels[:, 1:].reshape(-1), ignore_index=-100)
     assert torch.allclose(unshifted, at_own) and not torch.allclose(unshifted, shifted)
+
+
+@pytest.mark.parametrize("call", CALLS, ids=["instance", "built-and-called", "collate_fn"])
+def test_pre_shifted_collator_into_a_forward_that_shifts_again(call):
+    code = SCRIPT.format(LABELS=SHIFTED, CALL=call).replace(
+        "logits.reshape(-1, logits.size(-1)), labels.reshape(-1)",
+        "logits[:, :-1].reshape(-1, logits.size(-1)), labels[:, 1:].reshape(-1)")
+    assert _found(code) == [("GL007", _line_of(code, "return F.cross_entropy"))]
