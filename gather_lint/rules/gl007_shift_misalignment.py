@@ -59,6 +59,10 @@ position, where the last logits score it; reported when the gathered values are 
 weighted by a mask rolled the same way, or the rolled labels are a ``cross_entropy``/``nll_loss`` target,
 and nothing cuts or overwrites the last position.
 
+A completion joined after a prompt (``seq = torch.cat([prompt, completion], dim=1)``) covers positions
+``[len(prompt):]`` of the joined ids (the length read as ``prompt.size(1)``, ``prompt.shape[-1]`` or a name
+assigned it), so the logits on ``seq`` cut ``[:, start:]`` score each completion token at its own position.
+
 Tokens appended at the end of a concatenation (``seq = torch.cat((prompt, actions), dim=-1)``) and scored
 with the first positions of the model's output on it (``probs[:, :actions.shape[-1]]`` beside ``actions``)
 are scored where the prompt was predicted: reported when the sliced tensor covers the whole concatenation

@@ -20,7 +20,7 @@ from typing import Dict, Iterator, Optional, Tuple
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
-from . import documented_models, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
+from . import documented_models, joined_sequences, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -158,6 +158,7 @@ class _Scope:
         self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
         self.assumed: set = set()  # those of them the summary assumes left out
         self.returned: list = []  # what a summarised helper's return statements give
+        self.lengths: Dict[str, str] = {}  # length spellings of joined sequences -> one symbol (joined_sequences)
         self.documented: Dict[str, str] = {}  # model parameters the docstring calls causal (documented_models)
         self.methods: Dict[str, tuple] = {}  # the file's methods that gather like a helper (method_helpers)
         self.assumed_given: Dict[str, bool] = {}  # a function's optional parameters: the path followed, given or not
@@ -176,7 +177,16 @@ class _Scope:
                 self._class_of(stmt.targets, stmt.value)
                 for target, item in zip(stmt.targets[0].elts, values):
                     self.bind(target, item, stmt)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and self._join(stmt.targets[0].id, stmt.value, stmt):
+                pass
             elif isinstance(stmt, ast.Assign):
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    length = joined_sequences.length_symbol(stmt.value)
+                    if length is not None and length in self.lengths.values():  # start = prompt.size(1)
+                        self.lengths[stmt.targets[0].id] = length
+                    else:
+                        self.lengths.pop(stmt.targets[0].id, None)
                 value = self.value(stmt.value)
                 self._class_of(stmt.targets, stmt.value)
                 for t in stmt.targets:
@@ -380,11 +390,41 @@ class _Scope:
         return seq if isinstance(seq, ast.Slice) and seq.step is None else None
 
     def _bounds(self, s: ast.Slice):
-        lower = _linear(s.lower) if s.lower is not None else None
-        upper = _linear(s.upper) if s.upper is not None else None
+        lower = self._lengths(_linear(s.lower)) if s.lower is not None else None
+        upper = self._lengths(_linear(s.upper)) if s.upper is not None else None
         if (s.lower is not None and lower is None) or (s.upper is not None and upper is None):
             return (_UNKNOWN, _UNKNOWN)
         return lower, upper
+
+    def _lengths(self, lin: Optional[Lin]) -> Optional[Lin]:
+        """A bound with the lengths of joined sequences named one way (joined_sequences): `prompt.size(1)` and
+        `start` (assigned it) are both `len(prompt)`."""
+        if lin is None or not self.lengths:
+            return lin
+        out: Dict[str, int] = {}
+        for k, v in lin:
+            k = self.lengths.get(k, k)
+            out[k] = out.get(k, 0) + v
+        return _lin(out)
+
+    def _join(self, target: str, value, stmt) -> bool:
+        """`seq = torch.cat([a, b], dim=1)` of two ids: a and b become the windows of seq they fill."""
+        parts = joined_sequences.joined(value)
+        if parts is None:
+            return False
+        a, b = (self.value(ast.Name(id=p, ctx=ast.Load())) for p in parts)
+        if not (isinstance(a, View) and isinstance(b, View) and a.is_ids and b.is_ids and a.window == FULL == b.window
+                and a.base != b.base and not a.flat and not b.flat):
+            return False
+        base = (target, stmt.lineno, stmt.col_offset)
+        cut = _lin({f"len({parts[0]})": 1})
+        self.env[target] = View(base, FULL)
+        self.env[parts[0]] = View(base, (ZERO, cut))
+        self.env[parts[1]] = View(base, (cut, FULL[1]))
+        for name in parts:  # their lengths stay what they were: the symbol is fixed now
+            self.lengths[f"{name}.size(1)"] = self.lengths[f"{name}.size(-1)"] = f"len({name})"
+            self.lengths[f"{name}.shape[1]"] = self.lengths[f"{name}.shape[-1]"] = f"len({name})"
+        return True
 
     def call(self, node: ast.Call):
         found = self._call(node)
