@@ -45,14 +45,32 @@ _NAMES = ("ForCausalLM", "LMHeadModel")
 
 
 def spelled_in(text: str) -> bool:
-    """A library causal LM named and called with labels: a cheap test before any walk."""
-    return "labels=" in text and any(name in text for name in _NAMES)
+    """A library causal LM named in code (not in a doctest, a class statement or a string) and a call with
+    labels: a cheap test before any walk."""
+    return "labels=" in text and any(name in text for name in _NAMES) and bool(lines(text)[0])
 
 
-def lines(text: str) -> list:
-    """Sorted lines naming a causal LM class and lines passing `labels=`: a function holding both can
-    build (or be annotated with) such a model and call it."""
+def lines(text: str) -> tuple:
+    """(sorted lines naming a causal LM class in code, sorted lines passing `labels=`): a function holding
+    both can build (or be annotated with) such a model and call it."""
     from . import text_scan
-    named = sorted({text.count("\n", 0, at) + 1 for name in _NAMES for at in text_scan.positions(text, name)})
+    named = set()
+    for name in _NAMES:
+        for at in text_scan.positions(text, name):
+            start = text.rfind("\n", 0, at) + 1
+            line = text[start:at].lstrip()
+            word = at
+            while word > start and (text[word - 1].isalnum() or text[word - 1] == "_"):
+                word -= 1
+            end = at + len(name)
+            before = text[word - 1] if word > start else ""
+            if line.startswith((">>>", "...", "class ", "#", "from ", "import ")) or before in "'\"`[.~*" and before:
+                continue  # a doctest, the class's own statement, a comment, an import, a string or a reference
+            if not (text.startswith(("(", ".from_pretrained(", ".from_config("), end) or before == " " and
+                    text[word - 2:word] == ": "):
+                continue  # neither built here nor a parameter's annotation
+            named.add(text.count("\n", 0, at) + 1)
+    if not named:
+        return [], []
     passing = sorted({text.count("\n", 0, at) + 1 for at in text_scan.positions(text, "labels=")})
-    return named, passing
+    return sorted(named), passing

@@ -91,6 +91,40 @@ def _classes_moved_to_dim_one(node) -> Optional[ast.expr]:
     return None
 
 
+def scores_what_it_feeds(fn: ast.FunctionDef, modules: FrozenSet[str]) -> bool:
+    """Whether a per-token loss in fn scores a tensor (or a copy or cut of it, through one assignment) that fn
+    also hands to a call as its first argument (a model fed the ids): the only way a loss in fn alone can pair
+    logits with the ids they were computed from. Cheaper than running fn to find out."""
+    calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call)]
+    targets = set()
+    for call in calls:
+        pair = scored_pair(call, modules)
+        if pair is not None:
+            targets.add(_root(pair[1]))
+    targets.discard(None)
+    if not targets:
+        return False
+    assigned = {t.id: _root(n.value) for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Name)}
+    targets |= {assigned[t] for t in list(targets) if assigned.get(t)}
+    fed = {_root(c.args[0]) for c in calls if c.args and scored_pair(c, modules) is None}
+    fed |= {_root(k.value) for c in calls for k in c.keywords if k.arg in ("input_ids", "ids", "tokens")}
+    fed |= {assigned[f] for f in list(fed) if f and assigned.get(f)}
+    return bool(targets & fed)
+
+
+def _root(node) -> Optional[str]:
+    """The name under attribute calls and subscripts: `ids[:, 1:].reshape(-1)` -> ids."""
+    for _ in range(8):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            break
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def flattening(call: ast.Call) -> Optional[str]:
     """"logits" for `x.view(-1, V)`/`reshape(-1, V)`/`view(B * T, C)`/`flatten(0, 1)`/`flatten(end_dim=-2)`/
     `rearrange(x, "b t v -> (b t) v")` (rows of classes), "ids" for `x.view(-1)`/`view(B * T)`/`flatten()`/

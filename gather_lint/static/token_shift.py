@@ -1152,7 +1152,9 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
-    lines = index.lines_calling(gathering | set(model_losses) | set(produced))
+    loss_names = scoring - _GATHERING
+    lines = index.lines_calling((gathering - loss_names) | set(model_losses) | set(produced))
+    loss_lines = index.lines_calling(loss_names) if loss_names else []
     if produced:  # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
         lines = sorted(lines + [n.lineno for n in index.loops if shifted_batches.iterates(n, batches[0])])
     if produced:
@@ -1183,7 +1185,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
 
     ran = set()
     for fn in index.defs:
-        if _has_line_in(lines, fn) or library and _has_line_in(library[0], fn) and _has_line_in(library[1], fn):
+        if _has_line_in(lines, fn) or library and _has_line_in(library[0], fn) and _has_line_in(library[1], fn) \
+                or _has_line_in(loss_lines, fn) and token_losses.scores_what_it_feeds(fn, loss_modules):
             ran.add(fn.name)
             yield from run(fn)
     # a function handed a batch by a caller run above: once more, with the batch's keys known
