@@ -12,8 +12,9 @@ through the slices (``[:, :-1]``, ``[:, 1:]``, ``[:, -k:]``, ``logits_to_keep=k`
 checked whatever the shapes: logits trimmed with ``[:, :-1]`` gathered with the untrimmed ids (raises),
 ``logits_to_keep=k`` then ``[:, :-1]`` against the last k ids (needs ``k + 1``; raises), and ids gathered
 at their own positions from a model whose class is a causal LM (``...ForCausalLM``, ``...LMHeadModel``,
-or a class of the file causal by construction: a unidirectional ``nn.GRU``/``nn.LSTM``/``nn.RNN`` or a
-causal attention mask, never one that shifts its inputs itself; silent). The same-position pairing is
+or a class of the file causal by construction: a unidirectional ``nn.GRU``/``nn.LSTM``/``nn.RNN`` (not in
+an encoder-decoder or latent autoencoder) or a causal attention mask, never one that shifts its inputs itself, or a parameter the function's docstring
+describes as a causal LM; silent). The same-position pairing is
 not reported for other models: a masked LM scores each token at its own position. Also reported: a
 helper that drops the last logit and the first label itself, called with logits and labels the caller
 already shifted (logits at t meet the label at t+2), and per-token values of ``ids[:, 1:]`` weighted by a
@@ -28,10 +29,39 @@ arrive already one token ahead of the ids, cut as ``seq[:-1]``/``seq[1:]`` by a 
 a ``collate_fn`` or a ``get_batch`` helper and unpacked from the DataLoader or the helper's result, are
 shifted twice (logits at t meet the token at t+2), reported at the forward's gather.
 
+A per-token loss pairs positions the same way: ``F.cross_entropy``/``F.nll_loss`` (or a
+``nn.CrossEntropyLoss()`` module) of ``logits.view(-1, V)`` with ``labels.view(-1)`` (also ``view(B * T, C)``
+with ``view(B * T)``, ``flatten(0, 1)``, einops' ``rearrange(x, "b t v -> (b t) v")``), or of
+``logits.transpose(1, 2)`` with ``labels``, is checked like the gather. So ``model(**batch)`` whose collate
+step copies the ids into the labels (``labels = input_ids.clone()``), into a causal forward that scores them
+unshifted, is reported at the loss; a helper stored on the model (``self.loss_function = causal_lm_loss``)
+that shifts itself (also by padding the labels and cutting ``[1:]``, when the caller leaves its
+``shift_labels=None`` out) is followed like one the forward calls by name, and so is a method of the file
+that gathers or scores its arguments (``self.next_token_loss(logits, labels)``).
+Logits of a decoder that reads the labels shifted right (``shift_tokens_right(labels, ...)``, T5's
+``_shift_right``, or a function of the file writing ``labels[:, :-1]`` into ``[:, 1:]``, also as the default
+filled in for ``decoder_input_ids=None`` on the ``if labels is not None:`` training path) already predict the label at their own position: handed with those
+labels to a helper that shifts again, each position is scored against the token two steps ahead.
+A library causal LM (transformers' ``...ForCausalLM``/``...LMHeadModel``, ``AutoModelForCausalLM``) shifts
+its labels itself: ``model(seq[:, :-1], labels=seq[:, 1:])`` shifts them twice (the decoder halves of
+encoder-decoder models, ``BartForCausalLM`` and the like, take labels as given and are left out).
+Per-token scores of the next tokens (``tokens[:, 1:]``, also returned by a helper that gathers them)
+paired with a mask made from the same tokens (``tokens != pad``) at the unshifted positions, multiplied or
+cut together in one statement (``lp, m = logprobs[:, s:e], mask[:, s:e]``), give each score the flag of the
+token before it (the flags of the inputs cut ``[:, :-1]`` beside the scores of ``[:, 1:]``, multiplied, are read
+as describing the inputs, as an attention mask is).
+Labels a collate function (or a collator class's ``__call__``) copies from the ids (``labels = ids.clone()`` then ``labels[:, :n] = -100``: a
+write of one value moves no token) are followed through ``for batch in DataLoader(..., collate_fn=fn)``, also
+into a function of the file the batch is handed to.
+
 Labels shifted with ``torch.roll(ids, -1, dims=1)`` instead of a slice wrap the first token to the last
 position, where the last logits score it; reported when the gathered values are then summed unmasked or
 weighted by a mask rolled the same way, or the rolled labels are a ``cross_entropy``/``nll_loss`` target,
 and nothing cuts or overwrites the last position.
+
+A completion joined after a prompt (``seq = torch.cat([prompt, completion], dim=1)``) covers positions
+``[len(prompt):]`` of the joined ids (the length read as ``prompt.size(1)``, ``prompt.shape[-1]`` or a name
+assigned it), so the logits on ``seq`` cut ``[:, start:]`` score each completion token at its own position.
 
 Tokens appended at the end of a concatenation (``seq = torch.cat((prompt, actions), dim=-1)``) and scored
 with the first positions of the model's output on it (``probs[:, :actions.shape[-1]]`` beside ``actions``)

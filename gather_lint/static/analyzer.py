@@ -19,7 +19,7 @@ from . import autograd_backward, backward_grads, distribution_values, head_colum
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
-from . import table_slices, text_scan, token_shift, tree_walk, vocab_growth
+from . import library_causal_lms, table_slices, text_scan, token_losses, token_shift, tree_walk, vocab_growth
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -103,7 +103,8 @@ def mentions_op(text: str) -> bool:
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
-        or backward_grads.spelled_in(text) or table_slices.scripted(text)
+        or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
+        or library_causal_lms.spelled_in(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -244,6 +245,7 @@ _DRIVER = "__main__"
 _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
+_STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
 
 
@@ -273,6 +275,10 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     if softmax_blocks is not None:
         keep = [kept or softmax_blocks(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
+    if token_losses.spelled_in(text) or library_causal_lms.spelled_in(text):
+        # a per-token loss, or a library causal LM given labels, pairs positions for GL007's module pass
+        keep = [kept or token_losses.spelled_in(chunk) or library_causal_lms.spelled_in(chunk)
+                for kept, (_, chunk) in zip(keep, chunks)]
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
@@ -283,6 +289,11 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         passed = [set(_COLLATE_FN.findall(chunk)) for _, chunk in chunks]
         any_calls = tuple(c | p for c, p in zip(any_calls, passed))
         plain_calls = tuple(c | p for c, p in zip(plain_calls, passed))
+    # `self.loss_function = causal_lm_loss`: the class calls the function through the attribute (helper_aliases)
+    stored = [set(_STORED_FUNCTION.findall(chunk)) if chunk.startswith("class ") else set() for _, chunk in chunks]
+    if any(stored):
+        any_calls = tuple(c | p for c, p in zip(any_calls, stored))
+        plain_calls = tuple(c | p for c, p in zip(plain_calls, stored))
     # a block writing a zeros buffer by subscript at positions a helper rounds (`u, v = project(points)`)
     rounding = set().union(*(f for f, (_, chunk) in zip(defined, chunks) if _repeat_marks(chunk))) \
         if fills_buffer(text) else set()

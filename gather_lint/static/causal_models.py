@@ -7,7 +7,9 @@ it by what it builds: a unidirectional recurrent layer (`nn.GRU`/`nn.LSTM`/`nn.R
 `bidirectional=True`), a causal attention mask (`is_causal=True`, `generate_square_subsequent_mask`,
 `torch.tril(torch.ones(..))`), or a layer class of the file that does. A class that shifts or pads
 token positions itself (`[:, :-1]`, `torch.cat`, `F.pad`, `roll`) may realign its logits with its input:
-it is never counted.
+it is never counted. Nor is a recurrent layer the evidence when the class builds two of them (an
+encoder and a decoder) or spreads a state over time (`h.repeat(1, L, 1)`, `expand`, a reparameterised
+sample): a sequence autoencoder decoding from a latent scores each position legitimately.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ _RECURRENT = {"GRU", "LSTM", "RNN"}
 _MASKS = {"generate_square_subsequent_mask"}
 _TRIANGLES = {"tril", "triu"}
 _FILLED = {"ones", "full", "ones_like", "full_like"}
+_LATENT = {"repeat", "expand", "repeat_interleave", "reparameterize", "reparameterise", "rsample"}  # a state spread over time
 _REALIGNING = {"cat", "concat", "concatenate", "pad", "roll", "shift_right", "_shift_right", "shift_tokens_right"}
 
 
@@ -48,22 +51,30 @@ def _scan(cls: ast.ClassDef, classes) -> tuple:
     evidence: Optional[str] = None
     realigns = False
     built = set()
+    recurrent = 0
+    latent = False
     for node in ast.walk(cls):
         if isinstance(node, ast.Slice) and (_is_one(node.lower) or _is_one(node.upper, negative=True)):
             realigns = True
         if not isinstance(node, ast.Call):
             continue
         name = _name(node.func)
+        latent = latent or name in _LATENT
         if name in _REALIGNING:
             realigns = True
         elif name in classes:
             built.add(name)
         elif name in _RECURRENT and not _bidirectional(node):
+            recurrent += 1
             evidence = evidence or f"a unidirectional nn.{name}"
+        elif name in _RECURRENT:
+            recurrent += 1
         elif name in _MASKS or any(k.arg == "is_causal" and _true(k.value) for k in node.keywords):
             evidence = evidence or "a causal attention mask"
         elif name in _TRIANGLES and node.args and isinstance(node.args[0], ast.Call) and _name(node.args[0].func) in _FILLED:
             evidence = evidence or f"a causal mask from `{name}`"
+    if (recurrent > 1 or latent) and evidence is not None and evidence.startswith("a unidirectional"):
+        evidence = None  # an encoder and a decoder: what the decoder reads at t is not known
     return evidence, realigns, built
 
 

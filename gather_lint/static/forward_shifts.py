@@ -114,7 +114,7 @@ def shifted_twice(cls: Optional[str], call: ast.Call, ids: ast.expr, labels: ast
     owner = f"`{cls}.forward`" if cls else "the model's forward"
     return Violation(
         "GL007", WARNING,
-        f"{owner} shifts its labels itself ([:-1] of the logits against [1:] of the labels) before this gather, "
+        f"{owner} shifts its labels itself ([:-1] of the logits against [1:] of the labels) before scoring them here, "
         f"but `{ast.unparse(call)}` at line {call.lineno} passes `{ast.unparse(labels)}` already one token ahead of "
         f"`{ast.unparse(ids)}` (cut from one sequence a token apart): the logits at position t are scored "
         f"against the token at t+2 and one more position is dropped, silently; pass labels aligned with the ids "

@@ -12,18 +12,19 @@ the logits at t with the id at t (the helper's own slices, if any, apply). The s
 * the labels argument is a parameter of forward itself, passed as it came (a slice there is a shift).
 
 A forward that gathers the labels itself (`logp.gather(-1, labels.unsqueeze(-1))`, also through
-`labels.masked_fill(...)`/`.clamp(...)`) is summarised the same way, with the gather as the helper.
+`labels.masked_fill(...)`/`.clamp(...)`) is summarised the same way, with the gather as the helper; so is
+one that scores them with a per-token loss (`loss_fct(logits.view(-1, V), labels.view(-1))`, token_losses).
 """
 from __future__ import annotations
 
 import ast
 from typing import Dict, List, Optional
 
-from . import forward_shifts
+from . import forward_shifts, helper_aliases, omitted_arguments, token_losses, tree_walk
 from .causal_models import _REALIGNING
 
 
-def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather) -> Dict[str, tuple]:
+def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather, loss_modules=None, aliases=None) -> Dict[str, tuple]:
     """Class name -> (ids parameter, labels parameter, forward's positional parameters, helper summary,
     helper name, logits text) for the file's classes whose forward gathers its labels from its logits."""
     found: Dict[str, tuple] = {}
@@ -32,40 +33,147 @@ def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather) -> Dict
             continue
         forward = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
         # only a forward holding a gathering call (`holds_gather(fn)`) can pair anything: no walk of the others
-        summary = _summary(forward, helpers) if forward is not None and holds_gather(forward) else None
+        summary = _summary(forward, helpers, loss_modules, aliases or {}) \
+            if forward is not None and holds_gather(forward) else None
         if summary is not None:
             found[cls.name] = summary
     return found
 
 
-def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple]) -> Optional[tuple]:
+def _summary(forward: ast.FunctionDef, helpers: Dict[str, tuple], loss_modules=None, aliases=None) -> Optional[tuple]:
     params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:]  # without self
     if len(params) < 2:
         return None
     ids = params[0]
-    assigned = _single_assignments(forward)
-    for call in ast.walk(forward):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers):
+    nodes = tree_walk.all_nodes(forward)  # one walk, read by each question below
+    assigned = _Assigned(_without_casts_of(params, {**_single_assignments(forward, nodes), **_rebinds(nodes, params)}))
+    assigned.every = _every_assignment(nodes)
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    for call in calls:
+        helper = call.func.id if isinstance(call.func, ast.Name) else helper_aliases.called_function(call, aliases or {})
+        if helper not in helpers or omitted_arguments.passed(call, helpers[helper][5] if len(helpers[helper]) > 5 else ()):
             continue
-        first, second = helpers[call.func.id][:2]
+        first, second = helpers[helper][:2]
         if max(first, second) >= len(call.args) or any(isinstance(a, ast.Starred) for a in call.args):
             continue
         logits, labels = call.args[first], call.args[second]
         if isinstance(labels, ast.Name) and labels.id in params and labels.id != ids \
                 and _keeps_positions_of(logits, ids, assigned, set()):
-            return (ids, labels.id, tuple(params), helpers[call.func.id], call.func.id, ast.unparse(logits))
-    return _inline_gather(forward, params, ids, assigned)
+            return (ids, labels.id, tuple(params), helpers[helper], ast.unparse(call.func), ast.unparse(logits))
+    found = _inline_gather(calls, params, ids, assigned)
+    return found if found is not None or loss_modules is None else _inline_loss(calls, params, ids, assigned, loss_modules)
+
+
+def _rebinds(nodes, params: List[str]) -> Dict[str, ast.expr]:
+    """`logits = logits.view(B * T, C)` after `logits = head(x)`: one expression for what the name finally holds
+    (the first value under the second's calls); a parameter rebound so (`targets = targets.view(B * T)`) stays
+    readable as the parameter under those calls. Names bound any other way are left to _single_assignments."""
+    values: Dict[str, list] = {}
+    for node in sorted((n for n in nodes if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))),
+                       key=lambda n: (n.lineno, n.col_offset)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    values.setdefault(name.id, []).append(node.value if isinstance(node, ast.Assign) and target is name else None)
+    out: Dict[str, ast.expr] = {}
+    for name, seen in values.items():
+        first = None if name in params else (seen[0] if len(seen) == 2 else None)
+        last = seen[-1]
+        if len(seen) != (1 if name in params else 2) or last is None or (first is None and name not in params):
+            continue
+        receiver = _innermost_receiver(last)
+        if not (isinstance(receiver, ast.Name) and receiver.id == name):
+            continue
+        out[name] = _with_receiver(last, first) if first is not None else last
+    return out
+
+
+def _same_name(a, b) -> bool:
+    return isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id
+
+
+def _innermost_receiver(node):
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return node
+
+
+def _with_receiver(node, inner):
+    """A copy of the call chain `node` with its innermost receiver replaced by `inner`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        func = ast.Attribute(value=_with_receiver(node.func.value, inner), attr=node.func.attr, ctx=ast.Load())
+        return ast.copy_location(ast.Call(func=func, args=node.args, keywords=node.keywords), node)
+    return inner
+
+
+def _without_casts_of(params: List[str], assigned: Dict[str, Optional[ast.expr]]) -> Dict[str, Optional[ast.expr]]:
+    """`labels = labels.to(logits.device)`: the parameter as it came (a cast keeps every position)."""
+    out = dict(assigned)
+    for name in params:
+        value = out.get(name)
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _KEEPS_IDS:
+            value = value.func.value
+        if isinstance(value, ast.Name) and value.id == name:
+            del out[name]
+    return out
+
+
+def _inline_loss(calls: List[ast.Call], params: List[str], ids: str, assigned, modules) -> Optional[tuple]:
+    """forward scores a labels parameter with a per-token loss of its logits: `loss_fct(logits.view(-1, V),
+    labels.view(-1))` (or `shift_logits`/`shift_labels` cut from them, read as forward_shifts does)."""
+    from .token_shift import FULL
+    for call in calls:
+        pair = token_losses.scored_pair(call, modules)
+        if pair is None:
+            continue
+        source, target = _flat_operands(pair, assigned)
+        if source is None:
+            continue
+        if isinstance(target, ast.Name) and target.id in params and target.id != ids and \
+                (target.id not in assigned or _same_name(_innermost_receiver(assigned[target.id]), target)) \
+                and _keeps_positions_of(source, ids, assigned, set()):
+            return (ids, target.id, tuple(params), (0, 1, FULL, FULL, call), ast.unparse(call.func), ast.unparse(source))
+        column = ast.Call(func=ast.Attribute(value=target, attr="unsqueeze", ctx=ast.Load()),
+                          args=[ast.Constant(value=-1)], keywords=[])  # read like a gather's index
+        sliced = forward_shifts.sliced_pair(source, column, ids, params, assigned, _keeps_positions_of)
+        if sliced is not None:
+            labels, logits_window, labels_window = sliced
+            return (ids, labels, tuple(params), (0, 1, logits_window, labels_window, call), ast.unparse(call.func),
+                    ast.unparse(source))
+    return None
+
+
+def _flat_operands(pair, assigned):
+    """The logits and labels under a per-token loss's flattening (`x.view(-1, V)`, `y.view(-1)`), also through
+    a name assigned once so; (None, None) when either side is not flattened as its role needs."""
+    source, target, flattened = pair
+    if not flattened:
+        return source, target
+    out = []
+    for node, role in ((source, "logits"), (target, "ids")):
+        for _ in range(4):
+            if isinstance(node, ast.Name) and assigned.get(node.id) is not None:
+                node = assigned[node.id]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPS_IDS:
+                node = node.func.value
+            else:
+                break
+        if not (isinstance(node, ast.Call) and token_losses.flattening(node) == role):
+            return None, None
+        out.append(token_losses.flattened(node))
+    return tuple(out)
 
 
 _KEEPS_IDS = ("masked_fill", "clamp", "clamp_min", "long", "to", "contiguous", "detach")
 
 
-def _inline_gather(forward: ast.FunctionDef, params: List[str], ids: str, assigned) -> Optional[tuple]:
+def _inline_gather(calls: List[ast.Call], params: List[str], ids: str, assigned) -> Optional[tuple]:
     """forward gathers a labels parameter per position itself: `logp.gather(-1, labels.unsqueeze(-1))`
     with logp computed from the ids without a subscript."""
     from .token_shift import FULL
-    for call in ast.walk(forward):
-        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr != "gather":
+    for call in calls:
+        if not isinstance(call.func, ast.Attribute) or call.func.attr != "gather":
             continue
         if isinstance(call.func.value, ast.Name) and call.func.value.id == "torch":
             if len(call.args) < 3:
@@ -103,10 +211,10 @@ def _column_root(index: ast.expr, assigned) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) and node.id not in assigned else None
 
 
-def _single_assignments(fn: ast.FunctionDef) -> Dict[str, Optional[ast.expr]]:
+def _single_assignments(fn: ast.FunctionDef, nodes=None) -> Dict[str, Optional[ast.expr]]:
     """name -> the expression assigned to it, or None when it is bound more than once (or not by `=`)."""
     out: Dict[str, Optional[ast.expr]] = {}
-    for node in ast.walk(fn):
+    for node in (nodes if nodes is not None else ast.walk(fn)):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 for name in ast.walk(target):
@@ -122,21 +230,14 @@ def _single_assignments(fn: ast.FunctionDef) -> Dict[str, Optional[ast.expr]]:
 
 
 def _keeps_positions_of(node: ast.expr, ids: str, assigned: Dict[str, Optional[ast.expr]], seen: set) -> bool:
-    """The expression reads the ids parameter through names assigned once, with no subscript and no call
-    that moves positions on the way."""
-    reads: List[str] = []
-    for part in ast.walk(node):
-        if isinstance(part, ast.Subscript):
-            return False
-        if isinstance(part, ast.Call):
-            func = part.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name in _REALIGNING or "shift" in name.lower():
-                return False
-        if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load):
-            reads.append(part.id)
+    """The expression reads the ids parameter through names assigned once (or rebound through layers,
+    `x = block(x)`), with no subscript and no call that moves positions on the way."""
+    reads = _plain_reads(node)
+    if reads is None:
+        return False
     if ids in reads:
         return True
+    every = getattr(assigned, "every", {})
     for name in reads:
         if name in seen or name not in assigned:
             continue
@@ -144,7 +245,54 @@ def _keeps_positions_of(node: ast.expr, ids: str, assigned: Dict[str, Optional[a
         value = assigned[name]
         if value is not None and _keeps_positions_of(value, ids, assigned, seen):
             return True
+        values = every.get(name)
+        # `x = emb(ids); x = self.blocks(x); x = self.norm(x)`: each rebinding reads positions as they are
+        if value is None and values and all(v is not None and _plain_reads(v) is not None for v in values) \
+                and _keeps_positions_of(values[0], ids, assigned, seen):
+            return True
     return False
+
+
+def _plain_reads(node: ast.expr) -> Optional[List[str]]:
+    """The names an expression reads, or None when it takes a subscript or calls what moves positions."""
+    reads: List[str] = []
+    for part in ast.walk(node):
+        if isinstance(part, ast.Subscript):
+            return None
+        if isinstance(part, ast.Call):
+            func = part.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in _REALIGNING or "shift" in name.lower():
+                return None
+        if isinstance(part, ast.Name) and isinstance(part.ctx, ast.Load):
+            reads.append(part.id)
+    return reads
+
+
+class _Assigned(dict):
+    """name -> its single assignment (see _single_assignments), with `every`: name -> all the values a plain
+    `name = ...` gave it, in source order."""
+
+    every: Dict[str, list] = {}
+
+
+def _every_assignment(nodes) -> Dict[str, list]:
+    """Each name's values in source order: `h, _ = rnn(h)` gives h the whole call; a binding this cannot
+    read (`+=`, a loop or `with` target, a walrus) gives None."""
+    out: Dict[str, list] = {}
+    binders = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)
+    for node in sorted((n for n in nodes if isinstance(n, binders)), key=lambda n: (n.lineno, n.col_offset)):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            targets, value = [i.optional_vars for i in node.items if i.optional_vars is not None], None
+        else:
+            targets, value = [node.target], None
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    out.setdefault(name.id, []).append(value)
+    return out
 
 
 def bound_arguments(call: ast.Call, summary: tuple) -> Optional[tuple]:

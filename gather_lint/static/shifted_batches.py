@@ -6,6 +6,11 @@ The pair reaches the model through a loop over a DataLoader (`for ids, labels in
 unpacked names to windows of one shared sequence, so a forward that shifts its labels again is checked
 against what the data pipeline already did. Found syntactically: one `return` of a tuple whose items
 are slices (through `torch.tensor(...)`, `.long()`, names assigned once) of the same name.
+
+Labels returned as a copy of the inputs (`labels = input_ids.clone()`, `.masked_fill(pad, -100)`, the
+causal-LM collator's way) are windows too, the whole sequence each: a forward that never shifts them
+scores every token at its own position. A copy written through a slice afterwards (`labels[:, :-1] = ...`)
+may have been shifted there and is not counted.
 """
 from __future__ import annotations
 
@@ -13,26 +18,44 @@ import ast
 from typing import Dict, Optional, Tuple, Union
 
 _CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
-_KEEPING = ("long", "clone", "contiguous", "to", "int", "astype")
+_KEEPING = ("long", "clone", "contiguous", "to", "int", "astype", "masked_fill", "copy", "detach")
 _LOADERS = ("DataLoader",)
 
 # per returned item: (sequence text, window) or None; a dict producer: {key: (sequence text, window)}
 Produced = Union[Tuple[Optional[Tuple[str, tuple]], ...], Dict[str, Tuple[str, tuple]]]
 
 
+def loads(text: str) -> bool:
+    """A DataLoader, a collate function or a Dataset's `__getitem__` is spelled: batches may come from a producer."""
+    return "collate_fn" in text or "__getitem__" in text or "DataLoader(" in text
+
+
+class Producers(dict):
+    """name -> what it produces; `collators`: the classes among them whose instances are called on a list of
+    examples (`__call__`) rather than indexed."""
+
+    collators: frozenset = frozenset()
+
+
 def producers(tree: ast.Module) -> Dict[str, Produced]:
-    """Dataset classes (by `__getitem__`) and functions returning two or more windows of one sequence."""
-    found: Dict[str, Produced] = {}
+    """Dataset classes (by `__getitem__`), collator classes (by `__call__`) and functions returning two or more
+    windows of one sequence."""
+    found: Dict[str, Produced] = Producers()
+    collators = set()
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            getitem = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__getitem__"), None)
-            produced = _produced(getitem) if getitem is not None else None
+            methods = {n.name: n for n in node.body if isinstance(n, ast.FunctionDef)}
+            made = methods.get("__getitem__") or methods.get("__call__")
+            produced = _produced(made) if made is not None else None
+            if produced is not None and made.name == "__call__":
+                collators.add(node.name)
         elif isinstance(node, ast.FunctionDef):
             produced = _produced(node)
         else:
             continue
         if produced is not None:
             found[node.name] = produced
+    found.collators = frozenset(collators)
     return found
 
 
@@ -60,10 +83,15 @@ def _held(value, values, counts, found) -> Optional[Tuple[str, bool]]:
         return None
     called = _last_name(value.func)
     if called in found and called[:1].isupper():
-        return called, False  # the dataset itself: indexed, or iterated item by item
+        # the dataset itself (indexed, or iterated item by item), or a collator called on examples
+        return called, "call" if called in getattr(found, "collators", ()) else False
     if called not in _LOADERS:
         return None
     collate = next((k.value for k in value.keywords if k.arg == "collate_fn"), None)
+    if isinstance(collate, ast.Name) and counts.get(collate.id) == 1:
+        collate = values[collate.id]  # collator = Collator(...); DataLoader(..., collate_fn=collator)
+    if isinstance(collate, ast.Call):
+        collate = collate.func  # collate_fn=Collator(pad_id)
     if collate is not None:
         fn = _last_name(collate)
         return (fn, True) if fn in found else None
@@ -82,7 +110,8 @@ def loop_items(target, iterated, held: Dict[str, Tuple[str, bool]], found: Dict[
         iterated, target = iterated.args[0], target.elts[1]
     if isinstance(iterated, ast.Name) and iterated.id in held:
         return _unpacked(target, found[held[iterated.id][0]])
-    return None
+    direct = _held(iterated, {}, {}, found)  # `for batch in DataLoader(data, collate_fn=fn)`
+    return _unpacked(target, found[direct[0]]) if direct is not None and direct[1] else None
 
 
 def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
@@ -92,7 +121,8 @@ def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
     iterated = node.iter
     if isinstance(iterated, ast.Call) and _last_name(iterated.func) == "enumerate" and iterated.args:
         iterated = iterated.args[0]
-    return isinstance(iterated, ast.Name) and iterated.id in held
+    return isinstance(iterated, ast.Name) and iterated.id in held or \
+        isinstance(iterated, ast.Call) and _last_name(iterated.func) in _LOADERS
 
 
 def spread(call: ast.Call, keys_of) -> ast.Call:
@@ -127,6 +157,11 @@ def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in found \
             and not value.func.id[:1].isupper():
         return _unpacked(target, found[value.func.id])
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and held.get(value.func.id, (None, None))[1] == "call":
+        return _unpacked(target, found[held[value.func.id][0]])  # collator(examples)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and \
+            _last_name(value.func.func) in getattr(found, "collators", ()):
+        return _unpacked(target, found[_last_name(value.func.func)])  # Collator(...)(examples)
     return None
 
 
@@ -142,11 +177,14 @@ def _unpacked(target, produced: Produced):
 
 def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
     """Per returned item of a tuple, or per (key, item) of a dict with string keys: (sequence, window)."""
-    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    nodes = list(ast.walk(fn))
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
     if len(returns) != 1:
         return None
     made = returns[0].value
     assigned = _single_assignments(fn)
+    for name in _sliced_writes(nodes):
+        assigned[name] = None  # `labels[:, :-1] = ids[:, 1:]`: no longer what its assignment made
     if isinstance(made, ast.Call) and _last_name(made.func) == "dict" and not made.args and made.keywords \
             and all(k.arg for k in made.keywords):  # dict(input_ids=..., labels=...)
         made = ast.Dict(keys=[ast.Constant(value=k.arg) for k in made.keywords], values=[k.value for k in made.keywords])
@@ -159,19 +197,46 @@ def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
 
 
 def _shared(items):
-    """The items that are windows of a sequence another item also cuts, when their windows differ."""
+    """The items that are windows of a sequence another item also cuts (or copies whole)."""
     roots = [item[0] for item in items if item is not None]
     shared = {root for root in roots if roots.count(root) > 1}
     if not shared:
         return None
     items = tuple(item if item is not None and item[0] in shared else None for item in items)
-    return items if len({item[1] for item in items if item is not None}) > 1 else None
+    return items  # windows a step apart, or copies of one whole sequence
+
+
+def fills_constant(stmt) -> bool:
+    """`x[...] = -100` / `x[mask] = IGNORE_INDEX`: a write of one value, which moves no token."""
+    value = stmt.value if isinstance(stmt, ast.Assign) else None
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+        value = value.operand
+    return isinstance(value, ast.Constant) or isinstance(value, (ast.Name, ast.Attribute)) and (
+        (value.id if isinstance(value, ast.Name) else value.attr).isupper() or "ignore" in ast.unparse(value).lower()
+        or "pad" in ast.unparse(value).lower())
+
+
+def _sliced_writes(nodes):
+    """Names written through a bounded slice (`labels[:, :-1] = ...`, `x[..., 1:] = ...`) with something other
+    than one value (`labels[:, :n] = -100` only masks)."""
+    for node in nodes:
+        if isinstance(node, ast.Assign) and fills_constant(node):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+        for target in targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and any(
+                    isinstance(part, ast.Slice) and (part.lower is not None or part.upper is not None)
+                    for part in ast.walk(target.slice)):
+                yield target.value.id
 
 
 def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
     """(sequence name, window) of `torch.tensor(seq[1:])`, `seq[:, :-1].long()`, a name assigned once so."""
     from .token_shift import FULL, _cut, _linear
+    named = None  # the last name on the way: a sequence made by an expression no window describes
     for _ in range(6):
+        if isinstance(node, ast.Name):
+            named = node.id
         called = _last_name(node.func) if isinstance(node, ast.Call) else None
         if called == "stack" and node.args and isinstance(node.args[0], ast.ListComp):
             node = node.args[0].elt  # torch.stack([data[i + 1:i + 1 + n] for i in starts]): each row's window
@@ -179,12 +244,19 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
             node = node.args[0]  # torch.tensor(seq[1:], dtype=...)
         elif called in _KEEPING and isinstance(node.func, ast.Attribute):
             node = node.func.value  # seq[:, 1:].long()
+        elif called == "unsqueeze" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0:
+            node = node.func.value  # x.unsqueeze(0): a batch of one, the same positions
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value is None:
+            node = node.value  # x[None]
         elif isinstance(node, ast.Name) and assigned.get(node.id) is not None:
             node = assigned[node.id]
         else:
             break
     if not isinstance(node, ast.Subscript):
-        return None
+        # the sequence itself, or a copy of it (`labels = input_ids.masked_fill(...)`); a name assigned what
+        # this does not read (`roll`, arithmetic) is a sequence of its own
+        return (named, FULL) if named is not None else None
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     lead = items[:-1]
     if len(items) > 2 or any(not (isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None)

@@ -19,7 +19,8 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
-from . import forward_shifts, model_loss_calls, shifted_batches, text_scan, tree_walk
+from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
+from . import documented_models, joined_sequences, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
@@ -70,10 +71,12 @@ class View:
     keep: Optional[str] = None  # the logits_to_keep argument's text
     model_class: Optional[str] = None  # the class of the model that made these logits, when known
     scores: bool = False  # a per-token gather's result: one value per position of `window` of the ids
+    flat: bool = False  # flattened for a per-token loss (`view(-1, V)`): pairs still, but slices no longer place
+    mask: bool = False  # `ids != pad`: one flag per position of `window` of the ids (token_masks)
 
     @property
     def is_ids(self) -> bool:
-        return not self.logits and not self.scores
+        return not self.logits and not self.scores and not self.mask
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,18 @@ class _Scope:
         self.model_losses: Dict[str, tuple] = {}  # class -> its forward's loss helper call (model_loss_calls)
         self.batches: tuple = ({}, {})  # data pipelines returning pre-shifted pairs (shifted_batches)
         self.batch_keys: Dict[tuple, Dict[str, View]] = {}  # a dict batch's keyed windows, by its base
+        self.loss_modules: Optional[frozenset] = None  # names bound to loss modules; None: no per-token loss here
+        self.aliases: Dict[str, str] = {}  # self.<attr> -> the module function stored there (helper_aliases)
+        self.omittable: Dict[str, int] = {}  # a summarised helper's parameters defaulting to None (omitted_arguments)
+        self.assumed: set = set()  # those of them the summary assumes left out
+        self.returned: list = []  # what a summarised helper's return statements give
+        self.lengths: Dict[str, str] = {}  # length spellings of joined sequences -> one symbol (joined_sequences)
+        self.documented: Dict[str, str] = {}  # model parameters the docstring calls causal (documented_models)
+        self.methods: Dict[str, tuple] = {}  # the file's methods that gather like a helper (method_helpers)
+        self.assumed_given: Dict[str, bool] = {}  # a function's optional parameters: the path followed, given or not
+        self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
+        self.file_classes: frozenset = frozenset()  # classes the file defines (not library ones)
+        self.handed: Dict[str, dict] = {}  # shared by a module's scopes: batches handed to its functions
 
     # ----- statements ---------------------------------------------------------------------
     def run(self, body) -> None:
@@ -157,9 +172,21 @@ class _Scope:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
             if isinstance(stmt, ast.Assign) and _pairwise(stmt):  # `a, b = x[:, :-1], x[:, 1:]`
-                for target, item in zip(stmt.targets[0].elts, stmt.value.elts):
-                    self.bind(target, self.value(item), stmt)
+                values = [self.value(item) for item in stmt.value.elts]
+                self._cut_together(stmt, values)
+                self._class_of(stmt.targets, stmt.value)
+                for target, item in zip(stmt.targets[0].elts, values):
+                    self.bind(target, item, stmt)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and self._join(stmt.targets[0].id, stmt.value, stmt):
+                pass
             elif isinstance(stmt, ast.Assign):
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    length = joined_sequences.length_symbol(stmt.value)
+                    if length is not None and length in self.lengths.values():  # start = prompt.size(1)
+                        self.lengths[stmt.targets[0].id] = length
+                    else:
+                        self.lengths.pop(stmt.targets[0].id, None)
                 value = self.value(stmt.value)
                 self._class_of(stmt.targets, stmt.value)
                 for t in stmt.targets:
@@ -168,7 +195,9 @@ class _Scope:
                     self._bind_batch(shifted_batches.assigned_items(stmt.targets[0], stmt.value, *self.batches), stmt)
             elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
                 self.bind(stmt.target, self.value(stmt.value), stmt)
-            elif isinstance(stmt, (ast.Expr, ast.Return)) and stmt.value is not None:
+            elif isinstance(stmt, ast.Return) and stmt.value is not None:
+                self.returned.append(self.value(stmt.value))
+            elif isinstance(stmt, ast.Expr) and stmt.value is not None:
                 self.value(stmt.value)
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):
                 self.run(stmt.body)
@@ -179,6 +208,27 @@ class _Scope:
 
     def _branches(self, stmt) -> None:
         """Each branch (or loop body) from what holds before it; after it, what any of them assigns is unknown."""
+        taken = omitted_arguments.taken_when_omitted(stmt.test, self.omittable) \
+            if isinstance(stmt, ast.If) and self.summarise else None
+        if taken is not None:  # a helper's summary: the path of a call that leaves the parameter out
+            self.assumed.add((taken[0], self.omittable[taken[0]]))
+            self.run(stmt.body if taken[1] else stmt.orelse)
+            return
+        given = omitted_arguments.given_path(stmt, self.omittable) if isinstance(stmt, ast.If) else None
+        if given is not None and self.assumed_given.setdefault(given, True):
+            self.run(stmt.body)  # `if labels is not None:`: the path of a call that gives them, followed on
+            return
+        filled = omitted_arguments.filled_default(stmt, self.omittable) if isinstance(stmt, ast.If) else None
+        if filled is not None and not self.assumed_given.setdefault(filled, False):
+            # `if ids is None: ids = ...`: what the call that leaves it out computes
+            saved = dict(self.env)
+            self.run(stmt.body)
+            default = self.env.get(filled)
+            self.env = saved
+            self._forget(stmt)
+            if isinstance(default, View):
+                self.env[filled] = default
+            return
         if not isinstance(stmt, ast.If):
             self._forget(stmt)  # a loop body also starts from what its previous iteration left
         if isinstance(stmt, (ast.For, ast.AsyncFor)) and self.batches[1]:  # `for ids, labels in loader`
@@ -191,8 +241,17 @@ class _Scope:
         self._forget(stmt)
 
     def bind(self, target, value, stmt) -> None:
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and shifted_batches.fills_constant(stmt):
+            return  # `labels[:, :prompt_len] = -100`: some values change, every position stays where it was
         if isinstance(target, ast.Name):  # a value this pass does not follow is a fresh tensor of its own
             self.env[target.id] = value if value is not None else View((target.id, stmt.lineno, stmt.col_offset), FULL)
+        elif isinstance(target, ast.Tuple) and target.elts and isinstance(target.elts[0], ast.Name) \
+                and isinstance(value, View) and value.logits and value.call is not None:
+            # `states, _ = self.rnn(x)` / `logits, values = model(ids)`: the per-position output comes first
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    self.env[node.id] = View((node.id, stmt.lineno, node.col_offset), FULL)
+            self.env[target.elts[0].id] = value
         else:
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
@@ -221,13 +280,13 @@ class _Scope:
                 self.env[node.id] = View((node.id, getattr(stmt, "lineno", 0), node.col_offset, "branch"), FULL)
 
     def _class_of(self, targets, value) -> None:
-        built = _class_built(value)
-        for t in targets:
-            if isinstance(t, ast.Name):
-                if built:
-                    self.classes[t.id] = built
+        for t, item in _assigned_pairs(ast.Assign(targets=targets, value=value)):
+            built = _class_built(item)
+            for name in ([t] if isinstance(t, ast.Name) else [n for n in ast.walk(t) if isinstance(n, ast.Name)]):
+                if built and name is t:
+                    self.classes[name.id] = built
                 else:
-                    self.classes.pop(t.id, None)
+                    self.classes.pop(name.id, None)
 
     # ----- expressions --------------------------------------------------------------------
     def value(self, node):
@@ -251,9 +310,17 @@ class _Scope:
             if isinstance(node.op, ast.Mult) and isinstance(left, View):
                 right = self.value(node.right)
                 if isinstance(right, View):
+                    if (left.window, right.window) not in _INPUT_FLAGS and \
+                            self._token_masked(node, node.left, left, node.right, right):
+                        return left if left.scores else right
                     return self._masked(node, left, right) or self._masked(node, right, left)
             scalar = isinstance(node.right, (ast.Name, ast.Constant, ast.Attribute))  # logits / temperature
             return left if isinstance(left, View) and left.logits and scalar else None
+        if isinstance(node, ast.Compare):
+            found = self._mask_of(node)
+            if found is None:
+                self._visit(node)
+            return found
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
@@ -271,7 +338,7 @@ class _Scope:
 
     def subscript(self, node: ast.Subscript):
         owner = self.value(node.value)
-        if not isinstance(owner, View):
+        if not isinstance(owner, View) or owner.flat:
             return None
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         if isinstance(node.slice, ast.Constant) and (node.slice.value == 0 or node.slice.value == "logits"):
@@ -323,11 +390,41 @@ class _Scope:
         return seq if isinstance(seq, ast.Slice) and seq.step is None else None
 
     def _bounds(self, s: ast.Slice):
-        lower = _linear(s.lower) if s.lower is not None else None
-        upper = _linear(s.upper) if s.upper is not None else None
+        lower = self._lengths(_linear(s.lower)) if s.lower is not None else None
+        upper = self._lengths(_linear(s.upper)) if s.upper is not None else None
         if (s.lower is not None and lower is None) or (s.upper is not None and upper is None):
             return (_UNKNOWN, _UNKNOWN)
         return lower, upper
+
+    def _lengths(self, lin: Optional[Lin]) -> Optional[Lin]:
+        """A bound with the lengths of joined sequences named one way (joined_sequences): `prompt.size(1)` and
+        `start` (assigned it) are both `len(prompt)`."""
+        if lin is None or not self.lengths:
+            return lin
+        out: Dict[str, int] = {}
+        for k, v in lin:
+            k = self.lengths.get(k, k)
+            out[k] = out.get(k, 0) + v
+        return _lin(out)
+
+    def _join(self, target: str, value, stmt) -> bool:
+        """`seq = torch.cat([a, b], dim=1)` of two ids: a and b become the windows of seq they fill."""
+        parts = joined_sequences.joined(value)
+        if parts is None:
+            return False
+        a, b = (self.value(ast.Name(id=p, ctx=ast.Load())) for p in parts)
+        if not (isinstance(a, View) and isinstance(b, View) and a.is_ids and b.is_ids and a.window == FULL == b.window
+                and a.base != b.base and not a.flat and not b.flat):
+            return False
+        base = (target, stmt.lineno, stmt.col_offset)
+        cut = _lin({f"len({parts[0]})": 1})
+        self.env[target] = View(base, FULL)
+        self.env[parts[0]] = View(base, (ZERO, cut))
+        self.env[parts[1]] = View(base, (cut, FULL[1]))
+        for name in parts:  # their lengths stay what they were: the symbol is fixed now
+            self.lengths[f"{name}.size(1)"] = self.lengths[f"{name}.size(-1)"] = f"len({name})"
+            self.lengths[f"{name}.shape[1]"] = self.lengths[f"{name}.shape[-1]"] = f"len({name})"
+        return True
 
     def call(self, node: ast.Call):
         found = self._call(node)
@@ -340,9 +437,20 @@ class _Scope:
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
         if name in ("gather", "take_along_dim"):
             return self.gather(node)
+        if name in ("ne", "not_equal", "eq", "equal", "lt", "gt", "le", "ge"):
+            return self._mask_of(node)
+        if self.loss_modules is not None:
+            pair = token_losses.scored_pair(node, self.loss_modules)
+            if pair is not None:
+                return self.scored(node, *pair)
+        if name in ("view", "reshape", "flatten", "rearrange") and token_losses.flattening(node):
+            owner = self.value(token_losses.flattened(node))
+            return replace(owner, flat=True) if isinstance(owner, View) else None
         if isinstance(func, ast.Attribute) and _is_module(func.value):
             if name in ("log_softmax", "softmax", "log") and node.args:
                 return self._kept(self.value(node.args[0]))
+            if name == "pad" and node.args:
+                return self._padded(node)
             return None
         if isinstance(func, ast.Attribute) and name in _SAME_POSITIONS and not _is_module(func.value):
             owner = self.value(func.value)
@@ -351,15 +459,33 @@ class _Scope:
             owner = self.value(func.value)
             d = _int(node.args[0])
             return Column(owner, d) if isinstance(owner, View) and owner.is_ids and d is not None else None
-        if isinstance(func, ast.Name) and func.id in self.helpers:
-            self.helper(node, self.helpers[func.id])
-            return None
+        helper = func.id if isinstance(func, ast.Name) else helper_aliases.called_function(node, self.aliases)
+        if helper in self.helpers:
+            return self.helper(node, self.helpers[helper])
+        if helper is None and isinstance(func, ast.Attribute) and _is_self(func.value) and func.attr in self.methods:
+            return self.helper(node, self.methods[func.attr])  # self.token_logps(logits, ids): a method that gathers
         if not self.summarise and self.model_losses and isinstance(func, (ast.Name, ast.Attribute)):
             loss = self.model_losses.get(self.classes.get(ast.unparse(func), ""))
             if loss is not None:
                 self.model_loss(node, loss)
                 return None
+        if isinstance(func, ast.Name) and func.id in self.module_names and self.batch_keys:
+            self._hand(node)
+        shifted = right_shifted_decoders.shifted_argument(node, self.shift_rights)
+        if shifted is not None:  # shift_tokens_right(labels): position t holds label t-1
+            labels = self.value(shifted)
+            if isinstance(labels, View) and labels.is_ids and not labels.flat:
+                return replace(labels, window=(_add(labels.window[0], ONE, -1), _add(labels.window[1], ONE, -1)))
+            return None
         return self.model(node, name) if not self.summarise else None
+
+    def _hand(self, node: ast.Call) -> None:
+        """`score(model, batch)` with a dict batch whose keys are windows of one sequence: the function's
+        parameter receives those keys (checked when the function runs again with them)."""
+        for position, arg in enumerate(node.args):
+            keys = self._batch_keys_of(arg.id) if isinstance(arg, ast.Name) else None
+            if keys:
+                self.handed.setdefault(node.func.id, {})[position] = (self.env[arg.id].base, keys)
 
     def model_loss(self, node: ast.Call, loss: tuple) -> None:
         """`model(ids, labels=ids)` on a file class whose forward gathers its labels from its own logits
@@ -371,7 +497,7 @@ class _Scope:
         if not (isinstance(ids, View) and ids.is_ids and isinstance(labels, View) and labels.is_ids):
             return
         cls = self.classes.get(ast.unparse(node.func))
-        first_window, second_window, gather = loss[3][2:]
+        first_window, second_window, gather = loss[3][2:5]
         if gather is not None and ids.base == labels.base and (first_window, second_window) == _NEXT_TOKEN \
                 and _one_ahead(ids.window, labels.window):  # a pre-shifted pair, shifted again by forward
             self.found.append((gather, forward_shifts.shifted_twice(cls, node, bound[0], bound[1], gather)))
@@ -384,7 +510,8 @@ class _Scope:
             f"labels): pass labels that its slices pair as t with t+1")
         at = gather if fix is None and gather is not None else node
         self.check(logits, labels, at, loss[5], ast.unparse(bound[1]), fix,
-                   f" (by `{loss[4]}(...)` in `{cls}.forward`, called at line {node.lineno})" if at is not node else "")
+                   f" (by `{loss[4]}(...)` in `{cls}.forward`, called at line {node.lineno})" if at is not node else "",
+                   _pairing_verb(gather))
 
     @staticmethod
     def _kept(v):
@@ -416,12 +543,17 @@ class _Scope:
         if isinstance(func, ast.Attribute) and name == "forward":
             func = func.value
         keywords = self._keywords(node)
+        if keywords is not None and "labels" in keywords:
+            self._library_shift(node, func, keywords)
         if keywords is None or any(k in _OTHER_POSITIONS for k in keywords):
             return None
         first = node.args[0] if node.args else keywords.get("input_ids")
         if first is None or any(isinstance(a, ast.Starred) for a in node.args):
             return None
         ids = self.value(first)
+        if isinstance(ids, View) and ids.logits and not ids.flat and _is_self(func.value if isinstance(func, ast.Attribute) else None) \
+                and not keywords:
+            return ids  # `self.lm_head(self.decoder(...))`: a layer over per-position states keeps the positions
         if not isinstance(ids, View) or not ids.is_ids:
             return None
         window, keep = ids.window, None
@@ -434,8 +566,21 @@ class _Scope:
             keep = ast.unparse(kept)
         owner = ast.unparse(func)
         built = self.classes.get(owner)
-        causal = built if built and _CAUSAL_CLASS.search(built) else None
+        causal = built if built and _CAUSAL_CLASS.search(built) else self.documented.get(owner)
         return View(ids.base, window, True, causal, node, keep, built)
+
+    def _library_shift(self, node: ast.Call, func, keywords: Dict[str, ast.expr]) -> None:
+        """`model(ids, labels=...)` on a library causal LM that shifts its labels (library_causal_lms): labels
+        already one token ahead of the ids are shifted twice."""
+        built = self.classes.get(ast.unparse(func))
+        first = library_causal_lms.ids_argument(node, keywords)
+        if not built or built in self.file_classes or not library_causal_lms.shifts_labels(built) or first is None:
+            return
+        ids, labels = self.value(first), self.value(keywords["labels"])
+        if isinstance(ids, View) and isinstance(labels, View) and ids.is_ids and labels.is_ids and not ids.flat \
+                and ids.base == labels.base and _one_ahead(ids.window, labels.window):
+            self.found.append((node, library_causal_lms.shifted_twice(
+                built, ast.unparse(node.func) + "(...)", ast.unparse(first), ast.unparse(keywords["labels"]))))
 
     def gather(self, node: ast.Call) -> Optional[View]:
         func = node.func
@@ -457,15 +602,43 @@ class _Scope:
         if d is None or not isinstance(logits, View) or not isinstance(column, Column) or not _same_dim(column.dim, d):
             return None
         self.check(logits, column.view, node, ast.unparse(source), ast.unparse(index))
-        return View(column.view.base, column.view.window, scores=True) if logits.logits else None
+        return View(column.view.base, column.view.window, scores=True) if logits.logits or self.summarise else None
 
-    def helper(self, node: ast.Call, summary: tuple) -> None:
+    def _padded(self, node: ast.Call) -> Optional[View]:
+        """`F.pad(ids, (a, b))`: the ids' positions with a before and b after (ids are [B, L]: the last dim is
+        the sequence). Logits pad their vocab dim: not followed."""
+        ids = self.value(node.args[0])
+        widths = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "pad"), None)
+        if not isinstance(ids, View) or not ids.is_ids or not isinstance(widths, (ast.Tuple, ast.List)) or len(widths.elts) < 2:
+            return None
+        before, after = _int(widths.elts[0]), _int(widths.elts[1])
+        if before is None or after is None or before < 0 or after < 0:
+            return None
+        return replace(ids, window=(_add(ids.window[0], _lin({"": before}), -1), _add(ids.window[1], _lin({"": after}))))
+
+    def scored(self, node: ast.Call, source: ast.expr, target: ast.expr, flattened: bool) -> None:
+        """A per-token loss (token_losses): the logits at each position scored against the label there,
+        both flattened the same way or given unflattened with the classes moved to dim 1."""
+        logits, labels = self.value(source), self.value(target)
+        if isinstance(logits, View) and isinstance(labels, View) and labels.is_ids \
+                and logits.flat == labels.flat == flattened:
+            self.check(logits, labels, node, ast.unparse(source), ast.unparse(target), scored="scored against")
+        return None
+
+    def helper(self, node: ast.Call, summary: tuple) -> Optional[View]:
         """A helper's gather, placed in the caller: its slices of the parameters apply to the arguments."""
-        first, second, first_window, second_window, gather = summary
+        first, second, first_window, second_window, gather = summary[:5]
         args = list(node.args)
         if any(isinstance(a, ast.Starred) for a in args) or max(first, second) >= len(args):
             return
+        if omitted_arguments.passed(node, summary[5] if len(summary) > 5 else frozenset()):
+            return  # the summary is the path taken without that argument
         logits, ids = self.value(args[first]), self.value(args[second])
+        returns = summary[6] if len(summary) > 6 else None
+        scores = View(ids.base, _within(ids.window, returns), scores=True) \
+            if returns is not None and isinstance(ids, View) and ids.is_ids and not ids.flat else None
+        if self._decoder_shifted_twice(node, logits, ids, args[second], summary):
+            return scores
         if self._shifted_twice(node, args[first], logits, args[second], ids, summary):
             return
         if isinstance(logits, View) and isinstance(ids, View) and ids.is_ids:
@@ -477,7 +650,38 @@ class _Scope:
             # a helper that takes positions as given is where the shift is missing; one that shifts, the caller
             at = gather if fix is None and gather is not None else node
             self.check(logits, ids, at, ast.unparse(args[first]), ast.unparse(args[second]), fix,
-                       f" (`{ast.unparse(node.func)}(...)` at line {node.lineno})" if at is not node else "")
+                       f" (`{ast.unparse(node.func)}(...)` at line {node.lineno})" if at is not node else "",
+                       _pairing_verb(gather))
+        return scores
+
+    def _mask_of(self, node) -> Optional[View]:
+        """`ids != pad` (token_masks): a flag per position of the ids."""
+        ids = token_masks.compared(node)
+        held = self.value(ids) if ids is not None else None
+        return replace(held, mask=True) if isinstance(held, View) and held.is_ids and not held.flat else None
+
+    def _token_masked(self, node, a_node, a: View, b_node, b: View) -> bool:
+        """Scores of some tokens and flags of the same tokens paired position by position (multiplied, or cut
+        in one statement) while they cover windows a fixed offset apart (token_masks)."""
+        scores, mask, scores_node, mask_node = (a, b, a_node, b_node) if a.scores else (b, a, b_node, a_node)
+        offset = token_masks.offset(scores, mask)
+        if not offset:
+            return False
+        self.found.append((node, token_masks.misaligned(ast.unparse(scores_node), ast.unparse(mask_node),
+                                                        _text_of(scores.base), offset)))
+        return True
+
+    def _cut_together(self, stmt: ast.Assign, values) -> None:
+        """`scores, mask = logprobs[:, s:e], mask[:, s:e]`: cut in one statement, meant to line up."""
+        for i, a in enumerate(values):
+            for j in range(i + 1, len(values)):
+                b = values[j]
+                if isinstance(a, View) and isinstance(b, View) and (a.scores or b.scores):
+                    if self._token_masked(stmt, stmt.value.elts[i], a, stmt.value.elts[j], b):
+                        # reported here, once: what follows uses them as the pair they were meant to be
+                        scores, at = (a, j) if a.scores else (b, i)
+                        values[at] = replace(values[at], window=scores.window)
+                        return
 
     def _masked(self, node: ast.BinOp, scores: View, mask: View) -> Optional[View]:
         """Per-token scores of `ids[:, 1:]` weighted by a mask of the ids' length cut as `[:, :-1]`: each
@@ -493,17 +697,29 @@ class _Scope:
             f"is off by one position, silently; cut the mask like the targets, `{name}[:, 1:]`")))
         return scores
 
+    def _decoder_shifted_twice(self, node: ast.Call, logits, ids, ids_node, summary: tuple) -> bool:
+        """A shifting helper given logits of a decoder that read these very labels shifted right, and the labels
+        as they are: the decoder already aligned them (right_shifted_decoders)."""
+        if self.summarise or not _pairs_next_token(summary[2], summary[3]) \
+                or not right_shifted_decoders.aligned_by_decoder(logits, ids):
+            return False
+        self.found.append((node, right_shifted_decoders.shifted_twice(ast.unparse(node.func), node, ast.unparse(ids_node))))
+        return True
+
     def _shifted_twice(self, node: ast.Call, logits_node, logits, ids_node, ids, summary: tuple) -> bool:
-        """A helper that drops the last logit and the first label itself, given logits and labels the
-        caller already shifted that way: logits at t meet the label at t+2."""
-        if self.summarise or (summary[2], summary[3]) != _NEXT_TOKEN or not isinstance(logits, View) \
+        """A helper that pairs the logits at t with the label at t+1 itself (drops the last logit and the first
+        label, or pads the labels and drops their first), given logits and labels the caller already shifted
+        that way (the logits cut at [:-1], from any start, and the labels at [1:]): logits at t meet the label
+        at t+2."""
+        if self.summarise or not _pairs_next_token(summary[2], summary[3]) or not isinstance(logits, View) \
                 or not isinstance(ids, View) or not ids.is_ids or logits.base == ids.base \
-                or (logits.window, ids.window) != _NEXT_TOKEN:
+                or logits.window[1] != _NEXT_TOKEN[0][1] or ids.window != _NEXT_TOKEN[1] \
+                or _constant(logits.window[0]) is None and _sign(logits.window[0]) != 1:
             return False
         helper = ast.unparse(node.func)
         self.found.append((node, Violation(
             CODE, WARNING,
-            f"`{helper}` shifts its arguments itself ([:, :-1] of the logits, [:, 1:] of the labels), and "
+            f"`{helper}` shifts its arguments itself (it pairs the logits at position t with the label at t+1), and "
             f"`{ast.unparse(logits_node)}` and `{ast.unparse(ids_node)}` arrive already shifted that way: the logits "
             f"at position t are scored against the label at t+2 and one more position is dropped, silently; "
             f"pass the unshifted logits and labels")))
@@ -511,7 +727,7 @@ class _Scope:
 
     # ----- the verdict --------------------------------------------------------------------
     def check(self, logits: View, ids: View, node, logits_text: str, ids_text: str, fix: Optional[str] = None,
-              called: str = "") -> None:
+              called: str = "", scored: str = "gathered from") -> None:
         """gather pairs logits position start+j with id start+j (a shorter index reads only the first positions)."""
         if self.summarise:
             self.pairs.append((logits.base, logits.window, ids.base, ids.window, node))
@@ -537,7 +753,7 @@ class _Scope:
             causal = causal or f"{logits.model_class}, causal by {built}"
             self.found.append((node, Violation(
                 CODE, WARNING,
-                f"`{ids_text}` is gathered from `{logits_text}` at its own positions{called}, but the logits come from the "
+                f"`{ids_text}` is {scored} `{logits_text}` at its own positions{called}, but the logits come from the "
                 f"causal LM {at} ({causal}) on `{base}`, whose logits at position t predict token t+1; "
                 f"each token is scored by the prediction made at it, silently; "
                 f"pair the logits without their last position ([:, :-1]) with `{base}[:, 1:]`")))
@@ -576,12 +792,21 @@ def _one_ahead(ids: Window, labels: Window) -> bool:
     return _constant(_add(labels[0], ids[0], -1)) == 1 and _constant(_add(_length(labels), _length(ids), -1)) == 0
 
 
+def _pairs_next_token(first: Window, second: Window) -> bool:
+    """A helper's windows pair the first's position t with the second's t+1: `[:-1]` with `[1:]`, or the whole
+    logits with labels padded at the end and cut `[1:]`."""
+    return _constant(_add(second[0], first[0], -1)) == 1 and _constant(_add(_length(second), _length(first), -1)) == 0
+
+
 def _length(w: Window) -> Lin:
     return _add(w[1], w[0], -1)
 
 
 _UNKNOWN = (("?", 1), ("?", -1))
 _NEXT_TOKEN = ((ZERO, _add(FULL[1], ONE, -1)), (ONE, FULL[1]))  # ([:-1] of the logits, [1:] of the ids)  # a bound that is not linear: _sign says unknown
+# next-token scores beside the flags of the inputs they were predicted at (`ids[:, :-1] != pad`): like an
+# attention mask cut `[:, :-1]`, read as describing the inputs, not the targets (see _masked)
+_INPUT_FLAGS = {(_NEXT_TOKEN[1], _NEXT_TOKEN[0]), (_NEXT_TOKEN[0], _NEXT_TOKEN[1])}
 
 
 def _bracket(w: Window) -> str:
@@ -639,6 +864,11 @@ def _same_dim(unsqueezed: int, gathered: int) -> bool:
     return unsqueezed == gathered or (unsqueezed == -1) != (gathered == -1) and max(unsqueezed, gathered) >= 1
 
 
+def _pairing_verb(node) -> str:
+    """How a summarised helper pairs the ids with the logits: a gather reads them, a loss scores them."""
+    return "scored against" if isinstance(node, ast.Call) and not _is_gather(node) else "gathered from"
+
+
 def _is_gather(node: ast.Call) -> bool:
     return _called_name(node) in ("gather", "take_along_dim")
 
@@ -652,24 +882,55 @@ def _is_self(node) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
 
 
-def _helpers(tree: ast.Module, gather_lines) -> Dict[str, tuple]:
+def _helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozenset] = None) -> Dict[str, tuple]:
     """Module functions that gather one parameter's logits with another parameter's ids, per position:
     name -> (logits parameter, ids parameter, the window of each it gathers). Only functions holding
     a gathering call (one of the sorted `gather_lines`) can pair anything: the others are not run."""
     found: Dict[str, tuple] = {}
     for node in tree.body:
-        if not isinstance(node, ast.FunctionDef) or not _has_line_in(gather_lines, node):
-            continue
-        params = [a.arg for a in node.args.posonlyargs + node.args.args]
-        scope = _Scope({}, {}, summarise=True)
-        for p in params:
-            scope.env[p] = View(("param", p), FULL)
-        scope.run(node.body)
-        pairs = {(a[1], wa, b[1], wb): at for a, wa, b, wb, at in scope.pairs if a[0] == "param" == b[0] and a != b}
-        if len(pairs) == 1:
-            (a, wa, b, wb), at = pairs.popitem()
-            found[node.name] = (params.index(a), params.index(b), wa, wb, at)
+        if isinstance(node, ast.FunctionDef) and _has_line_in(gather_lines, node):
+            summary = _summary(node, [a.arg for a in node.args.posonlyargs + node.args.args], loss_modules)
+            if summary is not None:
+                found[node.name] = summary
     return found
+
+
+def method_helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozenset] = None) -> Dict[str, tuple]:
+    """Methods of the file's classes that gather like a module helper, by name, called as `self.<name>(...)`
+    (a name two classes summarise differently is left out)."""
+    found: Dict[str, Optional[tuple]] = {}
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef) or not _has_line_in(gather_lines, cls):
+            continue
+        for node in cls.body:
+            params = [a.arg for a in node.args.posonlyargs + node.args.args] if isinstance(node, ast.FunctionDef) else []
+            if not params or params[0] != "self" or node.name == "forward" or not _has_line_in(gather_lines, node) \
+                    or node.decorator_list:
+                continue
+            summary = _summary(node, params[1:], loss_modules, skipped=1)
+            if summary is not None:
+                found[node.name] = summary if found.get(node.name, summary) == summary else None
+    return {name: summary for name, summary in found.items() if summary is not None}
+
+
+def _summary(node: ast.FunctionDef, params, loss_modules, skipped: int = 0) -> Optional[tuple]:
+    """What a function gathers of its parameters `params` (see _helpers), or None; `skipped` leading
+    parameters (a method's self) are not passed at its calls."""
+    scope = _Scope({}, {}, summarise=True)
+    scope.loss_modules = loss_modules
+    scope.omittable = {p: (i - skipped if i >= 0 else i)
+                       for p, i in omitted_arguments.defaulting_to_none(node).items()}
+    for p in params:
+        scope.env[p] = View(("param", p), FULL)
+    scope.run(node.body)
+    pairs = {(a[1], wa, b[1], wb): at for a, wa, b, wb, at in scope.pairs if a[0] == "param" == b[0] and a != b}
+    if len(pairs) != 1:
+        return None
+    (a, wa, b, wb), at = pairs.popitem()
+    # the helper returns the per-token values it gathered: their window of the ids argument
+    scores = {r.window for r in scope.returned if isinstance(r, View) and r.scores and r.base == ("param", b)}
+    returns = scores.pop() if len(scores) == 1 and len(scope.returned) == 1 else None
+    return (params.index(a), params.index(b), wa, wb, at, frozenset(scope.assumed), returns)
 
 
 _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPERS)
@@ -678,7 +939,7 @@ _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPER
 def spelled_in(text: str) -> bool:
     """Whether a gathering call can be in a file's text: the module pass needs one, and this test
     costs far less than the walk of the tree that would find out."""
-    return text_scan.has_call(text, _GATHERING)
+    return text_scan.has_call(text, _GATHERING) or token_losses.spelled_in(text) or library_causal_lms.spelled_in(text)
 
 
 def _module_names(nodes) -> Iterator[str]:
@@ -729,11 +990,21 @@ def _class_built(value) -> Optional[str]:
 def _built_classes(stmts) -> Dict[str, str]:
     out = {}
     for stmt in stmts:
-        if isinstance(stmt, ast.Assign) and _class_built(stmt.value):
-            for t in stmt.targets:
-                if isinstance(t, (ast.Name, ast.Attribute)):
-                    out[ast.unparse(t)] = _class_built(stmt.value)
+        if not isinstance(stmt, ast.Assign):
+            continue
+        for t, value in _assigned_pairs(stmt):
+            if isinstance(t, (ast.Name, ast.Attribute)) and _class_built(value):
+                out[ast.unparse(t)] = _class_built(value)
     return out
+
+
+def _assigned_pairs(stmt: ast.Assign):
+    """(target, value) of `a = v` and of each item of `a, b = v, w` (`policy, ref = Lm(...), Lm(...)`)."""
+    for t in stmt.targets:
+        if isinstance(t, ast.Tuple) and isinstance(stmt.value, ast.Tuple) and len(t.elts) == len(stmt.value.elts):
+            yield from zip(t.elts, stmt.value.elts)
+        else:
+            yield t, stmt.value
 
 
 def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "_ModuleIndex",
@@ -823,67 +1094,125 @@ class _ModuleIndex:
 
 
 class _Mutated:
-    """Names whose object the module writes through (see _mutated), found on the first question: most
-    modules never ask."""
+    """Names whose object a module or a function writes through (see _mutated), found on the first
+    question: most scopes never ask. `nodes()` gives the scope's nodes."""
 
-    def __init__(self, index: _ModuleIndex):
-        self.index, self.found = index, None
+    def __init__(self, nodes):
+        self.nodes, self.found = nodes, None
 
     def __contains__(self, name: str) -> bool:
         if self.found is None:
-            self.found = frozenset(_mutated(self.index.nodes))
+            self.found = frozenset(_mutated(self.nodes()))
         return name in self.found
+
+
+_CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violation]]:
     """Every misaligned per-token gather of the module (`text` is its source): (node to report, violation)."""
     index = _ModuleIndex(tree, text)
+    # a per-token loss pairs positions like a gather (token_losses); its names are looked for only where spelled
+    loss_modules = token_losses.module_bindings(text, index.assigns) if token_losses.spelled_in(text) else None
+    scoring = _GATHERING | (token_losses.call_names(loss_modules) if loss_modules is not None else frozenset())
     # pairs are found only at a gather (or a helper that gathers): code without one is skipped whole,
     # which keeps this pass from walking every function of every file that merely names an op
-    gather_lines = index.lines_calling(_GATHERING)
-    if not gather_lines:
+    gather_lines = index.lines_calling(scoring)
+    # functions naming a library causal LM and passing labels= call it (library_causal_lms)
+    library = library_causal_lms.lines(text) if library_causal_lms.spelled_in(text) else None
+    if not gather_lines and not library:
         return
     names = frozenset(index.names)
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
     for node in index.assigns:
         built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
-    helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines)}
-    gathering = _GATHERING | set(helpers)
+    helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines, loss_modules)}
+    aliases = helper_aliases.aliases(index.assigns, helpers) if helpers else {}
+    methods = method_helpers(tree, gather_lines, loss_modules)
+    gathering = scoring | set(helpers) | set(aliases) | set(methods)
     passed = _passed_classes(tree, built, gathering, index)
     built_causal = _BuiltCausal(tree)
     gathering_lines = index.lines_calling(gathering)
-    model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn))
-    produced = shifted_batches.producers(tree) if model_losses else {}
+    model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn), loss_modules,
+                                              aliases)
+    # batches a data pipeline cuts (or copies) from one sequence: for a model's own loss, or a loader's batches
+    produced = shifted_batches.producers(tree) if model_losses or library or shifted_batches.loads(text) else {}
     batches = (shifted_batches.sources(index.assigns, produced) if produced else {}, produced)
     module_scope = _Scope(helpers, dict(built), module_names=names, built_causal=built_causal)
     module_scope.model_losses = model_losses
     module_scope.batches = batches
-    module_scope.mutated = _Mutated(index)
+    module_scope.loss_modules = loss_modules
+    module_scope.aliases = aliases
+    module_scope.methods = methods
+    shift_rights = _Lazy(lambda: frozenset(right_shifted_decoders.shifting_functions(tree)))
+    module_scope.shift_rights = shift_rights
+    # from the text: the blocks parsed may leave out a class that names no op
+    module_scope.file_classes = frozenset(_CLASS_LINE.findall(text)) if library else frozenset()
+    module_scope.mutated = _Mutated(lambda: index.nodes)
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
-    lines = index.lines_calling(gathering | set(model_losses) | set(produced))
-    if batches[0]:  # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
+    loss_names = scoring - _GATHERING
+    lines = index.lines_calling((gathering - loss_names) | set(model_losses) | set(produced))
+    loss_lines = index.lines_calling(loss_names) if loss_names else []
+    if produced:  # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
         lines = sorted(lines + [n.lineno for n in index.loops if shifted_batches.iterates(n, batches[0])])
     if produced:
         passed = {**_passed_classes(tree, built, frozenset(produced), index,
                                     lambda fn: batches[0] and any(shifted_batches.iterates(n, batches[0]) for n in ast.walk(fn))),
                   **passed}
+    handed = module_scope.handed  # batches of a producer handed to a module function: {function: {param: keys}}
+
+    def run(fn, received=None):
+        classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
+        scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
+        scope.model_losses = model_losses
+        scope.batches = batches
+        scope.loss_modules = loss_modules
+        scope.aliases = aliases
+        scope.methods = methods
+        scope.shift_rights = shift_rights
+        scope.file_classes = module_scope.file_classes
+        scope.omittable = omitted_arguments.defaulting_to_none(fn)
+        scope.mutated = _Mutated(lambda: tree_walk.all_nodes(fn))
+        scope.handed = handed
+        scope.documented = documented_models.causal_parameters(fn)
+        for param, (base, keys) in (received or {}).items():  # the caller's batch, under the parameter's name
+            scope.env[param] = View(base, FULL)
+            scope.batch_keys[base] = keys
+        scope.run(fn.body)
+        return scope.found
+
+    ran = set()
     for fn in index.defs:
-        if _has_line_in(lines, fn):
-            classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
-            scope = _Scope(helpers, classes, module_names=names, built_causal=built_causal)
-            scope.model_losses = model_losses
-            scope.batches = batches
-            scope.mutated = frozenset(_mutated(ast.walk(fn)))
-            scope.run(fn.body)
-            yield from scope.found
+        if _has_line_in(lines, fn) or library and _has_line_in(library[0], fn) and _has_line_in(library[1], fn) \
+                or _has_line_in(loss_lines, fn) and token_losses.scores_what_it_feeds(fn, loss_modules):
+            ran.add(fn.name)
+            yield from run(fn)
+    # a function handed a batch by a caller run above: once more, with the batch's keys known
+    for fn in index.defs:
+        if fn.name in handed and fn.name in ran and isinstance(fn, ast.FunctionDef):
+            params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+            received = {params[i]: keys for i, keys in handed.pop(fn.name).items() if i < len(params)}
+            yield from run(fn, received)
 
 
 def _has_line_in(lines, fn) -> bool:
     """Whether a gathering call starts inside fn's lines (sorted `lines`)."""
     i = bisect.bisect_left(lines, fn.lineno)
     return i < len(lines) and lines[i] <= (fn.end_lineno or fn.lineno)
+
+
+class _Lazy:
+    """A value computed on the first call (most modules never ask)."""
+
+    def __init__(self, make):
+        self.make, self.value = make, None
+
+    def __call__(self):
+        if self.value is None:
+            self.value = self.make()
+        return self.value
 
 
 class _BuiltCausal:
