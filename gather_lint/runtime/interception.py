@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
 from . import (broadcast_checks, device_records, distribution_checks, fast_path, gradient_checks, indexing, masked_checks,
-               normalised_checks, provenance, reads, shift_checks, torch_verdict, torch_warnings)
+               normalised_checks, provenance, reads, shift_checks, squeeze_checks, torch_verdict, torch_warnings)
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
@@ -194,10 +194,18 @@ def _note_select(op, args, kwargs) -> None:
 # --- indexing ----------------------------------------------------------------------------------
 
 def _getitem(original):
+    squeezed = squeeze_checks.SQUEEZED._facts
+
     def __getitem__(self, key):
         # the key test first: most keys are ints/slices, and type tests are cheaper than _idle()
         if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
-            return original(self, key)
+            try:  # free until torch raises
+                return original(self, key)
+            except IndexError as exc:
+                if not (squeezed and _stack and "too many indices" in str(exc)) or _reported(exc):
+                    raise
+                rejected = exc
+            _explain(rejected, squeeze_checks.too_many_indices(self), "Tensor.__getitem__")
         if not fast_path.clean_subscript(self, key):  # one in-range integer tensor key: nothing to report
             _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
         result = original(self, key)
@@ -408,6 +416,17 @@ def _reduction(original):
     return reduce
 
 
+def _squeeze(original):
+    """A bare squeeze() that dropped a batch of one is remembered (GL001 when a later read fails)."""
+    def squeeze(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if _stack and len(args) == 1 and not kwargs and not torch.compiler.is_compiling():
+            squeeze_checks.note(args, kwargs, result)
+        return result
+
+    return squeeze
+
+
 def _loss(original, name: str):
     facts = provenance.KEPT._facts
 
@@ -597,6 +616,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
         for owner in (torch, torch.Tensor):
             places.append((owner, how, lambda o, how=how: _producer(o, how)))
     places.append((F, "linear", _width_one_layer))
+    for owner in (torch, torch.Tensor):
+        places.append((owner, "squeeze", _squeeze))
     for name in ("sum", "mean", "logsumexp"):
         for owner in (torch, torch.Tensor):
             places.append((owner, name, _reduction))
@@ -649,6 +670,7 @@ def _uninstall() -> None:
     provenance.KEPT.clear()
     provenance.NORMALISED.clear()
     shift_checks.clear()
+    squeeze_checks.clear()
     fast_path.clear()
 
 
