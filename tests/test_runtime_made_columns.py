@@ -73,6 +73,10 @@ torch.manual_seed(0)
 h = torch.randn(2, 5, 4)
 out = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
 """,
+    "pairwise differences of one score column (a ranking loss)": MODEL + """
+pair_gaps = baseline - baseline.view(-1)
+out = torch.sigmoid(pair_gaps).mean()
+""",
     "batch of one": """
 import torch
 import torch.nn as nn

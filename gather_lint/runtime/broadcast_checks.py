@@ -104,11 +104,17 @@ def _column_key(indexed, other, op: str) -> Optional[Violation]:
     return rule.check_column_key_broadcast(Shape(shape), Shape(other_shape), Shape(tuple(grown)), op)
 
 
+def _same_values(column, other) -> bool:
+    """`s - s.view(-1)`: a column against its own flattened view is every pair on purpose (a pairwise
+    ranking difference), not a per-sample op."""
+    return other.data_ptr() == column.data_ptr() and other.numel() == column.numel()
+
+
 def combined(a, b, op: str) -> Optional[Violation]:
     """GL006 when one of a, b is a marked gather result and the other is it minus the singleton."""
     for gathered, other in ((a, b), (b, a)):
         axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
-        if axis is None or not isinstance(other, torch.Tensor):
+        if axis is None or not isinstance(other, torch.Tensor) or _same_values(gathered, other):
             continue
         if axis == COLUMN_KEY:
             found = _column_key(gathered, other, op)
