@@ -28,6 +28,49 @@ def mark_kept_singleton(inp, index, axis: Optional[int], result) -> bool:
     return False
 
 
+class Kept(int):
+    """A kept singleton's axis that says what left it there (a width-1 layer, a keepdim reduction), for the
+    message; a plain int axis is gather's."""
+
+    def __new__(cls, axis: int, text: str, kept_by: str):
+        kept = super().__new__(cls, axis)
+        kept.text, kept.kept_by = text, kept_by
+        return kept
+
+
+def mark_width_one_output(weight, result) -> bool:
+    """A width-1 linear layer's output [.., N, 1] (a critic's value, a Q head): one number per sample, kept
+    as a column that an [.., N] per-sample tensor must not meet unsqueezed."""
+    if not isinstance(weight, torch.Tensor) or weight.dim() != 2 or weight.shape[0] != 1:
+        return False
+    if not isinstance(result, torch.Tensor) or result.dim() < 2 or result.shape[-2] < 2 or not result.is_floating_point():
+        return False
+    KEPT.put(result, Kept(result.dim() - 1, "width-1 layer output", "the layer's"))
+    return True
+
+
+def mark_reduced_column(source, result) -> bool:
+    """`x.sum(1, keepdim=True)` of an [N, K] x (N, K > 1): a per-row total [N, 1] kept as a column (a summed
+    log-prob, a row mean). Only the 2-D case: a [B, T, 1] statistic (a norm's mean) meets [B, T, C] on purpose."""
+    if not isinstance(source, torch.Tensor) or source.dim() != 2 or source.shape[0] < 2 or source.shape[1] < 2:
+        return False
+    if not isinstance(result, torch.Tensor) or tuple(result.shape) != (source.shape[0], 1) or not result.is_floating_point():
+        return False
+    KEPT.put(result, Kept(1, "keepdim reduction", "`keepdim=True`'s"))
+    return True
+
+
+def mark_joined_columns(tensors, dim, result) -> None:
+    """torch.cat of [n, 1] columns along dim 0, one of them marked: the [sum n, 1] result is still that column."""
+    if dim not in (0, -2) or not isinstance(result, torch.Tensor) or result.dim() != 2 or result.shape[1] != 1:
+        return
+    for t in tensors:
+        axis = KEPT.get(t) if isinstance(t, torch.Tensor) else None
+        if axis is not None and axis != COLUMN_KEY and t.dim() == 2 and axis == 1:
+            KEPT.put(result, axis)
+            return
+
+
 COLUMN_KEY = -1  # the mark of `x[idx]` with idx [N, 1]: every dim after the first may be a kept 1
 
 
@@ -41,9 +84,13 @@ def mark_column_key(key, result) -> bool:
     return True
 
 
-def keep_mark(source, result) -> None:
-    """A marked tensor times a scalar (`-1 * x`, `x / 2`) is still marked: the singleton survives."""
-    axis = KEPT.get(source)
+def keep_mark(source, result, other=None) -> None:
+    """A marked tensor times a scalar (`-1 * x`, `x / 2`), with a tensor of its own shape (`returns - values`),
+    or detached or cloned, is still marked: the singleton survives. `other`: the second operand, which may
+    be the marked one."""
+    axis = KEPT.get(source) if isinstance(source, torch.Tensor) else None
+    if axis is None and isinstance(other, torch.Tensor):
+        source, axis = other, KEPT.get(other)
     if axis is not None and isinstance(result, torch.Tensor) and result.shape == source.shape:
         KEPT.put(result, axis)
 
@@ -57,11 +104,17 @@ def _column_key(indexed, other, op: str) -> Optional[Violation]:
     return rule.check_column_key_broadcast(Shape(shape), Shape(other_shape), Shape(tuple(grown)), op)
 
 
+def _same_values(column, other) -> bool:
+    """`s - s.view(-1)`: a column against its own flattened view is every pair on purpose (a pairwise
+    ranking difference), not a per-sample op."""
+    return other.data_ptr() == column.data_ptr() and other.numel() == column.numel()
+
+
 def combined(a, b, op: str) -> Optional[Violation]:
     """GL006 when one of a, b is a marked gather result and the other is it minus the singleton."""
     for gathered, other in ((a, b), (b, a)):
         axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
-        if axis is None or not isinstance(other, torch.Tensor):
+        if axis is None or not isinstance(other, torch.Tensor) or _same_values(gathered, other):
             continue
         if axis == COLUMN_KEY:
             found = _column_key(gathered, other, op)
@@ -78,7 +131,8 @@ def combined(a, b, op: str) -> Optional[Violation]:
             grown = None  # torch will raise a size mismatch
         if grown is not None and grown == torch.Size(shape):
             continue  # nothing grows (a batch of one): harmless
-        return rule.check_broadcast(Shape(shape), axis, Shape(other_shape), "gathered result", "other operand", op)
+        return rule.check_broadcast(Shape(shape), axis, Shape(other_shape), getattr(axis, "text", "gathered result"),
+                                    "other operand", op, kept_by=getattr(axis, "kept_by", "gather's"))
     return None
 
 

@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
 from . import (broadcast_checks, device_records, distribution_checks, fast_path, gradient_checks, indexing, masked_checks,
-               normalised_checks, provenance, reads, shift_checks, torch_verdict, torch_warnings)
+               normalised_checks, provenance, reads, shift_checks, squeeze_checks, torch_verdict, torch_warnings)
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
@@ -194,10 +194,18 @@ def _note_select(op, args, kwargs) -> None:
 # --- indexing ----------------------------------------------------------------------------------
 
 def _getitem(original):
+    squeezed = squeeze_checks.SQUEEZED._facts
+
     def __getitem__(self, key):
         # the key test first: most keys are ints/slices, and type tests are cheaper than _idle()
         if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
-            return original(self, key)
+            try:  # free until torch raises
+                return original(self, key)
+            except IndexError as exc:
+                if not (squeezed and _stack and "too many indices" in str(exc)) or _reported(exc):
+                    raise
+                rejected = exc
+            _explain(rejected, squeeze_checks.too_many_indices(self), "Tensor.__getitem__")
         if not fast_path.clean_subscript(self, key):  # one in-range integer tensor key: nothing to report
             _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
         result = original(self, key)
@@ -327,12 +335,96 @@ def _operator(original, symbol: str):
             if violation is not None:
                 _report(_stack[-1], [violation], f"Tensor.{original.__name__}")
             result = original(self, other)
-            if isinstance(other, (int, float)) or isinstance(other, _Tensor) and other.dim() == 0:
-                broadcast_checks.keep_mark(self, result)  # `-1 * x`, `x / 2`: still the marked shape
+            if isinstance(other, (int, float, _Tensor)):  # `-1 * x`, `returns - values`: still the marked shape
+                broadcast_checks.keep_mark(self, result, other)
             return result
         return original(self, other)
 
     return operator
+
+
+def _arithmetic_function(original, symbol: str, spelling: str):
+    """torch.sub(a, b) / a.sub(b) and the other arithmetic functions: the operators' check in call form."""
+    facts = provenance.KEPT._facts
+
+    def arithmetic(*args, **kwargs):
+        if facts and _stack and len(args) >= 2 and (id(args[0]) in facts or id(args[1]) in facts) \
+                and not torch.compiler.is_compiling():
+            violation = broadcast_checks.combined(args[0], args[1], symbol)
+            if violation is not None:
+                _report(_stack[-1], [violation], spelling)
+            result = original(*args, **kwargs)
+            broadcast_checks.keep_mark(args[0], result, args[1])
+            return result
+        return original(*args, **kwargs)
+
+    return arithmetic
+
+
+def _keeping(original):
+    """x.detach() / x.clone() of a marked column: the copy keeps the mark."""
+    facts = provenance.KEPT._facts
+
+    def keeping(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        if facts and id(self) in facts and _stack:
+            broadcast_checks.keep_mark(self, result)
+        return result
+
+    return keeping
+
+
+def _joining(original):
+    """torch.cat of marked [n, 1] columns (one per step of a rollout) along dim 0: the result is marked."""
+    facts = provenance.KEPT._facts
+
+    def joining(tensors, *args, **kwargs):
+        result = original(tensors, *args, **kwargs)
+        if facts and _stack and type(tensors) in (list, tuple) and not torch.compiler.is_compiling():
+            broadcast_checks.mark_joined_columns(tensors, args[0] if args else kwargs.get("dim", 0), result)
+        return result
+
+    return joining
+
+
+def _width_one_layer(original):
+    """F.linear (every nn.Linear): a width-1 layer's output column [N, 1] is marked (GL006)."""
+    def linear(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if _stack:
+            weight = args[1] if len(args) > 1 else kwargs.get("weight")
+            if not isinstance(weight, _Tensor) or weight.shape[0] != 1:  # most layers: one attribute read
+                return result
+            if not torch.compiler.is_compiling() and broadcast_checks.mark_width_one_output(weight, result) \
+                    and not _operators_on:
+                _operators()
+        return result
+
+    return linear
+
+
+def _reduction(original):
+    """sum / mean / logsumexp with keepdim=True: an [N, 1] column of row totals is marked (GL006)."""
+    def reduce(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if _stack and (kwargs.get("keepdim") is True or len(args) > 2 and args[2] is True) \
+                and not torch.compiler.is_compiling():
+            if broadcast_checks.mark_reduced_column(args[0], result) and not _operators_on:
+                _operators()
+        return result
+
+    return reduce
+
+
+def _squeeze(original):
+    """A bare squeeze() that dropped a batch of one is remembered (GL001 when a later read fails)."""
+    def squeeze(*args, **kwargs):
+        result = original(*args, **kwargs)
+        if _stack and len(args) == 1 and not kwargs and not torch.compiler.is_compiling():
+            squeeze_checks.note(args, kwargs, result)
+        return result
+
+    return squeeze
 
 
 def _loss(original, name: str):
@@ -481,6 +573,7 @@ def _check_loss_shift(input, args, kwargs, spelling: str) -> None:
 
 _OPERATORS = {"__add__": "+", "__radd__": "+", "__sub__": "-", "__rsub__": "-", "__mul__": "*", "__rmul__": "*",
               "__truediv__": "/", "__rtruediv__": "/"}
+_ARITHMETIC = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 _LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
            "binary_cross_entropy_with_logits")
 
@@ -493,6 +586,12 @@ def _operators() -> None:
         _operators_on = True
         for name, symbol in _OPERATORS.items():
             _patch(torch.Tensor, name, _operator(getattr(torch.Tensor, name), symbol))
+        for name, symbol in _ARITHMETIC.items():
+            for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
+                _patch(owner, name, _arithmetic_function(getattr(owner, name), symbol, prefix + name))
+        for name in ("detach", "clone"):
+            _patch(torch.Tensor, name, _keeping(getattr(torch.Tensor, name)))
+        _patch(torch, "cat", _joining(torch.cat))
 
 
 # --- installing ---------------------------------------------------------------------------------
@@ -516,6 +615,12 @@ def _places() -> List[Tuple[object, str, Callable]]:
     for how in _DIM_AT:
         for owner in (torch, torch.Tensor):
             places.append((owner, how, lambda o, how=how: _producer(o, how)))
+    places.append((F, "linear", _width_one_layer))
+    for owner in (torch, torch.Tensor):
+        places.append((owner, "squeeze", _squeeze))
+    for name in ("sum", "mean", "logsumexp"):
+        for owner in (torch, torch.Tensor):
+            places.append((owner, name, _reduction))
     for name in _LOSSES:
         places.append((F, name, lambda o, name=name: _loss(o, name)))
     for owner in (F, torch, torch.Tensor):
@@ -565,6 +670,7 @@ def _uninstall() -> None:
     provenance.KEPT.clear()
     provenance.NORMALISED.clear()
     shift_checks.clear()
+    squeeze_checks.clear()
     fast_path.clear()
 
 
