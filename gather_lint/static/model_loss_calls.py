@@ -211,19 +211,29 @@ def _column_root(index: ast.expr, assigned) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) and node.id not in assigned else None
 
 
+def _stored_names(target):
+    """The names an assignment target binds or reads (a Name, a tuple of them: no walk needed)."""
+    if isinstance(target, ast.Name):
+        return (target,)
+    if isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
+        return target.elts
+    return ast.walk(target)
+
+
 def _single_assignments(fn: ast.FunctionDef, nodes=None) -> Dict[str, Optional[ast.expr]]:
     """name -> the expression assigned to it, or None when it is bound more than once (or not by `=`)."""
     out: Dict[str, Optional[ast.expr]] = {}
     for node in (nodes if nodes is not None else ast.walk(fn)):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                for name in ast.walk(target):
+                for name in _stored_names(target):
                     if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                         # `h, _ = self.rnn(x)`: each name holds a part of what the call computed
                         single = isinstance(target, (ast.Name, ast.Tuple)) and name.id not in out
                         out[name.id] = node.value if single else None
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
-            for name in ast.walk(getattr(node, "target", node)):
+            for name in ast.walk(getattr(node, "target", node)) if isinstance(node, ast.With) else \
+                    _stored_names(node.target):
                 if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                     out[name.id] = None
     return out

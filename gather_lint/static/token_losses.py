@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import FrozenSet, Optional, Tuple
 
-from . import text_scan
+from . import text_scan, tree_walk
 
 _FUNCTIONS = ("cross_entropy", "nll_loss")
 _MODULES = ("CrossEntropyLoss", "NLLLoss")
@@ -95,7 +95,8 @@ def scores_what_it_feeds(fn: ast.FunctionDef, modules: FrozenSet[str]) -> bool:
     """Whether a per-token loss in fn scores a tensor (or a copy or cut of it, through one assignment) that fn
     also hands to a call as its first argument (a model fed the ids): the only way a loss in fn alone can pair
     logits with the ids they were computed from. Cheaper than running fn to find out."""
-    calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call)]
+    nodes = tree_walk.all_nodes(fn)  # one walk, read twice below
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
     targets = set()
     for call in calls:
         pair = scored_pair(call, modules)
@@ -104,7 +105,7 @@ def scores_what_it_feeds(fn: ast.FunctionDef, modules: FrozenSet[str]) -> bool:
     targets.discard(None)
     if not targets:
         return False
-    assigned = {t.id: _root(n.value) for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in n.targets
+    assigned = {t.id: _root(n.value) for n in nodes if isinstance(n, ast.Assign) for t in n.targets
                 if isinstance(t, ast.Name)}
     targets |= {assigned[t] for t in list(targets) if assigned.get(t)}
     fed = {_root(c.args[0]) for c in calls if c.args and scored_pair(c, modules) is None}
