@@ -13,7 +13,7 @@ from ..ops import GATHER, TAKE_ALONG
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl018_normalised_other_dim as rule
 from .names import category_domain
-from .tree_walk import called_name
+from .tree_walk import called_name, root_name
 
 _NORMALISERS = {"softmax", "log_softmax"}
 
@@ -54,14 +54,8 @@ def picks_labels(site, bound) -> bool:
 def _named_labels(node) -> bool:
     """The index is a tensor named as labels (`actions.long().view(-1, 1)`), whatever its values' range
     says (`randint(0, A)` gives the range, not the kind)."""
-    while True:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value
-        elif isinstance(node, ast.Subscript):
-            node = node.value
-        else:
-            break
-    found = category_domain(node.id) if isinstance(node, ast.Name) else None
+    name = root_name(node)
+    found = category_domain(name) if name is not None else None
     return found is not None and found.category
 
 

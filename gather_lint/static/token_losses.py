@@ -101,29 +101,17 @@ def scores_what_it_feeds(fn: ast.FunctionDef, modules: FrozenSet[str]) -> bool:
     for call in calls:
         pair = scored_pair(call, modules)
         if pair is not None:
-            targets.add(_root(pair[1]))
+            targets.add(tree_walk.root_name(pair[1]))
     targets.discard(None)
     if not targets:
         return False
-    assigned = {t.id: _root(n.value) for n in nodes if isinstance(n, ast.Assign) for t in n.targets
+    assigned = {t.id: tree_walk.root_name(n.value) for n in nodes if isinstance(n, ast.Assign) for t in n.targets
                 if isinstance(t, ast.Name)}
     targets |= {assigned[t] for t in list(targets) if assigned.get(t)}
-    fed = {_root(c.args[0]) for c in calls if c.args and scored_pair(c, modules) is None}
-    fed |= {_root(k.value) for c in calls for k in c.keywords if k.arg in ("input_ids", "ids", "tokens")}
+    fed = {tree_walk.root_name(c.args[0]) for c in calls if c.args and scored_pair(c, modules) is None}
+    fed |= {tree_walk.root_name(k.value) for c in calls for k in c.keywords if k.arg in ("input_ids", "ids", "tokens")}
     fed |= {assigned[f] for f in list(fed) if f and assigned.get(f)}
     return bool(targets & fed)
-
-
-def _root(node) -> Optional[str]:
-    """The name under attribute calls and subscripts: `ids[:, 1:].reshape(-1)` -> ids."""
-    for _ in range(8):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value
-        elif isinstance(node, ast.Subscript):
-            node = node.value
-        else:
-            break
-    return node.id if isinstance(node, ast.Name) else None
 
 
 def flattening(call: ast.Call) -> Optional[str]:

@@ -81,3 +81,15 @@ def own_nodes(scope) -> List[ast.AST]:
         found.append(node)
         stack.extend(child for child in reversed(list(ast.iter_child_nodes(node))) if not isinstance(child, _NESTED))
     return found
+
+
+def root_name(node) -> Optional[str]:
+    """The name under method calls and subscripts: `ids[:, 1:].reshape(-1)` -> ids."""
+    for _ in range(8):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            break
+    return node.id if isinstance(node, ast.Name) else None
