@@ -1011,8 +1011,9 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
                     reads=None) -> Dict[str, Dict[str, str]]:
     """Module functions that gather (or that `reads(fn)` selects), called with a model built in the caller:
     function -> {parameter: class}."""
+    lines = index.lines_calling(gathering)  # a text scan: a function holding none of them calls none
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)
-                 and (_calls_any(n, gathering) or (reads is not None and reads(n)))}
+                 and ((_has_line_in(lines, n) and _calls_any(n, gathering)) or (reads is not None and reads(n)))}
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
     calls = sorted(n.lineno for n in index.nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
