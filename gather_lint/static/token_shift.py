@@ -1096,17 +1096,20 @@ class _ModuleIndex:
 
 class _Mutated:
     """Names whose object a module or a function writes through (see _mutated), found on the first
-    question: most scopes never ask. `nodes()` gives the scope's nodes."""
+    question: most scopes never ask. `nodes()` gives the scope's nodes; `called()`, when given, the names
+    a mutating method is called on, so that `nodes()` need only hold the statements."""
 
-    def __init__(self, nodes):
-        self.nodes, self.found = nodes, None
+    def __init__(self, nodes, called=None):
+        self.nodes, self.called, self.found = nodes, called, None
 
     def __contains__(self, name: str) -> bool:
         if self.found is None:
-            self.found = frozenset(_mutated(self.nodes()))
+            self.found = frozenset(_mutated(self.nodes())) | frozenset(self.called() if self.called else ())
         return name in self.found
 
 
+# `d.update(...)` in the text (comments too: one more name taken as written, never one less)
+_MUTATING_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*(?:update|pop|setdefault|clear|popitem|__setitem__)\s*\(")
 _CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 
 
@@ -1149,7 +1152,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     module_scope.shift_rights = shift_rights
     # from the text: the blocks parsed may leave out a class that names no op
     module_scope.file_classes = frozenset(_CLASS_LINE.findall(text)) if library else frozenset()
-    module_scope.mutated = _Mutated(lambda: index.nodes)
+    # writes through a name are statements; the mutating calls are found in the text, not by a walk of every node
+    module_scope.mutated = _Mutated(lambda: tree_walk.statements(tree), lambda: _MUTATING_CALL.findall(text))
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
