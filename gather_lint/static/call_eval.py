@@ -123,9 +123,7 @@ class CallMixin:
                 result = _carry_shift(owner, result, func.attr, args)
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
-                result = scaled_fractions.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
-                result = running_counts.after_method(func.attr, owner, result, node.lineno, args, kwargs)  # GL011
-                result = flat_positions.after_method(func.attr, owner, result, node.lineno, self.source.segment(func.value))
+                result = _value_ranges_after(func.attr, owner, result, node, args, kwargs, self.source.segment(func.value))
                 result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
                 result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
@@ -431,9 +429,8 @@ class CallMixin:
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
-                result = scaled_fractions.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
-                result = running_counts.after_method(func, args[0], result, node.lineno, args[1:], kwargs)
-                result = flat_positions.after_method(func, args[0], result, node.lineno, self.source.segment(node.args[0]))
+                result = _value_ranges_after(func, args[0], result, node, args[1:], kwargs,
+                                             self.source.segment(node.args[0]))
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
                 result = head_columns.top_one(func, args[0], args[1:], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
@@ -453,6 +450,14 @@ class CallMixin:
             if isinstance(pattern, Literal) and isinstance(pattern.value, str):
                 return _rearrange(args[0], pattern.value, kwargs)
         return None
+
+
+def _value_ranges_after(name: str, owner, result, node, args, kwargs, owner_text: str):
+    """What `owner.name(*args)` (or `torch.name(owner, *args)`) keeps of the largest values it can hold (GL011):
+    scaled fractions, running counts of a mask, flattened coordinates."""
+    result = scaled_fractions.after_method(name, owner, result, node.lineno, args, kwargs)
+    result = running_counts.after_method(name, owner, result, node.lineno, args, kwargs)
+    return flat_positions.after_method(name, owner, result, node.lineno, owner_text)
 
 
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",

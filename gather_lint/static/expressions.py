@@ -187,10 +187,10 @@ class ExpressionMixin:
             return sequences.concat(left, right, symbol)
         if symbol is None:
             return None
-        if symbol == "*" and scalars.known_product(left, right) is not None:
-            return scalars.known_product(left, right)
-        if scalars.arith(left, right) is not None:
-            return scalars.arith(left, right)
+        if symbol == "*" and (product := scalars.known_product(left, right)) is not None:
+            return product
+        if (number := scalars.arith(left, right)) is not None:
+            return number
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
         result = _carry(left, right, ops.binary(left, right, symbol))
         if symbol == "+":  # a strict triangle plus its transpose holds the triangle's ids
