@@ -158,7 +158,6 @@ class ModuleContext:
             return None  # an unhashable fact: do not memoise, do not analyse
         self._memo[key] = None  # recursion guard
         context = f" (facts from the call at line {node.lineno})"
-        ones = degenerate_softmax.ones_passed(caller, facts, instance_facts)  # a size 1 from data
         batch_of_one = getattr(caller, "batch_of_one", False) or any(
             isinstance(v, ListVal) and len(v.items) == 1 for v in facts.values())  # `f([sample])`
         interp = self._make(lambda *a: None, lambda *a: None) if summary_only or silent else self._make(
@@ -167,7 +166,7 @@ class ModuleContext:
                                                              _from_call(violation, context), fix_node))
         interp.module = self
         interp.call_depth = caller.call_depth + 1
-        interp.ones_passed = ones
+        interp.ones_passed = degenerate_softmax.ones_passed(caller, facts, instance_facts)  # a size 1 from data
         interp.batch_of_one = batch_of_one
         # an inherited method runs on the instance's own class: its __init__ (own or inherited) built the attributes
         interp.class_name = instance.class_name if instance is not None else self.class_of.get(callee)
