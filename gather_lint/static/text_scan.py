@@ -61,7 +61,12 @@ def has_call(text: str, names: Iterable[str]) -> bool:
 def call_lines(text: str, names: Iterable[str]) -> List[int]:
     """The sorted line numbers (from 1) where one of `names` is called. A hit in a comment or string
     counts too: callers use the lines to decide what to look at, never as findings."""
-    return sorted(text.count("\n", 0, at) + 1 for at in _call_positions(text, names))
+    lines, line, last = [], 1, 0
+    for at in sorted(_call_positions(text, names)):  # counted from the previous hit, not from the start
+        line += text.count("\n", last, at)
+        last = at
+        lines.append(line)
+    return lines
 
 
 def any_match(text: str, needle: str, pattern: Pattern[str]) -> bool:

@@ -15,7 +15,7 @@ import ast
 import bisect
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, Iterator, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
@@ -1016,16 +1016,17 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
                  and ((_has_line_in(lines, n) and _calls_any(n, gathering)) or (reads is not None and reads(n)))}
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
-    calls = sorted(n.lineno for n in index.nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                   and n.func.id in functions)
+    calls = index.lines_calling(functions)  # a text scan: only the statements holding these lines are walked
     if not calls:
         return {}
     seen: Dict[Tuple[str, str], set] = {}
-    # only the scopes that hold such a call can pass anything: the others are not walked
+    # the module as one scope (every assignment of the file) and each function holding such a call
+    module_nodes = [n for top in tree.body if _has_line_in(calls, top) for n in tree_walk.all_nodes(top)]
     scopes = [tree] + [n for n in index.defs if _has_line_in(calls, n)]
     for scope in scopes:
-        nodes = index.nodes if scope is tree else list(ast.walk(scope))
-        local = {**built, **_built_classes(n for n in nodes if isinstance(n, ast.Assign))}
+        nodes = module_nodes if scope is tree else list(ast.walk(scope))
+        local = {**built, **_built_classes(index.assigns if scope is tree else
+                                           (n for n in nodes if isinstance(n, ast.Assign)))}
         for call in nodes:
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
                 continue
@@ -1068,7 +1069,8 @@ class _ModuleIndex:
         self.defs = []  # function definitions, in ast.walk's order
         self.loops = []  # for statements
         self.names = set()  # functions, classes and imports of the module: not models
-        for node in tree_walk.statements(tree):
+        self.statements = list(tree_walk.statements(tree))  # kept: the module scope's writes are read from them
+        for node in self.statements:
             kind = type(node)
             if kind is ast.Assign:
                 self.assigns.append(node)
@@ -1108,8 +1110,21 @@ class _Mutated:
         return name in self.found
 
 
-# `d.update(...)` in the text (comments too: one more name taken as written, never one less)
-_MUTATING_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*(?:update|pop|setdefault|clear|popitem|__setitem__)\s*\(")
+# `d.update(...)` in the text (comments too: one more name taken as written, never one less); the method
+# is searched first and the name read back from it, since a pattern starting at the name would be tried
+# at every word of the file
+_MUTATING_METHOD = re.compile(r"\.\s*(?:update|pop|setdefault|clear|popitem|__setitem__)\s*\(")
+_NAME_BEFORE = re.compile(r"\b([A-Za-z_]\w*)\s*$")
+
+
+def _mutating_calls(text: str) -> List[str]:
+    """The names `d` of the `d.update(...)`-like calls in the text."""
+    found = []
+    for match in _MUTATING_METHOD.finditer(text):
+        name = _NAME_BEFORE.search(text, max(0, match.start() - 80), match.start())
+        if name is not None:
+            found.append(name.group(1))
+    return found
 _CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 
 
@@ -1153,7 +1168,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     # from the text: the blocks parsed may leave out a class that names no op
     module_scope.file_classes = frozenset(_CLASS_LINE.findall(text)) if library else frozenset()
     # writes through a name are statements; the mutating calls are found in the text, not by a walk of every node
-    module_scope.mutated = _Mutated(lambda: tree_walk.statements(tree), lambda: _MUTATING_CALL.findall(text))
+    module_scope.mutated = _Mutated(lambda: index.statements, lambda: _mutating_calls(text))
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
