@@ -72,14 +72,18 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
                 and node.target.id in gathered:
             divided[node.target.id] = (node.target.id, node.value)
     tested = _sign_tested(nodes)
+    seen_through = None
     for node in nodes:
         if isinstance(node, ast.Call):
             found = _scatter_back(node, gathered, divided, tested, non_negative, scope_name)
             if found is not None:
                 yield node, found
         elif isinstance(node, (ast.AugAssign, ast.Assign)):
-            found = _subscript_division(node, tested, non_negative, scope_name, picked_from) or \
-                _whole_division(node, tested | _signs_seen_through(nodes, gathered, tested), non_negative, scope_name)
+            found = _subscript_division(node, tested, non_negative, scope_name, picked_from)
+            if found is None:
+                if seen_through is None:  # once per scope: it reads every assignment of it
+                    seen_through = tested | _signs_seen_through(nodes, gathered, tested)
+                found = _whole_division(node, seen_through, non_negative, scope_name)
             if found is not None:
                 yield node, found
 
