@@ -360,7 +360,7 @@ class CallMixin:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
-                dtype = _dtype_kw(kwargs) or args[0].dtype
+                dtype = _like_dtype(kwargs, args[0])
                 filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
                 fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
                 return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction), node.lineno)
@@ -382,7 +382,7 @@ class CallMixin:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):
                 made = _construct("full", args, kwargs, node) if func == "full" else (
-                    TensorVal(args[0].shape, _dtype_kw(kwargs) or args[0].dtype) if args and isinstance(args[0], TensorVal)
+                    TensorVal(args[0].shape, _like_dtype(kwargs, args[0])) if args and isinstance(args[0], TensorVal)
                     else (TensorVal(None, _dtype_kw(kwargs)) if args and args[0] is None else None))
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if isinstance(made, TensorVal) and _negative(fill) is not None:
@@ -579,6 +579,12 @@ def _dtype_kw(kwargs) -> Optional[str]:
     if isinstance(v, Literal) and isinstance(v.value, str) and v.value.startswith("dtype:"):
         return v.value[6:]
     return None
+
+
+def _like_dtype(kwargs, like: TensorVal) -> Optional[str]:
+    """The dtype of `torch.ones_like(t, dtype=...)`: the keyword's when given (unknown when it is not a
+    literal dtype: `dtype=h.dtype` of an untracked h), t's otherwise."""
+    return _dtype_kw(kwargs) if "dtype" in kwargs else like.dtype
 
 
 def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=None):
