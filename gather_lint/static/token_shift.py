@@ -24,7 +24,7 @@ from . import documented_models, joined_sequences, library_causal_lms, right_shi
 from .tree_walk import called_name as _called_name
 
 CODE = "GL007"
-_CAUSAL_CLASS = re.compile(r"CausalLM|LMHeadModel")
+_CAUSAL_CLASS = re.compile(r"(?<!Non)Causal\w*L(?:M|anguageModel)|LMHeadModel")  # ...ForCausalLM, CausalBagLM
 # methods and torch functions that keep every position where it was
 _SAME_POSITIONS = {"log_softmax", "softmax", "float", "double", "half", "bfloat16", "to", "contiguous", "clone",
                    "detach", "log", "exp", "cpu", "cuda", "type", "long", "int", "clamp", "clamp_min", "div",
@@ -1043,6 +1043,16 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
     return out
 
 
+def _handed_models(tree: ast.Module, built: Dict[str, str], index: "_ModuleIndex", model_losses) -> Dict[str, Dict[str, str]]:
+    """Module functions called with a model of a class in `model_losses`: function -> {parameter: class}.
+    Looked for only where such a class is built in the file (a script), never in a library's model file."""
+    if not model_losses or not index.lines_calling(frozenset(model_losses)):
+        return {}
+    found = _passed_classes(tree, built, frozenset(), index, lambda fn: True)
+    return {fn: {p: c for p, c in params.items() if c in model_losses} for fn, params in found.items()
+            if any(c in model_losses for c in params.values())}
+
+
 def _annotated_classes(fn) -> Dict[str, str]:
     out = {}
     for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
@@ -1181,6 +1191,11 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         passed = {**_passed_classes(tree, built, frozenset(produced), index,
                                     lambda fn: batches[0] and any(shifted_batches.iterates(n, batches[0]) for n in ast.walk(fn))),
                   **passed}
+    # a model class of the file whose forward scores its labels, built and handed to a module function
+    # (`evaluate(model, batches)`), is called there: the function runs with its parameter's class known
+    handed_models = _handed_models(tree, built, index, model_losses)
+    for fn_name, params in handed_models.items():
+        passed[fn_name] = {**params, **passed.get(fn_name, {})}
     handed = module_scope.handed  # batches of a producer handed to a module function: {function: {param: keys}}
 
     def run(fn, received=None):
@@ -1205,7 +1220,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
 
     ran = set()
     for fn in index.defs:
-        if _has_line_in(lines, fn) or library and _has_line_in(library[0], fn) and _has_line_in(library[1], fn) \
+        if _has_line_in(lines, fn) or fn.name in handed_models \
+                or library and _has_line_in(library[0], fn) and _has_line_in(library[1], fn) \
                 or _has_line_in(loss_lines, fn) and token_losses.scores_what_it_feeds(fn, loss_modules):
             ran.add(fn.name)
             yield from run(fn)
