@@ -133,6 +133,17 @@ def check_square_loss_operand(square: Shape, vector: Shape, square_text: str, ve
     )
 
 
+def check_loss_column(column: Shape, vector: Shape, grown: Shape, loss: str, column_text: str,
+                      vector_text: str) -> Violation:
+    """An element-wise loss between a column [N, 1] and a vector [N]: broadcast to [N, N]."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{column_text}` {column} and `{vector_text}` {vector} meet in {loss}: broadcasting aligns the right-most "
+        f"dims, so the loss is taken over {grown}, every input against every target, silently apart from torch's "
+        f"size warning; give both the same shape (`{column_text}.squeeze(-1)`)",
+    )
+
+
 def check_squeeze_all(gathered: Shape, axis: Optional[int], text: str) -> Optional[Violation]:
     """`.squeeze()` with no dim on a gathered result that has another literal size-1 dim."""
     if gathered is None or gathered.variadic or axis is None:

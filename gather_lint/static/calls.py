@@ -22,7 +22,7 @@ from .numpy_values import ArrayVal
 from .python_types import ListVal
 from .tensor_ops import Repeated
 from .scalars import NumberVal
-from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal, join
+from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
 MAX_DEPTH = 3
 
@@ -226,6 +226,8 @@ def _informative(value) -> bool:
         return any(isinstance(v, TensorVal) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries
         return _informative(value.element)
+    if isinstance(value, QualName):  # a loss module or a torch function handed in (`criterion=nn.MSELoss()`)
+        return True
     return isinstance(value, DimVal) and value_of(value.dim) is not None
 
 
@@ -294,9 +296,9 @@ def _bind(callee, args, kwargs, defaults: bool = True) -> Optional[Dict[str, obj
     params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
     if len(args) > len(params) and callee.args.vararg is None:
         return None
-    facts = {name: value for name, value in zip(params, args) if isinstance(value, _FACTS)}
+    facts = {name: value for name, value in zip(params, args) if _is_fact(value)}
     for name, value in kwargs.items():
-        if isinstance(value, _FACTS) and name in params + [p.arg for p in callee.args.kwonlyargs]:
+        if _is_fact(value) and name in params + [p.arg for p in callee.args.kwonlyargs]:
             facts[name] = value
     # flags this call leaves at their constant default (`flat=False`): branches they rule out are not run
     for name, default in _constant_defaults(callee) if defaults else ():
@@ -322,6 +324,13 @@ def _constant_defaults(callee):
 # SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
 _FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
           ArrayVal, Cell, Conv, Repeated)
+_PASSED_FUNCTIONS = ("torch.nn.functional.",)  # functions whose calls a callee can then check (losses, activations)
+
+
+def _is_fact(value) -> bool:
+    """A value worth binding to a callee's parameter; of functions, only those whose calls it can check
+    (`criterion=nn.MSELoss()` stands for F.mse_loss)."""
+    return isinstance(value, _FACTS) or isinstance(value, QualName) and value.name.startswith(_PASSED_FUNCTIONS)
 
 
 def value_facts(value):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import advanced_indexing, broadcast_rows, head_columns, loss_targets, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
+from . import advanced_indexing, broadcast_rows, head_columns, loss_columns, loss_targets, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -151,6 +151,7 @@ class DataflowCheckMixin:
         if pairwise_terms.deliberate(self, node):
             return  # a pairwise table next to a matrix product: the outer product is wanted
         loss_targets.check(self, node, left_node, left, right_node, right, op)  # GL006: target [B, A] for [B, 1]
+        loss_columns.check(self, node, left_node, left, right_node, right, op)  # GL006: [N, 1] against [N] in a loss
         passed_columns.check(self, node, left_node, left, right_node, right, op)  # GL006: [B] passed for [B, 1]
         squeezed_picks.check(self, node, left_node, left, right_node, right, op)  # GL006: squeezed pick with [B, 1]
         for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
