@@ -29,7 +29,7 @@ from typing import Optional
 
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
-from . import degenerate_softmax, size_as_dim
+from . import degenerate_softmax, size_as_dim, table_mixtures
 from .normalised_axis import assigned_value, picks_labels
 from .tree_walk import called_name
 from .modules import KeepShape, Sequential
@@ -156,6 +156,9 @@ def after(interp, node: ast.Call, name: str, owner, args, kwargs, result, module
         size_as_dim.check(interp, node, name, owner, args, kwargs, module is None)
     if name in _NORMALISERS:
         return _marked(interp, node, name, owner, args, kwargs, result, module)
+    if name == "matmul" and args and len(node.args) == len(args) + (module is not None):
+        left = node.args[0] if module is not None else node.func.value
+        table_mixtures.check_matmul(interp, node, left, owner, node.args[-1], args[0])  # probs.matmul(emb.weight)
     mark = _current(owner)
     if mark is None:
         return result
