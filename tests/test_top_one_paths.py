@@ -69,8 +69,28 @@ if __name__ == "__main__":
     RESULT = next_tokens(logits, True, 1).dim(), next_tokens(logits, False, 1).dim()
 """
 
+GREEDY_OR_SAMPLED = """
+import torch
+import torch.nn.functional as F
+
+
+def next_token(scores, sample, temperature=0.7):
+    if sample:
+        probs = F.softmax(scores / temperature, dim=-1)
+        token = torch.multinomial(probs, num_samples=1)
+    else:
+        token = scores.argmax(dim=-1{keep})  # expect
+    return token
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    scores = torch.randn(3, 7)
+    RESULT = next_token(scores, False).dim(), next_token(scores, True).dim()
+"""
+
 STYLES = {"router-module-method": ROUTER_MODULE, "if-else-assignment-torch-form": BRANCH_ASSIGN_HELPER,
-          "conditional-expression-argmax": CONDITIONAL_INDICES}
+          "conditional-expression-argmax": CONDITIONAL_INDICES, "greedy-or-sampled-token": GREEDY_OR_SAMPLED}
 
 
 def _program(template: str, keep: str) -> str:
@@ -146,6 +166,27 @@ def test_keepdim_is_silent_and_torch_gives_the_same_rank(style, torch):
     def both(x, k):
         best, top = x.max(-1), x.topk(k, -1)
         return best, top
+    """,
+    # the sample squeezed to one token per row: both paths give [B]
+    """
+    import torch
+    def next_token(logits, sample):
+        if sample:
+            probs = logits.softmax(dim=-1)
+            tok = torch.multinomial(probs, 1).squeeze(1)
+        else:
+            tok = logits.argmax(dim=-1)
+        return tok
+    """,
+    # sampled from other scores than the greedy pick's
+    """
+    import torch
+    def next_token(logits, prior, sample):
+        if sample:
+            tok = torch.multinomial(prior, 1)
+        else:
+            tok = logits.argmax(dim=-1)
+        return tok
     """,
     # assigned in sequence, not in two arms
     """

@@ -9,7 +9,10 @@ another dim on the top-1 path: the weights of a top-1 router are normalised acro
 silently (or torch raises, when the sizes do not fit). The top-1 pick is
 ``scores.max(dim=-1, keepdim=True)``. Reported when both picks read the same tensor along the same
 dim and reach the same place: both returned, or both assigned to the same names in the two branches
-of an ``if`` (or of a conditional expression).
+of an ``if`` (or of a conditional expression). A sampler's greedy path has the same slip:
+``torch.multinomial(probs, num_samples=1)`` gives ``[B, 1]`` where ``logits.argmax(dim=-1)`` gives
+``[B]`` (``probs`` the softmax of ``logits`` over the last dim); squeeze the sample or keep the
+argmax's dim.
 """
 from typing import Optional
 
@@ -59,11 +62,12 @@ def check(site: Site) -> Optional[Violation]:
     return None  # no family call: found by gather_lint/static/top_one_paths.py
 
 
-def check_paths(pick: str, topk: str, line: int, dim: str, fixed: str) -> Violation:
+def check_paths(pick: str, topk: str, line: int, dim: str, keeps: str, fixed: str) -> Violation:
     return Violation(
         CODE, SEVERITY,
-        f"`{pick}` drops dim {dim}, which `{topk}` on the other path (line {line}) keeps: the result has one "
-        f"dim fewer on the top-1 path, so what follows and works over the k dim (dim {dim}) works over "
-        f"another dim there, silently (or raises); keep it: `{fixed}`",
+        f"`{pick}` drops dim {dim}, which `{topk}` on the other path (line {line}) {keeps}: the result has one "
+        f"dim fewer on this path, so what follows, written for one shape, works along another dim on the "
+        f"other (a normalisation over dim {dim} runs across the rows; a [B] meeting a [B, 1] broadcasts to "
+        f"[B, B]), silently (or raises); keep the dim: `{fixed}`",
         help=f"keep the picked dim: `{fixed}`",
     )

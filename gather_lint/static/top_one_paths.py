@@ -1,11 +1,14 @@
-"""GL023: a top-1 path that picks with `max(dim)` where the other path keeps the dim with `topk`.
+"""GL023: a top-1 path that picks with `max(dim)` where the other path keeps the dim with `topk`
+(or, for a greedy `argmax(dim=-1)`, samples with `multinomial`, which adds a dim).
 
 Found by syntax, one function at a time: a `max`/`min`/`argmax`/`argmin` over a literal dim without
 `keepdim=True` (method or `torch.` form) and a `topk` of the same tensor along the same dim (its
 default dim is -1), the same part of the result (`.values` / `[0]`, `.indices` / `[1]`, or the pair),
 reaching the same place on different paths: both returned, or assigned to the same targets in the
 two arms of an `if` or of a conditional expression. Anything applied to a pick before it gets
-there (`.mean(1)`, `.squeeze()`) makes it another value, and the pair is not compared.
+there (`.mean(1)`, `.squeeze()`) makes it another value, and the pair is not compared. A
+`multinomial` of the softmax over the last dim of the same scores stands for the top-k (indices
+only, one sample per row in a new last dim).
 """
 from __future__ import annotations
 
@@ -14,14 +17,15 @@ from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..rules import gl023_top_one_drops_k_dim as rule
-from .tree_walk import own_nodes, scopes
+from .tree_walk import called_name, own_nodes, scopes
 
 _ONE = {"max": True, "argmax": True, "min": False, "argmin": False}  # -> picks the largest
 _PARTS = {"values": 0, "indices": 1}
 
 
 def spelled_in(text: str) -> bool:
-    return "topk" in text and (".max(" in text or ".min(" in text or "argmax(" in text or "argmin(" in text)
+    return ("topk" in text and (".max(" in text or ".min(" in text or "argmax(" in text or "argmin(" in text)) \
+        or ("multinomial(" in text and "argmax(" in text)
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,8 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
 
 def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
     nodes = own_nodes(scope)
-    picks = [p for p in (_pick(n) for n in nodes if isinstance(n, ast.Call)) if p is not None]
+    made = _made_once(nodes)
+    picks = [p for p in (_pick(n, made) for n in nodes if isinstance(n, ast.Call)) if p is not None]
     if not any(p.keeps for p in picks) or all(p.keeps for p in picks):
         return
     parents: Dict[int, Tuple[ast.AST, str]] = {}
@@ -75,10 +80,46 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
 def _violation(one: _Pick, other: _Pick):
     text = ast.unparse(one.node)
     fixed = text[:-1] + ", keepdim=True)"
-    return rule.check_paths(text, ast.unparse(other.node), other.node.lineno, str(one.dim), fixed)
+    sampler = called_name(other.node) == "multinomial"
+    keeps = "gives one sample per row in a last dim of its own" if sampler else "keeps"
+    return rule.check_paths(text, ast.unparse(other.node), other.node.lineno, str(one.dim), keeps, fixed)
 
 
-def _pick(call: ast.Call) -> Optional[_Pick]:
+def _made_once(nodes) -> Dict[str, ast.AST]:
+    """name -> value, for the names the scope assigns exactly once."""
+    made: Dict[str, ast.AST] = {}
+    seen = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in seen:
+                made.pop(name, None)
+            else:
+                made[name] = node.value
+            seen.add(name)
+    return made
+
+
+def _scores(node, made) -> str:
+    """The scores a sampler's probabilities were made from: `probs = F.softmax(logits, dim=-1)` ->
+    logits, whose argmax is the greedy pick of the same distribution."""
+    value = made.get(node.id) if isinstance(node, ast.Name) else node
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _NORMALISERS:
+        by_method = not (isinstance(value.func.value, ast.Name) and value.func.value.id in ("torch", "F", "nn"))
+        inner = value.func.value if by_method else (value.args[0] if value.args else None)
+        dims = value.args if by_method else value.args[1:]
+        dim = _int(dims[0]) if dims else next((_int(k.value) for k in value.keywords if k.arg == "dim"), None)
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
+            inner = inner.left  # scores / temperature: the same order, the same argmax
+        if inner is not None and dim == -1:
+            return ast.unparse(inner)
+    return ast.unparse(node)
+
+
+_NORMALISERS = ("softmax", "log_softmax")
+
+
+def _pick(call: ast.Call, made) -> Optional[_Pick]:
     func = call.func
     if not isinstance(func, ast.Attribute):
         return None
@@ -91,6 +132,8 @@ def _pick(call: ast.Call) -> Optional[_Pick]:
     else:
         tensor = func.value
     keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    if func.attr == "multinomial":  # samples of each row's distribution over its last dim, in a new last dim
+        return _Pick(call, True, _scores(tensor, made), -1, True, 1)
     if func.attr == "topk":
         dim = _int(args[1]) if len(args) > 1 else _int(keywords["dim"]) if "dim" in keywords else -1
         largest = args[2] if len(args) > 2 else keywords.get("largest")
