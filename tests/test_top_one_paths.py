@@ -89,7 +89,23 @@ if __name__ == "__main__":
     RESULT = next_token(scores, False).dim(), next_token(scores, True).dim()
 """
 
-STYLES = {"router-module-method": ROUTER_MODULE, "if-else-assignment-torch-form": BRANCH_ASSIGN_HELPER,
+EARLY_RETURN_UNPACKED = """
+import torch
+
+
+def strongest(similarity, n):
+    if n == 1:
+        value, where = similarity.max(1{keep})  # expect
+        return value, where
+    return similarity.topk(n, 1)
+
+
+if __name__ == "__main__":
+    sim = torch.randn(4, 9)
+    RESULT = strongest(sim, 1)[0].dim(), strongest(sim, 3)[0].dim()
+"""
+
+STYLES = {"early-return-after-unpacking": EARLY_RETURN_UNPACKED, "router-module-method": ROUTER_MODULE, "if-else-assignment-torch-form": BRANCH_ASSIGN_HELPER,
           "conditional-expression-argmax": CONDITIONAL_INDICES, "greedy-or-sampled-token": GREEDY_OR_SAMPLED}
 
 

@@ -173,21 +173,25 @@ def _destination(pick: _Pick, parents, returned) -> Optional[tuple]:
             return part, "return", parent
         elif isinstance(parent, ast.Assign) and field == "value":
             targets = " = ".join(ast.unparse(t) for t in parent.targets)
-            return part, "return" if targets in returned else targets, parent
+            if targets in returned:  # `w, i = s.max(-1)` ... `return w, i`: the path leaves there
+                return part, "return", returned[targets]
+            return part, targets, parent
         else:
             return None
         node = parent
 
 
-def _returned_names(nodes: List[ast.AST]) -> set:
-    """Texts of the plain names (or tuples of names) the function returns as they are."""
-    found = set()
+def _returned_names(nodes: List[ast.AST]) -> Dict[str, ast.Return]:
+    """Texts of the plain names (or tuples of names) the function returns as they are, with the
+    return that does (a name returned by several returns: none of them)."""
+    found: Dict[str, Optional[ast.Return]] = {}
     for node in nodes:
         if isinstance(node, ast.Return) and node.value is not None:
             value = node.value
             if isinstance(value, ast.Name) or isinstance(value, ast.Tuple) and all(isinstance(e, ast.Name) for e in value.elts):
-                found.add(ast.unparse(value))
-    return found
+                text = ast.unparse(value)
+                found[text] = None if text in found else node
+    return {text: node for text, node in found.items() if node is not None}
 
 
 def _other_arms(a: ast.AST, b: ast.AST, parents) -> bool:
