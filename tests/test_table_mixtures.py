@@ -70,8 +70,33 @@ if __name__ == "__main__":
     RESULT = torch.allclose(out, reference, atol=1e-5)
 """
 
+TORCH_GUMBEL_CODES = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class DiscreteCodes(nn.Module):
+    def __init__(self, channels=3, n_codes=6, code_dim=4):
+        super().__init__()
+        self.to_logits = nn.Conv2d(channels, n_codes, 1)
+        self.codes = nn.Embedding(n_codes, code_dim)
+
+    def forward(self, images):
+        logits = self.to_logits(images)  # [b, n, h, w]
+        one_hot = F.gumbel_softmax(logits, tau=0.8, hard=True{dim})  # expect
+        return torch.einsum("bnhw,nd->bdhw", one_hot, self.codes.weight), one_hot
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    _, one_hot = DiscreteCodes()(torch.randn(2, 3, 5, 7))
+    RESULT = bool((one_hot.sum(1) == 1).all())  # one code per position
+"""
+
 STYLES = {"softmax-then-matmul-in-forward": (SOFT_CODES_MODULE, "1", "-1"),
-          "helper-default-dim-then-einsum": (HELPER_DEFAULT_DIM, "", ", dim=1")}
+          "helper-default-dim-then-einsum": (HELPER_DEFAULT_DIM, "", ", dim=1"),
+          "torch-gumbel-softmax-default-dim": (TORCH_GUMBEL_CODES, "", ", dim=1")}
 
 
 def _program(template: str, dim: str) -> str:

@@ -19,7 +19,8 @@ named as the batch (``B``, ``bs``, ``batch``) and the read dim is not: a mixture
 normalised over the batch and then marginalised over the components. Softmaxes read along another
 non-batch dim on purpose (an HMM's transitions, dual-softmax matching) and ``[B, B]`` contrastive
 similarities normalised over either dim are left alone. A soft lookup is checked the same way: a
-softmax (or a gumbel-softmax helper's, reported at the helper's call with the dim to pass) whose result
+softmax (an ``F.gumbel_softmax`` left at its default ``dim=-1``, or a gumbel-softmax helper's, reported at
+the helper's call with the dim to pass) whose result
 mixes the rows of an ``nn.Embedding`` weight along another dim (``probs @ emb.weight``,
 ``torch.einsum("bnhw,nd->bdhw", probs, codebook.weight)``) while the normalised dim is kept.
 
