@@ -24,7 +24,9 @@ index component can repeat and at least one was computed so: coordinates rounded
 ``randint`` draws, or a batch of id sequences scattered along the sequence; a component from
 ``arange``, a number or ones as the value (a presence mask), or values read at the same positions
 keep it silent. An index with more entries along the written dim than the buffer has positions there
-(known sizes) repeats positions for certain, whatever made it.
+(known sizes) repeats positions for certain, whatever made it; a ``scatter_`` or ``index_copy_`` of such an index is
+reported into any buffer, fresh or not (``last = self.last_update.clone(); last.scatter_(0,
+torch.cat([src, dst]), torch.cat([t, t]))`` keeps an arbitrary event's time per node, not the latest).
 
 A hand-written backward of a lookup (a ``torch.autograd.Function`` whose forward gathers, selects or
 embeds with an index it saves by ``ctx.save_for_backward``) must add the gradients of a position read

@@ -18,7 +18,11 @@ another dim is reported when the softmax ran over a dim
 named as the batch (``B``, ``bs``, ``batch``) and the read dim is not: a mixture's log-weights
 normalised over the batch and then marginalised over the components. Softmaxes read along another
 non-batch dim on purpose (an HMM's transitions, dual-softmax matching) and ``[B, B]`` contrastive
-similarities normalised over either dim are left alone.
+similarities normalised over either dim are left alone. A soft lookup is checked the same way: a
+softmax (an ``F.gumbel_softmax`` left at its default ``dim=-1``, or a gumbel-softmax helper's, reported at
+the helper's call with the dim to pass) whose result
+mixes the rows of an ``nn.Embedding`` weight along another dim (``probs @ emb.weight``,
+``torch.einsum("bnhw,nd->bdhw", probs, codebook.weight)``) while the normalised dim is kept.
 
 Two softmaxes are wrong by their own dim, whatever reads them: one over a dim of size 1
 (``F.softmax(self.score(h), dim=-1)`` with ``score = nn.Linear(d, 1)``, or a ``[B * T, 1]`` column of
@@ -107,6 +111,21 @@ def check_read_elsewhere(call_text: str, input_text: str, shape, function: str, 
         f"{line} {how}: each value is a share of dim {normalised}, not of dim {read}, so the result is silently "
         f"wrong; take the {function} over dim {read}",
         help=f"take the {function} over dim {read}",
+    )
+
+
+def check_helper_read_elsewhere(call_text: str, softmax_text: str, softmax_line: int, shape, function: str,
+                                normalised: int, reader_text: str, line: int, read: int, how: str,
+                                passes_dim: Optional[bool]) -> Violation:
+    """A helper's softmax, run on this call's tensor, read along another dim by the caller (a soft
+    lookup of an embedding table's rows); see gather_lint/static/table_mixtures.py."""
+    fix = f"pass dim={read}" if passes_dim is False else f"have it normalise over dim {read}"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{call_text}` normalises its input {shape} along dim {normalised} (`{softmax_text}` at line "
+        f"{softmax_line}), but `{reader_text}` at line {line} {how}: each weight is a share of dim "
+        f"{normalised}, not of dim {read}, so the result is silently wrong; {fix}",
+        help=f"{fix} (the {function} over dim {read})",
     )
 
 

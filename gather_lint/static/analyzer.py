@@ -16,6 +16,7 @@ from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, distribution_values, head_columns, rolled_labels, sign_blind_penalty
+from . import table_mixtures, top_one_paths
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -78,7 +79,7 @@ def local_trigger(text: str) -> bool:
 
 def _read_by_syntax(chunk: str) -> bool:
     """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
-    return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk)
+    return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk) or top_one_paths.spelled_in(chunk)
 
 
 def fills_buffer(text: str) -> bool:
@@ -104,7 +105,7 @@ def mentions_op(text: str) -> bool:
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
-        or library_causal_lms.spelled_in(text)
+        or library_causal_lms.spelled_in(text) or table_mixtures.spelled_in(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -206,6 +207,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         if sign_blind_penalty.spelled_in(text):
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
                 flag(node, violation, None)
+        if top_one_paths.spelled_in(text):
+            for node, violation in top_one_paths.check_module(tree):  # GL023: max(dim) beside topk(k, dim)
+                flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
                 flag(node, violation, None)
@@ -274,6 +278,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     if softmax_blocks is not None:
         keep = [kept or softmax_blocks(chunk) for kept, (_, chunk) in zip(keep, chunks)]
+    mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
+    if mixtures is not None:
+        keep = [kept or mixtures(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     if token_losses.spelled_in(text) or library_causal_lms.spelled_in(text):
         # a per-token loss, or a library causal LM given labels, pairs positions for GL007's module pass

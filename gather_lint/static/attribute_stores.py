@@ -3,21 +3,23 @@
 An attribute that `__init__` builds (any number of times, in order: `self.alpha = alpha`, then
 `self.alpha = torch.tensor([alpha, 1 - alpha])` for a float) and no other method rebinds keeps its
 fact everywhere. A later `self.alpha = self.alpha.to(x)` / `.type_as(x)` / `.cuda()` (moving or
-casting the same tensor on first use, a common idiom) keeps its shape but not its dtype. Any other
-rebinding outside `__init__` (`self.alpha = self.alpha.gather(0, labels)`) makes the fact unknown.
+casting the same tensor on first use, a common idiom) keeps its shape but not its dtype. A buffer
+updated through a copy, `new = self.buf.clone()`, in-place writes into `new`, `self.buf = new`, keeps
+its shape and dtype, not its values. Any other rebinding outside `__init__`
+(`self.alpha = self.alpha.gather(0, labels)`) makes the fact unknown.
 """
 from __future__ import annotations
 
 import ast
 from typing import Dict, List
 
-from . import rank_kept_stores
+from . import rank_kept_stores, tree_walk
 
 # methods that return the same tensor with the same shape (device or dtype may change)
 _SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "cuda", "cpu", "detach", "clone",
                "contiguous", "long", "int", "requires_grad_", "pin_memory"}
 
-SETTLED, RETYPED, RANKED = "settled", "retyped", "ranked"
+SETTLED, RETYPED, RANKED, REWRITTEN = "settled", "retyped", "ranked", "rewritten"
 
 
 def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
@@ -27,12 +29,14 @@ def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
     methods = [n for cls in lineage for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     outside: Dict[str, list] = {}
     inside: set = set()
+    method_of: Dict[int, ast.AST] = {}
     for method in methods:
         if method is init or method.name == "__init__":  # an ancestor's, run by super().__init__(...)
             inside.update(_stores(method))
             continue
         for name, stores in _stores(method).items():
             outside.setdefault(name, []).extend(stores)
+            method_of.update((id(stmt), method) for stmt in stores)
     found = {}
     for name in inside if init is not None else ():
         stores = outside.get(name, ())
@@ -40,6 +44,8 @@ def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
             found[name] = SETTLED
         elif all(_kept_update(node, name) for node in stores):
             found[name] = RETYPED
+        elif all(_kept_update(node, name) or _copy_stored(node, name, method_of[id(node)]) for node in stores):
+            found[name] = REWRITTEN
         elif all(rank_kept_stores.keeps_rank(node, name) for node in stores):
             found[name] = RANKED
     return found
@@ -87,6 +93,36 @@ def container_mutation(call) -> bool:
         and call.func.value.value.id == "self"
 
 
+def _copy_stored(stmt, name: str, method) -> bool:
+    """`self.name = new` where the method binds `new` once, as `self.name` or a same-shape copy of it
+    (`self.name.clone()`): in-place writes into the copy change its values, not its shape."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.Name)):
+        return False
+    local = stmt.value.id
+    bindings = [node for node in tree_walk.statements(method) if _binds(node, local)]
+    if len(bindings) != 1 or not isinstance(bindings[0], ast.Assign) or len(bindings[0].targets) != 1 \
+            or not isinstance(bindings[0].targets[0], ast.Name):
+        return False
+    value = bindings[0].value
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _SAME_SHAPE:
+        value = value.func.value
+    return isinstance(value, ast.Attribute) and value.attr == name and isinstance(value.value, ast.Name) \
+        and value.value.id == "self"
+
+
+def _binds(stmt, local: str) -> bool:
+    """Whether a statement (re)binds the plain name `local`."""
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    else:
+        return False
+    return any(isinstance(n, ast.Name) and n.id == local for t in targets for n in ast.walk(t))
+
+
 def _kept_update(stmt, name: str) -> bool:
     """`self.name = self.name.to(...)` (a chain of such methods): same tensor, same shape."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)):
@@ -108,6 +144,8 @@ def held(value, how: str):
         return None
     if how == RETYPED and isinstance(value, TensorVal):
         return value.with_(dtype=None)
+    if how == REWRITTEN:  # written through a copy: the values (zeros, id ranges) are gone
+        return TensorVal(value.shape, value.dtype) if isinstance(value, TensorVal) else None
     if how == RANKED:  # rank_kept_stores: the sizes move, the rank stays
         shape = value.shape if isinstance(value, TensorVal) else None
         known = shape is not None and not shape.variadic

@@ -10,7 +10,7 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
-from . import flat_positions, literal_sets, present_values, shifted_positions, unfold_shape
+from . import flat_positions, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -418,6 +418,7 @@ class CallMixin:
                     return TensorVal(Shape(ids.shape.dims + weight.shape.dims[1:]), weight.dtype)
                 return TensorVal(None, weight.dtype)
             if func == "einsum":
+                table_mixtures.check_einsum(self, node, args)  # GL018: a softmax mixing a table's rows
                 return einsum.result(args)
             if func == "linear" and len(args) >= 2:
                 return modules.linear(args[0], args[1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import scalars
+from . import class_docstrings, scalars
 from . import comment_dim_names, header_comments, python_annotations, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -90,6 +90,8 @@ class DeclaredFactsMixin:
             self.env[args.kwarg.arg] = None
         doc = ast.get_docstring(node, clean=False) or ""
         documented = parse_docstring(doc, [p.arg for p in params]) if doc else {}
+        for name, fact in class_docstrings.call_inputs(self.module, node).items():
+            documented.setdefault(name, fact)  # the method's own docstring says more
         sizes = docstring_ints(doc, [p.arg for p in params]) if doc else set()
         single_line = _single_param_lines(params)
         for param in params:

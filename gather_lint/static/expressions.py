@@ -9,7 +9,7 @@ from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
-from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions
+from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -179,6 +179,7 @@ class ExpressionMixin:
         symbol = _BINOPS.get(type(node.op))
         if isinstance(node.op, ast.MatMult):
             if isinstance(left, TensorVal) and isinstance(right, TensorVal):
+                table_mixtures.check_matmul(self, node, node.left, left, node.right, right)  # GL018
                 return ops.matmul(left, right)
             return None
         if isinstance(left, DimVal) and isinstance(right, DimVal):

@@ -1,6 +1,7 @@
 """GL018 without a gather: a softmax / log_softmax whose result a later op reads along another dim.
 
-A softmax with a literal dim (or F.softmax's implicit one) on a tensor of known rank marks its result
+A softmax with a literal dim (or F.softmax's implicit one, or F.gumbel_softmax's default -1) on a tensor of
+known rank marks its result
 (TensorVal.normalised), and so does an `nn.Softmax(dim=...)` / `nn.LogSoftmax(dim=...)` layer (the
 finding then goes to the layer's construction). Elementwise arithmetic and casts that keep the shape keep the mark; any other
 op drops it. The ops below fix which dim holds the distribution, and a mismatch is reported at the
@@ -29,7 +30,7 @@ from typing import Optional
 
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
-from . import degenerate_softmax, size_as_dim
+from . import degenerate_softmax, size_as_dim, table_mixtures
 from .normalised_axis import assigned_value, picks_labels
 from .tree_walk import called_name
 from .modules import KeepShape, Sequential
@@ -154,8 +155,11 @@ def after(interp, node: ast.Call, name: str, owner, args, kwargs, result, module
         return result
     if name in size_as_dim.FUNCTIONS:  # GL002: a size given as the dim
         size_as_dim.check(interp, node, name, owner, args, kwargs, module is None)
-    if name in _NORMALISERS:
+    if name in _NORMALISERS or (name == "gumbel_softmax" and module == "torch.nn.functional"):
         return _marked(interp, node, name, owner, args, kwargs, result, module)
+    if name == "matmul" and args and len(node.args) == len(args) + (module is not None):
+        left = node.args[0] if module is not None else node.func.value
+        table_mixtures.check_matmul(interp, node, left, owner, node.args[-1], args[0])  # probs.matmul(emb.weight)
     mark = _current(owner)
     if mark is None:
         return result
@@ -259,7 +263,10 @@ def _marked(interp, node, name, owner: TensorVal, args, kwargs, result, module: 
     if not isinstance(result, TensorVal) or shape is None or shape.variadic or len(shape.dims) < 2:
         return result
     rank = len(shape.dims)
-    given = kwargs.get("dim", args[0] if args else None)
+    if name == "gumbel_softmax":  # F.gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1)
+        given = kwargs.get("dim", args[3] if len(args) > 3 else DimVal(-1))
+    else:
+        given = kwargs.get("dim", args[0] if args else None)
     implicit = given is None and "dim" not in kwargs and not args
     if implicit and module != "torch.nn.functional":
         return result  # x.softmax() and torch.softmax(x) raise without a dim

@@ -12,7 +12,8 @@ several different values are meant to meet, so a finding needs all of:
   to equal positions);
 * a buffer being filled: straight from `zeros` (a histogram, a depth map, a distribution on the
   vocabulary), or the same positions read before the write with an increment added
-  (`c = x.index_select(0, ids); x.index_copy_(0, ids, c + delta)`).
+  (`c = x.index_select(0, ids); x.index_copy_(0, ids, c + delta)`); any buffer, when the index has
+  more entries along the written dim than it has positions (known sizes): positions surely collide.
 """
 from __future__ import annotations
 
@@ -97,8 +98,8 @@ class OverwriteWriteMixin:
             self.flag(node, overwrite.check_read_modify_write(
                 write, i, index.domain.origin, f"`.{_ADDERS[op.name]}(...)` on the increment alone"), None)
             return
-        if not _fresh_zeros(values.get("input")):
-            return
+        if not _fresh_zeros(values.get("input")) and crowded is None:
+            return  # a buffer not being filled may be overwritten on purpose, unless positions surely collide
         if not _per_entry(payload, payload_node):
             self._check_counting_ones(node, op, bound, index, crowded)
             return

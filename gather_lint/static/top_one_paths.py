@@ -1,0 +1,212 @@
+"""GL023: a top-1 path that picks with `max(dim)` where the other path keeps the dim with `topk`
+(or, for a greedy `argmax(dim=-1)`, samples with `multinomial`, which adds a dim).
+
+Found by syntax, one function at a time: a `max`/`min`/`argmax`/`argmin` over a literal dim without
+`keepdim=True` (method or `torch.` form) and a `topk` of the same tensor along the same dim (its
+default dim is -1), the same part of the result (`.values` / `[0]`, `.indices` / `[1]`, or the pair),
+reaching the same place on different paths: both returned, or assigned to the same targets in the
+two arms of an `if` or of a conditional expression. Anything applied to a pick before it gets
+there (`.mean(1)`, `.squeeze()`) makes it another value, and the pair is not compared. A
+`multinomial` of the softmax over the last dim of the same scores stands for the top-k (indices
+only, one sample per row in a new last dim).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from ..rules import gl023_top_one_drops_k_dim as rule
+from .tree_walk import called_name, own_nodes, scopes
+
+_ONE = {"max": True, "argmax": True, "min": False, "argmin": False}  # -> picks the largest
+_PARTS = {"values": 0, "indices": 1}
+
+
+def spelled_in(text: str) -> bool:
+    return ("topk" in text and (".max(" in text or ".min(" in text or "argmax(" in text or "argmin(" in text)) \
+        or ("multinomial(" in text and "argmax(" in text)
+
+
+@dataclass(frozen=True)
+class _Pick:
+    node: ast.Call
+    keeps: bool  # topk keeps the dim; the others drop it
+    tensor: str
+    dim: int
+    largest: bool
+    part: Optional[int]  # 0 values, 1 indices, None the pair
+
+
+def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
+    for scope in scopes(tree):
+        if scope is tree:
+            continue  # a return needs a function
+        yield from _check_scope(scope)
+
+
+def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
+    nodes = own_nodes(scope)
+    made = _made_once(nodes)
+    picks = [p for p in (_pick(n, made) for n in nodes if isinstance(n, ast.Call)) if p is not None]
+    if not any(p.keeps for p in picks) or all(p.keeps for p in picks):
+        return
+    parents: Dict[int, Tuple[ast.AST, str]] = {}
+    for node in nodes:
+        for field, value in ast.iter_fields(node):
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ast.AST):
+                    parents[id(child)] = (node, field)
+    returned = _returned_names(nodes)
+    placed = []
+    for pick in picks:
+        where = _destination(pick, parents, returned)
+        if where is not None:
+            placed.append((pick, where))
+    for one, (one_part, one_dest, one_stmt) in placed:
+        if one.keeps:
+            continue
+        for other, (other_part, other_dest, other_stmt) in placed:
+            if not other.keeps or (other.tensor, other.dim, other.largest) != (one.tensor, one.dim, one.largest):
+                continue
+            if one_part != other_part or one_dest != other_dest:
+                continue
+            returns = isinstance(one_stmt, ast.Return) and isinstance(other_stmt, ast.Return)
+            if returns and one_stmt is not other_stmt or _other_arms(one.node, other.node, parents):
+                yield one.node, _violation(one, other)
+                break
+
+
+def _violation(one: _Pick, other: _Pick):
+    text = ast.unparse(one.node)
+    fixed = text[:-1] + ", keepdim=True)"
+    sampler = called_name(other.node) == "multinomial"
+    keeps = "gives one sample per row in a last dim of its own" if sampler else "keeps"
+    return rule.check_paths(text, ast.unparse(other.node), other.node.lineno, str(one.dim), keeps, fixed)
+
+
+def _made_once(nodes) -> Dict[str, ast.AST]:
+    """name -> value, for the names the scope assigns exactly once."""
+    made: Dict[str, ast.AST] = {}
+    seen = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in seen:
+                made.pop(name, None)
+            else:
+                made[name] = node.value
+            seen.add(name)
+    return made
+
+
+def _scores(node, made) -> str:
+    """The scores a sampler's probabilities were made from: `probs = F.softmax(logits, dim=-1)` ->
+    logits, whose argmax is the greedy pick of the same distribution."""
+    value = made.get(node.id) if isinstance(node, ast.Name) else node
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _NORMALISERS:
+        by_method = not (isinstance(value.func.value, ast.Name) and value.func.value.id in ("torch", "F", "nn"))
+        inner = value.func.value if by_method else (value.args[0] if value.args else None)
+        dims = value.args if by_method else value.args[1:]
+        dim = _int(dims[0]) if dims else next((_int(k.value) for k in value.keywords if k.arg == "dim"), None)
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
+            inner = inner.left  # scores / temperature: the same order, the same argmax
+        if inner is not None and dim == -1:
+            return ast.unparse(inner)
+    return ast.unparse(node)
+
+
+_NORMALISERS = ("softmax", "log_softmax")
+
+
+def _pick(call: ast.Call, made) -> Optional[_Pick]:
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    by_torch = isinstance(func.value, ast.Name) and func.value.id == "torch"
+    args = list(call.args)
+    if by_torch:
+        if not args:
+            return None
+        tensor, args = args[0], args[1:]
+    else:
+        tensor = func.value
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    if func.attr == "multinomial":  # samples of each row's distribution over its last dim, in a new last dim
+        return _Pick(call, True, _scores(tensor, made), -1, True, 1)
+    if func.attr == "topk":
+        dim = _int(args[1]) if len(args) > 1 else _int(keywords["dim"]) if "dim" in keywords else -1
+        largest = args[2] if len(args) > 2 else keywords.get("largest")
+        largest = not (isinstance(largest, ast.Constant) and largest.value is False)
+        return _Pick(call, True, ast.unparse(tensor), dim, largest, None) if dim is not None else None
+    if func.attr not in _ONE:
+        return None
+    dim = _int(args[0]) if args else _int(keywords["dim"]) if "dim" in keywords else None
+    keepdim = args[1] if len(args) > 1 else keywords.get("keepdim")
+    if dim is None or not (keepdim is None or isinstance(keepdim, ast.Constant) and keepdim.value is False):
+        return None
+    part = 1 if func.attr.startswith("arg") else None
+    return _Pick(call, False, ast.unparse(tensor), dim, _ONE[func.attr], part)
+
+
+def _int(node) -> Optional[int]:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _destination(pick: _Pick, parents, returned) -> Optional[tuple]:
+    """(part, 'return' or the assigned targets' text, the statement) where the pick's result goes as is."""
+    node, part = pick.node, pick.part
+    while True:
+        parent, field = parents.get(id(node), (None, None))
+        if isinstance(parent, ast.Attribute) and parent.attr in _PARTS and part is None:
+            part = _PARTS[parent.attr]
+        elif isinstance(parent, ast.Subscript) and field == "value" and part is None and _int(parent.slice) in (0, 1):
+            part = _int(parent.slice)
+        elif isinstance(parent, ast.IfExp) and field in ("body", "orelse"):
+            pass
+        elif isinstance(parent, ast.Return):
+            return part, "return", parent
+        elif isinstance(parent, ast.Assign) and field == "value":
+            targets = " = ".join(ast.unparse(t) for t in parent.targets)
+            if targets in returned:  # `w, i = s.max(-1)` ... `return w, i`: the path leaves there
+                return part, "return", returned[targets]
+            return part, targets, parent
+        else:
+            return None
+        node = parent
+
+
+def _returned_names(nodes: List[ast.AST]) -> Dict[str, ast.Return]:
+    """Texts of the plain names (or tuples of names) the function returns as they are, with the
+    return that does (a name returned by several returns: none of them)."""
+    found: Dict[str, Optional[ast.Return]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            if isinstance(value, ast.Name) or isinstance(value, ast.Tuple) and all(isinstance(e, ast.Name) for e in value.elts):
+                text = ast.unparse(value)
+                found[text] = None if text in found else node
+    return {text: node for text, node in found.items() if node is not None}
+
+
+def _other_arms(a: ast.AST, b: ast.AST, parents) -> bool:
+    """Whether a and b lie in the two arms of one `if` statement or conditional expression."""
+    arms = {}
+    node = a
+    while id(node) in parents:
+        parent, field = parents[id(node)]
+        if isinstance(parent, (ast.If, ast.IfExp)) and field in ("body", "orelse"):
+            arms[id(parent)] = field
+        node = parent
+    node = b
+    while id(node) in parents:
+        parent, field = parents[id(node)]
+        if isinstance(parent, (ast.If, ast.IfExp)) and field in ("body", "orelse") and arms.get(id(parent)) not in (None, field):
+            return True
+        node = parent
+    return False
