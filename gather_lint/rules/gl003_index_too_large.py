@@ -9,6 +9,11 @@ A write by advanced index, ``x[idx] = v``, needs ``v`` to broadcast to the selec
 (``idx``'s shape followed by x's remaining dims): a value with 4 rows for 5 indices raises ``shape
 mismatch: value tensor of shape [4, 16] cannot be broadcast to indexing result of shape [5, 16]``.
 Only sizes known as numbers on both sides are compared.
+
+Where the lengths are counts only the data decides, the arguments' history can still settle it: src
+rows made from a cut of the index's own entries (``kept = idx[:capacity]`` then
+``out.index_add_(0, idx, expert(x[kept]))``, or ``means[idx.unique()]`` scattered at ``idx``) number
+fewer than the indices whenever the cut leaves an entry out, which is what the cut is written for.
 """
 from typing import Optional
 
@@ -157,4 +162,28 @@ def check_subscript_write(write: str, value_text: str, value_shape, selected, ax
         f"{dim_text(selected.dims[axis])}); torch raises 'shape mismatch: value tensor of shape ... cannot be "
         f"broadcast to indexing result of shape ...'; make the index select one row per value row, or the "
         f"value one row per selected position",
+    )
+
+
+
+def check_cut_source(src_text: str, cut: str, index_text: str, whole: str, kind: str, op: str, scatter: bool,
+                     shrunk: str) -> Violation:
+    """The src's rows (or, `shrunk="index"`, the index's entries) were made from `cut`, a cut of the
+    other side's own entries (`idx[:capacity]`, `codes.unique()`): the two lengths differ whenever the
+    cut leaves an entry out. Found by the arguments' history (gather_lint/static/cut_rows.py)."""
+    when = f"`{whole}` repeats a value" if kind == "unique" else f"the slice leaves an entry of `{whole}` out"
+    if shrunk == "src":
+        told = "'Expected index ... to be no larger size than src'" if scatter else \
+            "'Number of indices ... should be equal to source.size(dim)'"
+        every = "every entry" if index_text == whole else f"one entry per entry of `{whole}`"
+        return Violation(
+            CODE, SEVERITY,
+            f"src `{src_text}` has one row per entry of {cut}, but the index `{index_text}` has {every}: {op}() gets more indices than src rows whenever {when}, and torch raises "
+            f"{told}; build the index from {cut}, the entries the rows were made for",
+        )
+    return Violation(
+        CODE, SEVERITY,
+        f"index `{index_text}` has one entry per entry of {cut}, but source `{src_text}` has one row per entry "
+        f"of `{whole}`: {op}() gets fewer indices than source rows whenever {when}, and torch raises "
+        f"'Number of indices ... should be equal to source.size(dim)'; make the source from the same cut",
     )
