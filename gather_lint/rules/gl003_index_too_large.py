@@ -18,7 +18,7 @@ fewer than the indices whenever the cut leaves an entry out, which is what the c
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, ranked_pair
-from ..dims import Sym, dim_text, must_differ, must_exceed, normalize_dim, product, value
+from ..dims import Sym, dim_text, must_be_multiple, must_differ, must_exceed, must_scale_apart, normalize_dim, product, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ._example import Example
 
@@ -65,7 +65,7 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
         return None
     role = "self" if site.op.family == SCATTER else "input"
     for axis in range(pair.rank):
-        if axis != pair.axis and must_exceed(pair.index.dims[axis], pair.input.dims[axis]):
+        if axis != pair.axis and _larger(pair.index.dims[axis], pair.input.dims[axis]):
             return Violation(
                 CODE, SEVERITY,
                 f"index {named(site.index)} is larger than {role} {named(site.input)} on dim {axis} "
@@ -77,8 +77,8 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
         if len(src.shape.dims) == pair.rank:
             for axis in range(pair.rank):
                 i, s = pair.index.dims[axis], src.shape.dims[axis]
-                if must_exceed(i, s) or _one_for_many(i, s):
-                    when = f" whenever {dim_text(i)} > 1" if not must_exceed(i, s) else ""
+                if _larger(i, s) or _one_for_many(i, s):
+                    when = f" whenever {dim_text(i)} > 1" if _one_for_many(i, s) and not must_exceed(i, s) else ""
                     return Violation(
                         CODE, SEVERITY,
                         f"index {named(site.index)} is larger than src {named(src)} on dim {axis}; "
@@ -86,6 +86,11 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
                         f"index and src should have the same shape",
                     )
     return None
+
+
+def _larger(a, b) -> bool:
+    """a > b for certain: known sizes, or a whole multiple of a named size (`2*M` from a cat against `M`)."""
+    return must_exceed(a, b) or must_be_multiple(a, b)
 
 
 def _one_for_many(index_dim, src_dim) -> bool:
@@ -116,8 +121,10 @@ def _index_source(site: Site) -> Optional[Violation]:
     src, inp, idx = site.payload, site.input.shape, site.index.shape
     if site.op.name == "index_fill":
         return None  # its value is a scalar (a 0-d tensor at most), written to every indexed slice
-    if src is None or src.shape is None or src.shape.variadic or inp is None or inp.variadic or site.dim is None:
+    if src is None or src.shape is None or src.shape.variadic or site.dim is None:
         return None
+    if inp is None or inp.variadic:
+        return _count_only(site, idx, src)  # self unknown: the count against the source's rows still holds
     if (len(inp.dims) == 0) != (len(src.shape.dims) == 0):
         return None  # exactly one side 0-d: the two ops disagree there; leave it to torch
     self_dims, src_dims = inp.dims or (1,), src.shape.dims or (1,)
@@ -132,10 +139,22 @@ def _index_source(site: Site) -> Optional[Violation]:
                 f"({dim_text(b)} vs {dim_text(a)}); {site.op.spelled}() raises: source must match self "
                 f"on every dim but dim={site.dim}",
             )
+    return _count(site, idx, src, src_dims, axis)
+
+
+def _count_only(site: Site, idx, src) -> Optional[Violation]:
+    """index_copy_(0, idx, h_all) into a buffer of unknown shape: source.size(dim) must still be len(idx)."""
+    if not src.shape.dims:
+        return None
+    axis = normalize_dim(site.dim, len(src.shape.dims))
+    return None if axis is None else _count(site, idx, src, src.shape.dims, axis)
+
+
+def _count(site: Site, idx, src, src_dims, axis: int) -> Optional[Violation]:
     if idx is None or idx.variadic or len(idx.dims) > 1:
         return None
     count = product(idx.dims)  # a 0-d index is one index
-    if must_differ(count, src_dims[axis]):
+    if must_differ(count, src_dims[axis]) or must_scale_apart(count, src_dims[axis]):
         return Violation(
             CODE, SEVERITY,
             f"{dim_text(count)} indices for source {named(src)} with {dim_text(src_dims[axis])} slices on dim "
