@@ -8,7 +8,8 @@ on every dim but ``dim``. index_add_/index_copy_: ``source`` must match self on 
 A write by advanced index, ``x[idx] = v``, needs ``v`` to broadcast to the selection ``x[idx]``
 (``idx``'s shape followed by x's remaining dims): a value with 4 rows for 5 indices raises ``shape
 mismatch: value tensor of shape [4, 16] cannot be broadcast to indexing result of shape [5, 16]``.
-Only sizes known as numbers on both sides are compared.
+Sizes known as numbers on both sides are compared, and a whole multiple of a named size against that
+size (``torch.cat([h, g])`` of two ``[M, C]`` pieces has ``2*M`` rows, never ``M``).
 
 Where the lengths are counts only the data decides, the arguments' history can still settle it: src
 rows made from a cut of the index's own entries (``kept = idx[:capacity]`` then
