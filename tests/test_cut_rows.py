@@ -202,6 +202,61 @@ def test_an_index_cut_against_a_whole_source_is_reported_and_torch_raises(torch)
     def first_rows(out, src, idx, n):
         return out.scatter(0, idx[:n, None].expand(-1, src.size(1)), src[idx])
     """,
+    # a dict written by key with a slice of its own entry: no tensor index at all
+    """
+    import torch
+    def trim(outputs, names, scores, idx):
+        for name in names:
+            outputs[name] = outputs[name][:-1]
+        return scores.gather(1, idx)
+    """,
 ])
 def test_near_misses_stay_silent(code):
     assert [f.code for f in lint(textwrap.dedent(code))] == []
+
+
+# the write by subscript: `out[idx] = v` and `out[idx, :] += v` (in a block that also names a family op)
+ROUTER_WRITES = """
+import torch
+import torch.nn as nn
+
+
+class Router(nn.Module):
+    def __init__(self, d, cap):
+        super().__init__()
+        self.cap = cap
+        self.ffn = nn.Linear(d, d)
+
+    def forward(self, x, scores):
+        best = scores.argmax(-1)
+        out = torch.zeros_like(x)
+        for e in range(scores.size(-1)):
+            idx = (best == e).nonzero(as_tuple=True)[0]
+            kept = idx[: self.cap]
+            out[{key}] {op} self.ffn(x[kept])  # expect
+        return out * scores.gather(-1, best[:, None])
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    router = Router(3, cap=2)
+    RESULT = router(torch.randn(6, 3), torch.zeros(6, 1))
+"""
+
+
+@pytest.mark.parametrize("op", ["=", "+="])
+def test_a_subscript_write_of_rows_from_a_cut_is_reported_and_torch_raises(op, torch):
+    key = "idx" if op == "=" else "idx, :"
+    bad = textwrap.dedent(ROUTER_WRITES).replace("{op}", op).replace("{key}", key)
+    found = [f for f in lint(bad) if f.code == "GL003"]
+    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert f"{op} ...`" in found[0].message
+    with pytest.raises(RuntimeError):
+        _run(bad)
+
+
+@pytest.mark.parametrize("op", ["=", "+="])
+def test_a_subscript_write_at_the_cut_is_silent_and_torch_runs(op, torch):
+    good = textwrap.dedent(ROUTER_WRITES).replace("{op}", op).replace("{key}", "kept" if op == "=" else "kept, :")
+    assert [f.code for f in lint(good)] == []
+    _run(good)

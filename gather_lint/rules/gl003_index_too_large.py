@@ -207,3 +207,24 @@ def check_cut_source(src_text: str, cut: str, index_text: str, whole: str, kind:
         f"of `{whole}`: {op}() gets fewer indices than source rows whenever {when}, and torch raises "
         f"'Number of indices ... should be equal to source.size(dim)'; make the source from the same cut",
     )
+
+
+def check_cut_write(write: str, value_text: str, cut: str, key_text: str, whole: str, kind: str,
+                    shrunk: str, augmented: str = "") -> Violation:
+    """`out[idx] = v` with v's rows made from `cut`, a cut of idx's own entries (or idx the cut and v
+    one row per entry of the whole): the selection and the value differ in rows whenever the cut
+    leaves an entry out."""
+    when = f"`{whole}` repeats a value" if kind == "unique" else f"the slice leaves an entry of `{whole}` out"
+    if shrunk == "value":
+        told = f"`{value_text}` has one row per entry of {cut}, but `{key_text}` selects one row per entry of `{whole}`"
+        fix = f"index with {cut}, the entries the rows were made for"
+    else:
+        told = f"`{key_text}` selects one row per entry of {cut}, but `{value_text}` has one row per entry of `{whole}`"
+        fix = "make the value from the same cut"
+    raised = "'The size of tensor a must match the size of tensor b'" if augmented else \
+        "'shape mismatch: value tensor of shape ... cannot be broadcast to indexing result of shape ...'"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write} {augmented}= ...`: {told}; whenever {when} (and more than one row is left), torch raises "
+        f"{raised}; {fix}",
+    )

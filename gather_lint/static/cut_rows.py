@@ -54,7 +54,8 @@ def check(interp, call: ast.Call, site, bound) -> None:
         return  # the index counts the slices of another dim: its entries are not the src's rows
     if family not in (SCATTER, INDEX) or rule.check(site) is not None:
         return  # GL003 from the shapes already says it, with the sizes
-    index_rows, src_rows = _Tracer(interp, call.lineno).rows(index), _Tracer(interp, call.lineno).rows(payload)
+    index_rows = _Tracer(interp, call.lineno).rows(index)
+    src_rows = _Tracer(interp, call.lineno, index_rows).rows(payload)  # the index holds positions, whatever the env knows
     if index_rows is None or src_rows is None:
         return
     cut = _cut_from(src_rows, index_rows)
@@ -62,11 +63,44 @@ def check(interp, call: ast.Call, site, bound) -> None:
     if cut is None and family == INDEX:
         cut, shrunk = _cut_from(index_rows, src_rows), "index"  # index_add_ wants equal counts both ways
     if cut is not None:
-        _, kind, _, text, whole, bound_to = cut
-        named = f"`{bound_to}` (`{text}`)" if bound_to else f"`{text}`"
         segment = interp.source.segment
-        interp.flag(call, rule.check_cut_source(segment(payload), named, segment(index), whole, kind,
+        interp.flag(call, rule.check_cut_source(segment(payload), _named(cut), segment(index), cut[4], cut[1],
                                                 site.op.spelled, family == SCATTER, shrunk), None)
+
+
+def check_write(interp, target: ast.Subscript, value_node, augmented: str = "") -> None:
+    """`out[idx] = v` / `out[idx, :] += v`: v must broadcast to one row per entry of idx; flag v's rows
+    made from a cut of idx's own entries (or idx a cut of the entries v has rows for)."""
+    if value_node is None or interp.function is None or not _cuts_spelled(interp):
+        return
+    items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
+    key = items[0]
+    if isinstance(key, (ast.Slice, ast.Constant, ast.UnaryOp)) or not all(_whole(item) for item in items[1:]):
+        return
+    tracer = _Tracer(interp, target.lineno)
+    index_rows = tracer.rows(key)
+    if not tracer.positions(key, index_rows):
+        return  # a mask selects one row per True; a dict or list is written by key
+    value_rows = _Tracer(interp, target.lineno, index_rows).rows(value_node)
+    if value_rows is None:
+        return
+    cut, shrunk = _cut_from(value_rows, index_rows), "value"
+    if cut is None:
+        cut, shrunk = _cut_from(index_rows, value_rows), "index"
+    if cut is not None:
+        segment = interp.source.segment
+        interp.flag(target, rule.check_cut_write(segment(target), segment(value_node), _named(cut), segment(key),
+                                                 cut[4], cut[1], shrunk, augmented), None)
+
+
+def _named(cut: Token) -> str:
+    return f"`{cut[5]}` (`{cut[3]}`)" if cut[5] else f"`{cut[3]}`"
+
+
+def _whole(item) -> bool:
+    """`:` or `...` after the index: the write keeps every other dim."""
+    return isinstance(item, ast.Slice) and item.lower is None and item.upper is None and item.step is None \
+        or isinstance(item, ast.Constant) and item.value is Ellipsis
 
 
 def _along_rows(site) -> bool:
@@ -109,9 +143,13 @@ def _cuts_spelled(interp) -> bool:
 class _Tracer:
     """Follows an expression's dim 0 back to the tensor it enumerates (its token), within one function."""
 
-    def __init__(self, interp, line: int):
+    def __init__(self, interp, line: int, positions: Optional[Token] = None):
         self.interp, self.line, self.steps = interp, line, 0
         self.segment = interp.source.segment
+        self.known = set()  # tokens of tensors known to hold positions: the op's index and what it was cut from
+        while positions:
+            self.known.add(_key(positions))
+            positions = positions[2] if positions[0] == "cut" else None
 
     def rows(self, node, line: Optional[int] = None) -> Optional[Token]:
         self.steps += 1
@@ -192,20 +230,23 @@ class _Tracer:
             return self.rows(node.value, line) if rest and all(_is_none(i) for i in rest) else None
         if isinstance(first, (ast.Constant, ast.UnaryOp)):
             return None  # an int drops dim 0
-        if self._mask(first):
-            return None
-        return self.rows(first, line)  # table[ids]: one row per id
+        picked = self.rows(first, line)
+        return picked if self.positions(first, picked) else None  # table[ids]: one row per id
 
-    def _mask(self, key) -> bool:
-        """Whether the key is a boolean mask, which picks one row per True instead of one per entry. A
-        key whose history the trace follows back to a cut of an index holds positions."""
-        if isinstance(key, ast.Compare) or isinstance(key, ast.UnaryOp) and isinstance(key.op, (ast.Invert, ast.Not)):
+    def positions(self, key, token: Optional[Token]) -> bool:
+        """Whether the key is a tensor of positions, one row per entry: a tensor the function knows (a
+        mask, one row per True, is not), or made by unique(). A dict key or a list index is neither."""
+        if token is None:
+            return False
+        if _made_by_unique(token) or any(_key(t) in self.known for t in _chain(token)):
             return True
+        if isinstance(key, ast.Compare) or isinstance(key, ast.UnaryOp) and isinstance(key.op, (ast.Invert, ast.Not)):
+            return False
         while isinstance(key, ast.Subscript) or isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute):
             key = key.value if isinstance(key, ast.Subscript) else key.func.value  # a slice or a method keeps the dtype
         name = key.id if isinstance(key, ast.Name) else _dotted(key)
         fact = self.interp.env.get(name) if name else None
-        return isinstance(fact, TensorVal) and fact.dtype == "bool"
+        return isinstance(fact, TensorVal) and fact.dtype != "bool"
 
     # ----- operators and calls ----------------------------------------------------------------
     def _both(self, left, right, line: int) -> Optional[Token]:
@@ -261,6 +302,21 @@ class _Tracer:
         name = func.id if isinstance(func, ast.Name) else _dotted(func)
         found = self.interp.env.get(name) if name else None
         return found if modules.is_layer(found) else None
+
+
+def _chain(token: Token):
+    """The token and every tensor it was cut from."""
+    while token:
+        yield token
+        token = token[2] if token[0] == "cut" else None
+
+
+def _made_by_unique(token: Token) -> bool:
+    while token and token[0] == "cut":
+        if token[1] == "unique":
+            return True
+        token = token[2]
+    return False
 
 
 def _keeps_rows_layer(layer) -> bool:
