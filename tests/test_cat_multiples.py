@@ -129,3 +129,23 @@ def test_the_matching_cat_is_silent_and_torch_runs(case, torch):
 ])
 def test_near_misses_stay_silent(code):
     assert [f.code for f in lint(textwrap.dedent(code))] == []
+
+
+@pytest.mark.parametrize("joined", [
+    "torch.cat((h, g))",
+    "torch.cat([h, g], dim=0)",
+    "torch.stack([h, g]).view(-1, h.size(1))",
+    "h.repeat(2, 1)",
+])
+def test_spellings_of_twice_the_rows_are_reported_and_torch_raises(joined, torch):
+    code = f"""
+    import torch
+    def write(out, idx, h, g):
+        # idx: [M]  h: [M, C]  g: [M, C]
+        return out.index_add_(0, idx, {joined})
+    """
+    assert [(f.code, f.line) for f in lint(code)] == [("GL003", 5)]
+    scope: dict = {}
+    exec(textwrap.dedent(code), scope)
+    with pytest.raises((RuntimeError, IndexError)):
+        scope["write"](torch.zeros(4, 2), torch.tensor([0, 2, 3]), torch.randn(3, 2), torch.randn(3, 2))

@@ -260,3 +260,28 @@ def test_a_subscript_write_at_the_cut_is_silent_and_torch_runs(op, torch):
     good = textwrap.dedent(ROUTER_WRITES).replace("{op}", op).replace("{key}", "kept" if op == "=" else "kept, :")
     assert [f.code for f in lint(good)] == []
     _run(good)
+
+
+@pytest.mark.parametrize("cut", ["idx[valid > 0]", "idx[~(valid <= 0)]", "idx.narrow(0, 0, 2)", "idx.masked_select(valid > 0)"])
+def test_other_spellings_of_a_cut_are_reported_and_torch_raises(cut, torch):
+    code = f"""
+    import torch
+    def write(out, x, idx, valid, w):
+        keep = {cut}
+        out.index_add_(0, idx, x[keep] @ w)
+        return out
+    """
+    assert [(f.code, f.line) for f in lint(code)] == [("GL003", 5)], lint(code)
+    scope: dict = {}
+    exec(textwrap.dedent(code), scope)
+    with pytest.raises((RuntimeError, IndexError)):
+        scope["write"](torch.zeros(4, 2), torch.randn(4, 2), torch.tensor([3, 1, 0]), torch.tensor([1, 0, 1]), torch.randn(2, 2))
+
+
+def test_a_mask_of_the_source_rows_is_not_a_cut_of_the_index():
+    code = """
+    import torch
+    def write(out, x, idx, ok):
+        return out.index_add_(0, idx, x[ok > 0])
+    """
+    assert lint(code) == []

@@ -191,7 +191,7 @@ def check_cut_source(src_text: str, cut: str, index_text: str, whole: str, kind:
     """The src's rows (or, `shrunk="index"`, the index's entries) were made from `cut`, a cut of the
     other side's own entries (`idx[:capacity]`, `codes.unique()`): the two lengths differ whenever the
     cut leaves an entry out. Found by the arguments' history (gather_lint/static/cut_rows.py)."""
-    when = f"`{whole}` repeats a value" if kind == "unique" else f"the slice leaves an entry of `{whole}` out"
+    when = _cut_leaves_out(kind, whole)
     if shrunk == "src":
         told = "'Expected index ... to be no larger size than src'" if scatter else \
             "'Number of indices ... should be equal to source.size(dim)'"
@@ -214,7 +214,7 @@ def check_cut_write(write: str, value_text: str, cut: str, key_text: str, whole:
     """`out[idx] = v` with v's rows made from `cut`, a cut of idx's own entries (or idx the cut and v
     one row per entry of the whole): the selection and the value differ in rows whenever the cut
     leaves an entry out."""
-    when = f"`{whole}` repeats a value" if kind == "unique" else f"the slice leaves an entry of `{whole}` out"
+    when = _cut_leaves_out(kind, whole)
     if shrunk == "value":
         told = f"`{value_text}` has one row per entry of {cut}, but `{key_text}` selects one row per entry of `{whole}`"
         fix = f"index with {cut}, the entries the rows were made for"
@@ -228,3 +228,9 @@ def check_cut_write(write: str, value_text: str, cut: str, key_text: str, whole:
         f"`{write} {augmented}= ...`: {told}; whenever {when} (and more than one row is left), torch raises "
         f"{raised}; {fix}",
     )
+
+
+def _cut_leaves_out(kind: str, whole: str) -> str:
+    if kind == "unique":
+        return f"`{whole}` repeats a value"
+    return f"the {'mask' if kind == 'mask' else 'slice'} leaves an entry of `{whole}` out"

@@ -48,8 +48,8 @@ def check(interp, call: ast.Call, site, bound) -> None:
     family = site.op.family
     payload = bound.get("src") if family == SCATTER else bound.get("source")
     index = bound.get("index")
-    if payload is None or index is None or interp.function is None or not _cuts_spelled(interp):
-        return
+    if payload is None or index is None or interp.function is None:
+        return  # (family calls with a src are rare enough to trace without a text gate)
     if family == INDEX and not _along_rows(site):
         return  # the index counts the slices of another dim: its entries are not the src's rows
     if family not in (SCATTER, INDEX) or rule.check(site) is not None:
@@ -130,12 +130,13 @@ def _key(token: Token) -> Token:
 
 
 def _cuts_spelled(interp) -> bool:
-    """Whether the function's text can hold a cut at all: a slice or unique() (kept on its node)."""
+    """Whether the function's text can hold a cut that a write by subscript could use: a slice,
+    unique(), narrow() or masked_select() (kept on its node)."""
     function = interp.function
     found = getattr(function, "_gather_lint_cuts", None)
     if found is None:
         text = "\n".join(interp.source.lines[function.lineno - 1:function.end_lineno or function.lineno])
-        found = "unique" in text or _SLICE.search(text) is not None
+        found = "unique" in text or "narrow(" in text or "masked_select" in text or _SLICE.search(text) is not None
         function._gather_lint_cuts = found
     return found
 
@@ -228,10 +229,23 @@ class _Tracer:
             return ("cut", "slice", base, self.segment(node), self.segment(node.value), None) if base is not None else None
         if isinstance(first, ast.Constant) and first.value is Ellipsis:
             return self.rows(node.value, line) if rest and all(_is_none(i) for i in rest) else None
-        if isinstance(first, (ast.Constant, ast.UnaryOp)):
+        if isinstance(first, ast.Constant) or literal_int(first) is not None:
             return None  # an int drops dim 0
+        if not rest and self.mask(first):
+            base = self.rows(node.value, line)  # idx[keep]: the entries the mask keeps
+            return ("cut", "mask", base, self.segment(node), self.segment(node.value), None) if base is not None else None
         picked = self.rows(first, line)
         return picked if self.positions(first, picked) else None  # table[ids]: one row per id
+
+    def mask(self, key) -> bool:
+        """A boolean key: a comparison, its negation or conjunction, or a name the function knows as bool."""
+        if isinstance(key, ast.Compare) or isinstance(key, ast.UnaryOp) and isinstance(key.op, (ast.Invert, ast.Not)):
+            return True
+        if isinstance(key, ast.BinOp) and isinstance(key.op, (ast.BitAnd, ast.BitOr)):
+            return self.mask(key.left) or self.mask(key.right)
+        name = key.id if isinstance(key, ast.Name) else _dotted(key)
+        fact = self.interp.env.get(name) if name else None
+        return isinstance(fact, TensorVal) and fact.dtype == "bool"
 
     def positions(self, key, token: Optional[Token]) -> bool:
         """Whether the key is a tensor of positions, one row per entry: a tensor the function knows (a
@@ -290,6 +304,10 @@ class _Tracer:
             return self.rows(receiver, line)
         if name == "flatten" and not args and not node.keywords:
             return self.rows(receiver, line)
+        if (name == "narrow" and first == 0 and len(args) == 3) or (name == "masked_select" and len(args) == 1):
+            base = self.rows(receiver, line)  # idx.narrow(0, start, k), idx.masked_select(keep): a cut of dim 0
+            kind = "slice" if name == "narrow" else "mask"
+            return ("cut", kind, base, self.segment(node), self.segment(receiver), None) if base is not None else None
         return None
 
     def _unique(self, node: ast.Call, line: int) -> Optional[Token]:

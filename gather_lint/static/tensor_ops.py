@@ -174,6 +174,8 @@ def repeat(t, args, kwargs):
             dims.append(base)
         elif r is not None and value(base) is not None:
             dims.append(r * value(base))
+        elif r is not None and r > 1 and isinstance(base, Sym):
+            dims.append(symbolic.product([r, base]))  # `k*M`, the name a cat of k such pieces gets
         elif value(base) == 1:
             dims.append(as_dim(v))
         else:
