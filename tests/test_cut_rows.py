@@ -285,3 +285,39 @@ def test_a_mask_of_the_source_rows_is_not_a_cut_of_the_index():
         return out.index_add_(0, idx, x[ok > 0])
     """
     assert lint(code) == []
+
+
+EXPERT_LIST = """
+import torch
+import torch.nn as nn
+
+
+class Experts(nn.Module):
+    def __init__(self, d, n, cap):
+        super().__init__()
+        self.cap = cap
+        self.experts = nn.ModuleList([nn.Linear(d, d) for _ in range(n)])
+
+    def forward(self, x, choice):
+        out = torch.zeros_like(x)
+        for e in range(len(self.experts)):
+            idx = torch.nonzero(choice == e).squeeze(1)
+            top = idx[: self.cap]
+            y = self.experts[e](x[top])
+            out.index_add_(0, {index}, y)  # expect
+        return out
+
+
+if __name__ == "__main__":
+    RESULT = Experts(2, 2, cap=1)(torch.randn(4, 2), torch.tensor([0, 0, 1, 1]))
+"""
+
+
+def test_an_element_of_a_module_list_keeps_the_rows_and_torch_raises(torch):
+    bad = _program(EXPERT_LIST, "idx")
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL003", n) for n in _expected_lines(bad)], lint(bad)
+    with pytest.raises(RuntimeError):
+        _run(bad)
+    good = _program(EXPERT_LIST, "top")
+    assert lint(good) == []
+    _run(good)

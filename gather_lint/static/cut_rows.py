@@ -316,9 +316,15 @@ class _Tracer:
         return ("cut", "unique", base, self.segment(node), self.segment(source), None) if base is not None else None
 
     def _layer(self, func):
-        """The layer a call runs: `self.proj(x)`, or a name bound to one (`for expert in self.experts`)."""
+        """The layer a call runs: `self.proj(x)`, a name bound to one (`for expert in self.experts`), or
+        an element of a ModuleList (`self.experts[e](x)`)."""
+        listed = isinstance(func, ast.Subscript)
+        if listed:
+            func = func.value
         name = func.id if isinstance(func, ast.Name) else _dotted(func)
         found = self.interp.env.get(name) if name else None
+        if listed:
+            found = found.element if isinstance(found, modules.LayerList) else None
         return found if modules.is_layer(found) else None
 
 
