@@ -321,3 +321,25 @@ def test_an_element_of_a_module_list_keeps_the_rows_and_torch_raises(torch):
     good = _program(EXPERT_LIST, "top")
     assert lint(good) == []
     _run(good)
+
+
+@pytest.mark.parametrize("whole", ["idx[:]", "idx[0:]", "idx[:len(idx)]", "idx[: idx.size(0)]", "idx[:idx.shape[0]]"])
+def test_a_slice_that_keeps_every_entry_is_no_cut(whole):
+    code = f"""
+    import torch
+    def write(out, x, idx):
+        keep = {whole}
+        return out.index_add_(0, idx, x[keep])
+    """
+    assert lint(code) == []
+
+
+def test_unique_of_a_two_dim_index_counts_elements_not_rows():
+    code = """
+    import torch
+    def write(out, table, pairs):
+        # pairs: [N, 2]
+        used = pairs.unique()
+        return out.scatter(0, pairs, table[used])
+    """
+    assert [f for f in lint(code) if "cut" in f.message or "one row per entry" in f.message] == []

@@ -223,8 +223,8 @@ class _Tracer:
         if not all(_keeps_rows(item) for item in rest):
             return None
         if isinstance(first, ast.Slice):
-            if first.lower is None and first.upper is None and first.step is None:
-                return self.rows(node.value, line) if rest else None
+            if _keeps_all(first, node.value):
+                return self.rows(node.value, line)
             base = self.rows(node.value, line)
             return ("cut", "slice", base, self.segment(node), self.segment(node.value), None) if base is not None else None
         if isinstance(first, ast.Constant) and first.value is Ellipsis:
@@ -312,6 +312,10 @@ class _Tracer:
 
     def _unique(self, node: ast.Call, line: int) -> Optional[Token]:
         source = _unique_call(node)
+        name = source.id if isinstance(source, ast.Name) else _dotted(source)
+        fact = self.interp.env.get(name) if name else None
+        if isinstance(fact, TensorVal) and fact.shape is not None and fact.shape.rank not in (None, 1):
+            return None  # unique() flattens: its count is of elements, not of a [N, K] tensor's rows
         base = self.rows(source, line)
         return ("cut", "unique", base, self.segment(node), self.segment(source), None) if base is not None else None
 
@@ -367,6 +371,16 @@ def _unique_call(node) -> Optional[ast.AST]:
     if owner is not None and owner.split(".")[-1] == "torch":
         return node.args[0] if node.args and len(node.args) < 5 else None
     return node.func.value if not node.args else None
+
+
+def _keeps_all(part: ast.Slice, sliced) -> bool:
+    """`t[:]`, `t[0:]`, `t[:len(t)]`, `t[:t.size(0)]`: a slice that cannot leave anything out."""
+    if part.step is not None or (part.lower is not None and literal_int(part.lower) != 0):
+        return False
+    if part.upper is None or isinstance(part.upper, ast.Constant) and part.upper.value is None:
+        return True
+    text = ast.dump(sliced)
+    return any(ast.dump(n) == text for n in ast.walk(part.upper))  # bounded by the tensor's own length
 
 
 def _keeps_rows(item) -> bool:
