@@ -149,3 +149,28 @@ def test_spellings_of_twice_the_rows_are_reported_and_torch_raises(joined, torch
     exec(textwrap.dedent(code), scope)
     with pytest.raises((RuntimeError, IndexError)):
         scope["write"](torch.zeros(4, 2), torch.tensor([0, 2, 3]), torch.randn(3, 2), torch.randn(3, 2))
+
+
+WRITE_BY_SUBSCRIPT = """
+import torch
+from jaxtyping import Float, Int64
+from torch import Tensor
+
+
+def write(out: Float[Tensor, "N C"], idx: Int64[Tensor, "M"], h: Float[Tensor, "M C"], g: Float[Tensor, "M C"]):
+    out[idx] = {value}
+    return out.gather(0, idx[:, None].expand(-1, h.size(1)))
+"""
+
+
+def test_a_doubled_value_written_by_subscript_is_reported_and_torch_raises(torch):
+    bad = _program(WRITE_BY_SUBSCRIPT, {"value": "torch.cat([h, g])"})
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL003", 8)], lint(bad)
+    scope: dict = {}
+    exec(bad, scope)
+    with pytest.raises(RuntimeError):
+        scope["write"](torch.zeros(5, 2), torch.tensor([0, 3]), torch.randn(2, 2), torch.randn(2, 2))
+    good = _program(WRITE_BY_SUBSCRIPT, {"value": "h + g"})
+    assert lint(good) == []
+    exec(good, scope)
+    scope["write"](torch.zeros(5, 2), torch.tensor([0, 3]), torch.randn(2, 2), torch.randn(2, 2))

@@ -18,7 +18,7 @@ import ast
 import re
 from typing import Optional
 
-from ..dims import Shape, broadcast, must_differ, value
+from ..dims import Shape, broadcast, must_differ, must_scale_apart, value
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
@@ -93,7 +93,7 @@ def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_
     chosen = selected.shape.dims
     for offset in range(1, len(shape.dims) + 1):
         mine, theirs = shape.dims[-offset], chosen[-offset]
-        if value(mine) not in (None, 1) and must_differ(mine, theirs):
+        if value(mine) not in (None, 1) and must_differ(mine, theirs) or must_scale_apart(mine, theirs):
             segment = interp.source.segment
             interp.flag(node, too_large.check_subscript_write(
                 f"{segment(node)} = ...", segment(value_node), shape, selected.shape, len(chosen) - offset), None)
