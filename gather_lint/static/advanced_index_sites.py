@@ -79,7 +79,8 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
 
 def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_node) -> None:
     """GL003: `x[idx] = v` with idx an integer tensor (or a tuple holding one) and v of a shape that
-    cannot broadcast to the selection `x[idx]`; only sizes both known (as numbers) count."""
+    cannot broadcast to the selection `x[idx]`; only sizes both known (as numbers) count, or a named
+    size against a whole multiple of it (`2*M` rows from a cat, for `M` indices)."""
     if not isinstance(owner, TensorVal) or not isinstance(written, TensorVal) or value_node is None:
         return
     items = key.items if isinstance(key, SeqVal) else (key,)
