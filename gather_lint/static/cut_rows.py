@@ -35,7 +35,8 @@ _SAME_SHAPE = frozenset({
     "dropout", "sign", "square", "pow", "masked_fill", "nan_to_num",
 })
 _ARITH = frozenset({"add", "sub", "mul", "div", "true_divide", "multiply", "divide", "subtract"})
-_SLICE = re.compile(r"\[[^\[\]\n]*:")  # a slice inside brackets: `[:n]`, `[a:b, 0]`
+# a slice of dim 0 with a bound, `[:n]`, `[k:]`, `[a:b, 0]`; not `[:, None]` or `[..., :n]`
+_CUT_SLICE = re.compile(r"\[\s*(?:[^\s\[\],:][^\[\],:\n]*:|:\s*[^\s,\]:])")
 _MODULES = frozenset({"torch", "F", "functional", "nn"})  # torch.relu(t), F.normalize(t), nn.functional.gelu(t)
 
 # ("name", id) | ("attr", text) | ("cut", kind, base token, the cut's text, the cut tensor's text, the name
@@ -78,9 +79,11 @@ def check_write(interp, target: ast.Subscript, value_node, augmented: str = "") 
     if isinstance(key, (ast.Slice, ast.Constant, ast.UnaryOp)) or not all(_whole(item) for item in items[1:]):
         return
     tracer = _Tracer(interp, target.lineno)
+    if not tracer.known_tensor(key):
+        return  # a mask selects one row per True; a dict or list is written by key (asked first: it is cheap)
     index_rows = tracer.rows(key)
-    if not tracer.positions(key, index_rows):
-        return  # a mask selects one row per True; a dict or list is written by key
+    if index_rows is None:
+        return
     value_rows = _Tracer(interp, target.lineno, index_rows).rows(value_node)
     if value_rows is None:
         return
@@ -136,7 +139,7 @@ def _cuts_spelled(interp) -> bool:
     found = getattr(function, "_gather_lint_cuts", None)
     if found is None:
         text = "\n".join(interp.source.lines[function.lineno - 1:function.end_lineno or function.lineno])
-        found = "unique" in text or "narrow(" in text or "masked_select" in text or _SLICE.search(text) is not None
+        found = "unique" in text or "narrow(" in text or "masked_select" in text or _CUT_SLICE.search(text) is not None
         function._gather_lint_cuts = found
     return found
 
@@ -254,6 +257,10 @@ class _Tracer:
             return False
         if _made_by_unique(token) or any(_key(t) in self.known for t in _chain(token)):
             return True
+        return self.known_tensor(key)
+
+    def known_tensor(self, key) -> bool:
+        """A key the environment knows as a tensor that is not a mask."""
         if isinstance(key, ast.Compare) or isinstance(key, ast.UnaryOp) and isinstance(key.op, (ast.Invert, ast.Not)):
             return False
         while isinstance(key, ast.Subscript) or isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute):
