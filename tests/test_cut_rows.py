@@ -343,3 +343,20 @@ def test_unique_of_a_two_dim_index_counts_elements_not_rows():
         return out.scatter(0, pairs, table[used])
     """
     assert [f for f in lint(code) if "cut" in f.message or "one row per entry" in f.message] == []
+
+
+@pytest.mark.parametrize("picked", ["x.index_select(0, keep)", "torch.index_select(x, 0, keep)",
+                                    "x.gather(0, keep[:, None].expand(-1, x.size(1)))"])
+def test_rows_picked_by_index_select_or_gather_follow_the_cut(picked, torch):
+    code = f"""
+    import torch
+    def write(out, x, idx, cap):
+        keep = idx[:cap]
+        out.index_add_(0, idx, {picked})
+        return out
+    """
+    assert [(f.code, f.line) for f in lint(code)] == [("GL003", 5)], lint(code)
+    scope: dict = {}
+    exec(textwrap.dedent(code), scope)
+    with pytest.raises((RuntimeError, IndexError)):
+        scope["write"](torch.zeros(4, 2), torch.randn(4, 2), torch.tensor([3, 1, 0]), 2)

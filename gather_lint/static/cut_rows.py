@@ -291,7 +291,7 @@ class _Tracer:
             module_function = _dotted(func.value) is not None and _dotted(func.value).split(".")[-1] in _MODULES \
                 and not isinstance(self.interp.env.get(_dotted(func.value)), TensorVal)
             if module_function:
-                if func.attr in _SAME_SHAPE or func.attr in ("unsqueeze",):
+                if func.attr in _SAME_SHAPE or func.attr in ("unsqueeze", "index_select", "gather"):
                     return self._method(func.attr, node.args[0], node.args[1:], node, line) if node.args else None
                 return None
             return self._method(func.attr, func.value, node.args, node, line)
@@ -300,9 +300,11 @@ class _Tracer:
     def _method(self, name: str, receiver, args, node: ast.Call, line: int) -> Optional[Token]:
         if name in _SAME_SHAPE:
             return self.rows(receiver, line)
+        first = literal_int(args[0]) if args else None
+        if name == "index_select" and len(args) == 2 and first == 0 or name == "gather" and len(args) == 2:
+            return self.rows(args[1], line)  # one row per index entry: x.index_select(0, kept), x.gather(d, idx)
         if name in _ARITH and len(args) == 1:
             return self._both(receiver, args[0], line)
-        first = literal_int(args[0]) if args else None
         if name in ("unsqueeze", "squeeze") and len(args) == 1 and first is not None and first != 0:
             return self.rows(receiver, line)
         if name == "expand_as" or (name == "expand" and first == -1) or (name == "repeat" and first == 1):
