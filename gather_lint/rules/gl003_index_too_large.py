@@ -156,10 +156,14 @@ def _count(site: Site, idx, src, src_dims, axis: int) -> Optional[Violation]:
         return None
     count = product(idx.dims)  # a 0-d index is one index
     if must_differ(count, src_dims[axis]) or must_scale_apart(count, src_dims[axis]):
+        hint = ""
+        if must_be_multiple(src_dims[axis], count):
+            hint = (f"; {dim_text(src_dims[axis])} is a whole multiple of {dim_text(count)}: pieces joined along "
+                    f"dim {axis}, where another dim may have been meant")
         return Violation(
             CODE, SEVERITY,
             f"{dim_text(count)} indices for source {named(src)} with {dim_text(src_dims[axis])} slices on dim "
-            f"{axis}; {site.op.spelled}() raises 'Number of indices should be equal to source.size(dim)'",
+            f"{axis}; {site.op.spelled}() raises 'Number of indices should be equal to source.size(dim)'{hint}",
         )
     return None
 
