@@ -79,6 +79,24 @@ def must_differ(a: Dim, b: Dim) -> bool:
     return va is not None and vb is not None and va != vb
 
 
+def must_scale_apart(a: Dim, b: Dim) -> bool:
+    """One named size is a whole multiple of the other, `2*M` against `M` (a cat of two `[M, C]` along
+    dim 0): they differ whenever M is not 0."""
+    return must_be_multiple(a, b) or must_be_multiple(b, a)
+
+
+def must_be_multiple(big: Dim, small: Dim) -> bool:
+    """big is `k*M` for a named M = small and a whole k > 1: larger whenever M is not 0."""
+    if not isinstance(big, Sym) or not isinstance(small, Sym) or small.size is not None:
+        return False
+    left, right = big.name.split("*"), small.name.split("*")
+    for part in right:
+        if part not in left:
+            return False
+        left.remove(part)
+    return len(left) == 1 and left[0].isdigit() and int(left[0]) > 1
+
+
 def must_exceed(a: Dim, b: Dim) -> bool:
     """a > b for certain."""
     va, vb = value(a), value(b)

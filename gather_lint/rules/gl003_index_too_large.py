@@ -8,12 +8,18 @@ on every dim but ``dim``. index_add_/index_copy_: ``source`` must match self on 
 A write by advanced index, ``x[idx] = v``, needs ``v`` to broadcast to the selection ``x[idx]``
 (``idx``'s shape followed by x's remaining dims): a value with 4 rows for 5 indices raises ``shape
 mismatch: value tensor of shape [4, 16] cannot be broadcast to indexing result of shape [5, 16]``.
-Only sizes known as numbers on both sides are compared.
+Sizes known as numbers on both sides are compared, and a whole multiple of a named size against that
+size (``torch.cat([h, g])`` of two ``[M, C]`` pieces has ``2*M`` rows, never ``M``).
+
+Where the lengths are counts only the data decides, the arguments' history can still settle it: src
+rows made from a cut of the index's own entries (``kept = idx[:capacity]`` then
+``out.index_add_(0, idx, expert(x[kept]))``, or ``means[idx.unique()]`` scattered at ``idx``) number
+fewer than the indices whenever the cut leaves an entry out, which is what the cut is written for.
 """
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, ranked_pair
-from ..dims import Sym, dim_text, must_differ, must_exceed, normalize_dim, product, value
+from ..dims import Sym, dim_text, must_be_multiple, must_differ, must_exceed, must_scale_apart, normalize_dim, product, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ._example import Example
 
@@ -60,7 +66,7 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
         return None
     role = "self" if site.op.family == SCATTER else "input"
     for axis in range(pair.rank):
-        if axis != pair.axis and must_exceed(pair.index.dims[axis], pair.input.dims[axis]):
+        if axis != pair.axis and _larger(pair.index.dims[axis], pair.input.dims[axis]):
             return Violation(
                 CODE, SEVERITY,
                 f"index {named(site.index)} is larger than {role} {named(site.input)} on dim {axis} "
@@ -72,8 +78,8 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
         if len(src.shape.dims) == pair.rank:
             for axis in range(pair.rank):
                 i, s = pair.index.dims[axis], src.shape.dims[axis]
-                if must_exceed(i, s) or _one_for_many(i, s):
-                    when = f" whenever {dim_text(i)} > 1" if not must_exceed(i, s) else ""
+                if _larger(i, s) or _one_for_many(i, s):
+                    when = f" whenever {dim_text(i)} > 1" if _one_for_many(i, s) and not must_exceed(i, s) else ""
                     return Violation(
                         CODE, SEVERITY,
                         f"index {named(site.index)} is larger than src {named(src)} on dim {axis}; "
@@ -81,6 +87,11 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
                         f"index and src should have the same shape",
                     )
     return None
+
+
+def _larger(a, b) -> bool:
+    """a > b for certain: known sizes, or a whole multiple of a named size (`2*M` from a cat against `M`)."""
+    return must_exceed(a, b) or must_be_multiple(a, b)
 
 
 def _one_for_many(index_dim, src_dim) -> bool:
@@ -111,8 +122,10 @@ def _index_source(site: Site) -> Optional[Violation]:
     src, inp, idx = site.payload, site.input.shape, site.index.shape
     if site.op.name == "index_fill":
         return None  # its value is a scalar (a 0-d tensor at most), written to every indexed slice
-    if src is None or src.shape is None or src.shape.variadic or inp is None or inp.variadic or site.dim is None:
+    if src is None or src.shape is None or src.shape.variadic or site.dim is None:
         return None
+    if inp is None or inp.variadic:
+        return _count_only(site, idx, src)  # self unknown: the count against the source's rows still holds
     if (len(inp.dims) == 0) != (len(src.shape.dims) == 0):
         return None  # exactly one side 0-d: the two ops disagree there; leave it to torch
     self_dims, src_dims = inp.dims or (1,), src.shape.dims or (1,)
@@ -127,14 +140,30 @@ def _index_source(site: Site) -> Optional[Violation]:
                 f"({dim_text(b)} vs {dim_text(a)}); {site.op.spelled}() raises: source must match self "
                 f"on every dim but dim={site.dim}",
             )
+    return _count(site, idx, src, src_dims, axis)
+
+
+def _count_only(site: Site, idx, src) -> Optional[Violation]:
+    """index_copy_(0, idx, h_all) into a buffer of unknown shape: source.size(dim) must still be len(idx)."""
+    if not src.shape.dims:
+        return None
+    axis = normalize_dim(site.dim, len(src.shape.dims))
+    return None if axis is None else _count(site, idx, src, src.shape.dims, axis)
+
+
+def _count(site: Site, idx, src, src_dims, axis: int) -> Optional[Violation]:
     if idx is None or idx.variadic or len(idx.dims) > 1:
         return None
     count = product(idx.dims)  # a 0-d index is one index
-    if must_differ(count, src_dims[axis]):
+    if must_differ(count, src_dims[axis]) or must_scale_apart(count, src_dims[axis]):
+        hint = ""
+        if must_be_multiple(src_dims[axis], count):
+            hint = (f"; {dim_text(src_dims[axis])} is a whole multiple of {dim_text(count)}: pieces joined along "
+                    f"dim {axis}, where another dim may have been meant")
         return Violation(
             CODE, SEVERITY,
             f"{dim_text(count)} indices for source {named(src)} with {dim_text(src_dims[axis])} slices on dim "
-            f"{axis}; {site.op.spelled}() raises 'Number of indices should be equal to source.size(dim)'",
+            f"{axis}; {site.op.spelled}() raises 'Number of indices should be equal to source.size(dim)'{hint}",
         )
     return None
 
@@ -158,3 +187,54 @@ def check_subscript_write(write: str, value_text: str, value_shape, selected, ax
         f"broadcast to indexing result of shape ...'; make the index select one row per value row, or the "
         f"value one row per selected position",
     )
+
+
+
+def check_cut_source(src_text: str, cut: str, index_text: str, whole: str, kind: str, op: str, scatter: bool,
+                     shrunk: str) -> Violation:
+    """The src's rows (or, `shrunk="index"`, the index's entries) were made from `cut`, a cut of the
+    other side's own entries (`idx[:capacity]`, `codes.unique()`): the two lengths differ whenever the
+    cut leaves an entry out. Found by the arguments' history (gather_lint/static/cut_rows.py)."""
+    when = _cut_leaves_out(kind, whole)
+    if shrunk == "src":
+        told = "'Expected index ... to be no larger size than src'" if scatter else \
+            "'Number of indices ... should be equal to source.size(dim)'"
+        every = "every entry" if index_text == whole else f"one entry per entry of `{whole}`"
+        return Violation(
+            CODE, SEVERITY,
+            f"src `{src_text}` has one row per entry of {cut}, but the index `{index_text}` has {every}: {op}() gets more indices than src rows whenever {when}, and torch raises "
+            f"{told}; build the index from {cut}, the entries the rows were made for",
+        )
+    return Violation(
+        CODE, SEVERITY,
+        f"index `{index_text}` has one entry per entry of {cut}, but source `{src_text}` has one row per entry "
+        f"of `{whole}`: {op}() gets fewer indices than source rows whenever {when}, and torch raises "
+        f"'Number of indices ... should be equal to source.size(dim)'; make the source from the same cut",
+    )
+
+
+def check_cut_write(write: str, value_text: str, cut: str, key_text: str, whole: str, kind: str,
+                    shrunk: str, augmented: str = "") -> Violation:
+    """`out[idx] = v` with v's rows made from `cut`, a cut of idx's own entries (or idx the cut and v
+    one row per entry of the whole): the selection and the value differ in rows whenever the cut
+    leaves an entry out."""
+    when = _cut_leaves_out(kind, whole)
+    if shrunk == "value":
+        told = f"`{value_text}` has one row per entry of {cut}, but `{key_text}` selects one row per entry of `{whole}`"
+        fix = f"index with {cut}, the entries the rows were made for"
+    else:
+        told = f"`{key_text}` selects one row per entry of {cut}, but `{value_text}` has one row per entry of `{whole}`"
+        fix = "make the value from the same cut"
+    raised = "'The size of tensor a must match the size of tensor b'" if augmented else \
+        "'shape mismatch: value tensor of shape ... cannot be broadcast to indexing result of shape ...'"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{write} {augmented}= ...`: {told}; whenever {when} (and more than one row is left), torch raises "
+        f"{raised}; {fix}",
+    )
+
+
+def _cut_leaves_out(kind: str, whole: str) -> str:
+    if kind == "unique":
+        return f"`{whole}` repeats a value"
+    return f"the {'mask' if kind == 'mask' else 'slice'} leaves an entry of `{whole}` out"

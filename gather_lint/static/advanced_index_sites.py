@@ -18,7 +18,7 @@ import ast
 import re
 from typing import Optional
 
-from ..dims import Shape, broadcast, must_differ, value
+from ..dims import Shape, broadcast, must_differ, must_scale_apart, value
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
@@ -79,7 +79,8 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
 
 def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_node) -> None:
     """GL003: `x[idx] = v` with idx an integer tensor (or a tuple holding one) and v of a shape that
-    cannot broadcast to the selection `x[idx]`; only sizes both known (as numbers) count."""
+    cannot broadcast to the selection `x[idx]`; only sizes both known (as numbers) count, or a named
+    size against a whole multiple of it (`2*M` rows from a cat, for `M` indices)."""
     if not isinstance(owner, TensorVal) or not isinstance(written, TensorVal) or value_node is None:
         return
     items = key.items if isinstance(key, SeqVal) else (key,)
@@ -93,7 +94,7 @@ def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_
     chosen = selected.shape.dims
     for offset in range(1, len(shape.dims) + 1):
         mine, theirs = shape.dims[-offset], chosen[-offset]
-        if value(mine) not in (None, 1) and must_differ(mine, theirs):
+        if value(mine) not in (None, 1) and must_differ(mine, theirs) or must_scale_apart(mine, theirs):
             segment = interp.source.segment
             interp.flag(node, too_large.check_subscript_write(
                 f"{segment(node)} = ...", segment(value_node), shape, selected.shape, len(chosen) - offset), None)

@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from . import broadcast_axis, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
+from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -41,6 +41,7 @@ class CallMixin:
                     if not normalised_axis.check(self, node, site, bound):  # GL018, its softmax found by syntax
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark
                     broadcast_axis.check(self, node, site, bound)  # GL019
+                    cut_rows.check(self, node, site, bound)  # GL003: src rows cut from the index's own entries
                     self._check_op_rmw(node, op, bound, values)
                     self._check_overwriting_op(node, op, bound, values)
                     result = result_of(site, values)

@@ -6,7 +6,7 @@ from typing import Dict, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import present_values
+from . import cut_rows, present_values
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -121,6 +121,9 @@ class StatementMixin:
                 self.env[node.target.id] = sequences.concat(left, right, _BINOPS.get(type(node.op)))
         else:
             self.expr(node.target)
+            if isinstance(node.target, ast.Subscript) and isinstance(node.target.value, ast.Name) \
+                    and isinstance(self.env.get(node.target.value.id), (TensorVal, type(None))):
+                cut_rows.check_write(self, node.target, node.value, _BINOPS.get(type(node.op), "?"))  # out[idx] += f(x[idx[:k]])
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
                 self._check_overwrite(node, right)
 
@@ -252,6 +255,8 @@ class StatementMixin:
             index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
             advanced_index_sites.check(self, target, owner, key)  # GL008 x[float_key] = v, GL017
             advanced_index_sites.check_written_shape(self, target, owner, key, result, getattr(self, "_last_value_node", None))
+            if owner is None or isinstance(owner, TensorVal):  # not a dict or list written by key
+                cut_rows.check_write(self, target, getattr(self, "_last_value_node", None))  # out[idx] = f(x[idx[:k]])
             if isinstance(owner, SeqVal):  # shape[0] = n
                 self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
-from ..dims import Dim, Shape, broadcast, normalize_dim, product, value
+from ..dims import Dim, Shape, Sym, broadcast, normalize_dim, product, value
 from . import position_tuples, symbolic
 from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -174,6 +174,8 @@ def repeat(t, args, kwargs):
             dims.append(base)
         elif r is not None and value(base) is not None:
             dims.append(r * value(base))
+        elif r is not None and r > 1 and isinstance(base, Sym):
+            dims.append(symbolic.product([r, base]))  # `k*M`, the name a cat of k such pieces gets
         elif value(base) == 1:
             dims.append(as_dim(v))
         else:
@@ -600,7 +602,11 @@ def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool):
 
 def _sum_dims(dims: List[Dim]) -> Dim:
     vals = [value(d) for d in dims]
-    return sum(vals) if None not in vals else None
+    if None not in vals:
+        return sum(vals)
+    if len(dims) > 1 and all(isinstance(d, Sym) and d.name == dims[0].name for d in dims):
+        return symbolic.product([len(dims), dims[0]])  # cat of k pieces of M rows: `k*M`
+    return None
 
 
 MethodFn = Callable[[TensorVal, list, dict], object]
