@@ -183,6 +183,24 @@ def repeat(t, args, kwargs):
     return _with_shape(t, dims)
 
 
+def repeat_interleave(t, args, kwargs):
+    """`t.repeat_interleave(r)`: each entry r times, flattened ([numel * r]); with `dim=d`, dim d times r. A
+    tensor of repeats gives a length known only at run time. The values are t's, repeated."""
+    s = _known(t)
+    repeats, dim = _arg(args, kwargs, 0, "repeats"), _arg(args, kwargs, 1, "dim")
+    if s is None or (dim is not None and as_int(dim) is None):
+        return TensorVal(None, t.dtype, t.domain)
+    times = as_dim(repeats)
+    if dim is None:
+        return _with_shape(t, [symbolic.product(list(s.dims) + [times]) if times is not None else None])
+    axis = normalize_dim(as_int(dim), len(s.dims))
+    if axis is None:
+        return TensorVal(None, t.dtype, t.domain)
+    dims = list(s.dims)
+    dims[axis] = symbolic.product([dims[axis], times]) if times is not None else None
+    return _with_shape(t, dims)
+
+
 def permute(t, args, kwargs):
     s = _known(t)
     order = [as_int(v) for v in (_sizes(args) or [])]
@@ -617,6 +635,7 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
     "expand": expand, "broadcast_to": expand,
     "expand_as": expand_as,
     "repeat": repeat,
+    "repeat_interleave": repeat_interleave,
     "permute": permute,
     "transpose": transpose, "swapaxes": transpose, "swapdims": transpose,
     "t": t_,
