@@ -199,6 +199,17 @@ def _src_rank_error(src, index) -> str:
 
 
 
+def check_too_many_indices(tensor_text: str, shape: Shape, subscript_text: str, count: int) -> Violation:
+    """A subscript with more index items than the tensor has dims."""
+    rank = len(shape.dims)
+    return Violation(
+        CODE, SEVERITY,
+        f"`{subscript_text}` indexes `{tensor_text}` {shape} with {count} indices, but it has {rank} "
+        f"dim{'s' if rank != 1 else ''}; torch raises 'too many indices for tensor of dimension {rank}'; "
+        f"drop the extra indices (code written for more dims was handed {shape} data)",
+    )
+
+
 def check_backward_grad(call: str, how: str, output: str, grad: str, added: int) -> Violation:
     """A backward given a gradient made from its own output with dims added (`error.unsqueeze(1)`)."""
     dims = "a dim" if added == 1 else f"{added} dims"

@@ -9,7 +9,7 @@ from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
-from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures
+from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -131,6 +131,7 @@ class ExpressionMixin:
             # self.layers[0]: every item is the same layer; an array's items and slices keep its dtype
             return owner.element if isinstance(owner, modules.LayerList) else owner
         if isinstance(owner, TensorVal):
+            subscript_rank.check(self, node, owner, key)  # GL001: x[ids, :] on an [N] tensor
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             advanced_index_sites.check(self, node, owner, key)  # GL008 x[float_key], GL017 x[rows, idx]
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values

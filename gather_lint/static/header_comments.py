@@ -13,7 +13,8 @@ from ..dims import Shape
 from .shape_text import parse_group
 from .values import TensorVal
 
-_PAIR = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([\[(][^\[\]()]*[\])])\s*")
+# `name: [shape]`, or several names sharing it (`actions, returns: [N]`)
+_PAIR = re.compile(r"\s*((?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*)\s*:\s*([\[(][^\[\]()]*[\])])\s*")
 _SEPARATOR = re.compile(r"\s*[,;]\s*")
 
 
@@ -44,7 +45,7 @@ def stated_shapes(source, func, params) -> Dict[str, Shape]:
 
 
 def _pairs(text: str) -> Dict[str, Shape]:
-    """`a: [B, D], b: [B]` as {name: shape}; {} unless the whole text is such pairs."""
+    """`a: [B, D], b: [B]` (or `a, b: [B]`) as {name: shape}; {} unless the whole text is such pairs."""
     pairs: Dict[str, Shape] = {}
     position, text = 0, text.rstrip().rstrip(".")
     while position < len(text):
@@ -54,7 +55,8 @@ def _pairs(text: str) -> Dict[str, Shape]:
         shape = parse_group(match.group(2))
         if shape is None:
             return {}
-        pairs[match.group(1)] = shape
+        for name in match.group(1).split(","):
+            pairs[name.strip()] = shape
         position = match.end()
         separator = _SEPARATOR.match(text, position)
         if position < len(text):

@@ -141,6 +141,8 @@ def _literal_row(elements):
 def _size_args(args, kwargs) -> Optional[Shape]:
     """torch.zeros(2, 3), zeros((2, 3)), zeros(size=x.shape); zeros(n, d) with untracked n, d is still 2-d."""
     sizes = kwargs.get("size")
+    if "size" in kwargs and sizes is None:
+        return None  # zeros(size=s.size()) of an untracked s: not a 0-d tensor
     if sizes is None:
         if len(args) == 1 and not isinstance(args[0], (SeqVal, DimVal)):
             return None  # a single untracked argument may be a whole tuple of sizes

@@ -188,7 +188,11 @@ def _doc_dtype(text: str) -> Optional[str]:
     return None
 
 
-_ENTRY = re.compile(r"([A-Za-z_][\w.]*?)(?:\.shape|\.size\(\))?\s*[:=]\s*")
+_NAME = r"[A-Za-z_][\w.]*?(?:\.shape|\.size\(\))?"
+# `name:` or several names sharing the entry (`actions, log_probs: [N]`)
+_ENTRY = re.compile(rf"({_NAME}(?:\s*,\s*{_NAME})*)\s*[:=]\s*")
+_SUFFIX = re.compile(r"(?:\.shape|\.size\(\))$")
+_NEXT_SHAPE = re.compile(r"\s*,\s*`*(?=[\[(])")
 _SEPARATOR = re.compile(r"[\s,;]*")
 
 
@@ -210,18 +214,39 @@ def parse_named_entries(comment: str) -> List[tuple]:
         entry = _ENTRY.match(text)
         if entry is None:
             break
-        rest = text[entry.end():].lstrip("`")
+        names = [_SUFFIX.sub("", n.strip()) for n in entry.group(1).split(",")]
+        shapes, rest = _shapes_at(text[entry.end():], len(names))
+        if not shapes:
+            break
+        if len(shapes) == 1:
+            shapes = shapes * len(names)  # `a, b: [N]`: one shape for every name
+        elif len(shapes) != len(names):
+            break  # `a, b: [B, T], [B, T, V], [B]`: which is whose is not certain
+        for name, shape in zip(names, shapes):
+            if any(isinstance(d, Sym) for d in shape.dims):  # `# ids: [0, 2, 1]` may list values, not sizes
+                found.append((name, shape))
+        text = rest[_SEPARATOR.match(rest).end():]
+    return found
+
+
+def _shapes_at(text: str, names: int) -> tuple:
+    """The shape at the start of `text` and, for an entry of several names, the shapes listed after it
+    (`a, b: [B, T], [B]`): ([Shape], the text after them)."""
+    shapes: List[Shape] = []
+    rest = text.lstrip("`")
+    while True:
         group = _GROUP.match(rest) or _BY_X.match(rest)  # [B, T, D] / (B, T, D) / B x T x D
         shape = None
         if group is not None:
             shape = parse_group(rest) if group.re is _GROUP else _by_x(group.group(0))
         if shape is None:
-            break
-        if any(isinstance(d, Sym) for d in shape.dims):  # `# ids: [0, 2, 1]` may list values, not sizes
-            found.append((entry.group(1), shape))
-        text = rest[group.end():].lstrip("`")
-        text = text[_SEPARATOR.match(text).end():]
-    return found
+            return shapes, rest
+        shapes.append(shape)
+        rest = rest[group.end():].lstrip("`")
+        more = _NEXT_SHAPE.match(rest)
+        if names == 1 or more is None:
+            return shapes, rest
+        rest = rest[more.end():]
 
 
 _DOC_INT = re.compile(r"^\s*(?::param\s+int\s+)?\*{0,2}([A-Za-z_]\w*)\s*\(\s*`?int`?\s*(?:,\s*optional\s*)?\)\s*:")

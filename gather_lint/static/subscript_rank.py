@@ -1,0 +1,46 @@
+"""GL001 at a subscript: more indices than the tensor has dims (`actions[ids, :]` on an [N] tensor).
+
+Each index item takes one dim: an int, a slice, an index tensor (a bool mask takes its own rank, so at
+least one). torch raises `IndexError: too many indices for tensor of dimension r`. A loop or helper
+written for [N, A] data and handed [N] data (a Categorical policy's actions) fails this way.
+
+Counted only when every item is known to take a dim: a `None` (a new dim), an Ellipsis, or an item
+whose value is not known (it could be either) leaves the subscript alone. A rank read from a docstring is
+not enough: docstrings often describe one of several call paths (or an older signature), so the rank
+must come from code, an annotation or a shape comment.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..rules import gl001_rank_mismatch as rule
+from .tensor_ops import SliceVal
+from .values import DimVal, SeqVal, TensorVal
+
+
+def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
+    shape = owner.shape
+    if shape is None or shape.variadic or not isinstance(node.slice, ast.Tuple) or _told_in_prose(owner):
+        return
+    items = node.slice.elts
+    values = key.items if isinstance(key, SeqVal) and len(key.items) == len(items) else None
+    if values is None or not all(_takes_a_dim(item, value) for item, value in zip(items, values)):
+        return
+    rank = len(shape.dims)
+    if len(items) > rank:
+        interp.flag(node, rule.check_too_many_indices(
+            interp.source.segment(node.value), shape, interp.source.segment(node), len(items)), None)
+
+
+def _takes_a_dim(item: ast.expr, value) -> bool:
+    if isinstance(item, ast.Slice):
+        return True
+    if isinstance(item, ast.Constant):
+        return isinstance(item.value, int) and not isinstance(item.value, bool)
+    if isinstance(item, ast.Starred):
+        return False
+    return isinstance(value, TensorVal) or isinstance(value, DimVal) or isinstance(value, SliceVal)
+
+
+def _told_in_prose(t: TensorVal) -> bool:
+    return (t.origin or "").startswith("docstring")
