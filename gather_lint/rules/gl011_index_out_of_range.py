@@ -30,7 +30,11 @@ running counts of a mask (``ids.ne(pad).int().cumsum(1) + pad``, RoBERTa-style p
 ``max_position_embeddings``), positions shifted into more blocks than the indexed dim has
 (``torch.cat([idx, idx + K, idx + 2 * K], dim=1)``), ``nonzero()`` coordinates flattened with a stride other than
 the rows per item (``b * batch_size + i``), and ids written in the script (a row of a literal edge list)
-against a table sized by their count (``len(set(ids))``). Padding picked per row
+against a table sized by their count (``len(set(ids))``), or a column of a table written out in the code
+(``boxes[:, 0]`` of ``[[class_id, x1, y1, x2, y2], ...]``), whose ids numbered from 1 reach ``num_classes``.
+An integer range sent through bfloat16 or float16 and back rounds its top to a number the format has:
+timesteps ``torch.randint(0, 1000, (B,)).to(torch.bfloat16)`` reach 1000 (999 rounds up), one past a
+1000-entry schedule. Padding picked per row
 (``log_probs[torch.arange(n), labels]`` with -100 among the labels) raises below ``-size``.
 """
 from typing import Optional
