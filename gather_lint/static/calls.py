@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, passed_dims
+from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -58,6 +58,9 @@ class ModuleContext:
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
         attributes no other method reassigns."""
+        built, stored = fitted_instances.split(facts)
+        if stored:  # what a `return self` method stored wins over what __init__ built
+            return {**self.attributes(class_name, built), **stored}
         key = (class_name, facts)
         if key not in self._attributes and self._is_config(class_name):
             self._attributes[key] = {f"self.{name}": value for name, value in facts}  # @dataclass fields

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import assert_facts, branches, closure_facts, dict_items, sequences
+from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import present_values
 from . import tensor_ops as ops
@@ -211,7 +211,9 @@ class StatementMixin:
             self.env = _join_env(self.env, other)
 
     def stmt_Return(self, node: ast.Return) -> None:
-        self.returns.append(self.expr(node.value) if node.value is not None else Literal(None))
+        fitted = fitted_instances.returned(self, node)  # `return self` after storing attributes
+        self.returns.append(fitted if fitted is not None else (
+            self.expr(node.value) if node.value is not None else Literal(None)))
 
     def stmt_Delete(self, node: ast.Delete) -> None:
         for target in node.targets:
