@@ -34,7 +34,10 @@ against a table sized by their count (``len(set(ids))``), or a column of a table
 (``boxes[:, 0]`` of ``[[class_id, x1, y1, x2, y2], ...]``), whose ids numbered from 1 reach ``num_classes``.
 An integer range sent through bfloat16 or float16 and back rounds its top to a number the format has:
 timesteps ``torch.randint(0, 1000, (B,)).to(torch.bfloat16)`` reach 1000 (999 rounds up), one past a
-1000-entry schedule. Padding picked per row
+1000-entry schedule. Ids a generation loop samples from the model's output and appends to the ids it feeds
+back (``idx = torch.cat((idx, torch.multinomial(probs, 1)), dim=1)``) hold positions of the output's width: a
+head wider than the vocabulary (the embedding width read as logits) looks up ids past the token table.
+Padding picked per row
 (``log_probs[torch.arange(n), labels]`` with -100 among the labels) raises below ``-size``.
 """
 from typing import Optional
