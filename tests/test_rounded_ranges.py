@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from gather_lint.static.rounded_ranges import rounded
+from gather_lint.float_formats import rounded
 
 from .conftest import lint
 
@@ -124,3 +124,32 @@ def test_ranges_whose_rounded_top_fits_stay_silent(program, change, rows, torch)
     else:
         layer = scope["StepConditioned"](rows, 8)
         assert layer.step_table(torch.arange(rows).half().long()).shape == (rows, 8)
+
+
+# the diffusion `extract` helper: a gather of the schedule at the drawn timesteps
+EXTRACT = """
+import torch
+
+
+def extract(schedule, t, x_shape):
+    out = schedule.gather(-1, t)  # expect
+    return out.reshape(t.shape[0], *((1,) * (len(x_shape) - 1)))
+
+
+def noisy(x0, schedule):
+    t = torch.randint(0, schedule.shape[0], (x0.shape[0],)).bfloat16().long()
+    return extract(schedule, t, x0.shape) * x0
+
+
+if __name__ == "__main__":
+    noisy(torch.randn(4, 3, 8, 8), torch.linspace(0.99, 0.01, 1000))
+"""
+
+
+def test_a_gather_of_the_schedule_at_rounded_timesteps_is_an_error_not_a_rounding_warning(torch):
+    assert findings(EXTRACT) == expected(EXTRACT)
+    scope = run(EXTRACT)
+    every_step = torch.arange(1000).bfloat16().long()
+    assert int(every_step.max()) == 1000
+    with pytest.raises(RuntimeError, match="index 1000 is out of bounds"):
+        scope["extract"](torch.linspace(0.99, 0.01, 1000), every_step, (1000, 3))

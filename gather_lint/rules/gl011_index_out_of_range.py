@@ -44,6 +44,7 @@ from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, padding_source
 from ..dims import dim_text, must_equal, must_exceed, value
+from ..float_formats import top_after_rounding
 from ..ops import TAKE_ALONG
 from ._example import Example
 
@@ -91,6 +92,9 @@ def check(site: Site) -> Optional[Violation]:
             f"and mask the result",
         )
     axis = gather_axis(site)
+    rounded = rounded_past(site)
+    if rounded is not None:
+        return rounded
     if axis is None or domain.size is None or domain.category:
         return None
     here = site.input.shape.dims[axis]
@@ -102,6 +106,24 @@ def check(site: Site) -> Optional[Violation]:
             f"make the values with the table's size",
         )
     return None
+
+
+def rounded_past(site: Site) -> Optional[Violation]:
+    """Values whose top a bfloat16/float16 round trip lifts to the gathered dim's size or past it."""
+    domain = site.index.domain
+    axis = gather_axis(site)
+    top = top_after_rounding(domain)
+    size = value(site.input.shape.dims[axis]) if top is not None and axis is not None else None
+    if size is None or top < size:
+        return None
+    dtype, _, how = domain.rounded
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(site.index)} holds {domain.origin} passed through {dtype} ({how}): "
+        f"{value(domain.size) - 1} is not a {dtype} number and rounds to {top}, but dim={site.dim} of "
+        f"{named(site.input)} has {size} entries; torch raises 'index {top} is out of bounds' on CPU, a "
+        f"device-side assert on CUDA; keep the indices in an integer tensor",
+    )
 
 
 def padding_lookup(text: str, domain, what: str) -> Violation:

@@ -1,44 +1,16 @@
-"""Integer ranges sent through a low-precision float: the largest value can round up past the table.
+"""Integer ranges sent through a low-precision float, at lookups: the top can round up past the table.
 
-bfloat16 keeps 8 significant bits and float16 11: above 256 (bfloat16) or 2048 (float16) only every
-2nd, 4th, 8th ... integer exists, and a value rounds to the nearest one (ties to even). Timesteps
-drawn in [0, 1000) and stored as bfloat16 reach 1000 (999 rounds up), one past a 1000-entry
-schedule: `alphas_cumprod[t.long()]` raises 'index 1000 is out of bounds'. The largest value is
-the range's own top (`randint(0, N)` reaches N - 1), so the rounded top is certain, not a guess.
+Timesteps drawn in [0, 1000) and stored as bfloat16 reach 1000 (999 rounds up, float_formats.py),
+one past a 1000-entry schedule: `alphas_cumprod[t.long()]` and `nn.Embedding(1000, d)` raise. Gather
+sites are the contract's (GL011).
 """
 from __future__ import annotations
 
-import struct
 from typing import Optional
 
 from ..contract import ERROR, Violation
 from ..dims import value
-
-
-def rounded(number: int, dtype: str) -> Optional[int]:
-    """`torch.tensor(number).to(dtype).item()` for an integer, computed without torch."""
-    if dtype == "float16":
-        try:
-            return int(struct.unpack("<e", struct.pack("<e", float(number)))[0])
-        except (OverflowError, struct.error):
-            return None  # past 65504: inf
-    if dtype == "bfloat16" and 0 <= number < 2 ** 24:  # exact in float32: round its bits to the top 16
-        bits = struct.unpack("<I", struct.pack("<f", float(number)))[0]
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-        return int(struct.unpack("<f", struct.pack("<I", bits))[0])
-    return None
-
-
-def top_after_rounding(domain) -> Optional[int]:
-    """The largest value of `[0, size)` after the low-precision round trip the domain records, when it
-    lands at or past `size`; else None."""
-    if domain is None or domain.rounded is None or domain.category or domain.sentinel is not None:
-        return None
-    size = value(domain.size)
-    if size is None or size <= domain.rounded[1]:
-        return None  # every value below the exact limit survives the trip
-    top = rounded(size - 1, domain.rounded[0])
-    return top if top is not None and top >= size else None
+from ..float_formats import top_after_rounding
 
 
 def past(domain, here) -> bool:
