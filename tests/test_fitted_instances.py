@@ -1,7 +1,8 @@
 """An instance returned by `fit` (`Voter(k=6).fit(bank, labels)`) carries what fit stored, so a later
 method runs on the fitted bank: asked for more neighbours than the bank holds, the search pads
 with -1 and advanced indexing wraps it to the last label (GL010). Torch shows the wrap; a bank with
-enough rows, or a fit that clamps k, stays silent and reads no padding."""
+enough rows, or a fit that clamps k, stays silent and reads no padding. A `voter.fit(...)` statement
+counts too, in straight-line code."""
 import textwrap
 
 import pytest
@@ -90,9 +91,27 @@ def test_a_search_the_bank_can_fill_stays_silent_and_reads_no_padding(old, new, 
     assert (scope["nearest"](torch.randn(3, 8), voter.bank, voter.k) >= 0).all()
 
 
-def test_an_instance_fitted_by_a_statement_is_not_followed():
-    """`voter.fit(...)` as a statement could run again in a loop with another bank: its stores are
-    not carried, and nothing is claimed."""
+def test_an_instance_fitted_by_a_statement_is_followed_in_straight_line_code(torch):
     program = VOTER.replace("voter = NeighbourVote(k=6).fit(bank, torch.tensor([0, 1, 1, 2]))",
                             "voter = NeighbourVote(k=6)\n    voter.fit(bank, torch.tensor([0, 1, 1, 2]))")
+    assert findings(program) == expected(program)
+
+
+@pytest.mark.parametrize("fitting", [
+    # in a loop: each pass may fit another bank
+    "voter = NeighbourVote(k=6)\n    for part in (bank, bank):\n        voter.fit(part, torch.tensor([0, 1, 1, 2]))",
+    # in a branch: the fit may not run
+    "voter = NeighbourVote(k=6)\n    if bank.sum() > 0:\n        voter.fit(bank, torch.tensor([0, 1, 1, 2]))",
+])
+def test_a_fit_in_a_loop_or_a_branch_is_not_followed(fitting):
+    program = VOTER.replace("voter = NeighbourVote(k=6).fit(bank, torch.tensor([0, 1, 1, 2]))", fitting)
     assert findings(program) == []
+
+
+def test_a_bank_that_another_method_grows_is_not_kept_from_fit():
+    grows = VOTER.replace("    def predict(self, feats):", """    def add(self, feats, labels):
+        self.bank = torch.cat([self.bank, F.normalize(feats, dim=-1)])
+        self.bank_labels = torch.cat([self.bank_labels, labels])
+
+    def predict(self, feats):""")
+    assert findings(grows) == []  # the bank predict reads may have grown past k since fit

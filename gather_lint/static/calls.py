@@ -54,6 +54,8 @@ class ModuleContext:
         self._attributes: Dict[tuple, Dict[str, object]] = {}
         self._store_counts: Dict[str, Dict[str, int]] = {}
         self.closures: Dict[ast.AST, Dict[str, object]] = {}  # nested def -> free names' facts (closure_facts)
+        self.fitted_at: Dict[int, object] = {}  # id(call node) -> the instance its method left (fitted_instances)
+        self._fitted: Dict[tuple, object] = {}
 
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
@@ -154,8 +156,10 @@ class ModuleContext:
         if summary_only and not facts:
             return self.analyse(callee)
         key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts, silent)
+        self.fitted_at.pop(id(node), None)
         try:
             if key in self._memo:
+                self.fitted_at[id(node)] = self._fitted.get(key)
                 return self._memo[key]
         except TypeError:
             return None  # an unhashable fact: do not memoise, do not analyse
@@ -177,6 +181,8 @@ class ModuleContext:
         interp.run_function(callee, facts)
         result = _joined(interp.returns)
         self._memo[key] = result
+        if instance is not None:  # what a method stored, for `obj.fit(...)` statements (fitted_instances)
+            self._fitted[key] = self.fitted_at[id(node)] = fitted_instances.stored(interp)
         return result
 
 

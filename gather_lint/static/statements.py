@@ -63,6 +63,7 @@ class StatementMixin:
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.expr(node.value)
+        fitted_instances.after_statement(self, node)  # evaluator.fit(feats, labels): the fitted instance
         changed = present_values.changed_in_place(node.value)
         if changed is not None and changed in self.env:  # x.clamp_(max=n - 1): what x was known to hold may be gone
             self.env[changed] = present_values.forgotten(self.env[changed], in_place=True)
