@@ -14,7 +14,7 @@ Embedding lookups (``nn.Embedding``, ``F.embedding``) raise ``index out of range
 reasons, and for a few of their own that a script's driver makes certain: tokens added to the
 tokenizer after the embedding was sized from it (``add_tokens`` / ``add_special_tokens`` without
 ``resize_token_embeddings``), positions ``torch.arange(L)`` for a longer sequence than the position
-table, an id equal to the table's size (``torch.full(..., vocab_size)``, an eos id appended with
+table (a document the script writes out and tokenizes without truncating it), an id equal to the table's size (``torch.full(..., vocab_size)``, an eos id appended with
 ``torch.cat`` or ``F.pad``, token type ids of ones for a single-type table, a literal id). Class
 targets of ``cross_entropy`` / ``nll_loss`` made for more classes than the input has raise
 ``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for.
