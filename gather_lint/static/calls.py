@@ -137,6 +137,7 @@ class ModuleContext:
              silent: bool = False):
         """The callee's result under this call's facts. `silent`: for the result only, reporting nothing
         (the caller's shape comments may shape what it returns, not what is checked inside it)."""
+        self.fitted_at.pop(id(node), None)  # what an earlier run of this call left is not this run's
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
         facts = _bind(callee, args, kwargs, defaults=not spread)
         if facts is None:
@@ -156,7 +157,6 @@ class ModuleContext:
         if summary_only and not facts:
             return self.analyse(callee)
         key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts, silent)
-        self.fitted_at.pop(id(node), None)
         try:
             if key in self._memo:
                 self.fitted_at[id(node)] = self._fitted.get(key)
