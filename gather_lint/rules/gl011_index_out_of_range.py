@@ -14,7 +14,7 @@ Embedding lookups (``nn.Embedding``, ``F.embedding``) raise ``index out of range
 reasons, and for a few of their own that a script's driver makes certain: tokens added to the
 tokenizer after the embedding was sized from it (``add_tokens`` / ``add_special_tokens`` without
 ``resize_token_embeddings``), positions ``torch.arange(L)`` for a longer sequence than the position
-table, an id equal to the table's size (``torch.full(..., vocab_size)``, an eos id appended with
+table (a document the script writes out and tokenizes without truncating it), an id equal to the table's size (``torch.full(..., vocab_size)``, an eos id appended with
 ``torch.cat`` or ``F.pad``, token type ids of ones for a single-type table, a literal id). Class
 targets of ``cross_entropy`` / ``nll_loss`` made for more classes than the input has raise
 ``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for.
@@ -30,13 +30,21 @@ running counts of a mask (``ids.ne(pad).int().cumsum(1) + pad``, RoBERTa-style p
 ``max_position_embeddings``), positions shifted into more blocks than the indexed dim has
 (``torch.cat([idx, idx + K, idx + 2 * K], dim=1)``), ``nonzero()`` coordinates flattened with a stride other than
 the rows per item (``b * batch_size + i``), and ids written in the script (a row of a literal edge list)
-against a table sized by their count (``len(set(ids))``). Padding picked per row
+against a table sized by their count (``len(set(ids))``), or a column of a table written out in the code
+(``boxes[:, 0]`` of ``[[class_id, x1, y1, x2, y2], ...]``), whose ids numbered from 1 reach ``num_classes``.
+An integer range sent through bfloat16 or float16 and back rounds its top to a number the format has:
+timesteps ``torch.randint(0, 1000, (B,)).to(torch.bfloat16)`` reach 1000 (999 rounds up), one past a
+1000-entry schedule. Ids a generation loop samples from the model's output and appends to the ids it feeds
+back (``idx = torch.cat((idx, torch.multinomial(probs, 1)), dim=1)``) hold positions of the output's width: a
+head wider than the vocabulary (the embedding width read as logits) looks up ids past the token table.
+Padding picked per row
 (``log_probs[torch.arange(n), labels]`` with -100 among the labels) raises below ``-size``.
 """
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, padding_source
 from ..dims import dim_text, must_equal, must_exceed, value
+from ..float_formats import top_after_rounding
 from ..ops import TAKE_ALONG
 from ._example import Example
 
@@ -84,6 +92,9 @@ def check(site: Site) -> Optional[Violation]:
             f"and mask the result",
         )
     axis = gather_axis(site)
+    rounded = rounded_past(site)
+    if rounded is not None:
+        return rounded
     if axis is None or domain.size is None or domain.category:
         return None
     here = site.input.shape.dims[axis]
@@ -95,6 +106,24 @@ def check(site: Site) -> Optional[Violation]:
             f"make the values with the table's size",
         )
     return None
+
+
+def rounded_past(site: Site) -> Optional[Violation]:
+    """Values whose top a bfloat16/float16 round trip lifts to the gathered dim's size or past it."""
+    domain = site.index.domain
+    axis = gather_axis(site)
+    top = top_after_rounding(domain)
+    size = value(site.input.shape.dims[axis]) if top is not None and axis is not None else None
+    if size is None or top < size:
+        return None
+    dtype, _, how = domain.rounded
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(site.index)} holds {domain.origin} passed through {dtype} ({how}): "
+        f"{value(domain.size) - 1} is not a {dtype} number and rounds to {top}, but dim={site.dim} of "
+        f"{named(site.input)} has {size} entries; torch raises 'index {top} is out of bounds' on CPU, a "
+        f"device-side assert on CUDA; keep the indices in an integer tensor",
+    )
 
 
 def padding_lookup(text: str, domain, what: str) -> Violation:

@@ -3,12 +3,15 @@
 float16 represents every integer only up to 2048, bfloat16 only up to 256. Ids sent through
 ``.half()``/``.bfloat16()`` (a mixed-precision buffer, an autocast region, a float tensor that
 stores them) and back with ``.long()`` are silently rounded: token 3001 becomes 3000 in float16 and
-3008 in bfloat16. Reported when the indexed dim is larger than the exact range.
+3008 in bfloat16. Reported when the indexed dim is larger than the exact range. When the range's top
+rounds to the dim's size or past it (timesteps in [0, 1000) through bfloat16 reach 1000), torch raises
+instead, and GL011 reports it.
 """
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation, gather_axis, named
 from ..dims import dim_text, value
+from . import gl011_index_out_of_range as out_of_range
 from ._example import Example
 
 CODE = "GL015"
@@ -56,6 +59,8 @@ def check(site: Site) -> Optional[Violation]:
     size = value(site.input.shape.dims[axis]) if axis is not None else None
     if size is None or size <= limit:
         return None
+    if out_of_range.rounded_past(site) is not None:
+        return None  # the rounded top is past the dim: torch raises, GL011 says so
     return Violation(
         CODE, SEVERITY,
         f"index {named(site.index)} went through {dtype} ({where}), which holds integers exactly only up to {limit}, "

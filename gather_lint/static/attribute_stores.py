@@ -51,6 +51,11 @@ def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
     return found
 
 
+def stored_names(function) -> List[str]:
+    """The attributes a function stores (`self.x = ...`), in no particular order."""
+    return list(_stores(function))
+
+
 def _stores(function) -> Dict[str, list]:
     """`self.x = ...` statements (and statement-level register_buffer calls) of one function. Only
     statements are visited, not every expression: model classes are large."""

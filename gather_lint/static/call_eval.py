@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
+from . import written_text
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -101,6 +102,8 @@ class CallMixin:
             if func.attr == "append" and isinstance(func.value, ast.Name) and isinstance(owner, (SeqVal, ops.Repeated)):
                 self.env[func.value.id] = tensor_lists.appended(owner, args[0]) if len(args) == 1 else None
                 return None
+            if written_text.is_text(owner):
+                return written_text.method(owner, func.attr, args, kwargs)  # " ".join(words), text.split()
             if isinstance(owner, TensorVal) and func.attr in tensor_lists.CHUNKING:
                 return tensor_lists.chunks(owner, args, kwargs, func.attr)  # a, b = x.chunk(2, dim=-1)
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
@@ -601,6 +604,10 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
         return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))
+    if func in ("tensor", "as_tensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
+            and written_text.tensor_of_scalars(args[0]) is not None:  # ids of a known count, values unknown
+        made = written_text.tensor_of_scalars(args[0])
+        return made.with_(dtype=dtype or _LEGACY_DTYPES.get(func))
     if func == "FloatTensor" and len(args) == 1 and isinstance(args[0], SeqVal):
         return None  # FloatTensor([x, y]) is data, not sizes
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
-from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, passed_dims
+from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -54,10 +54,15 @@ class ModuleContext:
         self._attributes: Dict[tuple, Dict[str, object]] = {}
         self._store_counts: Dict[str, Dict[str, int]] = {}
         self.closures: Dict[ast.AST, Dict[str, object]] = {}  # nested def -> free names' facts (closure_facts)
+        self.fitted_at: Dict[int, object] = {}  # id(call node) -> the instance its method left (fitted_instances)
+        self._fitted: Dict[tuple, object] = {}
 
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
         attributes no other method reassigns."""
+        built, stored = fitted_instances.split(facts)
+        if stored:  # what a `return self` method stored wins over what __init__ built
+            return {**self.attributes(class_name, built), **stored}
         key = (class_name, facts)
         if key not in self._attributes and self._is_config(class_name):
             self._attributes[key] = {f"self.{name}": value for name, value in facts}  # @dataclass fields
@@ -132,6 +137,7 @@ class ModuleContext:
              silent: bool = False):
         """The callee's result under this call's facts. `silent`: for the result only, reporting nothing
         (the caller's shape comments may shape what it returns, not what is checked inside it)."""
+        self.fitted_at.pop(id(node), None)  # what an earlier run of this call left is not this run's
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
         facts = _bind(callee, args, kwargs, defaults=not spread)
         if facts is None:
@@ -153,6 +159,7 @@ class ModuleContext:
         key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts, silent)
         try:
             if key in self._memo:
+                self.fitted_at[id(node)] = self._fitted.get(key)
                 return self._memo[key]
         except TypeError:
             return None  # an unhashable fact: do not memoise, do not analyse
@@ -174,6 +181,8 @@ class ModuleContext:
         interp.run_function(callee, facts)
         result = _joined(interp.returns)
         self._memo[key] = result
+        if instance is not None:  # what a method stored, for `obj.fit(...)` statements (fitted_instances)
+            self._fitted[key] = self.fitted_at[id(node)] = fitted_instances.stored(interp)
         return result
 
 

@@ -7,6 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
+from . import written_text
 from . import column_key_lookups, config, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
@@ -141,6 +142,7 @@ class ExpressionMixin:
             picked = masked_rows.counted(self, node, key, crossed or ops.index_tensor(owner, key))  # x[mask]: mask.sum() rows
             picked = regrown_columns.column(self, node, node.value, owner, picked)  # best[:, None]
             picked = written_rows.row(owner, key, picked)  # GL011: a literal's row
+            picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
             picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
@@ -257,8 +259,10 @@ class ExpressionMixin:
         if exact is not None:
             return exact  # {n for edge in records for n in edge} of written ids: the distinct ones
         saved = dict(self.env)
+        iterables = []
         for gen in node.generators:
             iterable = self.expr(gen.iter)
+            iterables.append(iterable)
             self.assign(gen.target, _row_of(iterable, gen.iter))
             for cond in gen.ifs:
                 self.expr(cond)
@@ -274,6 +278,10 @@ class ExpressionMixin:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, SeqVal) and not element.names \
                 and any(isinstance(item, TensorVal) for item in element.items):
             return ops.Repeated(element)  # [(x, y) for _ in range(n)]: `for x, y in batches` gets each pair
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs:
+            listed = written_text.mapped(iterables[0], element)  # [vocab[w] for w in text.split()]
+            if listed is not None:
+                return listed
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list

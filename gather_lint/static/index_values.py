@@ -14,7 +14,7 @@ from typing import Optional, Tuple
 from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl011_index_out_of_range as out_of_range
-from . import embedding_lookups
+from . import embedding_lookups, rounded_ranges
 from .advanced_indexing import index_node
 from .text_scan import positions
 from .tensor_ops import FLOAT_DTYPES, SliceVal
@@ -90,6 +90,9 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or axis >= len(owner.shape.dims):
         return
     here = owner.shape.dims[axis]
+    if rounded_ranges.past(domain, here):
+        interp.flag(node, rounded_ranges.message(index_text, domain, f"dim {axis} of `{text}`", value(here), axis), None)
+        return
     if not _past(domain, here):
         return
     if any(must_equal(d, domain.size) for d in owner.shape.dims):
@@ -125,9 +128,14 @@ def _check_picked_padding(interp, node, owner, axis: int, text: str, index_text:
 
 def check_lookup(interp, node: ast.Call, ids_node, ids, rows, what: str) -> None:
     """`emb(ids)` / `F.embedding(ids, w)` with values made for more than `rows`."""
-    if not isinstance(ids, TensorVal) or ids.domain is None or not _past(ids.domain, rows):
+    if not isinstance(ids, TensorVal) or ids.domain is None:
         return
     text = interp.source.segment(ids_node)
+    if rounded_ranges.past(ids.domain, rows):
+        interp.flag(node, rounded_ranges.message(text, ids.domain, what, value(rows)), None)
+        return
+    if not _past(ids.domain, rows):
+        return
     interp.flag(node, out_of_range.lookup_message(text, ids.domain, rows, what), None)
 
 

@@ -79,6 +79,9 @@ def _merge(result, shape: Optional[Shape], origin: str, dtype: Optional[str] = N
     inferred = base.shape
     if inferred is None:
         return base.with_(shape=shape, origin=origin, dtype=dtype or base.dtype)
+    if inferred.variadic and not shape.variadic and len(inferred.dims) <= len(shape.dims):
+        # the code knows the trailing dims only (`emb(ids)` is [..., D]): the comment names the leading ones
+        inferred = Shape(tuple(shape.dims[:len(shape.dims) - len(inferred.dims)]) + inferred.dims)
     if inferred.variadic or shape.variadic or len(inferred.dims) != len(shape.dims):
         return base  # the code disagrees with the comment: trust the code
     dims = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
-from .values import DimVal, SeqVal
+from .values import DimVal, Literal, SeqVal
 
 _MOST = 4096
 
@@ -33,15 +33,35 @@ def comprehension(interp, node) -> Optional[SeqVal]:
 
 
 def call(name: str, args, kwargs) -> Optional[SeqVal]:
-    """set(xs) / frozenset(xs) (distinct items, in first-seen order) and sorted(xs) of known ints."""
+    """set(xs) / frozenset(xs) (distinct items, in first-seen order) and sorted(xs) of known ints; of a
+    string written in the code, its distinct characters (a character vocabulary: `sorted(set(text))`)."""
+    if not kwargs and len(args) == 1 and _text(args[0]) is not None:
+        return _characters(name, _text(args[0]))
     if kwargs or len(args) != 1 or not isinstance(args[0], SeqVal) or args[0].names:
         return None
+    if all(isinstance(i, Literal) and isinstance(i.value, str) for i in args[0].items) and name == "sorted":
+        return SeqVal(tuple(sorted(args[0].items, key=lambda i: i.value)))  # sorted(set(text))
     items = args[0].items
     if not all(isinstance(i, DimVal) and isinstance(i.dim, int) for i in items):
         return None
     if name in ("set", "frozenset"):
         return _distinct(list(items))
     return SeqVal(tuple(sorted(items, key=lambda i: i.dim))) if name == "sorted" else None
+
+
+def _text(value) -> Optional[str]:
+    return value.value if isinstance(value, Literal) and isinstance(value.value, str) else None
+
+
+def _characters(name: str, text: str) -> Optional[SeqVal]:
+    """set(text) / sorted(text) of a written string: its (distinct) characters as one-character strings."""
+    if len(text) > _MOST_CHARACTERS:
+        return None
+    chars = list(dict.fromkeys(text)) if name in ("set", "frozenset") else sorted(text)
+    return SeqVal(tuple(Literal(c) for c in chars))
+
+
+_MOST_CHARACTERS = 100_000
 
 
 def _walk(generators, k: int, bound: Dict[str, object], iterable, elt: str, found: list) -> bool:

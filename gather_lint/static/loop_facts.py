@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
+from . import appended_samples
 from .numpy_values import ArrayVal
 from .values import TensorVal
 
@@ -37,6 +38,8 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
             interp.assign(node.target, row)
         interp.block(node.body)
         after = interp.env
+        appended = {name: appended_samples.carried(interp, node.body, name) for name in candidates
+                    if isinstance(candidates[name], TensorVal)}  # idx = cat((idx, idx_next)), read while it holds
     finally:
         (interp.env, interp.returns, interp.report, interp.flag, interp.informal, interp._comment_used,
          interp.trace, interp.call_depth, interp.comments.cursor, pending) = saved
@@ -54,8 +57,10 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
         shape = before.shape if now.shape == before.shape else None
         dtype = before.dtype if now.dtype == before.dtype else None  # a dtype the body changes is not kept
         if shape is not None or dtype is not None:
-            kept[name] = TensorVal(shape, dtype, before.domain if dtype and now.domain == before.domain else None,
-                                   before.origin)
+            domain = before.domain if dtype and now.domain == before.domain else None
+            if dtype and (before.domain is None or before.domain.category):  # (a name's "ids": no range)
+                domain = appended.get(name) or domain
+            kept[name] = TensorVal(shape, dtype, domain, before.origin)
     return kept
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import assert_facts, branches, closure_facts, dict_items, sequences
+from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import cut_rows, present_values
 from . import tensor_ops as ops
@@ -63,6 +63,7 @@ class StatementMixin:
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.expr(node.value)
+        fitted_instances.after_statement(self, node)  # evaluator.fit(feats, labels): the fitted instance
         changed = present_values.changed_in_place(node.value)
         if changed is not None and changed in self.env:  # x.clamp_(max=n - 1): what x was known to hold may be gone
             self.env[changed] = present_values.forgotten(self.env[changed], in_place=True)
@@ -214,7 +215,9 @@ class StatementMixin:
             self.env = _join_env(self.env, other)
 
     def stmt_Return(self, node: ast.Return) -> None:
-        self.returns.append(self.expr(node.value) if node.value is not None else Literal(None))
+        fitted = fitted_instances.returned(self, node)  # `return self` after storing attributes
+        self.returns.append(fitted if fitted is not None else (
+            self.expr(node.value) if node.value is not None else Literal(None)))
 
     def stmt_Delete(self, node: ast.Delete) -> None:
         for target in node.targets:

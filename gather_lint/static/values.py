@@ -42,6 +42,9 @@ class LayerVal:
         return TensorVal(Shape(dims), None, None, f"nn.{self.kind} weight")
 
     def apply(self, x) -> Optional["TensorVal"]:
+        if self.kind == "Embedding" and (x is None or isinstance(x, TensorVal) and x.shape is None) \
+                and self.second is not None:
+            return TensorVal(Shape((self.second,), variadic=True))  # ids of any shape: the last dim is the width
         if not isinstance(x, TensorVal) or x.shape is None:
             return TensorVal(None)  # a tensor of unknown shape: `embed(ids) + pos` is not shaped like `pos`
         if self.kind == "Embedding":
@@ -93,4 +96,6 @@ def join(a, b):
     if isinstance(a, DimVal) and isinstance(b, DimVal):
         d = join_dim(a.dim, b.dim)
         return DimVal(d) if d is not None else None
+    if isinstance(a, SeqVal) and isinstance(b, SeqVal) and a.names == b.names and len(a.items) == len(b.items):
+        return SeqVal(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.names)  # `return logits, loss` / `logits, None`
     return None

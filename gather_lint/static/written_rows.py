@@ -16,6 +16,7 @@ from typing import Optional
 from ..contract import Domain
 from ..dims import Shape, value
 from .constant_ids import literal_ints
+from .embedding_lookups import made_by
 from .tensor_ops import SliceVal
 from .values import DimVal, SeqVal, TensorVal
 
@@ -31,15 +32,16 @@ class Rows:
 
     @property
     def maxima(self) -> tuple:
-        return tuple(max(row) for row in self.values)
+        """Each row's largest written int (None for a row of floats only)."""
+        return tuple(max((v for v in row if v is not None), default=None) for row in self.values)
 
 
 def of_literal(func: str, made, data_node, data, line: int):
     """`torch.tensor(<rows of ints>)`: the tensor with each row's largest value."""
     if func not in ("tensor", "as_tensor", "LongTensor") or not isinstance(made, TensorVal) or made.shape is None \
-            or made.dtype not in ("int64", "int32") or len(made.shape.dims) != 2:
+            or made.dtype not in ("int64", "int32", "float32", "float64") or len(made.shape.dims) != 2:
         return made
-    rows = _rows(data_node, data)
+    rows = _rows(data_node, data) if made.dtype in ("int64", "int32") else _table_rows(data_node)
     dims = made.shape.dims
     if rows is None or not rows or dims != (len(rows), len(rows[0])) or dims[0] == dims[1]:
         return made
@@ -61,6 +63,30 @@ def transposed(method: str, owner, result, args=()):
         columns = tuple(zip(*written.values))
         return result.with_(written=Rows(Shape((len(columns), len(columns[0]))), columns, written.line))
     return result
+
+
+def _table_rows(data_node) -> Optional[list]:
+    """A float table written out (`[[1, 10.0, 12.0], [3, 30.0, 40.0]]`, a class id and box corners per row):
+    its ints kept, its floats None. A table without an int in it says nothing about ids."""
+    if not isinstance(data_node, (ast.List, ast.Tuple)) or not all(isinstance(e, (ast.List, ast.Tuple)) for e in data_node.elts):
+        return None
+    rows = [[_number(item) for item in e.elts] for e in data_node.elts]
+    if any(v is _NOT_A_NUMBER for r in rows for v in r) or all(v is None for r in rows for v in r):
+        return None
+    return rows
+
+
+_NOT_A_NUMBER = object()
+
+
+def _number(node):
+    """A written int as itself, a written float as None, anything else _NOT_A_NUMBER."""
+    ints = literal_ints(node)
+    if ints is not None and not isinstance(node, (ast.List, ast.Tuple)):
+        return ints[0]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return None if isinstance(node, ast.Constant) and type(node.value) is float else _NOT_A_NUMBER
 
 
 def _rows(data_node, data) -> Optional[list]:
@@ -92,11 +118,45 @@ def row(owner, key, result):
     if not -len(written.maxima) <= k < len(written.maxima):
         return result
     top = written.maxima[k]
-    if top <= 0 or (result.domain is not None and result.domain.size is not None):
+    if top is None or top <= 0 or (result.domain is not None and result.domain.size is not None):
         return result
     origin = f"{_ORIGIN}{written.line}, {top} among them (row {k % len(written.maxima)})"
     return result.with_(written=None, domain=replace(result.domain or Domain(), size=top + 1, origin=origin,
                                                      category=False))
+
+
+def column(interp, node, owner, key, result):
+    """`x[:, k]` / `x[rows, k]` of a written tensor, rows a written list or all of them: the largest int
+    of column k among the picked rows is among the result's values (a class id column of an
+    annotation table)."""
+    written = owner.written if isinstance(owner, TensorVal) else None
+    if written is None or _sizes(owner.shape) != _sizes(written.shape) or not isinstance(result, TensorVal) \
+            or result.domain is not None or not isinstance(key, SeqVal) or key.names or len(key.items) != 2 \
+            or not isinstance(key.items[1], DimVal) or not isinstance(key.items[1].dim, int):
+        return result
+    k, count = key.items[1].dim, len(written.values)
+    if not -len(written.values[0]) <= k < len(written.values[0]):
+        return result
+    picked = range(count) if _whole(key.items[0]) else _written_rows_picked(interp, node, count)
+    entries = [written.values[r][k] for r in picked] if picked is not None else []
+    top = max((v for v in entries if v is not None), default=None)
+    if top is None or top <= 0:
+        return result
+    origin = f"{_ORIGIN}{written.line}, {top} among them (column {k % len(written.values[0])})"
+    return result.with_(written=None, domain=Domain(top + 1, origin=origin))
+
+
+def _written_rows_picked(interp, node, count: int) -> Optional[list]:
+    """The rows `x[[0, 2, 2], k]` picks when they are written out in the code (through local names)."""
+    first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else None
+    if isinstance(first, (ast.List, ast.Tuple)):
+        numbers = literal_ints(first)
+    else:
+        made = made_by(interp, first, ("tensor", "LongTensor", "as_tensor")) if first is not None else None
+        numbers = literal_ints(made.args[0]) if made is not None and made.args else None
+    if not numbers or any(not -count <= r < count for r in numbers):
+        return None
+    return sorted({r % count for r in numbers})
 
 
 def _sizes(shape) -> Optional[tuple]:
