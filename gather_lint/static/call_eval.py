@@ -629,7 +629,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), origin="constructor")
     if func in ("linspace", "logspace"):  # (start, end, steps): steps floats
         steps = args[2] if len(args) > 2 else kwargs.get("steps")
-        return TensorVal(Shape((steps.dim,)) if isinstance(steps, DimVal) else None,
+        # always 1-d, of `steps` entries even when that count is unknown
+        return TensorVal(Shape((steps.dim if isinstance(steps, DimVal) else None,)),
                          None if unknown_dtype else (dtype or "float32"), origin="constructor")
     if func == "arange":
         ints = [a for a in args if isinstance(a, DimVal)]
