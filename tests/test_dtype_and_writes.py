@@ -27,44 +27,56 @@ def _program(template: str, use: str = "") -> str:
 # -- torch.linspace is 1-d whatever its step count ---------------------------------------------------
 
 LINSPACE_HELPER = """
+import json
+
 import torch
 
+BINNING = '{"low": -1.0, "high": 1.0, "bins": 7}'
 
-def bin_values(actions, low, high, n_bins):
-    centres = torch.linspace(low, high, n_bins)
-    table = centres.expand(actions.shape[0], n_bins)
+
+def bin_values(actions, cfg):
+    centres = torch.linspace(cfg["low"], cfg["high"], cfg["bins"])
+    table = centres.expand(actions.shape + centres.shape)
     return table.gather(-1, actions{use})  # expect
 
 
-def run(bins):
-    picks = torch.randint(0, bins, (4,))
-    return bin_values(picks, -1.0, 1.0, bins)
+def run(cfg):
+    picks = torch.randint(0, 7, (4,))
+    return bin_values(picks, cfg)
 
 
 if __name__ == "__main__":
-    RESULT = run(7)
+    RESULT = run(json.loads(BINNING))
 """
 
 LINSPACE_BUFFER = """
-import sys
-
 import torch
 import torch.nn as nn
 
+SETTINGS = {"lo": -1.0, "hi": 1.0, "levels": 5}
+
 
 class Quantizer(nn.Module):
-    def __init__(self, lo, hi, levels):
+    def __init__(self, settings):
         super().__init__()
-        self.register_buffer("centres", torch.linspace(lo, hi, steps=levels))
+        self.levels = settings["levels"]
+        self.register_buffer("centres", torch.linspace(settings["lo"], settings["hi"], steps=settings["levels"]))
 
     def forward(self, codes):
-        table = self.centres.unsqueeze(0).expand(codes.shape[0], -1)
+        table = torch.stack([self.centres] * len(codes))
         return torch.gather(table, 1, codes{use})  # expect
 
 
+def decode_batch(quantizer, codes):
+    return quantizer(codes)
+
+
+def main():
+    return decode_batch(Quantizer(SETTINGS), torch.randint(0, 5, (3,)))
+
+
 if __name__ == "__main__":
-    q = Quantizer(-1.0, 1.0, len(sys.argv) + 4)
-    RESULT = q(torch.randint(0, 5, (3,)))
+    RESULT = main()
 """
 
 
@@ -76,3 +88,82 @@ def test_a_one_d_code_gathered_from_an_expanded_linspace_table(template, torch):
     assert _run(good)["RESULT"].shape[-1] == 1
     assert [(f.code, f.line) for f in lint(bad)] == [("GL001", n) for n in _expected_lines(bad)]
     assert lint(good) == []
+
+
+# -- the first pass of a loop sees the state made before it ------------------------------------------
+
+GRID_METHOD = """
+import torch
+
+
+class ChargeGrid:
+    def __init__(self, n_cells):
+        self.n_cells = n_cells
+
+    def deposit(self, charges, cell_of):
+        grid = torch.zeros(self.n_cells{use})
+        grid.index_add_(0, cell_of, charges)  # expect
+        return grid
+
+
+def relax(acc, charges, cell_of, steps):
+    for _ in range(steps):
+        grid = acc.deposit(charges, cell_of)
+        charges = charges * 0.5 + grid[cell_of] * 0.1
+    return charges
+
+
+if __name__ == "__main__":
+    charges = torch.rand(10, dtype=torch.float64)
+    cell_of = torch.randint(0, 4, (10,))
+    RESULT = relax(ChargeGrid(4), charges, cell_of, 3)
+"""
+
+ENERGY_STEP = '''
+import torch
+
+
+def segment_energy(x, v, seg, n_seg):
+    """Kinetic energy per segment.
+
+    Args:
+        x (Tensor): (n, 2) positions.
+        v (Tensor): (n, 2) velocities.
+        seg (LongTensor): (n,) segment of every point.
+    """
+    per_point = 0.5 * (v ** 2).sum(-1)
+    energy = torch.zeros(n_seg{use})
+    energy.scatter_add_(0, seg, per_point)  # expect
+    return energy
+
+
+def step(x, v, seg, n_seg, dt=0.01):
+    e = segment_energy(x, v, seg, n_seg)
+    v = v * (1.0 - dt * e[seg].unsqueeze(1))
+    return x + dt * v, v
+
+
+x = torch.randn(6, 2).double()
+v = torch.randn(6, 2).double()
+seg = torch.tensor([0, 0, 1, 1, 2, 2])
+for it in range(5):
+    x, v = step(x, v, seg, 3)
+RESULT = x
+'''
+
+
+@pytest.mark.parametrize("template", [GRID_METHOD, ENERGY_STEP], ids=["method-in-a-helper-loop", "script-step-loop"])
+def test_a_float64_state_met_by_a_float32_buffer_on_the_first_step(template, torch):
+    bad = _program(template)
+    good = _program(template, ", dtype=torch.float64")
+    with pytest.raises(RuntimeError, match="same scalar type|self.dtype to be equal to src.dtype"):
+        _run(bad)
+    assert _run(good)["RESULT"].dtype == torch.float64
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL016", n) for n in _expected_lines(bad)]
+    assert lint(good) == []
+
+
+def test_a_float32_state_in_the_same_loop_is_silent(torch):
+    same = _program(GRID_METHOD).replace("dtype=torch.float64", "dtype=torch.float32")
+    assert _run(same)["RESULT"].dtype == torch.float32
+    assert lint(same) == []
