@@ -167,3 +167,151 @@ def test_a_float32_state_in_the_same_loop_is_silent(torch):
     same = _program(GRID_METHOD).replace("dtype=torch.float64", "dtype=torch.float32")
     assert _run(same)["RESULT"].dtype == torch.float32
     assert lint(same) == []
+
+
+# -- GL025: a per-class table replaced by this call's per-sample picks --------------------------------
+
+MARGIN_SUBSCRIPT = """
+import torch
+import torch.nn as nn
+
+
+class MarginLoss(nn.Module):
+    def __init__(self, n_classes):
+        super().__init__()
+        self.margins = torch.linspace(0.1, 0.5, n_classes)
+
+    def forward(self, scores, y):
+        {write}[y]  # expect
+        true = scores.gather(1, y[:, None]).squeeze(1)
+        return (margins - true).clamp(min=0).mean()
+"""
+
+PRIOR_INDEX_SELECT = """
+import torch
+import torch.nn as nn
+
+
+class PriorCorrectedNLL(nn.Module):
+    def __init__(self, priors):
+        super().__init__()
+        self.register_buffer("log_prior", torch.log(torch.tensor(priors)))
+
+    def forward(self, logp, target):
+        flat = target.reshape(-1)
+        {write}.index_select(0, flat)  # expect
+        return -(logp.gather(1, flat.unsqueeze(1)).squeeze(1) - log_prior).mean()
+"""
+
+TEMPERATURE_FUNCTION = """
+import torch
+import torch.nn as nn
+
+
+class ClassTemperature(nn.Module):
+    def __init__(self, temps):
+        super().__init__()
+        self.temps = torch.tensor(temps)
+
+    def scale(self, logits, labels):
+        {write} = torch.gather(self.temps, 0, labels)  # expect
+        return logits / temps.unsqueeze(1)
+"""
+
+
+def _gl025_program(template: str, attribute: str, bad: bool) -> str:
+    local = attribute.split(".")[-1]
+    write = f"self.{attribute} = self.{attribute}" if bad else f"{local} = self.{attribute}"
+    if template is TEMPERATURE_FUNCTION:
+        write = f"self.{attribute}" if bad else local
+    program = _program(template).replace("{write}", write)
+    if bad:  # the later reads in the method use the attribute the bad line rewrote
+        program = program.replace(f"(margins ", "(self.margins ").replace("- log_prior)", "- self.log_prior)") \
+            .replace("/ temps.", "/ self.temps.")
+    return program
+
+
+GL025_STYLES = [(MARGIN_SUBSCRIPT, "margins", "MarginLoss(4)", "scores, y"),
+                (PRIOR_INDEX_SELECT, "log_prior", "PriorCorrectedNLL([0.1, 0.2, 0.3, 0.4])", "logp, target"),
+                (TEMPERATURE_FUNCTION, "temps", "ClassTemperature([1.0, 2.0, 3.0, 4.0])", "logits, labels")]
+
+
+@pytest.mark.parametrize("template,attribute,build,args", GL025_STYLES, ids=["subscript", "index-select", "torch-gather"])
+def test_a_table_replaced_by_its_lookup_is_reported_and_torch_drifts(template, attribute, build, args, torch):
+    bad, good = _gl025_program(template, attribute, True), _gl025_program(template, attribute, False)
+    found = [(f.code, f.line) for f in lint(bad)]
+    assert found == [("GL025", n) for n in _expected_lines(bad)], lint(bad)
+    assert lint(good) == []
+    method = "scale" if template is TEMPERATURE_FUNCTION else "__call__"
+    results = []
+    for program in (bad, good):
+        scope = _run(program)
+        module = eval(build, scope)
+        torch.manual_seed(0)
+        x = torch.log_softmax(torch.randn(4, 4), 1)
+        getattr(module, method)(x, torch.tensor([1, 1, 0, 2]))  # the first call is right in both
+        results.append(getattr(module, method)(x, torch.tensor([3, 2, 1, 0])))
+    assert not torch.allclose(results[0], results[1])  # the bad module's second call read the first batch's picks
+
+
+@pytest.mark.parametrize("code", [
+    # beam search reorders its cache along the batch: same meaning, new order
+    """
+    import torch
+    class Decoder(torch.nn.Module):
+        def __init__(self, n, d):
+            super().__init__()
+            self.cache = torch.zeros(n, d)
+        def reorder(self, beam_idx):
+            self.cache = self.cache.index_select(0, beam_idx)
+    """,
+    # the table is rebuilt before each use
+    """
+    import torch
+    class Loss(torch.nn.Module):
+        def __init__(self, w):
+            super().__init__()
+            self.w = torch.tensor(w)
+        def reset(self, w):
+            self.w = torch.tensor(w)
+        def forward(self, x, labels):
+            self.w = self.w.gather(0, labels)
+            return (self.w * x).mean()
+    """,
+    # a per-call buffer, not a table __init__ builds
+    """
+    import torch
+    class Head(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.picked = None
+        def forward(self, x, labels):
+            self.picked = x.gather(1, labels.unsqueeze(1))
+            self.picked = self.picked[labels]
+            return self.picked
+    """,
+    # the picks are stored under another name
+    """
+    import torch
+    class Loss(torch.nn.Module):
+        def __init__(self, w):
+            super().__init__()
+            self.alpha = torch.tensor(w)
+        def forward(self, x, targets):
+            self.sample_alpha = self.alpha.gather(0, targets)
+            return (self.sample_alpha * x).mean()
+    """,
+    # token ids read from a vocabulary-sized table, stored per call by design of an incremental decoder
+    """
+    import torch
+    class Bias(torch.nn.Module):
+        def __init__(self, vocab):
+            super().__init__()
+            self.bias = torch.zeros(vocab)
+        def forward(self, x, input_ids):
+            self.bias = self.bias[input_ids]
+            return x + self.bias
+    """,
+])
+def test_near_misses_of_a_table_overwrite_stay_silent(code):
+    assert [f.code for f in lint(textwrap.dedent(code))] == []
