@@ -315,3 +315,116 @@ def test_a_table_replaced_by_its_lookup_is_reported_and_torch_drifts(template, a
 ])
 def test_near_misses_of_a_table_overwrite_stay_silent(code):
     assert [f.code for f in lint(textwrap.dedent(code))] == []
+
+
+# -- batches of a DataLoader keep the dtype their dataset's items have ---------------------------------
+
+MASK_DATASET = """
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Patches(Dataset):
+    def __init__(self, images, thresholds):
+        self.images = images
+        self.thresholds = thresholds
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, k):
+        img = self.images[k]
+        mask = (img > self.thresholds[k]).astype({mask_dtype})
+        return torch.from_numpy(img).float().unsqueeze(0), mask
+
+
+def one_hot_masks(loader):
+    for step, (x, m) in enumerate(loader):
+        onehot = torch.zeros(x.shape[0], 2, 16, 16).scatter_(1, m.unsqueeze(1), 1.0)  # expect
+    return onehot
+
+
+if __name__ == "__main__":
+    imgs = [np.random.rand(16, 16).astype(np.float32) for _ in range(6)]
+    RESULT = one_hot_masks(DataLoader(Patches(imgs, [0.5] * 6), batch_size=3))
+"""
+
+DICT_ITEMS = """
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader
+
+
+class Tiles:
+    def __init__(self, label_maps):
+        self.label_maps = label_maps
+
+    def __len__(self):
+        return len(self.label_maps)
+
+    def __getitem__(self, index):
+        return {"target": torch.from_numpy(self.label_maps[index]), "index": index}
+
+
+class PixelNLL(nn.Module):
+    def forward(self, log_probs, target):
+        return -log_probs.gather(1, target[:, None]).mean()  # expect
+
+
+if __name__ == "__main__":
+    maps = [np.random.randint(0, 3, size=(5, 5)).astype({mask_dtype}) for _ in range(4)]
+    loss_fn = PixelNLL()
+    for batch in DataLoader(Tiles(maps), batch_size=2):
+        RESULT = loss_fn(torch.randn(2, 3, 5, 5).log_softmax(1), batch["target"])
+"""
+
+TENSOR_DATASET = """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def fit(model, features, classes):
+    loader = DataLoader(TensorDataset(features, classes{cast}), batch_size=8, shuffle=True)
+    for xb, yb in loader:
+        logp = model(xb).log_softmax(-1)
+        picked = logp.gather(1, yb.unsqueeze(1))  # expect
+    return picked
+
+
+RESULT = fit(torch.nn.Linear(4, 3), torch.randn(20, 4), torch.randint(0, 3, (20,)))
+"""
+
+
+@pytest.mark.parametrize("template", [MASK_DATASET, DICT_ITEMS], ids=["tuple-items-enumerated", "dict-items"])
+def test_a_uint8_label_map_batched_by_a_dataloader_reaches_the_index(template, torch):
+    bad = _program(template).replace("{mask_dtype}", "np.uint8")
+    good = _program(template).replace("{mask_dtype}", "np.int64")
+    with pytest.raises(RuntimeError, match="Expected dtype int32/int64 for index"):
+        _run(bad)
+    _run(good)
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert "uint8" in lint(bad)[0].message
+    assert lint(good) == []
+
+
+def test_float_labels_of_a_tensor_dataset_reach_the_index(torch):
+    bad = _program(TENSOR_DATASET).replace("{cast}", ".float()")
+    good = _program(TENSOR_DATASET).replace("{cast}", "")
+    with pytest.raises(RuntimeError, match="Expected dtype int32/int64 for index"):
+        _run(bad)
+    _run(good)
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert lint(good) == []
+
+
+@pytest.mark.parametrize("loader", [
+    "DataLoader(Tiles(maps), batch_size=2, collate_fn=lambda items: items)",  # its own collate
+    "DataLoader(Tiles(maps), batch_size=None)",  # no batching
+    "DataLoader(Tiles(maps), **options)",  # options that may set a collate
+])
+def test_loaders_whose_batches_are_not_default_collated_stay_unknown(loader):
+    code = _program(DICT_ITEMS).replace("{mask_dtype}", "np.uint8").replace(
+        "DataLoader(Tiles(maps), batch_size=2)", loader).replace("if __name__", "options = {}\nif __name__")
+    assert lint(code) == []

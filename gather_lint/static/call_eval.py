@@ -10,7 +10,7 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
-from . import flat_positions, literal_sets, present_values, shifted_positions, unfold_shape
+from . import data_loaders, flat_positions, literal_sets, present_values, shifted_positions, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -136,7 +136,8 @@ class CallMixin:
                 return distribution_values.method(self, node, owner, func.attr, args, kwargs)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
-            if isinstance(owner, ArrayVal):
+            if isinstance(owner, ArrayVal) or (owner is None and func.attr == "astype"):
+                # `.astype(np.uint8)` names its result's dtype whatever array it converts (tensors have no astype)
                 return numpy_values.method(func.attr, owner, args, kwargs, node)
             if isinstance(owner, InstanceVal) and self.module is not None:
                 return self._call_method(owner, func.attr, node, args, kwargs)
@@ -332,6 +333,8 @@ class CallMixin:
             return tensor_lists.chunks(args[0], args[1:], kwargs, func)
         if name.startswith("numpy."):
             return numpy_values.call(func, args, kwargs, node)
+        if module.startswith("torch.utils.data") and data_loaders.is_loader(func):
+            return data_loaders.call(self, func, node, args, kwargs)  # batches: a dataset item, collated
         if module.startswith("torch.distributions") and func in distribution_values.KINDS:
             return distribution_values.make(func, args, kwargs)
         if func in numpy_values.TO_TENSOR and module == "torch" and args and isinstance(args[0], ArrayVal) \

@@ -15,6 +15,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
 from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
 from .modules import InstanceVal
+from .numpy_values import ArrayVal
 from .names import category_domain, learn_token_ids, remember_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
@@ -272,6 +273,8 @@ class ExpressionMixin:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, SeqVal) and not element.names \
                 and any(isinstance(item, TensorVal) for item in element.items):
             return ops.Repeated(element)  # [(x, y) for _ in range(n)]: `for x, y in batches` gets each pair
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, ArrayVal) and element.dtype:
+            return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list
