@@ -428,3 +428,100 @@ def test_loaders_whose_batches_are_not_default_collated_stay_unknown(loader):
     code = _program(DICT_ITEMS).replace("{mask_dtype}", "np.uint8").replace(
         "DataLoader(Tiles(maps), batch_size=2)", loader).replace("if __name__", "options = {}\nif __name__")
     assert lint(code) == []
+
+
+# -- image readers give 8-bit arrays ------------------------------------------------------------------
+# Neither OpenCV nor Pillow is needed to lint; to run the programs, a stand-in gives the arrays their
+# documented dtypes (cv2.imread with 8-bit flags: uint8; PIL mode "L"/"P": uint8, "I": int32), and
+# torch decides what such an index does.
+
+PIL_MASKS = """
+import numpy as np
+import torch
+import torch.nn.functional as F
+from PIL import Image
+from torch.utils.data import DataLoader, Dataset
+
+
+class SegFiles(Dataset):
+    def __init__(self, mask_paths):
+        self.mask_paths = mask_paths
+
+    def __len__(self):
+        return len(self.mask_paths)
+
+    def __getitem__(self, i):
+        mask = np.array(Image.open(self.mask_paths[i]).convert("{mode}"))
+        return torch.from_numpy(mask)
+
+
+def pixel_nll(logits, mask):
+    return -F.log_softmax(logits, 1).gather(1, mask.unsqueeze(1)).mean()  # expect
+
+
+if __name__ == "__main__":
+    for masks in DataLoader(SegFiles(["a.png", "b.png"]), batch_size=2):
+        RESULT = pixel_nll(torch.randn(2, 3, 4, 4), masks)
+"""
+
+CV2_LABELS = """
+import cv2
+import torch
+
+
+def class_weights_of(path, weight_table):
+    label = torch.from_numpy(cv2.imread(path, {flag}))
+    return weight_table.index_select(0, label.flatten())  # expect
+
+
+RESULT = class_weights_of("label.png", torch.rand(3))
+"""
+
+
+class _FakeImage:
+    _DTYPES = {"L": "uint8", "P": "uint8", "I": "int32"}
+
+    def __init__(self, mode="L"):
+        self.mode = mode
+
+    def convert(self, mode):
+        return _FakeImage(mode)
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+        return np.random.randint(0, 3, size=(4, 4)).astype(self._DTYPES[self.mode])
+
+
+@pytest.fixture
+def image_readers(monkeypatch):
+    import sys
+    import types
+
+    import numpy as np
+
+    pil, image, cv2 = types.ModuleType("PIL"), types.ModuleType("PIL.Image"), types.ModuleType("cv2")
+    image.open = lambda path: _FakeImage()
+    pil.Image = image
+    cv2.IMREAD_GRAYSCALE, cv2.IMREAD_UNCHANGED = 0, -1
+    cv2.imread = lambda path, flags=1: np.random.randint(0, 3, size=(4, 4)).astype("uint8" if flags >= 0 else "int64")
+    for name, module in (("PIL", pil), ("PIL.Image", image), ("cv2", cv2)):
+        monkeypatch.setitem(sys.modules, name, module)
+
+
+def test_a_mask_read_through_pil_in_l_mode_is_a_uint8_index(torch, image_readers):
+    bad, good = _program(PIL_MASKS).replace("{mode}", "L"), _program(PIL_MASKS).replace("{mode}", "I")
+    with pytest.raises(RuntimeError, match="Expected dtype int32/int64 for index"):
+        _run(bad)
+    _run(good)  # mode "I" reads int32, which gather takes
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert lint(good) == []
+    unknown_mode = _program(PIL_MASKS).replace('.convert("{mode}")', "")
+    assert lint(unknown_mode) == []  # the file's own mode is not in the code
+
+
+def test_a_label_read_by_cv2_imread_is_a_uint8_index(torch, image_readers):
+    bad, unchanged = (_program(CV2_LABELS).replace("{flag}", f) for f in ("cv2.IMREAD_GRAYSCALE", "cv2.IMREAD_UNCHANGED"))
+    with pytest.raises(RuntimeError, match="Expected dtype int32 or int64 for index"):
+        _run(bad)
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert lint(unchanged) == []  # a 16-bit file keeps its depth: not certainly uint8

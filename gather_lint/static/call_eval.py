@@ -10,7 +10,7 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
-from . import data_loaders, flat_positions, literal_sets, present_values, shifted_positions, unfold_shape
+from . import data_loaders, flat_positions, image_reads, literal_sets, present_values, shifted_positions, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -136,6 +136,8 @@ class CallMixin:
                 return distribution_values.method(self, node, owner, func.attr, args, kwargs)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
+            if isinstance(owner, image_reads.PilImage):
+                return image_reads.method(owner, func.attr, node)
             if isinstance(owner, ArrayVal) or (owner is None and func.attr == "astype"):
                 # `.astype(np.uint8)` names its result's dtype whatever array it converts (tensors have no astype)
                 return numpy_values.method(func.attr, owner, args, kwargs, node)
@@ -331,8 +333,12 @@ class CallMixin:
         normalised_consumers.check_loss(self, node, module, func, args, kwargs)  # GL018
         if module == "torch" and func in tensor_lists.CHUNKING and args and isinstance(args[0], TensorVal):
             return tensor_lists.chunks(args[0], args[1:], kwargs, func)
+        if name.startswith("numpy.") and func in ("array", "asarray") and args and isinstance(args[0], image_reads.PilImage):
+            return image_reads.array_of(args[0])  # np.array(Image.open(p).convert("L")): the mode's dtype
         if name.startswith("numpy."):
             return numpy_values.call(func, args, kwargs, node)
+        if module in ("cv2", "PIL.Image"):
+            return image_reads.qualified(name, args, node)  # cv2.imread: uint8
         if module.startswith("torch.utils.data") and data_loaders.is_loader(func):
             return data_loaders.call(self, func, node, args, kwargs)  # batches: a dataset item, collated
         if module.startswith("torch.distributions") and func in distribution_values.KINDS:
