@@ -525,3 +525,70 @@ def test_a_label_read_by_cv2_imread_is_a_uint8_index(torch, image_readers):
         _run(bad)
     assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
     assert lint(unchanged) == []  # a 16-bit file keeps its depth: not certainly uint8
+
+
+ONE_BATCH_SPELLINGS = """
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+from tqdm import tqdm
+
+
+class LabelMaps(Dataset):
+    def __init__(self, maps):
+        self.maps = maps
+
+    def __len__(self):
+        return len(self.maps)
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.maps[i]){cast}
+
+
+def first_batch(loader, logp):
+    batch = next(iter(loader))
+    return logp.gather(1, batch)  # expect
+
+
+def with_progress(loader, logp):
+    for batch in tqdm(loader, desc="eval"):
+        out = logp.gather(1, batch)  # expect
+    return out
+
+
+def one_item(dataset, table):
+    return table.gather(0, dataset[1])  # expect
+
+
+if __name__ == "__main__":
+    maps = [np.random.randint(0, 4, size=(4, 4)).astype(np.uint8) for _ in range(3)]
+    dataset = LabelMaps(maps)
+    loader = DataLoader(dataset, batch_size=2)
+    RESULT = []
+    try:
+        RESULT.append(first_batch(loader, torch.randn(2, 4, 4)))
+    except RuntimeError as exc:
+        RESULT.append(exc)
+    try:
+        RESULT.append(with_progress(loader, torch.randn(2, 4, 4)))
+    except RuntimeError as exc:
+        RESULT.append(exc)
+    try:
+        RESULT.append(one_item(dataset, torch.randn(4, 4)))
+    except RuntimeError as exc:
+        RESULT.append(exc)
+"""
+
+
+def test_one_batch_a_progress_bar_and_one_item_keep_the_items_dtype(torch, monkeypatch):
+    import sys
+    import types
+
+    progress = types.ModuleType("tqdm")
+    progress.tqdm = lambda iterable, **options: iterable  # yields what it wraps, as tqdm does
+    monkeypatch.setitem(sys.modules, "tqdm", progress)
+    bad, good = _program(ONE_BATCH_SPELLINGS).replace("{cast}", ""), _program(ONE_BATCH_SPELLINGS).replace("{cast}", ".long()")
+    assert all(isinstance(r, RuntimeError) and "int32/int64 for index" in str(r) for r in _run(bad)["RESULT"])
+    assert not any(isinstance(r, Exception) for r in _run(good)["RESULT"])
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert lint(good) == []

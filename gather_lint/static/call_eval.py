@@ -177,6 +177,8 @@ class CallMixin:
             return config.keyword_dict(kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in ("iter", "next") and target is None:
+            return data_loaders.iterated(func.id, args)  # next(iter(loader)): one batch
         if isinstance(func, ast.Name) and func.id in ("set", "frozenset", "sorted") and target is None:
             return literal_sets.call(func.id, args, kwargs)  # distinct / ordered written ints
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
@@ -339,6 +341,8 @@ class CallMixin:
             return numpy_values.call(func, args, kwargs, node)
         if module in ("cv2", "PIL.Image"):
             return image_reads.qualified(name, args, node)  # cv2.imread: uint8
+        if module.split(".")[0] == "tqdm" and func in ("tqdm", "tqdm_notebook"):
+            return data_loaders.iterated(func, args)  # tqdm(loader): the same batches
         if module.startswith("torch.utils.data") and data_loaders.is_loader(func):
             return data_loaders.call(self, func, node, args, kwargs)  # batches: a dataset item, collated
         if module.startswith("torch.distributions") and func in distribution_values.KINDS:

@@ -8,6 +8,7 @@ float. The default collate keeps each leaf's dtype and stacks the items on a new
 * a Python int becomes int64 [b], a Python float float64 [b];
 * a dict collates per key, a tuple or list per position (`for x, y in loader`).
 
+`next(iter(loader))` is one batch, `tqdm(loader)` yields the same batches, and `dataset[i]` is one item.
 The item is what the dataset's own `__getitem__` returns (a class of this file, run with the facts its
 constructor was given), or one row of each tensor of a `TensorDataset(x, y)`. A custom `collate_fn`
 or `batch_size=None` (no batching) leaves the batch unknown. The batch dim itself stays unknown: the
@@ -59,7 +60,20 @@ def call(interp, func: str, node: ast.Call, args: list, kwargs: dict):
     return ops.Repeated(batch) if batch is not None else None
 
 
-def _item(interp, dataset, node: ast.Call):
+def item(interp, dataset, node: ast.Subscript, key):
+    """`dataset[key]`: what its `__getitem__` returns for that key (a class of this file); None for anything else."""
+    return _item(interp, dataset, node, key) if isinstance(dataset, InstanceVal) else None
+
+
+def iterated(func: str, args: list):
+    """`iter(batches)` is the same batches, `next(iter(batches))` one of them; tqdm(batches, ...) yields them.
+    Only for lists whose items are all alike (ops.Repeated), where any item is the first."""
+    if not args or not isinstance(args[0], ops.Repeated):
+        return None
+    return args[0].element if func == "next" else args[0]
+
+
+def _item(interp, dataset, node, key=DimVal(None)):
     if isinstance(dataset, DatasetVal):
         return dataset.item
     if not isinstance(dataset, InstanceVal) or interp.module is None:
@@ -67,7 +81,9 @@ def _item(interp, dataset, node: ast.Call):
     method = interp.module.methods.get((dataset.class_name, "__getitem__"))
     if method is None or (dataset.facts is None and not interp.module.scripted):
         return None
-    return interp.module.call(interp, method, node, [None, DimVal(None)], {}, dataset, silent=True)
+    if not isinstance(node, ast.Call):  # `dataset[i]`: a call of __getitem__ at the subscript
+        node = ast.copy_location(ast.Call(func=node.value, args=[node.slice], keywords=[]), node)
+    return interp.module.call(interp, method, node, [None, key], {}, dataset, silent=True)
 
 
 def collate(item):

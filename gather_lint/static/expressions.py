@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
-from . import column_key_lookups, config, modules, numpy_values, python_types
+from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions
 from . import tensor_ops as ops
@@ -128,6 +128,8 @@ class ExpressionMixin:
                 if all((v is None) == (b is None) for v, b in zip((key.lower, key.upper, key.step), bounds)):
                     return SeqVal(owner.items[slice(*bounds)])
             return None
+        if isinstance(owner, InstanceVal) and self.module is not None:
+            return data_loaders.item(self, owner, node, key)  # dataset[i]: its __getitem__
         if isinstance(owner, (modules.LayerList, numpy_values.ArrayVal)):
             # self.layers[0]: every item is the same layer; an array's items and slices keep its dtype
             return owner.element if isinstance(owner, modules.LayerList) else owner
