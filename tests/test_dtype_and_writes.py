@@ -301,6 +301,16 @@ def test_a_table_replaced_by_its_lookup_is_reported_and_torch_drifts(template, a
             self.sample_alpha = self.alpha.gather(0, targets)
             return (self.sample_alpha * x).mean()
     """,
+    # a one-off narrowing of the table to some classes, returning nothing
+    """
+    import torch
+    class Head(torch.nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.class_bias = torch.zeros(n)
+        def keep_classes(self, labels):
+            self.class_bias = self.class_bias[labels]
+    """,
     # token ids read from a vocabulary-sized table, stored per call by design of an incremental decoder
     """
     import torch

@@ -6,10 +6,10 @@ must keep the picks in a local: ``alpha = self.alpha.gather(0, labels)``. Assign
 ``self.alpha = self.alpha.gather(0, labels)`` (``index_select``, ``torch.gather``, ``self.alpha[labels]``),
 replaces the per-class table with one entry per sample of the current batch. The first call is
 right; every later call looks classes up in the previous batch's sample weights, silently, and
-raises an out-of-range index only when a batch is smaller than a class id. Reported in a method
-other than ``__init__`` when the attribute is a tensor ``__init__`` builds, no other method assigns
-it, and the index comes from a class-label argument of the method (``labels``, ``targets``,
-``target``, ``y``, and names derived from them).
+raises an out-of-range index only when a batch is smaller than a class id. Reported in ``forward``,
+``__call__`` or another method that returns a value (one run per batch) when the attribute is a
+tensor ``__init__`` builds, no other method assigns it, and the index comes from a class-label
+argument of the method (``labels``, ``targets``, ``target``, ``y``, and names derived from them).
 """
 from typing import Optional
 

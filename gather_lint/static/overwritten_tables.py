@@ -5,6 +5,8 @@ Found by syntax, one class at a time: `self.A = self.A.gather(d, I)` (`index_sel
 - __init__ assigns `self.A` a tensor it builds (`torch.tensor(weights)`, `torch.ones(n)`,
   `register_buffer("A", ...)`): the module's own table, not a cache it fills per call;
 - no other method assigns `self.A` (a reset that rebuilds it each call would make the pattern deliberate);
+- the method runs per batch: `forward`, `__call__`, or one that returns a value (a method that only
+  narrows the table to some classes, returning nothing, is a deliberate one-off);
 - the index comes from an argument of the method named as class labels (`labels`, `targets`, `y`, ...:
   names.category_domain, not token or beam ids), directly or through locals made from it.
 Beam search reorders its caches by `beam_idx` along the batch, keeping their meaning; those are not labels.
@@ -55,7 +57,7 @@ def _check_class(cls: ast.ClassDef) -> Iterator[Tuple[ast.AST, object]]:
             for name in _assigned_attributes(method):
                 writers[name] = writers.get(name, 0) + 1
     for method in methods:
-        if method is init:
+        if method is init or not _computes_per_call(method):
             continue
         labels = _label_names(method)
         if not labels:
@@ -71,6 +73,13 @@ def _check_class(cls: ast.ClassDef) -> Iterator[Tuple[ast.AST, object]]:
             if used:
                 root = labels[sorted(used)[0]]
                 yield node, rule.overwritten(f"self.{attribute}", ast.unparse(node.value), root)
+
+
+def _computes_per_call(method) -> bool:
+    """forward / __call__, or a method returning a value: run for every batch. A method that only
+    narrows the table (`def keep_classes(self, labels): self.w = self.w[labels]`) returns nothing."""
+    return method.name in ("forward", "__call__") or any(
+        isinstance(node, ast.Return) and node.value is not None for node in ast.walk(method))
 
 
 def _built_tables(init) -> Set[str]:
