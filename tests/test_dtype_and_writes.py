@@ -602,3 +602,45 @@ def test_one_batch_a_progress_bar_and_one_item_keep_the_items_dtype(torch, monke
     assert not any(isinstance(r, Exception) for r in _run(good)["RESULT"])
     assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
     assert lint(good) == []
+
+
+# -- a true division of ints is a Python float, and torch.tensor makes float32 of it -------------------
+
+HALF_SIZE_HELPER = """
+import torch
+
+
+def center_rows(feats, n_rows: int):
+    mid = n_rows {op} 2
+    picks = torch.tensor([mid, mid - 1])
+    return feats.index_select(0, picks)  # expect
+
+
+RESULT = center_rows(torch.randn(6, 3), 6)
+"""
+
+HALF_LENGTH_SUBSCRIPT = """
+import torch
+
+
+class MiddleToken(torch.nn.Module):
+    def forward(self, states):
+        # states: [T, D]
+        T = states.size(0)
+        middle = torch.tensor([T {op} 2])
+        return states[middle]  # expect
+
+
+if __name__ == "__main__":
+    RESULT = MiddleToken()(torch.randn(5, 4))
+"""
+
+
+@pytest.mark.parametrize("template", [HALF_SIZE_HELPER, HALF_LENGTH_SUBSCRIPT], ids=["index-select", "subscript"])
+def test_a_true_division_of_sizes_makes_a_float_index(template, torch):
+    bad, good = _program(template).replace("{op}", "/"), _program(template).replace("{op}", "//")
+    with pytest.raises((RuntimeError, IndexError), match="int32 or int64|must be long"):
+        _run(bad)
+    _run(good)
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert lint(good) == []

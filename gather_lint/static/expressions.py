@@ -185,6 +185,8 @@ class ExpressionMixin:
                 return ops.matmul(left, right)
             return None
         if isinstance(left, DimVal) and isinstance(right, DimVal):
+            if symbol == "/":
+                return scalars.NumberVal()  # true division of ints is a Python float, whatever the values
             return _dim_arith(left.dim, right.dim, symbol)
         if isinstance(left, SeqVal) or isinstance(right, SeqVal):
             return sequences.concat(left, right, symbol)
