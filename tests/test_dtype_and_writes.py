@@ -644,3 +644,52 @@ def test_a_true_division_of_sizes_makes_a_float_index(template, torch):
     _run(good)
     assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
     assert lint(good) == []
+
+
+# -- a collate function of the file runs on a list of items ---------------------------------------------
+
+OWN_COLLATE = """
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Windows(Dataset):
+    def __init__(self, docs, width: int):
+        self.docs = docs
+        self.width = width
+
+    def __len__(self):
+        return len(self.docs)
+
+    def __getitem__(self, i):
+        return {"tokens": self.docs[i], "center": self.width {op} 2}
+
+
+def stack_windows(items):
+    tokens = torch.stack([it["tokens"] for it in items])
+    centers = torch.tensor([it["center"] for it in items])
+    return tokens, centers
+
+
+def center_states(loader, states):
+    for tokens, centers in loader:
+        picked = states.index_select(0, centers)  # expect
+    return picked
+
+
+if __name__ == "__main__":
+    docs = [torch.randint(0, 10, (6,)) for _ in range(4)]
+    loader = DataLoader(Windows(docs, 6), batch_size=2, collate_fn=stack_windows)
+    RESULT = center_states(loader, torch.randn(6, 3))
+"""
+
+
+def test_float_positions_made_in_items_and_stacked_by_the_files_collate(torch):
+    bad, good = _program(OWN_COLLATE).replace("{op}", "/"), _program(OWN_COLLATE).replace("{op}", "//")
+    with pytest.raises(RuntimeError, match="int32 or int64 for index"):
+        _run(bad)
+    _run(good)
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert lint(good) == []
+    other_collate = bad.replace("collate_fn=stack_windows", "collate_fn=lambda items: stack_windows(items)")
+    assert lint(other_collate) == []  # a collate that is not a function of the file: unknown

@@ -603,6 +603,9 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         # a list built from numbers the analysis tracks (a literal one is read below, padding values included)
         made, low = scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func)), scalars.lowest_int(args[0])
         return _with_sentinel(made, low, node.lineno) if low is not None and low < 0 and made.dtype == "int64" else made
+    if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
+            and scalars.is_float_number(args[0].element):
+        return TensorVal(Shape((None,)), dtype or "float32", origin="constructor")  # a list of Python floats
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
         return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))

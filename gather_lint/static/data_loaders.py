@@ -10,8 +10,9 @@ float. The default collate keeps each leaf's dtype and stacks the items on a new
 
 `next(iter(loader))` is one batch, `tqdm(loader)` yields the same batches, and `dataset[i]` is one item.
 The item is what the dataset's own `__getitem__` returns (a class of this file, run with the facts its
-constructor was given), or one row of each tensor of a `TensorDataset(x, y)`. A custom `collate_fn`
-or `batch_size=None` (no batching) leaves the batch unknown. The batch dim itself stays unknown: the
+constructor was given), or one row of each tensor of a `TensorDataset(x, y)`. A `collate_fn` that is a
+function of this file is run on a list of such items; any other collate, or `batch_size=None` (no
+batching), leaves the batch unknown. The batch dim itself stays unknown: the
 last batch may be smaller.
 """
 from __future__ import annotations
@@ -50,14 +51,26 @@ def call(interp, func: str, node: ast.Call, args: list, kwargs: dict):
             return None
         return DatasetVal(SeqVal(tuple(_row(a) for a in args)))
     dataset = args[0] if args else kwargs.get("dataset")
-    if "collate_fn" in kwargs or "batch_sampler" in kwargs or any(k.arg is None for k in node.keywords):
-        return None  # another collate, or options that may set one
+    if "batch_sampler" in kwargs or any(k.arg is None for k in node.keywords):
+        return None  # options that may set a collate or the batching
     size_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "batch_size"), None)
     if isinstance(size_node, ast.Constant) and size_node.value is None:
         return None  # no batching: items come one at a time, unstacked
     item = _item(interp, dataset, node)
-    batch = collate(item)
+    if "collate_fn" in kwargs:
+        batch = _own_collate(interp, node, item)
+    else:
+        batch = collate(item)
     return ops.Repeated(batch) if batch is not None else None
+
+
+def _own_collate(interp, node: ast.Call, item):
+    """`collate_fn=fn` with fn a function of this file: what it returns for a list of such items."""
+    fn = next(k.value for k in node.keywords if k.arg == "collate_fn")
+    callee = interp.module.functions.get(fn.id) if isinstance(fn, ast.Name) and interp.module is not None else None
+    if callee is None or item is None:
+        return None
+    return interp.module.call(interp, callee, node, [ops.Repeated(item)], {}, silent=True)
 
 
 def item(interp, dataset, node: ast.Subscript, key):

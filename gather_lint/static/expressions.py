@@ -279,6 +279,8 @@ class ExpressionMixin:
             return ops.Repeated(element)  # [(x, y) for _ in range(n)]: `for x, y in batches` gets each pair
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, ArrayVal) and element.dtype:
             return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
+            return ops.Repeated(scalars.NumberVal())  # [it["center"] for it in items]: Python floats
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list
