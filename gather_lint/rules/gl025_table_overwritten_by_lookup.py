@@ -81,10 +81,11 @@ def check(site: Site) -> Optional[Violation]:
 
 def overwritten(attribute: str, lookup: str, labels: str) -> Violation:
     local = attribute.split(".", 1)[-1]
+    fix = f"keep the picks in a local: `{local} = {lookup}`, and use `{local}` below"
     return Violation(
         CODE, SEVERITY,
         f"`{attribute} = {lookup}` replaces the table `{attribute}` built in __init__ with this call's picks "
         f"for `{labels}` (one per sample): every later call looks its classes up in the previous batch's "
-        f"values; keep the picks in a local: `{local} = {lookup}`",
-        help=f"keep the picks in a local: `{local} = {lookup}`, and use `{local}` below",
+        f"values; {fix}",
+        help=fix,
     )
