@@ -693,3 +693,44 @@ def test_float_positions_made_in_items_and_stacked_by_the_files_collate(torch):
     assert lint(good) == []
     other_collate = bad.replace("collate_fn=stack_windows", "collate_fn=lambda items: stack_windows(items)")
     assert lint(other_collate) == []  # a collate that is not a function of the file: unknown
+
+
+SPLIT_DATASET = """
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset, Subset, random_split
+
+
+class Tiles(Dataset):
+    def __init__(self, maps):
+        self.maps = maps
+
+    def __len__(self):
+        return len(self.maps)
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.maps[i])
+
+
+def evaluate(loader, logp):
+    for m in loader:
+        out = logp.gather(1, m)  # expect
+    return out
+
+
+if __name__ == "__main__":
+    tiles = Tiles([np.random.randint(0, 4, size=(4, 4)).astype({dtype}) for _ in range(6)])
+    train_part, val_part = random_split(tiles, [4, 2])
+    evaluate(DataLoader({part}, batch_size=2), torch.randn(2, 4, 4))
+"""
+
+
+@pytest.mark.parametrize("part", ["val_part", "Subset(tiles, [0, 1])"], ids=["random-split", "subset"])
+def test_parts_of_a_dataset_have_its_items(part, torch):
+    bad = _program(SPLIT_DATASET).replace("{dtype}", "np.uint8").replace("{part}", part)
+    good = _program(SPLIT_DATASET).replace("{dtype}", "np.int64").replace("{part}", part)
+    with pytest.raises(RuntimeError, match="int32/int64 for index"):
+        _run(bad)
+    _run(good)
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
+    assert lint(good) == []

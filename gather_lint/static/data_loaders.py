@@ -9,6 +9,7 @@ float. The default collate keeps each leaf's dtype and stacks the items on a new
 * a dict collates per key, a tuple or list per position (`for x, y in loader`).
 
 `next(iter(loader))` is one batch, `tqdm(loader)` yields the same batches, and `dataset[i]` is one item.
+`Subset(ds, ids)` and each part of `random_split(ds, sizes)` have ds's items.
 The item is what the dataset's own `__getitem__` returns (a class of this file, run with the facts its
 constructor was given), or one row of each tensor of a `TensorDataset(x, y)`. A `collate_fn` that is a
 function of this file is run on a list of such items; any other collate, or `batch_size=None` (no
@@ -31,6 +32,7 @@ from .values import DimVal, Literal, SeqVal, TensorVal
 
 _LOADERS = ("DataLoader",)
 _TENSOR_DATASETS = ("TensorDataset",)
+_SUBSETS = ("Subset", "random_split")  # items of the dataset they take part of
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,16 @@ class DatasetVal:
 
 
 def is_loader(func: str) -> bool:
-    return func in _LOADERS or func in _TENSOR_DATASETS
+    return func in _LOADERS or func in _TENSOR_DATASETS or func in _SUBSETS
 
 
 def call(interp, func: str, node: ast.Call, args: list, kwargs: dict):
     """`TensorDataset(...)` -> DatasetVal; `DataLoader(dataset, ...)` -> the list of its batches (Repeated)."""
+    if func in _SUBSETS:  # Subset(ds, ids) is ds's items; random_split(ds, sizes) a list of such subsets
+        dataset = args[0] if args else kwargs.get("dataset")
+        if not isinstance(dataset, (InstanceVal, DatasetVal)):
+            return None
+        return dataset if func == "Subset" else ops.Repeated(dataset)
     if func in _TENSOR_DATASETS:
         if kwargs or not args or not all(isinstance(a, TensorVal) for a in args):
             return None
