@@ -214,6 +214,7 @@ class ClassTemperature(nn.Module):
         self.temps = torch.tensor(temps)
 
     def scale(self, logits, labels):
+        self.temps = self.temps.to(logits.device)
         {write} = torch.gather(self.temps, 0, labels)  # expect
         return logits / temps.unsqueeze(1)
 """

@@ -4,7 +4,8 @@ Found by syntax, one class at a time: `self.A = self.A.gather(d, I)` (`index_sel
 `torch.index_select`, `torch.take_along_dim`, `self.A[I]`) in a method other than __init__, where
 - __init__ assigns `self.A` a tensor it builds (`torch.tensor(weights)`, `torch.ones(n)`,
   `register_buffer("A", ...)`): the module's own table, not a cache it fills per call;
-- no other method assigns `self.A` (a reset that rebuilds it each call would make the pattern deliberate);
+- no other method assigns `self.A` (a reset that rebuilds it each call would make the pattern deliberate),
+  moving it to a device or dtype aside (`self.A = self.A.to(x.device)` keeps the table);
 - the method runs per batch: `forward`, `__call__`, or one that returns a value (a method that only
   narrows the table to some classes, returning nothing, is a deliberate one-off);
 - the index comes from an argument of the method named as class labels (`labels`, `targets`, `y`, ...:
@@ -94,14 +95,27 @@ def _built_tables(init) -> Set[str]:
     return found
 
 
+_MOVES = {"to", "cuda", "cpu", "type_as", "float", "double", "half", "detach", "contiguous"}
+
+
 def _assigned_attributes(method) -> Iterator[str]:
+    """The attributes the method assigns, but for moves that keep the table (`self.w = self.w.to(x.device)`)."""
     for node in ast.walk(method):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_self_attribute(node.targets[0]) \
+                and _moved(node.value, node.targets[0].attr):
+            continue
         targets = node.targets if isinstance(node, ast.Assign) else (
             [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
         for target in targets:
             for sub in ast.walk(target):
                 if _is_self_attribute(sub) and isinstance(sub.ctx, ast.Store):
                     yield sub.attr
+
+
+def _moved(value, attribute: str) -> bool:
+    """`self.A.to(device)`, `self.A.cuda()`, `self.A.type_as(x)`: the same table elsewhere."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MOVES \
+        and (_is_attribute(value.func.value, attribute) or _moved(value.func.value, attribute))
 
 
 def _label_names(method) -> Dict[str, str]:
