@@ -735,3 +735,14 @@ def test_parts_of_a_dataset_have_its_items(part, torch):
     _run(good)
     assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
     assert lint(good) == []
+
+
+def test_a_while_loop_threading_the_state_checks_its_first_step_too(torch):
+    as_while = "it = 0\nwhile it < 5:\n    it += 1"
+    bad = _program(ENERGY_STEP).replace("for it in range(5):", as_while)
+    good = _program(ENERGY_STEP, ", dtype=torch.float64").replace("for it in range(5):", as_while)
+    with pytest.raises(RuntimeError, match="self.dtype to be equal to src.dtype"):
+        _run(bad)
+    assert _run(good)["RESULT"].dtype == torch.float64
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL016", n) for n in _expected_lines(bad)]
+    assert lint(good) == []

@@ -1,4 +1,5 @@
-"""The first pass of a loop that threads state through a step: `for _ in range(n): x, v = step(x, v)`.
+"""The first pass of a loop that threads state through a step: `for _ in range(n): x, v = step(x, v)`
+(or `while not done: x = step(x)`).
 
 A loop body forgets every name it reassigns, because a later iteration may see another value. The
 first iteration does not: it runs with the values from before the loop, so a call there is
@@ -27,7 +28,8 @@ def run(interp, node, row) -> None:
         interp._first_iteration = True
         interp.env = dict(interp.env)
         interp.returns, interp.informal, interp.trace = [], set(interp.informal), None
-        interp.assign(node.target, row)
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            interp.assign(node.target, row)
         interp.block(node.body)
     finally:
         (interp.env, interp.returns, interp.informal, interp._comment_used, interp.trace,

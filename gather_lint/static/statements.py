@@ -156,6 +156,7 @@ class StatementMixin:
     stmt_AsyncFor = stmt_For
 
     def stmt_While(self, node: ast.While) -> None:
+        first_iteration.run(self, node, None)  # while ...: x = step(x), checked with x before the loop
         entry = dict(self.env)
         entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}
         self.env.update(loop_facts.invariant(self, node, entry, None))  # while ...: h = cell(x, h)
