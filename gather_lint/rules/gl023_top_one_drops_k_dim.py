@@ -68,6 +68,6 @@ def check_paths(pick: str, topk: str, line: int, dim: str, keeps: str, fixed: st
         f"`{pick}` drops dim {dim}, which `{topk}` on the other path (line {line}) {keeps}: the result has one "
         f"dim fewer on this path, so what follows, written for one shape, works along another dim on the "
         f"other (a normalisation over dim {dim} runs across the rows; a [B] meeting a [B, 1] broadcasts to "
-        f"[B, B]), silently (or raises); keep the dim: `{fixed}`",
+        f"[B, B]), silently (or raises); keep the picked dim: `{fixed}`",
         help=f"keep the picked dim: `{fixed}`",
     )

@@ -16,7 +16,7 @@ from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, distribution_values, head_columns, rolled_labels, sign_blind_penalty
-from . import table_mixtures, top_one_paths
+from . import overwritten_tables, table_mixtures, top_one_paths
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -79,7 +79,8 @@ def local_trigger(text: str) -> bool:
 
 def _read_by_syntax(chunk: str) -> bool:
     """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
-    return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk) or top_one_paths.spelled_in(chunk)
+    return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk) or top_one_paths.spelled_in(chunk) \
+        or overwritten_tables.spelled_in(chunk)
 
 
 def fills_buffer(text: str) -> bool:
@@ -209,6 +210,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 flag(node, violation, None)
         if top_one_paths.spelled_in(text):
             for node, violation in top_one_paths.check_module(tree):  # GL023: max(dim) beside topk(k, dim)
+                flag(node, violation, None)
+        if overwritten_tables.spelled_in(text):
+            for node, violation in overwritten_tables.check_module(tree):  # GL025: a table replaced by its lookup
                 flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats

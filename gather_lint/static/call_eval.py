@@ -11,7 +11,7 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
-from . import flat_positions, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
+from . import data_loaders, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..rules import check
@@ -140,7 +140,10 @@ class CallMixin:
                 return distribution_values.method(self, node, owner, func.attr, args, kwargs)
             if isinstance(owner, QualName):
                 return self._qualified_call(f"{owner.name}.{func.attr}", node, args, kwargs)
-            if isinstance(owner, ArrayVal):
+            if isinstance(owner, image_reads.PilImage):
+                return image_reads.method(owner, func.attr, node)
+            if isinstance(owner, ArrayVal) or (owner is None and func.attr == "astype"):
+                # `.astype(np.uint8)` names its result's dtype whatever array it converts (tensors have no astype)
                 return numpy_values.method(func.attr, owner, args, kwargs, node)
             if isinstance(owner, InstanceVal) and self.module is not None:
                 return self._call_method(owner, func.attr, node, args, kwargs)
@@ -178,6 +181,8 @@ class CallMixin:
             return config.keyword_dict(kwargs)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
+        if isinstance(func, ast.Name) and func.id in ("iter", "next") and target is None:
+            return data_loaders.iterated(func.id, args)  # next(iter(loader)): one batch
         if isinstance(func, ast.Name) and func.id in ("set", "frozenset", "sorted") and target is None:
             return literal_sets.call(func.id, args, kwargs)  # distinct / ordered written ints
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
@@ -334,8 +339,16 @@ class CallMixin:
         normalised_consumers.check_loss(self, node, module, func, args, kwargs)  # GL018
         if module == "torch" and func in tensor_lists.CHUNKING and args and isinstance(args[0], TensorVal):
             return tensor_lists.chunks(args[0], args[1:], kwargs, func)
+        if name.startswith("numpy.") and func in ("array", "asarray") and args and isinstance(args[0], image_reads.PilImage):
+            return image_reads.array_of(args[0])  # np.array(Image.open(p).convert("L")): the mode's dtype
         if name.startswith("numpy."):
             return numpy_values.call(func, args, kwargs, node)
+        if module in ("cv2", "PIL.Image"):
+            return image_reads.qualified(name, args, node)  # cv2.imread: uint8
+        if module.split(".")[0] == "tqdm" and func in ("tqdm", "tqdm_notebook"):
+            return data_loaders.iterated(func, args)  # tqdm(loader): the same batches
+        if module.startswith("torch.utils.data") and data_loaders.is_loader(func):
+            return data_loaders.call(self, func, node, args, kwargs)  # batches: a dataset item, collated
         if module.startswith("torch.distributions") and func in distribution_values.KINDS:
             return distribution_values.make(func, args, kwargs)
         if func in numpy_values.TO_TENSOR and module == "torch" and args and isinstance(args[0], ArrayVal) \
@@ -601,6 +614,9 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         # a list built from numbers the analysis tracks (a literal one is read below, padding values included)
         made, low = scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func)), scalars.lowest_int(args[0])
         return _with_sentinel(made, low, node.lineno) if low is not None and low < 0 and made.dtype == "int64" else made
+    if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
+            and scalars.is_float_number(args[0].element):
+        return TensorVal(Shape((None,)), dtype or "float32", origin="constructor")  # a list of Python floats
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
         return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))
@@ -644,7 +660,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), origin="constructor")
     if func in ("linspace", "logspace"):  # (start, end, steps): steps floats
         steps = args[2] if len(args) > 2 else kwargs.get("steps")
-        return TensorVal(Shape((steps.dim,)) if isinstance(steps, DimVal) else None,
+        # always 1-d, of `steps` entries even when that count is unknown
+        return TensorVal(Shape((steps.dim if isinstance(steps, DimVal) else None,)),
                          None if unknown_dtype else (dtype or "float32"), origin="constructor")
     if func == "arange":
         ints = [a for a in args if isinstance(a, DimVal)]

@@ -11,6 +11,8 @@ import ast
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from .numpy_values import ArrayVal
+from .scalars import NumberVal
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__"}
@@ -49,6 +51,8 @@ def _kept(item):
         return item
     if isinstance(item, TensorVal) and (item.shape is not None or item.dtype is not None or item.domain is not None):
         return item
+    if isinstance(item, (NumberVal, ArrayVal)):
+        return item  # a dataset item's float or array: the batch a DataLoader makes of it (data_loaders)
     return None
 
 

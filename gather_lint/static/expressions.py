@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import written_text
-from . import column_key_lookups, config, modules, numpy_values, python_types
+from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import tensor_ops as ops
@@ -16,6 +16,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
 from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
 from .modules import InstanceVal
+from .numpy_values import ArrayVal
 from .names import category_domain, learn_token_ids, remember_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
@@ -128,6 +129,8 @@ class ExpressionMixin:
                 if all((v is None) == (b is None) for v, b in zip((key.lower, key.upper, key.step), bounds)):
                     return SeqVal(owner.items[slice(*bounds)])
             return None
+        if isinstance(owner, InstanceVal) and self.module is not None:
+            return data_loaders.item(self, owner, node, key)  # dataset[i]: its __getitem__
         if isinstance(owner, (modules.LayerList, numpy_values.ArrayVal)):
             # self.layers[0]: every item is the same layer; an array's items and slices keep its dtype
             return owner.element if isinstance(owner, modules.LayerList) else owner
@@ -186,6 +189,8 @@ class ExpressionMixin:
                 return ops.matmul(left, right)
             return None
         if isinstance(left, DimVal) and isinstance(right, DimVal):
+            if symbol == "/":
+                return scalars.NumberVal()  # true division of ints is a Python float, whatever the values
             return _dim_arith(left.dim, right.dim, symbol)
         if isinstance(left, SeqVal) or isinstance(right, SeqVal):
             return sequences.concat(left, right, symbol)
@@ -282,6 +287,10 @@ class ExpressionMixin:
             listed = written_text.mapped(iterables[0], element)  # [vocab[w] for w in text.split()]
             if listed is not None:
                 return listed
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, ArrayVal) and element.dtype:
+            return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
+            return ops.Repeated(scalars.NumberVal())  # [it["center"] for it in items]: Python floats
         if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
             return maybe_empty.filtered(node, element, self.source.segment)
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list

@@ -6,7 +6,7 @@ from typing import Dict, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, present_values
+from . import cut_rows, first_iteration, present_values
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
@@ -147,6 +147,7 @@ class StatementMixin:
 
     def stmt_For(self, node) -> None:
         iterable = self.expr(node.iter)
+        first_iteration.run(self, node, _row_of(iterable, node.iter))  # x = step(x): checked with x before the loop
         entry = dict(self.env)
         entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}  # what the loop reassigns
         self.env.update(loop_facts.invariant(self, node, entry, _row_of(iterable, node.iter)))  # h = layer(h)
@@ -159,6 +160,7 @@ class StatementMixin:
     stmt_AsyncFor = stmt_For
 
     def stmt_While(self, node: ast.While) -> None:
+        first_iteration.run(self, node, None)  # while ...: x = step(x), checked with x before the loop
         entry = dict(self.env)
         entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}
         self.env.update(loop_facts.invariant(self, node, entry, None))  # while ...: h = cell(x, h)

@@ -1,0 +1,134 @@
+"""Batches of a DataLoader, from what one item of its dataset holds.
+
+Much index data reaches a model through `for batch in DataLoader(dataset, batch_size=b)`: label masks
+read as `uint8` (`torch.from_numpy` of an image array), class ids kept as `int32`, targets computed in
+float. The default collate keeps each leaf's dtype and stacks the items on a new first dim:
+
+* a tensor [*s] becomes [b, *s] with its dtype; a NumPy array becomes a tensor of its dtype;
+* a Python int becomes int64 [b], a Python float float64 [b];
+* a dict collates per key, a tuple or list per position (`for x, y in loader`).
+
+`next(iter(loader))` is one batch, `tqdm(loader)` yields the same batches, and `dataset[i]` is one item.
+`Subset(ds, ids)` and each part of `random_split(ds, sizes)` have ds's items.
+The item is what the dataset's own `__getitem__` returns (a class of this file, run with the facts its
+constructor was given), or one row of each tensor of a `TensorDataset(x, y)`. A `collate_fn` that is a
+function of this file is run on a list of such items; any other collate, or `batch_size=None` (no
+batching), leaves the batch unknown. The batch dim itself stays unknown: the
+last batch may be smaller.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+from ..dims import Shape
+from . import tensor_ops as ops
+from .config import DictVal
+from .modules import InstanceVal
+from .numpy_values import ArrayVal
+from .scalars import NumberVal
+from .values import DimVal, Literal, SeqVal, TensorVal
+
+_LOADERS = ("DataLoader",)
+_TENSOR_DATASETS = ("TensorDataset",)
+_SUBSETS = ("Subset", "random_split")  # items of the dataset they take part of
+
+
+@dataclass(frozen=True)
+class DatasetVal:
+    """A dataset whose item is known without running code of the file (`TensorDataset(x, y)`)."""
+
+    item: object
+
+
+def is_loader(func: str) -> bool:
+    return func in _LOADERS or func in _TENSOR_DATASETS or func in _SUBSETS
+
+
+def call(interp, func: str, node: ast.Call, args: list, kwargs: dict):
+    """`TensorDataset(...)` -> DatasetVal; `DataLoader(dataset, ...)` -> the list of its batches (Repeated)."""
+    if func in _SUBSETS:  # Subset(ds, ids) is ds's items; random_split(ds, sizes) a list of such subsets
+        dataset = args[0] if args else kwargs.get("dataset")
+        if not isinstance(dataset, (InstanceVal, DatasetVal)):
+            return None
+        return dataset if func == "Subset" else ops.Repeated(dataset)
+    if func in _TENSOR_DATASETS:
+        if kwargs or not args or not all(isinstance(a, TensorVal) for a in args):
+            return None
+        return DatasetVal(SeqVal(tuple(_row(a) for a in args)))
+    dataset = args[0] if args else kwargs.get("dataset")
+    if "batch_sampler" in kwargs or any(k.arg is None for k in node.keywords):
+        return None  # options that may set a collate or the batching
+    size_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "batch_size"), None)
+    if isinstance(size_node, ast.Constant) and size_node.value is None:
+        return None  # no batching: items come one at a time, unstacked
+    item = _item(interp, dataset, node)
+    if "collate_fn" in kwargs:
+        batch = _own_collate(interp, node, item)
+    else:
+        batch = collate(item)
+    return ops.Repeated(batch) if batch is not None else None
+
+
+def _own_collate(interp, node: ast.Call, item):
+    """`collate_fn=fn` with fn a function of this file: what it returns for a list of such items."""
+    fn = next(k.value for k in node.keywords if k.arg == "collate_fn")
+    callee = interp.module.functions.get(fn.id) if isinstance(fn, ast.Name) and interp.module is not None else None
+    if callee is None or item is None:
+        return None
+    return interp.module.call(interp, callee, node, [ops.Repeated(item)], {}, silent=True)
+
+
+def item(interp, dataset, node: ast.Subscript, key):
+    """`dataset[key]`: what its `__getitem__` returns for that key (a class of this file); None for anything else."""
+    return _item(interp, dataset, node, key) if isinstance(dataset, InstanceVal) else None
+
+
+def iterated(func: str, args: list):
+    """`iter(batches)` is the same batches, `next(iter(batches))` one of them; tqdm(batches, ...) yields them.
+    Only for lists whose items are all alike (ops.Repeated), where any item is the first."""
+    if not args or not isinstance(args[0], ops.Repeated):
+        return None
+    return args[0].element if func == "next" else args[0]
+
+
+def _item(interp, dataset, node, key=DimVal(None)):
+    if isinstance(dataset, DatasetVal):
+        return dataset.item
+    if not isinstance(dataset, InstanceVal) or interp.module is None:
+        return None
+    method = interp.module.methods.get((dataset.class_name, "__getitem__"))
+    if method is None or (dataset.facts is None and not interp.module.scripted):
+        return None
+    if not isinstance(node, ast.Call):  # `dataset[i]`: a call of __getitem__ at the subscript
+        node = ast.copy_location(ast.Call(func=node.value, args=[node.slice], keywords=[]), node)
+    return interp.module.call(interp, method, node, [None, key], {}, dataset, silent=True)
+
+
+def collate(item):
+    """default_collate's result for items like `item` (None where it is not known)."""
+    if isinstance(item, TensorVal):
+        if item.shape is None or item.shape.variadic:
+            return TensorVal(None, item.dtype) if item.dtype else None
+        return TensorVal(Shape((None,) + tuple(item.shape.dims)), item.dtype, origin="data loader batch")
+    if isinstance(item, ArrayVal):
+        return TensorVal(None, item.dtype, origin="data loader batch")
+    if isinstance(item, DimVal):
+        return TensorVal(Shape((None,)), "int64", origin="data loader batch")
+    if isinstance(item, NumberVal):  # a Python float
+        return TensorVal(Shape((None,)), "float64", origin="data loader batch")
+    if isinstance(item, Literal) and type(item.value) in (int, float):
+        dtype = "int64" if type(item.value) is int else "float64"
+        return TensorVal(Shape((None,)), dtype, origin="data loader batch")
+    if isinstance(item, DictVal):
+        return DictVal(tuple((key, collate(value)) for key, value in item.items))
+    if type(item) is SeqVal and not item.names and item.items:
+        return SeqVal(tuple(collate(value) for value in item.items))
+    return None
+
+
+def _row(t: TensorVal) -> TensorVal:
+    if t.shape is None or t.shape.variadic or not t.shape.dims:
+        return TensorVal(None, t.dtype)
+    return TensorVal(Shape(tuple(t.shape.dims[1:])), t.dtype)

@@ -1,0 +1,54 @@
+"""The first pass of a loop that threads state through a step: `for _ in range(n): x, v = step(x, v)`
+(or `while not done: x = step(x)`).
+
+A loop body forgets every name it reassigns, because a later iteration may see another value. The
+first iteration does not: it runs with the values from before the loop, so a call there is
+checked with what the caller built (a float64 state passed to a step that writes into a float32
+buffer raises on that first call). Only loops whose body hands a name it reassigns to a call
+(`state = step(state)`, the simulation and training-step driver) get this extra pass, outside
+other such passes, so its cost stays with the loops that need it.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict
+
+from .values import TensorVal
+
+
+def run(interp, node, row) -> None:
+    """Check the body once with the facts from before the loop; what it binds is then dropped."""
+    if getattr(interp, "_trial_run", False) or getattr(interp, "_first_iteration", False) or interp.module is None:
+        return
+    if not _threads_state(node.body, interp.env):
+        return
+    saved = (interp.env, interp.returns, interp.informal, interp._comment_used, interp.trace,
+             interp.comments.cursor, dict(interp.comments.pending))
+    try:
+        interp._first_iteration = True
+        interp.env = dict(interp.env)
+        interp.returns, interp.informal, interp.trace = [], set(interp.informal), None
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            interp.assign(node.target, row)
+        interp.block(node.body)
+    finally:
+        (interp.env, interp.returns, interp.informal, interp._comment_used, interp.trace,
+         interp.comments.cursor, pending) = saved
+        interp.comments.pending = pending
+        interp._first_iteration = False
+
+
+def _threads_state(body, env: Dict[str, object]) -> bool:
+    """A call in the body gets a name the body reassigns (`x = step(x)`, `g = f(x); x = x + g`), whose
+    tensor the code before the loop knows something about."""
+    assigned = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    carried = {name for name in assigned if _known(env.get(name))}
+    if not carried:
+        return False
+    return any(isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id in carried for a in
+                                              list(n.args) + [k.value for k in n.keywords])
+               for stmt in body for n in ast.walk(stmt))
+
+
+def _known(value) -> bool:
+    return isinstance(value, TensorVal) and (value.dtype is not None or value.shape is not None)
