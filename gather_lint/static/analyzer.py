@@ -15,7 +15,7 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
-from . import autograd_backward, backward_grads, distribution_values, head_columns, rolled_labels, sign_blind_penalty
+from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -205,6 +205,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 flag(node, violation, None)
         if sign_blind_penalty.spelled_in(text):
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
+                flag(node, violation, None)
+        if ceil_floor_weights.spelled_in(text):
+            for node, violation in ceil_floor_weights.check_module(tree):  # GL023: floor/ceil weights both 0
                 flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
