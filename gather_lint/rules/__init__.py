@@ -25,6 +25,7 @@ _MODULES = (
     "gl021_top_k_keeps_one_extra",
     "gl022_penalty_divides_negative_logits",
     "gl023_interpolation_weights_vanish",
+    "gl024_last_position_of_padded_batch",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

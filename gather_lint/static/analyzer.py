@@ -15,7 +15,8 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
-from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, rolled_labels, sign_blind_penalty
+from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
+from . import rolled_labels, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -104,7 +105,7 @@ def mentions_op(text: str) -> bool:
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
-        or library_causal_lms.spelled_in(text)
+        or library_causal_lms.spelled_in(text) or padded_last_position.spelled_in(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -209,6 +210,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         if ceil_floor_weights.spelled_in(text):
             for node, violation in ceil_floor_weights.check_module(tree):  # GL023: floor/ceil weights both 0
                 flag(node, violation, None)
+        if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
+            for node, violation in padded_last_position.check_module(_whole(tree, text, path)):
+                flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
                 flag(node, violation, None)
@@ -282,6 +286,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         # a per-token loss, or a library causal LM given labels, pairs positions for GL007's module pass
         keep = [kept or token_losses.spelled_in(chunk) or library_causal_lms.spelled_in(chunk)
                 for kept, (_, chunk) in zip(keep, chunks)]
+    if padded_last_position.spelled_in(text):  # GL024 reads the whole file; its blocks need no analysis of their own
+        keep = [kept or padded_last_position.spelled_in_block(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]

@@ -1,0 +1,151 @@
+"""GL024 (static/padded_last_position.py): `h[:, -1]` of a model's output on a right-padded batch.
+
+Each snippet binds `batched` (the rows read from the padded batch) and `single` (each sequence run alone);
+torch must show them differ for a flagged snippet and agree for a near-miss (the correct form).
+"""
+import textwrap
+
+import pytest
+import torch
+
+from .conftest import lint
+from .snippets import run_snippet
+
+_ENCODER = """
+import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pad_sequence
+
+class RunningEncoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(30, 6)
+
+    def forward(self, tokens):
+        real = (tokens != 0).unsqueeze(-1).float()
+        running = (self.emb(tokens) * real).cumsum(dim=1)
+        return torch.where(real.bool(), running, self.emb(tokens))  # [B, T, 6]; a pad holds its own embedding
+
+torch.manual_seed(0)
+encoder = RunningEncoder()
+sentences = [torch.tensor([4, 9, 2, 7]), torch.tensor([5, 1])]
+"""
+
+FLAGGED = [
+    ("pad-sequence-then-module-output", _ENCODER + """
+def sentence_vectors(enc, sents):
+    padded = pad_sequence(sents, batch_first=True)
+    states = enc(padded)
+    return states[:, -1, :]
+
+batched = sentence_vectors(encoder, sentences)
+single = torch.cat([sentence_vectors(encoder, [s]) for s in sentences])
+""", 23),
+    ("method-pads-front-of-rows-library-style-output", _ENCODER + """
+from types import SimpleNamespace
+
+class LibraryStyleOutput(nn.Module):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, input_ids):
+        return SimpleNamespace(last_hidden_state=self.inner(input_ids))
+
+class Embedder:
+    def __init__(self, backbone):
+        self.backbone = backbone
+
+    def pad_right(self, seqs):
+        width = max(len(s) for s in seqs)
+        ids = torch.zeros(len(seqs), width, dtype=torch.long)
+        for row, s in enumerate(seqs):
+            n = len(s)
+            ids[row][:n] = s
+        return ids
+
+    def encode(self, seqs):
+        ids = self.pad_right(seqs)
+        out = self.backbone(input_ids=ids.to("cpu"))
+        return out.last_hidden_state[:, -1]
+
+embedder = Embedder(LibraryStyleOutput(encoder))
+batched = embedder.encode(sentences)
+single = torch.cat([embedder.encode([s]) for s in sentences])
+""", 45),
+]
+
+NEAR_MISSES = [
+    ("left-padded-rows", _ENCODER + """
+def sentence_vectors(enc, sents):
+    width = max(len(s) for s in sents)
+    ids = torch.zeros(len(sents), width, dtype=torch.long)
+    for i, s in enumerate(sents):
+        ids[i, width - len(s):] = s
+    return torch.stack([enc(ids)[i, -1, :] for i in range(len(sents))])
+
+batched = sentence_vectors(encoder, sentences)
+single = torch.cat([sentence_vectors(encoder, [s]) for s in sentences])
+"""),
+    ("gathered-at-each-rows-last-position", _ENCODER + """
+def sentence_vectors(enc, sents):
+    padded = pad_sequence(sents, batch_first=True)
+    states = enc(padded)
+    last = torch.tensor([len(s) - 1 for s in sents])
+    return states[torch.arange(len(sents)), last]
+
+batched = sentence_vectors(encoder, sentences)
+single = torch.cat([sentence_vectors(encoder, [s]) for s in sentences])
+"""),
+]
+
+
+def test_left_padding_side_is_silent_and_right_for_a_last_read():
+    code = _ENCODER + """
+def sentence_vectors(enc, sents):
+    padded = pad_sequence(sents, batch_first=True, padding_side="left")
+    return enc(padded)[:, -1, :]
+
+batched = sentence_vectors(encoder, sentences)
+single = torch.cat([sentence_vectors(encoder, [s]) for s in sentences])
+"""
+    assert [f for f in lint(code) if f.code == "GL024"] == []
+    scope = run_snippet(code)
+    assert torch.allclose(scope["batched"], scope["single"])
+
+
+def test_last_class_of_a_classifier_on_a_padded_batch_is_silent():
+    # `[:, -1]` of a [B, C] output is the last class, not a position
+    code = """
+import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pad_sequence
+
+class BagClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.EmbeddingBag(30, 3, mode="sum", padding_idx=0)
+
+    def forward(self, tokens):
+        return self.emb(tokens)  # [B, 3]
+
+clf = BagClassifier()
+padded = pad_sequence([torch.tensor([4, 9, 2]), torch.tensor([5])], batch_first=True)
+last_class = clf(padded)[:, -1]
+"""
+    assert [f for f in lint(code) if f.code == "GL024"] == []
+
+
+@pytest.mark.parametrize("name,code,line", FLAGGED, ids=[c[0] for c in FLAGGED])
+def test_flagged_and_torch_reads_padding(name, code, line):
+    found = [(f.line, f.code) for f in lint(textwrap.dedent(code))]
+    assert (line, "GL024") in found, found
+    scope = run_snippet(code)
+    assert not torch.allclose(scope["batched"], scope["single"])
+
+
+@pytest.mark.parametrize("name,code", NEAR_MISSES, ids=[c[0] for c in NEAR_MISSES])
+def test_near_miss_is_silent_and_torch_agrees(name, code):
+    assert [f for f in lint(textwrap.dedent(code)) if f.code == "GL024"] == []
+    scope = run_snippet(code)
+    assert torch.allclose(scope["batched"], scope["single"])
