@@ -10,6 +10,11 @@ function of the file it calls; ``pad_sequence(..., batch_first=True)``), and ``h
 model called on those ids: a per-position output (``[:, -1, :]`` keeps batch, position and features, or
 ``.last_hidden_state`` / ``.hidden_states[k]`` of a library model), also one element of the list a model of the
 file returns.
+
+The same mistake for a pair of sequences: each row's position computed the same way for both
+(``c = first_pad(chosen)``, ``r = first_pad(rejected)``) and both read at ``torch.maximum(c, r) - 1`` (by
+``gather`` or ``x[torch.arange(B), idx]``) reads the shorter sequence of each pair past its own last token, at
+padding; read each at its own position.
 """
 from typing import Optional
 
@@ -63,4 +68,14 @@ def last_position(read: str, ids: str) -> Violation:
         f"than the longest that position is padding, so those rows get a pad token's state, silently; gather each "
         f"row at its own last real position (`[torch.arange(B), mask.sum(1) - 1]`) or pad on the left",
         help="gather each row at its last real position (`mask.sum(1) - 1`)",
+    )
+
+
+def shared_end(read: str, sequence: str, index: str, made: str, other: str) -> Violation:
+    return Violation(
+        CODE, SEVERITY,
+        f"`{read}` (made from `{sequence}`) is read at `{index}` = `{made}`, the larger of `{sequence}`'s and "
+        f"`{other}`'s positions: in every row where `{sequence}` is the shorter one this reads past its own last "
+        f"token (padding), silently; read each sequence at its own position",
+        help=f"read `{read}` at `{sequence}`'s own position, not the larger of the two",
     )
