@@ -62,6 +62,9 @@ and nothing cuts or overwrites the last position.
 A completion joined after a prompt (``seq = torch.cat([prompt, completion], dim=1)``) covers positions
 ``[len(prompt):]`` of the joined ids (the length read as ``prompt.size(1)``, ``prompt.shape[-1]`` or a name
 assigned it), so the logits on ``seq`` cut ``[:, start:]`` score each completion token at its own position.
+Next-token scores (``logits[:, :-1]`` gathered with ``seq[:, 1:]``) cut ``[:, len(prompt):]`` start one token
+into the completion: its first token's score is left out (the slice starts at ``len(prompt) - 1`` after the
+shift). Also followed into a function of the file that every call hands the joined ids and the prompt's length.
 
 Tokens appended at the end of a concatenation (``seq = torch.cat((prompt, actions), dim=-1)``) and scored
 with the first positions of the model's output on it (``probs[:, :actions.shape[-1]]`` beside ``actions``)
