@@ -16,7 +16,7 @@ from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
-from . import rolled_labels, shared_end_positions, sign_blind_penalty
+from . import mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -106,7 +106,7 @@ def mentions_op(text: str) -> bool:
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
         or library_causal_lms.spelled_in(text) or padded_last_position.spelled_in(text) \
-        or shared_end_positions.spelled_in(text)
+        or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -217,6 +217,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         if shared_end_positions.spelled_in(text):  # GL024: two sequences read at the larger of their ends
             for node, violation in shared_end_positions.check_module(tree, text):
                 flag(node, violation, None)
+        if mask_positions.spelled_in(text):  # GL007: a mask token written at n, the output read at n - 1
+            for node, violation in mask_positions.check_module(_whole(tree, text, path)):
+                flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
                 flag(node, violation, None)
@@ -292,6 +295,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
                 for kept, (_, chunk) in zip(keep, chunks)]
     if padded_last_position.spelled_in(text):  # GL024 reads the whole file; its blocks need no analysis of their own
         keep = [kept or padded_last_position.spelled_in_block(chunk) for kept, (_, chunk) in zip(keep, chunks)]
+    if mask_positions.spelled_in(text):  # the mask's write and the row-wise read name no op
+        keep = [kept or "- 1" in chunk for kept, (_, chunk) in zip(keep, chunks)]
     if shared_end_positions.spelled_in(text):  # a row-wise pick at the shared end names no op
         keep = [kept or shared_end_positions.spelled_in(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
