@@ -149,3 +149,56 @@ def test_near_miss_is_silent_and_torch_agrees(name, code):
     assert [f for f in lint(textwrap.dedent(code)) if f.code == "GL024"] == []
     scope = run_snippet(code)
     assert torch.allclose(scope["batched"], scope["single"])
+
+
+_TOKENIZED = _ENCODER + """
+from types import SimpleNamespace
+
+class TinyTokenizer:  # stands in for a library tokenizer
+    padding_side = "left"
+
+    def __call__(self, texts, padding=False, return_tensors=None):
+        rows = [[ord(c) % 29 + 1 for c in t] for t in texts]
+        width = max(len(r) for r in rows)
+        pads = [[0] * (width - len(r)) for r in rows]
+        rows = [r + p if self.padding_side == "right" else p + r for r, p in zip(rows, pads)]
+        ids = torch.tensor(rows)
+        return {"input_ids": ids, "attention_mask": (ids != 0).long()}
+
+class Backbone(nn.Module):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, input_ids, attention_mask=None):
+        return SimpleNamespace(last_hidden_state=self.inner(input_ids))
+
+tokenizer = TinyTokenizer()
+tokenizer.padding_side = "SIDE"
+backbone = Backbone(encoder)
+
+def last_token_states(texts):
+    batch = tokenizer(texts, padding=True, return_tensors="pt")
+    outputs = backbone(**batch)
+    return outputs.last_hidden_state[:, -1]
+
+texts = ["steer", "no"]
+batched = last_token_states(texts)
+single = torch.cat([last_token_states([t]) for t in texts])
+"""
+
+
+def test_tokenizer_padding_on_the_right_is_flagged_and_torch_reads_padding():
+    code = _TOKENIZED.replace("SIDE", "right")
+    found = [(f.line, f.code) for f in lint(code)]
+    line = next(i for i, text in enumerate(code.splitlines(), 1) if "last_hidden_state[:, -1]" in text)
+    assert (line, "GL024") in found, found
+    scope = run_snippet(code)
+    assert not torch.allclose(scope["batched"], scope["single"])
+
+
+def test_tokenizer_padding_on_the_left_is_silent_and_torch_agrees():
+    code = _TOKENIZED.replace("SIDE", "left")
+    assert [f for f in lint(code) if f.code == "GL024"] == []
+    scope = run_snippet(code)
+    assert torch.allclose(scope["batched"], scope["single"])

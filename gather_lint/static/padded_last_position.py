@@ -6,7 +6,9 @@ silently changes the result. The right padding must be visible in the file:
 
 - a function of the file (or the scope itself) writing each sequence at the front of its row of a
   buffer (`ids[i, :len(s)] = s`), returned (`ids, mask = pad_batch(seqs)`);
-- `pad_sequence(seqs, batch_first=True)` (right padding unless `padding_side="left"`).
+- `pad_sequence(seqs, batch_first=True)` (right padding unless `padding_side="left"`);
+- a tokenizer's padded encoding (`tokenizer(texts, padding=True, return_tensors="pt")`, handed to the model as
+  `**enc`, `enc["input_ids"]` or `enc.input_ids`) in a file that sets `padding_side = "right"` and no other side.
 
 The read tensor is followed back, by assignment, to a model call on the padded ids: through casts, an
 element of what the model returns when the file's models return a list or tuple (`hidden_states[layer]`),
@@ -17,6 +19,7 @@ of `.last_hidden_state` / `.hidden_states[k]`.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
@@ -33,20 +36,49 @@ _PER_POSITION = {"last_hidden_state", "encoder_last_hidden_state"}  # library ou
 _PER_LAYER = {"hidden_states", "encoder_hidden_states", "decoder_hidden_states"}  # tuples of [B, T, H]
 
 
+_RIGHT_SIDE = re.compile(r"padding_side\s*=\s*[\"']right")
+
+
 def spelled_in(text: str) -> bool:
-    return ("[:, -1" in text or "[:,-1" in text) and ("pad_sequence" in text or ":len(" in text or ": len(" in text)
+    return ("[:, -1" in text or "[:,-1" in text) and ("pad_sequence" in text or ":len(" in text or ": len(" in text
+                                                      or "padding_side" in text and _RIGHT_SIDE.search(text) is not None)
 
 
 def spelled_in_block(chunk: str) -> bool:
     """A block of such a file that reads a last position or pads."""
-    return "[:, -1" in chunk or "[:,-1" in chunk or "pad_sequence" in chunk or ":len(" in chunk or ": len(" in chunk
+    return "[:, -1" in chunk or "[:,-1" in chunk or "pad_sequence" in chunk or ":len(" in chunk or ": len(" in chunk \
+        or _RIGHT_SIDE.search(chunk) is not None
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
     padders = _padders(tree)
     listing = _models_return_sequences(tree)
+    right = _tokenizers_pad_right(tree)
     for scope in scopes(tree):
-        yield from _check_scope(scope, padders, listing)
+        yield from _check_scope(scope, padders, listing, right)
+
+
+def _tokenizers_pad_right(tree: ast.Module) -> bool:
+    """Whether the file sets its tokenizers' padding side, and only ever to the right
+    (`tokenizer.padding_side = "right"`, `from_pretrained(..., padding_side="right")`)."""
+    sides = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "padding_side"
+                                                for t in node.targets):
+            sides.add(node.value.value if isinstance(node.value, ast.Constant) else None)
+        elif isinstance(node, ast.keyword) and node.arg == "padding_side":
+            sides.add(node.value.value if isinstance(node.value, ast.Constant) else None)
+    return sides == {"right"}
+
+
+def _tokenized_with_padding(value) -> bool:
+    """`tokenizer(texts, padding=True, return_tensors="pt")`: a batch padded to its longest row (or further)."""
+    if not isinstance(value, ast.Call):
+        return False
+    keywords = {k.arg: k.value for k in value.keywords}
+    padding = keywords.get("padding")
+    return "return_tensors" in keywords and isinstance(padding, ast.Constant) \
+        and padding.value in (True, "longest", "max_length")
 
 
 def _padders(tree: ast.Module) -> Dict[str, Set[Optional[int]]]:
@@ -68,12 +100,15 @@ def _padders(tree: ast.Module) -> Dict[str, Set[Optional[int]]]:
     return found
 
 
-def _padded_names(nodes, padders) -> Set[str]:
-    """Names holding a right-padded batch in one scope."""
+def _padded_names(nodes, padders, right_tokenizers: bool = False) -> Set[str]:
+    """Names holding a right-padded batch in one scope (a tokenizer's encoding when the file pads them right)."""
     padded = set()
     for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
+            if right_tokenizers and isinstance(target, ast.Name) and _tokenized_with_padding(_uncast(value)):
+                padded.add(target.id)
+                continue
             if isinstance(target, ast.Subscript) and _front_of_row(target):
                 name = _base(target)
                 if name is not None:
@@ -145,9 +180,9 @@ def _returns_sequence(fn: ast.FunctionDef) -> bool:
                                  for r in returns)
 
 
-def _check_scope(scope, padders, listing: bool) -> Iterator[Tuple[ast.AST, object]]:
+def _check_scope(scope, padders, listing: bool, right_tokenizers: bool) -> Iterator[Tuple[ast.AST, object]]:
     nodes = own_nodes(scope)
-    padded = _padded_names(nodes, padders)
+    padded = _padded_names(nodes, padders, right_tokenizers)
     if not padded:
         return
     # name -> (what it holds: "output" of the model, "layers" (a list of outputs) or "positions", the ids name)
@@ -190,8 +225,9 @@ def _holds(value, padded: Set[str], held, listing: bool) -> Optional[Tuple[str, 
             return "output", inner[1]  # one element of the list a model of the file returns
         return None
     if isinstance(value, ast.Call) and _is_model(value):
-        args = list(value.args[:1]) + [k.value for k in value.keywords if k.arg is not None]
-        ids = next((_uncast(a).id for a in args if isinstance(_uncast(a), ast.Name) and _uncast(a).id in padded), None)
+        # `model(ids)`, `model(input_ids=ids)`, `model(**enc)`, `model(enc["input_ids"])`, `model(enc.input_ids)`
+        args = list(value.args[:1]) + [k.value for k in value.keywords]
+        ids = next((name for name in map(_batch_name, args) if name in padded), None)
         if ids is not None:
             return "output", ids
     return None
@@ -208,6 +244,16 @@ def _is_model(call: ast.Call) -> bool:
         # `model.encoder(ids)`, `self.net(ids)`; not a method of a value (`x.cumsum(1)`) nor a library function
         return isinstance(root, ast.Name) and root.id not in _LIBRARIES and func.attr not in _SAME_POSITIONS
     return False
+
+
+def _batch_name(node) -> Optional[str]:
+    node = _uncast(node)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "input_ids":
+        node = node.value
+    elif isinstance(node, ast.Attribute) and node.attr == "input_ids":
+        node = node.value
+    node = _uncast(node)
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _uncast(node, methods=_CASTS):
