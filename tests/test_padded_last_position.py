@@ -202,3 +202,50 @@ def test_tokenizer_padding_on_the_left_is_silent_and_torch_agrees():
     assert [f for f in lint(code) if f.code == "GL024"] == []
     scope = run_snippet(code)
     assert torch.allclose(scope["batched"], scope["single"])
+
+
+_STACKED = _ENCODER + """
+import torch.nn.functional as F
+
+def collate(seqs):
+    width = max(s.numel() for s in seqs)
+    return torch.stack([F.pad(s, PADS) for s in seqs])
+
+def collate_by_rows(seqs):
+    width = max(s.numel() for s in seqs)
+    rows = []
+    for s in seqs:
+        filler = torch.zeros(width - s.numel(), dtype=s.dtype)
+        rows.append(torch.cat(PARTS))
+    return torch.stack(rows)
+
+def last_states(model, seqs, make):
+    batch = make(seqs)
+    out = model(batch)
+    return out[:, -1, :]
+
+batched = torch.cat([last_states(encoder, sentences, collate), last_states(encoder, sentences, collate_by_rows)])
+single = torch.cat([last_states(encoder, [s], collate) for s in sentences] * 2)
+"""
+
+
+def test_rows_padded_at_their_end_and_stacked_are_flagged_and_torch_reads_padding():
+    code = _STACKED.replace("PADS", "(0, width - s.numel())").replace("PARTS", "[s, filler]")
+    assert [f for f in lint(code) if f.code == "GL024"] == []  # the batch comes from a function handed in
+    direct = code.replace("    batch = make(seqs)\n", "    batch = collate(seqs) if make is collate else collate_by_rows(seqs)\n")
+    assert [f for f in lint(direct) if f.code == "GL024"] == []  # either of two: joined, not followed
+    for maker in ("collate", "collate_by_rows"):
+        one = code.replace("    batch = make(seqs)\n", f"    batch = {maker}(seqs)\n")
+        line = next(i for i, text in enumerate(one.splitlines(), 1) if "out[:, -1, :]" in text)
+        assert (line, "GL024") in [(f.line, f.code) for f in lint(one)], maker
+    scope = run_snippet(code)
+    assert not torch.allclose(scope["batched"], scope["single"])
+
+
+def test_rows_padded_at_their_start_are_silent_and_torch_agrees():
+    code = _STACKED.replace("PADS", "(width - s.numel(), 0)").replace("PARTS", "[filler, s]")
+    for maker in ("collate", "collate_by_rows"):
+        one = code.replace("    batch = make(seqs)\n", f"    batch = {maker}(seqs)\n")
+        assert [f for f in lint(one) if f.code == "GL024"] == [], maker
+    scope = run_snippet(code)
+    assert torch.allclose(scope["batched"], scope["single"])

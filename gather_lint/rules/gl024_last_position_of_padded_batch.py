@@ -6,7 +6,8 @@ is padding for every row shorter than the longest: those rows get the state of a
 changes the result, silently. Gather each row at its own last real position
 (``h[torch.arange(B), mask.sum(1) - 1]``) or pad on the left. Reported when the right padding is visible
 in the file (each sequence written at the front of its row, ``ids[i, :len(s)] = s``, in the scope or a
-function of the file it calls; ``pad_sequence(..., batch_first=True)``; a tokenizer's padded encoding,
+function of the file it calls; rows padded at their end and stacked, ``torch.stack([F.pad(s, (0, n)) for s in
+seqs])``; ``pad_sequence(..., batch_first=True)``; a tokenizer's padded encoding,
 ``tokenizer(texts, padding=True, return_tensors="pt")``, in a file that sets ``padding_side = "right"`` and never
 another side), and ``h`` is followed back to a
 model called on those ids: a per-position output (``[:, -1, :]`` keeps batch, position and features, or

@@ -7,6 +7,8 @@ silently changes the result. The right padding must be visible in the file:
 - a function of the file (or the scope itself) writing each sequence at the front of its row of a
   buffer (`ids[i, :len(s)] = s`), returned (`ids, mask = pad_batch(seqs)`);
 - `pad_sequence(seqs, batch_first=True)` (right padding unless `padding_side="left"`);
+- rows padded at their end and stacked (`torch.stack([F.pad(s, (0, n)) for s in seqs])`, `torch.cat([s, pad])`
+  appended to a list that is stacked);
 - a tokenizer's padded encoding (`tokenizer(texts, padding=True, return_tensors="pt")`, handed to the model as
   `**enc`, `enc["input_ids"]` or `enc.input_ids`) in a file that sets `padding_side = "right"` and no other side.
 
@@ -37,17 +39,20 @@ _PER_LAYER = {"hidden_states", "encoder_hidden_states", "decoder_hidden_states"}
 
 
 _RIGHT_SIDE = re.compile(r"padding_side\s*=\s*[\"']right")
+# a row padded at its end: `F.pad(s, (0, n))`, `torch.cat([s, pad])`, `torch.cat([s, s.new_zeros(n)])`
+_PAD_AT_END = re.compile(r"\bpad\(\s*[\w.]+\s*,\s*[(\[]\s*0\s*,|cat\(\s*[\[(]\s*\w+\s*,\s*(?:\w*pad\w*\s*[\])]|[\w.]*(?:full|zeros|ones)\()")
 
 
 def spelled_in(text: str) -> bool:
     return ("[:, -1" in text or "[:,-1" in text) and ("pad_sequence" in text or ":len(" in text or ": len(" in text
+                                                      or "stack(" in text and _PAD_AT_END.search(text) is not None
                                                       or "padding_side" in text and _RIGHT_SIDE.search(text) is not None)
 
 
 def spelled_in_block(chunk: str) -> bool:
     """A block of such a file that reads a last position or pads."""
     return "[:, -1" in chunk or "[:,-1" in chunk or "pad_sequence" in chunk or ":len(" in chunk or ": len(" in chunk \
-        or _RIGHT_SIDE.search(chunk) is not None
+        or "stack(" in chunk and _PAD_AT_END.search(chunk) is not None or _RIGHT_SIDE.search(chunk) is not None
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
@@ -88,11 +93,11 @@ def _padders(tree: ast.Module) -> Dict[str, Set[Optional[int]]]:
     for scope in scopes(tree)[1:]:
         nodes = own_nodes(scope)
         padded = _padded_names(nodes, {})
-        if not padded:
-            continue
+        fills, rows = _fills_and_rows(nodes)
         for node in nodes:
             if isinstance(node, ast.Return) and node.value is not None:
-                if isinstance(node.value, ast.Name) and node.value.id in padded:
+                if isinstance(node.value, ast.Name) and node.value.id in padded \
+                        or _stacks_padded_rows(node.value, rows, fills) or _pads_right(node.value):
                     found.setdefault(scope.name, set()).add(None)
                 elif isinstance(node.value, ast.Tuple):
                     found.setdefault(scope.name, set()).update(
@@ -103,7 +108,11 @@ def _padders(tree: ast.Module) -> Dict[str, Set[Optional[int]]]:
 def _padded_names(nodes, padders, right_tokenizers: bool = False) -> Set[str]:
     """Names holding a right-padded batch in one scope (a tokenizer's encoding when the file pads them right)."""
     padded = set()
+    fills, rows = _fills_and_rows(nodes)
     for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and _stacks_padded_rows(node.value, rows, fills):
+            padded.add(node.targets[0].id)
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
             if right_tokenizers and isinstance(target, ast.Name) and _tokenized_with_padding(_uncast(value)):
@@ -124,6 +133,43 @@ def _padded_names(nodes, padders, right_tokenizers: bool = False) -> Set[str]:
             elif isinstance(target, ast.Name) and isinstance(_uncast(value), ast.Name) and _uncast(value).id in padded:
                 padded.add(target.id)  # `ids = ids.to(device)`
     return padded
+
+
+def _fills_and_rows(nodes) -> Tuple[Set[str], Set[str]]:
+    """Names of pad fills (`pad = torch.full((n,), pad_id)`) and of lists of rows appended padded at their end."""
+    fills = {t.id for n in nodes if isinstance(n, ast.Assign) and called_name(n.value) in _FILLS
+             for t in n.targets if isinstance(t, ast.Name)}
+    rows = {n.func.value.id for n in nodes if called_name(n) == "append" and isinstance(n.func, ast.Attribute)
+            and isinstance(n.func.value, ast.Name) and len(n.args) == 1 and _padded_row(n.args[0], fills)}
+    return fills, rows
+
+
+_FILLS = {"full", "zeros", "ones", "new_full", "new_zeros", "new_ones", "full_like", "zeros_like"}
+
+
+def _padded_row(node, fills: Set[str]) -> bool:
+    """One sequence padded at its end: `F.pad(s, (0, n))`, `torch.cat([s, pad])` with `pad` a fill."""
+    name = called_name(node)
+    if name == "pad" and len(node.args) >= 2 and isinstance(node.args[1], (ast.Tuple, ast.List)) \
+            and len(node.args[1].elts) == 2:
+        before, after = node.args[1].elts
+        return isinstance(before, ast.Constant) and before.value == 0 and \
+            not (isinstance(after, ast.Constant) and after.value == 0)
+    if name in ("cat", "concat") and node.args and isinstance(node.args[0], (ast.Tuple, ast.List)) \
+            and len(node.args[0].elts) == 2:
+        last = node.args[0].elts[1]
+        return called_name(last) in _FILLS or isinstance(last, ast.Name) and last.id in fills
+    return False
+
+
+def _stacks_padded_rows(value, rows: Set[str], fills: Set[str]) -> bool:
+    """`torch.stack([F.pad(s, (0, n)) for s in seqs])`, `torch.stack(rows)` of rows appended padded at the end."""
+    if called_name(value) not in ("stack", "vstack") or not value.args:
+        return False
+    parts = value.args[0]
+    if isinstance(parts, (ast.ListComp, ast.GeneratorExp)):
+        return _padded_row(parts.elt, fills)
+    return isinstance(parts, ast.Name) and parts.id in rows
 
 
 def _front_of_row(target: ast.Subscript) -> bool:
