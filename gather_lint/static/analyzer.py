@@ -77,6 +77,12 @@ def local_trigger(text: str) -> bool:
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
 
+def _reads_whole_file(text: str) -> bool:
+    """Checks that parse the whole file themselves (their patterns name no op): the blocks kept for the
+    others do not matter to them, and keeping theirs would make every caller of those blocks analysed."""
+    return padded_last_position.spelled_in(text) or mask_positions.spelled_in(text)
+
+
 def _read_by_syntax(chunk: str) -> bool:
     """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
     return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk)
@@ -140,7 +146,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         tree = parse_relevant(text, path)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return FileResult(path, [_parse_error(path, exc)], stats)
-    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
+    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body) and not _reads_whole_file(text):
         return FileResult(path, [], stats)  # the file matched as a whole, but none of its blocks does
     stats.parsed = 1
     source = SourceFile(text)
@@ -209,7 +215,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
                 flag(node, violation, None)
         if ceil_floor_weights.spelled_in(text):
-            for node, violation in ceil_floor_weights.check_module(tree):  # GL023: floor/ceil weights both 0
+            for node, violation in ceil_floor_weights.check_module(tree, text):  # GL023: floor/ceil weights both 0
                 flag(node, violation, None)
         if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
             for node, violation in padded_last_position.check_module(_whole(tree, text, path)):
@@ -293,10 +299,6 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         # a per-token loss, or a library causal LM given labels, pairs positions for GL007's module pass
         keep = [kept or token_losses.spelled_in(chunk) or library_causal_lms.spelled_in(chunk)
                 for kept, (_, chunk) in zip(keep, chunks)]
-    if padded_last_position.spelled_in(text):  # GL024 reads the whole file; its blocks need no analysis of their own
-        keep = [kept or padded_last_position.spelled_in_block(chunk) for kept, (_, chunk) in zip(keep, chunks)]
-    if mask_positions.spelled_in(text):  # the mask's write and the row-wise read name no op
-        keep = [kept or "- 1" in chunk for kept, (_, chunk) in zip(keep, chunks)]
     if shared_end_positions.spelled_in(text):  # a row-wise pick at the shared end names no op
         keep = [kept or shared_end_positions.spelled_in(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]

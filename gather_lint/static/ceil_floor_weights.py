@@ -12,12 +12,15 @@ changes one after rounding (`l[(u > 0) & (l == u)] -= 1`).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..rules import gl023_interpolation_weights_vanish as rule
+from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _CASTS = {"long", "int", "float", "double", "to", "type", "type_as", "short", "half", "astype"}
+_CEIL = re.compile(r"ceil\(")
 _ACCUMULATE = {"index_add_", "index_add", "scatter_add_", "scatter_add", "index_put_", "index_put", "put_",
                "scatter_reduce_", "scatter_reduce", "add_at"}
 
@@ -26,9 +29,12 @@ def spelled_in(text: str) -> bool:
     return "ceil" in text and "floor" in text and ("_add" in text or "+=" in text or "put" in text)
 
 
-def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
+def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
+    lines = match_lines(text, _CEIL)
     for scope in scopes(tree):
-        yield from _check_scope(scope)
+        first, last = getattr(scope, "lineno", 1), getattr(scope, "end_lineno", None) or 1
+        if scope is tree or any(first <= line <= last for line in lines):  # only the scopes that round up
+            yield from _check_scope(scope)
 
 
 def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:

@@ -13,11 +13,12 @@ from typing import Dict, Optional, Tuple
 
 from ..contract import Violation
 from ..rules import gl007_shift_misalignment as rule
+from .text_scan import match_lines
 from .tree_walk import own_nodes, scopes
 
 _LENGTH = re.compile(r"^(\w+)\.(?:size\((?:1|-1)\)|shape\[(?:1|-1)\])$")
 # `seq = torch.cat([a, b], dim=1)` in the text: where a joined sequence may be handed to a function
-_JOIN_LINE = re.compile(r"\w+\s*=\s*torch\.(?:cat|concat)\(\s*[\[(]\s*\w+\s*,\s*\w+\s*[\])]\s*,\s*(?:dim\s*=\s*)?-?1\s*\)")
+_JOIN_LINE = re.compile(r"torch\.(?:cat|concat)\(\s*[\[(]\s*\w+\s*,\s*\w+\s*[\])]\s*,\s*(?:dim\s*=\s*)?-?1\s*\)")
 
 
 def joined(value) -> Optional[Tuple[str, str]]:
@@ -39,7 +40,9 @@ def joined(value) -> Optional[Tuple[str, str]]:
 
 def length_symbol(node) -> Optional[str]:
     """`len(a)` for `a.size(1)`, `a.size(-1)`, `a.shape[1]`, `a.shape[-1]` (the token dim of 2-d ids)."""
-    m = _LENGTH.match(ast.unparse(node)) if isinstance(node, (ast.Call, ast.Subscript)) else None
+    sized = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" or \
+        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    m = _LENGTH.match(ast.unparse(node)) if sized else None  # unparse only what can be a length
     return f"len({m.group(1)})" if m else None
 
 
@@ -47,7 +50,7 @@ def handed(tree: ast.Module, text: str) -> Dict[str, Tuple[str, str, str, str]]:
     """Module functions that every call in the file hands a joined sequence and its first part's length
     (`score(model, seq, prompt.size(1))` after `seq = torch.cat([prompt, completion], dim=1)`):
     name -> (sequence parameter, length parameter, first part, second part)."""
-    lines = {text.count("\n", 0, m.start()) + 1 for m in _JOIN_LINE.finditer(text)}
+    lines = match_lines(text, _JOIN_LINE)
     if not lines:
         return {}
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}

@@ -34,7 +34,8 @@ def spelled_in(text: str) -> bool:
 
 
 # a write of a mask token by subscript or scatter: `seq[b, n] = self.mask_token`, `.scatter_(1, pos, MASK_ID)`
-_MASK_IN_TEXT = re.compile(r"(?:\] = |scatter_?\([^\n]*?)[\w.]*(?:[Mm]ask_?(?:[Tt]oken(?:_?[Ii][Dd]|_?[Ii]dx)?|[Ii][Dd]|[Ii]dx|[Ii]ndex)|MASK(?:_[A-Z]+)*)\b")
+_MASK_IN_TEXT = re.compile(r"\] = [\w.]*(?:[Mm]ask_?(?:[Tt]oken(?:_?[Ii][Dd]|_?[Ii]dx)?|[Ii][Dd]|[Ii]dx|[Ii]ndex)|MASK(?:_[A-Z]+)*)\b"
+                           r"|scatter_?\([^\n]*(?:[Mm]ask_?(?:[Tt]oken|[Ii][Dd]|[Ii]dx)|MASK)")
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:

@@ -49,12 +49,6 @@ def spelled_in(text: str) -> bool:
                                                       or "padding_side" in text and _RIGHT_SIDE.search(text) is not None)
 
 
-def spelled_in_block(chunk: str) -> bool:
-    """A block of such a file that reads a last position or pads."""
-    return "[:, -1" in chunk or "[:,-1" in chunk or "pad_sequence" in chunk or ":len(" in chunk or ": len(" in chunk \
-        or "stack(" in chunk and _PAD_AT_END.search(chunk) is not None or _RIGHT_SIDE.search(chunk) is not None
-
-
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
     padders = _padders(tree)
     listing = _models_return_sequences(tree)

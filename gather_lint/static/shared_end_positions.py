@@ -16,10 +16,13 @@ import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
+from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
-_MAX_OF_TWO = re.compile(r"max(?:imum)?\(\s*\w+\s*,\s*\w+\s*\)|\w\.maximum\(\s*\w+\s*\)")
+# starts with a literal: the regex engine finds candidates by a fast scan, not a try at every character
+_MAX_OF_TWO = re.compile(r"max(?:imum\(\s*\w+\s*(?:,\s*\w+\s*)?\)|\(\s*\w+\s*,\s*\w+\s*\))")
 _GATHERS = {"gather", "take_along_dim"}
+_READ_TEXT = re.compile(r"gather\(|take_along_dim\(|range\(")  # the reads _read knows, by their text
 _ROWS = {"arange", "range"}
 
 
@@ -29,11 +32,12 @@ def spelled_in(text: str) -> bool:
 
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
-    lines = {text.count("\n", 0, m.start()) + 1 for m in _MAX_OF_TWO.finditer(text)}
+    lines = match_lines(text, _MAX_OF_TWO)
+    reads = match_lines(text, _READ_TEXT)
     for scope in scopes(tree):
         first = getattr(scope, "lineno", 1)
         last = getattr(scope, "end_lineno", None) or first
-        if scope is tree or any(first <= line <= last for line in lines):
+        if scope is tree or any(first <= line <= last for line in lines) and any(first <= line <= last for line in reads):
             yield from _check_scope(scope)
 
 
