@@ -218,13 +218,13 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node, violation in ceil_floor_weights.check_module(tree, text):  # GL023: floor/ceil weights both 0
                 flag(node, violation, None)
         if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
-            for node, violation in padded_last_position.check_module(_whole(tree, text, path)):
+            for node, violation in padded_last_position.check_module(_whole(tree, text, path), text):
                 flag(node, violation, None)
         if shared_end_positions.spelled_in(text):  # GL024: two sequences read at the larger of their ends
             for node, violation in shared_end_positions.check_module(tree, text):
                 flag(node, violation, None)
         if mask_positions.spelled_in(text):  # GL007: a mask token written at n, the output read at n - 1
-            for node, violation in mask_positions.check_module(_whole(tree, text, path)):
+            for node, violation in mask_positions.check_module(_whole(tree, text, path), text):
                 flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats

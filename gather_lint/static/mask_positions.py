@@ -15,11 +15,13 @@ output at `lengths - 1` reads the last real token's position instead, silently. 
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..contract import Violation
 from ..rules import gl007_shift_misalignment as rule
+from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _MASK_TOKEN = re.compile(r"^(?:mask_?token(?:_?(?:id|idx|index))?|mask_?(?:id|idx|index))$", re.IGNORECASE)
@@ -29,32 +31,76 @@ _GATHERS = {"gather", "take_along_dim"}
 
 
 def spelled_in(text: str) -> bool:
-    return ("mask" in text or "MASK" in text) and "- 1" in text and \
-        (_MASK_IN_TEXT.search(text) is not None)
+    if not (("mask" in text or "MASK" in text) and "- 1" in text):
+        return False
+    # each half of the pattern starts with a literal, which the regex engine scans for quickly
+    return "] = " in text and _WRITTEN.search(text) is not None or "scatter" in text and _SCATTERED.search(text) is not None
 
 
 # a write of a mask token by subscript or scatter: `seq[b, n] = self.mask_token`, `.scatter_(1, pos, MASK_ID)`
-_MASK_IN_TEXT = re.compile(r"\] = [\w.]*(?:[Mm]ask_?(?:[Tt]oken(?:_?[Ii][Dd]|_?[Ii]dx)?|[Ii][Dd]|[Ii]dx|[Ii]ndex)|MASK(?:_[A-Z]+)*)\b"
-                           r"|scatter_?\([^\n]*(?:[Mm]ask_?(?:[Tt]oken|[Ii][Dd]|[Ii]dx)|MASK)")
+_WRITTEN = r"\] = [\w.]*(?:[Mm]ask_?(?:[Tt]oken(?:_?[Ii][Dd]|_?[Ii]dx)?|[Ii][Dd]|[Ii]dx|[Ii]ndex)|MASK(?:_[A-Z]+)*)\b"
+_SCATTERED = r"scatter_?\([^\n]*(?:[Mm]ask_?(?:[Tt]oken|[Ii][Dd]|[Ii]dx)|MASK)"
+_MASK_IN_TEXT = re.compile(f"{_WRITTEN}|{_SCATTERED}")
+_WRITTEN, _SCATTERED = re.compile(_WRITTEN), re.compile(_SCATTERED)
 
 
-def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
+def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violation]]:
     all_scopes = scopes(tree)
+    writing = _spanning(match_lines(text, _MASK_IN_TEXT))
     writers = {}  # function name -> index of the lengths parameter (self not counted)
-    gatherers = {}  # function name -> (input parameter index, index parameter index)
-    for scope in all_scopes[1:]:
-        params = _params(scope)
+    inline = []  # scopes that write the mask themselves
+    for scope in all_scopes:
+        if not writing(scope):
+            continue
         nodes = own_nodes(scope)
         written = _mask_writes(nodes)
+        if written:
+            inline.append(scope)
+        if scope is tree:
+            continue
+        params = _params(scope)
         returned = {n.value.id for n in nodes if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
         for seq, lengths in written:
             if seq in returned and lengths in params:
                 writers[scope.name] = params.index(lengths)
-        pair = _gathers_param(nodes, params)
-        if pair is not None:
-            gatherers[scope.name] = pair
-    for scope in all_scopes:
+    if not writers and not inline:
+        return
+    calling = _spanning(match_lines(text, re.compile(r"\b(?:%s)\(" % "|".join(writers)))) if writers else None
+    readers = [s for s in all_scopes if s in inline or calling is not None and s is not tree and calling(s)]
+    functions = {s.name: s for s in all_scopes[1:]}
+    gatherers = _Gatherers(functions)
+    for scope in readers:
         yield from _check_scope(scope, writers, gatherers)
+
+
+def _spanning(lines):
+    """Whether a function scope spans one of `lines` (the module scope: whether any line is outside a def)."""
+    ordered = sorted(lines)
+
+    def spans(scope) -> bool:
+        first, last = getattr(scope, "lineno", 1), getattr(scope, "end_lineno", None) or 1
+        if isinstance(scope, ast.Module):
+            return bool(ordered)
+        i = bisect.bisect_left(ordered, first)
+        return i < len(ordered) and ordered[i] <= last
+    return spans
+
+
+class _Gatherers:
+    """Functions of the file that gather their first argument at their second: (input, index) parameter
+    positions, read on first use."""
+
+    def __init__(self, functions):
+        self.functions, self.known = functions, {}
+
+    def __contains__(self, name) -> bool:
+        return self[name] is not None
+
+    def __getitem__(self, name):
+        if name not in self.known:
+            fn = self.functions.get(name)
+            self.known[name] = _gathers_param(own_nodes(fn), _params(fn)) if fn is not None else None
+        return self.known[name]
 
 
 def _params(fn) -> List[str]:

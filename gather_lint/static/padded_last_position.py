@@ -21,11 +21,13 @@ of `.last_hidden_state` / `.hidden_states[k]`.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
-from .tree_walk import called_name, own_nodes, scopes
+from .text_scan import match_lines
+from .tree_walk import called_name, own_nodes, scopes, statements
 
 _CASTS = {"to", "cuda", "cpu", "long", "int", "detach", "contiguous", "clone", "float"}
 # elementwise and running ops: every position stays where it was
@@ -43,18 +45,51 @@ _RIGHT_SIDE = re.compile(r"padding_side\s*=\s*[\"']right")
 _PAD_AT_END = re.compile(r"\bpad\(\s*[\w.]+\s*,\s*[(\[]\s*0\s*,|cat\(\s*[\[(]\s*\w+\s*,\s*(?:\w*pad\w*\s*[\])]|[\w.]*(?:full|zeros|ones)\()")
 
 
+# a sequence written at the front of its row: `ids[i, :len(s)] = s`, `ids[row][:n] = s`
+_FRONT_WRITE = re.compile(r"\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]")
+_LAST_READ = re.compile(r"\[:,\s*-1\b")
+_PADDING = re.compile(r"pad_sequence\(|\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]|stack\(")
+
+
 def spelled_in(text: str) -> bool:
-    return ("[:, -1" in text or "[:,-1" in text) and ("pad_sequence" in text or ":len(" in text or ": len(" in text
+    return ("[:, -1" in text or "[:,-1" in text) and ("pad_sequence" in text or _FRONT_WRITE.search(text) is not None
                                                       or "stack(" in text and _PAD_AT_END.search(text) is not None
                                                       or "padding_side" in text and _RIGHT_SIDE.search(text) is not None)
 
 
-def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
-    padders = _padders(tree)
-    listing = _models_return_sequences(tree)
-    right = _tokenizers_pad_right(tree)
-    for scope in scopes(tree):
+def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
+    reads = match_lines(text, _LAST_READ)
+    right = "padding_side" in text and _RIGHT_SIDE.search(text) is not None and _tokenizers_pad_right(tree)
+    within = _Lines(reads)
+    readers = [scope for scope in scopes(tree) if within(scope)]  # only the scopes that read a last position
+    if not readers:
+        return
+    padders = _padders(tree, _Lines(match_lines(text, _PADDING)))
+    listing = _Lazy(lambda: _models_return_sequences(tree))
+    for scope in readers:
         yield from _check_scope(scope, padders, listing, right)
+
+
+class _Lines:
+    """Whether a scope spans one of some lines."""
+
+    def __init__(self, lines):
+        self.lines = sorted(lines)
+
+    def __call__(self, scope) -> bool:
+        first, last = getattr(scope, "lineno", 1), getattr(scope, "end_lineno", None) or 1
+        i = bisect.bisect_left(self.lines, first)
+        return scope.__class__ is ast.Module or i < len(self.lines) and self.lines[i] <= last
+
+
+class _Lazy:
+    def __init__(self, make):
+        self.make, self.done, self.value = make, False, None
+
+    def __bool__(self) -> bool:
+        if not self.done:
+            self.value, self.done = self.make(), True
+        return bool(self.value)
 
 
 def _tokenizers_pad_right(tree: ast.Module) -> bool:
@@ -80,11 +115,13 @@ def _tokenized_with_padding(value) -> bool:
         and padding.value in (True, "longest", "max_length")
 
 
-def _padders(tree: ast.Module) -> Dict[str, Set[Optional[int]]]:
+def _padders(tree: ast.Module, padding) -> Dict[str, Set[Optional[int]]]:
     """Functions of the file returning a right-padded buffer: name -> positions in the returned tuple
-    (None: the whole return value)."""
+    (None: the whole return value). Only functions spanning a line that pads (`padding`) are read."""
     found: Dict[str, Set[Optional[int]]] = {}
     for scope in scopes(tree)[1:]:
+        if not padding(scope):
+            continue
         nodes = own_nodes(scope)
         padded = _padded_names(nodes, {})
         fills, rows = _fills_and_rows(nodes)
@@ -203,7 +240,7 @@ def _pads_right(value) -> bool:
 def _models_return_sequences(tree: ast.Module) -> bool:
     """Whether the file's models (classes with a `forward`) all return a list or a tuple, and there is one."""
     verdicts = []
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.ClassDef):
             forward = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
             if forward is not None:
