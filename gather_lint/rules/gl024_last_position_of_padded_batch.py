@@ -18,6 +18,11 @@ The same mistake for a pair of sequences: each row's position computed the same 
 (``c = first_pad(chosen)``, ``r = first_pad(rejected)``) and both read at ``torch.maximum(c, r) - 1`` (by
 ``gather`` or ``x[torch.arange(B), idx]``) reads the shorter sequence of each pair past its own last token, at
 padding; read each at its own position.
+
+The mirror image: a batch padded on the *left* (each sequence written at the end of its row,
+``ids[i, -len(s):] = s``; ``pad_sequence(..., padding_side="left")``; a tokenizer set to ``padding_side = "left"``)
+read at ``mask.sum(1) - 1``, the last real position of a right-padded batch: every row's last token is at the
+last position, so shorter rows are read at padding or an earlier token.
 """
 from typing import Optional
 
@@ -81,4 +86,14 @@ def shared_end(read: str, sequence: str, index: str, made: str, other: str) -> V
         f"`{other}`'s positions: in every row where `{sequence}` is the shorter one this reads past its own last "
         f"token (padding), silently; read each sequence at its own position",
         help=f"read `{read}` at `{sequence}`'s own position, not the larger of the two",
+    )
+
+
+def left_padded_count(read: str, ids: str) -> Violation:
+    return Violation(
+        CODE, SEVERITY,
+        f"`{read}` reads each row at its count of real tokens minus one, but `{ids}` is padded on the left: every "
+        f"row's last token is at the last position, so each row shorter than the longest is read at padding or an "
+        f"earlier token, silently; read `[:, -1]` (left padding) or pad on the right",
+        help="on a left-padded batch the last token of every row is at position -1",
     )

@@ -16,7 +16,7 @@ from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
-from . import mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
+from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
 from .source import SourceFile
@@ -80,7 +80,7 @@ def local_trigger(text: str) -> bool:
 def _reads_whole_file(text: str) -> bool:
     """Checks that parse the whole file themselves (their patterns name no op): the blocks kept for the
     others do not matter to them, and keeping theirs would make every caller of those blocks analysed."""
-    return padded_last_position.spelled_in(text) or mask_positions.spelled_in(text)
+    return padded_last_position.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
 
 
 def _read_by_syntax(chunk: str) -> bool:
@@ -112,7 +112,7 @@ def mentions_op(text: str) -> bool:
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
         or library_causal_lms.spelled_in(text) or padded_last_position.spelled_in(text) \
-        or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text)
+        or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -219,6 +219,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 flag(node, violation, None)
         if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
             for node, violation in padded_last_position.check_module(_whole(tree, text, path), text):
+                flag(node, violation, None)
+        if left_padded_counts.spelled_in(text):  # GL024: a left-padded batch read at mask.sum(1) - 1
+            for node, violation in left_padded_counts.check_module(_whole(tree, text, path), text):
                 flag(node, violation, None)
         if shared_end_positions.spelled_in(text):  # GL024: two sequences read at the larger of their ends
             for node, violation in shared_end_positions.check_module(tree, text):
