@@ -1,4 +1,4 @@
-"""GL023 (static/ceil_floor_weights.py): a value spread between `floor(b)` and `ceil(b)` with weights
+"""GL026 (static/ceil_floor_weights.py): a value spread between `floor(b)` and `ceil(b)` with weights
 `ceil(b) - b` and `b - floor(b)` is lost where b is a whole number.
 
 Each flagged snippet binds `spread` (what the code wrote) and `total` (what went in); torch must show
@@ -148,18 +148,18 @@ def _mass(scope):
 @pytest.mark.parametrize("name,code,line", FLAGGED, ids=[c[0] for c in FLAGGED])
 def test_flagged_and_torch_drops_the_mass(name, code, line):
     found = [(f.line, f.code) for f in lint(textwrap.dedent(code))]
-    assert (line, "GL023") in found, found
+    assert (line, "GL026") in found, found
     scope = run_snippet(code)
     assert not torch.allclose(_mass(scope), scope["total"])
 
 
 @pytest.mark.parametrize("name,code", NEAR_MISSES, ids=[c[0] for c in NEAR_MISSES])
 def test_near_miss_is_silent_and_torch_keeps_the_mass(name, code):
-    assert [f for f in lint(textwrap.dedent(code)) if f.code == "GL023"] == []
+    assert [f for f in lint(textwrap.dedent(code)) if f.code == "GL026"] == []
     scope = run_snippet(code)
     assert torch.allclose(_mass(scope), scope["total"])
 
 
 def test_message_names_the_neighbours_and_the_fix():
-    message = next(f.message for f in lint(textwrap.dedent(FLAGGED[0][1])) if f.code == "GL023")
+    message = next(f.message for f in lint(textwrap.dedent(FLAGGED[0][1])) if f.code == "GL026")
     assert "`lo` and `hi`" in message and "`lo + 1`" in message

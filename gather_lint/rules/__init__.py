@@ -24,8 +24,8 @@ _MODULES = (
     "gl020_one_hot_pick_summed_over_batch",
     "gl021_top_k_keeps_one_extra",
     "gl022_penalty_divides_negative_logits",
-    "gl023_interpolation_weights_vanish",
     "gl024_last_position_of_padded_batch",
+    "gl026_interpolation_weights_vanish",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

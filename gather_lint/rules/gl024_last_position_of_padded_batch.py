@@ -75,7 +75,7 @@ def last_position(read: str, ids: str) -> Violation:
         f"`{read}` reads the last position of every row, but `{ids}` is padded on the right: for each row shorter "
         f"than the longest that position is padding, so those rows get a pad token's state, silently; gather each "
         f"row at its own last real position (`[torch.arange(B), mask.sum(1) - 1]`) or pad on the left",
-        help="gather each row at its last real position (`mask.sum(1) - 1`)",
+        help="gather each row at its own last real position (`[torch.arange(B), mask.sum(1) - 1]`) or pad on the left",
     )
 
 
@@ -85,7 +85,7 @@ def shared_end(read: str, sequence: str, index: str, made: str, other: str) -> V
         f"`{read}` (made from `{sequence}`) is read at `{index}` = `{made}`, the larger of `{sequence}`'s and "
         f"`{other}`'s positions: in every row where `{sequence}` is the shorter one this reads past its own last "
         f"token (padding), silently; read each sequence at its own position",
-        help=f"read `{read}` at `{sequence}`'s own position, not the larger of the two",
+        help="read each sequence at its own position",
     )
 
 
@@ -95,5 +95,5 @@ def left_padded_count(read: str, ids: str) -> Violation:
         f"`{read}` reads each row at its count of real tokens minus one, but `{ids}` is padded on the left: every "
         f"row's last token is at the last position, so each row shorter than the longest is read at padding or an "
         f"earlier token, silently; read `[:, -1]` (left padding) or pad on the right",
-        help="on a left-padded batch the last token of every row is at position -1",
+        help="read `[:, -1]` (left padding) or pad on the right",
     )

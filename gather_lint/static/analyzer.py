@@ -215,7 +215,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
                 flag(node, violation, None)
         if ceil_floor_weights.spelled_in(text):
-            for node, violation in ceil_floor_weights.check_module(tree, text):  # GL023: floor/ceil weights both 0
+            for node, violation in ceil_floor_weights.check_module(tree, text):  # GL026: floor/ceil weights both 0
                 flag(node, violation, None)
         if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
             for node, violation in padded_last_position.check_module(_whole(tree, text, path), text):

@@ -1,4 +1,4 @@
-"""GL023: linear-interpolation weights `(ceil(b) - b)` and `(b - floor(b))` that are both 0 on whole numbers.
+"""GL026: linear-interpolation weights `(ceil(b) - b)` and `(b - floor(b))` that are both 0 on whole numbers.
 
 Spreading a value between the two neighbours of a fractional position `b` (the categorical-DQN projection,
 histogram binning, a linear splat) takes `l = b.floor()`, `u = b.ceil()` and writes `w * (u - b)` at `l` and
@@ -15,7 +15,7 @@ import ast
 import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from ..rules import gl023_interpolation_weights_vanish as rule
+from ..rules import gl026_interpolation_weights_vanish as rule
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 

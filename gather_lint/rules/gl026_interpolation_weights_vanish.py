@@ -1,4 +1,4 @@
-"""GL023 interpolation weights vanish: `ceil(b) - b` and `b - floor(b)` are both 0 when b is a whole number.
+"""GL026 interpolation weights vanish: `ceil(b) - b` and `b - floor(b)` are both 0 when b is a whole number.
 
 Spreading a value between the two neighbours of a fractional position ``b`` (the categorical-DQN target
 projection, soft histogram binning, a linear splat) is often written ``l = b.floor().long()``,
@@ -16,7 +16,7 @@ from typing import Optional
 from ..contract import WARNING, Site, Violation
 from ._example import Example
 
-CODE = "GL023"
+CODE = "GL026"
 NAME = "interpolation-weights-vanish"
 SEVERITY = WARNING
 FIX = None
@@ -60,7 +60,10 @@ def vanishing_weights(low: str, up: str, position: str, upper_weight: str, lower
         CODE, SEVERITY,
         f"`{low}` and `{up}` are `{position}` rounded down and up: where `{position}` is a whole number they are "
         f"the same bin and both weights `{upper_weight}` and `{lower_weight}` are 0, so that value is never added "
-        f"(its mass is dropped), silently; take the upper neighbour as `{low} + 1` (clamped to the last bin) or "
-        f"move one neighbour where `{low} == {up}`",
-        help=f"take the upper neighbour as `{low} + 1` instead of a ceil",
+        f"(its mass is dropped), silently; {_fix(low, up)}",
+        help=_fix(low, up),
     )
+
+
+def _fix(low: str, up: str) -> str:
+    return f"take the upper neighbour as `{low} + 1` (clamped to the last bin) or move one neighbour where `{low} == {up}`"
