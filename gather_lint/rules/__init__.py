@@ -25,7 +25,9 @@ _MODULES = (
     "gl021_top_k_keeps_one_extra",
     "gl022_penalty_divides_negative_logits",
     "gl023_top_one_drops_k_dim",
+    "gl024_last_position_of_padded_batch",
     "gl025_table_overwritten_by_lookup",
+    "gl026_interpolation_weights_vanish",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

@@ -62,6 +62,15 @@ and nothing cuts or overwrites the last position.
 A completion joined after a prompt (``seq = torch.cat([prompt, completion], dim=1)``) covers positions
 ``[len(prompt):]`` of the joined ids (the length read as ``prompt.size(1)``, ``prompt.shape[-1]`` or a name
 assigned it), so the logits on ``seq`` cut ``[:, start:]`` score each completion token at its own position.
+Next-token scores (``logits[:, :-1]`` gathered with ``seq[:, 1:]``) cut ``[:, len(prompt):]`` start one token
+into the completion: its first token's score is left out (the slice starts at ``len(prompt) - 1`` after the
+shift). Also followed into a function of the file that every call hands the joined ids and the prompt's length.
+
+A mask token written after each row's last real token (``seq[b, n[b]] = mask_token``, ``seq[torch.arange(B), n]``,
+``seq.scatter_(1, n.unsqueeze(1), MASK_ID)``, also by a function of the file returning the sequence) and the
+model's output on that sequence read at ``n - 1`` (a gather, a row-wise pick, or a function of the file that
+gathers its first argument at its second) reads the last real token's state instead of the mask's; the token
+must be named as a mask token (an end token read one position earlier is the causal-LM idiom).
 
 Tokens appended at the end of a concatenation (``seq = torch.cat((prompt, actions), dim=-1)``) and scored
 with the first positions of the model's output on it (``probs[:, :actions.shape[-1]]`` beside ``actions``)

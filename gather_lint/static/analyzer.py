@@ -15,7 +15,8 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
-from . import autograd_backward, backward_grads, distribution_values, head_columns, rolled_labels, sign_blind_penalty
+from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
+from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
 from .calls import MAX_DEPTH, ModuleContext
 from .interpreter import Interpreter
@@ -77,6 +78,12 @@ def local_trigger(text: str) -> bool:
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
 
 
+def _reads_whole_file(text: str) -> bool:
+    """Checks that parse the whole file themselves (their patterns name no op): the blocks kept for the
+    others do not matter to them, and keeping theirs would make every caller of those blocks analysed."""
+    return padded_last_position.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
+
+
 def _read_by_syntax(chunk: str) -> bool:
     """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
     return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk) or top_one_paths.spelled_in(chunk) \
@@ -106,7 +113,8 @@ def mentions_op(text: str) -> bool:
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
-        or library_causal_lms.spelled_in(text) or table_mixtures.spelled_in(text)
+        or library_causal_lms.spelled_in(text) or table_mixtures.spelled_in(text) or padded_last_position.spelled_in(text) \
+        or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
 
 
 def _float_keys_in_script(text: str) -> bool:
@@ -140,7 +148,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         tree = parse_relevant(text, path)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return FileResult(path, [_parse_error(path, exc)], stats)
-    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body):
+    if all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body) and not _reads_whole_file(text):
         return FileResult(path, [], stats)  # the file matched as a whole, but none of its blocks does
     stats.parsed = 1
     source = SourceFile(text)
@@ -213,6 +221,21 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                 flag(node, violation, None)
         if overwritten_tables.spelled_in(text):
             for node, violation in overwritten_tables.check_module(tree):  # GL025: a table replaced by its lookup
+                flag(node, violation, None)
+        if ceil_floor_weights.spelled_in(text):
+            for node, violation in ceil_floor_weights.check_module(tree, text):  # GL026: floor/ceil weights both 0
+                flag(node, violation, None)
+        if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
+            for node, violation in padded_last_position.check_module(_whole(tree, text, path), text):
+                flag(node, violation, None)
+        if left_padded_counts.spelled_in(text):  # GL024: a left-padded batch read at mask.sum(1) - 1
+            for node, violation in left_padded_counts.check_module(_whole(tree, text, path), text):
+                flag(node, violation, None)
+        if shared_end_positions.spelled_in(text):  # GL024: two sequences read at the larger of their ends
+            for node, violation in shared_end_positions.check_module(tree, text):
+                flag(node, violation, None)
+        if mask_positions.spelled_in(text):  # GL007: a mask token written at n, the output read at n - 1
+            for node, violation in mask_positions.check_module(_whole(tree, text, path), text):
                 flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
@@ -290,6 +313,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         # a per-token loss, or a library causal LM given labels, pairs positions for GL007's module pass
         keep = [kept or token_losses.spelled_in(chunk) or library_causal_lms.spelled_in(chunk)
                 for kept, (_, chunk) in zip(keep, chunks)]
+    if shared_end_positions.spelled_in(text):  # a row-wise pick at the shared end names no op
+        keep = [kept or shared_end_positions.spelled_in(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]

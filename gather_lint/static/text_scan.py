@@ -77,3 +77,13 @@ def any_match(text: str, needle: str, pattern: Pattern[str]) -> bool:
 def followed_by_boundary(text: str, end: int) -> bool:
     """`\\b` after a word that ends at `end`."""
     return end >= len(text) or not _word_char(text[end])
+
+
+def match_lines(text: str, pattern: Pattern[str]) -> set:
+    """The line numbers (from 1) where `pattern` matches, counting newlines once from one match to the next."""
+    lines, line, last = set(), 1, 0
+    for m in pattern.finditer(text):
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        lines.add(line)
+    return lines

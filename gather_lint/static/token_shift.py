@@ -159,6 +159,7 @@ class _Scope:
         self.assumed: set = set()  # those of them the summary assumes left out
         self.returned: list = []  # what a summarised helper's return statements give
         self.lengths: Dict[str, str] = {}  # length spellings of joined sequences -> one symbol (joined_sequences)
+        self.joins: Dict[tuple, Tuple[str, str]] = {}  # a joined ids' base -> (first part, second part) (joined_sequences)
         self.documented: Dict[str, str] = {}  # model parameters the docstring calls causal (documented_models)
         self.methods: Dict[str, tuple] = {}  # the file's methods that gather like a helper (method_helpers)
         self.assumed_given: Dict[str, bool] = {}  # a function's optional parameters: the path followed, given or not
@@ -359,6 +360,8 @@ class _Scope:
         if window is None:
             return None
         view = replace(owner, window=window)
+        if owner.scores and owner.base in self.joins and window != owner.window:
+            self._completion_cut(node, view, *self.joins[owner.base])
         return Column(view, -1) if column and owner.is_ids else (None if column else view)
 
     def _member(self, owner, owner_node, key: str):
@@ -421,10 +424,26 @@ class _Scope:
         self.env[target] = View(base, FULL)
         self.env[parts[0]] = View(base, (ZERO, cut))
         self.env[parts[1]] = View(base, (cut, FULL[1]))
+        self.joins[base] = parts
         for name in parts:  # their lengths stay what they were: the symbol is fixed now
             self.lengths[f"{name}.size(1)"] = self.lengths[f"{name}.size(-1)"] = f"len({name})"
             self.lengths[f"{name}.shape[1]"] = self.lengths[f"{name}.shape[-1]"] = f"len({name})"
         return True
+
+    def receive_join(self, sequence: str, length: str, first: str, second: str) -> None:
+        """A joined sequence and its first part's length handed in by every caller (joined_sequences.handed)."""
+        base = (sequence, 0)
+        self.env[sequence] = View(base, FULL)
+        self.joins[base] = (first, second)
+        self.lengths[length] = f"len({first})"
+
+    def _completion_cut(self, node: ast.Subscript, view: View, first: str, second: str) -> None:
+        """Next-token scores of a joined sequence cut to start one token after its second part: that part's
+        first token is left out (`logprobs[:, len(prompt):]` after the shift by one)."""
+        start = _lin({f"len({first})": 1})
+        if view.window == (_add(start, ONE), FULL[1]):
+            self.found.append((node, joined_sequences.first_token_dropped(ast.unparse(node), _text_of(view.base),
+                                                                          first, second)))
 
     def call(self, node: ast.Call):
         found = self._call(node)
@@ -1197,6 +1216,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     for fn_name, params in handed_models.items():
         passed[fn_name] = {**params, **passed.get(fn_name, {})}
     handed = module_scope.handed  # batches of a producer handed to a module function: {function: {param: keys}}
+    joins = joined_sequences.handed(tree, text) if "cat(" in text or "concat(" in text else {}
 
     def run(fn, received=None):
         classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
@@ -1215,6 +1235,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         for param, (base, keys) in (received or {}).items():  # the caller's batch, under the parameter's name
             scope.env[param] = View(base, FULL)
             scope.batch_keys[base] = keys
+        if fn.name in joins:
+            scope.receive_join(*joins[fn.name])
         scope.run(fn.body)
         return scope.found
 
