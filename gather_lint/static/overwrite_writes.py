@@ -25,6 +25,7 @@ from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from .repeated_indices import literal_only, named_only, repeats
+from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .values import DimVal, Literal, TensorVal
 
@@ -139,7 +140,15 @@ class OverwriteWriteMixin:
         if not components:
             return None
         found = [self.expr(c) for c in components]
-        if not all(repeats(v) for v in found) or all(named_only(v) for v in found):
+        # a row number spread along the rows (`arange(B)[:, None]`, `.unsqueeze(1).expand_as(ids)`) tells the
+        # rows apart, not the positions within one: those repeat wherever the other components repeat in a row
+        rows = [row_numbers(self, c, v) for c, v in zip(components, found)]
+        others = [v for v, row in zip(found, rows) if not row]
+        # several ids per row ([B, S], S not 1) are running text, where ids repeat, as scatter's check has it
+        sequences = any(rows) and bool(others) and all(_several_per_row(v) for v in others)
+        if sequences:
+            found = others
+        if not all(repeats(v) for v in found) or (all(named_only(v) for v in found) and not sequences):
             return None
         origins = []
         for v in found:
@@ -206,6 +215,12 @@ def _more_entries_than_positions(index, buffer, dim, vector: bool = False) -> Op
     if entries is None or positions is None or entries <= positions:
         return None
     return f"{entries} entries for {positions} positions along dim {axis}, so some positions certainly repeat"
+
+
+def _several_per_row(t) -> bool:
+    """[B, S] with S not known to be 1."""
+    return isinstance(t, TensorVal) and t.shape is not None and not t.shape.variadic and len(t.shape.dims) == 2 \
+        and dim_value(t.shape.dims[1]) != 1
 
 
 def _fresh_zeros(t) -> bool:
