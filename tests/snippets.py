@@ -9,3 +9,15 @@ def run_snippet(code: str) -> dict:
     scope: dict = {"__name__": "__main__"}
     exec(compile(textwrap.dedent(code), SNIPPET_FILE, "exec"), scope)
     return scope
+
+
+def run_program(program: str, result: str = "RESULT"):
+    """Run a complete program as a script and give back the global it leaves under `result`."""
+    scope: dict = {"__name__": "__main__"}
+    exec(compile(program, "<program>", "exec"), scope)
+    return scope[result]
+
+
+def expected_lines(program: str) -> list:
+    """The lines a program marks with a trailing `# expect`: where its findings belong."""
+    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]

@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 # a module: two encoders' node features joined, then written back to the nodes (shapes in comments)
 JOINED_NODE_FEATURES = """
@@ -70,19 +71,9 @@ def _program(template: str, fill: dict) -> str:
     return text
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
 def _library(program: str) -> str:
     """The program without its driver: no call's sizes, only the names the code gives."""
     return program.split('if __name__ == "__main__":')[0]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -90,10 +81,10 @@ def test_a_cat_doubling_one_side_is_reported_and_torch_raises(case, torch):
     template, bad_fill, _ = CASES[case]
     bad = _program(template, bad_fill)
     found = [f for f in lint(_library(bad)) if f.code == "GL003"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(_library(bad))
+    assert [f.line for f in found] == expected_lines(bad), lint(_library(bad))
     assert "2*" in found[0].message
     with pytest.raises((RuntimeError, IndexError)):
-        _run(bad)
+        run_program(bad)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -101,7 +92,7 @@ def test_the_matching_cat_is_silent_and_torch_runs(case, torch):
     template, _, good_fill = CASES[case]
     good = _program(template, good_fill)
     assert [f.code for f in lint(good)] == [] and [f.code for f in lint(_library(good))] == []
-    _run(good)
+    run_program(good)
 
 
 @pytest.mark.parametrize("code", [

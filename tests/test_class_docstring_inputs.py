@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 LAST_TOKEN_POOLER = '''
 import torch
@@ -67,23 +68,13 @@ def _program(template: str, use: str) -> str:
     return textwrap.dedent(template).replace("{use}", use)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_an_unexpanded_index_is_reported_from_the_class_docstring_and_torch_reads_one_feature(style, torch):
     bad = _program(STYLES[style][0], "")
     found = lint(bad)
-    assert [f.line for f in found] == _expected_lines(bad)[:1], found
+    assert [f.line for f in found] == expected_lines(bad)[:1], found
     assert found[0].code in ("GL005", "GL009")
-    covered, width = _run(bad)
+    covered, width = run_program(bad)
     covered = covered[-1] if isinstance(covered, torch.Size) else covered
     assert covered == 1 and width > 1  # torch: one feature per row, not all of them
 
@@ -93,7 +84,7 @@ def test_the_expanded_index_is_silent_and_torch_reads_every_feature(style, torch
     template, fix = STYLES[style]
     good = _program(template, fix)
     assert lint(good) == []
-    covered, width = _run(good)
+    covered, width = run_program(good)
     covered = covered[-1] if isinstance(covered, torch.Size) else covered
     assert covered == width
 

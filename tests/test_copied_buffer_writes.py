@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 EVENT_CLOCK = """
 import torch
@@ -77,24 +78,14 @@ def _program(template: str, write: str) -> str:
     return textwrap.dedent(template).replace("{write}", write)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_a_crowded_write_into_a_copied_buffer_is_reported_and_torch_loses_values(style, torch):
     template, bad_write, _ = STYLES[style]
     bad = _program(template, bad_write)
     found = [f for f in lint(bad) if f.code == "GL013"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "certainly repeat" in found[0].message
-    assert _run(bad) is False  # torch: one write per position survives, not the largest
+    assert run_program(bad) is False  # torch: one write per position survives, not the largest
 
 
 @pytest.mark.parametrize("style", sorted(STYLES))
@@ -102,7 +93,7 @@ def test_a_reducing_write_is_silent_and_torch_keeps_the_largest(style, torch):
     template, _, good_write = STYLES[style]
     good = _program(template, good_write)
     assert lint(good) == []
-    assert _run(good) is True
+    assert run_program(good) is True
 
 
 def test_fewer_entries_than_positions_stay_silent():

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 # capacity-limited routing in a module: the expert runs on the kept tokens, the write uses all of them
 CAPACITY_MODULE = """
@@ -95,25 +96,15 @@ def _program(template: str, index: str) -> str:
     return textwrap.dedent(template).replace("{index}", index)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_src_rows_from_a_cut_of_the_index_are_reported_and_torch_raises(style, torch):
     template, full, _ = STYLES[style]
     bad = _program(template, full)
     found = [f for f in lint(bad) if f.code == "GL003"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "cut" not in found[0].message or "one row per entry of" in found[0].message
     with pytest.raises((RuntimeError, IndexError)):
-        _run(bad)
+        run_program(bad)
 
 
 @pytest.mark.parametrize("style", sorted(STYLES))
@@ -121,7 +112,7 @@ def test_the_cut_as_index_is_silent_and_torch_runs(style, torch):
     template, _, cut = STYLES[style]
     good = _program(template, cut)
     assert [f.code for f in lint(good)] == []
-    _run(good)
+    run_program(good)
 
 
 INDEX_CUT_SOURCE_WHOLE = """
@@ -145,7 +136,7 @@ def test_an_index_cut_against_a_whole_source_is_reported_and_torch_raises(torch)
     assert [f.line for f in found] == [6], lint(library)
     assert "fewer indices than source rows" in found[0].message
     with pytest.raises((RuntimeError, IndexError)):
-        _run(INDEX_CUT_SOURCE_WHOLE)
+        run_program(INDEX_CUT_SOURCE_WHOLE)
 
 
 @pytest.mark.parametrize("code", [
@@ -249,17 +240,17 @@ def test_a_subscript_write_of_rows_from_a_cut_is_reported_and_torch_raises(op, t
     key = "idx" if op == "=" else "idx, :"
     bad = textwrap.dedent(ROUTER_WRITES).replace("{op}", op).replace("{key}", key)
     found = [f for f in lint(bad) if f.code == "GL003"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert f"{op} ...`" in found[0].message
     with pytest.raises(RuntimeError):
-        _run(bad)
+        run_program(bad)
 
 
 @pytest.mark.parametrize("op", ["=", "+="])
 def test_a_subscript_write_at_the_cut_is_silent_and_torch_runs(op, torch):
     good = textwrap.dedent(ROUTER_WRITES).replace("{op}", op).replace("{key}", "kept" if op == "=" else "kept, :")
     assert [f.code for f in lint(good)] == []
-    _run(good)
+    run_program(good)
 
 
 @pytest.mark.parametrize("cut", ["idx[valid > 0]", "idx[~(valid <= 0)]", "idx.narrow(0, 0, 2)", "idx.masked_select(valid > 0)"])
@@ -315,12 +306,12 @@ if __name__ == "__main__":
 
 def test_an_element_of_a_module_list_keeps_the_rows_and_torch_raises(torch):
     bad = _program(EXPERT_LIST, "idx")
-    assert [(f.code, f.line) for f in lint(bad)] == [("GL003", n) for n in _expected_lines(bad)], lint(bad)
+    assert [(f.code, f.line) for f in lint(bad)] == [("GL003", n) for n in expected_lines(bad)], lint(bad)
     with pytest.raises(RuntimeError):
-        _run(bad)
+        run_program(bad)
     good = _program(EXPERT_LIST, "top")
     assert lint(good) == []
-    _run(good)
+    run_program(good)
 
 
 @pytest.mark.parametrize("whole", ["idx[:]", "idx[0:]", "idx[:len(idx)]", "idx[: idx.size(0)]", "idx[:idx.shape[0]]"])

@@ -5,6 +5,7 @@ import textwrap
 import pytest
 
 from .conftest import codes, lint
+from .snippets import run_program
 
 MODULE_POLICY = """
 import torch
@@ -85,12 +86,6 @@ def _program(template: str, value: str) -> str:
     return textwrap.dedent(template).replace("{value}", value)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_a_column_value_is_reported_and_torch_returns_n_by_n(style, torch):
     template, column, flat = STYLES[style]
@@ -99,7 +94,7 @@ def test_a_column_value_is_reported_and_torch_returns_n_by_n(style, torch):
     scored_lines = [n for n, text in enumerate(bad.splitlines(), 1) if f"log_prob({column})" in text]
     assert sorted(f.line for f in found) == scored_lines, lint(bad)  # in the function and in its driver
     assert all(f"`{flat}`" in f.message for f in found)  # the fix names the flat value
-    scored, values = _run(bad)
+    scored, values = run_program(bad)
     assert scored.shape == (len(values), len(values))  # torch: every value under every row's distribution
 
 
@@ -108,7 +103,7 @@ def test_the_flat_value_is_silent_and_torch_returns_one_per_row(style, torch):
     template, _, flat = STYLES[style]
     good = _program(template, flat)
     assert "GL006" not in codes(good)
-    scored, values = _run(good)
+    scored, values = run_program(good)
     assert scored.shape == values.shape
 
 

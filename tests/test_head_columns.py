@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 CRITIC_MSE = """
 import torch
@@ -102,23 +103,13 @@ def _program(template: str, use: str) -> str:
     return textwrap.dedent(template).replace("{use}", use)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_a_head_column_against_per_row_targets_is_reported_and_torch_grows_it(style, torch):
     bad = _program(STYLES[style], "")
     found = [f for f in lint(bad) if f.code == "GL006"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "width-1 layer" in found[0].message and ".squeeze(-1)" in (found[0].help or "")
-    grown, n = _run(bad)
+    grown, n = run_program(bad)
     assert tuple(grown) == (n, n)  # torch: every row's value against every target
 
 
@@ -126,7 +117,7 @@ def test_a_head_column_against_per_row_targets_is_reported_and_torch_grows_it(st
 def test_the_squeezed_head_is_silent_and_torch_keeps_one_per_row(style, torch):
     good = _program(STYLES[style], ".squeeze(-1)")
     assert [f.code for f in lint(good)] == []
-    grown, n = _run(good)
+    grown, n = run_program(good)
     assert tuple(grown) == (n,)
 
 
@@ -255,9 +246,9 @@ KEEPDIM_STYLES = {"dqn-module-max-target": KEEPDIM_DQN, "docstring-cosine-sum": 
 def test_a_keepdim_column_against_per_row_values_is_reported_and_torch_grows_it(style, torch):
     bad = _program(KEEPDIM_STYLES[style], "")
     found = [f for f in lint(bad) if f.code == "GL006"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "keepdim reduction" in found[0].message
-    grown, n = _run(bad)
+    grown, n = run_program(bad)
     assert tuple(grown) == (n, n)
 
 
@@ -265,7 +256,7 @@ def test_a_keepdim_column_against_per_row_values_is_reported_and_torch_grows_it(
 def test_the_squeezed_keepdim_column_is_silent_and_torch_keeps_one_per_row(style, torch):
     good = _program(KEEPDIM_STYLES[style], ".squeeze(-1)")
     assert [f.code for f in lint(good)] == []
-    grown, n = _run(good)
+    grown, n = run_program(good)
     assert tuple(grown) == (n,)
 
 

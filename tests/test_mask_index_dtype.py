@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines
 
 # {cast} is "" for the mistake and ".long()" for the fix; the call carries `# expect`
 PROGRAMS = {
@@ -96,15 +97,11 @@ def _program(name: str, cast: str) -> str:
     return textwrap.dedent(PROGRAMS[name]).replace("{cast}", cast)
 
 
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_a_mask_or_narrow_cast_as_index_is_reported_and_torch_raises(name, torch):
     bad = _program(name, "")
     found = [f for f in lint(bad) if f.code == "GL008"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "bool" in found[0].message or "uint8" in found[0].message
     with pytest.raises(RuntimeError, match="(?i)expected dtype|dtype of indices"):
         exec(compile(bad, "<program>", "exec"), {"__name__": "__main__"})

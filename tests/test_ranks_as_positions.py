@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 PROGRAMS = {
     "helper-with-literal-k-and-sort-indices": """
@@ -85,16 +86,6 @@ def _program(name: str, rows: str) -> str:
     return textwrap.dedent(PROGRAMS[name]).replace("{rows}", rows)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 def _picked(source, rows):
     return torch_module().stack([source[b, rows[b]] for b in range(source.shape[0])])
 
@@ -113,9 +104,9 @@ def torch_module():
 def test_ranks_used_as_positions_are_reported_and_torch_reads_the_first_k(name, torch):
     bad = _program(name, RANKS[name])
     found = [f for f in lint(bad) if f.code == "GL004"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "ranks" in found[0].message and "torch.sort" in found[0].message
-    out, source, best = _run(bad)
+    out, source, best = run_program(bad)
     k = best.shape[1]
     assert all(_rows_read(out[b], source[b]) == set(range(k)) for b in range(len(out)))  # always rows 0..k-1
     assert any(_rows_read(out[b], source[b]) != set(best[b].tolist()) for b in range(len(out)))
@@ -125,7 +116,7 @@ def test_ranks_used_as_positions_are_reported_and_torch_reads_the_first_k(name, 
 def test_the_sorted_positions_are_silent_and_torch_reads_the_chosen_rows(name, torch):
     good = _program(name, POSITIONS[name])
     assert [f.code for f in lint(good)] == []
-    out, source, best = _run(good)
+    out, source, best = run_program(good)
     assert torch.equal(out, _picked(source, best))
 
 

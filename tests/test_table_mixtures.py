@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 SOFT_CODES_MODULE = """
 import torch
@@ -103,24 +104,14 @@ def _program(template: str, dim: str) -> str:
     return textwrap.dedent(template).replace("{dim}", dim)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_a_softmax_mixing_table_rows_along_another_dim_is_reported_and_torch_disagrees(style, torch):
     template, bad_dim, _ = STYLES[style]
     bad = _program(template, bad_dim)
     found = [f for f in lint(bad) if f.code == "GL018"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "embedding table" in found[0].message
-    assert _run(bad) is False  # torch: not the mixture of rows weighted over the table's entries
+    assert run_program(bad) is False  # torch: not the mixture of rows weighted over the table's entries
 
 
 def test_the_helper_call_is_told_which_dim_to_pass():
@@ -134,7 +125,7 @@ def test_the_softmax_over_the_table_rows_dim_is_silent_and_torch_agrees(style, t
     template, _, good_dim = STYLES[style]
     good = _program(template, good_dim)
     assert lint(good) == []
-    assert _run(good) is True
+    assert run_program(good) is True
 
 
 @pytest.mark.parametrize("code", [

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import expected_lines, run_program
 
 ROUTER_MODULE = """
 import torch
@@ -113,23 +114,13 @@ def _program(template: str, keep: str) -> str:
     return textwrap.dedent(template).replace("{keep}", keep)
 
 
-def _run(program: str):
-    scope: dict = {"__name__": "__main__"}
-    exec(compile(program, "<program>", "exec"), scope)
-    return scope["RESULT"]
-
-
-def _expected_lines(program: str):
-    return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_a_top_one_pick_without_its_dim_is_reported_and_torch_gives_another_rank(style, torch):
     bad = _program(STYLES[style], "")
     found = [f for f in lint(bad) if f.code == "GL023"]
-    assert [f.line for f in found] == _expected_lines(bad), lint(bad)
+    assert [f.line for f in found] == expected_lines(bad), lint(bad)
     assert "keepdim=True" in (found[0].help or "")
-    one, k = _run(bad)
+    one, k = run_program(bad)
     assert one == k - 1  # torch: the top-1 path lost the picked dim
 
 
@@ -137,7 +128,7 @@ def test_a_top_one_pick_without_its_dim_is_reported_and_torch_gives_another_rank
 def test_keepdim_is_silent_and_torch_gives_the_same_rank(style, torch):
     good = _program(STYLES[style], ", keepdim=True")
     assert lint(good) == []
-    one, k = _run(good)
+    one, k = run_program(good)
     assert one == k
 
 

@@ -96,7 +96,6 @@ def _shifted_scores(scores: torch.Tensor) -> bool:
 
 
 def _violation(scores: tuple, ids: torch.Tensor, agreeing: int, total: int, how: str) -> Violation:
-    batch, length = (list(ids.shape[:-1]), ids.shape[-1])
     where = "every position" if agreeing == total else f"{agreeing} of {total} positions (the rest hold one fill value)"
     return Violation(
         CODE, WARNING,

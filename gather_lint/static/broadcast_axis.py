@@ -8,7 +8,6 @@ spread it (not `expand(..., -1, ...)` or `repeat(..., 1, ...)` there).
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from ..dims import normalize_dim, value
 from ..ops import GATHER, SCATTER

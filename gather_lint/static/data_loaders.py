@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Optional
 
 from ..dims import Shape
 from . import tensor_ops as ops

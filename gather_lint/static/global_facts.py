@@ -8,7 +8,6 @@ them (a nested function's free names may be its enclosing function's), and only 
 text shows bound once: the analysis may have parsed only some of the file's blocks."""
 from __future__ import annotations
 
-import ast
 import re
 from typing import Dict
 

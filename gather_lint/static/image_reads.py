@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .numpy_values import ArrayVal
-from .values import DimVal, Literal, QualName
 
 _EIGHT_BIT_FLAGS = {"IMREAD_GRAYSCALE", "IMREAD_COLOR", "IMREAD_REDUCED_GRAYSCALE_2", "IMREAD_REDUCED_COLOR_2"}
 _KEEP_DTYPE = {"resize", "cvtColor", "flip", "GaussianBlur", "warpAffine", "rotate"}

@@ -15,7 +15,7 @@ import ast
 import re
 from typing import Optional
 
-from ..dims import Sym, must_equal, normalize_dim, value
+from ..dims import must_equal, normalize_dim, value
 from ..rules import gl002_dim_out_of_range as rule
 from .normalised_axis import assigned_value
 from .text_scan import positions

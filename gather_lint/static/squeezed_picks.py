@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..dims import Shape, must_equal, value
+from ..dims import must_equal, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from . import per_row_values
 from .last_assignment import last_assigned

@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..dims import normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
 from .normalised_axis import assigned_value
 from .values import Literal, SeqVal, TensorVal

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 from ..dims import value
 from ..rules import gl011_index_out_of_range as rule
