@@ -16,7 +16,8 @@ import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
-from .padded_last_position import _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, _uncast
+from .padded_last_position import _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, _uncast, \
+    padding_sides
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
@@ -32,7 +33,7 @@ def spelled_in(text: str) -> bool:
 
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
-    left_tokenizers = "padding_side" in text and _sides(tree) == {"left"}
+    left_tokenizers = "padding_side" in text and padding_sides(tree) == {"left"}
     within = _Lines(match_lines(text, _COUNT_READ))
     readers = [scope for scope in scopes(tree) if within(scope)]
     if not readers:
@@ -41,17 +42,6 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]
     listing = _Lazy(lambda: _models_return_sequences(tree))
     for scope in readers:
         yield from _check_scope(scope, padders, listing, left_tokenizers)
-
-
-def _sides(tree) -> Set[Optional[str]]:
-    sides = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "padding_side"
-                                                for t in node.targets):
-            sides.add(node.value.value if isinstance(node.value, ast.Constant) else None)
-        elif isinstance(node, ast.keyword) and node.arg == "padding_side":
-            sides.add(node.value.value if isinstance(node.value, ast.Constant) else None)
-    return sides
 
 
 def _padders(tree, padding) -> Dict[str, Set[Optional[int]]]:

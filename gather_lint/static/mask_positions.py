@@ -21,13 +21,13 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..contract import Violation
 from ..rules import gl007_shift_misalignment as rule
+from .row_picks import picked
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _MASK_TOKEN = re.compile(r"^(?:mask_?token(?:_?(?:id|idx|index))?|mask_?(?:id|idx|index))$", re.IGNORECASE)
 _MASK_CONSTANT = re.compile(r"^MASK(?:_[A-Z]+)*$")
 _LIBRARIES = {"torch", "F", "nn", "np", "numpy", "math"}
-_GATHERS = {"gather", "take_along_dim"}
 
 
 def spelled_in(text: str) -> bool:
@@ -202,7 +202,7 @@ def _gathers_param(nodes, params) -> Optional[Tuple[int, int]]:
             sources = set().union(*(derived.get(n, set()) for n in _data_names(node.value)))
             derived[node.targets[0].id] = sources
     for node in nodes:
-        read = _read(node, {})
+        read = picked(node, {})
         if read is None:
             continue
         source, index = read
@@ -210,22 +210,6 @@ def _gathers_param(nodes, params) -> Optional[Tuple[int, int]]:
         indices = set().union(*(derived.get(n, set()) for n in _data_names(index)))
         if len(inputs) == 1 and len(indices) == 1 and inputs != indices:
             return params.index(inputs.pop()), params.index(indices.pop())
-    return None
-
-
-def _read(node, values) -> Optional[Tuple[ast.expr, ast.expr]]:
-    if isinstance(node, ast.Call) and called_name(node) in _GATHERS:
-        method = isinstance(node.func, ast.Attribute) and not (isinstance(node.func.value, ast.Name)
-                                                                 and node.func.value.id == "torch")
-        args = ([node.func.value] if method else []) + list(node.args)
-        keywords = {k.arg: k.value for k in node.keywords}
-        source = keywords.get("input", args[0] if args else None)
-        position = 2 if called_name(node) == "gather" else 1
-        index = keywords.get("index", keywords.get("indices", args[position] if len(args) > position else None))
-        return (source, index) if source is not None and index is not None else None
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple) \
-            and len(node.slice.elts) >= 2 and called_name(_value(node.slice.elts[0], values)) in ("arange", "range"):
-        return node.value, node.slice.elts[1]
     return None
 
 
@@ -275,14 +259,14 @@ def _model_input(value, written) -> Optional[str]:
 def _reads_output(node, name, outputs, gatherers, values=None):
     """(node to report, lengths, text) when `node` reads a model output at `n - 1` of its mask's lengths."""
     values = values or {}
-    if isinstance(node, ast.Call) and called_name(node) in gatherers and not _read(node, values):
+    if isinstance(node, ast.Call) and called_name(node) in gatherers and not picked(node, values):
         first, second = gatherers[called_name(node)]
         if max(first, second) < len(node.args):
             source, index = node.args[first], node.args[second]
             if isinstance(source, ast.Name) and source.id in outputs and _minus_one_of(index) == outputs[source.id]:
                 return index, outputs[source.id], ast.unparse(node)
         return None
-    read = _read(node, values)
+    read = picked(node, values)
     if read is None:
         return None
     source, index = read

@@ -93,8 +93,13 @@ class _Lazy:
 
 
 def _tokenizers_pad_right(tree: ast.Module) -> bool:
-    """Whether the file sets its tokenizers' padding side, and only ever to the right
-    (`tokenizer.padding_side = "right"`, `from_pretrained(..., padding_side="right")`)."""
+    """Whether the file sets its tokenizers' padding side, and only ever to the right."""
+    return padding_sides(tree) == {"right"}
+
+
+def padding_sides(tree: ast.Module) -> set:
+    """The padding sides the file sets (`tokenizer.padding_side = "right"`, `from_pretrained(...,
+    padding_side="left")`); None for a side that is not a literal."""
     sides = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "padding_side"
@@ -102,7 +107,7 @@ def _tokenizers_pad_right(tree: ast.Module) -> bool:
             sides.add(node.value.value if isinstance(node.value, ast.Constant) else None)
         elif isinstance(node, ast.keyword) and node.arg == "padding_side":
             sides.add(node.value.value if isinstance(node.value, ast.Constant) else None)
-    return sides == {"right"}
+    return sides
 
 
 def _tokenized_with_padding(value) -> bool:

@@ -16,14 +16,13 @@ import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
+from .row_picks import picked
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 # starts with a literal: the regex engine finds candidates by a fast scan, not a try at every character
 _MAX_OF_TWO = re.compile(r"max(?:imum\(\s*\w+\s*(?:,\s*\w+\s*)?\)|\(\s*\w+\s*,\s*\w+\s*\))")
-_GATHERS = {"gather", "take_along_dim"}
-_READ_TEXT = re.compile(r"gather\(|take_along_dim\(|range\(")  # the reads _read knows, by their text
-_ROWS = {"arange", "range"}
+_READ_TEXT = re.compile(r"gather\(|take_along_dim\(|range\(")  # the reads row_picks.picked knows, by their text
 
 
 def spelled_in(text: str) -> bool:
@@ -58,7 +57,7 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
     if not shared:
         return
     for node in nodes:
-        read = _read(node, values)
+        read = picked(node, values)
         if read is None:
             continue
         source, index = read
@@ -119,28 +118,6 @@ def _renamed(tree, old: str, new: str):
 
 def _copy(tree):
     return ast.parse(ast.unparse(tree), mode="eval").body
-
-
-def _read(node, values) -> Optional[Tuple[ast.expr, ast.expr]]:
-    """(tensor, index) of `x.gather(d, idx)`, `torch.gather(x, d, idx)`, `take_along_dim(x, idx)` and of a
-    row-wise pick `x[torch.arange(B), idx]` (also with `rows = torch.arange(B)`)."""
-    if isinstance(node, ast.Call) and called_name(node) in _GATHERS:
-        method = isinstance(node.func, ast.Attribute) and not (isinstance(node.func.value, ast.Name)
-                                                                 and node.func.value.id == "torch")
-        args = ([node.func.value] if method else []) + list(node.args)
-        keywords = {k.arg: k.value for k in node.keywords}
-        source = keywords.get("input", args[0] if args else None)
-        position = 2 if called_name(node) == "gather" else 1
-        index = keywords.get("index", keywords.get("indices", args[position] if len(args) > position else None))
-        return (source, index) if source is not None and index is not None else None
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple) \
-            and len(node.slice.elts) >= 2 and called_name(_value_of(node.slice.elts[0], values)) in _ROWS:
-        return node.value, node.slice.elts[1]
-    return None
-
-
-def _value_of(node, values):
-    return values.get(node.id, node) if isinstance(node, ast.Name) else node
 
 
 def _made_from(source, values: Dict[str, ast.expr], seqs: Set[str]) -> Optional[str]:
