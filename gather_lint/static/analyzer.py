@@ -188,6 +188,14 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                                  _fix(source, v, fix_node, None, None, statement=node), help=v.help or fix_sentence(v.message),
                                  **shown_source(source, line, (col, end_col if end_line == line else None), None)))
 
+    parsed_whole: list = []
+
+    def whole() -> ast.Module:
+        """The whole file's tree, parsed once for every check that reads all of it."""
+        if not parsed_whole:
+            parsed_whole.append(_whole(tree, text, path))
+        return parsed_whole[0]
+
     def analyse():
         module_names = {**module_constants.constants(text), **_imports(tree)}
         module = ModuleContext(tree, lambda rep, fl: Interpreter(source, module_names, rep, fl))
@@ -208,7 +216,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node in tree_walk.function_defs(top):
                 module.analyse(node)  # once: a call that brought no facts may have run it already
         if vocab_growth.spelled_in(text):
-            for node, violation in vocab_growth.check_module(_whole(tree, text, path)):  # the script, in order
+            for node, violation in vocab_growth.check_module(whole()):  # the script, in order
                 flag(node, violation, None)
         if rolled_labels.spelled_in(text):
             for node, violation in rolled_labels.check_module(tree):  # GL007: labels shifted by roll wrap
@@ -217,7 +225,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
                 flag(node, violation, None)
         if top_one_paths.spelled_in(text):
-            for node, violation in top_one_paths.check_module(tree):  # GL023: max(dim) beside topk(k, dim)
+            for node, violation in top_one_paths.check_module(tree, text):  # GL023: max(dim) beside topk(k, dim)
                 flag(node, violation, None)
         if overwritten_tables.spelled_in(text):
             for node, violation in overwritten_tables.check_module(tree):  # GL025: a table replaced by its lookup
@@ -226,22 +234,22 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node, violation in ceil_floor_weights.check_module(tree, text):  # GL026: floor/ceil weights both 0
                 flag(node, violation, None)
         if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
-            for node, violation in padded_last_position.check_module(_whole(tree, text, path), text):
+            for node, violation in padded_last_position.check_module(whole(), text):
                 flag(node, violation, None)
         if left_padded_counts.spelled_in(text):  # GL024: a left-padded batch read at mask.sum(1) - 1
-            for node, violation in left_padded_counts.check_module(_whole(tree, text, path), text):
+            for node, violation in left_padded_counts.check_module(whole(), text):
                 flag(node, violation, None)
         if shared_end_positions.spelled_in(text):  # GL024: two sequences read at the larger of their ends
             for node, violation in shared_end_positions.check_module(tree, text):
                 flag(node, violation, None)
         if mask_positions.spelled_in(text):  # GL007: a mask token written at n, the output read at n - 1
-            for node, violation in mask_positions.check_module(_whole(tree, text, path), text):
+            for node, violation in mask_positions.check_module(whole(), text):
                 flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
                 flag(node, violation, None)
         if backward_grads.spelled_in(text):
-            for node, violation in backward_grads.check_module(_whole(tree, text, path)):  # GL001: grad of another rank
+            for node, violation in backward_grads.check_module(whole()):  # GL001: grad of another rank
                 flag(node, violation, None)
         if token_shift.spelled_in(text):
             for node, violation in token_shift.check_module(tree, text):  # GL007 against the model call's ids

@@ -20,7 +20,7 @@ def run(interp, node, row) -> None:
     """Check the body once with the facts from before the loop; what it binds is then dropped."""
     if getattr(interp, "_trial_run", False) or getattr(interp, "_first_iteration", False) or interp.module is None:
         return
-    if not _threads_state(node.body, interp.env):
+    if not _threads_state(node.body, interp.env, _file_callables(interp.module)):
         return
     saved = (interp.env, interp.returns, interp.informal, interp._comment_used, interp.trace,
              interp.comments.cursor, dict(interp.comments.pending))
@@ -38,16 +38,31 @@ def run(interp, node, row) -> None:
         interp._first_iteration = False
 
 
-def _threads_state(body, env: Dict[str, object]) -> bool:
-    """A call in the body gets a name the body reassigns (`x = step(x)`, `g = f(x); x = x + g`), whose
-    tensor the code before the loop knows something about."""
+def _threads_state(body, env: Dict[str, object], callables) -> bool:
+    """A call in the body of a function or method of this file (`x = step(x)`, `g = acc.deposit(x)`) gets
+    a name the body reassigns, whose tensor the code before the loop knows something about. A layer
+    (`h = layer(h)` over a ModuleList, `self.norm(h)`) runs the same code at every pass: no extra one."""
+    calls = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Call) and _called(n) in callables]
+    if not calls:
+        return False
     assigned = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     carried = {name for name in assigned if _known(env.get(name))}
-    if not carried:
-        return False
-    return any(isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id in carried for a in
-                                              list(n.args) + [k.value for k in n.keywords])
-               for stmt in body for n in ast.walk(stmt))
+    return bool(carried) and any(isinstance(a, ast.Name) and a.id in carried
+                                 for n in calls for a in list(n.args) + [k.value for k in n.keywords])
+
+
+def _called(call: ast.Call):
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _file_callables(module) -> set:
+    """Names of the file's module functions and of its classes' methods."""
+    found = getattr(module, "_loop_callables", None)
+    if found is None:
+        found = set(module.functions) | {name for _, name in module.methods}
+        module._loop_callables = found
+    return found
 
 
 def _known(value) -> bool:

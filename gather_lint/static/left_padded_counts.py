@@ -18,7 +18,7 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .padded_last_position import _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, _uncast, \
     padding_sides
-from .text_scan import match_lines
+from .text_scan import call_lines, match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _LEFT_SIDE = re.compile(r"padding_side\s*=\s*[\"']left")
@@ -33,12 +33,17 @@ def spelled_in(text: str) -> bool:
 
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
-    left_tokenizers = "padding_side" in text and padding_sides(tree) == {"left"}
+    left_tokenizers = "padding_side" in text and _LEFT_SIDE.search(text) is not None and padding_sides(tree, text) == {"left"}
     within = _Lines(match_lines(text, _COUNT_READ))
     readers = [scope for scope in scopes(tree) if within(scope)]
     if not readers:
         return
-    padders = _padders(tree, _Lines(match_lines(text, _BACK_WRITE)))
+    back_writes = match_lines(text, _BACK_WRITE)
+    padders = _padders(tree, _Lines(back_writes))
+    if not left_tokenizers and "padding_side" not in text:
+        # the left padding is then written in the scope itself or by a function of the file it calls
+        sources = _Lines(list(back_writes) + call_lines(text, padders))
+        readers = [scope for scope in readers if sources(scope)]
     listing = _Lazy(lambda: _models_return_sequences(tree))
     for scope in readers:
         yield from _check_scope(scope, padders, listing, left_tokenizers)

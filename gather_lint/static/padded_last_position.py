@@ -49,6 +49,8 @@ _PAD_AT_END = re.compile(r"\bpad\(\s*[\w.]+\s*,\s*[(\[]\s*0\s*,|cat\(\s*[\[(]\s*
 _FRONT_WRITE = re.compile(r"\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]")
 _LAST_READ = re.compile(r"\[:,\s*-1\b")
 _PADDING = re.compile(r"pad_sequence\(|\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]|stack\(")
+_PADDING_UNSTACKED = re.compile(r"pad_sequence\(|\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]")
+_SIDE_SET = re.compile(r"padding_side\s*=")
 
 
 def spelled_in(text: str) -> bool:
@@ -59,12 +61,14 @@ def spelled_in(text: str) -> bool:
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
     reads = match_lines(text, _LAST_READ)
-    right = "padding_side" in text and _RIGHT_SIDE.search(text) is not None and _tokenizers_pad_right(tree)
+    right = "padding_side" in text and _RIGHT_SIDE.search(text) is not None and _tokenizers_pad_right(tree, text)
     within = _Lines(reads)
     readers = [scope for scope in scopes(tree) if within(scope)]  # only the scopes that read a last position
     if not readers:
         return
-    padders = _padders(tree, _Lines(match_lines(text, _PADDING)))
+    # a stack pads only rows padded at their end: without such a pad in the file, stacks are not read
+    padding = _PADDING if _PAD_AT_END.search(text) is not None else _PADDING_UNSTACKED
+    padders = _padders(tree, _Lines(match_lines(text, padding)))
     listing = _Lazy(lambda: _models_return_sequences(tree))
     for scope in readers:
         yield from _check_scope(scope, padders, listing, right)
@@ -92,16 +96,19 @@ class _Lazy:
         return bool(self.value)
 
 
-def _tokenizers_pad_right(tree: ast.Module) -> bool:
+def _tokenizers_pad_right(tree: ast.Module, text: str) -> bool:
     """Whether the file sets its tokenizers' padding side, and only ever to the right."""
-    return padding_sides(tree) == {"right"}
+    return padding_sides(tree, text) == {"right"}
 
 
-def padding_sides(tree: ast.Module) -> set:
+def padding_sides(tree: ast.Module, text: str) -> set:
     """The padding sides the file sets (`tokenizer.padding_side = "right"`, `from_pretrained(...,
-    padding_side="left")`); None for a side that is not a literal."""
+    padding_side="left")`); None for a side that is not a literal. Only the statements on lines that
+    set one are walked."""
+    lines = sorted(match_lines(text, _SIDE_SET))
+    setting = [stmt for stmt in statements(tree) if not hasattr(stmt, "body") and _Lines(lines)(stmt)]
     sides = set()
-    for node in ast.walk(tree):
+    for node in (n for stmt in setting for n in ast.walk(stmt)):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "padding_side"
                                                 for t in node.targets):
             sides.add(node.value.value if isinstance(node.value, ast.Constant) else None)

@@ -13,14 +13,20 @@ only, one sample per row in a new last dim).
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..rules import gl023_top_one_drops_k_dim as rule
+from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _ONE = {"max": True, "argmax": True, "min": False, "argmin": False}  # -> picks the largest
 _PARTS = {"values": 0, "indices": 1}
+
+
+_KEEPING = re.compile(r"topk|multinomial")
 
 
 def spelled_in(text: str) -> bool:
@@ -38,11 +44,15 @@ class _Pick:
     part: Optional[int]  # 0 values, 1 indices, None the pair
 
 
-def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
+def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
+    # a scope needs a dim-keeping pick (topk, or a sample beside the greedy pick) to report anything
+    keeping = sorted(match_lines(text, _KEEPING))
     for scope in scopes(tree):
         if scope is tree:
             continue  # a return needs a function
-        yield from _check_scope(scope)
+        i = bisect.bisect_left(keeping, scope.lineno)
+        if i < len(keeping) and keeping[i] <= (scope.end_lineno or scope.lineno):
+            yield from _check_scope(scope)
 
 
 def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
