@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
+from . import tree_walk
 from .values import TensorVal
 
 
@@ -20,7 +21,7 @@ def run(interp, node, row) -> None:
     """Check the body once with the facts from before the loop; what it binds is then dropped."""
     if getattr(interp, "_trial_run", False) or getattr(interp, "_first_iteration", False) or interp.module is None:
         return
-    if not _threads_state(node.body, interp.env, _file_callables(interp.module)):
+    if not _threads_state(node.body, interp.env, interp.module):
         return
     saved = (interp.env, interp.returns, interp.informal, interp._comment_used, interp.trace,
              interp.comments.cursor, dict(interp.comments.pending))
@@ -38,17 +39,26 @@ def run(interp, node, row) -> None:
         interp._first_iteration = False
 
 
-def _threads_state(body, env: Dict[str, object], callables) -> bool:
+def _threads_state(body, env: Dict[str, object], module) -> bool:
     """A call in the body of a function or method of this file (`x = step(x)`, `g = acc.deposit(x)`) gets
     a name the body reassigns, whose tensor the code before the loop knows something about. A layer
     (`h = layer(h)` over a ModuleList, `self.norm(h)`) runs the same code at every pass: no extra one."""
-    calls = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Call) and _called(n) in callables]
-    if not calls:
-        return False
-    assigned = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    carried = {name for name in assigned if _known(env.get(name))}
-    return bool(carried) and any(isinstance(a, ast.Name) and a.id in carried
-                                 for n in calls for a in list(n.args) + [k.value for k in n.keywords])
+    return any(_known(env.get(name)) for name in _handed(body, module))
+
+
+def _handed(body, module) -> frozenset:
+    """Names the body both reassigns and passes to a function or method of the file: found once per loop
+    of the file (a loop is run again under every caller's facts)."""
+    cache = module.__dict__.setdefault("_loop_handed", {})
+    key = id(body)
+    if key not in cache:
+        callables = _file_callables(module)
+        nodes = [n for stmt in body for n in tree_walk.all_nodes(stmt)]
+        passed = {a.id for n in nodes if isinstance(n, ast.Call) and _called(n) in callables
+                  for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+        assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        cache[key] = frozenset(passed & assigned)
+    return cache[key]
 
 
 def _called(call: ast.Call):

@@ -26,7 +26,7 @@ import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
-from .text_scan import match_lines
+from .text_scan import call_lines, match_lines
 from .tree_walk import called_name, own_nodes, scopes, statements
 
 _CASTS = {"to", "cuda", "cpu", "long", "int", "detach", "contiguous", "clone", "float"}
@@ -68,7 +68,11 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]
         return
     # a stack pads only rows padded at their end: without such a pad in the file, stacks are not read
     padding = _PADDING if _PAD_AT_END.search(text) is not None else _PADDING_UNSTACKED
-    padders = _padders(tree, _Lines(match_lines(text, padding)))
+    padding_lines = match_lines(text, padding)
+    padders = _padders(tree, _Lines(padding_lines))
+    if not right:  # the padding is then made in the reading scope itself or by a function of the file it calls
+        sources = _Lines(list(padding_lines) + call_lines(text, padders))
+        readers = [scope for scope in readers if sources(scope)]
     listing = _Lazy(lambda: _models_return_sequences(tree))
     for scope in readers:
         yield from _check_scope(scope, padders, listing, right)
