@@ -4,6 +4,11 @@ gather/scatter need ``index.dim() == input.dim()`` (a 0-d tensor counts as 1-d),
 ``src.dim() == index.dim()``; ``take_along_dim(dim=d)`` needs equal ranks with no 0-d relaxation;
 ``index_select``/``index_add_``/``index_copy_``/``index_fill_`` need a vector (0-d or 1-d) index.
 torch raises ``Index tensor must have the same number of dimensions as input tensor``.
+
+A subscript with more indices than the tensor has dims (``actions[ids, :]`` on an ``[N]`` tensor, from a
+helper written for ``[N, A]`` data) raises ``IndexError: too many indices for tensor of dimension 1``. It is
+reported where the rank comes from code, an annotation or a shape comment; a docstring's rank is not
+enough, since docstrings often describe one call path among several.
 """
 from typing import Optional
 
