@@ -1216,7 +1216,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     for fn_name, params in handed_models.items():
         passed[fn_name] = {**params, **passed.get(fn_name, {})}
     handed = module_scope.handed  # batches of a producer handed to a module function: {function: {param: keys}}
-    joins = joined_sequences.handed(tree, text) if "cat(" in text or "concat(" in text else {}
+    # joined sequences handed to a function: read only once a function runs (most files run none)
+    joins = _Lazy(lambda: joined_sequences.handed(tree, text) if "cat(" in text or "concat(" in text else {})
 
     def run(fn, received=None):
         classes = {**built, **passed.get(fn.name, {}), **_annotated_classes(fn)}
@@ -1235,8 +1236,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         for param, (base, keys) in (received or {}).items():  # the caller's batch, under the parameter's name
             scope.env[param] = View(base, FULL)
             scope.batch_keys[base] = keys
-        if fn.name in joins:
-            scope.receive_join(*joins[fn.name])
+        if fn.name in joins():
+            scope.receive_join(*joins()[fn.name])
         scope.run(fn.body)
         return scope.found
 
