@@ -17,7 +17,7 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .padded_last_position import _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, _uncast, \
-    padding_sides
+    names_at, padding_sides
 from .text_scan import call_lines, match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
@@ -78,11 +78,7 @@ def _left_padded(nodes, padders, left_tokenizers: bool) -> Set[str]:
                                                or _pads_left(value)):
             padded.add(target.id)
         elif called_name(value) in padders:
-            positions = padders[called_name(value)]
-            if isinstance(target, ast.Name) and None in positions:
-                padded.add(target.id)
-            elif isinstance(target, ast.Tuple):
-                padded.update(e.id for i, e in enumerate(target.elts) if i in positions and isinstance(e, ast.Name))
+            padded.update(names_at(target, padders[called_name(value)]))
         elif isinstance(target, ast.Name) and isinstance(_uncast(value), ast.Name) and _uncast(value).id in padded:
             padded.add(target.id)
     return padded

@@ -105,6 +105,15 @@ def _tokenizers_pad_right(tree: ast.Module, text: str) -> bool:
     return padding_sides(tree, text) == {"right"}
 
 
+def names_at(target, positions: Set[Optional[int]]) -> Set[str]:
+    """The names a padder's result is bound to: the whole (`None` in positions) or tuple items by position."""
+    if isinstance(target, ast.Name):
+        return {target.id} if None in positions else set()
+    if isinstance(target, ast.Tuple):
+        return {e.id for i, e in enumerate(target.elts) if i in positions and isinstance(e, ast.Name)}
+    return set()
+
+
 def padding_sides(tree: ast.Module, text: str) -> set:
     """The padding sides the file sets (`tokenizer.padding_side = "right"`, `from_pretrained(...,
     padding_side="left")`); None for a side that is not a literal. Only the statements on lines that
@@ -172,11 +181,7 @@ def _padded_names(nodes, padders, right_tokenizers: bool = False) -> Set[str]:
             elif isinstance(target, ast.Name) and _pads_right(value):
                 padded.add(target.id)
             elif called_name(value) in padders and isinstance(value.func, (ast.Name, ast.Attribute)):
-                positions = padders[called_name(value)]
-                if isinstance(target, ast.Name) and None in positions:
-                    padded.add(target.id)
-                elif isinstance(target, ast.Tuple):
-                    padded.update(e.id for i, e in enumerate(target.elts) if i in positions and isinstance(e, ast.Name))
+                padded.update(names_at(target, padders[called_name(value)]))
             elif isinstance(target, ast.Name) and isinstance(_uncast(value), ast.Name) and _uncast(value).id in padded:
                 padded.add(target.id)  # `ids = ids.to(device)`
     return padded
