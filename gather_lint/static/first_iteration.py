@@ -54,25 +54,18 @@ def _handed(body, module) -> frozenset:
     if key not in cache:
         callables = _file_callables(module)
         nodes = [n for stmt in body for n in tree_walk.all_nodes(stmt)]
-        passed = {a.id for n in nodes if isinstance(n, ast.Call) and _called(n) in callables
+        passed = {a.id for n in nodes if isinstance(n, ast.Call) and tree_walk.called_name(n) in callables
                   for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
         assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         cache[key] = frozenset(passed & assigned)
     return cache[key]
 
 
-def _called(call: ast.Call):
-    func = call.func
-    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-
-
 def _file_callables(module) -> set:
     """Names of the file's module functions and of its classes' methods."""
-    found = getattr(module, "_loop_callables", None)
-    if found is None:
-        found = set(module.functions) | {name for _, name in module.methods}
-        module._loop_callables = found
-    return found
+    if "_loop_callables" not in module.__dict__:
+        module._loop_callables = set(module.functions) | {name for _, name in module.methods}
+    return module._loop_callables
 
 
 def _known(value) -> bool:

@@ -48,8 +48,8 @@ _PAD_AT_END = re.compile(r"\bpad\(\s*[\w.]+\s*,\s*[(\[]\s*0\s*,|cat\(\s*[\[(]\s*
 # a sequence written at the front of its row: `ids[i, :len(s)] = s`, `ids[row][:n] = s`
 _FRONT_WRITE = re.compile(r"\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]")
 _LAST_READ = re.compile(r"\[:,\s*-1\b")
-_PADDING = re.compile(r"pad_sequence\(|\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]|stack\(")
-_PADDING_UNSTACKED = re.compile(r"pad_sequence\(|\[\s*\w+\s*(?:,|\]\[)\s*:\s*[\w.()\[\]]+\s*\]\s*=[^=]")
+_PADDING_UNSTACKED = re.compile(rf"pad_sequence\(|{_FRONT_WRITE.pattern}")
+_PADDING = re.compile(rf"{_PADDING_UNSTACKED.pattern}|stack\(")
 _SIDE_SET = re.compile(r"padding_side\s*=")
 
 
@@ -118,8 +118,8 @@ def padding_sides(tree: ast.Module, text: str) -> set:
     """The padding sides the file sets (`tokenizer.padding_side = "right"`, `from_pretrained(...,
     padding_side="left")`); None for a side that is not a literal. Only the statements on lines that
     set one are walked."""
-    lines = sorted(match_lines(text, _SIDE_SET))
-    setting = [stmt for stmt in statements(tree) if not hasattr(stmt, "body") and _Lines(lines)(stmt)]
+    on_lines = _Lines(match_lines(text, _SIDE_SET))
+    setting = [stmt for stmt in statements(tree) if not hasattr(stmt, "body") and on_lines(stmt)]
     sides = set()
     for node in (n for stmt in setting for n in ast.walk(stmt)):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "padding_side"
