@@ -3,9 +3,6 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
-import threading
-import warnings
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Site, Violation
@@ -19,9 +16,10 @@ from . import autograd_backward, backward_grads, ceil_floor_weights, distributio
 from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
 from .calls import MAX_DEPTH, ModuleContext
+from .file_blocks import FileBlocks, WholeFile, on_big_stack, parse
 from .interpreter import Interpreter
 from .source import SourceFile
-from . import library_causal_lms, table_slices, text_scan, token_losses, token_shift, tree_walk, vocab_growth
+from . import library_causal_lms, own_analyses, table_slices, text_scan, token_losses, token_shift, tree_walk, vocab_growth
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -188,13 +186,9 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
                                  _fix(source, v, fix_node, None, None, statement=node), help=v.help or fix_sentence(v.message),
                                  **shown_source(source, line, (col, end_col if end_line == line else None), None)))
 
-    parsed_whole: list = []
-
-    def whole() -> ast.Module:
-        """The whole file's tree, parsed once for every check that reads all of it."""
-        if not parsed_whole:
-            parsed_whole.append(_whole(tree, text, path))
-        return parsed_whole[0]
+    # the file's blocks, for checks that read more than parse_relevant kept (parsed once, on demand)
+    blocks = getattr(tree, "file_blocks", None) or WholeFile(tree, text)
+    whole = blocks.whole
 
     def analyse():
         module_names = {**module_constants.constants(text), **_imports(tree)}
@@ -210,11 +204,13 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         global_facts.capture(module, body, tree)  # what functions read from the module's names
         body.block(tree.body)
         skipped = {id(top) for top in getattr(tree, "summary_only", ())}
-        for top in tree.body:
-            if id(top) in skipped:
-                continue
+        tops = [top for top in tree.body if id(top) not in skipped]
+        holds_site = getattr(tree, "function_holds_site", None)
+        chosen = None if holds_site is None else own_analyses.chosen(tops, text, holds_site, _block_calls)
+        for top in tops:
             for node in tree_walk.function_defs(top):
-                module.analyse(node)  # once: a call that brought no facts may have run it already
+                if chosen is None or id(node) in chosen:
+                    module.analyse(node)  # once: a call that brought no facts may have run it already
         if vocab_growth.spelled_in(text):
             for node, violation in vocab_growth.check_module(whole()):  # the script, in order
                 flag(node, violation, None)
@@ -234,16 +230,16 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             for node, violation in ceil_floor_weights.check_module(tree, text):  # GL026: floor/ceil weights both 0
                 flag(node, violation, None)
         if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
-            for node, violation in padded_last_position.check_module(whole(), text):
+            for node, violation in padded_last_position.check_module(blocks, text):
                 flag(node, violation, None)
         if left_padded_counts.spelled_in(text):  # GL024: a left-padded batch read at mask.sum(1) - 1
-            for node, violation in left_padded_counts.check_module(whole(), text):
+            for node, violation in left_padded_counts.check_module(blocks, text):
                 flag(node, violation, None)
         if shared_end_positions.spelled_in(text):  # GL024: two sequences read at the larger of their ends
             for node, violation in shared_end_positions.check_module(tree, text):
                 flag(node, violation, None)
         if mask_positions.spelled_in(text):  # GL007: a mask token written at n, the output read at n - 1
-            for node, violation in mask_positions.check_module(whole(), text):
+            for node, violation in mask_positions.check_module(blocks, text):
                 flag(node, violation, None)
         if autograd_backward.spelled_in(text):
             for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
@@ -260,7 +256,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
             analyse()
         except RecursionError:
             collected.clear()
-            _on_big_stack(analyse)
+            on_big_stack(analyse)
     except RecursionError:
         collected.append(Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error",
                                  "file is nested too deeply to analyse; it was skipped"))
@@ -273,8 +269,6 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
     return FileResult(path, unique, stats)
 
 
-_INSIDE_BLOCK = frozenset(" \t)]}")  # first characters of lines that continue a block
-_BLOCK_START = re.compile(r"^(?:@|def |async def |class )")
 _DEF_NAME = re.compile(r"^(class|def|async def) (\w+)", re.MULTILINE)  # what a block defines
 _DRIVER = "__main__"
 
@@ -288,6 +282,24 @@ _STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTI
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
 
 
+def _site_test(text: str) -> Callable[[str], bool]:
+    """Whether a block (or one function) of `text` holds a site of its own: it names an op, makes
+    out-of-range index values (its callers index with them), or spells what a file-wide pattern reads."""
+    tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
+    scored = distribution_values.spelled_in(text)  # `dist.log_prob(v)`: the distribution is often built elsewhere
+    heads = head_columns.scripted(text)  # a script with a width-1 head: where its output is used names no op
+    sliced = table_slices.scripted(text)  # a script slicing a positional table to its input's length
+    softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
+    mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
+
+    def holds(chunk: str) -> bool:
+        return heads or names_an_op(chunk) or index_values.spelled_in(chunk) \
+            or (tables and embedding_lookups.spelled_in(chunk)) or (scored and "log_prob(" in chunk) \
+            or (sliced and table_slices.spelled_in(chunk)) or (softmax_blocks is not None and softmax_blocks(chunk)) \
+            or (mixtures is not None and mixtures(chunk))
+    return holds
+
+
 def parse_relevant(text: str, path: str) -> ast.Module:
     """A module holding only the top-level blocks that name an op, plus every import.
 
@@ -296,26 +308,14 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     that does not parse (a `def` at column 0 inside a string) falls back to the whole file,
     so a file's verdict never depends on the split.
     """
-    lines = text.splitlines(keepends=True)
-    starts = _block_starts(lines)
-    if len(starts) <= 2:
+    blocks = FileBlocks(text, path)
+    if len(blocks) <= 2:
         return parse(text, path)
-    chunks = [(first, "".join(lines[first:last])) for first, last in zip(starts, starts[1:] + [len(lines)])]
-    # a block making out-of-range index values counts as a site's: its callers index with them
-    tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
-    scored = distribution_values.spelled_in(text)  # `dist.log_prob(v)`: the distribution is often built elsewhere
-    heads = head_columns.scripted(text)  # a script with a width-1 head: where its output is used names no op
-    sliced = table_slices.scripted(text)  # a script slicing a positional table to its input's length
-    keep = [heads or names_an_op(chunk) or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk))
-            or (scored and "log_prob(" in chunk) or (sliced and table_slices.spelled_in(chunk)) for _, chunk in chunks]
+    chunks = [(first, blocks.chunk(i)) for i, first in enumerate(blocks.starts)]
+    holds = _site_test(text)
+    keep = [holds(chunk) for _, chunk in chunks]
     if _DRIVER in text and not keep[0]:
         keep[0] = True  # a script's head binds the tensors and sizes its functions read (global_facts)
-    softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
-    if softmax_blocks is not None:
-        keep = [kept or softmax_blocks(chunk) for kept, (_, chunk) in zip(keep, chunks)]
-    mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
-    if mixtures is not None:
-        keep = [kept or mixtures(chunk) for kept, (_, chunk) in zip(keep, chunks)]
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     if token_losses.spelled_in(text) or library_causal_lms.spelled_in(text):
         # a per-token loss, or a library causal LM given labels, pairs positions for GL007's module pass
@@ -344,9 +344,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
              for (_, chunk), called in zip(chunks, any_calls)]
     script = _DRIVER in text  # GL008's float keys are looked for in scripts only (see _float_keys_in_script)
-    local = [not own and (("torch" in chunk and (local_trigger(chunk) or fill or (script and _subscript_site(chunk))))
-                          or _read_by_syntax(chunk) or own_max_sizes.spelled_in(chunk))  # F.one_hot: no `torch`
-             for (_, chunk), own, fill in zip(chunks, analysed, fills)]
+    local = [not own and _local_site(chunk, "torch" in chunk, fill, script) for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))
     if helpers:
@@ -372,30 +370,37 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     body: list = []
     summary_only: list = []
     try:
-        for (first, chunk), kept, own in zip(chunks, keep, analysed):
+        for i, (kept, own) in enumerate(zip(keep, analysed)):
             if kept or own:
-                # blank lines put the block at its own line numbers for the price of a tokenizer
-                # skip; renumbering the parsed tree (ast.increment_lineno) costs a walk of every node
-                tree = parse("\n" * first + chunk, path)
-                body.extend(tree.body)
+                body.extend(blocks.body(i))
                 if not own:
-                    summary_only.extend(tree.body)
+                    summary_only.extend(blocks.body(i))
     except SyntaxError:
         return parse(text, path)
-    module = ast.Module(body=_imports_of(lines, path) + body, type_ignores=[])
+    module = ast.Module(body=_imports_of(blocks.lines, path) + body, type_ignores=[])
     module.summary_only = summary_only  # callees (functions, classes) no op names: no analysis of their own
+    module.file_blocks = blocks  # the other blocks, parsed when a check asks for them
+    blocks.kept = module
+
+    def function_holds_site(function: str, block: str) -> bool:
+        fill = fills_buffer(function) or (bool(rounding) and bool(rounding & _called_names(function)[0])
+                                          and _fills_by_subscript(function))
+        return holds(function) or _local_site(function, "torch" in block, fill, script)
+    module.function_holds_site = function_holds_site  # own_analyses.py: which functions run their own analysis
     return module
 
 
-def _whole(tree: ast.Module, text: str, path: str) -> ast.Module:
-    """The whole file's tree; the blocks parse_relevant kept when the whole does not parse (only its
-    blocks were parsed, and one of the others is broken)."""
-    if not hasattr(tree, "summary_only"):
-        return tree
-    try:
-        return parse(text, path)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return tree
+def _block_calls(text: str) -> set:
+    """The names a block or function calls, and the functions it hands a DataLoader to call."""
+    called = _called_names(text)[0]
+    return called | set(_COLLATE_FN.findall(text)) if "collate_fn" in text else called
+
+
+def _local_site(chunk: str, uses_torch: bool, fills: bool, script: bool) -> bool:
+    """A site of the local rules (they need no callers or callees): only in blocks that use torch, but
+    the syntax-only checks' and F.one_hot's."""
+    return (uses_torch and (local_trigger(chunk) or fills or (script and _subscript_site(chunk)))) \
+        or _read_by_syntax(chunk) or own_max_sizes.spelled_in(chunk)
 
 
 def _called_names(text: str):
@@ -404,21 +409,6 @@ def _called_names(text: str):
     found = _CALL_REVERSED.findall(text[::-1])
     bases = set(_CLASS_BASES.findall(text[:text.find(":") + 1])) if text.startswith("class ") else set()
     return {name[::-1] for name, _ in found} | bases, {name[::-1] for name, dot in found if not dot} | bases
-
-
-def _block_starts(lines) -> List[int]:
-    starts = [0]
-    previous_decorator = False
-    for number, line in enumerate(lines):
-        if line[:1] in _INSIDE_BLOCK:
-            continue  # most lines: no test beyond their first character
-        if _BLOCK_START.match(line):
-            if not previous_decorator and number:
-                starts.append(number)
-            previous_decorator = line.startswith("@")
-        elif line.strip():
-            previous_decorator = False
-    return sorted(set(starts))
 
 
 def _imports_of(lines, path: str) -> list:
@@ -440,42 +430,6 @@ def _imports_of(lines, path: str) -> list:
         except SyntaxError:
             continue  # an import-looking line inside a string
     return found
-
-
-def parse(text: str, path: str) -> ast.Module:
-    """ast.parse; very deep code (long operator chains, generated files) is retried on a big stack."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our findings
-        try:
-            return ast.parse(text, filename=path)
-        except RecursionError:
-            return _on_big_stack(lambda: ast.parse(text, filename=path))
-
-
-def _on_big_stack(work):
-    """Run work() in a thread with a 256 MiB stack and a high recursion limit."""
-    result = {}
-
-    def target():
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 60000))
-        try:
-            result["value"] = work()
-        except BaseException as exc:  # re-raised in the caller's thread
-            result["error"] = exc
-        finally:
-            sys.setrecursionlimit(limit)
-
-    old = threading.stack_size(256 * 1024 * 1024)
-    try:
-        thread = threading.Thread(target=target)
-        thread.start()
-        thread.join()
-    finally:
-        threading.stack_size(old)
-    if "error" in result:
-        raise result["error"]
-    return result["value"]
 
 
 def _imports(tree: ast.Module) -> Dict[str, object]:

@@ -16,8 +16,8 @@ import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
-from .padded_last_position import _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, _uncast, \
-    names_at, padding_sides
+from .padded_last_position import _SIDE_SET, _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, \
+    _uncast, names_at, near_padding, padding_sides
 from .text_scan import call_lines, match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
@@ -32,19 +32,29 @@ def spelled_in(text: str) -> bool:
         _BACK_WRITE.search(text) is not None or "padding_side" in text and _LEFT_SIDE.search(text) is not None)
 
 
-def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
-    left_tokenizers = "padding_side" in text and _LEFT_SIDE.search(text) is not None and padding_sides(tree, text) == {"left"}
-    within = _Lines(match_lines(text, _COUNT_READ))
-    readers = [scope for scope in scopes(tree) if within(scope)]
-    if not readers:
+def check_module(blocks, text: str) -> Iterator[Tuple[ast.AST, object]]:
+    """`blocks`: the file's blocks (file_blocks.py); only those holding the lines the patterns match are read."""
+    reads = match_lines(text, _COUNT_READ)
+    if not reads:
         return
+    sides = "padding_side" in text
+    left_tokenizers = sides and _LEFT_SIDE.search(text) is not None \
+        and padding_sides(blocks.spanning(match_lines(text, _SIDE_SET)), text) == {"left"}
     back_writes = match_lines(text, _BACK_WRITE)
-    padders = _padders(tree, _Lines(back_writes))
-    if not left_tokenizers and "padding_side" not in text:
+    if not sides and not near_padding(blocks, reads, back_writes, text):
+        return  # most files: the counts and the padding are in blocks that cannot meet
+    padders = _padders(blocks.spanning(back_writes), _Lines(back_writes)) if back_writes else {}
+    sources = None
+    if not left_tokenizers and not sides:
         # the left padding is then written in the scope itself or by a function of the file it calls
-        sources = _Lines(list(back_writes) + call_lines(text, padders))
-        readers = [scope for scope in readers if sources(scope)]
-    listing = _Lazy(lambda: _models_return_sequences(tree))
+        sources = list(back_writes) + call_lines(text, padders)
+        near = {blocks.block_of(line) for line in sources}
+        reads = [line for line in reads if blocks.block_of(line) in near]
+    within = _Lines(reads)
+    readers = [scope for scope in scopes(blocks.spanning(reads)) if within(scope)]
+    if sources is not None:
+        readers = [scope for scope in readers if _Lines(sources)(scope)]
+    listing = _Lazy(lambda: _models_return_sequences(blocks.whole()))
     for scope in readers:
         yield from _check_scope(scope, padders, listing, left_tokenizers)
 

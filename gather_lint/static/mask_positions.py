@@ -44,9 +44,13 @@ _MASK_IN_TEXT = re.compile(f"{_WRITTEN}|{_SCATTERED}")
 _WRITTEN, _SCATTERED = re.compile(_WRITTEN), re.compile(_SCATTERED)
 
 
-def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violation]]:
+def check_module(blocks, text: str) -> Iterator[Tuple[ast.AST, Violation]]:
+    """`blocks`: the file's blocks (file_blocks.py); the blocks that write a mask token are read, then
+    those that call a function writing one."""
+    written_lines = match_lines(text, _MASK_IN_TEXT)
+    tree = blocks.spanning(written_lines)
     all_scopes = scopes(tree)
-    writing = _spanning(match_lines(text, _MASK_IN_TEXT))
+    writing = _spanning(written_lines)
     writers = {}  # function name -> index of the lengths parameter (self not counted)
     inline = []  # scopes that write the mask themselves
     for scope in all_scopes:
@@ -65,10 +69,10 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
                 writers[scope.name] = params.index(lengths)
     if not writers and not inline:
         return
-    calling = _spanning(match_lines(text, re.compile(r"\b(?:%s)\(" % "|".join(writers)))) if writers else None
-    readers = [s for s in all_scopes if s in inline or calling is not None and s is not tree and calling(s)]
-    functions = {s.name: s for s in all_scopes[1:]}
-    gatherers = _Gatherers(functions)
+    calling_lines = match_lines(text, re.compile(r"\b(?:%s)\(" % "|".join(writers))) if writers else []
+    calling = _spanning(calling_lines)
+    readers = inline + [s for s in scopes(blocks.spanning(calling_lines))[1:] if s not in inline and calling(s)]
+    gatherers = _Gatherers(lambda: {s.name: s for s in scopes(blocks.whole())[1:]})
     for scope in readers:
         yield from _check_scope(scope, writers, gatherers)
 
@@ -91,13 +95,15 @@ class _Gatherers:
     positions, read on first use."""
 
     def __init__(self, functions):
-        self.functions, self.known = functions, {}
+        self.functions, self.known = functions, {}  # functions(): the file's, by name (parsed on first use)
 
     def __contains__(self, name) -> bool:
         return self[name] is not None
 
     def __getitem__(self, name):
         if name not in self.known:
+            if callable(self.functions):
+                self.functions = self.functions()
             fn = self.functions.get(name)
             self.known[name] = _gathers_param(own_nodes(fn), _params(fn)) if fn is not None else None
         return self.known[name]

@@ -59,23 +59,43 @@ def spelled_in(text: str) -> bool:
                                                       or "padding_side" in text and _RIGHT_SIDE.search(text) is not None)
 
 
-def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
+def check_module(blocks, text: str) -> Iterator[Tuple[ast.AST, object]]:
+    """`blocks`: the file's blocks (file_blocks.py); only those holding the lines the patterns match are read."""
     reads = match_lines(text, _LAST_READ)
-    right = "padding_side" in text and _RIGHT_SIDE.search(text) is not None and _tokenizers_pad_right(tree, text)
-    within = _Lines(reads)
-    readers = [scope for scope in scopes(tree) if within(scope)]  # only the scopes that read a last position
-    if not readers:
+    if not reads:
         return
+    right = "padding_side" in text and _RIGHT_SIDE.search(text) is not None \
+        and _tokenizers_pad_right(blocks.spanning(match_lines(text, _SIDE_SET)), text)
     # a stack pads only rows padded at their end: without such a pad in the file, stacks are not read
     padding = _PADDING if _PAD_AT_END.search(text) is not None else _PADDING_UNSTACKED
     padding_lines = match_lines(text, padding)
-    padders = _padders(tree, _Lines(padding_lines))
+    if not right and not near_padding(blocks, reads, padding_lines, text):
+        return  # most files: the reads and the padding are in blocks that cannot meet
+    padders = _padders(blocks.spanning(padding_lines), _Lines(padding_lines)) if padding_lines else {}
     if not right:  # the padding is then made in the reading scope itself or by a function of the file it calls
-        sources = _Lines(list(padding_lines) + call_lines(text, padders))
-        readers = [scope for scope in readers if sources(scope)]
-    listing = _Lazy(lambda: _models_return_sequences(tree))
+        sources = list(padding_lines) + call_lines(text, padders)
+        near = {blocks.block_of(line) for line in sources}
+        reads = [line for line in reads if blocks.block_of(line) in near]  # no other block can read a padded batch
+    tree = blocks.spanning(reads)
+    within = _Lines(reads)
+    readers = [scope for scope in scopes(tree) if within(scope)]  # only the scopes that read a last position
+    if not right:
+        readers = [scope for scope in readers if _Lines(sources)(scope)]
+    listing = _Lazy(lambda: _models_return_sequences(blocks.whole()))
     for scope in readers:
         yield from _check_scope(scope, padders, listing, right)
+
+
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+
+
+def near_padding(blocks, reads, padding_lines, text: str) -> bool:
+    """Whether a block reading a position (`reads`: line numbers) pads, or calls a function defined in a block
+    that pads: a test on the text before any block is parsed."""
+    padding = {blocks.block_of(line) for line in padding_lines}
+    names = {name for i in padding for name in _DEF.findall(blocks.chunk(i))}
+    near = padding | {blocks.block_of(line) for line in call_lines(text, names)}
+    return any(blocks.block_of(line) in near for line in reads)
 
 
 class _Lines:
