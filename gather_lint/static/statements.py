@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional
+from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
@@ -149,7 +149,7 @@ class StatementMixin:
         iterable = self.expr(node.iter)
         first_iteration.run(self, node, _row_of(iterable, node.iter))  # x = step(x): checked with x before the loop
         entry = dict(self.env)
-        entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}  # what the loop reassigns
+        entry = {k: entry.get(k) for k in self._forget(node, node.body + node.orelse)}  # what the loop reassigns
         self.env.update(loop_facts.invariant(self, node, entry, _row_of(iterable, node.iter)))  # h = layer(h)
         self.assign(node.target, _row_of(iterable, node.iter))
         before = dict(self.env)
@@ -162,7 +162,7 @@ class StatementMixin:
     def stmt_While(self, node: ast.While) -> None:
         first_iteration.run(self, node, None)  # while ...: x = step(x), checked with x before the loop
         entry = dict(self.env)
-        entry = {k: entry.get(k) for k in self._forget(node.body + node.orelse)}
+        entry = {k: entry.get(k) for k in self._forget(node, node.body + node.orelse)}
         self.env.update(loop_facts.invariant(self, node, entry, None))  # while ...: h = cell(x, h)
         self.expr(node.test)
         before = dict(self.env)
@@ -181,7 +181,7 @@ class StatementMixin:
 
     def stmt_Try(self, node) -> None:
         before = dict(self.env)
-        self._forget(node.body)
+        self._forget(node, node.body)
         forgotten = dict(self.env)
         self.env = before
         self.block(node.body)
@@ -203,7 +203,7 @@ class StatementMixin:
     def stmt_Match(self, node) -> None:
         self.expr(node.subject)
         before = dict(self.env)
-        self._forget([c for case in node.cases for c in case.body])
+        self._forget(node, [c for case in node.cases for c in case.body])
         forgotten = dict(self.env)
         results = []
         for case in node.cases:
@@ -335,20 +335,28 @@ class StatementMixin:
             if d is not None:
                 self.env[e.id] = DimVal(d)
 
-    def _forget(self, body: List[ast.stmt]) -> set:
-        """Forget every name the body assigns; the set of them (a loop may keep some, loop_facts.py)."""
-        forgotten = set()
-        for node in body:
-            for sub in tree_walk.all_nodes(node):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    forgotten.add(sub.id)
-                elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name):
-                    forgotten.add(f"{sub.value.id}.{sub.attr}")
-                elif isinstance(sub, (ast.AugAssign,)) and isinstance(sub.target, ast.Name):
-                    forgotten.add(sub.target.id)
+    def _forget(self, owner: ast.stmt, body: List[ast.stmt]) -> frozenset:
+        """Forget every name the body (of the statement `owner`) assigns; the set of them (a loop may keep
+        some, loop_facts.py). Read once per statement of the file: a loop runs again under every caller's facts."""
+        module = getattr(self, "module", None)
+        cache = module.__dict__.setdefault("_assigned_in", {}) if module is not None else {}
+        forgotten = cache.get(id(owner))
+        if forgotten is None:
+            forgotten = cache[id(owner)] = frozenset(_assigned_keys(body))
         for key in forgotten:
             self.env[key] = None
         return forgotten
+
+
+def _assigned_keys(body: List[ast.stmt]) -> Iterator[str]:
+    for node in body:
+        for sub in tree_walk.all_nodes(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                yield sub.id
+            elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) and isinstance(sub.value, ast.Name):
+                yield f"{sub.value.id}.{sub.attr}"
+            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+                yield sub.target.id
 
 
 def _writes_by_positions(key, key_node) -> bool:
