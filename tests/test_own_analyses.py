@@ -119,3 +119,20 @@ def test_all_or_none_holding_a_site_needs_no_closure(holds):
     tree = ast.parse(program)
     ids = own_analyses.chosen(list(tree.body), program, lambda f, b: holds, lambda t: {"b"} if "b(" in t else set())
     assert len(ids) == (2 if holds else 0)
+
+
+def test_a_method_is_reached_through_self_only_from_its_own_class_family():
+    program = ("class A:\n    def pick(self, x, i):\n        return x.gather(1, i)\n\n    def run(self, x, i):\n"
+               "        return self.pick(x, i)\n\n\nclass B:\n    def run(self, x, i):\n        return self.pick(x, i)\n\n"
+               "    def pick(self, x, i):\n        return x[i]\n\n\nclass C(A):\n    def go(self, x, i):\n"
+               "        return self.pick(x, i)\n")
+    # B.run calls a `pick` of its own, which holds no site; C inherits A's
+    assert _chosen(program, ()) == [("go", 18), ("pick", 2), ("run", 5)]
+
+
+def test_a_library_instance_is_reached_through_its_attribute_only_when_built_from_literals():
+    library = PROGRAM[:PROGRAM.index('if __name__')]
+    assert _chosen(library) == [("forward", 6), ("forward", 15)]  # Head(): its forward runs with Net's facts
+    from_config = library.replace("self.head = Head()", "self.head = Head(config)")
+    assert _chosen(from_config) == [("forward", 6)]  # an instance of unknown arguments runs no forward
+    assert _chosen(from_config + PROGRAM[PROGRAM.index('if __name__'):]) == [("forward", 6), ("forward", 15)]

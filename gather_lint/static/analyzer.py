@@ -206,7 +206,7 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         skipped = {id(top) for top in getattr(tree, "summary_only", ())}
         tops = [top for top in tree.body if id(top) not in skipped]
         holds_site = getattr(tree, "function_holds_site", None)
-        chosen = None if holds_site is None else own_analyses.chosen(tops, text, holds_site, _block_calls)
+        chosen = None if holds_site is None else own_analyses.chosen(tops, text, holds_site, _plain_calls)
         for top in tops:
             for node in tree_walk.function_defs(top):
                 if chosen is None or id(node) in chosen:
@@ -390,9 +390,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     return module
 
 
-def _block_calls(text: str) -> set:
-    """The names a block or function calls, and the functions it hands a DataLoader to call."""
-    called = _called_names(text)[0]
+def _plain_calls(text: str) -> set:
+    """The names a function calls as `f(...)`, and the functions it hands a DataLoader to call."""
+    called = _called_names(text)[1]
     return called | set(_COLLATE_FN.findall(text)) if "collate_fn" in text else called
 
 

@@ -35,7 +35,7 @@ class DeclaredFactsMixin:
     def _comments_before(self, stmt: ast.stmt) -> None:
         """Pragmas and `# name: [dims]` lines between the previous statement and this one."""
         gap = self.comments.gap_before(stmt)
-        if gap is None:
+        if gap is None or not self.source.any_comment(*gap):
             return
         self._apply_pragmas(*gap)
         value_comments.declare(self, *gap)  # `# labels: [N] ids in 1..C`

@@ -3,10 +3,11 @@
 A function's own analysis costs a run of every statement in it, and a class block kept for one method
 holds dozens of methods that can find nothing. A function runs its own analysis when its own lines hold a
 site (the test that keeps a block, read on the function alone), or when it calls such a function: its
-facts may make the callee's finding. A call reaches a function by its name, by a method name, by its
-class (a constructor, or an instance called as `self.head(x)` after `self.head = Head(...)`), or through a
-name a function is stored under (`self.loss = token_loss`). Every other function still serves its
-callers: a call that reaches it analyses it then.
+facts may make the callee's finding. A call reaches a module function by its name or a name it is stored
+under (`self.loss = token_loss`), a method through `self`/`cls`/`super()` from a class related to its own,
+a class through its constructor, and in a script (which builds its models from known sizes) an instance
+through the name it is bound to (`self.head = Head(16)`, then `self.head(x)`). Every other function still
+serves its callers: a call that reaches it analyses it then.
 """
 from __future__ import annotations
 
@@ -17,67 +18,133 @@ from typing import Callable, Dict, List, Set
 from .tree_walk import function_defs
 
 # `head = Head(`, `self.head = layers.Head(`, `self.loss = token_loss`: a name bound to a class's instance
-# or to a function, which calls through the name reach
-_BOUND = re.compile(r"(\w+)[ \t]*=[ \t]*(?:\w+\.)*(\w+)(?:\(|[ \t]*$)", re.MULTILINE)
+# or to a function, which calls through the name reach; read on the text before the class or function name
+_BOUND_TO = re.compile(r"(\w+)[ \t]*=[ \t]*(?:\w+\.)*$")
+
+
+# `self.step(`, `cls.build(`, `super().forward(`: a method of the caller's own class (or a parent's or a child's)
+_SELF_CALL = re.compile(r"\b(?:self|cls|super\(\))\s*\.\s*(\w+)\s*\(")
+
+
+_LITERAL_ARGUMENTS = re.compile(r"\([\d\s,.+\-]*\)")  # `()`, `(16, 4)`, `(0.1)`
 
 
 class _Function:
-    __slots__ = ("node", "class_name", "called", "holds_site")
+    __slots__ = ("node", "class_name", "plain", "on_self", "holds_site")
 
-    def __init__(self, node, class_name, called, holds_site):
-        self.node, self.class_name, self.called, self.holds_site = node, class_name, called, holds_site
+    def __init__(self, node, class_name, plain, on_self, holds_site):
+        self.node, self.class_name, self.plain, self.on_self = node, class_name, plain, on_self
+        self.holds_site = holds_site
 
 
 def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool],
-           called_names: Callable[[str], Set[str]]) -> Set[int]:
+           plain_calls: Callable[[str], Set[str]]) -> Set[int]:
     """ids of the function nodes under `tops` (of the file `text`) that run their own analysis.
-    `holds_site(function text, its top-level block's text)`; `called_names(text)`: the names it calls."""
+    `holds_site(function text, its top-level block's text)`; `plain_calls(text)`: the names it calls as `f(...)`."""
     lines = text.splitlines(keepends=True)
     functions: List[_Function] = []
     bases: Dict[str, Set[str]] = {}
     for top in tops:
         block = _text(top, lines)
-        class_name = top.name if isinstance(top, ast.ClassDef) else None
-        if class_name is not None:
-            bases[class_name] = {_last_name(base) for base in top.bases}
+        methods = set()
+        if isinstance(top, ast.ClassDef):
+            bases[top.name] = {_last_name(base) for base in top.bases}
+            methods = {id(node) for node in top.body}
+        # the tests are text searches: a block that holds no site has no function that does
+        block_holds = holds_site(block, block)
         for node in function_defs(top):
             own = _text(node, lines)
-            functions.append(_Function(node, class_name, called_names(own), holds_site(own, block)))
+            functions.append(_Function(node, top.name if id(node) in methods else None, plain_calls(own),
+                                       set(_SELF_CALL.findall(own)), block_holds and holds_site(own, block)))
     needed = [f for f in functions if f.holds_site]
     if not needed or len(needed) == len(functions):
         return {id(f.node) for f in needed}
-    aliases = _aliases(text)
+    families = _families(bases)
+    aliases = _Aliases(text, script="__main__" in text)
     waiting = [f for f in functions if not f.holds_site]
     while waiting:
-        names = _reached_names(needed, bases, aliases)
-        reached = [f for f in waiting if not f.called.isdisjoint(names)]
+        reach = _Reach(needed, families, aliases)
+        reached = [f for f in waiting if reach(f)]
         if not reached:
             break
         needed.extend(reached)
-        waiting = [f for f in waiting if f.called.isdisjoint(names)]
+        waiting = [f for f in waiting if not reach(f)]
     return {id(f.node) for f in needed}
 
 
-def _reached_names(needed: List[_Function], bases: Dict[str, Set[str]], aliases: Dict[str, Set[str]]) -> Set[str]:
-    """The names whose call can reach a needed function: its own, its class's and its subclasses' (they
-    inherit it), and the names bound to any of them."""
-    names = {f.node.name for f in needed}
-    classes = {f.class_name for f in needed if f.class_name is not None}
-    grown = True
-    while grown:  # subclasses, at any depth
-        more = {name for name, parents in bases.items() if name not in classes and not parents.isdisjoint(classes)}
-        classes |= more
-        grown = bool(more)
-    names |= classes
-    names |= {alias for alias, targets in aliases.items() if not targets.isdisjoint(names)}
-    return names
+class _Reach:
+    """Whether a function calls a needed one: a module function by its name or a name it is stored under, a
+    method through `self`/`super()` in a class of its family, a class by its constructor, or in a script, an
+    instance of it through the name it is bound to."""
+
+    def __init__(self, needed: List[_Function], families: Dict[str, Set[str]], aliases: "_Aliases"):
+        self.functions = {f.node.name for f in needed if f.class_name is None}
+        self.methods = {(f.class_name, f.node.name) for f in needed if f.class_name is not None}
+        self.classes = set().union(*(families.get(c, {c}) for c, _ in self.methods)) if self.methods else set()
+        self.families = families
+        # a library builds its instances from configs, and an instance of unknown arguments runs no forward
+        # (calls.py): there only instances built from literals (`Head()`, `Head(16, 4)`) are called with facts
+        self.aliases = set().union(set(), *(aliases.of(name) for name in self.functions),
+                                   *(aliases.of(name, built_from_literals=not aliases.script) for name in self.classes))
+
+    def __call__(self, f: _Function) -> bool:
+        if not f.plain.isdisjoint(self.functions) or not f.plain.isdisjoint(self.classes):
+            return True
+        if self.aliases and not (f.plain.isdisjoint(self.aliases) and f.on_self.isdisjoint(self.aliases)):
+            return True
+        if f.class_name is None or not f.on_self:
+            return False
+        family = self.families.get(f.class_name, {f.class_name})
+        return any((c, m) in self.methods for m in f.on_self for c in family)
 
 
-def _aliases(text: str) -> Dict[str, Set[str]]:
-    found: Dict[str, Set[str]] = {}
-    for alias, target in _BOUND.findall(text):
-        found.setdefault(alias, set()).add(target)
-    return found
+def _families(bases: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
+    """Each class of the file with its parents and children in the file, at any depth: a method reached
+    through `self` may be defined by any of them."""
+    parents = {name: {b for b in found if b in bases} for name, found in bases.items()}
+    families = {}
+    for name in bases:
+        family, todo = {name}, [name]
+        while todo:
+            current = todo.pop()
+            related = parents.get(current, set()) | {child for child, ps in parents.items() if current in ps}
+            todo.extend(related - family)
+            family |= related
+        families[name] = family
+    return families
+
+
+class _Aliases:
+    """The names bound to each class's instance or function, found on first ask by a search for its name
+    (a regex over the whole text for every binding costs more than all the rest of the choice)."""
+
+    def __init__(self, text: str, script: bool):
+        self.text, self.script, self.found = text, script, {}
+
+    def of(self, target: str, built_from_literals: bool = False) -> Set[str]:
+        """Names bound to `target` or to its call (`target(...)`, with literal arguments only if asked)."""
+        if target not in self.found:
+            self.found[target] = self._search(target)
+        return {name for name, literal in self.found[target] if literal or not built_from_literals}
+
+    def _search(self, target: str) -> Set[tuple]:
+        text, found = self.text, set()
+        at = text.find(target)
+        while at != -1:
+            end = at + len(target)
+            line_end = text.find("\n", end)
+            line_end = len(text) if line_end == -1 else line_end
+            if not _word_at(text, at - 1) and not _word_at(text, end) \
+                    and (text.startswith("(", end) or not text[end:line_end].strip()):
+                bound = _BOUND_TO.search(text, text.rfind("\n", 0, at) + 1, at)
+                if bound is not None:
+                    found.add((bound.group(1), _LITERAL_ARGUMENTS.match(text, end) is not None))
+            at = text.find(target, end)
+        return found
+
+
+def _word_at(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
 
 
 def _text(node, lines: List[str]) -> str:

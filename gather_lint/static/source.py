@@ -1,6 +1,7 @@
 """One source file as the analysis sees it: lines, comments by line, and position helpers."""
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
@@ -23,11 +24,21 @@ class SourceFile:
         self.text = text
         self.lines = text.splitlines()
         self._comments: Dict[int, Optional[Comment]] = {}
+        self._hashes: Optional[List[int]] = None  # numbers of the lines holding a `#`, found on first use
+        self._pragma_lines: Optional[List[int]] = None
+        self._segments: Dict[tuple, str] = {}
 
     def comment(self, line: int) -> Optional[Comment]:
         if line not in self._comments:
             self._comments[line] = _comment_on(self.lines, line)
         return self._comments[line]
+
+    def any_comment(self, first: int, last: int) -> bool:
+        """Whether a line in first..last may hold a comment (it holds a `#`): most gaps between statements
+        hold none, and this answers without looking at each line."""
+        if self._hashes is None:
+            self._hashes = _numbers_of_lines_with(self.lines, "#")
+        return _any_between(self._hashes, first, last)
 
     def char_col(self, line: int, byte_col: int) -> int:
         """ast gives UTF-8 byte offsets; editors and flake8 count characters."""
@@ -39,7 +50,15 @@ class SourceFile:
         return len(raw.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
     def segment(self, node, limit: int = 48) -> str:
-        """Short one-line source text of a node, for messages."""
+        """Short one-line source text of a node, for messages (read once per node: a function runs again
+        under every caller's facts)."""
+        key = (getattr(node, "lineno", None), getattr(node, "col_offset", None), getattr(node, "end_lineno", None),
+               getattr(node, "end_col_offset", None), limit)  # the text depends on the position only
+        if key not in self._segments:
+            self._segments[key] = self._segment(node, limit)
+        return self._segments[key]
+
+    def _segment(self, node, limit: int) -> str:
         try:
             start, end = node.lineno, node.end_lineno
             if start == end:
@@ -58,6 +77,8 @@ class SourceFile:
 
     def shape_comment(self, first: int, last: int) -> Optional[Comment]:
         """The comment that describes a statement on lines first..last: trailing, else the line above."""
+        if not self.any_comment(first - 1, last):
+            return None
         for line in range(first, last + 1):
             c = self.comment(line)
             if c is not None and not c.standalone:
@@ -69,6 +90,10 @@ class SourceFile:
 
     def pragmas(self, first: int, last: int) -> List[Tuple[str, str]]:
         """`# gather-lint: shape x=[B, L, V]` on lines first..last, as (name, shape text)."""
+        if self._pragma_lines is None:
+            self._pragma_lines = _numbers_of_lines_with(self.lines, "gather-lint")
+        if not _any_between(self._pragma_lines, first, last):
+            return []
         found = []
         for line in range(first, last + 1):
             if not 1 <= line <= len(self.lines) or "gather-lint" not in self.lines[line - 1]:
@@ -78,6 +103,16 @@ class SourceFile:
             if match:
                 found.extend(_PRAGMA_ITEM.findall(match.group(1)))
         return found
+
+
+def _numbers_of_lines_with(lines: List[str], needle: str) -> List[int]:
+    """Numbers (from 1) of the lines holding `needle`, in order."""
+    return [number for number, line in enumerate(lines, 1) if needle in line]
+
+
+def _any_between(numbers: List[int], first: int, last: int) -> bool:
+    i = bisect.bisect_left(numbers, first)
+    return i < len(numbers) and numbers[i] <= last
 
 
 def _comment_on(lines: List[str], line: int) -> Optional[Comment]:
