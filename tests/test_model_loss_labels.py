@@ -194,3 +194,24 @@ def test_torch_same_position_scores_differ_from_next_token(torch):
     same = logp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)[:, 1:]
     nxt = logp[:, :-1].gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
     assert same.shape == nxt.shape and not torch.allclose(same, nxt)
+
+
+
+def test_only_classes_built_or_annotated_in_the_file_are_summarised():
+    """A library's heads (built elsewhere) are not summarised; a class built here, or named by an annotation,
+    is (the summaries cost a walk of every forward that scores its labels)."""
+    import ast
+
+    from gather_lint.static import model_loss_calls, token_shift
+    tree = ast.parse(RECURRENT_IN_FUNCTION)
+    index = token_shift._ModuleIndex(tree, RECURRENT_IN_FUNCTION)
+    helpers = {"token_nll": (0, 1, token_shift.FULL, token_shift.FULL, None)}
+    every = model_loss_calls.summaries(tree, helpers, lambda fn: True)
+    used = model_loss_calls.summaries(tree, helpers, lambda fn: True,
+                                      used=lambda name: token_shift._built_or_annotated(name, index))
+    assert list(every) == list(used) == ["CharRNN"]
+    unbuilt = RECURRENT_IN_FUNCTION.replace('rnn = CharRNN(30, 16).to("cpu")', "rnn = make()")
+    index = token_shift._ModuleIndex(ast.parse(unbuilt), unbuilt)
+    assert not token_shift._built_or_annotated("CharRNN", index)
+    annotated = unbuilt.replace("def train_step(text):", "def train_step(text, rnn: 'CharRNN'):")
+    assert token_shift._built_or_annotated("CharRNN", token_shift._ModuleIndex(ast.parse(annotated), annotated))

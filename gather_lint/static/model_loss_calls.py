@@ -24,12 +24,14 @@ from . import forward_shifts, helper_aliases, omitted_arguments, token_losses, t
 from .causal_models import _REALIGNING
 
 
-def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather, loss_modules=None, aliases=None) -> Dict[str, tuple]:
+def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather, loss_modules=None, aliases=None,
+              used=lambda class_name: True) -> Dict[str, tuple]:
     """Class name -> (ids parameter, labels parameter, forward's positional parameters, helper summary,
-    helper name, logits text) for the file's classes whose forward gathers its labels from its logits."""
+    helper name, logits text) for the file's classes whose forward gathers its labels from its logits.
+    `used(name)`: whether the file can hold a model of the class (a library's heads are built elsewhere)."""
     found: Dict[str, tuple] = {}
     for cls in tree.body:
-        if not isinstance(cls, ast.ClassDef):
+        if not isinstance(cls, ast.ClassDef) or not used(cls.name):
             continue
         forward = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
         # only a forward holding a gathering call (`holds_gather(fn)`) can pair anything: no walk of the others

@@ -1072,6 +1072,26 @@ def _handed_models(tree: ast.Module, built: Dict[str, str], index: "_ModuleIndex
             if any(c in model_losses for c in params.values())}
 
 
+def _built_or_annotated(class_name: str, index: "_ModuleIndex") -> bool:
+    """Whether the text calls the class (not in its `class` statement) or names it after a `:` or `->` (a
+    parameter or return annotation)."""
+    text = index.text
+    for at in text_scan.positions(text, class_name):  # str.find from hit to hit: a regex tries every `:`
+        end = at + len(class_name)
+        if (at and (text[at - 1].isalnum() or text[at - 1] == "_")) or (end < len(text) and (text[end].isalnum() or text[end] == "_")):
+            continue
+        before = text[text.rfind("\n", 0, at) + 1:at].rstrip(" \t\"'")
+        while before.endswith("."):  # `models.` or `nn.` before the name
+            before = before[:-1]
+            while before and (before[-1].isalnum() or before[-1] == "_"):
+                before = before[:-1]
+        if text[end:end + 40].lstrip(" \t").startswith("(") and before.strip() != "class":
+            return True
+        if before.rstrip().endswith((":", "->")):
+            return True
+    return False
+
+
 def _annotated_classes(fn) -> Dict[str, str]:
     out = {}
     for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
@@ -1181,8 +1201,9 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     passed = _passed_classes(tree, built, gathering, index)
     built_causal = _BuiltCausal(tree)
     gathering_lines = index.lines_calling(gathering)
+    # a model of the class is built (`Lm(...)`) or annotated (`model: Lm`) here: only then is its forward called
     model_losses = model_loss_calls.summaries(tree, helpers, lambda fn: _has_line_in(gathering_lines, fn), loss_modules,
-                                              aliases)
+                                              aliases, lambda name: _built_or_annotated(name, index))
     # batches a data pipeline cuts (or copies) from one sequence: for a model's own loss, or a loader's batches
     produced = shifted_batches.producers(tree) if model_losses or library or shifted_batches.loads(text) else {}
     batches = (shifted_batches.sources(index.assigns, produced) if produced else {}, produced)
