@@ -206,11 +206,10 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
         skipped = {id(top) for top in getattr(tree, "summary_only", ())}
         tops = [top for top in tree.body if id(top) not in skipped]
         holds_site = getattr(tree, "function_holds_site", None)
-        chosen = None if holds_site is None else own_analyses.chosen(tops, text, holds_site, _plain_calls)
-        for top in tops:
-            for node in tree_walk.function_defs(top):
-                if chosen is None or id(node) in chosen:
-                    module.analyse(node)  # once: a call that brought no facts may have run it already
+        functions = [node for top in tops for node in tree_walk.function_defs(top)] if holds_site is None \
+            else own_analyses.chosen(tops, text, holds_site, _plain_calls)
+        for node in functions:
+            module.analyse(node)  # once: a call that brought no facts may have run it already
         if vocab_growth.spelled_in(text):
             for node, violation in vocab_growth.check_module(whole()):  # the script, in order
                 flag(node, violation, None)

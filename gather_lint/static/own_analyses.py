@@ -22,25 +22,41 @@ from .tree_walk import function_defs
 _BOUND_TO = re.compile(r"(\w+)[ \t]*=[ \t]*(?:\w+\.)*$")
 
 
-# `self.step(`, `cls.build(`, `super().forward(`: a method of the caller's own class (or a parent's or a child's)
-_SELF_CALL = re.compile(r"\b(?:self|cls|super\(\))\s*\.\s*(\w+)\s*\(")
-
-
 _LITERAL_ARGUMENTS = re.compile(r"\([\d\s,.+\-]*\)")  # `()`, `(16, 4)`, `(0.1)`
+_ATTRIBUTE_CALL = re.compile(r"\.[ \t]*(\w+)[ \t]*\(")  # starts with a literal: the engine skips to each `.`
+_RECEIVERS = ("self", "cls", "super()")  # `self.step(`, `cls.build(`, `super().forward(`
 
 
 class _Function:
-    __slots__ = ("node", "class_name", "plain", "on_self", "holds_site")
+    """One function of the file: what it calls is read only if the choice needs it (not for those holding a site)."""
 
-    def __init__(self, node, class_name, plain, on_self, holds_site):
-        self.node, self.class_name, self.plain, self.on_self = node, class_name, plain, on_self
-        self.holds_site = holds_site
+    __slots__ = ("node", "class_name", "text", "holds_site", "_read_calls", "_plain", "_on_self")
+
+    def __init__(self, node, class_name, text, holds_site, read_calls):
+        self.node, self.class_name, self.text, self.holds_site = node, class_name, text, holds_site
+        self._read_calls, self._plain, self._on_self = read_calls, None, None
+
+    @property
+    def plain(self) -> Set[str]:
+        if self._plain is None:
+            self._plain = self._read_calls(self.text)
+        return self._plain
+
+    @property
+    def on_self(self) -> Set[str]:
+        """Methods it calls on its own instance or class: of its own class, a parent's or a child's."""
+        if self._on_self is None:
+            text = self.text
+            self._on_self = {m.group(1) for m in _ATTRIBUTE_CALL.finditer(text)
+                             if text[max(0, m.start() - 7):m.start()].rstrip().endswith(_RECEIVERS)}
+        return self._on_self
 
 
 def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool],
-           plain_calls: Callable[[str], Set[str]]) -> Set[int]:
-    """ids of the function nodes under `tops` (of the file `text`) that run their own analysis.
-    `holds_site(function text, its top-level block's text)`; `plain_calls(text)`: the names it calls as `f(...)`."""
+           plain_calls: Callable[[str], Set[str]]) -> List[ast.AST]:
+    """The function nodes under `tops` (of the file `text`) that run their own analysis, in the order of
+    tree_walk.function_defs. `holds_site(function text, its top-level block's text)`; `plain_calls(text)`:
+    the names it calls as `f(...)`."""
     lines = text.splitlines(keepends=True)
     functions: List[_Function] = []
     bases: Dict[str, Set[str]] = {}
@@ -54,22 +70,22 @@ def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool
         block_holds = holds_site(block, block)
         for node in function_defs(top):
             own = _text(node, lines)
-            functions.append(_Function(node, top.name if id(node) in methods else None, plain_calls(own),
-                                       set(_SELF_CALL.findall(own)), block_holds and holds_site(own, block)))
+            functions.append(_Function(node, top.name if id(node) in methods else None, own,
+                                       block_holds and holds_site(own, block), plain_calls))
     needed = [f for f in functions if f.holds_site]
-    if not needed or len(needed) == len(functions):
-        return {id(f.node) for f in needed}
-    families = _families(bases)
-    aliases = _Aliases(text, script="__main__" in text)
-    waiting = [f for f in functions if not f.holds_site]
-    while waiting:
-        reach = _Reach(needed, families, aliases)
-        reached = [f for f in waiting if reach(f)]
-        if not reached:
-            break
-        needed.extend(reached)
-        waiting = [f for f in waiting if not reach(f)]
-    return {id(f.node) for f in needed}
+    if needed and len(needed) < len(functions):
+        families = _families(bases)
+        aliases = _Aliases(text, script="__main__" in text)
+        waiting = [f for f in functions if not f.holds_site]
+        while waiting:
+            reach = _Reach(needed, families, aliases)
+            reached = [f for f in waiting if reach(f)]
+            if not reached:
+                break
+            needed.extend(reached)
+            waiting = [f for f in waiting if not reach(f)]
+    ids = {id(f.node) for f in needed}
+    return [f.node for f in functions if id(f.node) in ids]
 
 
 class _Reach:
