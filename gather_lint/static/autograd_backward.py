@@ -36,12 +36,13 @@ def spelled_in(text: str) -> bool:
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
-    for cls in ast.walk(tree):
+    nodes = repeat_evidence.ModuleNodes(tree)
+    for cls in tree_walk.statements(tree):  # classes are statements: no walk of the expressions
         if isinstance(cls, ast.ClassDef) and any(_last_name(base) == "Function" for base in cls.bases):
             methods = {node.name: node for node in cls.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
             if "forward" in methods and "backward" in methods:
                 yield from _check_backward(methods["forward"], methods["backward"],
-                                           lambda name: repeat_evidence.argument_repeats(tree, cls.name, methods["forward"], name))
+                                           lambda name: repeat_evidence.argument_repeats(nodes, cls.name, methods["forward"], name))
 
 
 def _check_backward(forward, backward, repeats) -> Iterator[Tuple[ast.AST, object]]:

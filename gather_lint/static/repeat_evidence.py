@@ -10,28 +10,49 @@ from __future__ import annotations
 import ast
 from typing import Dict, Iterator, List, Optional
 
+from . import tree_walk
 from .names import category_domain
 
 _DRAWS = ("randint", "multinomial", "randint_like")
 
 
-def argument_repeats(tree: ast.Module, function_class: str, forward, name: str) -> bool:
+class ModuleNodes:
+    """A module's assignments and calls, from one walk on the first question (a file with a custom
+    Function asks once per index its backward reads)."""
+
+    def __init__(self, tree: ast.Module):
+        self.tree, self._read = tree, False
+        self.assigns: List[ast.Assign] = []
+        self.calls: List[ast.Call] = []
+
+    def read(self) -> "ModuleNodes":
+        if not self._read:
+            self._read = True
+            for node in tree_walk.all_nodes(self.tree):
+                if isinstance(node, ast.Assign):
+                    self.assigns.append(node)
+                elif isinstance(node, ast.Call):
+                    self.calls.append(node)
+        return self
+
+
+def argument_repeats(nodes: ModuleNodes, function_class: str, forward, name: str) -> bool:
     if _named_repeating(name):
         return True
     params = [a.arg for a in forward.args.args]
     if name not in params:
         return False
     position = params.index(name) - 1  # apply(...) takes every forward argument but ctx
-    assigned = _assignments(tree)
-    return any(_can_repeat(arg, assigned) for arg in _apply_arguments(tree, function_class, position))
+    assigned = _assignments(nodes.read().assigns)
+    return any(_can_repeat(arg, assigned) for arg in _apply_arguments(nodes, function_class, position))
 
 
-def _apply_arguments(tree: ast.Module, function_class: str, position: int) -> Iterator[ast.AST]:
+def _apply_arguments(nodes: ModuleNodes, function_class: str, position: int) -> Iterator[ast.AST]:
     """The argument at `position` of every `Cls.apply(...)` call, also through `fn = Cls.apply`."""
-    aliases = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and _is_apply(node.value, function_class)
+    aliases = {target.id for node in nodes.assigns if _is_apply(node.value, function_class)
                for target in node.targets if isinstance(target, ast.Name)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and position >= 0 and len(node.args) > position and (
+    for node in nodes.calls:
+        if position >= 0 and len(node.args) > position and (
                 _is_apply(node.func, function_class) or (isinstance(node.func, ast.Name) and node.func.id in aliases)):
             yield node.args[position]
 
@@ -41,13 +62,12 @@ def _is_apply(node, function_class: str) -> bool:
         and node.value.id == function_class
 
 
-def _assignments(tree: ast.Module) -> Dict[str, List[ast.AST]]:
+def _assignments(assigns: List[ast.Assign]) -> Dict[str, List[ast.AST]]:
     found: Dict[str, List[ast.AST]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    found.setdefault(target.id, []).append(node.value)
+    for node in assigns:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                found.setdefault(target.id, []).append(node.value)
     return found
 
 
