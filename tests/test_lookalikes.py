@@ -48,3 +48,12 @@ def test_lookalikes_are_not_sites(call):
 def test_every_spelling_is_a_site(imports, call):
     code = f"{imports}\nimport torch\ndef f():\n    x = torch.randn(4, 8)\n    src = torch.randn(4, 1)\n    {FLOAT_INDEX}    return {call}\n"
     assert codes(code) == ["GL008"], call
+
+
+def test_an_op_imported_under_another_name_is_a_site_in_any_block():
+    """`from torch import gather as g` at the top, `g(...)` in the third block: the block is parsed and its
+    function analysed though it spells no op name."""
+    code = ("from torch import gather as g\nimport torch\n\n\ndef helper():\n    return 1\n\n\n"
+            "def f():\n    x = torch.randn(4, 8)\n    " + FLOAT_INDEX + "    return g(x, 1, idx)\n\n\n"
+            "def other():\n    return 2\n")
+    assert codes(code) == ["GL008"]

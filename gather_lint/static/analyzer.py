@@ -270,12 +270,16 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
 
 _DEF_NAME = re.compile(r"^(class|def|async def) (\w+)", re.MULTILINE)  # what a block defines
 _DRIVER = "__main__"
+_NAME_BEFORE = re.compile(r"(\w+)[ \t]*$")
+_NAME_AT = re.compile(r"[ \t]*(\w+)")
+_DEF_NAME_ONLY = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 
 
 # searched in the reversed text, so the engine jumps from one `(` to the next instead of trying a
 # word at every position: yields (name reversed, "." when it is called as an attribute)
 _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
+_IMPORT_STATEMENT = re.compile(r"import\s+[\w.]|from\s+\.*[\w.]*\s+import\s")
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 _STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
@@ -291,8 +295,10 @@ def _site_test(text: str) -> Callable[[str], bool]:
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
 
+    aliases = _op_aliases(text)  # `from torch import gather as g`: `g(...)` is a site
+
     def holds(chunk: str) -> bool:
-        return heads or names_an_op(chunk) or index_values.spelled_in(chunk) \
+        return heads or names_an_op(chunk) or (aliases and text_scan.has_call(chunk, aliases)) or index_values.spelled_in(chunk) \
             or (tables and embedding_lookups.spelled_in(chunk)) or (scored and "log_prob(" in chunk) \
             or (sliced and table_slices.spelled_in(chunk)) or (softmax_blocks is not None and softmax_blocks(chunk)) \
             or (mixtures is not None and mixtures(chunk))
@@ -309,7 +315,12 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     """
     blocks = FileBlocks(text, path)
     if len(blocks) <= 2:
-        return parse(text, path)
+        module = parse(text, path)
+        # one class (or a head and one class): its methods are chosen as a split file's functions are
+        rounding = set(_DEF_NAME_ONLY.findall(text)) if fills_buffer(text) and _repeat_marks(text) else set()
+        # the file is the one block: its imports say whether it uses torch
+        module.function_holds_site = _function_site_test(_site_test(text), rounding, _DRIVER in text, "torch" in text)
+        return module
     chunks = [(first, blocks.chunk(i)) for i, first in enumerate(blocks.starts)]
     holds = _site_test(text)
     keep = [holds(chunk) for _, chunk in chunks]
@@ -381,12 +392,33 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     module.file_blocks = blocks  # the other blocks, parsed when a check asks for them
     blocks.kept = module
 
+    module.function_holds_site = _function_site_test(holds, rounding, script)  # read by own_analyses.py
+    return module
+
+
+def _op_aliases(text: str) -> frozenset:
+    """Names an op is imported under (`from torch import gather as g`)."""
+    found = set()
+    for at in text_scan.positions(text, " as "):  # from one ` as ` to the next: a regex would try every word
+        name = _NAME_BEFORE.search(text, max(0, at - 40), at)
+        if name is not None and name.group(1) in OP_NAMES:
+            alias = _NAME_AT.match(text, at + 4)
+            if alias is not None:
+                found.add(alias.group(1))
+    return frozenset(found)
+
+
+def _function_site_test(holds: Callable[[str], bool], rounding: set, script: bool,
+                        file_uses_torch: Optional[bool] = None) -> Callable[[str, str], bool]:
+    """Whether one function (in its top-level block) holds a site: the blocks' test, on its own lines.
+    `rounding`: the file's functions that make positions which can repeat (a filled buffer's writers).
+    `file_uses_torch`: for a file read as one block, whether it spells torch (else each block is asked)."""
     def function_holds_site(function: str, block: str) -> bool:
         fill = fills_buffer(function) or (bool(rounding) and bool(rounding & _called_names(function)[0])
                                           and _fills_by_subscript(function))
-        return holds(function) or _local_site(function, "torch" in block, fill, script)
-    module.function_holds_site = function_holds_site  # own_analyses.py: which functions run their own analysis
-    return module
+        uses_torch = ("torch" in block) if file_uses_torch is None else file_uses_torch
+        return holds(function) or _local_site(function, uses_torch, fill, script)
+    return function_holds_site
 
 
 def _plain_calls(text: str) -> set:
@@ -412,7 +444,7 @@ def _called_names(text: str):
 
 def _imports_of(lines, path: str) -> list:
     """Every import statement in the file, at any depth, as top-level nodes (for alias resolution)."""
-    found = []
+    statements = []
     for number, line in enumerate(lines):
         if ("import" not in line and "from" not in line) or not _IMPORT_LINE.match(line):
             continue
@@ -423,12 +455,21 @@ def _imports_of(lines, path: str) -> list:
             if depth <= 0 and not lines[end].rstrip().endswith("\\"):
                 break
             end += 1
-        try:
-            found.extend(node for node in ast.parse(statement.strip(), path).body
-                         if isinstance(node, (ast.Import, ast.ImportFrom)))
-        except SyntaxError:
-            continue  # an import-looking line inside a string
-    return found
+        statement = statement.strip()
+        if _IMPORT_STATEMENT.match(statement):  # not prose in a docstring ("from the logits ...")
+            statements.append(statement)
+    try:  # one parse for all of them; each is a top-level statement at line 1, as parsed alone
+        nodes = ast.parse("\n".join(statements), path).body
+        for node in nodes:
+            ast.increment_lineno(node, 1 - node.lineno)
+    except SyntaxError:  # an import-looking line inside a string: each statement alone
+        nodes = []
+        for statement in statements:
+            try:
+                nodes.extend(ast.parse(statement, path).body)
+            except SyntaxError:
+                continue
+    return [node for node in nodes if isinstance(node, (ast.Import, ast.ImportFrom))]
 
 
 def _imports(tree: ast.Module) -> Dict[str, object]:
