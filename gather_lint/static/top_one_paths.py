@@ -27,6 +27,8 @@ _PARTS = {"values": 0, "indices": 1}
 
 
 _KEEPING = re.compile(r"topk|multinomial")
+# `.max(`, `torch.argmax(`, `.min(` (softmax lines too: a superset, found without a `\b` tried at every position)
+_DROPPING = re.compile(r"(?:max|min)\b")
 
 
 def spelled_in(text: str) -> bool:
@@ -45,14 +47,19 @@ class _Pick:
 
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
-    # a scope needs a dim-keeping pick (topk, or a sample beside the greedy pick) to report anything
+    # a scope needs a dim-keeping pick (topk, or a sample beside the greedy pick) and a dim-dropping one
     keeping = sorted(match_lines(text, _KEEPING))
+    dropping = sorted(match_lines(text, _DROPPING))
     for scope in scopes(tree):
         if scope is tree:
             continue  # a return needs a function
-        i = bisect.bisect_left(keeping, scope.lineno)
-        if i < len(keeping) and keeping[i] <= (scope.end_lineno or scope.lineno):
+        if _spans(keeping, scope) and _spans(dropping, scope):
             yield from _check_scope(scope)
+
+
+def _spans(lines, scope) -> bool:
+    i = bisect.bisect_left(lines, scope.lineno)
+    return i < len(lines) and lines[i] <= (scope.end_lineno or scope.lineno)
 
 
 def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
