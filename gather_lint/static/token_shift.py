@@ -1133,10 +1133,17 @@ class _ModuleIndex:
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self.names.update(_module_names([node]))
         self._nodes = None
+        self._calling: Dict[str, List[int]] = {}
 
     def lines_calling(self, names) -> list:
-        """Sorted lines where one of `names` is called: they tell which functions to run."""
-        return text_scan.call_lines(self.text, names)
+        """Sorted lines where one of `names` is called: they tell which functions to run. Each name's lines
+        are found once: the pass asks again for sets that share most names."""
+        lines = set()
+        for name in names:
+            if name not in self._calling:
+                self._calling[name] = text_scan.call_lines(self.text, (name,))
+            lines.update(self._calling[name])
+        return sorted(lines)
 
     @property
     def nodes(self) -> list:
@@ -1192,8 +1199,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         return
     names = frozenset(index.names)
     built = _built_classes(tree.body)  # module variables and self.<attr> anywhere: the class they hold
-    for node in index.assigns:
-        built.update({k: v for k, v in _built_classes([node]).items() if k.startswith("self.")})
+    built.update({k: v for k, v in _built_classes(index.assigns).items() if k.startswith("self.")})
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines, loss_modules)}
     aliases = helper_aliases.aliases(index.assigns, helpers) if helpers else {}
     methods = method_helpers(tree, gather_lines, loss_modules)
