@@ -22,8 +22,9 @@ def lint_text(text: str, path: str = "<stdin>", config: Config = Config(), noqa:
     A `.ipynb` path is read as a notebook."""
     select = config.selection.for_path(_relative(path, config))
     if path.endswith(".ipynb"):
-        return notebook.lint(text, path, lambda module, p: lint_source(module, p, select, noqa=noqa))
-    return lint_source(text, path, select, noqa=noqa)
+        return notebook.lint(text, path, lambda module, p: lint_source(module, p, select, noqa=noqa,
+                                                                       check_syntax=config.check_syntax))
+    return lint_source(text, path, select, noqa=noqa, check_syntax=config.check_syntax)
 
 
 def lint_file(path: str, config: Config = Config(), stdin=None, display: Optional[str] = None) -> FileResult:

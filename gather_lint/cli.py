@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="do not read or write .gather_lint_cache/")
     p.add_argument("--stats", action="store_true", help="print how many call sites had known shapes")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
+    p.add_argument("--check-syntax", action="store_true",
+                   help="parse every file whole and report its syntax errors (GL000), also where no op is named")
     p.add_argument("--quiet", "-q", action="store_true", help="do not print the summary line")
     p.add_argument("--version", action="version", version=f"gather-lint {__version__}")
     return p
@@ -106,7 +108,7 @@ def _config(args, paths) -> Config:
         selection = Selection(selection.select, selection.ignore + validate_cli_codes(parse_codes(args.ignore), "--ignore"),
                               selection.per_file_ignores)
     exclude = tuple(p.strip() for p in args.exclude.split(",") if p.strip()) if args.exclude else config.exclude
-    return Config(selection, exclude, config.source, config.root)
+    return Config(selection, exclude, config.source, config.root, config.check_syntax or args.check_syntax)
 
 
 def _fix_command(args, config, files, missing) -> int:

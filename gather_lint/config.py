@@ -18,7 +18,8 @@ DEFAULT_EXCLUDE = (
     ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".gather_lint_cache", "site-packages",
 )
 _CODE = re.compile(r"^GL\d{0,3}$")
-_KNOWN = {"select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "exclude", "extend-exclude"}
+_KNOWN = {"select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "exclude", "extend-exclude",
+          "check-syntax"}
 
 
 class ConfigError(Exception):
@@ -31,9 +32,11 @@ class Config:
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     source: Optional[str] = None  # the pyproject.toml it came from
     root: str = field(default=".")
+    # parse every file whole, to report a syntax error in code that cannot hold a site (not parsed otherwise)
+    check_syntax: bool = False
 
     def fingerprint(self) -> str:
-        return repr((self.selection, self.exclude))
+        return repr((self.selection, self.exclude, self.check_syntax))
 
 
 def find_pyproject(start_paths: Sequence[str]) -> Optional[str]:
@@ -92,7 +95,10 @@ def from_mapping(section: dict, path: str) -> Config:
     exclude = tuple(exclude) if "exclude" in section else DEFAULT_EXCLUDE
     exclude += _strings(section, "extend-exclude", path)
     root = os.path.dirname(os.path.abspath(path))
-    return Config(Selection(tuple(select), tuple(ignore), per_file(pfi)), exclude, path, root)
+    check_syntax = section.get("check-syntax", False)
+    if not isinstance(check_syntax, bool):
+        raise ConfigError(f"{path}: 'check-syntax' must be true or false, got {check_syntax!r}")
+    return Config(Selection(tuple(select), tuple(ignore), per_file(pfi)), exclude, path, root, check_syntax)
 
 
 def _strings(section: dict, key: str, path: str) -> Tuple[str, ...]:

@@ -138,6 +138,7 @@ def test_bad_flags_exit_2_without_traceback(args, project):
     ("[tool.gather-lint]\nignore = ['E501']\n", "'ignore' has 'E501'"),
     ("[tool.gather-lint]\nbogus = 1\n", "unknown key 'bogus'"),
     ("[tool.gather-lint\n", "invalid TOML"),
+    ("[tool.gather-lint]\ncheck-syntax = 'yes'\n", "'check-syntax' must be true or false"),
 ])
 def test_bad_config_is_named_and_exits_2(project, toml, fragment):
     (project / "pyproject.toml").write_text(toml)
@@ -269,3 +270,20 @@ def test_shapes_command_shows_facts_and_their_origins():
     one = run("shapes", os.path.join(os.path.dirname(__file__), "..", "examples", "buggy", "topk_patches.py") + ":24")
     assert "keep_salient_features" in one.stdout and "keep_salient_patches" not in one.stdout
     assert run("shapes", "nope.py").returncode == 2
+
+
+# a syntax error where no op is named (a file, or a block beside one that gathers): not parsed by default
+NO_OP_BROKEN = "def f(:\n    pass\n"
+OP_BESIDE_BROKEN = "import torch\n\n\ndef g(x, i):\n    return x.gather(1, i)\n\n\ndef f(:\n    pass\n"
+
+
+def test_check_syntax_reports_syntax_errors_the_analysis_never_parses(tmp_path):
+    for name, text in (("a.py", NO_OP_BROKEN), ("b.py", OP_BESIDE_BROKEN)):
+        (tmp_path / name).write_text(text)
+    default = run("--isolated", "--no-cache", str(tmp_path))
+    assert default.returncode == 0 and "GL000" not in default.stdout  # only what can hold a site is parsed
+    checked = run("--isolated", "--no-cache", "--check-syntax", str(tmp_path))
+    assert checked.returncode == 1
+    assert checked.stdout.count("GL000") == 2 and "a.py:1:7: GL000" in checked.stdout and "b.py:8:7: GL000" in checked.stdout
+    (tmp_path / "pyproject.toml").write_text("[tool.gather-lint]\ncheck-syntax = true\n")
+    assert run("--no-cache", str(tmp_path)).stdout.count("GL000") == 2  # the setting does the same

@@ -135,11 +135,19 @@ _RANGE_MAKERS = ("cumsum(", "rand(", "rand_like(", "linspace(", "nonzero(", "arg
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
-                noqa: bool = True, observe: Optional[Callable[..., None]] = None) -> FileResult:
+                noqa: bool = True, observe: Optional[Callable[..., None]] = None,
+                check_syntax: bool = False) -> FileResult:
     """All findings in one file's text, sorted by position. Never raises on bad input.
     `observe(line, site, unknown)` is told of every call site checked, with {role: why its shape
-    was unknown} (benchmarks/recall.py uses it to say what stopped the analysis at a missed bug)."""
+    was unknown} (benchmarks/recall.py uses it to say what stopped the analysis at a missed bug).
+    Only the blocks that can hold a site are parsed: `check_syntax` parses the whole file first, so that a
+    syntax error anywhere in it is reported (GL000)."""
     stats = Stats(files=1)
+    if check_syntax:
+        try:
+            parse(text, path)
+        except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+            return FileResult(path, [_parse_error(path, exc)], stats)
     if not mentions_op(text) or (noqa and file_is_exempt(text)):
         return FileResult(path, [], stats)
     try:
