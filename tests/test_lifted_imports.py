@@ -13,10 +13,10 @@ def _seen(nodes):
 
 
 def test_every_import_at_any_depth_at_line_one():
-    assert _seen(_imports_of(LINES, "m.py")) == [
+    assert _seen(_imports_of("".join(LINES), "m.py")) == [
         ("Import", 1, ["torch"]), ("ImportFrom", 1, ["nn", "F"]), ("Import", 1, ["np"]), ("ImportFrom", 1, ["helpers"])]
 
 
 def test_a_statement_that_does_not_parse_leaves_the_others():
     lines = LINES + ["from broken import (\n"]  # never closed: the joined parse fails, each is parsed alone
-    assert [n[2] for n in _seen(_imports_of(lines, "m.py"))] == [["torch"], ["nn", "F"], ["np"], ["helpers"]]
+    assert [n[2] for n in _seen(_imports_of("".join(lines), "m.py"))] == [["torch"], ["nn", "F"], ["np"], ["helpers"]]

@@ -286,7 +286,7 @@ _DEF_NAME_ONLY = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILI
 # searched in the reversed text, so the engine jumps from one `(` to the next instead of trying a
 # word at every position: yields (name reversed, "." when it is called as an attribute)
 _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
-_IMPORT_LINE = re.compile(r"^\s*(?:import|from)\s")
+_IMPORT_AT = re.compile(r"[ \t]*(?:import|from)[ \t]")  # matched at a line's start
 _IMPORT_STATEMENT = re.compile(r"import\s+[\w.]|from\s+\.*[\w.]*\s+import\s")
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 _STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
@@ -395,7 +395,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
                     summary_only.extend(blocks.body(i))
     except SyntaxError:
         return parse(text, path)
-    module = ast.Module(body=_imports_of(blocks.lines, path) + body, type_ignores=[])
+    module = ast.Module(body=_imports_of(text, path) + body, type_ignores=[])
     module.summary_only = summary_only  # callees (functions, classes) no op names: no analysis of their own
     module.file_blocks = blocks  # the other blocks, parsed when a check asks for them
     blocks.kept = module
@@ -450,26 +450,30 @@ def _called_names(text: str):
     return {name[::-1] for name, _ in found} | bases, {name[::-1] for name, dot in found if not dot} | bases
 
 
-def _imports_of(lines, path: str) -> list:
+def _imports_of(text: str, path: str) -> list:
     """Every import statement in the file, at any depth, as top-level nodes (for alias resolution)."""
-    statements = []
-    for number, line in enumerate(lines):
-        if ("import" not in line and "from" not in line) or not _IMPORT_LINE.match(line):
+    statements, seen = [], set()
+    for at in text_scan.positions(text, "import"):  # every import statement's first line says `import`
+        start = end = text.rfind("\n", 0, at) + 1
+        if start in seen or not _IMPORT_AT.match(text, start):
             continue
-        statement, depth, end = "", 0, number
-        while end < len(lines):
-            statement += lines[end]
-            depth += lines[end].count("(") - lines[end].count(")")
-            if depth <= 0 and not lines[end].rstrip().endswith("\\"):
+        seen.add(start)
+        depth = 0
+        while True:
+            line_end = text.find("\n", end)
+            line_end = len(text) if line_end == -1 else line_end
+            line = text[end:line_end]
+            depth += line.count("(") - line.count(")")
+            end = line_end + 1
+            if (depth <= 0 and not line.rstrip().endswith("\\")) or end >= len(text):
                 break
-            end += 1
-        statement = statement.strip()
+        statement = text[start:end].strip()
         if _IMPORT_STATEMENT.match(statement):  # not prose in a docstring ("from the logits ...")
             statements.append(statement)
     try:  # one parse for all of them; each is a top-level statement at line 1, as parsed alone
         nodes = ast.parse("\n".join(statements), path).body
-        for node in nodes:
-            ast.increment_lineno(node, 1 - node.lineno)
+        for node in nodes:  # the statement's own lines only: nothing reads its names' positions
+            node.end_lineno, node.lineno = 1 + node.end_lineno - node.lineno, 1
     except SyntaxError:  # an import-looking line inside a string: each statement alone
         nodes = []
         for statement in statements:
