@@ -14,14 +14,29 @@ from typing import Optional
 
 from ..rules import gl021_top_k_keeps_one_extra as rule
 from .normalised_axis import arange_steps
+from .text_scan import positions, starts_word
 
 _COUNTS = {"top_k", "topk"}  # a plain `k` is as often the last position kept (a prefix or window)
-_SPELLED = re.compile(r">\s*(?:self\.)?top_?k\b|\btop_?k\s*<[^=]")
+# `> top_k`, `> self.topk`, `top_k < ...` (not `<=`): matched at each `top` of the text, since an
+# alternation opening with `\b` would be tried at every position
+_COUNT_AT = re.compile(r"top_?k\b")
+_LESS_AFTER = re.compile(r"\s*<[^=]")
 _WIDENS = {"expand", "expand_as", "unsqueeze", "view", "reshape", "repeat", "to", "long", "type_as", "cuda"}
 
 
 def spelled_in(text: str) -> bool:
-    return ("top_k" in text or "topk" in text) and _SPELLED.search(text) is not None
+    if "top_k" not in text and "topk" not in text:
+        return False
+    for at in positions(text, "top"):
+        count = _COUNT_AT.match(text, at)
+        if count is None:
+            continue
+        before = text[max(0, at - 40):at].rstrip()
+        if before.endswith("self."):
+            before = before[:-5].rstrip()
+        if before.endswith(">") or (starts_word(text, at) and _LESS_AFTER.match(text, count.end())):
+            return True
+    return False
 
 
 def check(interp, node: ast.Compare) -> None:
