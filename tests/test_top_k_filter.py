@@ -145,3 +145,17 @@ def test_message_states_the_count_kept_and_the_fix():
     message = next(f.message for f in lint(code) if f.code == "GL021")
     assert "`ranks > top_k`" in message and "top_k + 1 tokens are kept" in message
     assert "`ranks >= top_k`" in message and "masked_fill" in message
+
+
+@pytest.mark.parametrize("text,spelled", [
+    ("remove = positions > top_k\n", True),
+    ("remove = pos >self.topk\n", True),
+    ("remove = top_k < positions\n", True),
+    ("keep = top_k <= positions\n", False),  # a keep mask
+    ("remove = stop_k < positions\n", False),  # another name
+    ("k = top_k\n", False),
+    ("x = 1\n", False),
+])
+def test_the_prefilter_finds_the_comparisons_it_checks(text, spelled):
+    from gather_lint.static import top_k_filter
+    assert top_k_filter.spelled_in(text) is spelled
