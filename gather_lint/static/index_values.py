@@ -26,6 +26,7 @@ from .values import SeqVal, TensorVal
 # spelling none of these need no parse for these checks. Each is searched only where a plain
 # substring says it can be: the prefilter runs on every file.
 _FILL_CALL = re.compile(r"(?:full|full_like|where)\((?:[^()\n]|\([^()\n]*\))*,\s*-\d+\s*[,)]")
+_NEGATIVE_ARGUMENT = re.compile(r",\s*-\d")  # what every _FILL_CALL match holds, from one `,` to the next
 _CLAMP_WRITE = re.compile(r"\s*(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\s*(?:#.*)?$")
 _PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
 
@@ -40,6 +41,8 @@ def spelled_in(text: str) -> bool:
 
 
 def _negative_fill(text: str) -> bool:
+    if _NEGATIVE_ARGUMENT.search(text) is None:
+        return False  # most files: no `, -1` anywhere, and `full` (fully, full_attention) is everywhere
     return any(_FILL_CALL.match(text, at) for needle in ("full", "where(") for at in positions(text, needle))
 
 
