@@ -280,7 +280,6 @@ _DEF_NAME = re.compile(r"^(class|def|async def) (\w+)", re.MULTILINE)  # what a 
 _DRIVER = "__main__"
 _NAME_BEFORE = re.compile(r"(\w+)[ \t]*$")
 _NAME_AT = re.compile(r"[ \t]*(\w+)")
-_DEF_NAME_ONLY = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 
 
 # searched in the reversed text, so the engine jumps from one `(` to the next instead of trying a
@@ -302,12 +301,11 @@ def _site_test(text: str) -> Callable[[str], bool]:
     sliced = table_slices.scripted(text)  # a script slicing a positional table to its input's length
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
-
     aliases = _op_aliases(text)  # `from torch import gather as g`: `g(...)` is a site
 
     def holds(chunk: str) -> bool:
-        return heads or names_an_op(chunk) or (aliases and text_scan.has_call(chunk, aliases)) or index_values.spelled_in(chunk) \
-            or (tables and embedding_lookups.spelled_in(chunk)) or (scored and "log_prob(" in chunk) \
+        return heads or names_an_op(chunk) or (aliases and text_scan.has_call(chunk, aliases)) \
+            or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk)) or (scored and "log_prob(" in chunk) \
             or (sliced and table_slices.spelled_in(chunk)) or (softmax_blocks is not None and softmax_blocks(chunk)) \
             or (mixtures is not None and mixtures(chunk))
     return holds
@@ -325,7 +323,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     if len(blocks) <= 2:
         module = parse(text, path)
         # one class (or a head and one class): its methods are chosen as a split file's functions are
-        rounding = set(_DEF_NAME_ONLY.findall(text)) if fills_buffer(text) and _repeat_marks(text) else set()
+        rounding = set(text_scan.DEFINED_FUNCTION.findall(text)) if fills_buffer(text) and _repeat_marks(text) else set()
         # the file is the one block: its imports say whether it uses torch
         module.function_holds_site = _function_site_test(_site_test(text), rounding, _DRIVER in text, "torch" in text)
         return module

@@ -15,6 +15,7 @@ import ast
 import re
 from typing import Callable, Dict, List, Set
 
+from .text_scan import word_positions
 from .tree_walk import function_defs
 
 # `head = Head(`, `self.head = layers.Head(`, `self.loss = token_loss`: a name bound to a class's instance
@@ -145,22 +146,15 @@ class _Aliases:
 
     def _search(self, target: str) -> Set[tuple]:
         text, found = self.text, set()
-        at = text.find(target)
-        while at != -1:
+        for at in word_positions(text, target):
             end = at + len(target)
             line_end = text.find("\n", end)
             line_end = len(text) if line_end == -1 else line_end
-            if not _word_at(text, at - 1) and not _word_at(text, end) \
-                    and (text.startswith("(", end) or not text[end:line_end].strip()):
+            if text.startswith("(", end) or not text[end:line_end].strip():
                 bound = _BOUND_TO.search(text, text.rfind("\n", 0, at) + 1, at)
                 if bound is not None:
                     found.add((bound.group(1), _LITERAL_ARGUMENTS.match(text, end) is not None))
-            at = text.find(target, end)
         return found
-
-
-def _word_at(text: str, i: int) -> bool:
-    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
 
 
 def _text(node, lines: List[str]) -> str:

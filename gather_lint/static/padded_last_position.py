@@ -26,7 +26,7 @@ import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
-from .text_scan import call_lines, match_lines
+from .text_scan import DEFINED_FUNCTION, call_lines, match_lines
 from .tree_walk import called_name, own_nodes, scopes, statements
 
 _CASTS = {"to", "cuda", "cpu", "long", "int", "detach", "contiguous", "clone", "float"}
@@ -86,14 +86,11 @@ def check_module(blocks, text: str) -> Iterator[Tuple[ast.AST, object]]:
         yield from _check_scope(scope, padders, listing, right)
 
 
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
-
-
 def near_padding(blocks, reads, padding_lines, text: str) -> bool:
     """Whether a block reading a position (`reads`: line numbers) pads, or calls a function defined in a block
     that pads: a test on the text before any block is parsed."""
     padding = {blocks.block_of(line) for line in padding_lines}
-    names = {name for i in padding for name in _DEF.findall(blocks.chunk(i))}
+    names = {name for i in padding for name in DEFINED_FUNCTION.findall(blocks.chunk(i))}
     near = padding | {blocks.block_of(line) for line in call_lines(text, names)}
     return any(blocks.block_of(line) in near for line in reads)
 

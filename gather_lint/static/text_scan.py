@@ -11,6 +11,8 @@ import re
 from typing import Iterable, Iterator, List, Pattern
 
 _WORD_TAIL = re.compile(r"\w*")
+# `def name(` at any depth: the functions a block defines (read with findall on one block's text)
+DEFINED_FUNCTION = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 
 
 def positions(text: str, needle: str, start: int = 0) -> Iterator[int]:
@@ -28,6 +30,13 @@ def _word_char(ch: str) -> bool:
 def starts_word(text: str, at: int) -> bool:
     """`\\b` before position `at` (the character there is a word character)."""
     return at == 0 or not _word_char(text[at - 1])
+
+
+def word_positions(text: str, word: str) -> Iterator[int]:
+    """Where `word` stands whole (`\\bword\\b`)."""
+    for at in positions(text, word):
+        if starts_word(text, at) and followed_by_boundary(text, at + len(word)):
+            yield at
 
 
 def has_word(text: str, stems: Iterable[str], words) -> bool:

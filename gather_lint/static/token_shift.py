@@ -1076,10 +1076,8 @@ def _built_or_annotated(class_name: str, index: "_ModuleIndex") -> bool:
     """Whether the text calls the class (not in its `class` statement) or names it after a `:` or `->` (a
     parameter or return annotation)."""
     text = index.text
-    for at in text_scan.positions(text, class_name):  # str.find from hit to hit: a regex tries every `:`
+    for at in text_scan.word_positions(text, class_name):  # str.find from hit to hit: a regex tries every `:`
         end = at + len(class_name)
-        if (at and (text[at - 1].isalnum() or text[at - 1] == "_")) or (end < len(text) and (text[end].isalnum() or text[end] == "_")):
-            continue
         before = text[text.rfind("\n", 0, at) + 1:at].rstrip(" \t\"'")
         while before.endswith("."):  # `models.` or `nn.` before the name
             before = before[:-1]
