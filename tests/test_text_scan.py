@@ -60,3 +60,41 @@ def test_call_lines_hold_every_gathering_call_node():
     calls = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call)]
     assert lines == [3, 4]
     assert all(any(n.lineno <= line <= n.end_lineno for line in lines) for n in calls)
+
+
+@pytest.mark.parametrize("line, key", [
+    ("x[i] += 1", "i"), ("y = a[:, b[0]] -= 2", ":, b[0]"), ('d["ids"] = 1', '"ids"'), ("f(x)[idx.long()]", "idx.long()")])
+def test_subscript_key_reads_back_to_the_matching_bracket(line, key):
+    assert text_scan.subscript_key(line, line.rfind("]")) == key
+
+
+def test_subscript_key_stops_at_the_line_start():
+    text = "x[\n    i] += 1"
+    assert text_scan.subscript_key(text, text.rfind("]")) is None
+
+
+# keys that are only numbers, slices, None or strings write each position once: GL013 has nothing to find
+LITERAL_KEYS = ["0", ":, 0", "..., 1:", "None, :2", ":, -1"]
+
+
+@pytest.mark.parametrize("key", LITERAL_KEYS)
+def test_literal_keys_cannot_hold_an_index_tensor(key):
+    import torch
+    assert not text_scan.may_hold_tensor(key)
+    x = torch.zeros(3, 4)
+    exec(f"x[{key}] += 1", {"x": x})
+    assert set(x.unique().tolist()) <= {0.0, 1.0}  # no position was written twice
+
+
+@pytest.mark.parametrize("key, any_key, lone_key", [
+    ("ids", True, True), ("[0, 0]", True, True), (":, ids", True, False), ("rows, cols", True, False),
+    ('"labels"', False, False), ("idx.long()", True, True)])
+def test_keys_that_can_hold_an_index_tensor(key, any_key, lone_key):
+    assert text_scan.may_hold_tensor(key) is any_key
+    assert text_scan.may_hold_tensor(key, tuples=False) is lone_key
+
+
+def test_local_trigger_skips_writes_by_literal_keys():
+    assert not analyzer.local_trigger("def f(x):\n    x[:, 0] += 1\n    x[0] = x[0] * 2\n    return x\n")
+    assert analyzer.local_trigger("def f(x, ids):\n    x[ids] += 1\n    return x\n")
+    assert analyzer.local_trigger("def f(x, ids):\n    x[ids] = x[ids] + 1\n    return x\n")

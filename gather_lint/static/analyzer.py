@@ -34,7 +34,9 @@ _ROUNDED_CAST = re.compile(r"\.(?:round|floor|ceil|trunc)\(\)\s*\.(?:long|int|to
 
 
 def _reads_what_it_writes(text: str) -> bool:
-    """A line `x[i] = ... x[i] ...` (GL013's read-modify-write), found without a regex backreference."""
+    """A line `x[i] = ... x[i] ...` (GL013's read-modify-write), found without a regex backreference. Its
+    key must be able to hold one index tensor: `x[:, 0] = x[:, 0] * s` and `d["ids"] = d["ids"][1:]`
+    cannot repeat a position (the check reads no tuple key either)."""
     start = text.find("] = ")
     while start != -1:
         line_start = text.rfind("\n", 0, start) + 1
@@ -42,8 +44,19 @@ def _reads_what_it_writes(text: str) -> bool:
         line_end = len(text) if line_end == -1 else line_end
         left = text[line_start:start + 1].strip()
         if "[" in left and left in text[start + 4:line_end]:
-            return True
+            key = text_scan.subscript_key(text, start)
+            if key is None or text_scan.may_hold_tensor(key, tuples=False):
+                return True
         start = text.find("] = ", line_end)
+    return False
+
+
+def _augments_by_index(text: str) -> bool:
+    """`x[ids] += v` (GL013) with a key that can hold an index tensor (not `x[0] += 1`, `x[:, :2] -= m`)."""
+    for m in _AUGMENTED_INDEX.finditer(text):
+        key = text_scan.subscript_key(text, m.start())
+        if key is None or text_scan.may_hold_tensor(key):
+            return True
     return False
 
 
@@ -61,7 +74,7 @@ def _padding(text: str) -> bool:
 def local_trigger(text: str) -> bool:
     """Patterns of the local rules that need no family call: x[i] += v and x[i] = f(x[i]) (GL013),
     a lookup next to a padding literal (GL011), x[:, idx] (GL017)."""
-    if _AUGMENTED_INDEX.search(text) is not None:
+    if _augments_by_index(text):
         return True
     if "] = " in text and _reads_what_it_writes(text):
         return True

@@ -96,3 +96,46 @@ def match_lines(text: str, pattern: Pattern[str]) -> set:
         last = m.start()
         lines.add(line)
     return lines
+
+
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+_NAME_START = re.compile(r"[A-Za-z_\[]")
+
+
+def subscript_key(text: str, close: int):
+    """The key of the subscript whose `]` is at `close` (`i` of `x[i]`), read back on the same line to
+    the matching `[`; None where it starts on an earlier line."""
+    depth = 0
+    at = close
+    while at > 0:
+        at -= 1
+        ch = text[at]
+        if ch == "\n":
+            return None
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth == 0:
+                return text[at + 1:close] if ch == "[" else None
+            depth -= 1
+    return None
+
+
+def may_hold_tensor(key: str, tuples: bool = True) -> bool:
+    """Whether a subscript's key can be (or hold) an index tensor: it spells a name, a call or a nested
+    list; numbers, slices, `None` and string keys (`batch["labels"]`) cannot. `tuples=False`: a key with a
+    top-level comma (`x[:, i]`) does not count."""
+    bare = _QUOTED.sub("", key).replace("None", "")
+    if _NAME_START.search(bare) is None:
+        return False
+    if tuples:
+        return True
+    depth = 0
+    for ch in bare:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return False
+    return True
