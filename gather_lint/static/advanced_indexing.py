@@ -14,10 +14,28 @@ from .values import DimVal, Literal, SeqVal, TensorVal
 # `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
 _ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
 _SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}")
+_ITEM_NAME = re.compile(r"[,.]\s*([A-Za-z_][\w.]*)")  # the item's name chain, after the last full slice
+
+
+# `for i in range(n)`, `for k, row in enumerate(rows)`: the name counts, an int that picks one column
+_COUNTER = re.compile(r"\bfor[ \t]+(\w+)[ \t]*(?:,[^\n]*?)?\bin[ \t]+(?:range|enumerate)\(")
+_STORE_AFTER = re.compile(r"\s*(?:[-+*/]?=(?!=))")  # `x[:, i] = v`, `x[:, i] += v`: writes, not this read
 
 
 def spelled_in(text: str) -> bool:
-    return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
+    """`[:, name]` (or `[..., name]`) read, with a name that is no loop counter: a file (or block) without
+    one has nothing for GL017."""
+    if not ("[:" in text or "[..." in text):
+        return False
+    counters = None
+    for m in _SPELLED.finditer(text):
+        if m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end()):
+            continue
+        if counters is None:
+            counters = set(_COUNTER.findall(text))
+        if _ITEM_NAME.search(m.group(0)).group(1) not in counters:
+            return True
+    return False
 
 
 def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[TensorVal]:
