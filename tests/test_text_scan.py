@@ -98,3 +98,32 @@ def test_local_trigger_skips_writes_by_literal_keys():
     assert not analyzer.local_trigger("def f(x):\n    x[:, 0] += 1\n    x[0] = x[0] * 2\n    return x\n")
     assert analyzer.local_trigger("def f(x, ids):\n    x[ids] += 1\n    return x\n")
     assert analyzer.local_trigger("def f(x, ids):\n    x[ids] = x[ids] + 1\n    return x\n")
+
+
+CLASS_BLOCK = '''class Tagger(nn.Module):
+    size = 4
+
+    def __init__(self):
+        self.emb = nn.Embedding(10, 4)
+
+    @torch.no_grad()
+    @staticmethod
+    def forward(self, labels):
+        def inner():
+            return 1
+        return labels.masked_fill(labels == 0, -100)
+'''
+
+
+def test_parts_are_a_class_blocks_members_with_their_decorators():
+    parts = text_scan.parts(CLASS_BLOCK)
+    assert "".join(parts) == CLASS_BLOCK
+    assert [p.strip().splitlines()[0] for p in parts] == [
+        "class Tagger(nn.Module):", "def __init__(self):", "@torch.no_grad()"]
+    assert "def inner" in parts[2]  # a nested def stays in its method
+    assert text_scan.parts("def f(x):\n    return x\n") == ["def f(x):\n    return x\n"]
+
+
+def test_a_padding_literal_and_an_embedding_count_only_in_one_member():
+    assert not analyzer._pads_a_lookup(CLASS_BLOCK)  # __init__ builds the table, forward pads no lookup
+    assert analyzer._pads_a_lookup(CLASS_BLOCK.replace("return labels", "return self.emb(labels); nn.Embedding"))

@@ -78,7 +78,7 @@ def local_trigger(text: str) -> bool:
         return True
     if "] = " in text and _reads_what_it_writes(text):
         return True
-    if ("one_hot" in text or "mbedding" in text) and _padding(text):
+    if _pads_a_lookup(text):
         return True
     if own_max_sizes.spelled_in(text):  # GL011: F.one_hot(y, y.max())
         return True
@@ -87,6 +87,14 @@ def local_trigger(text: str) -> bool:
     if column_key_lookups.spelled_in(text):  # GL006: `w[idx]` with idx [N, 1]
         return True
     return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
+
+
+def _pads_a_lookup(text: str) -> bool:
+    """GL011: an embedding or one_hot beside a padding literal, in one function: a model class building its
+    `nn.Embedding` in __init__ and masking labels with -100 in forward pads no lookup."""
+    def pads(part: str) -> bool:
+        return ("one_hot" in part or "mbedding" in part) and _padding(part)
+    return pads(text) and any(pads(part) for part in text_scan.parts(text))
 
 
 def _reads_whole_file(text: str) -> bool:

@@ -13,6 +13,7 @@ from typing import Iterable, Iterator, List, Pattern
 _WORD_TAIL = re.compile(r"\w*")
 # `def name(` at any depth: the functions a block defines (read with findall on one block's text)
 DEFINED_FUNCTION = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_FIRST_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]", re.MULTILINE)
 
 
 def positions(text: str, needle: str, start: int = 0) -> Iterator[int]:
@@ -139,3 +140,20 @@ def may_hold_tensor(key: str, tuples: bool = True) -> bool:
         elif ch == "," and depth == 0:
             return False
     return True
+
+
+def parts(block: str) -> List[str]:
+    """A top-level block as the pieces an own analysis reads: a class block's members (each method with
+    its decorators; a class attribute joins the method before it), any other block whole."""
+    if not block.startswith(("class ", "@")) or "\nclass " not in "\n" + block:
+        return [block]
+    first = _FIRST_METHOD.search(block)
+    if first is None:
+        return [block]
+    member = re.compile(rf"^{first.group(1)}(?:@|def[ \t]|async[ \t]+def[ \t])", re.MULTILINE)
+    starts, decorated = [0], False
+    for m in member.finditer(block):
+        if not decorated:  # a def (or decorator) under a decorator belongs to it
+            starts.append(m.start())
+        decorated = block.startswith("@", m.end() - 1)
+    return [block[a:b] for a, b in zip(starts, starts[1:] + [len(block)])]
