@@ -127,3 +127,32 @@ def test_parts_are_a_class_blocks_members_with_their_decorators():
 def test_a_padding_literal_and_an_embedding_count_only_in_one_member():
     assert not analyzer._pads_a_lookup(CLASS_BLOCK)  # __init__ builds the table, forward pads no lookup
     assert analyzer._pads_a_lookup(CLASS_BLOCK.replace("return labels", "return self.emb(labels); nn.Embedding"))
+
+
+def _project_sources():
+    import glob
+    import os
+    from tests.bug_sets import PROJECT
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    paths = sorted(glob.glob(os.path.join(root, "examples", "*.py")) + glob.glob(os.path.join(PROJECT, "cases", "*", "*.py")))
+    return [open(p, encoding="utf-8").read() for p in paths]
+
+
+def test_narrowed_local_tests_answer_as_every_test_does_on_every_block_and_function():
+    """The local tests a file's text failed are not run on its blocks: the answers must not change."""
+    from gather_lint.static import own_max_sizes
+    from gather_lint.static.file_blocks import FileBlocks
+    checked = 0
+    for text in _project_sources():
+        local_site = analyzer._local_test(text)
+        script = "__main__" in text
+        blocks = FileBlocks(text, "<case>")
+        parts = [blocks.chunk(i) for i in range(len(blocks))]
+        parts += [m.group(0) for m in re.finditer(r"(?m)^[ \t]*def .*(?:\n(?:[ \t].*|))*", text)]
+        for part in parts:
+            for uses_torch in (True, False):
+                every = (uses_torch and (analyzer.local_trigger(part) or (script and analyzer._subscript_site(part)))) \
+                    or analyzer._read_by_syntax(part) or own_max_sizes.spelled_in(part)
+                assert local_site(part, uses_torch, False) == every, part[:80]
+                checked += every
+    assert checked > 50  # the sources do hold local sites

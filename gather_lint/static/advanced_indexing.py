@@ -22,6 +22,11 @@ _COUNTER = re.compile(r"\bfor[ \t]+(\w+)[ \t]*(?:,[^\n]*?)?\bin[ \t]+(?:range|en
 _STORE_AFTER = re.compile(r"\s*(?:[-+*/]?=(?!=))")  # `x[:, i] = v`, `x[:, i] += v`: writes, not this read
 
 
+def spelled_anywhere(text: str) -> bool:
+    """`[:, name]` anywhere, read or written, counter or not: true of a file wherever spelled_in is of a part."""
+    return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
+
+
 def spelled_in(text: str) -> bool:
     """`[:, name]` (or `[..., name]`) read, with a name that is no loop counter: a file (or block) without
     one has nothing for GL017."""

@@ -74,19 +74,14 @@ def _padding(text: str) -> bool:
 def local_trigger(text: str) -> bool:
     """Patterns of the local rules that need no family call: x[i] += v and x[i] = f(x[i]) (GL013),
     a lookup next to a padding literal (GL011), x[:, idx] (GL017)."""
-    if _augments_by_index(text):
-        return True
-    if "] = " in text and _reads_what_it_writes(text):
-        return True
-    if _pads_a_lookup(text):
-        return True
-    if own_max_sizes.spelled_in(text):  # GL011: F.one_hot(y, y.max())
-        return True
-    if fills_buffer(text) or one_hot_pick.spelled_in(text) or top_k_filter.spelled_in(text):  # GL013, GL020, GL021
-        return True
-    if column_key_lookups.spelled_in(text):  # GL006: `w[idx]` with idx [N, 1]
-        return True
-    return advanced_indexing.spelled_in(text)  # x[:, idx] (GL017)
+    return any(test(text) for test, _ in _LOCAL_PATTERNS)
+
+
+def _narrowed(patterns, text: str) -> tuple:
+    """The tests of `patterns` that can hold on a part of `text` (a block, a function): those whose test of
+    the whole text holds. Each pattern is (test, None) for a test that holds on the whole wherever it holds
+    on a part, or (test, a weaker test that does). A file's blocks then run only the tests its text passed."""
+    return tuple(test for test, whole in patterns if (whole or test)(text))
 
 
 def _pads_a_lookup(text: str) -> bool:
@@ -105,8 +100,7 @@ def _reads_whole_file(text: str) -> bool:
 
 def _read_by_syntax(chunk: str) -> bool:
     """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
-    return sign_blind_penalty.spelled_in(chunk) or rolled_labels.spelled_in(chunk) or top_one_paths.spelled_in(chunk) \
-        or overwritten_tables.spelled_in(chunk)
+    return any(test(chunk) for test, _ in _SYNTAX_PATTERNS)
 
 
 def fills_buffer(text: str) -> bool:
@@ -153,6 +147,17 @@ def _subscript_site(chunk: str) -> bool:
 # calls whose values the range checks follow to a lookup (running counts, scaled fractions, nonzero's
 # coordinates, an unfolded input's rows): a script that spells one may index a table with them
 _RANGE_MAKERS = ("cumsum(", "rand(", "rand_like(", "linspace(", "nonzero(", "argwhere(", "unfold(")
+
+
+# the local rules' text tests (see _narrowed): GL013's writes, GL011's padded lookups and one_hot sizes,
+# GL013/GL020/GL021's buffers, one-hot picks and top-k filters, GL006's column keys, GL017's x[:, idx]
+_LOCAL_PATTERNS = (
+    (_augments_by_index, None), (_reads_what_it_writes, None), (_pads_a_lookup, None), (own_max_sizes.spelled_in, None),
+    (fills_buffer, None), (one_hot_pick.spelled_in, None), (top_k_filter.spelled_in, None),
+    (column_key_lookups.spelled_in, None), (advanced_indexing.spelled_in, advanced_indexing.spelled_anywhere))
+# the syntax-only checks' patterns: their blocks are read whether or not they spell `torch`
+_SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelled_in, None),
+                    (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None))
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
@@ -323,10 +328,12 @@ def _site_test(text: str) -> Callable[[str], bool]:
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
     aliases = _op_aliases(text)  # `from torch import gather as g`: `g(...)` is a site
+    named, valued = names_an_op(text), index_values.spelled_in(text)  # else no block does either
 
     def holds(chunk: str) -> bool:
-        return heads or names_an_op(chunk) or (aliases and text_scan.has_call(chunk, aliases)) \
-            or index_values.spelled_in(chunk) or (tables and embedding_lookups.spelled_in(chunk)) or (scored and "log_prob(" in chunk) \
+        return heads or (named and names_an_op(chunk)) or (aliases and text_scan.has_call(chunk, aliases)) \
+            or (valued and index_values.spelled_in(chunk)) or (tables and embedding_lookups.spelled_in(chunk)) \
+            or (scored and "log_prob(" in chunk) \
             or (sliced and table_slices.spelled_in(chunk)) or (softmax_blocks is not None and softmax_blocks(chunk)) \
             or (mixtures is not None and mixtures(chunk))
     return holds
@@ -346,7 +353,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         # one class (or a head and one class): its methods are chosen as a split file's functions are
         rounding = set(text_scan.DEFINED_FUNCTION.findall(text)) if fills_buffer(text) and _repeat_marks(text) else set()
         # the file is the one block: its imports say whether it uses torch
-        module.function_holds_site = _function_site_test(_site_test(text), rounding, _DRIVER in text, "torch" in text)
+        module.function_holds_site = _function_site_test(_site_test(text), _local_test(text), rounding, "torch" in text)
         return module
     chunks = [(first, blocks.chunk(i)) for i, first in enumerate(blocks.starts)]
     holds = _site_test(text)
@@ -380,8 +387,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         if fills_buffer(text) else set()
     fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
              for (_, chunk), called in zip(chunks, any_calls)]
-    script = _DRIVER in text  # GL008's float keys are looked for in scripts only (see _float_keys_in_script)
-    local = [not own and _local_site(chunk, "torch" in chunk, fill, script) for (_, chunk), own, fill in zip(chunks, analysed, fills)]
+    local_site = _local_test(text)
+    local = [not own and local_site(chunk, "torch" in chunk, fill) for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))
     if helpers:
@@ -419,7 +426,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     module.file_blocks = blocks  # the other blocks, parsed when a check asks for them
     blocks.kept = module
 
-    module.function_holds_site = _function_site_test(holds, rounding, script)  # read by own_analyses.py
+    module.function_holds_site = _function_site_test(holds, local_site, rounding)  # read by own_analyses.py
     return module
 
 
@@ -435,7 +442,7 @@ def _op_aliases(text: str) -> frozenset:
     return frozenset(found)
 
 
-def _function_site_test(holds: Callable[[str], bool], rounding: set, script: bool,
+def _function_site_test(holds: Callable[[str], bool], local_site, rounding: set,
                         file_uses_torch: Optional[bool] = None) -> Callable[[str, str], bool]:
     """Whether one function (in its top-level block) holds a site: the blocks' test, on its own lines.
     `rounding`: the file's functions that make positions which can repeat (a filled buffer's writers).
@@ -444,7 +451,7 @@ def _function_site_test(holds: Callable[[str], bool], rounding: set, script: boo
         fill = fills_buffer(function) or (bool(rounding) and bool(rounding & _called_names(function)[0])
                                           and _fills_by_subscript(function))
         uses_torch = ("torch" in block) if file_uses_torch is None else file_uses_torch
-        return holds(function) or _local_site(function, uses_torch, fill, script)
+        return holds(function) or local_site(function, uses_torch, fill)
     return function_holds_site
 
 
@@ -454,11 +461,18 @@ def _plain_calls(text: str) -> set:
     return called | set(_COLLATE_FN.findall(text)) if "collate_fn" in text else called
 
 
-def _local_site(chunk: str, uses_torch: bool, fills: bool, script: bool) -> bool:
-    """A site of the local rules (they need no callers or callees): only in blocks that use torch, but
-    the syntax-only checks' and F.one_hot's."""
-    return (uses_torch and (local_trigger(chunk) or fills or (script and _subscript_site(chunk)))) \
-        or _read_by_syntax(chunk) or own_max_sizes.spelled_in(chunk)
+def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
+    """local_site(chunk, uses_torch, fills): whether a part of `text` holds a site of the local rules (they
+    need no callers or callees): only in parts that use torch, but the syntax-only checks' and F.one_hot's.
+    A part runs only the tests the whole text passed (most files pass one or two of them)."""
+    triggers = _narrowed(_LOCAL_PATTERNS, text)
+    anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None),), text)
+    subscripts = _DRIVER in text and _subscript_site(text)  # scripts only (see _float_keys_in_script)
+
+    def local_site(chunk: str, uses_torch: bool, fills: bool) -> bool:
+        return (uses_torch and (fills or any(test(chunk) for test in triggers) or (subscripts and _subscript_site(chunk)))) \
+            or any(test(chunk) for test in anywhere)
+    return local_site
 
 
 def _called_names(text: str):
