@@ -13,6 +13,7 @@ from ..ops import GATHER, TAKE_ALONG
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl018_normalised_other_dim as rule
 from .names import category_domain
+from . import tree_walk
 from .tree_walk import called_name, root_name
 
 _NORMALISERS = {"softmax", "log_softmax"}
@@ -101,7 +102,7 @@ def _bindings(function) -> dict:
     found = getattr(function, "_gather_lint_bindings", None)
     if found is None:
         found = {}
-        for n in ast.walk(function):
+        for n in tree_walk.all_nodes(function):
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
                 # only stores: `x[rows] = v` reads rows, it does not bind it
                 names = [t.id for t in _targets(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)]

@@ -276,7 +276,7 @@ class _Scope:
                 self.env[name] = View((root, stmt.lineno, stmt.col_offset, "batch"), window)
 
     def _forget(self, stmt) -> None:
-        for node in ast.walk(stmt):
+        for node in tree_walk.all_nodes(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 self.env[node.id] = View((node.id, getattr(stmt, "lineno", 0), node.col_offset, "branch"), FULL)
 
