@@ -192,3 +192,21 @@ def test_message_names_the_sum_the_shapes_the_meeting_and_the_fix():
     assert "torch.sum(q_values * mask)" in message and "[B, A]" in message
     assert "`target_q` [B] at line 9" in message and "silently" in message
     assert "(q_values * mask).sum(dim=-1)" in message
+
+
+def test_the_pick_text_test_answers_as_its_regex_did():
+    """_pick_spelled reads each alternative from its literal; the one regex it replaced is the oracle."""
+    import random
+    import re
+    from gather_lint.static.one_hot_pick import _pick_spelled
+    regex = re.compile(r"torch\.sum\(\s*[^(),]*\*[^(),]*\)|\([^()]*\*[^()]*\)\.sum\(\)"
+                       r"|\*[^\n#]*(?:one_hot|eye\()|(?:one_hot|eye\()[^\n#]*\*")
+    pieces = ["(", ")", "*", "#", "\n", "one_hot", "eye(", ".sum()", "torch.sum(", "a", " ", ","]
+    rng = random.Random(7)
+    found = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        want = regex.search(text) is not None
+        assert _pick_spelled(text) == want, repr(text)
+        found += want
+    assert found > 1000

@@ -9,6 +9,7 @@ from ..dims import Shape, must_equal
 from ..rules import gl017_advanced_index_per_row as rule
 from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, SliceVal, as_int
+from .text_scan import positions, starts_word
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 # `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
@@ -18,7 +19,7 @@ _ITEM_NAME = re.compile(r"[,.]\s*([A-Za-z_][\w.]*)")  # the item's name chain, a
 
 
 # `for i in range(n)`, `for k, row in enumerate(rows)`: the name counts, an int that picks one column
-_COUNTER = re.compile(r"\bfor[ \t]+(\w+)[ \t]*(?:,[^\n]*?)?\bin[ \t]+(?:range|enumerate)\(")
+_COUNTER = re.compile(r"for[ \t]+(\w+)[ \t]*(?:,[^\n]*?)?\bin[ \t]+(?:range|enumerate)\(")
 _STORE_AFTER = re.compile(r"\s*(?:[-+*/]?=(?!=))")  # `x[:, i] = v`, `x[:, i] += v`: writes, not this read
 
 
@@ -36,8 +37,9 @@ def spelled_in(text: str) -> bool:
     for m in _SPELLED.finditer(text):
         if m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end()):
             continue
-        if counters is None:
-            counters = set(_COUNTER.findall(text))
+        if counters is None:  # from each `for` (a regex led by `\b` would try every position)
+            counters = {m.group(1) for at in positions(text, "for") if starts_word(text, at)
+                        for m in [_COUNTER.match(text, at)] if m is not None}
         if _ITEM_NAME.search(m.group(0)).group(1) not in counters:
             return True
     return False

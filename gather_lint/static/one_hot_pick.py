@@ -15,21 +15,43 @@ from typing import Optional, Tuple
 from ..dims import must_equal, varies
 from ..rules import gl020_one_hot_pick_summed_over_batch as rule
 from .normalised_axis import assigned_value
+from .text_scan import positions
 from .values import TensorVal
 
 _EYE_ROWS = re.compile(r"eye\([^()]*\)\[")
 
 
-# a dim-less sum of a product (`torch.sum(a * b)`, `(a * b).sum()`), or a one-hot in a product
-_PICK_SPELLED = re.compile(r"torch\.sum\(\s*[^(),]*\*[^(),]*\)|\([^()]*\*[^()]*\)\.sum\(\)"
-                           r"|\*[^\n#]*(?:one_hot|eye\()|(?:one_hot|eye\()[^\n#]*\*")
+_SUM_OF_PRODUCT = re.compile(r"torch\.sum\(\s*[^(),]*\*[^(),]*\)")  # `torch.sum(a * b)`
 
 
 def spelled_in(text: str) -> bool:
     """A file or block to parse for the mistake: a one-hot, a dim-less sum, and a product (a one-hot
     made by scatter is in a block parsed for its scatter anyway)."""
-    return ("torch.sum(" in text or ".sum()" in text) and ("one_hot" in text or "eye(" in text) and \
-        _PICK_SPELLED.search(text) is not None and ("one_hot" in text or _EYE_ROWS.search(text) is not None)
+    return ("torch.sum(" in text or ".sum()" in text) and ("one_hot" in text or _EYE_ROWS.search(text) is not None) \
+        and _pick_spelled(text)
+
+
+def _pick_spelled(text: str) -> bool:
+    """A dim-less sum of a product (`torch.sum(a * b)`, `(a * b).sum()`), or a one-hot in a product (a `*`
+    on its line, no comment between): each read from its literal, not by a regex tried at every position."""
+    if _SUM_OF_PRODUCT.search(text) is not None:
+        return True
+    for at in positions(text, ").sum()"):
+        opened = text.rfind("(", 0, at)  # `(a * b).sum()`: the group holds no other parenthesis
+        if opened != -1 and text.find(")", opened + 1, at) == -1 and "*" in text[opened + 1:at]:
+            return True
+    for needle in ("one_hot", "eye("):
+        for at in positions(text, needle):
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            before, after = text[start:at], text[at + len(needle):end if end != -1 else len(text)]
+            star = before.rfind("*")
+            if star != -1 and "#" not in before[star + 1:]:
+                return True
+            star = after.find("*")
+            if star != -1 and "#" not in after[:star]:
+                return True
+    return False
 
 
 def _spelled_in_file(interp) -> bool:
