@@ -41,17 +41,15 @@ class CommentLines:
 
     def entries(self, first: int, last: int) -> Iterator[Tuple[int, str, Shape]]:
         """(line, name, shape) of every `# name: [dims]` comment line in first..last."""
-        for line in range(first, last + 1):
-            comment = self.source.comment(line)
-            if comment is None or not comment.standalone or "gather-lint" in comment.text:
+        for comment in self.source.comments(first, last):
+            if not comment.standalone or "gather-lint" in comment.text:
                 continue
             for name, shape in parse_named_entries(comment.text):
-                yield line, name, shape
+                yield comment.line, name, shape
 
     def trailing_entries(self, first: int, last: int) -> Iterator[Tuple[int, str, Shape]]:
         """Named entries in comments after code on lines first..last (a `def` line)."""
-        for line in range(first, last + 1):
-            comment = self.source.comment(line)
-            if comment is not None and not comment.standalone:
+        for comment in self.source.comments(first, last):
+            if not comment.standalone:
                 for name, shape in parse_named_entries(comment.text):
-                    yield line, name, shape
+                    yield comment.line, name, shape

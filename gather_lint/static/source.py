@@ -36,9 +36,23 @@ class SourceFile:
     def any_comment(self, first: int, last: int) -> bool:
         """Whether a line in first..last may hold a comment (it holds a `#`): most gaps between statements
         hold none, and this answers without looking at each line."""
+        return _any_between(self._hash_lines(), first, last)
+
+    def comments(self, first: int, last: int) -> List[Comment]:
+        """The comments on lines first..last, in order. Only lines holding a `#` are looked at: a gap
+        between two top-level blocks of a partly parsed file spans thousands of lines."""
+        numbers = self._hash_lines()
+        found = []
+        for i in range(bisect.bisect_left(numbers, first), bisect.bisect_right(numbers, last)):
+            c = self.comment(numbers[i])
+            if c is not None:
+                found.append(c)
+        return found
+
+    def _hash_lines(self) -> List[int]:
         if self._hashes is None:
             self._hashes = _numbers_of_lines_with(self.lines, "#")
-        return _any_between(self._hashes, first, last)
+        return self._hashes
 
     def char_col(self, line: int, byte_col: int) -> int:
         """ast gives UTF-8 byte offsets; editors and flake8 count characters."""
@@ -92,13 +106,10 @@ class SourceFile:
         """`# gather-lint: shape x=[B, L, V]` on lines first..last, as (name, shape text)."""
         if self._pragma_lines is None:
             self._pragma_lines = _numbers_of_lines_with(self.lines, "gather-lint")
-        if not _any_between(self._pragma_lines, first, last):
-            return []
+        numbers = self._pragma_lines
         found = []
-        for line in range(first, last + 1):
-            if not 1 <= line <= len(self.lines) or "gather-lint" not in self.lines[line - 1]:
-                continue
-            c = self.comment(line)
+        for i in range(bisect.bisect_left(numbers, first), bisect.bisect_right(numbers, last)):
+            c = self.comment(numbers[i])
             match = _PRAGMA.search(c.text) if c else None
             if match:
                 found.extend(_PRAGMA_ITEM.findall(match.group(1)))

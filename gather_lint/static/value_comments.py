@@ -45,10 +45,10 @@ def declare(interp, first: int, last: int) -> None:
     """Give the tensors such comment lines (first..last) name the range they state."""
     if not _may_hold(interp.source):
         return
-    for line in range(first, last + 1):
-        comment = interp.source.comment(line)
-        if comment is None or not comment.standalone:
+    for comment in interp.source.comments(first, last):
+        if not comment.standalone:
             continue
+        line = comment.line
         for name, upper in one_based(comment.text):
             old = interp.env.get(name)
             bound = interp.env.get(upper) if not upper.isdigit() else DimVal(int(upper))
