@@ -134,7 +134,7 @@ def _project_sources():
     import os
     from tests.bug_sets import PROJECT
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    paths = sorted(glob.glob(os.path.join(root, "examples", "*.py")) + glob.glob(os.path.join(PROJECT, "cases", "*", "*.py")))
+    paths = sorted(glob.glob(os.path.join(root, "examples", "*", "*.py")) + glob.glob(os.path.join(PROJECT, "cases", "*", "*.py")))
     return [open(p, encoding="utf-8").read() for p in paths]
 
 

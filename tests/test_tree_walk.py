@@ -10,7 +10,7 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _trees():
-    paths = sorted(glob.glob(os.path.join(ROOT, "examples", "*.py")) + glob.glob(os.path.join(ROOT, "gather_lint", "static", "*.py")))
+    paths = sorted(glob.glob(os.path.join(ROOT, "examples", "*", "*.py")) + glob.glob(os.path.join(ROOT, "gather_lint", "static", "*.py")))
     return [ast.parse(open(p, encoding="utf-8").read()) for p in paths]
 
 

@@ -13,6 +13,7 @@ import re
 import sys
 import threading
 import warnings
+import weakref
 from typing import Callable, Dict, Iterable, List, Optional
 
 _INSIDE_BLOCK = frozenset(" \t)]}")  # first characters of lines that continue a block
@@ -27,8 +28,18 @@ class FileBlocks:
         self.ends = self.starts[1:] + [len(self.lines)]
         self._bodies: Dict[int, list] = {}
         self._whole: Optional[ast.Module] = None
-        self.kept: Optional[ast.Module] = None  # parse_relevant's tree: the answer when the file does not parse
+        self._kept: Optional[Callable[[], Optional[ast.Module]]] = None
 
+
+    @property
+    def kept(self) -> Optional[ast.Module]:
+        """parse_relevant's tree: the answer when the file does not parse whole. Held weakly: the tree holds
+        its blocks (`file_blocks`), and a cycle would leave every parsed file to the cycle collector."""
+        return self._kept() if self._kept is not None else None
+
+    @kept.setter
+    def kept(self, module: ast.Module) -> None:
+        self._kept = weakref.ref(module)
 
     def __len__(self) -> int:
         return len(self.starts)

@@ -9,6 +9,7 @@ text shows bound once: the analysis may have parsed only some of the file's bloc
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Dict
 
 from . import closure_facts
@@ -18,7 +19,7 @@ from .values import DimVal, SeqVal, TensorVal
 def capture(module, interp, tree) -> None:
     """Before the module body runs: where functions will read the module's names, as the body's
     analysis goes (a driver calls functions before the body ends; a name bound by then has its value)."""
-    module.global_body = interp
+    module.global_body = weakref.ref(interp)  # the body's interpreter holds the module: no cycle to collect
     module.global_tree = tree
     module.global_once = None  # the names bound once: found on first need
     module.global_text = interp.source.text
@@ -28,6 +29,7 @@ def bind(interp, function) -> None:
     """Before a top-level function or method runs: the module facts of the names it reads freely."""
     module = interp.module
     body = getattr(module, "global_body", None)
+    body = body() if body is not None else None
     if body is None or body is interp:
         return
     if function not in module.class_of and module.functions.get(function.name) is not function:
