@@ -9,38 +9,27 @@ from ..dims import Shape, must_equal
 from ..rules import gl017_advanced_index_per_row as rule
 from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, SliceVal, as_int
-from .text_scan import positions, starts_word
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 # `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
 _ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
 _SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}")
-_ITEM_NAME = re.compile(r"[,.]\s*([A-Za-z_][\w.]*)")  # the item's name chain, after the last full slice
-
-
-# `for i in range(n)`, `for k, row in enumerate(rows)`: the name counts, an int that picks one column
-_COUNTER = re.compile(r"for[ \t]+(\w+)[ \t]*(?:,[^\n]*?)?\bin[ \t]+(?:range|enumerate)\(")
 _STORE_AFTER = re.compile(r"\s*(?:[-+*/]?=(?!=))")  # `x[:, i] = v`, `x[:, i] += v`: writes, not this read
 
 
 def spelled_anywhere(text: str) -> bool:
-    """`[:, name]` anywhere, read or written, counter or not: true of a file wherever spelled_in is of a part."""
+    """`[:, name]` anywhere, read or written: true of a file wherever spelled_in is of a part."""
     return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
 
 
 def spelled_in(text: str) -> bool:
-    """`[:, name]` (or `[..., name]`) read, with a name that is no loop counter: a file (or block) without
-    one has nothing for GL017."""
+    """`[:, name]` (or `[..., name]`) read: a file (or block) without one has nothing for GL017. (A loop
+    counter's column, `x[:, i]` in `for i in range(n)`, still counts: the blocks it admits are analysed for
+    the other rules too, and a subscript's rank check has no text test of its own.)"""
     if not ("[:" in text or "[..." in text):
         return False
-    counters = None
     for m in _SPELLED.finditer(text):
-        if m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end()):
-            continue
-        if counters is None:  # from each `for` (a regex led by `\b` would try every position)
-            counters = {m.group(1) for at in positions(text, "for") if starts_word(text, at)
-                        for m in [_COUNTER.match(text, at)] if m is not None}
-        if _ITEM_NAME.search(m.group(0)).group(1) not in counters:
+        if not (m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end())):
             return True
     return False
 
