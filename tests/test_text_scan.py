@@ -156,3 +156,10 @@ def test_narrowed_local_tests_answer_as_every_test_does_on_every_block_and_funct
                 assert local_site(part, uses_torch, False) == every, part[:80]
                 checked += every
     assert checked > 50  # the sources do hold local sites
+
+
+def test_any_between_asks_whether_sorted_lines_fall_in_a_span():
+    lines = [3, 7, 12]
+    assert text_scan.any_between(lines, 1, 3) and text_scan.any_between(lines, 7, 7) and text_scan.any_between(lines, 8, 20)
+    assert not text_scan.any_between(lines, 4, 6) and not text_scan.any_between(lines, 13, 99)
+    assert not text_scan.any_between([], 1, 10)

@@ -15,14 +15,13 @@ output at `lengths - 1` reads the last real token's position instead, silently. 
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..contract import Violation
 from ..rules import gl007_shift_misalignment as rule
 from .row_picks import picked
-from .text_scan import match_lines
+from .text_scan import any_between, match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _MASK_TOKEN = re.compile(r"^(?:mask_?token(?:_?(?:id|idx|index))?|mask_?(?:id|idx|index))$", re.IGNORECASE)
@@ -85,8 +84,7 @@ def _spanning(lines):
         first, last = getattr(scope, "lineno", 1), getattr(scope, "end_lineno", None) or 1
         if isinstance(scope, ast.Module):
             return bool(ordered)
-        i = bisect.bisect_left(ordered, first)
-        return i < len(ordered) and ordered[i] <= last
+        return any_between(ordered, first, last)
     return spans
 
 

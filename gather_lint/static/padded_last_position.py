@@ -21,12 +21,11 @@ of `.last_hidden_state` / `.hidden_states[k]`.
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
-from .text_scan import DEFINED_FUNCTION, call_lines, match_lines
+from .text_scan import DEFINED_FUNCTION, any_between, call_lines, match_lines
 from .tree_walk import called_name, own_nodes, scopes, statements
 
 _CASTS = {"to", "cuda", "cpu", "long", "int", "detach", "contiguous", "clone", "float"}
@@ -103,8 +102,7 @@ class _Lines:
 
     def __call__(self, scope) -> bool:
         first, last = getattr(scope, "lineno", 1), getattr(scope, "end_lineno", None) or 1
-        i = bisect.bisect_left(self.lines, first)
-        return scope.__class__ is ast.Module or i < len(self.lines) and self.lines[i] <= last
+        return scope.__class__ is ast.Module or any_between(self.lines, first, last)
 
 
 class _Lazy:

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from .text_scan import any_between
+
 _PRAGMA = re.compile(r"gather-lint:\s*shape\s+(.*)$")
 _PRAGMA_ITEM = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*([\[(][^\])]*[\])])")
 
@@ -36,7 +38,7 @@ class SourceFile:
     def any_comment(self, first: int, last: int) -> bool:
         """Whether a line in first..last may hold a comment (it holds a `#`): most gaps between statements
         hold none, and this answers without looking at each line."""
-        return _any_between(self._hash_lines(), first, last)
+        return any_between(self._hash_lines(), first, last)
 
     def comments(self, first: int, last: int) -> List[Comment]:
         """The comments on lines first..last, in order. Only lines holding a `#` are looked at: a gap
@@ -119,11 +121,6 @@ class SourceFile:
 def _numbers_of_lines_with(lines: List[str], needle: str) -> List[int]:
     """Numbers (from 1) of the lines holding `needle`, in order."""
     return [number for number, line in enumerate(lines, 1) if needle in line]
-
-
-def _any_between(numbers: List[int], first: int, last: int) -> bool:
-    i = bisect.bisect_left(numbers, first)
-    return i < len(numbers) and numbers[i] <= last
 
 
 def _comment_on(lines: List[str], line: int) -> Optional[Comment]:

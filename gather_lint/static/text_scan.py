@@ -7,6 +7,7 @@ at the few characters around each hit, with the same answers as the patterns the
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Iterable, Iterator, List, Pattern
 
@@ -87,6 +88,12 @@ def any_match(text: str, needle: str, pattern: Pattern[str]) -> bool:
 def followed_by_boundary(text: str, end: int) -> bool:
     """`\\b` after a word that ends at `end`."""
     return end >= len(text) or not _word_char(text[end])
+
+
+def any_between(lines: List[int], first: int, last: int) -> bool:
+    """Whether the sorted line numbers `lines` hold one in first..last (a scope's span)."""
+    i = bisect.bisect_left(lines, first)
+    return i < len(lines) and lines[i] <= last
 
 
 def match_lines(text: str, pattern: Pattern[str]) -> set:

@@ -12,7 +12,6 @@ positions plus one. This pass tracks those windows (``[:, :-1]``, ``[:, 1:]``, `
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from dataclasses import dataclass, replace
 from typing import Dict, Iterator, List, Optional, Tuple
@@ -1283,8 +1282,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
 
 def _has_line_in(lines, fn) -> bool:
     """Whether a gathering call starts inside fn's lines (sorted `lines`)."""
-    i = bisect.bisect_left(lines, fn.lineno)
-    return i < len(lines) and lines[i] <= (fn.end_lineno or fn.lineno)
+    return text_scan.any_between(lines, fn.lineno, fn.end_lineno or fn.lineno)
 
 
 class _Lazy:

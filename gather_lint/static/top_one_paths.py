@@ -13,13 +13,12 @@ only, one sample per row in a new last dim).
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..rules import gl023_top_one_drops_k_dim as rule
-from .text_scan import match_lines
+from .text_scan import any_between, match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _ONE = {"max": True, "argmax": True, "min": False, "argmin": False}  # -> picks the largest
@@ -53,13 +52,9 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]
     for scope in scopes(tree):
         if scope is tree:
             continue  # a return needs a function
-        if _spans(keeping, scope) and _spans(dropping, scope):
+        last = scope.end_lineno or scope.lineno
+        if any_between(keeping, scope.lineno, last) and any_between(dropping, scope.lineno, last):
             yield from _check_scope(scope)
-
-
-def _spans(lines, scope) -> bool:
-    i = bisect.bisect_left(lines, scope.lineno)
-    return i < len(lines) and lines[i] <= (scope.end_lineno or scope.lineno)
 
 
 def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
