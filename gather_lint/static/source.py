@@ -26,8 +26,7 @@ class SourceFile:
         self.text = text
         self.lines = text.splitlines()
         self._comments: Dict[int, Optional[Comment]] = {}
-        self._hashes: Optional[List[int]] = None  # numbers of the lines holding a `#`, found on first use
-        self._pragma_lines: Optional[List[int]] = None
+        self._holding: Dict[str, List[int]] = {}  # needle -> numbers of the lines holding it, found on first use
         self._segments: Dict[tuple, str] = {}
 
     def comment(self, line: int) -> Optional[Comment]:
@@ -38,12 +37,13 @@ class SourceFile:
     def any_comment(self, first: int, last: int) -> bool:
         """Whether a line in first..last may hold a comment (it holds a `#`): most gaps between statements
         hold none, and this answers without looking at each line."""
-        return any_between(self._hash_lines(), first, last)
+        return any_between(self._lines_holding("#"), first, last)
 
-    def comments(self, first: int, last: int) -> List[Comment]:
-        """The comments on lines first..last, in order. Only lines holding a `#` are looked at: a gap
-        between two top-level blocks of a partly parsed file spans thousands of lines."""
-        numbers = self._hash_lines()
+    def comments(self, first: int, last: int, needle: str = "#") -> List[Comment]:
+        """The comments on lines first..last (those whose line holds `needle`), in order. Only the lines
+        holding it are looked at: a gap between two top-level blocks of a partly parsed file spans thousands
+        of lines."""
+        numbers = self._lines_holding(needle)
         found = []
         for i in range(bisect.bisect_left(numbers, first), bisect.bisect_right(numbers, last)):
             c = self.comment(numbers[i])
@@ -51,10 +51,11 @@ class SourceFile:
                 found.append(c)
         return found
 
-    def _hash_lines(self) -> List[int]:
-        if self._hashes is None:
-            self._hashes = _numbers_of_lines_with(self.lines, "#")
-        return self._hashes
+    def _lines_holding(self, needle: str) -> List[int]:
+        """Numbers (from 1) of the lines holding `needle`, in order."""
+        if needle not in self._holding:
+            self._holding[needle] = [number for number, line in enumerate(self.lines, 1) if needle in line]
+        return self._holding[needle]
 
     def char_col(self, line: int, byte_col: int) -> int:
         """ast gives UTF-8 byte offsets; editors and flake8 count characters."""
@@ -106,21 +107,12 @@ class SourceFile:
 
     def pragmas(self, first: int, last: int) -> List[Tuple[str, str]]:
         """`# gather-lint: shape x=[B, L, V]` on lines first..last, as (name, shape text)."""
-        if self._pragma_lines is None:
-            self._pragma_lines = _numbers_of_lines_with(self.lines, "gather-lint")
-        numbers = self._pragma_lines
         found = []
-        for i in range(bisect.bisect_left(numbers, first), bisect.bisect_right(numbers, last)):
-            c = self.comment(numbers[i])
-            match = _PRAGMA.search(c.text) if c else None
+        for c in self.comments(first, last, "gather-lint"):
+            match = _PRAGMA.search(c.text)
             if match:
                 found.extend(_PRAGMA_ITEM.findall(match.group(1)))
         return found
-
-
-def _numbers_of_lines_with(lines: List[str], needle: str) -> List[int]:
-    """Numbers (from 1) of the lines holding `needle`, in order."""
-    return [number for number, line in enumerate(lines, 1) if needle in line]
 
 
 def _comment_on(lines: List[str], line: int) -> Optional[Comment]:
