@@ -17,8 +17,8 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .padded_last_position import _SIDE_SET, _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, \
-    _uncast, names_at, near_padding, padding_sides
-from .text_scan import call_lines, match_lines
+    _uncast, names_at, near_padding, padding_sides, reading_scopes
+from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 
 _LEFT_SIDE = re.compile(r"padding_side\s*=\s*[\"']left")
@@ -44,18 +44,9 @@ def check_module(blocks, text: str) -> Iterator[Tuple[ast.AST, object]]:
     if not sides and not near_padding(blocks, reads, back_writes, text):
         return  # most files: the counts and the padding are in blocks that cannot meet
     padders = _padders(blocks.spanning(back_writes), _Lines(back_writes)) if back_writes else {}
-    sources = None
-    if not left_tokenizers and not sides:
-        # the left padding is then written in the scope itself or by a function of the file it calls
-        sources = list(back_writes) + call_lines(text, padders)
-        near = {blocks.block_of(line) for line in sources}
-        reads = [line for line in reads if blocks.block_of(line) in near]
-    within = _Lines(reads)
-    readers = [scope for scope in scopes(blocks.spanning(reads)) if within(scope)]
-    if sources is not None:
-        readers = [scope for scope in readers if _Lines(sources)(scope)]
     listing = _Lazy(lambda: _models_return_sequences(blocks.whole()))
-    for scope in readers:
+    # without a tokenizer's side the left padding is written in the scope itself or by a function it calls
+    for scope in reading_scopes(blocks, text, reads, back_writes, padders, anywhere=sides):
         yield from _check_scope(scope, padders, listing, left_tokenizers)
 
 

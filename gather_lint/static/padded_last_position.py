@@ -71,18 +71,22 @@ def check_module(blocks, text: str) -> Iterator[Tuple[ast.AST, object]]:
     if not right and not near_padding(blocks, reads, padding_lines, text):
         return  # most files: the reads and the padding are in blocks that cannot meet
     padders = _padders(blocks.spanning(padding_lines), _Lines(padding_lines)) if padding_lines else {}
-    if not right:  # the padding is then made in the reading scope itself or by a function of the file it calls
-        sources = list(padding_lines) + call_lines(text, padders)
-        near = {blocks.block_of(line) for line in sources}
-        reads = [line for line in reads if blocks.block_of(line) in near]  # no other block can read a padded batch
-    tree = blocks.spanning(reads)
-    within = _Lines(reads)
-    readers = [scope for scope in scopes(tree) if within(scope)]  # only the scopes that read a last position
-    if not right:
-        readers = [scope for scope in readers if _Lines(sources)(scope)]
     listing = _Lazy(lambda: _models_return_sequences(blocks.whole()))
-    for scope in readers:
+    for scope in reading_scopes(blocks, text, reads, padding_lines, padders, anywhere=right):
         yield from _check_scope(scope, padders, listing, right)
+
+
+def reading_scopes(blocks, text: str, reads, padding_lines, padders, anywhere: bool) -> list:
+    """The scopes spanning a line that reads a position (`reads`). Unless `anywhere` (the file's tokenizers
+    pad every batch), only those that pad themselves (`padding_lines`) or call one of the file's `padders`:
+    no other block can read a padded batch, and only the blocks holding such reads are parsed."""
+    sources = None
+    if not anywhere:
+        sources = _Lines(list(padding_lines) + call_lines(text, padders))
+        near = {blocks.block_of(line) for line in sources.lines}
+        reads = [line for line in reads if blocks.block_of(line) in near]
+    within = _Lines(reads)
+    return [scope for scope in scopes(blocks.spanning(reads)) if within(scope) and (sources is None or sources(scope))]
 
 
 def near_padding(blocks, reads, padding_lines, text: str) -> bool:
