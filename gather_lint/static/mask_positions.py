@@ -92,17 +92,17 @@ class _Gatherers:
     """Functions of the file that gather their first argument at their second: (input, index) parameter
     positions, read on first use."""
 
-    def __init__(self, functions):
-        self.functions, self.known = functions, {}  # functions(): the file's, by name (parsed on first use)
+    def __init__(self, read_functions):
+        self._read, self._functions, self.known = read_functions, None, {}  # the file's functions, by name
 
     def __contains__(self, name) -> bool:
         return self[name] is not None
 
     def __getitem__(self, name):
         if name not in self.known:
-            if callable(self.functions):
-                self.functions = self.functions()
-            fn = self.functions.get(name)
+            if self._functions is None:  # parsed on the first question
+                self._functions = self._read()
+            fn = self._functions.get(name)
             self.known[name] = _gathers_param(own_nodes(fn), _params(fn)) if fn is not None else None
         return self.known[name]
 
