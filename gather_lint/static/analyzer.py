@@ -465,8 +465,8 @@ def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
     """local_site(chunk, uses_torch, fills): whether a part of `text` holds a site of the local rules (they
     need no callers or callees): only in parts that use torch, but the syntax-only checks' and F.one_hot's.
     A part runs only the tests the whole text passed (most files pass one or two of them)."""
-    triggers = _narrowed(_LOCAL_PATTERNS, text)
     anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None),), text)
+    triggers = tuple(test for test in _narrowed(_LOCAL_PATTERNS, text) if test not in anywhere)  # each run once
     subscripts = _DRIVER in text and _subscript_site(text)  # scripts only (see _float_keys_in_script)
 
     def local_site(chunk: str, uses_torch: bool, fills: bool) -> bool:
