@@ -30,7 +30,6 @@ class FileBlocks:
         self._whole: Optional[ast.Module] = None
         self._kept: Optional[Callable[[], Optional[ast.Module]]] = None
 
-
     @property
     def kept(self) -> Optional[ast.Module]:
         """parse_relevant's tree: the answer when the file does not parse whole. Held weakly: the tree holds

@@ -31,8 +31,6 @@ _CLAMP_WRITE = re.compile(r"\s*(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\s*(?:#.*)?$
 _PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
 
 
-
-
 def spelled_in(text: str) -> bool:
     if _negative_fill(text) or _clamp_write(text):
         return True
