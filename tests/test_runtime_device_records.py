@@ -97,3 +97,32 @@ def test_cuda_device_assert_names_the_line_and_coordinate(tmp_path):
     out = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True)
     assert out.returncode != 0
     assert f"{script}:4" in out.stderr and "first bad value 11 at index[2, 0]" in out.stderr
+
+
+def test_index_fill_takes_negative_positions_on_the_device_path(accelerator_branch):
+    x = torch.zeros(3, 4)
+    with checked():
+        out = x.index_fill(1, torch.tensor([-1, 0]), 5.0)  # valid: index_fill counts from the end
+        with pytest.raises(RuntimeError, match=r"GL011 index_fill\(\): index out of range \[-4, 4\)"):
+            x.index_fill(1, torch.tensor([-5]), 5.0)
+    assert torch.equal(out, torch.zeros(3, 4).index_fill(1, torch.tensor([3, 0]), 5.0))
+
+
+class _FailedQuery:
+    """A CUDA event after a device-side assert: every query fails with the sticky error."""
+
+    @staticmethod
+    def query():
+        raise RuntimeError("CUDA error: device-side assert triggered")
+
+
+def test_after_a_device_assert_the_next_call_names_the_record(accelerator_branch, monkeypatch):
+    monkeypatch.setattr(values, "assert_async", lambda *a: None)
+    monkeypatch.setattr(device_records, "_DoneEvent", _FailedQuery)
+    x = torch.randn(3, 4)
+    with checked():
+        with pytest.raises(RuntimeError, match="out of bounds"):
+            x.gather(1, torch.tensor([[0], [9], [0]]))
+        with pytest.raises(GatherLintError, match=r"first bad value 9 at index\[1, 0\]"):
+            x.gather(1, torch.zeros(3, 1, dtype=torch.long))
+

@@ -135,9 +135,9 @@ def _empty_index_dtype(op: Op, bound: dict) -> List[Violation]:
     return [v for v in found if v.code == "GL008"] if site is not None else []
 
 
-def _range_text(size) -> str:
+def _range_text(size, lower=0) -> str:
     # formatting a symbolic size would specialise it (torch.compile would recompile for every size)
-    return "" if torch.compiler.is_compiling() else f" [0, {size})"
+    return "" if torch.compiler.is_compiling() else f" [{lower}, {size})"
 
 
 def _on_accelerator(t: torch.Tensor) -> bool:
@@ -165,17 +165,18 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
             return []
         size = inp.shape[axis] if rank else 1
     spelled = op.spelled
-    allow_negative = op.name == "index_fill"
+    allow_negative = op.name == "index_fill"  # index_fill takes negative positions
+    lower = -size if allow_negative else 0
     if _on_accelerator(index) and level == ASYNC or torch.compiler.is_compiling():
         if not torch.compiler.is_compiling():  # the record that names the line and coordinate later
-            device_records.record(values.deexpand(index), -size if allow_negative else 0, size, spelled, site.dim,
+            device_records.record(values.deexpand(index), lower, size, spelled, site.dim,
                                   wraps=op.family == TAKE_ALONG and site.dim_given)
-        values.assert_async(index, size, f"GL011 {spelled}(): index out of range{_range_text(size)} on dim={site.dim}")
+        values.assert_async(index, size, f"GL011 {spelled}(): index out of range{_range_text(size, lower)} on dim={site.dim}",
+                            allow_negative)
         return []
     low, high = values.span(index)
     if values.fits(low, high, size, allow_negative):
         return []
-    lower = -size if allow_negative else 0
     coord, value = values.first_bad(index, lower, size - 1)
     first = f"; first bad value {value} at index{list(coord)}"
     hint = values.hint_other_dim(low, high, tuple(inp.shape), axis, rank) if rank else None

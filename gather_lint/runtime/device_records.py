@@ -85,7 +85,8 @@ def record(index: torch.Tensor, lower: int, size: int, spelled: str, dim, wraps:
     packed = torch.stack([bad.any().long(), pos.long(), flat.index_select(0, pos.view(1)).long()[0],
                           low.long(), high.long()])
     on_cuda = index.device.type == "cuda"
-    host = torch.empty(5, dtype=torch.long, pin_memory=on_cuda)
+    # zeros, not empty: a copy that never ran (a kernel before it failed) must read as "no bad value"
+    host = torch.zeros(5, dtype=torch.long, pin_memory=on_cuda)
     host.copy_(packed, non_blocking=on_cuda)
     event = _DoneEvent()
     if on_cuda:
@@ -111,7 +112,7 @@ def poll(reporter) -> None:
     global _pending
     done, waiting = [], []
     for r in _pending:
-        (done if r.event.query() else waiting).append(r)
+        (done if _finished(r) else waiting).append(r)
     _pending = waiting
     for r in done:
         found = r.report_text()
@@ -123,6 +124,15 @@ def poll(reporter) -> None:
         if reporter.action == "raise":
             raise GatherLintError(text, code, place)
         warnings.warn(GatherLintWarning(text), stacklevel=3)
+
+
+def _finished(r: Record) -> bool:
+    """The record's copy has landed. Once a device-side assert has fired, every CUDA call fails with it;
+    the copy was queued before the failing kernel, so it has landed and the record names the cause."""
+    try:
+        return r.event.query()
+    except RuntimeError:
+        return True
 
 
 def explain_pending() -> List[str]:

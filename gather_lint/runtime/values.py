@@ -59,10 +59,10 @@ def first_bad(index: torch.Tensor, low: int, high: int) -> Tuple[Tuple[int, ...]
     return coord, value
 
 
-def assert_async(index: torch.Tensor, size: int, message: str) -> None:
+def assert_async(index: torch.Tensor, size: int, message: str, allow_negative: bool = False) -> None:
     """Device-side check with no host sync (CUDA), message kept where torch keeps it (CPU)."""
     v = deexpand(index)
-    torch._assert_async(((v >= 0) & (v < size)).all(), message)
+    torch._assert_async(((v >= (-size if allow_negative else 0)) & (v < size)).all(), message)
 
 
 def fits(low: int, high: int, size: int, allow_negative: bool = False) -> bool:
