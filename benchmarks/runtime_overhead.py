@@ -1,6 +1,6 @@
-"""Runtime mode overhead on CPU: raw torch vs checked, in one run, printed as ratios.
+"""Runtime mode overhead: raw torch vs checked, in one run, printed as ratios.
 
-    python benchmarks/runtime_overhead.py [--quick]
+    python benchmarks/runtime_overhead.py [--quick] [--device cuda]
 
 Rows: greedy generation with tiny GPT-2-style and llama-style models (built here, random weights),
 a small GPT training step (forward + backward with a top-k gather and a per-token log-prob gather),
@@ -8,7 +8,8 @@ and single family calls. Columns: `checked()` (patches only the family; the defa
 comparison, the same checks as a TorchFunctionMode over every torch call. Ratios come from
 interleaved rounds in rotated order (the machine may be shared and noisy): times are each column's
 fastest round, ratios the median of the per-round ratios.
-Targets: generation <= 1.10x, training step <= 1.05x.
+Targets: generation <= 1.10x, training step <= 1.05x. With `--device cuda` every model and tensor
+lives on the GPU and each timing waits for the device at its end (the checks themselves never wait).
 """
 import argparse
 import contextlib
@@ -22,11 +23,21 @@ import torch.nn.functional as F
 from gather_lint.runtime import GatherLintMode, checked
 
 
+DEVICE = torch.device("cpu")
+
+
+def _wait():
+    if DEVICE.type == "cuda":
+        torch.cuda.synchronize()
+
+
 def timed(fn, repeat: int) -> float:
     fn()
+    _wait()
     start = time.perf_counter()
     for _ in range(repeat):
         fn()
+    _wait()
     return (time.perf_counter() - start) / repeat
 
 
@@ -78,7 +89,7 @@ class TinyGPT(nn.Module):
         self.score = nn.Linear(d, 1)
 
     def hidden(self, ids, start=0, caches=None):
-        x = self.tok(ids) + self.pos(torch.arange(start, start + ids.size(1)))
+        x = self.tok(ids) + self.pos(torch.arange(start, start + ids.size(1), device=ids.device))
         for i, block in enumerate(self.blocks):
             x = block(x, caches[i] if caches is not None else None)
         return self.ln(x)
@@ -160,7 +171,7 @@ class TinyLlama(nn.Module):
 
     def logits(self, ids, start, caches):
         x = self.embed(ids)
-        pos = torch.arange(start, start + ids.size(1))
+        pos = torch.arange(start, start + ids.size(1), device=ids.device)
         cos, sin = self.cos[pos], self.sin[pos]  # rotary tables indexed by position tensors
         for block, cache in zip(self.blocks, caches):
             x = block(x, cos, sin, cache)
@@ -170,7 +181,7 @@ class TinyLlama(nn.Module):
     def generate(self, ids, steps: int, top_k: int = 20):
         caches = [[] for _ in self.blocks]
         logits = self.logits(ids, 0, caches)
-        gen = torch.Generator().manual_seed(0)
+        gen = torch.Generator(ids.device).manual_seed(0)
         for _ in range(steps):
             values, candidates = logits.topk(top_k, dim=-1)  # top-k sampling
             choice = torch.multinomial(values.softmax(-1), 1, generator=gen)
@@ -183,8 +194,9 @@ class TinyLlama(nn.Module):
 def per_call_costs(rounds: int):
     """Microseconds a checked call adds to the raw call, for the calls a model makes every step:
     fastest of interleaved rounds (raw, then checked) of many calls each."""
-    x, idx = torch.randn(4, 10), torch.randint(10, (4, 1))
-    table, ids, pos = nn.Embedding(2000, 64), torch.randint(2000, (2, 1)), torch.arange(3, 4)
+    x, idx = torch.randn(4, 10, device=DEVICE), torch.randint(10, (4, 1), device=DEVICE)
+    table = nn.Embedding(2000, 64).to(DEVICE)
+    ids, pos = torch.randint(2000, (2, 1), device=DEVICE), torch.arange(3, 4, device=DEVICE)
     calls = [("x.gather(1, idx)", lambda: x.gather(1, idx)), ("torch.gather(x, 1, idx)", lambda: torch.gather(x, 1, idx)),
              ("x.index_select(1, idx[:, 0])", lambda: x.index_select(1, idx[:, 0])),
              ("nn.Embedding(ids)", lambda: table(ids)), ("x[pos] (tensor key)", lambda: x[pos]),
@@ -203,18 +215,22 @@ def per_call_costs(rounds: int):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller cases and fewer rounds")
+    parser.add_argument("--device", default="cpu", help="where models and tensors live (cpu, cuda)")
     opts = parser.parse_args()
+    global DEVICE
+    DEVICE = torch.device(opts.device)
+    print(f"device: {torch.cuda.get_device_name(DEVICE) if DEVICE.type == 'cuda' else DEVICE}, torch {torch.__version__}")
     torch.manual_seed(0)
     torch.set_num_threads(1)
     rounds = 5 if opts.quick else 9
     steps = 16 if opts.quick else 32
     cases = []
-    gpt, llama = TinyGPT().eval(), TinyLlama().eval()
-    prompt = torch.randint(2000, (2, 16))
+    gpt, llama = TinyGPT().eval().to(DEVICE), TinyLlama().eval().to(DEVICE)
+    prompt = torch.randint(2000, (2, 16), device=DEVICE)
     cases.append((f"GPT-2-style generate {steps} tokens (greedy)", lambda: gpt.generate(prompt, steps), 4, 1.10))
     cases.append((f"llama-style generate {steps} tokens (top-k)", lambda: llama.generate(prompt, steps), 4, 1.10))
-    model = TinyGPT().train()
-    batch = torch.randint(2000, (8, 128))
+    model = TinyGPT().train().to(DEVICE)
+    batch = torch.randint(2000, (8, 128), device=DEVICE)
 
     def step():
         model.zero_grad(set_to_none=True)
@@ -222,13 +238,13 @@ def main():
 
     cases.append(("TinyGPT training step (forward+backward)", step, 3, 1.05))
     L = 512 if opts.quick else 2048
-    log_probs = torch.randn(8, L, 32000)
-    ids = torch.randint(32000, (8, L, 1))
+    log_probs = torch.randn(8, L, 32000, device=DEVICE)
+    ids = torch.randint(32000, (8, L, 1), device=DEVICE)
     cases.append((f"gather log-probs [8, {L}, 32000], index [8, {L}, 1]", lambda: log_probs.gather(-1, ids), 10, 2.0))
-    feats = torch.randn(50000, 256)
-    idx = torch.randint(50000, (4096, 1)).expand(-1, 256)
+    feats = torch.randn(50000, 256, device=DEVICE)
+    idx = torch.randint(50000, (4096, 1), device=DEVICE).expand(-1, 256)
     cases.append(("gather [50000, 256], index [4096, 256] expanded", lambda: feats.gather(0, idx), 30, 1.2))
-    tiny, tiny_idx = torch.randn(4, 10), torch.randint(10, (4, 1))
+    tiny, tiny_idx = torch.randn(4, 10, device=DEVICE), torch.randint(10, (4, 1), device=DEVICE)
     cases.append(("gather tiny [4, 10], index [4, 1]", lambda: tiny.gather(1, tiny_idx), 2000, None))
     print(f"{'case':52} {'raw':>10} {'checked':>10} {'x raw':>6} {'mode':>10} {'x raw':>6} {'target':>7}")
     for name, fn, repeat, target in cases:

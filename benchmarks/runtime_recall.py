@@ -1,11 +1,16 @@
 """Runtime-mode reach on the real-bug sets: which buggy programs report a GL code when run checked.
 
-    python benchmarks/runtime_recall.py [--jobs N] [--action warn|raise] [--verbose]
+    python benchmarks/runtime_recall.py [--jobs N] [--action warn|raise] [--device cuda] [--level sync] [--verbose]
 
 Runs every cases/*/bug.py, cases/*/fixed.py and clean/*.py of `<repo>/../shared/bugs` and of
 `<repo>/benchmarks/bugs` (each set skipped when absent) under `python -m gather_lint.runtime`.
 A program is "reported" when a GL code appears in its stderr. Prints detected/total by bug class,
 and every fixed/clean program that reported anything (must be none).
+
+`--device cuda` runs each program with torch's default device set to CUDA, so that the tensors its
+factories make live there (tensors it builds from numpy or loads stay on the CPU: a fixed program
+that then mixes devices fails unchecked too, and is listed apart). `--level` picks the runtime's
+level (async, the default, reads no value back from an accelerator).
 """
 import argparse
 import collections
@@ -26,15 +31,24 @@ SETS = [("shared", REPO.parent / "shared" / "bugs"), ("benchmarks", REPO / "benc
 GL_CODE = re.compile(r"\bGL0\d\d\b")
 
 
-def run_checked(script: Path, action: str, timeout: float):
-    """The GL codes a checked run of `script` printed to stderr (sorted), or ['timeout']."""
+# `python -m gather_lint.runtime ...` with torch's default device set first (argv[1] names it)
+_ON_DEVICE = ("import runpy, sys, torch; torch.set_default_device(sys.argv.pop(1)); "
+              "runpy.run_module('gather_lint.runtime', run_name='__main__', alter_sys=True)")
+
+
+def run_checked(script: Path, action: str, timeout: float, device: str = "cpu", level: str = "async"):
+    """The GL codes a checked run of `script` printed to stderr (sorted), or ['timeout'].
+    action "off" runs it unchecked."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                GATHER_LINT_RUNTIME=action, PYTHONWARNINGS="default")
-    cmd = [sys.executable, "-m", "gather_lint.runtime"] + (["--warn"] if action == "warn" else []) + [script.name]
+    runner = ["-c", _ON_DEVICE, device] if device != "cpu" else ["-m", "gather_lint.runtime"]
+    cmd = [sys.executable] + runner + ["--level", level] + (["--warn"] if action == "warn" else []) + [script.name]
     try:
         done = subprocess.run(cmd, cwd=script.parent, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return ["timeout"], ""
+    if action == "off":
+        return done.returncode, done.stderr
     return sorted(set(GL_CODE.findall(done.stderr))), done.stderr
 
 
@@ -55,6 +69,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--action", choices=("warn", "raise"), default="warn")
     parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--device", default="cpu", help="torch's default device in each program (e.g. cuda)")
+    parser.add_argument("--level", choices=("async", "sync"), default="async")
     parser.add_argument("--verbose", action="store_true", help="one line per program")
     parser.add_argument("sets", nargs="*", type=Path, help="folders holding cases/ and clean/ (default: both sets)")
     opts = parser.parse_args()
@@ -65,7 +81,8 @@ def main() -> int:
             continue
         found = list(programs(root))
         with ThreadPoolExecutor(opts.jobs) as pool:
-            results = list(pool.map(lambda p: run_checked(p[2], opts.action, opts.timeout), found))
+            results = list(pool.map(lambda p: run_checked(p[2], opts.action, opts.timeout, opts.device, opts.level),
+                                    found))
         by_class = collections.defaultdict(lambda: [0, 0])
         noisy = []
         for (kind, klass, path), (codes, stderr) in zip(found, results):
@@ -84,9 +101,18 @@ def main() -> int:
         for klass in sorted(by_class):
             d, t = by_class[klass]
             print(f"{klass:28} {d:>4}/{t:<4}")
+        unrunnable = []
+        if noisy and opts.device != "cpu":  # a program that fails on this device unchecked too is not a false report
+            status = [run_checked(root / path, "off", opts.timeout, opts.device)[0] for path, _, _ in noisy]
+            unrunnable = [n for n, rc in zip(noisy, status) if rc != 0]
+            noisy = [n for n, rc in zip(noisy, status) if rc == 0]
         print(f"fixed/clean programs that reported anything: {len(noisy)}")
         for path, codes, last in noisy:
             print(f"  {path}: {' '.join(codes)}  {last[0][:160]}")
+        if unrunnable:
+            print(f"fixed/clean programs that fail on {opts.device} unchecked too (not counted): {len(unrunnable)}")
+            for path, codes, last in unrunnable:
+                print(f"  {path}: {' '.join(codes)}  {last[0][:160]}")
         false_reports += len(noisy)
     return 1 if false_reports else 0
 
