@@ -133,13 +133,13 @@ def test_compiled_function_with_in_graph_checks_matches_eager():
 
 BAD_CALLS = {  # one out-of-range value each, at line 4 of the script: (setup, faulty line, expected record)
     "scatter_add_": ("x = torch.zeros(4, 8, device='cuda'); idx = torch.tensor([[0], [1], [11], [2]], device='cuda')",
-                     "x.scatter_add_(1, idx, torch.ones(4, 1, device='cuda'))", "first bad value 11 at index[2, 0]"),
+                     "x.scatter_add_(1, idx, torch.ones(4, 1, device='cuda'))", "largest bad value 11 at index[2, 0]"),
     "index_select": ("x = torch.randn(4, 8, device='cuda'); idx = torch.tensor([0, 3, 9], device='cuda')",
-                     "y = x.index_select(0, idx)", "first bad value 9 at index[2]"),
+                     "y = x.index_select(0, idx)", "largest bad value 9 at index[2]"),
     "embedding": ("table = torch.nn.Embedding(10, 4).cuda(); ids = torch.tensor([[1, 10]], device='cuda')",
-                  "y = table(ids)", "first bad value 10 at index[0, 1]"),
+                  "y = table(ids)", "largest bad value 10 at index[0, 1]"),
     "take_along_dim": ("x = torch.randn(4, 8, device='cuda'); idx = torch.tensor([[1], [8], [0], [0]], device='cuda')",
-                       "y = torch.take_along_dim(x, idx, dim=1)", "first bad value 8 at index[1, 0]"),
+                       "y = torch.take_along_dim(x, idx, dim=1)", "largest bad value 8 at index[1, 0]"),
 }
 
 

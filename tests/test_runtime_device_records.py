@@ -19,18 +19,26 @@ def accelerator_branch(monkeypatch):
     monkeypatch.setattr(checker, "_on_accelerator", lambda t: True)
 
 
-def test_record_is_reported_at_the_next_checked_call_with_line_and_coordinate(accelerator_branch, monkeypatch):
-    monkeypatch.setattr(values, "assert_async", lambda *a: None)  # the device assert has not surfaced yet
+def test_record_is_reported_at_the_next_checked_call_with_line_and_coordinate(accelerator_branch):
     x = torch.randn(3, 4)
     with checked():
-        line = sys._getframe().f_lineno + 2
-        with pytest.raises(RuntimeError, match="out of bounds"):  # CPU's own error; a CUDA kernel fails later
-            x.gather(1, torch.tensor([[0], [9], [0]]))
+        line = sys._getframe().f_lineno + 1  # what the checker queues for `x.gather(1, idx)` on CUDA:
+        device_records.record(torch.tensor([[0], [9], [0]]), 0, 4, "gather", 1, wraps=False)
         with pytest.raises(GatherLintError) as info:
             x.gather(1, torch.zeros(3, 1, dtype=torch.long).expand(-1, 4))
     message = str(info.value)
     assert message.startswith("GL011 gather(): index values span [0, 9]")
-    assert "first bad value 9 at index[1, 0]" in message and f"{__file__}:{line}" in message
+    assert "largest bad value 9 at index[1, 0]" in message and f"{__file__}:{line}" in message
+
+
+def test_torch_error_on_the_spot_carries_the_record_as_a_note(accelerator_branch):
+    x = torch.randn(3, 4)
+    with checked():
+        line = sys._getframe().f_lineno + 2
+        with pytest.raises(IndexError) as info:  # CPU's own error; a CUDA kernel fails later
+            torch.nn.functional.embedding(torch.tensor([1, 7]), torch.randn(4, 2))
+    notes = "\n".join(info.value.__notes__)
+    assert "GL011 embedding()" in notes and "largest bad value 7 at index[1]" in notes and f"{__file__}:{line}" in notes
 
 
 def test_device_assert_error_carries_the_record_as_a_note(accelerator_branch):
@@ -40,19 +48,15 @@ def test_device_assert_error_carries_the_record_as_a_note(accelerator_branch):
             line = sys._getframe().f_lineno + 1
             x.gather(1, torch.tensor([[0], [0], [-100]]))  # on CPU the assert fires at once
     notes = "\n".join(getattr(info.value, "__notes__", []))
-    assert "first bad value -100 at index[2, 0]" in notes and f"{__file__}:{line}" in notes
+    assert "smallest bad value -100 at index[2, 0]" in notes and f"{__file__}:{line}" in notes
 
 
-def test_take_along_dim_record_is_gl010_and_embedding_is_covered(accelerator_branch, monkeypatch):
-    monkeypatch.setattr(values, "assert_async", lambda *a: None)
+def test_take_along_dim_record_is_gl010(accelerator_branch, monkeypatch):
+    monkeypatch.setattr(values, "assert_async", lambda *a: None)  # the device assert has not surfaced yet
     x = torch.randn(3, 4)
     with checked():
-        torch.take_along_dim(x, torch.tensor([[1], [5], [0]]), dim=1)
-        with pytest.raises(GatherLintError, match=r"GL010 .*first bad value 5 at index\[1, 0\]"):
-            x.gather(1, torch.zeros(3, 1, dtype=torch.long).expand(-1, 4))
-        with pytest.raises(IndexError):  # CPU's own error; a CUDA kernel fails later
-            torch.nn.functional.embedding(torch.tensor([1, 7]), torch.randn(4, 2))
-        with pytest.raises(GatherLintError, match=r"GL011 embedding\(\).*first bad value 7 at index\[1\]"):
+        torch.take_along_dim(x, torch.tensor([[1], [5], [0]]), dim=1)  # torch wraps: no error of its own
+        with pytest.raises(GatherLintError, match=r"GL010 .*largest bad value 5 at index\[1, 0\]"):
             x.gather(1, torch.zeros(3, 1, dtype=torch.long).expand(-1, 4))
 
 
@@ -96,16 +100,23 @@ def test_cuda_device_assert_names_the_line_and_coordinate(tmp_path):
     """))
     out = subprocess.run([sys.executable, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True)
     assert out.returncode != 0
-    assert f"{script}:4" in out.stderr and "first bad value 11 at index[2, 0]" in out.stderr
+    assert f"{script}:4" in out.stderr and "largest bad value 11 at index[2, 0]" in out.stderr
 
 
 def test_index_fill_takes_negative_positions_on_the_device_path(accelerator_branch):
     x = torch.zeros(3, 4)
     with checked():
         out = x.index_fill(1, torch.tensor([-1, 0]), 5.0)  # valid: index_fill counts from the end
-        with pytest.raises(RuntimeError, match=r"GL011 index_fill\(\): index out of range \[-4, 4\)"):
+        assert device_records.explain_pending() == []
+        with pytest.raises(IndexError) as info:  # CPU's own error; a CUDA kernel asserts later
             x.index_fill(1, torch.tensor([-5]), 5.0)
+    assert "GL011 index_fill()" in info.value.__notes__[0] and "smallest bad value -5 at index[0]" in info.value.__notes__[0]
     assert torch.equal(out, torch.zeros(3, 4).index_fill(1, torch.tensor([3, 0]), 5.0))
+
+
+def test_take_along_dim_wraps_silently_so_its_device_assert_stays(accelerator_branch):
+    with checked(), pytest.raises(RuntimeError, match=r"GL010 take_along_dim\(\): index out of range \[0, 4\)"):
+        torch.take_along_dim(torch.randn(3, 4), torch.tensor([[1], [5], [0]]), dim=1)
 
 
 class _FailedQuery:
@@ -121,8 +132,20 @@ def test_after_a_device_assert_the_next_call_names_the_record(accelerator_branch
     monkeypatch.setattr(device_records, "_DoneEvent", _FailedQuery)
     x = torch.randn(3, 4)
     with checked():
-        with pytest.raises(RuntimeError, match="out of bounds"):
-            x.gather(1, torch.tensor([[0], [9], [0]]))
-        with pytest.raises(GatherLintError, match=r"first bad value 9 at index\[1, 0\]"):
+        torch.take_along_dim(x, torch.tensor([[0], [9], [0]]), dim=1)  # its device assert fires later
+        with pytest.raises(GatherLintError, match=r"largest bad value 9 at index\[1, 0\]"):
             x.gather(1, torch.zeros(3, 1, dtype=torch.long))
 
+
+
+def test_records_live_on_the_host_whatever_the_default_device(accelerator_branch, monkeypatch):
+    # `torch.set_default_device("cuda")` is common: the ring must still be host memory (it is pinned there)
+    monkeypatch.setattr(device_records, "_rings", {})
+    x, idx = torch.randn(3, 4, device="cpu"), torch.tensor([[0], [3], [1]], device="cpu")
+    torch.set_default_device("meta")
+    try:
+        with checked():
+            x.gather(1, idx)
+            assert device_records.explain_pending() == []
+    finally:
+        torch.set_default_device(None)

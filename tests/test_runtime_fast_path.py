@@ -6,7 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from gather_lint.runtime import GatherLintError, GatherLintWarning, checked, fast_path  # noqa: E402
+from gather_lint.runtime import GatherLintError, GatherLintWarning, checked, checker, device_records, fast_path  # noqa: E402
 
 X = torch.randn(4, 10)
 
@@ -172,3 +172,47 @@ def test_subscript_fast_path_still_feeds_the_increment_check():
     with checked(), pytest.warns(GatherLintWarning, match="GL013"):
         counts, ids = torch.zeros(3), torch.tensor([0, 2, 0])
         counts[ids] += 1  # the read took the fast path; the write-back still sees it
+
+
+# --- on an accelerator (emulated on CPU): the fast path queues the same device record ------------
+
+def _ids(*values, dtype=torch.long):
+    return lambda: torch.tensor(values, dtype=dtype)
+
+
+DEVICE_CALLS = [  # (call, good index, index of the same signature): the third call may take the fast path
+    (lambda i: X.gather(1, i.view(4, 1)), _ids(0, 9, 3, 1), _ids(0, 10, 3, 1)),
+    (lambda i: torch.gather(X, 1, i.view(2, 2).expand(2, 2).repeat(2, 1)), _ids(0, 1, 2, 3), _ids(-1, 1, 2, 3)),
+    (lambda i: X.index_select(0, i), _ids(3, 0), _ids(0, 4)),
+    (lambda i: TABLE(i.view(1, 2)), _ids(6, 0), _ids(7, 0)),
+    (lambda i: TABLE(i), _ids(1, dtype=torch.int16), _ids(1, dtype=torch.int16)),
+    (lambda i: X.gather(1, i), lambda: X.topk(2, dim=1).indices, lambda: X.topk(2, dim=1).indices + 9),
+]
+
+
+def _device_verdicts():
+    """Per case: two good calls (learn the signature, then the fast path) and one more: what is raised
+    and what the pending device records say."""
+    out = []
+    for call, good, other in DEVICE_CALLS:
+        fast_path.clear()
+        try:
+            with checked():
+                call(good())
+                call(good())
+                call(other())
+                out.append(("clean", device_records.explain_pending()))
+        except (GatherLintError, IndexError, RuntimeError) as exc:
+            out.append((type(exc).__name__, str(exc).splitlines()[0], getattr(exc, "__notes__", [])))
+    return out
+
+
+def test_device_fast_path_queues_what_the_generic_path_queues(monkeypatch):
+    monkeypatch.setattr(checker, "_on_accelerator", lambda t: True)
+    monkeypatch.setattr(fast_path, "_device_side", lambda t: True)
+    fast = _device_verdicts()
+    monkeypatch.setattr(fast_path, "clean_axis", lambda *a: None)
+    monkeypatch.setattr(fast_path, "clean_embedding", lambda *a: False)
+    assert fast == _device_verdicts()
+    assert all("bad value" in v[2][0] for v in fast[:4] + fast[5:]), fast
+    assert "GL008" in fast[4][1]

@@ -75,9 +75,9 @@ def _past_the_dim(site: Site) -> Optional[Violation]:
     )
 
 
-def message(low: int, high: int, size: int, dim: int, value: int, coord, hint: str) -> str:
+def message(low: int, high: int, size: int, dim: int, value: int, coord, hint: str, which: str = "first") -> str:
     return (f"index values span [{low}, {high}] but dim={dim} has size {size}; torch silently wraps them modulo "
-            f"{size} (first bad value {value} at index{list(coord)}) instead of raising{hint}; mask padding ids first")
+            f"{size} ({which} bad value {value} at index{list(coord)}) instead of raising{hint}; mask padding ids first")
 
 
 def subscript_message(text: str, index_text: str, domain) -> Violation:

@@ -167,12 +167,14 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
     spelled = op.spelled
     allow_negative = op.name == "index_fill"  # index_fill takes negative positions
     lower = -size if allow_negative else 0
+    wraps = op.family == TAKE_ALONG and site.dim_given
     if _on_accelerator(index) and level == ASYNC or torch.compiler.is_compiling():
         if not torch.compiler.is_compiling():  # the record that names the line and coordinate later
-            device_records.record(values.deexpand(index), lower, size, spelled, site.dim,
-                                  wraps=op.family == TAKE_ALONG and site.dim_given)
-        values.assert_async(index, size, f"GL011 {spelled}(): index out of range{_range_text(size, lower)} on dim={site.dim}",
-                            allow_negative)
+            device_records.record(values.deexpand(index), lower, size, spelled, site.dim, wraps)
+        if wraps or torch.compiler.is_compiling():  # torch's own CUDA kernels assert on every other bad value
+            code = wrap_rule.CODE if wraps else oob.CODE
+            values.assert_async(index, size, f"{code} {spelled}(): index out of range{_range_text(size, lower)} "
+                                             f"on dim={site.dim}", allow_negative)
         return []
     low, high = values.span(index)
     if values.fits(low, high, size, allow_negative):
@@ -181,7 +183,7 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
     first = f"; first bad value {value} at index{list(coord)}"
     hint = values.hint_other_dim(low, high, tuple(inp.shape), axis, rank) if rank else None
     hint_text = f"; {hint}" if hint else ""
-    if op.family == TAKE_ALONG and site.dim_given:
+    if wraps:
         return [Violation(wrap_rule.CODE, wrap_rule.SEVERITY,
                           wrap_rule.message(low, high, size, site.dim, value, coord, hint_text))]
     return [Violation(oob.CODE, oob.SEVERITY, oob.message(spelled, low, high, size, site.dim if site.dim is not None else 0, first, hint_text))]
@@ -202,9 +204,10 @@ def _embedding(args, kwargs, level: str) -> List[Violation]:
         return []
     size = weight.shape[0]
     if _on_accelerator(ids) and level == ASYNC or torch.compiler.is_compiling():
-        if not torch.compiler.is_compiling():
+        if torch.compiler.is_compiling():
+            values.assert_async(ids, size, f"GL011 embedding(): id out of range{_range_text(size)}")
+        else:  # torch's CUDA kernel asserts on a bad id; the record names the line
             device_records.record(values.deexpand(ids), 0, size, "embedding", 0, wraps=False)
-        values.assert_async(ids, size, f"GL011 embedding(): id out of range{_range_text(size)}")
         return []
     low, high = values.span(ids)
     if values.fits(low, high, size):

@@ -1,23 +1,28 @@
 """Asynchronous index checks that still name the user's line and the bad coordinate (CUDA).
 
-Before the op, a few kernels on the index's own device compute a tiny record (any bad value, the
-first bad flat position, its value, and the index's min and max); it is copied `non_blocking` into
-pinned host memory and an event marks its completion. Nothing waits for it:
+Before the op, two reductions on the index's own device (min and max, each with its position) make a
+tiny record; it is copied `non_blocking` into a row of a pinned host ring and an event marks its
+completion. Nothing waits for it:
 
 - the next checked call polls finished records (`event.query()`, no sync) and reports a bad one at
   the line that made it;
 - when torch's `device-side assert triggered` surfaces (the record's copy ran before the failing
   kernel, so it survives), the exception hook and exit handler print what the records say.
 
+The ring is allocated once and never freed: after a device-side assert, freeing pinned memory makes
+torch's host allocator record an event on a dead context, and that ends the process (`terminate`).
 The same code runs on CPU tensors (tests): there the copy is synchronous and the event a no-op.
 """
 from __future__ import annotations
 
 import atexit
+import collections
+import ctypes
+import itertools
 import sys
 import warnings
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Deque, List, Optional, Tuple
 
 import torch
 
@@ -38,19 +43,26 @@ class _DoneEvent:
 
 @dataclass
 class Record:
-    host: torch.Tensor  # [bad, flat position, value, min, max] once the copy lands
+    host: object  # host memory: [min, its flat position, max, its flat position] once the copy lands
     event: object
-    shape: Tuple[int, ...]  # of the (de-expanded) index the position refers to
+    shape: Tuple[int, ...]  # of the (de-expanded) index the positions refer to
     spelled: str
     dim: Optional[int]
+    lower: int  # valid values: [lower, size)
     size: int
     wraps: bool  # take_along_dim with a dim: GL010 (torch wraps), else GL011
     where: Optional[tuple]  # the user's (file, line, function)
 
     def violation_text(self) -> Optional[Tuple[str, str]]:
         """(code, message) when the record shows a bad value, else None. Reads host memory only."""
-        bad, pos, value, low, high = (int(v) for v in self.host.tolist())
-        if not bad:
+        low, low_pos, high, high_pos = (int(v) for v in self.host.tolist())
+        if low_pos < 0:  # the copy never ran (a kernel queued before it failed)
+            return None
+        if high >= self.size:
+            which, value, pos = "largest", high, high_pos
+        elif low < self.lower:
+            which, value, pos = "smallest", low, low_pos
+        else:
             return None
         coord, rest = [], pos
         for n in reversed(self.shape):
@@ -58,10 +70,10 @@ class Record:
             rest = rest // n if n else 0
         coord = list(reversed(coord))
         if self.wraps:
-            return wrap_rule.CODE, wrap_rule.message(low, high, self.size, self.dim, value, tuple(coord), "")
-        first = f"; first bad value {value} at index{coord}"
+            return wrap_rule.CODE, wrap_rule.message(low, high, self.size, self.dim, value, tuple(coord), "", which)
+        bad = f"; {which} bad value {value} at index{coord}"
         return oob.CODE, oob.message(self.spelled, low, high, self.size, self.dim if self.dim is not None else 0,
-                                     first, "")
+                                     bad, "")
 
     def report_text(self) -> Optional[Tuple[str, str, str]]:
         found = self.violation_text()
@@ -72,29 +84,42 @@ class Record:
         return code, f"{code} {self.spelled}(): {message} [at {place}]", place
 
 
-_pending: List[Record] = []
+_pending: Deque[Record] = collections.deque()
 _hooks_installed = False
+_rings = {}  # on CUDA or not -> ([_MAX_PENDING, 4] host tensor, its numpy view); pinned for CUDA; never freed
+_slots = itertools.count()
+# the runtime patches Tensor.min/max (they make index values): its own reductions take the C methods
+_min, _max = torch._C.TensorBase.min, torch._C.TensorBase.max
+
+
+def _ring(on_cuda: bool):
+    ring = _rings.get(on_cuda)
+    if ring is None:
+        host = torch.empty(_MAX_PENDING, 4, dtype=torch.long, device="cpu", pin_memory=on_cuda)
+        if on_cuda:
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(host))  # not even interpreter shutdown frees it
+        ring = _rings[on_cuda] = (host, host.numpy())
+    return ring
 
 
 def record(index: torch.Tensor, lower: int, size: int, spelled: str, dim, wraps: bool) -> None:
     """Queue the device-side record of `index` against [lower, size); no host sync."""
     flat = index.reshape(-1)
-    bad = (flat < lower) | (flat >= size)
-    pos = bad.to(torch.uint8).argmax()  # the first bad position (0 when none)
-    low, high = torch.aminmax(flat)
-    packed = torch.stack([bad.any().long(), pos.long(), flat.index_select(0, pos.view(1)).long()[0],
-                          low.long(), high.long()])
+    low, low_pos = _min(flat, 0)
+    high, high_pos = _max(flat, 0)
     on_cuda = index.device.type == "cuda"
-    # zeros, not empty: a copy that never ran (a kernel before it failed) must read as "no bad value"
-    host = torch.zeros(5, dtype=torch.long, pin_memory=on_cuda)
-    host.copy_(packed, non_blocking=on_cuda)
+    host, rows = _ring(on_cuda)
+    row = next(_slots) % _MAX_PENDING
+    rows[row, 1] = -1  # "not landed", until the copy overwrites it with a position
+    host.select(0, row).copy_(torch.stack([low.long(), low_pos, high.long(), high_pos]), non_blocking=on_cuda)
     event = _DoneEvent()
     if on_cuda:
         event = torch.cuda.Event()
         event.record()
     if len(_pending) >= _MAX_PENDING:
-        del _pending[0]
-    _pending.append(Record(host, event, tuple(index.shape), spelled, dim, size, wraps, location.user_frame()))
+        _pending.popleft()
+    _pending.append(Record(rows[row], event, tuple(index.shape), spelled, dim, lower, size, wraps,
+                           location.user_frame()))
     _install_hooks()
 
 
@@ -108,14 +133,10 @@ def has_pending() -> bool:
 
 
 def poll(reporter) -> None:
-    """Report the first finished record that shows a bad value; drop the finished ones. No sync."""
-    global _pending
-    done, waiting = [], []
-    for r in _pending:
-        (done if _finished(r) else waiting).append(r)
-    _pending = waiting
-    for r in done:
-        found = r.report_text()
+    """Report finished records that show a bad value, oldest first, and drop them. No sync: records
+    finish in the order their stream runs them, so the first unfinished one ends the look."""
+    while _pending and _finished(_pending[0]):
+        found = _pending.popleft().report_text()
         if found is None:
             continue
         code, text, place = found
@@ -149,6 +170,13 @@ def explain_pending() -> List[str]:
             texts.append(found[1])
     _pending.clear()
     return texts
+
+
+def note_on(error: BaseException) -> None:
+    """Add what the pending records say to `error` (a device-side assert, or torch's own error on CPU)."""
+    if _pending and hasattr(error, "add_note"):
+        for text in explain_pending():
+            error.add_note(f"gather-lint: {text}")
 
 
 def _print_pending(prefix: str) -> None:

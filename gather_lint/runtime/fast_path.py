@@ -1,6 +1,8 @@
 """The common call, checked without the generic machinery: `x.gather(d, idx)`, `torch.gather(x, d, idx)`,
-`x.index_select(d, idx)` with positional arguments, plain CPU tensors and an int dim; an embedding
-lookup (`nn.Embedding`, `F.embedding(ids, weight, ...)`) and a read `x[idx]` with one integer tensor key.
+`x.index_select(d, idx)` with positional arguments, plain tensors on one device and an int dim; an
+embedding lookup (`nn.Embedding`, `F.embedding(ids, weight, ...)`); a read `x[idx]` with one integer
+CPU tensor key. On an accelerator at the async level the value check is the device record
+(device_records), as on the generic path.
 
 A call whose signature (op, shapes, dtypes, devices, dim) already passed the shared contract with
 nothing to report only needs its index values checked; this module does that one check and says
@@ -15,8 +17,8 @@ import torch
 
 from ..dims import normalize_dim
 from ..ops import OPS
-from . import provenance, values
-from .checker import _shape_verdict
+from . import device_records, provenance, values
+from .checker import ASYNC, _shape_verdict
 
 FAST_OPS = frozenset({OPS["gather"], OPS["index_select"]})  # (input, dim, index), no payload to check
 
@@ -33,7 +35,12 @@ def clear() -> None:
     _CLEAN.clear()
 
 
-def clean_axis(op, inp, dim, index) -> Optional[int]:
+def _device_side(t: torch.Tensor) -> bool:
+    """Reading t's values would wait for its device (CUDA and other accelerators)."""
+    return t.device.type != "cpu"
+
+
+def clean_axis(op, inp, dim, index, level: str = ASYNC) -> Optional[int]:
     """The normalised dim when the call is proven clean (shapes and values); None: ask the generic path."""
     if type(inp) not in _PLAIN or type(index) is not torch.Tensor or type(dim) is not int or _is_tracing():
         return None
@@ -52,6 +59,9 @@ def clean_axis(op, inp, dim, index) -> Optional[int]:
             if origin.axis != axis or not origin.bounds(index, size):
                 return None
             return axis  # topk/argmax/sort made these values in [0, size), untouched since
+    if level == ASYNC and _device_side(index):
+        device_records.record(values.deexpand(index), 0, size, op.spelled, dim, wraps=False)
+        return axis
     low, high = values.span(index)
     return axis if values.fits(low, high, size) else None
 
@@ -61,7 +71,7 @@ def _learn(op, inp, dim, index, key) -> None:
         site, found = _shape_verdict(op, {"input": inp, "dim": dim, "index": index})
     except (TypeError, ValueError):
         site, found = None, None
-    fast = (site is not None and not found and inp.device.type == "cpu" and index.device.type == "cpu"
+    fast = (site is not None and not found and inp.device == index.device
             and inp.dim() > 0 and index.dim() > 0 and index.numel() > 0)
     if len(_CLEAN) >= _CLEAN_MAX:
         _CLEAN.clear()
@@ -79,10 +89,19 @@ def _plain_cpu_ids(ids) -> bool:
             and ids.numel() > 0 and not _is_wrapped(ids))
 
 
-def clean_embedding(ids, weight) -> bool:
+def clean_embedding(ids, weight, level: str = ASYNC) -> bool:
     """True when `F.embedding(ids, weight)` passes every check (checker._embedding): an int64/int32
-    id tensor on the table's device (CPU) with every id in [0, rows). False: ask the generic path."""
-    if type(weight) not in _PLAIN or weight.dim() != 2 or not weight.is_cpu or not _plain_cpu_ids(ids):
+    id tensor on the table's device with every id in [0, rows) (on an accelerator at the async level:
+    its device record queued). False: ask the generic path."""
+    if type(weight) not in _PLAIN or weight.dim() != 2:
+        return False
+    if level == ASYNC and _device_side(weight):
+        if (_is_tracing() or type(ids) is not torch.Tensor or ids.dtype not in _ID_DTYPES or ids.device != weight.device
+                or ids.numel() == 0 or _is_wrapped(ids)):
+            return False
+        device_records.record(values.deexpand(ids), 0, weight.shape[0], "embedding", 0, wraps=False)
+        return True
+    if not weight.is_cpu or not _plain_cpu_ids(ids):
         return False
     low, high = values.span(ids)
     return low >= 0 and high < weight.shape[0]

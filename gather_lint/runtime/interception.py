@@ -55,9 +55,8 @@ def pop(reporter, error: Optional[BaseException] = None) -> None:
     """Deactivate `reporter`. An error leaving the checked block (a device-side assert) gets what the
     pending device records say as notes under its traceback."""
     with _lock:
-        if error is not None and device_records.has_pending() and hasattr(error, "add_note"):
-            for text in device_records.explain_pending():
-                error.add_note(f"gather-lint: {text}")
+        if error is not None:
+            device_records.note_on(error)
         if reporter in _stack:
             _stack.remove(reporter)
         if not _stack:
@@ -109,15 +108,17 @@ def _family(original, target, spelling: str):
             _check_shift(reporter, target, spelling, args, kwargs)
         if embeds and len(args) >= 2 and not _busy:
             shift_checks.note_fed(args[0], args[1])
-        if embeds and len(args) >= 2 and not _busy and not device_records._pending \
-                and not torch.compiler.is_compiling() and fast_path.clean_embedding(args[0], args[1]):
-            return original(*args, **kwargs)  # ids and table as the full check would pass them
+        if embeds and len(args) >= 2 and not _busy and not torch.compiler.is_compiling():
+            if device_records._pending:  # earlier asynchronous records that have landed (no sync)
+                device_records.poll(reporter)
+            if fast_path.clean_embedding(args[0], args[1], reporter.level):
+                return original(*args, **kwargs)  # ids and table as the full check would pass them
         if fast and not kwargs and len(args) == 3 and not _busy and not torch.compiler.is_compiling():
             # the common positional call: one cache lookup and one value check when it is clean
             if device_records._pending:  # earlier asynchronous records that have landed (no sync)
                 device_records.poll(reporter)
             inp, dim, index = args
-            axis = fast_path.clean_axis(target, inp, dim, index)
+            axis = fast_path.clean_axis(target, inp, dim, index, reporter.level)
             if axis is not None:
                 result = original(inp, dim, index)
                 if selects:
@@ -138,7 +139,11 @@ def _family(original, target, spelling: str):
         violations = _run_check(check_call, target, args, kwargs, reporter.level)
         if violations:
             _report(reporter, violations, spelling, (original, args, kwargs))
-        result = original(*args, **kwargs)
+        try:
+            result = original(*args, **kwargs)
+        except Exception as exc:  # torch's own error (on CPU at once): what the records say goes with it
+            device_records.note_on(exc)
+            raise
         if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
             _mark_kept(target, args, kwargs, result)
         elif selects:
