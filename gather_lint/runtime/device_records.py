@@ -115,7 +115,7 @@ def record(index: torch.Tensor, lower: int, size: int, spelled: str, dim, wraps:
     event = _DoneEvent()
     if on_cuda:
         event = torch.cuda.Event()
-        event.record()
+        event.record(torch.cuda.current_stream(index.device))  # the copy's stream, on the index's own GPU
     if len(_pending) >= _MAX_PENDING:
         _pending.popleft()
     _pending.append(Record(rows[row], event, tuple(index.shape), spelled, dim, lower, size, wraps,
