@@ -108,6 +108,16 @@ def test_index_fill_accepts_negative_indices_like_torch():
     assert x[0, 3] == 7
 
 
+@pytest.mark.parametrize("call", [lambda x: x.index_fill(1, torch.tensor([-5]), 7.0), lambda x: x[:, torch.tensor([-5])]])
+def test_negative_positions_count_in_the_valid_range_it_names(call):
+    x = torch.zeros(2, 4)
+    with pytest.raises(IndexError):  # torch's own verdict: -5 is out of range, -4 would not be
+        call(x)
+    call(x.new_zeros(2, 5))
+    with checking(), pytest.raises(GatherLintError, match=r"\(valid: \[-4, 3\]\)"):
+        call(x)
+
+
 def test_expanded_index_bounds_use_the_base():
     x = torch.randn(50, 16)
     base = torch.randint(50, (8, 1))

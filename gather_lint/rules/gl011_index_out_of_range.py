@@ -136,9 +136,10 @@ def padding_lookup(text: str, domain, what: str) -> Violation:
     )
 
 
-def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint: str) -> str:
+def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint: str, lower: int = 0) -> str:
+    """`lower`: -size where torch counts negative indices from the end (index_fill, x[idx])."""
     return (f"index values span [{low}, {high}] but dim={dim} of the input has size {size} (valid: "
-            f"[0, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA"
+            f"[{lower}, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA"
             f"{hint}; mask or clamp padding ids before {op}()")
 
 

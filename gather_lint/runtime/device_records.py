@@ -73,7 +73,7 @@ class Record:
             return wrap_rule.CODE, wrap_rule.message(low, high, self.size, self.dim, value, tuple(coord), "", which)
         bad = f"; {which} bad value {value} at index{coord}"
         return oob.CODE, oob.message(self.spelled, low, high, self.size, self.dim if self.dim is not None else 0,
-                                     bad, "")
+                                     bad, "", self.lower)
 
     def report_text(self) -> Optional[Tuple[str, str, str]]:
         found = self.violation_text()

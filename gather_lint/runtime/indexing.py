@@ -148,7 +148,7 @@ def out_of_range(shape: Tuple[int, ...], found, spelled: str) -> Optional[Violat
             continue
         coord, value = values.first_bad(idx, -size, size - 1)
         return Violation(oob.CODE, oob.SEVERITY, oob.message(
-            spelled, low, high, size, dim, f"; first bad value {value} at index{list(coord)}", ""))
+            spelled, low, high, size, dim, f"; first bad value {value} at index{list(coord)}", "", -size))
     return None
 
 
