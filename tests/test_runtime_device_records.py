@@ -149,3 +149,26 @@ def test_records_live_on_the_host_whatever_the_default_device(accelerator_branch
             assert device_records.explain_pending() == []
     finally:
         torch.set_default_device(None)
+
+
+class _Running:
+    """A CUDA event whose copy has not landed yet; waiting for it is what the test forbids."""
+
+    @staticmethod
+    def query():
+        return False
+
+    @staticmethod
+    def synchronize():
+        raise AssertionError("waited for the device")
+
+
+def test_leaving_checked_does_not_wait_for_the_device(accelerator_branch, monkeypatch):
+    monkeypatch.setattr(device_records, "_DoneEvent", _Running)
+    x = torch.randn(3, 4)
+    try:
+        with checked():
+            x.gather(1, torch.tensor([[0], [3], [1]]))
+        assert device_records.has_pending()  # read later: the next checked call, an error or the exit
+    finally:
+        device_records._pending.clear()
