@@ -79,7 +79,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         results.append(api.lint_file("-", config, stdin=sys.stdin, display=args.stdin_filename or "-"))
         files = [f for f in files if f != "-"]
     cache = None if args.no_cache else api.Cache(config.root if config.source else os.getcwd(), config.fingerprint())
-    results.extend(api.lint_files(files, config, jobs=args.jobs, progress=_progress_bar(), cache=cache))
+    with api.collecting_rarely():
+        results.extend(api.lint_files(files, config, jobs=args.jobs, progress=_progress_bar(), cache=cache))
     findings = sorted(f for r in results for f in r.findings)
     colour = args.format in report.WITH_SUMMARY and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     report.write(findings, args.format, sys.stdout, colour)
