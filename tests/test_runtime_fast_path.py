@@ -209,10 +209,21 @@ def _device_verdicts():
 
 def test_device_fast_path_queues_what_the_generic_path_queues(monkeypatch):
     monkeypatch.setattr(checker, "_on_accelerator", lambda t: True)
-    monkeypatch.setattr(fast_path, "_device_side", lambda t: True)
+    monkeypatch.setattr(torch.Tensor, "is_cpu", property(lambda t: False))
     fast = _device_verdicts()
     monkeypatch.setattr(fast_path, "clean_axis", lambda *a: None)
     monkeypatch.setattr(fast_path, "clean_embedding", lambda *a: False)
     assert fast == _device_verdicts()
     assert all("bad value" in v[2][0] for v in fast[:4] + fast[5:]), fast
     assert "GL008" in fast[4][1]
+
+
+def test_meta_tensors_get_shape_checks_only_on_every_call():
+    x, idx = torch.randn(4, 10, device="meta"), torch.zeros(4, 2, dtype=torch.long, device="meta")
+    table, ids = torch.nn.Embedding(5, 3, device="meta"), torch.zeros(3, dtype=torch.long, device="meta")
+    with checked():
+        for _ in range(3):  # the first learns each signature, the later ones would take the fast path
+            assert x.gather(1, idx).shape == (4, 2) and x.index_select(0, idx[:, 0]).shape == (4, 10)
+            assert table(ids).shape == (3, 3)
+        with pytest.raises(GatherLintError, match="GL001"):
+            x.gather(1, idx[:, 0])

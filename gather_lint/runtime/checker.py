@@ -186,8 +186,8 @@ def _values(op: Op, site: Site, inp: torch.Tensor, index: torch.Tensor, level: s
     if wraps:
         return [Violation(wrap_rule.CODE, wrap_rule.SEVERITY,
                           wrap_rule.message(low, high, size, site.dim, value, coord, hint_text))]
-    return [Violation(oob.CODE, oob.SEVERITY, oob.message(spelled, low, high, size, site.dim if site.dim is not None else 0, first, hint_text,
-                                                  lower))]
+    dim = site.dim if site.dim is not None else 0
+    return [Violation(oob.CODE, oob.SEVERITY, oob.message(spelled, low, high, size, dim, first, hint_text, lower))]
 
 
 def _embedding(args, kwargs, level: str) -> List[Violation]:

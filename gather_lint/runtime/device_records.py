@@ -126,10 +126,8 @@ def record(index: torch.Tensor, lower: int, size: int, spelled: str, dim, wraps:
 def discard() -> None:
     """Checks are off: finished records are read now (a bad one printed); the others stay queued, with no
     wait for the device, for the next checked call, a device-side assert or the exit handler to read."""
-    while _pending and _finished(_pending[0]):
-        found = _pending.popleft().report_text()
-        if found is not None:
-            print(f"gather-lint: {found[1]}", file=sys.stderr)
+    for _, text, _ in _landed():
+        print(f"gather-lint: {text}", file=sys.stderr)
 
 
 def has_pending() -> bool:
@@ -137,18 +135,22 @@ def has_pending() -> bool:
 
 
 def poll(reporter) -> None:
-    """Report finished records that show a bad value, oldest first, and drop them. No sync: records
-    finish in the order their stream runs them, so the first unfinished one ends the look."""
-    while _pending and _finished(_pending[0]):
-        found = _pending.popleft().report_text()
-        if found is None:
-            continue
-        code, text, place = found
+    """Report finished records that show a bad value (raise at the first, or warn for each). No sync."""
+    for code, text, place in _landed():
         from .errors import GatherLintError, GatherLintWarning
 
         if reporter.action == "raise":
             raise GatherLintError(text, code, place)
         warnings.warn(GatherLintWarning(text), stacklevel=3)
+
+
+def _landed():
+    """(code, text, place) of each finished record that shows a bad value, oldest first; each one read
+    is dropped. Records finish in the order their stream runs them: the first unfinished one ends it."""
+    while _pending and _finished(_pending[0]):
+        found = _pending.popleft().report_text()
+        if found is not None:
+            yield found
 
 
 def _finished(r: Record) -> bool:

@@ -35,11 +35,6 @@ def clear() -> None:
     _CLEAN.clear()
 
 
-def _device_side(t: torch.Tensor) -> bool:
-    """Reading t's values would wait for its device (CUDA and other accelerators)."""
-    return t.device.type != "cpu"
-
-
 def clean_axis(op, inp, dim, index, level: str = ASYNC) -> Optional[int]:
     """The normalised dim when the call is proven clean (shapes and values); None: ask the generic path."""
     if type(inp) not in _PLAIN or type(index) is not torch.Tensor or type(dim) is not int or _is_tracing():
@@ -59,7 +54,7 @@ def clean_axis(op, inp, dim, index, level: str = ASYNC) -> Optional[int]:
             if origin.axis != axis or not origin.bounds(index, size):
                 return None
             return axis  # topk/argmax/sort made these values in [0, size), untouched since
-    if level == ASYNC and _device_side(index):
+    if level == ASYNC and not index.is_cpu:  # an accelerator (meta and fake tensors never reach here)
         device_records.record(values.deexpand(index), 0, size, op.spelled, dim, wraps=False)
         return axis
     low, high = values.span(index)
@@ -72,7 +67,7 @@ def _learn(op, inp, dim, index, key) -> None:
     except (TypeError, ValueError):
         site, found = None, None
     fast = (site is not None and not found and inp.device == index.device
-            and inp.dim() > 0 and index.dim() > 0 and index.numel() > 0)
+            and inp.dim() > 0 and index.dim() > 0 and values.has_values(index))  # not meta, fake or empty
     if len(_CLEAN) >= _CLEAN_MAX:
         _CLEAN.clear()
     axis = normalize_dim(dim, inp.dim()) if fast else None
@@ -95,9 +90,9 @@ def clean_embedding(ids, weight, level: str = ASYNC) -> bool:
     its device record queued). False: ask the generic path."""
     if type(weight) not in _PLAIN or weight.dim() != 2:
         return False
-    if level == ASYNC and _device_side(weight):
+    if level == ASYNC and not weight.is_cpu:
         if (_is_tracing() or type(ids) is not torch.Tensor or ids.dtype not in _ID_DTYPES or ids.device != weight.device
-                or ids.numel() == 0 or _is_wrapped(ids)):
+                or not values.has_values(ids)):
             return False
         device_records.record(values.deexpand(ids), 0, weight.shape[0], "embedding", 0, wraps=False)
         return True

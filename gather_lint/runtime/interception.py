@@ -111,8 +111,8 @@ def _family(original, target, spelling: str):
         if embeds and len(args) >= 2 and not _busy and not torch.compiler.is_compiling():
             if device_records._pending:  # earlier asynchronous records that have landed (no sync)
                 device_records.poll(reporter)
-            if fast_path.clean_embedding(args[0], args[1], reporter.level):
-                return original(*args, **kwargs)  # ids and table as the full check would pass them
+            if fast_path.clean_embedding(args[0], args[1], reporter.level):  # as the full check would pass them
+                return _noted(original, args, kwargs) if device_records._pending else original(*args, **kwargs)
         if fast and not kwargs and len(args) == 3 and not _busy and not torch.compiler.is_compiling():
             # the common positional call: one cache lookup and one value check when it is clean
             if device_records._pending:  # earlier asynchronous records that have landed (no sync)
@@ -120,7 +120,7 @@ def _family(original, target, spelling: str):
             inp, dim, index = args
             axis = fast_path.clean_axis(target, inp, dim, index, reporter.level)
             if axis is not None:
-                result = original(inp, dim, index)
+                result = _noted(original, args, {}) if device_records._pending else original(inp, dim, index)
                 if selects:
                     reads.note_select(inp, axis, index)
                 if marks and index.dim() == inp.dim() and broadcast_checks.mark_kept_singleton(inp, index, axis, result) \
@@ -139,11 +139,7 @@ def _family(original, target, spelling: str):
         violations = _run_check(check_call, target, args, kwargs, reporter.level)
         if violations:
             _report(reporter, violations, spelling, (original, args, kwargs))
-        try:
-            result = original(*args, **kwargs)
-        except Exception as exc:  # torch's own error (on CPU at once): what the records say goes with it
-            device_records.note_on(exc)
-            raise
+        result = _noted(original, args, kwargs)
         if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
             _mark_kept(target, args, kwargs, result)
         elif selects:
@@ -151,6 +147,15 @@ def _family(original, target, spelling: str):
         return result
 
     return checked
+
+
+def _noted(original, args, kwargs):
+    """original(*args, **kwargs); torch's own error (on CPU at once) carries what the device records say."""
+    try:
+        return original(*args, **kwargs)
+    except Exception as exc:
+        device_records.note_on(exc)
+        raise
 
 
 def _input_dim_index(op, args, kwargs) -> tuple:
