@@ -36,20 +36,30 @@ _ON_DEVICE = ("import runpy, sys, torch; torch.set_default_device(sys.argv.pop(1
               "runpy.run_module('gather_lint.runtime', run_name='__main__', alter_sys=True)")
 
 
-def run_checked(script: Path, action: str, timeout: float, device: str = "cpu", level: str = "async"):
-    """The GL codes a checked run of `script` printed to stderr (sorted), or ['timeout'].
-    action "off" runs it unchecked."""
+def run(script: Path, action: str, timeout: float, device: str = "cpu", level: str = "async"):
+    """The finished run of `script` under `python -m gather_lint.runtime` (action "off": unchecked), or
+    None when it timed out."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                GATHER_LINT_RUNTIME=action, PYTHONWARNINGS="default")
     runner = ["-c", _ON_DEVICE, device] if device != "cpu" else ["-m", "gather_lint.runtime"]
     cmd = [sys.executable] + runner + ["--level", level] + (["--warn"] if action == "warn" else []) + [script.name]
     try:
-        done = subprocess.run(cmd, cwd=script.parent, env=env, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(cmd, cwd=script.parent, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
+        return None
+
+
+def run_checked(script: Path, action: str, timeout: float, device: str = "cpu", level: str = "async"):
+    """The GL codes a checked run of `script` printed to stderr (sorted), or ['timeout']; and its stderr."""
+    done = run(script, action, timeout, device, level)
+    if done is None:
         return ["timeout"], ""
-    if action == "off":
-        return done.returncode, done.stderr
     return sorted(set(GL_CODE.findall(done.stderr))), done.stderr
+
+
+def _listed(found) -> None:
+    for path, codes, last in found:
+        print(f"  {path}: {' '.join(codes)}  {last[0][:160]}")
 
 
 def programs(root: Path):
@@ -103,16 +113,15 @@ def main() -> int:
             print(f"{klass:28} {d:>4}/{t:<4}")
         unrunnable = []
         if noisy and opts.device != "cpu":  # a program that fails on this device unchecked too is not a false report
-            status = [run_checked(root / path, "off", opts.timeout, opts.device)[0] for path, _, _ in noisy]
-            unrunnable = [n for n, rc in zip(noisy, status) if rc != 0]
-            noisy = [n for n, rc in zip(noisy, status) if rc == 0]
+            runs = [run(root / path, "off", opts.timeout, opts.device) for path, _, _ in noisy]
+            fails = [done is None or done.returncode != 0 for done in runs]
+            unrunnable = [n for n, failed in zip(noisy, fails) if failed]
+            noisy = [n for n, failed in zip(noisy, fails) if not failed]
         print(f"fixed/clean programs that reported anything: {len(noisy)}")
-        for path, codes, last in noisy:
-            print(f"  {path}: {' '.join(codes)}  {last[0][:160]}")
+        _listed(noisy)
         if unrunnable:
             print(f"fixed/clean programs that fail on {opts.device} unchecked too (not counted): {len(unrunnable)}")
-            for path, codes, last in unrunnable:
-                print(f"  {path}: {' '.join(codes)}  {last[0][:160]}")
+            _listed(unrunnable)
         false_reports += len(noisy)
     return 1 if false_reports else 0
 
