@@ -90,13 +90,13 @@ def clean_embedding(ids, weight, level: str = ASYNC) -> bool:
     its device record queued). False: ask the generic path."""
     if type(weight) not in _PLAIN or weight.dim() != 2:
         return False
-    if level == ASYNC and not weight.is_cpu:
-        if (_is_tracing() or type(ids) is not torch.Tensor or ids.dtype not in _ID_DTYPES or ids.device != weight.device
-                or not values.has_values(ids)):
+    if not weight.is_cpu:
+        if (level != ASYNC or _is_tracing() or type(ids) is not torch.Tensor or ids.dtype not in _ID_DTYPES
+                or ids.device != weight.device or not values.has_values(ids)):
             return False
         device_records.record(values.deexpand(ids), 0, weight.shape[0], "embedding", 0, wraps=False)
         return True
-    if not weight.is_cpu or not _plain_cpu_ids(ids):
+    if not _plain_cpu_ids(ids):
         return False
     low, high = values.span(ids)
     return low >= 0 and high < weight.shape[0]
