@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -82,22 +83,34 @@ def main() -> int:
     parser.add_argument("--device", default="cpu", help="torch's default device in each program (e.g. cuda)")
     parser.add_argument("--level", choices=("async", "sync"), default="async")
     parser.add_argument("--verbose", action="store_true", help="one line per program")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds for the whole run: programs not started by then are counted as not run, "
+                             "so a run cut short still prints what it measured")
     parser.add_argument("sets", nargs="*", type=Path, help="folders holding cases/ and clean/ (default: both sets)")
     opts = parser.parse_args()
     false_reports = 0
+    deadline = time.monotonic() + opts.budget if opts.budget else None
+
+    def checked(program):
+        if deadline is not None and time.monotonic() > deadline:
+            return ["not run"], ""
+        return run_checked(program[2], opts.action, opts.timeout, opts.device, opts.level)
+
     for set_name, root in [(path.name, path) for path in opts.sets] or SETS:
         if not (root / "cases").is_dir():
             print(f"{set_name}: {root.name} not found, skipped")
             continue
         found = list(programs(root))
         with ThreadPoolExecutor(opts.jobs) as pool:
-            results = list(pool.map(lambda p: run_checked(p[2], opts.action, opts.timeout, opts.device, opts.level),
-                                    found))
+            results = list(pool.map(checked, found))
+        not_run = sum(codes == ["not run"] for codes, _ in results)
         by_class = collections.defaultdict(lambda: [0, 0])
         noisy = []
         for (kind, klass, path), (codes, stderr) in zip(found, results):
             if opts.verbose:
                 print(f"  {kind:5} {path.parent.name if kind != 'clean' else path.name:60} {' '.join(codes) or '-'}")
+            if codes == ["not run"]:
+                continue
             if kind == "bug":
                 by_class[klass][1] += 1
                 by_class[klass][0] += bool(codes) and codes != ["timeout"]
@@ -106,7 +119,7 @@ def main() -> int:
         hit = sum(d for d, _ in by_class.values())
         total = sum(t for _, t in by_class.values())
         print(f"\n{set_name} set ({root}): {hit}/{total} buggy programs report a GL code "
-              f"({100 * hit / max(total, 1):.0f}%)")
+              f"({100 * hit / max(total, 1):.0f}%)" + (f"; {not_run} programs not run (out of time)" if not_run else ""))
         print(f"{'bug class':28} {'detected':>9}")
         for klass in sorted(by_class):
             d, t = by_class[klass]
