@@ -163,3 +163,26 @@ def test_any_between_asks_whether_sorted_lines_fall_in_a_span():
     assert text_scan.any_between(lines, 1, 3) and text_scan.any_between(lines, 7, 7) and text_scan.any_between(lines, 8, 20)
     assert not text_scan.any_between(lines, 4, 6) and not text_scan.any_between(lines, 13, 99)
     assert not text_scan.any_between([], 1, 10)
+
+
+def test_file_test_answers_once_for_the_file_being_read_and_runs_on_parts():
+    asked = []
+
+    @text_scan.file_test
+    def test(text, flag=False):
+        asked.append((text, flag))
+        return len(text) + flag
+
+    whole = "x = torch.gather(a, 1, i)\n" * 3
+    part = whole[:10]
+    assert test(whole) == len(whole) and test(whole) == len(whole)
+    assert len(asked) == 2  # outside a file's reading nothing is kept
+    asked.clear()
+    with text_scan.reading(whole):
+        assert [test(whole), test(whole), test(whole, True), test(whole, True)] == [len(whole)] * 2 + [len(whole) + 1] * 2
+        assert test(part) == len(part) and test(part) == len(part)
+        with text_scan.reading(part):  # a file read inside another's reading (a nested lint)
+            assert test(part) == len(part) and test(part) == len(part)
+        assert test(whole) == len(whole)  # the outer file's answers are back
+    assert asked == [(whole, False), (whole, True), (part, False), (part, False), (part, False)]
+    assert test(whole) == len(whole) and len(asked) == 6  # after the reading, nothing kept

@@ -37,3 +37,25 @@ def test_own_nodes_are_the_scope_s_nodes_depth_first_without_nested_scopes():
 def test_all_nodes_is_ast_walk_in_order():
     for tree in _trees():
         assert tree_walk.all_nodes(tree) == list(ast.walk(tree))
+
+
+def test_stored_names_are_the_walk_s_stored_names_for_every_statement():
+    statements = 0
+    for tree in _trees():
+        for stmt in ast.walk(tree):
+            if not isinstance(stmt, ast.stmt):
+                continue
+            want = sorted((n.lineno, n.col_offset, n.id) for n in ast.walk(stmt)
+                          if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+            got = sorted((n.lineno, n.col_offset, n.id) for n in tree_walk.stored_names(stmt))
+            assert got == want, ast.unparse(stmt)[:200]
+            assert tree_walk.stored_names(stmt) is tree_walk.stored_names(stmt)  # kept, not walked again
+            statements += 1
+    assert statements > 1000
+
+
+def test_kept_nodes_are_all_nodes_kept_on_the_node():
+    tree = _trees()[0]
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
+    assert tree_walk.kept_nodes(function) == list(ast.walk(function))
+    assert tree_walk.kept_nodes(function) is tree_walk.kept_nodes(function)

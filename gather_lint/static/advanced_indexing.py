@@ -10,6 +10,7 @@ from ..rules import gl017_advanced_index_per_row as rule
 from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, SliceVal, as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
+from .text_scan import file_test
 
 # `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
 _ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
@@ -17,11 +18,13 @@ _SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}")
 _STORE_AFTER = re.compile(r"\s*(?:[-+*/]?=(?!=))")  # `x[:, i] = v`, `x[:, i] += v`: writes, not this read
 
 
+@file_test
 def spelled_anywhere(text: str) -> bool:
     """`[:, name]` anywhere, read or written: true of a file wherever spelled_in is of a part."""
     return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """`[:, name]` (or `[..., name]`) read: a file (or block) without one has nothing for GL017. (A loop
     counter's column, `x[:, i]` in `for i in range(n)`, still counts: the blocks it admits are analysed for

@@ -20,6 +20,7 @@ from .file_blocks import FileBlocks, WholeFile, on_big_stack, parse
 from .interpreter import Interpreter
 from .source import SourceFile
 from . import library_causal_lms, own_analyses, table_slices, text_scan, token_losses, token_shift, tree_walk, vocab_growth
+from .text_scan import file_test
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -33,6 +34,7 @@ _MINUS_ONE_FILL = re.compile(r"value\s*=\s*-1\b")  # an explicit -1 fill
 _ROUNDED_CAST = re.compile(r"\.(?:round|floor|ceil|trunc)\(\)\s*\.(?:long|int|to|type)\(")
 
 
+@file_test
 def _reads_what_it_writes(text: str) -> bool:
     """A line `x[i] = ... x[i] ...` (GL013's read-modify-write), found without a regex backreference. Its
     key must be able to hold one index tensor: `x[:, 0] = x[:, 0] * s` and `d["ids"] = d["ids"][1:]`
@@ -51,6 +53,7 @@ def _reads_what_it_writes(text: str) -> bool:
     return False
 
 
+@file_test
 def _augments_by_index(text: str) -> bool:
     """`x[ids] += v` (GL013) with a key that can hold an index tensor (not `x[0] += 1`, `x[:, :2] -= m`)."""
     for m in _AUGMENTED_INDEX.finditer(text):
@@ -60,17 +63,20 @@ def _augments_by_index(text: str) -> bool:
     return False
 
 
+@file_test
 def names_an_op(text: str) -> bool:
     """Files that never name an op cannot have a site: they are skipped before parsing."""
     return text_scan.has_word(text, _STEMS, OP_NAMES)
 
 
+@file_test
 def _padding(text: str) -> bool:
     """The ignore-index convention (-100) or an explicit -1 fill."""
     return any(text_scan.followed_by_boundary(text, at + 4) for at in text_scan.positions(text, "-100")) \
         or text_scan.any_match(text, "value", _MINUS_ONE_FILL)
 
 
+@file_test
 def local_trigger(text: str) -> bool:
     """Patterns of the local rules that need no family call: x[i] += v and x[i] = f(x[i]) (GL013),
     a lookup next to a padding literal (GL011), x[:, idx] (GL017)."""
@@ -84,6 +90,7 @@ def _narrowed(patterns, text: str) -> tuple:
     return tuple(test for test, whole in patterns if (whole or test)(text))
 
 
+@file_test
 def _pads_a_lookup(text: str) -> bool:
     """GL011: an embedding or one_hot beside a padding literal, in one function: a model class building its
     `nn.Embedding` in __init__ and masking labels with -100 in forward pads no lookup."""
@@ -92,17 +99,20 @@ def _pads_a_lookup(text: str) -> bool:
     return pads(text) and any(pads(part) for part in text_scan.parts(text))
 
 
+@file_test
 def _reads_whole_file(text: str) -> bool:
     """Checks that parse the whole file themselves (their patterns name no op): the blocks kept for the
     others do not matter to them, and keeping theirs would make every caller of those blocks analysed."""
     return padded_last_position.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
 
 
+@file_test
 def _read_by_syntax(chunk: str) -> bool:
     """Blocks the syntax-only checks read whether or not they spell `torch` (`nn.CrossEntropyLoss()`)."""
     return any(test(chunk) for test, _ in _SYNTAX_PATTERNS)
 
 
+@file_test
 def fills_buffer(text: str) -> bool:
     """A zeros buffer written by index_put_, or by subscript next to bucket numbers or unique's
     inverse (GL013's overwrite_writes.py). Substring tests of rare words only: admitting every file
@@ -111,6 +121,7 @@ def fills_buffer(text: str) -> bool:
     return "zeros" in text and ("index_put" in text or ("] = " in text and _repeat_marks(text)))
 
 
+@file_test
 def _repeat_marks(text: str) -> bool:
     """Positions that can repeat are made here: bucket numbers, unique's inverse, rounded coordinates."""
     return any(m in text for m in _ROUNDED_MARKS) or ("()." in text and _ROUNDED_CAST.search(text) is not None)
@@ -130,6 +141,7 @@ def mentions_op(text: str) -> bool:
         or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
 
 
+@file_test
 def _float_keys_in_script(text: str) -> bool:
     """x[a / b] (GL008) and x[idx] = v (GL003) on plain subscripts, looked for in scripts only: the text
     scan for a float-making assignment costs ~10% on a library the size of transformers, and parsing
@@ -168,6 +180,12 @@ def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str
     was unknown} (benchmarks/recall.py uses it to say what stopped the analysis at a missed bug).
     Only the blocks that can hold a site are parsed: `check_syntax` parses the whole file first, so that a
     syntax error anywhere in it is reported (GL000)."""
+    with text_scan.reading(text):  # each whole-file text test runs once for this file
+        return _lint_source(text, path, select, noqa, observe, check_syntax)
+
+
+def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], noqa: bool,
+                 observe: Optional[Callable[..., None]], check_syntax: bool) -> FileResult:
     stats = Stats(files=1)
     if check_syntax:
         try:
@@ -430,6 +448,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     return module
 
 
+@file_test
 def _op_aliases(text: str) -> frozenset:
     """Names an op is imported under (`from torch import gather as g`)."""
     found = set()

@@ -20,6 +20,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import repeat_evidence, tree_walk
+from .text_scan import file_test
 
 _SAVED = ("saved_tensors", "saved_variables")
 _ZEROS = ("zeros", "zeros_like", "new_zeros")
@@ -30,6 +31,7 @@ _FUNCTION_LOOKUPS = {"gather": 2, "index_select": 2, "take_along_dim": 1, "embed
 _ADDERS = {"scatter_": "scatter_add_", "scatter": "scatter_add", "index_copy_": "index_add_", "index_copy": "index_add"}
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """Only files with a custom Function's backward (reading what its forward left on ctx) can hold the pattern."""
     return "def backward" in text and "ctx" in text  # the rarer word first: one scan of most files

@@ -16,6 +16,7 @@ from typing import Iterator, Optional, Tuple
 from ..rules import gl001_rank_mismatch as rule
 from .normalised_axis import _bindings, assigned_value
 from .text_scan import positions
+from .text_scan import file_test
 
 # methods and torch functions that keep their input's shape (the first argument for functions)
 _KEEP = {"clamp", "clamp_", "clip", "abs", "neg", "detach", "clone", "float", "double", "half", "to", "contiguous",
@@ -24,6 +25,7 @@ _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 _DEPTH = 12
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A backward given a gradient (`.backward(g)`, `grad_outputs=`) in a file that adds a dim somewhere
     (`unsqueeze(`, `None]`): the finding needs both, and such files are few enough to parse whole."""

@@ -18,6 +18,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from ..rules import gl026_interpolation_weights_vanish as rule
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
+from .text_scan import file_test
 
 _CASTS = {"long", "int", "float", "double", "to", "type", "type_as", "short", "half", "astype"}
 _CEIL = re.compile(r"ceil\(")
@@ -25,6 +26,7 @@ _ACCUMULATE = {"index_add_", "index_add", "scatter_add_", "scatter_add", "index_
                "scatter_reduce_", "scatter_reduce", "add_at"}
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return "ceil" in text and "floor" in text and ("_add" in text or "+=" in text or "put" in text)
 

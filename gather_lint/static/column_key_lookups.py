@@ -15,6 +15,7 @@ import re
 from typing import Optional
 
 from .values import TensorVal
+from .text_scan import file_test
 
 _ID_DTYPES = ("int64", "int32")
 # how a column of ids is spelled (the unsqueeze forms are everywhere: a block making its column that way
@@ -23,6 +24,7 @@ _COLUMNS = ("view(-1, 1)", "view(-1,1)", "reshape(-1, 1)", "reshape(-1,1)", ' 1"
 _LOOKUP = re.compile(r"\w\[[A-Za-z_]\w*\]")  # `alpha[idx]`: a table indexed by one name
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A block making a column of ids that indexes a table with one name and combines it: substring
     tests first (the prefilter runs on every block)."""

@@ -20,6 +20,7 @@ from ..dims import Sym, must_equal, value
 from ..rules import gl018_normalised_other_dim as rule
 from .text_scan import positions
 from .values import DimVal, TensorVal
+from .text_scan import file_test
 
 _BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
 _TO_ONE = re.compile(r"[^\n]*?,\s*1\s*(?:,\s*bias\s*=\s*\w+\s*)?\)")  # the rest of `Linear(d, 1)`
@@ -27,6 +28,7 @@ _COMMENTED_ONE = re.compile(r"#[^\n]*[\[(,\s]1\s*[\])]")  # `# (seq_len * batch,
 _CONTEXT_LINES = 3  # how far above a softmax a shape comment may say its input's last dim is 1
 
 
+@file_test
 def spelled_in(text: str, off_class_softmax: bool) -> bool:
     """A file that can hold either softmax: a size-1 dim spelled near one, or (off_class_softmax:
     a softmax over dim 0 or another non-class dim) a reshape that may flatten the batch."""
@@ -37,6 +39,7 @@ def spelled_in(text: str, off_class_softmax: bool) -> bool:
     return _singleton_spelled(text)
 
 
+@file_test
 def block_filter(text: str, off_class_softmax: bool):
     """Which blocks of a file spelled_in to parse: every softmax block of a script or of a file that
     may flatten the batch; elsewhere only a softmax block that spells its size-1 dim itself (a model

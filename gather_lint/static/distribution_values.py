@@ -17,6 +17,7 @@ from ..dims import Dim, Shape, broadcast, must_equal, value
 from ..rules import gl006_missing_squeeze as rule
 from .scalars import NumberVal, is_float_number
 from .values import DimVal, SeqVal, TensorVal
+from .text_scan import file_test
 
 _CATEGORICAL = ("Categorical",)
 _LOCATION_SCALE = ("Normal", "Laplace", "Cauchy", "Gumbel", "LogNormal", "StudentT")
@@ -32,6 +33,7 @@ class DistVal:
     categories: Dim = None  # Categorical: the number of classes
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """Files that score values under a distribution they build."""
     return "log_prob(" in text and "distributions" in text

@@ -19,6 +19,7 @@ from ..contract import ERROR, Violation
 from ..dims import dim_text, must_exceed, value
 from .constant_ids import literal_ints
 from .values import DimVal, TensorVal
+from .text_scan import file_test
 
 _ACCEPTED = ("int64", "int32")
 
@@ -52,6 +53,7 @@ def dtype_message(text: str, dtype: str, what: str) -> Violation:
     )
 
 
+@file_test
 def scripted(text: str) -> bool:
     """A script (it has a `__main__` driver) that looks ids up in a table, or scores class ids with a loss
     (class_targets.py): its driver builds the table with known sizes and makes the ids, so the lookups can

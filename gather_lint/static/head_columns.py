@@ -17,11 +17,13 @@ from typing import Optional
 from ..dims import value
 from .modules import KeepShape, Sequential
 from .values import LayerVal, SeqVal, TensorVal
+from .text_scan import file_test
 
 
 _WIDTH_ONE = re.compile(r"Linear\([^()]*,\s*1\s*[,)]")  # nn.Linear(d, 1), nn.Linear(d, 1, bias=False)
 
 
+@file_test
 def scripted(text: str) -> bool:
     """A script that builds a width-1 linear head, takes a keepdim reduction or a top-k, or asks a loss for
     one value per sample: its functions are read whole, since where the column is used (`loss = ((model(x)

@@ -19,6 +19,7 @@ from .advanced_indexing import index_node
 from .text_scan import positions
 from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import SeqVal, TensorVal
+from .text_scan import file_test
 
 
 # what makes such values: a negative fill (`new_full(size, -1)`, `where(pad, -1, ids)`), a clamp
@@ -31,6 +32,7 @@ _CLAMP_WRITE = re.compile(r"\s*(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\s*(?:#.*)?$
 _PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     if _negative_fill(text) or _clamp_write(text):
         return True

@@ -54,6 +54,8 @@ def handed(tree: ast.Module, text: str) -> Dict[str, Tuple[str, str, str, str]]:
     if not lines:
         return {}
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    if not functions:
+        return {}  # model files: every function is a method
     bound: Dict[str, Optional[Tuple[str, str, str, str]]] = {}
     for scope in scopes(tree):
         first, last = getattr(scope, "lineno", 1), getattr(scope, "end_lineno", None) or 1

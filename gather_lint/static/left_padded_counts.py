@@ -20,6 +20,7 @@ from .padded_last_position import _SIDE_SET, _Lazy, _Lines, _holds, _models_retu
     _uncast, names_at, near_padding, padding_sides, reading_scopes
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
+from .text_scan import file_test
 
 _LEFT_SIDE = re.compile(r"padding_side\s*=\s*[\"']left")
 # a sequence written at the end of its row: `ids[i, -len(s):] = s`, `ids[i, width - n:] = s`
@@ -27,6 +28,7 @@ _BACK_WRITE = re.compile(r"\[\s*\w+\s*,\s*(?:-\s*|\w+\s*-\s*)[\w.()]+\s*:\s*\]\s
 _COUNT_READ = re.compile(r"-\s*1\b")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return "sum(" in text and "- 1" in text and (
         _BACK_WRITE.search(text) is not None or "padding_side" in text and _LEFT_SIDE.search(text) is not None)

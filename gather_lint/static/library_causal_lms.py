@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..contract import WARNING, Violation
+from .text_scan import file_test
 
 _SHIFTING = re.compile(r"(?:ForCausalLM|LMHeadModel)$")
 # decoder halves of encoder-decoder models: their loss takes labels as given
@@ -44,6 +45,7 @@ def shifted_twice(class_name: str, call_text: str, ids_text: str, labels_text: s
 _NAMES = ("ForCausalLM", "LMHeadModel")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A library causal LM named in code (not in a doctest, a class statement or a string) and a call with
     labels: a cheap test before any walk."""

@@ -23,12 +23,14 @@ from ..rules import gl007_shift_misalignment as rule
 from .row_picks import picked
 from .text_scan import any_between, match_lines
 from .tree_walk import called_name, own_nodes, scopes
+from .text_scan import file_test
 
 _MASK_TOKEN = re.compile(r"^(?:mask_?token(?:_?(?:id|idx|index))?|mask_?(?:id|idx|index))$", re.IGNORECASE)
 _MASK_CONSTANT = re.compile(r"^MASK(?:_[A-Z]+)*$")
 _LIBRARIES = {"torch", "F", "nn", "np", "numpy", "math"}
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     if not (("mask" in text or "MASK" in text) and "- 1" in text):
         return False

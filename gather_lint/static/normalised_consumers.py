@@ -36,6 +36,7 @@ from .tree_walk import called_name
 from .modules import KeepShape, Sequential
 from .tensor_ops import as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
+from .text_scan import file_test
 
 _NORMALISERS = ("softmax", "log_softmax")
 _CONSUMER_WORDS = ("nll_loss", "NLLLoss", "multinomial", "logsumexp", "Categorical")
@@ -99,6 +100,7 @@ def layer(node: ast.Call, func: str, built, args, kwargs, segment):
     return NormalisingLayer(func, written, node, segment(node))
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A file that can pair a softmax over a dim other than the classes' with an op that reads its
     distribution dim, or hold a softmax wrong by its own dim (softmaxes are in most model files: only
@@ -106,6 +108,7 @@ def spelled_in(text: str) -> bool:
     return block_filter(text) is not None
 
 
+@file_test
 def block_filter(text: str):
     """The test that picks the blocks to parse in a file spelled_in, or None for another file."""
     if "oftmax" not in text:  # softmax, nn.Softmax, nn.LogSoftmax

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional
 
+from . import tree_walk
+
 
 def defaulting_to_none(fn: ast.FunctionDef) -> Dict[str, int]:
     """{parameter: position} of the parameters whose default is None (keyword-only ones at position -1)."""
@@ -38,11 +40,11 @@ def taken_when_omitted(test: ast.expr, omittable) -> Optional[tuple]:
 def filled_default(stmt: ast.If, omittable) -> Optional[str]:
     """`if p is None: p = ...` (also `if labels is not None and p is None:`) with no else, for a parameter p
     defaulting to None: p, whose value after the statement is the body's when the call leaves p out."""
-    if stmt.orelse or _leaves(stmt):
+    if stmt.orelse:
         return None
     tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And) else [stmt.test]
     checked = [taken_when_omitted(t, omittable) for t in tests]
-    if any(c is None for c in checked):
+    if any(c is None for c in checked) or _leaves(stmt):
         return None
     assigned = {t.id for s in stmt.body if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)}
     filled = [name for name, when_omitted in checked if when_omitted and name in assigned]
@@ -53,10 +55,10 @@ def given_path(stmt: ast.If, omittable) -> Optional[str]:
     """`if p is not None:` with no else, for a parameter p defaulting to None: p, whose body is the path of
     a call that gives p (a forward's `if labels is not None:` training path). A body that leaves early
     (`return`, `raise`, `break`, `continue`) is not: what follows it is the other path."""
-    if stmt.orelse or _leaves(stmt):
+    if stmt.orelse:
         return None
     taken = taken_when_omitted(stmt.test, omittable)
-    return taken[0] if taken is not None and not taken[1] else None
+    return taken[0] if taken is not None and not taken[1] and not _leaves(stmt) else None
 
 
 def passed(call: ast.Call, assumed: FrozenSet[tuple]) -> bool:
@@ -70,7 +72,11 @@ def passed(call: ast.Call, assumed: FrozenSet[tuple]) -> bool:
 
 
 def _leaves(stmt: ast.If) -> bool:
-    return any(isinstance(n, (ast.Return, ast.Raise, ast.Break, ast.Continue)) for s in stmt.body for n in ast.walk(s))
+    """The body leaves early (these are statements: the walk skips expressions)."""
+    return any(isinstance(n, _LEAVING) for s in stmt.body for n in tree_walk.statements(s))
+
+
+_LEAVING = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 
 
 def _none(node) -> bool:

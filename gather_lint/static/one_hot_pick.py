@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 from ..dims import must_equal, varies
 from ..rules import gl020_one_hot_pick_summed_over_batch as rule
 from .normalised_axis import assigned_value
-from .text_scan import positions
+from .text_scan import file_test, positions
 from .values import TensorVal
 
 _EYE_ROWS = re.compile(r"eye\([^()]*\)\[")
@@ -24,6 +24,7 @@ _EYE_ROWS = re.compile(r"eye\([^()]*\)\[")
 _SUM_OF_PRODUCT = re.compile(r"torch\.sum\(\s*[^(),]*\*[^(),]*\)")  # `torch.sum(a * b)`
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A file or block to parse for the mistake: a one-hot, a dim-less sum, and a product (a one-hot
     made by scatter is in a block parsed for its scatter anyway)."""

@@ -21,6 +21,7 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 from ..rules import gl025_table_overwritten_by_lookup as rule
 from .names import category_domain
 from .tree_walk import called_name
+from .text_scan import file_test
 
 # `self.x = self.x.gather(` / `.index_select(` / `[`, or `self.x = torch.gather(self.x` written out
 _SPELLED = re.compile(r"self\.(\w+)\s*=\s*(?:self\.\1\s*(?:\.\s*(?:gather|index_select|take_along_dim)\b|\[)"
@@ -34,6 +35,7 @@ _TOKEN_IDS = re.compile(r"ids|.*(?:token|beam|input_ids|output_ids|generated_ids
                         r"|completion_ids|answer_ids|chosen_ids|rejected_ids).*")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return "self." in text and _SPELLED.search(text) is not None
 

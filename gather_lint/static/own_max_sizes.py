@@ -16,6 +16,7 @@ from typing import Optional
 from ..contract import ERROR, Site, Violation
 from .last_assignment import last_assigned
 from .tree_walk import own_nodes
+from .text_scan import file_test
 
 _MAX = {"max", "amax"}
 _CONSTRUCTORS = {"zeros", "ones", "empty", "full", "rand", "randn"}
@@ -26,6 +27,7 @@ _INDEX_VIEWS = {"unsqueeze", "view", "reshape", "expand", "expand_as", "long", "
 _OWN_MAX = re.compile(r"\.a?max\(\)|torch\.a?max\([\w.]+\)")  # y.max(), y.amax(), torch.max(y): the max of all ids
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """Blocks with a one_hot call and a whole-tensor max: the one_hot check needs no family call to be parsed."""
     return "one_hot(" in text and _OWN_MAX.search(text) is not None

@@ -27,6 +27,7 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .text_scan import DEFINED_FUNCTION, any_between, call_lines, match_lines
 from .tree_walk import called_name, own_nodes, scopes, statements
+from .text_scan import file_test
 
 _CASTS = {"to", "cuda", "cpu", "long", "int", "detach", "contiguous", "clone", "float"}
 # elementwise and running ops: every position stays where it was
@@ -52,6 +53,7 @@ _PADDING = re.compile(rf"{_PADDING_UNSTACKED.pattern}|stack\(")
 _SIDE_SET = re.compile(r"padding_side\s*=")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return ("[:, -1" in text or "[:,-1" in text) and ("pad_sequence" in text or _FRONT_WRITE.search(text) is not None
                                                       or "stack(" in text and _PAD_AT_END.search(text) is not None

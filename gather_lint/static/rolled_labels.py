@@ -23,6 +23,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl007_shift_misalignment as rule
 from .tree_walk import own_nodes, scopes
+from .text_scan import file_test
 
 _GATHERS = {"gather", "take_along_dim"}
 _KEEPS_POSITIONS = {"squeeze", "float", "double", "to", "detach", "clone", "contiguous", "neg"}
@@ -33,6 +34,7 @@ _LEFT_ROLL = re.compile(r"roll\([^\n]{0,80}?-\s*1\b")  # a roll by -1 (shifts=-1
 _USES = ("gather", "take_along_dim", "cross_entropy", "nll_loss", "CrossEntropyLoss", "NLLLoss")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return "roll(" in text and any(word in text for word in _USES) and _LEFT_ROLL.search(text) is not None
 

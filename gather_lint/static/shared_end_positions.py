@@ -19,12 +19,14 @@ from ..rules import gl024_last_position_of_padded_batch as rule
 from .row_picks import picked
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
+from .text_scan import file_test
 
 # starts with a literal: the regex engine finds candidates by a fast scan, not a try at every character
 _MAX_OF_TWO = re.compile(r"max(?:imum\(\s*\w+\s*(?:,\s*\w+\s*)?\)|\(\s*\w+\s*,\s*\w+\s*\))")
 _READ_TEXT = re.compile(r"gather\(|take_along_dim\(|range\(")  # the reads row_picks.picked knows, by their text
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return ("gather" in text or "arange(" in text or "take_along_dim" in text) and "max" in text \
         and _MAX_OF_TWO.search(text) is not None

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional, Tuple, Union
 
+from .text_scan import file_test
+
 _CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
 _KEEPING = ("long", "clone", "contiguous", "to", "int", "astype", "masked_fill", "copy", "detach")
 _LOADERS = ("DataLoader",)
@@ -25,6 +27,7 @@ _LOADERS = ("DataLoader",)
 Produced = Union[Tuple[Optional[Tuple[str, tuple]], ...], Dict[str, Tuple[str, tuple]]]
 
 
+@file_test
 def loads(text: str) -> bool:
     """A DataLoader, a collate function or a Dataset's `__getitem__` is spelled: batches may come from a producer."""
     return "collate_fn" in text or "__getitem__" in text or "DataLoader(" in text

@@ -22,6 +22,7 @@ from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl022_penalty_divides_negative_logits as rule
 from .tree_walk import called_name, own_nodes, scopes
+from .text_scan import file_test
 
 _SIGNED = ("logit", "score")  # raw scores: either sign
 _NON_NEGATIVE = {"softmax", "exp", "sigmoid", "abs", "relu", "square", "pow", "clamp", "clamp_min", "probs"}
@@ -35,6 +36,7 @@ _SCATTERS = {"scatter", "scatter_"}
 _SPELLED = re.compile(r"/=?\s*\(?\s*[\w.\[\]]*(?:penal|_pen\b)|def \w*(?:penal|repetition)")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     # substring tests first: most files hold a "/" and a "score", almost none a penalty
     return ("penal" in text or "_pen" in text or "epetition" in text) and "/" in text and \

@@ -20,6 +20,7 @@ from ..rules import gl002_dim_out_of_range as rule
 from .normalised_axis import assigned_value
 from .text_scan import positions
 from .values import DimVal
+from .text_scan import file_test
 
 FUNCTIONS = ("softmax", "log_softmax", "gumbel_softmax")
 _GUMBEL_DIM_AT = 3  # F.gumbel_softmax(logits, tau, hard, eps, dim): dim after the input
@@ -28,6 +29,7 @@ _SIZE_READ = re.compile(r"\.size\(\s*-?\d\s*\)|\.shape\[\s*-?\d\s*\]")
 _AXIS_WORDS = ("dim", "axis")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A softmax whose dim is a size read, a count-like name, or a name the text assigns a size."""
     for at in positions(text, "oftmax("):

@@ -17,14 +17,17 @@ from typing import Optional
 from ..rules import gl018_normalised_other_dim as rule
 from .normalised_axis import assigned_value
 from .values import Literal, SeqVal, TensorVal
+from .text_scan import file_test
 
 _TABLE = "nn.Embedding weight"
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return "oftmax" in text and ".weight" in text and ("einsum(" in text or " @ " in text or "matmul(" in text)
 
 
+@file_test
 def block_filter(text: str):
     """Blocks that can mix a table's rows (the softmax is often in a helper, which the calls bring in)."""
     if not spelled_in(text):

@@ -19,6 +19,7 @@ from ..rules import gl011_index_out_of_range as rule
 from .normalised_axis import _bindings
 from .tensor_ops import SliceVal, as_int
 from .values import DimVal, SeqVal, TensorVal
+from .text_scan import file_test
 
 _SIZE_CALLS = ("size", "dim")
 
@@ -73,6 +74,7 @@ def _size_read(node, function, line: int, depth: int = 3) -> bool:
 _FRONT_SLICE = re.compile(r"self\.\w+\[(?:\s*:\s*,)*\s*:\s*[A-Za-z_]")  # self.pe[:, :x.size(1)], self.pos[:t]
 
 
+@file_test
 def scripted(text: str) -> bool:
     """A script (its driver gives the sizes) slicing an attribute to a length: its blocks are parsed."""
     return "__main__" in text and spelled_in(text)

@@ -8,13 +8,49 @@ at the few characters around each hit, with the same answers as the patterns the
 from __future__ import annotations
 
 import bisect
+import contextlib
+import functools
 import re
-from typing import Iterable, Iterator, List, Pattern
+from typing import Callable, Dict, Iterable, Iterator, List, Pattern, Tuple, TypeVar
 
 _WORD_TAIL = re.compile(r"\w*")
 # `def name(` at any depth: the functions a block defines (read with findall on one block's text)
 DEFINED_FUNCTION = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _FIRST_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]", re.MULTILINE)
+
+
+_Answer = TypeVar("_Answer")
+# (the file's text, {test: answer}): one tuple, read and replaced whole, so a thread linting another file
+# never reads this file's answers
+_file: Tuple[object, Dict[Callable, object]] = (None, {})
+
+
+@contextlib.contextmanager
+def reading(text: str):
+    """While one file's text is analysed, whole-file tests (see file_test) answer each question once."""
+    global _file
+    outer, _file = _file, (text, {})
+    try:
+        yield
+    finally:
+        _file = outer
+
+
+def file_test(test: Callable[..., _Answer]) -> Callable[..., _Answer]:
+    """A text test that the prefilter, the block choice and the checks each ask of the whole file: asked
+    of the text being read (the same object), it is answered once; asked of a part, it runs."""
+    @functools.wraps(test)
+    def asked(text: str, *options) -> _Answer:  # options: further arguments, hashable (flags)
+        current, answers = _file
+        if text is not current:
+            return test(text, *options)
+        key = (test, *options) if options else test
+        try:
+            return answers[key]
+        except KeyError:
+            answer = answers[key] = test(text, *options)
+            return answer
+    return asked
 
 
 def positions(text: str, needle: str, start: int = 0) -> Iterator[int]:

@@ -13,11 +13,13 @@ import ast
 from typing import FrozenSet, Optional, Tuple
 
 from . import text_scan, tree_walk
+from .text_scan import file_test
 
 _FUNCTIONS = ("cross_entropy", "nll_loss")
 _MODULES = ("CrossEntropyLoss", "NLLLoss")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """Whether a per-token loss can be called in the text (a cheap test before any walk)."""
     return text_scan.has_call(text, _FUNCTIONS + _MODULES)
@@ -95,7 +97,7 @@ def scores_what_it_feeds(fn: ast.FunctionDef, modules: FrozenSet[str]) -> bool:
     """Whether a per-token loss in fn scores a tensor (or a copy or cut of it, through one assignment) that fn
     also hands to a call as its first argument (a model fed the ids): the only way a loss in fn alone can pair
     logits with the ids they were computed from. Cheaper than running fn to find out."""
-    nodes = tree_walk.all_nodes(fn)  # one walk, read twice below
+    nodes = tree_walk.kept_nodes(fn)  # one walk, read twice below (and by token_shift's run of fn)
     calls = [n for n in nodes if isinstance(n, ast.Call)]
     targets = set()
     for call in calls:

@@ -21,6 +21,7 @@ from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
 from . import documented_models, joined_sequences, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
 from .tree_walk import called_name as _called_name
+from .text_scan import file_test
 
 CODE = "GL007"
 _CAUSAL_CLASS = re.compile(r"(?<!Non)Causal\w*L(?:M|anguageModel)|LMHeadModel")  # ...ForCausalLM, CausalBagLM
@@ -275,9 +276,9 @@ class _Scope:
                 self.env[name] = View((root, stmt.lineno, stmt.col_offset, "batch"), window)
 
     def _forget(self, stmt) -> None:
-        for node in tree_walk.all_nodes(stmt):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                self.env[node.id] = View((node.id, getattr(stmt, "lineno", 0), node.col_offset, "branch"), FULL)
+        line = getattr(stmt, "lineno", 0)
+        for node in tree_walk.stored_names(stmt):
+            self.env[node.id] = View((node.id, line, node.col_offset, "branch"), FULL)
 
     def _class_of(self, targets, value) -> None:
         for t, item in _assigned_pairs(ast.Assign(targets=targets, value=value)):
@@ -954,6 +955,7 @@ def _summary(node: ast.FunctionDef, params, loss_modules, skipped: int = 0) -> O
 _GATHERING = frozenset({"gather", "take_along_dim"}) | frozenset(_LIBRARY_HELPERS)
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """Whether a gathering call can be in a file's text: the module pass needs one, and this test
     costs far less than the walk of the tree that would find out."""
@@ -1042,7 +1044,7 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
     module_nodes = [n for top in tree.body if _has_line_in(calls, top) for n in tree_walk.all_nodes(top)]
     scopes = [tree] + [n for n in index.defs if _has_line_in(calls, n)]
     for scope in scopes:
-        nodes = module_nodes if scope is tree else list(ast.walk(scope))
+        nodes = module_nodes if scope is tree else tree_walk.all_nodes(scope)
         local = {**built, **_built_classes(index.assigns if scope is tree else
                                            (n for n in nodes if isinstance(n, ast.Assign)))}
         for call in nodes:
@@ -1101,7 +1103,7 @@ def _annotated_classes(fn) -> Dict[str, str]:
 
 
 def _calls_any(node: ast.AST, names) -> bool:
-    return any(_called_name(n) in names for n in ast.walk(node))
+    return any(_called_name(n) in names for n in tree_walk.all_nodes(node))
 
 
 class _ModuleIndex:
@@ -1170,14 +1172,18 @@ _MUTATING_METHOD = re.compile(r"\.\s*(?:update|pop|setdefault|clear|popitem|__se
 _NAME_BEFORE = re.compile(r"\b([A-Za-z_]\w*)\s*$")
 
 
-def _mutating_calls(text: str) -> List[str]:
-    """The names `d` of the `d.update(...)`-like calls in the text."""
-    found = []
+def _mutating_calls(text: str) -> List[Tuple[int, str]]:
+    """(line, name `d`) of each `d.update(...)`-like call in the text."""
+    found, line, last = [], 1, 0
     for match in _MUTATING_METHOD.finditer(text):
         name = _NAME_BEFORE.search(text, max(0, match.start() - 80), match.start())
         if name is not None:
-            found.append(name.group(1))
+            line += text.count("\n", last, match.start())
+            last = match.start()
+            found.append((line, name.group(1)))
     return found
+
+
 _CLASS_LINE = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 
 
@@ -1221,7 +1227,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     # from the text: the blocks parsed may leave out a class that names no op
     module_scope.file_classes = frozenset(_CLASS_LINE.findall(text)) if library else frozenset()
     # writes through a name are statements; the mutating calls are found in the text, not by a walk of every node
-    module_scope.mutated = _Mutated(lambda: index.statements, lambda: _mutating_calls(text))
+    mutating_calls = _Lazy(lambda: _mutating_calls(text))
+    module_scope.mutated = _Mutated(lambda: index.statements, lambda: [name for _, name in mutating_calls()])
     module_scope.run(tree.body)
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
@@ -1254,7 +1261,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         scope.shift_rights = shift_rights
         scope.file_classes = module_scope.file_classes
         scope.omittable = omitted_arguments.defaulting_to_none(fn)
-        scope.mutated = _Mutated(lambda: tree_walk.all_nodes(fn))
+        scope.mutated = _Mutated(lambda: tree_walk.statements(fn), lambda: [
+            name for line, name in mutating_calls() if fn.lineno <= line <= (fn.end_lineno or fn.lineno)])
         scope.handed = handed
         scope.documented = documented_models.causal_parameters(fn)
         for param, (base, keys) in (received or {}).items():  # the caller's batch, under the parameter's name

@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..rules import gl021_top_k_keeps_one_extra as rule
 from .normalised_axis import arange_steps
-from .text_scan import positions, starts_word
+from .text_scan import file_test, positions, starts_word
 
 _COUNTS = {"top_k", "topk"}  # a plain `k` is as often the last position kept (a prefix or window)
 # `> top_k`, `> self.topk`, `top_k < ...` (not `<=`): matched at each `top` of the text, since an
@@ -24,6 +24,7 @@ _LESS_AFTER = re.compile(r"\s*<[^=]")
 _WIDENS = {"expand", "expand_as", "unsqueeze", "view", "reshape", "repeat", "to", "long", "type_as", "cuda"}
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     if "top_k" not in text and "topk" not in text:
         return False

@@ -20,6 +20,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from ..rules import gl023_top_one_drops_k_dim as rule
 from .text_scan import any_between, match_lines
 from .tree_walk import called_name, own_nodes, scopes
+from .text_scan import file_test
 
 _ONE = {"max": True, "argmax": True, "min": False, "argmin": False}  # -> picks the largest
 _PARTS = {"values": 0, "indices": 1}
@@ -30,6 +31,7 @@ _KEEPING = re.compile(r"topk|multinomial")
 _DROPPING = re.compile(r"(?:max|min)\b")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     return ("topk" in text and (".max(" in text or ".min(" in text or "argmax(" in text or "argmin(" in text)) \
         or ("multinomial(" in text and "argmax(" in text)

@@ -46,6 +46,37 @@ def all_nodes(tree: ast.AST) -> List[ast.AST]:
     return nodes
 
 
+def kept_nodes(tree: ast.AST) -> List[ast.AST]:
+    """all_nodes(tree), kept on the node: the checks of a file walk the same functions many times (a
+    function run once per call context, a loop's stores forgotten before and after each pass). The list is
+    shared: callers must not change it."""
+    found = getattr(tree, "_gather_lint_all_nodes", None)
+    if found is None:
+        found = tree._gather_lint_all_nodes = all_nodes(tree)
+    return found
+
+
+def stored_names(stmt: ast.AST) -> List[ast.Name]:
+    """The names a statement (and every statement in it) assigns; kept on the node, and built from the
+    lists of its inner statements, so that forgetting at every level of a nest walks each node once."""
+    found = getattr(stmt, "_gather_lint_stored", None)
+    if found is not None:
+        return found
+    found = []
+    for field in stmt._fields:
+        value = getattr(stmt, field, None)
+        if isinstance(value, list) and value and isinstance(value[0], _BODIES):
+            for inner in value:
+                found.extend(stored_names(inner))
+        elif isinstance(value, list):
+            found.extend(node for item in value if isinstance(item, _AST) for node in all_nodes(item)
+                         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        elif isinstance(value, _AST):
+            found.extend(node for node in all_nodes(value) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+    stmt._gather_lint_stored = found
+    return found
+
+
 def statements(top: ast.AST) -> Iterator[ast.AST]:
     """`top` and the statements under it, in ast.walk's order, visiting statements only: the
     expressions are most of a tree's nodes, and defs, imports and loops are always statements."""

@@ -26,6 +26,7 @@ import ast
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..contract import ERROR, Violation
+from .text_scan import file_test
 
 CODE = "GL011"
 _GROW = ("add_tokens", "add_special_tokens")
@@ -35,6 +36,7 @@ _TABLES = ("Embedding", "EmbeddingBag")
 _PARAMETER_TABLES = ("randn", "rand", "zeros", "empty", "ones", "normal")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A script that adds tokens: substring tests only (the prefilter runs on every file)."""
     return "__main__" in text and ("add_tokens" in text or "add_special_tokens" in text or (
