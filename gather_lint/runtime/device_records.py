@@ -88,6 +88,9 @@ _pending: Deque[Record] = collections.deque()
 _hooks_installed = False
 _rings = {}  # on CUDA or not -> ([_MAX_PENDING, 4] host tensor, its numpy view); pinned for CUDA; never freed
 _slots = itertools.count()
+# device -> one CUDA event per ring row, made on first use and recorded again each time the row is: a
+# fresh event per record cost an event's creation and destruction on every checked call
+_events = {}
 # the runtime patches Tensor.min/max (they make index values): its own reductions take the C methods
 _min, _max = torch._C.TensorBase.min, torch._C.TensorBase.max
 
@@ -114,13 +117,25 @@ def record(index: torch.Tensor, lower: int, size: int, spelled: str, dim, wraps:
     host.select(0, row).copy_(torch.stack([low.long(), low_pos, high.long(), high_pos]), non_blocking=on_cuda)
     event = _DoneEvent()
     if on_cuda:
-        event = torch.cuda.Event()
+        event = _event(index.device, row)
         event.record(torch.cuda.current_stream(index.device))  # the copy's stream, on the index's own GPU
     if len(_pending) >= _MAX_PENDING:
         _pending.popleft()
     _pending.append(Record(rows[row], event, tuple(index.shape), spelled, dim, lower, size, wraps,
                            location.user_frame()))
     _install_hooks()
+
+
+def _event(device: torch.device, row: int):
+    """Row `row`'s event on `device`. Its previous record used the same row of the ring, and was dropped
+    (read, or the oldest of a full queue) before the row was written again."""
+    pool = _events.get(device)
+    if pool is None:
+        pool = _events[device] = [None] * _MAX_PENDING
+    event = pool[row]
+    if event is None:
+        event = pool[row] = torch.cuda.Event()
+    return event
 
 
 def discard() -> None:
