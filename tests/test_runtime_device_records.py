@@ -172,3 +172,19 @@ def test_leaving_checked_does_not_wait_for_the_device(accelerator_branch, monkey
         assert device_records.has_pending()  # read later: the next checked call, an error or the exit
     finally:
         device_records._pending.clear()
+
+
+@pytest.mark.parametrize("dtype", [torch.long, torch.int32])
+def test_each_record_keeps_its_own_values_whatever_the_index_dtype(dtype):
+    """Records made back to back each read their own index (every record writes its own row, on the
+    device and on the host), and an int32 index is recorded as its values, not its bytes."""
+    device_records.discard()
+    indices = [torch.tensor([[3, -2], [1, 0]], dtype=dtype), torch.tensor([[0, 1], [2, 8]], dtype=dtype),
+               torch.tensor([[4]], dtype=dtype)]
+    for index in indices:
+        device_records.record(index, 0, 4, "gather", 1, wraps=False)
+    found = [r.violation_text() for r in list(device_records._pending)[-3:]]
+    device_records.discard()
+    assert found[0] is not None and "index values span [-2, 3]" in found[0][1] and "smallest bad value -2 at index[0, 1]" in found[0][1]
+    assert found[1] is not None and "index values span [0, 8]" in found[1][1] and "largest bad value 8 at index[1, 1]" in found[1][1]
+    assert found[2] is not None and "largest bad value 4 at index[0, 0]" in found[2][1]
