@@ -91,10 +91,8 @@ _slots = itertools.count()
 # device -> one CUDA event per ring row, made on first use and recorded again each time the row is: a
 # fresh event per record cost an event's creation and destruction on every checked call
 _events = {}
-# the runtime patches torch.min/max and Tensor.min/max (they make index values): its own reductions take
-# the C functions, which also write into given tensors (`out=`)
-_min, _max = torch._C._VariableFunctions.min, torch._C._VariableFunctions.max
-_staging = {}  # device -> [_MAX_PENDING, 4] long tensor there: each record's reductions write their row
+# the runtime patches Tensor.min/max (they make index values): its own reductions take the C methods
+_min, _max = torch._C.TensorBase.min, torch._C.TensorBase.max
 
 
 def _ring(on_cuda: bool):
@@ -107,30 +105,16 @@ def _ring(on_cuda: bool):
     return ring
 
 
-def _staged(device: torch.device, row: int) -> torch.Tensor:
-    """Row `row` of the record rows on `device`. One row per ring row, so that a record's reductions never
-    overwrite a row whose copy to the host has not run yet, on any stream; kept for the process, like the ring."""
-    rows = _staging.get(device)
-    if rows is None:
-        rows = _staging[device] = torch.empty(_MAX_PENDING, 4, dtype=torch.long, device=device)
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(rows))
-    return rows.select(0, row)
-
-
 def record(index: torch.Tensor, lower: int, size: int, spelled: str, dim, wraps: bool) -> None:
-    """Queue the device-side record of `index` against [lower, size); no host sync. Two reductions write
-    [min, its position, max, its position] into a row on the device, one copy brings the row to the host."""
+    """Queue the device-side record of `index` against [lower, size); no host sync."""
     flat = index.reshape(-1)
-    if flat.dtype != torch.long:
-        flat = flat.long()  # the rows hold int64 (an int32 index: one cast more)
+    low, low_pos = _min(flat, 0)
+    high, high_pos = _max(flat, 0)
     on_cuda = index.device.type == "cuda"
     host, rows = _ring(on_cuda)
     row = next(_slots) % _MAX_PENDING
     rows[row, 1] = -1  # "not landed", until the copy overwrites it with a position
-    staged = _staged(index.device, row)
-    _min(flat, 0, out=(staged[0], staged[1]))
-    _max(flat, 0, out=(staged[2], staged[3]))
-    host.select(0, row).copy_(staged, non_blocking=on_cuda)
+    host.select(0, row).copy_(torch.stack([low.long(), low_pos, high.long(), high_pos]), non_blocking=on_cuda)
     event = _DoneEvent()
     if on_cuda:
         event = _event(index.device, row)
