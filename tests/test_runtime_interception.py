@@ -38,6 +38,23 @@ def test_names_bound_before_enabling_are_checked():
         del sys.modules["user_model"]
 
 
+def test_a_module_imported_between_check_blocks_is_rebound_in_the_next_and_builtins_are_not_scanned():
+    with checked():
+        pass  # the modules loaded so far are classified (the next block scans only new names)
+    module = types.ModuleType("user_model_late")
+    exec("from torch import gather\ndef rows(x, i):\n    return gather(x, 0, i)\n", module.__dict__)
+    sys.modules["user_model_late"] = module
+    try:
+        with checked(), pytest.warns(GatherLintWarning, match="GL005"):
+            module.rows(torch.randn(10, 8), torch.zeros(3, 1, dtype=torch.long))
+        assert module.gather is torch.gather
+    finally:
+        del sys.modules["user_model_late"]
+    from gather_lint.runtime import interception
+    assert interception._user_module.get("posix") is False and "posix" in interception._not_user
+    assert interception._user_module.get("user_model_late") is True
+
+
 def test_nested_and_enable_disable_share_one_installation():
     gather = torch.gather
     with checked():
