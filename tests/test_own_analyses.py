@@ -87,7 +87,7 @@ def torch_equal(a, b) -> bool:
     return bool((a == b).all())
 
 
-def _all_functions(tops, text, holds_site, called_names):
+def _all_functions(tops, text, holds_site, called_names, lines=None):
     return [node for top in tops for node in function_defs(top)]
 
 

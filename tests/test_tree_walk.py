@@ -54,8 +54,10 @@ def test_stored_names_are_the_walk_s_stored_names_for_every_statement():
     assert statements > 1000
 
 
-def test_kept_nodes_are_all_nodes_kept_on_the_node():
-    tree = _trees()[0]
-    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
-    assert tree_walk.kept_nodes(function) == list(ast.walk(function))
-    assert tree_walk.kept_nodes(function) is tree_walk.kept_nodes(function)
+
+def test_function_defs_are_the_walk_s_and_kept_without_a_cycle():
+    for tree in _trees():
+        for top in tree.body:
+            want = [n for n in ast.walk(top) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            assert tree_walk.function_defs(top) == want and tree_walk.function_defs(top) == want  # kept, same answer
+            assert all(n is not top for n in getattr(top, "_gather_lint_functions", []))

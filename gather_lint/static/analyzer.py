@@ -259,7 +259,7 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
         tops = [top for top in tree.body if id(top) not in skipped]
         holds_site = getattr(tree, "function_holds_site", None)
         functions = [node for top in tops for node in tree_walk.function_defs(top)] if holds_site is None \
-            else own_analyses.chosen(tops, text, holds_site, _plain_calls)
+            else own_analyses.chosen(tops, text, holds_site, _plain_calls, getattr(blocks, "lines", None))
         for node in functions:
             module.analyse(node)  # once: a call that brought no facts may have run it already
         if vocab_growth.spelled_in(text):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Dict, List, Set
+from typing import Callable, Dict, List, Optional, Set
 
 from .text_scan import word_positions
 from .tree_walk import function_defs
@@ -54,11 +54,11 @@ class _Function:
 
 
 def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool],
-           plain_calls: Callable[[str], Set[str]]) -> List[ast.AST]:
+           plain_calls: Callable[[str], Set[str]], lines: Optional[List[str]] = None) -> List[ast.AST]:
     """The function nodes under `tops` (of the file `text`) that run their own analysis, in the order of
     tree_walk.function_defs. `holds_site(function text, its top-level block's text)`; `plain_calls(text)`:
-    the names it calls as `f(...)`."""
-    lines = text.splitlines(keepends=True)
+    the names it calls as `f(...)`; `lines`: the text's lines with their ends, when already split."""
+    lines = text.splitlines(keepends=True) if lines is None else lines
     functions: List[_Function] = []
     bases: Dict[str, Set[str]] = {}
     for top in tops:

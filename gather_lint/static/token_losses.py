@@ -97,7 +97,7 @@ def scores_what_it_feeds(fn: ast.FunctionDef, modules: FrozenSet[str]) -> bool:
     """Whether a per-token loss in fn scores a tensor (or a copy or cut of it, through one assignment) that fn
     also hands to a call as its first argument (a model fed the ids): the only way a loss in fn alone can pair
     logits with the ids they were computed from. Cheaper than running fn to find out."""
-    nodes = tree_walk.kept_nodes(fn)  # one walk, read twice below (and by token_shift's run of fn)
+    nodes = tree_walk.all_nodes(fn)  # one walk, read twice below
     calls = [n for n in nodes if isinstance(n, ast.Call)]
     targets = set()
     for call in calls:

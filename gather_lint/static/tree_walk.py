@@ -46,16 +46,6 @@ def all_nodes(tree: ast.AST) -> List[ast.AST]:
     return nodes
 
 
-def kept_nodes(tree: ast.AST) -> List[ast.AST]:
-    """all_nodes(tree), kept on the node: the checks of a file walk the same functions many times (a
-    function run once per call context, a loop's stores forgotten before and after each pass). The list is
-    shared: callers must not change it."""
-    found = getattr(tree, "_gather_lint_all_nodes", None)
-    if found is None:
-        found = tree._gather_lint_all_nodes = all_nodes(tree)
-    return found
-
-
 def stored_names(stmt: ast.AST) -> List[ast.Name]:
     """The names a statement (and every statement in it) assigns; kept on the node, and built from the
     lists of its inner statements, so that forgetting at every level of a nest walks each node once."""
@@ -90,9 +80,13 @@ def statements(top: ast.AST) -> Iterator[ast.AST]:
                 todo.extend(value)
 
 
-def function_defs(top: ast.AST) -> Iterator[ast.AST]:
-    """The function definitions in `top`, in ast.walk's order."""
-    return (node for node in statements(top) if isinstance(node, _SCOPES))
+def function_defs(top: ast.AST) -> List[ast.AST]:
+    """The function definitions in `top`, in ast.walk's order; kept on the node (the block choice and the
+    syntax checks each list a block's functions). Callers must not change the list."""
+    inner = getattr(top, "_gather_lint_functions", None)
+    if inner is None:  # kept without `top` itself: a list on a def holding that def is a cycle for the collector
+        inner = top._gather_lint_functions = [node for node in statements(top) if isinstance(node, _SCOPES) and node is not top]
+    return [top, *inner] if isinstance(top, _SCOPES) else inner
 
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
