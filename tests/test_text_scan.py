@@ -186,3 +186,27 @@ def test_file_test_answers_once_for_the_file_being_read_and_runs_on_parts():
         assert test(whole) == len(whole)  # the outer file's answers are back
     assert asked == [(whole, False), (whole, True), (part, False), (part, False), (part, False)]
     assert test(whole) == len(whole) and len(asked) == 6  # after the reading, nothing kept
+
+
+def test_a_block_s_definition_is_read_from_its_first_lines_as_a_search_of_the_whole_block_finds_it():
+    import glob
+    import os
+
+    from gather_lint.static.file_blocks import FileBlocks
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    anywhere = re.compile(r"^(class|def|async def) (\w+)", re.MULTILINE)
+    paths = sorted(glob.glob(os.path.join(root, "examples", "**", "*.py"), recursive=True)
+                   + glob.glob(os.path.join(root, "benchmarks", "bugs", "**", "*.py"), recursive=True)
+                   + glob.glob(os.path.join(root, "gather_lint", "**", "*.py"), recursive=True))
+    blocks = 0
+    for path in paths:
+        text = open(path, encoding="utf-8").read()
+        file_blocks = FileBlocks(text, path)
+        for i in range(len(file_blocks)):
+            chunk = file_blocks.chunk(i)
+            assert analyzer._defined(chunk) == anywhere.findall(chunk), (path, chunk[:200])
+            blocks += 1
+    assert blocks > 3000
+    tricky = "@decorate(\n    x=1)\n\n# a comment\ndef f():\n    pass\n"  # a comment line ends the decorators' run
+    assert anywhere.findall(tricky) == [("def", "f")] and analyzer._defined(tricky) == []

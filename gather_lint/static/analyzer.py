@@ -320,7 +320,8 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
     return FileResult(path, unique, stats)
 
 
-_DEF_NAME = re.compile(r"^(class|def|async def) (\w+)", re.MULTILINE)  # what a block defines
+_DEF_NAME = re.compile(r"(class|def|async def) (\w+)")  # what a block defines, matched at a line's start
+_CONTINUED = frozenset(" \t)]}@")  # first characters of the lines that can come before a block's def
 _DRIVER = "__main__"
 _NAME_BEFORE = re.compile(r"(\w+)[ \t]*$")
 _NAME_AT = re.compile(r"[ \t]*(\w+)")
@@ -385,7 +386,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
                 for kept, (_, chunk) in zip(keep, chunks)]
     if shared_end_positions.spelled_in(text):  # a row-wise pick at the shared end names no op
         keep = [kept or shared_end_positions.spelled_in(chunk) for kept, (_, chunk) in zip(keep, chunks)]
-    found = [_DEF_NAME.findall(chunk) for _, chunk in chunks]
+    found = [_defined(chunk) for _, chunk in chunks]
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
     classes = [d - f for d, f in zip(defined, functions)]
@@ -449,6 +450,23 @@ def parse_relevant(text: str, path: str) -> ast.Module:
 
 
 @file_test
+def _defined(chunk: str) -> list:
+    """[(kind, name)] of the def or class a block defines (none for the statements between them): a line at
+    column 0 starting with one, reached past decorators, continued lines and blank lines. Any later one
+    would start a block of its own (file_blocks.block_starts), so the block's first lines are all it reads."""
+    at = 0
+    while at < len(chunk):
+        match = _DEF_NAME.match(chunk, at)
+        if match is not None:
+            return [match.groups()]
+        end = chunk.find("\n", at)
+        end = len(chunk) if end == -1 else end
+        if chunk[at:at + 1] not in _CONTINUED and chunk[at:end].strip():
+            return []
+        at = end + 1
+    return []
+
+
 def _op_aliases(text: str) -> frozenset:
     """Names an op is imported under (`from torch import gather as g`)."""
     found = set()
