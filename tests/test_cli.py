@@ -287,3 +287,16 @@ def test_check_syntax_reports_syntax_errors_the_analysis_never_parses(tmp_path):
     assert checked.stdout.count("GL000") == 2 and "a.py:1:7: GL000" in checked.stdout and "b.py:8:7: GL000" in checked.stdout
     (tmp_path / "pyproject.toml").write_text("[tool.gather-lint]\ncheck-syntax = true\n")
     assert run("--no-cache", str(tmp_path)).stdout.count("GL000") == 2  # the setting does the same
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    """`gather-lint . | head -1`: the pipe closes while findings are still being written."""
+    for i in range(40):
+        (tmp_path / f"m{i}.py").write_text("import torch\nx = torch.randn(8, 4).gather(0, torch.zeros(3, 1, dtype=torch.long))\n")
+    proc = subprocess.Popen([sys.executable, "-m", "gather_lint", "--isolated", "--no-cache", "--format", "json", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # as `head -1` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
