@@ -21,6 +21,12 @@ from .names import category_domain, learn_token_ids, remember_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
 
 
+# (interpreter class, node type) -> its expr_ method or None, found once: a name built and looked up through
+# the mixins on every expression (a failed lookup raises inside getattr) cost more than many visits
+_VISITS: dict = {}
+_UNKNOWN = object()
+
+
 class ExpressionMixin:
     """Expressions: names, attributes, subscripts, arithmetic with broadcasting, comprehensions."""
 
@@ -32,13 +38,16 @@ class ExpressionMixin:
             return None
         self.depth += 1
         try:
-            method = getattr(self, "expr_" + type(node).__name__, None)
+            key = (self.__class__, node.__class__)
+            method = _VISITS.get(key, _UNKNOWN)
+            if method is _UNKNOWN:
+                method = _VISITS[key] = getattr(self.__class__, "expr_" + node.__class__.__name__, None)
             if method is None:
                 for child in ast.iter_child_nodes(node):
                     if isinstance(child, ast.expr):
                         self.expr(child)
                 return None
-            return method(node)
+            return method(self, node)
         finally:
             self.depth -= 1
 

@@ -13,14 +13,22 @@ from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal, join
 
 
+# (interpreter class, statement type) -> its stmt_ method or None, found once (see expressions._VISITS)
+_VISITS: dict = {}
+_UNKNOWN = object()
+
+
 class StatementMixin:
     """Statements: assignment, unpacking, branches joined, loops forgotten, imports, returns."""
 
     # ----- statements ---------------------------------------------------------------------------
     def stmt(self, node: ast.stmt) -> None:
-        method = getattr(self, "stmt_" + type(node).__name__, None)
+        key = (self.__class__, node.__class__)
+        method = _VISITS.get(key, _UNKNOWN)
+        if method is _UNKNOWN:
+            method = _VISITS[key] = getattr(self.__class__, "stmt_" + node.__class__.__name__, None)
         if method is not None:
-            method(node)
+            method(self, node)
         else:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
