@@ -22,7 +22,7 @@ _FIRST_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]", re.MULTILINE)
 _Answer = TypeVar("_Answer")
 # (the file's text, {test: answer}): one tuple, read and replaced whole, so a thread linting another file
 # never reads this file's answers
-_file: Tuple[object, Dict[Callable, object]] = (None, {})
+_file: Tuple[object, Dict[object, object]] = (None, {})  # answers keyed by test, or (test, *options)
 
 
 @contextlib.contextmanager

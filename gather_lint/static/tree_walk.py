@@ -55,14 +55,13 @@ def stored_names(stmt: ast.AST) -> List[ast.Name]:
     found = []
     for field in stmt._fields:
         value = getattr(stmt, field, None)
-        if isinstance(value, list) and value and isinstance(value[0], _BODIES):
-            for inner in value:
+        items = value if isinstance(value, list) else [value]
+        if items and isinstance(items[0], _BODIES):  # a body: its statements' lists, each built once
+            for inner in items:
                 found.extend(stored_names(inner))
-        elif isinstance(value, list):
-            found.extend(node for item in value if isinstance(item, _AST) for node in all_nodes(item)
+        else:
+            found.extend(node for item in items if isinstance(item, _AST) for node in all_nodes(item)
                          if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
-        elif isinstance(value, _AST):
-            found.extend(node for node in all_nodes(value) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
     stmt._gather_lint_stored = found
     return found
 
