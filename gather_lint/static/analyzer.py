@@ -346,8 +346,8 @@ def _site_test(text: str) -> Callable[[str], bool]:
     sliced = table_slices.scripted(text)  # a script slicing a positional table to its input's length
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
-    aliases = _op_aliases(text)  # `from torch import gather as g`: `g(...)` is a site
     named, valued = names_an_op(text), index_values.spelled_in(text)  # else no block does either
+    aliases = _op_aliases(text) if named else frozenset()  # `from torch import gather as g`: `g(...)` is a site
 
     def holds(chunk: str) -> bool:
         return heads or (named and names_an_op(chunk)) or (aliases and text_scan.has_call(chunk, aliases)) \

@@ -19,6 +19,11 @@ class Comment:
     standalone: bool  # nothing but whitespace before it on its line
 
 
+_SPACES = re.compile(r"\s+")
+_SPACE_AFTER_OPEN = re.compile(r"([(\[]) ")
+_SPACE_BEFORE_CLOSE = re.compile(r",? ([)\]])")
+
+
 class SourceFile:
     """Lines of a file, with comments read lazily: only the lines the analysis asks about are scanned."""
 
@@ -79,7 +84,9 @@ class SourceFile:
         try:
             start, end = node.lineno, node.end_lineno
             if start == end:
-                raw = self.lines[start - 1].encode("utf-8")[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+                line = self.lines[start - 1]
+                raw = line[node.col_offset:node.end_col_offset] if line.isascii() else \
+                    line.encode("utf-8")[node.col_offset:node.end_col_offset].decode("utf-8", "replace")  # byte offsets
             else:
                 first = self.lines[start - 1].encode("utf-8")[node.col_offset:].decode("utf-8", "replace")
                 middle = self.lines[start:end - 1]
@@ -87,9 +94,9 @@ class SourceFile:
                 raw = " ".join([first] + middle + [last])
         except (AttributeError, IndexError, TypeError):
             return "..."
-        text = re.sub(r"\s+", " ", raw).strip()
-        text = re.sub(r"([(\[]) ", r"\1", text)
-        text = re.sub(r",? ([)\]])", r"\1", text)
+        text = _SPACES.sub(" ", raw).strip()
+        text = _SPACE_AFTER_OPEN.sub(r"\1", text)
+        text = _SPACE_BEFORE_CLOSE.sub(r"\1", text)
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
     def shape_comment(self, first: int, last: int) -> Optional[Comment]:
