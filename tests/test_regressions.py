@@ -347,3 +347,62 @@ def test_an_unknown_operand_may_broadcast_a_size_one_dim(torch):
     assert codes(code) == []
     y = torch.nn.Linear(4, 4)(torch.randn(3, 4)) * torch.rand(3).unsqueeze(-1)
     assert y.shape == (3, 4)
+
+
+def test_cutting_a_zero_dim_tensor_is_not_an_internal_error(torch):
+    # a diffusers pipeline: `.chunk()` of a value the analysis knew as 0-d crashed the file's analysis
+    code = """
+    import torch
+    def f(ids):
+        x = torch.tensor(3.0)
+        first, second = x.chunk(2, dim=0)
+        return torch.gather(torch.randn(4, 5), 1, ids.long()), first
+    """
+    assert codes(code) == []
+    with pytest.raises(RuntimeError, match="at least a 1-dimensional"):  # torch refuses the cut itself
+        torch.tensor(3.0).chunk(2, dim=0)
+
+
+def test_min_against_another_tensor_is_elementwise_not_a_reduction(torch):
+    # a diffusers video pipeline: `torch.min(timestep, (1.0 - mask) * 1000.0)` was read as a full reduction
+    # (the unknown second argument taken for no argument), so `timestep[:, :1, :, 0, 0]` indexed a 0-d tensor
+    code = """
+    import torch
+    def f(t, cond_mask):
+        timestep = t.expand(cond_mask.shape).float()
+        timestep = torch.min(timestep, (1.0 - cond_mask) * 1000.0)
+        return timestep[:, :1, :, 0, 0], timestep.chunk(2)[0]
+    """
+    assert codes(code) == []
+    mask = torch.zeros(2, 1, 3, 4, 4)
+    timestep = torch.min(torch.tensor(500.0).expand(mask.shape).float(), (1.0 - mask) * 1000.0)
+    assert timestep.shape == mask.shape and timestep[:, :1, :, 0, 0].shape == (2, 1, 3)
+
+
+
+def test_min_and_max_shapes_against_torch(tmp_path, torch):
+    """min() alone reduces; min(dim) gives values and positions; min(a, b) and min(a, unknown) are not reductions."""
+    import subprocess
+    import sys
+    script = tmp_path / "m.py"
+    script.write_text(textwrap.dedent("""\
+        import torch
+
+
+        def f(other, k):
+            x = torch.randn(3, 4)
+            m = torch.min(x)
+            e = torch.min(x, torch.randn(4))
+            v, i = x.max(1)
+            u = torch.max(x, other)
+            w = x.min(k)
+            return m, e, v, i, u, w
+    """))
+    out = subprocess.run([sys.executable, "-m", "gather_lint", "shapes", str(script)], capture_output=True, text=True)
+    import re
+    shapes = dict(re.match(r"\s*\d+\s+(\w+)\s+(\[[^\]]*\]|\?)", row).groups() for row in out.stdout.splitlines()[2:])
+    x = torch.randn(3, 4)
+    assert shapes["m"] == "[]" == str(list(torch.min(x).shape))
+    assert shapes["e"] == "[3, 4]" == str(list(torch.min(x, torch.randn(4)).shape))
+    assert shapes["v"] == shapes["i"] == "[3]" == str(list(x.max(1).values.shape))
+    assert shapes.get("u", "?") == "?" and shapes.get("w", "?") == "?"  # a tensor or a dim: not known which

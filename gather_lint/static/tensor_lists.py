@@ -58,8 +58,8 @@ def chunks(t: TensorVal, args: list, kwargs: dict, method: str):
     count_or_size = args[0] if args else kwargs.get("chunks", kwargs.get("split_size_or_sections", kwargs.get("split_size")))
     dim = ops.as_int(args[1] if len(args) > 1 else kwargs.get("dim", DimVal(0)))
     s = t.shape
-    if s is None or s.variadic or dim is None or normalize_dim(dim, len(s.dims)) is None:
-        return ops.Repeated(TensorVal(None, t.dtype))
+    if s is None or s.variadic or not s.dims or dim is None or normalize_dim(dim, len(s.dims)) is None:
+        return ops.Repeated(TensorVal(None, t.dtype))  # a 0-d tensor: torch refuses to cut it (no rule says so)
     axis = normalize_dim(dim, len(s.dims))
 
     def piece(size) -> TensorVal:

@@ -348,8 +348,13 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
         k = None
         dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
     if what in _REDUCED_WITH_INDICES:
-        if _arg(args, kwargs, 0, "dim") is None:
+        given = _arg(args, kwargs, 0, "dim")
+        if given is None and not args and "dim" not in kwargs and "other" not in kwargs:
             return TensorVal(Shape(()), t.dtype)  # max() with no dim is a plain reduction
+        if what in ("max", "min") and isinstance(given, TensorVal):  # `torch.min(a, b)`: elementwise, broadcast
+            return TensorVal(None, t.dtype if given.dtype == t.dtype else None)
+        if what in ("max", "min") and not isinstance(given, DimVal):
+            return None  # an unknown argument: a dim (values and indices) or a tensor (elementwise)
         shaped = reduce(t, args, kwargs, indices=True)
         if shaped is None:
             return None
