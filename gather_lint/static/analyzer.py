@@ -449,7 +449,6 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     return module
 
 
-@file_test
 def _defined(chunk: str) -> list:
     """[(kind, name)] of the def or class a block defines (none for the statements between them): a line at
     column 0 starting with one, reached past decorators, continued lines and blank lines. Any later one
