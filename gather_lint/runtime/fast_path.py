@@ -77,11 +77,16 @@ def _learn(op, inp, dim, index, key) -> None:
 _ID_DTYPES = (torch.int64, torch.int32)  # what embedding and advanced indexing take as integer indices
 
 
-def _plain_cpu_ids(ids) -> bool:
-    """A plain CPU integer tensor whose values can be read: the cases the full check reads too."""
+def _plain_ids(ids) -> bool:
+    """A plain, non-empty integer tensor, not a vmap/grad wrapper: on the CPU (or on an accelerator, not
+    meta) the cases the full check reads too."""
     # tracing first: reading sizes of a traced tensor prints TracerWarnings
-    return (not _is_tracing() and type(ids) is torch.Tensor and ids.dtype in _ID_DTYPES and ids.is_cpu
-            and ids.numel() > 0 and not _is_wrapped(ids))
+    return (not _is_tracing() and type(ids) is torch.Tensor and ids.dtype in _ID_DTYPES and ids.numel() > 0
+            and not _is_wrapped(ids))
+
+
+def _plain_cpu_ids(ids) -> bool:
+    return _plain_ids(ids) and ids.is_cpu
 
 
 def clean_embedding(ids, weight, level: str = ASYNC) -> bool:
@@ -91,8 +96,7 @@ def clean_embedding(ids, weight, level: str = ASYNC) -> bool:
     if type(weight) not in _PLAIN or weight.dim() != 2:
         return False
     if not weight.is_cpu:
-        if (level != ASYNC or _is_tracing() or type(ids) is not torch.Tensor or ids.dtype not in _ID_DTYPES
-                or ids.device != weight.device or not values.has_values(ids)):
+        if level != ASYNC or not _plain_ids(ids) or ids.device != weight.device or ids.is_meta:
             return False
         device_records.record(values.deexpand(ids), 0, weight.shape[0], "embedding", 0, wraps=False)
         return True
