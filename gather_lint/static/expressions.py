@@ -14,17 +14,11 @@ from . import running_counts, scaled_fractions, written_rows, flat_positions, li
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
-from .interp_helpers import _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of
+from .interp_helpers import EXPR_VISITS, UNKNOWN, _BINOPS, _carry, _is_float, _made_float, _named_arith, _row_of, visit_method
 from .modules import InstanceVal
 from .numpy_values import ArrayVal
 from .names import category_domain, learn_token_ids, remember_token_ids
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
-
-
-# (interpreter class, node type) -> its expr_ method or None, found once: a name built and looked up through
-# the mixins on every expression (a failed lookup raises inside getattr) cost more than many visits
-_VISITS: dict = {}
-_UNKNOWN = object()
 
 
 class ExpressionMixin:
@@ -38,10 +32,9 @@ class ExpressionMixin:
             return None
         self.depth += 1
         try:
-            key = (self.__class__, node.__class__)
-            method = _VISITS.get(key, _UNKNOWN)
-            if method is _UNKNOWN:
-                method = _VISITS[key] = getattr(self.__class__, "expr_" + node.__class__.__name__, None)
+            method = EXPR_VISITS.get((self.__class__, node.__class__), UNKNOWN)
+            if method is UNKNOWN:
+                method = visit_method(EXPR_VISITS, self.__class__, node.__class__, "expr_")
             if method is None:
                 for child in ast.iter_child_nodes(node):
                     if isinstance(child, ast.expr):

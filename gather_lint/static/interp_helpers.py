@@ -15,6 +15,18 @@ from .values import DimVal, Literal, SeqVal, TensorVal
 
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
+# (interpreter class, node type) -> its expr_ (or stmt_) method or None, found once: a name built and looked
+# up through the mixins on every node (a failed lookup raises inside getattr) cost more than many visits.
+# Callers read the table inline (.get(key, UNKNOWN)) and ask visit_method only on a miss.
+EXPR_VISITS: dict = {}
+STMT_VISITS: dict = {}
+UNKNOWN = object()
+
+
+def visit_method(visits: dict, cls: type, node_type: type, prefix: str):
+    method = visits[(cls, node_type)] = getattr(cls, prefix + node_type.__name__, None)
+    return method
+
 
 def _negative(v) -> Optional[int]:
     """A negative int constant (a padding value such as -100), if v is one."""

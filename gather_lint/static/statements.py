@@ -9,13 +9,8 @@ from . import advanced_index_sites, config, group_overwrites, index_values, loop
 from . import cut_rows, first_iteration, present_values
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
-from .interp_helpers import _BINOPS, _merge, _negative, _row_of, _with_sentinel
+from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal, join
-
-
-# (interpreter class, statement type) -> its stmt_ method or None, found once (see expressions._VISITS)
-_VISITS: dict = {}
-_UNKNOWN = object()
 
 
 class StatementMixin:
@@ -23,10 +18,9 @@ class StatementMixin:
 
     # ----- statements ---------------------------------------------------------------------------
     def stmt(self, node: ast.stmt) -> None:
-        key = (self.__class__, node.__class__)
-        method = _VISITS.get(key, _UNKNOWN)
-        if method is _UNKNOWN:
-            method = _VISITS[key] = getattr(self.__class__, "stmt_" + node.__class__.__name__, None)
+        method = STMT_VISITS.get((self.__class__, node.__class__), UNKNOWN)
+        if method is UNKNOWN:
+            method = visit_method(STMT_VISITS, self.__class__, node.__class__, "stmt_")
         if method is not None:
             method(self, node)
         else:
