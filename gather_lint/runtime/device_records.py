@@ -127,8 +127,8 @@ def record(index: torch.Tensor, lower: int, size: int, spelled: str, dim, wraps:
 
 
 def _event(device: torch.device, row: int):
-    """Row `row`'s event on `device`. Its previous record used the same row of the ring, and was dropped
-    (read, or the oldest of a full queue) before the row was written again."""
+    """Row `row`'s event on `device`. The record that last used the row has been read already, or is the
+    oldest of a full queue, which record() drops right after writing the row again."""
     pool = _events.get(device)
     if pool is None:
         pool = _events[device] = [None] * _MAX_PENDING
