@@ -8,24 +8,16 @@ device once at the end (so a row is the host's cost to queue the work unless the
 On the CPU the copy is synchronous and there is no event: run it on a GPU to see what matters there.
 """
 import argparse
-import time
 
 import torch
 
+import runtime_overhead
 from gather_lint.runtime import checked, device_records, location
 
 
-def per_call(fn, calls: int, device: torch.device) -> float:
-    for _ in range(10):
-        fn()
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    return (time.perf_counter() - start) / calls * 1e6
+def per_call(fn, calls: int) -> float:
+    """Microseconds per call, waiting for the device once at the end (runtime_overhead.timed)."""
+    return runtime_overhead.timed(fn, calls) * 1e6
 
 
 def main() -> None:
@@ -33,7 +25,7 @@ def main() -> None:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--calls", type=int, default=2000)
     opts = parser.parse_args()
-    device = torch.device(opts.device)
+    device = runtime_overhead.DEVICE = torch.device(opts.device)
     on_cuda = device.type == "cuda"
     x = torch.randn(64, 1000, device=device)
     idx = torch.randint(0, 1000, (64, 8), device=device)
@@ -79,16 +71,11 @@ def main() -> None:
     for name, fn in rows_shown:
         if fn is None:
             continue
-        print(f"{name:58} {per_call(fn, opts.calls, device):12.2f}")
+        print(f"{name:58} {per_call(fn, opts.calls):12.2f}")
         device_records.discard()  # records queued by a row are not left for the next
     with checked():
-        start = time.perf_counter()
-        for _ in range(opts.calls):
-            x.gather(1, idx)
-        if on_cuda:
-            torch.cuda.synchronize()
         print(f"{'x.gather(1, idx), many calls in one checked() block':58} "
-              f"{(time.perf_counter() - start) / opts.calls * 1e6:12.2f}")
+              f"{per_call(lambda: x.gather(1, idx), opts.calls):12.2f}")
 
 
 if __name__ == "__main__":
