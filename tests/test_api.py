@@ -9,3 +9,22 @@ def test_the_command_line_leaves_the_collector_as_it_found_it(tmp_path):
     before = gc.get_threshold()
     assert cli.main([str(tmp_path / "a.py"), "--no-cache", "--quiet"]) == 0
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_parallel_results_come_back_in_the_order_of_the_paths(tmp_path):
+    """Workers take the largest files first; the results still follow the paths given, one per path
+    (a missing path included)."""
+    from gather_lint.api import _largest_first, lint_files
+
+    paths = []
+    for i in range(30):
+        path = tmp_path / f"m{i:02d}.py"
+        path.write_text(f"x{i} = 1\n" * ((i * 7) % 11 + 1))
+        paths.append(str(path))
+    paths.insert(5, str(tmp_path / "missing.py"))
+    order = _largest_first(paths)
+    sizes = [len((tmp_path / p).read_text()) if "missing" not in p else 0 for p in paths]
+    assert sorted(order) == list(range(len(paths))) and [sizes[i] for i in order] == sorted(sizes, reverse=True)
+    results = lint_files(paths, jobs=2)
+    assert [r.path for r in results] == paths
+    assert results[5].findings and results[5].findings[0].code == "GL000"
