@@ -258,11 +258,34 @@ def test_subscript_writes_are_no_gl017_reads(torch):
     for text in ("x[:, ids] = v\n", "x[:, ids] += 1\n"):
         assert not spelled_in(text), text
     assert spelled_in("y = x[:, i] == 3\n")
-    assert spelled_in("for i in range(n):\n    y = x[:, i]\n")  # a counter's column still admits its block
     x = torch.zeros(3, 4)
     ids = torch.tensor([0, 2])
     x[:, ids] = 1.0  # a write: columns 0 and 2 of every row, nothing read
     assert x.sum().item() == 6
+
+
+def test_counters_slices_and_types_admit_no_block_for_gl017(torch):
+    """A range/enumerate counter is an int and `slice(...)` a slice: `x[:, i]` with either reads a column or a
+    range, never per-row picks; `Callable[..., T]` is a type. A name bound otherwise (a parameter, a loop over
+    a list of tensors, enumerate's item) can hold a tensor and still admits its block."""
+    from gather_lint.static.advanced_indexing import spelled_in
+
+    never = ("for i in range(n):\n    y = x[:, i]\n", "y = torch.stack([x[:, :, i] for i in range(k)])\n",
+             "for i, row in enumerate(rows):\n    y = x[..., i]\n", "keep = slice(-k, None)\ny = h[:, keep, :]\n",
+             "def f(fn: Callable[..., Tensor]):\n    pass\n")
+    for text in never:
+        assert not spelled_in(text), text
+    can = ("def f(x, i):\n    return x[:, i]\n", "for i in idx_list:\n    y = x[:, i]\n",
+           "for row, i in enumerate(rows):\n    y = x[:, i]\n",
+           # a counter in one function does not make another function's parameter of that name an int
+           "def f(x):\n    for idx in range(3):\n        pass\n\ndef g(x, idx):\n    return x[:, idx]\n")
+    for text in can:
+        assert spelled_in(text), text
+    x = torch.arange(12).view(3, 4)
+    assert x[:, 2].shape == (3,)  # a counter's column: one value per row, which GL017 never reports
+    assert x[:, slice(-2, None)].shape == (3, 2)
+    picks = torch.tensor([0, 3, 1])
+    assert x[:, picks].shape == (3, 3)  # a tensor of per-row picks crosses rows with picks: GL017's case
 
 
 def test_a_file_naming_no_op_is_still_checked(torch):

@@ -26,15 +26,48 @@ def spelled_anywhere(text: str) -> bool:
 
 @file_test
 def spelled_in(text: str) -> bool:
-    """`[:, name]` (or `[..., name]`) read: a file (or block) without one has nothing for GL017. (A loop
-    counter's column, `x[:, i]` in `for i in range(n)`, still counts: the blocks it admits are analysed for
-    the other rules too, and a subscript's rank check has no text test of its own.)"""
+    """`[:, name]` (or `[..., name]`) read where the name can be a tensor: a file (or block) without one has
+    nothing for GL017. A range or enumerate counter and a `slice(...)` object are never index tensors, and
+    `Callable[..., T]` is a type: none of them admits a block (model files read `x[:, :, i]` in loops
+    everywhere, and the blocks they admitted were a tenth of the linting time)."""
     if not ("[:" in text or "[..." in text):
         return False
     for m in _SPELLED.finditer(text):
-        if not (m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end())):
+        if m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end()):
+            continue  # a write
+        if text[max(0, m.start() - 8):m.start()].endswith(_TYPE_NAMES):
+            continue
+        item = m.group(0)[:-1].rsplit(",", 1)[-1].strip()
+        if _BARE_NAME.match(item) is None or not _never_a_tensor(text, m.start(), item):
             return True
     return False
+
+
+_TYPE_NAMES = ("Callable", "tuple", "Tuple")
+_BARE_NAME = re.compile(r"[A-Za-z_]\w*\Z")
+
+
+def _never_a_tensor(text: str, at: int, name: str) -> bool:
+    """Whether `name`, read at `at`, is bound in its function as a range/enumerate counter (`for i in
+    range(n)`, also a comprehension's on the same line) or to `slice(...)`: an int or a slice, no tensor."""
+    end = text.find("\n", at)
+    region = text[_function_start(text, at):end if end != -1 else len(text)]
+    if name not in region.replace(name, "", 1):
+        return False  # the read is its only mention: bound elsewhere (a parameter of the caller's)
+    binding = re.compile(rf"\bfor\s+\(?\s*{name}\s*(?:,[^\n]*?)?\bin\s+(?:range|enumerate)\(|^[ \t]*{name}\s*=\s*slice\(",
+                         re.MULTILINE)
+    return binding.search(region) is not None
+
+
+def _function_start(text: str, at: int) -> int:
+    """Where the line of the last `def` before `at` starts (0 when none: module code)."""
+    found = text.rfind("def ", 0, at)
+    while found != -1:
+        line_start = text.rfind("\n", 0, found) + 1
+        if text[line_start:found].strip() in ("", "async"):
+            return line_start
+        found = text.rfind("def ", 0, found)
+    return 0
 
 
 def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[TensorVal]:
