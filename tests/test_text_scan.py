@@ -210,3 +210,15 @@ def test_a_block_s_definition_is_read_from_its_first_lines_as_a_search_of_the_wh
     assert blocks > 3000
     tricky = "@decorate(\n    x=1)\n\n# a comment\ndef f():\n    pass\n"  # a comment line ends the decorators' run
     assert anywhere.findall(tricky) == [("def", "f")] and analyzer._defined(tricky) == []
+
+
+_PAD_AT_END = re.compile(r"\bpad\(\s*[\w.]+\s*,\s*[(\[]\s*0\s*,|cat\(\s*[\[(]\s*\w+\s*,\s*(?:\w*pad\w*\s*[\])]|[\w.]*(?:full|zeros|ones)\()")
+PADDINGS = ["F.pad(s, (0, n))", "pad(s,[0, n])", "F.pad(x.y, ( 0 ,", "xpad(s, (0, n))", "_pad(s, (0, 1))", "pad(s, (1, 0))",
+            "torch.cat([s, pad])", "cat((s, padding))", "cat([s, s.new_zeros(n)])", "cat([s, torch.full((n,), 0)])",
+            "concat([s, pad])", "cat([s, t])", "cat([s,\n pad_row])", "pad(", "cat(", ""]
+
+
+@pytest.mark.parametrize("text", PADDINGS + TEXTS)
+def test_pads_at_end_matches_the_regex(text):
+    from gather_lint.static import padded_last_position
+    assert padded_last_position._pads_at_end(text) == (_PAD_AT_END.search(text) is not None)

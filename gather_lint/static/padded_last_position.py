@@ -25,7 +25,7 @@ import re
 from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
-from .text_scan import DEFINED_FUNCTION, any_between, call_lines, match_lines
+from .text_scan import DEFINED_FUNCTION, any_between, any_match, call_lines, match_lines, positions, starts_word
 from .tree_walk import called_name, own_nodes, scopes, statements
 from .text_scan import file_test
 
@@ -42,7 +42,16 @@ _PER_LAYER = {"hidden_states", "encoder_hidden_states", "decoder_hidden_states"}
 
 _RIGHT_SIDE = re.compile(r"padding_side\s*=\s*[\"']right")
 # a row padded at its end: `F.pad(s, (0, n))`, `torch.cat([s, pad])`, `torch.cat([s, s.new_zeros(n)])`
-_PAD_AT_END = re.compile(r"\bpad\(\s*[\w.]+\s*,\s*[(\[]\s*0\s*,|cat\(\s*[\[(]\s*\w+\s*,\s*(?:\w*pad\w*\s*[\])]|[\w.]*(?:full|zeros|ones)\()")
+_PAD_CALL = re.compile(r"pad\(\s*[\w.]+\s*,\s*[(\[]\s*0\s*,")
+_CAT_PADDED = re.compile(r"cat\(\s*[\[(]\s*\w+\s*,\s*(?:\w*pad\w*\s*[\])]|[\w.]*(?:full|zeros|ones)\()")
+
+
+@file_test
+def _pads_at_end(text: str) -> bool:
+    """A pad at a row's end, looked for at each `pad(` and `cat(`: one regex of both, with no literal to
+    start from, was tried at every position of the text (a fifth of a second on transformers)."""
+    return any(starts_word(text, at) and _PAD_CALL.match(text, at) for at in positions(text, "pad(")) \
+        or any_match(text, "cat(", _CAT_PADDED)
 
 
 # a sequence written at the front of its row: `ids[i, :len(s)] = s`, `ids[row][:n] = s`
@@ -56,7 +65,7 @@ _SIDE_SET = re.compile(r"padding_side\s*=")
 @file_test
 def spelled_in(text: str) -> bool:
     return ("[:, -1" in text or "[:,-1" in text) and ("pad_sequence" in text or _FRONT_WRITE.search(text) is not None
-                                                      or "stack(" in text and _PAD_AT_END.search(text) is not None
+                                                      or "stack(" in text and _pads_at_end(text)
                                                       or "padding_side" in text and _RIGHT_SIDE.search(text) is not None)
 
 
@@ -68,7 +77,7 @@ def check_module(blocks, text: str) -> Iterator[Tuple[ast.AST, object]]:
     right = "padding_side" in text and _RIGHT_SIDE.search(text) is not None \
         and _tokenizers_pad_right(blocks.spanning(match_lines(text, _SIDE_SET)), text)
     # a stack pads only rows padded at their end: without such a pad in the file, stacks are not read
-    padding = _PADDING if _PAD_AT_END.search(text) is not None else _PADDING_UNSTACKED
+    padding = _PADDING if _pads_at_end(text) else _PADDING_UNSTACKED
     padding_lines = match_lines(text, padding)
     if not right and not near_padding(blocks, reads, padding_lines, text):
         return  # most files: the reads and the padding are in blocks that cannot meet
