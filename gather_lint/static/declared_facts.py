@@ -69,10 +69,12 @@ class DeclaredFactsMixin:
         return merged
 
     def _pragmas_on(self, stmt: ast.stmt) -> None:
-        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)):
+        if self.source.may_hold_pragmas and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)):
             self._apply_pragmas(stmt.lineno, stmt.end_lineno or stmt.lineno)
 
     def _apply_pragmas(self, first: int, last: int) -> None:
+        if not self.source.may_hold_pragmas:
+            return
         for name, text in self.source.pragmas(first, last):
             shape = parse_group(text, strict=False)
             if shape is not None:

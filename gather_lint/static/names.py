@@ -1,5 +1,6 @@
 """What variable names say about index values, and jaxtyping/torchtyping dtype names."""
 import ast
+import functools
 import re
 
 from ..contract import Domain
@@ -64,7 +65,10 @@ def token_ids_compared(name: str, other_text: str):
     return Domain(None, origin=f"token ids (`{name}`, compared with `{other_text}`)", repeats=True)
 
 
+@functools.lru_cache(maxsize=4096)
 def category_domain(name: str):
+    """The values a variable's name says it holds (ids, labels, an edge list), or None. Cached: asked of
+    every name the analysis reads, and the Domain is frozen."""
     if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
         return Domain(None, origin=f"ids/labels (`{name}`)", category=True, repeats=True)
     return edge_list_domain(name) if "edge_ind" in name else None

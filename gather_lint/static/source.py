@@ -33,6 +33,8 @@ class SourceFile:
         self._comments: Dict[int, Optional[Comment]] = {}
         self._holding: Dict[str, List[int]] = {}  # needle -> numbers of the lines holding it, found on first use
         self._segments: Dict[tuple, str] = {}
+        # asked at every statement the analysis runs; most files hold no pragma
+        self.may_hold_pragmas = "gather-lint" in text
 
     def comment(self, line: int) -> Optional[Comment]:
         if line not in self._comments:
