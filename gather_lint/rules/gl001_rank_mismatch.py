@@ -8,7 +8,9 @@ torch raises ``Index tensor must have the same number of dimensions as input ten
 A subscript with more indices than the tensor has dims (``actions[ids, :]`` on an ``[N]`` tensor, from a
 helper written for ``[N, A]`` data) raises ``IndexError: too many indices for tensor of dimension 1``. It is
 reported where the rank comes from code, an annotation or a shape comment; a docstring's rank is not
-enough, since docstrings often describe one call path among several.
+enough, since docstrings often describe one call path among several. The same holds for unpacking the
+sizes (``b, c, t, h, w = x.shape`` on a 4-d ``x``), where Python raises ``ValueError: not enough values to
+unpack``: code written for video handed images fails there first.
 """
 from typing import Optional
 
@@ -212,6 +214,19 @@ def check_too_many_indices(tensor_text: str, shape: Shape, subscript_text: str, 
         f"`{subscript_text}` indexes `{tensor_text}` {shape} with {count} indices, but it has {rank} "
         f"dim{'s' if rank != 1 else ''}; torch raises 'too many indices for tensor of dimension {rank}'; "
         f"drop the extra indices (code written for more dims was handed {shape} data)",
+    )
+
+
+def check_unpacked_shape(targets: str, sizes: str, tensor_text: str, shape: Shape, count: int) -> Violation:
+    """`a, b, c = x.shape` with more or fewer names than x has dims."""
+    rank = len(shape.dims)
+    error = f"not enough values to unpack (expected {count}, got {rank})" if count > rank else \
+        f"too many values to unpack (expected {count})"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{targets} = {sizes}` unpacks {count} size{'s' if count != 1 else ''}, but `{tensor_text}` {shape} has {rank} "
+        f"dim{'s' if rank != 1 else ''}; Python raises 'ValueError: {error}'; use {rank} name"
+        f"{'s' if rank != 1 else ''} or a starred one (code written for {count}-d data was handed {shape} data)",
     )
 
 

@@ -43,6 +43,9 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.in_function = False  # False for the module body: a script's driver
         self.function = None  # the def being analysed (None for the module body)
         self.depth = 0
+        # how many `if` branches the analysis is inside whose test it could not decide: code there may be
+        # the path for other inputs (`if video: b, c, t, h, w = x.shape`)
+        self.undecided_branches = 0
         self._last_value_node = None
         self.params: set = set()
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`

@@ -6,7 +6,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, present_values
+from . import cut_rows, first_iteration, present_values, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -136,10 +136,14 @@ class StatementMixin:
             self.block(node.body if certain else node.orelse)
             return
         before = dict(self.env)
-        left_exits = self.block(node.body)
-        after_body = self.env
-        self.env = dict(before)
-        right_exits = self.block(node.orelse)
+        self.undecided_branches += 1
+        try:
+            left_exits = self.block(node.body)
+            after_body = self.env
+            self.env = dict(before)
+            right_exits = self.block(node.orelse)
+        finally:
+            self.undecided_branches -= 1
         if left_exits and not right_exits:
             return
         if right_exits and not left_exits:
@@ -310,6 +314,7 @@ class StatementMixin:
                 for element, item in zip(elts, head + [middle] + tail):
                     self.assign(element.value if isinstance(element, ast.Starred) else element, item)
                 return
+        shape_unpacking.check(self, target, result, getattr(self, "_last_value_node", None))  # GL001
         for element in elts:
             self.assign(element, None)
         self._shape_unpack(target, result)

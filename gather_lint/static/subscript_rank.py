@@ -20,7 +20,7 @@ from .values import DimVal, SeqVal, TensorVal
 
 def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
     shape = owner.shape
-    if shape is None or shape.variadic or not isinstance(node.slice, ast.Tuple) or _told_in_prose(owner):
+    if shape is None or shape.variadic or not isinstance(node.slice, ast.Tuple) or told_in_prose(owner):
         return
     items = node.slice.elts
     values = key.items if isinstance(key, SeqVal) and len(key.items) == len(items) else None
@@ -42,5 +42,5 @@ def _takes_a_dim(item: ast.expr, value) -> bool:
     return isinstance(value, TensorVal) or isinstance(value, DimVal) or isinstance(value, SliceVal)
 
 
-def _told_in_prose(t: TensorVal) -> bool:
+def told_in_prose(t: TensorVal) -> bool:
     return (t.origin or "").startswith("docstring")
