@@ -22,7 +22,7 @@ from .values import SeqVal, TensorVal
 
 def check(interp, target: ast.Tuple, result, value_node) -> None:
     """`target = value_node`, where the value evaluated to `result` (the sizes, for a known shape)."""
-    owner_name = _shape_owner(value_node)
+    owner_name = shape_owner(value_node)
     if interp.undecided_branches or owner_name is None or not isinstance(result, SeqVal) or len(result.items) == len(target.elts):
         return
     if any(isinstance(e, ast.Starred) for e in target.elts):
@@ -37,8 +37,8 @@ def check(interp, target: ast.Tuple, result, value_node) -> None:
         len(target.elts)), None)
 
 
-def _shape_owner(node) -> Optional[str]:
-    """`x` of `x.shape` or `x.size()`."""
+def shape_owner(node) -> Optional[str]:
+    """`x` of `x.shape` or `x.size()` (the value of an unpacking that gives one size per dim)."""
     if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
         return node.value.id
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \

@@ -324,7 +324,7 @@ class StatementMixin:
         value_node = getattr(self, "_last_value_node", None)
         if value_node is None or result is not None:
             return
-        owner = _shape_owner(value_node)
+        owner = shape_unpacking.shape_owner(value_node)
         elts = target.elts
         variadic = bool(elts) and isinstance(elts[0], ast.Starred)  # *batch, n, m = x.shape: x is [..., n, m]
         if variadic:
@@ -421,15 +421,6 @@ def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
 
 
 _LISTS = (SeqVal, ops.Repeated)
-
-
-def _shape_owner(node) -> Optional[str]:
-    if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
-        return node.value.id
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
-            and not node.args and isinstance(node.func.value, ast.Name):
-        return node.func.value.id
-    return None
 
 
 def _unpacked_row(result, count: int):
