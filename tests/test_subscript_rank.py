@@ -85,3 +85,44 @@ if __name__ == "__main__":
 def test_rand_with_a_size_keyword_of_unknown_sizes_is_not_0d(torch):
     assert [f.code for f in lint(SIZED_LIKE.replace("out = corrupt(torch.randint(0, 9, (3, 5)), 0.5)", "pass"))] == []
     assert run_snippet(SIZED_LIKE)["out"].shape == (3, 5)
+
+
+SELECTED_PATH = '''
+import torch
+
+
+def encode(x, video, idx):
+    if video:
+        frames = x[:, :, :, 0, 0]
+    return x.gather(1, idx)
+
+
+def run(flag):
+    return encode(torch.randn(2, 3, 4, 5), flag, torch.zeros(2, 3, 4, 5, dtype=torch.long))
+'''
+
+
+def test_a_branch_the_caller_picks_is_left_to_that_caller(torch):
+    """Under one caller's facts, `if video:` may be the path another caller takes with 5-d data."""
+    assert "GL001" not in [f.code for f in lint(SELECTED_PATH)]
+    namespace = {}
+    exec(SELECTED_PATH, namespace)
+    assert namespace["run"](False).shape == (2, 3, 4, 5)
+    with pytest.raises(IndexError, match="too many indices"):
+        namespace["run"](True)
+
+
+@pytest.mark.parametrize("code", [
+    # the same branch outside a parameter's test: a setting of the object, not the caller's choice
+    SELECTED_PATH.replace("def encode(x, video, idx):\n    if video:", "def encode(x, video, idx):\n    if SETTING:")
+    .replace("import torch\n", "import torch\nSETTING = bool(len(__name__))\n", 1),
+    # the tensor built in the function that indexes it: its rank is not a caller's
+    SELECTED_PATH.replace("    if video:\n        frames = x[:, :, :, 0, 0]",
+                          "    mask = torch.ones(2, 3)\n    if video:\n        frames = mask[:, :, :1]"),
+], ids=["module-setting", "local-tensor"])
+def test_a_rank_mismatch_in_an_undecided_branch_is_still_reported(code, torch):
+    assert "GL001" in [f.code for f in lint(code)]
+    namespace = {}
+    exec(code, namespace)
+    with pytest.raises(IndexError, match="too many indices"):
+        namespace["run"](True)

@@ -46,6 +46,9 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         # how many `if` branches the analysis is inside whose test it could not decide: code there may be
         # the path for other inputs (`if video: b, c, t, h, w = x.shape`)
         self.undecided_branches = 0
+        # of those, how many test a parameter (`if video:`): the caller picks the path, and under one
+        # caller's facts the branch may be the path another caller takes with other ranks
+        self.parameter_branches = 0
         self._last_value_node = None
         self.params: set = set()
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`

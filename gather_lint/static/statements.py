@@ -136,7 +136,9 @@ class StatementMixin:
             self.block(node.body if certain else node.orelse)
             return
         before = dict(self.env)
+        chosen_by_caller = _tests_a_parameter(node.test, self.params)
         self.undecided_branches += 1
+        self.parameter_branches += chosen_by_caller
         try:
             left_exits = self.block(node.body)
             after_body = self.env
@@ -144,6 +146,7 @@ class StatementMixin:
             right_exits = self.block(node.orelse)
         finally:
             self.undecided_branches -= 1
+            self.parameter_branches -= chosen_by_caller
         if left_exits and not right_exits:
             return
         if right_exits and not left_exits:
@@ -421,6 +424,12 @@ def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
 
 
 _LISTS = (SeqVal, ops.Repeated)
+
+
+def _tests_a_parameter(test: ast.expr, params: set) -> bool:
+    """Whether an `if` test reads a parameter other than self/cls (`if video:`, `if x.ndim == 5:`)."""
+    return bool(params) and any(isinstance(n, ast.Name) and n.id in params and n.id not in ("self", "cls")
+                                for n in ast.walk(test))
 
 
 def _unpacked_row(result, count: int):
