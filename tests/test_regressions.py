@@ -406,3 +406,116 @@ def test_min_and_max_shapes_against_torch(tmp_path, torch):
     assert shapes["e"] == "[3, 4]" == str(list(torch.min(x, torch.randn(4)).shape))
     assert shapes["v"] == shapes["i"] == "[3]" == str(list(x.max(1).values.shape))
     assert shapes.get("u", "?") == "?" and shapes.get("w", "?") == "?"  # a tensor or a dim: not known which
+
+
+def test_an_index_list_guarded_against_emptiness_through_its_tensor(torch):
+    # botorch kernels: `idx = torch.tensor([i for i in ... if ...])`, then `if len(idx) == 0: raise`
+    code = """
+    import torch
+    def f(x, skip):
+        idx = torch.tensor([i for i in range(x.size(-1)) if i not in skip], device=x.device)
+        if len(idx) == 0:
+            raise RuntimeError("nothing left")
+        return x.index_select(dim=-1, index=idx)
+    """
+    assert codes(code) == []
+    unguarded = code.replace('        if len(idx) == 0:\n            raise RuntimeError("nothing left")\n', "")
+    assert codes(unguarded) == ["GL008"]
+    namespace = {}
+    exec(textwrap.dedent(unguarded), namespace)
+    with pytest.raises(RuntimeError, match="index"):
+        namespace["f"](torch.randn(2, 3), {0, 1, 2})  # the float32 empty index the guard keeps out
+
+
+def test_code_after_a_guard_that_raises_for_these_facts_is_not_checked(torch):
+    # espnet's interpolate_bilinear: `if len(shape) != 4: raise ...` before unpacking four sizes
+    code = """
+    import torch
+    def f(grid, idx):
+        if len(grid.shape) != 4:
+            raise ValueError("grid must be 4-d")
+        b, h, w, c = grid.shape
+        return grid.gather(1, idx)
+    def g():
+        return f(torch.randn(2, 3, 4, 5, 6), torch.zeros(2, 3, 4, 5, 6, dtype=torch.long))
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    with pytest.raises(ValueError, match="grid must be 4-d"):
+        namespace["g"]()
+
+
+def test_a_docstring_rank_changed_by_an_op_is_not_enough_to_unpack_against(torch):
+    # espnet's dense_image_warp: the docstring (of the library it was ported from) says 4-d, the code
+    # unsqueezes a 3-d image and unpacks four sizes
+    code = '''
+    import torch
+    def warp(image, idx):
+        """Args:
+            image: 4-D float `Tensor` with shape `[batch, height, width, channels]`.
+        """
+        image = image.unsqueeze(3)
+        batch_size, height, width, channels = image.shape
+        return image.gather(1, idx)
+    '''
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    out = namespace["warp"](torch.randn(2, 3, 4), torch.zeros(2, 3, 4, 1, dtype=torch.long))
+    assert out.shape == (2, 3, 4, 1)  # the code runs on the 3-d images it is given
+
+
+def test_an_in_place_squeeze_changes_the_shape(torch):
+    # fairseq2's sampling generator: `probs.squeeze_(1)` makes [N, 1, V] into [N, V] before the gather
+    code = """
+    import torch
+    def step():
+        probs = torch.softmax(torch.randn(4, 1, 10), dim=-1)
+        probs.squeeze_(1)
+        idx = torch.zeros(4, dtype=torch.long)
+        return torch.gather(probs, dim=-1, index=idx[:, None])
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    assert namespace["step"]().shape == (4, 1)
+    unsqueezed = code.replace("probs.squeeze_(1)", "probs.unsqueeze_(0)")
+    assert codes(unsqueezed) == ["GL001"]  # [1, 4, 1, 10] against a 2-d index: torch raises
+    namespace = {}
+    exec(textwrap.dedent(unsqueezed), namespace)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        namespace["step"]()
+
+
+def test_a_numbered_step_comment_is_not_a_shape():
+    # gpytorch: `# (3) compute trace_term` above `expanded = stddev.unsqueeze(-1).expand(...)`
+    code = """
+    import torch
+    def f(stddev, idx, m, k):
+        # (3) compute trace_term
+        expanded = stddev.unsqueeze(-1).expand(m, k)
+        return expanded.gather(-2, idx)
+    """
+    assert codes(code) == []
+    from gather_lint.static.shape_text import parse_comment
+    assert parse_comment("# (3) compute trace_term") is None
+    assert str(parse_comment("# (3,)")) == "[3]" and str(parse_comment("# [3]")) == "[3]"
+
+
+@pytest.mark.xfail(strict=True, reason="known false positive: a loop forgets `part_ids = torch.arange(V)`, and its "
+                                      "ids-like name then says its values can repeat")
+def test_positions_from_arange_or_topk_rebound_in_a_loop_do_not_repeat(torch):
+    # espnet's beam search: part_ids is arange(V) or, in the loop, topk indices of a 1-d score
+    code = """
+    import torch
+    def search(scores_per_hyp, n_vocab, pre_beam, k):
+        part_ids = torch.arange(n_vocab)
+        for scores in scores_per_hyp:
+            weighted = torch.zeros(n_vocab)
+            if pre_beam:
+                part_ids = torch.topk(scores, k)[1]
+            weighted[part_ids] += scores[part_ids]
+        return weighted
+    """
+    assert codes(code) == []

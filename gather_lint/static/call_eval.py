@@ -678,7 +678,7 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("tensor", "as_tensor") and node.args and isinstance(args[0], maybe_empty.MaybeEmptyList) and dtype is None \
             and not unknown_dtype:
         name = node.args[0].id if isinstance(node.args[0], ast.Name) else None
-        return maybe_empty.tensor_of(args[0], name, function)
+        return maybe_empty.tensor_of(args[0], name, function, node)
     if func in ("tensor", "as_tensor", "LongTensor") and node.args:
         shape, guess = _literal_shape(node.args[0])
         if func == "LongTensor":

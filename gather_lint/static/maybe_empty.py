@@ -32,11 +32,13 @@ def filtered(node: ast.ListComp, element, segment) -> Optional[MaybeEmptyList]:
     return MaybeEmptyList(segment(ifs[0]), node.lineno, isinstance(element, DimVal))
 
 
-def tensor_of(items: MaybeEmptyList, list_name: Optional[str], function) -> Optional[TensorVal]:
-    """`torch.tensor(items)` with no dtype; None where the function tests the list (`if not keep:`),
-    which is how code that knows about the empty case guards it."""
-    if list_name is not None and function is not None and _tested(list_name, function):
-        return None
+def tensor_of(items: MaybeEmptyList, list_name: Optional[str], function, call=None) -> Optional[TensorVal]:
+    """`torch.tensor(items)` with no dtype; None where the function tests the list (`if not keep:`) or the
+    tensor made of it (`if len(idx) == 0: raise`), which is how code that knows about the empty case guards it."""
+    if function is not None:
+        names = ({list_name} if list_name is not None else set()) | _bound_to(call, function)
+        if any(_tested(name, function) for name in names):
+            return None
     what = f"`{list_name}`" if list_name else "the list"
     why = (f"{what} (line {items.line}) is empty when no item passes `if {items.filter_text}`, and "
            f"torch.tensor([]) is float32")
@@ -44,6 +46,22 @@ def tensor_of(items: MaybeEmptyList, list_name: Optional[str], function) -> Opti
 
 
 _TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
+
+
+def _bound_to(call, function) -> set:
+    """The names `call` is assigned to in `function`, also through methods called on it
+    (`idx = torch.tensor(items).to(device)`)."""
+    if call is None:
+        return set()
+    names = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            value = node.value
+            while value is not call and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+                value = value.func.value
+            if value is call:
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
 
 
 def _tested(name: str, function) -> bool:

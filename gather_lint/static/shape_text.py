@@ -75,6 +75,8 @@ def parse_group(text: str, strict: bool = True) -> Optional[Shape]:
         return None
     if strict and len(tokens) == 1 and not single_ok and not _DIM_WORD.match(tokens[0].strip()):
         return None
+    if strict and len(tokens) == 1 and not single_ok and opening == "(" and tokens[0].strip().isdigit():
+        return None  # `# (3) compute the trace term`: a numbered step; `(3)` is the int 3, a shape is `(3,)`
     return dims_to_shape(tokens)
 
 

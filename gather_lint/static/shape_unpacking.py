@@ -5,10 +5,12 @@ unpack`). Code written for video `(B, C, T, H, W)` and handed images `(B, C, H, 
 handed one sample, fails here first: a report at the unpacking names the line that fails, where a later
 subscript of the same tensor (subscript_rank.py) would only show a symptom.
 
-Only a rank that comes from code, an annotation or a shape comment counts (as at a subscript: a docstring
-often describes one call path among several), only `x.shape` / `x.size()` of a name unpacked whole,
-without a starred name, and only outside an `if` whose test the analysis could not decide: code there may
-be the path for inputs of the other rank (`if video: b, c, t, h, w = x.shape`).
+Only a rank stated directly (a constructor, an annotation, a shape comment, an earlier unpacking) counts,
+not a docstring's (docstrings often describe one call path among several, or the library a port came
+from) nor an op's result, which keeps no record of where its input's rank came from; only `x.shape` /
+`x.size()` of a name unpacked whole, without a starred name, and only outside an `if` whose test the
+analysis could not decide: code there may be the path for inputs of the other rank (`if video: b, c, t,
+h, w = x.shape`).
 """
 from __future__ import annotations
 
@@ -28,8 +30,9 @@ def check(interp, target: ast.Tuple, result, value_node) -> None:
     if any(isinstance(e, ast.Starred) for e in target.elts):
         return
     owner = interp.env.get(owner_name)
-    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or told_in_prose(owner):
-        return
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or not owner.origin \
+            or told_in_prose(owner):
+        return  # an op's result keeps no record of where its input's rank came from (a docstring, maybe)
     if len(owner.shape.dims) != len(result.items):
         return  # the sizes are not the tensor's own (a value the analysis holds for another reason)
     interp.flag(target, rule.check_unpacked_shape(

@@ -64,11 +64,25 @@ class StatementMixin:
                 self.env[key] = learnt
 
     def stmt_Expr(self, node: ast.Expr) -> None:
-        self.expr(node.value)
+        result = self.expr(node.value)
+        self._reshape_in_place(node.value, result)  # probs.squeeze_(1): probs is [N, V] from here on
         fitted_instances.after_statement(self, node)  # evaluator.fit(feats, labels): the fitted instance
         changed = present_values.changed_in_place(node.value)
         if changed is not None and changed in self.env:  # x.clamp_(max=n - 1): what x was known to hold may be gone
             self.env[changed] = present_values.forgotten(self.env[changed], in_place=True)
+
+    def _reshape_in_place(self, call, result) -> None:
+        """`x.squeeze_(1)`, `x.unsqueeze_(0)`, `x.t_()`, `x.transpose_(0, 1)` change x's shape, and return x:
+        x is bound to the result. `x.resize_(...)` and the like leave a shape the analysis does not follow."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)) or call.func.attr not in _RESHAPING:
+            return
+        keys = list(_bound_keys(call.func.value))
+        if len(keys) != 1 or not isinstance(self.env.get(keys[0]), TensorVal):
+            return
+        if isinstance(result, TensorVal) and call.func.attr in _FOLLOWED_RESHAPES:
+            self.env[keys[0]] = result
+        else:
+            self.env[keys[0]] = self.env[keys[0]].with_(shape=None)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         result = self.expr(node.value)
@@ -133,7 +147,7 @@ class StatementMixin:
     def stmt_If(self, node: ast.If) -> None:
         certain = branches.truth(self.expr(node.test))
         if certain is not None:  # the other branch cannot run: do not check it with these facts
-            self.block(node.body if certain else node.orelse)
+            self.if_left = self.block(node.body if certain else node.orelse)
             return
         before = dict(self.env)
         chosen_by_caller = _tests_a_parameter(node.test, self.params)
@@ -147,6 +161,7 @@ class StatementMixin:
         finally:
             self.undecided_branches -= 1
             self.parameter_branches -= chosen_by_caller
+        self.if_left = left_exits and right_exits
         if left_exits and not right_exits:
             return
         if right_exits and not left_exits:
@@ -424,6 +439,11 @@ def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
 
 
 _LISTS = (SeqVal, ops.Repeated)
+
+
+# in-place methods that change the tensor's shape: those whose new shape the analysis follows, and the rest
+_FOLLOWED_RESHAPES = frozenset({"squeeze_", "unsqueeze_", "t_", "transpose_", "swapdims_", "swapaxes_"})
+_RESHAPING = _FOLLOWED_RESHAPES | {"resize_", "resize_as_", "as_strided_", "set_"}
 
 
 def _tests_a_parameter(test: ast.expr, params: set) -> bool:
