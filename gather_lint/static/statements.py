@@ -150,7 +150,7 @@ class StatementMixin:
             self.if_left = self.block(node.body if certain else node.orelse)
             return
         before = dict(self.env)
-        chosen_by_caller = _tests_a_parameter(node.test, self.params)
+        chosen_by_caller = bool(self.call_depth) and _tests_a_parameter(node.test, self.params)  # read only then
         self.undecided_branches += 1
         self.parameter_branches += chosen_by_caller
         try:
