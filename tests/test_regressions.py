@@ -537,3 +537,100 @@ def test_ids_bound_once_from_other_values_still_can_repeat(torch):
     part_ids = torch.tensor([1, 1])
     weighted[part_ids] += torch.tensor([1.0, 1.0])
     assert weighted[1].item() == 1.0  # the repeated position was written once, not twice
+
+
+def test_a_product_with_an_unknown_matrix_product_is_not_the_known_operands_shape(torch):
+    # kornia's rank-2 projection: `M = F.mT @ F` of a batched F, then `rows = M - smallest[:, None, None] * eye`
+    code = """
+    import torch
+    def project(F: torch.Tensor):
+        eye = torch.eye(3, dtype=F.dtype)
+        M = F.mT @ F
+        smallest = M.diagonal(dim1=-2, dim2=-1).sum(-1) / 3
+        rows = M - smallest[:, None, None] * eye
+        norms = rows.square().sum(-1)
+        top = norms.argmax(1, keepdim=True)
+        return rows.gather(1, top[..., None].expand(-1, 1, 3))[:, 0]
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    assert namespace["project"](torch.randn(5, 3, 3)).shape == (5, 3)
+
+
+def test_a_tensor_key_of_an_unknown_owner_may_be_a_dict_key(torch):
+    # NeMo's optimizer wrapper: `self.optimizer.state[main_param] = self.optimizer.state.pop(param)`
+    code = """
+    import torch
+    class Wrapper:
+        def __init__(self, optimizer):
+            self.optimizer = optimizer
+        def to_main(self, param):
+            main_param = param.detach().clone().float()
+            if param in self.optimizer.state:
+                self.optimizer.state[main_param] = self.optimizer.state.pop(param)
+            return main_param
+    """
+    assert codes(code) == []
+    param = torch.nn.Parameter(torch.randn(3).half())
+    optimizer = torch.optim.SGD([param], lr=0.1, momentum=0.9)
+    param.grad = torch.ones_like(param)
+    optimizer.state[param] = {"momentum_buffer": torch.zeros(3)}
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    main = namespace["Wrapper"](optimizer).to_main(param)
+    assert main.dtype == torch.float32 and main in optimizer.state  # a dict keyed by a float tensor works
+
+
+def test_a_max_of_positions_onto_zeros_is_the_max(torch):
+    # torchrec's dedup: the last position of each id, `scatter_reduce(zeros, inverse, sort indices, "amax")`
+    code = """
+    import torch
+    def last_positions():
+        ids = torch.tensor([3, 1, 3, 2, 1])
+        values, order = ids.sort()
+        unique, inverse = values.unique_consecutive(return_inverse=True)
+        return torch.scatter_reduce(torch.zeros(3, dtype=torch.int64), 0, inverse, order, reduce="amax")
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    ids = torch.tensor([3, 1, 3, 2, 1])
+    values, order = ids.sort()
+    unique, inverse = values.unique_consecutive(return_inverse=True)
+    without_zeros = torch.zeros(3, dtype=torch.int64).scatter_reduce(0, inverse, order, reduce="amax", include_self=False)
+    assert torch.equal(namespace["last_positions"](), without_zeros)  # positions are >= 0: the 0 changes nothing
+    negative = torch.zeros(2).scatter_reduce(0, torch.tensor([0, 0]), torch.tensor([-1.0, -2.0]), reduce="amax")
+    assert negative[0].item() == 0.0  # values that can be negative: the zero floor is GL014's mistake
+    assert codes(code.replace("order, reduce", "values.float() - 5, reduce").replace("dtype=torch.int64", "")) == ["GL014"]
+
+
+@pytest.mark.xfail(strict=True, reason="known false positive: sort() of a tensor of unknown shape gives indices "
+                                      "with no record that they are positions (>= 0)")
+def test_a_max_of_sort_positions_of_a_parameter_onto_zeros_is_the_max():
+    # torchrec `modules/utils.py`, as written: `ids` is a parameter of unknown shape
+    code = """
+    import torch
+    def deterministic_dedup(ids: torch.Tensor):
+        sorted_values, sorted_indices = ids.sort()
+        unique, inverse = sorted_values.unique_consecutive(return_inverse=True)
+        return torch.scatter_reduce(input=torch.zeros_like(unique, dtype=torch.int64), dim=0, index=inverse,
+                                    src=sorted_indices, reduce="amax")
+    """
+    assert codes(code) == []
+
+
+@pytest.mark.xfail(strict=True, reason="known false positive: values made >= 0 by relu are not tracked as such")
+def test_a_max_of_relu_weights_onto_zeros_is_the_max():
+    # sglang's sparse pooler: SPLADE-style relu token weights maxed into a zeros vocabulary vector
+    code = """
+    import torch
+    import torch.nn.functional as F
+    def pool(hidden, ids, vocab_size):
+        weights = F.relu(hidden.sum(-1))
+        out = torch.zeros(vocab_size, dtype=weights.dtype)
+        return out.scatter_reduce(0, ids, weights, reduce="amax")
+    def run():
+        return pool(torch.randn(6, 4), torch.tensor([0, 2, 2, 5, 1, 0]), 8)
+    """
+    assert codes(code) == []

@@ -59,6 +59,8 @@ def check(site: Site) -> Optional[Violation]:
     filled = site.input.filled
     if filled is None:
         return None
+    if filled == "zeros" and reduce in ("amax", "max") and _positions(site.payload):
+        return None  # positions are >= 0: a max with the buffer's 0 is the max itself
     effect = _EFFECT[reduce] if filled == "zeros" else "uninitialised memory takes part in every reduction"
     return Violation(
         CODE, SEVERITY,
@@ -66,3 +68,9 @@ def check(site: Site) -> Optional[Violation]:
         f"include_self=True (the default): {effect}, silently; pass include_self=False",
         fix_keyword="include_self=False",
     )
+
+
+def _positions(payload) -> bool:
+    """Values known to be positions in a dim (sort/argsort/topk indices, arange): never below 0."""
+    domain = payload.domain if payload is not None else None
+    return domain is not None and domain.size is not None and domain.sentinel is None and domain.made_float is None

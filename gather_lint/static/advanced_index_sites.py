@@ -67,6 +67,8 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
         if isinstance(element, ast.Slice):
             continue
         if isinstance(item, TensorVal) and item.dtype in FLOAT_DTYPES:
+            if owner is None and (item.domain is None or item.domain.made_float is None):
+                continue  # `self.optimizer.state[param] = ...`: an unknown owner may be a dict keyed by tensors
             violation = index_dtype.check_subscript_key(segment(node), segment(element), item.dtype, item.domain)
         else:
             # following names to their assignment walks the function once: in scripts only, as the prefilter

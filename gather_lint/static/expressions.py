@@ -101,6 +101,8 @@ class ExpressionMixin:
                     return written_rows.transposed("T", owner, owner.with_(shape=Shape(tuple(reversed(dims))), written=None))
                 if len(dims) >= 2:
                     return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])))
+            if attr in ("T", "mT", "H", "mH"):  # a transpose of unknown shape is still a tensor (`F.mT @ F`)
+                return TensorVal(None, owner.dtype)
             if attr == "dtype":
                 return Literal("dtype:" + owner.dtype) if owner.dtype else None
             if attr in ("data", "grad"):
@@ -189,7 +191,9 @@ class ExpressionMixin:
             if isinstance(left, TensorVal) and isinstance(right, TensorVal):
                 table_mixtures.check_matmul(self, node, node.left, left, node.right, right)  # GL018
                 return ops.matmul(left, right)
-            return None
+            # a tensor times something unknown is a tensor of unknown shape, never a scalar that keeps a
+            # later operand's shape (`M = F.mT @ F`, then `M - q * eye` is not [3, 3])
+            return TensorVal(None) if isinstance(left, TensorVal) or isinstance(right, TensorVal) else None
         if isinstance(left, DimVal) and isinstance(right, DimVal):
             if symbol == "/":
                 return scalars.NumberVal()  # true division of ints is a Python float, whatever the values
