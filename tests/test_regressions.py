@@ -605,8 +605,6 @@ def test_a_max_of_positions_onto_zeros_is_the_max(torch):
     assert codes(code.replace("order, reduce", "values.float() - 5, reduce").replace("dtype=torch.int64", "")) == ["GL014"]
 
 
-@pytest.mark.xfail(strict=True, reason="known false positive: sort() of a tensor of unknown shape gives indices "
-                                      "with no record that they are positions (>= 0)")
 def test_a_max_of_sort_positions_of_a_parameter_onto_zeros_is_the_max():
     # torchrec `modules/utils.py`, as written: `ids` is a parameter of unknown shape
     code = """

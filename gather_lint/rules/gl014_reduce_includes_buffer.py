@@ -71,6 +71,8 @@ def check(site: Site) -> Optional[Violation]:
 
 
 def _positions(payload) -> bool:
-    """Values known to be positions in a dim (sort/argsort/topk indices, arange): never below 0."""
+    """Values known to be positions in a dim (sort/argsort/topk indices, arange), of a known size or not:
+    never below 0. Not ids (category), nor values with a sentinel or made float or rounded."""
     domain = payload.domain if payload is not None else None
-    return domain is not None and domain.size is not None and domain.sentinel is None and domain.made_float is None
+    return domain is not None and not domain.category and not domain.repeats and domain.sentinel is None \
+        and domain.made_float is None and domain.rounded is None and domain.float_if_empty is None

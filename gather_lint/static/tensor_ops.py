@@ -361,8 +361,9 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
         values = TensorVal(shaped.shape, t.dtype)
         domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(named, dim, origin_text))
         return SeqVal((values, TensorVal(shaped.shape, "int64", domain)), ("values", "indices"))
-    if s is None or dim is None:
-        return SeqVal((TensorVal(None, t.dtype), TensorVal(None, "int64")), ("values", "indices"))
+    if s is None or dim is None:  # positions all the same, in a dim of a size not known
+        positions = Domain(None, origin=f"positions from {named}() of `{origin_text}`")
+        return SeqVal((TensorVal(None, t.dtype), TensorVal(None, "int64", positions)), ("values", "indices"))
     axis = normalize_dim(dim, len(s.dims))
     if axis is None:
         return None
