@@ -45,6 +45,7 @@ class TensorInfo:
     text: str = "tensor"  # how messages name it: source text or a role name
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") left by x[:, :-1] / x[:, 1:] (static only)
     filled: Optional[str] = None  # "zeros" / "empty" when the tensor was just created that way (static only)
+    non_negative: bool = False  # values >= 0, as relu/softmax/exp/abs make them (static only)
 
 
 @dataclass

@@ -59,8 +59,8 @@ def check(site: Site) -> Optional[Violation]:
     filled = site.input.filled
     if filled is None:
         return None
-    if filled == "zeros" and reduce in ("amax", "max") and _positions(site.payload):
-        return None  # positions are >= 0: a max with the buffer's 0 is the max itself
+    if filled == "zeros" and reduce in ("amax", "max") and _never_negative(site.payload):
+        return None  # positions, relu outputs and the like are >= 0: a max with the buffer's 0 is the max itself
     effect = _EFFECT[reduce] if filled == "zeros" else "uninitialised memory takes part in every reduction"
     return Violation(
         CODE, SEVERITY,
@@ -68,6 +68,10 @@ def check(site: Site) -> Optional[Violation]:
         f"include_self=True (the default): {effect}, silently; pass include_self=False",
         fix_keyword="include_self=False",
     )
+
+
+def _never_negative(payload) -> bool:
+    return payload is not None and (payload.non_negative or _positions(payload))
 
 
 def _positions(payload) -> bool:

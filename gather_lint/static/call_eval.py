@@ -443,6 +443,8 @@ class CallMixin:
                 return unfold_shape.unfolded(args[0], args[1:], kwargs)
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
+            if func in ops.NON_NEGATIVE and args and args[0] is None:
+                return TensorVal(non_negative=True)  # torch.relu(x) of an unknown x: a tensor, >= 0 (GL014)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)

@@ -54,7 +54,7 @@ def bind_call(op: Op, method: bool, receiver: Optional[ast.AST], call: ast.Call)
 
 def _info(value, text: str) -> TensorInfo:
     if isinstance(value, TensorVal):
-        return TensorInfo(value.shape, value.dtype, value.domain, text, value.shift, value.filled)
+        return TensorInfo(value.shape, value.dtype, value.domain, text, value.shift, value.filled, value.non_negative)
     return TensorInfo(text=text)
 
 

@@ -25,6 +25,9 @@ DTYPE_NAMES = {
     "half": "float16", "bfloat16": "bfloat16", "long": "int64", "int64": "int64", "int": "int32",
     "int32": "int32", "int16": "int16", "short": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
 }
+# elementwise ops whose values are never below 0
+NON_NEGATIVE = frozenset({"abs", "relu", "relu_", "relu6", "sigmoid", "sigmoid_", "exp", "exp_", "softmax", "square",
+                           "sqrt", "rsqrt", "softplus", "hardsigmoid"})
 # Ops that keep shape and dtype and whose values are no longer positions.
 _ELEMENTWISE = {
     "abs", "neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
@@ -659,7 +662,10 @@ _COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
 def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     """Result of tensor.<name>(*args, **kwargs), or None when unknown."""
     if name in SHAPE_METHODS:
-        return SHAPE_METHODS[name](t, args, kwargs)
+        result = SHAPE_METHODS[name](t, args, kwargs)
+        if t.non_negative and isinstance(result, TensorVal):  # a view, a copy or a cast keeps the values' sign
+            result = result.with_(non_negative=True)
+        return result
     if name in _KEEP:
         return t
     if name in _CAST:
@@ -669,7 +675,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in TRUE_DIVISION and kwargs.get("rounding_mode") in (None, Literal(None)):
         return binary(t, _arg(args, kwargs, 0, "other"), "/")
     if name in _ELEMENTWISE:
-        return TensorVal(t.shape, t.dtype if name not in ("log_softmax", "softmax") or t.dtype in FLOAT_DTYPES else None)
+        return TensorVal(t.shape, t.dtype if name not in ("log_softmax", "softmax") or t.dtype in FLOAT_DTYPES else None,
+                         non_negative=name in NON_NEGATIVE)
     if name in _REDUCE:
         return reduce(t, args, kwargs, name=name)
     if name in _COMPARISONS and len(args) == 1 and not kwargs:

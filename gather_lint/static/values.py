@@ -23,6 +23,7 @@ class TensorVal:
     fraction: Optional[object] = None  # values between 0 and a known top: a scaled_fractions.Fraction (GL011)
     written: Optional[object] = None  # the rows of an int literal: a written_rows.Rows (GL011)
     columns: Optional[object] = None  # coordinates from nonzero(): a flat_positions.Coordinates (GL011)
+    non_negative: bool = False  # values >= 0 (relu, softmax, exp, abs): a max onto zeros is the max (GL014)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
