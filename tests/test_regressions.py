@@ -637,3 +637,27 @@ def test_a_max_of_relu_weights_onto_zeros_is_the_max(torch):
     assert (out >= 0).all()  # a max of values >= 0 with the buffer's 0 is the max (0 where nothing lands)
     assert codes(code.replace("F.relu(hidden.sum(-1))", "hidden.sum(-1)")) == ["GL014"]  # any sign: reported
     assert codes(code.replace("F.relu(hidden.sum(-1))", "F.relu(hidden.sum(-1)).view(-1)")) == []  # a view keeps it
+
+
+def test_an_unknown_tensor_over_a_zero_dim_one_keeps_the_unknown_shape(torch):
+    # mmpretrain's BLIP-2 retriever: `sim_t2i = sim_t2i / self.temp` with a 0-d learnt temperature
+    code = """
+    import torch
+    import torch.nn as nn
+    class Retriever(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.temp = nn.Parameter(0.07 * torch.ones([]))
+        def forward(self, sims, bs, rank):
+            sim_t2i, _ = sims.max(-1)
+            sim_t2i = sim_t2i / self.temp
+            weights_t2i = torch.softmax(sim_t2i, dim=1) + 1e-4
+            weights_t2i[:, rank * bs:rank * bs + bs].fill_diagonal_(0)
+            picked = torch.multinomial(weights_t2i, 1)
+            return weights_t2i.gather(1, picked)
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    with torch.no_grad():
+        assert namespace["Retriever"]()(torch.randn(4, 8, 3), 4, 1).shape == (4, 1)

@@ -490,8 +490,10 @@ def _with_scalar(dtype: Optional[str], scalar) -> Optional[str]:
     return dtype if dtype in FLOAT_DTYPES else None  # unknown scalar: could be a float
 
 
-def _has_singleton(shape) -> bool:
-    return shape is not None and any(value(d) == 1 for d in shape.dims)
+def _grown_by_unknown(shape) -> bool:
+    """Size-1 dims an unknown operand may broadcast, or no dims at all (`x / self.temp` with a 0-d
+    temperature is x's shape, not the temperature's)."""
+    return shape is not None and (not shape.dims and not shape.variadic or any(value(d) == 1 for d in shape.dims))
 
 
 def binary(a, b, op: str):
@@ -501,7 +503,7 @@ def binary(a, b, op: str):
         return None
     if ta and tb:
         shape = broadcast(a.shape, b.shape)
-    elif (b if ta else a) is None and _has_singleton(a.shape if ta else b.shape):
+    elif (b if ta else a) is None and _grown_by_unknown(a.shape if ta else b.shape):
         shape = None  # an unknown operand may be a tensor that broadcasts the size-1 dims
     else:
         shape = a.shape if ta else b.shape
