@@ -661,3 +661,23 @@ def test_an_unknown_tensor_over_a_zero_dim_one_keeps_the_unknown_shape(torch):
     exec(textwrap.dedent(code), namespace)
     with torch.no_grad():
         assert namespace["Retriever"]()(torch.randn(4, 8, 3), 4, 1).shape == (4, 1)
+
+
+def test_an_unknown_operand_given_new_dims_does_not_take_the_known_shape(torch):
+    # transformers 4.30 deformable DETR: `pos = proposals[:, :, :, None] / dim_t`, dim_t [128]
+    code = """
+    import math
+    import torch
+    def proposal_pos_embed(proposals):
+        num_pos_feats = 128
+        dim_t = torch.arange(num_pos_feats, dtype=torch.float32)
+        dim_t = 10000 ** (2 * torch.div(dim_t, 2, rounding_mode="floor") / num_pos_feats)
+        proposals = proposals.sigmoid() * 2 * math.pi
+        pos = proposals[:, :, :, None] / dim_t
+        pos = torch.stack((pos[:, :, :, 0::2].sin(), pos[:, :, :, 1::2].cos()), dim=4).flatten(2)
+        return pos.gather(1, torch.zeros(pos.shape[0], 1, pos.shape[2], dtype=torch.long))
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    assert namespace["proposal_pos_embed"](torch.randn(2, 5, 4)).shape == (2, 1, 512)

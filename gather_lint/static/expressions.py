@@ -207,6 +207,7 @@ class ExpressionMixin:
         if (number := scalars.arith(left, right)) is not None:
             return number
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
+        left, right = _tensor_if_made_so(node.left, left, right), _tensor_if_made_so(node.right, right, left)
         result = _carry(left, right, ops.binary(left, right, symbol))
         if symbol == "+":  # a strict triangle plus its transpose holds the triangle's ids
             result = mirrored_triangles.mirrored_sum(self, node, left, right) or result
@@ -321,3 +322,19 @@ def _dim_arith(a, b, symbol):
             result = None
         return DimVal(result) if isinstance(result, int) else None
     return _named_arith(a, b, symbol)
+
+
+def _tensor_if_made_so(node, found, other):
+    """An unknown operand beside a tensor that adds dims to broadcast (`proposals[:, :, :, None] / dim_t`,
+    `x.unsqueeze(1) * w`) is a tensor of a shape not known, and so is the result: the known operand's shape
+    is not it. Other unknown operands keep the known one's shape (`x * scale`, `layer(x) + residual`)."""
+    if found is None and isinstance(other, TensorVal) and _adds_dims(node):
+        return TensorVal()
+    return found
+
+
+def _adds_dims(node) -> bool:
+    if isinstance(node, ast.Subscript):
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return any(isinstance(item, ast.Constant) and item.value is None for item in items)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("unsqueeze", "unsqueeze_")
