@@ -503,36 +503,26 @@ def test_a_numbered_step_comment_is_not_a_shape():
     assert str(parse_comment("# (3,)")) == "[3]" and str(parse_comment("# [3]")) == "[3]"
 
 
-def test_positions_from_arange_or_topk_rebound_in_a_loop_do_not_repeat(torch):
-    # espnet's beam search: part_ids is arange(V) or, in the loop, topk indices of a 1-d score
-    code = """
-    import torch
-    def search(scores_per_hyp, n_vocab, pre_beam, k):
-        part_ids = torch.arange(n_vocab)
-        for scores in scores_per_hyp:
-            weighted = torch.zeros(n_vocab)
-            if pre_beam:
-                part_ids = torch.topk(scores, k)[1]
-            weighted[part_ids] += scores[part_ids]
-        return weighted
-    """
-    assert codes(code) == []
+BEAM_SEARCH = """
+import torch
+def search(scores_per_hyp, n_vocab, pre_beam, k):
+    part_ids = torch.arange(n_vocab)
+    for scores in scores_per_hyp:
+        weighted = torch.zeros(n_vocab)
+        if pre_beam:
+            part_ids = REBOUND
+        weighted[part_ids] += scores[part_ids]
+    return weighted
+"""
 
 
-def test_ids_bound_once_from_other_values_still_can_repeat(torch):
-    """Only positions made on every path stay silent: a binding from data (a draw) keeps the name's word."""
-    code = """
-    import torch
-    def search(scores_per_hyp, n_vocab, pre_beam, k):
-        part_ids = torch.arange(n_vocab)
-        for scores in scores_per_hyp:
-            weighted = torch.zeros(n_vocab)
-            if pre_beam:
-                part_ids = torch.randint(0, n_vocab, (k,))
-            weighted[part_ids] += scores[part_ids]
-        return weighted
-    """
-    assert codes(code) == ["GL013"]
+@pytest.mark.parametrize("rebound, expected", [
+    ("torch.topk(scores, k)[1]", []),  # espnet's beam search: arange(V) or top-k of a 1-d score, positions either way
+    ("torch.randint(0, n_vocab, (k,))", ["GL013"]),  # a draw can repeat: the name's word stands
+])
+def test_ids_rebound_in_a_loop_repeat_only_if_a_binding_can(rebound, expected, torch):
+    """Only positions made on every path stay silent (the loop forgets which binding holds)."""
+    assert codes(BEAM_SEARCH.replace("REBOUND", rebound)) == expected
     weighted = torch.zeros(3)
     part_ids = torch.tensor([1, 1])
     weighted[part_ids] += torch.tensor([1.0, 1.0])
