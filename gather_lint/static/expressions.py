@@ -72,7 +72,7 @@ class ExpressionMixin:
         if found is None or (isinstance(found, TensorVal) and not _is_float(found) and (
                 found.domain is None or (found.domain.size is None and not found.domain.category))):
             domain = category_domain(node.id)
-            if domain is not None and not made_positions.only_positions(self.function, node.id):
+            if domain is not None and not made_positions.only_positions(self.function, node.id, self.source.lines):
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:
                     domain = replace(old, origin=domain.origin, category=domain.category, repeats=True)

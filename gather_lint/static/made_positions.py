@@ -10,24 +10,29 @@ speak for them either.
 from __future__ import annotations
 
 import ast
-from typing import Dict
-
 from . import tree_walk
 
 _MAKERS = frozenset({"arange", "randperm", "argsort"})  # calls whose result is the positions
 _PAIRS = frozenset({"topk", "sort"})  # calls whose [1] / .indices are the positions
+_WORDS = ("arange", "randperm", "sort", "topk")  # a function spelling none makes no positions (argsort: "sort")
 
 
-def only_positions(function, name: str) -> bool:
-    """Whether `name` is assigned in `function`, and every assignment makes positions."""
+def only_positions(function, name: str, lines) -> bool:
+    """Whether `name` is assigned in `function` (whose source `lines` are those of the file), and every
+    assignment makes positions."""
     if function is None:
         return False
-    found: Dict[str, bool] = function.__dict__.setdefault("_gather_lint_made_positions", {})
-    if name not in found:
-        values = [node.value for node in tree_walk.all_nodes(function) if isinstance(node, ast.Assign)
-                  for target in node.targets if isinstance(target, ast.Name) and target.id == name]
-        found[name] = bool(values) and all(_makes_positions(v) for v in values)
-    return found[name]
+    made = getattr(function, "_gather_lint_made_positions", None)
+    if made is None:  # one walk per function: {name: whether every assignment to it makes positions}
+        made = {}
+        text = "\n".join(lines[function.lineno - 1:function.end_lineno or function.lineno])
+        for node in tree_walk.all_nodes(function) if any(word in text for word in _WORDS) else ():
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        made[target.id] = made.get(target.id, True) and _makes_positions(node.value)
+        function._gather_lint_made_positions = made
+    return made.get(name, False)
 
 
 def _makes_positions(node) -> bool:
