@@ -671,3 +671,23 @@ def test_an_unknown_operand_given_new_dims_does_not_take_the_known_shape(torch):
     namespace = {}
     exec(textwrap.dedent(code), namespace)
     assert namespace["proposal_pos_embed"](torch.randn(2, 5, 4)).shape == (2, 1, 512)
+
+
+def test_keys_of_an_iterated_dict_are_no_index_tensors(torch):
+    # transformers 4.40's SequenceBiasLogitsProcessor: `for sequence_ids, bias in self.sequence_bias.items()`,
+    # then `bias_[:, sequence_ids[-1]] += ...`: the key is a tuple of token ids, its last one a single column
+    code = """
+    import torch
+    def biased(input_ids: torch.LongTensor, scores: torch.FloatTensor, sequence_bias: dict):
+        bias = torch.zeros_like(scores)
+        for sequence_ids, weight in sequence_bias.items():
+            last_token = sequence_ids[-1]
+            matching_rows = torch.eq(input_ids[:, -1:], torch.tensor(sequence_ids[:-1])).prod(dim=1)
+            bias[:, last_token] += torch.where(matching_rows.bool(), torch.tensor(weight), torch.tensor(0.0))
+        return scores + bias
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    out = namespace["biased"](torch.tensor([[4], [2]]), torch.zeros(2, 6), {(4, 1): 1.0, (2, 1): 2.0})
+    assert out[:, 1].tolist() == [1.0, 2.0]  # each key adds to one column: no position written twice
