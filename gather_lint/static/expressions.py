@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
-from . import iterated_keys, made_positions, written_text
+from . import binding_kinds, written_text
 from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
@@ -72,8 +72,7 @@ class ExpressionMixin:
         if found is None or (isinstance(found, TensorVal) and not _is_float(found) and (
                 found.domain is None or (found.domain.size is None and not found.domain.category))):
             domain = category_domain(node.id)
-            if domain is not None and not made_positions.only_positions(self.function, node.id, self.source.lines) \
-                    and not iterated_keys.bound_as_key(self.function, node.id, self.source.lines):
+            if domain is not None and not binding_kinds.not_repeating_ids(self.function, node.id, self.source.lines):
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:
                     domain = replace(old, origin=domain.origin, category=domain.category, repeats=True)
