@@ -49,7 +49,6 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         # of those, how many test a parameter (`if video:`): the caller picks the path, and under one
         # caller's facts the branch may be the path another caller takes with other ranks
         self.parameter_branches = 0
-        self.if_left = False  # the `if` just run leaves the block on every path it can take (statements.stmt_If)
         self._last_value_node = None
         self.params: set = set()
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
@@ -80,11 +79,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         """Run statements in order; True when the block always leaves (return/raise/...)."""
         for stmt in body:
             self._comments_before(stmt)
-            self.stmt(stmt)
-            if isinstance(stmt, _TERMINAL):
-                return True
-            if self.if_left and stmt.__class__ is ast.If:  # `if x.dim() != 4: raise ...` with x 5-d: the rest
-                self.if_left = False  # cannot run with these facts
+            if self.stmt(stmt) or isinstance(stmt, _TERMINAL):  # an `if` may leave on every path (stmt_If)
                 return True
         return False
 

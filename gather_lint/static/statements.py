@@ -17,17 +17,20 @@ class StatementMixin:
     """Statements: assignment, unpacking, branches joined, loops forgotten, imports, returns."""
 
     # ----- statements ---------------------------------------------------------------------------
-    def stmt(self, node: ast.stmt) -> None:
+    def stmt(self, node: ast.stmt) -> Optional[bool]:
+        """Run one statement; True when it leaves the block on every path it can take (stmt_If says so)."""
         method = STMT_VISITS.get((self.__class__, node.__class__), UNKNOWN)
         if method is UNKNOWN:
             method = visit_method(STMT_VISITS, self.__class__, node.__class__, "stmt_")
+        leaves = None
         if method is not None:
-            method(self, node)
+            leaves = method(self, node)
         else:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
                     self.expr(child)
         self._pragmas_on(node)
+        return leaves
 
     def stmt_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -144,11 +147,12 @@ class StatementMixin:
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
                 self._check_overwrite(node, right)
 
-    def stmt_If(self, node: ast.If) -> None:
+    def stmt_If(self, node: ast.If) -> bool:
+        """Whether the `if` leaves the block on every path it can take (`if x.dim() != 4: raise` with x 5-d:
+        the rest cannot run with these facts)."""
         certain = branches.truth(self.expr(node.test))
         if certain is not None:  # the other branch cannot run: do not check it with these facts
-            self.if_left = self.block(node.body if certain else node.orelse)
-            return
+            return self.block(node.body if certain else node.orelse)
         before = dict(self.env)
         chosen_by_caller = bool(self.call_depth) and _tests_a_parameter(node.test, self.params)  # read only then
         self.undecided_branches += 1
@@ -161,13 +165,15 @@ class StatementMixin:
         finally:
             self.undecided_branches -= 1
             self.parameter_branches -= chosen_by_caller
-        self.if_left = left_exits and right_exits
-        if left_exits and not right_exits:
-            return
-        if right_exits and not left_exits:
+        if left_exits and right_exits:
+            return True
+        if left_exits:
+            return False
+        if right_exits:
             self.env = after_body
-            return
+            return False
         self.env = _join_env(after_body, self.env)
+        return False
 
     def stmt_For(self, node) -> None:
         iterable = self.expr(node.iter)
