@@ -12,6 +12,7 @@ from typing import Optional
 
 from ..contract import Domain
 from ..dims import Shape
+from . import tree_walk
 from .values import DimVal, TensorVal
 
 
@@ -35,10 +36,8 @@ def filtered(node: ast.ListComp, element, segment) -> Optional[MaybeEmptyList]:
 def tensor_of(items: MaybeEmptyList, list_name: Optional[str], function, call=None) -> Optional[TensorVal]:
     """`torch.tensor(items)` with no dtype; None where the function tests the list (`if not keep:`) or the
     tensor made of it (`if len(idx) == 0: raise`), which is how code that knows about the empty case guards it."""
-    if function is not None:
-        names = ({list_name} if list_name is not None else set()) | _bound_to(call, function)
-        if any(_tested(name, function) for name in names):
-            return None
+    if function is not None and _guarded(list_name, call, function):
+        return None
     what = f"`{list_name}`" if list_name else "the list"
     why = (f"{what} (line {items.line}) is empty when no item passes `if {items.filter_text}`, and "
            f"torch.tensor([]) is float32")
@@ -48,24 +47,18 @@ def tensor_of(items: MaybeEmptyList, list_name: Optional[str], function, call=No
 _TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
 
 
-def _bound_to(call, function) -> set:
-    """The names `call` is assigned to in `function`, also through methods called on it
-    (`idx = torch.tensor(items).to(device)`)."""
-    if call is None:
-        return set()
-    names = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign):
+def _guarded(list_name: Optional[str], call, function) -> bool:
+    """Whether an `if`/`while`/`assert` test of `function` reads the list or a name `call` (the
+    torch.tensor(...) of it) is assigned to, also through methods called on it (`idx =
+    torch.tensor(items).to(device)`); one walk of the function for both."""
+    made, tested = {list_name} - {None}, set()
+    for node in tree_walk.all_nodes(function):
+        if isinstance(node, _TESTS):
+            tested.update(n.id for n in ast.walk(node.test) if isinstance(n, ast.Name))
+        elif call is not None and isinstance(node, ast.Assign):
             value = node.value
             while value is not call and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
                 value = value.func.value
             if value is call:
-                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    return names
-
-
-def _tested(name: str, function) -> bool:
-    for node in ast.walk(function):
-        if isinstance(node, _TESTS) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.test)):
-            return True
-    return False
+                made.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return not made.isdisjoint(tested)
