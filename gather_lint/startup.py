@@ -1,15 +1,34 @@
 """Startup hook: `GATHER_LINT_RUNTIME=raise|warn python script.py` checks a script that never imports gather_lint.
 
-The installed `gather_lint_runtime.pth` imports this module only when the variable asks for checks
-(the interpreter runs .pth import lines at startup, the way coverage measures subprocesses). The
-runtime, and the mode it enables, are loaded right after torch is first imported, so a process
-that never uses torch pays nothing and torch's own import is not slowed or reordered.
+The installed `gather_lint_runtime.pth` imports this module only when the variable is set (the
+interpreter runs .pth import lines at startup, the way coverage measures subprocesses). The runtime,
+and the mode it enables, are loaded right after torch is first imported, so a process that never uses
+torch pays nothing and torch's own import is not slowed or reordered. A value the runner would reject
+(`1`, `yes`) turns nothing on: it is named in one warning on stderr instead of being ignored silently.
 """
 import importlib.abc
 import importlib.util
+import os
 import sys
 
-_ACTIONS = ("raise", "warn")
+ENV = "GATHER_LINT_RUNTIME"
+ACTIONS = ("raise", "warn")
+ACCEPTED = (*ACTIONS, "off")
+_warned = False  # once per process: the .pth and a later `import gather_lint.runtime` both check
+
+
+def requested() -> str:
+    """The action the variable asks for ('raise', 'warn'), or '' for none: unset, `off`, or a value
+    this module does not know, which is reported once on stderr."""
+    global _warned
+    value = os.environ.get(ENV, "").strip().lower()
+    if value in ACTIONS:
+        return value
+    if value and value != "off" and not _warned:
+        _warned = True
+        sys.stderr.write(f"gather-lint: warning: {ENV}={os.environ[ENV]!r} is not one of {', '.join(ACCEPTED)}; "
+                         f"runtime checks are off\n")
+    return ""
 
 
 def _start() -> None:
@@ -46,6 +65,8 @@ class _TorchWatcher(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
+    if not requested():
+        return
     if "torch" in sys.modules:
         _start()
     elif not any(isinstance(f, _TorchWatcher) for f in sys.meta_path):

@@ -14,6 +14,7 @@ TorchScript code is not intercepted (torch offers no hook there).
 import functools
 import os
 
+from ..startup import requested  # one reading of the variable, shared with the startup hook
 from . import interception
 from .checker import ASYNC, SYNC
 from .errors import GatherLintError, GatherLintWarning
@@ -64,7 +65,7 @@ def from_environment(default: str = "off") -> str:
     return value
 
 
-if os.environ.get(ENV, "off").strip().lower() in (RAISE, WARN):
+if requested():  # an unknown value is named on stderr once, by whichever reads it first
     from .tracebacks import install_excepthook
 
     enable(from_environment())  # checks on from the first import, for code that cannot be edited
