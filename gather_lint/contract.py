@@ -73,6 +73,7 @@ class Violation:
     fix_cause: Optional[tuple] = None
     fix_statement: Optional[str] = None  # a rewrite of the flagged statement or call: "accumulate" (GL013)
     fix_argument: Optional[str] = None  # a positional argument the flagged call lacks: "-1" for `.squeeze()` (GL006)
+    shown: Optional[str] = None  # the argument to underline when it is not the index: "src" (GL016)
 
 
 @dataclass

@@ -88,8 +88,8 @@ def check(site: Site) -> Optional[Violation]:
             CODE, SEVERITY,
             f"index {named(site.index)} can hold the padding value {domain.sentinel}{where} and nothing masks it "
             f"before {site.op.spelled}(); torch raises 'index {domain.sentinel} is out of bounds' on CPU, a "
-            f"device-side assert on CUDA; replace padding first, e.g. `.masked_fill(mask, 0)` or `.clamp(min=0)`, "
-            f"and mask the result",
+            f"device-side assert on CUDA; {padding_advice(site.op.name)}",
+            help=padding_advice(site.op.name),
         )
     axis = gather_axis(site)
     rounded = rounded_past(site)
@@ -126,6 +126,27 @@ def rounded_past(site: Site) -> Optional[Violation]:
     )
 
 
+# writes that add into what is there: a padded entry sent to 0 is harmless when its value is zeroed
+_ACCUMULATING = {"scatter_add", "scatter_reduce", "index_add"}
+# writes that replace what is there: a padded entry sent to 0 overwrites position 0's real value
+_OVERWRITING = {"scatter", "index_copy", "index_put", "__setitem__", "put"}
+
+
+def padding_advice(op: str) -> str:
+    """What to do with padding ids before `op`. A read may clamp them to 0 and mask what it read; a write
+    may not: clamped padding writes onto position 0 and collides with the real writes there."""
+    name = op.rstrip("_") if not op.startswith("__") else op
+    if name in _ACCUMULATING:
+        return ("redirect padding to a spare slot (a buffer one entry longer along the dim, cut off after the "
+                "write) or zero the values written at padding (`src.masked_fill(pad, 0)`) before replacing its ids "
+                "(`.clamp(min=0)` alone adds the padded values into position 0)")
+    if name in _OVERWRITING:
+        return ("redirect padding to a spare slot (a buffer one entry longer along the dim, cut off after the "
+                "write) or drop the padded entries (`.clamp(min=0)` writes the padded values onto position 0, over "
+                "its real value)")
+    return "replace padding first, e.g. `.masked_fill(mask, 0)` or `.clamp(min=0)`, and mask the result"
+
+
 def padding_lookup(text: str, domain, what: str) -> Violation:
     where = padding_source(domain)
     return Violation(
@@ -140,7 +161,12 @@ def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint:
     """`lower`: -size where torch counts negative indices from the end (index_fill, x[idx])."""
     return (f"index values span [{low}, {high}] but dim={dim} of the input has size {size} (valid: "
             f"[{lower}, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA"
-            f"{hint}; mask or clamp padding ids before {op}()")
+            f"{hint}; " + (f"mask or clamp padding ids before {op}()" if _reads(op) else padding_advice(op)))
+
+
+def _reads(op: str) -> bool:
+    name = op.rstrip("_") if not op.startswith("__") else op
+    return name not in _ACCUMULATING and name not in _OVERWRITING
 
 
 def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> Violation:

@@ -82,5 +82,6 @@ def check(site: Site) -> Optional[Violation]:
         CODE, SEVERITY,
         f"{site.op.spelled}() writes {role} {named(site.payload)} of dtype {theirs} into {named(site.input)} of dtype "
         f"{mine}; torch never converts it and raises {_RAISES[site.op.family == 'scatter']}; "
-        f"make them match, e.g. `.to({mine})` on the {role}",
+        f"make them match, e.g. `.to(torch.{mine})` on the {role}",
+        shown=role,  # the argument to change is the written one, not the index
     )

@@ -224,7 +224,7 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
                 continue
             fix = _fix(source, v, bound[site.op.index_param], bound.get("dim"), call) if bound is not None else None
             shown = shown_source(source, line, (col, end_col if end_line == line else None),
-                           bound[site.op.index_param] if bound is not None else None)
+                           _underlined(v, site, bound))
             collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix,
                                      help=v.help or fix_sentence(v.message), shapes=site_shapes(site), **shown))
 
@@ -634,6 +634,13 @@ def _is_int_literal(node) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
     return isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool)
+
+
+def _underlined(v: Violation, site: Site, bound):
+    """The argument a finding underlines: the index, or the one its rule names (GL016's src)."""
+    if bound is None:
+        return None
+    return bound.get(v.shown) if v.shown in bound else bound[site.op.index_param]
 
 
 def _op_position(source: SourceFile, call: ast.Call):

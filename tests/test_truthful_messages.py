@@ -1,0 +1,109 @@
+"""What a message or its help says about torch must be true: each claim below is run in torch.
+
+GL016's help names a real dtype (`.to(torch.float32)`) and underlines the src it would change; GL011's help
+for padding that reaches a write does not suggest `.clamp(min=0)`, which sends the padded writes onto
+position 0; GL022 needs scores that are tensors, not two Python numbers; GL007 needs logits and labels, not
+two tensors sliced alike; a `Float[...]` annotation on a tensor the code uses as an index is a contradiction
+to report as such, not a raise, while a float the code makes stays an error (GL008).
+"""
+import textwrap
+
+import pytest
+
+from gather_lint.rules import gl011_index_out_of_range as gl011
+
+from .conftest import lint
+
+
+def _findings(code: str, rule: str):
+    return [f for f in lint(code) if f.code == rule]
+
+
+def _underlined(finding) -> str:
+    _, col, end_col = finding.underline
+    return finding.source_line[col - 1:end_col - 1]
+
+
+# ----- GL016: the help's dtype is spelled as torch spells it, the src is underlined -------------------
+
+SRC_DTYPE = """
+import torch
+idx = torch.tensor([[0, 1, 2]])
+src = torch.tensor([[1, 2, 3]])
+out = torch.zeros(3, 5).scatter_(0, idx, src)
+"""
+
+
+def test_src_dtype_help_names_torch_dtype_and_underlines_src():
+    [finding] = _findings(SRC_DTYPE, "GL016")
+    assert "`.to(torch.float32)` on the src" in finding.help
+    assert "`.to(float32)`" not in finding.message
+    assert _underlined(finding) == "src"
+
+
+def test_src_dtype_help_runs_in_torch(torch):
+    with pytest.raises(RuntimeError, match="dtype"):
+        exec(SRC_DTYPE, {})
+    fixed = SRC_DTYPE.replace("idx, src)", "idx, src.to(torch.float32))")  # the help, applied as written
+    scope: dict = {}
+    exec(fixed, scope)
+    assert scope["out"][0].tolist() == [1.0, 0.0, 0.0, 0.0, 0.0]
+
+
+# ----- GL011: padding that reaches a write ----------------------------------------------------------
+
+PADDED = """
+import torch
+src = torch.tensor([[5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0]])
+labels = torch.tensor([[1, 2, 0, -100], [0, 1, -100, -100]])
+out = torch.zeros(2, 10).{call}
+"""
+
+
+@pytest.mark.parametrize("call", ["scatter_add_(1, labels, src)", "scatter_(1, labels, src)"])
+def test_padding_into_a_write_is_not_told_to_clamp(call):
+    [finding] = _findings(PADDED.format(call=call), "GL011")
+    assert "spare slot" in finding.help
+    assert "clamp(min=0)`" not in finding.help.split("(`.clamp")[0]  # clamp is named only as what not to do
+
+
+def test_padding_into_a_read_may_clamp_and_mask():
+    [finding] = _findings(PADDED.format(call="gather(1, labels)"), "GL011")
+    assert "`.clamp(min=0)`" in finding.help and "mask the result" in finding.help
+
+
+def _reference(src, labels, accumulate, torch):
+    out = torch.zeros(2, 10)
+    for b in range(2):
+        for k in range(4):
+            if labels[b, k] >= 0:
+                out[b, labels[b, k]] = out[b, labels[b, k]] + src[b, k] if accumulate else src[b, k]
+    return out
+
+
+def test_torch_clamped_padding_collides_with_real_writes_at_zero(torch):
+    scope: dict = {}
+    exec(PADDED.format(call="zero_()"), scope)
+    src, labels = scope["src"], scope["labels"]
+    pad = labels < 0
+    clamped = labels.clamp(min=0)
+    # scatter_add_: clamping alone adds the padded values into position 0
+    added = torch.zeros(2, 10).scatter_add_(1, clamped, src)
+    assert not torch.equal(added, _reference(src, labels, True, torch))
+    # the advice: zero the padded values, or send them to a spare slot cut off afterwards
+    zeroed = torch.zeros(2, 10).scatter_add_(1, clamped, src.masked_fill(pad, 0))
+    spare = torch.zeros(2, 11).scatter_add_(1, labels.masked_fill(pad, 10), src)[:, :10]
+    assert torch.equal(zeroed, _reference(src, labels, True, torch))
+    assert torch.equal(spare, _reference(src, labels, True, torch))
+    # scatter_: the padded writes land on position 0 and replace its real value (row 0 wrote 7.0 there)
+    written = torch.zeros(2, 10).scatter_(1, clamped, src)
+    assert written[0, 0].item() != 7.0
+    spare = torch.zeros(2, 11).scatter_(1, labels.masked_fill(pad, 10), src)[:, :10]
+    assert torch.equal(spare, _reference(src, labels, False, torch))
+
+
+def test_runtime_message_for_writes_does_not_clamp():
+    for op in ("scatter_", "scatter_add_", "index_add_", "index_copy_", "__setitem__"):
+        text = gl011.message(op, -100, 3, 10, 1, "", "")
+        assert "spare slot" in text and "mask or clamp" not in text, op
+    assert "mask or clamp padding ids before gather()" in gl011.message("gather", -100, 3, 10, 1, "", "")
