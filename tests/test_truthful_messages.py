@@ -107,3 +107,42 @@ def test_runtime_message_for_writes_does_not_clamp():
         text = gl011.message(op, -100, 3, 10, 1, "", "")
         assert "spare slot" in text and "mask or clamp" not in text, op
     assert "mask or clamp padding ids before gather()" in gl011.message("gather", -100, 3, 10, 1, "", "")
+
+
+# ----- GL022: evidence that the divided scores are a tensor of logits ----------------------------------
+
+@pytest.mark.parametrize("code", [
+    """
+    def discount(score, penalty):
+        score = score / penalty
+        return score
+    """,
+    """
+    def rank(scores, i, penalty):
+        scores[i] /= penalty
+        return scores
+    """,
+])
+def test_penalty_on_python_numbers_is_silent(code):
+    assert _findings(code, "GL022") == []
+
+
+PENALISED_SCORES = """
+import torch
+
+def penalise(scores, seen, penalty):
+    scores = scores.masked_fill(scores.isnan(), 0.0)
+    scores = scores / penalty
+    return scores
+
+scores0 = torch.tensor([[-2.0, 1.0]])
+out = penalise(scores0.clone(), None, 1.3)
+"""
+
+
+def test_penalty_on_scores_used_as_a_tensor_is_flagged(torch):
+    [finding] = _findings(PENALISED_SCORES, "GL022")
+    assert finding.line == 6
+    scope: dict = {}
+    exec(PENALISED_SCORES, scope)
+    assert scope["out"][0, 0] > scope["scores0"][0, 0]  # the negative score rose, as the message says

@@ -12,7 +12,10 @@ Found by syntax, one function (or a script's top level) at a time, in the two wa
 Reported only when the scores can be negative (the widespread `logits` / `scores` naming, not a
 softmax/exp/sigmoid output), the divisor is a penalty (its name, or the function's, says so), and
 nothing in the scope tests the picked values' sign (a comparison, `sign`, `lt`, `abs`, `clamp`). A length
-penalty (beam scores divided by a power of the length) is not a penalty here.
+penalty (beam scores divided by a power of the length) is not a penalty here. A name that says only
+`score` is no evidence of logits by itself (`score = score / penalty` may divide two Python numbers): the
+division by subscript or of the whole tensor then needs the scope to treat the scores as a tensor (a tensor
+method or a torch function on them, or the division inside `torch.where`); a gather and scatter back is one.
 """
 from __future__ import annotations
 
@@ -74,6 +77,7 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
                 and node.target.id in gathered:
             divided[node.target.id] = (node.target.id, node.value)
     tested = _sign_tested(nodes)
+    tensors = _used_as_tensors(nodes)
     seen_through = None
     for node in nodes:
         if isinstance(node, ast.Call):
@@ -81,11 +85,11 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
             if found is not None:
                 yield node, found
         elif isinstance(node, (ast.AugAssign, ast.Assign)):
-            found = _subscript_division(node, tested, non_negative, scope_name, picked_from)
+            found = _subscript_division(node, tested, non_negative, scope_name, picked_from, tensors)
             if found is None:
                 if seen_through is None:  # once per scope: it reads every assignment of it
                     seen_through = tested | _signs_seen_through(nodes, gathered, tested)
-                found = _whole_division(node, seen_through, non_negative, scope_name)
+                found = _whole_division(node, seen_through, non_negative, scope_name, tensors)
             if found is not None:
                 yield node, found
 
@@ -182,6 +186,46 @@ def _signed_scores(node, non_negative: set) -> Optional[str]:
     return name if any(word in name.lower() for word in _SIGNED) else None
 
 
+# methods only a tensor (or an array) has: a name they are called on holds one
+_TENSOR_METHODS = {"gather", "scatter", "scatter_", "scatter_add_", "index_select", "masked_fill", "masked_fill_",
+                   "softmax", "log_softmax", "topk", "argmax", "argsort", "size", "dim", "view", "reshape", "unsqueeze",
+                   "squeeze", "clone", "detach", "float", "contiguous", "index_fill_", "index_put_", "new_full",
+                   "new_zeros", "new_ones", "numel"}
+_TORCH_MODULES = {"torch", "F", "nn"}
+
+
+def _used_as_tensors(nodes) -> set:
+    """Names the scope treats as tensors: a tensor method called on them, `.shape` read, passed to a
+    torch function (`torch.where(seen, scores / p, scores)`, `F.softmax(scores)`), or assigned one's result."""
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                (node.attr in _TENSOR_METHODS or node.attr == "shape"):
+            found.add(node.value.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _torch_module(node.func.value):
+            for arg in list(node.args) + [k.value for k in node.keywords]:
+                for inner in ast.walk(arg):
+                    if isinstance(inner, ast.Name):
+                        found.add(inner.id)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                and _torch_module(node.value.func.value):
+            found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return found
+
+
+def _torch_module(node) -> bool:
+    """`torch`, `F`, `nn`, or a submodule of torch (`torch.nn.functional`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in _TORCH_MODULES
+
+
+def _logits_evidence(name: str, tensors: set) -> bool:
+    """A name that says logits, or says scores and is used as a tensor in the scope: `score = score / p`
+    of two Python numbers (a discount, a rating) is no repetition penalty on logits."""
+    return "logit" in name.lower() or name in tensors
+
+
 def _base_name(node) -> Optional[str]:
     while isinstance(node, ast.Subscript):
         node = node.value
@@ -205,7 +249,7 @@ def _penalty(divisor, scope_name: str) -> bool:
         and "length" not in scope
 
 
-def _whole_division(node, tested, non_negative, scope_name):
+def _whole_division(node, tested, non_negative, scope_name, tensors=frozenset()):
     """`logits = logits / penalties`, `logits /= penalty`, `logits = torch.where(seen, logits / p, logits)`."""
     if isinstance(node, ast.AugAssign):
         if not isinstance(node.op, ast.Div) or not isinstance(node.target, ast.Name):
@@ -223,7 +267,7 @@ def _whole_division(node, tested, non_negative, scope_name):
             return None
         divisor = value.right
     if target.id in tested or _base_name(divisor) in tested or _signed_scores(target, non_negative) is None \
-            or not _penalty(divisor, scope_name):
+            or not _penalty(divisor, scope_name) or not _logits_evidence(target.id, tensors):
         return None
     return rule.divides_picked(target.id, target.id, ast.unparse(divisor), in_place=isinstance(node, ast.AugAssign),
                                back=True)
@@ -254,7 +298,7 @@ def _read_from(left, target, picked_from) -> bool:
     return isinstance(left, ast.Name) and (picked_from or {}).get(left.id) == _base_name(target)
 
 
-def _subscript_division(node, tested, non_negative, scope_name, picked_from=None):
+def _subscript_division(node, tested, non_negative, scope_name, picked_from=None, tensors=frozenset()):
     if isinstance(node, ast.AugAssign):
         if not isinstance(node.op, ast.Div) or not isinstance(node.target, ast.Subscript):
             return None
@@ -270,7 +314,7 @@ def _subscript_division(node, tested, non_negative, scope_name, picked_from=None
     if ast.dump(target.value) in tested or _signed_scores(target, non_negative) is None or \
             (isinstance(node, ast.Assign) and isinstance(node.value.left, ast.Name) and node.value.left.id in tested):
         return None
-    if not _penalty(divisor, scope_name):
+    if not _penalty(divisor, scope_name) or not _logits_evidence(_signed_scores(target, non_negative), tensors):
         return None
     picked = ast.unparse(target)
     return rule.divides_picked(ast.unparse(target.value), picked, ast.unparse(divisor),
