@@ -39,3 +39,63 @@ def test_runner_rejects_what_the_hook_warns_about(python, tmp_path):  # noqa: F8
     out = subprocess.run([python, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True,
                          env=_env(GATHER_LINT_RUNTIME="yes"))
     assert out.returncode == 2 and "GATHER_LINT_RUNTIME='yes': expected raise, warn or off" in out.stderr
+
+
+# a silent mistake (GL005: only column 0 is read) next to a plain UserWarning of the script's own
+SILENT = textwrap.dedent("""\
+    import warnings
+    import torch
+
+    warnings.warn("the script's own warning")
+    rows = torch.gather(torch.randn(4, 3), 0, torch.tensor([[0], [1]]))
+    print("ran on", tuple(rows.shape))
+""")
+
+
+def _run(python, args, tmp_path, **env):  # noqa: F811
+    script = tmp_path / "train.py"
+    script.write_text(SILENT)
+    return subprocess.run([python, *args, str(script)], capture_output=True, text=True, env=_env(**env), cwd=tmp_path)
+
+
+def test_silent_mistake_only_warns_by_default(python, tmp_path):  # noqa: F811
+    out = _run(python, ["-m", "gather_lint.runtime"], tmp_path)
+    assert out.returncode == 0 and "ran on (2, 1)" in out.stdout
+    assert "GatherLintWarning: GL005 torch.gather()" in out.stderr
+
+
+def test_runner_switch_stops_the_script(python, tmp_path):  # noqa: F811
+    out = _run(python, ["-m", "gather_lint.runtime", "--warnings-as-errors"], tmp_path)
+    assert out.returncode == 1 and "ran on" not in out.stdout
+    assert "gather_lint.runtime.errors.GatherLintWarning: GL005 torch.gather()" in out.stderr
+    assert "UserWarning: the script's own warning" in out.stderr  # other warnings stay warnings
+    frames = [line for line in out.stderr.splitlines() if line.startswith('  File "')]
+    assert frames and frames[-1].startswith(f'  File "{tmp_path / "train.py"}", line 5'), out.stderr
+
+
+@pytest.mark.parametrize("switch", [["-m", "gather_lint.runtime"], []])
+def test_python_w_by_message_prefix_stops_the_script(python, tmp_path, switch):  # noqa: F811
+    out = _run(python, ["-W", "error:GL:UserWarning", *switch], tmp_path, GATHER_LINT_RUNTIME="raise")
+    assert out.returncode == 1 and "ran on" not in out.stdout
+    assert "GatherLintWarning: GL005 torch.gather()" in out.stderr
+    assert "UserWarning: the script's own warning" in out.stderr
+    frames = [line for line in out.stderr.splitlines() if line.startswith('  File "')]
+    assert not any("gather_lint" in f for f in frames), out.stderr  # the traceback ends at the user's line
+
+
+def test_python_w_cannot_name_the_class(python, tmp_path):  # noqa: F811
+    """What the README says does not work for scripts, and why: the option is dropped at startup."""
+    out = _run(python, ["-W", "error::gather_lint.runtime.GatherLintWarning", "-m", "gather_lint.runtime"], tmp_path)
+    assert out.returncode == 0 and "ran on (2, 1)" in out.stdout
+    assert "Invalid -W option ignored" in out.stderr and "GatherLintWarning: GL005" in out.stderr
+
+
+def test_pytest_w_names_the_class(python, tmp_path):  # noqa: F811
+    (tmp_path / "test_silent.py").write_text("import torch\n\ndef test_rows():\n"
+                                             "    torch.gather(torch.randn(4, 3), 0, torch.tensor([[0], [1]]))\n")
+    base = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--gather-lint-runtime", "test_silent.py"]
+    warned = subprocess.run(base, capture_output=True, text=True, env=_env(), cwd=tmp_path)
+    assert warned.returncode == 0 and "GatherLintWarning" in warned.stdout, warned.stdout
+    stopped = subprocess.run(base + ["-W", "error::gather_lint.runtime.GatherLintWarning"], capture_output=True,
+                             text=True, env=_env(), cwd=tmp_path)
+    assert stopped.returncode == 1 and "1 failed" in stopped.stdout, stopped.stdout

@@ -1,14 +1,17 @@
-"""`python -m gather_lint.runtime [--warn] [--level sync] script.py [args...]`: run a script checked.
+"""`python -m gather_lint.runtime [--warn] [--warnings-as-errors] [--level sync] script.py [args...]`: run a script checked.
 
 The script runs as `python script.py` would: `__name__ == "__main__"`, its own `sys.argv`, its exit
-code. GATHER_LINT_RUNTIME=warn|off sets the default action.
+code. GATHER_LINT_RUNTIME=warn|off sets the default action. --warnings-as-errors is the runner's own
+switch for what `-W error::gather_lint.runtime.GatherLintWarning` does under pytest: the interpreter
+reads `python -W` before gather_lint can be imported and drops a category it cannot find.
 """
 import argparse
 import os
 import runpy
 import sys
+import warnings
 
-from . import checked, from_environment
+from . import GatherLintWarning, checked, from_environment
 from .tracebacks import trimmed
 
 
@@ -16,6 +19,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gather_lint.runtime",
                                      description="Run a Python script with gather/scatter-family calls checked.")
     parser.add_argument("--warn", action="store_true", help="warn once per call site instead of raising")
+    parser.add_argument("--warnings-as-errors", action="store_true",
+                        help="silent mistakes (GatherLintWarning) stop the script too, as errors")
     parser.add_argument("--level", choices=("sync", "async"), default=os.environ.get("GATHER_LINT_LEVEL", "async"),
                         help="async (default): device-side assert on CUDA, no host sync; sync: exact coordinates")
     parser.add_argument("script", help="the script to run")
@@ -28,6 +33,8 @@ def main(argv=None) -> int:
     if not os.path.isfile(opts.script):
         parser.exit(2, f"gather-lint runtime: error: {opts.script}: no such file\n")
     sys.argv = [opts.script] + opts.args
+    if opts.warnings_as_errors:
+        warnings.filterwarnings("error", category=GatherLintWarning)
     sys.path.insert(0, os.path.dirname(os.path.abspath(opts.script)))
     try:
         if action == "off":

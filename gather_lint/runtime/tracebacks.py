@@ -8,7 +8,7 @@ import os
 import sys
 import types
 
-from .errors import GatherLintError
+from .errors import GatherLintError, GatherLintWarning
 from .location import OWN_DIR
 
 _RUNPY = ("<frozen runpy>", os.path.splitext(getattr(__import__("runpy"), "__file__", "runpy"))[0])
@@ -34,13 +34,14 @@ def trimmed(tb):
 
 
 def install_excepthook() -> None:
-    """Uncaught GatherLintErrors are printed without gather-lint's frames; others as before."""
+    """Uncaught GatherLintErrors (and GatherLintWarnings a warnings filter made errors) are printed
+    without gather-lint's frames; others as before."""
     previous = sys.excepthook
     if getattr(previous, "_gather_lint", False):
         return
 
     def hook(kind, exc, tb):
-        if isinstance(exc, GatherLintError):
+        if isinstance(exc, (GatherLintError, GatherLintWarning)):
             tb = exc.__traceback__ = trimmed(tb) or tb
         previous(kind, exc, tb)
 
