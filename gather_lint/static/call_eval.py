@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
-from . import written_text
+from . import sentinel_masks, written_text
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -214,7 +214,10 @@ class CallMixin:
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
             if _negative(args[1]) is not None:
                 return _with_sentinel(result, _negative(args[1]), node.lineno)
-            return value_ranges.masked(_with_sentinel(result, None, None)) if ops.as_int(args[1]) is not None else result
+            if ops.as_int(args[1]) is not None:
+                return value_ranges.masked(_with_sentinel(result, None, None))
+            # x.masked_fill(x == -1, n): whatever n is, every padded entry is replaced
+            return _with_sentinel(result, None, None) if self._replaces_sentinel(node, result) else result
         if method in ("float", "half", "double", "bfloat16", "to", "type") and result.dtype in ops.FLOAT_DTYPES \
                 and owner.dtype is not None and owner.dtype not in ops.FLOAT_DTYPES:
             made = _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")
@@ -244,6 +247,13 @@ class CallMixin:
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
                 return _with_sentinel(result, None, None)
         return result
+
+    def _replaces_sentinel(self, node: ast.Call, result: TensorVal) -> bool:
+        """`x.masked_fill(mask, v)` whose mask is true wherever x holds its padding value."""
+        domain = result.domain
+        if domain is None or domain.sentinel is None or not node.args or not isinstance(node.func, ast.Attribute):
+            return False
+        return sentinel_masks.at_sentinel(node.args[0], node.func.value, domain.sentinel, self.function) is True
 
     def _call_instance(self, target, node: ast.Call, args, kwargs):
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""

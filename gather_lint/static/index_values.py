@@ -14,7 +14,7 @@ from typing import Optional, Tuple
 from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl011_index_out_of_range as out_of_range
-from . import embedding_lookups, rounded_ranges
+from . import embedding_lookups, rounded_ranges, sentinel_slots
 from .advanced_indexing import index_node
 from .text_scan import positions
 from .tensor_ops import FLOAT_DTYPES, SliceVal
@@ -81,6 +81,8 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     segment = interp.source.segment
     key_node = node.slice.elts[axis] if picked else index_node(node.slice)
     text, index_text = segment(node.value), segment(key_node)
+    if not picked and domain.sentinel is not None and sentinel_slots.written_back(interp.function, node, key_node, axis, domain.sentinel):
+        return  # an appended -1 makes a last slot the code writes over: read on purpose
     if picked and domain.sentinel is not None and domain.sentinel < 0:
         _check_picked_padding(interp, node, owner, axis, text, index_text, domain)
         return

@@ -6,7 +6,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, present_values, shape_unpacking
+from . import cut_rows, first_iteration, present_values, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -304,6 +304,10 @@ class StatementMixin:
                     self.env[target.value.id] = value_ranges.written(self.env[target.value.id], ops.as_int(result), target.lineno)
             elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
                 # inv[perm] = arange(n): positions from a tensor may cover every padded slot
+                self.env[target.value.id] = _with_sentinel(owner, None, None)
+            elif isinstance(owner, TensorVal) and owner.domain is not None and owner.domain.sentinel is not None \
+                    and sentinel_masks.at_sentinel(target.slice, target.value, owner.domain.sentinel, self.function) is True:
+                # x[x == -1] = torch.tensor(n): every padded entry is written over
                 self.env[target.value.id] = _with_sentinel(owner, None, None)
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing

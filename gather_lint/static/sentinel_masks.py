@@ -1,0 +1,118 @@
+"""Where a mask stands at a tensor's padding value: does a replacement reach every padded entry?
+
+`topk.masked_fill(topk == -1, P)`, `torch.where(topk != -1, topk, P)` and `topk[topk == -1] = P` each
+replace the entries that hold -1, whatever they write there: afterwards the tensor holds no -1. The
+question is asked of the mask's text: its value at the entries where the subject equals the sentinel.
+A comparison of the subject with a number decides it (`x == s`, `x != s`, `x < 0`, `x.eq(s)`), and so
+do `~`, `logical_not`, `&` and `|` of decided masks, and a name the function binds once to such a mask.
+Anything else (a mask from elsewhere) leaves it undecided: the caller keeps what it knew.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Optional
+
+from . import tree_walk
+
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge}
+_METHODS = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+            "ge": operator.ge, "less": operator.lt, "greater": operator.gt, "not_equal": operator.ne,
+            "less_equal": operator.le, "greater_equal": operator.ge}
+# `x < c` read from the other side: `c > x`
+_MIRRORED = {operator.eq: operator.eq, operator.ne: operator.ne, operator.lt: operator.gt,
+             operator.le: operator.ge, operator.gt: operator.lt, operator.ge: operator.le}
+
+
+def at_sentinel(mask: ast.AST, subject: ast.AST, sentinel: int, function: Optional[ast.AST] = None,
+                depth: int = 0) -> Optional[bool]:
+    """The mask's value wherever `subject` holds `sentinel`: True or False when the mask's text decides
+    it, None when it does not."""
+    if depth > 8:
+        return None
+    again = lambda m: at_sentinel(m, subject, sentinel, function, depth + 1)  # noqa: E731
+    if isinstance(mask, ast.Compare) and len(mask.ops) == 1 and type(mask.ops[0]) in _COMPARE:
+        return _compared(_COMPARE[type(mask.ops[0])], mask.left, mask.comparators[0], subject, sentinel)
+    if isinstance(mask, ast.UnaryOp) and isinstance(mask.op, (ast.Invert, ast.Not)):
+        return _not(again(mask.operand))
+    if isinstance(mask, ast.BinOp) and isinstance(mask.op, (ast.BitAnd, ast.BitOr)):
+        return _joined(isinstance(mask.op, ast.BitOr), again(mask.left), again(mask.right))
+    if isinstance(mask, ast.Call) and isinstance(mask.func, ast.Attribute):
+        name, receiver, args = mask.func.attr, mask.func.value, mask.args
+        if not _is_torch(receiver) and not mask.keywords:  # x.eq(-1), m.logical_not(), a.logical_or(b)
+            args = [receiver, *args]
+        if name in _METHODS and len(args) == 2:
+            return _compared(_METHODS[name], args[0], args[1], subject, sentinel)
+        if name in ("logical_not", "bitwise_not") and len(args) == 1:
+            return _not(again(args[0]))
+        if name in ("logical_or", "logical_and", "bitwise_or", "bitwise_and") and len(args) == 2:
+            return _joined(name.endswith("or"), again(args[0]), again(args[1]))
+        return None
+    if isinstance(mask, ast.Name) and function is not None:
+        bound = _single_binding(function, mask.id, subject)
+        return again(bound) if bound is not None else None
+    return None
+
+
+def _compared(op, left: ast.AST, right: ast.AST, subject: ast.AST, sentinel: int) -> Optional[bool]:
+    if _same(left, subject) and literal_int(right) is not None:
+        return op(sentinel, literal_int(right))
+    if _same(right, subject) and literal_int(left) is not None:
+        return _MIRRORED[op](sentinel, literal_int(left))
+    return None
+
+
+def _not(v: Optional[bool]) -> Optional[bool]:
+    return None if v is None else not v
+
+
+def _joined(is_or: bool, a: Optional[bool], b: Optional[bool]) -> Optional[bool]:
+    if is_or:
+        return True if True in (a, b) else (False if a is False and b is False else None)
+    return False if False in (a, b) else (True if a is True and b is True else None)
+
+
+def _is_torch(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("torch", "np", "numpy")
+
+
+def literal_int(node: ast.AST) -> Optional[int]:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = literal_int(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return type(a) is type(b) and ast.dump(a) == ast.dump(b)
+
+
+def _single_binding(function: ast.AST, name: str, subject: ast.AST) -> Optional[ast.AST]:
+    """The value of `name = <mask>` when that is the function's only binding of the name, and the
+    subject (a plain name) is not bound again between it and its use: the mask still describes it."""
+    found = []
+    for node in tree_walk.all_nodes(function):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            if isinstance(node, ast.With):
+                targets = [item.optional_vars for item in node.items]
+            for target in targets:
+                if target is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
+                    found.append(node)
+    if len(found) != 1 or not isinstance(found[0], ast.Assign) or len(found[0].targets) != 1 \
+            or not isinstance(found[0].targets[0], ast.Name):
+        return None
+    if isinstance(subject, ast.Name) and _rebound_after(function, subject.id, found[0].lineno):
+        return None
+    return found[0].value
+
+
+def _rebound_after(function: ast.AST, name: str, line: int) -> bool:
+    """`name` is assigned again after `line` anywhere in the function (conservatively: at any later line)."""
+    for node in tree_walk.all_nodes(function):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) and node.lineno > line:
+            return True
+    return False

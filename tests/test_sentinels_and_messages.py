@@ -1,0 +1,162 @@
+"""Padding values the code itself takes out or uses on purpose, and messages that name what the user wrote.
+
+Each static case runs the same code in torch: the correct form runs and gives the intended values, the
+buggy form (without the replacement, or without the write-back) raises or reads the wrong entry.
+"""
+import textwrap
+
+import pytest
+
+from .conftest import lint
+
+# top-k positions padded with -1 to a fixed width, then each -1 sent to an extra zero column P
+PICK = '''
+import torch
+
+
+def pick(scores, values):
+    # scores: [B, N], values: [B, P]
+    P = values.shape[1]
+    topk = torch.full((scores.shape[0], 4), -1, dtype=torch.long)
+    topk[:, :2] = scores.topk(2, dim=1).indices
+    {replace}
+    padded = torch.cat([values, torch.zeros(values.shape[0], 1)], dim=1)
+    return padded.gather(1, slot)
+'''
+
+REPLACEMENTS = [
+    "slot = topk.masked_fill(~(topk != -1), P)",
+    "slot = topk.masked_fill(topk == -1, P)",
+    "slot = topk.masked_fill(topk.eq(-1), P)",
+    "slot = topk.masked_fill(torch.eq(topk, -1), P)",
+    "slot = topk.masked_fill(topk < 0, P)",
+    "slot = topk.masked_fill(topk.ne(-1).logical_not(), P)",
+    "missing = topk == -1; slot = topk.masked_fill(missing, P)",
+    "slot = torch.where(topk == -1, P, topk)",
+    "slot = torch.where(topk != -1, topk, P)",
+    "slot = topk.clone(); slot[slot == -1] = P",
+    "slot = topk.clone(); slot[slot == -1] = torch.tensor(P)",
+    "slot = topk.clamp(min=0)",
+]
+
+# masks that do not reach every -1: the padding survives
+KEPT = [
+    "slot = topk",
+    "slot = topk.masked_fill(topk == -2, P)",
+    "slot = topk.masked_fill(topk != -1, P)",
+    "slot = topk.masked_fill(topk > 0, P)",
+    "slot = topk.masked_fill((topk == -1) & (topk > 0), P)",
+    "slot = topk.clone(); slot[slot != -1] = torch.tensor(P)",
+]
+
+
+def _run(replace: str, torch):
+    namespace = {}
+    exec(textwrap.dedent(PICK.format(replace=replace)), namespace)
+    scores = torch.tensor([[0.1, 0.9, 0.5], [0.7, 0.2, 0.3]])
+    values = torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]])
+    return namespace["pick"](scores, values)
+
+
+@pytest.mark.parametrize("replace", REPLACEMENTS)
+def test_a_replacement_where_the_index_holds_its_padding_takes_the_padding_out(replace, torch):
+    assert lint(PICK.format(replace=replace)) == []
+    picked = _run(replace, torch)
+    if "clamp" in replace:  # the -1s read column 0, real data: right only where the caller masks them
+        assert picked.tolist() == [[2.0, 3.0, 1.0, 1.0], [5.0, 7.0, 5.0, 5.0]]
+    else:  # the top two of each row, then the zero column
+        assert picked.tolist() == [[2.0, 3.0, 0.0, 0.0], [5.0, 7.0, 0.0, 0.0]]
+
+
+@pytest.mark.parametrize("replace", KEPT)
+def test_a_mask_that_misses_the_padding_leaves_it_reported(replace, torch):
+    found = [(f.line, f.code) for f in lint(PICK.format(replace=replace))]
+    assert found == [(12, "GL011")]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        _run(replace, torch)
+
+
+SELECT = '''
+import torch
+
+
+def pick(scores, values):
+    # scores: [B, N], values: [B, P]
+    topk = torch.full((scores.shape[0], 4), -1, dtype=torch.long)
+    topk[:, :2] = scores.topk(2, dim=1).indices
+    sel = {select}
+    return values.index_select(1, sel)
+'''
+
+
+def test_boolean_selection_of_the_entries_other_than_padding(torch):
+    assert lint(SELECT.format(select="topk[topk != -1]")) == []
+    assert [f.code for f in lint(SELECT.format(select="topk.flatten()"))] == ["GL011"]
+    topk = torch.tensor([[1, 2, -1, -1]])
+    values = torch.arange(6.0).reshape(2, 3)
+    assert values.index_select(1, topk[topk != -1]).tolist() == [[1.0, 2.0], [4.0, 5.0]]
+    with pytest.raises(RuntimeError, match="out of"):
+        values.index_select(1, topk.flatten())
+
+
+# a -1 appended to an index as one more entry: its row (and column) of the result read the input's last
+# row, and the code writes that slot at once
+MERGE = '''
+import torch
+import torch.nn.functional as F
+
+
+def merge(sim, keep):
+    # sim: [N, N], keep: [N]
+    kept = keep.nonzero().squeeze(1)
+    idx = {make}
+    {body}
+    return s
+'''
+
+APPENDED = [
+    "torch.cat((kept, torch.tensor([-1])))",
+    "torch.cat([kept, kept.new_full((1,), -1)])",
+    "F.pad(kept, (0, 1), value=-1)",
+]
+WRITTEN_BACK = [
+    "s = sim[idx][:, idx]\n    s[-1, :] = 0.0\n    s[:, -1] = 0.0",
+    "s = sim[idx]\n    s[-1] = 0.0\n    s = s[:, idx]\n    s[:, -1] = 0.0",
+    "s = sim[:, idx]\n    s[:, -1] = 0.0",
+]
+
+
+def _merged(make: str, body: str, torch):
+    namespace = {}
+    exec(textwrap.dedent(MERGE.format(make=make, body=body)), namespace)
+    sim = torch.arange(16.0).reshape(4, 4)
+    return sim, namespace["merge"](sim, torch.tensor([True, False, True, False]))
+
+
+@pytest.mark.parametrize("make", APPENDED)
+@pytest.mark.parametrize("body", WRITTEN_BACK)
+def test_an_appended_minus_one_whose_slot_the_code_writes_is_no_padding(make, body, torch):
+    assert lint(MERGE.format(make=make, body=body)) == []
+    sim, s = _merged(make, body, torch)
+    kept = [0, 2]
+    if s.shape[0] == 3:
+        assert torch.equal(s[:2, :2], sim[kept][:, kept])
+        assert s[2].eq(0).all() and s[:, 2].eq(0).all()
+    else:  # only the columns were picked
+        assert torch.equal(s[:, :2], sim[:, kept]) and s[:, 2].eq(0).all()
+
+
+@pytest.mark.parametrize("make,body", [
+    (APPENDED[0], "s = sim[idx][:, idx]\n    s[0, :] = 0.0\n    s[:, 0] = 0.0"),  # another slot written
+    (APPENDED[0], "s = sim[idx][:, idx]\n    t = s.sum()\n    s[-1, :] = t"),  # read before the write
+    (APPENDED[0], "s = sim[idx][:, idx]\n    s[-1, :] = 0.0"),  # only the rows written: the column stays
+    (APPENDED[0], "s = sim[:, idx]\n    s[-1, :] = 0.0"),  # the wrong axis written
+    ("torch.cat((torch.tensor([-1]), kept))", "s = sim[idx][:, idx]\n    s[-1, :] = 0.0\n    s[:, -1] = 0.0"),
+])
+def test_a_minus_one_whose_slot_is_not_written_over_stays_reported(make, body, torch):
+    assert "GL010" in [f.code for f in lint(MERGE.format(make=make, body=body))]
+    sim, s = _merged(make, body, torch)
+    if make.startswith("torch.cat((torch.tensor([-1])"):
+        # the prepended -1 is the first slot: row 0 holds sim's last row while the write hits a kept row
+        assert s[0, 1] == sim[3, 0] and s[2].eq(0).all() and sim[2].ne(0).all()
+    assert sim[torch.tensor([-1])].equal(sim[3:])  # what -1 reads: the last row, silently
