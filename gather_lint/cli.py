@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", help="comma-separated code prefixes not to report")
     p.add_argument("--extend-select", help="code prefixes to add to the selection")
     p.add_argument("--exclude", help="comma-separated glob patterns of paths to skip (replaces the defaults)")
+    p.add_argument("--force-exclude", action="store_true",
+                   help="skip excluded paths also when they are named on the command line (pre-commit names each file)")
     p.add_argument("--config", help="read settings from this TOML file instead of the nearest pyproject.toml")
     p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     p.add_argument("--stdin-filename", help="the path to report for code read from stdin")
@@ -77,7 +79,7 @@ def _main(argv: Optional[List[str]]) -> int:
         config = _config(args, paths)
     except ConfigError as exc:
         return _usage(str(exc))
-    files, missing = discover(paths, config.exclude)
+    files, missing = discover(paths, config.exclude, config.force_exclude, config.root if config.source else ".")
     for path in missing:
         print(f"gather-lint: error: {path}: no such file or directory", file=sys.stderr)
     if missing and not files:
@@ -119,7 +121,8 @@ def _config(args, paths) -> Config:
         selection = Selection(selection.select, selection.ignore + validate_cli_codes(parse_codes(args.ignore), "--ignore"),
                               selection.per_file_ignores)
     exclude = tuple(p.strip() for p in args.exclude.split(",") if p.strip()) if args.exclude else config.exclude
-    return Config(selection, exclude, config.source, config.root, config.check_syntax or args.check_syntax)
+    return Config(selection, exclude, config.source, config.root, config.check_syntax or args.check_syntax,
+                  config.force_exclude or args.force_exclude)
 
 
 def _fix_command(args, config, files, missing) -> int:
@@ -196,15 +199,22 @@ def _shapes_command(argv: List[str]) -> int:
     path, _, line_text = argv[0].partition(":")
     if line_text and not line_text.isdigit():
         return _usage(f"{argv[0]}: LINE must be a number")
+    faults: list = []  # a function whose analysis fails is given up alone; the others are still listed
     try:
         text = read_source(path)
-        scopes = explain_shapes(text, path, int(line_text) if line_text else None)
+        scopes = explain_shapes(text, path, int(line_text) if line_text else None, faults)
     except UnreadableFile as exc:
         return _usage(f"{path}: {exc}")
     except (SyntaxError, ValueError) as exc:
         return _usage(f"{path}: cannot parse: {exc}")
+    except Exception as exc:  # a fault outside any one function: said plainly, never as a traceback
+        print(f"gather-lint: error: {path}: internal error while analysing this file ({type(exc).__name__}: {exc}); "
+              "please report it with the file", file=sys.stderr)
+        return EXIT_FINDINGS
     sys.stdout.write(shapes_listing.render(path, scopes))
-    return EXIT_CLEAN
+    for f in faults:
+        print(f"gather-lint: error: {f.path}:{f.line}: {f.message}", file=sys.stderr)
+    return EXIT_FINDINGS if faults else EXIT_CLEAN
 
 
 def _rule_command(argv: List[str]) -> int:

@@ -19,7 +19,7 @@ DEFAULT_EXCLUDE = (
 )
 _CODE = re.compile(r"^GL\d{0,3}$")
 _KNOWN = {"select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "exclude", "extend-exclude",
-          "check-syntax"}
+          "check-syntax", "force-exclude"}
 
 
 class ConfigError(Exception):
@@ -34,6 +34,8 @@ class Config:
     root: str = field(default=".")
     # parse every file whole, to report a syntax error in code that cannot hold a site (not parsed otherwise)
     check_syntax: bool = False
+    # match files named on the command line against `exclude` too (pre-commit names each changed file)
+    force_exclude: bool = False
 
     def fingerprint(self) -> str:
         return repr((self.selection, self.exclude, self.check_syntax))
@@ -95,10 +97,16 @@ def from_mapping(section: dict, path: str) -> Config:
     exclude = tuple(exclude) if "exclude" in section else DEFAULT_EXCLUDE
     exclude += _strings(section, "extend-exclude", path)
     root = os.path.dirname(os.path.abspath(path))
-    check_syntax = section.get("check-syntax", False)
-    if not isinstance(check_syntax, bool):
-        raise ConfigError(f"{path}: 'check-syntax' must be true or false, got {check_syntax!r}")
-    return Config(Selection(tuple(select), tuple(ignore), per_file(pfi)), exclude, path, root, check_syntax)
+    check_syntax, force_exclude = _flag(section, "check-syntax", path), _flag(section, "force-exclude", path)
+    return Config(Selection(tuple(select), tuple(ignore), per_file(pfi)), exclude, path, root, check_syntax,
+                  force_exclude)
+
+
+def _flag(section: dict, key: str, path: str) -> bool:
+    value = section.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{path}: '{key}' must be true or false, got {value!r}")
+    return value
 
 
 def _strings(section: dict, key: str, path: str) -> Tuple[str, ...]:

@@ -12,13 +12,17 @@ class UnreadableFile(Exception):
     """The file cannot be read or decoded; the message says why."""
 
 
-def discover(paths: Sequence[str], exclude: Sequence[str]) -> Tuple[List[str], List[str]]:
-    """(files to lint in a stable order, paths that do not exist)."""
+def discover(paths: Sequence[str], exclude: Sequence[str], force_exclude: bool = False,
+             root: str = ".") -> Tuple[List[str], List[str]]:
+    """(files to lint in a stable order, paths that do not exist). Paths named explicitly are linted even
+    where `exclude` matches them, unless `force_exclude` (pre-commit names every changed file)."""
     files: List[str] = []
     missing: List[str] = []
     for path in paths:
         if path == "-":
             files.append(path)
+        elif force_exclude and explicitly_excluded(path, exclude, root):
+            continue
         elif os.path.isdir(path):
             files.extend(_walk(path, exclude))
         elif os.path.exists(path) or os.path.islink(path):
@@ -48,6 +52,20 @@ def _walk(root: str, exclude: Sequence[str]) -> Iterator[str]:
             if name.endswith((".py", ".ipynb")) and not _excluded(full, name, exclude):
                 found.append(full)
     return iter(sorted(found))
+
+
+def explicitly_excluded(path: str, patterns: Sequence[str], root: str = ".") -> bool:
+    """A named path that a directory walk from `root` would skip: it, or a folder it lies in below `root`,
+    matches (a checkout kept under a folder called `build` is not skipped whole). Outside `root`, only the
+    path itself is matched."""
+    try:
+        below = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    except ValueError:  # another drive
+        below = os.pardir
+    if below == os.pardir or below.startswith(os.pardir + os.sep):
+        return _excluded(path, os.path.basename(os.path.normpath(path)), patterns)
+    parts = below.replace("\\", "/").split("/")
+    return any(_excluded("/".join(parts[:i]), parts[i - 1], patterns) for i in range(1, len(parts) + 1))
 
 
 def _excluded(path: str, name: str, patterns: Sequence[str]) -> bool:
