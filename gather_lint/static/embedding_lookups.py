@@ -13,6 +13,7 @@ are index_values.check_lookup's.
 from __future__ import annotations
 
 import ast
+import bisect
 from typing import Optional
 
 from ..contract import ERROR, Violation
@@ -177,20 +178,34 @@ def _adds_axes_only(key) -> bool:
 def _binding_before(function, name: str, line: int):
     """The last plain assignment to `name` before `line`, when every binding of the name in the function
     is a plain assignment in its top-level body (so the last one before the line is the one that holds)."""
+    lines, stmts = _top_bindings(function).get(name, ((), ()))
+    at = bisect.bisect_left(lines, line)
+    return stmts[at - 1] if at else None
+
+
+def _top_bindings(function):
+    """name -> (lines, ascending; the assignment at each) for the names bound only by plain `name = ...`
+    statements of the top-level body (of two on one line, the first); one walk per function, kept on its
+    node, where a look back per lookup walked the whole function each time."""
+    found = getattr(function, "_gather_lint_top_bindings", None)
+    if found is not None:
+        return found
     top = {id(stmt) for stmt in function.body}
-    last = None
+    plain, other = {}, set()
     for node in ast.walk(function):
         targets = node.targets if isinstance(node, ast.Assign) else (
             [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr, ast.comprehension))
             else [i.optional_vars for i in node.items if i.optional_vars is not None] if isinstance(node, ast.With) else [])
-        if not any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+        if not targets:
             continue
-        if not (isinstance(node, ast.Assign) and id(node) in top and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)):
-            return None
-        if node.lineno < line and (last is None or node.lineno > last.lineno):
-            last = node
-    return last
+        if isinstance(node, ast.Assign) and id(node) in top and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            plain.setdefault(node.targets[0].id, {}).setdefault(node.lineno, node)
+        else:  # any name written in such a target (`x` of `x[i] = v` too) has no one binding that holds
+            other.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    found = {name: (sorted(at), [at[n] for n in sorted(at)]) for name, at in plain.items() if name not in other}
+    function._gather_lint_top_bindings = found
+    return found
 
 
 def _sized(d) -> str:
