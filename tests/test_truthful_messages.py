@@ -146,3 +146,62 @@ def test_penalty_on_scores_used_as_a_tensor_is_flagged(torch):
     scope: dict = {}
     exec(PENALISED_SCORES, scope)
     assert scope["out"][0, 0] > scope["scores0"][0, 0]  # the negative score rose, as the message says
+
+
+# ----- GL007: the same slice on both sides is the next-token mistake only for logits and labels --------
+
+SAME_SLICE = """
+import torch
+import torch.nn.functional as F
+
+def pick({params}):
+    # {shapes}
+    out = {input}.gather(-1, {index}.unsqueeze(-1)).squeeze(-1)
+    return out
+"""
+
+
+@pytest.mark.parametrize("params,shapes,inp,index,fires", [
+    # a parse tree's score rows and its heads: cut alike on purpose
+    ("s, t", "s: [N, N], t: [N]", "s[1:]", "t[1:]", False),
+    ("scores, heads", "scores: [B, L, L], heads: [B, L]", "scores[:, 1:]", "heads[:, 1:]", False),
+    # one side only
+    ("logits, heads", "logits: [B, L, V], heads: [B, L]", "logits[:, :-1]", "heads[:, :-1]", False),
+    ("scores, labels", "scores: [B, L, L], labels: [B, L]", "scores[:, :-1]", "labels[:, :-1]", False),
+    # logits and labels
+    ("logits, labels", "logits: [B, L, V], labels: [B, L]", "logits[:, :-1]", "labels[:, :-1]", True),
+    ("h, input_ids", "h: [B, L, V], input_ids: [B, L]", "F.log_softmax(h[:, 1:], -1)", "input_ids[:, 1:]", True),
+])
+def test_same_slice_needs_logits_and_labels(params, shapes, inp, index, fires):
+    code = SAME_SLICE.format(params=params, shapes=shapes, input=inp, index=index)
+    found = _findings(code, "GL007")
+    assert bool(found) == fires, found
+    if fires:
+        assert "scored by the prediction made at it" in found[0].message
+
+
+MODEL_OUTPUT = """
+import torch
+
+def token_scores(model, x, batch, tree):
+    out = model(x)  # [B, L, V]
+    cut = tree(x)  # [B, L, V]
+    labels = batch["labels"]  # [B, L]
+    a = out[:, :-1].gather(-1, labels[:, :-1].unsqueeze(-1))
+    b = cut[:, :-1].gather(-1, labels[:, :-1].unsqueeze(-1))
+    return a, b
+"""
+
+
+def test_same_slice_of_a_model_output_with_labels_is_flagged():
+    assert [f.line for f in _findings(MODEL_OUTPUT, "GL007")] == [8]  # `tree(x)` is no model
+
+
+def test_torch_same_slice_scores_each_token_at_its_own_position(torch):
+    logits = torch.randn(2, 5, 7).log_softmax(-1)
+    labels = torch.randint(0, 7, (2, 5))
+    same = logits[:, :-1].gather(-1, labels[:, :-1].unsqueeze(-1)).squeeze(-1)
+    own = torch.stack([torch.stack([logits[b, t, labels[b, t]] for t in range(4)]) for b in range(2)])
+    next_token = logits[:, :-1].gather(-1, labels[:, 1:].unsqueeze(-1)).squeeze(-1)
+    assert torch.equal(same, own)  # each token read at the position that predicts it, as the message says
+    assert not torch.equal(same, next_token)

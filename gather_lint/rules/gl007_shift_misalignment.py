@@ -4,7 +4,10 @@ A causal LM's logits at position t predict token t+1, so the per-token log-prob 
 ``logits[:, :-1]`` (drop the last position) with ``labels[:, 1:]`` (drop the first). Slicing both
 the same way (``logits[:, :-1]`` with ``labels[:, :-1]``, or ``[:, 1:]`` with ``[:, 1:]``) scores
 each token with the prediction made *at* it instead of *for* it: no error, a plausible-looking
-loss, and a model that learns to copy its input.
+loss, and a model that learns to copy its input. Two tensors cut alike are not evidence enough (a parse
+tree's score rows and its heads are cut the same way on purpose): the gathered side must be predictions (a
+softmax/log_softmax of it, a `logits`/`log_probs`-like name, a model's output) and the index the tokens scored
+(ids or labels by name: ``labels``, ``input_ids``, ``tokens``, ``batch["labels"]``).
 
 When the logits come from a model called on the very ids that are gathered (directly or through a
 helper that gathers its second argument from its first), the positions each side covers are followed

@@ -8,7 +8,8 @@ Dividing lowers a
 positive logit but moves a negative one toward 0, which raises it: ``-2.0 / 1.3 = -1.54``. Repeated
 tokens with a negative logit become *more* likely, silently. Penalise by sign:
 ``torch.where(picked < 0, picked * penalty, picked / penalty)``. Reported when the scores can be
-negative (``logits`` / ``scores``, not a softmax or exp output), the divisor is a penalty (its name or
+negative (``logits`` / ``scores``, not a softmax or exp output; a ``score`` name only where the code uses it
+as a tensor, since ``score / penalty`` may divide two Python numbers), the divisor is a penalty (its name or
 the function's says so; a length penalty is not one), the division writes back to the positions it
 read, and nothing in the function tests the picked values' sign.
 """

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
-from . import sentinel_masks, written_text
+from . import sentinel_masks, shift_evidence, written_text
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -38,7 +38,8 @@ class CallMixin:
                     site, values = built
                     default_dtype_buffers.mark(self, site, bound)  # GL016: a fresh buffer's float32 is certain
                     own_max_sizes.check_site(self, node, site, bound)  # GL011: zeros(.., ids.max()) written at ids
-                    self.report(node, site, check(site), bound, self)
+                    violations = shift_evidence.kept(self, site, bound, check(site))  # GL007: logits and labels
+                    self.report(node, site, violations, bound, self)
                     if not normalised_axis.check(self, node, site, bound):  # GL018, its softmax found by syntax
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark
                     broadcast_axis.check(self, node, site, bound)  # GL019
