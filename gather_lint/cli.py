@@ -67,10 +67,13 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _main(argv: Optional[List[str]]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("rule", "rules", "explain"):
-        return _rule_command(argv)
-    if argv and argv[0] == "shapes":
-        return _shapes_command(argv[1:])
+    command = _subcommand(argv)
+    if isinstance(command, str):
+        return _usage(command)
+    if command and command[0] == "shapes":
+        return _shapes_command(command[1:])
+    if command:
+        return _rule_command(command)
     args = build_parser().parse_args(argv)
     paths = args.paths or ["."]
     if args.jobs is not None and args.jobs < 1:
@@ -104,6 +107,33 @@ def _main(argv: Optional[List[str]]) -> int:
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if findings and not args.exit_zero else EXIT_CLEAN
+
+
+_COMMANDS = {"rules": "gather-lint rules", "rule": "gather-lint rule CODE", "explain": "gather-lint explain CODE",
+             "shapes": "gather-lint shapes FILE[:LINE]"}
+# options that only tune how a lint run works, not what a subcommand prints: accepted beside one, so that an
+# alias such as `gather-lint --no-cache` still reaches `rule GL005`; any other option would be ignored silently
+_MOOT_FOR_COMMANDS = {"no_cache", "quiet", "jobs", "isolated", "config", "exit_zero"}
+
+
+def _subcommand(argv: List[str]):
+    """[name, operands...] when argv names a subcommand, with options before or after it; None for a lint
+    run; a message when an option given would change nothing there."""
+    if not any(arg in _COMMANDS for arg in argv):
+        return None
+    if argv[0] in _COMMANDS and not any(arg.startswith("-") and arg != "-" for arg in argv[1:]):
+        return argv
+    parser = build_parser()
+    args, defaults = parser.parse_intermixed_args(argv), parser.parse_args([])
+    if not args.paths or args.paths[0] not in _COMMANDS:
+        return None
+    name = args.paths[0]
+    given = [f"--{dest.replace('_', '-')}" for dest, value in vars(args).items()
+             if dest != "paths" and dest not in _MOOT_FOR_COMMANDS and value != getattr(defaults, dest)]
+    if given:
+        return (f"{', '.join(given)} does not apply to `{name}`; call it as `{_COMMANDS[name]}` "
+                f"(to lint a path named {name}, write ./{name})")
+    return args.paths
 
 
 def _config(args, paths) -> Config:

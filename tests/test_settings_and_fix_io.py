@@ -103,3 +103,39 @@ def test_pre_commit_hook_entry_skips_excluded_files(project):
     proc = subprocess.run([sys.executable, "-m", "gather_lint", *argv[1:], "--format", "concise", *NAMED],
                           cwd=project, capture_output=True, text=True)
     assert proc.returncode == 1 and _linted(proc.stdout) == ["model.py"], proc.stdout + proc.stderr
+
+
+# --- options before a subcommand ---
+
+def test_options_before_or_after_a_subcommand_reach_it(capsys):
+    code, page, _ = lint(capsys, "rule", "GL005")
+    assert code == 0 and page.startswith("# GL005")
+    for argv in (["rule", "GL005", "--quiet"], ["--quiet", "rule", "GL005"], ["-j", "2", "explain", "GL005"]):
+        assert lint(capsys, *argv) == (0, page, "")
+    code, table, _ = lint(capsys, "--quiet", "rules")
+    assert code == 0 and "GL005" in table and table == lint(capsys, "rules")[1]
+
+
+def test_shapes_after_moot_options(tmp_path, capsys):
+    source = tmp_path / "m.py"
+    source.write_text("import torch\nx = torch.randn(4, 3)\n")
+    code, listing, _ = lint(capsys, "--isolated", "shapes", str(source))
+    assert code == 0 and "[4, 3]" in listing and listing == lint(capsys, "shapes", str(source))[1]
+
+
+@pytest.mark.parametrize("argv, option, name, call", [
+    (["--format", "json", "shapes", "m.py"], "--format", "shapes", "gather-lint shapes FILE[:LINE]"),
+    (["--fix", "rule", "GL005"], "--fix", "rule", "gather-lint rule CODE"),
+    (["rules", "--select", "GL005"], "--select", "rules", "gather-lint rules"),
+])
+def test_option_a_subcommand_would_ignore_is_a_usage_error(capsys, argv, option, name, call):
+    code, out, err = lint(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"gather-lint: error: {option} does not apply to `{name}`; call it as `{call}`")
+
+
+def test_a_path_named_like_a_subcommand_is_linted_when_written_as_a_path(tmp_path, capsys):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "m.py").write_text(BUG)
+    code, out, _ = lint(capsys, "--format", "concise", "./rules", cwd=tmp_path)
+    assert code == 1 and "GL005" in out
