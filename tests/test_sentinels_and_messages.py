@@ -160,3 +160,93 @@ def test_a_minus_one_whose_slot_is_not_written_over_stays_reported(make, body, t
         # the prepended -1 is the first slot: row 0 holds sim's last row while the write hits a kept row
         assert s[0, 1] == sim[3, 0] and s[2].eq(0).all() and sim[2].ne(0).all()
     assert sim[torch.tensor([-1])].equal(sim[3:])  # what -1 reads: the last row, silently
+
+
+# ----- run time: GL006 names the user's operands; a wrong dim without padding gets no padding advice -----
+
+def _checked_file(tmp_path, program: str, torch):
+    """GatherLintWarning messages of the program run from a real file (the runtime reads its lines)."""
+    import runpy
+    import warnings
+
+    from gather_lint.runtime import GatherLintWarning, checked
+
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent(program))
+    with warnings.catch_warnings(record=True) as found:
+        warnings.simplefilter("always")
+        with checked(action="warn"):
+            scope = runpy.run_path(str(path))
+    return scope, [str(w.message) for w in found if issubclass(w.category, GatherLintWarning)]
+
+
+GATHERED = '''
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+log_probs = torch.randn(4, 5).log_softmax(-1)
+actions = torch.tensor([0, 1, 2, 3])
+advantages = torch.randn(4)
+picked = log_probs.gather(1, actions.unsqueeze(1))
+{line}
+'''
+
+
+@pytest.mark.parametrize("line,gathered,other", [
+    ("out = -(picked * advantages).mean()", "picked", "advantages"),
+    ("out = advantages * log_probs.gather(1, actions.unsqueeze(1))", "log_probs.gather(1, actions.unsqueeze(1))",
+     "advantages"),
+    ("out = torch.sub(advantages,\n                picked)", "picked", "advantages"),
+    ("out = advantages.mul(picked)", "picked", "advantages"),
+    ("out = F.mse_loss(picked, advantages)", "picked", "advantages"),
+    ("scale = advantages * 2; out = picked - advantages", "picked", "advantages"),
+])
+def test_runtime_gl006_names_the_operands_as_written(line, gathered, other, tmp_path, torch):
+    scope, messages = _checked_file(tmp_path, GATHERED.format(line=line), torch)
+    (message,) = [m for m in messages if m.startswith("GL006")]
+    assert f"`{gathered}` [4, 1]" in message and f"with `{other}` [4]" in message
+    assert "gathered result" not in message and "other operand" not in message
+    assert tuple(scope["out"].shape) in ((), (4, 4))  # the outer product torch made (mean/mse of it: a scalar)
+    picked = scope["picked"]
+    assert (picked * scope["advantages"]).shape == (4, 4)
+
+
+def test_runtime_gl006_without_source_keeps_the_role_names(torch):
+    from .checked_runs import with_warnings
+
+    _, messages = with_warnings(GATHERED.format(line="out = picked * advantages"))
+    (message,) = [m for m in messages if m.startswith("GL006")]
+    assert "`gathered result` [4, 1]" in message and "`other operand` [4]" in message
+
+
+TOKENS_ON_SEQUENCE = '''
+import torch
+log_probs = torch.randn(2, 5, 40).log_softmax(-1)  # [B, L, V]
+input_ids = torch.randint(5, 40, (2, 5))
+try:
+    out = log_probs.gather(-2, input_ids.unsqueeze(-1))
+except RuntimeError as exc:
+    error = str(exc)
+'''
+
+
+def test_runtime_wrong_dim_without_padding_gets_no_padding_advice(tmp_path, torch):
+    scope, messages = _checked_file(tmp_path, TOKENS_ON_SEQUENCE, torch)
+    assert "out of bounds" in scope["error"]  # torch raises: token ids are no positions in the sequence
+    (message,) = [m for m in messages if m.startswith("GL011")]
+    assert "did you mean dim=-1?" in message
+    assert "padding" not in message
+    static = lint(TOKENS_ON_SEQUENCE)
+    assert [f.code for f in static] == ["GL004"]
+
+
+def test_runtime_padding_still_gets_padding_advice(torch):
+    from gather_lint.rules import gl011_index_out_of_range as gl011
+
+    assert "mask or clamp padding ids before gather()" in gl011.message("gather", -100, 3, 10, 1, "", "")
+    too_large = gl011.message("gather", 0, 12, 10, 1, "", "")
+    assert "padding" not in too_large.split("CUDA")[1].replace("no padding", "")
+    assert "made for a larger size than 10" in too_large
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        torch.randn(2, 10).gather(1, torch.tensor([[0, 12]]))

@@ -158,10 +158,15 @@ def padding_lookup(text: str, domain, what: str) -> Violation:
 
 
 def message(op: str, low: int, high: int, size: int, dim: int, first: str, hint: str, lower: int = 0) -> str:
-    """`lower`: -size where torch counts negative indices from the end (index_fill, x[idx])."""
-    return (f"index values span [{low}, {high}] but dim={dim} of the input has size {size} (valid: "
-            f"[{lower}, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA"
-            f"{hint}; " + (f"mask or clamp padding ids before {op}()" if _reads(op) else padding_advice(op)))
+    """`lower`: -size where torch counts negative indices from the end (index_fill, x[idx]). Padding advice
+    only where a value lies below the valid range (-1, -100); values too large but none too small were
+    made for a larger dim: the hint names the one other dim they fit, when there is one."""
+    said = (f"index values span [{low}, {high}] but dim={dim} of the input has size {size} (valid: "
+            f"[{lower}, {size - 1}]){first}; torch raises 'index out of bounds' on CPU, a device-side assert on CUDA")
+    if low >= lower:
+        return said + (hint or f"; no value is below {lower}, so this is no padding: the values were made for a larger "
+                                f"size than {size}; bound them by it, or index the dim they were made for")
+    return f"{said}{hint}; " + (f"mask or clamp padding ids before {op}()" if _reads(op) else padding_advice(op))
 
 
 def _reads(op: str) -> bool:

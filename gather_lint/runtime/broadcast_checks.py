@@ -7,7 +7,7 @@ result ([N, 1] with [N] gives [N, N]) or fails; the author meant an element-wise
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import torch
 
@@ -95,13 +95,27 @@ def keep_mark(source, result, other=None) -> None:
         KEPT.put(result, axis)
 
 
-def _column_key(indexed, other, op: str) -> Optional[Violation]:
+def _column_key(indexed, other, op: str, texts: Callable) -> Optional[Violation]:
     """[N, 1, ...] (ones after N) with [N]: right-aligned, N meets the last 1, so the result is [N, 1, .., N]."""
     shape, other_shape = tuple(indexed.shape), tuple(other.shape)
     if len(other_shape) != 1 or other_shape[0] != shape[0] or any(n != 1 for n in shape[1:]):
         return None
     grown = torch.broadcast_shapes(shape, other_shape)
-    return rule.check_column_key_broadcast(Shape(shape), Shape(other_shape), Shape(tuple(grown)), op)
+    indexed_text, other_text = texts() or ("x[idx]", "")
+    return rule.check_column_key_broadcast(Shape(shape), Shape(other_shape), Shape(tuple(grown)), op,
+                                           indexed_text, other_text)
+
+
+def _no_texts():
+    return None
+
+
+def _ordered(texts: Callable, swapped: bool) -> Callable:
+    """texts() gives (a's, b's) spelling; the check names the gathered operand first."""
+    def ordered():
+        found = texts()
+        return found[::-1] if found is not None and swapped else found
+    return ordered
 
 
 def _same_values(column, other) -> bool:
@@ -110,14 +124,16 @@ def _same_values(column, other) -> bool:
     return other.data_ptr() == column.data_ptr() and other.numel() == column.numel()
 
 
-def combined(a, b, op: str) -> Optional[Violation]:
-    """GL006 when one of a, b is a marked gather result and the other is it minus the singleton."""
-    for gathered, other in ((a, b), (b, a)):
+def combined(a, b, op: str, texts: Callable = _no_texts) -> Optional[Violation]:
+    """GL006 when one of a, b is a marked gather result and the other is it minus the singleton. texts():
+    how the user spelled a and b (operand_text.operands), asked only for a finding."""
+    for gathered, other, swapped in ((a, b, False), (b, a, True)):
         axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
         if axis is None or not isinstance(other, torch.Tensor) or _same_values(gathered, other):
             continue
+        names = _ordered(texts, swapped)
         if axis == COLUMN_KEY:
-            found = _column_key(gathered, other, op)
+            found = _column_key(gathered, other, op, names)
             if found is not None:
                 return found
             continue
@@ -131,21 +147,23 @@ def combined(a, b, op: str) -> Optional[Violation]:
             grown = None  # torch will raise a size mismatch
         if grown is not None and grown == torch.Size(shape):
             continue  # nothing grows (a batch of one): harmless
-        return rule.check_broadcast(Shape(shape), axis, Shape(other_shape), getattr(axis, "text", "gathered result"),
-                                    "other operand", op, kept_by=getattr(axis, "kept_by", "gather's"))
+        gathered_text, other_text = names() or (getattr(axis, "text", "gathered result"), "other operand")
+        return rule.check_broadcast(Shape(shape), axis, Shape(other_shape), gathered_text, other_text, op,
+                                    kept_by=getattr(axis, "kept_by", "gather's"))
     return None
 
 
-def loss_target(input, target, loss: str) -> Optional[Violation]:
+def loss_target(input, target, loss: str, texts: Callable = _no_texts) -> Optional[Violation]:
     """GL006 in an element-wise loss: the marked gather result [.., 1, ..] against a target of the same
     rank that matches it everywhere but gather's dim, where it is larger (torch broadcasts, and only warns)."""
-    for gathered, other in ((input, target), (target, input)):
+    for gathered, other, swapped in ((input, target, False), (target, input, True)):
         axis = KEPT.get(gathered) if isinstance(gathered, torch.Tensor) else None
         if axis is None or axis == COLUMN_KEY or not isinstance(other, torch.Tensor) or other.dim() != gathered.dim():
             continue
         shape, other_shape = tuple(gathered.shape), tuple(other.shape)
         if other_shape[axis] > 1 and all(a == b for k, (a, b) in enumerate(zip(shape, other_shape)) if k != axis):
-            return rule.check_loss_target(Shape(shape), axis, Shape(other_shape), loss)
+            named = _ordered(texts, swapped)() or ("gathered result", "target")
+            return rule.check_loss_target(Shape(shape), axis, Shape(other_shape), loss, *named)
     return None
 
 
@@ -154,13 +172,14 @@ def loss_target(input, target, loss: str) -> Optional[Violation]:
 BROADCASTING_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"})
 
 
-def column_against_vector(input, target, loss: str) -> Optional[Violation]:
+def column_against_vector(input, target, loss: str, texts: Callable = _no_texts) -> Optional[Violation]:
     """GL006 without a mark: a loss between a column [N, 1] (a value head's output) and a vector [N]
     (N > 1), either way round, averages the [N, N] table of every prediction against every target; so
     does a vector [N] against a square [N, N], the outer product such a pair made upstream."""
-    for column, vector, names in ((input, target, ("input", "target")), (target, input, ("target", "input"))):
+    for column, vector, swapped in ((input, target, False), (target, input, True)):
         if column.dim() != 2 or vector.dim() != 1 or vector.shape[0] < 2 or column.shape[0] != vector.shape[0]:
             continue
+        names = _ordered(texts, swapped)() or (("target", "input") if swapped else ("input", "target"))
         if column.shape[1] == 1:
             return rule.check_broadcast(Shape(tuple(column.shape)), 1, Shape(tuple(vector.shape)), *names, loss,
                                         kept_by="a trailing")

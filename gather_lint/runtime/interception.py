@@ -25,7 +25,8 @@ import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
 from . import (broadcast_checks, device_records, distribution_checks, fast_path, gradient_checks, indexing, masked_checks,
-               normalised_checks, provenance, reads, shift_checks, squeeze_checks, torch_verdict, torch_warnings)
+               normalised_checks, operand_text, provenance, reads, shift_checks, squeeze_checks, torch_verdict,
+               torch_warnings)
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
@@ -340,9 +341,11 @@ def _producer(original, how: str):
 def _operator(original, symbol: str):
     facts = provenance.KEPT._facts
 
+    reflected = original.__name__.startswith("__r")  # `2 * x` reaches x.__rmul__(2): self is on the right
+
     def operator(self, other):
         if facts and _stack and (id(self) in facts or id(other) in facts) and not torch.compiler.is_compiling():
-            violation = broadcast_checks.combined(self, other, symbol)
+            violation = broadcast_checks.combined(self, other, symbol, _spelled(symbol, reflected))
             if violation is not None:
                 _report(_stack[-1], [violation], f"Tensor.{original.__name__}")
             result = original(self, other)
@@ -354,6 +357,14 @@ def _operator(original, symbol: str):
     return operator
 
 
+def _spelled(kind: str, reflected: bool = False):
+    """How the user's line spells the two operands, asked for only when there is a finding: (self's, other's)."""
+    def texts():
+        found = operand_text.operands(kind)
+        return found[::-1] if found is not None and reflected else found
+    return texts
+
+
 def _arithmetic_function(original, symbol: str, spelling: str):
     """torch.sub(a, b) / a.sub(b) and the other arithmetic functions: the operators' check in call form."""
     facts = provenance.KEPT._facts
@@ -361,7 +372,7 @@ def _arithmetic_function(original, symbol: str, spelling: str):
     def arithmetic(*args, **kwargs):
         if facts and _stack and len(args) >= 2 and (id(args[0]) in facts or id(args[1]) in facts) \
                 and not torch.compiler.is_compiling():
-            violation = broadcast_checks.combined(args[0], args[1], symbol)
+            violation = broadcast_checks.combined(args[0], args[1], symbol, _spelled(spelling.split(".")[-1]))
             if violation is not None:
                 _report(_stack[-1], [violation], spelling)
             result = original(*args, **kwargs)
@@ -445,12 +456,14 @@ def _loss(original, name: str):
 
     def loss(input, target, *args, **kwargs):
         if facts and _stack and (id(input) in facts or id(target) in facts) and not torch.compiler.is_compiling():
-            violation = broadcast_checks.combined(input, target, name) or broadcast_checks.loss_target(input, target, name)
+            texts = _spelled(name)
+            violation = broadcast_checks.combined(input, target, name, texts) \
+                or broadcast_checks.loss_target(input, target, name, texts)
             if violation is not None:
                 _report(_stack[-1], [violation], f"F.{name}")
         elif broadcasts and _stack and isinstance(input, _Tensor) and isinstance(target, _Tensor) \
                 and input.dim() != target.dim() and not torch.compiler.is_compiling():
-            violation = broadcast_checks.column_against_vector(input, target, f"F.{name}")
+            violation = broadcast_checks.column_against_vector(input, target, f"F.{name}", _spelled(name))
             if violation is not None:
                 _report(_stack[-1], [violation], f"F.{name}")
         return original(input, target, *args, **kwargs)
