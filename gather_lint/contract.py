@@ -5,6 +5,7 @@ and both get the same codes and wording from the rules in :mod:`gather_lint.rule
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -74,6 +75,9 @@ class Violation:
     fix_statement: Optional[str] = None  # a rewrite of the flagged statement or call: "accumulate" (GL013)
     fix_argument: Optional[str] = None  # a positional argument the flagged call lacks: "-1" for `.squeeze()` (GL006)
     shown: Optional[str] = None  # the argument to underline when it is not the index: "src" (GL016)
+    # the lines of the calls whose facts decided it, innermost first (static only): () for a function's own
+    # facts; the analyzer names them once and prefers a finding of the function's own facts at the same site
+    calls: tuple = ()
 
 
 @dataclass
@@ -131,9 +135,26 @@ def padding_source(domain: Domain) -> str:
     return f" (set at line {domain.sentinel_line})" if domain.sentinel_line else ""
 
 
+_CALLERS_SIZES = [False]  # on while a site is checked with a caller's facts (sizes_by_name)
+
+
+@contextmanager
+def sizes_by_name(on: bool = True):
+    """While on, size_expr writes a size as the tensor's own (`x.size(1)`), never as a number or a name the
+    facts brought: under one caller's facts those are that caller's, wrong for another or undefined here."""
+    before = _CALLERS_SIZES[0]
+    _CALLERS_SIZES[0] = on
+    try:
+        yield
+    finally:
+        _CALLERS_SIZES[0] = before
+
+
 def size_expr(info: TensorInfo, axis: int) -> str:
     """Source text for input.size(axis): the literal, a variable that holds it, or a .size() call."""
     d = info.shape.dims[axis] if info.shape is not None else None
+    if _CALLERS_SIZES[0]:
+        return f"{info.text}.size({axis})"
     if isinstance(d, int):
         return str(d)
     if d is not None and d.expr:

@@ -35,18 +35,21 @@ def test_fixed_bug_passes_the_cases_own_check(case, tmp_path, torch):
     with open(path, "w", encoding="utf-8") as handle:  # our fixed code, the case's checking driver
         head = fixed.split(MAIN)[0]
         driver = good.split(MAIN)[1]
-        handle.write(head + _reference_helpers(good.split(MAIN)[0], head, driver) + MAIN + driver)
+        handle.write(head + _reference_helpers(good.split(MAIN)[0], head, driver, bug.split(MAIN)[0]) + MAIN + driver)
     proc = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("ok"), (fixed, proc.stderr[-2000:])
 
 
-def _reference_helpers(good_head: str, head: str, driver: str) -> str:
+def _reference_helpers(good_head: str, head: str, driver: str, bug_head: str) -> str:
     """Top-level functions and classes that only fixed.py defines (a loop reference its driver calls),
-    and the functions its `__main__` block calls (a `main()` holding the checking driver), appended after
-    our fixed code: they check the result, they are not part of the fix."""
+    and the functions its `__main__` block calls (a `main()` holding the checking driver) that our fix left
+    as bug.py has them, appended after our fixed code: they check the result, they are not part of the fix."""
+    ours = {node.name for node in ast.parse(head).body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+            and ast.get_source_segment(head, node) not in bug_head}  # a function the fix edited stays ours
     defined = {node.name for node in ast.parse(head).body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
     called = {node.func.id for node in ast.walk(ast.parse(textwrap.dedent(driver)))
               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     extra = [ast.get_source_segment(good_head, node) for node in ast.parse(good_head).body
-             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and (node.name not in defined or node.name in called)]
+             if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+             and (node.name not in defined or (node.name in called and node.name not in ours))]
     return "".join(f"\n\n{segment}\n" for segment in extra) + ("\n\n" if extra else "")

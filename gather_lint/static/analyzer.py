@@ -3,18 +3,21 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
-from ..contract import Site, Violation
+from ..contract import Site, Violation, sizes_by_name
 from ..findings import PARSE_ERROR, Edit, FileResult, Finding, Stats
 from ..noqa import file_is_exempt, suppressed
 from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
+from ..rules import check
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
 from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
+from . import caller_facts, fix_names
 from .calls import MAX_DEPTH, ModuleContext
 from .file_blocks import FileBlocks, WholeFile, on_big_stack, parse
 from .interpreter import Interpreter
@@ -219,24 +222,54 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
         if observe is not None:
             observe(call.lineno, site, unknown)
         line, col, end_line, end_col = _op_position(source, call)
+        asked = {}  # code -> fix, of this run at this site
         for v in violations:
             if select is not None and not select(v.code):
                 continue
             fix = _fix(source, v, bound[site.op.index_param], bound.get("dim"), call) if bound is not None else None
+            if fix is not None and not names_bound(v, line):  # a size named where the fix cannot read it
+                v = _sized_by_tensors(site, v)
+                fix = _fix(source, v, bound[site.op.index_param], bound.get("dim"), call)
+                fix = fix if fix is None or names_bound(v, line) else None
+            asked[v.code] = fix
             shown = shown_source(source, line, (col, end_col if end_line == line else None),
                            _underlined(v, site, bound))
-            collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix,
-                                     help=v.help or fix_sentence(v.message), shapes=site_shapes(site), **shown))
+            collect(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix,
+                            help=v.help or fix_sentence(v.message), shapes=site_shapes(site), **shown), v.calls)
+        if getattr(where, "facts_from_calls", ()):
+            checked_with_facts.setdefault((line, col), []).append(asked)
 
     def flag(node, v: Violation, fix_node) -> None:
         if select is not None and not select(v.code):
             return
+        if v.calls:  # flagged under a caller's facts: only a fix at the cause, in the caller's code
+            v = replace(v, fix_suffix=None, fix_result_suffix=None, fix_argument=None)
         line, col = node.lineno, source.char_col(node.lineno, node.col_offset) + 1
         end_line = node.end_lineno or line
         end_col = source.char_col(end_line, node.end_col_offset or 0) + 1
-        collected.append(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message,
-                                 _fix(source, v, fix_node, None, None, statement=node), help=v.help or fix_sentence(v.message),
-                                 **shown_source(source, line, (col, end_col if end_line == line else None), None)))
+        fix = _fix(source, v, fix_node, None, None, statement=node)
+        fix = fix if fix is None or names_bound(v, line) else None
+        collect(Finding(path, line, col, v.code, end_line, end_col, v.severity, v.message, fix,
+                        help=v.help or fix_sentence(v.message),
+                        **shown_source(source, line, (col, end_col if end_line == line else None), None)), v.calls)
+
+    calls_of: Dict[int, tuple] = {}  # id(finding) -> the lines of the calls whose facts decided it
+    checked_with_facts: Dict[tuple, list] = {}  # a site's position -> {code: fix} of each run with a caller's facts
+    bound_names: list = []
+
+    def collect(finding: Finding, calls: tuple) -> None:
+        collected.append(finding)
+        if calls:
+            calls_of[id(finding)] = calls
+
+    def names_bound(v: Violation, line: int) -> bool:
+        """Whether every name the fix writes is bound where it goes (fix_names)."""
+        written = fix_names.written_names(v)
+        if not written:
+            return True
+        if not bound_names:
+            bound_names.append(fix_names.BoundNames(tree, module_constants.constants(text), whole))
+        return bound_names[0].all_bound(written, line)
 
     # the file's blocks, for checks that read more than parse_relevant kept (parsed once, on demand)
     blocks = getattr(tree, "file_blocks", None) or WholeFile(tree, text)
@@ -312,11 +345,12 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
         collected.append(Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error",
                                  "file is nested too deeply to analyse; it was skipped"))
     cache: Dict[int, object] = {}
-    first_at: Dict[tuple, Finding] = {}  # one finding per position and code (a helper checked from two calls)
+    at: Dict[tuple, List[Finding]] = {}  # the findings at each position and code (a helper checked from two calls)
     for f in collected:
         if not (noqa and suppressed(f.code, f.line, source.lines, cache)):
-            first_at.setdefault((f.line, f.column, f.code), f)
-    unique = sorted(first_at.values())
+            at.setdefault((f.line, f.column, f.code), []).append(f)
+    unique = sorted(caller_facts.one_finding(found, calls_of, checked_with_facts.get(key[:2], ()))
+                    for key, found in at.items())
     return FileResult(path, unique, stats)
 
 
@@ -634,6 +668,16 @@ def _is_int_literal(node) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
     return isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool)
+
+
+def _sized_by_tensors(site: Site, v: Violation) -> Violation:
+    """The finding checked again with its sizes written as the tensors' own (`self.centers.size(1)`), for a
+    fix whose size a name gave (`feat_dim` from `__init__`'s parameter) that the function does not bind."""
+    with sizes_by_name():
+        again = next((w for w in check(site) if w.code == v.code), None)
+    if again is None or again.message == v.message:
+        return replace(v, fix_suffix=None, fix_result_suffix=None, fix_argument=None)
+    return replace(again, calls=v.calls)
 
 
 def _underlined(v: Violation, site: Site, bound):

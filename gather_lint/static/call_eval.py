@@ -13,7 +13,7 @@ from . import default_dtype_buffers, dict_items, distribution_values, head_colum
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import data_loaders, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import tensor_ops as ops
-from ..contract import Domain
+from ..contract import Domain, sizes_by_name
 from ..rules import check
 from ..dims import Shape, normalize_dim, value
 from .calls import value_facts
@@ -38,7 +38,9 @@ class CallMixin:
                     site, values = built
                     default_dtype_buffers.mark(self, site, bound)  # GL016: a fresh buffer's float32 is certain
                     own_max_sizes.check_site(self, node, site, bound)  # GL011: zeros(.., ids.max()) written at ids
-                    violations = shift_evidence.kept(self, site, bound, check(site))  # GL007: logits and labels
+                    with sizes_by_name(bool(self.facts_from_calls)):  # a fix right for every caller
+                        violations = check(site)
+                    violations = shift_evidence.kept(self, site, bound, violations)  # GL007: logits and labels
                     self.report(node, site, violations, bound, self)
                     if not normalised_axis.check(self, node, site, bound):  # GL018, its softmax found by syntax
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark

@@ -76,6 +76,7 @@ class ModuleContext:
                 interp.call_depth = MAX_DEPTH  # no calls out of __init__ for this
                 interp.class_name = class_name
                 interp._building = True  # super().__init__(...) runs the parent's (class_lineage)
+                interp.reports = False
                 interp.run_function(init, dict(facts))
                 self._attributes[key] = {
                     k: attribute_stores.held(value, stores.get(k[5:])) for k, value in interp.env.items()
@@ -156,7 +157,10 @@ class ModuleContext:
             facts.update(_defaults(callee, len(args), kwargs))
         if summary_only and not facts:
             return self.analyse(callee)
-        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts, silent)
+        # a run for a quiet caller (one computing a result only) reports nothing: memoised apart, so that a
+        # reporting caller with the same facts later runs it again instead of finding its findings dropped
+        quiet = silent or not caller.reports
+        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts, quiet)
         try:
             if key in self._memo:
                 self.fitted_at[id(node)] = self._fitted.get(key)
@@ -164,13 +168,15 @@ class ModuleContext:
         except TypeError:
             return None  # an unhashable fact: do not memoise, do not analyse
         self._memo[key] = None  # recursion guard
-        context = f" (facts from the call at line {node.lineno})"
+        line = node.lineno
         batch_of_one = getattr(caller, "batch_of_one", False) or any(
             isinstance(v, ListVal) and len(v.items) == 1 for v in facts.values())  # `f([sample])`
-        interp = self._make(lambda *a: None, lambda *a: None) if summary_only or silent else self._make(
-            _reporter(caller, callee, node, len(args) - len(node.args), context, batch_of_one),
+        interp = self._make(lambda *a: None, lambda *a: None) if summary_only or quiet else self._make(
+            _reporter(caller, callee, node, len(args) - len(node.args), line, batch_of_one),
             lambda flagged, violation, fix_node: caller.flag(node if isinstance(flagged, PassedIn) else flagged,
-                                                             _from_call(violation, context), fix_node))
+                                                             _from_call(violation, line), fix_node))
+        interp.reports = not (summary_only or quiet)
+        interp.facts_from_calls = (line,) + caller.facts_from_calls
         interp.module = self
         interp.call_depth = caller.call_depth + 1
         interp.ones_passed = degenerate_softmax.ones_passed(caller, facts, instance_facts)  # a size 1 from data
@@ -186,12 +192,12 @@ class ModuleContext:
         return result
 
 
-def _reporter(caller, callee, node: ast.Call, implicit: int, context: str, batch_of_one: bool):
+def _reporter(caller, callee, node: ast.Call, implicit: int, line: int, batch_of_one: bool):
     """The callee's site findings go to the caller, a dim the caller passed in at the caller's call.
     When the caller passes a one-item list (a batch of one, as a per-sample reference does), an index's
     size 1 may be that batch's and not an unexpanded dim: GL005 is left to the callee's own analysis."""
     def report(call, site, violations, bound=None, where=None):
-        violations = [_from_call(v, context) for v in violations if not (batch_of_one and v.code == "GL005")]
+        violations = [_from_call(v, line) for v in violations if not (batch_of_one and v.code == "GL005")]
         stay, moved, at_caller = passed_dims.moved(callee, node, implicit, violations, bound)
         if moved:
             caller.report(node, site, moved, at_caller, where)
@@ -207,12 +213,20 @@ def _joined(returns):
     return result
 
 
-def _from_call(v, context: str):
-    """A callee's finding under one caller's facts. Its fixes would edit the callee, which serves
-    other calls too (a `.long()` there hides a float index the caller still uses elsewhere): only a
-    fix at the cause, in the caller's own code (the `/` that made the float), is kept."""
-    return replace(v, message=v.message + context, fix_suffix=None, fix_dim=None, fix_result_suffix=None,
-                   fix_keyword=None, fix_statement=None, fix_argument=None)
+def _from_call(v, line: int):
+    """A callee's finding under one caller's facts, noting the call (the analyzer names the calls once).
+    Its fixes would edit the callee, which serves other calls too (a `.long()` there hides a float index
+    the caller still uses elsewhere, a dim made for this caller's values is another's mistake): kept are a
+    fix at the cause, in the caller's own code (the `/` that made the float), and the shape fixes written
+    in the callee's own names (`.expand(-1, x.size(1))`, `.squeeze(-1)`), which the analyzer keeps only
+    when every call that checked the site with facts asks for the same one."""
+    shape_fix = v.code in _SHAPE_FIXES
+    return replace(v, calls=v.calls + (line,), fix_suffix=v.fix_suffix if shape_fix else None, fix_dim=None,
+                   fix_result_suffix=v.fix_result_suffix if shape_fix else None, fix_keyword=None,
+                   fix_statement=None, fix_argument=v.fix_argument if shape_fix else None)
+
+
+_SHAPE_FIXES = ("GL001", "GL005", "GL006", "GL009")  # their fixes add or drop dims, sized by the tensor's own size
 
 
 def _partly_known(facts, args, kwargs) -> bool:

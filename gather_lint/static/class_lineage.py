@@ -64,6 +64,7 @@ def run_parent_init(interp, args: list, kwargs: dict) -> None:
     facts.update(_defaults(init, len(args) + 1, kwargs))
     sub = module._make(lambda *a: None, lambda *a: None)
     sub.module, sub.call_depth, sub.class_name, sub._building = module, interp.call_depth, interp.class_name, True
+    sub.reports = False  # calls it makes are quiet runs (calls.py)
     sub.run_function(init, facts)
     interp.env.update({k: v for k, v in sub.env.items() if k.startswith("self.") and k.count(".") == 1})
     interp.informal |= sub.informal

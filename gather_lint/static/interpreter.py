@@ -40,6 +40,9 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self._comment_used = False
         self.class_name: Optional[str] = None  # set while analysing a method
         self.instance = None  # modules.InstanceVal whose method this is, when called on a known instance
+        # the lines of the calls whose facts this run has, innermost first (calls.py); () for its own facts
+        self.facts_from_calls: tuple = ()
+        self.reports = True  # False for a run that only computes a result (calls.py: a quiet run)
         self.in_function = False  # False for the module body: a script's driver
         self.function = None  # the def being analysed (None for the module body)
         self.depth = 0

@@ -172,6 +172,9 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         if shape is not None:
             found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]))
             shaped, shaped_indent = match.group(1), indent
+            for name, more in parse_named_entries(line.strip()):  # `x: (B, D), idx: (K,)`: one line, several
+                if name in wanted and name not in found:
+                    found[name] = (more, None)
         else:
             entry, entry_indent, entry_text = match.group(1), indent, rest
     return found
