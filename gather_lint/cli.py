@@ -220,7 +220,7 @@ def _held_back_note(held: int) -> str:
 
 def _shapes_command(argv: List[str]) -> int:
     """`gather-lint shapes FILE[:LINE]`: every tensor fact per function and where it came from."""
-    from . import shapes_listing
+    from . import notebook, shapes_listing
     from .files import UnreadableFile, read_source
     from .static.analyzer import explain_shapes
 
@@ -229,11 +229,18 @@ def _shapes_command(argv: List[str]) -> int:
     path, _, line_text = argv[0].partition(":")
     if line_text and not line_text.isdigit():
         return _usage(f"{argv[0]}: LINE must be a number")
+    if line_text and path.endswith(".ipynb"):
+        return _usage(f"{argv[0]}: a notebook's facts are listed for all its cells; give the notebook without :LINE")
     faults: list = []  # a function whose analysis fails is given up alone; the others are still listed
     try:
         text = read_source(path)
-        scopes = explain_shapes(text, path, int(line_text) if line_text else None, faults)
+        if path.endswith(".ipynb"):  # per cell, at lines within the cells, as findings are placed
+            listing = shapes_listing.render_blocks(notebook.shape_blocks(text, path, explain_shapes, faults))
+        else:
+            listing = shapes_listing.render(path, explain_shapes(text, path, int(line_text) if line_text else None, faults))
     except UnreadableFile as exc:
+        return _usage(f"{path}: {exc}")
+    except notebook.NotebookError as exc:
         return _usage(f"{path}: {exc}")
     except (SyntaxError, ValueError) as exc:
         return _usage(f"{path}: cannot parse: {exc}")
@@ -241,7 +248,7 @@ def _shapes_command(argv: List[str]) -> int:
         print(f"gather-lint: error: {path}: internal error while analysing this file ({type(exc).__name__}: {exc}); "
               "please report it with the file", file=sys.stderr)
         return EXIT_FINDINGS
-    sys.stdout.write(shapes_listing.render(path, scopes))
+    sys.stdout.write(listing)
     for f in faults:
         print(f"gather-lint: error: {f.path}:{f.line}: {f.message}", file=sys.stderr)
     return EXIT_FINDINGS if faults else EXIT_CLEAN

@@ -82,7 +82,51 @@ def _relocate(f: Finding, path: str, where) -> Finding:
         fix = tuple(moved) if moved else None
     return replace(f, path=f"{path}:cell {cell}", line=line,
                    end_line=end_line if end_cell == cell else line, end_column=f.end_column if end_cell == cell else f.column,
-                   fix=fix)
+                   fix=fix, message=cell_lines(f.message, cell, where),
+                   help=cell_lines(f.help, cell, where) if f.help else f.help)
+
+
+_LINE = re.compile(r"\bline (\d+)\b")
+
+
+def cell_lines(text: str, cell: int, where) -> str:
+    """'line 9' in a message (where a value was made) counted within the cells, as positions are: 'line 5'
+    in the finding's own cell, 'line 2 of cell 2' in another."""
+    def local(match) -> str:
+        number = int(match.group(1))
+        if not 0 < number <= len(where):
+            return match.group(0)
+        at_cell, at_line = where[number - 1]
+        return f"line {at_line}" if at_cell == cell else f"line {at_line} of cell {at_cell}"
+    return _LINE.sub(local, text)
+
+
+def shape_blocks(text: str, path: str, explain, faults: list) -> List[Tuple[str, list]]:
+    """`gather-lint shapes` of a notebook: explain (analyzer.explain_shapes) over the cells run together,
+    then one block per function (`nb.ipynb:cell 4:1 f`) and per cell of top-level code (`nb.ipynb:cell 2`),
+    each fact at its line within its cell. Faults found are relocated in place."""
+    module, where = combined(code_cells(load(text)))
+    found: list = []
+    scopes = explain(module, path, None, found)
+    faults.extend(_relocate(f, path, where) for f in found)
+    blocks: List[Tuple[str, list]] = []
+    for name, first, trace in scopes:
+        if name != "<module>":
+            cell, line = where[first - 1] if 0 < first <= len(where) else (None, first)
+            blocks.append((f"{path}:cell {cell}:{line} {name}", [_in_cell(row, where) for row in trace]))
+            continue
+        for line, variable, fact in trace:  # top-level code: a block per cell, in order
+            cell, in_cell = where[line - 1] if 0 < line <= len(where) else (None, line)
+            heading = f"{path}:cell {cell}"
+            if not blocks or blocks[-1][0] != heading:
+                blocks.append((heading, []))
+            blocks[-1][1].append((in_cell, variable, fact))
+    return blocks
+
+
+def _in_cell(row, where):
+    line, variable, fact = row
+    return (where[line - 1][1] if 0 < line <= len(where) else line), variable, fact
 
 
 def _hide_magics(source: str) -> str:

@@ -10,11 +10,16 @@ _HEADERS = ("line", "name", "shape", "dtype", "from", "values")
 
 def render(path: str, scopes: Sequence[tuple]) -> str:
     """One block per function (`path:line name`), then a row per fact; widths fit the widest cell."""
-    rows = [_cells(line, variable, fact) for _, _, trace in scopes for line, variable, fact in trace]
+    return render_blocks([(f"{path}:{first} {name}", trace) for name, first, trace in scopes])
+
+
+def render_blocks(blocks: Sequence[tuple]) -> str:
+    """(heading, [(line, variable, fact)]) blocks, as render() lays them out (a notebook's: one per cell)."""
+    rows = [_cells(line, variable, fact) for _, trace in blocks for line, variable, fact in trace]
     widths = [max([len(h)] + [len(r[k]) for r in rows]) for k, h in enumerate(_HEADERS)]
     out: List[str] = []
-    for name, first, trace in scopes:
-        out.append(f"{path}:{first} {name}")
+    for heading, trace in blocks:
+        out.append(heading)
         out.append(_row(_HEADERS, widths))
         out.extend(_row(_cells(line, variable, fact), widths) for line, variable, fact in trace)
     return "".join(line + "\n" for line in out)

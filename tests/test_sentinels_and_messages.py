@@ -250,3 +250,88 @@ def test_runtime_padding_still_gets_padding_advice(torch):
     assert "made for a larger size than 10" in too_large
     with pytest.raises(RuntimeError, match="out of bounds"):
         torch.randn(2, 10).gather(1, torch.tensor([[0, 12]]))
+
+
+# ----- notebooks: lines inside messages counted within cells, and `gather-lint shapes` per cell -----
+
+def _notebook(tmp_path, *cells: str):
+    import json
+
+    data = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# notes\n"]}] + [
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+         "source": textwrap.dedent(c).lstrip("\n").splitlines(keepends=True)} for c in cells],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(data, indent=1))
+    return path
+
+
+PADDED_CELL = """
+import torch
+%matplotlib inline
+logps = torch.randn(2, 3, 5).log_softmax(-1)
+labels = torch.randint(5, (2, 3))
+labels[:, 0] = -100
+"""
+FLOAT_CELL = """
+scores = torch.randn(4, 10)
+half = scores.argmax(1) / 2
+picked = logps.gather(-1, labels.unsqueeze(-1))
+z = torch.gather(scores, 1, half.long().unsqueeze(1))
+w = torch.gather(scores, 1, half.unsqueeze(1))
+"""
+
+
+def test_notebook_messages_count_lines_within_cells(tmp_path, torch):
+    from gather_lint.api import lint_file
+
+    path = _notebook(tmp_path, PADDED_CELL, FLOAT_CELL)
+    found = {f.code: f for f in lint_file(str(path)).findings}
+    padded, made_float = found["GL011"], found["GL008"]
+    assert padded.path.endswith("nb.ipynb:cell 3") and padded.line == 3
+    assert "(set at line 5 of cell 2)" in padded.message  # the -100 written in the cell before
+    assert made_float.path.endswith("nb.ipynb:cell 3") and made_float.line == 5
+    assert "`/` at line 2)" in made_float.message  # the division two lines up, in the same cell
+    # what torch does with the cells run in order
+    scope: dict = {}
+    exec(PADDED_CELL.replace("%matplotlib inline\n", ""), scope)
+    exec(FLOAT_CELL.split("picked")[0], scope)
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        scope["logps"].gather(-1, scope["labels"].unsqueeze(-1))
+    with pytest.raises(RuntimeError, match="int64"):
+        torch.gather(scope["scores"], 1, scope["half"].unsqueeze(1))
+
+
+def test_notebook_line_outside_the_cells_is_left_as_it_is():
+    from gather_lint.notebook import cell_lines
+
+    where = [(2, 1), (2, 2), (4, 1)]
+    assert cell_lines("made at line 3, then line 1, and line 9", 4, where) == \
+        "made at line 1, then line 1 of cell 2, and line 9"
+
+
+def test_shapes_lists_a_notebook_per_cell(tmp_path):
+    import subprocess
+    import sys
+
+    path = _notebook(tmp_path, PADDED_CELL, FLOAT_CELL, """
+    def f(a):
+        # a: [B, N]
+        ids = a.topk(2, dim=1).indices
+        return ids
+    """)
+    out = subprocess.run([sys.executable, "-m", "gather_lint", "shapes", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    blocks = out.stdout.split(str(path))[1:]
+    headings = [b.splitlines()[0] for b in blocks]
+    assert headings == [":cell 2", ":cell 3", ":cell 4:1 f"]
+    rows = {b.splitlines()[0]: [r.split()[:3] for r in b.splitlines()[2:]] for b in blocks}
+    assert ["3", "logps", "[2,"] in rows[":cell 2"]  # line 3 of its cell, after the skipped magic
+    assert ["1", "scores", "[4,"] in rows[":cell 3"]
+    assert ["3", "ids", "[B,"] in rows[":cell 4:1 f"]
+    with_line = subprocess.run([sys.executable, "-m", "gather_lint", "shapes", f"{path}:3"], capture_output=True, text=True)
+    assert with_line.returncode == 2 and "listed for all its cells" in with_line.stderr
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text('{"cells": 3}')
+    out = subprocess.run([sys.executable, "-m", "gather_lint", "shapes", str(broken)], capture_output=True, text=True)
+    assert out.returncode == 2 and "not a notebook" in out.stderr and "Traceback" not in out.stderr
