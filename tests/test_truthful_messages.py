@@ -6,7 +6,6 @@ position 0; GL022 needs scores that are tensors, not two Python numbers; GL007 n
 two tensors sliced alike; a `Float[...]` annotation on a tensor the code uses as an index is a contradiction
 to report as such, not a raise, while a float the code makes stays an error (GL008).
 """
-import textwrap
 
 import pytest
 
@@ -205,3 +204,123 @@ def test_torch_same_slice_scores_each_token_at_its_own_position(torch):
     next_token = logits[:, :-1].gather(-1, labels[:, 1:].unsqueeze(-1)).squeeze(-1)
     assert torch.equal(same, own)  # each token read at the position that predicts it, as the message says
     assert not torch.equal(same, next_token)
+
+
+# ----- GL008: a float annotation that the code's own use contradicts ----------------------------------
+
+FACE_NORMALS = '''
+from __future__ import annotations
+
+import torch
+from jaxtyping import Float
+from torch import Tensor
+
+
+def vertex_normals(vertices: Float[Tensor, "num_vertices 3"], faces: Float[Tensor, "num_faces 3"]):
+    v0 = vertices[faces[:, 0]]
+    v1 = vertices[faces[:, 1]]
+    v2 = vertices[faces[:, 2]]
+    n = torch.cross(v1 - v0, v2 - v0, dim=-1)
+    normals = torch.zeros_like(vertices)
+    normals.index_add_(0, faces[:, 0], n)
+    return normals
+'''
+
+
+def test_float_annotation_used_as_index_is_one_warning_naming_both():
+    [finding] = _findings(FACE_NORMALS, "GL008")
+    assert finding.severity == "warning" and finding.line == 10
+    assert '`Float[Tensor, "num_faces 3"]`' in finding.message
+    assert "`vertices[faces[:, 0]]` uses `faces[:, 0]` as an index" in finding.message
+    assert "raises" not in finding.message
+    assert '`Int[Tensor, "num_faces 3"]`' in finding.help
+    assert finding.fix is None  # nothing to apply: which side is wrong is the author's call
+
+
+def test_torch_the_use_runs_with_the_long_tensor_the_annotation_misnames(torch):
+    scope: dict = {}
+    exec(FACE_NORMALS, scope)
+    vertices = torch.randn(4, 3)
+    faces = torch.tensor([[0, 1, 2], [0, 2, 3]])  # long, as the function's use needs
+    assert scope["vertex_normals"](vertices, faces).shape == (4, 3)  # nothing raises
+    with pytest.raises(IndexError, match="tensors used as indices must be long"):
+        scope["vertex_normals"](vertices, faces.float())  # only a float tensor, as annotated, would
+
+
+def test_severity_per_finding_reaches_json_and_sarif(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "normals.py"
+    path.write_text(FACE_NORMALS.lstrip() + "\n\ndef rows(x: Float[Tensor, 'n d'], k: Float[Tensor, 'm']):\n"
+                    "    return x.index_select(0, (k / 2).floor())\n")
+    run = subprocess.run([sys.executable, "-m", "gather_lint", "--isolated", "--no-cache", "--format", "json",
+                          str(path)], capture_output=True, text=True)
+    levels = sorted((f["line"], f["severity"]) for f in json.loads(run.stdout) if f["code"] == "GL008")
+    divided = path.read_text().splitlines().index("    return x.index_select(0, (k / 2).floor())") + 1
+    assert levels == [(9, "warning"), (divided, "error")]  # the division is the code's own float: still an error
+    run = subprocess.run([sys.executable, "-m", "gather_lint", "--isolated", "--no-cache", "--format", "sarif",
+                          str(path)], capture_output=True, text=True)
+    results = json.loads(run.stdout)["runs"][0]["results"]
+    assert sorted(r["level"] for r in results if r["ruleId"] == "GL008") == ["error", "warning"]
+
+
+FLOAT_MADE_HERE = '''
+import torch
+from jaxtyping import Float, Int64
+from torch import Tensor
+from torchtyping import TensorType
+
+
+def {name}(x: Float[Tensor, "b n"], picks: {annotation}):
+    {body}
+'''
+
+
+@pytest.mark.parametrize("name,annotation,body,severity", [
+    # only the annotation says float: a contradiction
+    ("quoted", "\"Float[Tensor, 'b k']\"", "return x.gather(1, picks)", "warning"),
+    ("torchtyping", 'TensorType["b", "k", torch.float32]', "return x.gather(1, picks)", "warning"),
+    ("viewed", 'Float[Tensor, "b k"]', "return x.gather(1, picks.view(-1, 2).contiguous())", "warning"),
+    # the code makes the float: torch raises
+    ("divided", 'Int64[Tensor, "b k"]', "return x.gather(1, picks / 2)", "error"),
+    ("divided_annotated", 'Float[Tensor, "b k"]', "idx = picks / 2\n    return x.gather(1, idx)", "error"),
+    ("cast", 'Float[Tensor, "b k"]', "idx = picks.float()\n    return x.gather(1, idx)", "error"),
+    ("rebound", 'Float[Tensor, "b k"]', "picks = picks.float()\n    return x.gather(1, picks)", "error"),
+    ("randn", 'Int64[Tensor, "b k"]', "idx = torch.randn(2, 2)\n    return x.gather(1, idx)", "error"),
+])
+def test_float_from_the_code_stays_an_error(name, annotation, body, severity, torch):
+    code = FLOAT_MADE_HERE.format(name=name, annotation=annotation, body=body)
+    [finding] = _findings(code, "GL008")
+    assert finding.severity == severity, finding.message
+    if severity == "error":
+        assert "torch raises" in finding.message
+        picks = torch.tensor([[0, 1], [1, 0]])
+        body_code = "\n".join(line.strip() for line in body.splitlines()).replace("return ", "out = ")
+        with pytest.raises(RuntimeError, match="int32/int64|Long|dtype"):
+            exec("import torch\n" + body_code, {"x": torch.randn(2, 3), "picks": picks})
+    else:
+        assert "raises" not in finding.message and "contradicts the use" in finding.message
+        assert "torch.long" in finding.help or "Int[" in finding.help
+
+
+FACES_IN_A_LOOP = '''
+import torch
+from jaxtyping import Float
+from torch import Tensor
+
+
+def face_sums(vertices: Float[Tensor, "num_vertices 3"], faces: Float[Tensor, "num_faces 3"]):
+    sums = vertices.clone()  # [num_vertices, 3]
+    for i in range(faces.shape[0]):
+        sums = sums + vertices[faces[i]].sum(0)
+        sums.index_add_(0, faces[i], vertices[faces[i]])
+    return sums
+'''
+
+
+def test_float_annotation_used_as_index_in_a_loop_is_one_warning():
+    found = _findings(FACES_IN_A_LOOP, "GL008")
+    assert [(f.line, f.severity) for f in found] == [(10, "warning")]
+    assert "`vertices[faces[i]]` uses `faces[i]` as an index" in found[0].message

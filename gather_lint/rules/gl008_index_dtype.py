@@ -14,6 +14,12 @@ Embedding lookups (``nn.Embedding``, ``F.embedding``) take int64 or int32 ids to
 used as segment ids (``emb(tokens >= offset)``) raises ``Expected tensor for argument #1 'indices' to
 have one of the following scalar types: Long, Int; but got CPUBoolType instead``.
 
+A parameter annotated as floats (``faces: Float[Tensor, "num_faces 3"]``) that the function uses as an
+index, with nothing in the code making it float, is no evidence of a raise: the code's own use says the
+tensor holds integers, so the annotation is the likelier mistake. That is reported as a warning naming the
+annotation and the use, once per parameter, not as a torch error; a float the code makes (``/``,
+``.float()``, ``torch.randn``) stays an error.
+
 Plain subscripts are checked too (``x[key]``, ``x[key] = v``, ``x[rows, key] += v``): a float key
 raises ``IndexError: tensors used as indices must be long, int, byte or bool tensors``. The key is
 taken as float when its dtype is known to be floating, or when it is made by an expression whose
@@ -23,7 +29,7 @@ assigned so.
 """
 from typing import Optional
 
-from ..contract import ERROR, Site, Violation, is_empty, named
+from ..contract import ERROR, WARNING, Site, Violation, is_empty, named
 from ..ops import GATHER, SCATTER, TAKE_ALONG
 
 EMPTY_SKIPS_DTYPE = (GATHER, SCATTER)
@@ -131,4 +137,17 @@ def check_subscript_key(subscript: str, key: str, dtype: str, domain, made: str 
         f"IndexError (tensors used as indices must be long, int, byte or bool tensors); "
         + ("make it with `//` instead of `/`, or convert it with `.long()`" if division else "convert it with `.long()`"),
         **(_fix(domain, dtype) if dtype != "floating" else {}),
+    )
+
+
+def annotation_contradicts_use(use: str, param: str, annotation: str, dtype: str, corrected: str) -> Violation:
+    """`param: Float[...]` used as an index, and nothing in the code makes it float: the annotation and the use
+    disagree, and the use (integer positions) is the likelier truth. A warning, since no raise is certain.
+    `use`: how the code uses it, e.g. "`v[faces[:, 0]]` uses `faces[:, 0]` as an index"."""
+    return Violation(
+        CODE, WARNING,
+        f"`{param}` is annotated `{annotation}` ({dtype}) but {use}, which holds integer positions; nothing in "
+        f"the code makes it {dtype}, so the annotation contradicts the use; "
+        f"correct the annotation (`{corrected}`) or, if the values really are {dtype}, convert them with `.long()`",
+        help=f"correct the annotation (`{corrected}`) or, if the values really are {dtype}, convert them with `.long()`",
     )

@@ -25,7 +25,7 @@ from ..rules import gl017_advanced_index_per_row as per_row
 from . import tensor_ops as ops
 from .normalised_axis import assigned_value
 from .tensor_ops import FLOAT_DTYPES
-from . import text_scan
+from . import declared_index_dtypes, text_scan
 from .tree_walk import called_name
 from .values import SeqVal, TensorVal
 
@@ -70,6 +70,12 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
             if owner is None and (item.domain is None or item.domain.made_float is None):
                 continue  # `self.optimizer.state[param] = ...`: an unknown owner may be a dict keyed by tensors
             violation = index_dtype.check_subscript_key(segment(node), segment(element), item.dtype, item.domain)
+            if item.domain is None or item.domain.made_float is None:  # only an annotation may say float
+                use = f"`{segment(node)}` uses `{segment(element)}` as an index"
+                declared = declared_index_dtypes.contradicted(interp, element, use, item.dtype)
+                if declared is None:
+                    continue  # this parameter's contradiction is reported at its first use
+                violation = declared or violation
         else:
             # following names to their assignment walks the function once: in scripts only, as the prefilter
             made = float_made(element, interp.function, node.lineno, 0 if _script(interp.source) else _MAX_NAMES)

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
-from . import sentinel_masks, shift_evidence, written_text
+from . import declared_index_dtypes, sentinel_masks, shift_evidence, written_text
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -41,6 +41,7 @@ class CallMixin:
                     with sizes_by_name(bool(self.facts_from_calls)):  # a fix right for every caller
                         violations = check(site)
                     violations = shift_evidence.kept(self, site, bound, violations)  # GL007: logits and labels
+                    violations = declared_index_dtypes.restated(self, site, bound, violations)  # GL008: annotation
                     self.report(node, site, violations, bound, self)
                     if not normalised_axis.check(self, node, site, bound):  # GL018, its softmax found by syntax
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark

@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..contract import ERROR, Violation
 from ..dims import dim_text, must_exceed, value
+from . import declared_index_dtypes
 from .constant_ids import literal_ints
 from .values import DimVal, TensorVal
 from .text_scan import file_test
@@ -37,7 +38,14 @@ def check_dtype(interp, node, ids_node, ids, what: str) -> None:
     """GL008 for a lookup whose ids have a known dtype it rejects."""
     if not isinstance(ids, TensorVal) or ids.dtype is None or ids.dtype in _ACCEPTED:
         return
-    interp.flag(node, dtype_message(interp.source.segment(ids_node), ids.dtype, what), None)
+    text = interp.source.segment(ids_node)
+    violation = dtype_message(text, ids.dtype, what)
+    if ids.domain is None or ids.domain.made_float is None:  # a float only an annotation says is a contradiction
+        declared = declared_index_dtypes.contradicted(interp, ids_node, f"{what} takes `{text}` as its ids", ids.dtype)
+        if declared is None:
+            return  # this parameter's contradiction is reported at its first use
+        violation = declared or violation
+    interp.flag(node, violation, None)
 
 
 def dtype_message(text: str, dtype: str, what: str) -> Violation:
