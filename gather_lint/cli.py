@@ -158,12 +158,12 @@ def _config(args, paths) -> Config:
 def _fix_command(args, config, files, missing) -> int:
     """--diff prints what --fix would change (exit 1 if anything); --fix writes it and reports what is left."""
     from . import fixes
-    from .files import UnreadableFile, read_source
+    from .files import UnreadableFile, UnwritableFile, encoded, read_source_and_encoding
 
-    changed, remaining, held = 0, [], 0
+    changed, remaining, held, kept_back = 0, [], 0, 0
     for path in files:
         try:
-            text = read_source(path, sys.stdin)
+            text, encoding = read_source_and_encoding(path, sys.stdin)
         except UnreadableFile as exc:
             print(f"gather-lint: error: {path}: {exc}", file=sys.stderr)
             continue
@@ -181,30 +181,35 @@ def _fix_command(args, config, files, missing) -> int:
             return _usage(str(exc))
         left = lint(fixed) if done else result.findings
         held += fixes.held_back(left, args.unsafe_fixes)
+        tried = len(fixes.applicable(left, args.unsafe_fixes))  # before a failed write puts every finding back
         if args.diff:
             if done:
                 sys.stdout.write(fixes.unified_diff(shown, text, fixed))
-                changed += 1
-            continue
-        if path == "-":
+        elif path == "-":
             sys.stdout.write(fixed)
         elif done:
             try:
-                with open(path, "w", encoding="utf-8", newline="") as handle:
-                    handle.write(fixed)
+                data = encoded(fixed, encoding)  # before opening: a file it cannot hold is left untouched
+                with open(path, "wb") as handle:
+                    handle.write(data)
+            except UnwritableFile as exc:
+                print(f"gather-lint: error: {path}: {exc}", file=sys.stderr)
+                done, left = [], result.findings
             except OSError as exc:
                 print(f"gather-lint: error: {path}: cannot write the fixes ({exc.strerror or exc})", file=sys.stderr)
                 done, left = [], result.findings
         changed += bool(done)
         remaining.extend(left)
+        kept_back += tried
     files_word = f"{changed} file{'s' if changed != 1 else ''}"
+    notes = _held_back_note(held) + _unfixed_note(fixes.without_fix(remaining), kept_back)
     if args.diff:
-        print(f"{files_word} would be changed.{_held_back_note(held)}", file=sys.stderr)
+        print(f"{files_word} would be changed.{notes}", file=sys.stderr)
         return EXIT_USAGE if missing else (EXIT_FINDINGS if changed else EXIT_CLEAN)
     if "-" not in files:
         report.write(sorted(remaining), args.format, sys.stdout, False)
-    print(f"Fixed {files_word}; {len(remaining)} problem{'s' if len(remaining) != 1 else ''} left."
-          f"{_held_back_note(held)}", file=sys.stderr)
+    print(f"Fixed {files_word}; {len(remaining)} problem{'s' if len(remaining) != 1 else ''} left.{notes}",
+          file=sys.stderr)
     if missing:
         return EXIT_USAGE
     return EXIT_FINDINGS if remaining and not args.exit_zero else EXIT_CLEAN
@@ -216,6 +221,19 @@ def _held_back_note(held: int) -> str:
         return ""
     return (f" {held} finding{'s have' if held != 1 else ' has'} an unsafe fix held back; "
             f"add --unsafe-fixes to apply {'them' if held != 1 else 'it'} (review the result).")
+
+
+def _unfixed_note(unfixable, kept_back: int) -> str:
+    """Why findings were left besides a held-back unsafe fix: none exists for them (with their codes), or
+    a fix was tried and not kept (the fixed code did not parse, or still had the finding, or had a new one)."""
+    note = ""
+    if unfixable:
+        codes = ", ".join(sorted({f.code for f in unfixable}))
+        note += f" {len(unfixable)} finding{'s have' if len(unfixable) != 1 else ' has'} no automatic fix ({codes})."
+    if kept_back:
+        note += (f" {kept_back} fix{'es were' if kept_back != 1 else ' was'} not applied: the fixed code did not parse, "
+                 "or still had the finding, or had a new one.")
+    return note
 
 
 def _shapes_command(argv: List[str]) -> int:

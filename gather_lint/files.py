@@ -73,13 +73,24 @@ def _excluded(path: str, name: str, patterns: Sequence[str]) -> bool:
     return any(fnmatch(name, p) or fnmatch(normal, p) or fnmatch(normal, "*/" + p) for p in patterns)
 
 
+class UnwritableFile(Exception):
+    """Fixed text that cannot be written back; the message says why. The file is left as it was."""
+
+
 def read_source(path: str, stdin=None) -> str:
     """Text of a file, decoded as Python does (BOM, coding cookie, UTF-8 default)."""
+    return read_source_and_encoding(path, stdin)[0]
+
+
+def read_source_and_encoding(path: str, stdin=None) -> Tuple[str, str]:
+    """(text, encoding): the text as read_source gives it, and the encoding to write it back in
+    (`utf-8-sig` when the file starts with a BOM, else its coding declaration, else UTF-8).
+    Line endings are kept as they are: the text holds the file's own `\\r\\n`."""
     try:
         if path == "-":
             raw = (stdin.buffer if hasattr(stdin, "buffer") else stdin).read()
             if isinstance(raw, str):
-                return raw
+                return raw, "utf-8"
         else:
             with open(path, "rb") as handle:
                 raw = handle.read()
@@ -89,9 +100,19 @@ def read_source(path: str, stdin=None) -> str:
         raise UnreadableFile(f"cannot read file: {exc.strerror or exc}") from None
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        return raw.decode(encoding)
+        return raw.decode(encoding), encoding
     except (SyntaxError, LookupError) as exc:
         raise UnreadableFile(f"cannot decode file: {exc}") from None
     except UnicodeDecodeError as exc:
         raise UnreadableFile(f"cannot decode file as {exc.encoding} (byte {exc.start}); "
                              f"add a coding declaration or save it as UTF-8") from None
+
+
+def encoded(text: str, encoding: str) -> bytes:
+    """`text` in the file's own encoding (read_source_and_encoding's), to write back whole: text the encoding
+    cannot hold is an error, never a file written in another encoding than it declares."""
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise UnwritableFile(f"the fixed code needs {exc.object[exc.start:exc.end]!r}, which the file's encoding "
+                             f"({encoding}) cannot hold; the file was left unchanged") from None

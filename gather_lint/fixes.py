@@ -34,6 +34,11 @@ def held_back(findings: Iterable[Finding], unsafe: bool) -> int:
     return sum(1 for f in findings if f.fix is not None and getattr(RULES_BY_CODE.get(f.code), "FIX", None) == "unsafe")
 
 
+def without_fix(findings: Iterable[Finding]) -> List[Finding]:
+    """Findings no --fix changes: the rule has no fix, or the shapes do not say which fix is right."""
+    return [f for f in findings if f.fix is None or getattr(RULES_BY_CODE.get(f.code), "FIX", None) is None]
+
+
 def apply(text: str, findings: Sequence[Finding], unsafe: bool = False,
           lint: Optional[Callable[[str], Sequence[Finding]]] = None,
           where: Optional[Callable[[Finding], bool]] = None) -> Tuple[str, List[Finding]]:
@@ -53,9 +58,20 @@ def apply(text: str, findings: Sequence[Finding], unsafe: bool = False,
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
+    """The change as `git diff` shows it: lines split at `\\n` only (a form feed or a lone `\\r` in the code is
+    no line break), and a last line without a newline marked `\\ No newline at end of file`, so the output
+    always ends with a newline and `patch` applies it."""
     shown = _diff_path(path)
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"a/{shown}", tofile=f"b/{shown}"))
+    out = []
+    for line in difflib.unified_diff(_lines(before), _lines(after), fromfile=f"a/{shown}", tofile=f"b/{shown}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _lines(text: str) -> List[str]:
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
 
 
 def _diff_path(path: str) -> str:
