@@ -8,7 +8,7 @@ from typing import List, Optional
 
 from . import __version__, api, report
 from .config import Config, ConfigError, find_pyproject, load, validate_cli_codes
-from .files import discover
+from .files import discover, explicitly_excluded
 from .findings import Stats
 from .selection import Selection, parse_codes
 
@@ -82,7 +82,13 @@ def _main(argv: Optional[List[str]]) -> int:
         config = _config(args, paths)
     except ConfigError as exc:
         return _usage(str(exc))
-    files, missing = discover(paths, config.exclude, config.force_exclude, config.root if config.source else ".")
+    root = config.root if config.source else "."
+    files, missing = discover(paths, config.exclude, config.force_exclude, root)
+    if ("-" in files and config.force_exclude and args.stdin_filename
+            and explicitly_excluded(args.stdin_filename, config.exclude, root)):
+        files.remove("-")  # an editor's buffer of an excluded file: nothing to report; --fix hands it back as it came
+        if args.fix:
+            _echo_stdin()
     for path in missing:
         print(f"gather-lint: error: {path}: no such file or directory", file=sys.stderr)
     if missing and not files:
@@ -134,6 +140,16 @@ def _subcommand(argv: List[str]):
         return (f"{', '.join(given)} does not apply to `{name}`; call it as `{_COMMANDS[name]}` "
                 f"(to lint a path named {name}, write ./{name})")
     return args.paths
+
+
+def _echo_stdin() -> None:
+    """stdin to stdout byte for byte (as text where a caller replaced the streams with text-only ones)."""
+    if hasattr(sys.stdin, "buffer") and hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(sys.stdin.buffer.read())
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(sys.stdin.read())
 
 
 def _config(args, paths) -> Config:

@@ -284,3 +284,17 @@ def test_fix_the_encoding_cannot_hold_leaves_the_file(tmp_path, capsys, monkeypa
     assert after == before and code == 1
     assert "the fixed code needs '→', which the file's encoding (iso-8859-1) cannot hold; the file was left unchanged" in err
     assert "Fixed 0 files; 1 problem left." in err
+
+
+def test_force_exclude_applies_to_the_stdin_filename(project):
+    """Editors pipe the buffer and name its path: an excluded one is not reported, and --fix returns it as it came."""
+    def piped(*args):
+        return subprocess.run([sys.executable, "-m", "gather_lint", "--no-cache", "--format", "concise", *args, "-"],
+                              cwd=project, input=BUG.encode(), capture_output=True)
+
+    for name, reported in (("model.py", True), ("third_party/vendored.py", False)):
+        linted = piped("--force-exclude", "--stdin-filename", name)
+        assert (b"GL005" in linted.stdout) is reported and linted.returncode == int(reported), linted.stderr
+        fixed = piped("--force-exclude", "--fix", "--unsafe-fixes", "--stdin-filename", name)
+        assert (fixed.stdout == BUG.encode()) is not reported and b"import torch\n" in fixed.stdout
+    assert b"GL005" in piped("--stdin-filename", "third_party/vendored.py").stdout  # named, without force-exclude
