@@ -196,6 +196,23 @@ def test_same_slice_of_a_model_output_with_labels_is_flagged():
     assert [f.line for f in _findings(MODEL_OUTPUT, "GL007")] == [8]  # `tree(x)` is no model
 
 
+LOSS_OPERANDS = """
+import torch
+import torch.nn.functional as F
+
+def step(out, y, s, t):
+    # out: [B, L, V], y: [B, L], s: [B, L, V], t: [B, L]
+    loss = F.cross_entropy(out.flatten(0, 1), y.flatten())
+    a = out[:, 1:].gather(-1, y[:, 1:].unsqueeze(-1))
+    b = s[:, 1:].gather(-1, t[:, 1:].unsqueeze(-1))
+    return loss, a, b
+"""
+
+
+def test_same_slice_of_a_loss_input_and_target_is_flagged():
+    assert [f.line for f in _findings(LOSS_OPERANDS, "GL007")] == [8]
+
+
 def test_torch_same_slice_scores_each_token_at_its_own_position(torch):
     logits = torch.randn(2, 5, 7).log_softmax(-1)
     labels = torch.randint(0, 7, (2, 5))

@@ -5,10 +5,11 @@ same way on purpose: nothing there predicts a next token. The pairing is the nex
 the gathered tensor is per-position predictions and the index holds the tokens scored:
 
 - predictions: a softmax/log_softmax of it, a name that says so (`logits`, `log_probs`, `logp`, `preds`),
-  an `.logits` attribute, or a model's output (a layer or a class of the file called on the ids, or a call
-  of something named as a model: `model(...)`, `self.lm_head(...)`, `policy(...)`);
+  an `.logits` attribute, a model's output (a layer or a class of the file called on the ids, or a call
+  of something named as a model: `model(...)`, `self.lm_head(...)`, `policy(...)`), or the input of a
+  classification loss in the same function (`F.cross_entropy(out, ...)`);
 - targets: ids or labels, in the sense the names already carry (`labels`, `input_ids`, `tokens`, `targets`,
-  see names.category_domain), or token ids the code compared with a special token.
+  see names.category_domain), token ids the code compared with a special token, or a loss's target.
 
 Both are followed back through slices, views and casts, and through names to their last assignment.
 """
@@ -22,7 +23,7 @@ from ..contract import Site, Violation
 from .last_assignment import last_assigned
 from .modules import InstanceVal, is_layer
 from .names import category_domain
-from .tree_walk import called_name, env_key
+from .tree_walk import called_name, env_key, own_nodes
 
 _GENERIC_CODE = "GL007"
 _GENERIC_TEXT = "predict token t+1, so the labels need"  # the rule's own same-slice message (rules/gl007)
@@ -57,7 +58,7 @@ def _predictions(interp, node, line: int) -> bool:
             return _model_call(interp, node)
         if not isinstance(node, ast.Name):
             return False
-        if _PREDICTION_NAME.search(node.id.lower()):
+        if _PREDICTION_NAME.search(node.id.lower()) or node.id in _loss_operands(interp)[0]:
             return True
         node = last_assigned(interp, node.id, line)
     return False
@@ -75,10 +76,32 @@ def _targets(interp, site: Site, node, line: int) -> bool:
             return _ids_name(node.attr)  # batch.input_ids
         if not isinstance(node, ast.Name):
             return False
-        if _ids_name(node.id):
+        if _ids_name(node.id) or node.id in _loss_operands(interp)[1]:
             return True
         node = last_assigned(interp, node.id, line)
     return False
+
+
+_LOSSES = {"cross_entropy", "nll_loss"}
+
+
+def _loss_operands(interp):
+    """(names passed as a classification loss's input, names passed as its target) in the scope being run."""
+    scope = getattr(interp, "function", None) or getattr(getattr(interp, "module", None), "tree", None)
+    if scope is None:
+        return set(), set()
+    found = getattr(scope, "_gather_lint_loss_operands", None)
+    if found is None:
+        inputs, targets = set(), set()
+        for node in own_nodes(scope):
+            if isinstance(node, ast.Call) and called_name(node) in _LOSSES and len(node.args) >= 2:
+                for arg, into in ((node.args[0], inputs), (node.args[1], targets)):
+                    base = _through_views(arg, ())
+                    if isinstance(base, ast.Name):
+                        into.add(base.id)
+        found = (inputs, targets)
+        scope._gather_lint_loss_operands = found
+    return found
 
 
 def _ids_name(name: str) -> bool:
