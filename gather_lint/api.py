@@ -38,12 +38,21 @@ def lint_file(path: str, config: Config = Config(), stdin=None, display: Optiona
     try:
         return lint_text(text, shown, config)
     except Exception as exc:  # an analysis fault on one file must not stop the others (tests call lint_text)
-        return _not_checked(shown, f"internal error while analysing this file ({type(exc).__name__}: {exc}); "
-                                   "it was not checked; please report it with the file")
+        return FileResult(shown, [file_fault(shown, exc)], Stats(files=1))
+
+
+def file_fault(shown: str, exc: Exception) -> Finding:
+    """GL000 for a fault outside any one function's analysis (the flake8 plugin reports it too)."""
+    return _unchecked(shown, f"internal error while analysing this file ({type(exc).__name__}: {exc}); "
+                             "it was not checked; please report it with the file")
 
 
 def _not_checked(shown: str, message: str) -> FileResult:
-    return FileResult(shown, [Finding(shown, 1, 1, PARSE_ERROR, 1, 1, "error", message)], Stats(files=1))
+    return FileResult(shown, [_unchecked(shown, message)], Stats(files=1))
+
+
+def _unchecked(shown: str, message: str) -> Finding:
+    return Finding(shown, 1, 1, PARSE_ERROR, 1, 1, "error", message)
 
 
 def lint_files(paths: Sequence[str], config: Config = Config(), jobs: Optional[int] = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterator, Tuple
 
 from . import __version__
+from .api import file_fault
 from .static.analyzer import lint_source
 
 
@@ -20,6 +21,9 @@ class GatherLintChecker:
         self.filename = filename
 
     def run(self) -> Iterator[Tuple[int, int, str, type]]:
-        result = lint_source("".join(self.lines), self.filename, select=None, noqa=False)
-        for f in result.findings:
+        try:
+            findings = lint_source("".join(self.lines), self.filename, select=None, noqa=False).findings
+        except Exception as exc:  # never end flake8's run: every other file's results would be lost
+            findings = [file_fault(self.filename, exc)]
+        for f in findings:
             yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)

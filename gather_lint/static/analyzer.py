@@ -18,6 +18,7 @@ from . import autograd_backward, backward_grads, ceil_floor_weights, distributio
 from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
 from . import caller_facts, fix_names
+from . import scope_faults
 from .calls import MAX_DEPTH, ModuleContext
 from .file_blocks import FileBlocks, WholeFile, on_big_stack, parse
 from .interpreter import Interpreter
@@ -275,6 +276,8 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
     blocks = getattr(tree, "file_blocks", None) or WholeFile(tree, text)
     whole = blocks.whole
 
+    fault = scope_faults.ScopeFaults(path, source, collected)  # a function that fails is given up alone
+
     def analyse():
         module_names = {**module_constants.constants(text), **_imports(tree)}
         module = ModuleContext(tree, lambda rep, fl: Interpreter(source, module_names, rep, fl))
@@ -285,9 +288,10 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
             return interp
 
         module.own = (report, flag)
+        module.fault = fault
         body = interpreter()
         global_facts.capture(module, body, tree)  # what functions read from the module's names
-        body.block(tree.body)
+        scope_faults.run_module_body(body, tree.body, fault)
         skipped = {id(top) for top in getattr(tree, "summary_only", ())}
         tops = [top for top in tree.body if id(top) not in skipped]
         holds_site = getattr(tree, "function_holds_site", None)
@@ -709,12 +713,16 @@ def _parse_error(path: str, exc: Exception) -> Finding:
                    f"cannot parse this file as Python ({reason}); it was not checked")
 
 
-def explain_shapes(text: str, path: str, line: Optional[int] = None) -> List[tuple]:
-    """[(function name, first line, [(line, variable, TensorVal)])] for `gather-lint shapes`."""
+def explain_shapes(text: str, path: str, line: Optional[int] = None, faults: Optional[List[Finding]] = None) -> List[tuple]:
+    """[(function name, first line, [(line, variable, TensorVal)])] for `gather-lint shapes`. With `faults`, a
+    function whose analysis fails is given up alone and its GL000 put there (its facts up to the fault are
+    still listed); without, the fault is raised."""
     tree = parse(text, path)
     source = SourceFile(text)
     module_names = _imports(tree)
     module = ModuleContext(tree, lambda rep, fl: Interpreter(source, module_names, rep, fl))
+    fault = scope_faults.ScopeFaults(path, source, faults) if faults is not None else None
+    module.fault = fault
     scopes = [("<module>", 1, None)] + [(n.name, n.lineno, n) for n in ast.walk(tree) if isinstance(n, _SCOPES)]
     out = []
     for name, first, node in scopes:
@@ -725,10 +733,18 @@ def explain_shapes(text: str, path: str, line: Optional[int] = None) -> List[tup
         interp = Interpreter(source, module_names, lambda *a: None)
         interp.module = module
         interp.trace = []
-        if node is None:
-            interp.block([s for s in tree.body if not isinstance(s, (*_SCOPES, ast.ClassDef))])
-        else:
-            interp.run_function(node)
+        body = [s for s in tree.body if not isinstance(s, (*_SCOPES, ast.ClassDef))]
+        try:
+            if node is None and fault is not None:
+                scope_faults.run_module_body(interp, body, fault)
+            elif node is None:
+                interp.block(body)
+            else:
+                interp.run_function(node)
+        except Exception as exc:
+            if fault is None or not scope_faults.contained(exc):
+                raise
+            fault(node, exc)
         if interp.trace:
             out.append((name, first, interp.trace))
     return out

@@ -15,6 +15,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
+from . import scope_faults
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -50,6 +51,7 @@ class ModuleContext:
         self.scripted = any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test) for node in tree.body)
         self._make = make_interpreter
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
+        self.fault: Optional[scope_faults.Fault] = None  # told of a function whose own analysis failed
         self._memo: Dict[tuple, object] = {}
         self._attributes: Dict[tuple, Dict[str, object]] = {}
         self._store_counts: Dict[str, Dict[str, int]] = {}
@@ -130,7 +132,13 @@ class ModuleContext:
         self._memo[key] = None  # recursion guard
         interp = self._make(*self.own)
         interp.module = self
-        interp.run_function(node)
+        try:
+            interp.run_function(node)
+        except Exception as exc:  # the fault costs this function only; its callers get an unknown result
+            if self.fault is None or not scope_faults.contained(exc):
+                raise
+            self.fault(node, exc)
+            return None
         self._memo[key] = _joined(interp.returns)
         return self._memo[key]
 
@@ -184,7 +192,13 @@ class ModuleContext:
         # an inherited method runs on the instance's own class: its __init__ (own or inherited) built the attributes
         interp.class_name = instance.class_name if instance is not None else self.class_of.get(callee)
         interp.instance = instance
-        interp.run_function(callee, facts)
+        try:
+            interp.run_function(callee, facts)
+        except Exception as exc:  # a fault under this call's facts: the call's result is unknown, the caller goes on
+            if self.fault is None or not scope_faults.contained(exc):
+                raise
+            self.fault(callee, exc, node.lineno)
+            return None
         result = _joined(interp.returns)
         self._memo[key] = result
         if instance is not None:  # what a method stored, for `obj.fit(...)` statements (fitted_instances)

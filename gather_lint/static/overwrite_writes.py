@@ -208,7 +208,7 @@ def _more_entries_than_positions(index, buffer, dim, vector: bool = False) -> Op
     if len(index.shape.dims) != (1 if vector else len(buffer.shape.dims)):
         return None
     axis = normalize_dim(axis, len(buffer.shape.dims))
-    if axis is None:
+    if axis is None or not buffer.shape.dims:  # a 0-d buffer has one position, whatever the index
         return None
     entries = dim_value(index.shape.dims[0 if vector else axis])
     positions = dim_value(buffer.shape.dims[axis])

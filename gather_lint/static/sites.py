@@ -128,14 +128,16 @@ def result_of(site: Site, values: dict) -> Optional[TensorVal]:
         idx = site.index.shape
         if axis is None or idx is None or idx.variadic or len(idx.dims) > 1:
             return TensorVal(None, dtype, _selected(inp))
+        if not shape.dims:  # a 0-d input: torch reads its one value (the index must hold one)
+            return TensorVal(Shape(()), dtype, _selected(inp))
         count = idx.dims[0] if idx.dims else 1
         dims = list(shape.dims)
         dims[axis] = count
         return TensorVal(Shape(tuple(dims)), dtype, _selected(inp))
     if family == "take_along_dim":
         idx = site.index.shape
-        if axis is None or idx is None or idx.variadic or len(idx.dims) != len(shape.dims):
-            return TensorVal(None, dtype)
+        if axis is None or idx is None or idx.variadic or len(idx.dims) != len(shape.dims) or not shape.dims:
+            return TensorVal(None, dtype)  # (torch refuses a 0-d input)
         dims = []
         for k, (a, b) in enumerate(zip(shape.dims, idx.dims)):
             if k == axis:

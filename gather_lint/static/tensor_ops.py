@@ -113,6 +113,8 @@ def squeeze(t, args, kwargs):
     axis = normalize_dim(as_int(d), len(s.dims)) if as_int(d) is not None else None
     if axis is None:
         return TensorVal(None, t.dtype, t.domain)
+    if not s.dims:
+        return t  # squeeze(0) / squeeze(-1) of a 0-d tensor: still 0-d
     size = value(s.dims[axis])
     if size == 1:
         return _with_shape(t, s.dims[:axis] + s.dims[axis + 1:])
@@ -196,7 +198,7 @@ def repeat_interleave(t, args, kwargs):
     times = as_dim(repeats)
     if dim is None:
         return _with_shape(t, [symbolic.product(list(s.dims) + [times]) if times is not None else None])
-    axis = normalize_dim(as_int(dim), len(s.dims))
+    axis = normalize_dim(as_int(dim), len(s.dims)) if s.dims else None  # torch refuses a dim of a 0-d tensor
     if axis is None:
         return TensorVal(None, t.dtype, t.domain)
     dims = list(s.dims)
@@ -232,6 +234,8 @@ def _two_dim_move(t, args, kwargs, names, move):
     a, b = normalize_dim(a, len(s.dims)), normalize_dim(b, len(s.dims))
     if a is None or b is None:
         return None
+    if not s.dims:
+        return _with_shape(t, ())  # transpose(0, -1) of a 0-d tensor: dims 0 and -1 are its one virtual dim
     dims = list(s.dims)
     move(dims, a, b)
     return _with_shape(t, dims)
@@ -244,7 +248,7 @@ def narrow(t, args, kwargs):
     if s is None or d is None:
         return TensorVal(None, t.dtype, t.domain)
     axis = normalize_dim(d, len(s.dims))
-    if axis is None:
+    if axis is None or not s.dims:  # torch refuses to narrow a 0-d tensor
         return None
     dims = list(s.dims)
     dims[axis] = as_dim(length)
@@ -278,7 +282,7 @@ def unflatten(t, args, kwargs):
     d, sizes = as_int(_arg(args, kwargs, 0, "dim")), _arg(args, kwargs, 1, "sizes")
     if s is None or d is None or not isinstance(sizes, SeqVal) or not sizes.items:
         return TensorVal(None, t.dtype, t.domain)
-    axis = normalize_dim(d, len(s.dims))
+    axis = normalize_dim(d, len(s.dims)) if s.dims else None  # torch refuses to unflatten a 0-d tensor
     if axis is None or any(not isinstance(v, DimVal) for v in sizes.items):
         return TensorVal(None, t.dtype, t.domain)
     parts = [v.dim for v in sizes.items]
@@ -300,13 +304,16 @@ def _move(dims: list, a: int, b: int) -> None:
 
 
 _INTEGER_ACCUMULATE = {"sum", "prod", "nansum", "cumsum", "cumprod"}
+# the positions of dim and keepdim where they are not the first two: std(dim, unbiased, keepdim), norm(p, dim, keepdim)
+_REDUCE_POSITIONS = {"std": (0, 2), "var": (0, 2), "norm": (1, 2)}
 
 
 def reduce(t, args, kwargs, indices=False, name=""):
     """sum/mean/argmax/...: drop (or keep as 1) the reduced dims."""
     s = _known(t)
-    dim = _arg(args, kwargs, 0, "dim")
-    keep = _arg(args, kwargs, 1, "keepdim", Literal(False))
+    at_dim, at_keep = _REDUCE_POSITIONS.get(name, (0, 1))
+    dim = _arg(args, kwargs, at_dim, "dim")
+    keep = _arg(args, kwargs, at_keep, "keepdim", Literal(False))
     keepdim = isinstance(keep, Literal) and keep.value is True
     dtype = "int64" if indices else t.dtype
     if name in _INTEGER_ACCUMULATE and t.dtype is not None and t.dtype not in FLOAT_DTYPES:
@@ -317,7 +324,9 @@ def reduce(t, args, kwargs, indices=False, name=""):
         dtype = "int64"
     elif name not in ("amax", "amin", "max", "min", "") and dtype is not None and dtype not in FLOAT_DTYPES and not indices:
         dtype = None  # mean/std/... of integers raise or promote: not tracked
-    if dim is None and not args and "dim" not in kwargs:
+    if dim is None and len(args) <= at_dim and "dim" not in kwargs:  # x.norm(2): p, over every dim
+        if keepdim:  # each dim kept as 1
+            return TensorVal(Shape((1,) * len(s.dims)) if s is not None else None, dtype)
         return TensorVal(Shape(()), dtype)
     if s is None or not isinstance(keep, Literal):
         return TensorVal(None, dtype)
@@ -327,6 +336,8 @@ def reduce(t, args, kwargs, indices=False, name=""):
     norm = {normalize_dim(a, len(s.dims)) for a in axes}
     if None in norm:
         return None
+    if not s.dims:  # a 0-d tensor reduced over its one virtual dim (0 or -1) stays 0-d, keepdim or not
+        return TensorVal(Shape(()), dtype)
     dims = [1 if k in norm else d for k, d in enumerate(s.dims)] if keepdim else [d for k, d in enumerate(s.dims) if k not in norm]
     domain = None
     if indices and len(norm) == 1:
@@ -370,6 +381,8 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
     axis = normalize_dim(dim, len(s.dims))
     if axis is None:
         return None
+    if not s.dims:  # topk(1, dim=0) / sort() of a 0-d tensor: 0-d values and a 0-d index
+        return SeqVal((TensorVal(Shape(()), t.dtype), TensorVal(Shape(()), "int64")), ("values", "indices"))
     dims = list(s.dims)
     if what == "topk":
         dims[axis] = k
@@ -392,8 +405,8 @@ def _origin(what: str, axis, text: str) -> str:
 def argsort(t, args, kwargs, origin_text):
     s = _known(t)
     dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
-    if s is None or dim is None or normalize_dim(dim, len(s.dims)) is None:
-        return TensorVal(s, "int64") if s else TensorVal(None, "int64")
+    if s is None or dim is None or normalize_dim(dim, len(s.dims)) is None or not s.dims:
+        return TensorVal(s, "int64") if s else TensorVal(None, "int64")  # a 0-d tensor's argsort is 0-d
     axis = normalize_dim(dim, len(s.dims))
     return TensorVal(s, "int64", Domain(s.dims[axis], origin=_origin("argsort", axis, origin_text),
                                         ranks_of_positions_in=_sorted_positions(t)))
@@ -538,7 +551,7 @@ def cat(tensors: List[object], dim: Optional[int], stack: bool):
         base.insert(axis, len(tensors))
         return TensorVal(Shape(tuple(base)), dtype)
     axis = normalize_dim(dim, rank)
-    if axis is None:
+    if axis is None or rank == 0:  # torch refuses to cat 0-d tensors
         return None
     dims = []
     for k in range(rank):
@@ -596,8 +609,8 @@ def unbound(t: TensorVal, args, kwargs) -> TensorVal:
     """One piece of `t.unbind(dim)`: t without that dim, same dtype (`x, y, z = pts.unbind(-1)`)."""
     s = _known(t)
     dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(0)))
-    axis = normalize_dim(dim, len(s.dims)) if s is not None and dim is not None else None
-    if axis is None:
+    axis = normalize_dim(dim, len(s.dims)) if s is not None and s.dims and dim is not None else None
+    if axis is None:  # (torch refuses to unbind a 0-d tensor)
         return TensorVal(None, t.dtype)
     return TensorVal(Shape(s.dims[:axis] + s.dims[axis + 1:]), t.dtype)
 
@@ -619,7 +632,7 @@ def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool):
         return TensorVal(None, element.dtype)
     rank = len(s.dims) + (1 if stack else 0)
     axis = normalize_dim(dim, rank)
-    if axis is None:
+    if axis is None or rank == 0:  # torch refuses to cat 0-d tensors
         return None
     dims = list(s.dims)
     if stack:
