@@ -252,7 +252,8 @@ def _only_the_fixed_line_changed(before: bytes, after: bytes):
 
 @pytest.mark.parametrize("declared, codec", [("latin-1", "latin-1"), ("cp1252", "cp1252"), ("iso-8859-15", "iso-8859-15")])
 def test_fix_keeps_a_declared_encoding(tmp_path, capsys, declared, codec):
-    text = (f"# -*- coding: {declared} -*-\n" + BUG.replace("import torch\n", "import torch\nUNITS = 'µm, café, ±2'  # déjà vu\n"))
+    units = "UNITS = 'µm, café, ±2'  # déjà vu\n"
+    text = f"# -*- coding: {declared} -*-\n" + BUG.replace("import torch\n", "import torch\n" + units)
     before = text.encode(codec)
     assert before != text.encode("utf-8")  # the declaration matters for these bytes
     code, err, after = _fix_bytes(tmp_path, capsys, before)
