@@ -22,18 +22,18 @@ def one_finding(found: List[Finding], calls_of: Dict[int, tuple], checks: Sequen
     own = [f for f in found if id(f) not in calls_of]
     if own:
         return own[0]
-    first = found[0]
-    chains = list(dict.fromkeys(calls_of[id(f)] for f in found))
+    # the finding of the fewest hops speaks (a driver's longer way to the same call adds nothing to say)
+    first = min(found, key=lambda f: len(calls_of[id(f)]))
     agreed = first.fix is not None and all(f.fix == first.fix for f in found) \
         and all(check.get(first.code) == first.fix for check in checks)
-    return replace(first, message=first.message + note(chains), fix=first.fix if agreed else None)
+    return replace(first, message=first.message + note({calls_of[id(f)][0] for f in found}),
+                   fix=first.fix if agreed else None)
 
 
-def note(chains: Sequence[tuple]) -> str:
-    """' (facts from the call at line 10)', naming each call once: a call inside a function that a call
-    elsewhere brought facts to reads `the call at line 10, via the call at line 14`."""
-    said = []
-    for chain in chains:
-        lines = list(dict.fromkeys(chain))
-        said.append(", via ".join(f"the call at line {line}" for line in lines))
-    return f" (facts from {'; from '.join(said)})"
+def note(lines) -> str:
+    """' (facts from the call at line 10)': the calls that brought the facts into the function, each named
+    once (not the calls further out that brought facts to those callers)."""
+    lines = sorted(lines)
+    if len(lines) == 1:
+        return f" (facts from the call at line {lines[0]})"
+    return f" (facts from the calls at lines {', '.join(str(n) for n in lines[:-1])} and {lines[-1]})"

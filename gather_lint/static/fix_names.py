@@ -51,6 +51,7 @@ class BoundNames:
         self._by_line: Dict[int, Set[str]] = {}
 
     def all_bound(self, names: Set[str], line: int) -> bool:
+        names = set(names) - _BUILTINS
         if not names:
             return True
         if names <= self._at(line):
