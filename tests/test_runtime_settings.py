@@ -99,3 +99,14 @@ def test_pytest_w_names_the_class(python, tmp_path):  # noqa: F811
     stopped = subprocess.run(base + ["-W", "error::gather_lint.runtime.GatherLintWarning"], capture_output=True,
                              text=True, env=_env(), cwd=tmp_path)
     assert stopped.returncode == 1 and "1 failed" in stopped.stdout, stopped.stdout
+
+
+def test_python_w_by_message_prefix_with_checked_in_the_code(python, tmp_path):  # noqa: F811
+    script = tmp_path / "train.py"
+    script.write_text(SILENT.replace("import torch\n", "import torch\nfrom gather_lint.runtime import checked\n")
+                      .replace("rows = ", "with checked():\n    rows = "))
+    out = subprocess.run([python, "-W", "error:GL:UserWarning", str(script)], capture_output=True, text=True,
+                         env=_env(), cwd=tmp_path)
+    assert out.returncode == 1 and "ran on" not in out.stdout
+    assert "GatherLintWarning: GL005 torch.gather()" in out.stderr
+    assert "UserWarning: the script's own warning" in out.stderr
