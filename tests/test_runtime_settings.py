@@ -110,3 +110,12 @@ def test_python_w_by_message_prefix_with_checked_in_the_code(python, tmp_path): 
     assert out.returncode == 1 and "ran on" not in out.stdout
     assert "GatherLintWarning: GL005 torch.gather()" in out.stderr
     assert "UserWarning: the script's own warning" in out.stderr
+
+
+def test_runner_rejects_an_unknown_level_from_the_environment(python, tmp_path):  # noqa: F811
+    script = tmp_path / "script.py"
+    script.write_text("print('ran')\n")
+    out = subprocess.run([python, "-m", "gather_lint.runtime", str(script)], capture_output=True, text=True,
+                         env=_env(GATHER_LINT_LEVEL="bogus"))
+    assert (out.returncode, out.stdout) == (2, "") and "Traceback" not in out.stderr
+    assert "GATHER_LINT_LEVEL='bogus': expected sync or async" in out.stderr

@@ -26,6 +26,8 @@ def main(argv=None) -> int:
     parser.add_argument("script", help="the script to run")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     opts = parser.parse_args(argv)
+    if opts.level not in ("sync", "async"):  # argparse checks --level's choices, not a default from the environment
+        parser.exit(2, f"gather-lint runtime: error: GATHER_LINT_LEVEL={opts.level!r}: expected sync or async\n")
     try:
         action = "warn" if opts.warn else from_environment("raise")
     except ValueError as exc:
