@@ -188,12 +188,14 @@ def token_scores(model, x, batch, tree):
     labels = batch["labels"]  # [B, L]
     a = out[:, :-1].gather(-1, labels[:, :-1].unsqueeze(-1))
     b = cut[:, :-1].gather(-1, labels[:, :-1].unsqueeze(-1))
-    return a, b
+    lp = batch["logits"]  # [B, L, V]
+    c = lp[:, :-1].gather(-1, labels[:, :-1].unsqueeze(-1))
+    return a, b, c
 """
 
 
 def test_same_slice_of_a_model_output_with_labels_is_flagged():
-    assert [f.line for f in _findings(MODEL_OUTPUT, "GL007")] == [8]  # `tree(x)` is no model
+    assert [f.line for f in _findings(MODEL_OUTPUT, "GL007")] == [8, 11]  # `tree(x)` is no model
 
 
 LOSS_OPERANDS = """

@@ -53,7 +53,9 @@ def _predictions(interp, node, line: int) -> bool:
         if node is True:
             return True  # a softmax or log_softmax of it
         if isinstance(node, ast.Attribute):
-            return _PREDICTION_NAME.search(node.attr.lower()) is not None
+            return _PREDICTION_NAME.search(node.attr.lower()) is not None  # outputs.logits
+        if isinstance(node, ast.Subscript):
+            return _PREDICTION_NAME.search(str(node.slice.value).lower()) is not None  # outputs["logits"]
         if isinstance(node, ast.Call):
             return _model_call(interp, node)
         if not isinstance(node, ast.Name):
