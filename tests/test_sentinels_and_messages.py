@@ -335,3 +335,34 @@ def test_shapes_lists_a_notebook_per_cell(tmp_path):
     broken.write_text('{"cells": 3}')
     out = subprocess.run([sys.executable, "-m", "gather_lint", "shapes", str(broken)], capture_output=True, text=True)
     assert out.returncode == 2 and "not a notebook" in out.stderr and "Traceback" not in out.stderr
+
+
+TOP_ON_ANOTHER_DIM = '''
+import torch
+torch.manual_seed(0)
+scores = torch.randn(3, 8, 6)
+top = scores.topk(2, dim=1).indices  # positions in dim 1 (size 8)
+idx = {copy}
+try:
+    picked = scores.gather(2, idx)  # used along dim 2 (size 6)
+except RuntimeError as exc:
+    error = str(exc)
+'''
+
+
+@pytest.mark.parametrize("copy", ["top", "top.clone()", "torch.clone(top)", "top.clone().contiguous()"])
+def test_runtime_a_copy_of_top_k_positions_keeps_their_dim(copy, tmp_path, torch):
+    program = TOP_ON_ANOTHER_DIM.format(copy=copy)
+    scope, messages = _checked_file(tmp_path, program, torch)
+    codes = [m.split()[0] for m in messages]
+    assert codes == ["GL004"], messages
+    assert "topk over dim 1" in messages[0] and "use dim=1" in messages[0]
+    if not copy.startswith("torch.clone"):  # the static analysis does not follow torch.clone(x) yet
+        assert [f.code for f in lint(program)] == ["GL004"]  # the same finding as the static report
+    assert scope["top"].max() >= 6 and "out of bounds" in scope["error"]  # torch: positions up to 7 on a dim of 6
+
+
+def test_runtime_a_copy_of_positions_written_since_has_no_origin(tmp_path, torch):
+    program = TOP_ON_ANOTHER_DIM.format(copy="top.clone()").replace("idx = top.clone()", "top[0] = 0\nidx = top.clone()")
+    _, messages = _checked_file(tmp_path, program, torch)
+    assert not any(m.startswith("GL004") for m in messages)  # the values may be anything now: only their range

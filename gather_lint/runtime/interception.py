@@ -38,6 +38,7 @@ _saved: List[Tuple[object, str, object, bool]] = []  # (owner, name, original, o
 _rebound: List[Tuple[dict, str, object]] = []  # module globals rebound to a wrapper
 _originals: Dict[int, object] = {}  # id(original) -> wrapper, for rebinding
 _operators_on = False
+_copies_on = False  # Tensor.clone wrapped to carry index origins (installed with the first origin)
 _Tensor = torch.Tensor
 _is_tracing = torch._C._is_tracing  # torch.jit.is_tracing() minus its Python frame (eager callers only)
 
@@ -331,6 +332,8 @@ def _producer(original, how: str):
         if _stack and args and not torch.compiler.is_compiling():
             dim = args[position] if len(args) > position else kwargs.get("dim", default)
             provenance.note_indices(how, args[0], dim, result)
+            if not _copies_on and provenance.ORIGINS:
+                _origin_copies()
         return result
 
     return producing
@@ -604,6 +607,30 @@ _LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_
            "binary_cross_entropy_with_logits")
 
 
+def _copying(original):
+    """x.clone() of recorded indices: the copy keeps where its values came from (GL004 on a copy)."""
+    facts = provenance.ORIGINS._facts
+
+    def copying(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        if facts and _stack and not torch.compiler.is_compiling():
+            provenance.carry_origin(self, result)
+        return result
+
+    return copying
+
+
+def _origin_copies() -> None:
+    """Installed once indices with an origin exist: most programs never pay for the clone wrapper."""
+    global _copies_on
+    with _lock:
+        if _copies_on or not _stack:
+            return
+        _copies_on = True
+        for owner in (torch.Tensor, torch):  # x.clone() and torch.clone(x)
+            _patch(owner, "clone", _copying(owner.clone))
+
+
 def _operators() -> None:
     global _operators_on
     with _lock:
@@ -677,7 +704,7 @@ def _install() -> None:
 
 
 def _uninstall() -> None:
-    global _operators_on
+    global _operators_on, _copies_on
     for namespace, name, original in reversed(_rebound):
         namespace[name] = original
     _rebound.clear()
@@ -690,6 +717,7 @@ def _uninstall() -> None:
     _originals.clear()
     torch_warnings.uninstall()
     _operators_on = False
+    _copies_on = False
     reads.clear()
     device_records.discard()
     provenance.ORIGINS.clear()

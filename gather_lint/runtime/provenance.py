@@ -8,7 +8,7 @@ Views (`.unsqueeze`, `.expand`, `.view`) share their base's values: a lookup als
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, Optional, Tuple
 
 import torch
@@ -76,6 +76,17 @@ NORMALISED = WeakFacts()  # log_softmax results -> the dim they were normalised 
 
 def origin_of(index: torch.Tensor) -> Optional[Origin]:
     return ORIGINS.get(index, through_base=True) if ORIGINS else None
+
+
+def carry_origin(source, copy) -> None:
+    """`idx = top.clone()`: the copy holds the same positions, while the source is unwritten since they were
+    made (a write into the source before the copy may have put other values in)."""
+    origin = origin_of(source) if isinstance(source, torch.Tensor) else None
+    if origin is None or not isinstance(copy, torch.Tensor) or copy.shape != source.shape or copy.dtype != torch.long:
+        return
+    if source.is_inference() or copy.is_inference() or source._version != origin.version:
+        return
+    ORIGINS.put(copy, replace(origin, version=copy._version))
 
 
 def note_indices(how: str, source, dim, result) -> None:
