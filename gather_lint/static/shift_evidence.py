@@ -20,13 +20,12 @@ import re
 from typing import List
 
 from ..contract import Site, Violation
+from ..rules import gl007_shift_misalignment as shift_rule
 from .last_assignment import last_assigned
 from .modules import InstanceVal, is_layer
 from .names import category_domain
 from .tree_walk import called_name, env_key, own_nodes
 
-_GENERIC_CODE = "GL007"
-_GENERIC_TEXT = "predict token t+1, so the labels need"  # the rule's own same-slice message (rules/gl007)
 _NORMALISED = {"log_softmax", "softmax", "log_sigmoid", "sigmoid"}
 # methods that move, cut or cast a tensor without changing what its values are
 _SAME_VALUES = {"view", "reshape", "contiguous", "float", "double", "half", "bfloat16", "to", "transpose", "permute",
@@ -38,13 +37,14 @@ _MAX_STEPS = 6  # names followed back, per side
 
 
 def kept(interp, site: Site, bound, violations: List[Violation]) -> List[Violation]:
-    """The violations without a same-slice GL007 that lacks the evidence above."""
-    if not any(v.code == _GENERIC_CODE and _GENERIC_TEXT in v.message for v in violations) or bound is None:
+    """A site's violations (the rules' check(site), where GL007 is only ever the same-slice pairing) without
+    that GL007 when the evidence above is missing."""
+    if bound is None or not any(v.code == shift_rule.CODE for v in violations):
         return violations
     line = getattr(bound.get("input"), "lineno", 0)
     if _predictions(interp, bound.get("input"), line) and _targets(interp, site, bound.get(site.op.index_param), line):
         return violations
-    return [v for v in violations if not (v.code == _GENERIC_CODE and _GENERIC_TEXT in v.message)]
+    return [v for v in violations if v.code != shift_rule.CODE]
 
 
 def _predictions(interp, node, line: int) -> bool:
