@@ -110,6 +110,20 @@ def test_a_broken_module_level_statement_costs_that_statement(monkeypatch, conta
                                    "this code was not checked; please report it with the file")
 
 
+def test_a_broken_file_wide_check_keeps_the_functions_findings(monkeypatch, contained):
+    from gather_lint.static import rolled_labels
+
+    def check_module(tree):
+        raise AttributeError("no such node")
+
+    monkeypatch.setattr(rolled_labels, "spelled_in", lambda text: True)
+    monkeypatch.setattr(rolled_labels, "check_module", check_module)
+    findings = lint_text(ISSUE, "issue.py").findings
+    assert [(f.line, f.column, f.code) for f in findings] == [(1, 1, "GL000"), (4, 18, "GL005")]
+    assert findings[0].message == ("internal error while analysing this file (AttributeError: no such node); the "
+                                   "checks after it were not run; please report it with the file")
+
+
 def test_the_suite_raises_a_fault_where_it_happened(monkeypatch):
     monkeypatch.setenv(scope_faults.RAISE_VARIABLE, "1")
     _broken(monkeypatch, "total_loss")

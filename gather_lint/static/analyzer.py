@@ -348,6 +348,10 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
     except RecursionError:
         collected.append(Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error",
                                  "file is nested too deeply to analyse; it was skipped"))
+    except Exception as exc:  # outside any one function (a file-wide check): what was found before it stands
+        if not scope_faults.contained(exc):
+            raise
+        collected.append(scope_faults.file_finding(path, exc))
     cache: Dict[int, object] = {}
     at: Dict[tuple, List[Finding]] = {}  # the findings at each position and code (a helper checked from two calls)
     for f in collected:

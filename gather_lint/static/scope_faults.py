@@ -3,6 +3,7 @@
 A fault in the analysis of one function (or of one statement of the module body: a class, a script's
 driver block) must not hide the findings of the rest of the file: the scope is given up, the others are
 still checked, and the fault is reported as a GL000 finding at the scope's line, so it is never hidden.
+A fault in a file-wide check (after the functions) keeps what was found before it, with a GL000 at 1:1.
 
 With GATHER_LINT_RAISE_INTERNAL_ERRORS set (the test suite sets it), a fault is raised instead, so that a
 test fails where the analysis broke rather than on a missing finding.
@@ -73,11 +74,15 @@ def _kind(node: ast.AST) -> str:
     return "class" if isinstance(node, ast.ClassDef) else "code"
 
 
+def _reason(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0][:200]}" if lines else type(exc).__name__
+
+
 def message(node: ast.AST, exc: BaseException, call_line: Optional[int] = None) -> str:
     """The GL000 text, worded as the file-level one (api.lint_file): what failed, why, what it cost.
     `call_line`: the function failed only when run with the facts of the call at that line."""
-    lines = str(exc).strip().splitlines()
-    reason = f"{type(exc).__name__}: {lines[0][:200]}" if lines else type(exc).__name__
+    reason = _reason(exc)
     if call_line is not None:
         return (f"internal error while analysing {scope_name(node)} with the facts of the call at line {call_line} "
                 f"({reason}); it was not checked with them; please report it with the file")
@@ -90,3 +95,11 @@ def finding(path: str, source: SourceFile, node: ast.AST, exc: BaseException, ca
     line = getattr(node, "lineno", None) or 1
     col = source.char_col(line, getattr(node, "col_offset", 0) or 0) + 1
     return Finding(path, line, col, PARSE_ERROR, line, col, "error", message(node, exc, call_line))
+
+
+def file_finding(path: str, exc: BaseException) -> Finding:
+    """GL000 at 1:1 for a fault outside any one function (a file-wide check): the findings made before it
+    are still reported."""
+    return Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error",
+                   f"internal error while analysing this file ({_reason(exc)}); the checks after it were not run; "
+                   "please report it with the file")
