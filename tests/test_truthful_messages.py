@@ -59,7 +59,8 @@ out = torch.zeros(2, 10).{call}
 """
 
 
-@pytest.mark.parametrize("call", ["scatter_add_(1, labels, src)", "scatter_(1, labels, src)"])
+@pytest.mark.parametrize("call", ["scatter_add_(1, labels, src)", "scatter_(1, labels, src)",
+                                  "scatter_reduce_(1, labels, src, 'amax')"])
 def test_padding_into_a_write_is_not_told_to_clamp(call):
     [finding] = _findings(PADDED.format(call=call), "GL011")
     assert "spare slot" in finding.help
@@ -99,12 +100,19 @@ def test_torch_clamped_padding_collides_with_real_writes_at_zero(torch):
     assert written[0, 0].item() != 7.0
     spare = torch.zeros(2, 11).scatter_(1, labels.masked_fill(pad, 10), src)[:, :10]
     assert torch.equal(spare, _reference(src, labels, False, torch))
+    # scatter_reduce: even a zeroed padded value takes part in position 0's reduction (a max of -1.0 and 0.0)
+    negative = -src
+    zeroed = torch.zeros(2, 10).scatter_reduce_(1, clamped, negative.masked_fill(pad, 0), "amax", include_self=False)
+    spare = torch.zeros(2, 11).scatter_reduce_(1, labels.masked_fill(pad, 10), negative, "amax",
+                                               include_self=False)[:, :10]
+    assert zeroed[1, 0].item() == 0.0 and spare[1, 0].item() == -1.0
 
 
 def test_runtime_message_for_writes_does_not_clamp():
-    for op in ("scatter_", "scatter_add_", "index_add_", "index_copy_", "__setitem__"):
+    for op in ("scatter_", "scatter_add_", "scatter_reduce_", "index_add_", "index_copy_", "__setitem__"):
         text = gl011.message(op, -100, 3, 10, 1, "", "")
         assert "spare slot" in text and "mask or clamp" not in text, op
+        assert ("zero the values written" in text) == (op in ("scatter_add_", "index_add_")), op
     assert "mask or clamp padding ids before gather()" in gl011.message("gather", -100, 3, 10, 1, "", "")
 
 

@@ -127,9 +127,10 @@ def rounded_past(site: Site) -> Optional[Violation]:
 
 
 # writes that add into what is there: a padded entry sent to 0 is harmless when its value is zeroed
-_ACCUMULATING = {"scatter_add", "scatter_reduce", "index_add"}
-# writes that replace what is there: a padded entry sent to 0 overwrites position 0's real value
-_OVERWRITING = {"scatter", "index_copy", "index_put", "__setitem__", "put"}
+_ACCUMULATING = {"scatter_add", "index_add"}
+# writes that replace or reduce what is there: a padded entry sent to 0 overwrites position 0's real value,
+# or takes part in its reduction (a zeroed value is still a value to amax, prod and mean)
+_OVERWRITING = {"scatter", "scatter_reduce", "index_copy", "index_put", "__setitem__", "put"}
 
 
 def padding_advice(op: str) -> str:
@@ -143,7 +144,7 @@ def padding_advice(op: str) -> str:
     if name in _OVERWRITING:
         return ("redirect padding to a spare slot (a buffer one entry longer along the dim, cut off after the "
                 "write) or drop the padded entries (`.clamp(min=0)` writes the padded values onto position 0, over "
-                "its real value)")
+                "its real value or into its reduction)")
     return "replace padding first, e.g. `.masked_fill(mask, 0)` or `.clamp(min=0)`, and mask the result"
 
 
