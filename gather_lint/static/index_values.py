@@ -180,14 +180,20 @@ def _tensor_key(owner, key) -> Optional[Tuple[int, TensorVal]]:
 def _compared_in_function(interp, index_text: str) -> bool:
     """`ids == -1` / `ids < 0` / `ids >= 0` anywhere in the function: the author handles the padding
     around the lookup (reads the wrapped row, then masks it), which is not this mistake."""
-    function = interp.function
-    segment = interp.source.segment
-    for node in ast.walk(function):
-        if isinstance(node, ast.Compare) and len(node.ops) == 1:
-            sides = (segment(node.left), segment(node.comparators[0]))
-            if index_text in sides:
-                return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("clamp", "clamp_min", "masked_fill", "where") \
-                and segment(node.func.value) == index_text:
-            return True
-    return False
+    return index_text in _compared_texts(interp.function, interp.source.segment)
+
+
+def _compared_texts(function, segment) -> frozenset:
+    """The texts the function compares once (either side) or clamps, masks or `where`s by a method;
+    one walk per function, kept on its node."""
+    found = getattr(function, "_gather_lint_compared_texts", None)
+    if found is None:
+        texts = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Compare) and len(node.ops) == 1:
+                texts.update((segment(node.left), segment(node.comparators[0])))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("clamp", "clamp_min", "masked_fill", "where"):
+                texts.add(segment(node.func.value))
+        found = function._gather_lint_compared_texts = frozenset(texts)
+    return found

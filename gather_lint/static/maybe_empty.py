@@ -50,15 +50,31 @@ _TESTS = (ast.If, ast.While, ast.IfExp, ast.Assert)
 def _guarded(list_name: Optional[str], call, function) -> bool:
     """Whether an `if`/`while`/`assert` test of `function` reads the list or a name `call` (the
     torch.tensor(...) of it) is assigned to, also through methods called on it (`idx =
-    torch.tensor(items).to(device)`); one walk of the function for both."""
-    made, tested = {list_name} - {None}, set()
+    torch.tensor(items).to(device)`); one walk of the function answers every call in it."""
+    tested, made_from = _tests_and_makers(function)
+    made = {list_name} - {None}
+    if call is not None:
+        made.update(made_from.get(id(call), ()))
+    return not made.isdisjoint(tested)
+
+
+def _tests_and_makers(function):
+    """(names the function's tests read, id(node) -> names assigned from it through method calls), kept
+    on the function's node."""
+    found = getattr(function, "_gather_lint_guard_names", None)
+    if found is not None:
+        return found
+    tested, made_from = set(), {}
     for node in tree_walk.all_nodes(function):
         if isinstance(node, _TESTS):
             tested.update(n.id for n in ast.walk(node.test) if isinstance(n, ast.Name))
-        elif call is not None and isinstance(node, ast.Assign):
-            value = node.value
-            while value is not call and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        elif isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            value = node.value  # `idx = torch.tensor(items).to(device)`: each call of the chain makes idx
+            while True:
+                made_from.setdefault(id(value), []).extend(names)
+                if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+                    break
                 value = value.func.value
-            if value is call:
-                made.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    return not made.isdisjoint(tested)
+    found = function._gather_lint_guard_names = (tested, made_from)
+    return found

@@ -5,7 +5,9 @@ distinct as the row's ids are."""
 from __future__ import annotations
 
 import ast
+import bisect
 
+from . import tree_walk
 from .embedding_lookups import made_by
 from .values import TensorVal
 
@@ -59,10 +61,23 @@ def _bound_value(interp, name: ast.Name):
     scope = interp.function
     if scope is None:
         return None
-    found = None
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Assign) and node.lineno < name.lineno and any(
-                isinstance(t, ast.Name) and t.id == name.id for t in node.targets):
-            if found is None or node.lineno > found.lineno:
-                found = node
-    return found.value if found is not None else None
+    lines, stmts = _assignments(scope).get(name.id, ((), ()))
+    at = bisect.bisect_left(lines, name.lineno)
+    return stmts[at - 1].value if at else None
+
+
+def _assignments(scope):
+    """name -> (lines, ascending; the assignment at each, the first in ast.walk's order of two on a line)
+    over every `... = name = ...` in the scope's tree; one walk per scope, kept on its node."""
+    found = getattr(scope, "_gather_lint_row_number_bindings", None)
+    if found is not None:
+        return found
+    by_name = {}
+    for node in tree_walk.all_nodes(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    by_name.setdefault(target.id, {}).setdefault(node.lineno, node)
+    found = {n: (sorted(at), [at[line] for line in sorted(at)]) for n, at in by_name.items()}
+    scope._gather_lint_row_number_bindings = found
+    return found

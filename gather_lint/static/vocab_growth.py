@@ -68,6 +68,7 @@ class _SizingArguments:
     def __init__(self, classes: Dict[str, ast.ClassDef]):
         self.classes = classes
         self._memo: Dict[str, List[Tuple[int, str, Optional[str]]]] = {}
+        self._reads: Dict[str, Dict[str, List[ast.AST]]] = {}  # class -> its reads of each self.attr
 
     def of(self, class_name: str, depth: int = 0) -> List[Tuple[int, str, Optional[str]]]:
         if class_name in self._memo:
@@ -101,24 +102,52 @@ class _SizingArguments:
     def _lookups(self, class_name: str, init, table: ast.Call) -> Tuple[ast.AST, ...]:
         """Where the class's other methods read the table `self.<attr> = ...table...` holds: `self.attr(ids)`,
         `self.attr.index_select(0, ids)`, `self.attr[ids]`, `F.embedding(ids, self.attr)`."""
-        attr = next((t.attr for stmt in ast.walk(init) if isinstance(stmt, ast.Assign)
-                     and any(n is table for n in ast.walk(stmt.value))
-                     for t in stmt.targets if isinstance(t, ast.Attribute) and _is_self(t.value)), None)
+        attr = _stored_attributes(init).get(id(table))
         if attr is None:
             return ()
-        found = []
-        for method in self.classes[class_name].body:
-            if not isinstance(method, ast.FunctionDef) or method.name == "__init__":
-                continue
-            for node in ast.walk(method):
-                if isinstance(node, ast.Call) and (_is_self_attr(node.func, attr) or (
-                        isinstance(node.func, ast.Attribute) and node.func.attr in ("index_select", "embedding")
-                        and _is_self_attr(node.func.value, attr)) or (
-                        _called(node) == "embedding" and any(_is_self_attr(a, attr) for a in node.args[1:2]))):
-                    found.append(node)
-                elif isinstance(node, ast.Subscript) and _is_self_attr(node.value, attr) and isinstance(node.ctx, ast.Load):
-                    found.append(node)
-        return tuple(found)
+        if class_name not in self._reads:
+            self._reads[class_name] = _attribute_reads(self.classes[class_name])
+        return tuple(self._reads[class_name].get(attr, ()))
+
+
+def _stored_attributes(init) -> Dict[int, str]:
+    """id(node) -> `attr` for each node of the value of the first `self.attr = ...` (in ast.walk's order)
+    holding it; one walk of `__init__` for all its tables, kept on its node."""
+    found = getattr(init, "_gather_lint_stored_attributes", None)
+    if found is None:
+        found = init._gather_lint_stored_attributes = {}
+        for stmt in ast.walk(init):
+            if isinstance(stmt, ast.Assign):
+                attr = next((t.attr for t in stmt.targets if isinstance(t, ast.Attribute) and _is_self(t.value)), None)
+                if attr is not None:
+                    for node in ast.walk(stmt.value):
+                        found.setdefault(id(node), attr)
+    return found
+
+
+def _attribute_reads(cls: ast.ClassDef) -> Dict[str, List[ast.AST]]:
+    """attr -> the reads of `self.attr` as a table in the methods other than `__init__`, in order."""
+    reads: Dict[str, List[ast.AST]] = {}
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef) or method.name == "__init__":
+            continue
+        for node in ast.walk(method):
+            attrs = []
+            if isinstance(node, ast.Call):
+                func = node.func
+                if _is_self_attr(func, getattr(func, "attr", None)):
+                    attrs.append(func.attr)
+                if isinstance(func, ast.Attribute) and func.attr in ("index_select", "embedding") \
+                        and _is_self_attr(func.value, getattr(func.value, "attr", None)):
+                    attrs.append(func.value.attr)
+                if _called(node) == "embedding" and node.args[1:2] and _is_self_attr(node.args[1], getattr(node.args[1], "attr", None)):
+                    attrs.append(node.args[1].attr)
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+                    and _is_self_attr(node.value, getattr(node.value, "attr", None)):
+                attrs.append(node.value.attr)
+            for attr in dict.fromkeys(attrs):  # a node matching one attr two ways is one read
+                reads.setdefault(attr, []).append(node)
+    return reads
 
 
 def _is_self(node) -> bool:
@@ -131,10 +160,12 @@ def _is_self_attr(node, attr: str) -> bool:
 
 def _inside_parameter(call: ast.Call, init) -> bool:
     """`nn.Parameter(torch.randn(rows, dim) * 0.02)`: a table held as a parameter."""
-    for node in ast.walk(init):
-        if isinstance(node, ast.Call) and _called(node) == "Parameter" and any(n is call for n in ast.walk(node)):
-            return True
-    return False
+    inside = getattr(init, "_gather_lint_in_parameters", None)
+    if inside is None:  # one walk of `__init__` for all its calls
+        inside = init._gather_lint_in_parameters = {id(n) for node in ast.walk(init)
+                                                     if isinstance(node, ast.Call) and _called(node) == "Parameter"
+                                                     for n in ast.walk(node)}
+    return id(call) in inside
 
 
 def _param_ref(node, params) -> Optional[Tuple[str, Optional[str]]]:
