@@ -189,6 +189,16 @@ def test_shapes_says_a_fault_outside_any_function_plainly(tmp_path, monkeypatch,
     assert "Traceback" not in err
 
 
+def test_torchs_own_op_samples_are_checked(torch):
+    """torch/testing/_internal/common_methods_invocations.py squeezes and reduces 0-d tensors throughout;
+    the whole file was one GL000."""
+    path = Path(torch.__file__).parent / "testing" / "_internal" / "common_methods_invocations.py"
+    if not path.exists():
+        pytest.skip("this torch build has no testing/_internal")
+    findings = lint_text(path.read_text(encoding="utf-8"), "common_methods_invocations.py").findings
+    assert [f for f in findings if f.code == "GL000"] == []
+
+
 # ops valid on a 0-d tensor, where dims 0 and -1 both name its one virtual dim: (the expression, the names it binds)
 ZERO_D = [
     ("y = x.squeeze(-1)", "y"), ("y = x.squeeze(0)", "y"), ("y = x.squeeze()", "y"), ("y = x.transpose(0, 0)", "y"),
