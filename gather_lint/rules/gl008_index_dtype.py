@@ -144,10 +144,10 @@ def annotation_contradicts_use(use: str, param: str, annotation: str, dtype: str
     """`param: Float[...]` used as an index, and nothing in the code makes it float: the annotation and the use
     disagree, and the use (integer positions) is the likelier truth. A warning, since no raise is certain.
     `use`: how the code uses it, e.g. "`v[faces[:, 0]]` uses `faces[:, 0]` as an index"."""
+    fix = f"correct the annotation (`{corrected}`) or, if the values really are {dtype}, convert them with `.long()`"
     return Violation(
         CODE, WARNING,
         f"`{param}` is annotated `{annotation}` ({dtype}) but {use}, which holds integer positions; nothing in "
-        f"the code makes it {dtype}, so the annotation contradicts the use; "
-        f"correct the annotation (`{corrected}`) or, if the values really are {dtype}, convert them with `.long()`",
-        help=f"correct the annotation (`{corrected}`) or, if the values really are {dtype}, convert them with `.long()`",
+        f"the code makes it {dtype}, so the annotation contradicts the use; {fix}",
+        help=fix,
     )

@@ -55,8 +55,8 @@ def contradicted(interp, key: ast.AST, use: str, dtype: str):
         return False
     param, annotation = found
     # the first use met reports (a loop's trial run, whose findings are dropped, meets the same use first)
-    first = interp.__dict__.setdefault("_contradicted_annotations", {}).setdefault(param.arg, (key.lineno, key.col_offset))
-    if first != (key.lineno, key.col_offset):
+    here = (key.lineno, key.col_offset)
+    if interp.__dict__.setdefault("_contradicted_annotations", {}).setdefault(param.arg, here) != here:
         return None
     written = interp.source.segment(annotation) or ast.unparse(annotation)  # as the author wrote it
     return index_dtype.annotation_contradicts_use(use, param.arg, written, dtype, _corrected(written))
@@ -70,9 +70,10 @@ def _annotated_parameter(interp, node, dtype: str) -> Optional[Tuple[ast.arg, as
     line = node.lineno
     for _ in range(_MAX_STEPS):
         while True:
-            if isinstance(node, ast.Subscript) and not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            if isinstance(node, ast.Subscript) and not _keyed_by_text(node):
                 node = node.value
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and called_name(node) in _SAME_DTYPE:
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and called_name(node) in _SAME_DTYPE:
                 node = node.func.value
             else:
                 break
@@ -83,6 +84,11 @@ def _annotated_parameter(interp, node, dtype: str) -> Optional[Tuple[ast.arg, as
             return _parameter(interp, function, node.id, dtype)
         node = assigned
     return None
+
+
+def _keyed_by_text(node) -> bool:
+    """`batch["faces"]`: an entry of a dict, whose dtype no parameter's annotation gives."""
+    return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
 
 
 def _parameter(interp, function, name: str, dtype: str):

@@ -72,7 +72,7 @@ def _targets(interp, site: Site, node, line: int) -> bool:
         return True
     for _ in range(_MAX_STEPS):
         node = _through_views(node, ())
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        if _keyed_by_text(node):
             return _ids_name(node.slice.value)  # batch["labels"]
         if isinstance(node, ast.Attribute):
             return _ids_name(node.attr)  # batch.input_ids
@@ -114,7 +114,7 @@ def _ids_name(name: str) -> bool:
 def _through_views(node, stop):
     """The tensor under slices, views and casts; True when a call named in `stop` is met on the way."""
     while True:
-        if isinstance(node, ast.Subscript) and not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+        if isinstance(node, ast.Subscript) and not _keyed_by_text(node):
             node = node.value
         elif isinstance(node, ast.Call) and called_name(node) in stop:
             return True
@@ -122,6 +122,11 @@ def _through_views(node, stop):
             node = node.func.value
         else:
             return node
+
+
+def _keyed_by_text(node) -> bool:
+    """`batch["labels"]`: an entry of a dict, not a slice of a tensor."""
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
 
 
 def _model_call(interp, call: ast.Call) -> bool:
