@@ -121,22 +121,28 @@ def score(model_logits):
     ids = torch.randint(0, vocab, (batch, seq_len))
     return pick(logits.log_softmax(-1), ids, 1)
 '''
-CHAIN_DRIVER = '''
+CHAIN_DRIVERS = {
+    "main-block": '''
 if __name__ == "__main__":
     print(score(None).shape)
-'''
+''',
+    "module-level": '''
+result = score(None)
+''',
+}
 
 
-def test_a_driver_calling_the_caller_does_not_hide_the_callees_finding(torch):
+@pytest.mark.parametrize("form", sorted(CHAIN_DRIVERS))
+def test_a_driver_calling_the_caller_does_not_hide_the_callees_finding(form, torch):
     """`__main__` -> score -> pick: the driver's call to score brings no facts, and the run it makes only
     computes a result; it must not stand in for score's own run, which checks pick with its tensors."""
-    alone, driven = findings(CHAIN), findings(CHAIN + CHAIN_DRIVER)
+    alone, driven = findings(CHAIN), findings(CHAIN + CHAIN_DRIVERS[form])
     assert list(alone) == [("GL004", 4, 22)]
     same_findings(driven, alone)
     assert list(driven) == list(alone)
     assert alone[("GL004", 4, 22)].message.endswith("(facts from the call at line 10)")
     with pytest.raises(RuntimeError, match="out of bounds"):
-        run_as_script(CHAIN + CHAIN_DRIVER)
+        run_as_script(CHAIN + CHAIN_DRIVERS[form])
 
 
 NESTED = '''import torch
