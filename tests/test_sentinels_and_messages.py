@@ -366,3 +366,51 @@ def test_runtime_a_copy_of_positions_written_since_has_no_origin(tmp_path, torch
     program = TOP_ON_ANOTHER_DIM.format(copy="top.clone()").replace("idx = top.clone()", "top[0] = 0\nidx = top.clone()")
     _, messages = _checked_file(tmp_path, program, torch)
     assert not any(m.startswith("GL004") for m in messages)  # the values may be anything now: only their range
+
+
+# a table grown by one entry at the end of the read dim: -1 (a missing neighbour) reads that entry on purpose
+NEIGHBOURS = '''
+import torch
+import torch.nn.functional as F
+
+
+def neighbours(feats, edges):
+    # feats: [N, D], edges: [N, K]
+    nbr = torch.full((feats.shape[0], 4), -1, dtype=torch.long)
+    nbr[:, :2] = edges[:, :2]
+    {grow}
+    return padded[nbr]
+'''
+
+
+def _neighbours(grow: str, torch):
+    namespace = {}
+    exec(textwrap.dedent(NEIGHBOURS.format(grow=grow)), namespace)
+    feats = torch.arange(1.0, 7.0).reshape(3, 2)
+    edges = torch.tensor([[1, 2, 0], [0, 2, 1], [0, 1, 2]])
+    return feats, namespace["neighbours"](feats, edges)
+
+
+@pytest.mark.parametrize("grow", [
+    "padded = torch.cat([feats, feats.new_zeros(1, feats.shape[1])], dim=0)",
+    "padded = torch.cat((feats, torch.zeros((1, feats.shape[1]))), dim=-2)",
+    "padded = F.pad(feats, (0, 0, 0, 1))",
+])
+def test_minus_one_into_a_table_grown_by_one_row_reads_that_row(grow, torch):
+    assert lint(NEIGHBOURS.format(grow=grow)) == []
+    feats, out = _neighbours(grow, torch)
+    assert out[:, 2:].eq(0).all()  # the missing neighbours read the appended zero row
+    assert torch.equal(out[0, :2], feats[[1, 2]])
+
+
+@pytest.mark.parametrize("grow", [
+    "padded = feats",
+    "padded = F.pad(feats, (0, 0, 1, 0))",  # the row goes first: -1 reads a real row
+    "padded = torch.cat([feats, torch.zeros(1, feats.shape[1])], dim=-1)",  # grown along the other dim
+    "padded = torch.cat([torch.zeros(1, feats.shape[1]), feats])",  # prepended: -1 reads a real row
+])
+def test_minus_one_into_a_table_not_grown_for_it_stays_reported(grow, torch):
+    assert [f.code for f in lint(NEIGHBOURS.format(grow=grow))] == ["GL010"]
+    if "dim=-1" not in grow:  # (that cat raises: the sizes differ on dim 0)
+        feats, out = _neighbours(grow, torch)
+        assert torch.equal(out[0, 2], feats[-1])  # silently the last real row

@@ -81,8 +81,8 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     segment = interp.source.segment
     key_node = node.slice.elts[axis] if picked else index_node(node.slice)
     text, index_text = segment(node.value), segment(key_node)
-    if not picked and domain.sentinel is not None and sentinel_slots.written_back(interp.function, node, key_node, axis, domain.sentinel):
-        return  # an appended -1 makes a last slot the code writes over: read on purpose
+    if not picked and domain.sentinel is not None and _read_on_purpose(interp, node, key_node, axis, domain.sentinel):
+        return  # the last entry is one the code made for the -1: read on purpose
     if picked and domain.sentinel is not None and domain.sentinel < 0:
         _check_picked_padding(interp, node, owner, axis, text, index_text, domain)
         return
@@ -103,6 +103,16 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     if any(must_equal(d, domain.size) for d in owner.shape.dims):
         return  # values made for another dim of the same tensor: GL004's question, not a range one
     interp.flag(node, out_of_range.subscript_message(text, owner.shape, axis, index_text, domain), None)
+
+
+def _read_on_purpose(interp, node: ast.Subscript, key_node, axis: int, sentinel: int) -> bool:
+    """-1 reads a last entry the code made for it: a table grown by one entry, or an index slot written after."""
+    def rank(expr) -> Optional[int]:
+        t = interp.env.get(expr.id) if isinstance(expr, ast.Name) else None
+        return len(t.shape.dims) if isinstance(t, TensorVal) and t.shape is not None and not t.shape.variadic else None
+
+    return sentinel_slots.grown_for(interp.function, node, axis, rank, sentinel) \
+        or sentinel_slots.written_back(interp.function, node, key_node, axis, sentinel)
 
 
 def _row_pick(interp, node: ast.Subscript, owner, key) -> Optional[Tuple[int, TensorVal]]:

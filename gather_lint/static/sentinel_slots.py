@@ -1,4 +1,9 @@
-"""A -1 the code appends to an index to make a slot it then writes: not padding read by mistake.
+"""A -1 the code reads on purpose: the last entry is one the code made for it, not padding read by mistake.
+
+Two facts, each from the function's own code. The table read was grown by one entry along the read
+dim (`padded = torch.cat([feats, feats.new_zeros(1, D)])`, `F.pad(feats, (0, 0, 0, 1))`), so -1 reads
+that appended entry (a zero row for a missing neighbour). Or the -1 was appended to the index, its
+result slot is written by the code right after the read:
 
     idx = torch.cat((kept, torch.tensor([-1])))   # one extra entry, last
     s = s[idx][:, idx]                             # its row and column read row -1 of s
@@ -15,7 +20,7 @@ axis), and the statements that follow write the name's last position on that axi
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from . import tree_walk
 from .sentinel_masks import literal_int
@@ -37,18 +42,67 @@ def written_back(function: Optional[ast.AST], read: ast.Subscript, key_node: ast
     return _written_next(body, at + 1, name, axis)
 
 
-def _always_appended(function: ast.AST, name: str, sentinel: int) -> bool:
-    bindings = [node for node in tree_walk.all_nodes(function)
-                if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
-    if not bindings:
+def grown_for(function: Optional[ast.AST], read: ast.Subscript, axis: int, rank: Callable, sentinel: int) -> bool:
+    """`table[idx]` where every binding of `table` in the function appends one entry along `axis`: -1 reads it.
+    rank(node): the rank of a tensor expression, when known (to place F.pad's pair)."""
+    if function is None or sentinel != -1 or not isinstance(read.value, ast.Name):
         return False
-    values = []
-    for node in tree_walk.all_nodes(function):
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            if len(node.targets) != 1:
-                return False
-            values.append(node.value)
-    return len(values) == len(bindings) and all(_appends(v, sentinel) for v in values)
+    values = _bindings(function, read.value.id)
+    return bool(values) and all(_grows(v, axis, rank) for v in values)
+
+
+def _bindings(function: ast.AST, name: str) -> List[ast.AST]:
+    """The values of `name = ...` in the function; empty when any binding of the name is of another form."""
+    stores = [node for node in tree_walk.all_nodes(function)
+              if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
+    values = [node.value for node in tree_walk.all_nodes(function)
+              if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+              and node.targets[0].id == name]
+    return values if len(values) == len(stores) else []
+
+
+def _grows(value: ast.AST, axis: int, rank: Callable) -> bool:
+    """`torch.cat([x, <one entry along axis>], dim=axis)` or `F.pad(x, (..., 0, 1, ...))` padding one entry
+    at the end of `axis` (pad's pairs run from the last dim, so the tensor's rank places the pair)."""
+    if not isinstance(value, ast.Call) or not value.args:
+        return False
+    name = tree_walk.called_name(value)
+    keywords = {k.arg: k.value for k in value.keywords}
+    if name in ("cat", "concat", "concatenate") and isinstance(value.args[0], (ast.Tuple, ast.List)) \
+            and len(value.args[0].elts) >= 2:
+        dim = keywords.get("dim", value.args[1] if len(value.args) > 1 else None)
+        at = 0 if dim is None else literal_int(dim)
+        ranked = rank(value.args[0].elts[0]) if at is not None and at < 0 else None
+        if at is None or at < 0 and (ranked is None or at + ranked != axis) or at >= 0 and at != axis:
+            return False
+        return _one_entry(value.args[0].elts[-1], axis)
+    ranked = rank(value.args[0]) if name == "pad" else None
+    if name == "pad" and len(value.args) >= 2 and isinstance(value.args[1], (ast.Tuple, ast.List)) and ranked:
+        widths = [literal_int(e) for e in value.args[1].elts]
+        pair = ranked - 1 - axis
+        if pair < 0 or None in widths or len(widths) % 2 or len(widths) < 2 * (pair + 1):
+            return False
+        return widths[2 * pair:2 * pair + 2] == [0, 1]
+    return False
+
+
+def _one_entry(node: ast.AST, axis: int) -> bool:
+    """A tensor of one entry along `axis`: `x.new_zeros(1, D)`, `torch.zeros((1, D))`, `row.unsqueeze(0)`."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = tree_walk.called_name(node)
+    if name == "unsqueeze" and isinstance(node.func, ast.Attribute) and len(node.args) == 1:
+        return literal_int(node.args[0]) == axis
+    if name in ("zeros", "ones", "empty", "full", "new_zeros", "new_ones", "new_empty", "new_full", "randn", "rand"):
+        sizes = node.args[0].elts if node.args and isinstance(node.args[0], (ast.Tuple, ast.List)) else \
+            (node.args if name not in ("full", "new_full") else [])
+        return len(sizes) > axis and literal_int(sizes[axis]) == 1
+    return False
+
+
+def _always_appended(function: ast.AST, name: str, sentinel: int) -> bool:
+    values = _bindings(function, name)
+    return bool(values) and all(_appends(v, sentinel) for v in values)
 
 
 def _appends(value: ast.AST, sentinel: int) -> bool:
@@ -155,4 +209,3 @@ def _kept_rebinding(stmt: ast.Assign, name: str, axis: int) -> bool:
 
 def _loads(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
-
