@@ -168,11 +168,13 @@ def _integer_dtype(node) -> bool:
 def _driver_at(interp, line: int):
     """The script's `if __name__ == "__main__":` block holding `line`, for lookups in the driver itself."""
     tree = getattr(interp.module, "tree", None)
-    for node in getattr(tree, "body", ()):
-        if isinstance(node, ast.If) and node.lineno <= line <= (node.end_lineno or node.lineno) \
-                and "__main__" in ast.dump(node.test):
-            return node
-    return None
+    if tree is None:
+        return None
+    drivers = getattr(tree, "_gather_lint_drivers", None)
+    if drivers is None:  # the module body looked over once, not at every lookup of a long script
+        drivers = tree._gather_lint_drivers = [node for node in getattr(tree, "body", ())
+                                               if isinstance(node, ast.If) and "__main__" in ast.dump(node.test)]
+    return next((node for node in drivers if node.lineno <= line <= (node.end_lineno or node.lineno)), None)
 
 
 def _adds_axes_only(key) -> bool:

@@ -34,13 +34,36 @@ def spelled_in(text: str) -> bool:
 
 
 def _spells_max_of(interp, base: str) -> bool:
-    """The scope's text takes the max of `base` somewhere: the cheap test before any look back."""
+    """The scope's text takes the max of `base` somewhere (`base.max(`, `base.amax(`, `max(base)`): the
+    cheap test before any look back."""
     scope = getattr(interp, "function", None)
-    if scope is None:
-        text = interp.source.text
-    else:
-        text = "\n".join(interp.source.lines[scope.lineno - 1:scope.end_lineno or scope.lineno])
-    return f"{base}.max(" in text or f"{base}.amax(" in text or f"max({base})" in text
+    holder = interp.source if scope is None else scope
+    spelled = getattr(holder, "_gather_lint_max_spellings", None)
+    if spelled is None:  # one scan of the scope's text, kept, where a search per site is quadratic
+        text = interp.source.text if scope is None else \
+            "\n".join(interp.source.lines[scope.lineno - 1:scope.end_lineno or scope.lineno])
+        spelled = holder._gather_lint_max_spellings = _max_spellings(text)
+    if not all(_word_char(c) for c in base):
+        return False  # never a name (the spellings hold names only)
+    return base in spelled
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _max_spellings(text: str) -> frozenset:
+    """Every string s for which `s.max(`, `s.amax(` or `max(s)` is in `text`, s made of name characters:
+    each ending of the run of name characters before `.max(` / `.amax(`, and what `max(...)` holds."""
+    found = set()
+    for match in re.finditer(r"\.a?max\(", text):
+        start = end = match.start()
+        while start > 0 and _word_char(text[start - 1]):
+            start -= 1
+        found.update(text[i:end] for i in range(start, end + 1))
+    for match in re.finditer(r"max\((?=([^)]*)\))", text):
+        found.add(match.group(1))
+    return frozenset(found)
 
 
 def check_one_hot(interp, node: ast.Call, ids_node, classes_node) -> None:
