@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Iterable, List, TextIO
 
 from .findings import Finding
@@ -54,7 +55,15 @@ def summary(findings: Iterable[Finding], files: int, missing: int = 0) -> str:
         return f"No problems found in {files} file{'s' if files != 1 else ''}.{tail}"
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
-    touched = len({f.path for f in findings})
+    touched = len({_file_of(f.path) for f in findings})
     return (f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} "
             f"({errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}) "
             f"in {touched} of {files} file{'s' if files != 1 else ''}.{tail}")
+
+
+_CELL = re.compile(r":cell \d+$")
+
+
+def _file_of(path: str) -> str:
+    """The file a finding is in: `nb.ipynb:cell 3` is in nb.ipynb (its cells are not files)."""
+    return _CELL.sub("", path)

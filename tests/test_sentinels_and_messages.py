@@ -414,3 +414,15 @@ def test_minus_one_into_a_table_not_grown_for_it_stays_reported(grow, torch):
     if "dim=-1" not in grow:  # (that cat raises: the sizes differ on dim 0)
         feats, out = _neighbours(grow, torch)
         assert torch.equal(out[0, 2], feats[-1])  # silently the last real row
+
+
+def test_summary_counts_a_notebook_as_one_file(tmp_path):
+    import subprocess
+    import sys
+
+    path = _notebook(tmp_path, PADDED_CELL, FLOAT_CELL, "y = torch.randn(3, 4).gather(1, torch.zeros(3, 4))\n")
+    out = subprocess.run([sys.executable, "-m", "gather_lint", "--isolated", "--no-cache", "--format", "concise", str(path)],
+                         capture_output=True, text=True)
+    cells = {line.split(": ")[0].rsplit(":", 2)[0] for line in out.stdout.splitlines()}
+    assert len(cells) == 2  # findings in two cells of the one notebook
+    assert "in 1 of 1 file." in out.stderr + out.stdout
