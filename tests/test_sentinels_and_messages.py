@@ -426,3 +426,17 @@ def test_summary_counts_a_notebook_as_one_file(tmp_path):
     cells = {line.split(": ")[0].rsplit(":", 2)[0] for line in out.stdout.splitlines()}
     assert len(cells) == 2  # findings in two cells of the one notebook
     assert "in 1 of 1 file." in out.stderr + out.stdout
+
+
+@pytest.mark.parametrize("line,named", [
+    ("out = picked * advantages", True),
+    ("out = (picked * advantages) * (advantages * 2)", False),  # two products on the line: which one is unknown
+])
+def test_runtime_operands_from_the_line_alone_when_no_column_is_known(line, named, tmp_path, torch, monkeypatch):
+    from gather_lint.runtime import operand_text
+
+    monkeypatch.setattr(operand_text, "_running", lambda frame, lines: (None, ""))  # as before Python 3.11
+    _, messages = _checked_file(tmp_path, GATHERED.format(line=line), torch)
+    (message,) = [m for m in messages if m.startswith("GL006")]
+    assert ("`picked` [4, 1]" in message) == named
+    assert ("`gathered result` [4, 1]" in message) != named
