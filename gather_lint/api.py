@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, List, Optional, Sequence
 
@@ -81,14 +82,38 @@ def _lint_uncached(paths, config, jobs, progress) -> List[FileResult]:
         return results
     chunk = max(1, min(16, len(paths) // (jobs * 4)))
     order = _largest_first(paths)
-    with ProcessPoolExecutor(max_workers=jobs, initializer=collect_rarely) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
+    try:
         results: List[Optional[FileResult]] = [None] * len(paths)
         jobs_in_order = [(paths[i], config) for i in order]
         for done, (i, result) in enumerate(zip(order, pool.map(_lint_one, jobs_in_order, chunksize=chunk)), 1):
             results[i] = result
             if progress:
                 progress(done, len(paths))
-        return results
+    except BaseException:  # Ctrl-C (KeyboardInterrupt) or a fault: stop now, not after the queued files
+        _stop_workers(pool)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _start_worker() -> None:
+    """A worker leaves Ctrl-C to the parent (a terminal sends SIGINT to the whole process group): the
+    parent stops every worker at once, and no worker prints a KeyboardInterrupt traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    collect_rarely()
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the workers and drop the queued files: shutdown() alone would let every queued file be linted
+    first, and the workers would run on after the parent exits."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # the executor has no public handle
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(timeout=5)
 
 
 def _largest_first(paths: Sequence[str]) -> List[int]:

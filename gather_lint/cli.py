@@ -13,6 +13,7 @@ from .findings import Stats
 from .selection import Selection, parse_codes
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 128 + 2  # a shell's status for a command ended by SIGINT (Ctrl-C)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +64,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         # Python's own flush at exit does not raise again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FINDINGS
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (the workers are already stopped)
+        print("gather-lint: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _main(argv: Optional[List[str]]) -> int:
