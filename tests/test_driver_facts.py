@@ -391,3 +391,33 @@ def test_rule_example_with_its_tensors_handed_in_by_a_driver(rule, i, example, t
         torch.manual_seed(i)
         scope = run_as_script(after if MAIN in after else after + driver)
         assert same(scope["out"], scope["expected"]), after
+
+
+PASSED_DIM = '''import torch
+
+def scatter_sum(src, index, dim=0, dim_size=None):
+    dim_size = int(index.max()) + 1 if dim_size is None else dim_size
+    out = src.new_zeros(dim_size, src.size(-1))
+    return out.scatter_add_(dim, index.unsqueeze(-1).expand_as(src), src)
+
+def scatter_mean(src, index, dim=0, dim_size=None):
+    total = scatter_sum(src, index, dim, dim_size)
+    count = scatter_sum(torch.ones_like(src), index, dim, dim_size)
+    return total / count.clamp(min=1)
+
+def pool(x, batch, size):
+    return scatter_mean(x, batch, size)
+
+if __name__ == "__main__":
+    out = pool(torch.randn(5, 4), torch.tensor([0, 0, 1, 1, 2]), 3)
+'''
+
+
+def test_a_dim_passed_in_names_the_call_that_brought_facts_to_where_it_is_reported(torch):
+    """GL002 moves from the helper's scatter_add_ to `scatter_mean(x, batch, size)`, where `size` goes to
+    `dim`: the calls inside the helpers brought no facts to that line; the driver's call (line 17) did."""
+    (finding,) = lint_text(PASSED_DIM, "driven.py").findings
+    assert (finding.code, finding.line) == ("GL002", 14)
+    assert finding.message.endswith("parameter `dim` (facts from the call at line 17)"), finding.message
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        run_as_script(PASSED_DIM)

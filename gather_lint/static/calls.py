@@ -213,8 +213,8 @@ def _reporter(caller, callee, node: ast.Call, implicit: int, line: int, batch_of
     def report(call, site, violations, bound=None, where=None):
         violations = [_from_call(v, line) for v in violations if not (batch_of_one and v.code == "GL005")]
         stay, moved, at_caller = passed_dims.moved(callee, node, implicit, violations, bound)
-        if moved:
-            caller.report(node, site, moved, at_caller, where)
+        if moved:  # now at the caller's call, decided by its argument: the calls that bring facts there follow
+            caller.report(node, site, [replace(v, calls=()) for v in moved], at_caller, where)
         if stay or not moved:
             caller.report(call, site, stay, bound, where)
     return report
