@@ -48,7 +48,10 @@ class BoundNames:
         self._whole = whole
         self._module: Optional[Set[str]] = None
         self._module_names = set(module_names)
-        self._by_line: Dict[int, Set[str]] = {}
+        # names bound around each chain of enclosing functions: the lines of one function share them, and
+        # each function's body is walked once, however many of its lines a fix is checked at
+        self._by_chain: Dict[tuple, Set[str]] = {}
+        self._inner: Dict[int, list] = {}  # id(node) -> the defs and classes directly inside it
 
     def all_bound(self, names: Set[str], line: int) -> bool:
         names = set(names) - _BUILTINS
@@ -60,33 +63,36 @@ class BoundNames:
             whole = self._whole()
             if whole is not self._tree:
                 self._module = (self._module or set()) | bindings(whole.body)
-                self._by_line.clear()
+                self._by_chain.clear()
                 self._whole = None
                 return names <= self._at(line)
         return False
 
     def _at(self, line: int) -> Set[str]:
-        if line not in self._by_line:
+        chain = self._enclosing(line)
+        key = tuple(id(scope) for scope in chain)
+        if key not in self._by_chain:
             if self._module is None:
                 self._module = bindings(self._tree.body) | self._module_names
             found = set(self._module)
-            for scope in _enclosing(self._tree, line):
+            for scope in chain:
                 found |= _parameters(scope) | bindings(scope.body if isinstance(scope.body, list) else [scope.body])
-            self._by_line[line] = found
-        return self._by_line[line]
+            self._by_chain[key] = found
+        return self._by_chain[key]
 
-
-def _enclosing(tree: ast.Module, line: int):
-    """The functions (outermost first) whose lines hold `line`; class bodies do not scope their methods."""
-    node, chain = tree, []
-    while True:
-        inner = next((child for child in _children_with_defs(node)
-                      if child.lineno <= line <= (child.end_lineno or child.lineno)), None)
-        if inner is None:
-            return chain
-        if isinstance(inner, _SCOPES):
-            chain.append(inner)
-        node = inner
+    def _enclosing(self, line: int):
+        """The functions (outermost first) whose lines hold `line`; class bodies do not scope their methods."""
+        node, chain = self._tree, []
+        while True:
+            if id(node) not in self._inner:  # listed once per node: a walk per line is quadratic in a long scope
+                self._inner[id(node)] = list(_children_with_defs(node))
+            inner = next((child for child in self._inner[id(node)]
+                          if child.lineno <= line <= (child.end_lineno or child.lineno)), None)
+            if inner is None:
+                return chain
+            if isinstance(inner, _SCOPES):
+                chain.append(inner)
+            node = inner
 
 
 def _children_with_defs(node):
