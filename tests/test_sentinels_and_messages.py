@@ -440,3 +440,42 @@ def test_runtime_operands_from_the_line_alone_when_no_column_is_known(line, name
     (message,) = [m for m in messages if m.startswith("GL006")]
     assert ("`picked` [4, 1]" in message) == named
     assert ("`gathered result` [4, 1]" in message) != named
+
+
+LOOKED_UP = '''
+import torch
+torch.manual_seed(0)
+emb = torch.nn.Embedding(40, 8)
+head = torch.nn.Linear(8, 40)
+input_ids = torch.randint({low}, 40, (2, 5))
+logits = head(emb(input_ids))  # [B, L, V]
+log_probs = logits.log_softmax(-1)
+for step in range(2):  # the second call takes the fast path of a signature seen clean
+    try:
+        out = log_probs.gather({dim}, input_ids.unsqueeze(-1))
+    except RuntimeError as exc:
+        error = str(exc)
+'''
+
+
+@pytest.mark.parametrize("low", [5, 0])
+def test_runtime_ids_an_embedding_looked_up_gathered_along_the_sequence_are_gl004(low, tmp_path, torch):
+    program = LOOKED_UP.format(low=low, dim=1)
+    if low == 0:  # ids that all fit the sequence dim: no error, silently the wrong entries
+        program = program.replace("torch.randint(0, 40, (2, 5))", "torch.tensor([[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]])")
+    scope, messages = _checked_file(tmp_path, program, torch)
+    gl004 = [m for m in messages if m.startswith("GL004")]
+    assert len(gl004) == 2  # both steps: a signature seen before does not skip the check
+    assert "embedding of 40 rows" in gl004[0] and "use dim=2" in gl004[0]
+    assert not any(m.startswith("GL011") for m in messages)
+    if low == 5:
+        assert "out of bounds" in scope["error"]
+    else:
+        picked = scope["out"][0, :, 0]
+        meant = scope["log_probs"][0].gather(1, scope["input_ids"][0].unsqueeze(-1))[:, 0]
+        assert not torch.equal(picked, meant)
+
+
+def test_runtime_ids_gathered_along_the_vocabulary_are_not_gl004(tmp_path, torch):
+    _, messages = _checked_file(tmp_path, LOOKED_UP.format(low=0, dim=2), torch)
+    assert not any(m.startswith("GL004") for m in messages)

@@ -17,7 +17,7 @@ import torch
 
 from ..dims import normalize_dim
 from ..ops import OPS
-from . import device_records, provenance, values
+from . import device_records, provenance, shift_checks, values
 from .checker import ASYNC, _shape_verdict
 
 FAST_OPS = frozenset({OPS["gather"], OPS["index_select"]})  # (input, dim, index), no payload to check
@@ -54,6 +54,8 @@ def clean_axis(op, inp, dim, index, level: str = ASYNC) -> Optional[int]:
             if origin.axis != axis or not origin.bounds(index, size):
                 return None
             return axis  # topk/argmax/sort made these values in [0, size), untouched since
+    if shift_checks.FED and shift_checks.fed_rows(index) not in (None, size):
+        return None  # ids an embedding of another size looked up: GL004 is the generic path's question
     if level == ASYNC and not index.is_cpu:  # an accelerator (meta and fake tensors never reach here)
         device_records.record(values.deexpand(index), 0, size, op.spelled, dim, wraps=False)
         return axis

@@ -15,12 +15,15 @@ from ..dims import normalize_dim
 from ..ops import INDEX
 from ..rules import gl004_index_from_wrong_dim as rule
 from .provenance import origin_of
+from .shift_checks import fed_rows
 
 
 def wrong_dim(site: Site, inp: torch.Tensor, index: torch.Tensor) -> Optional[Violation]:
-    origin = origin_of(index)
-    if origin is None or site.op.family == INDEX or not site.dim_given:
+    if site.op.family == INDEX or not site.dim_given:
         return None
+    origin = origin_of(index)
+    if origin is None:
+        return _token_ids(site, inp, index)
     rank = inp.dim()
     axis = normalize_dim(site.dim, rank)
     if axis is None or rank != len(origin.shape) or index.dim() != rank or axis == origin.axis:
@@ -31,3 +34,21 @@ def wrong_dim(site: Site, inp: torch.Tensor, index: torch.Tensor) -> Optional[Vi
         return None
     described = f"{origin.how} over dim {origin.axis} of a {list(origin.shape)} tensor (positions in [0, {size}))"
     return rule.violation(site, described, f"size-{size}", origin.axis, certain_raise=size > shape[axis])
+
+
+def _token_ids(site: Site, inp: torch.Tensor, index: torch.Tensor) -> Optional[Violation]:
+    """Ids an embedding of V rows looked up (unchanged since), used along a dim of another size of an input
+    whose one other dim has V entries: token ids along the sequence dim, as the static GL004 reports it."""
+    rank = inp.dim()
+    axis = normalize_dim(site.dim, rank)
+    if axis is None or index.dim() != rank:
+        return None
+    rows = fed_rows(index)
+    shape = tuple(inp.shape)
+    if rows is None or shape[axis] == rows:
+        return None
+    meant = [k for k, n in enumerate(shape) if n == rows and k != axis]
+    if len(meant) != 1:
+        return None
+    described = f"token ids looked up in an embedding of {rows} rows (ids in [0, {rows}))"
+    return rule.violation(site, described, f"size-{rows}", meant[0], certain_raise=False)

@@ -48,6 +48,20 @@ def clear() -> None:
     FED.clear()
 
 
+def fed_rows(index) -> Optional[int]:
+    """The rows of the table that looked up `index` (or the tensor it views: `ids.unsqueeze(-1)`), when its
+    values are unchanged since; None for ids no embedding was fed."""
+    if not FED or not isinstance(index, torch.Tensor):
+        return None
+    for t in (index, index._base):
+        if t is None:
+            continue
+        for ref, version, rows, _ in reversed(FED):
+            if ref() is t and _version(t) == version:
+                return rows
+    return None
+
+
 def _fed_like(vocab: int, numel: int, shape: Optional[tuple] = None) -> List[torch.Tensor]:
     """The remembered ids looked up in a table of `vocab` rows, of `numel` values (and `shape`),
     unchanged since, newest first."""
