@@ -4,8 +4,9 @@ Token ids index the vocabulary dim; ``topk``/``argmax``/``argsort`` over dim k g
 dim k; ``randint(n, ...)`` gives values in ``[0, n)``. Gathering them along a different dim either
 raises ``index 41 is out of bounds for dimension 1 with size 5`` (a device-side assert on CUDA,
 reported far from the cause) or, when the values happen to fit, silently reads wrong entries.
-At run time the values themselves are checked: out-of-range ones are reported as GL011 with a
-"did you mean dim=..." hint when they fit another dim.
+At run time the same mistake is GL004 where the runtime saw where the values came from (``topk``/``argmax``/
+``sort`` results and their clones, ids an embedding looked up); other values past the dim are GL011, with a
+"did you mean dim=..." hint when they fit one other dim.
 
 Sizes equal only as numbers (``4`` and ``4``) say little about which dim the values were made for,
 unless the index is laid out for that dim: ``topk(k, dim=-1)`` of a tensor shaped like the input gives
