@@ -421,3 +421,17 @@ def test_a_dim_passed_in_names_the_call_that_brought_facts_to_where_it_is_report
     assert finding.message.endswith("parameter `dim` (facts from the call at line 17)"), finding.message
     with pytest.raises(IndexError, match="Dimension out of range"):
         run_as_script(PASSED_DIM)
+
+
+def test_the_calls_a_notebook_finding_names_are_counted_in_their_cells():
+    import json
+
+    cells = ["import torch\n",
+             "def select(f, c):\n    return torch.gather(f, 0, c.unsqueeze(1))\n",
+             "a = select(torch.randn(10, 128), torch.tensor([3, 1]))\nb = select(torch.randn(6, 64), torch.tensor([2]))\n"]
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                           "source": c.splitlines(keepends=True)} for c in cells],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (finding,) = lint_text(json.dumps(notebook), "driven.ipynb").findings
+    assert finding.code == "GL005" and finding.path == "driven.ipynb:cell 2"
+    assert finding.message.endswith("(facts from the calls at line 1 of cell 3 and line 2 of cell 3)"), finding.message

@@ -36,4 +36,5 @@ def note(lines) -> str:
     lines = sorted(lines)
     if len(lines) == 1:
         return f" (facts from the call at line {lines[0]})"
-    return f" (facts from the calls at lines {', '.join(str(n) for n in lines[:-1])} and {lines[-1]})"
+    said = [f"line {n}" for n in lines]  # each `line N` on its own, so a notebook renames it to its cell's line
+    return f" (facts from the calls at {', '.join(said[:-1])} and {said[-1]})"
