@@ -479,3 +479,32 @@ def test_runtime_ids_an_embedding_looked_up_gathered_along_the_sequence_are_gl00
 def test_runtime_ids_gathered_along_the_vocabulary_are_not_gl004(tmp_path, torch):
     _, messages = _checked_file(tmp_path, LOOKED_UP.format(low=0, dim=2), torch)
     assert not any(m.startswith("GL004") for m in messages)
+
+
+def test_runtime_log_prob_names_the_value_and_its_flat_form(tmp_path, torch):
+    program = '''
+import torch
+torch.manual_seed(0)
+logits = torch.randn(4, 3)
+actions = torch.randint(3, (4,))
+dist = torch.distributions.Categorical(logits=logits)
+out = dist.log_prob(actions.unsqueeze(-1))
+'''
+    scope, messages = _checked_file(tmp_path, program, torch)
+    (message,) = [m for m in messages if m.startswith("GL006")]
+    assert "log_prob(actions.unsqueeze(-1))" in message and "(`actions`)" in message
+    assert tuple(scope["out"].shape) == (4, 4)  # every action under every sample's distribution
+    assert tuple(scope["dist"].log_prob(scope["actions"]).shape) == (4,)  # the advice: one per sample
+
+
+def test_runtime_operands_of_torch_code_run_from_the_line_are_not_borrowed():
+    import ast
+
+    from gather_lint.runtime.operand_text import _sides
+
+    call = ast.parse("F.some_functional(picked, advantages)", mode="eval").body
+    assert _sides(call, "*") is None and _sides(call, "mse_loss") is None
+    loss = ast.parse("F.mse_loss(picked, advantages)", mode="eval").body
+    assert [ast.unparse(n) for n in _sides(loss, "mse_loss")] == ["picked", "advantages"]
+    product = ast.parse("picked - advantages", mode="eval").body
+    assert _sides(product, "*") is None

@@ -16,7 +16,8 @@ from ..dims import Shape
 from ..rules import gl006_missing_squeeze as rule
 
 
-def check(distribution, value) -> Optional[Violation]:
+def check(distribution, value, texts=lambda: None) -> Optional[Violation]:
+    """texts(): (the distribution's, the value's) spelling at the user's line, asked only for a finding."""
     if not isinstance(value, torch.Tensor) or getattr(distribution, "event_shape", None) != torch.Size():
         return None
     batch = tuple(distribution.batch_shape)
@@ -27,4 +28,6 @@ def check(distribution, value) -> Optional[Violation]:
             value.reshape(-1), torch.arange(batch[0], device=value.device, dtype=value.dtype)):
         return None
     grown = tuple(torch.broadcast_shapes(shape, batch))
-    return rule.check_distribution_value(type(distribution).__name__, Shape(batch), Shape(shape), Shape(grown))
+    spelled = texts()
+    return rule.check_distribution_value(type(distribution).__name__, Shape(batch), Shape(shape), Shape(grown),
+                                         spelled[1] if spelled else "value")

@@ -478,7 +478,7 @@ def _log_prob(original):
     """`Distribution.log_prob` (GL006): a value that kept a trailing 1 against the batch shape."""
     def log_prob(self, value, *args, **kwargs):
         if _stack and not torch.compiler.is_compiling():
-            violation = _run_check(distribution_checks.check, self, value)
+            violation = _run_check(distribution_checks.check, self, value, _spelled("log_prob"))
             if violation is not None:
                 _report(_stack[-1], [violation], f"{type(self).__name__}.log_prob")
         return original(self, value, *args, **kwargs)

@@ -98,12 +98,14 @@ def _called(node: ast.Call) -> Optional[str]:
 
 
 def _sides(node: ast.AST, symbol: str) -> Optional[Tuple[ast.AST, ast.AST]]:
+    """The two operands, only where the node is the operation asked about: torch code run from the user's
+    line (a functional that multiplies inside) must not lend its call's arguments as the operator's sides."""
     kind = _OPERATOR_NODES.get(symbol)
-    if isinstance(node, ast.BinOp) and (kind is None or isinstance(node.op, kind)):
-        return node.left, node.right
-    if isinstance(node, ast.AugAssign):
-        return node.target, node.value
-    if not isinstance(node, ast.Call):
+    if isinstance(node, (ast.BinOp, ast.AugAssign)):
+        if kind is None or not isinstance(node.op, kind):
+            return None
+        return (node.left, node.right) if isinstance(node, ast.BinOp) else (node.target, node.value)
+    if not isinstance(node, ast.Call) or _called(node) != symbol:
         return None
     keywords = {k.arg: k.value for k in node.keywords if k.arg}
     func = node.func
