@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import ast
+from itertools import compress
+from operator import is_not
 from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
@@ -434,13 +436,14 @@ def _named(dim, name: str):
 
 def _join_env(a: Dict[str, object], b: Dict[str, object]) -> Dict[str, object]:
     # a name bound on one path only is unknown after the join; most names are the same object on both
-    # paths (the module's imports and constants among them), kept without comparing their fields
+    # paths (the module's imports and constants among them), kept without comparing their fields, and
+    # found without a Python step per name: an environment holds every name the scope bound so far, and
+    # a long scope joins it at every branch and loop
     joined = dict.fromkeys(b.keys() - a.keys())
-    for k, x in a.items():
-        y = b.get(k)
-        if x is y:
-            joined[k] = x
-            continue
+    joined.update(a)
+    get = b.get
+    for k in compress(a.keys(), map(is_not, a.values(), map(get, a.keys()))):
+        x, y = a[k], get(k)
         v = join(x, y)
         if v is None and x is not None and y is not None and isinstance(x, _LISTS) and isinstance(y, _LISTS):
             v = tensor_lists.joined(x, y)  # [] on one path, appended tensors on the other
