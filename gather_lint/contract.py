@@ -5,6 +5,8 @@ and both get the same codes and wording from the rules in :mod:`gather_lint.rule
 """
 from __future__ import annotations
 
+import re
+
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional
@@ -151,17 +153,24 @@ def sizes_by_name(on: bool = True):
 
 
 def size_expr(info: TensorInfo, axis: int) -> str:
-    """Source text for input.size(axis): the literal, a variable that holds it, or a .size() call."""
+    """Source text for input.size(axis): a variable that holds the size, else the tensor's own size when the
+    tensor is a name (`features.size(1)`: right for every size it may have), else the literal, else a
+    .size() call on the expression."""
     d = info.shape.dims[axis] if info.shape is not None else None
     if _CALLERS_SIZES[0]:
         return f"{info.text}.size({axis})"
+    if d is not None and not isinstance(d, int) and d.expr:
+        return d.expr
+    if info.text and _PLAIN_NAME.fullmatch(info.text):
+        return f"{info.text}.size({axis})"
     if isinstance(d, int):
         return str(d)
-    if d is not None and d.expr:
-        return d.expr
     if d is not None and d.size is not None:
         return str(d.size)
     return f"{info.text}.size({axis})"
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def describe_dim(info: TensorInfo, axis: int) -> str:

@@ -224,7 +224,7 @@ def test_fix_writes_safe_fixes_and_reports_what_is_left(tmp_path):
     assert "torch.zeros(4, 1).long()" in text and ".expand(" not in text  # GL005's fix is unsafe
     assert out.returncode == 1 and "GL005" in out.stdout and "GL008" not in out.stdout
     run("--fix", "--unsafe-fixes", str(target))
-    assert "class_idx" not in target.read_text() and "idx.unsqueeze(1).expand(-1, 128)" in target.read_text()
+    assert "class_idx" not in target.read_text() and "idx.unsqueeze(1).expand(-1, features.size(1))" in target.read_text()
 
 
 def test_fix_on_stdin_prints_the_fixed_code():

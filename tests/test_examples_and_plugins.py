@@ -30,7 +30,7 @@ def test_examples_each_buggy_function_reported_once_and_clean_ones_silent():
                      ("per_token_logps.py", "GL004"), ("segment_sum.py", "GL009"), ("sequence_scores.py", "GL001"),
                      ("topk_patches.py", "GL005"), ("topk_patches.py", "GL004"), ("notebook_lookup.ipynb", "GL005"),
                      ("policy_loss.py", "GL006")}
-    assert "`.expand(-1, 128)`" in out.stdout
+    assert "`.expand(-1, features.size(1))`" in out.stdout
 
 
 def test_every_reported_line_is_the_call_marked_bug():
@@ -103,7 +103,7 @@ def test_notebook_example_reports_cell_and_line_and_fix_keeps_outputs(tmp_path):
     assert fixed.returncode == 0
     before = json.loads((EXAMPLES / "buggy" / "notebook_lookup.ipynb").read_text())
     after = json.loads(copy.read_text())
-    assert after["cells"][2]["source"][2] == "rows = features.gather(0, idx.unsqueeze(1).expand(-1, 128))\n"
+    assert after["cells"][2]["source"][2] == "rows = features.gather(0, idx.unsqueeze(1).expand(-1, features.size(1)))\n"
     for key in ("metadata", "nbformat"):
         assert before[key] == after[key]
     assert [c.get("outputs") for c in before["cells"]] == [c.get("outputs") for c in after["cells"]]

@@ -65,21 +65,21 @@ VARIANTS = [
         idx = torch.randint(10, (3,))
         out = x.gather(0, idx)
         expected = torch.stack([x[i] for i in idx])
-        """, "idx.unsqueeze(-1).expand(-1, 4)"),
+        """, "idx.unsqueeze(-1).expand(-1, x.size(1))"),
     ("GL001-rows-keywords", "GL001", """
         import torch
         x = torch.randn(10, 4)  # [N, D]
         idx = torch.randint(10, (3,))
         out = torch.gather(x, dim=0, index=idx)
         expected = torch.stack([x[i] for i in idx])
-        """, "index=idx.unsqueeze(-1).expand(-1, 4)"),
+        """, "index=idx.unsqueeze(-1).expand(-1, x.size(1))"),
     ("GL001-rows-3d", "GL001", """
         import torch
         x = torch.randn(2, 6, 3)  # [B, N, D]
         idx = torch.randint(6, (2, 4))
         out = x.gather(1, idx)
         expected = torch.stack([x[b, idx[b]] for b in range(2)])
-        """, "idx.unsqueeze(-1).expand(-1, -1, 3)"),
+        """, "idx.unsqueeze(-1).expand(-1, -1, x.size(2))"),
     ("GL001-take-along-per-position", "GL001", """
         import torch
         q = torch.randn(8, 4)  # [B, A]
@@ -119,21 +119,21 @@ VARIANTS = [
         idx = torch.tensor([[3], [1], [4]])
         out = x.gather(0, idx)
         expected = torch.stack([x[i] for i in idx[:, 0]])
-        """, "x.gather(0, idx.expand(-1, 5))"),
+        """, "x.gather(0, idx.expand(-1, x.size(1)))"),
     ("GL005-row-of-columns", "GL005", """
         import torch
         x = torch.randn(4, 10)  # [N, D]
         idx = torch.tensor([[3, 1, 7]])
         out = x.gather(1, idx)
         expected = x[:, idx[0]]
-        """, "x.gather(1, idx.expand(4, -1))"),
+        """, "x.gather(1, idx.expand(x.size(0), -1))"),
     ("GL005-non-atom-index", "GL005", """
         import torch
         x = torch.randn(10, 5)  # [N, D]
         ids = torch.tensor([3, 1, 4])
         out = x.gather(0, ids[:, None] + 0)
         expected = torch.stack([x[i] for i in ids])
-        """, "x.gather(0, (ids[:, None] + 0).expand(-1, 5))"),
+        """, "x.gather(0, (ids[:, None] + 0).expand(-1, x.size(1)))"),
     ("GL006-squeeze-at-the-gather", "GL006", """
         import torch
         lp = torch.randn(1, 4, 9).log_softmax(-1)  # [B, L, V]
@@ -286,7 +286,7 @@ VARIANTS = [
         idx = torch.tensor([[0, 2, 2, 4, 1, 0]])
         out = torch.zeros(4, 5).scatter_add(1, idx, src)
         expected = torch.stack([torch.stack([src[r, idx[0] == c].sum() for c in range(5)]) for r in range(4)])
-        """, "scatter_add(1, idx.expand(4, -1), src)"),
+        """, "scatter_add(1, idx.expand(src.size(0), -1), src)"),
     ("GL013-scatter-read-modify-write", "GL013", """
         import torch
         x = torch.zeros(3, 2)  # [N, D]
@@ -431,7 +431,7 @@ def test_multi_line_calls_keep_their_layout_and_comments(tmp_path, capsys):
         rows = torch.gather(
             features,  # the table
             0,
-            class_idx.unsqueeze(1).expand(-1, 128),  # one row per class
+            class_idx.unsqueeze(1).expand(-1, features.size(1)),  # one row per class
         )
         values = torch.tensor([2.0, 4.0, 6.0])
         segment = torch.tensor([0, 0, 1])
@@ -585,7 +585,7 @@ def test_notebook_cells_are_fixed_with_the_state_of_earlier_cells(tmp_path, caps
     fixed = json.loads(target.read_text())
     assert fixed["cells"][0]["source"] == notebook["cells"][0]["source"]
     assert "".join(fixed["cells"][1]["source"]) == (
-        "%matplotlib inline\nrows = torch.gather(features, 0, class_idx.unsqueeze(1).expand(-1, 128))\n!ls\n")
+        "%matplotlib inline\nrows = torch.gather(features, 0, class_idx.unsqueeze(1).expand(-1, features.size(1)))\n!ls\n")
     scope = run(cells[0] + "".join(fixed["cells"][1]["source"][1:2]))
     assert torch.equal(scope["rows"], scope["features"][scope["class_idx"]])
 
@@ -644,7 +644,7 @@ def test_fixes_on_the_same_node_are_applied_in_rounds(tmp_path, capsys, torch):
     source = "import torch\nx = torch.randn(10, 128)  # [N, D]\nout = x.gather(0, torch.zeros(3, 1))\n"
     assert sorted(f.code for f in lint(source)) == ["GL005", "GL008"]
     fixed = fix_with_cli(tmp_path, source, unsafe=True)
-    assert "x.gather(0, torch.zeros(3, 1).expand(-1, 128).long())" in fixed
+    assert "x.gather(0, torch.zeros(3, 1).expand(-1, x.size(1)).long())" in fixed
     scope = run(fixed)
     assert torch.equal(scope["out"], scope["x"][[0, 0, 0]])
 

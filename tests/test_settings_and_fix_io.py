@@ -233,7 +233,7 @@ def test_diff_ends_with_a_newline_and_applies_as_fix_writes(tmp_path, capsys, so
 
 # --- --fix writes the file back in its own encoding ---
 
-FIXED_LINE = b"rows = torch.gather(features, 0, idx.unsqueeze(1).expand(-1, 128))"
+FIXED_LINE = b"rows = torch.gather(features, 0, idx.unsqueeze(1).expand(-1, features.size(1)))"
 
 
 def _fix_bytes(tmp_path, capsys, raw: bytes):
@@ -278,7 +278,7 @@ def test_fix_the_encoding_cannot_hold_leaves_the_file(tmp_path, capsys, monkeypa
 
     def arrow_in_the_fix(text, *args, **kwargs):  # a fix that brings a character latin-1 has no byte for
         fixed, done = real_apply(text, *args, **kwargs)
-        return fixed.replace(".expand(-1, 128))", ".expand(-1, 128))  # → rows"), done
+        return fixed.replace(".expand(-1, features.size(1)))", ".expand(-1, features.size(1)))  # → rows"), done
 
     monkeypatch.setattr(fixes, "apply", arrow_in_the_fix)
     code, err, after = _fix_bytes(tmp_path, capsys, before)

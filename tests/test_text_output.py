@@ -41,7 +41,7 @@ def test_default_output_underlines_the_index_and_aligns_shapes_then_help(tmp_pat
         "  = index   idx.unsqueeze(1)  [2, 1]",
         "  = result                    [2, 1]",
     ]
-    assert lines[7] == "  = help: expand the index with `.expand(-1, 128)` (or use torch.take_along_dim, which broadcasts)"
+    assert lines[7] == "  = help: expand the index with `.expand(-1, features.size(1))` (or use torch.take_along_dim, which broadcasts)"
     assert lines[8] == "" and len(lines) == 9
     assert "\033[" not in out.stdout  # no colour when piped
 
@@ -51,7 +51,7 @@ def test_concise_json_and_flake8_keep_the_full_single_line_message(tmp_path):
     concise = run("--format", "concise", "bug.py", cwd=tmp_path).stdout.splitlines()
     [data] = json.loads(run("--format", "json", "bug.py", cwd=tmp_path).stdout)
     assert concise == [f"bug.py:4:14: GL005 {data['message']}"]
-    assert data["message"].endswith("; expand the index with `.expand(-1, 128)` (or use torch.take_along_dim, which broadcasts)")
+    assert data["message"].endswith("; expand the index with `.expand(-1, features.size(1))` (or use torch.take_along_dim, which broadcasts)")
     flake = subprocess.run([sys.executable, "-m", "flake8", "--select=GL", "bug.py"], cwd=tmp_path,
                            capture_output=True, text=True)
     assert flake.stdout.splitlines() == concise

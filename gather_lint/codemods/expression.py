@@ -41,8 +41,9 @@ class ReplaceExpression(PositionedEdits):
 
 
 def names_defined(codemod, node, text: str) -> bool:
-    """Every plain name the new text reads (`hidden_size` in `.expand(-1, hidden_size)`) is bound
-    where the node is: a size named in a caller is not in scope in the function it was passed to."""
+    """Every plain name the new text reads (`hidden_size` in `.expand(-1, hidden_size)`) is bound, or
+    already read, where the node is: a size named in a caller is not in scope in the function it was
+    passed to."""
     scope = codemod.get_metadata(ScopeProvider, node, None)
     if scope is None:
         return False
@@ -59,4 +60,5 @@ def names_defined(codemod, node, text: str) -> bool:
 
     expression.visit(Reads())
     wanted.discard("_")  # the placeholder for the node itself
-    return all(name in scope for name in wanted)
+    # a name the scope already reads is readable there too: a notebook cell reads the earlier cells' names
+    return all(name in scope or bool(scope.accesses[name]) for name in wanted)
