@@ -178,7 +178,7 @@ def _config(args, paths) -> Config:
 def _fix_command(args, config, files, missing) -> int:
     """--diff prints what --fix would change (exit 1 if anything); --fix writes it and reports what is left."""
     from . import fixes
-    from .files import UnreadableFile, UnwritableFile, encoded, read_source_and_encoding
+    from .files import UnreadableFile, UnwritableFile, encoded, read_source_and_encoding, write_whole
 
     changed, remaining, held, kept_back = 0, [], 0, 0
     for path in files:
@@ -209,9 +209,7 @@ def _fix_command(args, config, files, missing) -> int:
             sys.stdout.write(fixed)
         elif done:
             try:
-                data = encoded(fixed, encoding)  # before opening: a file it cannot hold is left untouched
-                with open(path, "wb") as handle:
-                    handle.write(data)
+                write_whole(path, encoded(fixed, encoding))  # a file it cannot hold is left untouched
             except UnwritableFile as exc:
                 print(f"gather-lint: error: {path}: {exc}", file=sys.stderr)
                 done, left = [], result.findings

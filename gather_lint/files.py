@@ -1,8 +1,10 @@
-"""Finding the files to lint and reading them as text, with a clear reason when that fails."""
+"""Finding the files to lint, reading them as text and writing fixes back, with a clear reason when that fails."""
 from __future__ import annotations
 
 import io
 import os
+import shutil
+import tempfile
 import tokenize
 from fnmatch import fnmatch
 from typing import Iterator, List, Sequence, Tuple
@@ -116,3 +118,24 @@ def encoded(text: str, encoding: str) -> bytes:
     except UnicodeEncodeError as exc:
         raise UnwritableFile(f"the fixed code needs {exc.object[exc.start:exc.end]!r}, which the file's encoding "
                              f"({encoding}) cannot hold; the file was left unchanged") from None
+
+
+def write_whole(path: str, data: bytes) -> None:
+    """Replace a file's bytes in one step: written beside it, then renamed over it, so an interrupted run
+    (Ctrl-C, a full disk) leaves the old file or the new one, never part of each. A link is followed to
+    the file it names; the file's permission bits are kept, and a file that may not be written is not."""
+    target = os.path.realpath(path)
+    if not os.access(target, os.W_OK):
+        raise PermissionError(13, "Permission denied", path)
+    fd, scratch = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".gather-lint-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        shutil.copymode(target, scratch)
+        os.replace(scratch, target)
+    except BaseException:
+        try:
+            os.unlink(scratch)
+        except OSError:
+            pass
+        raise

@@ -1,6 +1,7 @@
 """Fixes, checked by torch: every rule's bad example fixed through `gather-lint --fix` gives its good
 example's result, and so does every shape/dim variant each fix handles; where the intent cannot be
 told from the shapes, no fix is offered."""
+import os
 import textwrap
 
 import pytest
@@ -614,15 +615,57 @@ def test_each_rule_names_the_codemods_of_its_fix_and_they_apply_it_alone(torch):
 
 def test_a_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path, capsys, monkeypatch):
     target = tmp_path / "x.py"
-    target.write_text("import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n")
+    source = "import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n"
+    target.write_text(source)
+    from gather_lint import files
 
     def read_only(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(cli, "open", read_only, raising=False)  # the CLI's writes only; reading is elsewhere
+    monkeypatch.setattr(files, "write_whole", read_only)  # the CLI reads it from the module when it fixes
     assert cli.main(["--fix", "--isolated", str(target)]) == 1
     err = capsys.readouterr().err
     assert "cannot write the fixes (Permission denied)" in err and "Fixed 0 files; 1 problem left." in err
+    assert target.read_text() == source
+
+
+def test_a_file_that_may_not_be_written_is_not_replaced(tmp_path, monkeypatch):
+    from gather_lint import files
+
+    target = tmp_path / "x.py"
+    target.write_text("before\n")
+    monkeypatch.setattr(files.os, "access", lambda *args, **kwargs: False)  # read-only (root may write any file)
+    with pytest.raises(PermissionError):
+        files.write_whole(str(target), b"after\n")
+    monkeypatch.undo()
+    assert target.read_text() == "before\n" and os.listdir(tmp_path) == ["x.py"]
+
+
+def test_a_write_cut_short_leaves_the_file_whole_and_no_scratch_file(tmp_path, capsys, monkeypatch):
+    from gather_lint import files
+
+    target = tmp_path / "x.py"
+    source = "import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n"
+    target.write_text(source)
+
+    def interrupted(*args, **kwargs):  # Ctrl-C between writing the new bytes and putting them in place
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_whole(str(target), b"half")
+    assert target.read_text() == source and os.listdir(tmp_path) == ["x.py"]
+
+
+def test_fix_keeps_the_file_mode_and_writes_through_a_link(tmp_path, capsys):
+    real = tmp_path / "real.py"
+    real.write_text("import torch\nx = torch.randn(2, 3).gather(1, torch.zeros(2, 1))\n")
+    os.chmod(real, 0o750)
+    link = tmp_path / "link.py"
+    link.symlink_to(real)
+    assert cli.main(["--fix", "--isolated", str(link)]) == 0
+    assert link.is_symlink() and "torch.zeros(2, 1).long()" in real.read_text()
+    assert (os.stat(real).st_mode & 0o777) == 0o750
 
 
 def test_without_libcst_fixing_is_a_clear_error_and_linting_still_works(tmp_path):
