@@ -54,7 +54,7 @@ def test_assignments_where_nothing_is_lost_are_left_alone_gl013():
         b = torch.zeros(6)
         b[torch.tensor([0, 1, 2])] = torch.tensor([1.0, 2.0, 3.0])  # no repeats
         c = torch.ones(6)
-        c[ids] = torch.tensor([1.0, 2.0, 3.0])  # not a zeros buffer: nothing says a sum was meant
+        c[ids] = torch.tensor([3.0, 2.0, 3.0])  # position 4 gets 3.0 twice: nothing is lost
         d = torch.zeros(6, dtype=torch.bool)
         d[ids] = torch.tensor([True, False, True])  # a bool mask
         e = torch.zeros(3, 4)
@@ -88,7 +88,7 @@ def test_index_copy_back_of_rows_read_with_repeated_ids_gl013():
 def test_index_copy_without_a_read_or_repeats_is_left_alone_gl013():
     def run():
         x = torch.randn(4, 2)
-        x.index_copy_(0, torch.tensor([0, 0]), torch.randn(2, 2))  # no read of those rows: a plain write
+        x.index_copy_(0, torch.tensor([0, 0]), torch.ones(2, 2))  # no read of those rows, and one value per row
         y = torch.randn(4, 2)
         ids = torch.tensor([3, 1])
         y.index_copy_(0, ids, y.index_select(0, ids) * 2)  # no repeats

@@ -204,23 +204,14 @@ def check_read_modify_write(write: str, index: str, origin: str, fix: str, fixab
     )
 
 
-def check_overwriting_scatter(write: str, where: str) -> Violation:
-    """Runtime: a scatter without reduce into an all-zeros buffer, with different values for one position."""
+def check_undefined_write(write: str, where: str, fix: str) -> Violation:
+    """Runtime: a write without accumulating (`x[i] = v`, index_put_, index_copy_, scatter) that gives one
+    position two or more different values in one call: torch documents the result as undefined."""
     return Violation(
         CODE, SEVERITY,
-        f"`{write}` writes several different src values to one position ({where}) of an all-zeros buffer "
-        f"without a reduce: only one survives (which one is unspecified), silently; add them with "
-        f"`scatter_add` (or `scatter_reduce(..., 'sum')`)",
-    )
-
-
-def check_overwriting_index_write(write: str, where: str, fix: str) -> Violation:
-    """Runtime: `x[index] = v` / `index_copy_` into an all-zeros buffer, different values for one position."""
-    return Violation(
-        CODE, SEVERITY,
-        f"`{write}` writes several different values to one position ({where}) of an all-zeros buffer "
-        f"without accumulating: only one survives (which one is unspecified), silently; add them with "
-        f"{fix} (or keep the largest/smallest on purpose with `scatter_reduce(..., 'amax'/'amin')`)",
+        f"`{write}` writes different values to one position ({where}) without accumulating: only one of them "
+        f"survives, and which one is unspecified (it can change from run to run on CUDA), silently; add them with "
+        f"{fix}, or dedupe the index first if one write per position was meant",
     )
 
 

@@ -3,7 +3,8 @@
 - GL011: index values outside [-size, size) on their dim (torch raises IndexError; the report adds
   the first bad coordinate and value).
 - GL013: `x[idx] += v` / `-=`: Python reads x[idx], adds in place, and writes back with the same
-  key object. When the key's positions repeat, each repeated position is incremented once.
+  key object. When the key's positions repeat, each repeated position is incremented once. And
+  `x[idx] = v` / `x.index_put_((idx,), v)` giving a repeated position different values (one survives).
 - GL008: a key tensor of a dtype indexing rejects (float from `/` or a float array, int16, int8):
   torch raises IndexError without saying which tensor or where its dtype came from.
 - GL003: `x[mask] = v` where the mask selects another number of positions than v has rows: torch
@@ -160,9 +161,9 @@ def overwriting_accumulate(shape: Tuple[int, ...], found, op: str) -> Optional[V
 
 
 def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False) -> Optional[Violation]:
-    """GL013 for `x[ids] = v` (or `x.index_put_((ids,), v)`, put=True) into an all-zeros buffer where a repeated position gets different values
-    (a histogram or a scatter-sum was being built). Only keys made of integer tensors alone, on x's
-    leading dims; bool buffers are masks, where repeats are harmless."""
+    """GL013 for `x[ids] = v` (or `x.index_put_((ids,), v)`, put=True) where a repeated position gets
+    different values, into any buffer: torch keeps one of them, unspecified which. Only keys made of
+    integer tensors alone, on x's leading dims; bool buffers are masks, where a repeat marks twice."""
     if not isinstance(value, torch.Tensor) or x.dtype == torch.bool or value.device != x.device:
         return None
     items = key if type(key) is tuple else (key,)
@@ -170,14 +171,10 @@ def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False) -> 
         return None
     if not all(values.has_values(i) for _, i in found) or not values.has_values(value) or x.numel() == 0:
         return None
-    shape = tuple(x.shape)
-    if repeated_positions(shape, found) is None or bool(x.any()):
-        return None
-    where = conflicting_positions(shape, found, value)
+    where = conflicting_positions(tuple(x.shape), found, value)
     if where is None:
         return None
     names = ", ".join(f"i{k}" for k in range(len(found))) if len(found) > 1 else "index"
     keyed = f"({names},)" if len(found) == 1 else f"({names})"
     write = f"x.index_put_({keyed}, v)" if put else f"x[{names}] = v"
-    return gl013.check_overwriting_index_write(write, where,
-                                               f"`x.index_put_({keyed}, v, accumulate=True)`")
+    return gl013.check_undefined_write(write, where, f"`x.index_put_({keyed}, v, accumulate=True)`")

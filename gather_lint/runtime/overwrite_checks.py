@@ -1,9 +1,11 @@
 """Silent write mistakes that only the values show (GL013, GL014), checked before the op runs.
 
-- GL013: `scatter` (no reduce) of a src tensor into an all-zeros self, where an index repeats along
-  `dim` with different src values: only one of them survives (which one is unspecified); the
-  zeros buffer says a sum or a distribution was being built. Also `x[ids] += v` / `-=` where the
-  read and the write use the same index holding repeated positions (indexing.py calls here).
+- GL013: a write without accumulating that gives one position two or more different values in one
+  call, into any buffer: `scatter` (no reduce) of a src tensor, `index_copy_`, and `x[ids] = v` /
+  `index_put_` (indexing.py calls here). Torch documents the result as undefined: one value
+  survives, which one is unspecified (on CUDA it changes from run to run). The same value written
+  twice (a mask, a one-hot, a scalar) is silent. Also `x[ids] += v` / `-=` where the read and the
+  write use the same index holding repeated positions.
 - GL014: `scatter_reduce` mean/prod/amax/amin with include_self=True onto an all-zeros self, where
   the zeros change the result.
 Each check reads values, so it runs only where that is free of a device sync (CPU, or `sync` level).
@@ -28,26 +30,70 @@ def _all_zeros(t: torch.Tensor) -> bool:
 
 
 def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
-    """GL013 for `zeros.scatter(dim, index, src)` with a repeated index and different src values."""
+    """GL013 for `x.scatter(dim, index, src)` (no reduce) where an index repeats along `dim` with different src values."""
     inp, index, src = bound.get("input"), bound.get("index"), bound.get("src")
     if site.op.name != "scatter" or bound.get("reduce") is not None or not isinstance(src, torch.Tensor):
         return None
     axis = normalize_dim(site.dim, inp.dim()) if site.dim is not None else None
-    if axis is None or index.dim() == 0 or index.shape[axis] < 2 or not _all_zeros(inp):
+    if axis is None or index.dim() == 0 or index.shape[axis] < 2 or inp.dtype == torch.bool \
+            or src.device != index.device or src.dim() != index.dim():
         return None
     # the part of src that scatter reads: index's shape from src's origin
     part = src[tuple(slice(0, n) for n in index.shape)]
-    order = index.argsort(dim=axis, stable=True)
-    keys, vals = index.gather(axis, order), part.gather(axis, order)
-    n = index.shape[axis]
-    same_key = keys.narrow(axis, 1, n - 1) == keys.narrow(axis, 0, n - 1)
-    clash = same_key & (vals.narrow(axis, 1, n - 1) != vals.narrow(axis, 0, n - 1))
-    if not bool(clash.any()):
+    if part.stride(axis) == 0:
+        return None  # src expanded along dim: one value per written position
+    with torch.no_grad():
+        order = index.argsort(dim=axis, stable=True)
+        keys = index.gather(axis, order)
+        n = index.shape[axis]
+        same_key = keys.narrow(axis, 1, n - 1) == keys.narrow(axis, 0, n - 1)
+        if not bool(same_key.any()):
+            return None
+        vals = part.gather(axis, order)
+        later, earlier = vals.narrow(axis, 1, n - 1), vals.narrow(axis, 0, n - 1)
+        clash = same_key & _differ(later, earlier)
+        if not bool(clash.any()):
+            return None
+        where = tuple(int(c) for c in clash.nonzero()[0])
+        value = int(keys[where])
+        values = (_number(earlier[where]), _number(later[where]))
+    write = f"x.{site.op.spelled}({site.dim}, index, src)"
+    tail = "_" if site.op.in_place else ""
+    fix = f"`x.scatter_add{tail}({site.dim}, index, src)` (or combine them with `scatter_reduce{tail}`: 'sum', 'amax', 'mean')"
+    return gl013.check_undefined_write(
+        write, f"index value {value} repeats along dim {site.dim} with src values {values[0]} and {values[1]}", fix)
+
+
+def _differ(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Elementwise a != b, where two NaNs are the same value (writing NaN twice loses nothing)."""
+    if a.is_floating_point() or a.is_complex():
+        return (a != b) & ~(a.isnan() & b.isnan())
+    return a != b
+
+
+def _number(t: torch.Tensor) -> str:
+    value = t.item()
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def index_copy_overwrites(site: Site, bound: dict) -> Optional[Violation]:
+    """GL013 for `x.index_copy_(dim, index, source)` where a repeated index gets different source rows."""
+    inp, index, source = bound.get("input"), bound.get("index"), bound.get("source")
+    if site.op.name != "index_copy" or not isinstance(source, torch.Tensor) or index.dim() != 1:
         return None
-    where = [int(c) for c in clash.nonzero()[0]]
-    value = int(keys[tuple(where)])
-    return gl013.check_overwriting_scatter(f"{site.op.spelled}({site.dim}, index, src)",
-                                           f"index value {value} repeats along dim {site.dim}")
+    if inp.dim() == 0 or source.dim() != inp.dim() or inp.dtype == torch.bool or index.numel() < 2 \
+            or source.device != index.device:
+        return None
+    axis = normalize_dim(site.dim, inp.dim()) if site.dim is not None else None
+    if axis is None:
+        return None
+    shape = (inp.shape[axis],) + tuple(n for k, n in enumerate(inp.shape) if k != axis)
+    where = conflicting_positions(shape, [(0, index)], source.movedim(axis, 0))
+    if where is None:
+        return None
+    write = f"x.{site.op.spelled}({site.dim}, index, source)"
+    return gl013.check_undefined_write(write, where.replace("position", "row"),
+                                       f"`x.index_add_({site.dim}, index, source)`")
 
 
 def copy_back_overwrites(site: Site, bound: dict) -> Optional[Violation]:
@@ -108,39 +154,47 @@ def repeated_positions(shape: Sequence[int], indices: Sequence[tuple]) -> Option
 
 def conflicting_positions(shape: Sequence[int], indices: Sequence[tuple], value: torch.Tensor) -> Optional[str]:
     """For x[i0, .., ik-1] = value (indices on x's leading dims): one position that receives
-    different values, described; None when every repeated position gets one value."""
+    different values, described; None when every repeated position gets one value.
+    Only the index is sorted; the written values are read only at the repeated positions."""
+    lead = torch.broadcast_shapes(*(i.shape for _, i in indices))
+    trailing = tuple(shape[len(indices):])
+    try:
+        written = torch.broadcast_to(value, tuple(lead) + trailing)
+    except RuntimeError:
+        return None  # torch raises its own shape mismatch
+    varying = value.shape[:max(value.dim() - len(trailing), 0)]
+    if all(n == 1 for n in varying):
+        return None  # a scalar or one row for every position: each position gets that one value
     flat = None
     for dim, idx in indices:
         size = shape[dim]
         part = torch.where(idx < 0, idx + size, idx).long()
         flat = part if flat is None else flat * size + part
-    lead = torch.broadcast_shapes(*(i.shape for _, i in indices))
-    try:
-        written = torch.broadcast_to(value, tuple(lead) + tuple(shape[len(indices):]))
-    except RuntimeError:
-        return None  # torch raises its own shape mismatch
     flat = torch.broadcast_to(flat, lead).reshape(-1)
     if flat.numel() < 2:
         return None
-    rows = written.reshape(flat.numel(), -1)
-    order = flat.argsort(stable=True)
-    keys, rows = flat[order], rows[order]
+    keys, order = flat.sort(stable=True)
     same = keys[1:] == keys[:-1]
     if not bool(same.any()):
         return None
-    differ = (rows[1:] != rows[:-1]).any(-1) & ~(rows[1:].isnan() & rows[:-1].isnan()).all(-1) \
-        if rows.is_floating_point() else (rows[1:] != rows[:-1]).any(-1)
-    clash = same & differ
-    if not bool(clash.any()):
-        return None
-    position = int(keys[int(clash.nonzero()[0])])
-    times = int((flat == position).sum())
+    pairs = same.nonzero().squeeze(1)
+    with torch.no_grad():
+        earlier = written[torch.unravel_index(order[pairs], lead)].reshape(pairs.numel(), -1)
+        later = written[torch.unravel_index(order[pairs + 1], lead)].reshape(pairs.numel(), -1)
+        clash = _differ(later, earlier).any(-1)
+        if not bool(clash.any()):
+            return None
+        first = int(clash.nonzero()[0])
+        position = int(keys[int(pairs[first])])
+        times = int((flat == position).sum())
+        shown = f", values {_number(earlier[first, 0])} and {_number(later[first, 0])} among them" \
+            if earlier.shape[1] == 1 else ""
     coord = []
     for dim, _ in reversed(indices):
         coord.append(position % shape[dim])
         position //= shape[dim]
     where = coord[0] if len(coord) == 1 else tuple(reversed(coord))
-    return f"position {where} is written {times} times"
+    return f"position {where} is written {times} times{shown}"
 
 
 def augmented_write(op: str, where: str) -> Violation:

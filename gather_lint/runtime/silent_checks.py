@@ -1,5 +1,5 @@
 """Checks for calls torch accepts but that compute the wrong thing, beyond the shape contract:
-GL004 from a recorded index origin, GL013 overwriting scatter or index_copy_ write-back, GL014 zeros taking part in a reduce."""
+GL004 from a recorded index origin, GL013 a scatter or index_copy_ giving one position different values, GL014 zeros taking part in a reduce."""
 from __future__ import annotations
 
 from typing import List
@@ -9,7 +9,7 @@ import torch
 from ..contract import Site, Violation
 from . import values
 from .origin_checks import wrong_dim
-from .overwrite_checks import copy_back_overwrites, reduce_includes_zeros, scatter_overwrites
+from .overwrite_checks import copy_back_overwrites, index_copy_overwrites, reduce_includes_zeros, scatter_overwrites
 
 
 def readable(t: torch.Tensor, level: str) -> bool:
@@ -32,7 +32,7 @@ def value_mistakes(site: Site, bound: dict, level: str) -> List[Violation]:
     src = bound.get("src", bound.get("source"))
     if isinstance(src, torch.Tensor) and not readable(src, level):
         return []
-    for check in (scatter_overwrites, reduce_includes_zeros, copy_back_overwrites):
+    for check in (scatter_overwrites, reduce_includes_zeros, copy_back_overwrites, index_copy_overwrites):
         found = check(site, bound)
         if found is not None:
             return [found]
