@@ -4,6 +4,7 @@ buffer: `x[idx] = v`, `x[i, j] = v`, `x.index_put_((idx,), v)`, `x.index_copy_(d
 unspecified; on CUDA it changes from run to run). Each test runs the bug in plain torch to show a
 value is lost, then the report, then the accumulating form and the same-value forms, silent.
 """
+import re
 import warnings
 
 import pytest
@@ -30,7 +31,7 @@ def reported(fn, pattern: str):
     found = [w for w in caught if issubclass(w.category, GatherLintWarning)]
     assert len(found) == 1, [str(w.message) for w in found]
     assert "GL013" in str(found[0].message)
-    assert pytest.importorskip("re").search(pattern, str(found[0].message)), str(found[0].message)
+    assert re.search(pattern, str(found[0].message)), str(found[0].message)
     return result, found[0]
 
 
@@ -210,3 +211,39 @@ def test_raise_mode_reports_and_lets_torch_write():
     with checked(), pytest.warns(GatherLintWarning, match="GL013"):  # a warning-severity finding: never stopped
         x[CELLS] = MASS
     assert x[1].item() == 0.25 and x[3].item() in (0.5, 2.0)
+
+
+def test_a_negative_index_names_the_same_position_as_its_positive_twin():
+    def write():
+        x = torch.ones(4)
+        x[torch.tensor([-1, 3])] = torch.tensor([1.0, 2.0])
+        return x
+
+    assert write()[3].item() in (1.0, 2.0)
+    reported(write, r"position 3 is written 2 times, values 1 and 2 among them")
+
+
+def test_few_writes_into_a_large_grid_are_paired_by_sorting():
+    rows, cols = torch.tensor([999, 5, 999]), torch.tensor([998, 5, 998])  # 10^6 positions, 3 writes
+
+    def write():
+        grid = torch.zeros(1000, 1000)
+        grid[rows, cols] = torch.tensor([1.0, 2.0, 3.0])
+        return grid
+
+    assert write()[999, 998].item() in (1.0, 3.0)
+    reported(write, r"position \(999, 998\) is written 2 times, values 1 and 3 among them")
+
+    def distinct():
+        grid = torch.zeros(1000, 1000)
+        grid[rows, torch.tensor([998, 5, 997])] = torch.tensor([1.0, 2.0, 3.0])
+
+    silent(distinct)
+
+
+def test_an_out_of_range_index_put_is_left_to_torch():
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(IndexError, match="out of bounds"):
+        warnings.simplefilter("always")
+        with checked("warn"):
+            torch.ones(4).index_put_((torch.tensor([3, 7, 3]),), torch.tensor([0.5, 0.25, 2.0]))
+    assert not [w for w in caught if "GL013" in str(w.message)]

@@ -171,6 +171,8 @@ def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False) -> 
         return None
     if not all(values.has_values(i) for _, i in found) or not values.has_values(value) or x.numel() == 0:
         return None
+    if put and out_of_range(tuple(x.shape), found, "index_put_") is not None:
+        return None  # torch raises on the bad index (x[key] = v had it checked already)
     where = conflicting_positions(tuple(x.shape), found, value)
     if where is None:
         return None

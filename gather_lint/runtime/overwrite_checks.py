@@ -43,25 +43,21 @@ def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
     if part.stride(axis) == 0:
         return None  # src expanded along dim: one value per written position
     with torch.no_grad():
-        order = index.argsort(dim=axis, stable=True)
-        keys = index.gather(axis, order)
-        n = index.shape[axis]
-        same_key = keys.narrow(axis, 1, n - 1) == keys.narrow(axis, 0, n - 1)
-        if not bool(same_key.any()):
-            return None
-        vals = part.gather(axis, order)
-        later, earlier = vals.narrow(axis, 1, n - 1), vals.narrow(axis, 0, n - 1)
-        clash = same_key & _differ(later, earlier)
-        if not bool(clash.any()):
-            return None
-        where = tuple(int(c) for c in clash.nonzero()[0])
-        value = int(keys[where])
-        values = (_number(earlier[where]), _number(later[where]))
+        # a write's position: its index value along dim and its coordinates on the other dims
+        others = index.numel() // index.shape[axis]
+        across = torch.arange(others, device=index.device).view(
+            tuple(1 if k == axis else n for k, n in enumerate(index.shape)))
+        flat = (index.long() * others + across).reshape(-1)
+        found = _first_clash(flat, inp.shape[axis] * others, part.reshape(-1, 1))
+    if found is None:
+        return None
+    position, _, first, second = found
+    value = position // others
     write = f"x.{site.op.spelled}({site.dim}, index, src)"
     tail = "_" if site.op.in_place else ""
     fix = f"`x.scatter_add{tail}({site.dim}, index, src)` (or combine them with `scatter_reduce{tail}`: 'sum', 'amax', 'mean')"
     return gl013.check_undefined_write(
-        write, f"index value {value} repeats along dim {site.dim} with src values {values[0]} and {values[1]}", fix)
+        write, f"index value {value} repeats along dim {site.dim} with src values {first} and {second}", fix)
 
 
 def _differ(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -165,36 +161,75 @@ def conflicting_positions(shape: Sequence[int], indices: Sequence[tuple], value:
     varying = value.shape[:max(value.dim() - len(trailing), 0)]
     if all(n == 1 for n in varying):
         return None  # a scalar or one row for every position: each position gets that one value
-    flat = None
+    flat, space = None, 1
     for dim, idx in indices:
         size = shape[dim]
-        part = torch.where(idx < 0, idx + size, idx).long()
+        part = (idx % size).long()  # in-range values: a negative one counts from the end, as torch reads it
         flat = part if flat is None else flat * size + part
+        space *= size
     flat = torch.broadcast_to(flat, lead).reshape(-1)
     if flat.numel() < 2:
         return None
-    keys, order = flat.sort(stable=True)
-    same = keys[1:] == keys[:-1]
-    if not bool(same.any()):
-        return None
-    pairs = same.nonzero().squeeze(1)
     with torch.no_grad():
-        earlier = written[torch.unravel_index(order[pairs], lead)].reshape(pairs.numel(), -1)
-        later = written[torch.unravel_index(order[pairs + 1], lead)].reshape(pairs.numel(), -1)
-        clash = _differ(later, earlier).any(-1)
-        if not bool(clash.any()):
-            return None
-        first = int(clash.nonzero()[0])
-        position = int(keys[int(pairs[first])])
-        times = int((flat == position).sum())
-        shown = f", values {_number(earlier[first, 0])} and {_number(later[first, 0])} among them" \
-            if earlier.shape[1] == 1 else ""
+        found = _first_clash(flat, space, written.reshape(flat.numel(), -1) if written.is_contiguous() else
+                             _RowsAt(written, tuple(lead)))
+    if found is None:
+        return None
+    position, times, first, second = found
+    shown = f", values {first} and {second} among them" if len(trailing) == 0 or all(n == 1 for n in trailing) else ""
     coord = []
     for dim, _ in reversed(indices):
         coord.append(position % shape[dim])
         position //= shape[dim]
     where = coord[0] if len(coord) == 1 else tuple(reversed(coord))
     return f"position {where} is written {times} times{shown}"
+
+
+def _counted(space: int, writes: int) -> bool:
+    """Count (bincount, linear in space + writes) rather than sort (n log n) when the space is not much larger."""
+    return space <= 16 * writes + (1 << 16)
+
+
+class _RowsAt:
+    """The rows a broadcast value writes, read at some writes only (never materialised whole)."""
+
+    def __init__(self, written: torch.Tensor, lead: tuple):
+        self.written, self.lead = written, lead
+
+    def __getitem__(self, entries: torch.Tensor) -> torch.Tensor:
+        coords = []
+        for n in reversed(self.lead):
+            coords.append(entries % n)
+            entries = entries // n
+        return self.written[tuple(reversed(coords))].reshape(len(coords[0]), -1)
+
+
+def _first_clash(flat: torch.Tensor, space: int, rows) -> Optional[tuple]:
+    """flat: the position (in [0, space)) of each write; rows[entries]: the values those writes write, [k, m].
+    (position, times written, one value, another value) for a position written with different values, or None.
+    Counting finds repeats in linear time; only the repeated writes are sorted, to pair them up."""
+    if _counted(space, flat.numel()):
+        counts = torch.bincount(flat, minlength=space)
+        if int(counts.max()) < 2:
+            return None
+        entries = (counts[flat] > 1).nonzero().squeeze(1)
+        keys, order = flat[entries].sort()
+        order = entries[order]
+    else:
+        counts = None
+        keys, order = flat.sort()
+    same = keys[1:] == keys[:-1]
+    if not bool(same.any()):
+        return None
+    pairs = same.nonzero().squeeze(1)
+    one, other = rows[order[pairs]], rows[order[pairs + 1]]
+    clash = _differ(other, one).any(-1)
+    if not bool(clash.any()):
+        return None  # in a group of writes to one position, some adjacent pair differs when any two do
+    k = int(clash.nonzero()[0])
+    position = int(keys[int(pairs[k])])
+    times = int(counts[position]) if counts is not None else int((flat == position).sum())
+    return position, times, _number(one[k, 0]), _number(other[k, 0])
 
 
 def augmented_write(op: str, where: str) -> Violation:
