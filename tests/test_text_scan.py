@@ -4,7 +4,7 @@ import re
 import pytest
 
 from gather_lint.ops import OP_NAMES
-from gather_lint.static import analyzer, text_scan, token_shift
+from gather_lint.static import analyzer, script_drivers, text_scan, token_shift
 
 _OP_WORD = re.compile(r"\b(?:%s)\b" % "|".join(sorted(OP_NAMES, key=len, reverse=True)))
 _GATHERING_CALL = re.compile(r"\b(?:%s)\s*\(" % "|".join(sorted(token_shift._GATHERING)))
@@ -145,7 +145,7 @@ def test_narrowed_local_tests_answer_as_every_test_does_on_every_block_and_funct
     checked = 0
     for text in _project_sources():
         local_site = analyzer._local_test(text)
-        script = "__main__" in text
+        script = script_drivers.is_script(text)  # a `__main__` driver, or one at module level
         blocks = FileBlocks(text, "<case>")
         parts = [blocks.chunk(i) for i in range(len(blocks))]
         parts += [m.group(0) for m in re.finditer(r"(?m)^[ \t]*def .*(?:\n(?:[ \t].*|))*", text)]

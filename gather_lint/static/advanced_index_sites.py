@@ -22,6 +22,7 @@ from ..dims import Shape, broadcast, must_differ, must_scale_apart, value
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
+from . import script_drivers
 from . import tensor_ops as ops
 from .normalised_axis import assigned_value
 from .tensor_ops import FLOAT_DTYPES
@@ -158,10 +159,10 @@ def _selection(owner: TensorVal, key: SeqVal):
 
 
 def _script(source) -> bool:
-    """The file runs as a script (a `__main__` driver); remembered on the source."""
+    """The file runs as a script (script_drivers); remembered on the source."""
     found = getattr(source, "_is_script", None)
     if found is None:
-        found = source._is_script = "__main__" in source.text
+        found = source._is_script = script_drivers.is_script(source.text)
     return found
 
 

@@ -18,7 +18,7 @@ from . import autograd_backward, backward_grads, ceil_floor_weights, distributio
 from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
 from . import caller_facts, fix_names
-from . import scope_faults
+from . import scope_faults, script_drivers, torch_aliases
 from .calls import MAX_DEPTH, ModuleContext
 from .file_blocks import FileBlocks, WholeFile, on_big_stack, parse
 from .interpreter import Interpreter
@@ -150,7 +150,7 @@ def _float_keys_in_script(text: str) -> bool:
     """x[a / b] (GL008) and x[idx] = v (GL003) on plain subscripts, looked for in scripts only: the text
     scan for a float-making assignment costs ~10% on a library the size of transformers, and parsing
     every block that writes by subscript more; a script's few blocks cost nothing."""
-    return _DRIVER in text and _subscript_site(text)
+    return _subscript_site(text) and script_drivers.is_script(text)
 
 
 def _subscript_site(chunk: str) -> bool:
@@ -374,6 +374,7 @@ _NAME_AT = re.compile(r"[ \t]*(\w+)")
 _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_AT = re.compile(r"[ \t]*(?:import|from)[ \t]")  # matched at a line's start
 _IMPORT_STATEMENT = re.compile(r"import\s+[\w.]|from\s+\.*[\w.]*\s+import\s")
+_UNBOUND_METHOD = re.compile(r"@(?:staticmethod|classmethod)[ \t]*\n(?:[ \t]*@.*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 _STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
@@ -419,7 +420,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     chunks = [(first, blocks.chunk(i)) for i, first in enumerate(blocks.starts)]
     holds = _site_test(text)
     keep = [holds(chunk) for _, chunk in chunks]
-    if _DRIVER in text and not keep[0]:
+    if script_drivers.is_script(text) and not keep[0]:
         keep[0] = True  # a script's head binds the tensors and sizes its functions read (global_facts)
     analysed = list(keep)  # blocks whose own analysis can find something; the rest only serve calls
     if token_losses.spelled_in(text) or library_causal_lms.spelled_in(text):
@@ -432,6 +433,9 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
     classes = [d - f for d, f in zip(defined, functions)]
+    if "@staticmethod" in text or "@classmethod" in text:  # `Ops.pick(x)` calls a class's method as a function
+        functions = [f | set(_UNBOUND_METHOD.findall(chunk)) if c else f
+                     for f, c, (_, chunk) in zip(functions, classes, chunks)]
     # each block's called names, read once: the loop below is set algebra, not a regex per round
     any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
     if "collate_fn" in text:  # DataLoader(..., collate_fn=fn) calls fn on every batch (shifted_batches)
@@ -449,14 +453,19 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     fills = [fills_buffer(chunk) or (bool(rounding & called) and _fills_by_subscript(chunk))
              for (_, chunk), called in zip(chunks, any_calls)]
     local_site = _local_test(text)
-    local = [not own and local_site(chunk, "torch" in chunk, fill) for (_, chunk), own, fill in zip(chunks, analysed, fills)]
+    aliases = torch_aliases.of(text)  # `import torch as T`: a block spelling `T.` uses torch
+    local = [not own and local_site(chunk, torch_aliases.spelled_in(chunk, aliases), fill)
+             for (_, chunk), own, fill in zip(chunks, analysed, fills)]
     # a filled buffer's positions are often made by a helper (`cells = to_cells(points)`): parse it
     helpers = set().union(*(called for called, lone, fill in zip(plain_calls, local, fills) if lone and fill))
     if helpers:
         keep = [kept or bool(f & helpers) for kept, f in zip(keep, functions)]
     # a script's driver and the classes it builds (and they build) get their classes' layers; in a
     # library every model block builds layers from a config: parsing them all would cost too much
-    scripted = [_DRIVER in chunk for _, chunk in chunks]
+    # (statements a script runs at module level without the guard are its driver as well: they end the
+    # block of the def before them)
+    file_defines = set().union(*defined)
+    scripted = [_DRIVER in chunk or script_drivers.drives(chunk, file_defines) for _, chunk in chunks]
     # a NamedTuple class a kept block calls: the tuple it makes carries tensors (named_tuples)
     records = [c if "NamedTuple" in chunk[:chunk.find(":")] else set() for c, (_, chunk) in zip(classes, chunks)]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
@@ -487,7 +496,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     module.file_blocks = blocks  # the other blocks, parsed when a check asks for them
     blocks.kept = module
 
-    module.function_holds_site = _function_site_test(holds, local_site, rounding)  # read by own_analyses.py
+    module.function_holds_site = _function_site_test(holds, local_site, rounding,  # read by own_analyses.py
+                                                     aliases=aliases)
     return module
 
 
@@ -521,14 +531,14 @@ def _op_aliases(text: str) -> frozenset:
 
 
 def _function_site_test(holds: Callable[[str], bool], local_site, rounding: set,
-                        file_uses_torch: Optional[bool] = None) -> Callable[[str, str], bool]:
+                        file_uses_torch: Optional[bool] = None, aliases=frozenset()) -> Callable[[str, str], bool]:
     """Whether one function (in its top-level block) holds a site: the blocks' test, on its own lines.
     `rounding`: the file's functions that make positions which can repeat (a filled buffer's writers).
     `file_uses_torch`: for a file read as one block, whether it spells torch (else each block is asked)."""
     def function_holds_site(function: str, block: str) -> bool:
         fill = fills_buffer(function) or (bool(rounding) and bool(rounding & _called_names(function)[0])
                                           and _fills_by_subscript(function))
-        uses_torch = ("torch" in block) if file_uses_torch is None else file_uses_torch
+        uses_torch = torch_aliases.spelled_in(block, aliases) if file_uses_torch is None else file_uses_torch
         return holds(function) or local_site(function, uses_torch, fill)
     return function_holds_site
 
@@ -545,7 +555,7 @@ def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
     A part runs only the tests the whole text passed (most files pass one or two of them)."""
     anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None),), text)
     triggers = tuple(test for test in _narrowed(_LOCAL_PATTERNS, text) if test not in anywhere)  # each run once
-    subscripts = _DRIVER in text and _subscript_site(text)  # scripts only (see _float_keys_in_script)
+    subscripts = _subscript_site(text) and script_drivers.is_script(text)  # scripts only (see _float_keys_in_script)
 
     def local_site(chunk: str, uses_torch: bool, fills: bool) -> bool:
         return (uses_torch and (fills or any(test(chunk) for test in triggers) or (subscripts and _subscript_site(chunk)))) \

@@ -88,7 +88,15 @@ class CallMixin:
                 callee = self.module.methods.get((self.class_name, func.attr))
                 if callee is not None:
                     args, kwargs = self._args(node)
+                    if not class_lineage.binds_first(callee):  # self.f(x) of a @staticmethod: x is its first
+                        return self._call_module_function(callee, node, args, kwargs)
                     return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+            callee = class_lineage.through_class(self, func) if key not in self.env else None
+            if callee is not None:  # Ops.f(x), cls.f(x): the class's static or class method
+                args, kwargs = self._args(node)
+                if class_lineage.binds_first(callee):  # a @classmethod's `cls`
+                    return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+                return self._call_module_function(callee, node, args, kwargs)
         dispatched = dynamic_dispatch.self_method(self, func) if isinstance(func, ast.Call) and self.class_name else None
         if dispatched is not None and self.module is not None:  # getattr(self, mode)(inputs)
             callee = self.module.methods.get((self.class_name, dispatched))
@@ -288,9 +296,10 @@ class CallMixin:
         formal = self._formal(node.args, args)
         if method is None or formal is None or (instance.facts is None and not self.module.scripted):
             return None
-        result = self.module.call(self, method, node, [None] + formal, kwargs, instance)
+        first = [None] if class_lineage.binds_first(method) else []  # obj.f(x) of a @staticmethod: x is its first
+        result = self.module.call(self, method, node, first + formal, kwargs, instance)
         return self._shaped_by_comments(result, formal, list(args), lambda: self.module.call(
-            self, method, node, [None] + list(args), kwargs, instance, silent=True))
+            self, method, node, first + list(args), kwargs, instance, silent=True))
 
     def _call_module_function(self, callee, node: ast.Call, args, kwargs, skip_first: bool = False):
         """Hand a call of a module function (or of self.method) to the module with formal facts only."""

@@ -15,7 +15,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
-from . import scope_faults
+from . import scope_faults, script_drivers
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -46,9 +46,10 @@ class ModuleContext:
                         self.methods[(cls.name, node.name)] = node
                         self.class_of[node] = cls.name
         self.lineage = class_lineage.inherit(self.classes, self.methods)  # a subclass runs its parent's __init__
-        # a script (it has a `__main__` driver) builds its classes from known sizes; a library builds them
-        # from configs, where running every opaque instance's forward would cost more than it finds
-        self.scripted = any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test) for node in tree.body)
+        # a script (a `__main__` driver, or module-level statements calling its code) builds its classes from
+        # known sizes; a library builds them from configs, where running every opaque instance's forward
+        # would cost more than it finds
+        self.scripted = script_drivers.runs_as_script(tree)
         self._make = make_interpreter
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self.fault: Optional[scope_faults.Fault] = None  # told of a function whose own analysis failed

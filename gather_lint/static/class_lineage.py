@@ -68,3 +68,47 @@ def run_parent_init(interp, args: list, kwargs: dict) -> None:
     sub.run_function(init, facts)
     interp.env.update({k: v for k, v in sub.env.items() if k.startswith("self.") and k.count(".") == 1})
     interp.informal |= sub.informal
+
+
+def binds_first(method) -> bool:
+    """Whether a call through the class or an instance binds the method's first parameter itself (`self`,
+    or `cls` of a @classmethod); a @staticmethod takes the call's arguments as they are."""
+    return not any(_decorator_name(d) == "staticmethod" for d in getattr(method, "decorator_list", ()))
+
+
+def is_classmethod(method) -> bool:
+    return any(_decorator_name(d) == "classmethod" for d in getattr(method, "decorator_list", ()))
+
+
+def _decorator_name(node) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def through_class(interp, func: ast.Attribute):
+    """The method a call through a class of the file names (`Ops.f(x)`, `cls.f(x)` in a @classmethod), when it
+    needs no instance: a @staticmethod or a @classmethod; None otherwise (a plain method needs its `self`
+    passed, and a name the scope binds to a known value or takes as a parameter is not the class)."""
+    if not isinstance(func.value, ast.Name) or interp.module is None:
+        return None
+    name = func.value.id
+    if name == "cls" and interp.class_name is not None and is_classmethod(getattr(interp, "function", None)):
+        name = interp.class_name
+    elif interp.env.get(name) is not None or name in interp.params or name not in interp.module.classes \
+            or name in _rebound_classes(interp.module):
+        return None
+    method = interp.module.methods.get((name, func.attr))
+    return method if method is not None and (not binds_first(method) or is_classmethod(method)) else None
+
+
+def _rebound_classes(module) -> frozenset:
+    """The file's class names that its code also binds to something else (`Ops = Other`, a parameter named
+    so): a call through such a name may not reach the class. Read once per module."""
+    found = getattr(module, "_rebound_classes", None)
+    if found is None:
+        found = frozenset(
+            name for node in ast.walk(module.tree) for name in (
+                (node.id,) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+                else (node.arg,) if isinstance(node, ast.arg) else ())
+            if name in module.classes)
+        module._rebound_classes = found
+    return found

@@ -18,6 +18,7 @@ import re
 
 from ..dims import Sym, must_equal, value
 from ..rules import gl018_normalised_other_dim as rule
+from . import script_drivers
 from .text_scan import positions
 from .values import DimVal, TensorVal
 from .text_scan import file_test
@@ -51,7 +52,7 @@ def block_filter(text: str, off_class_softmax: bool):
 
 def _whole_file(text: str, off_class_softmax: bool) -> bool:
     # a script's few blocks cost nothing, and its driver gives shapes that no comment spells
-    return "__main__" in text or (off_class_softmax and ("view(" in text or "reshape(" in text))
+    return script_drivers.is_script(text) or (off_class_softmax and ("view(" in text or "reshape(" in text))
 
 
 def _singleton_spelled(text: str) -> bool:

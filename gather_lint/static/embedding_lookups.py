@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..contract import ERROR, Violation
 from ..dims import dim_text, must_exceed, value
+from . import script_drivers
 from . import declared_index_dtypes
 from .constant_ids import literal_ints
 from .values import DimVal, TensorVal
@@ -68,7 +69,7 @@ def scripted(text: str) -> bool:
     (class_targets.py): its driver builds the table with known sizes and makes the ids, so the lookups can
     be checked. A library file's tables are sized from configs nothing in it fills, so it is not parsed for
     lookups alone (substring tests only: this runs on every file)."""
-    return "__main__" in text and spelled_in(text)
+    return spelled_in(text) and script_drivers.is_script(text)
 
 
 _LOOKUPS = ("mbedding", "cross_entropy", "CrossEntropyLoss", "nll_loss", "NLLLoss", "one_hot")  # tables and class ids

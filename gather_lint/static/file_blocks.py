@@ -16,6 +16,8 @@ import warnings
 import weakref
 from typing import Callable, Dict, Iterable, List, Optional
 
+from . import torch_aliases
+
 _INSIDE_BLOCK = frozenset(" \t)]}")  # first characters of lines that continue a block
 _BLOCK_START = re.compile(r"^(?:@|def |async def |class )")
 
@@ -51,7 +53,8 @@ class FileBlocks:
         if i not in self._bodies:
             # blank lines put the block at its own line numbers for the price of a tokenizer skip;
             # renumbering the parsed tree (ast.increment_lineno) costs a walk of every node
-            self._bodies[i] = parse("\n" * self.starts[i] + self.chunk(i), self.path).body
+            block = parse("\n" * self.starts[i] + self.chunk(i), self.path)
+            self._bodies[i] = torch_aliases.normalise(block, torch_aliases.of(self.text)).body  # the file's imports
         return self._bodies[i]
 
     def whole(self) -> ast.Module:
@@ -115,13 +118,15 @@ def block_starts(lines: List[str]) -> List[int]:
 
 
 def parse(text: str, path: str) -> ast.Module:
-    """ast.parse; very deep code (long operator chains, generated files) is retried on a big stack."""
+    """ast.parse; very deep code (long operator chains, generated files) is retried on a big stack. An alias
+    of torch the text imports reads as `torch` (torch_aliases)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our findings
         try:
-            return ast.parse(text, filename=path)
+            tree = ast.parse(text, filename=path)
         except RecursionError:
-            return on_big_stack(lambda: ast.parse(text, filename=path))
+            tree = on_big_stack(lambda: ast.parse(text, filename=path))
+    return torch_aliases.normalise(tree, torch_aliases.of(text))
 
 
 def on_big_stack(work: Callable[[], object]):

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Optional
 
 from ..dims import value
+from . import script_drivers
 from .modules import KeepShape, Sequential
 from .values import LayerVal, SeqVal, TensorVal
 from .text_scan import file_test
@@ -28,8 +29,8 @@ def scripted(text: str) -> bool:
     """A script that builds a width-1 linear head, takes a keepdim reduction or a top-k, or asks a loss for
     one value per sample: its functions are read whole, since where the column is used (`loss = ((model(x)
     - y) ** 2).mean()`, `(td * weights).mean()`, `pred.eq(labels)`) names no op of the family."""
-    return "__main__" in text and ("keepdim=True" in text or "reduction=\"none\"" in text or "topk(" in text
-                                   or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None)
+    return ("keepdim=True" in text or "reduction=\"none\"" in text or "topk(" in text
+            or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None) and script_drivers.is_script(text)
 
 
 class HeadMark:

@@ -11,6 +11,7 @@ import ast
 import re
 from typing import Dict, Optional, Tuple
 
+from . import torch_aliases
 from ..contract import Violation
 from ..rules import gl007_shift_misalignment as rule
 from .text_scan import match_lines
@@ -50,7 +51,7 @@ def handed(tree: ast.Module, text: str) -> Dict[str, Tuple[str, str, str, str]]:
     """Module functions that every call in the file hands a joined sequence and its first part's length
     (`score(model, seq, prompt.size(1))` after `seq = torch.cat([prompt, completion], dim=1)`):
     name -> (sequence parameter, length parameter, first part, second part)."""
-    lines = match_lines(text, _JOIN_LINE)
+    lines = match_lines(torch_aliases.expanded(text), _JOIN_LINE)  # `T.cat(...)` too
     if not lines:
         return {}
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from . import torch_aliases
 from ..dims import Shape, Sym, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
 from . import degenerate_softmax, size_as_dim, table_mixtures
@@ -115,7 +116,7 @@ def block_filter(text: str):
         return None
     off_class = _softmax_off_classes(text)
     read = off_class and (any(word in text for word in _CONSUMER_WORDS + _READ_WORDS) or
-                          ("range(" in text and _ROW_PICK.search(text) is not None))
+                          ("range(" in text and _ROW_PICK.search(torch_aliases.expanded(text)) is not None))
     degenerate = degenerate_softmax.block_filter(text, off_class) if degenerate_softmax.spelled_in(text, off_class) \
         else None
     if size_as_dim.spelled_in(text):  # a softmax given a size as its dim (GL002)
@@ -148,7 +149,7 @@ def block_spelled(chunk: str) -> bool:
     """A block of such a file that holds either end: the softmax over a non-class dim, or an op reading it."""
     return any(word in chunk for word in _CONSUMER_WORDS + _READ_WORDS) or \
         ("oftmax" in chunk and _softmax_off_classes(chunk)) or \
-        ("range(" in chunk and _ROW_PICK.search(chunk) is not None)
+        ("range(" in chunk and _ROW_PICK.search(torch_aliases.expanded(chunk)) is not None)
 
 
 def after(interp, node: ast.Call, name: str, owner, args, kwargs, result, module: Optional[str] = None):

@@ -12,6 +12,7 @@ import ast
 import re
 from typing import Optional, Tuple
 
+from . import torch_aliases
 from ..dims import must_equal, varies
 from ..rules import gl020_one_hot_pick_summed_over_batch as rule
 from .normalised_axis import assigned_value
@@ -27,7 +28,8 @@ _SUM_OF_PRODUCT = re.compile(r"torch\.sum\(\s*[^(),]*\*[^(),]*\)")  # `torch.sum
 @file_test
 def spelled_in(text: str) -> bool:
     """A file or block to parse for the mistake: a one-hot, a dim-less sum, and a product (a one-hot
-    made by scatter is in a block parsed for its scatter anyway)."""
+    made by scatter is in a block parsed for its scatter anyway). `T.sum(` of `import torch as T` too."""
+    text = torch_aliases.expanded(text)
     return ("torch.sum(" in text or ".sum()" in text) and ("one_hot" in text or _EYE_ROWS.search(text) is not None) \
         and _pick_spelled(text)
 
@@ -65,6 +67,7 @@ def _spelled_in_file(interp) -> bool:
             text = interp.source.text
         else:
             text = "\n".join(interp.source.lines[scope.lineno - 1:scope.end_lineno or scope.lineno])
+        text = torch_aliases.expanded(text)
         found = ("torch.sum(" in text or ".sum()" in text) and ("one_hot" in text or "eye(" in text or "scatter" in text)
         scope._gather_lint_one_hot = found
     return found

@@ -5,7 +5,7 @@ holds dozens of methods that can find nothing. A function runs its own analysis 
 site (the test that keeps a block, read on the function alone), or when it calls such a function: its
 facts may make the callee's finding. A call reaches a module function by its name or a name it is stored
 under (`self.loss = token_loss`), a method through `self`/`cls`/`super()` from a class related to its own,
-a class through its constructor, and in a script (which builds its models from known sizes) an instance
+a class through its constructor or a method through the class's name (`Ops.pick(x)`), and in a script (which builds its models from known sizes) an instance
 through the name it is bound to (`self.head = Head(16)`, then `self.head(x)`). Every other function still
 serves its callers: a call that reaches it analyses it then.
 """
@@ -15,6 +15,7 @@ import ast
 import re
 from typing import Callable, Dict, List, Optional, Set
 
+from . import script_drivers
 from .text_scan import word_positions
 from .tree_walk import function_defs
 
@@ -25,17 +26,18 @@ _BOUND_TO = re.compile(r"(\w+)[ \t]*=[ \t]*(?:\w+\.)*$")
 
 _LITERAL_ARGUMENTS = re.compile(r"\([\d\s,.+\-]*\)")  # `()`, `(16, 4)`, `(0.1)`
 _ATTRIBUTE_CALL = re.compile(r"\.[ \t]*(\w+)[ \t]*\(")  # starts with a literal: the engine skips to each `.`
-_RECEIVERS = ("self", "cls", "super()")  # `self.step(`, `cls.build(`, `super().forward(`
+_RECEIVERS = ("self", "cls", "super()")
+_NAME_BEFORE = re.compile(r"\b([A-Za-z_]\w*)[ \t]*$")  # `Ops` of `Ops.pick(`, read before the `.`  # `self.step(`, `cls.build(`, `super().forward(`
 
 
 class _Function:
     """One function of the file: what it calls is read only if the choice needs it (not for those holding a site)."""
 
-    __slots__ = ("node", "class_name", "text", "holds_site", "_read_calls", "_plain", "_on_self")
+    __slots__ = ("node", "class_name", "text", "holds_site", "_read_calls", "_plain", "_on_self", "_through")
 
     def __init__(self, node, class_name, text, holds_site, read_calls):
         self.node, self.class_name, self.text, self.holds_site = node, class_name, text, holds_site
-        self._read_calls, self._plain, self._on_self = read_calls, None, None
+        self._read_calls, self._plain, self._on_self, self._through = read_calls, None, None, None
 
     @property
     def plain(self) -> Set[str]:
@@ -51,6 +53,20 @@ class _Function:
             self._on_self = {m.group(1) for m in _ATTRIBUTE_CALL.finditer(text)
                              if text[max(0, m.start() - 7):m.start()].rstrip().endswith(_RECEIVERS)}
         return self._on_self
+
+    @property
+    def through_names(self) -> Set[tuple]:
+        """(name, method) of the calls it makes through a bare name (`Ops.pick(`): a class's static or
+        class method when the name is a class of the file."""
+        if self._through is None:
+            text = self.text
+            found = set()
+            for m in _ATTRIBUTE_CALL.finditer(text):
+                name = _NAME_BEFORE.search(text, max(0, m.start() - 64), m.start())
+                if name is not None and not text[name.start() - 1:name.start()] == ".":
+                    found.add((name.group(1), m.group(1)))
+            self._through = found
+        return self._through
 
 
 def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool],
@@ -76,7 +92,7 @@ def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool
     needed = [f for f in functions if f.holds_site]
     if needed and len(needed) < len(functions):
         families = _families(bases)
-        aliases = _Aliases(text, script="__main__" in text)
+        aliases = _Aliases(text, script=script_drivers.is_script(text))
         waiting = [f for f in functions if not f.holds_site]
         while waiting:
             reach = _Reach(needed, families, aliases)
@@ -109,6 +125,9 @@ class _Reach:
             return True
         if self.aliases and not (f.plain.isdisjoint(self.aliases) and f.on_self.isdisjoint(self.aliases)):
             return True
+        if self.methods and any((c, m) in self.methods for name, m in f.through_names
+                                for c in self.families.get(name, ())):
+            return True  # Ops.pick(x): the class's static or class method
         if f.class_name is None or not f.on_self:
             return False
         family = self.families.get(f.class_name, {f.class_name})

@@ -13,6 +13,7 @@ import ast
 import re
 from typing import Optional
 
+from . import torch_aliases
 from ..contract import ERROR, Site, Violation
 from .last_assignment import last_assigned
 from .tree_walk import own_nodes
@@ -30,7 +31,7 @@ _OWN_MAX = re.compile(r"\.a?max\(\)|torch\.a?max\([\w.]+\)")  # y.max(), y.amax(
 @file_test
 def spelled_in(text: str) -> bool:
     """Blocks with a one_hot call and a whole-tensor max: the one_hot check needs no family call to be parsed."""
-    return "one_hot(" in text and _OWN_MAX.search(text) is not None
+    return "one_hot(" in text and _OWN_MAX.search(torch_aliases.expanded(text)) is not None
 
 
 def _spells_max_of(interp, base: str) -> bool:

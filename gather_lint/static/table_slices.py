@@ -16,6 +16,7 @@ import re
 
 from ..dims import value
 from ..rules import gl011_index_out_of_range as rule
+from . import script_drivers
 from .normalised_axis import _bindings
 from .tensor_ops import SliceVal, as_int
 from .values import DimVal, SeqVal, TensorVal
@@ -77,7 +78,7 @@ _FRONT_SLICE = re.compile(r"self\.\w+\[(?:\s*:\s*,)*\s*:\s*[A-Za-z_]")  # self.p
 @file_test
 def scripted(text: str) -> bool:
     """A script (its driver gives the sizes) slicing an attribute to a length: its blocks are parsed."""
-    return "__main__" in text and spelled_in(text)
+    return spelled_in(text) and script_drivers.is_script(text)
 
 
 def spelled_in(chunk: str) -> bool:

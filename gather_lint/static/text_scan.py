@@ -36,6 +36,13 @@ def reading(text: str):
         _file = outer
 
 
+def current_file() -> str:
+    """The text of the file being read (empty outside `reading`), for tests asked of a part of it that
+    depend on the whole (an import elsewhere in the file)."""
+    text = _file[0]
+    return text if isinstance(text, str) else ""
+
+
 def file_test(test: Callable[..., _Answer]) -> Callable[..., _Answer]:
     """A text test that the prefilter, the block choice and the checks each ask of the whole file: asked
     of the text being read (the same object), it is answered once; asked of a part, it runs."""

@@ -26,6 +26,7 @@ import ast
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..contract import ERROR, Violation
+from . import script_drivers
 from .text_scan import file_test
 
 CODE = "GL011"
@@ -39,8 +40,9 @@ _PARAMETER_TABLES = ("randn", "rand", "zeros", "empty", "ones", "normal")
 @file_test
 def spelled_in(text: str) -> bool:
     """A script that adds tokens: substring tests only (the prefilter runs on every file)."""
-    return "__main__" in text and ("add_tokens" in text or "add_special_tokens" in text or (
-        "mbedding" in text and ("append(" in text or "] = len(" in text or "setdefault(" in text)))
+    return ("add_tokens" in text or "add_special_tokens" in text or (
+        "mbedding" in text and ("append(" in text or "] = len(" in text or "setdefault(" in text))) \
+        and script_drivers.is_script(text)
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:

@@ -1,0 +1,61 @@
+"""Whether a file runs as a script: a driver that calls its own functions and classes.
+
+The driver is often an `if __name__ == "__main__":` block, but a script may as well run the same
+statements at module level, without the guard (`model = QNet(4, 2)` then `print(model(obs))` at column 0).
+Either way the driver is a caller with known sizes, and the file's checks treat it alike.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable, Set
+
+from .text_scan import file_test
+
+_GUARD = "__main__"
+_DEFINED = re.compile(r"^(?:async[ \t]+def|def|class)[ \t]+(\w+)", re.M)
+# a statement at column 0 that is no definition, decorator, import, comment or string: a driver's line
+_TOP_STATEMENT = re.compile(r"^(?![ \t\r\n#@'\"]|(?:async|def|class|import|from|if|elif|else|for|while|with|try|except|finally|return)\b)"
+                            r"[^\n]*", re.M)
+_CALLED = re.compile(r"\b(\w+)[ \t]*\(")
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+@file_test
+def is_script(text: str) -> bool:
+    """A `__main__` driver, or module-level statements that call a function or class the file defines."""
+    return _GUARD in text or drives(text, set(_DEFINED.findall(text)))
+
+
+def drives(text: str, defined: Iterable[str]) -> bool:
+    """Whether a column-0 statement of `text` calls one of `defined` (a block of module-level statements)."""
+    defined = defined if isinstance(defined, (set, frozenset)) else set(defined)
+    if not defined:
+        return False
+    return any(not defined.isdisjoint(_CALLED.findall(line.group(0))) for line in _TOP_STATEMENT.finditer(text))
+
+
+def is_guard(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and _GUARD in ast.dump(node.test)
+
+
+def runs_as_script(tree: ast.Module) -> bool:
+    """The parsed module's form of is_script: a guard, or a module-level statement calling a function or
+    class of the module (`Ops.f(x)` included)."""
+    defined: Set[str] = {node.name for node in tree.body if isinstance(node, _DEFS)}
+    for node in tree.body:
+        if is_guard(node):
+            return True
+        if isinstance(node, (*_DEFS, ast.Import, ast.ImportFrom)) or not defined:
+            continue
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call) and _callee_name(sub.func) in defined:
+                return True
+    return False
+
+
+def _callee_name(func: ast.AST) -> str:
+    """`f` of f(...), `Ops` of Ops.f(...)."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.value.id
+    return func.id if isinstance(func, ast.Name) else ""
