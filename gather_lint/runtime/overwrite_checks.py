@@ -151,7 +151,7 @@ def repeated_positions(shape: Sequence[int], indices: Sequence[tuple]) -> Option
 def conflicting_positions(shape: Sequence[int], indices: Sequence[tuple], value: torch.Tensor) -> Optional[str]:
     """For x[i0, .., ik-1] = value (indices on x's leading dims): one position that receives
     different values, described; None when every repeated position gets one value.
-    Only the index is sorted; the written values are read only at the repeated positions."""
+    The positions are counted or sorted; the written values are read only at the repeated ones."""
     lead = torch.broadcast_shapes(*(i.shape for _, i in indices))
     trailing = tuple(shape[len(indices):])
     try:
