@@ -46,6 +46,7 @@ class TensorInfo:
     dtype: Optional[str] = None  # torch dtype name without "torch.", e.g. "float32"
     domain: Optional[Domain] = None
     text: str = "tensor"  # how messages name it: source text or a role name
+    role_named: bool = False  # text is a role name ("input", "self": runtime), not code a fix can read
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") left by x[:, :-1] / x[:, 1:] (static only)
     filled: Optional[str] = None  # "zeros" / "empty" when the tensor was just created that way (static only)
     non_negative: bool = False  # values >= 0, as relu/softmax/exp/abs make them (static only)
@@ -161,7 +162,7 @@ def size_expr(info: TensorInfo, axis: int) -> str:
         return f"{info.text}.size({axis})"
     if d is not None and not isinstance(d, int) and d.expr:
         return d.expr
-    if info.text and _PLAIN_NAME.fullmatch(info.text):
+    if info.text and not info.role_named and _PLAIN_NAME.fullmatch(info.text):
         return f"{info.text}.size({axis})"
     if isinstance(d, int):
         return str(d)

@@ -21,10 +21,11 @@ SYNC, ASYNC = "sync", "async"
 
 def _info(t, role: str) -> TensorInfo:
     if not isinstance(t, torch.Tensor):
-        return TensorInfo(text=role)
+        return TensorInfo(text=role, role_named=True)
     if torch.compiler.is_compiling():  # int() would specialise a dynamic size: keep the symbolic ones
-        return TensorInfo(Shape(tuple(t.shape)), str(t.dtype).replace("torch.", ""), None, role)
-    return TensorInfo(Shape(tuple(int(n) for n in t.shape)), str(t.dtype).replace("torch.", ""), None, role)
+        return TensorInfo(Shape(tuple(t.shape)), str(t.dtype).replace("torch.", ""), None, role, role_named=True)
+    return TensorInfo(Shape(tuple(int(n) for n in t.shape)), str(t.dtype).replace("torch.", ""), None, role,
+                      role_named=True)
 
 
 def site_of(op: Op, bound: dict) -> Optional[Site]:

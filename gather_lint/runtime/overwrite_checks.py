@@ -124,7 +124,7 @@ def reduce_includes_zeros(site: Site, bound: dict) -> Optional[Violation]:
             without = inp.scatter_reduce(site.dim, index, src, reduce, include_self=False)
         if torch.equal(with_self, without):
             return None
-    info = TensorInfo(site.input.shape, site.input.dtype, None, "self", filled="zeros")
+    info = TensorInfo(site.input.shape, site.input.dtype, None, "self", filled="zeros", role_named=True)
     return gl014.check(Site(site.op, info, site.index, site.dim, site.dim_given, site.payload,
                             {"reduce": reduce, "include_self": True}))
 
