@@ -54,7 +54,8 @@ def bind_call(op: Op, method: bool, receiver: Optional[ast.AST], call: ast.Call)
 
 def _info(value, text: str) -> TensorInfo:
     if isinstance(value, TensorVal):
-        return TensorInfo(value.shape, value.dtype, value.domain, text, value.shift, value.filled, value.non_negative)
+        return TensorInfo(value.shape, value.dtype, value.domain, text, shift=value.shift, filled=value.filled,
+                          non_negative=value.non_negative)  # by keyword: TensorInfo grows fields
     return TensorInfo(text=text)
 
 
