@@ -276,3 +276,39 @@ def test_a_joined_prompt_and_completion_is_read_through_an_alias(alias):
     right = JOINED.replace("ALIAS", alias).replace("START", "input_len - 1")
     assert run_as_script(right).strip() == "True"
     assert codes(right) == []
+
+
+# ----- real cases, their faulty function made a @staticmethod -------------------------------------------
+
+STATIC_CASES = ["115_prompt_logprobs_same_position_logits",  # GL007: a per-token pass reads `Ops.f(...)` as f
+                "134_control_cells_float_index_array",  # GL008: the method's float array flows back to its caller
+                "309_ddim_bf16_timestep_rounds_past_alphas"]  # GL011: a class method block kept for its caller
+
+
+@pytest.mark.parametrize("name", STATIC_CASES)
+def test_a_real_case_keeps_its_finding_when_its_function_becomes_a_static_method(name):
+    import os
+    import tomllib
+
+    from .benchmark_scripts import load
+    from .bug_sets import PROJECT
+    forms, rewrites = load("rewrite_forms"), load("rewrites")
+    home = os.path.join(PROJECT, "cases", name)
+    with open(os.path.join(home, "meta.toml"), "rb") as handle:
+        lines = rewrites.case_lines(tomllib.load(handle))
+    texts = {}
+    for program in ("bug.py", "fixed.py"):
+        with open(os.path.join(home, program), encoding="utf-8") as handle:
+            texts[program] = handle.read()
+    found = {f.code for f in lint_text(texts["bug.py"], "bug.py").findings if f.line in lines}
+    assert found
+    rewritten = forms.static_method(texts["bug.py"], lines)
+    assert "@staticmethod" in rewritten.text
+    kept = {f.code for f in lint_text(rewritten.text, "bug.py").findings if f.line in set(rewritten.lines.values())}
+    assert found <= kept
+    # the rewrite does what the original does in torch: the bug behaves alike, the fix still prints ok
+    assert rewrites.run_program(rewritten.text, home, "bug.py") == rewrites.run_program(texts["bug.py"], home, "bug.py")
+    fixed = forms.static_method(texts["fixed.py"], lines)
+    if fixed is not None:
+        assert rewrites.run_program(fixed.text, home, "fixed.py") == "ok"
+        assert lint_text(fixed.text, "fixed.py").findings == []

@@ -375,6 +375,7 @@ _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_AT = re.compile(r"[ \t]*(?:import|from)[ \t]")  # matched at a line's start
 _IMPORT_STATEMENT = re.compile(r"import\s+[\w.]|from\s+\.*[\w.]*\s+import\s")
 _UNBOUND_METHOD = re.compile(r"@(?:staticmethod|classmethod)[ \t]*\n(?:[ \t]*@.*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
+_THROUGH_NAME = re.compile(r"(?<![\w.])(\w+)\.(\w+)[ \t]*\(")  # `Ops.pick(`: (class, method)
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 _STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
@@ -438,6 +439,10 @@ def parse_relevant(text: str, path: str) -> ast.Module:
                      for f, c, (_, chunk) in zip(functions, classes, chunks)]
     # each block's called names, read once: the loop below is set algebra, not a regex per round
     any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
+    if "@staticmethod" in text or "@classmethod" in text:  # and a call through the class is a plain call of it
+        file_classes = set().union(*classes)
+        through = [{method for owner, method in _THROUGH_NAME.findall(chunk) if owner in file_classes} for _, chunk in chunks]
+        plain_calls = tuple(c | t for c, t in zip(plain_calls, through))
     if "collate_fn" in text:  # DataLoader(..., collate_fn=fn) calls fn on every batch (shifted_batches)
         passed = [set(_COLLATE_FN.findall(chunk)) for _, chunk in chunks]
         any_calls = tuple(c | p for c, p in zip(any_calls, passed))

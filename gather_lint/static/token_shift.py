@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
-from . import documented_models, joined_sequences, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
+from . import class_lineage, documented_models, joined_sequences, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
 from .tree_walk import called_name as _called_name
 from .text_scan import file_test
 
@@ -162,6 +162,7 @@ class _Scope:
         self.joins: Dict[tuple, Tuple[str, str]] = {}  # a joined ids' base -> (first part, second part) (joined_sequences)
         self.documented: Dict[str, str] = {}  # model parameters the docstring calls causal (documented_models)
         self.methods: Dict[str, tuple] = {}  # the file's methods that gather like a helper (method_helpers)
+        self.class_helpers: Dict[tuple, tuple] = {}  # (class, method) -> summary, called `Ops.pick(...)` (class_helpers)
         self.assumed_given: Dict[str, bool] = {}  # a function's optional parameters: the path followed, given or not
         self.shift_rights = frozenset  # () -> the file's shift-right functions (right_shifted_decoders)
         self.file_classes: frozenset = frozenset()  # classes the file defines (not library ones)
@@ -483,6 +484,10 @@ class _Scope:
             return self.helper(node, self.helpers[helper])
         if helper is None and isinstance(func, ast.Attribute) and _is_self(func.value) and func.attr in self.methods:
             return self.helper(node, self.methods[func.attr])  # self.token_logps(logits, ids): a method that gathers
+        through_class = (func.value.id, func.attr) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            and func.value.id not in self.env else None
+        if helper is None and through_class in self.class_helpers:  # Ops.token_logps(logits, ids): a static method
+            return self.helper(node, self.class_helpers[through_class])
         if not self.summarise and self.model_losses and isinstance(func, (ast.Name, ast.Attribute)):
             loss = self.model_losses.get(self.classes.get(ast.unparse(func), ""))
             if loss is not None:
@@ -932,6 +937,26 @@ def method_helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozen
     return {name: summary for name, summary in found.items() if summary is not None}
 
 
+def class_helpers(tree: ast.Module, gather_lines, loss_modules: Optional[frozenset] = None) -> Dict[tuple, tuple]:
+    """The file's @staticmethods and @classmethods that gather like a module helper, called through their
+    class (`Ops.token_logps(logits, ids)`): (class, name) -> summary (a @classmethod's `cls` is not passed)."""
+    found: Dict[tuple, tuple] = {}
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef) or not _has_line_in(gather_lines, cls):
+            continue
+        for node in cls.body:
+            if not isinstance(node, ast.FunctionDef) or not _has_line_in(gather_lines, node):
+                continue
+            skipped = 1 if class_lineage.is_classmethod(node) else 0 if not class_lineage.binds_first(node) else None
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            if skipped is None or len(params) < skipped:
+                continue
+            summary = _summary(node, params[skipped:], loss_modules, skipped=skipped)
+            if summary is not None:
+                found[(cls.name, node.name)] = summary
+    return found
+
+
 def _summary(node: ast.FunctionDef, params, loss_modules, skipped: int = 0) -> Optional[tuple]:
     """What a function gathers of its parameters `params` (see _helpers), or None; `skipped` leading
     parameters (a method's self) are not passed at its calls."""
@@ -1206,7 +1231,8 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     helpers = {**{k: v for k, v in _LIBRARY_HELPERS.items() if k in names}, **_helpers(tree, gather_lines, loss_modules)}
     aliases = helper_aliases.aliases(index.assigns, helpers) if helpers else {}
     methods = method_helpers(tree, gather_lines, loss_modules)
-    gathering = scoring | set(helpers) | set(aliases) | set(methods)
+    through_class = class_helpers(tree, gather_lines, loss_modules) if "@staticmethod" in text or "@classmethod" in text else {}
+    gathering = scoring | set(helpers) | set(aliases) | set(methods) | {name for _, name in through_class}
     passed = _passed_classes(tree, built, gathering, index)
     built_causal = _BuiltCausal(tree)
     gathering_lines = index.lines_calling(gathering)
@@ -1222,6 +1248,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     module_scope.loss_modules = loss_modules
     module_scope.aliases = aliases
     module_scope.methods = methods
+    module_scope.class_helpers = through_class
     shift_rights = _Lazy(lambda: frozenset(right_shifted_decoders.shifting_functions(tree)))
     module_scope.shift_rights = shift_rights
     # from the text: the blocks parsed may leave out a class that names no op
@@ -1258,6 +1285,7 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
         scope.loss_modules = loss_modules
         scope.aliases = aliases
         scope.methods = methods
+        scope.class_helpers = through_class
         scope.shift_rights = shift_rights
         scope.file_classes = module_scope.file_classes
         scope.omittable = omitted_arguments.defaulting_to_none(fn)
