@@ -43,6 +43,8 @@ def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
     if part.stride(axis) == 0:
         return None  # src expanded along dim: one value per written position
     with torch.no_grad():
+        if bool((part == part.reshape(-1)[0]).all()):
+            return None  # one value throughout (torch.ones_like(index): a one-hot or a mask)
         # a write's position: its index value along dim and its coordinates on the other dims
         others = index.numel() // index.shape[axis]
         across = torch.arange(others, device=index.device).view(
