@@ -64,15 +64,21 @@ def _listed(found) -> None:
 
 
 def programs(root: Path):
-    """(kind, bug class, path) for each program of one set: kind is bug, fixed or clean."""
+    """(kind, bug class, path, effect) for each program of one set: kind is bug, fixed or clean; effect is
+    what the bug does in torch ("silent" or "raises", from meta.toml's runtime_bug), None for the others."""
     for case in sorted((root / "cases").glob("*/")):
         meta = tomllib.loads((case / "meta.toml").read_text()) if (case / "meta.toml").exists() else {}
         klass = meta.get("bug_class", "other")
         for kind in ("bug", "fixed"):
             if (case / f"{kind}.py").exists():
-                yield kind, klass, case / f"{kind}.py"
+                yield kind, klass, case / f"{kind}.py", effect(meta) if kind == "bug" else None
     for path in sorted((root / "clean").glob("*.py")):
-        yield "clean", "clean", path
+        yield "clean", "clean", path, None
+
+
+def effect(meta: dict) -> str:
+    """Whether a bug is silent in torch (a wrong result: what a debug mode is for) or raises."""
+    return "silent" if str(meta.get("runtime_bug", "")).startswith("silent") else "raises"
 
 
 def main() -> int:
@@ -105,15 +111,17 @@ def main() -> int:
             results = list(pool.map(checked, found))
         not_run = sum(codes == ["not run"] for codes, _ in results)
         by_class = collections.defaultdict(lambda: [0, 0])
+        by_effect = collections.defaultdict(lambda: [0, 0])
         noisy = []
-        for (kind, klass, path), (codes, stderr) in zip(found, results):
+        for (kind, klass, path, bug_effect), (codes, stderr) in zip(found, results):
             if opts.verbose:
                 print(f"  {kind:5} {path.parent.name if kind != 'clean' else path.name:60} {' '.join(codes) or '-'}")
             if codes == ["not run"]:
                 continue
             if kind == "bug":
-                by_class[klass][1] += 1
-                by_class[klass][0] += bool(codes) and codes != ["timeout"]
+                for tally in (by_class[klass], by_effect[bug_effect]):
+                    tally[1] += 1
+                    tally[0] += bool(codes) and codes != ["timeout"]
             elif codes:
                 noisy.append((path.relative_to(root), codes, stderr.strip().splitlines()[-1:] or [""]))
         hit = sum(d for d, _ in by_class.values())
@@ -124,6 +132,10 @@ def main() -> int:
         for klass in sorted(by_class):
             d, t = by_class[klass]
             print(f"{klass:28} {d:>4}/{t:<4}")
+        print(f"{'what the bug does in torch':28} {'detected':>9}")
+        for bug_effect in ("silent", "raises"):
+            d, t = by_effect[bug_effect]
+            print(f"{bug_effect:28} {d:>4}/{t:<4}")
         unrunnable = []
         if noisy and opts.device != "cpu":  # a program that fails on this device unchecked too is not a false report
             runs = [run(root / path, "off", opts.timeout, opts.device) for path, _, _ in noisy]
