@@ -26,7 +26,9 @@ FIX_NOTE = (
     "The fix appends `.expand(...)` with the input's sizes on the size-1 dims, so every column (every "
     "entry of those dims) is read. It is not offered when the index's length along `dim` equals the "
     "input's size on a size-1 dim (`probs [B, C].gather(1, labels.unsqueeze(0))`): that is as likely "
-    "an unsqueeze at the wrong dim (a pick per row, `labels.unsqueeze(1)`)."
+    "an unsqueeze at the wrong dim (a pick per row, `labels.unsqueeze(1)`). Nor when a 2-d index holds one "
+    "entry per row of `dim` (`scores [B, C].gather(0, gold [B, 1])`): a pick per row along the other dim "
+    "(`gather(1, ...)`) reads as plausibly as whole rows, and the message names both."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
@@ -88,12 +90,16 @@ def check(site: Site) -> Optional[Violation]:
     args = ", ".join(size_expr(site.input, k) if k in short else "-1" for k in range(pair.rank))
     dims = ", ".join(f"dim {k} ({dim_text(pair.input.dims[k])})" for k in short)
     what = "only column 0 is read" if pair.rank == 2 and short == [1] else f"only entry 0 of {dims} is read"
+    per_row = _one_per_row(pair, short)
     return Violation(
         CODE, SEVERITY,
         f"index {named(site.index)} has size 1 on {dims} of input {named(site.input)}; gather returns the "
         f"index's shape, so {what}, silently; expand the index with `.expand({args})` "
-        f"(or use torch.take_along_dim, which broadcasts)",
-        fix_suffix=None if _looks_transposed(pair, short) or _per_sample_values(site, pair, short) else f".expand({args})",
+        f"(or use torch.take_along_dim, which broadcasts)"
+        + (f"; if it holds one position per row of dim {pair.axis}, gather along dim {short[0]} instead"
+           if per_row else ""),
+        fix_suffix=None if per_row or _looks_transposed(pair, short) or _per_sample_values(site, pair, short)
+        else f".expand({args})",
     )
 
 
@@ -147,9 +153,21 @@ def _per_sample_values(site: Site, pair, short) -> bool:
 def _looks_transposed(pair, short) -> bool:
     """The index's length along `dim` equals the input's size on a size-1 dim: `labels.unsqueeze(0)`
     where `.unsqueeze(1)` was meant (a pick per row) reads the same as a missing expand, so the
-    shapes do not say which fix is right: none is offered."""
+    shapes do not say which fix is right: none is offered. A length of 1 is no such twin: the dim it
+    would stand for has more than one entry (else nothing is missed)."""
     length = pair.index.dims[pair.axis]
+    if value(length) == 1:
+        return False
     return any(may_equal(length, pair.input.dims[k]) for k in short)
+
+
+def _one_per_row(pair, short) -> bool:
+    """The index has as many entries along `dim` as the input has there (the same name: one per row) and
+    one short dim: `scores [B, C].gather(0, gold [B, 1])` reads as a pick per row along the short dim
+    (`gather(1, ...)`) as well as whole rows, so the shapes do not say which fix is right."""
+    rows, entries = pair.input.dims[pair.axis], pair.index.dims[pair.axis]
+    return len(short) == 1 and pair.rank == 2 and isinstance(rows, Sym) and isinstance(entries, Sym) \
+        and must_equal(entries, rows)
 
 
 def may_equal(a, b) -> bool:
