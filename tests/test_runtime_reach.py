@@ -12,13 +12,7 @@ F = torch.nn.functional
 
 from gather_lint.runtime import GatherLintError, GatherLintWarning, checked  # noqa: E402
 
-
-def silent(fn):
-    """Run fn under raise-mode checks, turning every warning into an error: nothing may be reported."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with checked():
-            return fn()
+from .runtime_checks import silent  # noqa: E402
 
 
 def test_topk_indices_scattered_along_another_dim_gl004():

@@ -11,13 +11,7 @@ torch = pytest.importorskip("torch")
 
 from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
 
-
-def silent(fn):
-    """Run fn under raise-mode checks, turning every warning into an error: nothing may be reported."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with checked():
-            return fn()
+from .runtime_checks import silent  # noqa: E402
 
 
 def test_indexed_increment_whose_right_side_indexes_other_tensors_gl013():

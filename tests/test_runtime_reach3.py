@@ -7,7 +7,6 @@ Each test runs the same call in plain torch first (the oracle: it raises, or sho
 then checked: an error is an instance of torch's exception type with torch's own message kept;
 correct forms stay silent.
 """
-import warnings
 
 import pytest
 
@@ -15,18 +14,13 @@ torch = pytest.importorskip("torch")
 
 from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
 
+from .runtime_checks import silent  # noqa: E402
+
 
 def torch_error(fn):
     with pytest.raises(Exception) as caught:
         fn()
     return type(caught.value), str(caught.value)
-
-
-def silent(fn):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with checked():
-            return fn()
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int16, torch.int8])

@@ -13,13 +13,7 @@ torch = pytest.importorskip("torch")
 
 from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
 
-
-def silent(fn):
-    """Run fn under the checks, every warning an error: nothing may be reported."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with checked():
-            return fn()
+from .runtime_checks import silent  # noqa: E402
 
 
 def reported(fn, pattern: str):
