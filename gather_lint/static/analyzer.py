@@ -364,7 +364,6 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
 
 _DEF_NAME = re.compile(r"(class|def|async def) (\w+)")  # what a block defines, matched at a line's start
 _CONTINUED = frozenset(" \t)]}@")  # first characters of the lines that can come before a block's def
-_DRIVER = "__main__"
 _NAME_BEFORE = re.compile(r"(\w+)[ \t]*$")
 _NAME_AT = re.compile(r"[ \t]*(\w+)")
 
@@ -434,12 +433,11 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     defined = [{name for _, name in pairs} for pairs in found]
     functions = [{name for kind, name in pairs if kind != "class"} for pairs in found]
     classes = [d - f for d, f in zip(defined, functions)]
+    # each block's called names, read once: the loop below is set algebra, not a regex per round
+    any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
     if "@staticmethod" in text or "@classmethod" in text:  # `Ops.pick(x)` calls a class's method as a function
         functions = [f | set(_UNBOUND_METHOD.findall(chunk)) if c else f
                      for f, c, (_, chunk) in zip(functions, classes, chunks)]
-    # each block's called names, read once: the loop below is set algebra, not a regex per round
-    any_calls, plain_calls = zip(*(_called_names(chunk) for _, chunk in chunks))
-    if "@staticmethod" in text or "@classmethod" in text:  # and a call through the class is a plain call of it
         file_classes = set().union(*classes)
         through = [{method for owner, method in _THROUGH_NAME.findall(chunk) if owner in file_classes} for _, chunk in chunks]
         plain_calls = tuple(c | t for c, t in zip(plain_calls, through))
@@ -470,7 +468,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     # (statements a script runs at module level without the guard are its driver as well: they end the
     # block of the def before them)
     file_defines = set().union(*defined)
-    scripted = [_DRIVER in chunk or script_drivers.drives(chunk, file_defines) for _, chunk in chunks]
+    scripted = [script_drivers.holds_driver(chunk, file_defines) for _, chunk in chunks]
     # a NamedTuple class a kept block calls: the tuple it makes carries tensors (named_tuples)
     records = [c if "NamedTuple" in chunk[:chunk.find(":")] else set() for c, (_, chunk) in zip(classes, chunks)]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back

@@ -174,7 +174,7 @@ def _driver_at(interp, line: int):
     drivers = getattr(tree, "_gather_lint_drivers", None)
     if drivers is None:  # the module body looked over once, not at every lookup of a long script
         drivers = tree._gather_lint_drivers = [node for node in getattr(tree, "body", ())
-                                               if isinstance(node, ast.If) and "__main__" in ast.dump(node.test)]
+                                               if script_drivers.is_guard(node)]
     return next((node for node in drivers if node.lineno <= line <= (node.end_lineno or node.lineno)), None)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
-from . import attribute_stores
+from . import attribute_stores, script_drivers
 from .modules import InstanceVal
 
 _PREFIX = "self."
@@ -80,7 +80,7 @@ def _straight_line(interp, node) -> bool:
     if interp.function is not None:
         return any(stmt is node for stmt in interp.function.body)
     tree = interp.module.tree
-    bodies = [tree.body] + [top.body for top in tree.body if isinstance(top, ast.If) and "__main__" in ast.dump(top.test)]
+    bodies = [tree.body] + [top.body for top in tree.body if script_drivers.is_guard(top)]
     return any(stmt is node for body in bodies for stmt in body)
 
 

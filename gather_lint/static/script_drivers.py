@@ -24,7 +24,13 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 @file_test
 def is_script(text: str) -> bool:
     """A `__main__` driver, or module-level statements that call a function or class the file defines."""
-    return _GUARD in text or drives(text, set(_DEFINED.findall(text)))
+    return holds_driver(text, set(_DEFINED.findall(text)))
+
+
+def holds_driver(chunk: str, defined: Iterable[str]) -> bool:
+    """Whether `chunk` (a file, or a block of it) holds a driver: a `__main__` guard, or column-0
+    statements that call one of `defined`."""
+    return _GUARD in chunk or drives(chunk, defined)
 
 
 def drives(text: str, defined: Iterable[str]) -> bool:
@@ -36,6 +42,7 @@ def drives(text: str, defined: Iterable[str]) -> bool:
 
 
 def is_guard(node: ast.AST) -> bool:
+    """`if __name__ == "__main__":`."""
     return isinstance(node, ast.If) and _GUARD in ast.dump(node.test)
 
 

@@ -56,7 +56,7 @@ def _blocks(tree: ast.Module) -> Iterator[List[ast.stmt]]:
     """Statement lists a script runs in order: the module body, its `if __name__ == "__main__":`, functions."""
     yield tree.body
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "__main__" in ast.dump(node.test):
+        if script_drivers.is_guard(node):
             yield node.body
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node.body
