@@ -174,8 +174,6 @@ def _bound_names(src: Source) -> Set[str]:
             fixed.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             fixed.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.alias):
-            pass
     for node in ast.walk(src.tree):  # names read as attributes or keywords of other code stay
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and \
                 isinstance(getattr(node, "parent", None), ast.ClassDef):
