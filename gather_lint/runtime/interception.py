@@ -24,9 +24,9 @@ import torch
 import torch.nn.functional as F
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import (broadcast_checks, device_records, distribution_checks, fast_path, gradient_checks, indexing, masked_checks,
-               normalised_checks, operand_text, provenance, reads, shift_checks, squeeze_checks, torch_verdict,
-               torch_warnings)
+from . import (broadcast_checks, device_records, distribution_checks, double_shift_checks, fast_path, gradient_checks,
+               indexing, masked_checks, normalised_checks, operand_text, provenance, reads, shift_checks, squeeze_checks,
+               torch_verdict, torch_warnings)
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
@@ -182,7 +182,8 @@ def _check_normalised(reporter, op, spelling: str, args, kwargs) -> None:
 def _check_shift(reporter, op, spelling: str, args, kwargs) -> None:
     """GL007: the ids an embedding was just fed, gathered from the scores at their own positions."""
     inp, dim, index = _input_dim_index(op, args, kwargs)
-    violation = _run_check(shift_checks.gathered, inp, dim, index, spelling, reporter.level)
+    violation = _run_check(shift_checks.gathered, inp, dim, index, spelling, reporter.level) \
+        or _run_check(double_shift_checks.gathered, inp, dim, index, spelling, reporter.level)
     if violation is not None:
         _report(reporter, [violation], spelling)
 
@@ -595,7 +596,8 @@ def _check_loss_shift(input, args, kwargs, spelling: str) -> None:
     reporter = _stack[-1]
     target = args[0] if args else kwargs.get("target")
     ignore_index = kwargs.get("ignore_index", args[3] if len(args) > 3 else -100)
-    violation = _run_check(shift_checks.loss_target, input, target, ignore_index, spelling, reporter.level)
+    violation = _run_check(shift_checks.loss_target, input, target, ignore_index, spelling, reporter.level) \
+        or _run_check(double_shift_checks.loss_target, input, target, ignore_index, spelling, reporter.level)
     if violation is not None:
         _report(reporter, [violation], spelling)
 
