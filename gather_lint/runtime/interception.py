@@ -31,6 +31,7 @@ from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
 
+from . import loss_target_checks, one_hot_checks, write_rejections  # explain what torch rejected
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
 _busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
 _lock = threading.RLock()
@@ -142,7 +143,7 @@ def _family(original, target, spelling: str):
         violations = _run_check(check_call, target, args, kwargs, reporter.level)
         if violations:
             _report(reporter, violations, spelling, (original, args, kwargs))
-        result = _noted(original, args, kwargs)
+        result = _noted(original, args, kwargs, target if target != EMBEDDING else None, spelling)
         if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
             _mark_kept(target, args, kwargs, result)
         elif selects:
@@ -152,13 +153,17 @@ def _family(original, target, spelling: str):
     return checked
 
 
-def _noted(original, args, kwargs):
-    """original(*args, **kwargs); torch's own error (on CPU at once) carries what the device records say."""
+def _noted(original, args, kwargs, op=None, spelling: str = ""):
+    """original(*args, **kwargs); torch's own error (on CPU at once) carries what the device records say,
+    and for a family op (`op`) what it writes explains it where it can (write_rejections)."""
     try:
         return original(*args, **kwargs)
     except Exception as exc:
         device_records.note_on(exc)
-        raise
+        if op is None or not _stack or _reported(exc):
+            raise
+        rejected = exc
+    _explain(rejected, _asked(write_rejections.rejected, op, args, kwargs, str(rejected)), spelling)
 
 
 def _input_dim_index(op, args, kwargs) -> tuple:
@@ -557,6 +562,31 @@ def _normaliser(original, function: str):
     """log_softmax / softmax in any spelling: its result remembers the dim it was normalised over (GL018)."""
     def normaliser(*args, **kwargs):
         result = original(*args, **kwargs)
+def _explaining(original, spelling: str, explain):
+    """original as it is; only once torch has rejected a call is `explain(args, kwargs, torch's message)`
+    asked for the violation that explains it, so a valid call pays one frame."""
+    def explained(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except Exception as exc:
+            if not _stack or _reported(exc):
+                raise
+            rejected = exc
+        _explain(rejected, _asked(explain, args, kwargs, str(rejected)), spelling)
+
+    return explained
+
+
+def _asked(explain, *args):
+    """explain(*args) for an error torch already raised; a check that fails itself passes torch's error on."""
+    if _busy:
+        return None  # torch called by a running check: its error is the check's to handle
+    try:
+        return _run_check(explain, *args)
+    except Exception:  # noqa: BLE001 (torch's own error is the answer then)
+        return None
+
+
         if _stack and not torch.compiler.is_compiling():
             normalised_checks.mark(args, kwargs, result, function)
         return result
@@ -618,6 +648,15 @@ def _copying(original):
         if facts and _stack and not torch.compiler.is_compiling():
             provenance.carry_origin(self, result)
         return result
+
+def _loss_target(function: str):
+    """Explains a classification loss torch rejected for its target (loss_target_checks)."""
+    def explain(args, kwargs, torch_message: str):
+        input = args[0] if args else kwargs.get("input")
+        return loss_target_checks.rejected(function, input, args[1:], kwargs, torch_message)
+
+    return explain
+
 
     return copying
 
@@ -682,10 +721,12 @@ def _places() -> List[Tuple[object, str, Callable]]:
         for function in ("log_softmax", "softmax"):
             places.append((owner, function, lambda o, f=function: _normaliser(_normaliser_dim(o, f), f)))
     places.append((F, "gumbel_softmax", lambda o: _normaliser_dim(o, "gumbel_softmax")))
-    places.append((F, "nll_loss", _nll_loss))
+    places.append((F, "nll_loss", lambda o: _nll_loss(_explaining(o, "F.nll_loss", _loss_target("nll_loss")))))
+    places.append((F, "one_hot", lambda o: _explaining(o, "F.one_hot", one_hot_checks.rejected)))
     for cls in _distributions():
         places.append((cls, "log_prob", _log_prob))
-    places.append((F, "cross_entropy", _cross_entropy))
+    places.append((F, "cross_entropy",
+                   lambda o: _cross_entropy(_explaining(o, "F.cross_entropy", _loss_target("cross_entropy")))))
     places.append((torch.autograd, "backward", _gradient_taker))
     places.append((torch.autograd, "grad", _gradient_taker))
     return places

@@ -1,0 +1,184 @@
+"""Runtime explanations of calls torch rejects: F.one_hot, the classification losses, and family writes.
+
+Each bug runs in plain torch first (the oracle: its exception type and message), then checked: raise
+mode raises the same exception type (an `except RuntimeError` / `except IndexError` written against
+torch still catches it) carrying the rule code, the cause in the user's terms and the fix, followed by
+torch's own message, at the snippet's line. The correct form and a valid variant of each run silent,
+with the same result as plain torch.
+"""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from gather_lint.runtime import GatherLintError, checked  # noqa: E402
+from .runtime_checks import silent  # noqa: E402
+from .snippets import SNIPPET_FILE, run_snippet  # noqa: E402
+
+SETUP = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+"""
+
+# name: (buggy snippet, code, phrases the explanation must hold, the correct form)
+CASES = {
+    "one_hot class past num_classes": (
+        "labels = torch.tensor([[0, 1], [2, 5]])\nout = F.one_hot(labels, 5)\n",
+        "GL011", ["span [0, 5]", "num_classes=5", "first bad value 5 at tensor[1, 1]", "num_classes >= 6"],
+        "labels = torch.tensor([[0, 1], [2, 5]])\nout = F.one_hot(labels, 6)\n"),
+    "one_hot negative padding label": (
+        "labels = torch.tensor([0, 2, -100])\nout = F.one_hot(labels, 3)\n",
+        "GL011", ["span [-100, 2]", "first negative value -100 at tensor[2]", "clamp(min=0)"],
+        "labels = torch.tensor([0, 2, -100])\nout = F.one_hot(labels.clamp(min=0), 3) * (labels >= 0).unsqueeze(-1)\n"),
+    "one_hot labels counted from 1": (
+        "labels = torch.tensor([1, 2, 3])\nout = F.one_hot(labels, num_classes=3)\n",
+        "GL011", ["span [1, 3]", "num_classes=3", "`t - 1`"],
+        "labels = torch.tensor([1, 2, 3])\nout = F.one_hot(labels - 1, num_classes=3)\n"),
+    "one_hot float classes": (
+        "labels = torch.tensor([0., 2., 1.])\nout = F.one_hot(labels, 3)\n",
+        "GL008", ["dtype float32", "int64 only", "`.long()`"],
+        "labels = torch.tensor([0., 2., 1.])\nout = F.one_hot(labels.long(), 3)\n"),
+    "cross_entropy on [B, T, V] scores": (
+        "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\nloss = F.cross_entropy(logits, tokens)\n",
+        "GL004", ["dim 1", "[2, 5, 7]", "`input.transpose(1, 2)`", "`input.reshape(-1, 7)` [10, 7]",
+                  "`target.reshape(-1)` [10]"],
+        "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\n"
+        "loss = F.cross_entropy(logits.transpose(1, 2), tokens)\n"),
+    "nn.CrossEntropyLoss on [B, H, W, C] scores": (
+        "logits, tokens = torch.randn(2, 3, 4, 7), torch.randint(0, 7, (2, 3, 4))\n"
+        "loss = nn.CrossEntropyLoss()(logits, tokens)\n",
+        "GL004", ["dim 1", "`input.movedim(-1, 1)`"],
+        "logits, tokens = torch.randn(2, 3, 4, 7), torch.randint(0, 7, (2, 3, 4))\n"
+        "loss = nn.CrossEntropyLoss()(logits.movedim(-1, 1), tokens)\n"),
+    "nll_loss target past the classes": (
+        "logp, y = torch.randn(4, 3).log_softmax(1), torch.tensor([0, 1, 3, 2])\nloss = F.nll_loss(logp, y)\n",
+        "GL011", ["span [0, 3]", "3 classes on dim 1", "first bad value 3 at target[2]"],
+        "logp, y = torch.randn(4, 4).log_softmax(1), torch.tensor([0, 1, 3, 2])\nloss = F.nll_loss(logp, y)\n"),
+    "cross_entropy padding -1 not ignored": (
+        "logits, y = torch.randn(4, 3), torch.tensor([0, 1, -1, 2])\nloss = F.cross_entropy(logits, y)\n",
+        "GL011", ["first bad value -1 at target[2]", "`ignore_index=-1`"],
+        "logits, y = torch.randn(4, 3), torch.tensor([0, 1, -1, 2])\nloss = F.cross_entropy(logits, y, ignore_index=-1)\n"),
+    "nn.NLLLoss labels counted from 1": (
+        "logp, y = torch.randn(4, 3).log_softmax(1), torch.tensor([1, 2, 3, 3])\nloss = nn.NLLLoss()(logp, y)\n",
+        "GL011", ["span [1, 3]", "`target - 1`"],
+        "logp, y = torch.randn(4, 3).log_softmax(1), torch.tensor([1, 2, 3, 3])\nloss = nn.NLLLoss()(logp, y - 1)\n"),
+    "cross_entropy float class ids": (
+        "logits, y = torch.randn(4, 3), torch.tensor([0., 1., 2., 2.])\nloss = F.cross_entropy(logits, y)\n",
+        "GL008", ["target [4] holds float32", "`target.long()`", "shaped like input, [4, 3]"],
+        "logits, y = torch.randn(4, 3), torch.tensor([0., 1., 2., 2.])\nloss = F.cross_entropy(logits, y.long())\n"),
+    "cross_entropy target kept a trailing 1": (
+        "logits, y = torch.randn(4, 3), torch.tensor([[0], [1], [2], [2]])\nloss = F.cross_entropy(logits, y)\n",
+        "GL006", ["target [4, 1] kept a trailing 1", "target [4]", "`target.squeeze(1)`"],
+        "logits, y = torch.randn(4, 3), torch.tensor([[0], [1], [2], [2]])\nloss = F.cross_entropy(logits, y.squeeze(1))\n"),
+    "index_fill_ with a 1-d value": (
+        "x = torch.zeros(5, 3)\nx.index_fill_(0, torch.tensor([0, 1]), torch.tensor([1., 2.]))\n",
+        "GL001", ["value [2] is a 1-d tensor", "index_copy_"],
+        "x = torch.zeros(5, 3)\nx.index_copy_(0, torch.tensor([0, 1]), torch.tensor([1., 2.]).unsqueeze(1).expand(2, 3))\n"),
+    "scatter_add_ of self into itself": (
+        "x = torch.randn(4, 4)\nidx = torch.zeros(4, 4, dtype=torch.long)\nx.scatter_add_(1, idx, x)\n",
+        "GL013", ["src is self itself", "`src.clone()`"],
+        "x = torch.randn(4, 4)\nidx = torch.zeros(4, 4, dtype=torch.long)\nx.scatter_add_(1, idx, x.clone())\n"),
+    "index_add_ of a view of self": (
+        "x = torch.randn(4, 3)\nx.index_add_(0, torch.tensor([2, 3]), x[:2])\n",
+        "GL013", ["source is a view of self's memory", "`source.clone()`"],
+        "x = torch.randn(4, 3)\nx.index_add_(0, torch.tensor([2, 3]), x[:2].clone())\n"),
+    "gather into its own input": (
+        "x = torch.randn(4, 4)\ntorch.gather(x, 1, torch.zeros(4, 4, dtype=torch.long), out=x)\n",
+        "GL013", ["input is out itself", "drop `out=`"],
+        "x = torch.randn(4, 4)\nx = torch.gather(x, 1, torch.zeros(4, 4, dtype=torch.long))\n"),
+    "scatter_ into an expanded view": (
+        "base = torch.zeros(4, 1)\nbuf = base.expand(4, 3)\nbuf.scatter_(1, torch.zeros(4, 1, dtype=torch.long), torch.ones(4, 1))\n",
+        "GL013", ["self [4, 3] is an expand()ed view (stride 0 on dim 1)", "`.clone()`"],
+        "base = torch.zeros(4, 1)\nbuf = base.expand(4, 3).clone()\n"
+        "buf.scatter_(1, torch.zeros(4, 1, dtype=torch.long), torch.ones(4, 1))\n"),
+}
+
+# valid calls beside each family of checks: torch accepts them, the runtime says nothing
+VALID = {
+    "one_hot inferring num_classes": "out = F.one_hot(torch.tensor([0, 3, 1]))\n",
+    "one_hot of a [B, T] batch": "out = F.one_hot(torch.randint(0, 5, (2, 3)), 5)\n",
+    "cross_entropy with ignore_index padding": (
+        "loss = F.cross_entropy(torch.randn(4, 3), torch.tensor([0, -100, 2, 1]))\n"),
+    "cross_entropy with probabilities": "loss = F.cross_entropy(torch.randn(4, 3), torch.rand(4, 3).softmax(1))\n",
+    "cross_entropy flattened": (
+        "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\n"
+        "loss = F.cross_entropy(logits.reshape(-1, 7), tokens.reshape(-1))\n"),
+    "nll_loss with a single sample": "loss = F.nll_loss(torch.randn(3).log_softmax(0), torch.tensor(2))\n",
+    "scatter_add_ from another tensor": (
+        "x = torch.zeros(4, 4)\nx.scatter_add_(1, torch.zeros(4, 4, dtype=torch.long), torch.ones(4, 4))\n"),
+    "index_fill_ with a 0-d tensor": "x = torch.zeros(5, 3)\nx.index_fill_(0, torch.tensor([0, 1]), torch.tensor(2.))\n",
+    "scatter out of place with self as src": (
+        "x = torch.randn(4, 4)\ny = x.scatter(1, torch.arange(4).flip(0).repeat(4, 1), x)\n"),
+}
+
+
+def _plain_error(code: str) -> BaseException:
+    with pytest.raises(Exception) as plain:
+        run_snippet(SETUP + code)
+    return plain.value
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_rejected_call_is_explained_with_torchs_type_and_message(name):
+    bug, code, phrases, _ = CASES[name]
+    torch_error = _plain_error(bug)
+    with checked(), pytest.raises(type(torch_error)) as caught:
+        run_snippet(SETUP + bug)
+    error = caught.value
+    assert isinstance(error, GatherLintError) and isinstance(error, type(torch_error))
+    text = str(error)
+    assert text.startswith(code), text
+    for phrase in phrases:
+        assert phrase in text, (phrase, text)
+    assert text.splitlines()[-1] == str(torch_error).split("\nException raised from ")[0].splitlines()[0]
+    assert SNIPPET_FILE in error.location
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_correct_form_runs_silent_with_torchs_result(name):
+    fixed = CASES[name][3]
+    torch.manual_seed(0)
+    plain = run_snippet(SETUP + fixed)
+    checked_run = silent(lambda: run_snippet(SETUP + fixed))
+    for key, value in plain.items():
+        if isinstance(value, torch.Tensor):
+            assert torch.equal(value, checked_run[key]), key
+
+
+@pytest.mark.parametrize("name", list(VALID))
+def test_valid_variants_stay_silent(name):
+    torch.manual_seed(0)
+    plain = run_snippet(SETUP + VALID[name])
+    checked_run = silent(lambda: run_snippet(SETUP + VALID[name]))
+    for key, value in plain.items():
+        if isinstance(value, torch.Tensor):
+            assert torch.equal(value, checked_run[key]), key
+
+
+def test_warn_mode_warns_and_torch_raises_its_own_error():
+    bug = CASES["cross_entropy on [B, T, V] scores"][0]
+    with checked(action="warn"), pytest.warns(UserWarning, match="GL004"), \
+            pytest.raises(RuntimeError, match=r"Expected target size \[2, 7\], got \[2, 5\]") as caught:
+        run_snippet(SETUP + bug)
+    assert not isinstance(caught.value, GatherLintError)
+
+
+def test_except_clauses_written_against_torch_still_catch():
+    bug = CASES["nll_loss target past the classes"][0]
+    with checked():
+        try:
+            run_snippet(SETUP + bug)
+        except IndexError as error:  # torch raises IndexError for 'Target 3 is out of bounds.'
+            assert "GL011" in str(error)
+        else:
+            pytest.fail("torch rejects the target")
+
+
+def test_a_rejection_with_no_cause_found_passes_torchs_error_on():
+    bug = "out = F.one_hot(torch.tensor([], dtype=torch.long))\n"  # nothing to infer the classes from
+    torch_error = _plain_error(bug)
+    with checked(), pytest.raises(RuntimeError) as caught:
+        run_snippet(SETUP + bug)
+    assert not isinstance(caught.value, GatherLintError)
+    assert str(caught.value) == str(torch_error)
