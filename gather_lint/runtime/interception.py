@@ -30,8 +30,8 @@ from . import (broadcast_checks, device_records, distribution_checks, double_shi
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
-
 from . import loss_target_checks, one_hot_checks, write_rejections  # explain what torch rejected
+
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
 _busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
 _lock = threading.RLock()
@@ -534,6 +534,31 @@ def _explain(rejected: Exception, violation, spelling: str):
     raise rejected
 
 
+def _explaining(original, spelling: str, explain):
+    """original as it is; only once torch has rejected a call is `explain(args, kwargs, torch's message)`
+    asked for the violation that explains it, so a valid call pays one frame."""
+    def explained(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except Exception as exc:
+            if not _stack or _reported(exc):
+                raise
+            rejected = exc
+        _explain(rejected, _asked(explain, args, kwargs, str(rejected)), spelling)
+
+    return explained
+
+
+def _asked(explain, *args):
+    """explain(*args) for an error torch already raised; a check that fails itself passes torch's error on."""
+    if _busy:
+        return None  # torch called by a running check: its error is the check's to handle
+    try:
+        return _run_check(explain, *args)
+    except Exception:  # noqa: BLE001 (torch's own error is the answer then)
+        return None
+
+
 def _reported(exc) -> bool:
     """A rejection already explained by a nested checked call (gumbel_softmax's own softmax), or one met
     while compiling: passed on as it is."""
@@ -562,31 +587,6 @@ def _normaliser(original, function: str):
     """log_softmax / softmax in any spelling: its result remembers the dim it was normalised over (GL018)."""
     def normaliser(*args, **kwargs):
         result = original(*args, **kwargs)
-def _explaining(original, spelling: str, explain):
-    """original as it is; only once torch has rejected a call is `explain(args, kwargs, torch's message)`
-    asked for the violation that explains it, so a valid call pays one frame."""
-    def explained(*args, **kwargs):
-        try:
-            return original(*args, **kwargs)
-        except Exception as exc:
-            if not _stack or _reported(exc):
-                raise
-            rejected = exc
-        _explain(rejected, _asked(explain, args, kwargs, str(rejected)), spelling)
-
-    return explained
-
-
-def _asked(explain, *args):
-    """explain(*args) for an error torch already raised; a check that fails itself passes torch's error on."""
-    if _busy:
-        return None  # torch called by a running check: its error is the check's to handle
-    try:
-        return _run_check(explain, *args)
-    except Exception:  # noqa: BLE001 (torch's own error is the answer then)
-        return None
-
-
         if _stack and not torch.compiler.is_compiling():
             normalised_checks.mark(args, kwargs, result, function)
         return result
@@ -621,6 +621,15 @@ def _cross_entropy(original):
     return cross_entropy
 
 
+def _loss_target(function: str):
+    """Explains a classification loss torch rejected for its target (loss_target_checks)."""
+    def explain(args, kwargs, torch_message: str):
+        input = args[0] if args else kwargs.get("input")
+        return loss_target_checks.rejected(function, input, args[1:], kwargs, torch_message)
+
+    return explain
+
+
 def _check_loss_shift(input, args, kwargs, spelling: str) -> None:
     """GL007: a loss whose target is the ids the model was fed, at the logits' own positions."""
     reporter = _stack[-1]
@@ -648,15 +657,6 @@ def _copying(original):
         if facts and _stack and not torch.compiler.is_compiling():
             provenance.carry_origin(self, result)
         return result
-
-def _loss_target(function: str):
-    """Explains a classification loss torch rejected for its target (loss_target_checks)."""
-    def explain(args, kwargs, torch_message: str):
-        input = args[0] if args else kwargs.get("input")
-        return loss_target_checks.rejected(function, input, args[1:], kwargs, torch_message)
-
-    return explain
-
 
     return copying
 
