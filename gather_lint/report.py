@@ -6,12 +6,12 @@ import json
 import re
 from typing import Iterable, List, TextIO
 
+from .finding_line import text_line
 from .findings import Finding
+from .text_output import finding_block
 
 FORMATS = ("text", "concise", "json", "github", "sarif")
 WITH_SUMMARY = ("text", "concise")  # the machine formats print nothing but the findings
-_COLOURS = {"error": "\033[31m", "warning": "\033[33m"}
-_RESET, _BOLD = "\033[0m", "\033[1m"
 
 
 def write(findings: List[Finding], fmt: str, out: TextIO, colour: bool = False) -> None:
@@ -33,18 +33,9 @@ def write(findings: List[Finding], fmt: str, out: TextIO, colour: bool = False) 
         for f in findings:
             out.write(text_line(f, colour) + "\n")
     else:
-        from .text_output import finding_block
-
         for f in findings:
             out.write(finding_block(f, colour) + "\n")
     out.flush()  # before the summary on stderr, so a shared terminal or pipe shows them in order
-
-
-def text_line(f: Finding, colour: bool = False, message: str = None) -> str:
-    """`path:line:col: CODE message`, the concise form and the first line of the full one."""
-    code = f"{_COLOURS.get(f.severity, '')}{_BOLD}{f.code}{_RESET}" if colour else f.code
-    location = f"{_BOLD}{f.path}{_RESET}" if colour else f.path
-    return f"{location}:{f.line}:{f.column}: {code} {f.message if message is None else message}"
 
 
 def summary(findings: Iterable[Finding], files: int, missing: int = 0) -> str:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import List
 
+from .finding_line import BOLD, COLOURS, RESET, text_line
 from .findings import Finding
 from .notes import headline
-from .report import _BOLD, _COLOURS, _RESET, text_line
 
 _HELP_COLOUR = "\033[36m"
 
@@ -32,10 +32,10 @@ def finding_block(f: Finding, colour: bool = False) -> str:
         _, col, end_col = f.underline
         carets = "^" * max(1, min(end_col, len(text) + 1) - col)
         lines += [f"{gutter} |", f"{shown_line} | {text}",
-                  f"{gutter} | {' ' * (col - 1)}{paint(carets, _COLOURS.get(f.severity, ''))}"]
+                  f"{gutter} | {' ' * (col - 1)}{paint(carets, COLOURS.get(f.severity, ''))}"]
     lines += _shape_rows(f, gutter)
     if f.help:
-        lines.append(f"{gutter} = {paint('help', _HELP_COLOUR + _BOLD)}: {f.help}")
+        lines.append(f"{gutter} = {paint('help', _HELP_COLOUR + BOLD)}: {f.help}")
     return "\n".join(lines) + "\n"
 
 
@@ -50,6 +50,6 @@ def _shape_rows(f: Finding, gutter: str) -> List[str]:
 
 def _painter(colour: bool):
     def paint(text: str, code: str) -> str:
-        return f"{code}{text}{_RESET}" if colour and code else text
+        return f"{code}{text}{RESET}" if colour and code else text
 
     return paint
