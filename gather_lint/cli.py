@@ -192,9 +192,9 @@ def _fix_command(args, config, files, missing) -> int:
         result = api.lint_text(text, shown, config)
         try:
             if shown.endswith(".ipynb"):
-                from . import notebook
+                from . import notebook_fixes
 
-                fixed, done = notebook.apply_fixes(text, shown, result.findings, args.unsafe_fixes, lint)
+                fixed, done = notebook_fixes.apply_fixes(text, shown, result.findings, args.unsafe_fixes, lint)
             else:
                 fixed, done = fixes.apply(text, result.findings, unsafe=args.unsafe_fixes, lint=lint)
         except fixes.FixesUnavailable as exc:

@@ -1,16 +1,15 @@
 """Jupyter notebooks: code cells are linted together (state flows top to bottom), magics and shell
-lines skipped, findings reported as `notebook.ipynb:cell N:line:col`; fixes edit only cell sources."""
+lines skipped, findings reported as `notebook.ipynb:cell N:line:col`. Fixes: notebook_fixes.py."""
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import replace
-from typing import Callable, List, Tuple
+from typing import List, Tuple
 
 from .findings import PARSE_ERROR, FileResult, Finding, Stats
 
-_MAGIC = ("%", "!", "?")
-_MAGIC_MARK = re.compile(r"^(\s*)#gather-lint-magic:", re.MULTILINE)
+MAGIC = ("%", "!", "?")  # IPython line starts: magics, shell escapes, help
 
 
 class NotebookError(Exception):
@@ -27,7 +26,7 @@ def load(text: str) -> dict:
     return data
 
 
-def _source(cell) -> str:
+def cell_source(cell) -> str:
     src = cell.get("source", "")
     return "".join(src) if isinstance(src, list) else str(src)
 
@@ -38,10 +37,10 @@ def code_cells(data: dict) -> List[Tuple[int, str]]:
     for number, cell in enumerate(data["cells"], 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        lines = _source(cell).split("\n")
+        lines = cell_source(cell).split("\n")
         if lines and lines[0].lstrip().startswith("%%"):
             continue  # a cell magic: the body is not Python
-        found.append((number, "\n".join("" if l.lstrip().startswith(_MAGIC) else l for l in lines)))
+        found.append((number, "\n".join("" if l.lstrip().startswith(MAGIC) else l for l in lines)))
     return found
 
 
@@ -127,48 +126,3 @@ def shape_blocks(text: str, path: str, explain, faults: list) -> List[Tuple[str,
 def _in_cell(row, where):
     line, variable, fact = row
     return (where[line - 1][1] if 0 < line <= len(where) else line), variable, fact
-
-
-def _hide_magics(source: str) -> str:
-    """IPython lines as marked comments, so the fixes' parser takes the cell; put() unmarks them."""
-    return "\n".join(line[:len(line) - len(line.lstrip())] + "#gather-lint-magic:" + line.lstrip()
-                     if line.lstrip().startswith(_MAGIC) else line for line in source.split("\n"))
-
-
-def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool,
-                lint_notebook: Callable[[str], List[Finding]]) -> Tuple[str, List[Finding]]:
-    """Fix each cell's source in the notebook JSON; outputs, metadata and layout stay as they were.
-    Each candidate fix is checked by re-linting the whole notebook, since cells share their state."""
-    from . import fixes
-
-    data = load(text)
-    indent = 1 if '\n "' in text[:200] else 2
-    newline = "\n" if text.endswith("\n") else ""
-
-    def dump() -> str:
-        return json.dumps(data, indent=indent, ensure_ascii=False) + newline
-
-    done_all: List[Finding] = []
-    for number, cell in enumerate(data["cells"], 1):
-        shown = f"{path}:cell {number}"
-        if cell.get("cell_type") != "code" or not any(f.path == shown for f in findings):
-            continue
-        original, as_list = _source(cell), isinstance(cell.get("source"), list)
-        source = _hide_magics(original)
-
-        def put(candidate: str, cell=cell, as_list=as_list) -> None:
-            candidate = _MAGIC_MARK.sub(r"\1", candidate)
-            cell["source"] = candidate.splitlines(keepends=True) if as_list else candidate
-
-        def lint_with(candidate: str, put=put) -> List[Finding]:
-            put(candidate)
-            return lint_notebook(dump())
-
-        fixed, done = fixes.apply(source, lint_with(source), unsafe, lint=lint_with,
-                                  where=lambda f, shown=shown: f.path == shown)
-        put(fixed if done else original)
-        done_all.extend(done)
-        findings = lint_notebook(dump())
-    if not done_all:
-        return text, []
-    return dump(), done_all
