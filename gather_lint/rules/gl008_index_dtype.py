@@ -26,6 +26,13 @@ taken as float when its dtype is known to be floating, or when it is made by an 
 result is floating whatever its operands are (``/``, ``* 0.5``, ``.float()``, ``.mean()``,
 ``torch.linspace``); in libraries the latter only for keys written in place, in scripts also for names
 assigned so.
+
+The narrow integer dtypes read differently in a subscript: int8 and int16 index tensors (of one dim or
+more) raise the same IndexError, and a uint8 tensor is taken as a boolean mask, not as positions. A 0-d
+uint8 key (`class_weight[label]`) then gives all of `x` under a new dim of size 1, or an empty result for
+label 0, with no error; a uint8 key whose size differs from the dims it covers raises "The shape of the
+mask ... does not match". A uint8 key of the dims' own size is left alone: it may be a mask written in
+the style of older torch.
 """
 from typing import Optional
 
@@ -138,6 +145,23 @@ def check_subscript_key(subscript: str, key: str, dtype: str, domain, made: str 
         + ("make it with `//` instead of `/`, or convert it with `.long()`" if division else "convert it with `.long()`"),
         **(_fix(domain, dtype) if dtype != "floating" else {}),
     )
+
+
+def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: Optional[str] = None) -> Violation:
+    """`x[key]` with an int8/int16 key of one dim or more (raises), or a uint8 key (a mask): of rank 0
+    (silently all of x or nothing) or of a size that differs from the dims it covers (`mismatch`, raises)."""
+    fix = "convert it with `.long()`"
+    if dtype != "uint8":
+        return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a {dtype} tensor; torch raises IndexError "
+                         f"(tensors used as indices must be long, int, byte or bool tensors); {fix}", fix_suffix=".long()")
+    if mismatch is not None:
+        return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a uint8 tensor, which torch reads as a "
+                         f"boolean mask, not as positions; {mismatch}, so torch raises IndexError (the shape of the mask "
+                         f"does not match); {fix}", fix_suffix=".long()")
+    return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a 0-d uint8 tensor, which torch reads as a "
+                     f"boolean mask, not as a position: the result is all of the tensor under a new dim of size 1 "
+                     f"(or of size 0 where `{key}` is 0), not the entry at `{key}`, and nothing raises; {fix}",
+                     fix_suffix=".long()")
 
 
 def annotation_contradicts_use(use: str, param: str, annotation: str, dtype: str, corrected: str) -> Violation:

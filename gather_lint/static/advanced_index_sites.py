@@ -18,7 +18,7 @@ import ast
 import re
 from typing import Optional
 
-from ..dims import Shape, broadcast, must_differ, must_scale_apart, value
+from ..dims import Shape, broadcast, dim_text, must_differ, must_scale_apart, value
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
@@ -64,8 +64,13 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
     if len(items) != len(elements) or any(isinstance(e, ast.Starred) for e in elements):
         return  # x[*idx]: elements and values do not line up
     segment = interp.source.segment
-    for item, element in zip(items, elements):
+    for position, (item, element) in enumerate(zip(items, elements)):
         if isinstance(element, ast.Slice):
+            continue
+        if isinstance(item, TensorVal) and item.dtype in NARROW_DTYPES:
+            violation = _narrow_key(segment, node, owner, item, element, elements[:position])
+            if violation is not None:
+                interp.flag(node, violation, element)
             continue
         if isinstance(item, TensorVal) and item.dtype in FLOAT_DTYPES:
             if owner is None and (item.domain is None or item.domain.made_float is None):
@@ -84,6 +89,40 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
                 continue
             violation = index_dtype.check_subscript_key(segment(node), segment(element), "floating", None, made)
         interp.flag(node, violation, element)
+
+
+NARROW_DTYPES = ("uint8", "int8", "int16")
+
+
+def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, before):
+    """GL008 for an int8/int16/uint8 key element (see check_narrow_key); None unless definite."""
+    shape = item.shape
+    if shape is None or shape.variadic:
+        return None
+    rank = len(shape.dims)
+    if item.dtype != "uint8":  # a 0-d int8/int16 tensor is taken as a Python int
+        return index_dtype.check_narrow_key(segment(node), segment(element), item.dtype, rank) if rank else None
+    if rank == 0:
+        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", 0)
+    # a mask covers the dims from its position: known only after plain slices and integers
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic \
+            or not all(isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and isinstance(e.value, int)) for e in before):
+        return None
+    covered = owner.shape.dims[len(before):len(before) + rank]
+    for axis, (mine, theirs) in enumerate(zip(shape.dims, covered)):
+        if must_differ(mine, theirs):
+            mismatch = f"its dim {axis} has size {dim_text(mine)} where the tensor's dim {len(before) + axis} has {dim_text(theirs)}"
+            return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, mismatch)
+    return None
+
+
+def narrow_keys(text: str) -> bool:
+    """A narrow integer dtype spelled beside a name used as a subscript key: the blocks worth parsing for
+    GL008 on int8/int16/uint8 keys."""
+    return any(cue in text for cue in _NARROW_CUES) and keyed_by_name(text)
+
+
+_NARROW_CUES = ("uint8", "UInt8[", "Int8[", "Int16[", "int8", "int16", ".byte()", ".char()", ".short()", "ByteTensor")
 
 
 def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_node) -> None:
