@@ -16,6 +16,7 @@ from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
 from . import scope_faults, script_drivers
+from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
@@ -104,10 +105,10 @@ class ModuleContext:
             return InstanceVal(class_name, dataclass_configs.bind(self.classes[class_name], args, kwargs, interp.expr))
         if init is None:  # an inherited __init__ takes whatever arguments this call passes
             return InstanceVal(class_name, None if args or kwargs else ())
-        facts = _bind(init, [None] + list(args), kwargs)
+        facts = bind(init, [None] + list(args), kwargs)
         if facts is None or (len(facts) < len(args) + len(kwargs) and not _partly_known(facts, args, kwargs)):
             return InstanceVal(class_name, None)
-        facts.update(_defaults(init, len(args) + 1, kwargs))
+        facts.update(number_defaults(init, len(args) + 1, kwargs))
         return InstanceVal(class_name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
 
     def _is_config(self, class_name: str) -> bool:
@@ -149,7 +150,7 @@ class ModuleContext:
         (the caller's shape comments may shape what it returns, not what is checked inside it)."""
         self.fitted_at.pop(id(node), None)  # what an earlier run of this call left is not this run's
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
-        facts = _bind(callee, args, kwargs, defaults=not spread)
+        facts = bind(callee, args, kwargs, defaults=not spread)
         if facts is None:
             return None
         if caller.call_depth >= MAX_DEPTH:
@@ -163,7 +164,7 @@ class ModuleContext:
         if summary_only and caller.in_function:
             return self.analyse(callee)  # a library's helpers: the own analysis serves (defaults cost a run each)
         if not spread:
-            facts.update(_defaults(callee, len(args), kwargs))
+            facts.update(number_defaults(callee, len(args), kwargs))
         if summary_only and not facts:
             return self.analyse(callee)
         # a run for a quiet caller (one computing a result only) reports nothing: memoised apart, so that a
@@ -248,7 +249,7 @@ def _partly_known(facts, args, kwargs) -> bool:
     """Some constructor arguments known, and the unknown ones plain values (`Encoder(len(vocab), 8)`):
     the known sizes build their layers, the unknown ones stay unknown in forward as they would alone."""
     given = list(args) + list(kwargs.values())
-    return any(_informative(v) for v in facts.values()) and all(v is None or isinstance(v, _FACTS) for v in given)
+    return any(_informative(v) for v in facts.values()) and all(v is None or isinstance(v, FACTS) for v in given)
 
 
 def _informative(value) -> bool:
@@ -267,25 +268,6 @@ def _informative(value) -> bool:
     if isinstance(value, QualName):  # a loss module or a torch function handed in (`criterion=nn.MSELoss()`)
         return True
     return isinstance(value, DimVal) and value_of(value.dim) is not None
-
-
-def _defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
-    """Number defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
-    if "**" in kwargs:
-        return {}  # f(**options): any parameter may be among the options
-    positional = callee.args.posonlyargs + callee.args.args
-    found = {}
-    for param, default in _default_pairs(callee):
-        if param.arg in kwargs or (param in positional and positional.index(param) < n_positional):
-            continue
-        number = default.value if isinstance(default, ast.Constant) else (
-            -default.operand.value if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
-            and isinstance(default.operand, ast.Constant) else None)
-        if isinstance(number, int) and not isinstance(number, bool):
-            found[param.arg] = DimVal(number)
-        elif isinstance(number, float):
-            found[param.arg] = Literal(number)  # `alpha=0.25` left out: isinstance(alpha, float) is certain
-    return found
 
 
 def _cast_to_float(declared: TensorVal, given: TensorVal) -> bool:
@@ -327,48 +309,6 @@ def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
             written = Sym(written.name, expr=written.expr, size=size)
         dims.append(written)
     return Shape(tuple(dims))
-
-
-def _bind(callee, args, kwargs, defaults: bool = True) -> Optional[Dict[str, object]]:
-    """Caller facts by parameter name; None for calls that do not fit the signature."""
-    params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
-    if len(args) > len(params) and callee.args.vararg is None:
-        return None
-    facts = {name: value for name, value in zip(params, args) if _is_fact(value)}
-    for name, value in kwargs.items():
-        if _is_fact(value) and name in params + [p.arg for p in callee.args.kwonlyargs]:
-            facts[name] = value
-    # flags this call leaves at their constant default (`flat=False`): branches they rule out are not run
-    for name, default in _constant_defaults(callee) if defaults else ():
-        if name not in facts and name not in params[:len(args)] and name not in kwargs:
-            facts[name] = default
-    return facts
-
-
-def _default_pairs(callee):
-    """(parameter, default expression) for every parameter that has a default."""
-    a = callee.args
-    positional = a.posonlyargs + a.args
-    return list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + \
-        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-
-
-def _constant_defaults(callee):
-    for param, default in _default_pairs(callee):
-        if isinstance(default, ast.Constant) and (default.value is None or isinstance(default.value, (bool, str))):
-            yield param.arg, Literal(default.value)
-
-
-# SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
-_FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
-          ArrayVal, Cell, Conv, Repeated)
-_PASSED_FUNCTIONS = ("torch.nn.functional.",)  # functions whose calls a callee can then check (losses, activations)
-
-
-def _is_fact(value) -> bool:
-    """A value worth binding to a callee's parameter; of functions, only those whose calls it can check
-    (`criterion=nn.MSELoss()` stands for F.mse_loss)."""
-    return isinstance(value, _FACTS) or isinstance(value, QualName) and value.name.startswith(_PASSED_FUNCTIONS)
 
 
 def value_facts(value):

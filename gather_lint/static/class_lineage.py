@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, List
 
+from .argument_binding import bind, number_defaults
+
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -50,18 +52,16 @@ def run_parent_init(interp, args: list, kwargs: dict) -> None:
     """While an `__init__` builds attributes (calls.ModuleContext.attributes), its `super().__init__(...)`
     runs the nearest file ancestor's own `__init__` with these arguments, and the attributes that one
     sets become this instance's. Only in that run: elsewhere the call builds nothing the analysis reads."""
-    from .calls import _bind, _defaults
-
     module, here = interp.module, interp.module.class_of.get(interp.function) if interp.module else None
     if here is None or getattr(interp, "_building", None) is None:
         return
     parent = next((p for p in module.lineage.get(here, ())
                    if module.class_of.get(module.methods.get((p, "__init__"))) == p), None)
     init = module.methods.get((parent, "__init__")) if parent else None
-    facts = _bind(init, [None] + list(args), kwargs) if init is not None else None
+    facts = bind(init, [None] + list(args), kwargs) if init is not None else None
     if facts is None:
         return
-    facts.update(_defaults(init, len(args) + 1, kwargs))
+    facts.update(number_defaults(init, len(args) + 1, kwargs))
     sub = module._make(lambda *a: None, lambda *a: None)
     sub.module, sub.call_depth, sub.class_name, sub._building = module, interp.call_depth, interp.class_name, True
     sub.reports = False  # calls it makes are quiet runs (calls.py)
