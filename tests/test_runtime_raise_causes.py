@@ -182,3 +182,97 @@ def test_a_rejection_with_no_cause_found_passes_torchs_error_on():
         run_snippet(SETUP + bug)
     assert not isinstance(caught.value, GatherLintError)
     assert str(caught.value) == str(torch_error)
+
+
+# --- arithmetic whose operand a reduction or gather in the same function left with a dim dropped or kept ---
+
+ARITHMETIC = {
+    "mean over dim 1 subtracted without keepdim": (
+        "def centred(x):\n    return x - x.mean(1)\n\nout = centred(torch.randn(4, 8, 16))\n",
+        "GL001", ["`x.mean(1)` is [4, 16]", "the mean over dim 1 dropped that dim", "`x` [4, 8, 16]",
+                  "size 4 meets 8", "`keepdim=True` (giving [4, 1, 16])"],
+        "def centred(x):\n    return x - x.mean(1, keepdim=True)\n\nout = centred(torch.randn(4, 8, 16))\n"),
+    "row totals assigned first, then divided": (
+        "def shares(x):\n    totals = x.sum(-1)\n    return x / totals\n\nout = shares(torch.rand(4, 8))\n",
+        "GL001", ["`totals` is [4]", "the sum over dim -1 (`x.sum(-1)`) dropped that dim", "`.unsqueeze(-1)`"],
+        "def shares(x):\n    totals = x.sum(-1)\n    return x / totals.unsqueeze(-1)\n\nout = shares(torch.rand(4, 8))\n"),
+    "max values of each row": (
+        "x = torch.randn(3, 5)\nout = x.max(1).values - x\n",
+        "GL001", ["`x.max(1).values` is [3]", "the max over dim 1 (`x.max(1)`)"],
+        "x = torch.randn(3, 5)\nout = x.max(1, keepdim=True).values - x\n"),
+    "gathered log-probs keep their 1 against a mask": (
+        "def picked(logp, ids, mask):\n    lp = logp.gather(-1, ids.unsqueeze(-1))\n    return lp * mask\n\n"
+        "out = picked(torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5)), torch.ones(2, 5))\n",
+        "GL006", ["`lp` is [2, 5, 1]", "gather along dim -1", "`mask` [2, 5]", "`.squeeze(-1)` (giving [2, 5])"],
+        "def picked(logp, ids, mask):\n    lp = logp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)\n    return lp * mask\n\n"
+        "out = picked(torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5)), torch.ones(2, 5))\n"),
+    "keepdim total against a [B, T] mask": (
+        "x, mask = torch.randn(2, 5, 7), torch.ones(2, 5)\ns = x.sum(-1, keepdim=True)\nout = s * mask\n",
+        "GL006", ["`s` is [2, 5, 1]", "`keepdim=True` kept the sum over dim -1", "`.squeeze(-1)`"],
+        "x, mask = torch.randn(2, 5, 7), torch.ones(2, 5)\ns = x.sum(-1)\nout = s * mask\n"),
+}
+
+ARITHMETIC_VALID = {
+    "a reduction that broadcasts as meant": "x = torch.randn(4, 8)\nout = x - x.mean(0)\n",
+    "a mismatch not made by a reduction": "a, b = torch.randn(4, 3), torch.randn(4)\nout = a + b.unsqueeze(1)\n",
+    "a name reassigned later in the loop": (
+        "x = torch.randn(3, 5)\ns = x.sum(1, keepdim=True)\nfor _ in range(2):\n    out = x - s\n    s = x.sum(1, keepdim=True)\n"),
+}
+
+
+def _run_file(tmp_path, program: str) -> dict:
+    import runpy
+
+    path = tmp_path / "prog.py"
+    path.write_text(SETUP + program)
+    return runpy.run_path(str(path), run_name="__main__")
+
+
+@pytest.mark.parametrize("name", list(ARITHMETIC))
+def test_a_size_mismatch_names_the_operand_a_reduction_or_gather_made(name, tmp_path):
+    import warnings
+
+    bug, code, phrases, _ = ARITHMETIC[name]
+    with pytest.raises(RuntimeError, match="must match the size of tensor b") as plain:
+        _run_file(tmp_path, bug)
+    with warnings.catch_warnings(), checked(), pytest.raises(RuntimeError) as caught:
+        warnings.simplefilter("ignore")  # the gathered operand's GL006 warning comes first, where there is one
+        _run_file(tmp_path, bug)
+    text = str(caught.value)
+    assert isinstance(caught.value, GatherLintError) and text.startswith(code), text
+    for phrase in phrases:
+        assert phrase in text, (phrase, text)
+    assert text.splitlines()[-1] == str(plain.value)
+    assert "prog.py" in caught.value.location
+
+
+@pytest.mark.parametrize("name", list(ARITHMETIC))
+def test_the_reduction_or_gather_written_right_runs_silent(name, tmp_path):
+    fixed = ARITHMETIC[name][3]
+    plain = _run_file(tmp_path, fixed)
+    checked_run = silent(lambda: _run_file(tmp_path, fixed))
+    assert torch.equal(plain["out"], checked_run["out"])
+
+
+@pytest.mark.parametrize("name", list(ARITHMETIC_VALID))
+def test_valid_arithmetic_stays_silent(name, tmp_path):
+    plain = _run_file(tmp_path, ARITHMETIC_VALID[name])
+    checked_run = silent(lambda: _run_file(tmp_path, ARITHMETIC_VALID[name]))
+    assert torch.equal(plain["out"], checked_run["out"])
+
+
+def test_a_size_mismatch_with_no_reduction_behind_it_is_torchs_own_error(tmp_path):
+    program = "a, b = torch.randn(4, 3), torch.randn(4)\nout = a + b\n"
+    with pytest.raises(RuntimeError) as plain:
+        _run_file(tmp_path, program)
+    with checked(), pytest.raises(RuntimeError) as caught:
+        _run_file(tmp_path, program)
+    assert not isinstance(caught.value, GatherLintError) and str(caught.value) == str(plain.value)
+
+
+def test_a_reduction_assigned_before_a_loop_that_reassigns_it_is_not_blamed(tmp_path):
+    program = ("x = torch.randn(3, 5)\ns = x.sum(1)\nfor _ in range(2):\n    out = x - s\n"
+               "    s = x.sum(1, keepdim=True)\n")
+    with checked(), pytest.raises(RuntimeError) as caught:
+        _run_file(tmp_path, program)
+    assert not isinstance(caught.value, GatherLintError)

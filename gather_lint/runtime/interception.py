@@ -30,7 +30,7 @@ from . import (broadcast_checks, device_records, distribution_checks, double_shi
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
-from . import loss_target_checks, one_hot_checks, write_rejections  # explain what torch rejected
+from . import broadcast_causes, loss_target_checks, one_hot_checks, write_rejections  # explain what torch rejected
 
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
 _busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
@@ -353,15 +353,23 @@ def _operator(original, symbol: str):
     reflected = original.__name__.startswith("__r")  # `2 * x` reaches x.__rmul__(2): self is on the right
 
     def operator(self, other):
-        if facts and _stack and (id(self) in facts or id(other) in facts) and not torch.compiler.is_compiling():
-            violation = broadcast_checks.combined(self, other, symbol, _spelled(symbol, reflected))
-            if violation is not None:
-                _report(_stack[-1], [violation], f"Tensor.{original.__name__}")
-            result = original(self, other)
-            if isinstance(other, (int, float, _Tensor)):  # `-1 * x`, `returns - values`: still the marked shape
-                broadcast_checks.keep_mark(self, result, other)
-            return result
-        return original(self, other)
+        try:
+            if facts and _stack and (id(self) in facts or id(other) in facts) and not torch.compiler.is_compiling():
+                violation = broadcast_checks.combined(self, other, symbol, _spelled(symbol, reflected))
+                if violation is not None:
+                    _report(_stack[-1], [violation], f"Tensor.{original.__name__}")
+                result = original(self, other)
+                if isinstance(other, (int, float, _Tensor)):  # `-1 * x`, `returns - values`: still the marked shape
+                    broadcast_checks.keep_mark(self, result, other)
+                return result
+            return original(self, other)
+        except RuntimeError as exc:  # torch's size mismatch: explained below, outside this block (no chaining)
+            if not _stack or _reported(exc):
+                raise
+            rejected = exc
+        left, right = (other, self) if reflected else (self, other)  # as the user wrote them
+        _explain(rejected, _asked(broadcast_causes.rejected, symbol, left, right, str(rejected)),
+                 f"Tensor.{original.__name__}")
 
     return operator
 
@@ -677,9 +685,7 @@ def _operators() -> None:
     with _lock:
         if _operators_on or not _stack:
             return
-        _operators_on = True
-        for name, symbol in _OPERATORS.items():
-            _patch(torch.Tensor, name, _operator(getattr(torch.Tensor, name), symbol))
+        _operators_on = True  # the operators themselves are patched from the start (_places)
         for name, symbol in _ARITHMETIC.items():
             for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
                 _patch(owner, name, _arithmetic_function(getattr(owner, name), symbol, prefix + name))
@@ -704,6 +710,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
     for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
         places.append((owner, "masked_scatter", lambda o, s=prefix + "masked_scatter": _masked_scatter(o, s, False)))
     places.append((torch.Tensor, "masked_scatter_", lambda o: _masked_scatter(o, "Tensor.masked_scatter_", True)))
+    for name, symbol in _OPERATORS.items():  # GL006 on marked operands; a size mismatch explained (broadcast_causes)
+        places.append((torch.Tensor, name, lambda o, symbol=symbol: _operator(o, symbol)))
     places.append((torch.Tensor, "__iadd__", lambda o: _augmented(o, "+=")))
     places.append((torch.Tensor, "__isub__", lambda o: _augmented(o, "-=")))
     for how in _DIM_AT:

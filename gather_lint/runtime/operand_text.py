@@ -26,6 +26,17 @@ _MODULES = ("torch", "F", "nn", "functional")  # `torch.sub(a, b)`, `F.mse_loss(
 def operands(symbol: str) -> Optional[Tuple[str, str]]:
     """(left text, right text) of the operator `symbol` (`+`, `*`) or the two-tensor call running at the
     user's line, in the order the user wrote them; None when they cannot be told."""
+    found = operand_nodes(symbol)
+    if found is None:
+        return None
+    _, left, right, text = found
+    left, right = ast.get_source_segment(text, left), ast.get_source_segment(text, right)
+    return (_short(left), _short(right)) if left and right else None
+
+
+def operand_nodes(symbol: str):
+    """(the user's frame, left node, right node, the source text they were parsed from) of the operation
+    `symbol` running at the user's line; None when they cannot be told."""
     frame = user_frame_object()
     if frame is None:
         return None
@@ -36,10 +47,7 @@ def operands(symbol: str) -> Optional[Tuple[str, str]]:
     if node is None:
         node, text = _only_one(lines, frame.f_lineno, symbol)
     found = _sides(node, symbol) if node is not None else None
-    if found is None:
-        return None
-    left, right = (ast.get_source_segment(text, side) for side in found)
-    return (_short(left), _short(right)) if left and right else None
+    return None if found is None else (frame, found[0], found[1], text)
 
 
 def _running(frame, lines: List[str]):
