@@ -3,8 +3,10 @@
 Only the family pays: torch.gather / Tensor.gather and siblings (functional, method, in-place),
 F.embedding (nn.Embedding calls it through the module attribute), Tensor.__getitem__/__setitem__
 (checked only when the key holds a tensor), and, to record where index values come from, topk /
-sort / argsort / argmax / argmin / max / min. Arithmetic operators are wrapped only after a gather
-first leaves a kept singleton (GL006). Every other torch call runs untouched.
+sort / argsort / argmax / argmin / max / min. The arithmetic operators pay one frame until torch
+raises (a size mismatch is then explained); torch.add and its siblings are wrapped only after a gather
+first leaves a kept singleton (GL006). F.one_hot and the classification losses are looked at only once
+torch has rejected them. Every other torch call runs untouched.
 
 Installed while at least one reporter is active (push/pop); names bound before that
 (`from torch import gather` in an already imported module) are rebound to the wrappers and put
