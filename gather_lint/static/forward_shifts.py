@@ -12,6 +12,7 @@ import ast
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..contract import WARNING, Violation
+from .token_windows import FULL, cut_window, linear_of
 
 _KEEP_METHODS = ("log_softmax", "softmax", "contiguous", "float", "double", "to", "detach", "clone", "log",
                  "masked_fill", "clamp", "clamp_min", "long")
@@ -22,7 +23,6 @@ def sliced_pair(source: ast.expr, index: ast.expr, ids: str, params: List[str],
                 assigned: Dict[str, Optional[ast.expr]], keeps_positions: Callable) -> Optional[Tuple[str, tuple, tuple]]:
     """(labels parameter, logits window, labels window) for `source.gather(-1, index)` in a forward whose
     logits come from `ids`, when at least one side is sliced once along the sequence."""
-    from .token_shift import FULL
     column = _column_of(index)
     if column is None:
         return None
@@ -53,7 +53,6 @@ def _column_of(index: ast.expr) -> Optional[ast.expr]:
 def _peel(node: ast.expr, assigned, logits: bool):
     """(the expression under at most one sequence slice, the slice's window) through position-keeping calls
     and names assigned once; None for two slices or a slice this cannot place."""
-    from .token_shift import FULL, _cut, _linear
     window = FULL
     sliced = False
     for _ in range(8):
@@ -75,11 +74,11 @@ def _peel(node: ast.expr, assigned, logits: bool):
             seq = _sequence_slice(node.slice, logits)
             if seq is None:
                 return node, window
-            lower = _linear(seq.lower) if seq.lower is not None else None
-            upper = _linear(seq.upper) if seq.upper is not None else None
+            lower = linear_of(seq.lower) if seq.lower is not None else None
+            upper = linear_of(seq.upper) if seq.upper is not None else None
             if (seq.lower is not None and lower is None) or (seq.upper is not None and upper is None):
                 return None
-            window = _cut(FULL, lower, upper)
+            window = cut_window(FULL, lower, upper)
             if window is None:
                 return None
             sliced = True

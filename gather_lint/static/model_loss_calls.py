@@ -22,6 +22,7 @@ from typing import Dict, List, Optional
 
 from . import forward_shifts, helper_aliases, omitted_arguments, token_losses, tree_walk
 from .causal_models import _REALIGNING
+from .token_windows import FULL
 
 
 def summaries(tree: ast.Module, helpers: Dict[str, tuple], holds_gather, loss_modules=None, aliases=None,
@@ -124,7 +125,6 @@ def _without_casts_of(params: List[str], assigned: Dict[str, Optional[ast.expr]]
 def _inline_loss(calls: List[ast.Call], params: List[str], ids: str, assigned, modules) -> Optional[tuple]:
     """forward scores a labels parameter with a per-token loss of its logits: `loss_fct(logits.view(-1, V),
     labels.view(-1))` (or `shift_logits`/`shift_labels` cut from them, read as forward_shifts does)."""
-    from .token_shift import FULL
     for call in calls:
         pair = token_losses.scored_pair(call, modules)
         if pair is None:
@@ -173,7 +173,6 @@ _KEEPS_IDS = ("masked_fill", "clamp", "clamp_min", "long", "to", "contiguous", "
 def _inline_gather(calls: List[ast.Call], params: List[str], ids: str, assigned) -> Optional[tuple]:
     """forward gathers a labels parameter per position itself: `logp.gather(-1, labels.unsqueeze(-1))`
     with logp computed from the ids without a subscript."""
-    from .token_shift import FULL
     for call in calls:
         if not isinstance(call.func, ast.Attribute) or call.func.attr != "gather":
             continue

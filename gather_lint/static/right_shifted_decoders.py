@@ -16,6 +16,7 @@ from typing import Optional, Set
 
 from ..contract import WARNING, Violation
 from . import tree_walk
+from .token_windows import FULL, ONE, View, add_lin
 
 _LIBRARY = frozenset({"shift_tokens_right", "_shift_right", "shift_right"})
 
@@ -78,11 +79,10 @@ def shifted_argument(call: ast.Call, known) -> Optional[ast.expr]:
 
 
 def aligned_by_decoder(logits, ids) -> bool:
-    """Logits (a token_shift View) made from `ids` shifted right, beside those ids whole: already aligned."""
-    from .token_shift import FULL, ONE, View, _add
+    """Logits (a token_windows View) made from `ids` shifted right, beside those ids whole: already aligned."""
     return isinstance(logits, View) and logits.logits and isinstance(ids, View) and ids.is_ids \
         and logits.base == ids.base and ids.window == FULL \
-        and logits.window == (_add(FULL[0], ONE, -1), _add(FULL[1], ONE, -1))
+        and logits.window == (add_lin(FULL[0], ONE, -1), add_lin(FULL[1], ONE, -1))
 
 
 def shifted_twice(helper: str, call: ast.Call, labels_text: str) -> Violation:

@@ -18,6 +18,7 @@ import ast
 from typing import Dict, Optional, Tuple, Union
 
 from .text_scan import file_test
+from .token_windows import FULL, cut_window, linear_of
 
 _CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
 _KEEPING = ("long", "clone", "contiguous", "to", "int", "astype", "masked_fill", "copy", "detach")
@@ -235,7 +236,6 @@ def _sliced_writes(nodes):
 
 def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
     """(sequence name, window) of `torch.tensor(seq[1:])`, `seq[:, :-1].long()`, a name assigned once so."""
-    from .token_shift import FULL, _cut, _linear
     named = None  # the last name on the way: a sequence made by an expression no window describes
     for _ in range(6):
         if isinstance(node, ast.Name):
@@ -268,11 +268,11 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
     seq = items[-1]
     if not isinstance(seq, ast.Slice) or seq.step is not None:
         return None
-    lower = _linear(seq.lower) if seq.lower is not None else None
-    upper = _linear(seq.upper) if seq.upper is not None else None
+    lower = linear_of(seq.lower) if seq.lower is not None else None
+    upper = linear_of(seq.upper) if seq.upper is not None else None
     if (seq.lower is not None and lower is None) or (seq.upper is not None and upper is None):
         return None
-    window = _cut(FULL, lower, upper)
+    window = cut_window(FULL, lower, upper)
     return (ast.unparse(node.value), window) if window is not None and window != FULL else None
 
 

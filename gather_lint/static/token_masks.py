@@ -12,6 +12,7 @@ import ast
 from typing import Optional
 
 from ..contract import WARNING, Violation
+from .token_windows import add_lin, constant_of, window_length
 
 _COMPARISONS = {"ne", "not_equal", "eq", "equal", "lt", "gt", "le", "ge"}  # elementwise: one flag per position
 _OPERATORS = (ast.NotEq, ast.Eq, ast.Lt, ast.Gt, ast.LtE, ast.GtE)
@@ -48,14 +49,13 @@ def _upper_name(node) -> bool:
 
 
 def offset(scores, mask) -> Optional[int]:
-    """How many positions further on the scored tokens sit than the flags beside them (token_shift Views of
+    """How many positions further on the scored tokens sit than the flags beside them (token_windows Views of
     one tokens tensor, the same length); None when that is not known or they are not such a pair."""
-    from .token_shift import _add, _constant, _length
     if not (scores.scores and mask.mask) or scores.base != mask.base or scores.flat or mask.flat:
         return None
-    if _constant(_add(_length(scores.window), _length(mask.window), -1)) != 0:
+    if constant_of(add_lin(window_length(scores.window), window_length(mask.window), -1)) != 0:
         return None
-    return _constant(_add(scores.window[0], mask.window[0], -1))
+    return constant_of(add_lin(scores.window[0], mask.window[0], -1))
 
 
 def misaligned(scores_text: str, mask_text: str, base: str, offset: int) -> Violation:

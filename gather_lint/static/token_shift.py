@@ -21,6 +21,8 @@ from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
 from . import class_lineage, documented_models, joined_sequences, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
 from .tree_walk import called_name as _called_name
+from .token_windows import (FULL, LENGTH, ONE, ZERO, Lin, View, Window, add_lin, constant_of, cut_window,
+                            linear_form, linear_of, sign_of, window_length)
 from .text_scan import file_test
 
 CODE = "GL007"
@@ -34,49 +36,8 @@ _NOT_A_MODEL = {"generate", "cat", "stack", "pad", "tensor", "as_tensor", "where
 _OTHER_POSITIONS = ("decoder_input_ids", "decoder_inputs_embeds", "labels", "inputs_embeds")
 _KEEP_KEYWORDS = ("logits_to_keep", "num_logits_to_keep")
 
-Lin = Tuple[Tuple[str, int], ...]  # a linear expression: sorted (symbol, coefficient); "" is the constant
-
-
-def _lin(terms: Dict[str, int]) -> Lin:
-    return tuple(sorted((k, v) for k, v in terms.items() if v))
-
-
-def _add(a: Lin, b: Lin, sign: int = 1) -> Lin:
-    out = dict(a)
-    for k, v in b:
-        out[k] = out.get(k, 0) + sign * v
-    return _lin(out)
-
-
-ZERO: Lin = ()
-ONE: Lin = (("", 1),)
-LENGTH = "<len>"  # the length of the ids tensor a window is counted in (not a Python name)
-
-# a window is (start, end): positions of the ids, linear in LENGTH (the end of the ids is LENGTH)
-Window = Tuple[Lin, Lin]
-FULL: Window = (ZERO, ((LENGTH, 1),))
 # library helpers that gather, per position, their second argument's ids from their first argument's logits
 _LIBRARY_HELPERS = {"selective_log_softmax": (0, 1, FULL, FULL, None), "logprobs_from_logits": (0, 1, FULL, FULL, None)}
-
-
-@dataclass(frozen=True)
-class View:
-    """Positions `window` of the ids tensor `base` (for logits: the positions of the ids they were computed at)."""
-
-    base: tuple
-    window: Window
-    logits: bool = False
-    causal: Optional[str] = None  # the causal LM class that made these logits
-    call: Optional[ast.Call] = None  # the model call
-    keep: Optional[str] = None  # the logits_to_keep argument's text
-    model_class: Optional[str] = None  # the class of the model that made these logits, when known
-    scores: bool = False  # a per-token gather's result: one value per position of `window` of the ids
-    flat: bool = False  # flattened for a per-token loss (`view(-1, V)`): pairs still, but slices no longer place
-    mask: bool = False  # `ids != pad`: one flag per position of `window` of the ids (token_masks)
-
-    @property
-    def is_ids(self) -> bool:
-        return not self.logits and not self.scores and not self.mask
 
 
 @dataclass(frozen=True)
@@ -94,37 +55,13 @@ class Column:
     dim: int
 
 
-def _sign(x: Lin) -> Optional[int]:
-    """+1 for a non-negative offset, -1 for a negative one, None when unknown (symbols count as sizes)."""
-    coefs = [v for _, v in x]
-    if not coefs or all(v > 0 for v in coefs):
-        return 1
-    if all(v < 0 for v in coefs):
-        return -1
-    return None
-
-
-def _constant(x: Lin) -> Optional[int]:
-    return None if any(k for k, _ in x) else dict(x).get("", 0)
-
-
-def _cut(w: Window, lower: Optional[Lin], upper: Optional[Lin]) -> Optional[Window]:
-    """The window of w[lower:upper]: a non-negative bound counts from its start, a negative one from its end."""
-    def at(x: Lin) -> Optional[Lin]:
-        s = _sign(x)
-        return None if s is None else _add(w[0] if s == 1 else w[1], x)
-    start = w[0] if lower is None else at(lower)
-    end = w[1] if upper is None else at(upper)
-    return None if start is None or end is None else (start, end)
-
-
 def _render(w: Window) -> str:
     """A window as the slice of the ids that takes it: `[1:]`, `[-k:]`, `[:-1]`."""
     def text(p: Lin, default: Lin) -> str:
         if p == default:
             return ""
         from_end = dict(p).get(LENGTH) == 1
-        rest = _add(p, ((LENGTH, 1),), -1) if from_end else p
+        rest = add_lin(p, ((LENGTH, 1),), -1) if from_end else p
         terms = sorted(rest, key=lambda kv: kv[0] == "")  # names first, the constant last
         if from_end:
             terms = [(k, -v) for k, v in terms]
@@ -357,7 +294,7 @@ class _Scope:
             seq = self._sequence_item(items, True)
         if seq is None:
             return None
-        window = _cut(owner.window, *self._bounds(seq)) if isinstance(seq, ast.Slice) else owner.window
+        window = cut_window(owner.window, *self._bounds(seq)) if isinstance(seq, ast.Slice) else owner.window
         if window is None:
             return None
         view = replace(owner, window=window)
@@ -394,8 +331,8 @@ class _Scope:
         return seq if isinstance(seq, ast.Slice) and seq.step is None else None
 
     def _bounds(self, s: ast.Slice):
-        lower = self._lengths(_linear(s.lower)) if s.lower is not None else None
-        upper = self._lengths(_linear(s.upper)) if s.upper is not None else None
+        lower = self._lengths(linear_of(s.lower)) if s.lower is not None else None
+        upper = self._lengths(linear_of(s.upper)) if s.upper is not None else None
         if (s.lower is not None and lower is None) or (s.upper is not None and upper is None):
             return (_UNKNOWN, _UNKNOWN)
         return lower, upper
@@ -409,7 +346,7 @@ class _Scope:
         for k, v in lin:
             k = self.lengths.get(k, k)
             out[k] = out.get(k, 0) + v
-        return _lin(out)
+        return linear_form(out)
 
     def _join(self, target: str, value, stmt) -> bool:
         """`seq = torch.cat([a, b], dim=1)` of two ids: a and b become the windows of seq they fill."""
@@ -421,7 +358,7 @@ class _Scope:
                 and a.base != b.base and not a.flat and not b.flat):
             return False
         base = (target, stmt.lineno, stmt.col_offset)
-        cut = _lin({f"len({parts[0]})": 1})
+        cut = linear_form({f"len({parts[0]})": 1})
         self.env[target] = View(base, FULL)
         self.env[parts[0]] = View(base, (ZERO, cut))
         self.env[parts[1]] = View(base, (cut, FULL[1]))
@@ -441,8 +378,8 @@ class _Scope:
     def _completion_cut(self, node: ast.Subscript, view: View, first: str, second: str) -> None:
         """Next-token scores of a joined sequence cut to start one token after its second part: that part's
         first token is left out (`logprobs[:, len(prompt):]` after the shift by one)."""
-        start = _lin({f"len({first})": 1})
-        if view.window == (_add(start, ONE), FULL[1]):
+        start = linear_form({f"len({first})": 1})
+        if view.window == (add_lin(start, ONE), FULL[1]):
             self.found.append((node, joined_sequences.first_token_dropped(ast.unparse(node), _text_of(view.base),
                                                                           first, second)))
 
@@ -499,7 +436,7 @@ class _Scope:
         if shifted is not None:  # shift_tokens_right(labels): position t holds label t-1
             labels = self.value(shifted)
             if isinstance(labels, View) and labels.is_ids and not labels.flat:
-                return replace(labels, window=(_add(labels.window[0], ONE, -1), _add(labels.window[1], ONE, -1)))
+                return replace(labels, window=(add_lin(labels.window[0], ONE, -1), add_lin(labels.window[1], ONE, -1)))
             return None
         return self.model(node, name) if not self.summarise else None
 
@@ -583,10 +520,10 @@ class _Scope:
         window, keep = ids.window, None
         kept = next((v for k, v in keywords.items() if k in _KEEP_KEYWORDS), None)
         if kept is not None:
-            k = _linear(kept)
-            if k is None or _sign(k) != 1 or not k:
+            k = linear_of(kept)
+            if k is None or sign_of(k) != 1 or not k:
                 return None
-            window = (_add(window[1], k, -1), window[1])  # the last k positions
+            window = (add_lin(window[1], k, -1), window[1])  # the last k positions
             keep = ast.unparse(kept)
         owner = ast.unparse(func)
         built = self.classes.get(owner)
@@ -638,7 +575,7 @@ class _Scope:
         before, after = _int(widths.elts[0]), _int(widths.elts[1])
         if before is None or after is None or before < 0 or after < 0:
             return None
-        return replace(ids, window=(_add(ids.window[0], _lin({"": before}), -1), _add(ids.window[1], _lin({"": after}))))
+        return replace(ids, window=(add_lin(ids.window[0], linear_form({"": before}), -1), add_lin(ids.window[1], linear_form({"": after}))))
 
     def scored(self, node: ast.Call, source: ast.expr, target: ast.expr, flattened: bool) -> None:
         """A per-token loss (token_losses): the logits at each position scored against the label there,
@@ -738,7 +675,7 @@ class _Scope:
         if self.summarise or not _pairs_next_token(summary[2], summary[3]) or not isinstance(logits, View) \
                 or not isinstance(ids, View) or not ids.is_ids or logits.base == ids.base \
                 or logits.window[1] != _NEXT_TOKEN[0][1] or ids.window != _NEXT_TOKEN[1] \
-                or _constant(logits.window[0]) is None and _sign(logits.window[0]) != 1:
+                or constant_of(logits.window[0]) is None and sign_of(logits.window[0]) != 1:
             return False
         helper = ast.unparse(node.func)
         self.found.append((node, Violation(
@@ -758,14 +695,14 @@ class _Scope:
             return
         if not logits.logits or logits.base != ids.base:
             return
-        offset = _constant(_add(ids.window[0], logits.window[0], -1))
+        offset = constant_of(add_lin(ids.window[0], logits.window[0], -1))
         if offset is None or offset == 1:
             return  # the next-token pairing, or starts that cannot be compared
-        longer = _constant(_add(_length(ids.window), _length(logits.window), -1))
+        longer = constant_of(add_lin(window_length(ids.window), window_length(logits.window), -1))
         raises = longer is not None and longer > 0
         base = logits.base[0]
-        after = _add(logits.window[1], ONE)
-        wanted = (_add(logits.window[0], ONE), FULL[1] if after == _add(FULL[1], ONE) else after)
+        after = add_lin(logits.window[1], ONE)
+        wanted = (add_lin(logits.window[0], ONE), FULL[1] if after == add_lin(FULL[1], ONE) else after)
         model = ast.unparse(logits.call.func) if logits.call is not None else "the model"
         at = f"`{model}(...)` at line {logits.call.lineno}" if logits.call is not None else "the model"
         if offset == 0 and not raises:
@@ -782,7 +719,7 @@ class _Scope:
                 f"each token is scored by the prediction made at it, silently; "
                 f"pair the logits without their last position ([:, :-1]) with `{base}[:, 1:]`")))
             return
-        if offset == 0 and logits.keep is not None and ids.window[1] == _add(logits.window[1], ONE):
+        if offset == 0 and logits.keep is not None and ids.window[1] == add_lin(logits.window[1], ONE):
             self.found.append((logits.call, Violation(
                 CODE, WARNING,
                 f"`{logits.keep}` keeps logits for the last {logits.keep} positions of `{base}` and the slice after "
@@ -801,33 +738,29 @@ class _Scope:
 
 def _within(outer: Window, inner: Window) -> Window:
     """The positions of `inner`, a window of a tensor that is itself the window `outer` of the ids."""
-    size = _add(outer[1], outer[0], -1)
+    size = add_lin(outer[1], outer[0], -1)
     def place(p: Lin) -> Lin:
         coef = dict(p).get(LENGTH, 0)
-        out = _add(outer[0], tuple((k, v) for k, v in p if k != LENGTH))
+        out = add_lin(outer[0], tuple((k, v) for k, v in p if k != LENGTH))
         for _ in range(abs(coef)):
-            out = _add(out, size, 1 if coef > 0 else -1)
+            out = add_lin(out, size, 1 if coef > 0 else -1)
         return out
     return (place(inner[0]), place(inner[1]))
 
 
 def _one_ahead(ids: Window, labels: Window) -> bool:
     """labels are the ids' window moved one token on: `seq[:-1]`/`seq[1:]`, `data[i:i+n]`/`data[i+1:i+1+n]`."""
-    return _constant(_add(labels[0], ids[0], -1)) == 1 and _constant(_add(_length(labels), _length(ids), -1)) == 0
+    return constant_of(add_lin(labels[0], ids[0], -1)) == 1 and constant_of(add_lin(window_length(labels), window_length(ids), -1)) == 0
 
 
 def _pairs_next_token(first: Window, second: Window) -> bool:
     """A helper's windows pair the first's position t with the second's t+1: `[:-1]` with `[1:]`, or the whole
     logits with labels padded at the end and cut `[1:]`."""
-    return _constant(_add(second[0], first[0], -1)) == 1 and _constant(_add(_length(second), _length(first), -1)) == 0
-
-
-def _length(w: Window) -> Lin:
-    return _add(w[1], w[0], -1)
+    return constant_of(add_lin(second[0], first[0], -1)) == 1 and constant_of(add_lin(window_length(second), window_length(first), -1)) == 0
 
 
 _UNKNOWN = (("?", 1), ("?", -1))
-_NEXT_TOKEN = ((ZERO, _add(FULL[1], ONE, -1)), (ONE, FULL[1]))  # ([:-1] of the logits, [1:] of the ids)  # a bound that is not linear: _sign says unknown
+_NEXT_TOKEN = ((ZERO, add_lin(FULL[1], ONE, -1)), (ONE, FULL[1]))  # ([:-1] of the logits, [1:] of the ids)  # a bound that is not linear: sign_of says unknown
 # next-token scores beside the flags of the inputs they were predicted at (`ids[:, :-1] != pad`): like an
 # attention mask cut `[:, :-1]`, read as describing the inputs, not the targets (see _masked)
 _INPUT_FLAGS = {(_NEXT_TOKEN[1], _NEXT_TOKEN[0]), (_NEXT_TOKEN[0], _NEXT_TOKEN[1])}
@@ -838,23 +771,8 @@ def _bracket(w: Window) -> str:
     return "[:, " + text[1:]
 
 
-def _linear(node) -> Optional[Lin]:
-    """An int expression as a linear form over the names (and attribute/call texts) it uses."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return _lin({"": node.value})
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _linear(node.operand)
-        return None if inner is None else _add(ZERO, inner, -1)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-        a, b = _linear(node.left), _linear(node.right)
-        return None if a is None or b is None else _add(a, b, 1 if isinstance(node.op, ast.Add) else -1)
-    if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
-        return _lin({ast.unparse(node): 1})
-    return None
-
-
 def _int(node) -> Optional[int]:
-    lin = _linear(node)
+    lin = linear_of(node)
     if lin is None or any(k for k, _ in lin):
         return None
     return dict(lin).get("", 0)
