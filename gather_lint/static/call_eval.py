@@ -12,7 +12,7 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import data_loaders, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
-from . import tensor_ops as ops
+from . import further_ops, functional_results, op_census, tensor_ops as ops
 from ..contract import Domain, sizes_by_name
 from ..rules import check
 from ..dims import Shape, normalize_dim, value
@@ -36,6 +36,8 @@ class CallMixin:
                 built = build_site(op, bound, self.expr, self.source.segment)
                 if built is not None:
                     site, values = built
+                    if op_census.active is not None:  # benchmarks/op_coverage.py
+                        op_census.site(node, method, op.name, values.get("input"))
                     default_dtype_buffers.mark(self, site, bound)  # GL016: a fresh buffer's float32 is certain
                     own_max_sizes.check_site(self, node, site, bound)  # GL011: zeros(.., ids.max()) written at ids
                     with sizes_by_name(bool(self.facts_from_calls)):  # a fix right for every caller
@@ -116,8 +118,9 @@ class CallMixin:
                 return None
             if written_text.is_text(owner):
                 return written_text.method(owner, func.attr, args, kwargs)  # " ".join(words), text.split()
-            if isinstance(owner, TensorVal) and func.attr in tensor_lists.CHUNKING:
-                return tensor_lists.chunks(owner, args, kwargs, func.attr)  # a, b = x.chunk(2, dim=-1)
+            if isinstance(owner, TensorVal) and func.attr in tensor_lists.CHUNKING:  # a, b = x.chunk(2, dim=-1)
+                result = tensor_lists.chunks(owner, args, kwargs, func.attr)
+                return result if op_census.active is None else op_census.method(node, func.attr, result)
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None  # shape.append(d): the list's length is no longer known
                 return None
@@ -147,7 +150,8 @@ class CallMixin:
                 result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
-                return _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
+                result = _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
+                return result if op_census.active is None else op_census.method(node, func.attr, result)
             if isinstance(owner, distribution_values.DistVal):
                 return distribution_values.method(self, node, owner, func.attr, args, kwargs)
             if isinstance(owner, QualName):
@@ -356,6 +360,12 @@ class CallMixin:
         return args, kwargs
 
     def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
+        result = self._qualified_result(name, node, args, kwargs)
+        if op_census.active is not None:  # benchmarks/op_coverage.py
+            op_census.function(node, name, args, result)
+        return result
+
+    def _qualified_result(self, name: str, node: ast.Call, args: list, kwargs: dict):
         module, _, func = name.rpartition(".")
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
@@ -479,6 +489,12 @@ class CallMixin:
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
                     result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
                 return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
+            further = (further_ops.FUNCTIONS if module == "torch" else functional_results.FUNCTIONS if
+                       module == "torch.nn.functional" else {}).get(func)
+            if further is not None:  # meshgrid, hstack; F's losses, resampling, attention, convolutions
+                return further(args, kwargs)
+            if op_census.active is not None and func not in _TORCH_ON_INPUT:  # no entry (benchmarks/op_coverage.py)
+                op_census.active.unmatched = func
             return None
         if func == "SimpleNamespace" and module == "types" or func == "Namespace" and module == "argparse":
             return config.keyword_dict(kwargs) if not args and _UNKNOWN_KWARGS not in kwargs else None
@@ -528,13 +544,13 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.PERMUTING | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "median", "nanmedian", "mode", "kthvalue", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
-    "unique_consecutive", "triu", "tril"}
+    "unique_consecutive", "triu", "tril", "unbind", "masked_fill", "clone", "numel"} | set(ops.FURTHER_METHODS)
 
 
 _RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}
 
 
-_SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "float", "half", "double", "bfloat16",
+_SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "int", "float", "half", "double", "bfloat16",
                     "type", "byte", "bool", "char", "short"}  # casts: the dtype whatever the receiver was
 
 
