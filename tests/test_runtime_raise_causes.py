@@ -71,6 +71,12 @@ CASES = {
         "logits, y = torch.randn(4, 3), torch.tensor([[0], [1], [2], [2]])\nloss = F.cross_entropy(logits, y)\n",
         "GL006", ["target [4, 1] kept a trailing 1", "target [4]", "`target.squeeze(1)`"],
         "logits, y = torch.randn(4, 3), torch.tensor([[0], [1], [2], [2]])\nloss = F.cross_entropy(logits, y.squeeze(1))\n"),
+    "cross_entropy on flattened scores with a [B, T] target": (
+        "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\n"
+        "loss = F.cross_entropy(logits.reshape(-1, 7), tokens)\n",
+        "GL001", ["input [10, 7] has one row per position", "target [2, 5] still has 2 dims", "`target.reshape(-1)`"],
+        "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\n"
+        "loss = F.cross_entropy(logits.reshape(-1, 7), tokens.reshape(-1))\n"),
     "index_fill_ with a 1-d value": (
         "x = torch.zeros(5, 3)\nx.index_fill_(0, torch.tensor([0, 1]), torch.tensor([1., 2.]))\n",
         "GL001", ["value [2] is a 1-d tensor", "index_copy_"],

@@ -129,3 +129,185 @@ input_ids = torch.tensor([[4, 4, 4, 4, 4, 4, 7, 7, 7], [2, 2, 2, 2, 2, 2, 2, 2, 
 logits = model(input_ids)
 loss = causal_lm_loss(logits, input_ids)
 """)
+
+
+# --- GL024: reads of positions the data marks as padding ------------------------------------------
+
+PADDED_BY_EMBEDDING = """
+import torch
+import torch.nn as nn
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(30, 6, padding_idx=0)
+        self.mix = nn.Linear(6, 6)
+
+    def forward(self, ids):
+        # a causal running mean: position t sees tokens 0..t
+        h = self.embed(ids).cumsum(1) / torch.arange(1, ids.size(1) + 1).view(1, -1, 1)
+        return torch.tanh(self.mix(h))
+
+torch.manual_seed(0)
+model = Encoder()
+seqs = [torch.tensor([5, 9, 2, 7, 3]), torch.tensor([4, 8]), torch.tensor([6, 1, 11])]
+lengths = torch.tensor([len(s) for s in seqs])
+ids = torch.zeros(3, 5, dtype=torch.long)
+for i, s in enumerate(seqs):
+    ids[i, :len(s)] = s  # right padding with the padding_idx
+alone = torch.stack([model(s[None])[0, -1] for s in seqs])  # each sequence's last state, one at a time
+"""
+
+
+def test_last_position_of_a_right_padded_batch():
+    program = PADDED_BY_EMBEDDING + """
+h = model(ids)
+last = h[:, -1]  # expect
+"""
+    plain, scope, warning = reported_once(program, "GL024")
+    assert not torch.allclose(plain["last"][1], plain["alone"][1], atol=1e-4)  # torch: row 1 got a pad's state
+    assert torch.allclose(plain["last"][0], plain["alone"][0], atol=1e-6)  # the longest row is right
+    assert torch.equal(scope["last"], plain["last"])
+    text = str(warning.message)
+    assert "`x[:, -1]` reads padding in 2 of 3 rows (row 1 at position 4; its real positions are 0..1)" in text
+    assert "padding_idx 0" in text and "mask.sum(1) - 1" in text
+
+
+def test_each_rows_last_real_position_is_silent():
+    scope = assert_silent(PADDED_BY_EMBEDDING + """
+h = model(ids)
+last = h[torch.arange(3), lengths - 1]
+picked = h.gather(1, (lengths - 1).view(3, 1, 1).expand(3, 1, 6)).squeeze(1)
+first = h[:, 0]  # every row is real at position 0
+tail = ids[:, -1]  # the ids themselves: reading a pad id is how padding is told
+""")
+    assert torch.allclose(scope["last"], scope["alone"], atol=1e-6)
+    assert torch.equal(scope["picked"], scope["last"])
+
+
+def test_left_padded_batch_read_at_the_last_position_is_silent():
+    scope = assert_silent(PADDED_BY_EMBEDDING + """
+ids = torch.zeros(3, 5, dtype=torch.long)
+for i, s in enumerate(seqs):
+    ids[i, 5 - len(s):] = s  # left padding
+h = model(ids)
+last = h[:, -1]
+""")
+    assert torch.allclose(scope["last"][0], scope["alone"][0], atol=1e-6)
+
+
+def test_pad_id_inside_a_row_is_not_padding_at_one_end():
+    """A token equal to padding_idx in the middle of a row: the batch is not padded at one end, no evidence."""
+    assert_silent(PADDED_BY_EMBEDDING + """
+ids = torch.tensor([[5, 9, 0, 7, 3], [4, 8, 2, 0, 0], [6, 1, 11, 2, 0]])
+h = model(ids)
+last = h[:, -1]
+""")
+
+
+MASKED_MODEL = """
+import torch
+import torch.nn as nn
+
+class Scorer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(40, 8)
+        self.cell = nn.GRU(8, 8, batch_first=True)
+        self.head = nn.Linear(8, 1)
+
+    def forward(self, input_ids, attention_mask):
+        states, _ = self.cell(self.embed(input_ids) * attention_mask.unsqueeze(-1))
+        return self.head(states).squeeze(-1)  # [B, T] per-token rewards
+
+def end_rewards(rewards, index):
+    return rewards.gather(1, index.unsqueeze(1)).squeeze(1)  # expect
+
+torch.manual_seed(1)
+model = Scorer()
+input_ids = torch.tensor([[3, 9, 4, 12, 7, 2], [5, 1, 8, 0, 0, 0], [6, 14, 2, 11, 0, 0]])
+attention_mask = (input_ids != 0).long()
+rewards = model(input_ids, attention_mask)
+alone = torch.stack([model(r[m.bool()][None], m[m.bool()][None])[0, -1] for r, m in zip(input_ids, attention_mask)])
+"""
+
+
+def test_lengths_as_the_index_read_one_past_the_last_token():
+    program = MASKED_MODEL + """
+out = end_rewards(rewards, attention_mask.sum(1).clamp(max=5))
+"""
+    plain, scope, warning = reported_once(program, "GL024")
+    assert not torch.allclose(plain["out"][1:], plain["alone"][1:], atol=1e-4)  # torch: rows 1, 2 read a pad
+    assert torch.equal(scope["out"], plain["out"])
+    text = str(warning.message)
+    assert "Tensor.gather(1, index)` reads padding in 2 of 3 rows (row 1 at position 3; its real positions are 0..2)" \
+        in text and "the attention_mask [3, 6] passed to Scorer" in text
+
+
+def test_last_real_position_from_the_mask_is_silent():
+    scope = assert_silent(MASKED_MODEL + """
+out = end_rewards(rewards, attention_mask.sum(1) - 1)
+""")
+    assert torch.allclose(scope["out"], scope["alone"], atol=1e-6)
+
+
+def test_a_mask_of_another_name_or_not_zero_one_is_not_padding():
+    """A loss mask (zeros over a prompt, ones over the answer) is shaped like left padding: only an
+    attention mask by name says padding; a mask holding other values says nothing."""
+    assert_silent("""
+import torch
+import torch.nn as nn
+
+class Scorer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(40, 8)
+
+    def forward(self, input_ids, loss_mask):
+        return (self.embed(input_ids) * loss_mask.unsqueeze(-1)).sum(-1)
+
+class Weighted(Scorer):
+    def forward(self, input_ids, attention_mask):
+        return (self.embed(input_ids) * attention_mask.unsqueeze(-1)).sum(-1)
+
+input_ids = torch.randint(1, 40, (2, 5))
+prompt = torch.tensor([[0, 0, 1, 1, 1], [0, 0, 0, 1, 1]])
+out = Scorer()(input_ids, prompt)[:, 0]
+weights = torch.tensor([[0.0, 0.0, 0.5, 1.0, 1.0], [0.0, 0.0, 0.0, 1.0, 1.0]])
+out = Weighted()(input_ids, weights)[:, 0]
+""")
+
+
+PAD_SEQUENCE = """
+import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pad_sequence
+
+torch.manual_seed(2)
+embed = nn.Embedding(20, 4)
+seqs = [torch.tensor([3, 1, 4, 1]), torch.tensor([5, 9]), torch.tensor([2, 6, 5])]
+"""
+
+
+def test_pad_sequence_batch_read_at_its_last_position():
+    program = PAD_SEQUENCE + """
+batch = pad_sequence(seqs, batch_first=True)
+states = embed(batch).cumsum(1)
+summary = states[:, -1, :]  # expect
+"""
+    plain, scope, warning = reported_once(program, "GL024")
+    wanted = torch.stack([plain["embed"](s).sum(0) for s in plain["seqs"]])
+    assert not torch.allclose(plain["summary"][1], wanted[1])  # torch: row 1 summed in pad tokens' vectors
+    assert torch.equal(scope["summary"], plain["summary"])
+    assert "pad_sequence (right padding, lengths [4, 2, 3])" in str(warning.message)
+
+
+def test_two_batches_of_one_size_padded_apart_leave_it_unknown():
+    """A right-padded and a left-padded batch of the same sizes alive together: which one the states came
+    from is unknown, so a read that is padding for one only stays silent."""
+    assert_silent(PAD_SEQUENCE + """
+right = pad_sequence(seqs, batch_first=True)
+left = pad_sequence(seqs, batch_first=True, padding_side="left")
+states = embed(left).cumsum(1)
+summary = states[:, -1, :]
+""")

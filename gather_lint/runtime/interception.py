@@ -24,11 +24,12 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import torch
 import torch.nn.functional as F
+import torch.nn.utils.rnn
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
 from . import (broadcast_checks, device_records, distribution_checks, double_shift_checks, fast_path, gradient_checks,
-               indexing, masked_checks, normalised_checks, operand_text, provenance, reads, shift_checks, squeeze_checks,
-               torch_verdict, torch_warnings)
+               indexing, masked_checks, normalised_checks, operand_text, padding_checks, provenance, reads, shift_checks,
+               squeeze_checks, torch_verdict, torch_warnings)
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
@@ -103,6 +104,7 @@ def _family(original, target, spelling: str):
     normalised = provenance.NORMALISED._facts  # empty unless a softmax or log_softmax result is alive
     scores_ids = marks  # gather / take_along_dim: per-token scores of fed ids (GL007)
     fed = shift_checks.FED  # empty until an embedding looks up a sequence
+    padded = padding_checks.SOURCES  # empty until a padded batch is seen (GL024)
 
     def checked(*args, **kwargs):
         if not _stack:
@@ -114,6 +116,10 @@ def _family(original, target, spelling: str):
             _check_shift(reporter, target, spelling, args, kwargs)
         if embeds and len(args) >= 2 and not _busy:
             shift_checks.note_fed(args[0], args[1])
+            if len(args) > 2 and args[2] is not None:  # nn.Embedding passes its padding_idx third
+                padding_checks.note_padding_id(args[0], args[1], args[2])
+        if padded and marks and not _busy and not torch.compiler.is_compiling():
+            _check_padded_gather(reporter, target, spelling, args, kwargs)
         if embeds and len(args) >= 2 and not _busy and not torch.compiler.is_compiling():
             if device_records._pending:  # earlier asynchronous records that have landed (no sync)
                 device_records.poll(reporter)
@@ -195,6 +201,23 @@ def _check_shift(reporter, op, spelling: str, args, kwargs) -> None:
         _report(reporter, [violation], spelling)
 
 
+def _check_padded_gather(reporter, op, spelling: str, args, kwargs) -> None:
+    """GL024: one position per row gathered where the batch is padding."""
+    inp, dim, index = _input_dim_index(op, args, kwargs)
+    violation = _run_check(padding_checks.gathered_read, inp, dim, index, reporter.level, spelling)
+    if violation is not None:
+        _report(reporter, [violation], spelling)
+
+
+def _check_padded_read(x, key, picked: bool) -> None:
+    """GL024: `h[:, p]` (picked False) or `h[torch.arange(B), pos]` reading padding of a remembered batch."""
+    reporter = _stack[-1]
+    read = padding_checks.picked_read if picked else padding_checks.position_read
+    violation = _run_check(read, x, key, reporter.level)
+    if violation is not None:
+        _report(reporter, [violation], "Tensor.__getitem__")
+
+
 def _mark_kept(op, args, kwargs, result) -> None:
     inp, dim, index = _input_dim_index(op, args, kwargs)
     if not isinstance(inp, torch.Tensor) or not isinstance(index, torch.Tensor) or not isinstance(dim, int):
@@ -216,10 +239,13 @@ def _note_select(op, args, kwargs) -> None:
 
 def _getitem(original):
     squeezed = squeeze_checks.SQUEEZED._facts
+    padded = padding_checks.SOURCES
 
     def __getitem__(self, key):
         # the key test first: most keys are ints/slices, and type tests are cheaper than _idle()
         if not _stack or not (isinstance(key, _Tensor) or type(key) is tuple and indexing.has_tensor(key)) or _idle():
+            if padded and type(key) is tuple and _stack and not _idle():
+                _check_padded_read(self, key, False)
             try:  # free until torch raises
                 return original(self, key)
             except IndexError as exc:
@@ -229,6 +255,8 @@ def _getitem(original):
             _explain(rejected, squeeze_checks.too_many_indices(self), "Tensor.__getitem__")
         if not fast_path.clean_subscript(self, key):  # one in-range integer tensor key: nothing to report
             _run_check(_check_index, self, key, "Tensor.__getitem__", None, (original, (self, key), {}))
+        if padded and type(key) is tuple:
+            _check_padded_read(self, key, True)
         result = original(self, key)
         reads.note_subscript(result, key)
         if type(key) is _Tensor and broadcast_checks.mark_column_key(key, result) and not _operators_on:
@@ -739,7 +767,33 @@ def _places() -> List[Tuple[object, str, Callable]]:
                    lambda o: _cross_entropy(_explaining(o, "F.cross_entropy", _loss_target("cross_entropy")))))
     places.append((torch.autograd, "backward", _gradient_taker))
     places.append((torch.autograd, "grad", _gradient_taker))
+    places.append((torch.nn.Module, "__call__", _module_call))
+    places.append((torch.nn.utils.rnn, "pad_sequence", _pad_sequence))
     return places
+
+
+def _module_call(original):
+    """Every module call: one with ids and an attention mask of their shape remembers the mask (GL024)."""
+    def __call__(self, *args, **kwargs):
+        if _stack and (kwargs or len(args) > 1) and not _busy:
+            padding_checks.note_module_call(self, args, kwargs)
+        return original(self, *args, **kwargs)
+
+    return __call__
+
+
+def _pad_sequence(original):
+    """pad_sequence(seqs, batch_first=True): the result remembers each row's length (GL024)."""
+    def pad_sequence(sequences, *args, **kwargs):
+        result = original(sequences, *args, **kwargs)
+        if _stack and not torch.compiler.is_compiling():
+            batch_first = args[0] if args else kwargs.get("batch_first", False)
+            side = args[2] if len(args) > 2 else kwargs.get("padding_side", "right")
+            if batch_first is True and type(sequences) in (list, tuple):
+                padding_checks.note_padded(result, [len(s) for s in sequences], side)
+        return result
+
+    return pad_sequence
 
 
 def _patch(owner, name: str, wrapper) -> None:
@@ -777,6 +831,7 @@ def _uninstall() -> None:
     provenance.KEPT.clear()
     provenance.NORMALISED.clear()
     shift_checks.clear()
+    padding_checks.clear()
     squeeze_checks.clear()
     fast_path.clear()
 

@@ -13,11 +13,12 @@ from typing import Optional
 import torch
 
 from ..contract import ERROR, Violation
+from ..rules import gl001_rank_mismatch as rank_rule
 from ..rules import gl004_index_from_wrong_dim as dim_rule
 from ..rules import gl006_missing_squeeze as kept_rule
 from ..rules import gl008_index_dtype as dtype_rule
 from ..rules import gl011_index_out_of_range as oob
-from . import values
+import gather_lint.runtime.values as values
 
 _IGNORE_AT = 3  # ignore_index's place among the arguments after input: (target, weight, size_average, ignore_index)
 
@@ -36,6 +37,8 @@ def rejected(function: str, input, args, kwargs, torch_message: str) -> Optional
         return _class_dim_last(function, input, target)
     if "multi-target not supported" in torch_message:
         return _kept_trailing_one(function, input, target)
+    if "Expected input batch_size" in torch_message:
+        return _target_not_flattened(function, input, target)
     if "expected target dtype" in torch_message:
         return _dtype(function, input, target)
     if "out of bounds" in torch_message and isinstance(ignore_index, int):
@@ -68,6 +71,17 @@ def _kept_trailing_one(function: str, input, target) -> Optional[Violation]:
         f"target {_shape(target)} kept a trailing 1: with input {_shape(input)} (N rows, C classes) {function}() "
         f"wants one class id per row, target [{wanted[0]}]; drop the 1 with `target.squeeze(1)` "
         f"(or `target.view(-1)`)")
+
+
+def _target_not_flattened(function: str, input, target) -> Optional[Violation]:
+    """Scores flattened to [B*T, V] with the target left [B, T]."""
+    if input.dim() != 2 or target.dim() < 2 or target.numel() != input.shape[0] or target.is_floating_point():
+        return None
+    return Violation(
+        rank_rule.CODE, ERROR,
+        f"input {_shape(input)} has one row per position ({input.shape[0]} rows of {input.shape[1]} classes) but "
+        f"target {_shape(target)} still has {target.dim()} dims: {function}() wants one class id per row, "
+        f"target [{input.shape[0]}]; flatten it as the scores were: `target.reshape(-1)`")
 
 
 def _dtype(function: str, input, target) -> Optional[Violation]:
