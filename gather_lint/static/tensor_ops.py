@@ -305,8 +305,21 @@ def _move(dims: list, a: int, b: int) -> None:
 
 
 _INTEGER_ACCUMULATE = {"sum", "prod", "nansum", "cumsum", "cumprod"}
+# reductions with a `dtype=` keyword: torch computes and returns in that dtype (cumsum(mask, 0, dtype=torch.int32))
+_TAKES_DTYPE = {"sum", "prod", "nansum", "mean", "nanmean", "cumsum", "cumprod"}
 # the positions of dim and keepdim where they are not the first two: std(dim, unbiased, keepdim), norm(p, dim, keepdim)
 _REDUCE_POSITIONS = {"std": (0, 2), "var": (0, 2), "norm": (1, 2)}
+
+
+def asked_dtype(kwargs, default: Optional[str]) -> Optional[str]:
+    """The result's dtype under a `dtype=` keyword: the one it names, `default` without it (or with
+    dtype=None), None (unknown) when it names no literal dtype."""
+    v = kwargs.get("dtype")
+    if v is None and "dtype" in kwargs:
+        return None
+    if v is None or (isinstance(v, Literal) and v.value is None):
+        return default
+    return v.value[6:] if isinstance(v, Literal) and isinstance(v.value, str) and v.value.startswith("dtype:") else None
 
 
 def reduce(t, args, kwargs, indices=False, name=""):
@@ -325,6 +338,8 @@ def reduce(t, args, kwargs, indices=False, name=""):
         dtype = "int64"
     elif name not in ("amax", "amin", "max", "min", "") and dtype is not None and dtype not in FLOAT_DTYPES and not indices:
         dtype = None  # mean/std/... of integers raise or promote: not tracked
+    if name in _TAKES_DTYPE:
+        dtype = asked_dtype(kwargs, dtype)
     if dim is None and len(args) <= at_dim and "dim" not in kwargs:  # x.norm(2): p, over every dim
         if keepdim:  # each dim kept as 1
             return TensorVal(Shape((1,) * len(s.dims)) if s is not None else None, dtype)
@@ -699,7 +714,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return binary(t, args[0], "==")  # ids.ne(pad): a bool mask, broadcast like `ids != pad`
     if name in ("cumsum", "cumprod"):
         dtype = "int64" if t.dtype is not None and t.dtype not in FLOAT_DTYPES else t.dtype
-        return TensorVal(t.shape, dtype)
+        return TensorVal(t.shape, asked_dtype(kwargs, dtype))
     if name in ("argmax", "argmin"):
         return argmax(t, args, kwargs, text, name)
     if name == "unbind":

@@ -1,0 +1,83 @@
+"""False positives from the first run on packages the project had not linted (benchmarks/README.md,
+"Precision on packages never linted before"), each as a small program in the style of the package's
+code: torch runs it as the package would, and the linter stays silent. Beside each, the mistake the
+rule is for, still reported and shown wrong in torch."""
+import pytest
+
+from .conftest import codes
+from .snippets import run_snippet
+
+# A serving engine renumbers the blocks of a block table in int32 (cumsum with dtype=torch.int32) and
+# scatters the new ids into an int32 table: src and self have one dtype, and scatter_ runs.
+RENUMBER_IN_INT32 = """
+import torch
+
+def renumber_blocks(block_table: torch.Tensor):
+    block_ids = block_table.flatten().clamp(min=0).to(torch.int32)
+    sorted_ids, permutation = torch.sort(block_ids)
+    is_new = torch.cat((torch.ones(1, dtype=torch.bool), sorted_ids[1:] != sorted_ids[:-1]))
+    compact_sorted = torch.cumsum(is_new, dim=0, dtype=torch.int32) - 1
+    inverse = torch.empty_like(compact_sorted)
+    inverse.scatter_(0, permutation, compact_sorted)
+    table = torch.zeros(block_ids.numel(), dtype=torch.int32)
+    table.scatter_(0, torch.arange(block_ids.numel()), compact_sorted)
+    return inverse.view_as(block_table), table
+
+if __name__ == "__main__":
+    block_table = torch.tensor([[7, 3, 3], [9, 7, 0]], dtype=torch.int32)
+    new_bt, table = renumber_blocks(block_table)
+    ranks = {b: k for k, b in enumerate(sorted(set(block_table.flatten().tolist())))}
+    assert new_bt.tolist() == [[ranks[b] for b in row] for row in block_table.tolist()]
+    assert table.dtype == torch.int32
+"""
+
+# the same renumbering without the keyword: a bool cumsum is int64, and scatter_ into int32 raises
+RENUMBER_IN_INT64 = """
+import torch
+
+def renumber_blocks(block_table: torch.Tensor):
+    block_ids = block_table.flatten().clamp(min=0).to(torch.int32)
+    sorted_ids, permutation = torch.sort(block_ids)
+    is_new = torch.cat((torch.ones(1, dtype=torch.bool), sorted_ids[1:] != sorted_ids[:-1]))
+    compact_sorted = torch.cumsum(is_new, dim=0) - 1
+    table = torch.zeros(block_ids.numel(), dtype=torch.int32)
+    table.scatter_(0, torch.arange(block_ids.numel()), compact_sorted)
+    return table
+"""
+
+# Lengths summed with dtype=torch.int32 are int32, scattered into an int32 buffer.
+LENGTHS_SUMMED_IN_INT32 = """
+import torch
+
+def lengths_by_slot(mask: torch.Tensor, slots: torch.Tensor, num_slots: int):
+    lengths = mask.sum(dim=-1, dtype=torch.int32)
+    out = torch.zeros(num_slots, dtype=torch.int32)
+    out.scatter_(0, slots, lengths)
+    return out
+
+if __name__ == "__main__":
+    mask = torch.tensor([[True, True, False], [True, False, False]])
+    out = lengths_by_slot(mask, torch.tensor([2, 0]), 3)
+    assert out.tolist() == [1, 0, 2]
+"""
+
+
+def test_cumsum_with_an_int32_dtype_is_int32(torch):
+    run_snippet(RENUMBER_IN_INT32)
+    assert codes(RENUMBER_IN_INT32) == []
+
+
+def test_cumsum_without_a_dtype_is_still_int64(torch):
+    scope = run_snippet(RENUMBER_IN_INT64)
+    with pytest.raises(RuntimeError, match="dtype"):
+        scope["renumber_blocks"](torch.tensor([[7, 3, 3], [9, 7, 0]], dtype=torch.int32))
+    assert codes(RENUMBER_IN_INT64) == ["GL016"]
+
+
+def test_sum_with_an_int32_dtype_is_int32(torch):
+    run_snippet(LENGTHS_SUMMED_IN_INT32)
+    assert codes(LENGTHS_SUMMED_IN_INT32) == []
+    int64_sum = LENGTHS_SUMMED_IN_INT32.replace("mask.sum(dim=-1, dtype=torch.int32)", "mask.sum(dim=-1)")
+    with pytest.raises(RuntimeError, match="dtype"):
+        run_snippet(int64_sum)
+    assert codes(int64_sum) == ["GL016"]
