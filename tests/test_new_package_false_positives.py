@@ -81,3 +81,85 @@ def test_sum_with_an_int32_dtype_is_int32(torch):
     with pytest.raises(RuntimeError, match="dtype"):
         run_snippet(int64_sum)
     assert codes(int64_sum) == ["GL016"]
+
+
+# A mesh generator samples the next code greedily (argmax, [B]) or from the softmax (multinomial, [B, 1])
+# and appends it with einops' pack(..., 'b *'), which flattens whatever follows b: both paths append
+# one column.
+SAMPLE_PACKED = """
+import torch
+import torch.nn.functional as F
+from einops import pack
+
+def next_codes(codes, logits, temperature):
+    if temperature == 0.:
+        sample = logits.argmax(dim = -1)
+    else:
+        probs = F.softmax(logits / temperature, dim = -1)
+        sample = torch.multinomial(probs, 1)
+    codes, _ = pack([codes, sample], 'b *')
+    return codes
+
+if __name__ == "__main__":
+    codes = torch.randint(0, 7, (3, 5))
+    logits = torch.randn(3, 7)
+    greedy = next_codes(codes, logits, 0.)
+    sampled = next_codes(codes, logits, 1.)
+    assert greedy.shape == sampled.shape == (3, 6)
+    assert torch.equal(greedy[:, -1], logits.argmax(-1))
+"""
+
+SAMPLE_FLATTENED = """
+import torch
+import torch.nn.functional as F
+
+def next_tokens(logits, temperature):
+    if temperature == 0.:
+        sample = logits.argmax(dim=-1)
+    else:
+        probs = F.softmax(logits / temperature, dim=-1)
+        sample = torch.multinomial(probs, 1)
+    return sample.view(-1)
+
+if __name__ == "__main__":
+    logits = torch.randn(3, 7)
+    assert next_tokens(logits, 0.).shape == next_tokens(logits, 1.).shape == (3,)
+"""
+
+# the slip GL023 is for: the sample meets the codes as it is, and the greedy path's [B] cannot be
+# concatenated to [B, N] along the last dim
+SAMPLE_CONCATENATED = """
+import torch
+import torch.nn.functional as F
+
+def next_codes(codes, logits, temperature):
+    if temperature == 0.:
+        sample = logits.argmax(dim=-1)
+    else:
+        probs = F.softmax(logits / temperature, dim=-1)
+        sample = torch.multinomial(probs, 1)
+    return torch.cat([codes, sample], dim=-1)
+"""
+
+
+def test_sample_packed_by_einops_is_silent(torch):
+    pytest.importorskip("einops")
+    run_snippet(SAMPLE_PACKED)
+
+
+def test_sample_packed_by_einops_is_not_reported():
+    assert codes(SAMPLE_PACKED) == []
+
+
+def test_sample_flattened_is_silent(torch):
+    run_snippet(SAMPLE_FLATTENED)
+    assert codes(SAMPLE_FLATTENED) == []
+
+
+def test_sample_concatenated_as_it_is_still_reported(torch):
+    scope = run_snippet(SAMPLE_CONCATENATED)
+    codes_in, logits = torch.randint(0, 7, (3, 5)), torch.randn(3, 7)
+    assert scope["next_codes"](codes_in, logits, 1.).shape == (3, 6)
+    with pytest.raises(RuntimeError):
+        scope["next_codes"](codes_in, logits, 0.)
+    assert codes(SAMPLE_CONCATENATED) == ["GL023"]

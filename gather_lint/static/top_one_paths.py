@@ -6,7 +6,10 @@ Found by syntax, one function at a time: a `max`/`min`/`argmax`/`argmin` over a 
 default dim is -1), the same part of the result (`.values` / `[0]`, `.indices` / `[1]`, or the pair),
 reaching the same place on different paths: both returned, or assigned to the same targets in the
 two arms of an `if` or of a conditional expression. Anything applied to a pick before it gets
-there (`.mean(1)`, `.squeeze()`) makes it another value, and the pair is not compared. A
+there (`.mean(1)`, `.squeeze()`) makes it another value, and the pair is not compared. Nor is a pair
+assigned to a name that is only read where a trailing dim of size 1 makes no difference: packed by
+einops as `'b *'` (`pack([codes, sample], 'b *')` appends a `[B]` and a `[B, 1]` alike) or
+flattened (`.flatten()`, `.view(-1)`, `.reshape(-1)`). A
 `multinomial` of the softmax over the last dim of the same scores stands for the top-k (indices
 only, one sample per row in a new last dim).
 """
@@ -86,9 +89,43 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
             if one_part != other_part or one_dest != other_dest:
                 continue
             returns = isinstance(one_stmt, ast.Return) and isinstance(other_stmt, ast.Return)
-            if returns and one_stmt is not other_stmt or _other_arms(one.node, other.node, parents):
+            if (returns and one_stmt is not other_stmt) or (_other_arms(one.node, other.node, parents)
+                                                             and not _read_rank_blind(one_dest, nodes, parents)):
                 yield one.node, _violation(one, other)
                 break
+
+
+def _read_rank_blind(dest: str, nodes, parents) -> bool:
+    """Whether the name both paths assign is read, and only where a trailing dim of size 1 changes
+    nothing: einops' `pack([.., name], 'b *')` (the `*` takes whatever dims follow) or a flattening."""
+    reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == dest and isinstance(n.ctx, ast.Load)]
+    return bool(reads) and all(_packed_with_trailing_star(n, parents) or _flattened(n, parents) for n in reads)
+
+
+def _packed_with_trailing_star(name: ast.Name, parents) -> bool:
+    holder, _ = parents.get(id(name), (None, None))
+    if not isinstance(holder, (ast.List, ast.Tuple)):
+        return False
+    call, _ = parents.get(id(holder), (None, None))
+    if not isinstance(call, ast.Call) or called_name(call) != "pack" or not call.args or call.args[0] is not holder:
+        return False
+    pattern = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "pattern"), None)
+    if not (isinstance(pattern, ast.Constant) and isinstance(pattern.value, str)):
+        return False
+    # one named axis, then `*`: the dropping pick keeps at least that one dim (a max over dim -1 of a 2-d tensor)
+    return pattern.value.split()[1:] == ["*"]
+
+
+def _flattened(name: ast.Name, parents) -> bool:
+    """`name.flatten()`, `name.view(-1)`, `name.reshape(-1)`."""
+    attribute, _ = parents.get(id(name), (None, None))
+    call, _ = parents.get(id(attribute), (None, None))
+    if not isinstance(attribute, ast.Attribute) or not isinstance(call, ast.Call) or call.func is not attribute \
+            or call.keywords:
+        return False
+    if attribute.attr == "flatten":
+        return not call.args
+    return attribute.attr in ("view", "reshape") and len(call.args) == 1 and _int(call.args[0]) == -1
 
 
 def _violation(one: _Pick, other: _Pick):
