@@ -77,6 +77,18 @@ CASES = {
         "GL001", ["input [10, 7] has one row per position", "target [2, 5] still has 2 dims", "`target.reshape(-1)`"],
         "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\n"
         "loss = F.cross_entropy(logits.reshape(-1, 7), tokens.reshape(-1))\n"),
+    "index_add_ source with self's other dim wrong": (
+        "x = torch.zeros(5, 3)\nx.index_add_(0, torch.tensor([0, 1]), torch.ones(2, 4))\n",
+        "GL003", ["on dim 1 (4 vs 3)", "source must be [2, 3]: the index's 2 entries along dim 0, self's sizes elsewhere"],
+        "x = torch.zeros(5, 3)\nx.index_add_(0, torch.tensor([0, 1]), torch.ones(2, 3))\n"),
+    "index_copy_ source with a row per index missing": (
+        "x = torch.zeros(5, 3)\nx.index_copy_(0, torch.tensor([0, 1, 4]), torch.ones(2, 3))\n",
+        "GL003", ["3 indices for source [2, 3]", "source must be [3, 3]"],
+        "x = torch.zeros(5, 3)\nx.index_copy_(0, torch.tensor([0, 1, 4]), torch.ones(3, 3))\n"),
+    "torch.index_add along dim 1 with a 1-d source": (
+        "x = torch.zeros(5, 3)\ny = torch.index_add(x, 1, torch.tensor([0, 2]), torch.ones(2))\n",
+        "GL001", ["source [2] is 1-d", "source must be [5, 2]"],
+        "x = torch.zeros(5, 3)\ny = torch.index_add(x, 1, torch.tensor([0, 2]), torch.ones(2).expand(5, 2))\n"),
     "index_fill_ with a 1-d value": (
         "x = torch.zeros(5, 3)\nx.index_fill_(0, torch.tensor([0, 1]), torch.tensor([1., 2.]))\n",
         "GL001", ["value [2] is a 1-d tensor", "index_copy_"],

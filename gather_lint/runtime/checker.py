@@ -13,6 +13,7 @@ from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
 from . import device_records, values
+from . import source_shapes
 from .silent_checks import origin_mistakes, value_mistakes
 from .targets import EMBEDDING
 
@@ -85,7 +86,7 @@ def _shape_verdict(op: Op, bound: dict):
     if key is not None and key in _VERDICTS:
         return _VERDICTS[key]
     site = site_of(op, bound)
-    verdict = (site, list(check(site)) if site is not None else [])
+    verdict = (site, source_shapes.annotated(op, bound, check(site)) if site is not None else [])
     if site is not None:
         device = _device_mismatch(bound["input"], bound[op.index_param])
         if device is not None:
