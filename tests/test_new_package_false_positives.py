@@ -163,3 +163,81 @@ def test_sample_concatenated_as_it_is_still_reported(torch):
     with pytest.raises(RuntimeError):
         scope["next_codes"](codes_in, logits, 0.)
     assert codes(SAMPLE_CONCATENATED) == ["GL023"]
+
+
+# A quantization test's module updates a buffer from __init__ in forward, at random rows: module state
+# overwritten on every call, not a zeros buffer being filled, and nothing reads it as a sum.
+BUFFER_UPDATED_IN_FORWARD = """
+import torch
+
+class ModelWithInplaceOp(torch.nn.Module):
+    def __init__(self, DIM=128):
+        super().__init__()
+        self.lin = torch.nn.Linear(DIM, DIM)
+        self.register_buffer("other", torch.zeros(DIM, DIM))
+
+    def forward(self, x, idx):
+        x = x + self.lin(x)
+        self.other[idx] = x
+        return x
+
+if __name__ == "__main__":
+    DIM = 16
+    m = ModelWithInplaceOp(DIM)
+    x = torch.randn(DIM, DIM)
+    idx = torch.randint(0, DIM, (DIM,), dtype=torch.long)
+    with torch.no_grad():
+        out = m(x, idx)
+        again = m(x, idx)
+    assert torch.equal(out, again)
+    # every row written holds one of the values written there: the state the test needs
+    for r in set(idx.tolist()):
+        assert any(torch.equal(m.other[r], out[j]) for j in (idx == r).nonzero().flatten().tolist())
+"""
+
+# the same write into a zeros buffer the forward makes for itself: a histogram of random rows, where a
+# repeated row keeps one of its values
+LOCAL_BUFFER_FILLED_IN_FORWARD = """
+import torch
+
+class RowHistogram(torch.nn.Module):
+    def __init__(self, DIM=128):
+        super().__init__()
+        self.lin = torch.nn.Linear(DIM, DIM)
+
+    def forward(self, x, idx):
+        x = x + self.lin(x)
+        other = torch.zeros(x.shape[0], x.shape[1])
+        other[idx] = x
+        return other
+
+if __name__ == "__main__":
+    DIM = 16
+    m = RowHistogram(DIM)
+    x = torch.randn(DIM, DIM)
+    idx = torch.randint(0, DIM, (DIM,), dtype=torch.long)
+    with torch.no_grad():
+        out = m(x, idx)
+"""
+
+# a buffer that forward itself rebinds to zeros and then fills is being filled, attribute or not
+ATTRIBUTE_BUFFER_REMADE_IN_FORWARD = LOCAL_BUFFER_FILLED_IN_FORWARD.replace(
+    "other = torch.zeros(x.shape[0], x.shape[1])", "self.other = torch.zeros(x.shape[0], x.shape[1])"
+).replace("other[idx] = x", "self.other[idx] = x").replace("return other", "return self.other")
+
+
+def test_module_buffer_updated_in_forward_is_silent(torch):
+    run_snippet(BUFFER_UPDATED_IN_FORWARD)
+    assert codes(BUFFER_UPDATED_IN_FORWARD) == []
+
+
+def test_zeros_buffer_filled_in_forward_is_still_reported(torch):
+    torch.manual_seed(0)
+    scope = run_snippet(LOCAL_BUFFER_FILLED_IN_FORWARD)
+    idx, x, m = scope["idx"], scope["x"], scope["m"]
+    assert idx.unique().numel() < idx.numel()  # randint rows repeat
+    with torch.no_grad():
+        summed = torch.zeros(16, 16).index_put_((idx,), x + m.lin(x), accumulate=True)
+    assert not torch.allclose(scope["out"], summed)  # a repeated row kept one value, not their sum
+    assert codes(LOCAL_BUFFER_FILLED_IN_FORWARD) == ["GL013"]
+    assert codes(ATTRIBUTE_BUFFER_REMADE_IN_FORWARD) == ["GL013"]

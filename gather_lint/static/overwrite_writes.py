@@ -11,9 +11,11 @@ several different values are meant to meet, so a finding needs all of:
   right), and not computed from the index itself (`x[ids] = table[ids]` writes equal values
   to equal positions);
 * a buffer being filled: straight from `zeros` (a histogram, a depth map, a distribution on the
-  vocabulary), or the same positions read before the write with an increment added
-  (`c = x.index_select(0, ids); x.index_copy_(0, ids, c + delta)`); any buffer, when the index has
-  more entries along the written dim than it has positions (known sizes): positions surely collide.
+  vocabulary), made in the function that writes it (a module's buffer from `__init__`, written in
+  `forward`, is state kept across calls: zeros only until the first one), or the same positions read
+  before the write with an increment added (`c = x.index_select(0, ids); x.index_copy_(0, ids, c + delta)`);
+  any buffer, when the index has more entries along the written dim than it has positions (known sizes):
+  positions surely collide.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from typing import Dict, Optional, Tuple
 from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
+from . import attribute_stores
 from .repeated_indices import literal_only, named_only, repeats
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
@@ -50,7 +53,7 @@ class OverwriteWriteMixin:
     def _check_overwriting_assign(self, node: ast.Assign, target: ast.Subscript, written) -> None:
         """`buf[i, j] = v` into a fresh zeros buffer, with positions that can repeat."""
         buffer = self.expr(target.value)
-        if not _fresh_zeros(buffer) or not _per_entry(written, node.value):
+        if not self._being_filled(target.value, buffer) or not _per_entry(written, node.value):
             return
         components = _components(target.slice)
         found = self._repeating(components)
@@ -65,7 +68,8 @@ class OverwriteWriteMixin:
 
     def _check_index_put(self, node: ast.Call, owner, args, kwargs) -> None:
         """`buf.index_put_((i, j), v)` without accumulate=True into a fresh zeros buffer."""
-        if not isinstance(node.func, ast.Attribute) or not _fresh_zeros(owner) or len(node.args) < 2:
+        if not isinstance(node.func, ast.Attribute) or not self._being_filled(node.func.value, owner) \
+                or len(node.args) < 2:
             return
         accumulate = kwargs.get("accumulate", args[2] if len(args) > 2 else Literal(False))
         if not (isinstance(accumulate, Literal) and accumulate.value is False):
@@ -99,7 +103,7 @@ class OverwriteWriteMixin:
             self.flag(node, overwrite.check_read_modify_write(
                 write, i, index.domain.origin, f"`.{_ADDERS[op.name]}(...)` on the increment alone"), None)
             return
-        if not _fresh_zeros(values.get("input")) and crowded is None:
+        if not self._being_filled(bound["input"], values.get("input")) and crowded is None:
             return  # a buffer not being filled may be overwritten on purpose, unless positions surely collide
         if not _per_entry(payload, payload_node):
             self._check_counting_ones(node, op, bound, index, crowded)
@@ -116,6 +120,17 @@ class OverwriteWriteMixin:
         self.flag(node, overwrite.check_overwriting_write(
             write, f"`{i}`", origin, f"the entries of `{self.source.segment(payload_node)}`",
             f"accumulate with `{method_call(x, adder + '(...)')}`{other}"), None)
+
+    def _being_filled(self, node, buffer) -> bool:
+        """A zeros buffer this function fills: a local, or an attribute this function (re)binds.
+        `self.memory` from `__init__` (or register_buffer) is module state that `forward` updates in
+        place on every call, a cache or a bank whose slots are overwritten on purpose."""
+        if not _fresh_zeros(buffer):
+            return False
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            function = getattr(self, "function", None)
+            return function is not None and node.attr in attribute_stores.stored_names(function)
+        return True
 
     def _check_counting_ones(self, node: ast.Call, op, bound, index, crowded: Optional[str]) -> None:
         """`counts.scatter_(0, ids, ones)` into a zeros buffer named as a count: a position hit k times
