@@ -376,7 +376,9 @@ _CALL_REVERSED = re.compile(r"\(\s*(\w+)(\.?)")
 _IMPORT_AT = re.compile(r"[ \t]*(?:import|from)[ \t]")  # matched at a line's start
 _IMPORT_STATEMENT = re.compile(r"import\s+[\w.]|from\s+\.*[\w.]*\s+import\s")
 _UNBOUND_METHOD = re.compile(r"@(?:staticmethod|classmethod)[ \t]*\n(?:[ \t]*@.*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
-_THROUGH_NAME = re.compile(r"(?<![\w.])(\w+)\.(\w+)[ \t]*\(")  # `Ops.pick(`: (class, method)
+# `Ops.pick(` read in the reversed text, as _CALL_REVERSED is: (method reversed, class reversed). Forwards,
+# `(?<![\w.])(\w+)\.(\w+)[ \t]*\(` starts with no literal, so the engine tried it at every position
+_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w+)\.(\w+)(?![\w.])")
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 _STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
@@ -441,7 +443,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         functions = [f | set(_UNBOUND_METHOD.findall(chunk)) if c else f
                      for f, c, (_, chunk) in zip(functions, classes, chunks)]
         file_classes = set().union(*classes)
-        through = [{method for owner, method in _THROUGH_NAME.findall(chunk) if owner in file_classes} for _, chunk in chunks]
+        through = [_called_through(chunk, file_classes) for _, chunk in chunks]
         plain_calls = tuple(c | t for c, t in zip(plain_calls, through))
     if "collate_fn" in text:  # DataLoader(..., collate_fn=fn) calls fn on every batch (shifted_batches)
         passed = [set(_COLLATE_FN.findall(chunk)) for _, chunk in chunks]
@@ -574,6 +576,13 @@ def _called_names(text: str):
     found = _CALL_REVERSED.findall(text[::-1])
     bases = set(_CLASS_BASES.findall(text[:text.find(":") + 1])) if text.startswith("class ") else set()
     return {name[::-1] for name, _ in found} | bases, {name[::-1] for name, dot in found if not dot} | bases
+
+
+def _called_through(text: str, classes: set) -> set:
+    """The methods `text` calls through one of `classes` by name (`Ops.pick(x)`)."""
+    if not classes:
+        return set()
+    return {method[::-1] for method, owner in _THROUGH_REVERSED.findall(text[::-1]) if owner[::-1] in classes}
 
 
 def _imports_of(text: str, path: str) -> list:
