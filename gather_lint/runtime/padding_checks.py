@@ -89,11 +89,11 @@ def _positional_names(module) -> Tuple[str, ...]:
 
 def note_module_call(module, args: tuple, kwargs: dict) -> None:
     """A module called with integer ids [B, T] and an attention mask of their shape: its 0s are padding."""
-    named = {k: v for k, v in kwargs.items() if k in _MASK_NAMES or k.endswith("attention_mask")}
-    ids = next((a for a in list(args) + list(kwargs.values()) if _is_ids(a)), None)
-    if ids is None:
+    ids = args[0] if args else kwargs.get("input_ids")  # a model's first input: inner layers get states
+    if not _is_ids(ids):
         return
-    if len(args) > 1 and any(type(a) is torch.Tensor and a.shape == ids.shape and a is not ids for a in args):
+    named = {k: v for k, v in kwargs.items() if k in _MASK_NAMES or k.endswith("attention_mask")}
+    if len(args) > 1:
         for name, value in zip(_positional_names(module), args):
             if name in _MASK_NAMES or name.endswith("attention_mask"):
                 named[name] = value
@@ -202,8 +202,8 @@ def _whole(k) -> bool:
 
 def position_read(x, key, level: str) -> Optional[Violation]:
     """`h[:, p]` (and `h[:, p, :]`) on a batch's states: the same position for every row."""
-    if not SOURCES or not _readable_states(x, level):
-        return None
+    if not SOURCES or len(key) < 2 or type(key[1]) is not int or not _whole(key[0]) or not _readable_states(x, level):
+        return None  # the key's form first: most subscripts are something else, and it costs no tensor access
     position = _key_position(key, x.shape[1])
     if position is None:
         return None
