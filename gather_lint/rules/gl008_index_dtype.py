@@ -27,6 +27,11 @@ result is floating whatever its operands are (``/``, ``* 0.5``, ``.float()``, ``
 ``torch.linspace``); in libraries the latter only for keys written in place, in scripts also for names
 assigned so.
 
+Class ids handed to ``F.one_hot`` (int64 only) and class-index targets of ``F.cross_entropy`` /
+``F.nll_loss`` (int64, or uint8 for an input of at most 2 dims) are checked the same way: an int32 target raises "expected target dtype to
+be Long or Byte, but got Int". A float target of the input's own shape is a probability target of
+cross_entropy and is left alone.
+
 The narrow integer dtypes read differently in a subscript: int8 and int16 index tensors (of one dim or
 more) raise the same IndexError, and a uint8 tensor is taken as a boolean mask, not as positions. A 0-d
 uint8 key (`class_weight[label]`) then gives all of `x` under a new dim of size 1, or an empty result for
@@ -162,6 +167,32 @@ def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: 
                      f"boolean mask, not as a position: the result is all of the tensor under a new dim of size 1 "
                      f"(or of size 0 where `{key}` is 0), not the entry at `{key}`, and nothing raises; {fix}",
                      fix_suffix=".long()")
+
+
+def check_class_ids(what: str, ids: str, dtype: str, made: str = "", input_rank=None) -> Violation:
+    """Class ids of a dtype the op refuses: F.one_hot takes int64 only, F.cross_entropy / F.nll_loss
+    class-index targets int64, or uint8 for an input of at most 2 dims; torch raises at the call."""
+    if what == "F.one_hot()":
+        subject, needs, says = f"class ids `{ids}` are", "int64", "one_hot is only applicable to index tensor of type LongTensor."
+    elif dtype == "uint8":
+        subject, needs = f"target `{ids}` is", f"int64 class ids for an input of {input_rank} dims (uint8 only for 1 or 2)"
+        says = "expected scalar type Long but found Byte"
+    else:
+        subject, needs = f"target `{ids}` is", "int64 (or uint8) class ids"
+        says = f"expected target dtype to be Long or Byte, but got {_TORCH_NAMES.get(dtype, dtype)}"
+    return Violation(CODE, SEVERITY, f"{subject} {dtype}{f' (made by {made})' if made else ''} but {what} takes {needs}; "
+                     f"torch raises '{says}' when the call runs; convert with `.long()`", fix_suffix=".long()")
+
+
+def check_empty_class_ids(ids: str, why: str) -> Violation:
+    """F.one_hot of `torch.tensor(filtered list)` made without a dtype: float32 when the filter keeps nothing."""
+    return Violation(CODE, SEVERITY, f"class ids `{ids}` are made by torch.tensor() without a dtype: {why}, so F.one_hot() "
+                     f"(which takes int64 only) raises 'one_hot is only applicable to index tensor of type LongTensor.' "
+                     f"on every input where the filter keeps nothing; pass `dtype=torch.long` to torch.tensor()")
+
+
+_TORCH_NAMES = {"int32": "Int", "int16": "Short", "int8": "Char", "bool": "Bool", "float32": "Float", "float64": "Double",
+                "float16": "Half", "bfloat16": "BFloat16"}
 
 
 def annotation_contradicts_use(use: str, param: str, annotation: str, dtype: str, corrected: str) -> Violation:

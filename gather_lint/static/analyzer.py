@@ -13,7 +13,7 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from ..rules import check
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
-from . import global_facts, own_max_sizes
+from . import class_targets, global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
 from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
@@ -175,7 +175,8 @@ _LOCAL_PATTERNS = (
     (advanced_index_sites.narrow_keys, None))
 # the syntax-only checks' patterns: their blocks are read whether or not they spell `torch`
 _SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelled_in, None),
-                    (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None))
+                    (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None),
+                    (class_targets.spelled_in, None))  # F.one_hot / F.cross_entropy name no `torch`
 
 
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,

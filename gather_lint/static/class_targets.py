@@ -12,6 +12,7 @@ unknown value nothing is reported.
 from __future__ import annotations
 
 from ..contract import ERROR, Violation
+from ..rules import gl008_index_dtype as index_dtype
 from ..dims import dim_text, must_equal, must_exceed, value
 from . import embedding_lookups, one_class_loss
 from .tensor_ops import as_int
@@ -31,14 +32,17 @@ def check(interp, func: str, node, args: list, kwargs: dict) -> None:
     logits = kwargs.get("input", args[0] if args else None)
     target = kwargs.get("target", args[1] if len(args) > 1 else None)
     target_node = keywords.get("target", node.args[1] if len(node.args) > 1 else None)
-    if not isinstance(logits, TensorVal) or logits.shape is None or logits.shape.variadic or not logits.shape.dims \
-            or target_node is None:
+    known = isinstance(logits, TensorVal) and logits.shape is not None and not logits.shape.variadic
+    rank = len(logits.shape.dims) if known else None
+    if _refused_dtype(interp, node, f"F.{func}()", target_node, target, rank):
+        return
+    if not known or not logits.shape.dims or target_node is None:
         return
     dims = logits.shape.dims
+    text = interp.source.segment(target_node)
     classes = dims[1] if len(dims) >= 2 else dims[0]
     if classes is None or (isinstance(target, TensorVal) and target.dtype in _FLOATS):
         return
-    text = interp.source.segment(target_node)
     if one_class_loss.check(interp, node, dims, f"F.{func}()", text):
         return
     ignored = _ignore_index(node, args, kwargs)
@@ -72,9 +76,47 @@ def ignores_targets(func: str, node) -> bool:
         any(k.arg == "ignore_index" for k in node.keywords) or len(node.args) > _MODULE_IGNORE_AT)
 
 
+_CLASS_ID_CALLS = ("one_hot(", "cross_entropy(", "nll_loss(", "CrossEntropyLoss(", "NLLLoss(")
+_DTYPE_CUES = (".int()", "int32", ".short()", "int16", "int8", ".char()", ".float()", ".bool()", ".half()", ".double()",
+               "as_tensor(", "tensor([")
+
+
+def spelled_in(text: str) -> bool:
+    """A class-id op beside a cast or a dtype that it may refuse: the blocks worth parsing for GL008 on
+    one_hot's ids and the losses' targets."""
+    return any(call in text for call in _CLASS_ID_CALLS) and any(cue in text for cue in _DTYPE_CUES)
+
+
+def _refused_dtype(interp, node, what: str, ids_node, ids, input_rank=None) -> bool:
+    """GL008: class ids of a dtype `what` refuses: one_hot takes int64 only; the losses int64, and uint8 for an
+    input of at most 2 dims (`input_rank`; torch's 2-d kernel). A float counts when the code makes it float (an
+    annotation alone may be the mistake), and for cross_entropy only when its dims cannot be the input's
+    (a probability target). Reported: True."""
+    if not isinstance(ids, TensorVal) or ids_node is None:
+        return False
+    loss = what != "F.one_hot()"
+    empty = ids.domain.float_if_empty if ids.domain is not None else None
+    if ids.dtype is None and empty and not loss:  # torch.tensor(filtered list): float32 when empty
+        interp.flag(node, index_dtype.check_empty_class_ids(interp.source.segment(ids_node), empty), None)
+        return True
+    if ids.dtype is None or ids.dtype == "int64" or ids.dtype == "uint8" and loss and (input_rank is None or input_rank <= 2):
+        return False
+    made = ids.domain.made_float if ids.domain is not None else None
+    if ids.dtype in _FLOATS and not made:
+        return False
+    if ids.dtype in _FLOATS and what == "F.cross_entropy()" and (
+            input_rank is None or ids.shape is None or ids.shape.variadic or len(ids.shape.dims) == input_rank):
+        return False  # probabilities have the input's shape
+    interp.flag(node, index_dtype.check_class_ids(what, interp.source.segment(ids_node), ids.dtype, made or "",
+                                                  input_rank), ids_node)
+    return True
+
+
 def check_one_hot(interp, node, ids_node, ids, classes) -> None:
     """`F.one_hot(labels, n)` with labels made for more than n classes, or written with one of n or more:
-    torch raises 'Class values must be smaller than num_classes.'"""
+    torch raises 'Class values must be smaller than num_classes.'; labels of a dtype other than int64 (GL008)."""
+    if _refused_dtype(interp, node, "F.one_hot()", ids_node, ids):
+        return
     n = classes.dim if isinstance(classes, DimVal) else None
     if n is None or value(n) == -1 or ids_node is None:
         return

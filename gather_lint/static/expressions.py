@@ -298,8 +298,9 @@ class ExpressionMixin:
             return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
             return ops.Repeated(scalars.NumberVal())  # [it["center"] for it in items]: Python floats
-        if isinstance(node, ast.ListComp) and not isinstance(element, TensorVal):
-            return maybe_empty.filtered(node, element, self.source.segment)
+        if isinstance(node, ast.ListComp) and (not isinstance(element, TensorVal) or element.shape is None and element.dtype is None
+                                               and any(gen.ifs for gen in node.generators)):
+            return maybe_empty.filtered(node, element, self.source.segment)  # items of unknown kind: a filtered list may be empty
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list
         return ops.Repeated(element) if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, TensorVal) else None
 

@@ -28,7 +28,7 @@ class MaybeEmptyList:
 def filtered(node: ast.ListComp, element, segment) -> Optional[MaybeEmptyList]:
     """A list comprehension with an `if` clause; None without one (it is as long as its source)."""
     ifs = [cond for gen in node.generators for cond in gen.ifs]
-    if not ifs or isinstance(element, TensorVal):
+    if not ifs:
         return None
     return MaybeEmptyList(segment(ifs[0]), node.lineno, isinstance(element, DimVal))
 

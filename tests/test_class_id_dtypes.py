@@ -1,0 +1,154 @@
+"""GL008 on class ids: F.one_hot takes int64 only, and the class-index targets of F.cross_entropy /
+F.nll_loss take int64, or uint8 for an input of at most 2 dims (static/class_targets.py).
+
+Each flagged program raises torch's RuntimeError when run here; each valid one runs (a float target of
+the input's shape is a probability target of cross_entropy; a guarded or typed list is never float).
+"""
+import pytest
+
+from .conftest import lint
+from .snippets import run_snippet
+
+# (name, program, line of the finding)
+FLAGGED = [
+    ("one-hot-of-int-cast", """
+        import torch
+        import torch.nn.functional as F
+
+        def encode(scores, num_classes):
+            ids = (scores * num_classes).int()
+            return F.one_hot(ids, num_classes)
+
+        if __name__ == "__main__":
+            out = encode(torch.rand(5), 4)
+    """, 7),
+    ("one-hot-of-filtered-list-empty", """
+        import torch
+        import torch.nn.functional as F
+
+        def multi_hot(labels, num_classes):
+            ids = torch.tensor([label for label in labels if label >= 0])
+            return F.one_hot(ids, num_classes).sum(0)
+
+        if __name__ == "__main__":
+            out = multi_hot([-1, -1], 4)
+    """, 7),
+    ("nll-loss-int32-target", """
+        import torch
+        import torch.nn.functional as F
+
+        def loss_fn(log_probs, target):
+            return F.nll_loss(log_probs, target.int())
+
+        if __name__ == "__main__":
+            out = loss_fn(torch.randn(3, 4).log_softmax(-1), torch.tensor([0, 3, 1]))
+    """, 6),
+    ("cross-entropy-float-class-ids", """
+        import torch
+        import torch.nn.functional as F
+
+        def step(logits, labels):
+            # logits: [N, C], labels: [N]
+            target = labels.float()
+            return F.cross_entropy(logits, target)
+
+        if __name__ == "__main__":
+            out = step(torch.randn(3, 4), torch.tensor([0, 3, 1]))
+    """, 8),
+    ("uint8-segmentation-mask-targets", """
+        import torch
+        import torch.nn.functional as F
+
+        def seg_loss(logits, mask):
+            # logits: [B, C, H, W]
+            return F.cross_entropy(logits, mask.byte())
+
+        if __name__ == "__main__":
+            out = seg_loss(torch.randn(2, 3, 4, 4), torch.randint(0, 3, (2, 4, 4)))
+    """, 7),
+    ("one-hot-of-uint8-mask-labels", """
+        import torch
+        import torch.nn.functional as F
+
+        def to_channels(mask, num_classes):
+            # mask: [H, W]
+            return F.one_hot(mask.byte(), num_classes).permute(2, 0, 1)
+
+        if __name__ == "__main__":
+            out = to_channels(torch.randint(0, 3, (4, 4)), 3)
+    """, 7),
+]
+
+VALID = [
+    ("cross-entropy-probability-targets", """
+        import torch
+        import torch.nn.functional as F
+
+        def soft_loss(logits, teacher):
+            # logits: [N, C], teacher: [N, C]
+            return F.cross_entropy(logits, teacher.float().softmax(-1))
+
+        if __name__ == "__main__":
+            out = soft_loss(torch.randn(3, 4), torch.randn(3, 4))
+    """),
+    ("uint8-targets-of-a-2d-loss", """
+        import torch
+        import torch.nn.functional as F
+
+        def loss_fn(logits, labels):
+            # logits: [N, C]
+            return F.cross_entropy(logits, labels.byte())
+
+        if __name__ == "__main__":
+            out = loss_fn(torch.randn(5, 3), torch.randint(0, 3, (5,)))
+    """),
+    ("one-hot-of-long-cast", """
+        import torch
+        import torch.nn.functional as F
+
+        def encode(scores, num_classes):
+            ids = (scores * num_classes).long()
+            return F.one_hot(ids, num_classes)
+
+        if __name__ == "__main__":
+            out = encode(torch.rand(5), 4)
+    """),
+    ("one-hot-of-typed-filtered-list", """
+        import torch
+        import torch.nn.functional as F
+
+        def multi_hot(labels, num_classes):
+            ids = torch.tensor([label for label in labels if label >= 0], dtype=torch.long)
+            return F.one_hot(ids, num_classes).sum(0)
+
+        if __name__ == "__main__":
+            out = multi_hot([-1, -1], 4)
+    """),
+    ("one-hot-of-guarded-filtered-list", """
+        import torch
+        import torch.nn.functional as F
+
+        def multi_hot(labels, num_classes):
+            kept = [label for label in labels if label >= 0]
+            if not kept:
+                return torch.zeros(num_classes, dtype=torch.long)
+            return F.one_hot(torch.tensor(kept), num_classes).sum(0)
+
+        if __name__ == "__main__":
+            out = multi_hot([-1, 2], 4)
+    """),
+]
+
+
+@pytest.mark.parametrize("name,program,line", FLAGGED, ids=[f[0] for f in FLAGGED])
+def test_refused_class_ids_are_reported_and_torch_raises(torch, name, program, line):
+    found = [f for f in lint(program) if f.code == "GL008"]
+    assert [f.line for f in found] == [line], [f"{f.line}: {f.message}" for f in lint(program)]
+    with pytest.raises(RuntimeError, match="LongTensor|Long or Byte|expected scalar type Long"):
+        run_snippet(program)
+
+
+@pytest.mark.parametrize("name,program", VALID, ids=[v[0] for v in VALID])
+def test_accepted_class_ids_stay_silent_and_run(torch, name, program):
+    assert [f for f in lint(program) if f.code == "GL008"] == []
+    run_snippet(program)
