@@ -13,10 +13,12 @@ from typing import Iterable, Set
 from .text_scan import file_test
 
 _GUARD = "__main__"
-_DEFINED = re.compile(r"^(?:async[ \t]+def|def|class)[ \t]+(\w+)", re.M)
+# Both read a line's start as the `\n` before it, in the text with a `\n` put before it: a pattern that starts
+# with a literal is searched from one `\n` to the next, where `^` under re.M was tried at every position
+_DEFINED = re.compile(r"\n(?:async[ \t]+def|def|class)[ \t]+(\w+)")
 # a statement at column 0 that is no definition, decorator, import, comment or string: a driver's line
-_TOP_STATEMENT = re.compile(r"^(?![ \t\r\n#@'\"]|(?:async|def|class|import|from|if|elif|else|for|while|with|try|except|finally|return)\b)"
-                            r"[^\n]*", re.M)
+_TOP_STATEMENT = re.compile(r"\n((?![ \t\r\n#@'\"]|(?:async|def|class|import|from|if|elif|else|for|while|with|try|except|finally|return)\b)"
+                            r"[^\n]*)")
 _CALLED = re.compile(r"\b(\w+)[ \t]*\(")
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -24,7 +26,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 @file_test
 def is_script(text: str) -> bool:
     """A `__main__` driver, or module-level statements that call a function or class the file defines."""
-    return holds_driver(text, set(_DEFINED.findall(text)))
+    return holds_driver(text, set(_DEFINED.findall("\n" + text)))
 
 
 def holds_driver(chunk: str, defined: Iterable[str]) -> bool:
@@ -38,7 +40,8 @@ def drives(text: str, defined: Iterable[str]) -> bool:
     defined = defined if isinstance(defined, (set, frozenset)) else set(defined)
     if not defined:
         return False
-    return any(not defined.isdisjoint(_CALLED.findall(line.group(0))) for line in _TOP_STATEMENT.finditer(text))
+    # the lines joined: no name or call spans a line's end, so one findall reads what one per line read
+    return not defined.isdisjoint(_CALLED.findall("\n".join(_TOP_STATEMENT.findall("\n" + text))))
 
 
 def is_guard(node: ast.AST) -> bool:
