@@ -16,28 +16,43 @@ from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
 from .snippets import SNIPPET_FILE, expected_lines, run_snippet  # noqa: E402
 
 
-def checked_run(program: str):
-    """The program's globals under warn-mode checks, and the GatherLintWarnings it raised."""
+def run_file(program: str, path) -> dict:
+    """The program's globals, run as the file `path` (written first: its source lines can be read back)."""
+    path.write_text(program)
+    scope: dict = {"__name__": "__main__"}
+    exec(compile(program, str(path), "exec"), scope)
+    return scope
+
+
+def checked_run(program: str, path=None):
+    """The program's globals under warn-mode checks (run as the file `path` when given), and the
+    GatherLintWarnings it raised."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with checked("warn"):
-            scope = run_snippet(program)
+            scope = run_snippet(program) if path is None else run_file(program, path)
     return scope, [w for w in caught if issubclass(w.category, GatherLintWarning)]
 
 
-def reported_once(program: str, code: str):
+def reported_once(program: str, code: str, path=None):
     """Exactly one warning, with `code`, at the line marked `# expect`; (plain scope, checked scope, warning)."""
     plain = run_snippet(program)
-    scope, found = checked_run(program)
+    scope, found = checked_run(program, path)
     assert len(found) == 1, [str(w.message) for w in found]
     warning = found[0]
     assert str(warning.message).startswith(code), str(warning.message)
-    assert warning.filename == SNIPPET_FILE and [warning.lineno] == expected_lines(program)
+    assert warning.filename == (SNIPPET_FILE if path is None else str(path))
+    assert [warning.lineno] == expected_lines(program)
     return plain, scope, warning
 
 
-def assert_silent(program: str):
-    scope, found = checked_run(program)
+def silent_in(path, program: str):
+    """assert_silent, run as the file `path` (for checks that read the user's source line)."""
+    return assert_silent(program, path)
+
+
+def assert_silent(program: str, path=None):
+    scope, found = checked_run(program, path)
     assert not found, [str(w.message) for w in found]
     return scope
 
@@ -311,3 +326,60 @@ left = pad_sequence(seqs, batch_first=True, padding_side="left")
 states = embed(left).cumsum(1)
 summary = states[:, -1, :]
 """)
+
+
+# --- GL013: a count written as an overwrite -------------------------------------------------------
+
+TOKENS = """
+import torch
+ids = torch.tensor([3, 1, 3, 3, 0, 1])
+expected = torch.bincount(ids, minlength=5).float()
+"""
+
+
+@pytest.mark.parametrize("write", [
+    "counts[ids] = 1  # expect",
+    "counts.index_put_((ids,), torch.ones(6))  # expect",
+    "counts.scatter_(0, ids, torch.ones(6))  # expect",
+    "counts.scatter_(0, ids, 1.0)  # expect",
+])
+def test_ones_written_into_a_zeros_count_buffer_cap_every_count_at_one(write, tmp_path):
+    program = TOKENS + f"""
+counts = torch.zeros(5)
+{write}
+"""
+    plain, scope, warning = reported_once(program, "GL013", tmp_path / "counting.py")  # the name is read there
+    assert plain["counts"].tolist() == [1.0, 1.0, 0.0, 1.0, 0.0]  # torch: position 3 was given 3 times, holds 1
+    assert plain["expected"].tolist() == [1.0, 2.0, 0.0, 3.0, 0.0]
+    assert torch.equal(scope["counts"], plain["counts"])
+    text = str(warning.message)
+    assert "zeros buffer `counts` at 6 positions of which 3 are distinct (position 3 is given 3 times)" in text
+    assert "capped at 1" in text and "bincount" in text
+    assert "accumulate=True" in text or "scatter_add_" in text
+
+
+def test_counting_with_accumulation_is_silent(tmp_path):
+    scope = silent_in(tmp_path / "counting.py", TOKENS + """
+counts = torch.zeros(5)
+counts.index_put_((ids,), torch.ones(6), accumulate=True)
+hist = torch.zeros(5).scatter_add_(0, ids, torch.ones(6))
+""")
+    assert torch.equal(scope["counts"], scope["expected"]) and torch.equal(scope["hist"], scope["expected"])
+
+
+def test_presence_marks_with_the_same_values_are_silent(tmp_path):
+    """The very same writes of ones at repeated positions are right when they mark presence: without a
+    counting name nothing says occurrences were meant; a counting buffer given each position once, or one
+    that already held counts, loses nothing the values can show."""
+    scope = silent_in(tmp_path / "counting.py", TOKENS + """
+seen = torch.zeros(5)
+seen[ids] = 1
+present = torch.zeros(5).scatter_(0, ids, torch.ones(6))
+onehot = torch.zeros(6, 5)
+onehot[torch.arange(6), ids] = 1
+counts = torch.zeros(5)
+counts[torch.tensor([0, 1, 3])] = 1  # each position once
+totals = torch.full((5,), 2.0)
+totals[ids] = 1  # not a fresh zeros buffer
+""")
+    assert scope["seen"].tolist() == [1.0, 1.0, 0.0, 1.0, 0.0] and torch.equal(scope["onehot"].sum(0), scope["expected"])

@@ -30,6 +30,7 @@ from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
 from . import (broadcast_checks, device_records, distribution_checks, double_shift_checks, fast_path, gradient_checks,
                indexing, masked_checks, normalised_checks, operand_text, padding_checks, provenance, reads, shift_checks,
                squeeze_checks, torch_verdict, torch_warnings)
+from . import counting_checks
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
@@ -300,7 +301,8 @@ def _check_index(x, key, spelling, value, call) -> None:
         if op is not None:
             violation = indexing.overwriting_accumulate(shape, found, op)
         else:
-            violation = indexing.conflicting_write(x, key, found, value)
+            violation = indexing.conflicting_write(x, key, found, value) \
+                or counting_checks.assigned(x, found, value, put=False)
     if violation is not None:
         _report(reporter, [violation], spelling, call)
 
@@ -327,7 +329,8 @@ def _check_put(x, key, values, spelling, call) -> None:
     if x.device.type != "cpu" and reporter.level != "sync":
         return
     found = indexing.integer_indices(tuple(x.shape), key)
-    violation = indexing.conflicting_write(x, key, found, values, put=True) if found else None
+    violation = (indexing.conflicting_write(x, key, found, values, put=True)
+                 or counting_checks.assigned(x, found, values, put=True)) if found else None
     if violation is not None:
         _report(reporter, [violation], spelling, call)
 

@@ -9,6 +9,7 @@ import torch
 from ..contract import Site, Violation
 from . import values
 from .origin_checks import wrong_dim
+from .counting_checks import scattered as counted_once
 from .overwrite_checks import copy_back_overwrites, index_copy_overwrites, reduce_includes_zeros, scatter_overwrites
 
 
@@ -32,7 +33,7 @@ def value_mistakes(site: Site, bound: dict, level: str) -> List[Violation]:
     src = bound.get("src", bound.get("source"))
     if isinstance(src, torch.Tensor) and not readable(src, level):
         return []
-    for check in (scatter_overwrites, reduce_includes_zeros, copy_back_overwrites, index_copy_overwrites):
+    for check in (scatter_overwrites, counted_once, reduce_includes_zeros, copy_back_overwrites, index_copy_overwrites):
         found = check(site, bound)
         if found is not None:
             return [found]
