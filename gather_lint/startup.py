@@ -8,27 +8,9 @@ torch pays nothing and torch's own import is not slowed or reordered. A value th
 """
 import importlib.abc
 import importlib.util
-import os
 import sys
 
-ENV = "GATHER_LINT_RUNTIME"
-ACTIONS = ("raise", "warn")
-ACCEPTED = (*ACTIONS, "off")
-_warned = False  # once per process: the .pth and a later `import gather_lint.runtime` both check
-
-
-def requested() -> str:
-    """The action the variable asks for ('raise', 'warn'), or '' for none: unset, `off`, or a value
-    this module does not know, which is reported once on stderr."""
-    global _warned
-    value = os.environ.get(ENV, "").strip().lower()
-    if value in ACTIONS:
-        return value
-    if value and value != "off" and not _warned:
-        _warned = True
-        sys.stderr.write(f"gather-lint: warning: {ENV}={os.environ[ENV]!r} is not one of {', '.join(ACCEPTED)}; "
-                         f"runtime checks are off\n")
-    return ""
+from .runtime_request import requested
 
 
 def _start() -> None:

@@ -14,7 +14,9 @@ TorchScript code is not intercepted (torch offers no hook there).
 import functools
 import os
 
-from ..startup import requested  # one reading of the variable, shared with the startup hook
+from ..runtime_request import requested  # one reading of the variable, shared with the startup hook
+# the submodules import one another by module path (`import gather_lint.runtime.values as values`), never
+# through this package, which imports them: the import graph reads one way (tests/test_import_graph.py)
 from . import interception
 from .checker import ASYNC, SYNC
 from .errors import GatherLintError, GatherLintWarning

@@ -20,7 +20,7 @@ import torch
 from ..contract import ERROR, Violation
 from ..rules import gl001_rank_mismatch as rank_rule
 from ..rules import gl006_missing_squeeze as kept_rule
-from . import operand_text
+import gather_lint.runtime.operand_text as operand_text
 
 _MISMATCH = re.compile(r"The size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at non-singleton dimension")
 # reductions whose dim comes first (method) or second (function), with keepdim as the next positional

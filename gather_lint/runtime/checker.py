@@ -12,8 +12,9 @@ from ..ops import INDEX, SCATTER, TAKE_ALONG, Op, bind_arguments
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl012_device_mismatch as device_rule
-from . import device_records, values
-from . import source_shapes
+import gather_lint.runtime.device_records as device_records
+import gather_lint.runtime.values as values
+import gather_lint.runtime.source_shapes as source_shapes
 from .silent_checks import origin_mistakes, value_mistakes
 from .targets import EMBEDDING
 

@@ -28,7 +28,7 @@ import torch
 
 from ..rules import gl010_wrapped_indices as wrap_rule
 from ..rules import gl011_index_out_of_range as oob
-from . import location
+import gather_lint.runtime.location as location
 
 _MAX_PENDING = 4096  # records older than this are dropped unread (a loop that never reaches a poll)
 

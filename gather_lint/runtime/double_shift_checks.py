@@ -17,7 +17,7 @@ from typing import List, Optional, Tuple
 import torch
 
 from ..contract import WARNING, Violation
-from . import shift_checks
+import gather_lint.runtime.shift_checks as shift_checks
 
 CODE = "GL007"
 

@@ -17,7 +17,10 @@ import torch
 
 from ..dims import normalize_dim
 from ..ops import OPS
-from . import device_records, provenance, shift_checks, values
+import gather_lint.runtime.device_records as device_records
+import gather_lint.runtime.provenance as provenance
+import gather_lint.runtime.shift_checks as shift_checks
+import gather_lint.runtime.values as values
 from .checker import ASYNC, _shape_verdict
 
 FAST_OPS = frozenset({OPS["gather"], OPS["index_select"]})  # (input, dim, index), no payload to check

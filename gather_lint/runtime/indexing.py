@@ -24,7 +24,7 @@ from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as dtype_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as gl013
-from . import values
+import gather_lint.runtime.values as values
 from .overwrite_checks import augmented_write, conflicting_positions, repeated_positions
 
 

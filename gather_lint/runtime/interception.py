@@ -27,14 +27,32 @@ import torch.nn.functional as F
 import torch.nn.utils.rnn
 
 from ..ops import GATHER, OPS, TAKE_ALONG, bind_arguments
-from . import (broadcast_checks, device_records, distribution_checks, double_shift_checks, fast_path, gradient_checks,
-               indexing, masked_checks, normalised_checks, operand_text, padding_checks, provenance, reads, shift_checks,
-               squeeze_checks, torch_verdict, torch_warnings)
-from . import counting_checks
+import gather_lint.runtime.broadcast_checks as broadcast_checks
+import gather_lint.runtime.device_records as device_records
+import gather_lint.runtime.distribution_checks as distribution_checks
+import gather_lint.runtime.double_shift_checks as double_shift_checks
+import gather_lint.runtime.fast_path as fast_path
+import gather_lint.runtime.gradient_checks as gradient_checks
+import gather_lint.runtime.indexing as indexing
+import gather_lint.runtime.masked_checks as masked_checks
+import gather_lint.runtime.normalised_checks as normalised_checks
+import gather_lint.runtime.operand_text as operand_text
+import gather_lint.runtime.padding_checks as padding_checks
+import gather_lint.runtime.counting_checks as counting_checks
+import gather_lint.runtime.provenance as provenance
+import gather_lint.runtime.reads as reads
+import gather_lint.runtime.shift_checks as shift_checks
+import gather_lint.runtime.squeeze_checks as squeeze_checks
+import gather_lint.runtime.torch_verdict as torch_verdict
+import gather_lint.runtime.torch_warnings as torch_warnings
 from .checker import check_call
 from .errors import GatherLintError
 from .targets import EMBEDDING
-from . import broadcast_causes, loss_target_checks, one_hot_checks, write_rejections  # explain what torch rejected
+# explain what torch rejected
+import gather_lint.runtime.broadcast_causes as broadcast_causes
+import gather_lint.runtime.loss_target_checks as loss_target_checks
+import gather_lint.runtime.one_hot_checks as one_hot_checks
+import gather_lint.runtime.write_rejections as write_rejections
 
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
 _busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)

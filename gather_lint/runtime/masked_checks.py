@@ -14,7 +14,7 @@ import torch
 
 from ..contract import Violation
 from ..rules import gl003_index_too_large as too_large
-from . import values
+import gather_lint.runtime.values as values
 
 
 def _selected_shape(x: torch.Tensor, mask: torch.Tensor, in_place: bool) -> Optional[tuple]:

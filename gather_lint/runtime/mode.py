@@ -9,6 +9,7 @@ from typing import Optional
 
 from torch.overrides import TorchFunctionMode
 
+import gather_lint.runtime.interception as interception
 from .checker import ASYNC, SYNC, check_call  # noqa: F401 (SYNC re-exported)
 from .reporting import RAISE, WARN, report
 from .targets import TARGETS
@@ -54,8 +55,6 @@ _active: Optional[GatherLintMode] = None
 def enable(action: str = RAISE, level: str = ASYNC) -> GatherLintMode:
     """Turn checking on (every thread) until disable()."""
     global _active
-    from . import interception
-
     if _active is not None:
         disable()
     _active = GatherLintMode(action, level)
@@ -65,8 +64,6 @@ def enable(action: str = RAISE, level: str = ASYNC) -> GatherLintMode:
 
 def disable() -> None:
     global _active
-    from . import interception
-
     if _active is not None:
         interception.pop(_active)
         _active = None

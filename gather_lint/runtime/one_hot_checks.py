@@ -13,7 +13,7 @@ import torch
 from ..contract import ERROR, Violation
 from ..rules import gl008_index_dtype as dtype_rule
 from ..rules import gl011_index_out_of_range as oob
-from . import values
+import gather_lint.runtime.values as values
 
 
 def rejected(args, kwargs, torch_message: str) -> Optional[Violation]:

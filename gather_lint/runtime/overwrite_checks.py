@@ -20,7 +20,7 @@ from ..contract import Site, TensorInfo, Violation
 from ..dims import normalize_dim
 from ..rules import gl013_overwriting_accumulate as gl013
 from ..rules import gl014_reduce_includes_buffer as gl014
-from . import reads
+import gather_lint.runtime.reads as reads
 
 _MEAN_LIKE = ("mean", "prod", "amax", "amin")
 

@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Tuple
 import torch
 
 from ..contract import WARNING, Violation
-from . import values
+import gather_lint.runtime.values as values
 
 CODE = "GL024"
 _KEPT = 4  # the latest padded batches remembered

@@ -15,7 +15,8 @@ from typing import Dict, Tuple
 import torch
 
 from ..contract import ERROR
-from . import location, torch_verdict
+import gather_lint.runtime.location as location
+import gather_lint.runtime.torch_verdict as torch_verdict
 from .errors import GatherLintError, GatherLintWarning, error_type
 
 RAISE, WARN = "raise", "warn"

@@ -19,7 +19,7 @@ from typing import List, Optional, Tuple
 import torch
 
 from ..contract import WARNING, Violation
-from . import values
+import gather_lint.runtime.values as values
 
 CODE = "GL007"
 _ROWS = 64  # sequences of a batch tried against one sequence's scores

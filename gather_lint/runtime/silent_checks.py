@@ -7,7 +7,7 @@ from typing import List
 import torch
 
 from ..contract import Site, Violation
-from . import values
+import gather_lint.runtime.values as values
 from .origin_checks import wrong_dim
 from .counting_checks import scattered as counted_once
 from .overwrite_checks import copy_back_overwrites, index_copy_overwrites, reduce_includes_zeros, scatter_overwrites

@@ -10,7 +10,7 @@ warnings filter's decision (it has run by the time a warning is shown).
 import os
 import warnings
 
-from gather_lint.runtime import location
+import gather_lint.runtime.location as location
 
 _SKIPPED = location.SKIPPED + (os.path.splitext(warnings.__file__)[0],)  # and the warnings machinery
 _previous = None
