@@ -26,7 +26,7 @@ import ast
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..contract import ERROR, Violation
-from . import script_drivers
+from . import script_drivers, tree_walk
 from .text_scan import file_test
 
 CODE = "GL011"
@@ -35,6 +35,7 @@ _RESIZE = "resize"
 _SAME_MODULE = ("eval", "train", "to", "cuda", "cpu", "float", "half", "double", "bfloat16", "requires_grad_")
 _TABLES = ("Embedding", "EmbeddingBag")
 _PARAMETER_TABLES = ("randn", "rand", "zeros", "empty", "ones", "normal")
+_BODIES = (ast.stmt, ast.excepthandler, ast.match_case)  # what a statement's bodies hold
 
 
 @file_test
@@ -48,18 +49,47 @@ def spelled_in(text: str) -> bool:
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, Violation]]:
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     sized = _SizingArguments(classes)
+    resizes = _Resizes()
     for body in _blocks(tree):
-        yield from _Block(sized, classes).run(body)
+        if not any(resizes(stmt) for stmt in body):
+            yield from _Block(sized, classes).run(body)
 
 
 def _blocks(tree: ast.Module) -> Iterator[List[ast.stmt]]:
     """Statement lists a script runs in order: the module body, its `if __name__ == "__main__":`, functions."""
     yield tree.body
-    for node in ast.walk(tree):
+    for node in tree_walk.statements(tree):  # guards and defs are statements: ast.walk's order, fewer nodes
         if script_drivers.is_guard(node):
             yield node.body
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node.body
+
+
+class _Resizes:
+    """Whether a statement calls a resize (`resize_token_embeddings`) anywhere in it: each statement's own
+    expressions are walked once, and a statement holding others asks them (the blocks nest: a method's
+    statements are the class's and the module's too)."""
+
+    def __init__(self):
+        self._known: Dict[int, bool] = {}
+
+    def __call__(self, stmt: ast.AST) -> bool:
+        known = self._known.get(id(stmt))
+        if known is None:
+            known = self._known[id(stmt)] = self._find(stmt)
+        return known
+
+    def _find(self, stmt: ast.AST) -> bool:
+        found = False
+        for field in stmt._fields:
+            value = getattr(stmt, field, None)
+            items = value if isinstance(value, list) else [value]
+            for item in items:
+                if isinstance(item, _BODIES):  # every one asked, so that each is known when its own block is
+                    found = self(item) or found
+                elif isinstance(item, ast.AST) and not found:
+                    found = any(_called(n) and _RESIZE in _called(n) for n in tree_walk.all_nodes(item))
+        return found
 
 
 class _SizingArguments:
@@ -202,8 +232,7 @@ class _Block:
         self._plain = None  # (name, line) while a plain growth is being reported
 
     def run(self, body) -> Iterator[Tuple[ast.AST, Violation]]:
-        if any(_called(n) and _RESIZE in _called(n) for stmt in body for n in ast.walk(stmt)):
-            return
+        """The block's findings; check_module runs no block that resizes."""
         for stmt in body:
             self._uses(stmt)
             self._statement(stmt)
@@ -214,6 +243,8 @@ class _Block:
 
     def _uses(self, stmt) -> None:
         """A pending mismatch counts once its table is used: the model is called after it."""
+        if not self.pending:  # most statements come before any mismatch: nothing to look for
+            return
         for node in ast.walk(stmt):
             if isinstance(node, ast.Call):
                 root = _root(node.func)
