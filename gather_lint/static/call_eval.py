@@ -12,16 +12,16 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import data_loaders, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
-from . import further_ops, functional_results, op_census, tensor_ops as ops
+from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
 from ..rules import check
 from ..dims import Shape, normalize_dim, value
 from .calls import value_facts
-from .interp_helpers import _UNKNOWN_ARITY, _carry, _einops_groups, _is_float, _literal_ints, _literal_shape, _made_float, _negative, _size_args, _with_sentinel
+from .interp_helpers import _carry, _einops_groups, _is_float, _literal_ints, _literal_shape, _made_float, _negative, _size_args, _with_sentinel
 from .modules import InstanceVal
 from .numpy_values import ArrayVal
 from .sites import bind_call, build_site, resolve_op, result_of
-from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal
+from .values import UNKNOWN_ARITY, DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal
 
 
 class CallMixin:
@@ -323,7 +323,7 @@ class CallMixin:
         proved. `f(*batch)` with a tracked tuple passes its items; with an untracked one, None."""
         if not any(isinstance(a, ast.Starred) for a in arg_nodes):
             return [value_facts(v) if self.uses_informal(a) else v for a, v in zip(arg_nodes, args)]
-        if _UNKNOWN_ARITY in args:
+        if UNKNOWN_ARITY in args:
             return None
         informal = any(self.uses_informal(a) for a in arg_nodes if a is not None)
         return [value_facts(v) for v in args] if informal else list(args)
@@ -342,13 +342,13 @@ class CallMixin:
             if isinstance(a, ast.Starred):
                 spread = self.expr(a.value)
                 if not isinstance(spread, SeqVal):
-                    args.append(_UNKNOWN_ARITY)
+                    args.append(UNKNOWN_ARITY)
                     continue
                 args.extend(spread.items)
             else:
                 args.append(self.expr(a))
-        if _UNKNOWN_ARITY in args:
-            args = [_UNKNOWN_ARITY]
+        if UNKNOWN_ARITY in args:
+            args = [UNKNOWN_ARITY]
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
         for k in node.keywords:
             if k.arg is None:

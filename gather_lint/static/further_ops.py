@@ -272,6 +272,7 @@ METHODS = {
     "histc": histc, "bincount": bincount, "diff": diff, "where": where, "masked_scatter": masked_scatter,
     "lerp": lerp, "combinations": combinations,
 }
+ops.FURTHER_METHODS.update(METHODS)  # tensor_ops.apply_method falls back on them
 
 
 def meshgrid(args, kwargs):

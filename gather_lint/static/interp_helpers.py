@@ -10,7 +10,7 @@ from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, value
 from .modules import LayerList
-from .values import DimVal, Literal, SeqVal, TensorVal
+from .values import UNKNOWN_ARITY, DimVal, Literal, SeqVal, TensorVal
 
 
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
@@ -67,7 +67,6 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-_UNKNOWN_ARITY = Literal("<*args of unknown length>")  # poisons size arguments: no shape comes out
 
 
 def _named_arith(a, b, symbol):
@@ -162,7 +161,7 @@ def _size_args(args, kwargs) -> Optional[Shape]:
         if len(args) == 1 and not isinstance(args[0], (SeqVal, DimVal)):
             return None  # a single untracked argument may be a whole tuple of sizes
         sizes = args[0] if len(args) == 1 and isinstance(args[0], SeqVal) else SeqVal(tuple(args))
-    if not isinstance(sizes, SeqVal) or any(isinstance(v, (SeqVal, TensorVal, ops.Repeated)) or v is _UNKNOWN_ARITY
+    if not isinstance(sizes, SeqVal) or any(isinstance(v, (SeqVal, TensorVal, ops.Repeated)) or v is UNKNOWN_ARITY
                                             or (isinstance(v, Literal)) for v in sizes.items):
         return None
     return Shape(tuple(v.dim if isinstance(v, DimVal) else None for v in sizes.items))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
-from .interp_helpers import _UNKNOWN_ARITY
-from .values import SeqVal, TensorVal
+from .values import UNKNOWN_ARITY, SeqVal, TensorVal
 
 COVERED, MISSING, UNKNOWN_INPUT = "covered", "missing", "unknown input"
 _RANK = {UNKNOWN_INPUT: 0, MISSING: 1, COVERED: 2}  # a call evaluated several times keeps its best outcome
@@ -85,4 +84,4 @@ def _held(first) -> bool:
     number; not an unknown value."""
     if isinstance(first, SeqVal):
         return any(isinstance(item, TensorVal) for item in first.items) or all(item is not None for item in first.items)
-    return first is not None and first != _UNKNOWN_ARITY
+    return first is not None and first != UNKNOWN_ARITY

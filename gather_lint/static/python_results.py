@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..dims import value
+from . import tensor_ops
 from .numpy_values import ArrayVal
 from .scalars import NumberVal
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -64,3 +65,4 @@ def is_floating_point(t: TensorVal, args, kwargs):
 
 METHODS = {"item": item, "tolist": tolist, "numpy": numpy, "element_size": element_size, "stride": stride,
            "is_floating_point": is_floating_point}
+tensor_ops.FURTHER_METHODS.update(METHODS)  # tensor_ops.apply_method falls back on them

@@ -887,8 +887,6 @@ class SliceVal:
         return None
 
 
-# the table's further entries (their modules build on this one's functions, so they load after it)
-from .further_ops import METHODS as _FURTHER  # noqa: E402
-from .python_results import METHODS as _PYTHON_RESULTS  # noqa: E402
-
-FURTHER_METHODS = {**_FURTHER, **_PYTHON_RESULTS}
+# the table's further entries, apply_method's last resort: their modules (further_ops, python_results) build
+# on this one's functions, so each adds its entries here as it loads (call_eval loads both)
+FURTHER_METHODS: Dict[str, Callable] = {}

@@ -83,6 +83,9 @@ class Literal:
     value: object
 
 
+UNKNOWN_ARITY = Literal("<*args of unknown length>")  # `f(*args)`: poisons size arguments, no shape comes out
+
+
 def join(a, b):
     """What two control-flow paths agree on."""
     if a == b:
