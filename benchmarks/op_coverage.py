@@ -1,5 +1,6 @@
-"""Op-table coverage on real code: of the tensor-op calls the analysis evaluates, the share an entry gives
-a result for (a shape, a dtype, value facts: anything but unknown).
+"""Op-table coverage on real code: of the tensor-op calls the analysis evaluates, the share that has an
+entry in the op table (an entry that ran may still find the result unknown, `x.dim()` of an unknown shape:
+that count is shown apart).
 
     python benchmarks/op_coverage.py [TREE ...] [--top N]
 
@@ -73,15 +74,16 @@ def census_of(tree: str) -> Tuple[Dict[tuple, str], int, float]:
 def table(tree: str, sites: Dict[tuple, str], names: Dict[str, Set[str]], files: int, seconds: float, top: int) -> str:
     counted = {key: outcome for key, outcome in sites.items() if key[4] in names[key[3]]}
     outcomes = Counter(counted.values())
-    covered, missing = outcomes[op_census.COVERED], outcomes[op_census.MISSING]
-    total = covered + missing
-    share = 100.0 * covered / total if total else 100.0
+    valued, unknown, missing = (outcomes[k] for k in (op_census.COVERED, op_census.UNKNOWN_RESULT, op_census.MISSING))
+    total = valued + unknown + missing
+    share = 100.0 * (valued + unknown) / total if total else 100.0
     by_form = Counter((key[3], outcome) for key, outcome in counted.items())
     lines = [f"{tree}: {files} files in {seconds:.0f}s",
-             f"  covered {covered}/{total} = {share:.1f}%   (unknown input, not counted: {outcomes[op_census.UNKNOWN_INPUT]})"]
+             f"  covered {valued + unknown}/{total} = {share:.1f}%   (of them the entry found the result unknown: "
+             f"{unknown}; unknown input, not counted: {outcomes[op_census.UNKNOWN_INPUT]})"]
     for form in ("torch", "F", "method"):
-        c, m = by_form[(form, op_census.COVERED)], by_form[(form, op_census.MISSING)]
-        lines.append(f"    {form:<7} {c:>6}/{c + m:<6}")
+        c = by_form[(form, op_census.COVERED)] + by_form[(form, op_census.UNKNOWN_RESULT)]
+        lines.append(f"    {form:<7} {c:>6}/{c + by_form[(form, op_census.MISSING)]:<6}")
     absent = Counter(_label(key) for key, outcome in counted.items() if outcome == op_census.MISSING)
     if absent:
         lines.append(f"  top missing ops (of {len(absent)}):")

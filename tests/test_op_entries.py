@@ -74,6 +74,22 @@ CASES = [(name, f"{operand}.{name}()") for name in sorted(further_ops.FLOAT_VALU
     ("hstack", "torch.hstack([v, w])"), ("hstack", "torch.hstack((x, i))"), ("hstack", "torch.hstack([x, x])"),
     ("vstack", "torch.vstack([v, v])"), ("vstack", "torch.vstack((x, x[:1]))"), ("row_stack", "torch.row_stack([v, v])"),
     ("unbind", "torch.unbind(x, 1)[0]"), ("masked_fill", "torch.masked_fill(i, b, 0)"), ("clone", "torch.clone(h)"),
+    ("quantile", "x.quantile(0.5)"), ("quantile", "torch.quantile(x, 0.9, dim=1)"),
+    ("quantile", "x.quantile(torch.tensor([0.1, 0.9]), dim=0, keepdim=True)"), ("quantile", "x.quantile(0.5, 1, True)"),
+    ("quantile", "torch.quantile(d, torch.tensor([0.2, 0.5, 0.7]).double())"), ("nanquantile", "x.nanquantile(0.3, dim=-1)"),
+    ("cross", "torch.cross(a[..., :3], a[..., :3], dim=-1)"), ("cross", "x[:3, :3].cross(x[:1, :3], dim=1)"),
+    ("masked_select", "x.masked_select(b)"), ("masked_select", "torch.masked_select(i, b)"),
+    ("bernoulli", "torch.bernoulli(x.sigmoid())"), ("bernoulli", "d.sigmoid().bernoulli()"),
+    ("expand_copy", "torch.expand_copy(v, (3, 5))"), ("expand_copy", "torch.expand_copy(x[:1], (2, -1))"),
+    ("searchsorted", "torch.searchsorted(v.sort().values, 0.5)"),
+    ("searchsorted", "torch.searchsorted(v.sort().values, 2, out_int32=True)"),
+] + [(name, f"{operand}.{name}()") for name in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "logit", "log1p",
+                                                 "expm1", "erf", "reciprocal", "square") for operand in ("i", "b", "h")] + [
+    (name, f"torch.{name}(b)") for name in ("exp", "sigmoid", "square")] + [("softsign", "F.softsign(i)")] + [
+    (name, f"{receiver}.{name}({operand})") for name in ("mul", "add", "sub", "pow", "clamp_min", "clamp_max")
+    for receiver, operand in (("i", "0.5"), ("i", "2"), ("x[:, :1]", "x"), ("v[:4]", "i"), ("b", "b"))
+    if not (receiver == "b" and name in ("pow", "sub"))] + [  # torch refuses bool - bool and bool ** bool
+    ("mul", "torch.mul(x[:1], x)"), ("pow", "torch.pow(i, 0.5)"), ("add", "x[:1].add(i, alpha=2)"),
 ] + [(name, f"F.{name}(x, labels)") for name in ("cross_entropy", "nll_loss", "multi_margin_loss")] + [
     ("cross_entropy", "F.cross_entropy(h.float(), labels, reduction='sum')"),
     ("cross_entropy", "F.cross_entropy(d, labels)"), ("nll_loss", "F.nll_loss(x.log_softmax(-1), labels, reduction='mean')"),
@@ -90,11 +106,20 @@ CASES = [(name, f"{operand}.{name}()") for name in sorted(further_ops.FLOAT_VALU
     ("scaled_dot_product_attention", "F.scaled_dot_product_attention(a, c.transpose(1, 2), c.transpose(1, 2)[..., :3])"),
     ("scaled_dot_product_attention", "F.scaled_dot_product_attention(img, img, img[..., :3])"),
     ("cosine_similarity", "F.cosine_similarity(x, x)"), ("cosine_similarity", "F.cosine_similarity(a, x, dim=-1)"),
-    ("cosine_similarity", "F.cosine_similarity(v[:4], x, dim=0)"),
+    ("cosine_similarity", "F.cosine_similarity(v[:4], x, dim=0)"), ("cosine_similarity", "torch.cosine_similarity(a, a, 1)"),
     ("conv1d", "F.conv1d(seq, torch.randn(6, 3, 3))"), ("conv1d", "F.conv1d(seq, torch.randn(6, 3, 3), None, 2, 1)"),
     ("conv2d", "F.conv2d(img, torch.randn(5, 3, 3, 3), padding=1)"),
     ("conv2d", "F.conv2d(img, torch.randn(6, 1, 2, 2), stride=2, groups=3)"),
     ("conv2d", "F.conv2d(img, torch.randn(4, 3, 3, 1), dilation=2)"),
+    ("max_pool2d", "F.max_pool2d(img, 2)"), ("max_pool2d", "F.max_pool2d(img, 3, stride=2, padding=1)"),
+    ("max_pool1d", "F.max_pool1d(seq, 2)"), ("max_pool3d", "F.max_pool3d(torch.randn(1, 2, 4, 6, 8), (2, 3, 2))"),
+    ("avg_pool1d", "F.avg_pool1d(seq, 3, 2)"), ("avg_pool2d", "F.avg_pool2d(img, kernel_size=4)"),
+    ("avg_pool3d", "F.avg_pool3d(torch.randn(1, 2, 4, 6, 8), 2, padding=1)"),
+    ("adaptive_avg_pool2d", "F.adaptive_avg_pool2d(img, 1)"), ("adaptive_avg_pool1d", "F.adaptive_avg_pool1d(seq, 4)"),
+    ("adaptive_max_pool2d", "F.adaptive_max_pool2d(img, (3, 2))"), ("adaptive_avg_pool3d", "F.adaptive_avg_pool3d(torch.randn(1, 2, 4, 6, 8), 2)"),
+    ("adaptive_max_pool1d", "F.adaptive_max_pool1d(seq, output_size=5)"),
+    ("adaptive_max_pool3d", "F.adaptive_max_pool3d(torch.randn(1, 2, 4, 6, 8), (1, 2, 3))"),
+    ("linear", "F.linear(x, weight=torch.randn(7, 4))"), ("linear", "F.linear(input=a.double(), weight=torch.randn(2, 4).double())"),
     ("conv3d", "F.conv3d(torch.randn(1, 2, 5, 6, 7), torch.randn(3, 2, 2, 3, 3), padding=(0, 1, 1))"),
 ]
 

@@ -150,7 +150,33 @@ def convolution(spatial: int):
     return conv
 
 
+def pooling(kind: str):
+    """max_pool / avg_pool (kernel_size, stride, padding) and adaptive pools (output_size) over the last
+    1, 2 or 3 dims (modules.Pool); other options (ceil_mode, dilation, return_indices) leave it unknown."""
+    def pool(args, kwargs):
+        x = args[0] if args else kwargs.get("input")
+        if not isinstance(x, TensorVal):
+            return None
+        if len(args) > 4 or any(k not in ("kernel_size", "stride", "padding", "output_size") for k in kwargs):
+            return TensorVal(None, x.dtype)
+        layer = modules._pool(kind, list(args[1:]), kwargs)
+        return layer.apply(x) if layer is not None else TensorVal(None, x.dtype)
+    return pool
+
+
+def linear(args, kwargs):
+    """F.linear(input, weight=...) (the positional form is call_eval's)."""
+    x = args[0] if args else kwargs.get("input")
+    weight = args[1] if len(args) > 1 else kwargs.get("weight")
+    if not isinstance(x, TensorVal):
+        return None
+    return modules.linear(x, weight) or TensorVal(None, x.dtype)
+
+
 FUNCTIONS = {
+    **{f"{kind}_pool{n}d": pooling(f"{kind.capitalize()}Pool{n}d") for kind in ("max", "avg") for n in (1, 2, 3)},
+    **{f"adaptive_{kind}_pool{n}d": pooling(f"Adaptive{kind.capitalize()}Pool{n}d") for kind in ("max", "avg") for n in (1, 2, 3)},
+    "linear": linear,
     **{name: reduced_loss(name) for name in list(_CLASS_LOSSES) + list(_PAIR_LOSSES)},
     "interpolate": interpolate, "upsample": interpolate, "grid_sample": grid_sample, "affine_grid": affine_grid,
     "scaled_dot_product_attention": attention, "cosine_similarity": cosine_similarity,

@@ -262,6 +262,52 @@ def combinations(t: TensorVal, args, kwargs):
     return TensorVal(Shape((comb(n, r) if isinstance(n, int) else None, r)), t.dtype)
 
 
+def quantile(t: TensorVal, args, kwargs):
+    """quantile(q, dim=None, keepdim=False): a number q reduces like mean (every dim without `dim`); a
+    vector of k quantiles puts a dim of k in front."""
+    q = ops._arg(args, kwargs, 0, "q")
+    dim, keep = ops._arg(args, kwargs, 1, "dim"), ops._arg(args, kwargs, 2, "keepdim", Literal(False))
+    if t.dtype is not None and t.dtype not in FLOATS or len(args) > 3 or not isinstance(keep, Literal) or any(
+            k not in ("q", "dim", "keepdim", "interpolation") for k in kwargs):
+        return None  # integer inputs are refused; `out=` is not read here
+    s = _shape(t)
+    if dim is None or dim == Literal(None):  # every dim
+        reduced = (Shape((1,) * len(s.dims)) if s is not None else None) if keep.value is True else Shape(())
+    else:
+        made = ops.reduce(t, [dim, keep], {})
+        if made is None:
+            return None
+        reduced = made.shape
+    if isinstance(q, TensorVal):
+        qs = _shape(q)
+        if qs is None or len(qs.dims) > 1 or reduced is None:
+            return TensorVal(None, t.dtype)
+        return TensorVal(Shape(qs.dims + reduced.dims), t.dtype)
+    if isinstance(q, Literal) and isinstance(q.value, float) or isinstance(q, DimVal):
+        return TensorVal(reduced, t.dtype)
+    return TensorVal(None, t.dtype)
+
+
+def cross(t: TensorVal, args, kwargs):
+    """cross(other, dim): the operands broadcast."""
+    other = ops._arg(args, kwargs, 0, "other")
+    if not isinstance(other, TensorVal):
+        return TensorVal(None, None)
+    return TensorVal(broadcast(t.shape, other.shape), t.dtype if t.dtype == other.dtype else None)
+
+
+def masked_select(t: TensorVal, args, kwargs):
+    """The entries where the mask holds: 1-d, a count not known here."""
+    return TensorVal(Shape((None,)), t.dtype)
+
+
+def bernoulli(t: TensorVal, args, kwargs):
+    """bernoulli(p): 0s and 1s in p's shape and (float) dtype."""
+    if args or kwargs:
+        return None
+    return TensorVal(t.shape, t.dtype if t.dtype in FLOATS else None)
+
+
 METHODS = {
     **{name: float_valued for name in FLOAT_VALUED}, **{name: float_valued_pair for name in FLOAT_VALUED_PAIRS},
     **{name: in_place for name in IN_PLACE}, **{name: float_in_place for name in FLOAT_IN_PLACE},
@@ -270,7 +316,8 @@ METHODS = {
     "tile": tile, "unfold": unfold, "as_strided": as_strided, "view_as": view_as,
     "unique": unique, "unique_consecutive": unique, "cummax": cumulative_extreme, "cummin": cumulative_extreme,
     "histc": histc, "bincount": bincount, "diff": diff, "where": where, "masked_scatter": masked_scatter,
-    "lerp": lerp, "combinations": combinations,
+    "lerp": lerp, "combinations": combinations, "quantile": quantile, "nanquantile": quantile, "cross": cross,
+    "masked_select": masked_select, "bernoulli": bernoulli, "expand_copy": ops.expand,
 }
 ops.FURTHER_METHODS.update(METHODS)  # tensor_ops.apply_method falls back on them
 
@@ -307,4 +354,20 @@ def stacked(axis_of_vectors: int, axis_of_others: int, lift: int):
     return join
 
 
-FUNCTIONS = {"meshgrid": meshgrid, "hstack": stacked(0, 1, 1), "vstack": stacked(0, 0, 2), "row_stack": stacked(0, 0, 2)}
+def searchsorted(args, kwargs):
+    """searchsorted(sorted_sequence, number): one 0-d position (a tensor of values is call_eval's)."""
+    values = args[1] if len(args) > 1 else kwargs.get("input")
+    wide = kwargs.get("out_int32", Literal(False))
+    if not isinstance(values, (DimVal, Literal)) or isinstance(values, Literal) and not isinstance(
+            values.value, (int, float)) or not isinstance(wide, Literal) or len(args) > 2:
+        return None
+    return TensorVal(Shape(()), "int32" if wide.value else "int64")
+
+
+def _cosine_similarity(args, kwargs):
+    from .functional_results import cosine_similarity  # torch.cosine_similarity is F's
+
+    return cosine_similarity(args, kwargs)
+
+
+FUNCTIONS = {"searchsorted": searchsorted, "cosine_similarity": _cosine_similarity, "meshgrid": meshgrid, "hstack": stacked(0, 1, 1), "vstack": stacked(0, 0, 2), "row_stack": stacked(0, 0, 2)}

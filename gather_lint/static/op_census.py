@@ -6,13 +6,14 @@ from typing import Dict, Optional, Tuple
 
 from .values import UNKNOWN_ARITY, SeqVal, TensorVal
 
-COVERED, MISSING, UNKNOWN_INPUT = "covered", "missing", "unknown input"
-_RANK = {UNKNOWN_INPUT: 0, MISSING: 1, COVERED: 2}  # a call evaluated several times keeps its best outcome
+# an entry gave a value / an entry ran and found the result unknown / no entry / the input unknown
+COVERED, UNKNOWN_RESULT, MISSING, UNKNOWN_INPUT = "covered", "unknown result", "missing", "unknown input"
+_RANK = {UNKNOWN_INPUT: 0, MISSING: 1, UNKNOWN_RESULT: 2, COVERED: 3}  # a call run several times keeps its best
 FORMS = {"torch": "torch", "torch.nn.functional": "F"}  # the namespaces whose functions are counted
 
 
 class Census:
-    """Outcome per call site: (file, line, column, form, op name) -> COVERED / MISSING / UNKNOWN_INPUT.
+    """Outcome per call site: (file, line, column, form, op name) -> one of the four above.
     A site is counted once however often the analysis runs it (callers' facts, loops, silent reruns)."""
 
     def __init__(self):
@@ -49,8 +50,8 @@ def method(node, name: str, result):
     """`t.name(...)` on a tensor the analysis holds: an entry ran (its result may be unknown: `x.dim()` of an
     unknown shape), or the dispatch found none. Returns result."""
     if active is not None:
-        missing = active.no_entry(name) and result is None  # (bool_results answers x.isnan() the table does not)
-        active.note(node, "method", name, MISSING if missing else COVERED)
+        missing = active.no_entry(name)  # (bool_results answers x.isnan() the table does not: a value all the same)
+        active.note(node, "method", name, COVERED if result is not None else (MISSING if missing else UNKNOWN_RESULT))
     return result
 
 
@@ -74,8 +75,8 @@ def function(node, qualified: str, args: list, result) -> None:
         outcome = COVERED
     elif args and not _held(args[0]):
         outcome = UNKNOWN_INPUT
-    else:  # an entry that ran and found the result unknown covers the call
-        outcome = MISSING if missing else COVERED
+    else:
+        outcome = MISSING if missing else UNKNOWN_RESULT
     active.note(node, form, name, outcome)
 
 

@@ -41,6 +41,11 @@ _ELEMENTWISE = {
     "softsign", "logsigmoid", "softmin", "group_norm", "instance_norm", "batch_norm", "rms_norm",
     "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
 }
+# elementwise ops whose result is a float even for integer or bool inputs
+_FLOAT_RESULT = {"exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "logit", "log1p", "expm1", "erf", "reciprocal",
+                 "softsign"}
+# two-operand arithmetic spelled as a method (the other operand's keyword): broadcast and promoted as the operator
+_ARITHMETIC = {"mul": "other", "add": "other", "sub": "other", "pow": "exponent", "clamp_min": "min", "clamp_max": "max"}
 TRUE_DIVISION = {"div", "divide", "true_divide"}  # in-place forms raise on integer tensors
 _KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "detach_", "pin_memory", "coalesce"}
 # Ops that move values without changing shape, dtype or what they index (rolled or flipped ids are ids).
@@ -705,9 +710,16 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return TensorVal(t.shape, t.dtype, t.domain)
     if name in TRUE_DIVISION and kwargs.get("rounding_mode") in (None, Literal(None)):
         return binary(t, _arg(args, kwargs, 0, "other"), "/")
+    if name in _ARITHMETIC and (args or _ARITHMETIC[name] in kwargs) and (len(args) <= 1 or name in ("add", "sub")):
+        # x.mul(y) broadcasts like x * y, and ids.mul(0.5) is float
+        return binary(t, _arg(args, kwargs, 0, _ARITHMETIC[name]), "*")
     if name in _ELEMENTWISE:
-        return TensorVal(t.shape, t.dtype if name not in ("log_softmax", "softmax") or t.dtype in FLOAT_DTYPES else None,
-                         non_negative=name in NON_NEGATIVE)
+        dtype = t.dtype if name not in ("log_softmax", "softmax") or t.dtype in FLOAT_DTYPES else None
+        if name in _FLOAT_RESULT and dtype is not None and dtype not in FLOAT_DTYPES:
+            dtype = "float32"  # torch.exp(ids): integers and bools give the default float dtype
+        elif name == "square" and dtype == "bool":
+            dtype = "int64"
+        return TensorVal(t.shape, dtype, non_negative=name in NON_NEGATIVE)
     if name in _REDUCE:
         return reduce(t, args, kwargs, name=name)
     if name in _COMPARISONS and len(args) == 1 and not kwargs:
