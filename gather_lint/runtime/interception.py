@@ -796,7 +796,7 @@ def _places() -> List[Tuple[object, str, Callable]]:
 def _module_call(original):
     """Every module call: one with ids and an attention mask of their shape remembers the mask (GL024)."""
     def __call__(self, *args, **kwargs):
-        if _stack and (kwargs or len(args) > 1) and not _busy:
+        if _stack and (kwargs or len(args) > 1) and not _busy and not torch.compiler.is_compiling():
             padding_checks.note_module_call(self, args, kwargs)
         return original(self, *args, **kwargs)
 
