@@ -211,6 +211,18 @@ last = h[:, -1]
     assert torch.allclose(scope["last"][0], scope["alone"][0], atol=1e-6)
 
 
+def test_a_loop_over_the_steps_reads_padding_on_purpose_and_is_silent():
+    """A decoder stepping through every position (`h[:, t]`) reads the padded steps too, to mask them later."""
+    scope = assert_silent(PADDED_BY_EMBEDDING + """
+h = model(ids)
+real = (ids != 0).float()
+total = torch.zeros(3, 6)
+for t in range(ids.size(1)):
+    total = total + h[:, t] * real[:, t:t + 1]
+""")
+    assert torch.allclose(scope["total"][1], scope["h"][1, :2].sum(0))
+
+
 def test_pad_id_inside_a_row_is_not_padding_at_one_end():
     """A token equal to padding_idx in the middle of a row: the batch is not padded at one end, no evidence."""
     assert_silent(PADDED_BY_EMBEDDING + """

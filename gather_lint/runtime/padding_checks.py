@@ -7,7 +7,8 @@ What marks positions as padding, remembered as it is seen (weakly, the latest fe
   `attention_mask` or `input_mask`, holding only 0 and 1): the positions where it is 0.
 Only a batch whose padding sits at one end of every row (all rows right-padded, or all left-padded) counts.
 
-The reads: `h[:, p]` / `h[:, p, :]`, `h[rows, pos]` with rows `arange(B)`, and `h.gather(1, pos)` with one
+The reads: `h[:, -k]` / `h[:, -k, :]` (counted from the end: a loop's `h[:, t]` reads every step on purpose),
+`h[rows, pos]` with rows `arange(B)`, and `h.gather(1, pos)` with one
 position per row, of a floating [B, T, ...] tensor (a model's states, logits, rewards) whose first two sizes
 are the batch's. A row is reported when the position read is padding while the row has real positions: the
 last position of a right-padded batch, `lengths` as the index (one past the last real token), `mask.sum(1) - 1`
@@ -202,8 +203,11 @@ def _whole(k) -> bool:
 
 def position_read(x, key, level: str) -> Optional[Violation]:
     """`h[:, p]` (and `h[:, p, :]`) on a batch's states: the same position for every row."""
-    if not SOURCES or len(key) < 2 or type(key[1]) is not int or not _whole(key[0]) or not _readable_states(x, level):
+    if not SOURCES or len(key) < 2 or type(key[1]) is not int or key[1] >= 0 or not _whole(key[0]) \
+            or not _readable_states(x, level):
         return None  # the key's form first: most subscripts are something else, and it costs no tensor access
+    # only a position counted from the end: `h[:, t]` with t from a loop over the steps reads padding on
+    # purpose (masked later), while `h[:, -1]` says "each row's last token", which padding makes untrue
     position = _key_position(key, x.shape[1])
     if position is None:
         return None
