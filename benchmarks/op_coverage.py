@@ -2,7 +2,7 @@
 entry in the op table (an entry that ran may still find the result unknown, `x.dim()` of an unknown shape:
 that count is shown apart).
 
-    python benchmarks/op_coverage.py [TREE ...] [--top N]
+    python benchmarks/op_coverage.py [TREE ...] [--top N] [--unknown]
 
 Default tree: `corpus/transformers`. Each file is linted as the CLI lints it, with the interpreter's census
 on (gather_lint/static/op_census.py), so "the calls the analysis sees" are exactly those it evaluates: calls
@@ -71,7 +71,8 @@ def census_of(tree: str) -> Tuple[Dict[tuple, str], int, float]:
     return census.sites, len(files), time.perf_counter() - started
 
 
-def table(tree: str, sites: Dict[tuple, str], names: Dict[str, Set[str]], files: int, seconds: float, top: int) -> str:
+def table(tree: str, sites: Dict[tuple, str], names: Dict[str, Set[str]], files: int, seconds: float, top: int,
+          unknown_too: bool = False) -> str:
     counted = {key: outcome for key, outcome in sites.items() if key[4] in names[key[3]]}
     outcomes = Counter(counted.values())
     valued, unknown, missing = (outcomes[k] for k in (op_census.COVERED, op_census.UNKNOWN_RESULT, op_census.MISSING))
@@ -84,10 +85,12 @@ def table(tree: str, sites: Dict[tuple, str], names: Dict[str, Set[str]], files:
     for form in ("torch", "F", "method"):
         c = by_form[(form, op_census.COVERED)] + by_form[(form, op_census.UNKNOWN_RESULT)]
         lines.append(f"    {form:<7} {c:>6}/{c + by_form[(form, op_census.MISSING)]:<6}")
-    absent = Counter(_label(key) for key, outcome in counted.items() if outcome == op_census.MISSING)
-    if absent:
-        lines.append(f"  top missing ops (of {len(absent)}):")
-        lines.extend(f"    {count:>6}  {name}" for name, count in absent.most_common(top))
+    shown = [(op_census.MISSING, "top missing ops")] + [(op_census.UNKNOWN_RESULT, "entries finding the result unknown")] * unknown_too
+    for outcome, title in shown:
+        found = Counter(_label(key) for key, got in counted.items() if got == outcome)
+        if found:
+            lines.append(f"  {title} (of {len(found)}):")
+            lines.extend(f"    {count:>6}  {name}" for name, count in found.most_common(top))
     return "\n".join(lines)
 
 
@@ -100,6 +103,7 @@ def main(argv: Iterable[str] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("trees", nargs="*", default=[DEFAULT_TREE])
     parser.add_argument("--top", type=int, default=25, help="missing ops listed per tree (default 25)")
+    parser.add_argument("--unknown", action="store_true", help="also list the ops whose entry found the result unknown")
     args = parser.parse_args(list(argv) if argv is not None else None)
     names = op_names()
     for tree in args.trees:
@@ -108,7 +112,7 @@ def main(argv: Iterable[str] = None) -> int:
             return 2
     for tree in args.trees:
         sites, files, seconds = census_of(tree)
-        print(table(tree, sites, names, files, seconds, args.top))
+        print(table(tree, sites, names, files, seconds, args.top, args.unknown))
     return 0
 
 
