@@ -241,3 +241,71 @@ def test_zeros_buffer_filled_in_forward_is_still_reported(torch):
     assert not torch.allclose(scope["out"], summed)  # a repeated row kept one value, not their sum
     assert codes(LOCAL_BUFFER_FILLED_IN_FORWARD) == ["GL013"]
     assert codes(ATTRIBUTE_BUFFER_REMADE_IN_FORWARD) == ["GL013"]
+
+
+# A kernel test's brute-force reference reads the top-k rows of each token, whose back half is padded
+# with -1, at the positions a list keeps only where the entry is not -1: no -1 reaches index_select.
+# Two loops of the test each build their own list.
+ROWS_AT_KEPT_POSITIONS = """
+import torch
+
+def brute_force(table, num_tokens, topk, lengths):
+    idx = torch.randint(0, table.shape[0], (num_tokens, topk))
+    idx[:, topk // 2:] = -1
+    sums = torch.zeros(num_tokens)
+    for t in range(num_tokens):
+        L = int(lengths[t].item())
+        cols = idx[t]
+        valid_cols = [k for k in range(topk) if k < L and int(cols[k].item()) >= 0]
+        if not valid_cols:
+            continue
+        rows = table.index_select(0, cols[torch.tensor(valid_cols)].long())
+        sums[t] = rows.sum()
+    maxes = torch.zeros(num_tokens)
+    for t in range(num_tokens):
+        cols = idx[t]
+        valid_cols = [k for k in range(topk) if cols[k] != -1]
+        keep = torch.tensor(valid_cols)
+        maxes[t] = table.index_select(0, cols[keep]).max()
+    return idx, sums, maxes
+
+if __name__ == "__main__":
+    table = torch.randn(40, 3)
+    lengths = torch.tensor([3, 8, 8, 1])
+    idx, sums, maxes = brute_force(table, 4, 8, lengths)
+    for t in range(4):
+        kept = [int(c) for c in idx[t, :int(lengths[t])] if c >= 0]
+        assert torch.allclose(sums[t], table[kept].sum())
+"""
+
+# the list keeps positions by their number only: a length past the unpadded half reaches a -1
+ROWS_AT_COUNTED_POSITIONS = """
+import torch
+
+def brute_force(table, num_tokens, topk, lengths):
+    idx = torch.randint(0, table.shape[0], (num_tokens, topk))
+    idx[:, topk // 2:] = -1
+    sums = torch.zeros(num_tokens)
+    for t in range(num_tokens):
+        L = int(lengths[t].item())
+        cols = idx[t]
+        valid_cols = [k for k in range(topk) if k < L]
+        if not valid_cols:
+            continue
+        rows = table.index_select(0, cols[torch.tensor(valid_cols)].long())
+        sums[t] = rows.sum()
+    return sums
+"""
+
+
+def test_positions_kept_where_the_entry_is_not_padding_are_silent(torch):
+    run_snippet(ROWS_AT_KEPT_POSITIONS)
+    assert codes(ROWS_AT_KEPT_POSITIONS) == []
+
+
+def test_positions_kept_by_number_only_are_still_reported(torch):
+    scope = run_snippet(ROWS_AT_COUNTED_POSITIONS)
+    scope["brute_force"](torch.randn(40, 3), 2, 8, torch.tensor([4, 2]))  # within the unpadded half
+    with pytest.raises(IndexError, match="out of range"):
+        scope["brute_force"](torch.randn(40, 3), 2, 8, torch.tensor([6, 2]))
+    assert codes(ROWS_AT_COUNTED_POSITIONS) == ["GL011"]

@@ -9,7 +9,7 @@ from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import binding_kinds, written_text
 from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
-from . import dict_comprehensions, element_reads, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
+from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -152,6 +152,7 @@ class ExpressionMixin:
             picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
             picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
+            picked = filtered_positions.after(self, node, picked)  # GL011: cols[tensor(kept non-padding positions)]
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
