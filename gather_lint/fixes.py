@@ -8,6 +8,7 @@ import difflib
 import os
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
+from . import api
 from .findings import Finding
 from .rules import RULES_BY_CODE
 
@@ -50,9 +51,7 @@ def apply(text: str, findings: Sequence[Finding], unsafe: bool = False,
     except ImportError as exc:  # libcst is a declared dependency, but a --no-deps install lacks it
         raise FixesUnavailable(f"fixing needs libcst ({exc}); install it with `pip install libcst`") from None
     if lint is None:
-        from .api import lint_text
-
-        lint = lambda candidate: lint_text(candidate).findings  # noqa: E731
+        lint = lambda candidate: api.lint_text(candidate).findings  # noqa: E731
     return engine.apply(text, findings, lint,
                         lambda found: applicable([f for f in found if where is None or where(f)], unsafe))
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from ..dims import Shape
+from . import tensor_ops
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
 
 NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
@@ -46,8 +47,6 @@ class Flatten:
     end: int = -1
 
     def apply(self, x) -> Optional[TensorVal]:
-        from . import tensor_ops
-
         if not isinstance(x, TensorVal):
             return None
         return tensor_ops.apply_method("flatten", x, [DimVal(self.start), DimVal(self.end)], {}, "")
@@ -263,9 +262,7 @@ def linear(x, weight) -> Optional[TensorVal]:
 
 def _layer_list(layers) -> Optional[LayerList]:
     """A ModuleList from a comprehension of layers, or from a literal list of one and the same layer."""
-    from .tensor_ops import Repeated  # tensor_ops does not import this module, but keep the load order loose
-
-    if isinstance(layers, Repeated) and (is_layer(layers.element) or isinstance(layers.element, InstanceVal)):
+    if isinstance(layers, tensor_ops.Repeated) and (is_layer(layers.element) or isinstance(layers.element, InstanceVal)):
         return LayerList(layers.element)
     if isinstance(layers, SeqVal) and layers.items and all(item == layers.items[0] for item in layers.items) \
             and (is_layer(layers.items[0]) or isinstance(layers.items[0], InstanceVal)):
