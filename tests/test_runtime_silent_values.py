@@ -271,6 +271,17 @@ out = end_rewards(rewards, attention_mask.sum(1).clamp(max=5))
         in text and "the attention_mask [3, 6] passed to Scorer" in text
 
 
+def test_mask_passed_by_keyword_marks_padding_too():
+    program = MASKED_MODEL + """
+ids = torch.tensor([[3, 9, 4, 12], [5, 1, 0, 0]])  # a batch of other sizes, seen through keywords only
+scores = model(input_ids=ids, attention_mask=(ids != 0))
+out = end_rewards(scores, torch.tensor([3, 3]))
+"""
+    plain, scope, warning = reported_once(program, "GL024")
+    assert plain["out"][1] != plain["scores"][1, 1]  # torch: row 1 read at a pad, not at its last token
+    assert "row 1 at position 3" in str(warning.message) and "attention_mask [2, 4]" in str(warning.message)
+
+
 def test_last_real_position_from_the_mask_is_silent():
     scope = assert_silent(MASKED_MODEL + """
 out = end_rewards(rewards, attention_mask.sum(1) - 1)
