@@ -108,7 +108,9 @@ def test_the_package_has_no_import_circle():
     assert len(graph) > 100  # the whole package was read
     found = circles(graph)
     assert not found, "import circles:\n" + "\n".join(
-        f"  {len(c)} modules: {', '.join(c)}\n    e.g. {' -> '.join(a_cycle(graph, c))}" for c in found)
+        f"  {len(c)} modules: {', '.join(c)}\n    e.g. {' -> '.join(a_cycle(graph, c))}" for c in found) + \
+        "\nmove the shared piece into a module both sides import; inside gather_lint.runtime, whose __init__ " \
+        "imports its modules, import a sibling by module path (`import gather_lint.runtime.values as values`)"
 
 
 def test_a_circle_is_found_and_named(tmp_path):
