@@ -294,3 +294,17 @@ def test_a_reduction_assigned_before_a_loop_that_reassigns_it_is_not_blamed(tmp_
     with checked(), pytest.raises(RuntimeError) as caught:
         _run_file(tmp_path, program)
     assert not isinstance(caught.value, GatherLintError)
+
+
+def test_an_explanation_that_fails_itself_leaves_torchs_error_as_it_is(monkeypatch):
+    from gather_lint.runtime import one_hot_checks
+
+    def broken(*args):
+        raise ZeroDivisionError("a bug in the explanation")
+
+    monkeypatch.setattr(one_hot_checks, "rejected", broken)
+    bug = CASES["one_hot class past num_classes"][0]
+    torch_error = _plain_error(bug)
+    with checked(), pytest.raises(RuntimeError) as caught:
+        run_snippet(SETUP + bug)
+    assert not isinstance(caught.value, GatherLintError) and str(caught.value) == str(torch_error)
