@@ -17,7 +17,8 @@ from ..contract import Domain, sizes_by_name
 from ..rules import check
 from ..dims import Shape, normalize_dim, value
 from .calls import value_facts
-from .interp_helpers import _carry, _einops_groups, _is_float, _literal_ints, _literal_shape, _made_float, _negative, _size_args, _with_sentinel
+from .interp_helpers import _carry, _einops_groups, _is_float, _literal_shape, _made_float, _negative, _size_args, _with_sentinel, \
+    padding_of_literal
 from .modules import InstanceVal
 from .numpy_values import ArrayVal
 from .sites import bind_call, build_site, resolve_op, result_of
@@ -726,9 +727,9 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
             guess = "int64" if shape is not None else None
         made = TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
         if shape is not None and guess == "int64":
-            negatives = [v for v in _literal_ints(node.args[0]) if v < 0]
-            if negatives:
-                return _with_sentinel(made, min(negatives), node.lineno)
+            padding = padding_of_literal(node.args[0])  # not a lone -1 among positions (`[0, -1]`)
+            if padding is not None:
+                return _with_sentinel(made, padding, node.lineno)
         return made
     return None
 

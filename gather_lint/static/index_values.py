@@ -34,7 +34,7 @@ _PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
 
 @file_test
 def spelled_in(text: str) -> bool:
-    if _negative_fill(text) or _clamp_write(text):
+    if _negative_fill(text) or _clamp_write(text) or _negative_literal(text):
         return True
     # a `.clamp(max=n)` is checked only in files that name an op: beside every embedding it costs too much
     return ("Embedding(" in text or "embedding(" in text) and _negative_pad(text)
@@ -44,6 +44,21 @@ def _negative_fill(text: str) -> bool:
     if _NEGATIVE_ARGUMENT.search(text) is None:
         return False  # most files: no `, -1` anywhere, and `full` (fully, full_attention) is everywhere
     return any(_FILL_CALL.match(text, at) for needle in ("full", "where(") for at in positions(text, needle))
+
+
+# `torch.tensor([[1, 2, -1], ...])`: a literal index table padded with a negative entry
+_NEGATIVE_ENTRY = re.compile(r"[\[,(]\s*-\d+\s*[\],)]")
+
+
+def _negative_literal(text: str) -> bool:
+    """A tensor written out with a negative entry (the values analysis reads each literal's entries)."""
+    if _NEGATIVE_ARGUMENT.search(text) is None:
+        return False
+    for at in positions(text, "tensor(["):
+        end = text.find(")", at)
+        if _NEGATIVE_ENTRY.search(text, at + 7, end if end != -1 else len(text)):
+            return True
+    return False
 
 
 def _line_around(text: str, at: int):

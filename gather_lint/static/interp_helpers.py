@@ -174,6 +174,41 @@ def _literal_ints(node):
             yield -n.operand.value
 
 
+def padding_of_literal(node) -> Optional[int]:
+    """The negative value a written-out int table pads with: the trailing run of its rows (`[[1, 2, -1],
+    [3, -1, -1]]`), a negative that a flat list repeats (`[4, 7, -1, -1]`) or is made of (`[-1]`, appended to
+    positions as a spare slot). A lone negative among
+    positions (`[0, -1]`: the first and the last) counts from the end on purpose: None."""
+    rows = node.elts if isinstance(node, (ast.List, ast.Tuple)) else ()
+    if rows and all(isinstance(row, (ast.List, ast.Tuple)) for row in rows):
+        found = set()
+        for row in rows:
+            entries = [_int_entry(e) for e in row.elts]
+            if None in entries:
+                return None
+            tail = len(entries)
+            while tail and entries[tail - 1] < 0:
+                tail -= 1
+            if any(v < 0 for v in entries[:tail]):
+                return None  # a negative between positions: not a pad at the row's end
+            found.update(entries[tail:])
+        return found.pop() if len(found) == 1 else None
+    negatives = list(_literal_ints(node))
+    if len(set(negatives)) != 1:
+        return None
+    only = isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == len(negatives)  # `[-1]`: an appended slot
+    return negatives[0] if only or len(negatives) >= 2 else None
+
+
+def _int_entry(node) -> Optional[int]:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_entry(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
 def _literal_shape(node):
     """Shape and dtype of a nested list literal: `[[1, 2], [3, 4]]` is [2, 2] int64."""
     if isinstance(node, (ast.List, ast.Tuple)):
