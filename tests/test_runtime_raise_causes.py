@@ -308,3 +308,10 @@ def test_an_explanation_that_fails_itself_leaves_torchs_error_as_it_is(monkeypat
     with checked(), pytest.raises(RuntimeError) as caught:
         run_snippet(SETUP + bug)
     assert not isinstance(caught.value, GatherLintError) and str(caught.value) == str(torch_error)
+
+
+def test_a_row_read_from_a_reduction_is_not_taken_for_the_reduction(tmp_path):
+    program = "x = torch.randn(4, 4, 3)\nout = x.sum(-1)[0] - x\n"  # row 0 of the sums, [4], against [4, 4, 3]
+    with checked(), pytest.raises(RuntimeError) as caught:
+        _run_file(tmp_path, program)
+    assert not isinstance(caught.value, GatherLintError)

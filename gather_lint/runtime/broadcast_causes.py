@@ -28,6 +28,7 @@ _REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "logsumexp", "ma
                          "argmin", "nansum", "nanmean", "std", "var"})
 _KEEPDIM_AFTER_DIM = _REDUCTIONS - {"std", "var"}  # std/var take `unbiased` there
 _GATHERS = frozenset({"gather", "take_along_dim"})
+_PAIRS = frozenset({"max", "min", "median"})
 # calls and attributes that keep their receiver's shape: `x.sum(1).float()`, `x.max(1).values`
 _SAME_SHAPE = frozenset({"float", "double", "half", "bfloat16", "detach", "exp", "log", "abs", "sqrt", "clone",
                          "contiguous", "neg", "sigmoid", "relu", "tanh", "values", "indices"})
@@ -70,9 +71,9 @@ def _made_by(node: ast.AST, frame, text: str) -> Optional[Tuple[str, int, bool, 
             node = node.operand
         elif isinstance(node, ast.Attribute) and node.attr in _SAME_SHAPE:
             node = node.value
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and \
-                isinstance(node.slice, ast.Constant) and node.slice.value in (0, 1):
-            node = node.value  # `x.max(1)[0]`
+        elif isinstance(node, ast.Subscript) and _pair_of(node.value) and isinstance(node.slice, ast.Constant) \
+                and node.slice.value in (0, 1):
+            node = node.value  # `x.max(1)[0]`: the values of a (values, indices) pair
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SAME_SHAPE \
                 and not node.args and not node.keywords:
             node = node.func.value
@@ -82,6 +83,11 @@ def _made_by(node: ast.AST, frame, text: str) -> Optional[Tuple[str, int, bool, 
         else:
             return None
     return None
+
+
+def _pair_of(node: ast.AST) -> bool:
+    """A call that returns (values, indices) when given a dim: max, min, median."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PAIRS
 
 
 def _producer(call: ast.Call) -> Optional[Tuple[str, int, bool]]:
