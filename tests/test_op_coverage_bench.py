@@ -20,6 +20,7 @@ SOURCE = textwrap.dedent("""
         z = x.new(3)                      # no entry
         s = torch.istft(x, 4)             # no entry
         t = torch.sum(w, dim=1)           # w unknown: counted apart
+        k = F.kl_div(input=w, target=x)   # the same, by keyword
         u = F.softmax(x, dim=-1)
         for _ in range(3):
             v = x.new(3)                  # evaluated more than once: one site
@@ -48,6 +49,7 @@ def test_the_census_counts_each_evaluated_site_once(census):
     assert seen[("method", "new")] == op_census.MISSING
     assert seen[("torch", "istft")] == op_census.MISSING
     assert seen[("torch", "sum")] == op_census.UNKNOWN_INPUT
+    assert seen[("F", "kl_div")] == op_census.UNKNOWN_INPUT
     assert seen[("F", "softmax")] == op_census.COVERED
     assert seen[("torch", "gather")] == op_census.COVERED
     assert ("method", "dim") not in seen

@@ -73,6 +73,9 @@ CASES = [(name, f"{operand}.{name}()") for name in sorted(further_ops.FLOAT_VALU
     ("meshgrid", "torch.meshgrid([v, w, torch.randn(2)], indexing='ij')[2]"),
     ("hstack", "torch.hstack([v, w])"), ("hstack", "torch.hstack((x, i))"), ("hstack", "torch.hstack([x, x])"),
     ("vstack", "torch.vstack([v, v])"), ("vstack", "torch.vstack((x, x[:1]))"), ("row_stack", "torch.row_stack([v, v])"),
+    ("where_of_numbers", "torch.where(b, 1.0, 0.0)"), ("where_of_numbers", "torch.where(b, 1, 0)"),
+    ("where_of_numbers", "torch.where(b[0], 1, -0.5)"), ("where_of_numbers", "torch.where(x > 0, True, False)"),
+    ("where_of_numbers", "torch.where(b, 2, False)"),
     ("unbind", "torch.unbind(x, 1)[0]"), ("masked_fill", "torch.masked_fill(i, b, 0)"), ("clone", "torch.clone(h)"),
     ("quantile", "x.quantile(0.5)"), ("quantile", "torch.quantile(x, 0.9, dim=1)"),
     ("quantile", "x.quantile(torch.tensor([0.1, 0.9]), dim=0, keepdim=True)"), ("quantile", "x.quantile(0.5, 1, True)"),
@@ -187,7 +190,7 @@ def test_every_entry_states_a_shape_or_a_dtype_somewhere(compared):
     """No entry is checked vacuously: each states a whole shape in some case, and a dtype in some case
     (python_results' entries are checked below, on their own values)."""
     entries = set(further_ops.METHODS) | set(further_ops.FUNCTIONS) | set(functional_results.FUNCTIONS) | {
-        "nanmean", "unbind", "masked_fill", "clone", "matmul"}
+        "nanmean", "unbind", "masked_fill", "clone", "matmul", "where_of_numbers"}
     shaped = {entry for entry, _, said, _ in compared if said[0] is not None}
     typed = {entry for entry, _, said, _ in compared if said[1] is not None}
     exercised = {entry for entry, _, _, _ in compared}

@@ -363,7 +363,7 @@ class CallMixin:
     def _qualified_call(self, name: str, node: ast.Call, args: list, kwargs: dict):
         result = self._qualified_result(name, node, args, kwargs)
         if op_census.active is not None:  # benchmarks/op_coverage.py
-            op_census.function(node, name, args, result)
+            op_census.function(node, name, args, result, kwargs)
         return result
 
     def _qualified_result(self, name: str, node: ast.Call, args: list, kwargs: dict):
@@ -596,7 +596,7 @@ def _where(args, line: int, nodes=()):
         fill = next((_negative(a) for a in args[1:] if _negative(a) is not None), None)
         if fill is not None and any(a is None for a in args[1:]):  # where(pad, -1, ids): ids unknown, -1 certain
             return _with_sentinel(TensorVal(None), fill, line)
-        return None
+        return further_ops.where_of_numbers(*args)  # where(mask, 1.0, 0.0)
     shape = args[0].shape if isinstance(args[0], TensorVal) else None
     for t in tensors:
         shape = broadcast(shape, t.shape)

@@ -364,6 +364,20 @@ def searchsorted(args, kwargs):
     return TensorVal(Shape(()), "int32" if wide.value else "int64")
 
 
+def where_of_numbers(condition, a, b) -> Optional[TensorVal]:
+    """torch.where(mask, 1.0, 0.0): two Python numbers make a tensor of the condition's shape, float32 if
+    either is a float, int64 if either is an int, bool for two bools. None unless both are known numbers."""
+    from .scalars import is_float_number
+
+    kinds = ["float" if is_float_number(v) else ("bool" if isinstance(v, Literal) and isinstance(v.value, bool) else
+             ("int" if isinstance(v, DimVal) or isinstance(v, Literal) and isinstance(v.value, int) else None))
+             for v in (a, b)]
+    if None in kinds:
+        return None
+    dtype = "float32" if "float" in kinds else ("int64" if "int" in kinds else "bool")
+    return TensorVal(condition.shape if isinstance(condition, TensorVal) else None, dtype)
+
+
 def _cosine_similarity(args, kwargs):
     from .functional_results import cosine_similarity  # torch.cosine_similarity is F's
 

@@ -61,9 +61,9 @@ def site(node, method_form: bool, name: str, receiver) -> None:
         active.note(node, "method" if method_form else "torch", name, COVERED)
 
 
-def function(node, qualified: str, args: list, result) -> None:
-    """`torch.name(...)` / `F.name(...)`. A call whose first argument the analysis does not hold counts
-    apart (as a method on an unknown receiver is not counted): no entry could give its result."""
+def function(node, qualified: str, args: list, result, kwargs=None) -> None:
+    """`torch.name(...)` / `F.name(...)`. A call whose first argument (or `input=`) the analysis does not hold
+    counts apart (as a method on an unknown receiver is not counted): no entry could give its result."""
     if active is None:
         return
     module, _, name = qualified.rpartition(".")
@@ -73,7 +73,7 @@ def function(node, qualified: str, args: list, result) -> None:
     missing = active.no_entry(name)
     if result is not None:
         outcome = COVERED
-    elif args and not _held(args[0]):
+    elif args and not _held(args[0]) or not args and "input" in (kwargs or {}) and not _held(kwargs["input"]):
         outcome = UNKNOWN_INPUT
     else:
         outcome = MISSING if missing else UNKNOWN_RESULT
