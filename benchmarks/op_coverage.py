@@ -85,7 +85,9 @@ def table(tree: str, sites: Dict[tuple, str], names: Dict[str, Set[str]], files:
     for form in ("torch", "F", "method"):
         c = by_form[(form, op_census.COVERED)] + by_form[(form, op_census.UNKNOWN_RESULT)]
         lines.append(f"    {form:<7} {c:>6}/{c + by_form[(form, op_census.MISSING)]:<6}")
-    shown = [(op_census.MISSING, "top missing ops")] + [(op_census.UNKNOWN_RESULT, "entries finding the result unknown")] * unknown_too
+    shown = [(op_census.MISSING, "top missing ops")]
+    if unknown_too:
+        shown.append((op_census.UNKNOWN_RESULT, "entries finding the result unknown"))
     for outcome, title in shown:
         found = Counter(_label(key) for key, got in counted.items() if got == outcome)
         if found:

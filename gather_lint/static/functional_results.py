@@ -175,7 +175,8 @@ def linear(args, kwargs):
 
 FUNCTIONS = {
     **{f"{kind}_pool{n}d": pooling(f"{kind.capitalize()}Pool{n}d") for kind in ("max", "avg") for n in (1, 2, 3)},
-    **{f"adaptive_{kind}_pool{n}d": pooling(f"Adaptive{kind.capitalize()}Pool{n}d") for kind in ("max", "avg") for n in (1, 2, 3)},
+    **{f"adaptive_{kind}_pool{n}d": pooling(f"Adaptive{kind.capitalize()}Pool{n}d")
+       for kind in ("max", "avg") for n in (1, 2, 3)},
     "linear": linear,
     **{name: reduced_loss(name) for name in list(_CLASS_LOSSES) + list(_PAIR_LOSSES)},
     "interpolate": interpolate, "upsample": interpolate, "grid_sample": grid_sample, "affine_grid": affine_grid,

@@ -384,4 +384,5 @@ def _cosine_similarity(args, kwargs):
     return cosine_similarity(args, kwargs)
 
 
-FUNCTIONS = {"searchsorted": searchsorted, "cosine_similarity": _cosine_similarity, "meshgrid": meshgrid, "hstack": stacked(0, 1, 1), "vstack": stacked(0, 0, 2), "row_stack": stacked(0, 0, 2)}
+FUNCTIONS = {"searchsorted": searchsorted, "cosine_similarity": _cosine_similarity, "meshgrid": meshgrid,
+             "hstack": stacked(0, 1, 1), "vstack": stacked(0, 0, 2), "row_stack": stacked(0, 0, 2)}
