@@ -309,3 +309,58 @@ def test_positions_kept_by_number_only_are_still_reported(torch):
     with pytest.raises(IndexError, match="out of range"):
         scope["brute_force"](torch.randn(40, 3), 2, 8, torch.tensor([6, 2]))
     assert codes(ROWS_AT_COUNTED_POSITIONS) == ["GL011"]
+
+
+# A dependency parser's Chu-Liu/Edmonds step contracts a cycle into one new node: -1 appended to the kept
+# positions reads the last row and column as that node's slot, and the code writes the slot's column
+# (s[:-1, -1]) and row (s[-1, :-1]) right after; the corner, where they meet, is a self-loop the
+# diagonal already holds at MIN.
+CONTRACT_CYCLE = """
+import torch
+
+MIN = -1e32
+
+def contract(s, cycle):
+    # s: [N, N] scores of dependent-head pairs
+    s = s.clone()
+    s.diagonal()[1:].fill_(MIN)
+    noncycle = torch.ones(len(s)).index_fill_(0, cycle, 0)
+    noncycle = torch.where(noncycle.gt(0))[0]
+    s_dep = s[noncycle][:, cycle]
+    deps = s_dep.argmax(1)
+    s_head = s[cycle][:, noncycle]
+    heads = s_head.argmax(0)
+    contracted = torch.cat((noncycle, torch.tensor([-1])))
+    s = s[contracted][:, contracted]
+    s[:-1, -1] = s_dep[range(len(deps)), deps]
+    s[-1, :-1] = s_head[heads, range(len(heads))]
+    return s
+
+if __name__ == "__main__":
+    scores = torch.randn(6, 6)
+    cycle = torch.tensor([2, 4])
+    out = contract(scores, cycle)
+    s = scores.clone()
+    s.diagonal()[1:].fill_(MIN)
+    kept = [0, 1, 3, 5]
+    expected = torch.full((5, 5), MIN)
+    expected[:4, :4] = s[kept][:, kept]
+    expected[:4, 4] = s[kept][:, [2, 4]].max(1).values
+    expected[4, :4] = s[[2, 4]][:, kept].max(0).values
+    assert torch.equal(out, expected)
+"""
+
+
+def test_cycle_slot_written_but_its_corner_is_silent(torch):
+    run_snippet(CONTRACT_CYCLE)
+    assert codes(CONTRACT_CYCLE) == []
+
+
+def test_cycle_slot_whose_row_is_not_written_is_still_reported(torch):
+    column_only = CONTRACT_CYCLE.replace("    s[-1, :-1] = s_head[heads, range(len(heads))]\n", "")
+    scope = run_snippet(column_only.split('if __name__')[0])
+    scores, cycle = torch.randn(6, 6), torch.tensor([2, 4])
+    out = scope["contract"](scores, cycle)
+    scores.diagonal()[1:].fill_(scope["MIN"])
+    assert torch.equal(out[-1, :-1], scores[5, [0, 1, 3, 5]])  # the slot's row silently holds the last node's
+    assert codes(column_only) == ["GL010"]

@@ -173,9 +173,15 @@ def _full(node: ast.AST) -> bool:
 
 
 def _last_on(key: ast.AST, axis: int) -> bool:
-    """`[-1]`, `[-1, :]` for axis 0; `[:, -1]` for axis 1: the last position along `axis`."""
+    """`[-1]`, `[-1, :]` for axis 0; `[:, -1]` for axis 1: the last position along `axis`. `[:-1, -1]` too,
+    as `[-1, :-1]` is for axis 0: the slot's column but the corner, where it meets the slot's row."""
     items = key.elts if isinstance(key, ast.Tuple) else [key]
-    return len(items) > axis and literal_int(items[axis]) == -1 and all(_full(k) for k in items[:axis])
+    return len(items) > axis and literal_int(items[axis]) == -1 \
+        and all(_full(k) or _all_but_last(k) for k in items[:axis])
+
+
+def _all_but_last(node: ast.AST) -> bool:
+    return isinstance(node, ast.Slice) and node.lower is None and node.step is None and literal_int(node.upper) == -1
 
 
 def _written_next(body: List[ast.stmt], start: int, name: str, axis: int) -> bool:
