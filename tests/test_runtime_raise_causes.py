@@ -58,7 +58,8 @@ CASES = {
     "cross_entropy padding -1 not ignored": (
         "logits, y = torch.randn(4, 3), torch.tensor([0, 1, -1, 2])\nloss = F.cross_entropy(logits, y)\n",
         "GL011", ["first bad value -1 at target[2]", "`ignore_index=-1`"],
-        "logits, y = torch.randn(4, 3), torch.tensor([0, 1, -1, 2])\nloss = F.cross_entropy(logits, y, ignore_index=-1)\n"),
+        "logits, y = torch.randn(4, 3), torch.tensor([0, 1, -1, 2])\n"
+        "loss = F.cross_entropy(logits, y, ignore_index=-1)\n"),
     "nn.NLLLoss labels counted from 1": (
         "logp, y = torch.randn(4, 3).log_softmax(1), torch.tensor([1, 2, 3, 3])\nloss = nn.NLLLoss()(logp, y)\n",
         "GL011", ["span [1, 3]", "`target - 1`"],
@@ -70,7 +71,8 @@ CASES = {
     "cross_entropy target kept a trailing 1": (
         "logits, y = torch.randn(4, 3), torch.tensor([[0], [1], [2], [2]])\nloss = F.cross_entropy(logits, y)\n",
         "GL006", ["target [4, 1] kept a trailing 1", "target [4]", "`target.squeeze(1)`"],
-        "logits, y = torch.randn(4, 3), torch.tensor([[0], [1], [2], [2]])\nloss = F.cross_entropy(logits, y.squeeze(1))\n"),
+        "logits, y = torch.randn(4, 3), torch.tensor([[0], [1], [2], [2]])\n"
+        "loss = F.cross_entropy(logits, y.squeeze(1))\n"),
     "cross_entropy on flattened scores with a [B, T] target": (
         "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\n"
         "loss = F.cross_entropy(logits.reshape(-1, 7), tokens)\n",
@@ -79,7 +81,8 @@ CASES = {
         "loss = F.cross_entropy(logits.reshape(-1, 7), tokens.reshape(-1))\n"),
     "index_add_ source with self's other dim wrong": (
         "x = torch.zeros(5, 3)\nx.index_add_(0, torch.tensor([0, 1]), torch.ones(2, 4))\n",
-        "GL003", ["on dim 1 (4 vs 3)", "source must be [2, 3]: the index's 2 entries along dim 0, self's sizes elsewhere"],
+        "GL003", ["on dim 1 (4 vs 3)",
+                  "source must be [2, 3]: the index's 2 entries along dim 0, self's sizes elsewhere"],
         "x = torch.zeros(5, 3)\nx.index_add_(0, torch.tensor([0, 1]), torch.ones(2, 3))\n"),
     "index_copy_ source with a row per index missing": (
         "x = torch.zeros(5, 3)\nx.index_copy_(0, torch.tensor([0, 1, 4]), torch.ones(2, 3))\n",
@@ -92,7 +95,8 @@ CASES = {
     "index_fill_ with a 1-d value": (
         "x = torch.zeros(5, 3)\nx.index_fill_(0, torch.tensor([0, 1]), torch.tensor([1., 2.]))\n",
         "GL001", ["value [2] is a 1-d tensor", "index_copy_"],
-        "x = torch.zeros(5, 3)\nx.index_copy_(0, torch.tensor([0, 1]), torch.tensor([1., 2.]).unsqueeze(1).expand(2, 3))\n"),
+        "x = torch.zeros(5, 3)\n"
+        "x.index_copy_(0, torch.tensor([0, 1]), torch.tensor([1., 2.]).unsqueeze(1).expand(2, 3))\n"),
     "scatter_add_ of self into itself": (
         "x = torch.randn(4, 4)\nidx = torch.zeros(4, 4, dtype=torch.long)\nx.scatter_add_(1, idx, x)\n",
         "GL013", ["src is self itself", "`src.clone()`"],
@@ -106,7 +110,8 @@ CASES = {
         "GL013", ["input is out itself", "drop `out=`"],
         "x = torch.randn(4, 4)\nx = torch.gather(x, 1, torch.zeros(4, 4, dtype=torch.long))\n"),
     "scatter_ into an expanded view": (
-        "base = torch.zeros(4, 1)\nbuf = base.expand(4, 3)\nbuf.scatter_(1, torch.zeros(4, 1, dtype=torch.long), torch.ones(4, 1))\n",
+        "base = torch.zeros(4, 1)\nbuf = base.expand(4, 3)\n"
+        "buf.scatter_(1, torch.zeros(4, 1, dtype=torch.long), torch.ones(4, 1))\n",
         "GL013", ["self [4, 3] is an expand()ed view (stride 0 on dim 1)", "`.clone()`"],
         "base = torch.zeros(4, 1)\nbuf = base.expand(4, 3).clone()\n"
         "buf.scatter_(1, torch.zeros(4, 1, dtype=torch.long), torch.ones(4, 1))\n"),
@@ -125,7 +130,8 @@ VALID = {
     "nll_loss with a single sample": "loss = F.nll_loss(torch.randn(3).log_softmax(0), torch.tensor(2))\n",
     "scatter_add_ from another tensor": (
         "x = torch.zeros(4, 4)\nx.scatter_add_(1, torch.zeros(4, 4, dtype=torch.long), torch.ones(4, 4))\n"),
-    "index_fill_ with a 0-d tensor": "x = torch.zeros(5, 3)\nx.index_fill_(0, torch.tensor([0, 1]), torch.tensor(2.))\n",
+    "index_fill_ with a 0-d tensor": (
+        "x = torch.zeros(5, 3)\nx.index_fill_(0, torch.tensor([0, 1]), torch.tensor(2.))\n"),
     "scatter out of place with self as src": (
         "x = torch.randn(4, 4)\ny = x.scatter(1, torch.arange(4).flip(0).repeat(4, 1), x)\n"),
 }
@@ -213,7 +219,8 @@ ARITHMETIC = {
     "row totals assigned first, then divided": (
         "def shares(x):\n    totals = x.sum(-1)\n    return x / totals\n\nout = shares(torch.rand(4, 8))\n",
         "GL001", ["`totals` is [4]", "the sum over dim -1 (`x.sum(-1)`) dropped that dim", "`.unsqueeze(-1)`"],
-        "def shares(x):\n    totals = x.sum(-1)\n    return x / totals.unsqueeze(-1)\n\nout = shares(torch.rand(4, 8))\n"),
+        "def shares(x):\n    totals = x.sum(-1)\n    return x / totals.unsqueeze(-1)\n\n"
+        "out = shares(torch.rand(4, 8))\n"),
     "max values of each row": (
         "x = torch.randn(3, 5)\nout = x.max(1).values - x\n",
         "GL001", ["`x.max(1).values` is [3]", "the max over dim 1 (`x.max(1)`)"],
@@ -222,7 +229,8 @@ ARITHMETIC = {
         "def picked(logp, ids, mask):\n    lp = logp.gather(-1, ids.unsqueeze(-1))\n    return lp * mask\n\n"
         "out = picked(torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5)), torch.ones(2, 5))\n",
         "GL006", ["`lp` is [2, 5, 1]", "gather along dim -1", "`mask` [2, 5]", "`.squeeze(-1)` (giving [2, 5])"],
-        "def picked(logp, ids, mask):\n    lp = logp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)\n    return lp * mask\n\n"
+        "def picked(logp, ids, mask):\n    lp = logp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)\n"
+        "    return lp * mask\n\n"
         "out = picked(torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5)), torch.ones(2, 5))\n"),
     "keepdim total against a [B, T] mask": (
         "x, mask = torch.randn(2, 5, 7), torch.ones(2, 5)\ns = x.sum(-1, keepdim=True)\nout = s * mask\n",
@@ -234,7 +242,8 @@ ARITHMETIC_VALID = {
     "a reduction that broadcasts as meant": "x = torch.randn(4, 8)\nout = x - x.mean(0)\n",
     "a mismatch not made by a reduction": "a, b = torch.randn(4, 3), torch.randn(4)\nout = a + b.unsqueeze(1)\n",
     "a name reassigned later in the loop": (
-        "x = torch.randn(3, 5)\ns = x.sum(1, keepdim=True)\nfor _ in range(2):\n    out = x - s\n    s = x.sum(1, keepdim=True)\n"),
+        "x = torch.randn(3, 5)\ns = x.sum(1, keepdim=True)\nfor _ in range(2):\n    out = x - s\n"
+        "    s = x.sum(1, keepdim=True)\n"),
 }
 
 

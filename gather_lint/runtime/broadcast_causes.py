@@ -22,7 +22,8 @@ from ..rules import gl001_rank_mismatch as rank_rule
 from ..rules import gl006_missing_squeeze as kept_rule
 import gather_lint.runtime.operand_text as operand_text
 
-_MISMATCH = re.compile(r"The size of tensor a \(\d+\) must match the size of tensor b \(\d+\) at non-singleton dimension")
+_MISMATCH = re.compile(r"The size of tensor a \(\d+\) must match the size of tensor b \(\d+\) "
+                       r"at non-singleton dimension")
 # reductions whose dim comes first (method) or second (function), with keepdim as the next positional
 _REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "logsumexp", "max", "min", "median", "argmax",
                          "argmin", "nansum", "nanmean", "std", "var"})
@@ -160,8 +161,8 @@ def _explained(made, node, tensor, other_node, other, text: str) -> Optional[Vio
         return None
     return Violation(
         rank_rule.CODE, ERROR,
-        f"`{operand}` is {_shape(shape)}: the {name} over dim {dim}{_via(operand, call_text)} dropped that dim; against "
-        f"`{other_text}` {_shape(other_shape)}, {_met(shape, other_shape)}; keep the dim with "
+        f"`{operand}` is {_shape(shape)}: the {name} over dim {dim}{_via(operand, call_text)} dropped that dim; "
+        f"against `{other_text}` {_shape(other_shape)}, {_met(shape, other_shape)}; keep the dim with "
         f"`keepdim=True` (giving {_shape(fixed)}), or `.unsqueeze({dim})` the {name}")
 
 
@@ -196,8 +197,9 @@ _TREES: dict = {}  # (filename, its text) -> parsed module
 
 
 def _assigned(name: str, frame) -> Optional[Tuple[ast.AST, str]]:
-    """(the value, the file's text) last assigned to `name` before the running line in the frame's own function (not in a
-    nested one); None when there is none, or when a loop around the line assigns it again further down."""
+    """(the value, the file's text) last assigned to `name` before the running line in the frame's own
+    function (not in a nested one); None when there is none, or when a loop around the line assigns it again
+    further down."""
     scope, source = _scope(frame)
     if scope is None:
         return None
