@@ -331,12 +331,35 @@ def value_facts(value):
     return TensorVal(None, value.dtype, kept) if value.dtype is not None or kept is not None else None
 
 
+def share_sizes(env: dict, names) -> None:
+    """A size one argument gives a declared name holds for that name in every parameter: `labels: "b n"`
+    called with [1, 10] makes `logits: "b n v"` [1, 10, v] too, though its own argument said nothing. One
+    name is one dim (Sym equality is by name); a fact without its size would read as another size."""
+    sizes: dict = {}
+    for name in names:
+        shape = getattr(env.get(name), "shape", None)
+        for d in shape.dims if shape is not None else ():
+            if isinstance(d, Sym) and d.size is not None:
+                sizes.setdefault(d.name, d.size)
+    if not sizes:
+        return
+    for name in names:
+        fact = env.get(name)
+        shape = getattr(fact, "shape", None)
+        if not isinstance(fact, TensorVal) or shape is None or not any(
+                isinstance(d, Sym) and d.size is None and d.name in sizes for d in shape.dims):
+            continue
+        dims = tuple(Sym(d.name, expr=d.expr, size=sizes[d.name]) if isinstance(d, Sym) and d.size is None
+                     and d.name in sizes else d for d in shape.dims)
+        env[name] = fact.with_(shape=Shape(dims, shape.variadic))
+
+
 def fill_gaps(declared, fact):
     """A parameter's own facts (annotation, docstring) win; the caller's fill what they leave open."""
     if fact is None:
         return declared
-    if declared is None:
-        return fact
+    if declared is None or isinstance(declared, InstanceVal) and isinstance(fact, InstanceVal):
+        return fact  # `critic: Critic` called with Critic(6, 4): the built instance knows its sizes
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
         if _cast_to_float(declared, fact):  # `LongTensor` in the docstring, but the caller's `.to(bf16)` is code
             declared = declared.with_(dtype=fact.dtype, domain=fact.domain)

@@ -11,6 +11,7 @@ from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES
 from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .modules import InstanceVal
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 
 
@@ -115,6 +116,8 @@ class DeclaredFactsMixin:
                 fact = DimVal(Sym(param.arg, expr=param.arg))
             if fact is None:
                 fact = python_annotations.sequence_of(param.annotation)  # `ids: list[int]`
+            if fact is None and param.annotation is not None and getattr(self, "module", None) is not None:
+                fact = _annotated_module(self.module.classes, param.annotation)  # `critic: Critic`
             self.env[param.arg] = fact
             if self.trace is not None and isinstance(fact, TensorVal):
                 self.trace.append((param.lineno, param.arg, fact))
@@ -143,6 +146,27 @@ class DeclaredFactsMixin:
         if head in TENSOR_TYPES:
             return TensorVal(None, TENSOR_TYPES[head], origin="annotation")
         return None
+
+
+def _annotated_module(classes: Dict[str, ast.ClassDef], annotation) -> Optional[InstanceVal]:
+    """`critic: Critic` with Critic an nn.Module class of this file: an instance built from arguments this
+    function does not see, so its forward runs on what __init__ builds without them (literal widths such as
+    `nn.Linear(hidden, 1)` included, sizes from the constructor's arguments unknown)."""
+    node = python_annotations.unquoted(annotation)
+    name = node.id if isinstance(node, ast.Name) else None
+    return InstanceVal(name, ()) if name in classes and _is_module_class(classes, name, set()) else None
+
+
+def _is_module_class(classes: Dict[str, ast.ClassDef], name: str, seen: set) -> bool:
+    """The class derives from nn.Module, directly or through classes of the file."""
+    if name in seen or name not in classes:
+        return False
+    seen.add(name)
+    for base in classes[name].bases:
+        base_name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", None)
+        if base_name == "Module" or _is_module_class(classes, base_name, seen):
+            return True
+    return False
 
 
 def _single_param_lines(params) -> set:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional
 
-from .calls import fill_gaps
+from .calls import fill_gaps, share_sizes
 from .comment_facts import CommentLines
 from .interp_helpers import _TERMINAL
 from . import closure_facts, global_facts, passed_columns
@@ -76,6 +76,8 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
             declared = self.env.get(name)
             self.env[name] = fill_gaps(declared, fact)  # the callee's own annotations win
             passed_columns.note(self, name, declared, self.env[name])
+        if caller_facts:
+            share_sizes(self.env, self.params)  # a declared name is one size in every parameter
         self.block(node.body)
 
     def block(self, body: List[ast.stmt]) -> bool:
