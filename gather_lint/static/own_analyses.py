@@ -27,7 +27,11 @@ _BOUND_TO = re.compile(r"(\w+)[ \t]*=[ \t]*(?:\w+\.)*$")
 _LITERAL_ARGUMENTS = re.compile(r"\([\d\s,.+\-]*\)")  # `()`, `(16, 4)`, `(0.1)`
 _ATTRIBUTE_CALL = re.compile(r"\.[ \t]*(\w+)[ \t]*\(")  # starts with a literal: the engine skips to each `.`
 _RECEIVERS = ("self", "cls", "super()")
-_NAME_BEFORE = re.compile(r"\b([A-Za-z_]\w*)[ \t]*$")  # `Ops` of `Ops.pick(`, read before the `.`  # `self.step(`, `cls.build(`, `super().forward(`
+# `Ops.pick(` read in the reversed text (one scan from each `(`, where a search back from each `.` for the
+# name before it tried every position of 64 characters): (method reversed, what stands between the name and
+# the `.` (spaces, and a line's end right before the `.`), name reversed, the character before the name)
+_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w+)[ \t]*\.(\n?[ \t]*)(\w+)(?=(.?))", re.DOTALL)
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")  # `Ops`, not `3` nor `é`
 
 
 class _Function:
@@ -59,12 +63,11 @@ class _Function:
         """(name, method) of the calls it makes through a bare name (`Ops.pick(`): a class's static or
         class method when the name is a class of the file."""
         if self._through is None:
-            text = self.text
             found = set()
-            for m in _ATTRIBUTE_CALL.finditer(text):
-                name = _NAME_BEFORE.search(text, max(0, m.start() - 64), m.start())
-                if name is not None and not text[name.start() - 1:name.start()] == ".":
-                    found.add((name.group(1), m.group(1)))
+            for method, spaces, name, before in _THROUGH_REVERSED.findall(self.text[::-1]):
+                # a name of at most 64 characters with its spaces, starting with a letter, not an attribute
+                if name[-1] in _NAME_START and len(name) + len(spaces) <= 64 and before != ".":
+                    found.add((name[::-1], method[::-1]))
             self._through = found
         return self._through
 
