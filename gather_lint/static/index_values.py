@@ -67,7 +67,14 @@ def _line_around(text: str, at: int):
     return start, len(text) if end == -1 else end
 
 
+# a `>` with a write by subscript after it on its line: what every _CLAMP_WRITE line holds (`] = ` alone is
+# on most lines of tensor code, and each hit cost a look at its line)
+_COMPARED_WRITE = re.compile(r">[^\n]*\] = ")
+
+
 def _clamp_write(text: str) -> bool:
+    if _COMPARED_WRITE.search(text) is None:
+        return False
     for at in positions(text, "] = "):
         start, end = _line_around(text, at)
         if ">" in text[start:at] and _CLAMP_WRITE.match(text[start:end]):
