@@ -139,6 +139,7 @@ def mentions_op(text: str) -> bool:
     """Whether a file (or block) can hold anything a rule looks at."""
     return names_an_op(text) or local_trigger(text) or index_values.spelled_in(text) or embedding_lookups.scripted(text) \
         or vocab_growth.spelled_in(text) or normalised_consumers.spelled_in(text) or _read_by_syntax(text) \
+        or bool(head_columns.width_one_attributes(text)) \
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
         or library_causal_lms.spelled_in(text) or table_mixtures.spelled_in(text) or padded_last_position.spelled_in(text) \
@@ -391,6 +392,7 @@ def _site_test(text: str) -> Callable[[str], bool]:
     tables = embedding_lookups.scripted(text)  # a script building lookup tables: its ids come from its driver
     scored = distribution_values.spelled_in(text)  # `dist.log_prob(v)`: the distribution is often built elsewhere
     heads = head_columns.scripted(text)  # a script with a width-1 head: where its output is used names no op
+    head_calls = head_columns.width_one_attributes(text) if not heads else frozenset()  # a library's: its callers
     sliced = table_slices.scripted(text)  # a script slicing a positional table to its input's length
     softmax_blocks = normalised_consumers.block_filter(text)  # a softmax and its reader are often in different blocks
     mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
@@ -398,7 +400,7 @@ def _site_test(text: str) -> Callable[[str], bool]:
     aliases = _op_aliases(text) if named else frozenset()  # `from torch import gather as g`: `g(...)` is a site
 
     def holds(chunk: str) -> bool:
-        return heads or (named and names_an_op(chunk)) or (aliases and text_scan.has_call(chunk, aliases)) \
+        return heads or (named and names_an_op(chunk)) or (head_calls and head_columns.calls_width_one(chunk, head_calls)) or (aliases and text_scan.has_call(chunk, aliases)) \
             or (valued and index_values.spelled_in(chunk)) or (tables and embedding_lookups.spelled_in(chunk)) \
             or (scored and "log_prob(" in chunk) \
             or (sliced and table_slices.spelled_in(chunk)) or (softmax_blocks is not None and softmax_blocks(chunk)) \

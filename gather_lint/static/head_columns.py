@@ -33,6 +33,21 @@ def scripted(text: str) -> bool:
             or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None) and script_drivers.is_script(text)
 
 
+# `self.value_head = nn.Linear(hidden, 1)`: an attribute holding a width-1 head (the class's own methods use it)
+_WIDTH_ONE_ATTRIBUTE = re.compile(r"self\.(\w+)[ \t]*=[ \t]*(?:nn\.|torch\.nn\.)?Linear\([^()]*,\s*1\s*[,)]")
+
+
+@file_test
+def width_one_attributes(text: str) -> frozenset:
+    """The attributes a file's classes bind to a width-1 linear head: in a library (no driver to read whole),
+    the methods calling `self.<name>(` are read, since where the column meets a per-row tensor names no op."""
+    return frozenset(_WIDTH_ONE_ATTRIBUTE.findall(text)) if "Linear(" in text else frozenset()
+
+
+def calls_width_one(chunk: str, attributes: frozenset) -> bool:
+    return any(f"self.{name}(" in chunk for name in attributes)
+
+
 class HeadMark:
     """`kept_at` of such a column: not a gather call, so nothing is reported or fixed where it is made."""
 
