@@ -400,7 +400,8 @@ def _site_test(text: str) -> Callable[[str], bool]:
     aliases = _op_aliases(text) if named else frozenset()  # `from torch import gather as g`: `g(...)` is a site
 
     def holds(chunk: str) -> bool:
-        return heads or (named and names_an_op(chunk)) or (head_calls and head_columns.calls_width_one(chunk, head_calls)) or (aliases and text_scan.has_call(chunk, aliases)) \
+        return heads or (named and names_an_op(chunk)) or (aliases and text_scan.has_call(chunk, aliases)) \
+            or (head_calls and head_columns.calls_width_one(chunk, head_calls)) \
             or (valued and index_values.spelled_in(chunk)) or (tables and embedding_lookups.spelled_in(chunk)) \
             or (scored and "log_prob(" in chunk) \
             or (sliced and table_slices.spelled_in(chunk)) or (softmax_blocks is not None and softmax_blocks(chunk)) \
