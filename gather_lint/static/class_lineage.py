@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List
 
+from . import tree_walk
 from .argument_binding import bind, number_defaults
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -106,7 +107,7 @@ def _rebound_classes(module) -> frozenset:
     found = getattr(module, "_rebound_classes", None)
     if found is None:
         found = frozenset(
-            name for node in ast.walk(module.tree) for name in (
+            name for node in tree_walk.all_nodes(module.tree) for name in (
                 (node.id,) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
                 else (node.arg,) if isinstance(node, ast.arg) else ())
             if name in module.classes)

@@ -30,7 +30,12 @@ def env_key(node: ast.AST) -> Optional[str]:
 
 
 def all_nodes(tree: ast.AST) -> List[ast.AST]:
-    """list(ast.walk(tree)), same nodes in the same (breadth-first) order."""
+    """list(ast.walk(tree)), same nodes in the same (breadth-first) order; a new list for each caller. The
+    nodes under `tree` are kept on it, so that the checks that each walk the same function (or statement)
+    share one walk: without `tree` itself, as a list holding its owner would be a cycle for the collector."""
+    below = getattr(tree, "_gather_lint_below", None)
+    if below is not None:
+        return [tree, *below]
     nodes = [tree]
     append, extend = nodes.append, nodes.extend
     i = 0
@@ -43,6 +48,7 @@ def all_nodes(tree: ast.AST) -> List[ast.AST]:
                 extend([v for v in value if isinstance(v, _AST)])
             elif isinstance(value, _AST):
                 append(value)
+    tree._gather_lint_below = nodes[1:]
     return nodes
 
 
