@@ -84,6 +84,13 @@ CASES = [(name, f"{operand}.{name}()") for name in sorted(further_ops.FLOAT_VALU
     ("masked_select", "x.masked_select(b)"), ("masked_select", "torch.masked_select(i, b)"),
     ("bernoulli", "torch.bernoulli(x.sigmoid())"), ("bernoulli", "d.sigmoid().bernoulli()"),
     ("expand_copy", "torch.expand_copy(v, (3, 5))"), ("expand_copy", "torch.expand_copy(x[:1], (2, -1))"),
+    ("addcmul", "torch.addcmul(x, x[:1], v[:4], value=0.5)"), ("addcmul", "i.addcmul(i, i)"),
+    ("addcdiv", "x[:1].addcdiv(x, d.float())"), ("addcdiv", "torch.addcdiv(v[:4], x, x)"),
+    ("maximum", "x.maximum(d)"), ("maximum", "torch.maximum(i, x[:1])"), ("minimum", "i.minimum(i[:, :1])"),
+    ("fmax", "torch.fmax(x, x[:1])"), ("fmin", "h.fmin(h)"), ("ravel", "a.ravel()"), ("ravel", "torch.ravel(i)"),
+    ("reshape_as", "v[:4].reshape_as(x[0])"), ("conj", "x.conj()"), ("conj", "torch.conj(i)"),
+    ("conj_physical", "x.conj_physical()"), ("resolve_conj", "d.resolve_conj()"), ("resolve_neg", "h.resolve_neg()"),
+    ("cumsum_", "x.clone().cumsum_(0)"), ("cumprod_", "i.clone().cumprod_(1)"),
     ("searchsorted", "torch.searchsorted(v.sort().values, 0.5)"),
     ("searchsorted", "torch.searchsorted(v.sort().values, 2, out_int32=True)"),
 ] + [(name, f"{operand}.{name}()") for name in ("exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "logit", "log1p",
@@ -237,6 +244,7 @@ def test_python_results_are_the_python_values_torch_gives(torch, dtype):
     assert python_results.numpy(three, [], {}) == ArrayVal(str(t.numpy().dtype))
     assert python_results.element_size(three, [], {}) == DimVal(t.element_size())
     assert python_results.is_floating_point(three, [], {}) == Literal(t.is_floating_point())
+    assert python_results.is_complex(three, [], {}) == Literal(t.is_complex())
     strides = python_results.stride(TensorVal(Shape((3, 1)), dtype), [], {})
     assert len(strides.items) == len(t.view(3, 1).stride())
 

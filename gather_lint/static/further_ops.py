@@ -24,7 +24,7 @@ FLOAT_VALUED_PAIRS = {"atan2", "arctan2", "xlogy", "copysign"}
 IN_PLACE = {"add_", "sub_", "mul_", "copy_", "masked_scatter_", "neg_", "abs_", "floor_", "ceil_", "round_",
             "trunc_", "sign_", "pow_", "remainder_", "fmod_", "clamp_min_", "clamp_max_", "bitwise_and_",
             "bitwise_or_", "bitwise_xor_", "logical_not_", "logical_and_", "logical_or_", "random_", "bernoulli_",
-            "addcmul_", "square_"}
+            "addcmul_", "square_", "cumsum_", "cumprod_"}
 # in-place ops that write floats: an integer receiver raises ("result type Float can't be cast to Long")
 FLOAT_IN_PLACE = {"div_", "sqrt_", "rsqrt_", "sin_", "cos_", "tanh_", "exponential_", "cauchy_", "log_normal_",
                   "geometric_", "reciprocal_", "lerp_", "addcdiv_", "log1p_", "expm1_"}
@@ -301,6 +301,29 @@ def masked_select(t: TensorVal, args, kwargs):
     return TensorVal(Shape((None,)), t.dtype)
 
 
+def addcmul(t: TensorVal, args, kwargs):
+    """addcmul / addcdiv(tensor1, tensor2, value=1): the three operands broadcast; one dtype kept (addcdiv
+    of integers is refused)."""
+    operands = [ops._arg(args, kwargs, 0, "tensor1"), ops._arg(args, kwargs, 1, "tensor2")]
+    if not all(isinstance(o, TensorVal) for o in operands):
+        return TensorVal(None, None)
+    shape = broadcast(broadcast(t.shape, operands[0].shape), operands[1].shape)
+    dtypes = {t.dtype} | {o.dtype for o in operands}
+    dtype = dtypes.pop() if len(dtypes) == 1 else None
+    return TensorVal(shape, dtype)
+
+
+def elementwise_pair(t: TensorVal, args, kwargs):
+    """maximum / minimum / fmax / fmin(other): broadcast and promoted as arithmetic."""
+    other = ops._arg(args, kwargs, 0, "other")
+    return ops.binary(t, other, "+") if isinstance(other, TensorVal) else TensorVal(None, None)
+
+
+def unchanged(t: TensorVal, args, kwargs):
+    """conj / resolve_conj / resolve_neg of a real tensor: the same shape and dtype."""
+    return TensorVal(t.shape, t.dtype)
+
+
 def bernoulli(t: TensorVal, args, kwargs):
     """bernoulli(p): 0s and 1s in p's shape and (float) dtype."""
     if args or kwargs:
@@ -318,6 +341,10 @@ METHODS = {
     "histc": histc, "bincount": bincount, "diff": diff, "where": where, "masked_scatter": masked_scatter,
     "lerp": lerp, "combinations": combinations, "quantile": quantile, "nanquantile": quantile, "cross": cross,
     "masked_select": masked_select, "bernoulli": bernoulli, "expand_copy": ops.expand,
+    "addcmul": addcmul, "addcdiv": addcmul, "maximum": elementwise_pair, "minimum": elementwise_pair,
+    "fmax": elementwise_pair, "fmin": elementwise_pair, "ravel": lambda t, args, kwargs: ops.flatten(t, [], {}),
+    "reshape_as": view_as, "conj": unchanged, "conj_physical": unchanged, "resolve_conj": unchanged,
+    "resolve_neg": unchanged,
 }
 ops.FURTHER_METHODS.update(METHODS)  # tensor_ops.apply_method falls back on them
 

@@ -63,6 +63,10 @@ def is_floating_point(t: TensorVal, args, kwargs):
     return Literal(t.dtype in _FLOATS) if t.dtype is not None else None
 
 
-METHODS = {"item": item, "tolist": tolist, "numpy": numpy, "element_size": element_size, "stride": stride,
+def is_complex(t: TensorVal, args, kwargs):
+    return Literal(t.dtype.startswith("complex")) if t.dtype is not None else None
+
+
+METHODS = {"is_complex": is_complex, "item": item, "tolist": tolist, "numpy": numpy, "element_size": element_size, "stride": stride,
            "is_floating_point": is_floating_point}
 tensor_ops.FURTHER_METHODS.update(METHODS)  # tensor_ops.apply_method falls back on them
