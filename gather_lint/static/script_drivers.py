@@ -7,8 +7,9 @@ Either way the driver is a caller with known sizes, and the file's checks treat 
 from __future__ import annotations
 
 import ast
+import bisect
 import re
-from typing import Iterable, Set
+from typing import Iterable, List, Set, Tuple
 
 from .text_scan import file_test
 
@@ -41,7 +42,30 @@ def drives(text: str, defined: Iterable[str]) -> bool:
     if not defined:
         return False
     # the lines joined: no name or call spans a line's end, so one findall reads what one per line read
-    return not defined.isdisjoint(_CALLED.findall("\n".join(_TOP_STATEMENT.findall("\n" + text))))
+    if defined.isdisjoint(_CALLED.findall("\n".join(_TOP_STATEMENT.findall("\n" + text)))):
+        return False  # most files and blocks: no column-0 line calls one
+    # a line of prose in a docstring is no statement (`Base classes ... PreTrainedTokenizerBase (host ...`)
+    text = "\n" + text
+    strings = _long_strings(text)
+    return any(not _inside(line.start(1), strings) for line in _TOP_STATEMENT.finditer(text)
+               if not defined.isdisjoint(_CALLED.findall(line.group(1))))
+
+
+# comments and string literals, in the order the tokenizer meets them: a quote inside a comment or inside
+# another string starts nothing
+_STRINGS = re.compile(r'#[^\n]*|"""(?:\\.|[^\\])*?"""|' r"'''(?:\\.|[^\\])*?'''"
+                      r'|"(?:\\.|[^"\\\n])*"' r"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
+
+
+def _long_strings(text: str) -> List[Tuple[int, int]]:
+    """(start, end) of each triple-quoted string of `text`, in order."""
+    return [m.span() for m in _STRINGS.finditer(text) if m.group().startswith(('"""', "'''"))]
+
+
+def _inside(at: int, spans: List[Tuple[int, int]]) -> bool:
+    """Whether position `at` lies within one of the (ordered, disjoint) spans."""
+    i = bisect.bisect_right(spans, (at, at)) - 1  # the last span starting at or before `at`
+    return i >= 0 and spans[i][0] < at < spans[i][1]
 
 
 def is_guard(node: ast.AST) -> bool:
