@@ -67,14 +67,28 @@ class Sequential:
 @dataclass(frozen=True)
 class Recurrent:
     """nn.GRU / nn.LSTM / nn.RNN: (output, state) with output = input's dims but the last, which
-    becomes hidden_size x directions, batch-first or not."""
+    becomes hidden_size x directions, batch-first or not; the state h_n is [num_layers x directions,
+    batch, hidden] whatever batch_first says ([num_layers x directions, hidden] unbatched), and LSTM's
+    is the pair (h_n, c_n)."""
 
     width: object  # hidden_size * num_directions
+    hidden: object = None  # hidden_size, when the state's shape is known
+    states: object = None  # num_layers * num_directions
+    batch_first: Optional[bool] = None  # None: not known
+    pair: bool = False  # LSTM: (h_n, c_n)
 
     def apply(self, x):
         if not isinstance(x, TensorVal) or x.shape is None or x.shape.variadic or len(x.shape.dims) not in (2, 3):
             return SeqVal((TensorVal(None, x.dtype if isinstance(x, TensorVal) else None), None))
-        return SeqVal((TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype), None))
+        return SeqVal((TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype), self._state(x)))
+
+    def _state(self, x: TensorVal):
+        dims = x.shape.dims
+        if self.hidden is None or self.states is None or (len(dims) == 3 and self.batch_first is None):
+            return None
+        batch = (dims[0] if self.batch_first else dims[1],) if len(dims) == 3 else ()
+        h_n = TensorVal(Shape((self.states,) + batch + (self.hidden,)), x.dtype)
+        return SeqVal((h_n, h_n)) if self.pair else h_n
 
 
 @dataclass(frozen=True)
@@ -225,10 +239,18 @@ def build(func: str, args: list, kwargs: dict):
     if func in ("GRU", "LSTM", "RNN"):
         hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
         both = kwargs.get("bidirectional", Literal(False))
-        if not isinstance(hidden, DimVal) or not isinstance(hidden.dim, int) or len(args) > 6 or "proj_size" in kwargs \
+        if not isinstance(hidden, DimVal) or hidden.dim is None or len(args) > 6 or "proj_size" in kwargs \
                 or not (isinstance(both, Literal) and isinstance(both.value, bool)):
             return None
-        return Recurrent(hidden.dim * (2 if both.value else 1))
+        directions = 2 if both.value else 1
+        if directions == 2 and not isinstance(hidden.dim, int):
+            return None  # hidden x 2 of a named size: no dim states it
+        layers = args[2] if len(args) > 2 else kwargs.get("num_layers", DimVal(1))
+        first = args[4] if len(args) > 4 else kwargs.get("batch_first", Literal(False))
+        states = layers.dim * directions if isinstance(layers, DimVal) and isinstance(layers.dim, int) else None
+        batch_first = first.value if isinstance(first, Literal) and isinstance(first.value, bool) else None
+        width = hidden.dim * directions if directions == 2 else hidden.dim  # a named size stays the name
+        return Recurrent(width, hidden.dim, states, batch_first, func == "LSTM")
     if func in ("GRUCell", "RNNCell", "LSTMCell"):
         hidden = args[1] if len(args) > 1 else kwargs.get("hidden_size")
         return Cell(hidden.dim if isinstance(hidden, DimVal) else None, func == "LSTMCell")
