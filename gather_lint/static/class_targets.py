@@ -16,6 +16,7 @@ from ..rules import gl008_index_dtype as index_dtype
 from ..dims import dim_text, must_equal, must_exceed, value
 from . import embedding_lookups, one_class_loss
 from .tensor_ops import as_int
+from .text_scan import file_test
 from .values import DimVal, TensorVal
 
 _IGNORE_INDEX_AT = 4  # cross_entropy / nll_loss(input, target, weight, size_average, ignore_index, ...)
@@ -81,9 +82,10 @@ _DTYPE_CUES = (".int()", "int32", ".short()", "int16", "int8", ".char()", ".floa
                "as_tensor(", "tensor([")
 
 
+@file_test
 def spelled_in(text: str) -> bool:
     """A class-id op beside a cast or a dtype that it may refuse: the blocks worth parsing for GL008 on
-    one_hot's ids and the losses' targets."""
+    one_hot's ids and the losses' targets. (Asked of the whole file by the prefilter and the block choice.)"""
     return any(call in text for call in _CLASS_ID_CALLS) and any(cue in text for cue in _DTYPE_CUES)
 
 
