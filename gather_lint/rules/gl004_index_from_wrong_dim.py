@@ -4,7 +4,8 @@ Token ids index the vocabulary dim; ``topk``/``argmax``/``argsort`` over dim k g
 dim k; ``randint(n, ...)`` gives values in ``[0, n)``. Gathering them along a different dim either
 raises ``index 41 is out of bounds for dimension 1 with size 5`` (a device-side assert on CUDA,
 reported far from the cause) or, when the values happen to fit, silently reads wrong entries.
-At run time the same mistake is GL004 where the runtime saw where the values came from (``topk``/``argmax``/
+Plain subscripts (``h_n[restore]``, positions of the batch used on the layers dim of an RNN state) are
+checked the same way. At run time the same mistake is GL004 where the runtime saw where the values came from (``topk``/``argmax``/
 ``sort`` results and their clones, ids an embedding looked up); other values past the dim are GL011, with a
 "did you mean dim=..." hint when they fit one other dim.
 
@@ -195,6 +196,20 @@ def violation(site: Site, origin: str, meant: str, want: int, certain_raise: boo
         f"{named(site.input)}, but {site.op.spelled}() uses them along dim={site.dim} (size {dim_text(here)}); "
         f"{effect}; use dim={suggested}",
         fix_dim=fix_dim,
+    )
+
+
+def subscript_message(text: str, shape, axis: int, key: str, domain, want: int, certain_raise: bool) -> Violation:
+    """`x[key]` whose key holds positions made for dim `want` of x, read along dim `axis` (plain indexing)."""
+    effect = ("torch raises IndexError (a device-side assert on CUDA)" if certain_raise else
+              "torch raises IndexError when a value exceeds that dim (a device-side assert on CUDA), and silently "
+              "reads the wrong entries when all values fit")
+    rows = ", ".join([":"] * want + [key])
+    return Violation(
+        CODE, SEVERITY,
+        f"`{key}` holds {domain.origin}, which index dim {want} ({dim_text(shape.dims[want])}) of `{text}` {shape}, "
+        f"but `{text}[...]` uses them along dim {axis} (size {dim_text(shape.dims[axis])}); {effect}; index dim "
+        f"{want} instead (`{text}[{rows}]`)",
     )
 
 

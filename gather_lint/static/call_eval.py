@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
-from . import declared_index_dtypes, sentinel_masks, shift_evidence, written_text
+from . import declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -73,13 +73,7 @@ class CallMixin:
                 args, kwargs = self._args(node)
                 return self._qualified_call(layer.name, node, args, unreduced_losses.called_with(layer, kwargs))
             if modules.is_layer(layer):
-                args, _ = self._args(node)
-                if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and isinstance(args[0], TensorVal):
-                    self._check_padding_lookup(node, node.args[0], args[0], f"{key}() (nn.Embedding)")
-                    index_values.check_lookup(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                    embedding_lookups.check(self, node, node.args[0], args[0], layer.first, f"`{key}` (nn.Embedding)")
-                return normalised_consumers.layer_output(self, layer, head_columns.mark(layer, node, layer.apply(args[0]))) \
-                    if len(args) == 1 or (args and modules.takes_state(layer)) else None
+                return self._apply_layer(layer, node, self._args(node)[0])
             if isinstance(layer, InstanceVal) and self.module is not None:
                 args, kwargs = self._args(node)
                 return self._call_instance(layer, node, args, kwargs)
@@ -275,18 +269,27 @@ class CallMixin:
     def _call_instance(self, target, node: ast.Call, args, kwargs):
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""
         if modules.is_layer(target):
-            if isinstance(target, LayerVal) and target.kind == "Embedding" and len(args) == 1 and node.args:
-                what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
-                index_values.check_lookup(self, node, node.args[0], args[0], target.first, what)
-                embedding_lookups.check(self, node, node.args[0], args[0], target.first, what)
-            return normalised_consumers.layer_output(self, target, head_columns.mark(target, node, target.apply(args[0]))) \
-                if (len(args) == 1 and not kwargs) or (args and modules.takes_state(target)) else None
+            return self._apply_layer(target, node, args)
         formal = self._formal(node.args, args)
         if formal is None:
             return None
         result = self.module.call_instance(self, target, node, formal, kwargs)
         return self._shaped_by_comments(result, formal, list(args), lambda: self.module.call_instance(
             self, target, node, args, kwargs, silent=True))
+
+    def _apply_layer(self, layer, node: ast.Call, args):
+        """`layer(x)`, `self.rnn(x, h0)`: the layer's output; an embedding's ids are checked against its rows.
+        Keywords (`mask=`) do not change the output's shape."""
+        if isinstance(layer, modules.Recurrent) and args and isinstance(args[0], packed_sequences.PackedVal):
+            return packed_sequences.through_layer(layer, args[0])  # rnn(pack_padded_sequence(x, ...))
+        if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and node.args \
+                and isinstance(args[0], TensorVal):
+            what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
+            self._check_padding_lookup(node, node.args[0], args[0], f"{self.source.segment(node.func)}() (nn.Embedding)")
+            index_values.check_lookup(self, node, node.args[0], args[0], layer.first, what)
+            embedding_lookups.check(self, node, node.args[0], args[0], layer.first, what)
+        return normalised_consumers.layer_output(self, layer, head_columns.mark(layer, node, layer.apply(args[0]))) \
+            if len(args) == 1 or (args and modules.takes_state(layer)) else None
 
     def _call_method(self, instance: InstanceVal, name: str, node: ast.Call, args, kwargs):
         """`model.eval()` is the model again; `model.loss(ids)` runs the method with the instance's facts."""
@@ -499,6 +502,10 @@ class CallMixin:
             return None
         if func == "SimpleNamespace" and module == "types" or func == "Namespace" and module == "argparse":
             return config.keyword_dict(kwargs) if not args and _UNKNOWN_KWARGS not in kwargs else None
+        if func == "pack_padded_sequence" and module.endswith("nn.utils.rnn"):
+            return packed_sequences.pack(args, kwargs)
+        if func == "pad_packed_sequence" and module.endswith("nn.utils.rnn"):
+            return packed_sequences.unpack(args, kwargs)
         if func == "pad_sequence" and module.endswith("nn.utils.rnn"):
             fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
             return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None

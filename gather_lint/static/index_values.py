@@ -13,6 +13,7 @@ from typing import Optional, Tuple
 
 from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ..rules import gl010_wrapped_indices as wrapped
+from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl011_index_out_of_range as out_of_range
 from . import embedding_lookups, rounded_ranges, sentinel_slots
 from .advanced_indexing import index_node
@@ -117,6 +118,11 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or axis >= len(owner.shape.dims):
         return
     here = owner.shape.dims[axis]
+    if not picked:  # a plain key (a row pick's positions are checked against their own dim below)
+        wrong = _other_dims_positions(owner.shape, axis, domain)
+        if wrong is not None:
+            interp.flag(node, wrong_dim.subscript_message(text, owner.shape, axis, index_text, domain, *wrong), None)
+            return
     if rounded_ranges.past(domain, here):
         interp.flag(node, rounded_ranges.message(index_text, domain, f"dim {axis} of `{text}`", value(here), axis), None)
         return
@@ -174,6 +180,21 @@ def check_lookup(interp, node: ast.Call, ids_node, ids, rows, what: str) -> None
     if not _past(ids.domain, rows):
         return
     interp.flag(node, out_of_range.lookup_message(text, ids.domain, rows, what), None)
+
+
+def _other_dims_positions(shape, axis: int, domain):
+    """(the dim the key's positions were made for, whether they certainly raise here) when they belong to one
+    other dim of the indexed tensor: sizes that differ as names (B against 2), or values certainly past."""
+    size = domain.size
+    if size is None or domain.category or must_equal(shape.dims[axis], size):
+        return None
+    meant = [k for k, d in enumerate(shape.dims) if must_equal(d, size)]
+    if len(meant) != 1 or meant[0] == axis:
+        return None
+    raises = must_exceed(size, shape.dims[axis])
+    if not raises and not (isinstance(size, Sym) and isinstance(shape.dims[meant[0]], Sym)):
+        return None  # sizes equal only as numbers say little about which dim the values were made for
+    return meant[0], raises
 
 
 def _past(domain, here) -> bool:

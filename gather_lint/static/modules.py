@@ -247,7 +247,8 @@ def build(func: str, args: list, kwargs: dict):
             return None  # hidden x 2 of a named size: no dim states it
         layers = args[2] if len(args) > 2 else kwargs.get("num_layers", DimVal(1))
         first = args[4] if len(args) > 4 else kwargs.get("batch_first", Literal(False))
-        states = layers.dim * directions if isinstance(layers, DimVal) and isinstance(layers.dim, int) else None
+        count = layers.dim if isinstance(layers, DimVal) else None
+        states = count * directions if isinstance(count, int) else (count if directions == 1 else None)
         batch_first = first.value if isinstance(first, Literal) and isinstance(first.value, bool) else None
         width = hidden.dim * directions if directions == 2 else hidden.dim  # a named size stays the name
         return Recurrent(width, hidden.dim, states, batch_first, func == "LSTM")
