@@ -152,3 +152,20 @@ def test_refused_class_ids_are_reported_and_torch_raises(torch, name, program, l
 def test_accepted_class_ids_stay_silent_and_run(torch, name, program):
     assert [f for f in lint(program) if f.code == "GL008"] == []
     run_snippet(program)
+
+
+LIBRARY_INLINE = """
+    import torch.nn.functional as F
+
+    class Classifier:
+        def loss(self, logits, labels):
+            # logits: [N, C]
+            return F.cross_entropy(logits, labels.int())
+"""
+
+
+def test_a_library_cast_on_the_loss_line_is_reported(torch):
+    # no driver: a library's class-id ops are read where the cast is on the call's own line
+    assert [f.line for f in lint(LIBRARY_INLINE) if f.code == "GL008"] == [7]
+    with pytest.raises(RuntimeError, match="Long or Byte"):
+        torch.nn.functional.cross_entropy(torch.randn(3, 4), torch.tensor([0, 3, 1]).int())

@@ -16,6 +16,7 @@ from ..rules import gl008_index_dtype as index_dtype
 from ..dims import dim_text, must_equal, must_exceed, value
 from . import embedding_lookups, one_class_loss
 from .tensor_ops import as_int
+from . import script_drivers, text_scan
 from .text_scan import file_test
 from .values import DimVal, TensorVal
 
@@ -84,9 +85,21 @@ _DTYPE_CUES = (".int()", "int32", ".short()", "int16", "int8", ".char()", ".floa
 
 @file_test
 def spelled_in(text: str) -> bool:
-    """A class-id op beside a cast or a dtype that it may refuse: the blocks worth parsing for GL008 on
-    one_hot's ids and the losses' targets. (Asked of the whole file by the prefilter and the block choice.)"""
-    return any(call in text for call in _CLASS_ID_CALLS) and any(cue in text for cue in _DTYPE_CUES)
+    """A class-id op beside a cast or a dtype that it may refuse: the parts worth parsing for GL008 on
+    one_hot's ids and the losses' targets. In a script (small, its sizes and casts made in place) anywhere in
+    the part; in a library, where these ops sit in large model classes beside unrelated casts, only on the
+    line of the call (`F.cross_entropy(logits, labels.float())`)."""
+    if not any(call in text for call in _CLASS_ID_CALLS):
+        return False
+    if script_drivers.is_script(text_scan.current_file() or text):
+        return any(cue in text for cue in _DTYPE_CUES)
+    for call in _CLASS_ID_CALLS:
+        for at in text_scan.positions(text, call):
+            start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+            line = text[start:end if end != -1 else len(text)]
+            if any(cue in line for cue in _DTYPE_CUES):
+                return True
+    return False
 
 
 def _refused_dtype(interp, node, what: str, ids_node, ids, input_rank=None) -> bool:
