@@ -46,3 +46,19 @@ def test_is_script_reads_statements_not_strings(text, expected):
 def test_a_block_of_prose_drives_nothing():
     assert not script_drivers.drives(PROSE, {"PreTrainedTokenizerBase"})
     assert script_drivers.drives(STATEMENT_AFTER_DOCSTRING, {"QNet"})
+
+
+DEFINED = "class Interface:\n    pass\n\n\ndef to_mat(x):\n    return x\n\n\n"
+
+
+@pytest.mark.parametrize("line,script", [
+    ("ATTENTION_FUNCTIONS: Interface = Interface()", False),  # a registry, annotated
+    ("_QTR_MAT[0] = to_mat(1)", False),  # a registry entry written by subscript
+    ("DEFAULT_MAT = to_mat(2)", False),  # a module constant
+    ("mat = to_mat(3)", True),  # a driver's line
+    ("print(to_mat(4))", True),
+])
+def test_constants_and_registries_are_no_driver(line, script):
+    text = DEFINED + line + "\n"
+    assert script_drivers.is_script(text) is script
+    assert script_drivers.runs_as_script(ast.parse(text)) is script

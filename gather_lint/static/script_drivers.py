@@ -48,7 +48,12 @@ def drives(text: str, defined: Iterable[str]) -> bool:
     text = "\n" + text
     strings = _long_strings(text)
     return any(not _inside(line.start(1), strings) for line in _TOP_STATEMENT.finditer(text)
-               if not defined.isdisjoint(_CALLED.findall(line.group(1))))
+               if not defined.isdisjoint(_CALLED.findall(line.group(1))) and not _REGISTRY.match(line.group(1)))
+
+
+# a module constant or registry entry, not a driver's line: `ATTENTION: Interface = Interface()`,
+# `_TABLES["q"] = _to_mat(...)`, `DEFAULT_CONFIG = make_config()`
+_REGISTRY = re.compile(r"(?:[A-Z_][A-Z0-9_]*|\w+[ \t]*:[^=\n]*|\w+\[[^\n]*?\])[ \t]*=(?!=)")
 
 
 # comments and string literals, in the order the tokenizer meets them: a quote inside a comment or inside
@@ -75,17 +80,27 @@ def is_guard(node: ast.AST) -> bool:
 
 def runs_as_script(tree: ast.Module) -> bool:
     """The parsed module's form of is_script: a guard, or a module-level statement calling a function or
-    class of the module (`Ops.f(x)` included)."""
+    class of the module (`Ops.f(x)` included) that is no constant or registry entry."""
     defined: Set[str] = {node.name for node in tree.body if isinstance(node, _DEFS)}
     for node in tree.body:
         if is_guard(node):
             return True
-        if isinstance(node, (*_DEFS, ast.Import, ast.ImportFrom)) or not defined:
+        if isinstance(node, (*_DEFS, ast.Import, ast.ImportFrom, ast.AnnAssign)) or not defined or _registers(node):
             continue
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call) and _callee_name(sub.func) in defined:
                 return True
     return False
+
+
+def _registers(node: ast.AST) -> bool:
+    """A module constant or registry entry (the text form's _REGISTRY): every target an ALL_CAPS name or a subscript."""
+    return isinstance(node, ast.Assign) and all(
+        isinstance(target, ast.Subscript) or isinstance(target, ast.Name) and _CONSTANT_NAME.fullmatch(target.id)
+        for target in node.targets)
+
+
+_CONSTANT_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 
 def _callee_name(func: ast.AST) -> str:
