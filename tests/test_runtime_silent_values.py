@@ -16,6 +16,17 @@ from gather_lint.runtime import GatherLintWarning, checked  # noqa: E402
 from .snippets import SNIPPET_FILE, expected_lines, run_snippet  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def fresh_site_texts():
+    """Every program here runs as <snippet>: the runtime keeps the first text warned at a (code, file, line),
+    so a line one test warned at would show that test's text in the next."""
+    from gather_lint.runtime import reporting
+
+    reporting._SITE_TEXT.clear()
+    yield
+    reporting._SITE_TEXT.clear()
+
+
 def run_file(program: str, path) -> dict:
     """The program's globals, run as the file `path` (written first: its source lines can be read back)."""
     path.write_text(program)
