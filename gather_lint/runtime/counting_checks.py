@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import ast
 import linecache
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence
 
 import torch
 
 from ..contract import WARNING, Violation
 from ..rules import gl013_overwriting_accumulate as gl013
 import gather_lint.runtime.values as values
+from gather_lint.runtime.overwrite_checks import repeats
 from .location import user_frame_object
 
 
@@ -35,17 +36,6 @@ def _constant(value) -> Optional[float]:
     if not bool((flat == first).all()):
         return None
     return first.item()
-
-
-def _hits(flat: torch.Tensor) -> Optional[Tuple[int, int, int, int]]:
-    """(writes, distinct positions, a repeated position, its writes) when some position repeats; else None."""
-    if flat.numel() < 2:
-        return None
-    uniq, counts = torch.unique(flat, return_counts=True)
-    if uniq.numel() == flat.numel():
-        return None
-    k = int(counts.argmax())
-    return flat.numel(), uniq.numel(), int(uniq[k]), int(counts[k])
 
 
 def _count_buffer(x: torch.Tensor) -> bool:
@@ -114,7 +104,7 @@ def assigned(x: torch.Tensor, found, value, put: bool) -> Optional[Violation]:
     size = x.shape[0]
     if bool(((index < -size) | (index >= size)).any()):
         return None  # torch raises
-    hits = _hits((index.reshape(-1).long() % size))
+    hits = repeats((index.reshape(-1).long() % size))
     if hits is None:
         return None
     name = _named_counts(("index_put_", "index_put") if put else ())
@@ -138,7 +128,7 @@ def scattered(site, bound: dict) -> Optional[Violation]:
         return None
     if bool(((index < 0) | (index >= inp.shape[0])).any()):
         return None  # torch raises
-    hits = _hits(index.long())
+    hits = repeats(index.long())
     if hits is None:
         return None
     tail = "_" if site.op.in_place else ""

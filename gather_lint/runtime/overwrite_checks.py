@@ -140,14 +140,19 @@ def repeated_positions(shape: Sequence[int], indices: Sequence[tuple]) -> Option
         flat = part if flat is None else flat * size + part
     if flat is None:
         return None
-    flat = torch.broadcast_to(flat, torch.broadcast_shapes(*(i.shape for _, i in indices))).reshape(-1)
+    hits = repeats(torch.broadcast_to(flat, torch.broadcast_shapes(*(i.shape for _, i in indices))).reshape(-1))
+    return None if hits is None else f"repeated positions (one position appears {hits[3]} times)"
+
+
+def repeats(flat: torch.Tensor) -> Optional[tuple]:
+    """(writes, distinct positions, a most repeated position, its writes) of flat positions; None when none repeats."""
     if flat.numel() < 2:
         return None
     uniq, counts = torch.unique(flat, return_counts=True)
     if uniq.numel() == flat.numel():
         return None
     k = int(counts.argmax())
-    return f"repeated positions (one position appears {int(counts[k])} times)"
+    return flat.numel(), uniq.numel(), int(uniq[k]), int(counts[k])
 
 
 def conflicting_positions(shape: Sequence[int], indices: Sequence[tuple], value: torch.Tensor) -> Optional[str]:
