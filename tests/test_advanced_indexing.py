@@ -108,7 +108,8 @@ def test_writing_columns_is_not_reported():
 
 
 def test_ids_made_for_another_dim_are_not_picks_into_this_one(torch):
-    # values from argmax over dim 0 of an [N, C] tensor are row positions, used here as a shared row list
+    # values from argmax over dim 0 of an [N, C] tensor are row positions, used here as a shared row list:
+    # no per-row pick (GL017), but row positions read along the columns (GL004, the rule index_select has)
     code = """
     import torch
     def f(x):
@@ -116,7 +117,11 @@ def test_ids_made_for_another_dim_are_not_picks_into_this_one(torch):
         rows = x.argmax(dim=0)
         return x[:, rows]
     """
-    assert codes(code) == []
+    assert codes(code) == ["GL004"]
+    x = torch.zeros(6, 4)
+    x[5, 0] = 1.0  # the row position 5 of column 0's maximum, used as a column
+    with pytest.raises(IndexError):
+        x[:, x.argmax(dim=0)]
 
 
 def test_a_leading_dim_of_one_is_no_batch(torch):

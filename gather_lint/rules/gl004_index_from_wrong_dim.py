@@ -201,7 +201,9 @@ def violation(site: Site, origin: str, meant: str, want: int, certain_raise: boo
 
 def subscript_message(text: str, shape, axis: int, key: str, domain, want: int, certain_raise: bool) -> Violation:
     """`x[key]` whose key holds positions made for dim `want` of x, read along dim `axis` (plain indexing)."""
-    effect = ("torch raises IndexError (a device-side assert on CUDA)" if certain_raise else
+    here = shape.dims[axis]
+    effect = (f"torch raises IndexError for any value past {dim_text(here)} - 1 (a device-side assert on CUDA) and "
+              f"silently reads the wrong entries when all values fit" if certain_raise else
               "torch raises IndexError when a value exceeds that dim (a device-side assert on CUDA), and silently "
               "reads the wrong entries when all values fit")
     rows = ", ".join([":"] * want + [key])
