@@ -793,11 +793,16 @@ def _places() -> List[Tuple[object, str, Callable]]:
     return places
 
 
+_ID_DTYPES = (torch.long, torch.int)
+
+
 def _module_call(original):
     """Every module call: one with ids and an attention mask of their shape remembers the mask (GL024)."""
     def __call__(self, *args, **kwargs):
-        if _stack and (kwargs or len(args) > 1) and not _busy and not torch.compiler.is_compiling():
-            padding_checks.note_module_call(self, args, kwargs)
+        if _stack and (kwargs or len(args) > 1):
+            ids = args[0] if args else kwargs.get("input_ids")  # inner layers get float states: one test here
+            if type(ids) is torch.Tensor and ids.dtype in _ID_DTYPES and not _busy and not torch.compiler.is_compiling():
+                padding_checks.note_module_call(self, args, kwargs)
         return original(self, *args, **kwargs)
 
     return __call__
