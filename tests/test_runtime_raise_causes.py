@@ -35,6 +35,12 @@ CASES = {
         "labels = torch.tensor([1, 2, 3])\nout = F.one_hot(labels, num_classes=3)\n",
         "GL011", ["span [1, 3]", "num_classes=3", "`t - 1`"],
         "labels = torch.tensor([1, 2, 3])\nout = F.one_hot(labels - 1, num_classes=3)\n"),
+    "cross_entropy uint8 mask targets on [B, C, H, W] scores": (
+        "logits, mask = torch.randn(2, 3, 4, 4), torch.randint(0, 3, (2, 4, 4)).byte()\n"
+        "loss = F.cross_entropy(logits, mask)\n",
+        "GL008", ["dtype uint8", "int64 only", "`target.long()`"],
+        "logits, mask = torch.randn(2, 3, 4, 4), torch.randint(0, 3, (2, 4, 4)).byte()\n"
+        "loss = F.cross_entropy(logits, mask.long())\n"),
     "one_hot float classes": (
         "labels = torch.tensor([0., 2., 1.])\nout = F.one_hot(labels, 3)\n",
         "GL008", ["dtype float32", "int64 only", "`.long()`"],
