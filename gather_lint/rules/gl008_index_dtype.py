@@ -37,7 +37,8 @@ more) raise the same IndexError, and a uint8 tensor is taken as a boolean mask, 
 uint8 key (`class_weight[label]`) then gives all of `x` under a new dim of size 1, or an empty result for
 label 0, with no error; a uint8 key whose size differs from the dims it covers raises "The shape of the
 mask ... does not match". A uint8 key of the dims' own size is left alone: it may be a mask written in
-the style of older torch.
+the style of older torch, unless its values are positions (a permutation, top-k or argsort made them):
+then it was meant as indices, and the mask silently keeps the entries where it is non-zero.
 """
 from typing import Optional
 
@@ -152,7 +153,8 @@ def check_subscript_key(subscript: str, key: str, dtype: str, domain, made: str 
     )
 
 
-def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: Optional[str] = None) -> Violation:
+def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: Optional[str] = None,
+                     positions: Optional[str] = None) -> Violation:
     """`x[key]` with an int8/int16 key of one dim or more (raises), or a uint8 key (a mask): of rank 0
     (silently all of x or nothing) or of a size that differs from the dims it covers (`mismatch`, raises)."""
     fix = "convert it with `.long()`"
@@ -163,6 +165,10 @@ def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: 
         return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a uint8 tensor, which torch reads as a "
                          f"boolean mask, not as positions; {mismatch}, so torch raises IndexError (the shape of the mask "
                          f"does not match); {fix}", fix_suffix=".long()")
+    if positions is not None:
+        return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a uint8 tensor holding {positions}, but "
+                         f"torch reads a uint8 key as a boolean mask, not as positions: the result keeps the entries "
+                         f"where `{key}` is non-zero, in their own order, and nothing raises; {fix}", fix_suffix=".long()")
     return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a 0-d uint8 tensor, which torch reads as a "
                      f"boolean mask, not as a position: the result is all of the tensor under a new dim of size 1 "
                      f"(or of size 0 where `{key}` is 0), not the entry at `{key}`, and nothing raises; {fix}",

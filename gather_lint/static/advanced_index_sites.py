@@ -114,6 +114,10 @@ def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, b
         if must_differ(mine, theirs):
             mismatch = f"its dim {axis} has size {dim_text(mine)} where the tensor's dim {len(before) + axis} has {dim_text(theirs)}"
             return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, mismatch)
+    domain = item.domain
+    if domain is not None and domain.size is not None and domain.origin and not domain.category:
+        # of the dims' own size, but its values are positions (a permutation, top-k, argsort): meant as indices
+        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, positions=domain.origin)
     return None
 
 
