@@ -95,9 +95,8 @@ def spelled_in(text: str) -> bool:
         return any(cue in text for cue in _DTYPE_CUES)
     for call in _CLASS_ID_CALLS:
         for at in text_scan.positions(text, call):
-            start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
-            line = text[start:end if end != -1 else len(text)]
-            if any(cue in line for cue in _DTYPE_CUES):
+            start, end = text_scan.line_span(text, at)
+            if any(cue in text[start:end] for cue in _DTYPE_CUES):
                 return True
     return False
 

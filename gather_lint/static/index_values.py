@@ -17,10 +17,9 @@ from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl011_index_out_of_range as out_of_range
 from . import embedding_lookups, rounded_ranges, sentinel_slots
 from .advanced_indexing import index_node
-from .text_scan import positions
+from .text_scan import file_test, line_span, positions
 from .tensor_ops import FLOAT_DTYPES, SliceVal
 from .values import SeqVal, TensorVal
-from .text_scan import file_test
 
 
 # what makes such values: a negative fill (`new_full(size, -1)`, `where(pad, -1, ids)`), a clamp
@@ -62,12 +61,6 @@ def _negative_literal(text: str) -> bool:
     return False
 
 
-def _line_around(text: str, at: int):
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    return start, len(text) if end == -1 else end
-
-
 # a `>` with a write by subscript after it on its line: what every _CLAMP_WRITE line holds (`] = ` alone is
 # on most lines of tensor code, and each hit cost a look at its line)
 _COMPARED_WRITE = re.compile(r">[^\n]*\] = ")
@@ -77,7 +70,7 @@ def _clamp_write(text: str) -> bool:
     if _COMPARED_WRITE.search(text) is None:
         return False
     for at in positions(text, "] = "):
-        start, end = _line_around(text, at)
+        start, end = line_span(text, at)
         if ">" in text[start:at] and _CLAMP_WRITE.match(text[start:end]):
             return True
     return False
@@ -86,7 +79,7 @@ def _clamp_write(text: str) -> bool:
 def _negative_pad(text: str) -> bool:
     for needle in ("= -", "=-"):
         for at in positions(text, needle):
-            start, _ = _line_around(text, at)
+            start, _ = line_span(text, at)
             if text[at + len(needle):at + len(needle) + 1].isdigit() and _PAD_NAME.search(text, start, at):
                 return True
     return False

@@ -16,7 +16,7 @@ from . import torch_aliases
 from ..dims import must_equal, varies
 from ..rules import gl020_one_hot_pick_summed_over_batch as rule
 from .normalised_axis import assigned_value
-from .text_scan import file_test, positions
+from .text_scan import file_test, line_span, positions
 from .values import TensorVal
 
 _EYE_ROWS = re.compile(r"eye\([^()]*\)\[")
@@ -45,9 +45,8 @@ def _pick_spelled(text: str) -> bool:
             return True
     for needle in ("one_hot", "eye("):
         for at in positions(text, needle):
-            start = text.rfind("\n", 0, at) + 1
-            end = text.find("\n", at)
-            before, after = text[start:at], text[at + len(needle):end if end != -1 else len(text)]
+            start, end = line_span(text, at)
+            before, after = text[start:at], text[at + len(needle):end]
             star = before.rfind("*")
             if star != -1 and "#" not in before[star + 1:]:
                 return True

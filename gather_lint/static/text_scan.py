@@ -68,6 +68,12 @@ def positions(text: str, needle: str, start: int = 0) -> Iterator[int]:
         at = text.find(needle, at + 1)
 
 
+def line_span(text: str, at: int) -> Tuple[int, int]:
+    """(start, end) of the line holding position `at`, its newline left out."""
+    end = text.find("\n", at)
+    return text.rfind("\n", 0, at) + 1, len(text) if end == -1 else end
+
+
 def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
