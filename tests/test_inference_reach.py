@@ -330,9 +330,9 @@ def test_a_lookup_by_an_index_of_unknown_dtype_stays_unknown():
     assert codes(code) == []
 
 
-# ----- GL006 on the call that passes a gathered column to a helper that broadcasts it ---------------
+# ----- GL006 on the gather whose column a helper broadcasts ---------------
 
-def test_kept_singleton_passed_to_a_loss_helper_is_reported_on_the_call(torch):
+def test_kept_singleton_passed_to_a_loss_helper_is_reported_on_its_gather(torch):
     code = """
     import torch
     def sq_error(pred, target):
@@ -344,7 +344,9 @@ def test_kept_singleton_passed_to_a_loss_helper_is_reported_on_the_call(torch):
         step(torch.randn(32, 4), torch.randint(0, 4, (32,)), torch.randn(32))
     """
     found = lint(code)
-    assert [(f.code, f.line) for f in found] == [("GL006", 7)]  # the call passing `chosen`, not inside the helper
+    # on the gather, where the squeeze belongs, naming the helper's line where the column meets [32]
+    assert [(f.code, f.line) for f in found] == [("GL006", 6)]
+    assert "at line 4" in found[0].message
     chosen = torch.randn(32, 4).gather(1, torch.randint(0, 4, (32,)).unsqueeze(1))
     assert (chosen - torch.randn(32)).shape == (32, 32)  # silently broadcast
 

@@ -13,15 +13,17 @@ float. The default collate keeps each leaf's dtype and stacks the items on a new
 The item is what the dataset's own `__getitem__` returns (a class of this file, run with the facts its
 constructor was given), or one row of each tensor of a `TensorDataset(x, y)`. A `collate_fn` that is a
 function of this file is run on a list of such items; any other collate, or `batch_size=None` (no
-batching), leaves the batch unknown. The batch dim itself stays unknown: the
-last batch may be smaller.
+batching), leaves the batch unknown. The batch dim is one named size shared by every leaf of a batch
+(`B of loader`): its value is not known (the last batch may be smaller), but the leaves of one batch agree
+on it, so `pred - batch["y"]` of a kept [B, 1] column and a [B] target is known to grow to [B, B].
 """
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
-from ..dims import Shape
+from ..dims import Dim, Shape, Sym
 from . import tensor_ops as ops
 from .config import DictVal
 from .modules import InstanceVal
@@ -66,7 +68,7 @@ def call(interp, func: str, node: ast.Call, args: list, kwargs: dict):
     if "collate_fn" in kwargs:
         batch = _own_collate(interp, node, item)
     else:
-        batch = collate(item)
+        batch = collate(item, _batch_dim(size_node, interp.source.segment))
     return ops.Repeated(batch) if batch is not None else None
 
 
@@ -105,25 +107,35 @@ def _item(interp, dataset, node, key=DimVal(None)):
     return interp.module.call(interp, method, node, [None, key], {}, dataset, silent=True)
 
 
-def collate(item):
-    """default_collate's result for items like `item` (None where it is not known)."""
+def _batch_dim(size_node, segment) -> Sym:
+    """The batch size every leaf of a batch shares: named after the `batch_size` argument's text."""
+    text = segment(size_node) if size_node is not None else None
+    name = text if text and _NAME.fullmatch(text) and not text.isdigit() else "batch"
+    return Sym(name, expr=None)
+
+
+_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def collate(item, batch: Dim = None):
+    """default_collate's result for items like `item` (None where it is not known), `batch` its first dim."""
     if isinstance(item, TensorVal):
         if item.shape is None or item.shape.variadic:
             return TensorVal(None, item.dtype) if item.dtype else None
-        return TensorVal(Shape((None,) + tuple(item.shape.dims)), item.dtype, origin="data loader batch")
+        return TensorVal(Shape((batch,) + tuple(item.shape.dims)), item.dtype, origin="data loader batch")
     if isinstance(item, ArrayVal):
         return TensorVal(None, item.dtype, origin="data loader batch")
     if isinstance(item, DimVal):
-        return TensorVal(Shape((None,)), "int64", origin="data loader batch")
+        return TensorVal(Shape((batch,)), "int64", origin="data loader batch")
     if isinstance(item, NumberVal):  # a Python float
-        return TensorVal(Shape((None,)), "float64", origin="data loader batch")
+        return TensorVal(Shape((batch,)), "float64", origin="data loader batch")
     if isinstance(item, Literal) and type(item.value) in (int, float):
         dtype = "int64" if type(item.value) is int else "float64"
-        return TensorVal(Shape((None,)), dtype, origin="data loader batch")
+        return TensorVal(Shape((batch,)), dtype, origin="data loader batch")
     if isinstance(item, DictVal):
-        return DictVal(tuple((key, collate(value)) for key, value in item.items))
+        return DictVal(tuple((key, collate(value, batch)) for key, value in item.items))
     if type(item) is SeqVal and not item.names and item.items:
-        return SeqVal(tuple(collate(value) for value in item.items))
+        return SeqVal(tuple(collate(value, batch) for value in item.items))
     return None
 
 

@@ -161,8 +161,7 @@ class DataflowCheckMixin:
                 gather = mine.kept_at if mine.kept_at is not None and not head and self._in_this_function(mine.kept_at) else None
                 # a method of this file returned it (`q = self.net.q_values(s)`): the squeeze belongs at its
                 # gather, which the finding names (without a fix there: other callers share that code)
-                returned = mine.kept_at if gather is None and mine.kept_at is not None and not head and not (
-                    self.call_depth and isinstance(mine_node, ast.Name) and mine_node.id in self.params) else None
+                returned = mine.kept_at if gather is None and mine.kept_at is not None and not head else None
                 at = gather or returned or mine_node
                 violation = missing_squeeze.check_broadcast(
                     mine.shape, mine.kept_singleton, other.shape, self.source.segment(at),
