@@ -23,7 +23,10 @@ index component can repeat and at least one was computed so: coordinates rounded
 (``(xy / cell).long()``, ``torch.floor(p).long()``), floor-division quotients, ``argmax`` picks,
 ``randint`` draws, or a batch of id sequences scattered along the sequence; a component from
 ``arange``, a number or ones as the value (a presence mask), or values read at the same positions
-keep it silent. An index with more entries along the written dim than the buffer has positions there
+keep it silent. A flat batch's group ids (``batch_idx``: the sample of each point) tell the samples apart,
+not the points of one sample, so ``bev.index_put_((batch_idx, iy, ix), v)`` repeats wherever two points of one
+sample round to one cell; the neighbour pairs of one sequence (``counts[tokens[:-1], tokens[1:]] += 1``)
+repeat as its bigrams do. An index with more entries along the written dim than the buffer has positions there
 (known sizes) repeats positions for certain, whatever made it; a ``scatter_`` or ``index_copy_`` of such an index is
 reported into any buffer, fresh or not (``last = self.last_update.clone(); last.scatter_(0,
 torch.cat([src, dst]), torch.cat([t, t]))`` keeps an arbitrary event's time per node, not the latest).

@@ -6,6 +6,16 @@ import re
 from ..contract import Domain
 from .values import TensorVal
 
+# Variables that say which sample or graph each row of a flat batch belongs to (a point cloud's or a graph
+# batch's `batch` vector): many rows share a value, so the value tells groups apart, not rows within one
+_GROUP_ID_NAME = re.compile(r"(?:\w+_)?(?:batch|batch_idx|batch_index|batch_ids|batch_indices|batch_vec|sample_idx"
+                            r"|sample_ids|graph_ids|graph_idx|segment_ids)")
+
+
+def is_group_ids(name: str) -> bool:
+    return _GROUP_ID_NAME.fullmatch(name) is not None
+
+
 # Variables that hold token ids, class labels or actions: their values index a vocabulary-like dim.
 _CATEGORY_NAME = re.compile(
     r"(?:\w+_)?(?:input_ids|token_ids|target_ids|labels|targets|label|target|actions|action|acts|tokens|next_tokens"

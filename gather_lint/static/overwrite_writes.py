@@ -27,6 +27,7 @@ from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores
+from .names import is_group_ids
 from .repeated_indices import literal_only, named_only, repeats
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
@@ -155,6 +156,13 @@ class OverwriteWriteMixin:
         if not components:
             return None
         found = [self.expr(c) for c in components]
+        # a flat batch's group ids (`bev[batch_idx, iy, ix] = v`) tell the samples apart, not the entries of
+        # one sample: positions repeat wherever the other components repeat within a sample
+        grouped = [c for c, v in zip(components, found) if not repeats(v) and isinstance(c, ast.Name)
+                   and is_group_ids(c.id) and not row_numbers(self, c, v)]
+        if grouped and len(grouped) < len(components):
+            found = [v for c, v in zip(components, found) if c not in grouped]
+            components = [c for c in components if c not in grouped]
         # a row number spread along the rows (`arange(B)[:, None]`, `.unsqueeze(1).expand_as(ids)`) tells the
         # rows apart, not the positions within one: those repeat wherever the other components repeat in a row
         rows = [row_numbers(self, c, v) for c, v in zip(components, found)]
@@ -163,7 +171,8 @@ class OverwriteWriteMixin:
         sequences = any(rows) and bool(others) and all(_several_per_row(v) for v in others)
         if sequences:
             found = others
-        if not all(repeats(v) for v in found) or (all(named_only(v) for v in found) and not sequences):
+        if not all(repeats(v) for v in found) or (all(named_only(v) for v in found) and not sequences
+                                                  and not _pairs_of_one_sequence(components)):
             return None
         origins = []
         for v in found:
@@ -198,6 +207,14 @@ def _last_name(node) -> str:
     if isinstance(node, ast.Name):
         return node.id
     return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _pairs_of_one_sequence(components) -> bool:
+    """`counts[tokens[:-1], tokens[1:]]`: neighbours of one sequence, whose pairs (bigrams) recur as its
+    ids do, unlike two named id lists that may hold distinct pairs (a sparse matrix's rows and columns)."""
+    owners = {ast.dump(c.value) if isinstance(c, ast.Subscript) and isinstance(c.slice, ast.Slice) else None
+              for c in components}
+    return len(components) > 1 and len(owners) == 1 and None not in owners
 
 
 def _ones(node) -> bool:

@@ -53,8 +53,13 @@ def expanded(text: str) -> str:
 
 
 def spelled_in(chunk: str, names: FrozenSet[str]) -> bool:
-    """Whether a part of the file uses torch: by its name or through an alias (`T.arange`)."""
-    return "torch" in chunk or any(f"{name}." in chunk for name in names)
+    """Whether a part of the file uses torch: by its name, through an alias (`T.arange`), or by a method only
+    tensors have (`bev = points.new_zeros(...)` in a function that never spells torch)."""
+    return "torch" in chunk or any(f"{name}." in chunk for name in names) or any(m in chunk for m in _TENSOR_ONLY)
+
+
+# methods no other common type has: a part calling one works on tensors
+_TENSOR_ONLY = (".new_zeros(", ".new_ones(", ".new_full(", ".new_empty(", ".new_tensor(", ".index_put_(")
 
 
 def normalise(tree: ast.AST, names: FrozenSet[str]) -> ast.AST:
