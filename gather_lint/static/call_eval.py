@@ -412,6 +412,7 @@ class CallMixin:
                 made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
+                    made = written_rows.value_range(func, made, args[0], node.lineno)  # GL011: its largest value
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
@@ -664,8 +665,12 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         made, low = scalars.tensor_of_numbers(args[0], dtype or _LEGACY_DTYPES.get(func)), scalars.lowest_int(args[0])
         return _with_sentinel(made, low, node.lineno) if low is not None and low < 0 and made.dtype == "int64" else made
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
-            and scalars.is_float_number(args[0].element):
-        return TensorVal(Shape((None,)), dtype or "float32", origin="constructor")  # a list of Python floats
+            and scalars.is_number(args[0].element):  # a list of Python floats (or ints) of unknown length
+        made = "float32" if scalars.is_float_number(args[0].element) else "bool" if isinstance(args[0].element, Literal) else "int64"
+        return TensorVal(Shape((None,)), dtype or made, origin="constructor")
+    if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and scalars.is_number(args[0]):
+        made = "float32" if scalars.is_float_number(args[0]) else "bool" if isinstance(args[0], Literal) else "int64"
+        return TensorVal(Shape(()), dtype or made, origin="constructor")  # torch.tensor(labels[i]): one number, 0-d
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
         return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))

@@ -295,6 +295,13 @@ class ExpressionMixin:
             listed = written_text.mapped(iterables[0], element)  # [vocab[w] for w in text.split()]
             if listed is not None:
                 return listed
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs:
+            source = node.generators[0].iter
+            ranged = [self.expr(a) for a in source.args] if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+                and source.func.id == "range" else []
+            listed = sequences.listed_data(sequences.iteration_count(iterables[0], source, ranged), element)
+            if listed is not None:
+                return listed  # [[0.1] * 8 for _ in range(40)]: forty lists of eight floats
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, ArrayVal) and element.dtype:
             return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
@@ -323,7 +330,12 @@ def _dim_arith(a, b, symbol):
         except TypeError:
             result = None
         return DimVal(result) if isinstance(result, int) else None
-    return _named_arith(a, b, symbol)
+    named = _named_arith(a, b, symbol)
+    # ints in, an int out, its value unknown (`i % 5` in a loop): still a Python int, not anything at all
+    return named if named is not None or symbol not in _INT_RESULTS else DimVal(None)
+
+
+_INT_RESULTS = ("+", "-", "*", "//", "%")
 
 
 def _tensor_if_made_so(node, found, other):

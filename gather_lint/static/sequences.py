@@ -83,3 +83,41 @@ def length(value, node=None):
     if isinstance(value, TensorVal) and value.shape is not None and not value.shape.variadic and value.shape.dims:
         return value.shape.dims[0]
     return None
+
+
+
+_MAX_LISTED = 1024  # longer lists are left unknown: their items would cost more than they tell
+
+
+def listed_data(count, element) -> Optional[SeqVal]:
+    """`[[0.1] * 8 for _ in range(40)]`, `[i % 5 for i in range(n)]` with n known: a list of Python data
+    (numbers, or lists of them) of a known length (`count`, from iteration_count), each item the element's
+    facts. Tensors made of it (`torch.tensor(rows)` is [40, 8]) and reads of it (`labels[i]`, one Python
+    int) then know their shapes."""
+    from .scalars import is_number
+
+    if count is None or not 0 <= count <= _MAX_LISTED or not (is_number(element) or _numbers(element)):
+        return None
+    return SeqVal((element,) * count)
+
+
+def iteration_count(iterable, iter_node, range_args) -> Optional[int]:
+    """How many items `for _ in <iter_node>` yields, when known: `range(n)` / `range(a, b)` of known ints
+    (`range_args`: their values), a tracked sequence, a tensor's known first size."""
+    from ..dims import value as dim_value
+
+    if isinstance(iter_node, ast.Call) and isinstance(iter_node.func, ast.Name):
+        if iter_node.func.id == "range" and not iter_node.keywords and 1 <= len(range_args) <= 2:
+            bounds = [dim_value(a.dim) if isinstance(a, DimVal) else None for a in range_args]
+            if None in bounds:
+                return None
+            return max(0, bounds[-1] - (bounds[0] if len(bounds) == 2 else 0))
+        if iter_node.func.id in ("zip", "enumerate", "range"):
+            return None
+    found = length(iterable, iter_node)
+    return found if isinstance(found, int) else dim_value(found)
+
+
+def _numbers(value) -> bool:
+    from .scalars import is_number
+    return isinstance(value, SeqVal) and not value.names and all(is_number(i) or _numbers(i) for i in value.items)

@@ -53,6 +53,38 @@ def of_literal(func: str, made, data_node, data, line: int):
 _MOST = 4096
 
 
+def value_range(func: str, made, data, line: int):
+    """`torch.tensor([1, 2, 3])`, `torch.tensor(rows)` of tracked non-negative ints: the largest is among the
+    values, so any dim it indexes needs more entries than that (a part of the tensor may not hold it:
+    subscript reads forget the claim, as row() does)."""
+    if func not in ("tensor", "as_tensor", "LongTensor") or not isinstance(made, TensorVal) \
+            or made.dtype not in ("int64", "int32") or made.shape is None or not made.shape.dims \
+            or (made.domain is not None and (made.domain.size is not None or made.domain.sentinel is not None)):
+        return made
+    found = _known_ints(data)
+    if not found or min(found) < 0 or max(found) <= 0:
+        return made
+    top = max(found)
+    origin = f"{_ORIGIN}{line}, {top} among them"
+    return made.with_(domain=replace(made.domain or Domain(), size=top + 1, origin=origin, category=False))
+
+
+def _known_ints(data) -> Optional[list]:
+    """Every int of a (nested) tracked list, or None when any item is not a known int."""
+    from ..dims import value
+    if isinstance(data, SeqVal) and not data.names:
+        found = []
+        for item in data.items:
+            inner = _known_ints(item)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
+    if isinstance(data, DimVal) and isinstance(value(data.dim), int) and not isinstance(data.dim, bool):
+        return [value(data.dim)]
+    return None
+
+
 def transposed(method: str, owner, result, args=()):
     """`x.t()` / `x.T` / `x.transpose(0, 1)` of a written tensor: its columns become its rows."""
     written = owner.written if isinstance(owner, TensorVal) else None
@@ -105,15 +137,14 @@ def _rows(data_node, data) -> Optional[list]:
 def row(owner, key, result):
     """`x[k]` of a written tensor: row k's largest value is among the result's values. A selection
     from such a row (`x[k][picks]`, `x[k][:n]`) may leave that value out: it no longer says so."""
-    if _from_written(owner) and isinstance(result, TensorVal) and result.domain is not None \
-            and result.domain.origin == owner.domain.origin:
-        return result.with_(domain=replace(result.domain, size=None, origin=""))
     written = owner.written if isinstance(owner, TensorVal) else None
     if isinstance(key, SeqVal) and not key.names and key.items and all(_whole(k) for k in key.items[1:]):
         key = key.items[0]  # x[k, :]
     if written is None or _sizes(owner.shape) != _sizes(written.shape) or not isinstance(result, TensorVal) \
             or not isinstance(key, DimVal) or not isinstance(key.dim, int):
-        return result
+        return _forgotten(owner, result)
+    if _from_written(owner) and result.domain is not None and result.domain.origin == owner.domain.origin:
+        result = result.with_(domain=replace(result.domain, size=None, origin=""))  # the row's own, below
     k = key.dim
     if not -len(written.maxima) <= k < len(written.maxima):
         return result
@@ -161,6 +192,14 @@ def _written_rows_picked(interp, node, count: int) -> Optional[list]:
 
 def _sizes(shape) -> Optional[tuple]:
     return None if shape is None or shape.variadic else tuple(value(d) for d in shape.dims)
+
+
+def _forgotten(owner, result):
+    """A part of a written tensor may not hold its largest value: the claim goes."""
+    if _from_written(owner) and isinstance(result, TensorVal) and result.domain is not None \
+            and result.domain.origin == owner.domain.origin:
+        return result.with_(domain=replace(result.domain, size=None, origin=""))
+    return result
 
 
 def _from_written(t) -> bool:
