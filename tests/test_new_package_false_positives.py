@@ -364,3 +364,58 @@ def test_cycle_slot_whose_row_is_not_written_is_still_reported(torch):
     scores.diagonal()[1:].fill_(scope["MIN"])
     assert torch.equal(out[-1, :-1], scores[5, [0, 1, 3, 5]])  # the slot's row silently holds the last node's
     assert codes(column_only) == ["GL010"]
+
+
+# An evolutionary-search library declares each helper's ranks with a decorator that vmaps the body over
+# extra leading dims: the [n, k] candidates reach index_select one [k] row at a time.
+VMAPPED_TOURNAMENT = """
+import torch
+
+def expects_ndim(*ndims, randomness="error"):
+    def decorator(fn):
+        def decorated(*args):
+            batched = tuple(0 if n is not None and isinstance(a, torch.Tensor) and a.dim() > n else None
+                            for a, n in zip(args, ndims))
+            if all(b is None for b in batched):
+                return fn(*args)
+            return torch.func.vmap(fn, in_dims=batched, randomness=randomness)(*args)
+        return decorated
+    return decorator
+
+@expects_ndim(1, None, 1, randomness="different")
+def run_tournaments(utilities, higher_is_better, candidate_indices):
+    argbest = torch.argmax if higher_is_better else torch.argmin
+    candidate_evals = torch.index_select(utilities, 0, candidate_indices)
+    winner = argbest(candidate_evals)
+    return torch.index_select(candidate_indices, 0, winner.reshape(1))[0]
+
+def tournament_selection(evals, num_tournaments, tournament_size):
+    [num_solutions] = evals.shape
+    candidates = torch.randint(0, num_solutions, (num_tournaments, tournament_size))
+    return candidates, run_tournaments(evals, True, candidates)
+
+if __name__ == "__main__":
+    evals = torch.randn(10)
+    candidates, winners = tournament_selection(evals, 6, 3)
+    assert winners.shape == (6,)
+    assert torch.equal(evals[winners], evals[candidates].max(1).values)
+"""
+
+
+def test_caller_facts_do_not_pass_a_vmapping_decorator(torch):
+    run_snippet(VMAPPED_TOURNAMENT)
+    assert codes(VMAPPED_TOURNAMENT) == []
+
+
+def test_the_same_helper_undecorated_is_still_reported(torch):
+    plain = VMAPPED_TOURNAMENT.replace('@expects_ndim(1, None, 1, randomness="different")\n', "")
+    scope = run_snippet(plain.split("if __name__")[0])
+    with pytest.raises(IndexError, match="Index is supposed to be a vector"):
+        scope["tournament_selection"](torch.randn(10), 6, 3)
+    assert codes(plain) == ["GL001"]
+
+
+def test_caller_facts_pass_known_plain_decorators():
+    under_no_grad = VMAPPED_TOURNAMENT.replace('@expects_ndim(1, None, 1, randomness="different")', "@torch.no_grad()")
+    assert codes(under_no_grad) == ["GL001"]
+
