@@ -415,9 +415,10 @@ def test_the_same_helper_undecorated_is_still_reported(torch):
     assert codes(plain) == ["GL001"]
 
 
-def test_caller_facts_pass_known_plain_decorators():
-    under_no_grad = VMAPPED_TOURNAMENT.replace('@expects_ndim(1, None, 1, randomness="different")', "@torch.no_grad()")
-    assert codes(under_no_grad) == ["GL001"]
+@pytest.mark.parametrize("decorator", ["@torch.no_grad()", "@beartype", "@auto_docstring"])
+def test_caller_facts_pass_known_plain_decorators(decorator):
+    plain = VMAPPED_TOURNAMENT.replace('@expects_ndim(1, None, 1, randomness="different")', decorator)
+    assert codes(plain) == ["GL001"]
 
 
 # A scheduling environment maps operations to jobs with a scatter_add of ones: the src is [bs, jobs, ops]

@@ -12,10 +12,21 @@ import ast
 
 # decorators that call the function with the caller's own arguments and return its result
 _TRANSPARENT = frozenset({
+    # Python's own
     "staticmethod", "classmethod", "property", "cached_property", "abstractmethod", "overload", "override",
     "final", "no_type_check", "lru_cache", "cache", "wraps", "contextmanager",
+    # torch: gradient mode, autocast, TorchScript and compile hints
     "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "autocast", "custom_fwd", "custom_bwd",
     "script", "script_method", "ignore", "unused", "export", "compile", "disable", "wrap",
+    "assume_constant_result", "allow_in_graph",
+    # runtime type checks
+    "beartype", "typechecked", "typecheck", "jaxtyped",
+    # model libraries: docstrings, registries, config defaults, kernels swapped in for the same maths, device moves
+    "auto_docstring", "can_return_tuple", "merge_with_config_defaults", "capture_outputs", "dynamic_rope_update",
+    "use_kernel_forward_from_hub", "use_kernel_func_from_hub_with_fallback", "use_kernelized_func",
+    "add_start_docstrings", "add_start_docstrings_to_model_forward", "add_code_sample_docstrings",
+    "replace_return_docstrings", "deprecate_kwarg", "compile_compatible_method_lru_cache", "_make_compile_constant",
+    "register_model", "register_to_config", "apply_forward_hook", "auto_move_data",
 })
 
 
