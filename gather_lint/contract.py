@@ -47,7 +47,7 @@ class TensorInfo:
     domain: Optional[Domain] = None
     text: str = "tensor"  # how messages name it: source text or a role name
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") left by x[:, :-1] / x[:, 1:] (static only)
-    filled: Optional[str] = None  # "zeros" / "empty" when the tensor was just created that way (static only)
+    filled: Optional[str] = None  # "zeros" / "empty" / "ones" / "full" when just created so (static only)
     non_negative: bool = False  # values >= 0, as relu/softmax/exp/abs make them (static only)
     role_named: bool = False  # text is a role name ("input", "self": runtime), not code a fix can read (last:
     # the fields before it are also given by position)

@@ -364,3 +364,116 @@ def test_cycle_slot_whose_row_is_not_written_is_still_reported(torch):
     scores.diagonal()[1:].fill_(scope["MIN"])
     assert torch.equal(out[-1, :-1], scores[5, [0, 1, 3, 5]])  # the slot's row silently holds the last node's
     assert codes(column_only) == ["GL010"]
+
+
+# An evolutionary-search library declares each helper's ranks with a decorator that vmaps the body over
+# extra leading dims: the [n, k] candidates reach index_select one [k] row at a time.
+VMAPPED_TOURNAMENT = """
+import torch
+
+def expects_ndim(*ndims, randomness="error"):
+    def decorator(fn):
+        def decorated(*args):
+            batched = tuple(0 if n is not None and isinstance(a, torch.Tensor) and a.dim() > n else None
+                            for a, n in zip(args, ndims))
+            if all(b is None for b in batched):
+                return fn(*args)
+            return torch.func.vmap(fn, in_dims=batched, randomness=randomness)(*args)
+        return decorated
+    return decorator
+
+@expects_ndim(1, None, 1, randomness="different")
+def run_tournaments(utilities, higher_is_better, candidate_indices):
+    argbest = torch.argmax if higher_is_better else torch.argmin
+    candidate_evals = torch.index_select(utilities, 0, candidate_indices)
+    winner = argbest(candidate_evals)
+    return torch.index_select(candidate_indices, 0, winner.reshape(1))[0]
+
+def tournament_selection(evals, num_tournaments, tournament_size):
+    [num_solutions] = evals.shape
+    candidates = torch.randint(0, num_solutions, (num_tournaments, tournament_size))
+    return candidates, run_tournaments(evals, True, candidates)
+
+if __name__ == "__main__":
+    evals = torch.randn(10)
+    candidates, winners = tournament_selection(evals, 6, 3)
+    assert winners.shape == (6,)
+    assert torch.equal(evals[winners], evals[candidates].max(1).values)
+"""
+
+
+def test_caller_facts_do_not_pass_a_vmapping_decorator(torch):
+    run_snippet(VMAPPED_TOURNAMENT)
+    assert codes(VMAPPED_TOURNAMENT) == []
+
+
+def test_the_same_helper_undecorated_is_still_reported(torch):
+    plain = VMAPPED_TOURNAMENT.replace('@expects_ndim(1, None, 1, randomness="different")\n', "")
+    scope = run_snippet(plain.split("if __name__")[0])
+    with pytest.raises(IndexError, match="Index is supposed to be a vector"):
+        scope["tournament_selection"](torch.randn(10), 6, 3)
+    assert codes(plain) == ["GL001"]
+
+
+@pytest.mark.parametrize("decorator", ["@torch.no_grad()", "@beartype", "@auto_docstring"])
+def test_caller_facts_pass_known_plain_decorators(decorator):
+    plain = VMAPPED_TOURNAMENT.replace('@expects_ndim(1, None, 1, randomness="different")', decorator)
+    assert codes(plain) == ["GL001"]
+
+
+# A scheduling environment maps operations to jobs with a scatter_add of ones: the src is [bs, jobs, ops]
+# and the index [bs, 1, ops], so only src's first job row is read, but every entry of src is 1 and each
+# index entry gets its 1 all the same.
+JOB_MAP_FROM_ONES = """
+import torch
+
+def get_job_ops_mapping(start_op_per_job: torch.Tensor, end_op_per_job: torch.Tensor, n_ops_max: int):
+    bs, num_jobs = end_op_per_job.shape
+    ops_seq_exp = torch.arange(n_ops_max)[None, None].expand(bs, num_jobs, -1)
+    inside = (ops_seq_exp <= end_op_per_job[..., None]) & (ops_seq_exp >= start_op_per_job[..., None])
+    ops_job_map = torch.stack(torch.nonzero(inside)[:, 1].split(n_ops_max), dim=0)  # (bs, max_ops)
+    ops_job_bin_map = torch.scatter_add(
+        input=ops_job_map.new_zeros((bs, num_jobs, n_ops_max)),
+        dim=1,
+        index=ops_job_map.unsqueeze(1),
+        src=ops_job_map.new_ones((bs, num_jobs, n_ops_max)),
+    )
+    return ops_job_map, ops_job_bin_map
+
+if __name__ == "__main__":
+    start = torch.tensor([[0, 2], [0, 1]])
+    end = torch.tensor([[1, 4], [0, 4]])
+    ops_job_map, bin_map = get_job_ops_mapping(start, end, 5)
+    assert ops_job_map.tolist() == [[0, 0, 1, 1, 1], [0, 1, 1, 1, 1]]
+    assert torch.equal(bin_map, torch.nn.functional.one_hot(ops_job_map, 2).transpose(1, 2))
+"""
+
+
+def test_ones_src_longer_than_the_index_along_dim_is_silent(torch):
+    run_snippet(JOB_MAP_FROM_ONES)
+    assert codes(JOB_MAP_FROM_ONES) == []
+
+
+def test_ones_src_that_needs_its_gradient_is_still_reported(torch):
+    with_grad = JOB_MAP_FROM_ONES.replace(
+        "src=ops_job_map.new_ones((bs, num_jobs, n_ops_max)),",
+        "src=torch.ones(bs, num_jobs, n_ops_max, requires_grad=True),").replace(
+        "input=ops_job_map.new_zeros((bs, num_jobs, n_ops_max)),", "input=torch.zeros(bs, num_jobs, n_ops_max),")
+    scope = run_snippet(with_grad.split("if __name__")[0])
+    _, bin_map = scope["get_job_ops_mapping"](torch.tensor([[0, 2]]), torch.tensor([[1, 4]]), 5)
+    with pytest.raises(RuntimeError, match="invalid gradient"):
+        bin_map.sum().backward()
+    assert codes(with_grad) == ["GL009"]
+
+
+def test_ones_src_wider_than_the_index_beside_dim_is_still_reported(torch):
+    beside = """
+import torch
+
+def first_op_counts(bs: int, num_jobs: int, n_ops: int):
+    first = torch.zeros(bs, 1, 1, dtype=torch.long)
+    return torch.zeros(bs, num_jobs, n_ops).scatter_add(1, first, torch.ones(bs, num_jobs, n_ops))
+"""
+    out = run_snippet(beside)["first_op_counts"](2, 3, 4)
+    assert out[:, :, 1:].sum() == 0  # only the first op's column is ever written
+    assert codes(beside) == ["GL009"]

@@ -60,6 +60,10 @@ def check(site: Site) -> Optional[Violation]:
     ]
     if not cropped:
         return None
+    if src.filled in ("ones", "full") and cropped == [axis]:
+        # src holds one value throughout: the index entries along dim read it as a same-sized src would, and
+        # a fill with no requires_grad has no backward; a dim beside dim still leaves output columns unwritten
+        return None
     ones = [k for k in cropped if value(idx.dims[k]) == 1 and k != axis]
     if ones and axis is not None:
         args = ", ".join(size_expr(src, k) if k in ones else "-1" for k in range(len(idx.dims)))

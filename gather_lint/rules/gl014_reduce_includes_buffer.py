@@ -57,8 +57,8 @@ def check(site: Site) -> Optional[Violation]:
     if site.op.name != "scatter_reduce" or reduce not in _EFFECT or site.options.get("include_self") is False:
         return None
     filled = site.input.filled
-    if filled is None:
-        return None
+    if filled not in ("zeros", "empty"):
+        return None  # no buffer, or one of ones / a fill value, whose part in the reduction is not judged here
     if filled == "zeros" and reduce in ("amax", "max") and _never_negative(site.payload):
         return None  # positions, relu outputs and the like are >= 0: a max with the buffer's 0 is the max itself
     effect = _EFFECT[reduce] if filled == "zeros" else "uninitialised memory takes part in every reduction"

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
-from . import declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
+from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -416,7 +416,7 @@ class CallMixin:
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
-                filled = {"zeros_like": "zeros", "empty_like": "empty"}.get(func)
+                filled = constant_fills.fill(func, kwargs)
                 fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
                 return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction), node.lineno)
             if func in ("cat", "concat", "concatenate", "stack") and args:
@@ -437,7 +437,8 @@ class CallMixin:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):
                 made = _construct("full", args, kwargs, node) if func == "full" else (
-                    TensorVal(args[0].shape, _like_dtype(kwargs, args[0])) if args and isinstance(args[0], TensorVal)
+                    TensorVal(args[0].shape, _like_dtype(kwargs, args[0]), filled=constant_fills.fill(func, kwargs))
+                    if args and isinstance(args[0], TensorVal)
                     else (TensorVal(None, _dtype_kw(kwargs)) if args and args[0] is None else None))
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 if isinstance(made, TensorVal) and _negative(fill) is not None:
@@ -682,13 +683,13 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return None  # FloatTensor([x, y]) is data, not sizes
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
-        return TensorVal(_size_args(args, kwargs), default, origin="constructor",
-                         filled=func if func in ("zeros", "empty") else None)
+        return TensorVal(_size_args(args, kwargs), default, origin="constructor", filled=constant_fills.fill(func, kwargs))
     if func == "full":
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)
         shape = _size_args(args[:1], {}) if args else None
-        return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
+        return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor",
+                         filled=constant_fills.fill(func, kwargs))
     if func == "randint":
         # randint(high, size) or randint(low, high, size): bounds by position, known or not
         ints = [a if isinstance(a, DimVal) else None for a in args if not isinstance(a, SeqVal)][:2]

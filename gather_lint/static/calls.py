@@ -15,7 +15,7 @@ from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
-from . import scope_faults, script_drivers
+from . import decorated_calls, scope_faults, script_drivers
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
 from .dataflow_checks import PassedIn
@@ -149,6 +149,8 @@ class ModuleContext:
         """The callee's result under this call's facts. `silent`: for the result only, reporting nothing
         (the caller's shape comments may shape what it returns, not what is checked inside it)."""
         self.fitted_at.pop(id(node), None)  # what an earlier run of this call left is not this run's
+        if not decorated_calls.passes_facts(callee):
+            return None  # a wrapper of unknown effect stands between the call and the def
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
         facts = bind(callee, args, kwargs, defaults=not spread)
         if facts is None:

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
 from ..dims import Dim, Shape, Sym, broadcast, normalize_dim, product, value
-from . import op_census, position_tuples, symbolic
+from . import constant_fills, op_census, position_tuples, symbolic
 from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -753,7 +753,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         dims = [as_dim(v) for v in sizes] if sizes else None
         dtype = kwargs.get("dtype")
         known = dtype.value[6:] if isinstance(dtype, Literal) and isinstance(dtype.value, str) and dtype.value.startswith("dtype:") else None
-        filled = {"new_zeros": "zeros", "new_empty": "empty"}.get(name)
+        filled = constant_fills.fill(name, kwargs)
         return TensorVal(Shape(tuple(dims)) if dims else None, known if "dtype" in kwargs else t.dtype, filled=filled)
     if name == "multinomial":
         return multinomial(t, args, kwargs, text)

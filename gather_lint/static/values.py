@@ -17,7 +17,7 @@ class TensorVal:
     kept_singleton: Optional[int] = None  # axis of a size-1 dim a gather left in place (GL006)
     kept_at: object = None  # the gather call that left it (an ast node), where GL006 reports and fixes
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") from slicing one end off (GL007)
-    filled: Optional[str] = None  # "zeros" or "empty" straight from a constructor (GL014)
+    filled: Optional[str] = None  # "zeros", "empty", "ones" or "full" straight from a constructor (constant_fills)
     crossed: Optional[tuple] = None  # x[:, idx] with idx one per row, not yet shown to be a mistake (GL017)
     normalised: Optional[object] = None  # the softmax that made it: a normalised_consumers.Mark (GL018)
     fraction: Optional[object] = None  # values between 0 and a known top: a scaled_fractions.Fraction (GL011)
