@@ -141,7 +141,7 @@ class ModuleContext:
                 raise
             self.fault(node, exc)
             return None
-        self._memo[key] = _joined(interp.returns)
+        self._memo[key] = result_of(interp)
         return self._memo[key]
 
     def call(self, caller, callee, node: ast.Call, args, kwargs, instance: Optional[InstanceVal] = None,
@@ -203,7 +203,7 @@ class ModuleContext:
                 raise
             self.fault(callee, exc, node.lineno)
             return None
-        result = _joined(interp.returns)
+        result = result_of(interp)
         self._memo[key] = result
         if instance is not None:  # what a method stored, for `obj.fit(...)` statements (fitted_instances)
             self._fitted[key] = self.fitted_at[id(node)] = fitted_instances.stored(interp)
@@ -222,6 +222,16 @@ def _reporter(caller, callee, node: ast.Call, implicit: int, line: int, batch_of
         if stay or not moved:
             caller.report(call, site, stay, bound, where)
     return report
+
+
+def result_of(interp):
+    """What calling `function` gives: its returns joined, or, for a generator, the list of the items it
+    yields (`for xb, yb in batches(x, y, 16)` gets each yielded pair)."""
+    if not interp.yields:  # (a generator whose yields the run never reached gives nothing known either)
+        return _joined(interp.returns)
+    items = interp.yields
+    item = _joined(items) if items and all(r is not None for r in items) else None
+    return Repeated(item) if item is not None else None
 
 
 def _joined(returns):

@@ -261,6 +261,16 @@ class ExpressionMixin:
         self.assign(node.target, result)
         return result
 
+    def expr_Yield(self, node: ast.Yield):
+        """A generator's item: what the generator hands each `for` over it (calls.result_of)."""
+        self.yields.append(self.expr(node.value) if node.value is not None else Literal(None))
+        return None  # the value sent back in: none
+
+    def expr_YieldFrom(self, node: ast.YieldFrom):
+        self.expr(node.value)
+        self.yields.append(None)  # items of another iterable: not tracked
+        return None
+
     def expr_Lambda(self, node: ast.Lambda):
         return None  # its parameters are unknown; its body runs elsewhere
 

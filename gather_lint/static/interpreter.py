@@ -33,6 +33,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.flag = flag or (lambda *a: None)  # (node, violation, node to fix) for dataflow rules
         self.module = None  # the module's functions and classes (calls.ModuleContext), for calls
         self.returns: list = []
+        self.yields: list = []  # a generator's items (calls.result_of)
         self.call_depth = 0
         # names whose facts rest on a shape comment: good evidence next to the code they describe,
         # too informal to carry into another function (see calls.py)
