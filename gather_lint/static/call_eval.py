@@ -510,7 +510,10 @@ class CallMixin:
             return packed_sequences.unpack(args, kwargs)
         if func == "pad_sequence" and module.endswith("nn.utils.rnn"):
             fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
-            return _with_sentinel(TensorVal(), _negative(fill), node.lineno) if _negative(fill) is not None else None
+            made = packed_sequences.padded(args, kwargs)
+            if _negative(fill) is not None:
+                return _with_sentinel(made or TensorVal(), _negative(fill), node.lineno)
+            return made
         if module in modules.NN_MODULES:
             return normalised_consumers.layer(node, func, modules.build(func, args, kwargs), args, kwargs,
                                               self.source.segment)  # nn.LogSoftmax(dim=0) marks its output (GL018)

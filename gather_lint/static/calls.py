@@ -273,8 +273,8 @@ def _informative(value) -> bool:
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
-    if isinstance(value, SeqVal):
-        return any(isinstance(v, TensorVal) and _informative(v) for v in value.items)
+    if isinstance(value, SeqVal):  # tensors, or records of Python data (a list of dicts handed to a collate)
+        return any(isinstance(v, (TensorVal, DictVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries
         return _informative(value.element)
     if isinstance(value, QualName):  # a loss module or a torch function handed in (`criterion=nn.MSELoss()`)

@@ -13,7 +13,7 @@ from typing import Optional, Tuple
 
 from .numpy_values import ArrayVal
 from .scalars import NumberVal
-from .values import DimVal, Literal, SeqVal, TensorVal
+from .values import JOINERS, DimVal, Literal, SeqVal, TensorVal, join
 
 MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__"}
 
@@ -26,6 +26,16 @@ class DictVal:
         if isinstance(key, Literal) and isinstance(key.value, str):
             return dict(self.items).get(key.value)
         return None
+
+
+def _joined_dicts(a: DictVal, b: DictVal) -> Optional[DictVal]:
+    """Two paths' (or two list items') dicts of the same keys: each key's value as both agree."""
+    if not isinstance(a, DictVal) or not isinstance(b, DictVal) or [k for k, _ in a.items] != [k for k, _ in b.items]:
+        return None
+    return DictVal(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
+
+
+JOINERS[DictVal] = _joined_dicts
 
 
 def literal_dict(keys, values) -> Optional[DictVal]:

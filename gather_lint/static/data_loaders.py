@@ -29,7 +29,7 @@ from .config import DictVal
 from .modules import InstanceVal
 from .numpy_values import ArrayVal
 from .scalars import NumberVal
-from .values import DimVal, Literal, SeqVal, TensorVal
+from .values import DimVal, Literal, SeqVal, TensorVal, join
 
 _LOADERS = ("DataLoader",)
 _TENSOR_DATASETS = ("TensorDataset",)
@@ -97,6 +97,10 @@ def iterated(func: str, args: list):
 def _item(interp, dataset, node, key=DimVal(None)):
     if isinstance(dataset, DatasetVal):
         return dataset.item
+    if isinstance(dataset, ops.Repeated):
+        return dataset.element  # a list of like items (a comprehension) is a map-style dataset
+    if type(dataset) is SeqVal and not dataset.names and dataset.items:
+        return _joined(dataset.items)  # a list of records: what every item agrees on
     if not isinstance(dataset, InstanceVal) or interp.module is None:
         return None
     method = interp.module.methods.get((dataset.class_name, "__getitem__"))
@@ -115,6 +119,13 @@ def _batch_dim(size_node, segment) -> Sym:
 
 
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _joined(items):
+    found = items[0]
+    for other in items[1:]:
+        found = join(found, other)
+    return found
 
 
 def collate(item, batch: Dim = None):

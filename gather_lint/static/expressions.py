@@ -316,6 +316,8 @@ class ExpressionMixin:
             return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
             return ops.Repeated(scalars.NumberVal())  # [it["center"] for it in items]: Python floats
+        if isinstance(node, ast.ListComp) and isinstance(element, DimVal) and not any(gen.ifs for gen in node.generators):
+            return ops.Repeated(DimVal(None))  # [b["label"] for b in batch]: Python ints, one per item
         if isinstance(node, ast.ListComp) and (not isinstance(element, TensorVal) or element.shape is None and element.dtype is None
                                                and any(gen.ifs for gen in node.generators)):
             return maybe_empty.filtered(node, element, self.source.segment)  # items of unknown kind: a filtered list may be empty

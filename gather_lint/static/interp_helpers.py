@@ -10,7 +10,7 @@ from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, value
 from .modules import LayerList
-from .values import UNKNOWN_ARITY, DimVal, Literal, SeqVal, TensorVal
+from .values import UNKNOWN_ARITY, DimVal, Literal, SeqVal, TensorVal, join
 
 
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
@@ -120,9 +120,13 @@ def _row_of(iterable, node):
     if isinstance(iterable, ops.Repeated):
         return iterable.element  # `for x, y in batches` over a list built by a comprehension of (x, y) pairs
     if isinstance(iterable, SeqVal) and not iterable.names and iterable.items and node is not None \
-            and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate")) \
-            and all(item == iterable.items[0] for item in iterable.items) and isinstance(iterable.items[0], TensorVal):
-        return iterable.items[0]  # `for state in (key, value)`: every item has the same facts
+            and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate")):
+        # `for state in (key, value)`, `for b in records`: what every item agrees on
+        agreed = iterable.items[0]
+        for item in iterable.items[1:]:
+            agreed = join(agreed, item)
+        if agreed is not None:
+            return agreed
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
         return DimVal(None)  # for t in range(T): t is one int, whatever its value (x[:, t] drops a dim)
     if isinstance(node, (ast.Tuple, ast.List)) and node.elts:

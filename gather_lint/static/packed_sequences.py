@@ -61,3 +61,31 @@ def through_layer(layer, packed: PackedVal):
     out = result.items[0]
     width = out.shape.dims[-1] if isinstance(out, TensorVal) and out.shape is not None else None
     return SeqVal((PackedVal(packed.batch, width, packed.dtype), result.items[1]))
+
+
+def padded(args: list, kwargs: dict) -> Optional[TensorVal]:
+    """`pad_sequence(seqs, batch_first)`: seqs of [L_i, *rest] stacked into [batch, L, *rest] (or [L, batch,
+    *rest]), L the longest length; `batch` is the list's length when it is a tracked one. Each sequence's dtype."""
+    from .tensor_ops import Repeated
+
+    seqs = args[0] if args else kwargs.get("sequences")
+    if isinstance(seqs, Repeated) and isinstance(seqs.element, TensorVal):
+        pieces, batch = [seqs.element], None
+    elif type(seqs) is SeqVal and not seqs.names and seqs.items and all(isinstance(i, TensorVal) for i in seqs.items):
+        pieces, batch = list(seqs.items), len(seqs.items)
+    else:
+        return None
+    shapes = {p.shape for p in pieces}
+    dtypes = {p.dtype for p in pieces}
+    first = _flag(args, kwargs, 1, "batch_first", False)
+    shape = pieces[0].shape
+    if len(shapes) != 1 and not all(p.shape is not None and not p.shape.variadic and p.shape.dims for p in pieces):
+        return None
+    if shape is None or shape.variadic or not shape.dims or first is None:
+        return TensorVal(None, dtypes.pop() if len(dtypes) == 1 else None)
+    rest = shape.dims[1:]
+    if any(p.shape.dims[1:] != rest for p in pieces):
+        return None  # torch raises where the trailing sizes differ
+    length = shape.dims[0] if len(shapes) == 1 else None
+    dims = (batch, length) + rest if first else (length, batch) + rest
+    return TensorVal(Shape(dims), dtypes.pop() if len(dtypes) == 1 else None, origin="pad_sequence")

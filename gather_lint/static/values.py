@@ -98,8 +98,13 @@ def join(a, b):
             a.origin if a.origin == b.origin else "",
         )
     if isinstance(a, DimVal) and isinstance(b, DimVal):
-        d = join_dim(a.dim, b.dim)
-        return DimVal(d) if d is not None else None
+        return DimVal(join_dim(a.dim, b.dim))  # an int on both paths: an int, its value known when they agree
     if isinstance(a, SeqVal) and isinstance(b, SeqVal) and a.names == b.names and len(a.items) == len(b.items):
         return SeqVal(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.names)  # `return logits, loss` / `logits, None`
-    return None
+    joiner = JOINERS.get(type(a)) or JOINERS.get(type(b))
+    return joiner(a, b) if joiner is not None else None
+
+
+# joins of the kinds defined in other modules (config.DictVal), registered there (no import circle); each
+# checks both sides' kinds itself
+JOINERS: dict = {}
