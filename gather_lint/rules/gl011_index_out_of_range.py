@@ -29,9 +29,8 @@ made integer (``((1 - torch.rand(B) ** 3) * N).long()``, ``torch.linspace(0, N, 
 running counts of a mask (``ids.ne(pad).int().cumsum(1) + pad``, RoBERTa-style positions past
 ``max_position_embeddings``), positions shifted into more blocks than the indexed dim has
 (``torch.cat([idx, idx + K, idx + 2 * K], dim=1)``), ``nonzero()`` coordinates flattened with a stride other than
-the rows per item (``b * batch_size + i``), a tensor written out in the code (``torch.tensor([0, 1, 5])``, or made of a list of known ints such as
-``[[1, 2, 3] for _ in range(4)]``), whose largest value is among its values while no slice, mask or
-arithmetic has picked a part of it, and ids written in the script (a row of a literal edge list)
+the rows per item (``b * batch_size + i``), and ids written in the script (a row of a literal edge list, also one built as a list of known ints such as
+``[[1, 2, 3] for _ in range(4)]``)
 against a table sized by their count (``len(set(ids))``), or a column of a table written out in the code
 (``boxes[:, 0]`` of ``[[class_id, x1, y1, x2, y2], ...]``), whose ids numbered from 1 reach ``num_classes``.
 An integer range sent through bfloat16 or float16 and back rounds its top to a number the format has:

@@ -19,7 +19,18 @@ from . import rank_kept_stores, tree_walk
 _SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "cuda", "cpu", "detach", "clone",
                "contiguous", "long", "int", "requires_grad_", "pin_memory"}
 
-SETTLED, RETYPED, RANKED, REWRITTEN = "settled", "retyped", "ranked", "rewritten"
+SETTLED, RETYPED, RANKED, REWRITTEN, GROWN = "settled", "retyped", "ranked", "rewritten", "grown"
+
+
+class GrowingList:
+    """An attribute made an empty list (or deque) in `__init__` that the class's methods only append to (a
+    replay buffer's `self.buffer.append(transition)`): what the appends add is what it holds."""
+
+    def __eq__(self, other):
+        return isinstance(other, GrowingList)
+
+    def __hash__(self):
+        return hash("GrowingList")
 
 
 def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
@@ -48,6 +59,8 @@ def settled_attributes(lineage: List[ast.ClassDef], init) -> Dict[str, str]:
             found[name] = REWRITTEN
         elif all(rank_kept_stores.keeps_rank(node, name) for node in stores):
             found[name] = RANKED
+        elif all(_appends(node) for node in stores):
+            found[name] = GROWN
     return found
 
 
@@ -89,6 +102,12 @@ def _stores(function) -> Dict[str, list]:
 
 _CONTAINER_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
                        "add", "discard"}
+
+
+def _appends(stmt) -> bool:
+    """A statement `self.x.append(item)`."""
+    return isinstance(stmt, ast.Expr) and container_mutation(stmt.value) and stmt.value.func.attr == "append" \
+        and len(stmt.value.args) == 1 and not stmt.value.keywords
 
 
 def container_mutation(call) -> bool:
@@ -145,6 +164,8 @@ def held(value, how: str):
     from ..dims import Shape
     from .values import TensorVal
 
+    if how == GROWN:
+        return GrowingList() if _empty_container(value) else None
     if _empty_container(value):
         return None
     if how == RETYPED and isinstance(value, TensorVal):

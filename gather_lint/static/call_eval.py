@@ -11,7 +11,7 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
-from . import data_loaders, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
+from . import attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
 from ..rules import check
@@ -108,8 +108,12 @@ class CallMixin:
             args, kwargs = self._args(node)
             if func.attr == "masked_scatter_":
                 group_overwrites.check_masked_scatter(self, node)  # GL013: one buffer written per group
-            if func.attr == "append" and isinstance(func.value, ast.Name) and isinstance(owner, (SeqVal, ops.Repeated)):
-                self.env[func.value.id] = tensor_lists.appended(owner, args[0]) if len(args) == 1 else None
+            if func.attr == "append" and isinstance(owner, attribute_stores.GrowingList) and len(args) == 1:
+                self.env[_list_name(func.value)] = ops.Repeated(args[0]) if args[0] is not None else None
+                return None  # self.buffer.append(transition): the list holds what this append adds
+            if func.attr == "append" and isinstance(owner, (SeqVal, ops.Repeated)) and _list_name(func.value):
+                # xs.append(x), self.buffer.append(transition): a list of like items while they agree
+                self.env[_list_name(func.value)] = tensor_lists.appended(owner, args[0]) if len(args) == 1 else None
                 return None
             if written_text.is_text(owner):
                 return written_text.method(owner, func.attr, args, kwargs)  # " ".join(words), text.split()
@@ -382,6 +386,8 @@ class CallMixin:
             return numpy_values.call(func, args, kwargs, node)
         if module in ("cv2", "PIL.Image"):
             return image_reads.qualified(name, args, node)  # cv2.imread: uint8
+        if module in ("random", "collections"):
+            return python_stdlib.call(module, func, args, kwargs)  # random.sample(buffer, n), deque(maxlen=n)
         if module.split(".")[0] == "tqdm" and func in ("tqdm", "tqdm_notebook"):
             return data_loaders.iterated(func, args)  # tqdm(loader): the same batches
         if module.startswith("torch.utils.data") and data_loaders.is_loader(func):
@@ -412,7 +418,6 @@ class CallMixin:
                 made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
-                    made = written_rows.value_range(func, made, args[0], node.lineno)  # GL011: its largest value
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
@@ -423,7 +428,7 @@ class CallMixin:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
                     element = args[0].element
-                    return ops.cat_repeated(element, dim, stack=func == "stack") if isinstance(element, TensorVal) else None
+                    return ops.cat_repeated(element, dim, func == "stack", args[0].length) if isinstance(element, TensorVal) else None
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
@@ -642,6 +647,15 @@ _UNKNOWN_TENSORISH = None
 _UNKNOWN_KWARGS = "**"  # a **spread of unknown keys: no parameter binding is certain
 
 
+def _list_name(node) -> Optional[str]:
+    """The env name of a list being appended to: `xs`, or `self.buffer` (methods keep attributes as such)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return "self." + node.attr
+    return None
+
+
 def _has_call(node) -> bool:
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
 
@@ -670,11 +684,9 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return _with_sentinel(made, low, node.lineno) if low is not None and low < 0 and made.dtype == "int64" else made
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
             and scalars.is_number(args[0].element):  # a list of Python floats (or ints) of unknown length
-        made = "float32" if scalars.is_float_number(args[0].element) else "bool" if isinstance(args[0].element, Literal) else "int64"
-        return TensorVal(Shape((None,)), dtype or made, origin="constructor")
+        return TensorVal(Shape((args[0].length,)), dtype or scalars.number_dtype(args[0].element), origin="constructor")
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and scalars.is_number(args[0]):
-        made = "float32" if scalars.is_float_number(args[0]) else "bool" if isinstance(args[0], Literal) else "int64"
-        return TensorVal(Shape(()), dtype or made, origin="constructor")  # torch.tensor(labels[i]): one number, 0-d
+        return TensorVal(Shape(()), dtype or scalars.number_dtype(args[0]), origin="constructor")  # torch.tensor(labels[i]): one number, 0-d
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]
         return python_annotations.tensor_of(args[0], dtype or _LEGACY_DTYPES.get(func))

@@ -244,7 +244,11 @@ class ExpressionMixin:
         if len(node.ops) == 1 and not tensors:
             if values[0] is None:
                 remember_token_ids(self, node)  # GL013: `x[rows, ids] -= v` may show ids is a tensor
-            return branches.compare(values[0], node.ops[0], values[1])
+            decided = branches.compare(values[0], node.ops[0], values[1])
+            if decided is None and all(scalars.is_number(v) for v in values) \
+                    and isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)):
+                return scalars.BoolVal()  # `random.random() < 0.1`: a bool, its value not known
+            return decided
         return None
 
     def expr_BoolOp(self, node: ast.BoolOp):
@@ -315,14 +319,17 @@ class ExpressionMixin:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, ArrayVal) and element.dtype:
             return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
-            return ops.Repeated(scalars.NumberVal())  # [it["center"] for it in items]: Python floats
+            return ops.Repeated(scalars.NumberVal(), _comprehension_length(node, iterables))  # [it["center"] for it in items]
+        length = _comprehension_length(node, iterables)
         if isinstance(node, ast.ListComp) and isinstance(element, DimVal) and not any(gen.ifs for gen in node.generators):
-            return ops.Repeated(DimVal(None))  # [b["label"] for b in batch]: Python ints, one per item
+            return ops.Repeated(DimVal(None), length)  # [b["label"] for b in batch]: Python ints, one per item
+        if isinstance(node, ast.ListComp) and scalars.is_bool(element) and not any(gen.ifs for gen in node.generators):
+            return ops.Repeated(scalars.BoolVal(), length)  # [d for (.., d) in batch]: done flags
         if isinstance(node, ast.ListComp) and (not isinstance(element, TensorVal) or element.shape is None and element.dtype is None
                                                and any(gen.ifs for gen in node.generators)):
             return maybe_empty.filtered(node, element, self.source.segment)  # items of unknown kind: a filtered list may be empty
         # a generator of tensors is unpacked (`q, k, v = (proj(x) for proj in projs)`) or stacked like a list
-        return ops.Repeated(element) if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, TensorVal) else None
+        return ops.Repeated(element, length) if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, TensorVal) else None
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
 
@@ -331,6 +338,14 @@ _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing t
 
 
 _UNKNOWN_BOUND = Literal("<unknown slice bound>")
+
+
+def _comprehension_length(node, iterables):
+    """How many items a one-loop comprehension without a filter makes: its iterable's, when that is a list of
+    a known length (a Repeated of one, `random.sample(buffer, n)`)."""
+    if len(node.generators) != 1 or node.generators[0].ifs or not isinstance(iterables[0], ops.Repeated):
+        return None
+    return iterables[0].length
 
 
 def _dim_arith(a, b, symbol):

@@ -60,10 +60,22 @@ def after_statement(interp, node: ast.Expr) -> None:
     held = interp.env.get(name)
     if fitted is None or not isinstance(held, InstanceVal) or held.facts is None:
         return
-    if _straight_line(interp, node):
+    if _straight_line(interp, node) or _only_grown(held, fitted):
         interp.env[name] = fitted
     elif split(held.facts)[1]:
         interp.env[name] = InstanceVal(held.class_name, split(held.facts)[0])
+
+
+def _only_grown(held: InstanceVal, fitted: InstanceVal) -> bool:
+    """`replay.push(s, a, r)` in a loop: the method only grew lists of like items (`self.buffer.append(...)`),
+    which hold the same facts after one run or many (none leaves the list as __init__ made it, which an
+    append of like items joins)."""
+    from .tensor_ops import Repeated
+
+    before, after = split(held.facts)[1], split(fitted.facts)[1]
+    changed = [key for key in after if before.get(key) != after[key]]
+    return bool(changed) and all(isinstance(after[key], Repeated) for key in changed) \
+        and all(key in after for key in before)
 
 
 def _stored_elsewhere(module, class_name: str, function) -> set:
@@ -89,3 +101,37 @@ def split(facts: tuple):
     built = tuple(kv for kv in facts if not kv[0].startswith(_PREFIX))
     stored: Dict[str, object] = {k: v for k, v in facts if k.startswith(_PREFIX)}
     return built, stored
+
+
+def _joined_instances(a, b):
+    """Two paths' instances of one class built alike (a loop that ran `replay.push(...)` or not): the stored
+    facts both agree on, and a list grown on one path (its other path holds the empty list __init__ made)."""
+    from .tensor_ops import Repeated
+    from .tensor_lists import joined
+    from .values import join
+
+    if not isinstance(a, InstanceVal) or not isinstance(b, InstanceVal) or a.class_name != b.class_name \
+            or a.facts is None or b.facts is None:
+        return None
+    (built, mine), (other_built, theirs) = split(a.facts), split(b.facts)
+    if built != other_built:
+        return None
+    stored = {}
+    for key in mine.keys() | theirs.keys():
+        x, y = mine.get(key), theirs.get(key)
+        if x is None or y is None:
+            kept = x if x is not None else y
+            value = kept if isinstance(kept, Repeated) else None
+        else:
+            value = join(x, y) or joined(x, y)
+        if value is not None:
+            stored[key] = value
+    return InstanceVal(a.class_name, tuple(sorted(built + tuple(stored.items()), key=lambda kv: kv[0])))
+
+
+def _register() -> None:
+    from .values import JOINERS
+    JOINERS[InstanceVal] = _joined_instances
+
+
+_register()

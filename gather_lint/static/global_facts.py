@@ -12,7 +12,7 @@ import re
 import weakref
 from typing import Dict
 
-from . import closure_facts
+from . import closure_facts, modules
 from .values import DimVal, SeqVal, TensorVal
 
 
@@ -60,6 +60,8 @@ def _informative(value) -> bool:
         return value.shape is not None or value.dtype is not None or value.domain is not None
     if isinstance(value, DimVal):
         return value.dim is not None
+    if modules.is_layer(value) or isinstance(value, modules.InstanceVal) and value.facts is not None:
+        return True  # a script's `model = nn.Sequential(...)` that its functions call
     return isinstance(value, SeqVal) and any(_informative(v) for v in value.items)
 
 

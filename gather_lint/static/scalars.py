@@ -18,6 +18,20 @@ class NumberVal:
     """A Python float whose value is not known (a parameter's default or annotation says float)."""
 
 
+@dataclass(frozen=True)
+class BoolVal:
+    """A Python bool whose value is not known (`random.random() < 0.1`, a done flag)."""
+
+
+def is_bool(value) -> bool:
+    return isinstance(value, BoolVal) or (isinstance(value, Literal) and isinstance(value.value, bool))
+
+
+def number_dtype(value) -> str:
+    """The dtype torch.tensor gives a tracked Python number: float32, bool or int64."""
+    return "float32" if is_float_number(value) else "bool" if is_bool(value) else "int64"
+
+
 def is_float_number(value) -> bool:
     return isinstance(value, NumberVal) or (isinstance(value, Literal) and isinstance(value.value, float))
 
@@ -64,8 +78,7 @@ def bind_float_params(env: dict, node) -> None:
 
 def is_number(value) -> bool:
     """A Python int or float the analysis tracks (its value may be unknown)."""
-    return is_float_number(value) or isinstance(value, DimVal) or (
-        isinstance(value, Literal) and isinstance(value.value, bool))
+    return is_float_number(value) or isinstance(value, DimVal) or is_bool(value)
 
 
 def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
@@ -101,3 +114,16 @@ def lowest_int(data) -> Optional[int]:
         found = [f for f in found if f is not None]
         return min(found) if found else None
     return value(data.dim) if isinstance(data, DimVal) and isinstance(value(data.dim), int) else None
+
+
+def _joined_numbers(a, b):
+    """Two paths' floats (`random.choice([-1.0, 10.0])`, a reward of either sign): a float."""
+    return NumberVal() if is_float_number(a) and is_float_number(b) else None
+
+
+def _register() -> None:
+    from .values import JOINERS
+    JOINERS[NumberVal] = JOINERS[Literal] = _joined_numbers
+
+
+_register()

@@ -32,7 +32,8 @@ def appended(owner, item):
 
 
 def _tensor_tuple(item) -> bool:
-    return type(item) is SeqVal and bool(item.items) and not item.names and all(isinstance(i, TensorVal) for i in item.items)
+    """A tuple of tensors, or a record holding tensors beside Python data (a transition (s, a, r, s2, done))."""
+    return type(item) is SeqVal and bool(item.items) and not item.names and any(isinstance(i, TensorVal) for i in item.items)
 
 
 def joined(a, b):

@@ -606,16 +606,18 @@ def _cat_partly_known(tensors: List[object], dim: Optional[int], stack: bool) ->
 
 
 class Repeated:
-    """A list of unknown length whose elements all have one abstract value (a list comprehension)."""
+    """A list whose elements all have one abstract value (a list comprehension), of a `length` (a Dim:
+    `random.sample(buffer, batch_size)` holds batch_size items) or of unknown length (None)."""
 
-    def __init__(self, element):
+    def __init__(self, element, length: Dim = None):
         self.element = element
+        self.length = length
 
     def __eq__(self, other):  # two runs of the same element are the same fact (joins, memo keys)
-        return isinstance(other, Repeated) and other.element == self.element
+        return isinstance(other, Repeated) and other.element == self.element and other.length == self.length
 
     def __hash__(self):
-        return hash(("Repeated", self.element))
+        return hash(("Repeated", self.element, self.length))
 
 
 def _flat_data_shape(data) -> Optional[Shape]:
@@ -647,7 +649,9 @@ def rows(t: TensorVal, count: int) -> Optional[Repeated]:
     return Repeated(TensorVal(Shape(s.dims[1:]), t.dtype, t.domain))
 
 
-def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool):
+def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Dim = None):
+    """torch.cat / torch.stack of a list of like tensors, `length` of them when known: stacked, the new dim
+    is the length; concatenated, the dim grows to length times the element's size (known for size 1)."""
     s = _known(element)
     if s is None or dim is None:
         return TensorVal(None, element.dtype)
@@ -657,9 +661,9 @@ def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool):
         return None
     dims = list(s.dims)
     if stack:
-        dims.insert(axis, None)
+        dims.insert(axis, length)
     else:
-        dims[axis] = None
+        dims[axis] = length if value(dims[axis]) == 1 else None
     return TensorVal(Shape(tuple(dims)), element.dtype)
 
 

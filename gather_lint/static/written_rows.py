@@ -53,38 +53,6 @@ def of_literal(func: str, made, data_node, data, line: int):
 _MOST = 4096
 
 
-def value_range(func: str, made, data, line: int):
-    """`torch.tensor([1, 2, 3])`, `torch.tensor(rows)` of tracked non-negative ints: the largest is among the
-    values, so any dim it indexes needs more entries than that (a part of the tensor may not hold it:
-    subscript reads forget the claim, as row() does)."""
-    if func not in ("tensor", "as_tensor", "LongTensor") or not isinstance(made, TensorVal) \
-            or made.dtype not in ("int64", "int32") or made.shape is None or not made.shape.dims \
-            or (made.domain is not None and (made.domain.size is not None or made.domain.sentinel is not None)):
-        return made
-    found = _known_ints(data)
-    if not found or min(found) < 0 or max(found) <= 0:
-        return made
-    top = max(found)
-    origin = f"{_ORIGIN}{line}, {top} among them"
-    return made.with_(domain=replace(made.domain or Domain(), size=top + 1, origin=origin, category=False))
-
-
-def _known_ints(data) -> Optional[list]:
-    """Every int of a (nested) tracked list, or None when any item is not a known int."""
-    from ..dims import value
-    if isinstance(data, SeqVal) and not data.names:
-        found = []
-        for item in data.items:
-            inner = _known_ints(item)
-            if inner is None:
-                return None
-            found.extend(inner)
-        return found
-    if isinstance(data, DimVal) and isinstance(value(data.dim), int) and not isinstance(data.dim, bool):
-        return [value(data.dim)]
-    return None
-
-
 def transposed(method: str, owner, result, args=()):
     """`x.t()` / `x.T` / `x.transpose(0, 1)` of a written tensor: its columns become its rows."""
     written = owner.written if isinstance(owner, TensorVal) else None

@@ -1,0 +1,52 @@
+"""What a few standard-library calls give, as far as tensors and batches go.
+
+`random.sample(buffer, n)` / `random.choices(buffer, k=n)` pick items of the population (a replay buffer's
+transitions), so the list they give has its items' facts; `random.randrange(n)` / `random.randint(a, b)` give
+a Python int and `random.random()` / `random.uniform(a, b)` a float. `collections.deque(maxlen=n)` is an empty
+list that `append` grows, like `[]`; `deque(items)` holds the items.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .scalars import NumberVal
+from .values import DimVal, SeqVal, join
+
+_PICKS = ("sample", "choices")
+_INTS = ("randrange", "randint", "getrandbits")
+_FLOATS = ("random", "uniform", "gauss", "normalvariate", "betavariate", "expovariate")
+
+
+def call(module: str, func: str, args: list, kwargs: dict):
+    """The value of `module.func(*args, **kwargs)` for the calls above; None for any other."""
+    if module == "random":
+        if func in _PICKS and args:
+            from .tensor_ops import Repeated
+            item = item_of(args[0])
+            count = args[1] if func == "sample" and len(args) > 1 else kwargs.get("k")
+            return Repeated(item, count.dim if isinstance(count, DimVal) else None) if item is not None else None
+        if func in _INTS:
+            return DimVal(None)
+        if func in _FLOATS:
+            return NumberVal()
+        if func == "choice" and args:
+            return item_of(args[0])
+    if module == "collections" and func == "deque":
+        items = args[0] if args else kwargs.get("iterable")
+        if items is None:
+            return SeqVal(())
+        return items if isinstance(items, SeqVal) and not items.names else None
+    return None
+
+
+def item_of(population) -> Optional[object]:
+    """What every item of a list agrees on (a list of like items: its item)."""
+    from .tensor_ops import Repeated
+    if isinstance(population, Repeated):
+        return population.element
+    if isinstance(population, SeqVal) and not population.names and population.items:
+        found = population.items[0]
+        for other in population.items[1:]:
+            found = join(found, other)
+        return found
+    return None
