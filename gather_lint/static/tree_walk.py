@@ -19,6 +19,13 @@ def called_name(node: ast.AST) -> Optional[str]:
     return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
 
 
+def last_name(node: ast.AST) -> Optional[str]:
+    """`x` for `x` or `a.b.x`; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
 def env_key(node: ast.AST) -> Optional[str]:
     """The environment key of `x` or `x.attr` (a name, or an attribute of a name: `self.w`, `ctx.index`);
     None for anything else."""
