@@ -124,7 +124,7 @@ def _appends(value: ast.AST, sentinel: int) -> bool:
 
 
 def _only(node: ast.AST, sentinel: int) -> bool:
-    """A one-entry tensor of the sentinel: `torch.tensor([-1])`, `x.new_full((1,), -1)`."""
+    """A one-entry tensor of the sentinel: `torch.tensor([-1])`, `x.newtree_walk.full_slice((1,), -1)`."""
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = tree_walk.called_name(node)
@@ -165,11 +165,7 @@ def _keeps(key: ast.AST, axis: int) -> bool:
     items = key.elts if isinstance(key, ast.Tuple) else [key]
     if len(items) <= axis:
         return True
-    return all(isinstance(k, ast.Slice) for k in items[:axis]) and _full(items[axis])
-
-
-def _full(node: ast.AST) -> bool:
-    return isinstance(node, ast.Slice) and node.lower is None and node.upper is None and node.step is None
+    return all(isinstance(k, ast.Slice) for k in items[:axis]) and tree_walk.full_slice(items[axis])
 
 
 def _last_on(key: ast.AST, axis: int) -> bool:
@@ -177,7 +173,7 @@ def _last_on(key: ast.AST, axis: int) -> bool:
     as `[-1, :-1]` is for axis 0: the slot's column but the corner, where it meets the slot's row."""
     items = key.elts if isinstance(key, ast.Tuple) else [key]
     return len(items) > axis and literal_int(items[axis]) == -1 \
-        and all(_full(k) or _all_but_last(k) for k in items[:axis])
+        and all(tree_walk.full_slice(k) or _all_but_last(k) for k in items[:axis])
 
 
 def _all_but_last(node: ast.AST) -> bool:

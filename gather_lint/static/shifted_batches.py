@@ -19,7 +19,7 @@ from typing import Dict, Optional, Tuple, Union
 
 from .text_scan import file_test
 from .token_windows import FULL, cut_window, linear_of
-from .tree_walk import last_name
+from .tree_walk import full_slice, last_name
 
 _CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
 _KEEPING = ("long", "clone", "contiguous", "to", "int", "astype", "masked_fill", "copy", "detach")
@@ -263,8 +263,8 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
         return (named, FULL) if named is not None else None
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     lead = items[:-1]
-    if len(items) > 2 or any(not (isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None)
-                             and not (isinstance(i, ast.Constant) and i.value is Ellipsis) for i in lead):
+    if len(items) > 2 or any(not full_slice(i) and not (isinstance(i, ast.Constant) and i.value is Ellipsis)
+                             for i in lead):
         return None
     seq = items[-1]
     if not isinstance(seq, ast.Slice) or seq.step is not None:

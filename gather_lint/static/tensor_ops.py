@@ -863,6 +863,11 @@ def _picked(domain: Optional[Domain]) -> Optional[Domain]:
     return replace(domain, sentinel=None, sentinel_line=None)
 
 
+def whole_slice(item) -> bool:
+    """An evaluated `:` with no bounds and no step."""
+    return isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
+
+
 class SliceVal:
     def __init__(self, lower, upper, step):
         self.lower, self.upper, self.step = lower, upper, step
@@ -878,7 +883,7 @@ class SliceVal:
         return None
 
     def apply(self, d: Dim) -> Dim:
-        if self.lower is None and self.upper is None and self.step is None:
+        if whole_slice(self):
             return d
         n = value(d)
         bounds = [as_int(v) if v is not None else None for v in (self.lower, self.upper, self.step)]

@@ -26,6 +26,11 @@ def last_name(node: ast.AST) -> Optional[str]:
     return node.attr if isinstance(node, ast.Attribute) else None
 
 
+def full_slice(node: ast.AST) -> bool:
+    """`:` with no bounds and no step."""
+    return isinstance(node, ast.Slice) and node.lower is None and node.upper is None and node.step is None
+
+
 def env_key(node: ast.AST) -> Optional[str]:
     """The environment key of `x` or `x.attr` (a name, or an attribute of a name: `self.w`, `ctx.index`);
     None for anything else."""
