@@ -31,6 +31,13 @@ def full_slice(node: ast.AST) -> bool:
     return isinstance(node, ast.Slice) and node.lower is None and node.upper is None and node.step is None
 
 
+def subscripted_name(node: ast.AST) -> Optional[str]:
+    """The name under subscripts: `x[i][:, j]` -> x; None when anything else is under them."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def env_key(node: ast.AST) -> Optional[str]:
     """The environment key of `x` or `x.attr` (a name, or an attribute of a name: `self.w`, `ctx.index`);
     None for anything else."""
