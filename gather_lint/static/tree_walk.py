@@ -38,6 +38,16 @@ def subscripted_name(node: ast.AST) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
 
 
+def int_literal(node: ast.AST) -> Optional[int]:
+    """The int a literal spells (`3`, `-1`, `- -2`); None for anything else (bools included)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = int_literal(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
 def env_key(node: ast.AST) -> Optional[str]:
     """The environment key of `x` or `x.attr` (a name, or an attribute of a name: `self.w`, `ctx.index`);
     None for anything else."""
