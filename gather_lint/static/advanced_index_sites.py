@@ -188,7 +188,7 @@ def _selection(owner: TensorVal, key: SeqVal):
         if isinstance(item, TensorVal) and item.dtype in ("int64", "int32") and item.shape is not None \
                 and not item.shape.variadic:
             tensors.append(position)
-        elif isinstance(item, ops.SliceVal) and item.lower is None and item.upper is None and item.step is None:
+        elif ops.whole_slice(item):
             kept.append(dims[position])
         else:
             return None

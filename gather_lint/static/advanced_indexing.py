@@ -8,7 +8,7 @@ from typing import Optional, Tuple
 from ..dims import Shape, must_equal
 from ..rules import gl017_advanced_index_per_row as rule
 from .shape_text import parse_comment
-from .tensor_ops import FLOAT_DTYPES, SliceVal, as_int
+from .tensor_ops import FLOAT_DTYPES, as_int, whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .text_scan import file_test
 
@@ -140,7 +140,7 @@ def _one_index_after_full_slices(owner: TensorVal, key) -> Optional[Tuple[int, T
         owner = owner.with_(shape=shape)
         items = items[:position + 1] + items[position + 1 + picked:]
     ellipses = [k for k, item in enumerate(items) if isinstance(item, Literal) and item.value is Ellipsis]
-    full = [k for k, item in enumerate(items) if isinstance(item, SliceVal) and _full(item)]
+    full = [k for k, item in enumerate(items) if whole_slice(item)]
     if len(ellipses) > 1 or len(full) + len(ellipses) + 1 != len(items) or len(items) > len(shape.dims):
         return None
     if ellipses and ellipses[0] < position:
@@ -168,12 +168,8 @@ def _ints_after(items, position: int) -> int:
 def _first_column(key) -> bool:
     """`[:, 0]`: what a reader writes to take the one column of an [N, 1] result."""
     items = key.items if isinstance(key, SeqVal) and not key.names else None
-    return items is not None and len(items) == 2 and isinstance(items[0], SliceVal) and _full(items[0]) \
+    return items is not None and len(items) == 2 and whole_slice(items[0]) \
         and isinstance(items[1], DimVal) and as_int(items[1]) == 0
-
-
-def _full(s: SliceVal) -> bool:
-    return s.lower is None and s.upper is None and s.step is None
 
 
 _ASSIGNED = re.compile(r"^\s*[A-Za-z_][\w.]*\s*(?::[^=]*)?=\s*$")

@@ -48,23 +48,14 @@ def _rank_of(node) -> Optional[str]:
 def _one_dim_of(node) -> Optional[Tuple[str, int]]:
     """x.shape[i] / x.size(i) with a literal i -> (key of x, i)."""
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
-        i = _literal_int(node.slice)
+        i = tree_walk.int_literal(node.slice)
         key = _owner(node.value.value)
         return (key, i) if key is not None and i is not None else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
             and len(node.args) == 1 and not node.keywords:
-        i = _literal_int(node.args[0])
+        i = tree_walk.int_literal(node.args[0])
         key = _owner(node.func.value)
         return (key, i) if key is not None and i is not None else None
-    return None
-
-
-def _literal_int(node) -> Optional[int]:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _literal_int(node.operand)
-        return -inner if inner is not None else None
     return None
 
 

@@ -20,6 +20,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import repeat_evidence, tree_walk
+from .tree_walk import last_name
 from .text_scan import file_test
 
 _SAVED = ("saved_tensors", "saved_variables")
@@ -40,7 +41,7 @@ def spelled_in(text: str) -> bool:
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
     nodes = repeat_evidence.ModuleNodes(tree)
     for cls in tree_walk.statements(tree):  # classes are statements: no walk of the expressions
-        if isinstance(cls, ast.ClassDef) and any(_last_name(base) == "Function" for base in cls.bases):
+        if isinstance(cls, ast.ClassDef) and any(last_name(base) == "Function" for base in cls.bases):
             methods = {node.name: node for node in cls.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
             if "forward" in methods and "backward" in methods:
                 yield from _check_backward(methods["forward"], methods["backward"],
@@ -82,12 +83,12 @@ def _saved_lookup_indices(forward, repeats) -> Dict[object, ast.AST]:
     the forward saves and its lookups index with, when `repeats(name)` says the saved index can repeat."""
     ctx = forward.args.args[0].arg if forward.args.args else None
     saves = [node for node in ast.walk(forward) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-             and node.func.attr == "save_for_backward" and _last_name(node.func.value) == ctx]
+             and node.func.attr == "save_for_backward" and last_name(node.func.value) == ctx]
     if len(saves) > 1:
         return {}
     saved = list(enumerate(saves[0].args)) if saves else []
     saved += [(target.attr, node.value) for node in ast.walk(forward) if isinstance(node, ast.Assign)
-              for target in node.targets if isinstance(target, ast.Attribute) and _last_name(target.value) == ctx]
+              for target in node.targets if isinstance(target, ast.Attribute) and last_name(target.value) == ctx]
     unique = {name for node in ast.walk(forward) if isinstance(node, ast.Assign) and _makes_unique(node.value)
               for target in node.targets for name in _names(target)}
     found: Dict[object, ast.AST] = {}
@@ -108,7 +109,7 @@ def _lookups(scope) -> List[Tuple[ast.AST, ast.AST]]:
     for node in ast.walk(scope):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             receiver, name = node.func.value, node.func.attr
-            module_call = _last_name(receiver) in ("torch", "F", "functional")
+            module_call = last_name(receiver) in ("torch", "F", "functional")
             at = (_FUNCTION_LOOKUPS if module_call else _METHOD_LOOKUPS).get(name)
             keyword = "index" if name != "embedding" else "input"
             index = next((k.value for k in node.keywords if k.arg in (keyword, "indices")), None)
@@ -139,7 +140,7 @@ def _unpacked_saved(backward, ctx: str) -> Dict[str, int]:
 
 
 def _is_saved(node, ctx: str) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr in _SAVED and _last_name(node.value) == ctx
+    return isinstance(node, ast.Attribute) and node.attr in _SAVED and last_name(node.value) == ctx
 
 
 def _derived(scope, roots: Set[str], through_fills: bool = True) -> Set[str]:
@@ -170,7 +171,7 @@ def _zeros_buffers(scope) -> Set[str]:
 
 
 def _is_zeros(node) -> bool:
-    return isinstance(node, ast.Call) and _last_name(node.func) in _ZEROS
+    return isinstance(node, ast.Call) and last_name(node.func) in _ZEROS
 
 
 def _write(node, zeros: Set[str]) -> Optional[Tuple[str, ast.AST, ast.AST, str]]:
@@ -197,7 +198,7 @@ def _write(node, zeros: Set[str]) -> Optional[Tuple[str, ast.AST, ast.AST, str]]
 
 
 def _makes_unique(node) -> bool:
-    return any(isinstance(n, ast.Call) and _last_name(n.func) in _UNIQUE for n in ast.walk(node))
+    return any(isinstance(n, ast.Call) and last_name(n.func) in _UNIQUE for n in ast.walk(node))
 
 
 _FILLS = ("zeros", "zeros_like", "new_zeros", "ones", "ones_like", "new_ones", "full", "full_like", "new_full",
@@ -206,7 +207,7 @@ _FILLS = ("zeros", "zeros_like", "new_zeros", "ones", "ones_like", "new_ones", "
 
 def _names(node, through_fills: bool = True) -> Set[str]:
     """Names used in node; without `through_fills`, not those only inside a fill (`ones_like(g)`)."""
-    if not through_fills and isinstance(node, ast.Call) and _last_name(node.func) in _FILLS:
+    if not through_fills and isinstance(node, ast.Call) and last_name(node.func) in _FILLS:
         return set()
     if through_fills or not any(isinstance(n, ast.Call) for n in ast.walk(node)):
         return {_dotted(n) for n in ast.walk(node) if _dotted(n)}
@@ -219,7 +220,3 @@ def _names(node, through_fills: bool = True) -> Set[str]:
 
 
 _dotted = tree_walk.env_key  # `x` for a name, `ctx.index` for an attribute of a name (what a forward leaves on ctx).
-
-
-def _last_name(node) -> Optional[str]:
-    return node.attr if isinstance(node, ast.Attribute) else (node.id if isinstance(node, ast.Name) else None)

@@ -17,6 +17,7 @@ from ..rules import gl001_rank_mismatch as rule
 from .normalised_axis import _bindings, assigned_value
 from .text_scan import positions
 from .text_scan import file_test
+from .tree_walk import full_slice
 
 # methods and torch functions that keep their input's shape (the first argument for functions)
 _KEEP = {"clamp", "clamp_", "clip", "abs", "neg", "detach", "clone", "float", "double", "half", "to", "contiguous",
@@ -156,7 +157,7 @@ def _only_new_axes(key) -> bool:
     items = key.elts if isinstance(key, ast.Tuple) else [key]
     return _new_axes(key) > 0 and all(
         isinstance(i, ast.Constant) and (i.value is None or i.value is Ellipsis) or
-        isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None for i in items)
+        full_slice(i) for i in items)
 
 
 def _new_axes(key) -> int:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
+from .tree_walk import last_name
+
 _RECURRENT = {"GRU", "LSTM", "RNN"}
 _MASKS = {"generate_square_subsequent_mask"}
 _TRIANGLES = {"tril", "triu"}
@@ -58,7 +60,7 @@ def _scan(cls: ast.ClassDef, classes) -> tuple:
             realigns = True
         if not isinstance(node, ast.Call):
             continue
-        name = _name(node.func)
+        name = last_name(node.func)
         latent = latent or name in _LATENT
         if name in _REALIGNING:
             realigns = True
@@ -71,15 +73,11 @@ def _scan(cls: ast.ClassDef, classes) -> tuple:
             recurrent += 1
         elif name in _MASKS or any(k.arg == "is_causal" and _true(k.value) for k in node.keywords):
             evidence = evidence or "a causal attention mask"
-        elif name in _TRIANGLES and node.args and isinstance(node.args[0], ast.Call) and _name(node.args[0].func) in _FILLED:
+        elif name in _TRIANGLES and node.args and isinstance(node.args[0], ast.Call) and last_name(node.args[0].func) in _FILLED:
             evidence = evidence or f"a causal mask from `{name}`"
     if (recurrent > 1 or latent) and evidence is not None and evidence.startswith("a unidirectional"):
         evidence = None  # an encoder and a decoder: what the decoder reads at t is not known
     return evidence, realigns, built
-
-
-def _name(func) -> Optional[str]:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
 
 def _bidirectional(call: ast.Call) -> bool:

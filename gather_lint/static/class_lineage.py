@@ -74,15 +74,11 @@ def run_parent_init(interp, args: list, kwargs: dict) -> None:
 def binds_first(method) -> bool:
     """Whether a call through the class or an instance binds the method's first parameter itself (`self`,
     or `cls` of a @classmethod); a @staticmethod takes the call's arguments as they are."""
-    return not any(_decorator_name(d) == "staticmethod" for d in getattr(method, "decorator_list", ()))
+    return not any(tree_walk.last_name(d) == "staticmethod" for d in getattr(method, "decorator_list", ()))
 
 
 def is_classmethod(method) -> bool:
-    return any(_decorator_name(d) == "classmethod" for d in getattr(method, "decorator_list", ()))
-
-
-def _decorator_name(node) -> str:
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return any(tree_walk.last_name(d) == "classmethod" for d in getattr(method, "decorator_list", ()))
 
 
 def through_class(interp, func: ast.Attribute):

@@ -15,6 +15,7 @@ from typing import Optional
 
 from ..contract import Domain
 from ..dims import Sym, dim_text, value
+from .value_ranges import one_more
 from .values import DimVal, TensorVal
 
 _ALL_EQUAL = "values all equal to "
@@ -32,7 +33,7 @@ def filled(made, fill, line: int) -> Optional[TensorVal]:
         return made
     origin = f"{_ALL_EQUAL}{dim_text(fill.dim)} (the fill at line {line})"
     base = made.domain or Domain()
-    return made.with_(domain=replace(base, size=_one_more(fill.dim), origin=origin, category=False))
+    return made.with_(domain=replace(base, size=one_more(fill.dim), origin=origin, category=False))
 
 
 def through_cat(items, joined):
@@ -66,13 +67,6 @@ def ones(func: str, made, line: int):
     if func not in ("ones", "ones_like", "new_ones") or not isinstance(made, TensorVal) or made.dtype is None:
         return made
     return filled(made, DimVal(1), line)
-
-
-def _one_more(d):
-    size = value(d)
-    if isinstance(d, int):
-        return d + 1
-    return Sym(f"{dim_text(d)} + 1", size=size + 1 if size is not None else None)
 
 
 def literal_ints(node):

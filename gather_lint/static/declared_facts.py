@@ -13,6 +13,7 @@ from .names import JAXTYPING_DTYPES, TENSOR_TYPES
 from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .modules import InstanceVal
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
+from .tree_walk import last_name
 
 
 class DeclaredFactsMixin:
@@ -130,7 +131,7 @@ class DeclaredFactsMixin:
         if node is None:
             return None
         if isinstance(node, ast.Subscript):
-            head = _last_name(node.value)
+            head = last_name(node.value)
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if head in ("Optional", "Annotated") and items:
                 return self.annotation(items[0])
@@ -142,7 +143,7 @@ class DeclaredFactsMixin:
             if head == "TensorType":
                 return TensorVal(_torchtyping(items), _torchtyping_dtype(items), origin="annotation")
             return None
-        head = _last_name(node)
+        head = last_name(node)
         if head in TENSOR_TYPES:
             return TensorVal(None, TENSOR_TYPES[head], origin="annotation")
         return None
@@ -180,14 +181,6 @@ def _is_int_param(param) -> bool:
     return isinstance(param.annotation, ast.Name) and param.annotation.id == "int"
 
 
-def _last_name(node) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
-
-
 def _torchtyping(items) -> Optional[Shape]:
     tokens = []
     for item in items:
@@ -199,7 +192,7 @@ def _torchtyping(items) -> Optional[Shape]:
             tokens.append("...")
         elif isinstance(item, ast.Slice) and isinstance(item.lower, ast.Constant):
             tokens.append(str(item.lower.value))
-        elif _last_name(item) in ops.DTYPE_NAMES or _last_name(item) in ("float", "int", "bool"):
+        elif last_name(item) in ops.DTYPE_NAMES or last_name(item) in ("float", "int", "bool"):
             continue
         else:
             return None
@@ -210,7 +203,7 @@ def _torchtyping(items) -> Optional[Shape]:
 
 def _torchtyping_dtype(items) -> Optional[str]:
     for item in items:
-        name = _last_name(item)
+        name = last_name(item)
         if isinstance(item, ast.Attribute) and name in ops.DTYPE_NAMES:
             return ops.DTYPE_NAMES[name]
     return None

@@ -89,13 +89,14 @@ def check(interp, mark) -> None:
         if getattr(interp, "ones_passed", False):
             return  # the 1 may be the data's (a one-token prompt, a batch of one), where one weight is right
         interp.flag(mark.node, rule.check_singleton(mark.call, what, mark.function, along, mark.axis, len(dims)), None)
-    elif _flattened_batch(size) and not any(_flattened_batch(d) or _batch(d) for i, d in enumerate(dims)
+    elif _flattened_batch(size) and not any(_flattened_batch(d) or is_batch(d) for i, d in enumerate(dims)
                                             if i != mark.axis):
         interp.flag(mark.node, rule.check_flattened_batch(mark.call, what, mark.function, along, size, len(dims)),
                     None)
 
 
-def _batch(dim) -> bool:
+def is_batch(dim) -> bool:
+    """A size named as the batch's (`B`, `bsz`, `batch_size`)."""
     return isinstance(dim, Sym) and dim.name.lower() in _BATCH_NAMES
 
 

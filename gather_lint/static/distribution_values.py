@@ -17,6 +17,7 @@ from ..dims import Dim, Shape, broadcast, must_equal, value
 from ..rules import gl006_missing_squeeze as rule
 from .scalars import NumberVal, is_float_number
 from .values import DimVal, SeqVal, TensorVal
+from .tensor_ops import fixed_shape
 from .text_scan import file_test
 
 _CATEGORICAL = ("Categorical",)
@@ -42,7 +43,7 @@ def spelled_in(text: str) -> bool:
 def make(kind: str, args: list, kwargs: dict) -> Optional[DistVal]:
     if kind in _CATEGORICAL:
         table = kwargs.get("logits", kwargs.get("probs", args[0] if args else None))
-        shape = _shape(table)
+        shape = fixed_shape(table)
         if shape is None or not shape.dims:
             return DistVal(kind, None)
         return DistVal(kind, Shape(shape.dims[:-1]), shape.dims[-1])
@@ -51,11 +52,11 @@ def make(kind: str, args: list, kwargs: dict) -> Optional[DistVal]:
         scale = kwargs.get("scale", args[1] if len(args) > 1 else None)
         if kind == "StudentT":
             loc, scale = kwargs.get("loc", args[1] if len(args) > 1 else None), kwargs.get("scale", args[2] if len(args) > 2 else None)
-        shapes = [_shape(v) if isinstance(v, TensorVal) else (Shape(()) if _is_number(v) else None) for v in (loc, scale)]
+        shapes = [fixed_shape(v) if isinstance(v, TensorVal) else (Shape(()) if _is_number(v) else None) for v in (loc, scale)]
         return DistVal(kind, broadcast(shapes[0], shapes[1]) if None not in shapes else None)
     words = _ONE_PARAMETER[kind]
     parameter = next((kwargs[w] for w in words if w in kwargs), args[0] if args else None)
-    return DistVal(kind, _shape(parameter))
+    return DistVal(kind, fixed_shape(parameter))
 
 
 def method(interp, node: ast.Call, dist: DistVal, name: str, args: list, kwargs: dict):
@@ -102,10 +103,6 @@ def _sample_dims(extra) -> Optional[tuple]:
     if isinstance(extra, SeqVal) and all(isinstance(i, DimVal) for i in extra.items):
         return tuple(i.dim for i in extra.items)
     return None
-
-
-def _shape(v) -> Optional[Shape]:
-    return v.shape if isinstance(v, TensorVal) and v.shape is not None and not v.shape.variadic else None
 
 
 def _is_number(v) -> bool:

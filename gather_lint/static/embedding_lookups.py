@@ -23,6 +23,7 @@ from . import declared_index_dtypes
 from .constant_ids import literal_ints
 from .values import DimVal, TensorVal
 from .text_scan import file_test
+from .tree_walk import full_slice
 
 _ACCEPTED = ("int64", "int32")
 
@@ -181,7 +182,7 @@ def _driver_at(interp, line: int):
 def _adds_axes_only(key) -> bool:
     """`[None]`, `[None, :]`, `[:, None]`: every value stays."""
     items = key.elts if isinstance(key, ast.Tuple) else [key]
-    full = [isinstance(k, ast.Slice) and k.lower is None and k.upper is None and k.step is None for k in items]
+    full = [full_slice(k) for k in items]
     nones = [isinstance(k, ast.Constant) and k.value is None for k in items]
     return any(nones) and all(f or n for f, n in zip(full, nones))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..contract import Domain
 from ..dims import value
-from .tensor_ops import SliceVal
+from .tensor_ops import whole_slice
 from .values import DimVal, SeqVal, TensorVal
 
 _ORIGIN = "coordinates of "
@@ -37,7 +37,7 @@ def column(owner, key, result):
     """`coords[:, k]`: coordinates along dim k, 0 to its size - 1."""
     found = owner.columns if isinstance(owner, TensorVal) else None
     if found is None or not isinstance(result, TensorVal) or not isinstance(key, SeqVal) or key.names \
-            or len(key.items) != 2 or not _whole(key.items[0]) or not isinstance(key.items[1], DimVal):
+            or len(key.items) != 2 or not whole_slice(key.items[0]) or not isinstance(key.items[1], DimVal):
         return result
     k = key.items[1].dim
     if not isinstance(k, int) or not -len(found.sizes) <= k < len(found.sizes):
@@ -78,7 +78,3 @@ def _sources(left, right) -> str:
             origin = side.domain.origin[len(_ORIGIN):]
             return origin.split(" along dim ")[0].split(" combined into ")[0]
     return ""
-
-
-def _whole(item) -> bool:
-    return isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None

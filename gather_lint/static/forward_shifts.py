@@ -13,6 +13,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ..contract import WARNING, Violation
 from .token_windows import FULL, cut_window, linear_of
+from .tree_walk import full_slice
 
 _KEEP_METHODS = ("log_softmax", "softmax", "contiguous", "float", "double", "to", "detach", "clone", "log",
                  "masked_fill", "clamp", "clamp_min", "long")
@@ -93,15 +94,12 @@ def _sequence_slice(key, logits: bool) -> Optional[ast.Slice]:
     `[:, a:b, :]` / `[..., a:b, :]` / `[:, a:b]`."""
     items = list(key.elts) if isinstance(key, ast.Tuple) else [key]
 
-    def full(i):
-        return isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None
-
     def lead(i):
-        return full(i) or (isinstance(i, ast.Constant) and i.value is Ellipsis)
+        return full_slice(i) or (isinstance(i, ast.Constant) and i.value is Ellipsis)
 
-    if logits and len(items) == 3 and lead(items[0]) and full(items[2]):
+    if logits and len(items) == 3 and lead(items[0]) and full_slice(items[2]):
         seq = items[1]
-    elif len(items) == 2 and lead(items[0]) and (logits or not full(items[1])):
+    elif len(items) == 2 and lead(items[0]) and (logits or not full_slice(items[1])):
         seq = items[1]
     else:
         return None

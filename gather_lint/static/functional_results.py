@@ -5,12 +5,12 @@ arguments and returns the result's abstract value, unknown wherever torch's answ
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 from ..dims import Shape, broadcast, normalize_dim, value
 from . import modules
 from . import tensor_ops as ops
 from .values import DimVal, Literal, SeqVal, TensorVal
+from .tensor_ops import fixed_shape
 
 FLOATS = ops.FLOAT_DTYPES
 # losses of class scores against class ids (or probabilities): the scores' dtype
@@ -21,11 +21,6 @@ _PAIR_LOSSES = {"mse_loss": 2, "l1_loss": 2, "smooth_l1_loss": 2, "huber_loss": 
                 "poisson_nll_loss": 2}
 # positional arguments beyond these (legacy size_average / reduce) leave the reduction unknown
 _REDUCED = {"mean", "sum", "batchmean"}
-
-
-def _shape(t) -> Optional[Shape]:
-    s = t.shape if isinstance(t, TensorVal) else None
-    return None if s is None or s.variadic else s
 
 
 def _input_target(args, kwargs):
@@ -59,7 +54,7 @@ def interpolate(args, kwargs):
     """[N, C, *spatial] resized: `size` gives the new sizes; an integer `scale_factor` of known sizes
     multiplies them (floor of size * factor); N and C stay."""
     x = args[0] if args else kwargs.get("input")
-    s = _shape(x)
+    s = fixed_shape(x)
     if s is None or len(s.dims) < 3:
         return TensorVal(None, x.dtype) if isinstance(x, TensorVal) else None
     spatial = len(s.dims) - 2
@@ -81,7 +76,7 @@ def grid_sample(args, kwargs):
     """input [N, C, *in], grid [N, *out, k]: [N, C, *out]."""
     x = args[0] if args else kwargs.get("input")
     grid = args[1] if len(args) > 1 else kwargs.get("grid")
-    s, g = _shape(x), _shape(grid)
+    s, g = fixed_shape(x), fixed_shape(grid)
     if not isinstance(x, TensorVal):
         return None
     if s is None or g is None or len(s.dims) not in (4, 5) or len(g.dims) != len(s.dims):
@@ -106,7 +101,7 @@ def attention(args, kwargs):
     q, v = (args[0] if args else kwargs.get("query")), (args[2] if len(args) > 2 else kwargs.get("value"))
     if not isinstance(q, TensorVal):
         return None
-    sq, sv = _shape(q), _shape(v)
+    sq, sv = fixed_shape(q), fixed_shape(v)
     if sq is None or sv is None or len(sq.dims) < 2 or len(sv.dims) != len(sq.dims) or sq.dims[:-2] != sv.dims[:-2]:
         return TensorVal(None, q.dtype)
     return TensorVal(Shape(sq.dims[:-1] + sv.dims[-1:]), q.dtype)
@@ -136,7 +131,7 @@ def convolution(spatial: int):
         weight = args[1] if len(args) > 1 else kwargs.get("weight")
         if not isinstance(x, TensorVal):
             return None
-        w = _shape(weight)
+        w = fixed_shape(weight)
         if w is None or len(w.dims) != spatial + 2:
             return TensorVal(None, x.dtype)
         names = ("stride", "padding", "dilation")

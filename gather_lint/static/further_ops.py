@@ -11,6 +11,7 @@ from ..dims import Shape, broadcast, normalize_dim, value
 from . import symbolic
 from . import tensor_ops as ops
 from .values import DimVal, Literal, SeqVal, TensorVal
+from .tensor_ops import fixed_shape
 
 FLOATS = ops.FLOAT_DTYPES
 
@@ -28,11 +29,6 @@ IN_PLACE = {"add_", "sub_", "mul_", "copy_", "masked_scatter_", "neg_", "abs_", 
 # in-place ops that write floats: an integer receiver raises ("result type Float can't be cast to Long")
 FLOAT_IN_PLACE = {"div_", "sqrt_", "rsqrt_", "sin_", "cos_", "tanh_", "exponential_", "cauchy_", "log_normal_",
                   "geometric_", "reciprocal_", "lerp_", "addcdiv_", "log1p_", "expm1_"}
-
-
-def _shape(t) -> Optional[Shape]:
-    s = t.shape if isinstance(t, TensorVal) else None
-    return None if s is None or s.variadic else s
 
 
 def _dim(v) -> Optional[int]:
@@ -62,10 +58,6 @@ def bitwise(t: TensorVal, args, kwargs):
     return ops.binary(t, ops._arg(args, kwargs, 0, "other"), "&")
 
 
-def in_place(t: TensorVal, args, kwargs):
-    return TensorVal(t.shape, t.dtype)
-
-
 def float_in_place(t: TensorVal, args, kwargs):
     rounding = kwargs.get("rounding_mode")
     if t.dtype is not None and t.dtype not in FLOATS and not (isinstance(rounding, Literal) and rounding.value):
@@ -75,7 +67,7 @@ def float_in_place(t: TensorVal, args, kwargs):
 
 def mm(t: TensorVal, args, kwargs):
     """[n, m] @ [m, p]: [n, p]; both operands must be 2-d and of one dtype."""
-    s, o = _shape(t), _shape(ops._arg(args, kwargs, 0, "mat2"))
+    s, o = fixed_shape(t), fixed_shape(ops._arg(args, kwargs, 0, "mat2"))
     if s is None or len(s.dims) != 2:
         return TensorVal(None, t.dtype)
     last = o.dims[1] if o is not None and len(o.dims) == 2 else None
@@ -84,7 +76,7 @@ def mm(t: TensorVal, args, kwargs):
 
 def bmm(t: TensorVal, args, kwargs):
     """[b, n, m] @ [b, m, p]: [b, n, p]."""
-    s, o = _shape(t), _shape(ops._arg(args, kwargs, 0, "mat2"))
+    s, o = fixed_shape(t), fixed_shape(ops._arg(args, kwargs, 0, "mat2"))
     if s is None or len(s.dims) != 3:
         return TensorVal(None, t.dtype)
     last = o.dims[2] if o is not None and len(o.dims) == 3 else None
@@ -92,7 +84,7 @@ def bmm(t: TensorVal, args, kwargs):
 
 
 def mv(t: TensorVal, args, kwargs):
-    s = _shape(t)
+    s = fixed_shape(t)
     return TensorVal(Shape((s.dims[0],)) if s is not None and len(s.dims) == 2 else None, t.dtype)
 
 
@@ -103,7 +95,7 @@ def dot(t: TensorVal, args, kwargs):
 def outer(t: TensorVal, args, kwargs):
     """[n] outer [m]: [n, m], promoted."""
     other = ops._arg(args, kwargs, 0, "vec2")
-    s, o = _shape(t), _shape(other)
+    s, o = fixed_shape(t), fixed_shape(other)
     if s is None or len(s.dims) != 1:
         return TensorVal(None, None)
     last = o.dims[0] if o is not None and len(o.dims) == 1 else None
@@ -114,7 +106,7 @@ def outer(t: TensorVal, args, kwargs):
 def cdist(t: TensorVal, args, kwargs):
     """x1 [.., P, M], x2 [.., R, M]: [.., P, R], the batch dims broadcast."""
     other = ops._arg(args, kwargs, 0, "x2")
-    s, o = _shape(t), _shape(other)
+    s, o = fixed_shape(t), fixed_shape(other)
     if s is None or o is None or len(s.dims) < 2 or len(o.dims) < 2:
         return TensorVal(None, t.dtype)
     batch = broadcast(Shape(s.dims[:-2]), Shape(o.dims[:-2]))
@@ -126,7 +118,7 @@ def cdist(t: TensorVal, args, kwargs):
 def tile(t: TensorVal, args, kwargs):
     """tile(dims): repeat, with missing leading repeats taken as 1 (tile((2,)) of [3, 4] is [3, 8])."""
     sizes = ops._sizes(args if args else ([kwargs["dims"]] if "dims" in kwargs else []))
-    s = _shape(t)
+    s = fixed_shape(t)
     if sizes is None or s is None:
         return TensorVal(None, t.dtype, t.domain)
     sizes = [DimVal(1)] * (len(s.dims) - len(sizes)) + list(sizes)
@@ -135,7 +127,7 @@ def tile(t: TensorVal, args, kwargs):
 
 def unfold(t: TensorVal, args, kwargs):
     """unfold(dimension, size, step): that dim becomes the number of windows, a last dim of `size` added."""
-    s = _shape(t)
+    s = fixed_shape(t)
     d, size, step = (_dim(ops._arg(args, kwargs, k, name)) for k, name in enumerate(("dimension", "size", "step")))
     if s is None or not s.dims or d is None or size is None or step is None or step <= 0:
         return TensorVal(None, t.dtype, t.domain)
@@ -157,7 +149,7 @@ def as_strided(t: TensorVal, args, kwargs):
 
 def view_as(t: TensorVal, args, kwargs):
     other = ops._arg(args, kwargs, 0, "other")
-    s = _shape(other)
+    s = fixed_shape(other)
     return TensorVal(s, t.dtype, t.domain)
 
 
@@ -168,7 +160,7 @@ def unique(t: TensorVal, args, kwargs):
     dim = kwargs.get("dim")
     if args or any(not isinstance(f, Literal) for f in flags) or (dim is not None and _dim(dim) is None):
         return None
-    s = _shape(t)
+    s = fixed_shape(t)
     if dim is None:
         values = TensorVal(Shape((None,)), t.dtype)
         inverse = TensorVal(s, "int64")
@@ -187,7 +179,7 @@ def unique(t: TensorVal, args, kwargs):
 
 def cumulative_extreme(t: TensorVal, args, kwargs):
     """cummax / cummin(dim): (values, indices), both of the input's shape."""
-    s = _shape(t)
+    s = fixed_shape(t)
     d = _dim(ops._arg(args, kwargs, 0, "dim"))
     if s is not None and d is not None and normalize_dim(d, max(len(s.dims), 1)) is None:
         return None
@@ -211,7 +203,7 @@ def bincount(t: TensorVal, args, kwargs):
 
 def diff(t: TensorVal, args, kwargs):
     """diff(n=1, dim=-1): that dim n shorter."""
-    s = _shape(t)
+    s = fixed_shape(t)
     n, d = _dim(ops._arg(args, kwargs, 0, "n", DimVal(1))), _dim(ops._arg(args, kwargs, 1, "dim", DimVal(-1)))
     extended = len(args) > 2 or "prepend" in kwargs or "append" in kwargs
     if s is None or not s.dims or n is None or d is None or n < 0:
@@ -253,7 +245,7 @@ def lerp(t: TensorVal, args, kwargs):
 
 def combinations(t: TensorVal, args, kwargs):
     """combinations(input [n], r=2): [C(n, r), r] without replacement."""
-    s = _shape(t)
+    s = fixed_shape(t)
     r = _dim(ops._arg(args, kwargs, 0, "r", DimVal(2)))
     if s is None or len(s.dims) != 1 or r is None or r < 1 or ops._arg(args, kwargs, 1, "with_replacement") not in (
             None, Literal(False)):
@@ -270,7 +262,7 @@ def quantile(t: TensorVal, args, kwargs):
     if t.dtype is not None and t.dtype not in FLOATS or len(args) > 3 or not isinstance(keep, Literal) or any(
             k not in ("q", "dim", "keepdim", "interpolation") for k in kwargs):
         return None  # integer inputs are refused; `out=` is not read here
-    s = _shape(t)
+    s = fixed_shape(t)
     if dim is None or dim == Literal(None):  # every dim
         reduced = (Shape((1,) * len(s.dims)) if s is not None else None) if keep.value is True else Shape(())
     else:
@@ -279,7 +271,7 @@ def quantile(t: TensorVal, args, kwargs):
             return None
         reduced = made.shape
     if isinstance(q, TensorVal):
-        qs = _shape(q)
+        qs = fixed_shape(q)
         if qs is None or len(qs.dims) > 1 or reduced is None:
             return TensorVal(None, t.dtype)
         return TensorVal(Shape(qs.dims + reduced.dims), t.dtype)
@@ -320,7 +312,7 @@ def elementwise_pair(t: TensorVal, args, kwargs):
 
 
 def unchanged(t: TensorVal, args, kwargs):
-    """conj / resolve_conj / resolve_neg of a real tensor: the same shape and dtype."""
+    """The same shape and dtype: an in-place op's result, or conj / resolve_conj / resolve_neg of a real tensor."""
     return TensorVal(t.shape, t.dtype)
 
 
@@ -333,7 +325,7 @@ def bernoulli(t: TensorVal, args, kwargs):
 
 METHODS = {
     **{name: float_valued for name in FLOAT_VALUED}, **{name: float_valued_pair for name in FLOAT_VALUED_PAIRS},
-    **{name: in_place for name in IN_PLACE}, **{name: float_in_place for name in FLOAT_IN_PLACE},
+    **{name: unchanged for name in IN_PLACE}, **{name: float_in_place for name in FLOAT_IN_PLACE},
     "remainder": remainder, "fmod": remainder, "bitwise_and": bitwise, "bitwise_or": bitwise, "bitwise_xor": bitwise,
     "mm": mm, "bmm": bmm, "mv": mv, "dot": dot, "outer": outer, "ger": outer, "cdist": cdist,
     "tile": tile, "unfold": unfold, "as_strided": as_strided, "view_as": view_as,
@@ -356,7 +348,7 @@ def meshgrid(args, kwargs):
     indexing = kwargs.get("indexing", Literal("ij"))
     if not tensors or not all(isinstance(x, TensorVal) for x in tensors) or indexing not in (Literal("ij"), Literal("xy")):
         return None
-    shapes = [_shape(x) for x in tensors]
+    shapes = [fixed_shape(x) for x in tensors]
     if any(s is None or len(s.dims) > 1 for s in shapes):
         return SeqVal(tuple(TensorVal(None, x.dtype) for x in tensors))
     sizes = [s.dims[0] if s.dims else 1 for s in shapes]
@@ -372,7 +364,7 @@ def stacked(axis_of_vectors: int, axis_of_others: int, lift: int):
         items = list(pieces.items) if isinstance(pieces, SeqVal) else None
         if not items or not all(isinstance(x, TensorVal) for x in items):
             return None
-        shapes = [_shape(x) for x in items]
+        shapes = [fixed_shape(x) for x in items]
         if any(s is None for s in shapes):
             return TensorVal(None, items[0].dtype if len({x.dtype for x in items}) == 1 else None)
         lifted = [TensorVal(Shape((1,) * max(lift - len(s.dims), 0) + s.dims), x.dtype) for x, s in zip(items, shapes)]

@@ -18,7 +18,7 @@ from ..rules import gl011_index_out_of_range as out_of_range
 from . import embedding_lookups, rounded_ranges, sentinel_slots
 from .advanced_indexing import index_node
 from .text_scan import file_test, line_span, positions
-from .tensor_ops import FLOAT_DTYPES, SliceVal
+from .tensor_ops import FLOAT_DTYPES, whole_slice
 from .values import SeqVal, TensorVal
 
 
@@ -210,8 +210,7 @@ def _tensor_key(owner, key) -> Optional[Tuple[int, TensorVal]]:
         if len(tensors) != 1:
             return None
         items, position = list(key.items), tensors[0]
-        if not all(isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
-                   for item in items[:position]):
+        if not all(whole_slice(item) for item in items[:position]):
             return None
     else:
         return None

@@ -20,7 +20,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ..contract import Violation
 from ..rules import gl007_shift_misalignment as rule
-from .row_picks import picked
+from .row_picks import bound, picked
 from .text_scan import any_between, match_lines
 from .tree_walk import called_name, own_nodes, scopes
 from .text_scan import file_test
@@ -166,15 +166,11 @@ def _lengths_iterated(node) -> Optional[str]:
 def _position_lengths(row, pos, loop_of, values) -> Optional[str]:
     if isinstance(pos, ast.Name) and pos.id in loop_of:
         return loop_of[pos.id]
-    if isinstance(pos, ast.Name) and called_name(_value(row, values)) in ("arange", "range"):
+    if isinstance(pos, ast.Name) and called_name(bound(row, values)) in ("arange", "range"):
         return pos.id  # seq[torch.arange(B), n]
     if isinstance(pos, ast.Subscript) and isinstance(pos.value, ast.Name) and ast.unparse(pos.slice) == ast.unparse(row):
         return pos.value.id  # seq[b, n[b]]
     return None
-
-
-def _value(node, values):
-    return values.get(node.id, node) if isinstance(node, ast.Name) else node
 
 
 def _column_of(node) -> Optional[str]:

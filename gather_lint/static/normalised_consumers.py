@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import torch_aliases
-from ..dims import Shape, Sym, must_equal, normalize_dim
+from ..dims import Shape, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
 from . import degenerate_softmax, size_as_dim, table_mixtures
+from .degenerate_softmax import is_batch
 from .normalised_axis import assigned_value, picks_labels
 from .tree_walk import called_name
 from .modules import KeepShape, Sequential
@@ -52,7 +53,6 @@ _KEEPS = {"exp", "log", "log1p", "clamp", "clamp_min", "clip", "float", "double"
           "detach", "clone", "contiguous", "neg", "mul", "add", "sub", "div", "masked_fill", "cpu", "cuda"}
 _READERS = {"logsumexp": "reduces", "argmax": "picks its maximum along", "argmin": "picks its minimum along",
             "max": "picks its maximum along", "min": "picks its minimum along", "sum": "sums over"}
-_BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
 
 
 @dataclass(frozen=True)
@@ -246,7 +246,7 @@ def _check_categorical(interp, node: ast.Call, args, kwargs) -> None:
         return
     dims = mark.shape.dims
     last = len(dims) - 1
-    if mark.axis == last or not (len(dims) == 2 or (_batch(dims[mark.axis]) and not _batch(dims[last]))):
+    if mark.axis == last or not (len(dims) == 2 or (is_batch(dims[mark.axis]) and not is_batch(dims[last]))):
         return
     _flag(interp, mark, node, last, f"takes dim {last} as each distribution's categories")
 
@@ -313,18 +313,14 @@ def _check_reader(interp, node, name: str, mark: Mark, args, kwargs) -> None:
     read = normalize_dim(as_int(given), len(dims)) if isinstance(given, DimVal) and as_int(given) is not None else None
     if read is None or read == mark.axis:
         return
-    if not _batch(dims[mark.axis]) or _batch(dims[read]) or must_equal(dims[read], dims[mark.axis]):
+    if not is_batch(dims[mark.axis]) or is_batch(dims[read]) or must_equal(dims[read], dims[mark.axis]):
         return  # [B, B] similarity scores are normalised over either batch dim on purpose
     _flag(interp, mark, node, read, f"{_READERS[name]} dim {read}")
 
 
-def _batch(dim) -> bool:
-    return isinstance(dim, Sym) and dim.name.lower() in _BATCH_NAMES
-
-
 def _flag(interp, mark: Mark, reader: ast.Call, read: int, how: str) -> None:
     dims = mark.shape.dims
-    batch = f" (`{dims[mark.axis]}`, the batch)" if _batch(dims[mark.axis]) else ""
+    batch = f" (`{dims[mark.axis]}`, the batch)" if is_batch(dims[mark.axis]) else ""
     interp.flag(mark.node, rule.check_read_elsewhere(
         mark.call, mark.input, mark.shape, mark.function, mark.axis, batch, mark.implicit,
         interp.source.segment(reader), reader.lineno, read, how), None)

@@ -26,7 +26,7 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .text_scan import DEFINED_FUNCTION, any_between, any_match, call_lines, match_lines, positions, starts_word
-from .tree_walk import called_name, own_nodes, scopes, statements
+from .tree_walk import called_name, full_slice, own_nodes, scopes, statements, subscripted_name
 from .text_scan import file_test
 
 _CASTS = {"to", "cuda", "cpu", "long", "int", "detach", "contiguous", "clone", "float"}
@@ -205,7 +205,7 @@ def _padded_names(nodes, padders, right_tokenizers: bool = False) -> Set[str]:
                 padded.add(target.id)
                 continue
             if isinstance(target, ast.Subscript) and _front_of_row(target):
-                name = _base(target)
+                name = subscripted_name(target)
                 if name is not None:
                     padded.add(name)
             elif isinstance(target, ast.Name) and _pads_right(value):
@@ -396,15 +396,8 @@ def _last_position_read(node: ast.Subscript) -> Optional[int]:
     if not isinstance(key, ast.Tuple) or len(key.elts) not in (2, 3):
         return None
     first, position, *rest = key.elts
-    full = lambda e: isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None  # noqa: E731
     minus_one = isinstance(position, ast.UnaryOp) and isinstance(position.op, ast.USub) \
         and isinstance(position.operand, ast.Constant) and position.operand.value == 1
-    if full(first) and minus_one and all(full(e) for e in rest):
+    if full_slice(first) and minus_one and all(full_slice(e) for e in rest):
         return len(key.elts)
     return None
-
-
-def _base(node) -> Optional[str]:
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None

@@ -22,7 +22,7 @@ import re
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl007_shift_misalignment as rule
-from .tree_walk import own_nodes, scopes
+from .tree_walk import last_name, own_nodes, scopes
 from .text_scan import file_test
 
 _GATHERS = {"gather", "take_along_dim"}
@@ -51,16 +51,12 @@ def _loss_attributes(tree) -> frozenset:
         node.targets[0].attr for node in ast.walk(tree)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
         and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self"
-        and isinstance(node.value, ast.Call) and _name(node.value.func) in _LOSS_MODULES)
-
-
-def _name(node) -> Optional[str]:
-    return node.attr if isinstance(node, ast.Attribute) else (node.id if isinstance(node, ast.Name) else None)
+        and isinstance(node.value, ast.Call) and last_name(node.value.func) in _LOSS_MODULES)
 
 
 def _left_roll(value) -> Optional[Tuple[ast.AST, str]]:
     """(node, dims text) of `torch.roll(x, -1, d)` or `x.roll(-1, d)` with keywords; the dims must be given."""
-    if not isinstance(value, ast.Call) or _name(value.func) != "roll":
+    if not isinstance(value, ast.Call) or last_name(value.func) != "roll":
         return None
     args = list(value.args)
     if isinstance(value.func, ast.Attribute) and not (isinstance(value.func.value, ast.Name) and value.func.value.id == "torch"):
@@ -99,7 +95,7 @@ def _inline(roll: ast.Call) -> str:
 
 def _index_name(index) -> Optional[str]:
     """`r`, `r.unsqueeze(-1)`, `r[..., None]`, `r[:, :, None]`: the name under the added dim."""
-    if isinstance(index, ast.Call) and _name(index.func) == "unsqueeze" and isinstance(index.func, ast.Attribute):
+    if isinstance(index, ast.Call) and last_name(index.func) == "unsqueeze" and isinstance(index.func, ast.Attribute):
         index = index.func.value
     elif isinstance(index, ast.Subscript):
         index = index.value
@@ -107,14 +103,14 @@ def _index_name(index) -> Optional[str]:
 
 
 def _gather_index(call) -> Optional[ast.AST]:
-    if not isinstance(call, ast.Call) or _name(call.func) not in _GATHERS:
+    if not isinstance(call, ast.Call) or last_name(call.func) not in _GATHERS:
         return None
     keywords = {k.arg: k.value for k in call.keywords}
     if "index" in keywords or "indices" in keywords:
         return keywords.get("index", keywords.get("indices"))
     method = isinstance(call.func, ast.Attribute) and not (isinstance(call.func.value, ast.Name) and call.func.value.id == "torch")
     position = {("gather", True): 1, ("gather", False): 2, ("take_along_dim", True): 0,
-                ("take_along_dim", False): 1}[(_name(call.func), method)]
+                ("take_along_dim", False): 1}[(last_name(call.func), method)]
     return call.args[position] if len(call.args) > position else None
 
 
@@ -137,7 +133,7 @@ def _cuts_last_position(nodes) -> bool:
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
             if any(_minus_one(part) for part in ast.walk(node.slice)):
                 return True
-        if isinstance(node, ast.Call) and _name(node.func) in ("pad", "cat", "narrow"):
+        if isinstance(node, ast.Call) and last_name(node.func) in ("pad", "cat", "narrow"):
             return True  # a label or mask column may be put back at the end
     return False
 
@@ -169,7 +165,7 @@ def _check_scope(scope, loss_attributes=frozenset()) -> Iterator[Tuple[ast.AST, 
         target = _loss_target(node, nodes, loss_attributes)
         if target is not None and target in rolled:
             roll, dims = rolled[target]
-            yield node, rule.rolled_labels(ast.unparse(roll), _shown(target), dims, None, loss=_name(node.func))
+            yield node, rule.rolled_labels(ast.unparse(roll), _shown(target), dims, None, loss=last_name(node.func))
     if not gathered:
         return
     for node in nodes:  # weighted by a mask that was not rolled: that mask may drop the last position
@@ -201,7 +197,7 @@ def _loss_target(node, nodes, loss_attributes=frozenset()) -> Optional[str]:
     if not isinstance(node, ast.Call) or len(node.args) + len(node.keywords) < 2:
         return None
     func = node.func
-    loss = _name(func) in _LOSSES or (isinstance(func, ast.Name) and _loss_module(func.id, nodes)) or (
+    loss = last_name(func) in _LOSSES or (isinstance(func, ast.Name) and _loss_module(func.id, nodes)) or (
         isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
         and func.attr in loss_attributes)
     if not loss:
@@ -214,7 +210,7 @@ def _loss_target(node, nodes, loss_attributes=frozenset()) -> Optional[str]:
 
 def _loss_module(name: str, nodes) -> bool:
     return any(isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-               and n.targets[0].id == name and isinstance(n.value, ast.Call) and _name(n.value.func) in _LOSS_MODULES
+               and n.targets[0].id == name and isinstance(n.value, ast.Call) and last_name(n.value.func) in _LOSS_MODULES
                for n in nodes)
 
 
@@ -232,7 +228,7 @@ def _wrapped_use(node, gathered, rolled):
                     call, labels = gathered[values.id]
                     return call, labels, mask.id
         return None
-    if isinstance(node, ast.Call) and _name(node.func) in _REDUCES:
+    if isinstance(node, ast.Call) and last_name(node.func) in _REDUCES:
         func = node.func
         target = func.value if isinstance(func, ast.Attribute) and not (
             isinstance(func.value, ast.Name) and func.value.id == "torch") else (node.args[0] if node.args else None)

@@ -23,10 +23,11 @@ def picked(node, values: Dict[str, ast.expr]) -> Optional[Tuple[ast.expr, ast.ex
         index = keywords.get("index", keywords.get("indices", args[position] if len(args) > position else None))
         return (source, index) if source is not None and index is not None else None
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Tuple) \
-            and len(node.slice.elts) >= 2 and called_name(_bound(node.slice.elts[0], values)) in _ROWS:
+            and len(node.slice.elts) >= 2 and called_name(bound(node.slice.elts[0], values)) in _ROWS:
         return node.value, node.slice.elts[1]
     return None
 
 
-def _bound(node, values):
+def bound(node, values):
+    """The expression a name is bound to in `values`; anything else as it is."""
     return values.get(node.id, node) if isinstance(node, ast.Name) else node

@@ -19,7 +19,7 @@ from typing import Optional
 from ..contract import Domain
 from ..dims import Sym, dim_text, normalize_dim, value
 from .scaled_fractions import Fraction
-from .tensor_ops import SliceVal
+from .tensor_ops import whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 _NUMERIC = ("int", "long", "float", "double", "half", "to", "type", "type_as")
@@ -110,7 +110,7 @@ def after_subscript(owner, key, result):
     for item in items:
         if isinstance(item, Literal) and item.value is None:
             continue  # a new axis: it selects nothing
-        whole = isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
+        whole = whole_slice(item)
         if position == axis and not (whole or (isinstance(item, DimVal) and item.dim == -1)):
             return result.with_(domain=None)
         if position != axis and not (whole or isinstance(item, DimVal)):

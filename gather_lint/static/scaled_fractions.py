@@ -17,7 +17,7 @@ from typing import Optional
 
 from ..contract import Domain
 from ..dims import Dim, dim_text, value
-from .value_ranges import _one_more
+from .value_ranges import one_more
 from .values import DimVal, Literal, TensorVal
 
 
@@ -99,7 +99,7 @@ def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
         base = result.domain or Domain()
         if base.origin:  # why the values repeat (rounded coordinates) still matters to other rules (GL013)
             origin = f"{base.origin}, {origin}"
-        return result.with_(fraction=None, domain=replace(base, size=_one_more(fraction.top), origin=origin,
+        return result.with_(fraction=None, domain=replace(base, size=one_more(fraction.top), origin=origin,
                                                           category=False))
     return result.with_(fraction=fraction if method in _KEEPS else None)
 

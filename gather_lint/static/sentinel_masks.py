@@ -56,10 +56,10 @@ def at_sentinel(mask: ast.AST, subject: ast.AST, sentinel: int, function: Option
 
 
 def _compared(op, left: ast.AST, right: ast.AST, subject: ast.AST, sentinel: int) -> Optional[bool]:
-    if _same(left, subject) and literal_int(right) is not None:
-        return op(sentinel, literal_int(right))
-    if _same(right, subject) and literal_int(left) is not None:
-        return _MIRRORED[op](sentinel, literal_int(left))
+    if _same(left, subject) and tree_walk.int_literal(right) is not None:
+        return op(sentinel, tree_walk.int_literal(right))
+    if _same(right, subject) and tree_walk.int_literal(left) is not None:
+        return _MIRRORED[op](sentinel, tree_walk.int_literal(left))
     return None
 
 
@@ -75,15 +75,6 @@ def _joined(is_or: bool, a: Optional[bool], b: Optional[bool]) -> Optional[bool]
 
 def _is_torch(node: ast.AST) -> bool:
     return isinstance(node, ast.Name) and node.id in ("torch", "np", "numpy")
-
-
-def literal_int(node: ast.AST) -> Optional[int]:
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = literal_int(node.operand)
-        return -inner if inner is not None else None
-    return None
 
 
 def _same(a: ast.AST, b: ast.AST) -> bool:

@@ -23,7 +23,7 @@ import ast
 from typing import Callable, List, Optional, Tuple
 
 from . import tree_walk
-from .sentinel_masks import literal_int
+from .tree_walk import int_literal
 
 _CAT = ("cat", "concat", "concatenate", "hstack")
 _SMALL_TENSOR = ("tensor", "as_tensor", "new_tensor", "LongTensor", "IntTensor")
@@ -71,14 +71,14 @@ def _grows(value: ast.AST, axis: int, rank: Callable) -> bool:
     if name in ("cat", "concat", "concatenate") and isinstance(value.args[0], (ast.Tuple, ast.List)) \
             and len(value.args[0].elts) >= 2:
         dim = keywords.get("dim", value.args[1] if len(value.args) > 1 else None)
-        at = 0 if dim is None else literal_int(dim)
+        at = 0 if dim is None else int_literal(dim)
         ranked = rank(value.args[0].elts[0]) if at is not None and at < 0 else None
         if at is None or at < 0 and (ranked is None or at + ranked != axis) or at >= 0 and at != axis:
             return False
         return _one_entry(value.args[0].elts[-1], axis)
     ranked = rank(value.args[0]) if name == "pad" else None
     if name == "pad" and len(value.args) >= 2 and isinstance(value.args[1], (ast.Tuple, ast.List)) and ranked:
-        widths = [literal_int(e) for e in value.args[1].elts]
+        widths = [int_literal(e) for e in value.args[1].elts]
         pair = ranked - 1 - axis
         if pair < 0 or None in widths or len(widths) % 2 or len(widths) < 2 * (pair + 1):
             return False
@@ -92,11 +92,11 @@ def _one_entry(node: ast.AST, axis: int) -> bool:
         return False
     name = tree_walk.called_name(node)
     if name == "unsqueeze" and isinstance(node.func, ast.Attribute) and len(node.args) == 1:
-        return literal_int(node.args[0]) == axis
+        return int_literal(node.args[0]) == axis
     if name in ("zeros", "ones", "empty", "full", "new_zeros", "new_ones", "new_empty", "new_full", "randn", "rand"):
         sizes = node.args[0].elts if node.args and isinstance(node.args[0], (ast.Tuple, ast.List)) else \
             (node.args if name not in ("full", "new_full") else [])
-        return len(sizes) > axis and literal_int(sizes[axis]) == 1
+        return len(sizes) > axis and int_literal(sizes[axis]) == 1
     return False
 
 
@@ -113,28 +113,28 @@ def _appends(value: ast.AST, sentinel: int) -> bool:
     keywords = {k.arg: k.value for k in value.keywords}
     if name in _CAT and value.args and isinstance(value.args[0], (ast.Tuple, ast.List)) and value.args[0].elts:
         dim = keywords.get("dim", value.args[1] if len(value.args) > 1 else None)
-        if dim is not None and literal_int(dim) not in (0, -1):
+        if dim is not None and int_literal(dim) not in (0, -1):
             return False
         return _only(value.args[0].elts[-1], sentinel)
     if name == "pad" and len(value.args) >= 2 and isinstance(value.args[1], (ast.Tuple, ast.List)):
         fill = keywords.get("value", value.args[3] if len(value.args) > 3 else None)
-        widths = [literal_int(e) for e in value.args[1].elts]
-        return fill is not None and literal_int(fill) == sentinel and widths == [0, 1]
+        widths = [int_literal(e) for e in value.args[1].elts]
+        return fill is not None and int_literal(fill) == sentinel and widths == [0, 1]
     return False
 
 
 def _only(node: ast.AST, sentinel: int) -> bool:
-    """A one-entry tensor of the sentinel: `torch.tensor([-1])`, `x.new_full((1,), -1)`."""
+    """A one-entry tensor of the sentinel: `torch.tensor([-1])`, `x.newtree_walk.full_slice((1,), -1)`."""
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = tree_walk.called_name(node)
     if name in _SMALL_TENSOR:
         items = node.args[0]
-        return isinstance(items, (ast.List, ast.Tuple)) and len(items.elts) == 1 and literal_int(items.elts[0]) == sentinel
+        return isinstance(items, (ast.List, ast.Tuple)) and len(items.elts) == 1 and int_literal(items.elts[0]) == sentinel
     if name in ("full", "new_full") and len(node.args) >= 2:
         size = node.args[0]
-        one = literal_int(size) == 1 or (isinstance(size, (ast.Tuple, ast.List)) and [literal_int(e) for e in size.elts] == [1])
-        return one and literal_int(node.args[1]) == sentinel
+        one = int_literal(size) == 1 or (isinstance(size, (ast.Tuple, ast.List)) and [int_literal(e) for e in size.elts] == [1])
+        return one and int_literal(node.args[1]) == sentinel
     return False
 
 
@@ -165,23 +165,19 @@ def _keeps(key: ast.AST, axis: int) -> bool:
     items = key.elts if isinstance(key, ast.Tuple) else [key]
     if len(items) <= axis:
         return True
-    return all(isinstance(k, ast.Slice) for k in items[:axis]) and _full(items[axis])
-
-
-def _full(node: ast.AST) -> bool:
-    return isinstance(node, ast.Slice) and node.lower is None and node.upper is None and node.step is None
+    return all(isinstance(k, ast.Slice) for k in items[:axis]) and tree_walk.full_slice(items[axis])
 
 
 def _last_on(key: ast.AST, axis: int) -> bool:
     """`[-1]`, `[-1, :]` for axis 0; `[:, -1]` for axis 1: the last position along `axis`. `[:-1, -1]` too,
     as `[-1, :-1]` is for axis 0: the slot's column but the corner, where it meets the slot's row."""
     items = key.elts if isinstance(key, ast.Tuple) else [key]
-    return len(items) > axis and literal_int(items[axis]) == -1 \
-        and all(_full(k) or _all_but_last(k) for k in items[:axis])
+    return len(items) > axis and int_literal(items[axis]) == -1 \
+        and all(tree_walk.full_slice(k) or _all_but_last(k) for k in items[:axis])
 
 
 def _all_but_last(node: ast.AST) -> bool:
-    return isinstance(node, ast.Slice) and node.lower is None and node.step is None and literal_int(node.upper) == -1
+    return isinstance(node, ast.Slice) and node.lower is None and node.step is None and int_literal(node.upper) == -1
 
 
 def _written_next(body: List[ast.stmt], start: int, name: str, axis: int) -> bool:

@@ -19,6 +19,7 @@ from typing import Dict, Optional, Tuple, Union
 
 from .text_scan import file_test
 from .token_windows import FULL, cut_window, linear_of
+from .tree_walk import full_slice, last_name
 
 _CONVERTERS = ("tensor", "as_tensor", "LongTensor", "from_numpy")  # keep the positions of the list they copy
 _KEEPING = ("long", "clone", "contiguous", "to", "int", "astype", "masked_fill", "copy", "detach")
@@ -85,7 +86,7 @@ def sources(nodes, found: Dict[str, Produced]) -> Dict[str, Tuple[str, bool]]:
 def _held(value, values, counts, found) -> Optional[Tuple[str, bool]]:
     if not isinstance(value, ast.Call):
         return None
-    called = _last_name(value.func)
+    called = last_name(value.func)
     if called in found and called[:1].isupper():
         # the dataset itself (indexed, or iterated item by item), or a collator called on examples
         return called, "call" if called in getattr(found, "collators", ()) else False
@@ -97,19 +98,19 @@ def _held(value, values, counts, found) -> Optional[Tuple[str, bool]]:
     if isinstance(collate, ast.Call):
         collate = collate.func  # collate_fn=Collator(pad_id)
     if collate is not None:
-        fn = _last_name(collate)
+        fn = last_name(collate)
         return (fn, True) if fn in found else None
     dataset = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "dataset"), None)
     if isinstance(dataset, ast.Name) and counts.get(dataset.id) == 1:
         dataset = values[dataset.id]
-    if isinstance(dataset, ast.Call) and _last_name(dataset.func) in found:
-        return _last_name(dataset.func), True
+    if isinstance(dataset, ast.Call) and last_name(dataset.func) in found:
+        return last_name(dataset.func), True
     return None
 
 
 def loop_items(target, iterated, held: Dict[str, Tuple[str, bool]], found: Dict[str, Produced]):
     """(names, windows) for `for a, b in loader` / `for i, (a, b) in enumerate(loader)`."""
-    if isinstance(iterated, ast.Call) and _last_name(iterated.func) == "enumerate" and iterated.args \
+    if isinstance(iterated, ast.Call) and last_name(iterated.func) == "enumerate" and iterated.args \
             and isinstance(target, ast.Tuple) and len(target.elts) == 2:
         iterated, target = iterated.args[0], target.elts[1]
     if isinstance(iterated, ast.Name) and iterated.id in held:
@@ -123,10 +124,10 @@ def iterates(node, held: Dict[str, Tuple[str, bool]]) -> bool:
     if not isinstance(node, (ast.For, ast.AsyncFor)):
         return False
     iterated = node.iter
-    if isinstance(iterated, ast.Call) and _last_name(iterated.func) == "enumerate" and iterated.args:
+    if isinstance(iterated, ast.Call) and last_name(iterated.func) == "enumerate" and iterated.args:
         iterated = iterated.args[0]
     return isinstance(iterated, ast.Name) and iterated.id in held or \
-        isinstance(iterated, ast.Call) and _last_name(iterated.func) in _LOADERS
+        isinstance(iterated, ast.Call) and last_name(iterated.func) in _LOADERS
 
 
 def spread(call: ast.Call, keys_of) -> ast.Call:
@@ -149,8 +150,8 @@ def spread(call: ast.Call, keys_of) -> ast.Call:
 
 def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict[str, Produced]):
     """(names, windows) for `a, b = next(iter(loader))`, `a, b = dataset[i]`, `a, b = get_batch(...)`."""
-    if isinstance(value, ast.Call) and _last_name(value.func) == "next" and value.args \
-            and isinstance(value.args[0], ast.Call) and _last_name(value.args[0].func) == "iter" and value.args[0].args:
+    if isinstance(value, ast.Call) and last_name(value.func) == "next" and value.args \
+            and isinstance(value.args[0], ast.Call) and last_name(value.args[0].func) == "iter" and value.args[0].args:
         inner = value.args[0].args[0]
         if isinstance(inner, ast.Name) and inner.id in held:
             return _unpacked(target, found[held[inner.id][0]])
@@ -164,8 +165,8 @@ def assigned_items(target, value, held: Dict[str, Tuple[str, bool]], found: Dict
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and held.get(value.func.id, (None, None))[1] == "call":
         return _unpacked(target, found[held[value.func.id][0]])  # collator(examples)
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and \
-            _last_name(value.func.func) in getattr(found, "collators", ()):
-        return _unpacked(target, found[_last_name(value.func.func)])  # Collator(...)(examples)
+            last_name(value.func.func) in getattr(found, "collators", ()):
+        return _unpacked(target, found[last_name(value.func.func)])  # Collator(...)(examples)
     return None
 
 
@@ -189,7 +190,7 @@ def _produced(fn: ast.FunctionDef) -> Optional[Produced]:
     assigned = _single_assignments(fn)
     for name in _sliced_writes(nodes):
         assigned[name] = None  # `labels[:, :-1] = ids[:, 1:]`: no longer what its assignment made
-    if isinstance(made, ast.Call) and _last_name(made.func) == "dict" and not made.args and made.keywords \
+    if isinstance(made, ast.Call) and last_name(made.func) == "dict" and not made.args and made.keywords \
             and all(k.arg for k in made.keywords):  # dict(input_ids=..., labels=...)
         made = ast.Dict(keys=[ast.Constant(value=k.arg) for k in made.keywords], values=[k.value for k in made.keywords])
     if isinstance(made, ast.Dict) and made.keys and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in made.keys):
@@ -240,7 +241,7 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
     for _ in range(6):
         if isinstance(node, ast.Name):
             named = node.id
-        called = _last_name(node.func) if isinstance(node, ast.Call) else None
+        called = last_name(node.func) if isinstance(node, ast.Call) else None
         if called == "stack" and node.args and isinstance(node.args[0], ast.ListComp):
             node = node.args[0].elt  # torch.stack([data[i + 1:i + 1 + n] for i in starts]): each row's window
         elif called in _CONVERTERS and node.args:
@@ -262,8 +263,8 @@ def _window_of(node, assigned) -> Optional[Tuple[str, tuple]]:
         return (named, FULL) if named is not None else None
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     lead = items[:-1]
-    if len(items) > 2 or any(not (isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None)
-                             and not (isinstance(i, ast.Constant) and i.value is Ellipsis) for i in lead):
+    if len(items) > 2 or any(not full_slice(i) and not (isinstance(i, ast.Constant) and i.value is Ellipsis)
+                             for i in lead):
         return None
     seq = items[-1]
     if not isinstance(seq, ast.Slice) or seq.step is not None:
@@ -287,8 +288,3 @@ def _single_assignments(fn) -> Dict[str, Optional[ast.expr]]:
                 if isinstance(name, ast.Name):
                     out[name.id] = None
     return out
-
-
-def _last_name(node) -> Optional[str]:
-    return node.attr if isinstance(node, ast.Attribute) else (node.id if isinstance(node, ast.Name) else None)
-

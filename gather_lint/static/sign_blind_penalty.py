@@ -24,7 +24,7 @@ import re
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl022_penalty_divides_negative_logits as rule
-from .tree_walk import called_name, own_nodes, scopes
+from .tree_walk import called_name, own_nodes, scopes, subscripted_name
 from .text_scan import file_test
 
 _SIGNED = ("logit", "score")  # raw scores: either sign
@@ -62,9 +62,9 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, node.value
             if isinstance(value, ast.Subscript):
-                picked_from[name] = _base_name(value)
+                picked_from[name] = subscripted_name(value)
             elif _gather_parts(value) is not None:
-                picked_from[name] = _base_name(_parts(value, _GATHERS)[0])
+                picked_from[name] = subscripted_name(_parts(value, _GATHERS)[0])
             picked = _gather_parts(value)
             if picked is not None:
                 gathered[name] = picked
@@ -226,12 +226,6 @@ def _logits_evidence(name: str, tensors: set) -> bool:
     return "logit" in name.lower() or name in tensors
 
 
-def _base_name(node) -> Optional[str]:
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
-
-
 _PENALTY_WORD = re.compile(r"penal|(?:^|_)pen(?:_|$)")  # repetition_penalty, rep_pen
 _PENALTY_SCOPE = re.compile(r"penal|repetition")  # apply_repetition_penalty, penalize_repeats
 
@@ -266,7 +260,7 @@ def _whole_division(node, tested, non_negative, scope_name, tensors=frozenset())
                 and isinstance(value.left, ast.Name) and value.left.id == target.id):
             return None
         divisor = value.right
-    if target.id in tested or _base_name(divisor) in tested or _signed_scores(target, non_negative) is None \
+    if target.id in tested or subscripted_name(divisor) in tested or _signed_scores(target, non_negative) is None \
             or not _penalty(divisor, scope_name) or not _logits_evidence(target.id, tensors):
         return None
     return rule.divides_picked(target.id, target.id, ast.unparse(divisor), in_place=isinstance(node, ast.AugAssign),
@@ -285,7 +279,7 @@ def _scatter_back(call, gathered, divided, tested, non_negative, scope_name):
     picked, divisor = quotient
     if gathered.get(picked) != (ast.dump(inp), ast.dump(dim), ast.dump(index)):
         return None
-    if picked in tested or (isinstance(src, ast.Name) and src.id in tested) or _base_name(inp) in tested:
+    if picked in tested or (isinstance(src, ast.Name) and src.id in tested) or subscripted_name(inp) in tested:
         return None  # the sign is looked at: a penalty by sign, or scores known to be positive
     scores = _signed_scores(inp, non_negative)
     if scores is None or not _penalty(divisor, scope_name):
@@ -295,7 +289,7 @@ def _scatter_back(call, gathered, divided, tested, non_negative, scope_name):
 
 def _read_from(left, target, picked_from) -> bool:
     """`score = logits[rows, ids]` (or a gather of logits), then `logits[rows, ids] = score / p`."""
-    return isinstance(left, ast.Name) and (picked_from or {}).get(left.id) == _base_name(target)
+    return isinstance(left, ast.Name) and (picked_from or {}).get(left.id) == subscripted_name(target)
 
 
 def _subscript_division(node, tested, non_negative, scope_name, picked_from=None, tensors=frozenset()):

@@ -79,8 +79,9 @@ def _sizes(args: List[object]) -> Optional[List[object]]:
     return list(args)
 
 
-def _known(t: TensorVal):
-    s = t.shape
+def fixed_shape(t) -> Optional[Shape]:
+    """The shape of a tensor of known rank; None for anything else (a variadic shape, not a tensor)."""
+    s = t.shape if isinstance(t, TensorVal) else None
     return None if s is None or s.variadic else s
 
 
@@ -96,7 +97,7 @@ def _arg(args, kwargs, position, name, default=None):
 
 
 def unsqueeze(t, args, kwargs):
-    s, d = _known(t), as_int(_arg(args, kwargs, 0, "dim"))
+    s, d = fixed_shape(t), as_int(_arg(args, kwargs, 0, "dim"))
     if s is None or d is None:
         return TensorVal(None, t.dtype, t.domain)
     axis = normalize_dim(d, len(s.dims) + 1)
@@ -108,7 +109,7 @@ def unsqueeze(t, args, kwargs):
 
 
 def squeeze(t, args, kwargs):
-    s = _known(t)
+    s = fixed_shape(t)
     d = _arg(args, kwargs, 0, "dim")
     if s is None:
         return TensorVal(None, t.dtype, t.domain)
@@ -135,7 +136,7 @@ def view(t, args, kwargs):
         return TensorVal(None, t.dtype, t.domain)
     dims = [as_dim(v) for v in sizes]
     if any(value(d) == -1 for d in dims):
-        s = _known(t)
+        s = fixed_shape(t)
         total = product(s.dims) if s is not None else None
         rest = product(d for d in dims if value(d) != -1)
         fill = total // rest if isinstance(total, int) and isinstance(rest, int) and rest else None
@@ -149,7 +150,7 @@ def view(t, args, kwargs):
 
 def expand(t, args, kwargs):
     sizes = _sizes(args)
-    s = _known(t)
+    s = fixed_shape(t)
     if not sizes:
         return TensorVal(None, t.dtype, t.domain)
     dims: List[Dim] = []
@@ -168,12 +169,12 @@ def expand(t, args, kwargs):
 
 def expand_as(t, args, kwargs):
     other = args[0] if args else None
-    return _with_shape(t, other.shape.dims) if isinstance(other, TensorVal) and _known(other) else TensorVal(None, t.dtype, t.domain)
+    return _with_shape(t, other.shape.dims) if isinstance(other, TensorVal) and fixed_shape(other) else TensorVal(None, t.dtype, t.domain)
 
 
 def repeat(t, args, kwargs):
     sizes = _sizes(args)
-    s = _known(t)
+    s = fixed_shape(t)
     if s is None or not sizes or len(sizes) < len(s.dims):
         return TensorVal(None, t.dtype, t.domain)
     lead = len(sizes) - len(s.dims)
@@ -197,7 +198,7 @@ def repeat(t, args, kwargs):
 def repeat_interleave(t, args, kwargs):
     """`t.repeat_interleave(r)`: each entry r times, flattened ([numel * r]); with `dim=d`, dim d times r. A
     tensor of repeats gives a length known only at run time. The values are t's, repeated."""
-    s = _known(t)
+    s = fixed_shape(t)
     repeats, dim = _arg(args, kwargs, 0, "repeats"), _arg(args, kwargs, 1, "dim")
     if s is None or (dim is not None and as_int(dim) is None):
         return TensorVal(None, t.dtype, t.domain)
@@ -213,7 +214,7 @@ def repeat_interleave(t, args, kwargs):
 
 
 def permute(t, args, kwargs):
-    s = _known(t)
+    s = fixed_shape(t)
     order = [as_int(v) for v in (_sizes(args) or [])]
     if s is None or len(order) != len(s.dims) or None in order:
         return TensorVal(None, t.dtype, t.domain)
@@ -233,7 +234,7 @@ def _swap(dims: list, a: int, b: int) -> None:
 
 def _two_dim_move(t, args, kwargs, names, move):
     """transpose/movedim: two dim arguments, normalised against t's rank, then `move(dims, a, b)`."""
-    s = _known(t)
+    s = fixed_shape(t)
     a, b = as_int(_arg(args, kwargs, 0, names[0])), as_int(_arg(args, kwargs, 1, names[1]))
     if s is None or a is None or b is None:
         return TensorVal(None, t.dtype, t.domain)
@@ -249,7 +250,7 @@ def _two_dim_move(t, args, kwargs, names, move):
 
 def narrow(t, args, kwargs):
     """narrow(dim, start, length): the dim becomes `length`."""
-    s = _known(t)
+    s = fixed_shape(t)
     d, length = as_int(_arg(args, kwargs, 0, "dim")), _arg(args, kwargs, 2, "length")
     if s is None or d is None:
         return TensorVal(None, t.dtype, t.domain)
@@ -262,14 +263,14 @@ def narrow(t, args, kwargs):
 
 
 def t_(t, args, kwargs):
-    s = _known(t)
+    s = fixed_shape(t)
     if s is None or len(s.dims) > 2:
         return TensorVal(None, t.dtype, t.domain)
     return _with_shape(t, tuple(reversed(s.dims)))
 
 
 def flatten(t, args, kwargs):
-    s = _known(t)
+    s = fixed_shape(t)
     start = as_int(_arg(args, kwargs, 0, "start_dim", DimVal(0)))
     end = as_int(_arg(args, kwargs, 1, "end_dim", DimVal(-1)))
     if s is None or start is None or end is None:
@@ -284,7 +285,7 @@ def flatten(t, args, kwargs):
 
 def unflatten(t, args, kwargs):
     """unflatten(dim, (a, b)): one dim split into several; a -1 stands for what the others leave."""
-    s = _known(t)
+    s = fixed_shape(t)
     d, sizes = as_int(_arg(args, kwargs, 0, "dim")), _arg(args, kwargs, 1, "sizes")
     if s is None or d is None or not isinstance(sizes, SeqVal) or not sizes.items:
         return TensorVal(None, t.dtype, t.domain)
@@ -329,7 +330,7 @@ def asked_dtype(kwargs, default: Optional[str]) -> Optional[str]:
 
 def reduce(t, args, kwargs, indices=False, name=""):
     """sum/mean/argmax/...: drop (or keep as 1) the reduced dims."""
-    s = _known(t)
+    s = fixed_shape(t)
     at_dim, at_keep = _REDUCE_POSITIONS.get(name, (0, 1))
     dim = _arg(args, kwargs, at_dim, "dim")
     keep = _arg(args, kwargs, at_keep, "keepdim", Literal(False))
@@ -370,7 +371,7 @@ def reduce(t, args, kwargs, indices=False, name=""):
 def with_indices(t, args, kwargs, what: str, origin_text: str):
     """topk / sort / max(dim) / min(dim) / median(dim) / mode / kthvalue: (values, indices) with the
     indices' domain."""
-    s = _known(t)
+    s = fixed_shape(t)
     named = what
     if what == "kthvalue":  # kthvalue(k, dim=-1): the k-th smallest along dim, reduced like min(dim)
         args, kwargs, what = list(args[1:]), {key: v for key, v in kwargs.items() if key != "k"}, "min"
@@ -424,7 +425,7 @@ def _origin(what: str, axis, text: str) -> str:
 
 
 def argsort(t, args, kwargs, origin_text):
-    s = _known(t)
+    s = fixed_shape(t)
     dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
     if s is None or dim is None or normalize_dim(dim, len(s.dims)) is None or not s.dims:
         return TensorVal(s, "int64") if s else TensorVal(None, "int64")  # a 0-d tensor's argsort is 0-d
@@ -484,7 +485,7 @@ def type_(t, args, kwargs):
 
 
 def matmul(a: TensorVal, b: TensorVal):
-    sa, sb = _known(a), _known(b)
+    sa, sb = fixed_shape(a), fixed_shape(b)
     if sa is None or sb is None or len(sa.dims) < 2 or len(sb.dims) < 2:
         return TensorVal(None, a.dtype)
     batch = broadcast(Shape(sa.dims[:-2]), Shape(sb.dims[:-2]))
@@ -557,9 +558,9 @@ def binary(a, b, op: str):
 def cat(tensors: List[object], dim: Optional[int], stack: bool):
     if not tensors or not all(isinstance(t, TensorVal) or t is None for t in tensors):
         return TensorVal(None)
-    if None in tensors or any(_known(t) is None for t in tensors):
+    if None in tensors or any(fixed_shape(t) is None for t in tensors):
         return _cat_partly_known(tensors, dim, stack)
-    shapes = [_known(t) for t in tensors]
+    shapes = [fixed_shape(t) for t in tensors]
     dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
     if None in shapes or dim is None or len({len(s.dims) for s in shapes}) != 1:
         return TensorVal(None, dtype)
@@ -588,7 +589,7 @@ def _cat_partly_known(tensors: List[object], dim: Optional[int], stack: bool) ->
     """torch.cat([edge_index, loops], 1) with edge_index unknown: every piece has the known pieces' sizes
     off the joined axis (torch requires it), so those sizes and the rank are certain; the joined size
     is not. (A legacy empty 1-d piece is skipped by torch: the others' sizes hold all the same.)"""
-    known = [_known(t) for t in tensors if isinstance(t, TensorVal) and _known(t) is not None]
+    known = [fixed_shape(t) for t in tensors if isinstance(t, TensorVal) and fixed_shape(t) is not None]
     dtypes = {t.dtype if isinstance(t, TensorVal) else None for t in tensors}
     dtype = dtypes.pop() if len(dtypes) == 1 else None
     if not known or dim is None or len({len(s.dims) for s in known}) != 1:
@@ -630,7 +631,7 @@ def _flat_data_shape(data) -> Optional[Shape]:
 
 def unbound(t: TensorVal, args, kwargs) -> TensorVal:
     """One piece of `t.unbind(dim)`: t without that dim, same dtype (`x, y, z = pts.unbind(-1)`)."""
-    s = _known(t)
+    s = fixed_shape(t)
     dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(0)))
     axis = normalize_dim(dim, len(s.dims)) if s is not None and s.dims and dim is not None else None
     if axis is None:  # (torch refuses to unbind a 0-d tensor)
@@ -641,7 +642,7 @@ def unbound(t: TensorVal, args, kwargs) -> TensorVal:
 def rows(t: TensorVal, count: int) -> Optional[Repeated]:
     """`row, col = edge_index`: unpacking iterates dim 0, each piece is one row (its values too).
     None when dim 0 is known to hold another number of rows (torch raises) or there is no dim 0."""
-    s = _known(t)
+    s = fixed_shape(t)
     if s is None:
         return Repeated(TensorVal(None, t.dtype, t.domain)) if t.dtype or t.domain else None
     if not s.dims or value(s.dims[0]) not in (None, count):
@@ -652,7 +653,7 @@ def rows(t: TensorVal, count: int) -> Optional[Repeated]:
 def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Dim = None):
     """torch.cat / torch.stack of a list of like tensors, `length` of them when known: stacked, the new dim
     is the length; concatenated, the dim grows to length times the element's size (known for size 1)."""
-    s = _known(element)
+    s = fixed_shape(element)
     if s is None or dim is None:
         return TensorVal(None, element.dtype)
     rank = len(s.dims) + (1 if stack else 0)
@@ -765,15 +766,15 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         as_tuple = kwargs.get("as_tuple")
         if name == "nonzero" and not (isinstance(as_tuple, Literal) and as_tuple.value is False) and "as_tuple" in kwargs:
             return position_tuples.per_dim(t)  # nonzero(as_tuple=True): a tuple of vectors
-        s = _known(t)
+        s = fixed_shape(t)
         return TensorVal(Shape((None, len(s.dims) if s else None)), "int64")  # always [count, rank]
     if name in ("bucketize",):
         return TensorVal(t.shape, "int64")
     if name in ("dim", "ndimension"):
-        s = _known(t)
+        s = fixed_shape(t)
         return DimVal(len(s.dims)) if s else None
     if name in ("numel", "nelement"):  # `if self.alpha.numel() == 2:` with a known shape is decided
-        s = _known(t)
+        s = fixed_shape(t)
         sizes = [value(d) for d in s.dims] if s else [None]
         return DimVal(math.prod(sizes) if None not in sizes else None)
     if name in FURTHER_METHODS:
@@ -785,7 +786,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
 
 def multinomial(t, args, kwargs, text):
     """torch.multinomial(probs [.., C], n): [.., n] int64 positions in the last dim."""
-    s = _known(t)
+    s = fixed_shape(t)
     n = as_dim(_arg(args, kwargs, 0, "num_samples"))
     if s is None or not s.dims or n is None:
         return TensorVal(None, "int64")
@@ -806,7 +807,7 @@ def size_of(t: TensorVal, args: list):
 
 def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
     """Basic indexing: ints drop a dim, slices keep (or shrink) it, None adds a 1, ... fills."""
-    s = _known(t)
+    s = fixed_shape(t)
     items = list(key.items) if isinstance(key, SeqVal) and not key.names else [key]
     if s is None:
         return TensorVal(None, t.dtype, t.domain)
@@ -847,7 +848,7 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
 def lookup(t: TensorVal, key: TensorVal) -> TensorVal:
     """`table[ids]` with one integer tensor: a row of table per id, ids' shape then table's other dims;
     `x[mask]` with a bool mask: one row per True, a count unknown here."""
-    s, k = _known(t), _known(key)
+    s, k = fixed_shape(t), fixed_shape(key)
     domain = _picked(t.domain)
     if s is None or k is None or not s.dims:
         return TensorVal(None, t.dtype, domain)
@@ -866,6 +867,11 @@ def _picked(domain: Optional[Domain]) -> Optional[Domain]:
     return replace(domain, sentinel=None, sentinel_line=None)
 
 
+def whole_slice(item) -> bool:
+    """An evaluated `:` with no bounds and no step."""
+    return isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
+
+
 class SliceVal:
     def __init__(self, lower, upper, step):
         self.lower, self.upper, self.step = lower, upper, step
@@ -881,7 +887,7 @@ class SliceVal:
         return None
 
     def apply(self, d: Dim) -> Dim:
-        if self.lower is None and self.upper is None and self.step is None:
+        if whole_slice(self):
             return d
         n = value(d)
         bounds = [as_int(v) if v is not None else None for v in (self.lower, self.upper, self.step)]

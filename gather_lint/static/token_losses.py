@@ -49,7 +49,7 @@ def module_bindings(text: str, assigns) -> FrozenSet[str]:
 
 def builds_module(node) -> bool:
     """`nn.CrossEntropyLoss(...)`, `torch.nn.NLLLoss(...)`, `CrossEntropyLoss(...)`."""
-    return isinstance(node, ast.Call) and _name(node.func) in _MODULES
+    return isinstance(node, ast.Call) and tree_walk.last_name(node.func) in _MODULES
 
 
 def scored_pair(call: ast.Call, modules: FrozenSet[str]) -> Optional[Tuple[ast.expr, ast.expr, bool]]:
@@ -57,7 +57,7 @@ def scored_pair(call: ast.Call, modules: FrozenSet[str]) -> Optional[Tuple[ast.e
     bound to loss modules. `flattened` says the input is `x.view(-1, V)`-like; otherwise it is given with
     its classes on dim 1 (`x.transpose(1, 2)`), and the caller reads the tensors under the transposition."""
     func = call.func
-    name = _name(func)
+    name = tree_walk.last_name(func)
     if name in _FUNCTIONS and (isinstance(func, ast.Name) or _is_functional(func.value)):
         pass
     elif isinstance(func, ast.Name) and func.id in modules:
@@ -123,7 +123,7 @@ def flattening(call: ast.Call) -> Optional[str]:
     func = call.func
     if any(isinstance(a, ast.Starred) for a in call.args):
         return None
-    if _name(func) == "rearrange":
+    if tree_walk.last_name(func) == "rearrange":
         return _rearranged(call)
     if not isinstance(func, ast.Attribute):
         return None
@@ -144,7 +144,7 @@ def flattening(call: ast.Call) -> Optional[str]:
 
 def flattened(call: ast.Call) -> Optional[ast.expr]:
     """The tensor a flattening call flattens: the receiver, or rearrange's first argument."""
-    if _name(call.func) == "rearrange":
+    if tree_walk.last_name(call.func) == "rearrange":
         return call.args[0] if call.args else None
     return call.func.value if isinstance(call.func, ast.Attribute) else None
 
@@ -177,7 +177,3 @@ def _negative(node) -> Optional[int]:
 def _is_functional(node) -> bool:
     return isinstance(node, ast.Name) and node.id in ("F", "functional", "torch") or \
         isinstance(node, ast.Attribute) and ast.unparse(node) in ("torch.nn.functional", "nn.functional")
-
-
-def _name(func) -> Optional[str]:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None

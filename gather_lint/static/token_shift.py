@@ -20,7 +20,7 @@ from ..contract import WARNING, Violation
 from .causal_models import causal_classes
 from . import forward_shifts, helper_aliases, model_loss_calls, omitted_arguments, shifted_batches, text_scan
 from . import class_lineage, documented_models, joined_sequences, library_causal_lms, right_shifted_decoders, token_losses, token_masks, tree_walk
-from .tree_walk import called_name as _called_name
+from .tree_walk import called_name as _called_name, full_slice
 from .token_windows import (FULL, LENGTH, ONE, ZERO, Lin, View, Window, add_lin, constant_of, cut_window,
                             linear_form, linear_of, sign_of, window_length)
 from .text_scan import file_test
@@ -314,17 +314,16 @@ class _Scope:
     @staticmethod
     def _sequence_item(items, logits: bool):
         """The item that indexes the sequence dim: ids are [B, L] (the last dim), logits [B, L, V]."""
-        def full(i):
-            return isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None
         def ellipsis(i):
             return isinstance(i, ast.Constant) and i.value is Ellipsis
         if logits:
-            if len(items) == 3 and full(items[0]) and full(items[2]) or \
-                    len(items) == 2 and full(items[0]) or len(items) == 3 and ellipsis(items[0]) and full(items[2]):
+            if len(items) == 3 and full_slice(items[0]) and full_slice(items[2]) or \
+                    len(items) == 2 and full_slice(items[0]) or \
+                    len(items) == 3 and ellipsis(items[0]) and full_slice(items[2]):
                 seq = items[1]
             else:
                 return None
-        elif len(items) == 2 and (full(items[0]) or ellipsis(items[0])):
+        elif len(items) == 2 and (full_slice(items[0]) or ellipsis(items[0])):
             seq = items[1]
         else:
             return None

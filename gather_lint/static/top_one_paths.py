@@ -22,7 +22,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..rules import gl023_top_one_drops_k_dim as rule
 from .text_scan import any_between, match_lines
-from .tree_walk import called_name, own_nodes, scopes
+from .tree_walk import called_name, int_literal, own_nodes, scopes
 from .text_scan import file_test
 
 _ONE = {"max": True, "argmax": True, "min": False, "argmin": False}  # -> picks the largest
@@ -125,7 +125,7 @@ def _flattened(name: ast.Name, parents) -> bool:
         return False
     if attribute.attr == "flatten":
         return not call.args
-    return attribute.attr in ("view", "reshape") and len(call.args) == 1 and _int(call.args[0]) == -1
+    return attribute.attr in ("view", "reshape") and len(call.args) == 1 and int_literal(call.args[0]) == -1
 
 
 def _violation(one: _Pick, other: _Pick):
@@ -159,7 +159,7 @@ def _scores(node, made) -> str:
         by_method = not (isinstance(value.func.value, ast.Name) and value.func.value.id in ("torch", "F", "nn"))
         inner = value.func.value if by_method else (value.args[0] if value.args else None)
         dims = value.args if by_method else value.args[1:]
-        dim = _int(dims[0]) if dims else next((_int(k.value) for k in value.keywords if k.arg == "dim"), None)
+        dim = int_literal(dims[0]) if dims else next((int_literal(k.value) for k in value.keywords if k.arg == "dim"), None)
         if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
             inner = inner.left  # scores / temperature: the same order, the same argmax
         if inner is not None and dim == -1:
@@ -186,27 +186,18 @@ def _pick(call: ast.Call, made) -> Optional[_Pick]:
     if func.attr == "multinomial":  # samples of each row's distribution over its last dim, in a new last dim
         return _Pick(call, True, _scores(tensor, made), -1, True, 1)
     if func.attr == "topk":
-        dim = _int(args[1]) if len(args) > 1 else _int(keywords["dim"]) if "dim" in keywords else -1
+        dim = int_literal(args[1]) if len(args) > 1 else int_literal(keywords["dim"]) if "dim" in keywords else -1
         largest = args[2] if len(args) > 2 else keywords.get("largest")
         largest = not (isinstance(largest, ast.Constant) and largest.value is False)
         return _Pick(call, True, ast.unparse(tensor), dim, largest, None) if dim is not None else None
     if func.attr not in _ONE:
         return None
-    dim = _int(args[0]) if args else _int(keywords["dim"]) if "dim" in keywords else None
+    dim = int_literal(args[0]) if args else int_literal(keywords["dim"]) if "dim" in keywords else None
     keepdim = args[1] if len(args) > 1 else keywords.get("keepdim")
     if dim is None or not (keepdim is None or isinstance(keepdim, ast.Constant) and keepdim.value is False):
         return None
     part = 1 if func.attr.startswith("arg") else None
     return _Pick(call, False, ast.unparse(tensor), dim, _ONE[func.attr], part)
-
-
-def _int(node) -> Optional[int]:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _int(node.operand)
-        return -inner if inner is not None else None
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    return None
 
 
 def _destination(pick: _Pick, parents, returned) -> Optional[tuple]:
@@ -216,8 +207,8 @@ def _destination(pick: _Pick, parents, returned) -> Optional[tuple]:
         parent, field = parents.get(id(node), (None, None))
         if isinstance(parent, ast.Attribute) and parent.attr in _PARTS and part is None:
             part = _PARTS[parent.attr]
-        elif isinstance(parent, ast.Subscript) and field == "value" and part is None and _int(parent.slice) in (0, 1):
-            part = _int(parent.slice)
+        elif isinstance(parent, ast.Subscript) and field == "value" and part is None and int_literal(parent.slice) in (0, 1):
+            part = int_literal(parent.slice)
         elif isinstance(parent, ast.IfExp) and field in ("body", "orelse"):
             pass
         elif isinstance(parent, ast.Return):

@@ -19,6 +19,35 @@ def called_name(node: ast.AST) -> Optional[str]:
     return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
 
 
+def last_name(node: ast.AST) -> Optional[str]:
+    """`x` for `x` or `a.b.x`; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def full_slice(node: ast.AST) -> bool:
+    """`:` with no bounds and no step."""
+    return isinstance(node, ast.Slice) and node.lower is None and node.upper is None and node.step is None
+
+
+def subscripted_name(node: ast.AST) -> Optional[str]:
+    """The name under subscripts: `x[i][:, j]` -> x; None when anything else is under them."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def int_literal(node: ast.AST) -> Optional[int]:
+    """The int a literal spells (`3`, `-1`, `- -2`); None for anything else (bools included)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = int_literal(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
 def env_key(node: ast.AST) -> Optional[str]:
     """The environment key of `x` or `x.attr` (a name, or an attribute of a name: `self.w`, `ctx.index`);
     None for anything else."""

@@ -17,7 +17,8 @@ from ..dims import Sym, dim_text, normalize_dim, value
 from .values import DimVal, Literal, TensorVal
 
 
-def _one_more(d):
+def one_more(d):
+    """`d + 1`: an int, or a size written as one more than `d`."""
     size = value(d)
     if isinstance(d, int):
         return d + 1
@@ -36,7 +37,7 @@ def length_of_mask(owner: TensorVal, result, dim, text: str):
         return result
     origin = (f"counts of `{text}` along dim {axis} (0 to {dim_text(n)}): lengths, one past the last valid "
               f"position; use `- 1` for the last one")
-    return result.with_(domain=Domain(_one_more(n), origin=origin))
+    return result.with_(domain=Domain(one_more(n), origin=origin))
 
 
 def clamped(result, upper, line: Optional[int] = None) -> Optional[TensorVal]:
@@ -48,7 +49,7 @@ def clamped(result, upper, line: Optional[int] = None) -> Optional[TensorVal]:
         origin = f"values clamped to at most {dim_text(bound)} (the clamp at line {line}), {dim_text(bound)} included"
         if result.domain is not None and result.domain.repeats and result.domain.origin:
             origin = f"{result.domain.origin}, then {origin}"  # why they repeat still matters (GL013)
-        return result.with_(domain=replace(result.domain or Domain(), size=_one_more(bound), origin=origin, category=False))
+        return result.with_(domain=replace(result.domain or Domain(), size=one_more(bound), origin=origin, category=False))
     if isinstance(result, TensorVal) and result.domain is not None and upper is not None \
             and not (isinstance(upper, Literal) and upper.value is None):
         return result.with_(domain=replace(result.domain, size=None))

@@ -27,6 +27,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..contract import ERROR, Violation
 from . import script_drivers, tree_walk
+from .tree_walk import called_name
 from .text_scan import file_test
 
 CODE = "GL011"
@@ -88,7 +89,7 @@ class _Resizes:
                 if isinstance(item, _BODIES):  # every one asked, so that each is known when its own block is
                     found = self(item) or found
                 elif isinstance(item, ast.AST) and not found:
-                    found = any(_called(n) and _RESIZE in _called(n) for n in tree_walk.all_nodes(item))
+                    found = any(called_name(n) and _RESIZE in called_name(n) for n in tree_walk.all_nodes(item))
         return found
 
 
@@ -115,7 +116,7 @@ class _SizingArguments:
         for node in ast.walk(init):
             if not isinstance(node, ast.Call):
                 continue
-            name = _called(node)
+            name = called_name(node)
             if name in _TABLES or (name in _PARAMETER_TABLES and _inside_parameter(node, init)):
                 rows = node.args[0] if node.args else _keyword(node, "num_embeddings")
                 ref = _param_ref(rows, params)
@@ -172,7 +173,7 @@ def _attribute_reads(cls: ast.ClassDef) -> Dict[str, List[ast.AST]]:
                 if isinstance(func, ast.Attribute) and func.attr in ("index_select", "embedding") \
                         and _is_self_attr(func.value, getattr(func.value, "attr", None)):
                     attrs.append(func.value.attr)
-                if _called(node) == "embedding" and node.args[1:2] and _is_self_attr(node.args[1], getattr(node.args[1], "attr", None)):
+                if called_name(node) == "embedding" and node.args[1:2] and _is_self_attr(node.args[1], getattr(node.args[1], "attr", None)):
                     attrs.append(node.args[1].attr)
             elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
                     and _is_self_attr(node.value, getattr(node.value, "attr", None)):
@@ -195,7 +196,7 @@ def _inside_parameter(call: ast.Call, init) -> bool:
     inside = getattr(init, "_gather_lint_in_parameters", None)
     if inside is None:  # one walk of `__init__` for all its calls
         inside = init._gather_lint_in_parameters = {id(n) for node in ast.walk(init)
-                                                     if isinstance(node, ast.Call) and _called(node) == "Parameter"
+                                                     if isinstance(node, ast.Call) and called_name(node) == "Parameter"
                                                      for n in ast.walk(node)}
     return id(call) in inside
 
@@ -249,7 +250,7 @@ class _Block:
             if isinstance(node, ast.Call):
                 root = _root(node.func)
                 passed = {a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name)} \
-                    if _called(node) not in _NOT_USES else set()
+                    if called_name(node) not in _NOT_USES else set()
                 for entry in list(self.pending):
                     holder, after, at, violation = entry
                     # called itself (`model(ids)`, `model.generate(...)`) or handed on (`train(model, data)`)
@@ -258,7 +259,7 @@ class _Block:
                         self.pending.remove(entry)
 
     def _statement(self, stmt) -> None:
-        if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call) and _called(stmt.value) in _GROW:
+        if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call) and called_name(stmt.value) in _GROW:
             self._grow(stmt.value)  # `tok.add_tokens([...])`, `added = tok.add_tokens([...])`
             return
         plain = _plain_growth(stmt)
@@ -283,7 +284,7 @@ class _Block:
             if isinstance(value, ast.Dict):
                 self.dicts[name] = {k.value: self._int(v) for k, v in zip(value.keys, value.values)
                                     if isinstance(k, ast.Constant) and self._int(v) is not None}
-            elif isinstance(value, ast.Call) and value.keywords and not value.args and _called(value) not in self.vocab:
+            elif isinstance(value, ast.Call) and value.keywords and not value.args and called_name(value) not in self.vocab:
                 # a config built from keywords: `Config(vocab_size=20, hidden=16)`, `dict(...)`, `SimpleNamespace(...)`
                 self.dicts[name] = {k.arg: self._int(k.value) for k in value.keywords
                                     if k.arg and self._int(k.value) is not None}
@@ -332,14 +333,14 @@ class _Block:
         while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call) \
                 and call.func.attr in _SAME_MODULE:
             call = call.func.value  # Model(...).eval()
-        cls = _called(call)
+        cls = called_name(call)
         if cls in self.classes and self._keeps_items(cls) and call.args and self._length(call.args[0]) is not None:
             self.vocab[name] = self._length(call.args[0])  # Tokenizer(words): one entry per word
             return
         # the tables it builds, nested ones included: `nn.Sequential(nn.Embedding(len(vocab), d), ...)`
-        parts = [n for n in ast.walk(call) if isinstance(n, ast.Call) and (_called(n) in self.classes or _called(n) in _TABLES)]
+        parts = [n for n in ast.walk(call) if isinstance(n, ast.Call) and (called_name(n) in self.classes or called_name(n) in _TABLES)]
         for part in parts:
-            for tok, count, lookups in self._table_sizes(_called(part), part):
+            for tok, count, lookups in self._table_sizes(called_name(part), part):
                 if tok is None:
                     continue
                 self.tables[name] = (tok, count, call.lineno, lookups)
@@ -420,11 +421,11 @@ class _Block:
         if init is None or len(init.args.args) != 2 or len(init.body) != 1 or not isinstance(init.body[0], ast.Assign):
             return False
         param, value = init.args.args[1].arg, init.body[0].value
-        if isinstance(value, ast.Call) and _called(value) == "dict" and len(value.args) == 1:
+        if isinstance(value, ast.Call) and called_name(value) == "dict" and len(value.args) == 1:
             return isinstance(value.args[0], ast.Name) and value.args[0].id == param
         if isinstance(value, ast.DictComp) and len(value.generators) == 1 and not value.generators[0].ifs:
             it = value.generators[0].iter
-            if isinstance(it, ast.Call) and _called(it) == "enumerate" and it.args:
+            if isinstance(it, ast.Call) and called_name(it) == "enumerate" and it.args:
                 it = it.args[0]
             return isinstance(it, ast.Name) and it.id == param
         return False
@@ -438,7 +439,7 @@ class _Block:
             return self.dicts.get(node.value.id, {}).get(node.slice.value)  # config["vocab_size"]
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             return self.dicts.get(node.value.id, {}).get(node.attr)  # config.vocab_size
-        if isinstance(node, ast.Call) and _called(node) == "len" and len(node.args) == 1:
+        if isinstance(node, ast.Call) and called_name(node) == "len" and len(node.args) == 1:
             return self._length(node.args[0])
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
             left, right = self._int(node.left), self._int(node.right)
@@ -454,7 +455,7 @@ class _Block:
             return len(node.keys)
         if isinstance(node, (ast.ListComp, ast.DictComp)) and len(node.generators) == 1 and not node.generators[0].ifs:
             it = node.generators[0].iter
-            if isinstance(it, ast.Call) and _called(it) == "range" and len(it.args) == 1:
+            if isinstance(it, ast.Call) and called_name(it) == "range" and len(it.args) == 1:
                 return self._int(it.args[0])
             return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -506,7 +507,7 @@ def _read_after(body, name: str, line: int) -> bool:
 
 def _len_of(node) -> Optional[str]:
     """`tok` for `len(tok)`, `len(tok.vocab)` or `tok.vocab_size`: the vocabulary's count right now."""
-    if isinstance(node, ast.Call) and _called(node) == "len" and len(node.args) == 1:
+    if isinstance(node, ast.Call) and called_name(node) == "len" and len(node.args) == 1:
         arg = node.args[0]
         if isinstance(arg, ast.Attribute):
             arg = arg.value
@@ -519,13 +520,6 @@ def _len_of(node) -> Optional[str]:
 def _segment(node) -> str:
     text = ast.unparse(node)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _called(node) -> Optional[str]:
-    if not isinstance(node, ast.Call):
-        return None
-    func = node.func
-    return func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else None)
 
 
 def _keyword(call: ast.Call, name: str):

@@ -17,7 +17,7 @@ from ..contract import Domain
 from ..dims import Shape, value
 from .constant_ids import literal_ints
 from .embedding_lookups import made_by
-from .tensor_ops import SliceVal
+from .tensor_ops import whole_slice
 from .values import DimVal, SeqVal, TensorVal
 
 
@@ -106,7 +106,7 @@ def row(owner, key, result):
     """`x[k]` of a written tensor: row k's largest value is among the result's values. A selection
     from such a row (`x[k][picks]`, `x[k][:n]`) may leave that value out: it no longer says so."""
     written = owner.written if isinstance(owner, TensorVal) else None
-    if isinstance(key, SeqVal) and not key.names and key.items and all(_whole(k) for k in key.items[1:]):
+    if isinstance(key, SeqVal) and not key.names and key.items and all(whole_slice(k) for k in key.items[1:]):
         key = key.items[0]  # x[k, :]
     if written is None or _sizes(owner.shape) != _sizes(written.shape) or not isinstance(result, TensorVal) \
             or not isinstance(key, DimVal) or not isinstance(key.dim, int):
@@ -136,7 +136,7 @@ def column(interp, node, owner, key, result):
     k, count = key.items[1].dim, len(written.values)
     if not -len(written.values[0]) <= k < len(written.values[0]):
         return result
-    picked = range(count) if _whole(key.items[0]) else _written_rows_picked(interp, node, count)
+    picked = range(count) if whole_slice(key.items[0]) else _written_rows_picked(interp, node, count)
     entries = [written.values[r][k] for r in picked] if picked is not None else []
     top = max((v for v in entries if v is not None), default=None)
     if top is None or top <= 0:
@@ -172,7 +172,3 @@ def _forgotten(owner, result):
 
 def _from_written(t) -> bool:
     return isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_ORIGIN)
-
-
-def _whole(item) -> bool:
-    return isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
