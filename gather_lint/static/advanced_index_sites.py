@@ -49,6 +49,19 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     check_index_shapes(interp, node, owner, key)
 
 
+def check_put_keys(interp, node: ast.Call, owner, args) -> None:
+    """`x.index_put_((k1, k2), v)` indexes x as `x[k1, k2] = v` does: its keys get the subscript's dtype
+    checks (a uint8 key is read as a mask, a float key raises)."""
+    indices = node.args[0] if node.args else None
+    if not isinstance(owner, TensorVal) or not isinstance(indices, (ast.Tuple, ast.List)) or not indices.elts \
+            or not args or not isinstance(args[0], SeqVal) or len(args[0].items) != len(indices.elts):
+        return
+    key = ast.Tuple(elts=list(indices.elts), ctx=ast.Load())
+    subscript = ast.copy_location(ast.Subscript(value=node.func.value, slice=key, ctx=ast.Load()), node)
+    subscript.end_lineno, subscript.end_col_offset = node.end_lineno, node.end_col_offset
+    check_float_key(interp, subscript, owner, args[0])
+
+
 def _tensor_in_key(node: ast.Subscript, key) -> bool:
     """The key holds a tracked tensor, or a call or arithmetic that may make a float one."""
     items = key.items if isinstance(key, SeqVal) else (key,)
