@@ -137,7 +137,7 @@ class ExpressionMixin:
             return data_loaders.item(self, owner, node, key)  # dataset[i]: its __getitem__
         if isinstance(owner, (modules.LayerList, numpy_values.ArrayVal)):
             # self.layers[0]: every item is the same layer; an array's items and slices keep its dtype
-            return owner.element if isinstance(owner, modules.LayerList) else owner
+            return owner.element if isinstance(owner, modules.LayerList) else numpy_values.row(owner, key)
         if isinstance(owner, TensorVal):
             subscript_rank.check(self, node, owner, key)  # GL001: x[ids, :] on an [N] tensor
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017

@@ -1,9 +1,13 @@
-"""NumPy arrays, by dtype only, up to the tensor torch makes of them.
+"""NumPy arrays, by dtype (and shape where the code gives the sizes), up to the tensor torch makes of them.
 
 `torch.from_numpy(a)` and `torch.as_tensor(a)` keep the array's dtype, and NumPy's defaults are not
 torch's: `np.zeros(n)`, `np.array([])` and `np.linspace` are float64, and concatenating an int array
 onto a float one (`idx = np.array([])` then `np.concatenate([idx, np.flatnonzero(m)])`) stays
 float64. Such an index reaches index_select / gather as a float tensor, which torch rejects.
+
+Shapes come from the sizes a constructor is given (`np.zeros((h, w))`, `rng.integers(0, n, size=(h, w))`,
+`np.random.rand(n, d)`), and follow `astype`, `reshape`/`flatten` and reads of rows, so that a label map
+decoded as uint8 reaches an index as a mask of its real size.
 """
 from __future__ import annotations
 
@@ -11,14 +15,16 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
+from ..dims import Shape, value
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 
 
 @dataclass(frozen=True)
 class ArrayVal:
-    """A numpy.ndarray (or NumPy scalar) whose dtype is known."""
+    """A numpy.ndarray (or NumPy scalar) whose dtype is known, and its shape when that is known."""
 
     dtype: str
+    shape: Optional[Shape] = None
 
 
 _NAMES = {
@@ -50,7 +56,41 @@ def dtype_of(value, node=None) -> Optional[str]:
 
 
 def call(func: str, args: list, kwargs: dict, node: ast.Call):
-    """np.<func>(...) (np.random.<func> too), when the result's dtype is certain."""
+    """np.<func>(...) (np.random.<func> too), when the result's dtype is certain, with its shape."""
+    made = _call(func, args, kwargs, node)
+    if isinstance(made, ArrayVal) and made.shape is None:
+        shape = _made_shape(func, args, kwargs)
+        return ArrayVal(made.dtype, shape) if shape is not None else made
+    return made
+
+
+_SIZED_FIRST = {"zeros", "ones", "empty", "full"}  # the shape is the first argument
+_SIZED_SPREAD = {"rand", "randn"}  # np.random.rand(n, d): one size per argument
+_DRAWS = {"integers", "randint", "random", "uniform", "normal", "choice", "permutation"}  # size=...
+
+
+def _made_shape(func: str, args: list, kwargs: dict) -> Optional[Shape]:
+    if func in _SIZED_FIRST:
+        return _sizes(args[0] if args else kwargs.get("shape"))
+    if func in _SIZED_SPREAD and args and all(isinstance(a, DimVal) for a in args):
+        return Shape(tuple(a.dim for a in args))
+    if func in _DRAWS and "size" in kwargs:
+        return _sizes(kwargs["size"])
+    if func == "arange" and len(args) == 1 and isinstance(args[0], DimVal):
+        return Shape((args[0].dim,))
+    return None
+
+
+def _sizes(given) -> Optional[Shape]:
+    """(h, w) / [h, w] / n as an array's shape."""
+    if isinstance(given, DimVal):
+        return Shape((given.dim,))
+    if isinstance(given, SeqVal) and not given.names and all(isinstance(i, DimVal) for i in given.items):
+        return Shape(tuple(i.dim for i in given.items))
+    return None
+
+
+def _call(func: str, args: list, kwargs: dict, node: ast.Call):
     if func in _GENERATORS:
         return QualName("numpy.random")  # rng = np.random.default_rng(0): rng.integers(...) as np.random's
     if "dtype" in kwargs:
@@ -62,6 +102,8 @@ def call(func: str, args: list, kwargs: dict, node: ast.Call):
         return ArrayVal(found) if found else None
     if func in _FLOAT_DEFAULT:
         return ArrayVal("float64")
+    if func in ("integers", "randint") and args and all(isinstance(a, DimVal) for a in args):
+        return ArrayVal("int64")  # rng.integers(0, n, size=...): int64 draws
     if func in _POSITIONS:
         if func == "cumsum" and not (args and isinstance(args[0], ArrayVal) and args[0].dtype.startswith("int")):
             return None
@@ -87,18 +129,55 @@ def method(name: str, owner: ArrayVal, args: list, kwargs: dict, node: ast.Call)
     if name == "astype" and (args or "dtype" in kwargs):
         nodes = list(node.args) + [k.value for k in node.keywords if k.arg == "dtype"]
         found = dtype_of(args[0] if args else kwargs["dtype"], nodes[0] if nodes else None)
-        return ArrayVal(found) if found else None
-    if name in ("copy", "reshape", "flatten", "ravel", "squeeze", "transpose", "take", "repeat", "round", "clip",
-                "cumsum", "sort", "swapaxes"):
-        return owner  # a float array rounded is still float64
+        return ArrayVal(found, owner.shape if isinstance(owner, ArrayVal) else None) if found else None
+    if name in ("copy", "round", "clip", "sort"):
+        return owner  # a float array rounded is still float64, of its shape
+    if name in ("reshape", "flatten", "ravel") and isinstance(owner, ArrayVal):
+        return ArrayVal(owner.dtype, _reshaped(owner.shape, args) if name == "reshape" else _reshaped(owner.shape, [DimVal(-1)]))
+    if name in ("squeeze", "transpose", "take", "repeat", "cumsum", "swapaxes") and isinstance(owner, ArrayVal):
+        return ArrayVal(owner.dtype)
     return None
+
+
+def _reshaped(shape: Optional[Shape], args: list) -> Optional[Shape]:
+    """`a.reshape(-1)`, `a.reshape(h, w)`, `a.reshape((h, w))` with every size known (one -1 inferred)."""
+    sizes = args[0].items if len(args) == 1 and isinstance(args[0], SeqVal) else args
+    if not sizes or not all(isinstance(a, DimVal) and isinstance(value(a.dim), int) for a in sizes):
+        return None
+    wanted = [value(a.dim) for a in sizes]
+    total = None
+    if shape is not None and not shape.variadic and all(isinstance(value(d), int) for d in shape.dims):
+        total = 1
+        for d in shape.dims:
+            total *= value(d)
+    if wanted.count(-1) == 1:
+        rest = 1
+        for w in wanted:
+            rest *= w if w != -1 else 1
+        if total is None or rest == 0 or total % rest:
+            return None
+        wanted[wanted.index(-1)] = total // rest
+    return Shape(tuple(wanted)) if -1 not in wanted else None
+
+
+def row(owner: ArrayVal, key) -> ArrayVal:
+    """`a[i]`: a row, one dim fewer; `a[i:j]`: the rows picked, their count unknown; other keys: the dtype."""
+    from .tensor_ops import SliceVal
+    shape = owner.shape
+    if shape is None or shape.variadic or not shape.dims:
+        return ArrayVal(owner.dtype)
+    if isinstance(key, DimVal):
+        return ArrayVal(owner.dtype, Shape(shape.dims[1:]))
+    if isinstance(key, SliceVal):
+        return ArrayVal(owner.dtype, Shape((None,) + shape.dims[1:]))
+    return ArrayVal(owner.dtype)
 
 
 def to_tensor(func: str, array: ArrayVal, kwargs: dict) -> Optional[TensorVal]:
     """torch.from_numpy / as_tensor / tensor of an array: the array's dtype unless one is given."""
     if "dtype" in kwargs:
         return None  # the torch constructor's own dtype argument decides: handled as usual
-    return TensorVal(None, array.dtype, origin="numpy array")
+    return TensorVal(array.shape, array.dtype, origin="numpy array")
 
 
 def _data_dtype(data) -> Optional[str]:

@@ -1,0 +1,72 @@
+"""NumPy arrays carry the shape their constructor was given (`rng.integers(0, n, size=(h, w))`,
+`np.zeros((h, w))`, `np.random.rand(n, d)`), through astype, reshape/flatten and row reads, into the tensor
+torch.from_numpy makes. A uint8 label map decoded by NumPy then reaches index_put_ as a mask of its real
+size. Each claim is run in torch."""
+import textwrap
+
+import pytest
+
+from .conftest import lint
+
+PROGRAM = '''
+import numpy as np
+import torch
+
+
+class ClassCounter:
+    def __init__(self, num_classes):
+        self.counts = torch.zeros(num_classes, dtype=torch.float64)
+
+    def update(self, label_map):
+        labels = label_map.reshape(-1){CAST}
+        self.counts.index_put_((labels,), torch.ones(labels.numel(), dtype=torch.float64), accumulate=True)
+
+
+def decode(seed, height, width, num_classes):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, num_classes, size=(height, width)).astype(np.uint8)
+
+
+if __name__ == "__main__":
+    counter = ClassCounter(6)
+    counter.update(torch.from_numpy(decode(0, 24, 32, 6)))
+'''
+
+
+def _found(cast: str):
+    return [(f.code, f.line) for f in lint(textwrap.dedent(PROGRAM.replace("{CAST}", cast)))]
+
+
+def test_a_uint8_label_map_from_numpy_is_a_mask_of_its_size(torch):
+    assert _found("") == [("GL008", 12)]
+    import numpy as np
+    labels = torch.from_numpy(np.random.default_rng(0).integers(0, 6, size=(24, 32)).astype(np.uint8))
+    assert labels.shape == (24, 32) and labels.dtype == torch.uint8
+    with pytest.raises(IndexError, match="shape of the mask"):
+        torch.zeros(6).index_put_((labels.reshape(-1),), torch.ones(768), accumulate=True)
+
+
+def test_the_int64_labels_are_silent():
+    assert _found(".long()") == []
+
+
+def test_shapes_through_reshape_and_rows():
+    code = '''
+import numpy as np
+import torch
+
+def pick(w):
+    # w: [5, 3]
+    a = np.zeros((4, 6), dtype=np.int64)
+    rows = torch.from_numpy(a.reshape(3, -1)[0])
+    return w.gather(0, rows)
+'''
+    assert [f.code for f in lint(textwrap.dedent(code))] == ["GL001"]  # an [8] index for a 2-d input
+
+
+def test_the_reshaped_row_is_eight_long_in_torch(torch):
+    import numpy as np
+    rows = torch.from_numpy(np.zeros((4, 6), dtype=np.int64).reshape(3, -1)[0])
+    assert rows.shape == (8,)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        torch.randn(5, 3).gather(0, rows)
