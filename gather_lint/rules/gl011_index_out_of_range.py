@@ -33,6 +33,9 @@ the rows per item (``b * batch_size + i``), and ids written in the script (a row
 ``[[1, 2, 3] for _ in range(4)]``)
 against a table sized by their count (``len(set(ids))``), or a column of a table written out in the code
 (``boxes[:, 0]`` of ``[[class_id, x1, y1, x2, y2], ...]``), whose ids numbered from 1 reach ``num_classes``.
+An ``argmax``/``argmin`` without a dim picks one position of the whole flattened tensor (of a ``[B, A]``
+tensor a value in ``[0, B*A)``): used as a column of each row (``q[torch.arange(B), probs.argmax()]``) it
+reaches past the ``A`` columns; the pick wanted ``dim=-1``.
 An integer range sent through bfloat16 or float16 and back rounds its top to a number the format has:
 timesteps ``torch.randint(0, 1000, (B,)).to(torch.bfloat16)`` reach 1000 (999 rounds up), one past a
 1000-entry schedule. Ids a generation loop samples from the model's output and appends to the ids it feeds
@@ -180,11 +183,13 @@ def subscript_message(text: str, shape, axis: int, index_text: str, domain) -> V
     """`table[idx]` with values made for a larger size than the table's dim."""
     here = shape.dims[axis]
     bad, last = _first_bad(here)
+    advice = ("give the pick the dim to pick along (`argmax(dim=-1)`), one position per row"
+              if "(no dim given" in domain.origin else "bound the values by the table's size (`- 1`) or enlarge the table")
     return Violation(
         CODE, SEVERITY,
         f"`{index_text}` holds {domain.origin}, but dim {axis} of `{text}` {shape} has size {_sized(here)}, valid "
         f"positions 0 to {last}; torch raises 'index {bad} is out of bounds' "
-        f"on CPU, a device-side assert on CUDA; bound the values by the table's size (`- 1`) or enlarge the table",
+        f"on CPU, a device-side assert on CUDA; {advice}",
     )
 
 

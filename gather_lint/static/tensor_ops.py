@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
-from ..dims import Dim, Shape, Sym, broadcast, normalize_dim, product, value
+from ..dims import Dim, Shape, Sym, broadcast, dim_text, normalize_dim, product, value
 from . import constant_fills, op_census, position_tuples, symbolic
 from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -349,7 +349,7 @@ def reduce(t, args, kwargs, indices=False, name=""):
     if dim is None and len(args) <= at_dim and "dim" not in kwargs:  # x.norm(2): p, over every dim
         if keepdim:  # each dim kept as 1
             return TensorVal(Shape((1,) * len(s.dims)) if s is not None else None, dtype)
-        return TensorVal(Shape(()), dtype)
+        return TensorVal(Shape(()), dtype, _flat_positions(s) if indices else None)
     if s is None or not isinstance(keep, Literal):
         return TensorVal(None, dtype)
     axes = [as_int(v) for v in dim.items] if isinstance(dim, SeqVal) else [as_int(dim)]
@@ -366,6 +366,17 @@ def reduce(t, args, kwargs, indices=False, name=""):
         axis = next(iter(norm))
         domain = Domain(s.dims[axis], origin="")
     return TensorVal(Shape(tuple(dims)), dtype, domain)
+
+
+def _flat_positions(s: Optional[Shape]) -> Optional[Domain]:
+    """argmax/argmin without a dim pick one position of the flattened tensor: of a [B, A] tensor a value in
+    [0, B*A), not a column of each row."""
+    if s is None or len(s.dims) < 2 or any(d is None for d in s.dims):
+        return None
+    total = symbolic.product(list(s.dims))
+    if total is None:
+        return None
+    return Domain(total, origin=f"in the whole flattened {s} tensor (no dim given: a value in [0, {dim_text(total)}))")
 
 
 def with_indices(t, args, kwargs, what: str, origin_text: str):
@@ -447,6 +458,8 @@ def argmax(t, args, kwargs, origin_text, what="argmax"):
         return None
     if out.domain is not None:
         axis = as_int(_arg(args, kwargs, 0, "dim"))
+        if axis is None and out.shape is not None and not out.shape.dims:
+            return out.with_(domain=replace(out.domain, origin=f"the position `{origin_text}.{what}()` picks {out.domain.origin}"))
         return out.with_(domain=Domain(out.domain.size, origin=_origin(what, axis, origin_text)))
     return out
 
