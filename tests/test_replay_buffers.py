@@ -107,3 +107,22 @@ def test_a_module_deque_sampled_into_a_td_target_grows_the_kept_column(torch):
 
 def test_the_squeezed_column_is_silent():
     assert _found(MODULE_BUFFER.replace("{SQUEEZE}", ".squeeze(1)")) == []
+
+
+@pytest.mark.parametrize("variant", ["deque", "zip", "choices", "list copy", "indices"])
+def test_other_ways_of_writing_the_buffer_keep_the_finding(variant):
+    code = CLASS_BUFFER.replace("{COLUMN}", "")
+    if variant == "deque":
+        code = code.replace("self.buffer = []", "self.buffer = deque(maxlen=capacity)")
+        code = code.replace("import random\n", "import random\nfrom collections import deque\n")
+    elif variant == "zip":
+        code = code.replace("states = torch.stack([b[0] for b in batch])", "s, a, r = zip(*batch)\n        states = torch.stack(s)")
+    elif variant == "choices":
+        code = code.replace("random.sample(self.buffer, n)", "random.choices(self.buffer, k=n)")
+    elif variant == "list copy":
+        code = code.replace("random.sample(self.buffer, n)", "random.sample(list(self.buffer), n)")
+    else:
+        code = code.replace("batch = random.sample(self.buffer, n)",
+                            "idx = np.random.randint(0, len(self.buffer), size=n)\n        batch = [self.buffer[i] for i in idx]")
+        code = code.replace("import random\n", "import random\nimport numpy as np\n")
+    assert [f.code for f in lint(textwrap.dedent(code))] == ["GL001"]

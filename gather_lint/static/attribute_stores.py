@@ -162,10 +162,11 @@ def held(value, how: str):
     """The fact other methods see: a RETYPED tensor keeps its shape, not its dtype. An empty list or
     dict is not kept: code outside the class fills it (`policy.rewards.append(r)` in a training loop)."""
     from ..dims import Shape
-    from .values import TensorVal
+    from .values import SeqVal, TensorVal
 
-    if how == GROWN:
-        return GrowingList() if _empty_container(value) else None
+    if how == GROWN:  # [] or deque(maxlen=n) (an empty sequence) grown by appends
+        empty = _empty_container(value) or (type(value) is SeqVal and not value.items and not value.names)
+        return GrowingList() if empty else None
     if _empty_container(value):
         return None
     if how == RETYPED and isinstance(value, TensorVal):

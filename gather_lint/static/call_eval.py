@@ -195,6 +195,8 @@ class CallMixin:
                 return self._call_module_function(callee, node, args, kwargs)
         if isinstance(func, ast.Name) and func.id == "dict" and target is None and not args and _UNKNOWN_KWARGS not in kwargs:
             return config.keyword_dict(kwargs)
+        if isinstance(func, ast.Name) and func.id == "zip" and len(node.args) == 1 and isinstance(node.args[0], ast.Starred):
+            return tensor_lists.transposed(self.expr(node.args[0].value))  # s, a, r = zip(*batch)
         if isinstance(func, ast.Name) and func.id in ("zip", "enumerate"):
             return SeqVal(tuple(args)) if func.id == "zip" else SeqVal((None, args[0] if args else None))
         if isinstance(func, ast.Name) and func.id in ("iter", "next") and target is None:

@@ -97,3 +97,11 @@ def _named_pieces(total, n, size, method):
 
 CHUNKING = {"chunk", "split"}
 
+
+def transposed(records):
+    """`zip(*batch)` of a list of like records (s, a, r): one list per field, as long as the batch."""
+    if not isinstance(records, ops.Repeated) or type(records.element) is not SeqVal or records.element.names \
+            or not records.element.items:
+        return None
+    return SeqVal(tuple(ops.Repeated(item, records.length) if item is not None else None
+                        for item in records.element.items))
