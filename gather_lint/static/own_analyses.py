@@ -99,11 +99,13 @@ def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool
         waiting = [f for f in functions if not f.holds_site]
         while waiting:
             reach = _Reach(needed, families, aliases)
-            reached = [f for f in waiting if reach(f)]
+            reached, still = [], []
+            for f in waiting:  # each function asked once a round: the answer is the same both ways
+                (reached if reach(f) else still).append(f)
             if not reached:
                 break
             needed.extend(reached)
-            waiting = [f for f in waiting if not reach(f)]
+            waiting = still
     ids = {id(f.node) for f in needed}
     return [f.node for f in functions if id(f.node) in ids]
 
