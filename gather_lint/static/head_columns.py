@@ -41,7 +41,9 @@ _WIDTH_ONE_ATTRIBUTE = re.compile(r"self\.(\w+)[ \t]*=[ \t]*(?:nn\.|torch\.nn\.)
 def width_one_attributes(text: str) -> frozenset:
     """The attributes a file's classes bind to a width-1 linear head: in a library (no driver to read whole),
     the methods calling `self.<name>(` are read, since where the column meets a per-row tensor names no op."""
-    return frozenset(_WIDTH_ONE_ATTRIBUTE.findall(text)) if "Linear(" in text else frozenset()
+    if "Linear(" not in text or _WIDTH_ONE.search(text) is None:  # the head alone, searched from each `Linear(`:
+        return frozenset()  # the binding's pattern starts at every `self.` of a model file
+    return frozenset(_WIDTH_ONE_ATTRIBUTE.findall(text))
 
 
 def calls_width_one(chunk: str, attributes: frozenset) -> bool:
