@@ -29,8 +29,9 @@ def scripted(text: str) -> bool:
     """A script that builds a width-1 linear head, takes a keepdim reduction or a top-k, or asks a loss for
     one value per sample: its functions are read whole, since where the column is used (`loss = ((model(x)
     - y) ** 2).mean()`, `(td * weights).mean()`, `pred.eq(labels)`) names no op of the family."""
-    return ("keepdim=True" in text or "reduction=\"none\"" in text or "topk(" in text
-            or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None) and script_drivers.is_script(text)
+    return script_drivers.is_script(text) and (  # is_script first: most files ask it anyway (memoised)
+        "keepdim=True" in text or "reduction=\"none\"" in text or "topk(" in text
+        or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None)
 
 
 # `self.value_head = nn.Linear(hidden, 1)`: an attribute holding a width-1 head (the class's own methods use it)
