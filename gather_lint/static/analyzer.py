@@ -382,7 +382,8 @@ _UNBOUND_METHOD = re.compile(r"@(?:staticmethod|classmethod)[ \t]*\n(?:[ \t]*@.*
 # `(?<![\w.])(\w+)\.(\w+)[ \t]*\(` starts with no literal, so the engine tried it at every position
 _THROUGH_REVERSED = re.compile(r"\([ \t]*(\w+)\.(\w+)(?![\w.])")
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
-_STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
+# self.loss = helper; `\w++` gives back nothing (no shorter name is followed by `=`): tried at every `self.`
+_STORED_FUNCTION = re.compile(r"self\.\w++\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
 
 
