@@ -300,7 +300,7 @@ def spelled_in(text: str) -> bool:
 
 
 # `[name]`, `[name, ...]`, `..., name]`: a name as a whole element of a subscript
-_KEY_NAME = re.compile(r"[\[,][ \t]*([A-Za-z_]\w*)[ \t]*(?=[\],])")
+_KEY_NAME = re.compile(r"[\[,][ \t]*([A-Za-z_]\w*+)[ \t]*(?=[\],])")
 
 
 def keyed_by_name(text: str) -> bool:

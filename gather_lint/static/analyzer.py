@@ -380,7 +380,7 @@ _IMPORT_STATEMENT = re.compile(r"import\s+[\w.]|from\s+\.*[\w.]*\s+import\s")
 _UNBOUND_METHOD = re.compile(r"@(?:staticmethod|classmethod)[ \t]*\n(?:[ \t]*@.*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
 # `Ops.pick(` read in the reversed text, as _CALL_REVERSED is: (method reversed, class reversed). Forwards,
 # `(?<![\w.])(\w+)\.(\w+)[ \t]*\(` starts with no literal, so the engine tried it at every position
-_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w+)\.(\w+)(?![\w.])")
+_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w++)\.(\w++)(?![\w.])")  # (`\w++`: a shorter name meets a \w, never `.`)
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
 # self.loss = helper; `\w++` gives back nothing (no shorter name is followed by `=`): tried at every `self.`
 _STORED_FUNCTION = re.compile(r"self\.\w++\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)

@@ -25,12 +25,12 @@ _BOUND_TO = re.compile(r"(\w+)[ \t]*=[ \t]*(?:\w+\.)*$")
 
 
 _LITERAL_ARGUMENTS = re.compile(r"\([\d\s,.+\-]*\)")  # `()`, `(16, 4)`, `(0.1)`
-_ATTRIBUTE_CALL = re.compile(r"\.[ \t]*(\w+)[ \t]*\(")  # starts with a literal: the engine skips to each `.`
+_ATTRIBUTE_CALL = re.compile(r"\.[ \t]*(\w++)[ \t]*\(")  # starts with a literal: the engine skips to each `.`
 _RECEIVERS = ("self", "cls", "super()")
 # `Ops.pick(` read in the reversed text (one scan from each `(`, where a search back from each `.` for the
 # name before it tried every position of 64 characters): (method reversed, what stands between the name and
 # the `.` (spaces, and a line's end right before the `.`), name reversed, the character before the name)
-_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w+)[ \t]*\.(\n?[ \t]*)(\w+)(?=(.?))", re.DOTALL)
+_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w++)[ \t]*\.(\n?[ \t]*)(\w+)(?=(.?))", re.DOTALL)
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")  # `Ops`, not `3` nor `é`
 
 
