@@ -138,12 +138,19 @@ def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, b
 def narrow_keys(text: str) -> bool:
     """A narrow integer dtype spelled beside a name used as a subscript key: the blocks worth parsing for
     GL008 on int8/int16/uint8 keys. (Asked of the whole file by the prefilter and by the block choice.)"""
-    return any(cue in text for cue in _NARROW_CUES) and keyed_by_name(text)
+    return _narrow_cue(text) and keyed_by_name(text)
 
 
-# `uint8` and `UInt8[` are left out: each holds a cue below (`int8`, `Int8[`), and every cue costs a pass
-# over the text
+def _narrow_cue(text: str) -> bool:
+    """Whether one of _NARROW_CUES is in the text. Every cue costs a pass over it: `nt8` (in `int8` and
+    `Int8[`) and `nt16` are looked for first, so a text holding neither costs six passes instead of eight."""
+    return ("nt8" in text and ("Int8[" in text or "int8" in text)) or ("nt16" in text and ("Int16[" in text or "int16" in text)) \
+        or any(cue in text for cue in _OTHER_CUES)
+
+
+# `uint8` and `UInt8[` are left out: each holds a cue below (`int8`, `Int8[`)
 _NARROW_CUES = ("Int8[", "Int16[", "int8", "int16", ".byte()", ".char()", ".short()", "ByteTensor")
+_OTHER_CUES = _NARROW_CUES[4:]
 
 
 def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_node) -> None:
@@ -306,7 +313,7 @@ def spelled_in(text: str) -> bool:
 
 
 # `[name]`, `[name, ...]`, `..., name]`: a name as a whole element of a subscript
-_KEY_NAME = re.compile(r"[\[,][ \t]*([A-Za-z_]\w*)[ \t]*(?=[\],])")
+_KEY_NAME = re.compile(r"[\[,][ \t]*([A-Za-z_]\w*+)[ \t]*(?=[\],])")
 
 
 def keyed_by_name(text: str) -> bool:

@@ -151,7 +151,7 @@ def _float_keys_in_script(text: str) -> bool:
     """x[a / b] (GL008) and x[idx] = v (GL003) on plain subscripts, looked for in scripts only: the text
     scan for a float-making assignment costs ~10% on a library the size of transformers, and parsing
     every block that writes by subscript more; a script's few blocks cost nothing."""
-    return _subscript_site(text) and script_drivers.is_script(text)
+    return script_drivers.is_script(text) and _subscript_site(text)  # is_script first: memoised, asked of most files
 
 
 def _subscript_site(chunk: str) -> bool:
@@ -380,9 +380,10 @@ _IMPORT_STATEMENT = re.compile(r"import\s+[\w.]|from\s+\.*[\w.]*\s+import\s")
 _UNBOUND_METHOD = re.compile(r"@(?:staticmethod|classmethod)[ \t]*\n(?:[ \t]*@.*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
 # `Ops.pick(` read in the reversed text, as _CALL_REVERSED is: (method reversed, class reversed). Forwards,
 # `(?<![\w.])(\w+)\.(\w+)[ \t]*\(` starts with no literal, so the engine tried it at every position
-_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w+)\.(\w+)(?![\w.])")
+_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w++)\.(\w++)(?![\w.])")  # (`\w++`: a shorter name meets a \w, never `.`)
 _COLLATE_FN = re.compile(r"collate_fn\s*=\s*(\w+)")
-_STORED_FUNCTION = re.compile(r"self\.\w+\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)  # self.loss = helper
+# self.loss = helper; `\w++` gives back nothing (no shorter name is followed by `=`): tried at every `self.`
+_STORED_FUNCTION = re.compile(r"self\.\w++\s*=\s*([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)
 _CLASS_BASES = re.compile(r"[(,]\s*(\w+)\s*(?=[,)])")  # `class Focal(WeightedLoss, Mixin):` -> its bases
 
 
@@ -566,7 +567,7 @@ def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
     A part runs only the tests the whole text passed (most files pass one or two of them)."""
     anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None),), text)
     triggers = tuple(test for test in _narrowed(_LOCAL_PATTERNS, text) if test not in anywhere)  # each run once
-    subscripts = _subscript_site(text) and script_drivers.is_script(text)  # scripts only (see _float_keys_in_script)
+    subscripts = script_drivers.is_script(text) and _subscript_site(text)  # scripts only (see _float_keys_in_script)
 
     def local_site(chunk: str, uses_torch: bool, fills: bool) -> bool:
         return (uses_torch and (fills or any(test(chunk) for test in triggers) or (subscripts and _subscript_site(chunk)))) \

@@ -92,11 +92,10 @@ class DeclaredFactsMixin:
             self.env[args.vararg.arg] = None
         if args.kwarg:
             self.env[args.kwarg.arg] = None
-        doc = ast.get_docstring(node, clean=False) or ""
-        documented = parse_docstring(doc, [p.arg for p in params]) if doc else {}
+        documented, sizes = _docstring_facts(node, params)
+        documented = dict(documented)
         for name, fact in class_docstrings.call_inputs(self.module, node).items():
             documented.setdefault(name, fact)  # the method's own docstring says more
-        sizes = docstring_ints(doc, [p.arg for p in params]) if doc else set()
         single_line = _single_param_lines(params)
         for param in params:
             fact = self.annotation(param.annotation) if param.annotation is not None else None
@@ -212,3 +211,16 @@ def _torchtyping_dtype(items) -> Optional[str]:
 def _all_sizes_known(result) -> bool:
     shape = result.shape if isinstance(result, TensorVal) else None
     return shape is not None and not shape.variadic and all(value(d) is not None for d in shape.dims)
+
+
+def _docstring_facts(node, params) -> tuple:
+    """({param: (shape, dtype)}, {int params}) that the function's own docstring states: read once per
+    function and kept on its node, as a function runs again under each caller's facts (callers must not
+    change what it returns)."""
+    found = getattr(node, "_gather_lint_doc_facts", None)
+    if found is None:
+        doc = ast.get_docstring(node, clean=False) or ""
+        names = [p.arg for p in params]
+        found = node._gather_lint_doc_facts = (parse_docstring(doc, names) if doc else {},
+                                               docstring_ints(doc, names) if doc else frozenset())
+    return found

@@ -70,7 +70,7 @@ def scripted(text: str) -> bool:
     (class_targets.py): its driver builds the table with known sizes and makes the ids, so the lookups can
     be checked. A library file's tables are sized from configs nothing in it fills, so it is not parsed for
     lookups alone (substring tests only: this runs on every file)."""
-    return spelled_in(text) and script_drivers.is_script(text)
+    return script_drivers.is_script(text) and spelled_in(text)  # is_script first: most files ask it anyway (memoised)
 
 
 _LOOKUPS = ("mbedding", "cross_entropy", "CrossEntropyLoss", "nll_loss", "NLLLoss", "one_hot")  # tables and class ids

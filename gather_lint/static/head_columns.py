@@ -29,8 +29,9 @@ def scripted(text: str) -> bool:
     """A script that builds a width-1 linear head, takes a keepdim reduction or a top-k, or asks a loss for
     one value per sample: its functions are read whole, since where the column is used (`loss = ((model(x)
     - y) ** 2).mean()`, `(td * weights).mean()`, `pred.eq(labels)`) names no op of the family."""
-    return ("keepdim=True" in text or "reduction=\"none\"" in text or "topk(" in text
-            or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None) and script_drivers.is_script(text)
+    return script_drivers.is_script(text) and (  # is_script first: most files ask it anyway (memoised)
+        "keepdim=True" in text or "reduction=\"none\"" in text or "topk(" in text
+        or "reduction='none'" in text or _WIDTH_ONE.search(text) is not None)
 
 
 # `self.value_head = nn.Linear(hidden, 1)`: an attribute holding a width-1 head (the class's own methods use it)
@@ -41,7 +42,9 @@ _WIDTH_ONE_ATTRIBUTE = re.compile(r"self\.(\w+)[ \t]*=[ \t]*(?:nn\.|torch\.nn\.)
 def width_one_attributes(text: str) -> frozenset:
     """The attributes a file's classes bind to a width-1 linear head: in a library (no driver to read whole),
     the methods calling `self.<name>(` are read, since where the column meets a per-row tensor names no op."""
-    return frozenset(_WIDTH_ONE_ATTRIBUTE.findall(text)) if "Linear(" in text else frozenset()
+    if "Linear(" not in text or _WIDTH_ONE.search(text) is None:  # the head alone, searched from each `Linear(`:
+        return frozenset()  # the binding's pattern starts at every `self.` of a model file
+    return frozenset(_WIDTH_ONE_ATTRIBUTE.findall(text))
 
 
 def calls_width_one(chunk: str, attributes: frozenset) -> bool:

@@ -34,15 +34,16 @@ _PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
 
 @file_test
 def spelled_in(text: str) -> bool:
-    if _negative_fill(text) or _clamp_write(text) or _negative_literal(text):
+    negative = _NEGATIVE_ARGUMENT.search(text) is not None  # searched once: both negative tests need it
+    if (negative and _negative_fill(text)) or _clamp_write(text) or (negative and _negative_literal(text)):
         return True
     # a `.clamp(max=n)` is checked only in files that name an op: beside every embedding it costs too much
     return ("Embedding(" in text or "embedding(" in text) and _negative_pad(text)
 
 
 def _negative_fill(text: str) -> bool:
-    if _NEGATIVE_ARGUMENT.search(text) is None:
-        return False  # most files: no `, -1` anywhere, and `full` (fully, full_attention) is everywhere
+    """Asked only of a text holding `, -1` (_NEGATIVE_ARGUMENT): most files hold none, and `full` (fully,
+    full_attention) is everywhere."""
     return any(_FILL_CALL.match(text, at) for needle in ("full", "where(") for at in positions(text, needle))
 
 
@@ -51,9 +52,8 @@ _NEGATIVE_ENTRY = re.compile(r"[\[,(]\s*-\d+\s*[\],)]")
 
 
 def _negative_literal(text: str) -> bool:
-    """A tensor written out with a negative entry (the values analysis reads each literal's entries)."""
-    if _NEGATIVE_ARGUMENT.search(text) is None:
-        return False
+    """A tensor written out with a negative entry (the values analysis reads each literal's entries); asked
+    only of a text holding `, -1` (_NEGATIVE_ARGUMENT)."""
     for at in positions(text, "tensor(["):
         end = text.find(")", at)
         if _NEGATIVE_ENTRY.search(text, at + 7, end if end != -1 else len(text)):

@@ -23,8 +23,9 @@ from .names import category_domain
 from .tree_walk import called_name
 from .text_scan import file_test
 
-# `self.x = self.x.gather(` / `.index_select(` / `[`, or `self.x = torch.gather(self.x` written out
-_SPELLED = re.compile(r"self\.(\w+)\s*=\s*(?:self\.\1\s*(?:\.\s*(?:gather|index_select|take_along_dim)\b|\[)"
+# `self.x = self.x.gather(` / `.index_select(` / `[`, or `self.x = torch.gather(self.x` written out (`\w++`: no
+# shorter name is followed by `=`, so the engine gives back nothing at each `self.` it tries)
+_SPELLED = re.compile(r"self\.(\w++)\s*=\s*(?:self\.\1\s*(?:\.\s*(?:gather|index_select|take_along_dim)\b|\[)"
                       r"|torch\.(?:gather|index_select|take_along_dim)\(\s*self\.\1\b)")
 _LOOKUPS = {"gather": 1, "index_select": 1, "take_along_dim": 0}  # method: position of the index
 # (an nn.Parameter is left out: torch refuses to assign a plain tensor over one, so that raises at once)

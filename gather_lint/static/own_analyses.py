@@ -25,12 +25,12 @@ _BOUND_TO = re.compile(r"(\w+)[ \t]*=[ \t]*(?:\w+\.)*$")
 
 
 _LITERAL_ARGUMENTS = re.compile(r"\([\d\s,.+\-]*\)")  # `()`, `(16, 4)`, `(0.1)`
-_ATTRIBUTE_CALL = re.compile(r"\.[ \t]*(\w+)[ \t]*\(")  # starts with a literal: the engine skips to each `.`
+_ATTRIBUTE_CALL = re.compile(r"\.[ \t]*(\w++)[ \t]*\(")  # starts with a literal: the engine skips to each `.`
 _RECEIVERS = ("self", "cls", "super()")
 # `Ops.pick(` read in the reversed text (one scan from each `(`, where a search back from each `.` for the
 # name before it tried every position of 64 characters): (method reversed, what stands between the name and
 # the `.` (spaces, and a line's end right before the `.`), name reversed, the character before the name)
-_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w+)[ \t]*\.(\n?[ \t]*)(\w+)(?=(.?))", re.DOTALL)
+_THROUGH_REVERSED = re.compile(r"\([ \t]*(\w++)[ \t]*\.(\n?[ \t]*)(\w+)(?=(.?))", re.DOTALL)
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")  # `Ops`, not `3` nor `é`
 
 
@@ -99,11 +99,13 @@ def chosen(tops: List[ast.AST], text: str, holds_site: Callable[[str, str], bool
         waiting = [f for f in functions if not f.holds_site]
         while waiting:
             reach = _Reach(needed, families, aliases)
-            reached = [f for f in waiting if reach(f)]
+            reached, still = [], []
+            for f in waiting:  # each function asked once a round: the answer is the same both ways
+                (reached if reach(f) else still).append(f)
             if not reached:
                 break
             needed.extend(reached)
-            waiting = [f for f in waiting if not reach(f)]
+            waiting = still
     ids = {id(f.node) for f in needed}
     return [f.node for f in functions if id(f.node) in ids]
 

@@ -24,6 +24,20 @@ _SPACE_AFTER_OPEN = re.compile(r"([(\[]) ")
 _SPACE_BEFORE_CLOSE = re.compile(r",? ([)\]])")
 
 
+def _tidy(raw: str) -> str:
+    """A node's text on one line: spaces run together, none inside brackets. Most segments are one ASCII
+    line already tidy: substring tests say so before any of the three substitutions runs."""
+    if raw.isascii() and raw.isprintable() and "  " not in raw:  # (tabs, line ends: not printable)
+        text = raw.strip()  # single spaces only: nothing to run together
+    else:
+        text = _SPACES.sub(" ", raw).strip()
+    if "( " in text or "[ " in text:
+        text = _SPACE_AFTER_OPEN.sub(r"\1", text)
+    if " )" in text or " ]" in text:
+        text = _SPACE_BEFORE_CLOSE.sub(r"\1", text)
+    return text
+
+
 class SourceFile:
     """Lines of a file, with comments read lazily: only the lines the analysis asks about are scanned."""
 
@@ -96,9 +110,7 @@ class SourceFile:
                 raw = " ".join([first] + middle + [last])
         except (AttributeError, IndexError, TypeError):
             return "..."
-        text = _SPACES.sub(" ", raw).strip()
-        text = _SPACE_AFTER_OPEN.sub(r"\1", text)
-        text = _SPACE_BEFORE_CLOSE.sub(r"\1", text)
+        text = _tidy(raw)
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
     def shape_comment(self, first: int, last: int) -> Optional[Comment]:

@@ -147,10 +147,22 @@ def any_between(lines: List[int], first: int, last: int) -> bool:
 
 def match_lines(text: str, pattern: Pattern[str]) -> set:
     """The line numbers (from 1) where `pattern` matches, counting newlines once from one match to the next."""
+    return _lines_at(text, (m.start() for m in pattern.finditer(text)))
+
+
+def literal_lines(text: str, needles: Iterable[str]) -> set:
+    """match_lines of the alternation of `needles`, literals none of which can overlap a hit of another (or
+    its own): one `str.find` pass each, where the alternation, with no literal to start from, was tried at
+    every character of the text."""
+    return _lines_at(text, sorted(at for needle in needles for at in positions(text, needle)))
+
+
+def _lines_at(text: str, starts: Iterable[int]) -> set:
+    """The line numbers (from 1) of the ascending positions `starts`."""
     lines, line, last = set(), 1, 0
-    for m in pattern.finditer(text):
-        line += text.count("\n", last, m.start())
-        last = m.start()
+    for at in starts:
+        line += text.count("\n", last, at)
+        last = at
         lines.add(line)
     return lines
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..rules import gl023_top_one_drops_k_dim as rule
-from .text_scan import any_between, match_lines
+from .text_scan import any_between, literal_lines, match_lines
 from .tree_walk import called_name, int_literal, own_nodes, scopes
 from .text_scan import file_test
 
@@ -29,7 +29,7 @@ _ONE = {"max": True, "argmax": True, "min": False, "argmin": False}  # -> picks 
 _PARTS = {"values": 0, "indices": 1}
 
 
-_KEEPING = re.compile(r"topk|multinomial")
+_KEEPING = ("topk", "multinomial")
 # `.max(`, `torch.argmax(`, `.min(` (softmax lines too: a superset, found without a `\b` tried at every position)
 _DROPPING = re.compile(r"(?:max|min)\b")
 
@@ -52,7 +52,7 @@ class _Pick:
 
 def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, object]]:
     # a scope needs a dim-keeping pick (topk, or a sample beside the greedy pick) and a dim-dropping one
-    keeping = sorted(match_lines(text, _KEEPING))
+    keeping = sorted(literal_lines(text, _KEEPING))
     dropping = sorted(match_lines(text, _DROPPING))
     for scope in scopes(tree):
         if scope is tree:

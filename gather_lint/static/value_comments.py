@@ -29,16 +29,32 @@ def one_based(text: str) -> Iterator[Tuple[str, str]]:
     yield name, upper
 
 
-# a superset of the comments above, searched once per file: most files hold none, and then no
-# statement's comment lines are read for them
-_MAY_HOLD = re.compile(r"#[^\n]*?(?:\b1\s*(?:\.\.|to|–)|\[\s*1\s*,)")
+# a superset of the comments above, looked for once per file: most files hold none, and then no
+# statement's comment lines are read for them. `#[^\n]*?(?:\b1\s*(?:\.\.|to|–)|\[\s*1\s*,)` as one pattern
+# was tried at every character of every comment; each half starts with one character, and a hit counts
+# when a `#` stands before it on its line (neither half can hold another's start: finditer misses none)
+_ONE_TO = re.compile(r"1\s*(?:\.\.|to|–)")
+_ONE_FIRST = re.compile(r"\[\s*1\s*,")
 
 
 def _may_hold(source) -> bool:
     cached = getattr(source, "_one_based_comments", None)
     if cached is None:
-        cached = source._one_based_comments = _MAY_HOLD.search(source.text) is not None
+        text = source.text
+        cached = source._one_based_comments = any(
+            _commented(text, m.start()) for m in _ONE_TO.finditer(text) if not _word_before(text, m.start())
+        ) or any(_commented(text, m.start()) for m in _ONE_FIRST.finditer(text))
     return cached
+
+
+def _word_before(text: str, at: int) -> bool:
+    """No `\\b` before position `at`: a word character stands there (`21 to`)."""
+    return at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_")
+
+
+def _commented(text: str, at: int) -> bool:
+    """Whether a `#` stands before position `at` on its line."""
+    return text.find("#", text.rfind("\n", 0, at) + 1, at) != -1
 
 
 def declare(interp, first: int, last: int) -> None:
