@@ -477,3 +477,51 @@ def first_op_counts(bs: int, num_jobs: int, n_ops: int):
     out = run_snippet(beside)["first_op_counts"](2, 3, 4)
     assert out[:, :, 1:].sum() == 0  # only the first op's column is ever written
     assert codes(beside) == ["GL009"]
+
+
+# A detector's label assigner stacks four [n_gts, n_predictions] distances along a new last dim and
+# keeps the comment of its inputs' shape: the stack is [n_gts, n_predictions, 4], its min over the last
+# dim [n_gts, n_predictions], and `[:, anchor_mask]` picks columns of a 2-d tensor.
+CELLS_IN_BOXES = """
+import torch
+
+def get_in_boxes_info(gt_bboxes_per_image, x_centers, num_gt, total_num_anchors):
+    # cell centers repeated to [n_gts, n_predictions]
+    x_centers_per_image = x_centers.unsqueeze(0).repeat(num_gt, 1)
+    gt_l = (gt_bboxes_per_image[:, 0] - 0.5 * gt_bboxes_per_image[:, 2]).unsqueeze(1).repeat(1, total_num_anchors)
+    gt_r = (gt_bboxes_per_image[:, 0] + 0.5 * gt_bboxes_per_image[:, 2]).unsqueeze(1).repeat(1, total_num_anchors)
+    b_l = x_centers_per_image - gt_l
+    b_r = gt_r - x_centers_per_image
+    bbox_deltas = torch.stack([b_l, b_r], 2)  # shape [n_gts, n_predictions]
+    is_in_boxes = bbox_deltas.min(dim=-1).values > 0.0
+    is_in_boxes_all = is_in_boxes.sum(dim=0) > 0
+    return is_in_boxes[:, is_in_boxes_all]
+
+if __name__ == "__main__":
+    gt = torch.tensor([[2.0, 0.0, 2.0, 1.0], [6.0, 0.0, 2.0, 1.0]])
+    inside = get_in_boxes_info(gt, torch.arange(8.0) + 0.5, 2, 8)
+    assert inside.tolist() == [[True, True, False, False], [False, False, True, True]]
+"""
+
+
+def test_a_comment_with_fewer_dims_than_a_stack_makes_is_not_a_fact(torch):
+    run_snippet(CELLS_IN_BOXES)
+    assert codes(CELLS_IN_BOXES) == []
+    # with a 1-d column mask, only the comment could make the boxes test 1-d
+    column_mask = CELLS_IN_BOXES.replace("is_in_boxes_all = is_in_boxes.sum(dim=0) > 0",
+                                         "is_in_boxes_all = torch.arange(total_num_anchors) >= 3")
+    scope = run_snippet(column_mask.split("if __name__")[0])
+    gt = torch.tensor([[2.0, 0.0, 2.0, 1.0], [6.0, 0.0, 2.0, 1.0]])
+    assert scope["get_in_boxes_info"](gt, torch.arange(8.0) + 0.5, 2, 8).shape == (2, 5)
+    assert codes(column_mask) == []
+
+
+def test_a_one_dim_result_picked_by_a_column_mask_is_still_reported(torch):
+    # the slip GL001 is for: the boxes test reduced over both dims, then a [n_predictions] mask on dim 1
+    reduced = CELLS_IN_BOXES.replace("# shape [n_gts, n_predictions]", "# shape [n_gts, n_predictions, 2]").replace(
+        "is_in_boxes = bbox_deltas.min(dim=-1).values > 0.0",
+        "is_in_boxes = (bbox_deltas.min(dim=-1).values > 0.0).all(dim=-1)").replace(
+        "is_in_boxes_all = is_in_boxes.sum(dim=0) > 0", "is_in_boxes_all = x_centers > 0.0")
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(reduced)
+    assert codes(reduced) == ["GL001"]
