@@ -477,3 +477,140 @@ def first_op_counts(bs: int, num_jobs: int, n_ops: int):
     out = run_snippet(beside)["first_op_counts"](2, 3, 4)
     assert out[:, :, 1:].sum() == 0  # only the first op's column is ever written
     assert codes(beside) == ["GL009"]
+
+
+# A detector's label assigner stacks four [n_gts, n_predictions] distances along a new last dim and
+# keeps the comment of its inputs' shape: the stack is [n_gts, n_predictions, 4], its min over the last
+# dim [n_gts, n_predictions], and `[:, anchor_mask]` picks columns of a 2-d tensor.
+CELLS_IN_BOXES = """
+import torch
+
+def get_in_boxes_info(gt_bboxes_per_image, x_centers, num_gt, total_num_anchors):
+    # cell centers repeated to [n_gts, n_predictions]
+    x_centers_per_image = x_centers.unsqueeze(0).repeat(num_gt, 1)
+    gt_l = (gt_bboxes_per_image[:, 0] - 0.5 * gt_bboxes_per_image[:, 2]).unsqueeze(1).repeat(1, total_num_anchors)
+    gt_r = (gt_bboxes_per_image[:, 0] + 0.5 * gt_bboxes_per_image[:, 2]).unsqueeze(1).repeat(1, total_num_anchors)
+    b_l = x_centers_per_image - gt_l
+    b_r = gt_r - x_centers_per_image
+    bbox_deltas = torch.stack([b_l, b_r], 2)  # shape [n_gts, n_predictions]
+    is_in_boxes = bbox_deltas.min(dim=-1).values > 0.0
+    is_in_boxes_all = is_in_boxes.sum(dim=0) > 0
+    return is_in_boxes[:, is_in_boxes_all]
+
+if __name__ == "__main__":
+    gt = torch.tensor([[2.0, 0.0, 2.0, 1.0], [6.0, 0.0, 2.0, 1.0]])
+    inside = get_in_boxes_info(gt, torch.arange(8.0) + 0.5, 2, 8)
+    assert inside.tolist() == [[True, True, False, False], [False, False, True, True]]
+"""
+
+
+def test_a_comment_with_fewer_dims_than_a_stack_makes_is_not_a_fact(torch):
+    run_snippet(CELLS_IN_BOXES)
+    assert codes(CELLS_IN_BOXES) == []
+    # with a 1-d column mask, only the comment could make the boxes test 1-d
+    column_mask = CELLS_IN_BOXES.replace("is_in_boxes_all = is_in_boxes.sum(dim=0) > 0",
+                                         "is_in_boxes_all = torch.arange(total_num_anchors) >= 3")
+    scope = run_snippet(column_mask.split("if __name__")[0])
+    gt = torch.tensor([[2.0, 0.0, 2.0, 1.0], [6.0, 0.0, 2.0, 1.0]])
+    assert scope["get_in_boxes_info"](gt, torch.arange(8.0) + 0.5, 2, 8).shape == (2, 5)
+    assert codes(column_mask) == []
+
+
+def test_a_one_dim_result_picked_by_a_column_mask_is_still_reported(torch):
+    # the slip GL001 is for: the boxes test reduced over both dims, then a [n_predictions] mask on dim 1
+    reduced = CELLS_IN_BOXES.replace("# shape [n_gts, n_predictions]", "# shape [n_gts, n_predictions, 2]").replace(
+        "is_in_boxes = bbox_deltas.min(dim=-1).values > 0.0",
+        "is_in_boxes = (bbox_deltas.min(dim=-1).values > 0.0).all(dim=-1)").replace(
+        "is_in_boxes_all = is_in_boxes.sum(dim=0) > 0", "is_in_boxes_all = x_centers > 0.0")
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(reduced)
+    assert codes(reduced) == ["GL001"]
+
+
+# A molecule generator's flow decodes one graph at a time (`assert x.size(0) == 1`, edge_index [1, 2]) and
+# builds the edge's index from the batch size it read off x; its comments name the batch dim of the index
+# and of the node embeddings alike. Under the caller's facts the index is [1, 2, d] and so is the batch.
+EDGE_EMBEDDINGS = '''
+import torch
+import torch.nn as nn
+
+
+class RGCN(nn.Module):
+    def __init__(self, nfeat, nhid):
+        super().__init__()
+        self.lin = nn.Linear(nfeat, nhid)
+
+    def forward(self, x, adj):
+        return self.lin(torch.matmul(adj.sum(1), x))
+
+
+class GraphFlow(nn.Module):
+    def __init__(self, rgcn, emb_size=8):
+        super().__init__()
+        self.emb_size = emb_size
+        self.rgcn = rgcn
+
+    def reverse(self, x, adj, latent, edge_index=None):
+        """
+        Args:
+            x: generated subgraph node features so far with shape (1, N, 9)
+            adj: generated subgraph adjacency features so far with shape (1, 4, N, N)
+            edge_index [1, 2]
+        """
+        assert x.size(0) == 1
+        assert adj.size(0) == 1
+        assert edge_index is None or (edge_index.size(0) == 1 and edge_index.size(1) == 2)
+        return self._get_embs_edge(x, adj, edge_index) + latent
+
+    def _get_embs_edge(self, x, adj, index):
+        """
+        Args:
+            x: current node feature matrix with shape (batch, N, 9)
+            adj: current adjacency feature matrix with shape (batch, 4, N, N)
+            index: link prediction index with shape (batch, 2)
+        """
+        batch_size = x.size(0)
+        assert batch_size == index.size(0)
+        adj = adj[:, :3]
+        node_emb = self.rgcn(x, adj)  # (batch, N, d)
+        graph_emb = torch.sum(node_emb, dim=1, keepdim=False).contiguous().view(batch_size, 1, -1)
+        index = index.view(batch_size, -1, 1).repeat(1, 1, self.emb_size)  # (batch, 2, d)
+        graph_node_emb = torch.cat((torch.gather(node_emb, dim=1, index=index), graph_emb), dim=1)
+        return graph_node_emb.view(batch_size, -1)
+
+
+if __name__ == "__main__":
+    flow = GraphFlow(RGCN(9, 8))
+    x, adj = torch.randn(1, 5, 9), torch.rand(1, 4, 5, 5)
+    out = flow.reverse(x, adj, torch.zeros(1, 24), torch.tensor([[0, 3]]))
+    assert out.shape == (1, 24)
+'''
+
+
+def test_an_index_of_one_on_a_dim_named_like_the_inputs_is_that_dim(torch):
+    run_snippet(EDGE_EMBEDDINGS)
+    assert codes(EDGE_EMBEDDINGS) == []
+
+
+def test_an_index_cut_to_the_first_graph_is_still_reported(torch):
+    # the slip GL005 is for: the index keeps graph 0's edge only, and gather reads no other graph
+    first_graph = """
+import torch
+
+
+def edge_embs(node_emb, index):
+    \"\"\"
+    Args:
+        node_emb: node embeddings with shape (batch, N, d)
+        index: link prediction index with shape (batch, 2)
+    \"\"\"
+    index = index[:1].view(1, -1, 1).repeat(1, 1, node_emb.size(-1))  # (1, 2, d)
+    return torch.gather(node_emb, dim=1, index=index)
+
+
+if __name__ == "__main__":
+    out = edge_embs(torch.randn(2, 5, 8), torch.tensor([[0, 3], [1, 2]]))
+    assert out.shape == (1, 2, 8)  # the second graph's edge is never read
+"""
+    run_snippet(first_graph)
+    assert codes(first_graph) == ["GL005"]

@@ -3,7 +3,7 @@ comment line naming several tensors at once (`# actions, returns: [N]`), and `to
 of an untracked s, which has an unknown shape (not a 0-d one)."""
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
 from .snippets import run_snippet
 from gather_lint.static.shape_text import parse_named_entries
 
@@ -126,3 +126,24 @@ def test_a_rank_mismatch_in_an_undecided_branch_is_still_reported(code, torch):
     exec(code, namespace)
     with pytest.raises(IndexError, match="too many indices"):
         namespace["run"](True)
+
+
+def test_a_zero_dim_bool_index_takes_no_dim(torch):
+    # `x.sum(0) > 0` of an [N] x is 0-d: like None it adds a dim, so `x[:, mask]` is [N, 1], not an error
+    program = """
+import torch
+
+def keep_if_any(scores: torch.Tensor):
+    hit = scores.sum(0) > 0
+    return scores[:, hit]
+
+if __name__ == "__main__":
+    assert keep_if_any(torch.tensor([1.0, 2.0, 3.0])).shape == (3, 1)
+"""
+    run_snippet(program)
+    assert codes(program) == []
+    one_dim_mask = program.replace("hit = scores.sum(0) > 0", "hit = scores > 1.5").replace(
+        "assert keep_if_any(torch.tensor([1.0, 2.0, 3.0])).shape == (3, 1)", "keep_if_any(torch.tensor([1.0, 2.0, 3.0]))")
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(one_dim_mask)
+    assert codes(one_dim_mask) == ["GL001"]

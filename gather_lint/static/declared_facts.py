@@ -5,6 +5,7 @@ import ast
 from typing import Dict, List, Optional
 
 from . import class_docstrings, scalars
+from .least_rank import least_rank
 from . import comment_dim_names, header_comments, python_annotations, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -27,7 +28,7 @@ class DeclaredFactsMixin:
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
         name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
         shape = parse_comment(comment.text, name) or comment_dim_names.single_dim(comment.text, self.source)
-        if shape is None:
+        if shape is None or _fewer_dims_than_the_op_makes(shape, node.value):
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")
         # a comment that only names sizes the code already proved adds no informal fact
@@ -206,6 +207,11 @@ def _torchtyping_dtype(items) -> Optional[str]:
         if isinstance(item, ast.Attribute) and name in ops.DTYPE_NAMES:
             return ops.DTYPE_NAMES[name]
     return None
+
+
+def _fewer_dims_than_the_op_makes(shape: Shape, value_node) -> bool:
+    """A comment giving `torch.stack(xs, 2)` two dims describes its inputs, not its result."""
+    return not shape.variadic and value_node is not None and len(shape.dims) < least_rank(value_node)
 
 
 def _all_sizes_known(result) -> bool:

@@ -1,7 +1,7 @@
 """GL001 at a subscript: more indices than the tensor has dims (`actions[ids, :]` on an [N] tensor).
 
 Each index item takes one dim: an int, a slice, an index tensor (a bool mask takes its own rank, so at
-least one). torch raises `IndexError: too many indices for tensor of dimension r`. A loop or helper
+least one; a 0-d bool takes none, it adds a dim like None). torch raises `IndexError: too many indices for tensor of dimension r`. A loop or helper
 written for [N, A] data and handed [N] data (a Categorical policy's actions) fails this way.
 
 Counted only when every item is known to take a dim: a `None` (a new dim), an Ellipsis, or an item
@@ -41,6 +41,9 @@ def _takes_a_dim(item: ast.expr, value) -> bool:
         return isinstance(item.value, int) and not isinstance(item.value, bool)
     if isinstance(item, ast.Starred):
         return False
+    if isinstance(value, TensorVal) and value.dtype == "bool":
+        # a 0-d bool (`x.sum(0) > 0` of an [N] x) takes no dim: like None it adds one, of size 1 or 0
+        return value.shape is not None and (value.shape.variadic or len(value.shape.dims) > 0)
     return isinstance(value, TensorVal) or isinstance(value, DimVal) or isinstance(value, SliceVal)
 
 
