@@ -126,3 +126,46 @@ def test_other_ways_of_writing_the_buffer_keep_the_finding(variant):
                             "idx = np.random.randint(0, len(self.buffer), size=n)\n        batch = [self.buffer[i] for i in idx]")
         code = code.replace("import random\n", "import random\nimport numpy as np\n")
     assert [f.code for f in lint(textwrap.dedent(code))] == ["GL001"]
+
+
+CONFIG_DRIVER = '''
+import torch
+import torch.nn as nn
+
+CFG = {"obs_dim": 6, "num_actions": 4, "envs": 8}
+
+
+class Actor(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.body = nn.Linear(cfg["obs_dim"], cfg["num_actions"])
+
+    def forward(self, obs):
+        return self.body(obs).softmax(dim=-1)
+
+
+def greedy(actor, q, obs):
+    actions = torch.argmax(actor(obs))
+    return q[torch.arange(q.size(0)), actions]
+
+
+def main():
+    obs = torch.randn(CFG["envs"], CFG["obs_dim"])
+    print(greedy(Actor(CFG), torch.randn(CFG["envs"], CFG["num_actions"]), obs))
+
+
+if __name__ == "__main__":
+    main(){MUTATE}
+'''
+
+
+def test_a_module_config_dict_reaches_a_driver_function():
+    """The same program with its driver in `main()` keeps the finding: the config dict is written once and
+    never changed, so every function reads its values."""
+    assert [f.code for f in lint(textwrap.dedent(CONFIG_DRIVER.replace("{MUTATE}", "")))] == ["GL011"]
+
+
+def test_a_config_dict_written_elsewhere_is_not_carried():
+    widen = "\n\ndef widen():\n    CFG['num_actions'] = 40\n"
+    code = CONFIG_DRIVER.replace("{MUTATE}", widen)
+    assert [f.code for f in lint(textwrap.dedent(code))] == []

@@ -13,7 +13,9 @@ import weakref
 from typing import Dict
 
 from . import closure_facts, modules
-from .values import DimVal, SeqVal, TensorVal
+from .config import DictVal
+from .scalars import NumberVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 
 def capture(module, interp, tree) -> None:
@@ -38,7 +40,8 @@ def bind(interp, function) -> None:
         # `global x` in a function is found by the text check, not by a walk of every class
         module.global_once = closure_facts.bound_once_in(module.global_tree.body, (), look_inside=False)[0]
     # a library's module names are mostly loggers and constants: no walk of the function for them
-    candidates = [name for name in module.global_once if _informative(body.env.get(name)) and name not in body.informal]
+    candidates = [name for name in module.global_once if name not in body.informal and (
+        _informative(body.env.get(name)) or _unchanged_record(module, name, body.env.get(name)))]
     if not candidates:
         return
     cache = module.__dict__.setdefault("_free_names", {})
@@ -51,6 +54,27 @@ def bind(interp, function) -> None:
     for name in candidates:
         if name in free and name not in interp.env and _bound_once_in_text(module, name):
             interp.env[name] = body.env[name]
+
+
+def _unchanged_record(module, name: str, value) -> bool:
+    """A module-level config dict (`CFG = {"obs_dim": 6, ...}`) that no line of the file writes into or
+    mutates: every function reads the values it was written with."""
+    if not isinstance(value, DictVal) or not any(v is not None for _, v in value.items) \
+            or not all(_python_data(v) for _, v in value.items):
+        return False  # a dict of tensors is state that other code keeps rewriting, not a config
+    cache: Dict[str, bool] = module.__dict__.setdefault("_unchanged_records", {})
+    if name not in cache:
+        word = re.escape(name)
+        mutation = re.compile(rf"\b{word}\s*\[[^\]\n]*\]\s*(?:[-+*/|&]?=)(?!=)|\b{word}\s*\.\s*(?:update|setdefault|pop|popitem|clear|__setitem__)\s*\(")
+        cache[name] = mutation.search(module.global_text) is None
+    return cache[name]
+
+
+def _python_data(value) -> bool:
+    """Numbers, strings, flags and tuples of them: what a config holds."""
+    if value is None or isinstance(value, (DimVal, Literal, NumberVal)):
+        return True
+    return isinstance(value, SeqVal) and not value.names and all(_python_data(v) for v in value.items)
 
 
 def _informative(value) -> bool:
