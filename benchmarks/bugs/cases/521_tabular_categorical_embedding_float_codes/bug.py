@@ -1,0 +1,46 @@
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+CAT_COLUMNS = ["workclass", "education", "marital_status"]
+NUM_COLUMNS = ["age", "hours_per_week"]
+
+
+class IncomeDataset(Dataset):
+    def __init__(self, table: np.ndarray, labels: np.ndarray):
+        self.table = table
+        self.labels = labels
+
+    def __len__(self):
+        return len(self.table)
+
+    def __getitem__(self, i):
+        row = torch.tensor(self.table[i], dtype=torch.float32)
+        return row, torch.tensor(self.labels[i], dtype=torch.long)
+
+
+class IncomeModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embeddings = nn.ModuleList([nn.Embedding(4, 8) for _ in CAT_COLUMNS])
+        self.head = nn.Sequential(nn.Linear(8 * len(CAT_COLUMNS) + len(NUM_COLUMNS), 32), nn.ReLU(), nn.Linear(32, 2))
+
+    def forward(self, rows):
+        n_cat = len(CAT_COLUMNS)
+        cat_codes, numeric = rows[:, :n_cat], rows[:, n_cat:]
+        embedded = [emb(cat_codes[:, j]) for j, emb in enumerate(self.embeddings)]
+        return self.head(torch.cat(embedded + [numeric], dim=1))
+
+
+if __name__ == "__main__":
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 4, size=(64, len(CAT_COLUMNS)))
+    numeric = rng.normal(size=(64, len(NUM_COLUMNS)))
+    table = np.concatenate([codes, numeric], axis=1)
+    labels = rng.integers(0, 2, size=64)
+    loader = DataLoader(IncomeDataset(table, labels), batch_size=16, shuffle=False)
+    model = IncomeModel()
+    rows, y = next(iter(loader))
+    logits = model(rows)
+    print("loss:", nn.functional.cross_entropy(logits, y).item())
