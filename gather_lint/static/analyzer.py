@@ -180,6 +180,25 @@ _SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelle
                     (class_targets.spelled_in, None))  # F.one_hot / F.cross_entropy name no `torch`
 
 
+# The file-wide passes, each with what its check_module reads: "tree" (the blocks kept), "whole" (every block,
+# parsed on demand), "blocks" (the file's blocks); True where it reads the text too
+_MODULE_PASSES = (
+    (vocab_growth, "whole", False),  # the script, in order
+    (rolled_labels, "tree", False),  # GL007: labels shifted by roll wrap
+    (sign_blind_penalty, "tree", False),  # GL022: logits / penalty written back
+    (top_one_paths, "tree", True),  # GL023: max(dim) beside topk(k, dim)
+    (overwritten_tables, "tree", False),  # GL025: a table replaced by its lookup
+    (ceil_floor_weights, "tree", True),  # GL026: floor/ceil weights both 0
+    (padded_last_position, "blocks", True),  # GL024: h[:, -1] of a right-padded batch
+    (left_padded_counts, "blocks", True),  # GL024: a left-padded batch read at mask.sum(1) - 1
+    (shared_end_positions, "tree", True),  # GL024: two sequences read at the larger of their ends
+    (mask_positions, "blocks", True),  # GL007: a mask token written at n, the output read at n - 1
+    (autograd_backward, "tree", False),  # GL013: a backward that drops repeats
+    (backward_grads, "whole", False),  # GL001: grad of another rank
+    (token_shift, "tree", True),  # GL007 against the model call's ids
+)
+
+
 def lint_source(text: str, path: str = "<stdin>", select: Optional[Callable[[str], bool]] = None,
                 noqa: bool = True, observe: Optional[Callable[..., None]] = None,
                 check_syntax: bool = False) -> FileResult:
@@ -303,45 +322,12 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
             else own_analyses.chosen(tops, text, holds_site, _plain_calls, getattr(blocks, "lines", None))
         for node in functions:
             module.analyse(node)  # once: a call that brought no facts may have run it already
-        if vocab_growth.spelled_in(text):
-            for node, violation in vocab_growth.check_module(whole()):  # the script, in order
-                flag(node, violation, None)
-        if rolled_labels.spelled_in(text):
-            for node, violation in rolled_labels.check_module(tree):  # GL007: labels shifted by roll wrap
-                flag(node, violation, None)
-        if sign_blind_penalty.spelled_in(text):
-            for node, violation in sign_blind_penalty.check_module(tree):  # GL022: logits / penalty written back
-                flag(node, violation, None)
-        if top_one_paths.spelled_in(text):
-            for node, violation in top_one_paths.check_module(tree, text):  # GL023: max(dim) beside topk(k, dim)
-                flag(node, violation, None)
-        if overwritten_tables.spelled_in(text):
-            for node, violation in overwritten_tables.check_module(tree):  # GL025: a table replaced by its lookup
-                flag(node, violation, None)
-        if ceil_floor_weights.spelled_in(text):
-            for node, violation in ceil_floor_weights.check_module(tree, text):  # GL026: floor/ceil weights both 0
-                flag(node, violation, None)
-        if padded_last_position.spelled_in(text):  # GL024: h[:, -1] of a right-padded batch
-            for node, violation in padded_last_position.check_module(blocks, text):
-                flag(node, violation, None)
-        if left_padded_counts.spelled_in(text):  # GL024: a left-padded batch read at mask.sum(1) - 1
-            for node, violation in left_padded_counts.check_module(blocks, text):
-                flag(node, violation, None)
-        if shared_end_positions.spelled_in(text):  # GL024: two sequences read at the larger of their ends
-            for node, violation in shared_end_positions.check_module(tree, text):
-                flag(node, violation, None)
-        if mask_positions.spelled_in(text):  # GL007: a mask token written at n, the output read at n - 1
-            for node, violation in mask_positions.check_module(blocks, text):
-                flag(node, violation, None)
-        if autograd_backward.spelled_in(text):
-            for node, violation in autograd_backward.check_module(tree):  # GL013: a backward that drops repeats
-                flag(node, violation, None)
-        if backward_grads.spelled_in(text):
-            for node, violation in backward_grads.check_module(whole()):  # GL001: grad of another rank
-                flag(node, violation, None)
-        if token_shift.spelled_in(text):
-            for node, violation in token_shift.check_module(tree, text):  # GL007 against the model call's ids
-                flag(node, violation, None)
+        reads = {"tree": lambda: tree, "whole": whole, "blocks": lambda: blocks}
+        for check, reading, with_text in _MODULE_PASSES:  # in this order: each runs where its text test holds
+            if check.spelled_in(text):
+                args = (reads[reading](), text) if with_text else (reads[reading](),)
+                for node, violation in check.check_module(*args):
+                    flag(node, violation, None)
 
     try:
         try:
