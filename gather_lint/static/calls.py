@@ -24,7 +24,7 @@ from .numpy_values import ArrayVal
 from .python_types import ListVal
 from .tensor_ops import Repeated
 from .scalars import NumberVal
-from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join
+from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join_all
 
 MAX_DEPTH = 3
 
@@ -228,17 +228,10 @@ def result_of(interp):
     """What calling `function` gives: its returns joined, or, for a generator, the list of the items it
     yields (`for xb, yb in batches(x, y, 16)` gets each yielded pair)."""
     if not interp.yields:  # (a generator whose yields the run never reached gives nothing known either)
-        return _joined(interp.returns)
+        return join_all(interp.returns)
     items = interp.yields
-    item = _joined(items) if items and all(r is not None for r in items) else None
+    item = join_all(items) if items and all(r is not None for r in items) else None
     return Repeated(item) if item is not None else None
-
-
-def _joined(returns):
-    result = None
-    for i, value in enumerate(returns):
-        result = value if i == 0 else join(result, value)
-    return result
 
 
 def _from_call(v, line: int):

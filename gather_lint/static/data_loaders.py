@@ -24,12 +24,13 @@ import re
 from dataclasses import dataclass
 
 from ..dims import Dim, Shape, Sym
+from . import tensor_lists
 from . import tensor_ops as ops
 from .config import DictVal
 from .modules import InstanceVal
 from .numpy_values import ArrayVal
 from .scalars import NumberVal
-from .values import DimVal, Literal, SeqVal, TensorVal, join
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 _LOADERS = ("DataLoader",)
 _TENSOR_DATASETS = ("TensorDataset",)
@@ -97,10 +98,8 @@ def iterated(func: str, args: list):
 def _item(interp, dataset, node, key=DimVal(None)):
     if isinstance(dataset, DatasetVal):
         return dataset.item
-    if isinstance(dataset, ops.Repeated):
-        return dataset.element  # a list of like items (a comprehension) is a map-style dataset
-    if type(dataset) is SeqVal and not dataset.names and dataset.items:
-        return _joined(dataset.items)  # a list of records: what every item agrees on
+    if isinstance(dataset, ops.Repeated) or type(dataset) is SeqVal:
+        return tensor_lists.item_of(dataset)  # a list of records is a map-style dataset: what every item agrees on
     if not isinstance(dataset, InstanceVal) or interp.module is None:
         return None
     method = interp.module.methods.get((dataset.class_name, "__getitem__"))
@@ -119,13 +118,6 @@ def _batch_dim(size_node, segment) -> Sym:
 
 
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
-
-
-def _joined(items):
-    found = items[0]
-    for other in items[1:]:
-        found = join(found, other)
-    return found
 
 
 def collate(item, batch: Dim = None):

@@ -14,6 +14,7 @@ from typing import Dict
 
 from . import attribute_stores, script_drivers
 from .modules import InstanceVal
+from .values import JOINERS
 
 _PREFIX = "self."
 
@@ -129,9 +130,4 @@ def _joined_instances(a, b):
     return InstanceVal(a.class_name, tuple(sorted(built + tuple(stored.items()), key=lambda kv: kv[0])))
 
 
-def _register() -> None:
-    from .values import JOINERS
-    JOINERS[InstanceVal] = _joined_instances
-
-
-_register()
+JOINERS[InstanceVal] = _joined_instances

@@ -10,7 +10,7 @@ from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, value
 from .modules import LayerList
-from .values import UNKNOWN_ARITY, DimVal, Literal, SeqVal, TensorVal, join
+from .values import UNKNOWN_ARITY, DimVal, Literal, SeqVal, TensorVal, join_all
 
 
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
@@ -122,9 +122,7 @@ def _row_of(iterable, node):
     if isinstance(iterable, SeqVal) and not iterable.names and iterable.items and node is not None \
             and not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate")):
         # `for state in (key, value)`, `for b in records`: what every item agrees on
-        agreed = iterable.items[0]
-        for item in iterable.items[1:]:
-            agreed = join(agreed, item)
+        agreed = join_all(iterable.items)
         if agreed is not None:
             return agreed
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":

@@ -7,10 +7,10 @@ list that `append` grows, like `[]`; `deque(items)` holds the items.
 """
 from __future__ import annotations
 
-from typing import Optional
-
+from . import tensor_lists
 from .scalars import NumberVal
-from .values import DimVal, SeqVal, join
+from .tensor_ops import Repeated
+from .values import DimVal, SeqVal
 
 _PICKS = ("sample", "choices")
 _INTS = ("randrange", "randint", "getrandbits")
@@ -21,8 +21,7 @@ def call(module: str, func: str, args: list, kwargs: dict):
     """The value of `module.func(*args, **kwargs)` for the calls above; None for any other."""
     if module == "random":
         if func in _PICKS and args:
-            from .tensor_ops import Repeated
-            item = item_of(args[0])
+            item = tensor_lists.item_of(args[0])
             count = args[1] if func == "sample" and len(args) > 1 else kwargs.get("k")
             return Repeated(item, count.dim if isinstance(count, DimVal) else None) if item is not None else None
         if func in _INTS:
@@ -30,7 +29,7 @@ def call(module: str, func: str, args: list, kwargs: dict):
         if func in _FLOATS:
             return NumberVal()
         if func == "choice" and args:
-            return item_of(args[0])
+            return tensor_lists.item_of(args[0])
     if module == "collections" and func == "deque":
         items = args[0] if args else kwargs.get("iterable")
         if items is None:
@@ -38,15 +37,3 @@ def call(module: str, func: str, args: list, kwargs: dict):
         return items if isinstance(items, SeqVal) and not items.names else None
     return None
 
-
-def item_of(population) -> Optional[object]:
-    """What every item of a list agrees on (a list of like items: its item)."""
-    from .tensor_ops import Repeated
-    if isinstance(population, Repeated):
-        return population.element
-    if isinstance(population, SeqVal) and not population.names and population.items:
-        found = population.items[0]
-        for other in population.items[1:]:
-            found = join(found, other)
-        return found
-    return None

@@ -13,6 +13,7 @@ import ast
 from dataclasses import dataclass
 from typing import FrozenSet, Optional
 
+from .tensor_ops import Repeated
 from .values import JOINERS, DimVal, Literal, SeqVal, TensorVal
 
 
@@ -24,20 +25,13 @@ class ListVal(SeqVal):
 def _joined_lists(a: ListVal, b: ListVal):
     """Two lists of ints of different lengths (`[1, 2, 3]` and `[4, 5]`, the ids of two records): a list of
     ints, its length unknown (`torch.tensor(ids)` is 1-d int64 whichever it is)."""
-    from .tensor_ops import Repeated
-
     def ints(v) -> bool:  # a list display of ints, or a list of ints of unknown length already
         return (isinstance(v, ListVal) and not v.names and bool(v.items) and all(isinstance(i, DimVal) for i in v.items)) \
             or (isinstance(v, Repeated) and v.element == DimVal(None))
     return Repeated(DimVal(None)) if ints(a) and ints(b) else None
 
 
-def _register() -> None:
-    from .tensor_ops import Repeated
-    JOINERS[ListVal] = JOINERS[Repeated] = _joined_lists
-
-
-_register()
+JOINERS[ListVal] = JOINERS[Repeated] = _joined_lists
 
 
 # type names whose instances the analysis can rule out for a value it tracks

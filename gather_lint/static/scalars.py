@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..dims import Shape, value
-from .values import DimVal, Literal, TensorVal
+from .values import JOINERS, DimVal, Literal, TensorVal
 
 
 @dataclass(frozen=True)
@@ -121,9 +121,4 @@ def _joined_numbers(a, b):
     return NumberVal() if is_float_number(a) and is_float_number(b) else None
 
 
-def _register() -> None:
-    from .values import JOINERS
-    JOINERS[NumberVal] = JOINERS[Literal] = _joined_numbers
-
-
-_register()
+JOINERS[NumberVal] = JOINERS[Literal] = _joined_numbers

@@ -85,7 +85,6 @@ def length(value, node=None):
     return None
 
 
-
 _MAX_LISTED = 1024  # longer lists are left unknown: their items would cost more than they tell
 
 

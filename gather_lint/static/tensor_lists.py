@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..dims import Shape, normalize_dim, value
 from . import symbolic
 from . import tensor_ops as ops
-from .values import DimVal, SeqVal, TensorVal
+from .values import DimVal, SeqVal, TensorVal, join_all
 
 
 def appended(owner, item):
@@ -105,3 +105,12 @@ def transposed(records):
         return None
     return SeqVal(tuple(ops.Repeated(item, records.length) if item is not None else None
                         for item in records.element.items))
+
+
+def item_of(items):
+    """What every item of a list agrees on: a list of like items' element, or the join of a tracked list's."""
+    if isinstance(items, ops.Repeated):
+        return items.element
+    if isinstance(items, SeqVal) and not items.names and items.items:
+        return join_all(items.items)
+    return None

@@ -105,6 +105,14 @@ def join(a, b):
     return joiner(a, b) if joiner is not None else None
 
 
+def join_all(values):
+    """What every one of several values (paths' returns, a list's items) agrees on; None for none."""
+    result = None
+    for i, value in enumerate(values):
+        result = value if i == 0 else join(result, value)
+    return result
+
+
 # joins of the kinds defined in other modules (config.DictVal), registered there (no import circle); each
 # checks both sides' kinds itself
 JOINERS: dict = {}
