@@ -117,3 +117,68 @@ def test_numpy_style_docstring_shapes():
     """
     found = {name: str(shape) for name, (shape, _) in parse_docstring(doc, ["scores", "picks", "weight"]).items()}
     assert found == {"scores": "[N, K]", "picks": "[N]", "weight": "[N]"}
+
+
+LAST_REAL_TOKEN = """
+import torch
+
+def last_real_token(hidden, attention_mask):
+    # hidden: [B, T, H], attention_mask: [B, T] (left or right padded) -> [B, H]
+    positions = torch.arange(attention_mask.shape[1]).expand_as(attention_mask)
+    last = (positions * attention_mask).argmax(dim=1)  # [B]
+    return hidden.gather(1, last[:, None, None].expand(-1, 1, hidden.shape[-1])).squeeze(1)
+
+if __name__ == "__main__":
+    hidden = torch.randn(3, {T}, {H})
+    mask = torch.tensor([[0, 0, 1, 1, 1], [1, 1, 1, 1, 0], [0, 1, 1, 1, 1]])
+    pooled = last_real_token(hidden, mask)
+    for b, row in enumerate(mask.tolist()):
+        assert torch.equal(pooled[b], hidden[b, max(i for i, m in enumerate(row) if m)])
+"""
+
+
+@pytest.mark.parametrize("T, H", [(8, 7), (8, 5), (5, 4)])
+def test_a_comment_giving_one_name_two_sizes_is_not_the_code(T, H, torch):
+    # with T = 8 the mask (5 wide) and `hidden` do not share the T the comment names; the positions still
+    # index dim 1 of `hidden`, as torch shows, so nothing may say they belong to dim 2 (H = 5 by chance)
+    code = LAST_REAL_TOKEN.format(T=T, H=H)
+    assert codes(code) == []
+    exec(textwrap.dedent(code), {"__name__": "__main__"})
+
+
+
+VOXEL_MEANS = """
+import torch
+
+class Voxels:
+    def __init__(self, grid):
+        self.grid = grid  # (nz, ny, nx)
+
+    def means(self, points, coords):
+        # points: [P, C]; coords: [P, 3] = (z, y, x)
+        nz, ny, nx = self.grid
+        key = (coords[:, 0] * ny + coords[:, 1]) * nx + coords[:, 2]
+        uniq, inverse = torch.unique(key, return_inverse=True)
+        sums = points.new_zeros(uniq.numel(), points.shape[1])
+        sums.index_add_(0, {index}, points)
+        return sums, inverse
+
+if __name__ == "__main__":
+    coords = torch.stack([torch.randint(0, 3, (50,)), torch.randint(0, 5, (50,)), torch.randint(0, 6, (50,))], 1)
+    points = torch.randn(50, 4)
+    sums, inverse = Voxels((3, 5, 6)).means(points, coords)
+    for v in range(sums.shape[0]):
+        assert torch.allclose(sums[v], points[inverse == v].sum(0))
+"""
+
+
+def test_a_comment_listing_the_names_a_tuple_unpacks_into_gives_sizes_not_a_shape(torch):
+    # `# (nz, ny, nx)` beside `self.grid`, later `nz, ny, nx = self.grid`: three sizes, not a tensor whose rows
+    # would make `key` (and `inverse`) 2-d
+    code = VOXEL_MEANS.format(index="inverse")
+    assert codes(code) == []
+    exec(textwrap.dedent(code), {"__name__": "__main__"})
+    bad = VOXEL_MEANS.format(index="inverse.unsqueeze(1)")
+    assert codes(bad) == ["GL001"]
+    with pytest.raises(IndexError, match="Index is supposed to be a vector"):
+        exec(textwrap.dedent(bad), {"__name__": "__main__"})

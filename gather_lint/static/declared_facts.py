@@ -17,6 +17,21 @@ from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 from .tree_walk import last_name
 
 
+def _contradicted(env: dict, declared: dict) -> List[str]:
+    """The names just declared whose comment gives one dim name two sizes the code proved (`hidden: [B, T, H]`
+    of [3, 8, 7] beside `mask: [B, T]` of [3, 5]): the comment does not describe this run."""
+    if not declared:
+        return []
+    sizes: Dict[str, set] = {}
+    for name in declared:
+        for d in getattr(getattr(env.get(name), "shape", None), "dims", ()):
+            if isinstance(d, Sym) and d.size is not None:
+                sizes.setdefault(d.name, set()).add(d.size)
+    split = {n for n, found in sizes.items() if len(found) > 1}
+    return [name for name in declared if split and any(
+        isinstance(d, Sym) and d.name in split for d in getattr(getattr(env.get(name), "shape", None), "dims", ()))]
+
+
 class DeclaredFactsMixin:
     """Facts the author wrote down: parameters' annotations, docstrings, shape comments and pragmas."""
 
@@ -42,11 +57,15 @@ class DeclaredFactsMixin:
             return
         self._apply_pragmas(*gap)
         value_comments.declare(self, *gap)  # `# labels: [N] ids in 1..C`
+        before = {}
         for line, name, shape in self.comments.entries(*gap):
             if name in self.env or name in self.params:
+                before.setdefault(name, self.env.get(name))
                 self._declare(name, shape, line)
             else:
                 self.comments.pending[name] = (shape, line)
+        for name in _contradicted(self.env, before):
+            self.env[name] = before[name]  # the code gives one name two sizes: trust the code, as _merge does
 
     def _def_line_comments(self, node) -> None:
         """`def forward(self, obs, act):  # obs: (B, D)  act: (B,)`."""

@@ -316,6 +316,7 @@ class StatementMixin:
 
     def _unpack(self, target, result) -> None:
         elts = target.elts
+        result = _named_sizes(result, elts)
         if isinstance(result, SeqVal) and len(result.items) == len(elts) and not any(isinstance(e, ast.Starred) for e in elts):
             for element, item in zip(elts, result.items):
                 self.assign(element, item)
@@ -463,6 +464,17 @@ def _tests_a_parameter(test: ast.expr, params: set) -> bool:
     """Whether an `if` test reads a parameter other than self/cls (`if video:`, `if x.ndim == 5:`)."""
     return bool(params) and any(isinstance(n, ast.Name) and n.id in params and n.id not in ("self", "cls")
                                 for n in ast.walk(test))
+
+
+def _named_sizes(result, elts):
+    """`nz, ny, nx = self.grid` where only a comment `# (nz, ny, nx)` shaped `self.grid`: the comment listed
+    the sizes the tuple holds, by the names they are unpacked into, not the dims of a tensor."""
+    if not isinstance(result, TensorVal) or not str(result.origin or "").startswith("comment") or \
+            result.shape is None or result.shape.variadic or len(result.shape.dims) != len(elts):
+        return result
+    if not all(isinstance(e, ast.Name) and isinstance(d, Sym) and d.name == e.id for e, d in zip(elts, result.shape.dims)):
+        return result
+    return SeqVal(tuple(DimVal(d) for d in result.shape.dims))
 
 
 def _unpacked_row(result, count: int):
