@@ -438,6 +438,11 @@ class CallMixin:
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)
+                cast = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.made_float]
+                if cast and isinstance(joined, TensorVal) and joined.dtype in ops.FLOAT_DTYPES:
+                    # ids cast to float and joined with float columns (`cat([boxes, labels.float()], 1)`): the
+                    # float the ids come back as was made by the code, not only written in an annotation
+                    return _made_float(joined, cast[0].made_float, cast[0].made_float_at)
                 return joined
             if func == "where" and len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):
                 return position_tuples.per_dim(args[0])  # torch.where(mask): nonzero(as_tuple=True)

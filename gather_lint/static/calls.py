@@ -11,7 +11,6 @@ import ast
 from dataclasses import replace
 from typing import Dict, Optional
 
-from ..contract import Domain
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
@@ -22,7 +21,7 @@ from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
 from .python_types import ListVal
-from .tensor_ops import Repeated
+from .tensor_ops import Repeated, value_kind
 from .scalars import NumberVal
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join_all
 
@@ -328,11 +327,7 @@ def value_facts(value):
         return SeqVal(tuple(v if not isinstance(v, TensorVal) else value_facts(v) for v in value.items), value.names)
     if not isinstance(value, TensorVal):
         return None
-    domain = value.domain
-    kept = Domain(sentinel=domain.sentinel, sentinel_line=domain.sentinel_line, made_float=domain.made_float,
-                  rounded=domain.rounded, made_float_at=domain.made_float_at,
-                  rounded_at=domain.rounded_at) if domain is not None else None  # *_at: where the fix goes
-    kept = None if kept == Domain() else kept
+    kept = value_kind(value.domain)
     return TensorVal(None, value.dtype, kept) if value.dtype is not None or kept is not None else None
 
 

@@ -123,9 +123,10 @@ _NAME = re.compile(r"[A-Za-z_][\w.]*")
 def collate(item, batch: Dim = None):
     """default_collate's result for items like `item` (None where it is not known), `batch` its first dim."""
     if isinstance(item, TensorVal):
+        kind = ops.value_kind(item.domain)  # each value is an item's value: a float made by the code stays one
         if item.shape is None or item.shape.variadic:
-            return TensorVal(None, item.dtype) if item.dtype else None
-        return TensorVal(Shape((batch,) + tuple(item.shape.dims)), item.dtype, origin="data loader batch")
+            return TensorVal(None, item.dtype, kind) if item.dtype or kind else None
+        return TensorVal(Shape((batch,) + tuple(item.shape.dims)), item.dtype, kind, origin="data loader batch")
     if isinstance(item, ArrayVal):
         return TensorVal(None, item.dtype, origin="data loader batch")
     if isinstance(item, DimVal):

@@ -663,12 +663,24 @@ def rows(t: TensorVal, count: int) -> Optional[Repeated]:
     return Repeated(TensorVal(Shape(s.dims[1:]), t.dtype, t.domain))
 
 
+def value_kind(domain: Optional[Domain]) -> Optional[Domain]:
+    """What a domain says of each value alone, whatever tensor holds it: a sentinel put in, a float made by
+    the code, ints rounded through a low precision (and where each fix goes). It holds for a stack of such
+    tensors, or a batch of such items, where positions and distinctness no longer do."""
+    if domain is None:
+        return None
+    kept = Domain(sentinel=domain.sentinel, sentinel_line=domain.sentinel_line, made_float=domain.made_float,
+                  rounded=domain.rounded, made_float_at=domain.made_float_at, rounded_at=domain.rounded_at)
+    return None if kept == Domain() else kept
+
+
 def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Dim = None):
     """torch.cat / torch.stack of a list of like tensors, `length` of them when known: stacked, the new dim
     is the length; concatenated, the dim grows to length times the element's size (known for size 1)."""
     s = fixed_shape(element)
+    kind = value_kind(element.domain)
     if s is None or dim is None:
-        return TensorVal(None, element.dtype)
+        return TensorVal(None, element.dtype, kind)
     rank = len(s.dims) + (1 if stack else 0)
     axis = normalize_dim(dim, rank)
     if axis is None or rank == 0:  # torch refuses to cat 0-d tensors
@@ -678,7 +690,7 @@ def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Di
         dims.insert(axis, length)
     else:
         dims[axis] = length if value(dims[axis]) == 1 else None
-    return TensorVal(Shape(tuple(dims)), element.dtype)
+    return TensorVal(Shape(tuple(dims)), element.dtype, kind)
 
 
 def _sum_dims(dims: List[Dim]) -> Dim:

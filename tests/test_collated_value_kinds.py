@@ -1,0 +1,94 @@
+"""GL008 through a data pipeline: class ids cast to float in a dataset (`cat([boxes, labels.float()], 1)`),
+collated key by key (`{k: torch.stack([it[k] for it in items]) for k in items[0]}`) or by the default
+collate, still hold a float the code made when a model's loss hands them to F.one_hot."""
+import textwrap
+
+import pytest
+
+from .conftest import codes
+
+PIPELINE = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset
+
+
+class Clips(Dataset):
+    def __init__(self, n, classes):
+        boxes = torch.rand(n, 4)
+        labels = torch.randint(0, classes, (n, 1))
+        self.feats = torch.randn(n, 8)
+        self.annots = torch.cat([boxes, {LABELS}], dim=1)
+
+    def __len__(self):
+        return len(self.feats)
+
+    def __getitem__(self, i):
+        row = self.annots[i]
+        return {{"feat": self.feats[i], "label": row[4]{CAST}}}
+
+
+def collate(items):
+    return {COLLATE}
+
+
+class Head(nn.Module):
+    def __init__(self, classes):
+        super().__init__()
+        self.classes = classes
+        self.fc = nn.Linear(8, classes)
+
+    def loss(self, batch):
+        logits = self.fc(batch["feat"])
+        target = F.one_hot(batch["label"], self.classes).to(logits.dtype)
+        return F.binary_cross_entropy_with_logits(logits, target)
+
+
+def train(classes=5):
+    head = Head(classes)
+    loader = DataLoader(Clips(10, classes), batch_size=4{COLLATE_FN})
+    {LOOP}
+
+
+if __name__ == "__main__":
+    print(train())
+'''
+
+COLLATES = {
+    "keys of the first item": ("{k: torch.stack([it[k] for it in items]) for k in items[0]}", ", collate_fn=collate"),
+    "keys()": ("{k: torch.stack([it[k] for it in items]) for k in items[0].keys()}", ", collate_fn=collate"),
+    "default collate": ("None", ""),
+}
+LOOPS = {
+    "comprehension": "return [head.loss(batch).item() for batch in loader]",
+    "for loop": "out = []\n    for batch in loader:\n        out.append(head.loss(batch).item())\n    return out",
+}
+
+
+def program(collate: str, loop: str, labels: str = "labels.float()", cast: str = "") -> str:
+    body, passed = COLLATES[collate]
+    return PIPELINE.format(LABELS=labels, CAST=cast, COLLATE=body, COLLATE_FN=passed, LOOP=LOOPS[loop])
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+@pytest.mark.parametrize("collate", sorted(COLLATES))
+def test_float_class_ids_made_in_the_dataset_reach_one_hot(collate, loop, torch):
+    code = program(collate, loop)
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor"):
+        exec(textwrap.dedent(code), {"__name__": "__main__"})
+
+
+@pytest.mark.parametrize("collate", sorted(COLLATES))
+def test_ids_cast_back_to_long_are_silent(collate, torch):
+    code = program(collate, "for loop", cast=".long()")
+    assert codes(code) == []
+    exec(textwrap.dedent(code), {"__name__": "__main__"})
+
+
+def test_float_columns_that_were_never_ids_give_no_fact(torch):
+    # labels drawn as floats in the first place: nothing in the code made ids float, so an annotation-free
+    # float says nothing of intent (torch still raises; the finding needs the cast as evidence)
+    code = program("keys of the first item", "for loop", labels="torch.rand(n, 1)")
+    assert codes(code) == []
