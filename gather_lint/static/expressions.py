@@ -74,8 +74,9 @@ class ExpressionMixin:
             domain = category_domain(node.id)
             if domain is not None and not binding_kinds.not_repeating_ids(self.function, node.id, self.source.lines):
                 old = found.domain if isinstance(found, TensorVal) else None
-                if old is not None:
-                    domain = replace(old, origin=domain.origin, category=domain.category, repeats=True)
+                if old is not None:  # how the values were made (a literal naming a value twice) says more than the name
+                    origin = old.origin if old.repeats and old.origin else domain.origin
+                    domain = replace(old, origin=origin, category=domain.category, repeats=True)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 

@@ -44,8 +44,10 @@ def literal_only(t: TensorVal) -> bool:
 
 def _marked(t: TensorVal, origin: str) -> TensorVal:
     base = t.domain or Domain()
-    # an origin already there (a name, randint) says more than the op that kept it
-    return t.with_(domain=replace(base, repeats=True, origin=base.origin or origin))
+    # an origin already there (randint) says more than the op that kept it; a name alone (`word_ids`) says
+    # less than how the values were made, and would leave the repeats a guess (named_only)
+    kept = base.origin and not (base.repeats and named_only(t))
+    return t.with_(domain=replace(base, repeats=True, origin=base.origin if kept else origin))
 
 
 def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
