@@ -63,6 +63,8 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
         result = result.with_(filled="zeros")  # flat = grid.view(-1) writes into the zeros grid
     if method in _TO_INT and result.dtype in _INT_DTYPES and (owner.dtype in FLOAT_DTYPES or _made_of_floats(node.func.value)):
         return _marked(result, f"coordinates rounded from floats (`.{method}()` at line {node.lineno})")
+    if method in _TILES and result.dtype in _INT_DTYPES + (None,) and _copies(method, node):
+        return _marked(result, f"values copied by {method}() at line {node.lineno}, each several times")
     if method in _PICKS and result.domain is not None:
         return _marked(result, f"one {method}() pick per row (line {node.lineno})")
     if repeats(owner) and not repeats(result) and result.dtype in _INT_DTYPES + (None,) and method in _KEEPS_VALUES:
@@ -71,6 +73,22 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
 
 
 _VIEWS = ("view", "reshape", "flatten")
+_TILES = ("repeat_interleave", "repeat", "tile")
+
+
+def _copies(method: str, node: ast.Call) -> bool:
+    """`ids.repeat_interleave(k)`, `ids.repeat(k)`, `ids.tile((1, k))`: each value copied, unless every
+    count is written as 1 (the method form; `torch.repeat_interleave(x, k)` passes x first)."""
+    counts = node.args[1:] if isinstance(node.func, ast.Name) or (
+        isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch") else node.args
+    counts = [k.value for k in node.keywords if k.arg in ("repeats", "dims")] or list(counts)
+    if method == "repeat_interleave" and len(counts) > 1:
+        counts = counts[:1]  # (repeats, dim)
+    if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
+        counts = list(counts[0].elts)
+    if not counts:
+        return False
+    return not all(isinstance(c, ast.Constant) and c.value == 1 for c in counts)
 
 
 def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict):

@@ -1,5 +1,6 @@
-"""GL013: a literal list naming one id twice is how the values were made; an id-like name (`word_ids`) must
-not hide that evidence, neither where the list is written nor in a helper it is passed to."""
+"""GL013's evidence that positions repeat comes from how the values were made: a literal list naming one id
+twice (an id-like name such as `word_ids` must not hide it), ids copied by repeat_interleave/repeat (each
+token once per chosen expert), also where the index reaches a helper that writes with it."""
 import textwrap
 
 import pytest
@@ -52,3 +53,38 @@ def test_distinct_literal_ids_and_accumulation_are_silent(write, torch):
     summed = POOL.format(WRITE=WRITES[write].replace("feats)", "feats, accumulate=True)"), IDS="[0, 0, 0, 1, 2, 3, 3, 4]")
     assert codes(summed) == []
     assert run(summed) is True
+
+
+COMBINE = """
+import torch
+
+def index_add_rows(out, index, src):
+    out = out.clone()
+    {WRITE}
+    return out
+
+def combine(x, k):
+    token_of_row = torch.arange(x.shape[0]).{COPY}
+    rows = x[token_of_row] * 2
+    return index_add_rows(torch.zeros_like(x), token_of_row, rows)
+
+if __name__ == "__main__":
+    x = torch.randn(6, 3)
+    same = torch.allclose(combine(x, {K}), 2 * {K} * x)
+"""
+
+
+@pytest.mark.parametrize("copy", ["repeat_interleave(k)", "repeat(k)", "repeat_interleave(repeats=k)"])
+def test_ids_copied_k_times_repeat_in_a_read_modify_write(copy, torch):
+    code = COMBINE.format(WRITE="out[index] = out[index] + src", COPY=copy, K=2)
+    assert codes(code) == ["GL013"]
+    assert run(code) is False  # each token keeps one of its k rows instead of their sum
+
+
+def test_accumulating_or_uncopied_writes_are_silent(torch):
+    fixed = COMBINE.format(WRITE="out.index_add_(0, index, src)", COPY="repeat_interleave(k)", K=2)
+    assert codes(fixed) == []
+    assert run(fixed) is True
+    once = COMBINE.format(WRITE="out[index] = out[index] + src", COPY="repeat_interleave(1)", K=1)
+    assert codes(once) == []
+    assert run(once) is True
