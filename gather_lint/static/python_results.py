@@ -38,8 +38,10 @@ def tolist(t: TensorVal, args, kwargs):
         return _number(t.dtype)
     n = value(s.dims[0])
     element = _number(t.dtype)
-    if not isinstance(n, int) or n > _LISTED_UP_TO or element is None:
+    if not isinstance(n, int) or element is None:
         return None
+    if n > _LISTED_UP_TO:  # a list of that many numbers, its items not spelled out
+        return tensor_ops.Repeated(element, n)
     return SeqVal(tuple(element for _ in range(n)))
 
 

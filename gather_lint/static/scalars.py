@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..dims import Shape, value
+from .tensor_ops import Repeated
 from .values import JOINERS, DimVal, Literal, TensorVal
 
 
@@ -87,10 +88,14 @@ def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
     not a known number (a tensor, a list of unknown length) leaves the shape unknown."""
     from .values import SeqVal
 
+    if isinstance(data, Repeated) and is_number(data.element) and isinstance(value(data.length), int):
+        # `ids.tolist()` of more ids than are spelled out one by one: that many numbers of one kind
+        made = tensor_of_numbers(SeqVal((data.element,)), dtype)
+        return made.with_(shape=Shape((value(data.length),))) if made is not None else None
     if not isinstance(data, SeqVal) or data.names:
         return None
     items = data.items
-    if items and all(isinstance(i, SeqVal) for i in items):
+    if items and all(isinstance(i, (SeqVal, Repeated)) for i in items):
         rows = [tensor_of_numbers(i) for i in items]
         if any(r is None for r in rows) or len({r.shape for r in rows}) != 1:
             return None
