@@ -301,3 +301,38 @@ def test_a_file_naming_no_op_is_still_checked(torch):
         return -scores.log_softmax(-1)[:, y.view(-1)].mean()
     """
     assert codes(code) == ["GL017"]
+
+
+ONE_ROW = """
+import torch
+from jaxtyping import Float, Int
+
+def target_logits(logits: Float[torch.Tensor, "batch classes"], {INDEX}: Int[torch.Tensor, "{LEN}"]):
+    return {READ}
+
+if __name__ == "__main__":
+    logits = torch.randn(4, 7)
+    {INDEX} = torch.tensor([1, 1, 2, 1])
+    out = target_logits(logits, {INDEX})
+    expected = torch.stack([logits[i, {INDEX}[i]] for i in range(4)])
+"""
+
+
+@pytest.mark.parametrize("read", ["logits[0][{i}]", "logits[0, {i}]"])
+@pytest.mark.parametrize("index", ["target_idx", "labels", "class_idx"])
+def test_a_fixed_row_read_at_one_pick_per_row(read, index, torch):
+    code = ONE_ROW.format(INDEX=index, LEN="batch", READ=read.format(i=index))
+    assert codes(code) == ["GL017"]
+    scope = {"__name__": "__main__"}
+    exec(code, scope)
+    assert not torch.equal(scope["out"], scope["expected"])  # every pick from row 0
+
+
+@pytest.mark.parametrize("length, read", [
+    ("k", "logits[0][target_idx]"),  # as many picks as it likes from the first row: not one per row
+    ("batch", "logits[torch.arange(logits.size(0)), target_idx]"),
+    ("batch", "logits[:, 0][target_idx]"),  # a column, then rows by id: another question
+])
+def test_picks_not_tied_to_rows_or_made_per_row_stay_silent(length, read):
+    function = ONE_ROW.split("if __name__")[0]  # the function alone: its annotations are the facts
+    assert codes(function.format(INDEX="target_idx", LEN=length, READ=read)) == []

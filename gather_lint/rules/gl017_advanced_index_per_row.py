@@ -14,6 +14,9 @@ value per row (a ``# [B]`` comment on it, or combining it with a ``[B]`` tensor)
 rows (``hidden[:, keep]``, ``feats[:, perm]``) is correct and stays silent.
 ``x.index_select(1, idx)`` with such an index is the same mistake and is reported too.
 
+Fixing the row first, ``x[0][idx]`` or ``x[0, idx]`` with ``idx`` of shape ``[B]`` (one pick per row of ``x``
+``[B, C]``), reads every pick from row 0, silently; it is reported on the same evidence.
+
 The opposite mix-up, ``x[torch.arange(B), idx]`` with ``idx`` of shape ``[B, K]`` (several picks per row),
 cannot broadcast ``[B]`` with ``[B, K]``: torch raises IndexError (shape mismatch: indexing tensors could
 not be broadcast together) unless ``B == K``, when it silently pairs row ``k`` with column ``k``. It is
@@ -67,6 +70,23 @@ scores = torch.randn(2, 5, 7)  # [B, L, V]
 token_ids = torch.randint(7, (2, 5))  # [B, L]
 out = torch.take_along_dim(scores, token_ids.unsqueeze(-1), dim=-1).squeeze(-1)
 expected = torch.stack([torch.stack([scores[b, t, token_ids[b, t]] for t in range(5)]) for b in range(2)])
+""",
+    ),
+    Example(
+        title="the target class's logit of each image, picked from the first row",
+        bad="""
+import torch
+logits = torch.randn(4, 7)  # [B, C]
+targets = torch.tensor([1, 1, 2, 1])  # [B]
+out = logits[0][targets]
+expected = torch.stack([logits[i, targets[i]] for i in range(4)])
+""",
+        good="""
+import torch
+logits = torch.randn(4, 7)  # [B, C]
+targets = torch.tensor([1, 1, 2, 1])  # [B]
+out = logits[torch.arange(4), targets]
+expected = torch.stack([logits[i, targets[i]] for i in range(4)])
 """,
     ),
     Example(
@@ -137,6 +157,18 @@ def check_subscript(expr_text: str, x_text: str, x: Shape, axis: int, index_text
         f"one per {_row_word(lead)}; advanced indexing reads every {_row_word(lead)} at every index, giving "
         f"{result}, silently; use {_fix(x_text, dims, axis, index_text, len(index.dims))} to pick one entry per "
         f"{_row_word(lead)}",
+    )
+
+
+def check_one_row(expr_text: str, x_text: str, x: Shape, row: int, index_text: str, index: Shape,
+                  origin: str) -> Violation:
+    """`x[0][idx]` (or `x[0, idx]`) where idx holds one pick per row of x: every pick reads row `row`."""
+    rows = method_call(x_text, "size(0)")
+    return Violation(
+        CODE, SEVERITY,
+        f"`{expr_text}` reads row {row} of `{x_text}` {x} at `{index_text}` {index}, which holds {origin}, one per "
+        f"row; every pick comes from row {row}, silently; use `{x_text}[torch.arange({rows}), {index_text}]` to pick "
+        f"one entry per row",
     )
 
 

@@ -14,30 +14,30 @@ from .text_scan import file_test
 
 # `[:, name...]`, `[:, :, name...]`, `[..., name...]`: files spelling none of these need no parse for GL017
 _ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
-_SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}")
+_SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}|\[\s*\d+\s*\]\[\s*{_ITEM}")  # and `[0][name]`
 _STORE_AFTER = re.compile(r"\s*(?:[-+*/]?=(?!=))")  # `x[:, i] = v`, `x[:, i] += v`: writes, not this read
 
 
 @file_test
 def spelled_anywhere(text: str) -> bool:
     """`[:, name]` anywhere, read or written: true of a file wherever spelled_in is of a part."""
-    return ("[:" in text or "[..." in text) and _SPELLED.search(text) is not None
+    return ("[:" in text or "[..." in text or "][" in text) and _SPELLED.search(text) is not None
 
 
 @file_test
 def spelled_in(text: str) -> bool:
-    """`[:, name]` (or `[..., name]`) read where the name can be a tensor: a file (or block) without one has
+    """`[:, name]` (or `[..., name]`, `[0][name]`) read where the name can be a tensor: a file (or block) without one has
     nothing for GL017. A range or enumerate counter and a `slice(...)` object are never index tensors, and
     `Callable[..., T]` is a type: none of them admits a block (model files read `x[:, :, i]` in loops
     everywhere, and the blocks they admitted were a tenth of the linting time)."""
-    if not ("[:" in text or "[..." in text):
+    if not ("[:" in text or "[..." in text or "][" in text):
         return False
     for m in _SPELLED.finditer(text):
         if m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end()):
             continue  # a write
         if text[max(0, m.start() - 8):m.start()].endswith(_TYPE_NAMES):
             continue
-        item = m.group(0)[:-1].rsplit(",", 1)[-1].strip()
+        item = m.group(0)[:-1].rsplit(",", 1)[-1].rsplit("[", 1)[-1].strip()
         if _BARE_NAME.match(item) is None or not _never_a_tensor(text, m.start(), item):
             return True
     return False
@@ -76,6 +76,7 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
     crossed result marked, for check_combined to flag if it meets a one-per-row tensor."""
     if not isinstance(node.ctx, ast.Load):
         return None  # x[:, idx] = v writes columns: another question
+    _check_one_row(interp, node, owner, key)
     if owner.crossed is not None and _first_column(key):
         _flag(interp, owner.crossed, "one value per row, as taking column 0 of the result (`[:, 0]`) says")
         return None
@@ -97,6 +98,32 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
         _flag(interp, report, origin)
         return None
     return TensorVal(rule.crossed_shape(reduced.shape, axis, index.shape), owner.dtype, crossed=report)
+
+
+def _check_one_row(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
+    """`x[0][idx]` / `x[0, idx]` with idx [N] of picks into dim 1 of x [N, C, ...]: each pick reads row 0."""
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else None
+    if items is not None and len(items) == 2 and isinstance(items[0], DimVal) and isinstance(items[1], TensorVal):
+        row, index, x, x_node = as_int(items[0]), items[1], owner, node.value  # x[0, idx]
+        index_text = interp.source.segment(node.slice.elts[1]) if isinstance(node.slice, ast.Tuple) else None
+    elif isinstance(key, TensorVal) and isinstance(node.value, ast.Subscript) and isinstance(
+            node.value.value, (ast.Name, ast.Attribute)) and isinstance(node.value.slice, ast.Constant):
+        row, index, x_node = node.value.slice.value, key, node.value.value  # x[0][idx]: x read again, a name
+        x, index_text = interp.expr(x_node), interp.source.segment(node.slice)
+    else:
+        return
+    if index_text is None or not isinstance(row, int) or isinstance(row, bool) or not isinstance(x, TensorVal) or x.shape is None \
+            or x.shape.variadic or len(x.shape.dims) < 2 or index.shape is None or index.shape.variadic \
+            or len(index.shape.dims) != 1 or index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES:
+        return
+    if not rule.leads_with_batch(index.shape, x.shape, 1):
+        return
+    origin = rule.per_row_origin(index.domain, x.shape.dims[1])
+    if origin is None:
+        return
+    segment = interp.source.segment
+    interp.flag(node, rule.check_one_row(segment(node), segment(x_node), x.shape, row, index_text, index.shape, origin),
+                None)
 
 
 def check_combined(interp, left_node, left, right_node, right, op: str) -> None:

@@ -20,7 +20,8 @@ def is_group_ids(name: str) -> bool:
 _CATEGORY_NAME = re.compile(
     r"(?:\w+_)?(?:input_ids|token_ids|target_ids|labels|targets|label|target|actions|action|acts|tokens|next_tokens"
     r"|completion_ids|prompt_ids|response_ids|answer_ids|output_ids|generated_ids|chosen_ids|rejected_ids"
-    r"|decoder_input_ids|class_ids|class_labels|ids|y)"
+    r"|decoder_input_ids|class_ids|class_labels|ids|y"
+    r"|target_idx|target_indices|label_idx|label_indices|class_idx|class_indices|action_idx|action_indices)"
 )
 _NOT_CATEGORY = re.compile(
     r"(?:\w+_)?(?:position|pos|segment|token_type|attention|node|edge|graph|cluster|expert|head)_\w*"
