@@ -38,6 +38,8 @@ class Domain:
     # argsort of positions (`torch.argsort(topk_indices)`): the values rank the `size` positions among
     # themselves, while the positions they were taken from index a dim of this size
     ranks_of_positions_in: Dim = None
+    # 0/1 values (a comparison cast to an integer type): `size` is 2, but they are no positions of a size-2 dim
+    binary: bool = False
 
 
 @dataclass

@@ -102,7 +102,8 @@ def check(site: Site) -> Optional[Violation]:
     if axis is None or domain.size is None or domain.category:
         return None
     here = site.input.shape.dims[axis]
-    if must_exceed(domain.size, here) and not any(must_equal(d, domain.size) for d in site.input.shape.dims):
+    # values made for another dim of that size are GL004's; 0/1 values are no dim's positions
+    if must_exceed(domain.size, here) and (domain.binary or not any(must_equal(d, domain.size) for d in site.input.shape.dims)):
         return Violation(
             CODE, SEVERITY,
             f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {_sized(here)}; "

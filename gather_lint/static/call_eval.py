@@ -236,6 +236,9 @@ class CallMixin:
                 return value_ranges.masked(_with_sentinel(result, None, None))
             # x.masked_fill(x == -1, n): whatever n is, every padded entry is replaced
             return _with_sentinel(result, None, None) if self._replaces_sentinel(node, result) else result
+        if method in ("long", "int", "short", "to", "type") and owner.dtype == "bool":
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else node
+            return value_ranges.from_bool(owner, result, method, node.lineno, self.source.segment(receiver))
         if method in ("float", "half", "double", "bfloat16", "to", "type") and result.dtype in ops.FLOAT_DTYPES \
                 and owner.dtype is not None and owner.dtype not in ops.FLOAT_DTYPES:
             made = _made_float(result.with_(domain=owner.domain), f"`.{method}()` at line {node.lineno}")

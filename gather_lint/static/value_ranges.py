@@ -40,6 +40,15 @@ def length_of_mask(owner: TensorVal, result, dim, text: str):
     return result.with_(domain=Domain(one_more(n), origin=origin))
 
 
+def from_bool(owner, result, method: str, line: int, text: str):
+    """`(probs > 0.5).long()`: a boolean cast to an integer type holds 0 and 1 only."""
+    if not isinstance(owner, TensorVal) or not isinstance(result, TensorVal) or owner.dtype != "bool" \
+            or result.dtype not in ("int64", "int32", "int16", "int8", "uint8"):
+        return result
+    origin = f"0 and 1 (the boolean `{text}` cast with `.{method}()` at line {line})"
+    return result.with_(domain=Domain(2, origin=origin, repeats=True, binary=True))
+
+
 def clamped(result, upper, line: Optional[int] = None) -> Optional[TensorVal]:
     """`.clamp(max=...)` bounds the values anew: the range they were made with no longer holds. An
     integer bound m is reached (the clamp is there because values go past it): a size of m + 1."""
