@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
 
 PROGRAM = '''
 import numpy as np
@@ -70,3 +70,44 @@ def test_the_reshaped_row_is_eight_long_in_torch(torch):
     assert rows.shape == (8,)
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         torch.randn(5, 3).gather(0, rows)
+
+
+QUADRUPLES = '''
+import io
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+TEXT = "0 1 3\\n2 0 1\\n3 2 0\\n1 1 2\\n"
+
+class Quadruples(Dataset):
+    def __init__(self, text):
+        self.data = np.loadtxt(io.StringIO(text){DTYPE})
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        return self.data[i]
+
+def score(table, quads):
+    return table.index_select(0, quads[:, 0])
+
+if __name__ == "__main__":
+    table = torch.randn(5, 8)
+    for quads in DataLoader(Quadruples(TEXT), batch_size=2):
+        out = score(table, quads)
+'''
+
+
+def test_numbers_read_from_text_are_float64_ids(torch):
+    code = QUADRUPLES.format(DTYPE="")
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="Expected .*Long|index_select"):
+        exec(textwrap.dedent(code), {"__name__": "__main__"})
+
+
+def test_numbers_read_as_int64_are_silent(torch):
+    code = QUADRUPLES.format(DTYPE=", dtype=np.int64")
+    assert codes(code) == []
+    exec(textwrap.dedent(code), {"__name__": "__main__"})

@@ -34,7 +34,7 @@ _NAMES = {
 }
 _BUILTINS = {"int": "int64", "float": "float64", "bool": "bool"}
 _FLOAT_DEFAULT = {"zeros", "ones", "empty", "linspace", "logspace", "rand", "randn", "random", "mean", "eye",
-                  "geomspace", "uniform", "normal"}
+                  "geomspace", "uniform", "normal", "loadtxt", "genfromtxt"}  # a text file's numbers: float64
 _POSITIONS = {"flatnonzero", "argsort", "argmax", "argmin", "searchsorted", "digitize", "argwhere", "permutation",
               "randint", "integers", "bincount", "cumsum"}  # (cumsum of ints: ints; a float input is handled below)
 # a random generator's methods give the dtypes np.random's functions of the same name give
