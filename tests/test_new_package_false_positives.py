@@ -614,3 +614,36 @@ if __name__ == "__main__":
 """
     run_snippet(first_graph)
     assert codes(first_graph) == ["GL005"]
+
+
+# A constrained k-means assigns each instance its heaviest free node: `w.max(dim=-1, keepdims=True)` (the
+# NumPy spelling, which torch takes as keepdim) gives [n, 1] positions, a fine gather index into [n, m].
+HEAVIEST_FREE_NODE = """
+import torch
+
+
+def heaviest_free_node(weights: torch.Tensor, available: torch.Tensor):
+    n = available.size(0)
+    w = weights[available].view(n, -1)
+    max_w, max_idx = w.max(dim=-1, keepdims=True)
+    return available.nonzero(as_tuple=True)[1].view(n, -1).gather(dim=-1, index=max_idx).squeeze(-1), max_w
+
+
+if __name__ == "__main__":
+    weights = torch.tensor([[0.1, 0.9, 0.5, 0.3], [0.7, 0.2, 0.4, 0.6]])
+    available = torch.tensor([[True, False, True, False], [False, True, True, False]])
+    node, max_w = heaviest_free_node(weights, available)
+    assert node.tolist() == [2, 2] and max_w.shape == (2, 1)
+"""
+
+
+def test_keepdims_is_torchs_keepdim(torch):
+    run_snippet(HEAVIEST_FREE_NODE)
+    assert codes(HEAVIEST_FREE_NODE) == []
+
+
+def test_a_max_without_keepdim_gathered_into_two_dims_is_still_reported(torch):
+    dropped = HEAVIEST_FREE_NODE.replace("keepdims=True", "keepdims=False")
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        run_snippet(dropped)
+    assert codes(dropped) == ["GL001"]
