@@ -647,3 +647,66 @@ def test_a_max_without_keepdim_gathered_into_two_dims_is_still_reported(torch):
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         run_snippet(dropped)
     assert codes(dropped) == ["GL001"]
+
+
+# An OOD loss keeps a queue of features per class and, in a loop over the batch, rolls the queue of each
+# sample's class: `dict_key = target[index]` is one class id, so each statement writes one queue and the
+# next sample of that class reads what it wrote.
+CLASS_QUEUES = """
+import torch
+from torch import nn
+
+
+class ClassQueues(nn.Module):
+    def __init__(self, num_classes: int, sample_number: int, dim: int):
+        super().__init__()
+        self.register_buffer("data_dict", torch.zeros(num_classes, sample_number, dim))
+
+    def update(self, features, target):
+        for index in range(len(target)):
+            dict_key = target[index]  # get class id
+            self.data_dict[dict_key] = torch.cat(
+                (self.data_dict[dict_key][1:], features[index].detach().view(1, -1)), 0
+            )
+
+
+if __name__ == "__main__":
+    queues = ClassQueues(3, 2, 4)
+    features = torch.arange(12.0).view(3, 4)
+    queues.update(features, torch.tensor([1, 1, 0]))
+    assert queues.data_dict[1].tolist() == [features[0].tolist(), features[1].tolist()]
+"""
+
+
+def test_a_name_given_one_element_of_the_labels_writes_one_position(torch):
+    run_snippet(CLASS_QUEUES)
+    assert codes(CLASS_QUEUES) == []
+
+
+def test_rolling_every_queue_of_the_batch_at_once_is_still_reported(torch):
+    # the slip GL013 is for: the whole batch's class ids at once, and two samples of class 1 keep one
+    at_once = """
+import torch
+from torch import nn
+
+
+class ClassQueues(nn.Module):
+    def __init__(self, num_classes: int, sample_number: int, dim: int):
+        super().__init__()
+        self.register_buffer("data_dict", torch.zeros(num_classes, sample_number, dim))
+
+    def update(self, features, target):
+        dict_key = target  # class ids of the whole batch
+        self.data_dict[dict_key] = torch.cat(
+            (self.data_dict[dict_key][:, 1:], features.detach().unsqueeze(1)), 1
+        )
+
+
+if __name__ == "__main__":
+    queues = ClassQueues(3, 2, 4)
+    features = torch.arange(12.0).view(3, 4)
+    queues.update(features, torch.tensor([1, 1, 0]))
+    assert queues.data_dict[1].tolist() == [[0.0] * 4, features[1].tolist()]  # features[0] is lost
+"""
+    run_snippet(at_once)
+    assert codes(at_once) == ["GL013"]
