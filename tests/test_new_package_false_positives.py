@@ -710,3 +710,60 @@ if __name__ == "__main__":
 """
     run_snippet(at_once)
     assert codes(at_once) == ["GL013"]
+
+
+
+# A pose head keeps the decoder slots of the keypoints, every slot but each group's first (its box):
+# range and filter read only the head's own configuration, so the list is the same on every call (17 * 4
+# positions here) and no input empties it.
+KEYPOINT_SLOTS = """import torch
+from torch import nn
+
+
+class PoseDecoder(nn.Module):
+    def __init__(self, num_keypoints: int = 17, num_group: int = 4, embed_dims: int = 8):
+        super().__init__()
+        self.num_keypoints = num_keypoints
+        self.num_group = num_group
+        self.pose_embed = nn.Linear(embed_dims, 2)
+        self.kpt_index = [
+            x for x in range(self.num_group * (self.num_keypoints + 1))
+            if x % (self.num_keypoints + 1) != 0
+        ]
+
+    def forward(self, output, effect_num_dn: int):
+        output_kpt = output[effect_num_dn:].index_select(
+            0, torch.tensor(self.kpt_index, device=output.device))
+        return self.pose_embed(output_kpt)
+
+
+if __name__ == "__main__":
+    decoder = PoseDecoder()
+    out = decoder(torch.randn(5 + 4 * 18, 2, 8), 5)
+    assert out.shape == (4 * 17, 2, 2)
+"""
+
+
+def test_a_filtered_range_of_the_modules_configuration_is_not_emptied_by_inputs(torch):
+    run_snippet(KEYPOINT_SLOTS)
+    assert codes(KEYPOINT_SLOTS) == []
+
+
+def test_a_filter_over_the_inputs_values_is_still_reported(torch):
+    # the slip GL008 is for: a frame where no keypoint is visible keeps nothing, and the index is float32
+    visible = """import torch
+
+
+def visible_keypoints(output, visibility):
+    kpt_index = [k for k in range(visibility.size(0)) if visibility[k] > 0.5]
+    return output.index_select(0, torch.tensor(kpt_index, device=output.device))
+
+
+if __name__ == "__main__":
+    output = torch.randn(17, 8)
+    assert visible_keypoints(output, torch.rand(17) + 0.6).shape == (17, 8)
+    visible_keypoints(output, torch.zeros(17))
+"""
+    with pytest.raises(RuntimeError, match="int32 or int64"):
+        run_snippet(visible)
+    assert codes(visible) == ["GL008"]
