@@ -614,3 +614,156 @@ if __name__ == "__main__":
 """
     run_snippet(first_graph)
     assert codes(first_graph) == ["GL005"]
+
+
+# A constrained k-means assigns each instance its heaviest free node: `w.max(dim=-1, keepdims=True)` (the
+# NumPy spelling, which torch takes as keepdim) gives [n, 1] positions, a fine gather index into [n, m].
+HEAVIEST_FREE_NODE = """
+import torch
+
+
+def heaviest_free_node(weights: torch.Tensor, available: torch.Tensor):
+    n = available.size(0)
+    w = weights[available].view(n, -1)
+    max_w, max_idx = w.max(dim=-1, keepdims=True)
+    return available.nonzero(as_tuple=True)[1].view(n, -1).gather(dim=-1, index=max_idx).squeeze(-1), max_w
+
+
+if __name__ == "__main__":
+    weights = torch.tensor([[0.1, 0.9, 0.5, 0.3], [0.7, 0.2, 0.4, 0.6]])
+    available = torch.tensor([[True, False, True, False], [False, True, True, False]])
+    node, max_w = heaviest_free_node(weights, available)
+    assert node.tolist() == [2, 2] and max_w.shape == (2, 1)
+"""
+
+
+def test_keepdims_is_torchs_keepdim(torch):
+    run_snippet(HEAVIEST_FREE_NODE)
+    assert codes(HEAVIEST_FREE_NODE) == []
+
+
+def test_a_max_without_keepdim_gathered_into_two_dims_is_still_reported(torch):
+    dropped = HEAVIEST_FREE_NODE.replace("keepdims=True", "keepdims=False")
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        run_snippet(dropped)
+    assert codes(dropped) == ["GL001"]
+
+
+# An OOD loss keeps a queue of features per class and, in a loop over the batch, rolls the queue of each
+# sample's class: `dict_key = target[index]` is one class id, so each statement writes one queue and the
+# next sample of that class reads what it wrote.
+CLASS_QUEUES = """
+import torch
+from torch import nn
+
+
+class ClassQueues(nn.Module):
+    def __init__(self, num_classes: int, sample_number: int, dim: int):
+        super().__init__()
+        self.register_buffer("data_dict", torch.zeros(num_classes, sample_number, dim))
+
+    def update(self, features, target):
+        for index in range(len(target)):
+            dict_key = target[index]  # get class id
+            self.data_dict[dict_key] = torch.cat(
+                (self.data_dict[dict_key][1:], features[index].detach().view(1, -1)), 0
+            )
+
+
+if __name__ == "__main__":
+    queues = ClassQueues(3, 2, 4)
+    features = torch.arange(12.0).view(3, 4)
+    queues.update(features, torch.tensor([1, 1, 0]))
+    assert queues.data_dict[1].tolist() == [features[0].tolist(), features[1].tolist()]
+"""
+
+
+def test_a_name_given_one_element_of_the_labels_writes_one_position(torch):
+    run_snippet(CLASS_QUEUES)
+    assert codes(CLASS_QUEUES) == []
+
+
+def test_rolling_every_queue_of_the_batch_at_once_is_still_reported(torch):
+    # the slip GL013 is for: the whole batch's class ids at once, and two samples of class 1 keep one
+    at_once = """
+import torch
+from torch import nn
+
+
+class ClassQueues(nn.Module):
+    def __init__(self, num_classes: int, sample_number: int, dim: int):
+        super().__init__()
+        self.register_buffer("data_dict", torch.zeros(num_classes, sample_number, dim))
+
+    def update(self, features, target):
+        dict_key = target  # class ids of the whole batch
+        self.data_dict[dict_key] = torch.cat(
+            (self.data_dict[dict_key][:, 1:], features.detach().unsqueeze(1)), 1
+        )
+
+
+if __name__ == "__main__":
+    queues = ClassQueues(3, 2, 4)
+    features = torch.arange(12.0).view(3, 4)
+    queues.update(features, torch.tensor([1, 1, 0]))
+    assert queues.data_dict[1].tolist() == [[0.0] * 4, features[1].tolist()]  # features[0] is lost
+"""
+    run_snippet(at_once)
+    assert codes(at_once) == ["GL013"]
+
+
+
+# A pose head keeps the decoder slots of the keypoints, every slot but each group's first (its box):
+# range and filter read only the head's own configuration, so the list is the same on every call (17 * 4
+# positions here) and no input empties it.
+KEYPOINT_SLOTS = """import torch
+from torch import nn
+
+
+class PoseDecoder(nn.Module):
+    def __init__(self, num_keypoints: int = 17, num_group: int = 4, embed_dims: int = 8):
+        super().__init__()
+        self.num_keypoints = num_keypoints
+        self.num_group = num_group
+        self.pose_embed = nn.Linear(embed_dims, 2)
+        self.kpt_index = [
+            x for x in range(self.num_group * (self.num_keypoints + 1))
+            if x % (self.num_keypoints + 1) != 0
+        ]
+
+    def forward(self, output, effect_num_dn: int):
+        output_kpt = output[effect_num_dn:].index_select(
+            0, torch.tensor(self.kpt_index, device=output.device))
+        return self.pose_embed(output_kpt)
+
+
+if __name__ == "__main__":
+    decoder = PoseDecoder()
+    out = decoder(torch.randn(5 + 4 * 18, 2, 8), 5)
+    assert out.shape == (4 * 17, 2, 2)
+"""
+
+
+def test_a_filtered_range_of_the_modules_configuration_is_not_emptied_by_inputs(torch):
+    run_snippet(KEYPOINT_SLOTS)
+    assert codes(KEYPOINT_SLOTS) == []
+
+
+def test_a_filter_over_the_inputs_values_is_still_reported(torch):
+    # the slip GL008 is for: a frame where no keypoint is visible keeps nothing, and the index is float32
+    visible = """import torch
+
+
+def visible_keypoints(output, visibility):
+    kpt_index = [k for k in range(visibility.size(0)) if visibility[k] > 0.5]
+    return output.index_select(0, torch.tensor(kpt_index, device=output.device))
+
+
+if __name__ == "__main__":
+    output = torch.randn(17, 8)
+    assert visible_keypoints(output, torch.rand(17) + 0.6).shape == (17, 8)
+    visible_keypoints(output, torch.zeros(17))
+"""
+    with pytest.raises(RuntimeError, match="int32 or int64"):
+        run_snippet(visible)
+    assert codes(visible) == ["GL008"]

@@ -10,7 +10,7 @@ from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
-from . import bool_results, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
+from . import bool_results, keyword_aliases, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
@@ -130,6 +130,7 @@ class CallMixin:
             if isinstance(owner, config.DictVal) and func.attr in config.MUTATORS and isinstance(func.value, ast.Name):
                 self.env[func.value.id] = None
             if isinstance(owner, TensorVal):
+                kwargs = keyword_aliases.canonical(kwargs)  # x.max(-1, keepdims=True)
                 if func.attr == "squeeze" and not node.args and not node.keywords:
                     self._check_squeeze_all(node, func.value, owner)
                 if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
@@ -381,6 +382,8 @@ class CallMixin:
 
     def _qualified_result(self, name: str, node: ast.Call, args: list, kwargs: dict):
         module, _, func = name.rpartition(".")
+        if module.split(".")[0] == "torch":
+            kwargs = keyword_aliases.canonical(kwargs)  # torch.max(x, -1, keepdims=True)
         if name in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
         normalised_consumers.check_loss(self, node, module, func, args, kwargs)  # GL018

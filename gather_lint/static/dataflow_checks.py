@@ -10,6 +10,7 @@ from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
+from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
 from .values import SeqVal, TensorVal
 
@@ -91,7 +92,12 @@ class DataflowCheckMixin:
         return other is not None and self._convertible(other, self.expr(other))
 
     def _maybe_one_element(self, index_node) -> bool:
-        """`x[ids[i]] += 1` with a plain (non-tensor) i picks one element of a 1-d ids: nothing can repeat."""
+        """`x[ids[i]] += 1` with a plain (non-tensor) i picks one element of a 1-d ids: nothing can repeat.
+        So does a name last given such an element (`key = target[i]`, then `x[key] = f(x[key])`): in a
+        loop, each statement writes one position and the next reads what it wrote."""
+        if isinstance(index_node, ast.Name):
+            made = last_assigned(self, index_node.id, index_node.lineno)
+            return isinstance(made, ast.Subscript) and self._maybe_one_element(made)
         if not isinstance(index_node, ast.Subscript) or \
                 not isinstance(index_node.slice, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp)):
             return False  # a slice, a mask comparison, a tuple: a selection of many

@@ -28,7 +28,7 @@ class MaybeEmptyList:
 def filtered(node: ast.ListComp, element, segment) -> Optional[MaybeEmptyList]:
     """A list comprehension with an `if` clause; None without one (it is as long as its source)."""
     ifs = [cond for gen in node.generators for cond in gen.ifs]
-    if not ifs:
+    if not ifs or _fixed_by_config(node):
         return None
     return MaybeEmptyList(segment(ifs[0]), node.lineno, isinstance(element, DimVal))
 
@@ -78,3 +78,37 @@ def _tests_and_makers(function):
                 value = value.func.value
     found = function._gather_lint_guard_names = (tested, made_from)
     return found
+
+
+def _fixed_by_config(node: ast.ListComp) -> bool:
+    """`[x for x in range(self.groups * (self.k + 1)) if x % (self.k + 1) != 0]`: ranges and filters that read
+    only the loop names, numbers and the module's own attributes make the same list on every call, whatever
+    the inputs. No batch empties it; a list empty for the configuration would fail the first forward."""
+    loops = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    for gen in node.generators:
+        source = gen.iter
+        if not (isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "range"
+                and not source.keywords):
+            return False
+        if not all(_configured(part, loops) for part in source.args + gen.ifs):
+            return False
+    return True
+
+
+def _configured(expr, loops) -> bool:
+    """Whether `expr` reads only the loop names, constants and `self.<attr>`, through arithmetic and comparisons."""
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, (int, bool))
+    if isinstance(expr, ast.Name):
+        return expr.id in loops
+    if isinstance(expr, ast.Attribute):
+        return isinstance(expr.value, ast.Name) and expr.value.id == "self"
+    if isinstance(expr, ast.BinOp):
+        return _configured(expr.left, loops) and _configured(expr.right, loops)
+    if isinstance(expr, ast.UnaryOp):
+        return _configured(expr.operand, loops)
+    if isinstance(expr, ast.Compare):
+        return all(_configured(part, loops) for part in [expr.left, *expr.comparators])
+    if isinstance(expr, ast.BoolOp):
+        return all(_configured(part, loops) for part in expr.values)
+    return False

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from . import unreduced_losses
+from . import keyword_aliases, unreduced_losses
 from .last_assignment import last_assigned
 from .tree_walk import own_nodes
 
@@ -98,7 +98,7 @@ def _over_dim_one(call) -> bool:
     """A max/min call given dim 1 (or -1 of a 2-d input: the shapes checked it is [B]) and no keepdim."""
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _ROW_MAXES):
         return False
-    keywords = {k.arg: k.value for k in call.keywords}
+    keywords = keyword_aliases.keyword_nodes(call)
     if "keepdim" in keywords:
         return False
     function_form = isinstance(call.func.value, ast.Name) and call.func.value.id in ("torch", "th")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..rules import gl023_top_one_drops_k_dim as rule
+from . import keyword_aliases
 from .text_scan import any_between, literal_lines, match_lines
 from .tree_walk import called_name, int_literal, own_nodes, scopes
 from .text_scan import file_test
@@ -182,7 +183,7 @@ def _pick(call: ast.Call, made) -> Optional[_Pick]:
         tensor, args = args[0], args[1:]
     else:
         tensor = func.value
-    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    keywords = keyword_aliases.keyword_nodes(call)
     if func.attr == "multinomial":  # samples of each row's distribution over its last dim, in a new last dim
         return _Pick(call, True, _scores(tensor, made), -1, True, 1)
     if func.attr == "topk":

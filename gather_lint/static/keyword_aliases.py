@@ -1,0 +1,26 @@
+"""Keywords torch accepts under their NumPy spelling: `x.max(dim=-1, keepdims=True)` is `keepdim=True`.
+
+torch's reductions (sum, mean, max, min, amax, argmax, ...) take `keepdims` as an alias of `keepdim`. Read
+as some other keyword, it dropped the kept dim, and a [B, 1] column of positions was taken for [B].
+"""
+from __future__ import annotations
+
+import ast
+
+_ALIASES = {"keepdims": "keepdim"}
+
+
+def canonical(kwargs: dict) -> dict:
+    """The evaluated keywords of a torch call, each alias under torch's own name."""
+    if not any(alias in kwargs for alias in _ALIASES):
+        return kwargs
+    named = dict(kwargs)
+    for alias, name in _ALIASES.items():
+        if alias in named:
+            named.setdefault(name, named.pop(alias))
+    return named
+
+
+def keyword_nodes(call: ast.Call) -> dict:
+    """{keyword: value node} of a call, each alias under torch's own name."""
+    return canonical({k.arg: k.value for k in call.keywords if k.arg})
