@@ -337,3 +337,48 @@ def logprobs_of(logits, labels):
     return torch.gather(logits, dim=-1, index=labels.unsqueeze(-1)).squeeze(-1)
 '''
     assert codes(code) == ["GL001"]
+
+
+# torch_geometric.utils.get_self_loop_attr: one attribute per self-loop node, written by node id. Only the
+# edge list's name says node ids repeat; a pair write of a dense adjacency still repeats on multi-edges.
+SELF_LOOP_ATTR = """
+import torch
+
+def get_self_loop_attr(edge_index, edge_attr, num_nodes):
+    loop_mask = edge_index[0] == edge_index[1]
+    loop_index = edge_index[0][loop_mask]
+    loop_attr = edge_attr[loop_mask]
+    full_loop_attr = loop_attr.new_zeros((num_nodes, ) + loop_attr.size()[1:])
+    full_loop_attr[loop_index] = loop_attr
+    return full_loop_attr
+
+if __name__ == "__main__":
+    edge_index = torch.tensor([[0, 1, 0, 2], [1, 0, 0, 2]])
+    weight = torch.tensor([0.2, 0.3, 0.5, 0.7])
+    assert torch.allclose(get_self_loop_attr(edge_index, weight, 4), torch.tensor([0.5, 0.0, 0.7, 0.0]))
+"""
+
+DENSE_MULTI_EDGES = """
+import torch
+
+def to_dense(edge_index, edge_weight, num_nodes):
+    adj = torch.zeros(num_nodes, num_nodes)
+    adj[edge_index[0], edge_index[1]] = edge_weight
+    return adj
+
+if __name__ == "__main__":
+    edge_index = torch.tensor([[0, 0, 1], [1, 1, 2]])
+    weight = torch.tensor([1.0, 2.0, 4.0])
+    adj = to_dense(edge_index, weight, 3)
+    assert adj[0, 1].item() != 3.0  # the two edges 0 -> 1 are not summed
+"""
+
+
+def test_self_loop_attributes_written_by_node_id_are_silent(torch):
+    assert codes(SELF_LOOP_ATTR) == []
+    run_snippet(SELF_LOOP_ATTR)
+
+
+def test_dense_adjacency_of_multi_edges_is_still_reported(torch):
+    assert codes(DENSE_MULTI_EDGES) == ["GL013"]
+    run_snippet(DENSE_MULTI_EDGES)

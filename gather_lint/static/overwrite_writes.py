@@ -33,6 +33,7 @@ from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .values import DimVal, Literal, TensorVal
 
+_EDGE_LIST = "node ids of the edge list `"  # names.edge_list_domain's origin
 _READERS = {"index_select": "index_copy", "gather": "scatter"}  # a read and the write it pairs with
 _ADDERS = {"index_copy": "index_add_", "scatter": "scatter_add_"}
 
@@ -173,6 +174,11 @@ class OverwriteWriteMixin:
             found = others
         if not all(repeats(v) for v in found) or (all(named_only(v) for v in found) and not sequences
                                                   and not _pairs_of_one_sequence(components)):
+            return None
+        if len(found) == 1 and found[0].domain.origin.startswith(_EDGE_LIST):
+            # `x[loop_index] = loop_attr`, node ids taken from an edge list: only the list's name says they
+            # repeat, and one value per node (a self-loop's attribute) is what such writes set; scatter's check
+            # covers messages per edge. A pair `adj[src, dst]` is kept: multi-edges must be summed there
             return None
         origins = []
         for v in found:

@@ -42,6 +42,17 @@ def literal_only(t: TensorVal) -> bool:
     return t.domain.origin.startswith(_LITERAL_ORIGIN)
 
 
+def after_mask(picked, key):
+    """`x[mask]` of a literal's values, one of them twice: the mask may keep one of the two, so the literal no
+    longer shows a repeat (repeats made by an op, or named, are as likely in any part)."""
+    if not (isinstance(picked, TensorVal) and isinstance(key, TensorVal) and key.dtype == "bool"
+            and picked.domain is not None and picked.domain.repeats
+            and (literal_only(picked) or not picked.domain.origin
+                 or picked.domain.origin.startswith("values written at line"))):
+        return picked
+    return picked.with_(domain=replace(picked.domain, repeats=False, origin=""))
+
+
 def _marked(t: TensorVal, origin: str) -> TensorVal:
     base = t.domain or Domain()
     # an origin already there (randint) says more than the op that kept it; a name alone (`word_ids`) says
