@@ -75,9 +75,10 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
             )
     src = site.payload
     if site.op.family == SCATTER and src is not None and src.shape is not None and not src.shape.variadic:
-        if len(src.shape.dims) == pair.rank:
+        src_dims = src.shape.dims or ((1,) if pair.rank == 1 else ())  # a 0-d src counts as [1]
+        if len(src_dims) == pair.rank:
             for axis in range(pair.rank):
-                i, s = pair.index.dims[axis], src.shape.dims[axis]
+                i, s = pair.index.dims[axis], src_dims[axis]
                 if _larger(i, s) or _one_for_many(i, s):
                     when = f" whenever {dim_text(i)} > 1" if _one_for_many(i, s) and not must_exceed(i, s) else ""
                     return Violation(
