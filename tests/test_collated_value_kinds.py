@@ -1,6 +1,7 @@
-"""GL008 through a data pipeline: class ids cast to float in a dataset (`cat([boxes, labels.float()], 1)`),
-collated key by key (`{k: torch.stack([it[k] for it in items]) for k in items[0]}`) or by the default
-collate, still hold a float the code made when a model's loss hands them to F.one_hot."""
+"""Value facts through a data pipeline. GL008: class ids cast to float in a dataset (`cat([boxes, labels.float()],
+1)`), collated key by key (`{k: torch.stack([it[k] for it in items]) for k in items[0]}`) or by the default
+collate, still hold a float the code made when a model's loss hands them to F.one_hot. GL011: labels made in
+a range (`arange(n) % num_classes`) keep it in every batch."""
 import textwrap
 
 import pytest
@@ -92,3 +93,38 @@ def test_float_columns_that_were_never_ids_give_no_fact(torch):
     # float says nothing of intent (torch still raises; the finding needs the cast as evidence)
     code = program("keys of the first item", "for loop", labels="torch.rand(n, 1)")
     assert codes(code) == []
+
+
+LABEL_RANGE = '''
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Domain(Dataset):
+    def __init__(self, n, num_classes):
+        self.feats = torch.randn(n, 4)
+        self.labels = torch.arange(n) % num_classes
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, i):
+        return self.feats[i], self.labels[i]
+
+def one_hot(labels):
+    return torch.zeros(labels.size(0), 31).scatter_(1, labels.unsqueeze(1), 1.0)
+
+if __name__ == "__main__":
+    for feats, labels in DataLoader(Domain(80, {CLASSES}), batch_size=40):
+        out = one_hot(labels)
+'''
+
+
+def test_a_label_range_made_in_the_dataset_holds_for_its_batches(torch):
+    # `% 65` remainders, one per item, stay in [0, 65) once stacked into a batch: a 31-column one-hot overflows
+    code = LABEL_RANGE.format(CLASSES=65)
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        exec(textwrap.dedent(code), {"__name__": "__main__"})
+    fitting = LABEL_RANGE.format(CLASSES=31)
+    assert codes(fitting) == []
+    exec(textwrap.dedent(fitting), {"__name__": "__main__"})

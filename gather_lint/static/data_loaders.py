@@ -123,7 +123,7 @@ _NAME = re.compile(r"[A-Za-z_][\w.]*")
 def collate(item, batch: Dim = None):
     """default_collate's result for items like `item` (None where it is not known), `batch` its first dim."""
     if isinstance(item, TensorVal):
-        kind = ops.value_kind(item.domain)  # each value is an item's value: a float made by the code stays one
+        kind = ops.stacked_domain(item.domain)  # each value is an item's value: its range, a float the code made
         if item.shape is None or item.shape.variadic:
             return TensorVal(None, item.dtype, kind) if item.dtype or kind else None
         return TensorVal(Shape((batch,) + tuple(item.shape.dims)), item.dtype, kind, origin="data loader batch")

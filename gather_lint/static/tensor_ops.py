@@ -674,11 +674,19 @@ def value_kind(domain: Optional[Domain]) -> Optional[Domain]:
     return None if kept == Domain() else kept
 
 
+def stacked_domain(domain: Optional[Domain]) -> Optional[Domain]:
+    """What holds of the values of several like tensors stacked (a batch of items): each value's range and
+    kind, but not that they are distinct, nor a ranking among one tensor's values."""
+    if domain is None:
+        return None
+    return replace(domain, repeats=True, ranks_of_positions_in=None)
+
+
 def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Dim = None):
     """torch.cat / torch.stack of a list of like tensors, `length` of them when known: stacked, the new dim
     is the length; concatenated, the dim grows to length times the element's size (known for size 1)."""
     s = fixed_shape(element)
-    kind = value_kind(element.domain)
+    kind = stacked_domain(element.domain)
     if s is None or dim is None:
         return TensorVal(None, element.dtype, kind)
     rank = len(s.dims) + (1 if stack else 0)
