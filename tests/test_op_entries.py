@@ -253,5 +253,7 @@ def test_bfloat16_has_no_numpy_array_and_a_long_vector_is_no_spelled_out_list(to
     with pytest.raises(TypeError):
         torch.ones(2, dtype=torch.bfloat16).numpy()
     assert python_results.numpy(TensorVal(Shape((2,)), "bfloat16"), [], {}) is None
-    assert python_results.tolist(TensorVal(Shape((1000,)), "int64"), [], {}) is None
+    listed = python_results.tolist(TensorVal(Shape((1000,)), "int64"), [], {})
+    assert not isinstance(listed, SeqVal) and listed.length == 1000  # that many ints, not spelled out
+    assert len(torch.arange(1000).tolist()) == 1000
     assert python_results.tolist(TensorVal(Shape(()), "int64"), [], {}) == DimVal(None)
