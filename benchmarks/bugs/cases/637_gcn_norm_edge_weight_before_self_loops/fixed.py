@@ -1,0 +1,42 @@
+import torch
+
+
+def add_self_loops(edge_index, num_nodes):
+    # edge_index: (2, E) -> (2, E + N)
+    loops = torch.arange(num_nodes).unsqueeze(0).repeat(2, 1)
+    return torch.cat([edge_index, loops], dim=1)
+
+
+def gcn_norm(edge_index, num_nodes, edge_weight=None):
+    # edge_weight: (E,) or None -> returns (2, E + N) edges and (E + N,) normalised weights
+    if edge_weight is None:
+        edge_weight = torch.ones(edge_index.size(1))        # (E,)
+    edge_index = add_self_loops(edge_index, num_nodes)       # (2, E + N)
+    edge_weight = torch.cat([edge_weight, torch.ones(num_nodes)])  # (E + N,)
+    row, col = edge_index
+    deg = torch.zeros(num_nodes).scatter_add_(0, row, edge_weight)   # (N,)
+    inv_sqrt = deg.pow(-0.5)
+    return edge_index, inv_sqrt[row] * edge_weight * inv_sqrt[col]
+
+
+def propagate(x, edge_index):
+    # x: (N, C)
+    n = x.size(0)
+    edge_index, w = gcn_norm(edge_index, n)
+    row, col = edge_index
+    out = torch.zeros_like(x).index_add_(0, col, x[row] * w.unsqueeze(1))
+    return out
+
+
+if __name__ == "__main__":
+    ei = torch.tensor([[0, 1, 1, 2, 3, 3], [1, 0, 2, 1, 0, 2]])
+    torch.manual_seed(0)
+    x = torch.randn(4, 5)
+    out = propagate(x, ei)
+    edges = [(int(a), int(b)) for a, b in ei.t()] + [(i, i) for i in range(4)]
+    deg = [sum(1 for a, _ in edges if a == i) for i in range(4)]
+    ref = torch.zeros(4, 5)
+    for a, b in edges:
+        ref[b] += x[a] / (deg[a] ** 0.5 * deg[b] ** 0.5)
+    assert torch.allclose(out, ref, atol=1e-6)
+    print("ok")
