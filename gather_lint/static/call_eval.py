@@ -590,7 +590,7 @@ _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "m
                   "lt", "le", "gt", "ge"}
 
 
-_EXACT_UP_TO = {"float16": 2048, "bfloat16": 256}  # every integer up to this survives the round trip
+_EXACT_UP_TO = {"float16": 2048, "bfloat16": 256, "float32": 2 ** 24}  # every integer up to this survives the round trip
 
 
 def _carry_shift(owner: TensorVal, result, method: str, args):
