@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
 
 
 def findings(code: str):
@@ -323,3 +323,34 @@ def test_module_constants_size_tensors_in_functions():
     from gather_lint.static.module_constants import _CONSTANT, _matches
     for sample in (text, "\n" + text, "x = 1\nA = 2\n  B = 3\nC=4", "A\n= 5\nB = 6 # six\n"):
         assert [m.groups() for m in _matches(sample)] == _CONSTANT.findall(sample)
+
+
+IGNORE_IN_ATTRIBUTE = '''
+import torch
+import torch.nn.functional as F
+
+IGNORE = 255
+
+class Frames:
+    def __init__(self, n, classes):
+        self.masks = torch.randint(0, classes, (n, 6, 6))
+        self.masks[:, 0, :] = {FILL}  # the annotation tool's unlabelled border
+
+def dice_target(label, classes):
+    return F.one_hot(label.to(torch.int64), num_classes=classes)
+
+if __name__ == "__main__":
+    frames = Frames(4, 5)
+    target = dice_target(frames.masks, 5)
+'''
+
+
+def test_a_value_written_into_an_attribute_by_subscript_is_one_of_its_values(torch):
+    # `self.masks[:, 0, :] = 255` in __init__ puts 255 among the attribute's values, as it would for a local
+    code = IGNORE_IN_ATTRIBUTE.format(FILL="IGNORE")
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
+        exec(textwrap.dedent(code), {"__name__": "__main__"})
+    fitting = IGNORE_IN_ATTRIBUTE.format(FILL="0")
+    assert codes(fitting) == []
+    exec(textwrap.dedent(fitting), {"__name__": "__main__"})

@@ -285,32 +285,33 @@ class StatementMixin:
             self.assign(target.value, None)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
-        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        elif isinstance(target, ast.Subscript) and tree_walk.env_key(target.value) is not None:
+            name = tree_walk.env_key(target.value)  # `x[...] = v`, and `self.x[...] = v` on an attribute
             self.expr(target.value)
             key = self.expr(target.slice)
-            owner = self.env.get(target.value.id)
+            owner = self.env.get(name)
             index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
             advanced_index_sites.check(self, target, owner, key)  # GL008 x[float_key] = v, GL017
             advanced_index_sites.check_written_shape(self, target, owner, key, result, getattr(self, "_last_value_node", None))
             if owner is None or isinstance(owner, TensorVal):  # not a dict or list written by key
                 cut_rows.check_write(self, target, getattr(self, "_last_value_node", None))  # out[idx] = f(x[idx[:k]])
             if isinstance(owner, SeqVal):  # shape[0] = n
-                self.env[target.value.id] = sequences.set_item(owner, self.expr(target.slice), result)
+                self.env[name] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):
-                self.env[target.value.id] = dict_items.written(owner, key, result)  # out["logits"] = x
+                self.env[name] = dict_items.written(owner, key, result)  # out["logits"] = x
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 owner = present_values.forgotten(owner)  # x[x > m] = m: the largest value may be gone
-                self.env[target.value.id] = _with_sentinel(owner, _negative(result), target.lineno)
+                self.env[name] = _with_sentinel(owner, _negative(result), target.lineno)
                 if ops.as_int(result) is not None and ops.as_int(result) > 0:
-                    self.env[target.value.id] = value_ranges.written(self.env[target.value.id], ops.as_int(result), target.lineno)
+                    self.env[name] = value_ranges.written(self.env[name], ops.as_int(result), target.lineno)
             elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
                 # inv[perm] = arange(n): positions from a tensor may cover every padded slot
-                self.env[target.value.id] = _with_sentinel(owner, None, None)
+                self.env[name] = _with_sentinel(owner, None, None)
             elif isinstance(owner, TensorVal) and owner.domain is not None and owner.domain.sentinel is not None \
                     and sentinel_masks.at_sentinel(target.slice, target.value, owner.domain.sentinel, self.function) is True:
                 # x[x == -1] = torch.tensor(n): every padded entry is written over
-                self.env[target.value.id] = _with_sentinel(owner, None, None)
+                self.env[name] = _with_sentinel(owner, None, None)
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 
