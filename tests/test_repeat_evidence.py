@@ -88,3 +88,36 @@ def test_accumulating_or_uncopied_writes_are_silent(torch):
     once = COMBINE.format(WRITE="out[index] = out[index] + src", COPY="repeat_interleave(1)", K=1)
     assert codes(once) == []
     assert run(once) is True
+
+
+PHEROMONE = """
+import torch
+
+def batch_rows(batch_size, n):
+    rows = torch.arange(batch_size)
+    return rows.unsqueeze(1).repeat(1, n).view(-1)
+
+def deposit(pheromone, actions, reward):
+    delta = torch.zeros_like(pheromone)
+    b, n = actions.shape[0], actions.shape[1] - 1
+    rows = batch_rows(b, n)
+    delta[rows, actions[:, :-1].flatten(), actions[:, 1:].flatten()] += reward[rows]
+    return delta
+
+if __name__ == "__main__":
+    tours = torch.stack([torch.randperm(6) for _ in range(3)])
+    reward = torch.rand(3)
+    delta = deposit(torch.zeros(3, 6, 6), tours, reward)
+    expected = torch.zeros(3, 6, 6)
+    for b in range(3):
+        for a, c in zip(tours[b, :-1].tolist(), tours[b, 1:].tolist()):
+            expected[b, a, c] += reward[b]
+    same = torch.allclose(delta, expected)
+"""
+
+
+def test_copied_row_numbers_beside_per_row_ids_are_group_numbers(torch):
+    # rl4co's ant system: the batch numbers repeat once per edge of a tour, and tell the tours apart; the
+    # edges of one tour are distinct, so nothing collides (one component alone still reports: above)
+    assert codes(PHEROMONE) == []
+    assert run(PHEROMONE) is True

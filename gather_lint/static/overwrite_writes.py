@@ -28,7 +28,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores
 from .names import is_group_ids
-from .repeated_indices import literal_only, named_only, repeats
+from .repeated_indices import copied, literal_only, named_only, repeats
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .values import DimVal, Literal, TensorVal
@@ -161,6 +161,10 @@ class OverwriteWriteMixin:
         # one sample: positions repeat wherever the other components repeat within a sample
         grouped = [c for c, v in zip(components, found) if not repeats(v) and isinstance(c, ast.Name)
                    and is_group_ids(c.id) and not row_numbers(self, c, v)]
+        # values copied k times beside other components (`arange(B)[:, None].repeat(1, n).view(-1)`, then the
+        # ids of each row) number the rows those ids belong to, as group ids do
+        grouped += [c for c, v in zip(components, found) if len(components) > 1 and c not in grouped
+                    and repeats(v) and copied(v)]
         if grouped and len(grouped) < len(components):
             found = [v for c, v in zip(components, found) if c not in grouped]
             components = [c for c in components if c not in grouped]

@@ -37,6 +37,11 @@ def named_only(t: TensorVal) -> bool:
     return t.domain.origin.startswith("ids/labels (`")
 
 
+def copied(t: TensorVal) -> bool:
+    """Repeats known from repeat_interleave/repeat/tile copying each value (_copies)."""
+    return t.domain.origin.startswith(_COPIED_ORIGIN)
+
+
 def literal_only(t: TensorVal) -> bool:
     """Repeats known from a literal list alone (literal_repeats): a count of entries says more, when known."""
     return t.domain.origin.startswith(_LITERAL_ORIGIN)
@@ -75,7 +80,7 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
     if method in _TO_INT and result.dtype in _INT_DTYPES and (owner.dtype in FLOAT_DTYPES or _made_of_floats(node.func.value)):
         return _marked(result, f"coordinates rounded from floats (`.{method}()` at line {node.lineno})")
     if method in _TILES and result.dtype in _INT_DTYPES + (None,) and _copies(method, node):
-        return _marked(result, f"values copied by {method}() at line {node.lineno}, each several times")
+        return _marked(result, f"{_COPIED_ORIGIN} {method}() at line {node.lineno}, each several times")
     if method in _PICKS and result.domain is not None:
         return _marked(result, f"one {method}() pick per row (line {node.lineno})")
     if repeats(owner) and not repeats(result) and result.dtype in _INT_DTYPES + (None,) and method in _KEEPS_VALUES:
@@ -163,6 +168,7 @@ def _made_of_floats(node) -> bool:
 
 _LITERAL_MAKERS = ("tensor", "as_tensor", "LongTensor")
 _LITERAL_ORIGIN = "a literal list naming"
+_COPIED_ORIGIN = "values copied by"
 
 
 def literal_repeats(func: str, node: ast.Call, made):
