@@ -182,3 +182,20 @@ def test_a_comment_listing_the_names_a_tuple_unpacks_into_gives_sizes_not_a_shap
     assert codes(bad) == ["GL001"]
     with pytest.raises(IndexError, match="Index is supposed to be a vector"):
         exec(textwrap.dedent(bad), {"__name__": "__main__"})
+
+
+def test_a_line_above_that_describes_another_name_shapes_nothing_else():
+    # `# adj_lists: ... -> (N, K)` above a function's first statement describes the function, not `k`, an int
+    from gather_lint.static.analyzer import explain_shapes
+
+    code = textwrap.dedent("""
+    import torch
+
+    def collate_neighbors(adj_lists, pad=-1):
+        # adj_lists: list of N python lists of neighbour ids -> (N, K) int64, K = longest list
+        k = max(len(a) for a in adj_lists)
+        out = torch.full((len(adj_lists), k), pad, dtype=torch.long)
+        return out
+    """)
+    shaped = {name for _, _, trace in explain_shapes(code, "x.py") for _, name, _ in trace}
+    assert "k" not in shaped and "out" in shaped

@@ -42,7 +42,7 @@ class DeclaredFactsMixin:
             return result
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
         name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
-        shape = parse_comment(comment.text, name) or comment_dim_names.single_dim(comment.text, self.source)
+        shape = parse_comment(comment.text, name, above=comment.standalone) or comment_dim_names.single_dim(comment.text, self.source)
         if shape is None or _fewer_dims_than_the_op_makes(shape, node.value):
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")

@@ -83,15 +83,20 @@ def parse_group(text: str, strict: bool = True) -> Optional[Shape]:
 _SHAPE_WORDS = {"shape", "shapes", "size", "dims", "out", "output", "result"}
 
 
-def parse_comment(comment: str, target: Optional[str] = None) -> Optional[Shape]:
+def parse_comment(comment: str, target: Optional[str] = None, above: bool = False) -> Optional[Shape]:
     """A shape comment in the styles real code uses; None for anything that reads as prose.
 
-    `target` is the assigned variable: `# logits: [B, L, V]` is a shape for `logits` only.
+    `target` is the assigned variable: `# logits: [B, L, V]` is a shape for `logits` only. A trailing
+    `# x: [B, T] -> [B, T, D]` gives the statement's result; a line `above` that names another variable
+    describes that variable (or the function: `# adj_lists: ... -> (N, K)` above its first statement).
     """
     text = comment.lstrip("#").strip()
     if not text:
         return None
     if "->" in text:
+        before = _NAME_PREFIX.match(text)
+        if above and before and before.group(1) != target and before.group(1).lower() not in _SHAPE_WORDS:
+            return None  # the line above describes another name's transformation
         text = text.rsplit("->", 1)[1]
     named = _NAME_PREFIX.match(text)
     if named:
