@@ -111,3 +111,24 @@ def test_numbers_read_as_int64_are_silent(torch):
     code = QUADRUPLES.format(DTYPE=", dtype=np.int64")
     assert codes(code) == []
     exec(textwrap.dedent(code), {"__name__": "__main__"})
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
+def test_unsigned_numpy_labels_are_no_index_dtype(dtype, torch):
+    code = f'''
+import numpy as np
+import torch
+
+def pick(logprobs, target):
+    return logprobs.gather(2, target.unsqueeze(2)).squeeze(2)
+
+if __name__ == "__main__":
+    labels = np.zeros((2, 5), dtype="{dtype}")
+    out = pick(torch.randn(2, 5, 7).log_softmax(-1), torch.from_numpy(labels))
+'''
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="Expected dtype int32/int64 for index"):
+        exec(code, {"__name__": "__main__"})
+    fixed = code.replace("torch.from_numpy(labels)", "torch.from_numpy(labels.astype(np.int64))")
+    assert codes(fixed) == []
+    exec(fixed, {"__name__": "__main__"})

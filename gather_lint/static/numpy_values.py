@@ -30,7 +30,8 @@ class ArrayVal:
 _NAMES = {
     "float64": "float64", "double": "float64", "float_": "float64", "float32": "float32", "single": "float32",
     "float16": "float16", "half": "float16", "int64": "int64", "int_": "int64", "intp": "int64", "long": "int64",
-    "int32": "int32", "int16": "int16", "int8": "int8", "uint8": "uint8", "bool_": "bool", "bool": "bool",
+    "int32": "int32", "int16": "int16", "int8": "int8", "uint8": "uint8", "uint16": "uint16", "uint32": "uint32",
+    "uint64": "uint64", "bool_": "bool", "bool": "bool",
 }
 _BUILTINS = {"int": "int64", "float": "float64", "bool": "bool"}
 _FLOAT_DEFAULT = {"zeros", "ones", "empty", "linspace", "logspace", "rand", "randn", "random", "mean", "eye",
