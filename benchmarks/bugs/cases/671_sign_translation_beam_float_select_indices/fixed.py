@@ -1,0 +1,47 @@
+import torch
+
+
+def beam_step(alive_seq, topk_log_probs, log_probs, beam_size, batch_offset):
+    # alive_seq:      [B * K, T]   decoded prefixes
+    # topk_log_probs: [B * K]      running scores
+    # log_probs:      [B * K, V]   next-token log-probs
+    vocab_size = log_probs.size(-1)
+    scores = (log_probs + topk_log_probs.view(-1, 1)).view(-1, beam_size * vocab_size)  # [B, K * V]
+    topk_scores, topk_ids = scores.topk(beam_size, dim=-1)  # [B, K]
+
+    topk_beam_index = torch.div(topk_ids, vocab_size, rounding_mode="floor")  # [B, K] parent beam
+    topk_ids = topk_ids.fmod(vocab_size)  # [B, K] token id
+
+    batch_index = topk_beam_index + batch_offset[: topk_beam_index.size(0)].unsqueeze(1)  # [B, K]
+    select_indices = batch_index.view(-1)  # [B * K]
+
+    alive_seq = torch.cat(
+        [alive_seq.index_select(0, select_indices), topk_ids.view(-1, 1)], -1
+    )  # [B * K, T + 1]
+    return alive_seq, topk_scores.view(-1)
+
+
+def main():
+    torch.manual_seed(0)
+    batch, beam, vocab = 3, 4, 11
+    alive = torch.randint(0, vocab, (batch * beam, 5))
+    running = torch.randn(batch * beam)
+    logp = torch.randn(batch * beam, vocab).log_softmax(-1)
+    offset = torch.arange(0, batch * beam, step=beam)
+    new_alive, new_scores = beam_step(alive, running, logp, beam, offset)
+
+    for b in range(batch):
+        cand = []
+        for k in range(beam):
+            for v in range(vocab):
+                cand.append((running[b * beam + k].item() + logp[b * beam + k, v].item(), k, v))
+        cand.sort(key=lambda c: -c[0])
+        for j, (sc, k, v) in enumerate(cand[:beam]):
+            row = new_alive[b * beam + j].tolist()
+            assert row == alive[b * beam + k].tolist() + [v]
+            assert abs(new_scores[b * beam + j].item() - sc) < 1e-5
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
