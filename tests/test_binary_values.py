@@ -36,3 +36,16 @@ def test_binary_labels_into_two_classes_are_silent(torch):
     code = PIXEL_LOSS.format(CHANNELS=2, CAST=".long()")
     assert codes(code) == []
     exec(textwrap.dedent(code), {"__name__": "__main__"})
+
+
+def test_a_mask_mixed_into_labels_no_longer_describes_them_as_zero_and_one():
+    # `(1 - m) * labels + m * c`: the repeats still hold, but "0 and 1 (the boolean ...)" would misname the values
+    from gather_lint.contract import Domain
+    from gather_lint.dims import Shape
+    from gather_lint.static.repeated_indices import through_arith
+    from gather_lint.static.values import TensorVal
+
+    mask = TensorVal(Shape((8,)), "int64", Domain(2, origin="0 and 1 (the boolean `y == 255`)", repeats=True, binary=True))
+    labels = TensorVal(Shape((8,)), "int64", Domain(None, origin="ids/labels (`labels`)", category=True, repeats=True))
+    mixed = through_arith(mask, labels, "*", TensorVal(Shape((8,)), "int64"))
+    assert mixed.domain.repeats and mixed.domain.origin == "ids/labels (`labels`)" and not mixed.domain.binary

@@ -137,7 +137,9 @@ def through_arith(left, right, symbol: Optional[str], result):
         return result
     if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and all(
             isinstance(v, (TensorVal, DimVal)) for v in (left, right)):
-        return _marked(result, tensors[0].domain.origin)
+        # the origin explains the repeats; 0/1 values of a mask no longer describe the sum or product's values
+        told = [v for v in tensors if not v.domain.binary] or tensors
+        return _marked(result, told[0].domain.origin if told[0].domain.binary is False else "values that can repeat")
     if symbol in ("//", "%") and isinstance(left, TensorVal) and isinstance(right, DimVal):
         k = right.dim if isinstance(right.dim, int) else None
         if repeats(left):
