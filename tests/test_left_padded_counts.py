@@ -1,4 +1,6 @@
-"""GL024 (static/left_padded_counts.py): a left-padded batch read at `mask.sum(1) - 1`.
+"""GL024 (static/left_padded_counts.py, static/left_padding.py): a left-padded batch read at `mask.sum(1) - 1`.
+The padding may be made in a helper and the read done in a model's forward it is handed to: the fact rides
+on the batch, its mask, the mask's counts and the counts minus one.
 
 Each snippet binds `batched` (the rows read from the padded batch) and `single` (each sequence run alone);
 torch must show them differ for a flagged snippet and agree for a near-miss (the correct form).
@@ -75,6 +77,30 @@ single = torch.cat([last_token_states([t]) for t in texts])
 """
 
 
+_CLASSIFIER = _ENCODER + """
+class LastTokenClassifier(nn.Module):
+    def __init__(self, pad_token_id):
+        super().__init__()
+        self.encoder = RunningEncoder()
+        self.pad_token_id = pad_token_id
+
+    def forward(self, input_ids):
+        states = self.encoder(input_ids)
+        lengths = torch.ne(input_ids, self.pad_token_id).sum(-1) - 1
+        return states[torch.arange(input_ids.shape[0]), lengths]
+
+def pad(seqs, pad_id):
+    width = max(len(s) for s in seqs)
+    return torch.tensor([ROW for s in seqs])
+
+torch.manual_seed(0)
+model = LastTokenClassifier(pad_token_id=0)
+prompts = [[5, 6, 7, 8, 9], [11, 12], [21, 22, 23]]
+batched = model(pad(prompts, pad_id=0))
+single = torch.cat([model(torch.tensor([p])) for p in prompts])
+"""
+
+
 def _line_of(code, text):
     return next(i for i, line in enumerate(code.splitlines(), 1) if text in line)
 
@@ -83,11 +109,14 @@ FLAGGED = [
     ("helper-pads-left-row-pick", _HELPER.replace("READ", "return hidden[torch.arange(len(seqs)), mask.sum(dim=1) - 1]"),
      "mask.sum(dim=1) - 1]"),
     ("tokenizer-left-gather", _TOKENIZED.replace("SIDE", "left"), "states.gather(1, ends)"),
+    ("helper-pads-left-model-reads", _CLASSIFIER.replace("ROW", "[pad_id] * (width - len(s)) + s"),
+     "states[torch.arange"),
 ]
 
 NEAR_MISSES = [
     ("helper-pads-left-reads-last-position", _HELPER.replace("READ", "return hidden[:, -1]")),
     ("tokenizer-right-gather", _TOKENIZED.replace("SIDE", "right")),
+    ("helper-pads-right-model-reads", _CLASSIFIER.replace("ROW", "s + [pad_id] * (width - len(s))")),
 ]
 
 

@@ -89,6 +89,19 @@ def shared_end(read: str, sequence: str, index: str, made: str, other: str) -> V
     )
 
 
+def left_padded_batch_count(read: str, line: int) -> Violation:
+    """The same read, the left padding known from the batch the counts come from (made at `line`, -1: unknown)."""
+    made = f"made at line {line}" if line > 0 else "made by pad_sequence(padding_side=\"left\")"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{read}` reads each row at its count of real tokens minus one, but the batch those counts come from "
+        f"({made}) is padded on the left: every row's last token is at the last position, so each row shorter "
+        f"than the longest is read at padding or an earlier token, silently; read `[:, -1]` (left padding) or "
+        f"pad on the right",
+        help="read `[:, -1]` (left padding) or pad on the right",
+    )
+
+
 def left_padded_count(read: str, ids: str) -> Violation:
     return Violation(
         CODE, SEVERITY,

@@ -7,6 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
+from . import left_padding
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -143,6 +144,9 @@ class CallMixin:
                 result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = _value_ranges_after(func.attr, owner, result, node, args, kwargs, self.source.segment(func.value))
+                result = left_padding.after_method(func.attr, owner, result, args, kwargs)  # GL024: a left-padded batch's counts
+                if func.attr == "gather" and len(args) > 1:
+                    left_padding.check_gather(self, node, args[1])  # GL024: states.gather(1, counts - 1)
                 result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
                 result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
@@ -420,11 +424,13 @@ class CallMixin:
             symbol = broadcast_sites.BINARY[func]
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module == "torch" and (func in bool_results.COMPARISONS or func in bool_results.PREDICATES or func == "isin"):
-            return bool_results.function(func, args, kwargs)  # torch.isnan(x), torch.gt(x, 0): a mask
+            made = bool_results.function(func, args, kwargs)  # torch.isnan(x), torch.gt(x, 0): a mask
+            return left_padding.compared(args[0], args[1], made) if func in ("ne", "eq") and len(args) == 2 else made
         if module in ("torch", "torch.nn.functional", "torch.special", "torch.linalg"):
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 made = repeated_indices.literal_repeats(func, node, _construct(func, args, kwargs, node, self.function))
                 made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
+                made = left_padding.made_rows(func, node, made)  # GL024: rows written with their padding first
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
                 return constant_ids.ones(func, made, node.lineno)
@@ -509,6 +515,7 @@ class CallMixin:
                 result = repeated_indices.after_method(func, args[0], result, node, kwargs)
                 result = _value_ranges_after(func, args[0], result, node, args[1:], kwargs,
                                              self.source.segment(node.args[0]))
+                result = left_padding.after_method(func, args[0], result, args[1:], kwargs)
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
                 result = head_columns.top_one(func, args[0], args[1:], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
@@ -529,7 +536,7 @@ class CallMixin:
             return packed_sequences.unpack(args, kwargs)
         if func == "pad_sequence" and module.endswith("nn.utils.rnn"):
             fill = kwargs.get("padding_value", args[2] if len(args) > 2 else None)
-            made = packed_sequences.padded(args, kwargs)
+            made = left_padding.padded_left(kwargs, packed_sequences.padded(args, kwargs))
             if _negative(fill) is not None:
                 return _with_sentinel(made or TensorVal(), _negative(fill), node.lineno)
             return made

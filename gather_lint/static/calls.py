@@ -369,7 +369,8 @@ def fill_gaps(declared, fact):
             return fact.with_(dtype=declared.dtype or fact.dtype, domain=declared.domain or fact.domain)
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
                               domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised,
-                              written=fact.written)  # the caller's literal rows: a docstring names their sizes only
+                              written=fact.written,  # the caller's literal rows: a docstring names their sizes only
+                              left_padded=fact.left_padded)  # and how the caller padded them
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     if isinstance(declared, NumberVal) and (isinstance(fact, (DimVal, SeqVal)) or isinstance(fact, Literal)):

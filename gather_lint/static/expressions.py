@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
-from . import binding_kinds, written_text
+from . import binding_kinds, left_padding, written_text
 from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
@@ -144,6 +144,7 @@ class ExpressionMixin:
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             advanced_index_sites.check(self, node, owner, key)  # GL008 x[float_key], GL017 x[rows, idx]
             index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
+            left_padding.check_pick(self, node, key)  # GL024: x[arange(B), counts - 1] of a left-padded batch
             normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             continuation_slices.check(self, node, owner)  # GL007: probs[:, :len(actions)] of cat((prompt, actions))
             table_slices.check(self, node, owner, key)  # GL011: self.pe[:, :x.size(1)] past the table
@@ -221,6 +222,7 @@ class ExpressionMixin:
             result = result.with_(dtype=left.dtype if isinstance(left, TensorVal) else result.dtype,
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         result = repeated_indices.through_arith(left, right, symbol, result)
+        result = left_padding.minus_one(left, right, symbol, result)  # GL024: counts - 1 of a left-padded batch
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
         result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
@@ -242,7 +244,7 @@ class ExpressionMixin:
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
             learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
-            return ops.binary(values[0], values[1], "==")
+            return left_padding.compared(values[0], values[1], ops.binary(values[0], values[1], "=="))
         if len(node.ops) == 1 and not tensors:
             if values[0] is None:
                 remember_token_ids(self, node)  # GL013: `x[rows, ids] -= v` may show ids is a tensor

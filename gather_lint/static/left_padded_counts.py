@@ -18,6 +18,7 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .padded_last_position import _SIDE_SET, _Lazy, _Lines, _holds, _models_return_sequences, _tokenized_with_padding, \
     _uncast, names_at, near_padding, padding_sides, reading_scopes
+from .left_padding import written_at_back
 from .text_scan import match_lines
 from .tree_walk import called_name, own_nodes, scopes
 from .text_scan import file_test
@@ -75,7 +76,7 @@ def _left_padded(nodes, padders, left_tokenizers: bool) -> Set[str]:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
             continue
         target, value = node.targets[0], node.value
-        if isinstance(target, ast.Subscript) and _back_of_row(target) and isinstance(target.value, ast.Name):
+        if isinstance(target, ast.Subscript) and written_at_back(target) and isinstance(target.value, ast.Name):
             padded.add(target.value.id)
         elif isinstance(target, ast.Name) and (left_tokenizers and _tokenized_with_padding(_uncast(value))
                                                or _pads_left(value)):
@@ -85,19 +86,6 @@ def _left_padded(nodes, padders, left_tokenizers: bool) -> Set[str]:
         elif isinstance(target, ast.Name) and isinstance(_uncast(value), ast.Name) and _uncast(value).id in padded:
             padded.add(target.id)
     return padded
-
-
-def _back_of_row(target: ast.Subscript) -> bool:
-    """`buf[i, -len(s):]` / `buf[i, width - n:]`: a row's last positions."""
-    key = target.slice
-    if not (isinstance(key, ast.Tuple) and len(key.elts) == 2):
-        return False
-    row, cut = key.elts
-    if isinstance(row, ast.Slice) or not isinstance(cut, ast.Slice) or cut.upper is not None or cut.step is not None:
-        return False
-    lower = cut.lower
-    return isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub) \
-        or isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub)
 
 
 def _pads_left(value) -> bool:

@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, present_values, sentinel_masks, shape_unpacking
+from . import cut_rows, first_iteration, left_padding, present_values, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -312,6 +312,8 @@ class StatementMixin:
                     and sentinel_masks.at_sentinel(target.slice, target.value, owner.domain.sentinel, self.function) is True:
                 # x[x == -1] = torch.tensor(n): every padded entry is written over
                 self.env[name] = _with_sentinel(owner, None, None)
+            if isinstance(owner, TensorVal):  # ids[i, width - len(s):] = s: padding first (GL024)
+                self.env[name] = left_padding.written(self.env[name], target)
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 

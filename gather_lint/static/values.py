@@ -24,6 +24,7 @@ class TensorVal:
     written: Optional[object] = None  # the rows of an int literal: a written_rows.Rows (GL011)
     columns: Optional[object] = None  # coordinates from nonzero(): a flat_positions.Coordinates (GL011)
     non_negative: bool = False  # values >= 0 (relu, softmax, exp, abs): a max onto zeros is the max (GL014)
+    left_padded: Optional[int] = None  # a left-padded batch, its mask, counts, counts - 1: the padding's line (GL024)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
@@ -96,6 +97,7 @@ def join(a, b):
             a.dtype if a.dtype == b.dtype else None,
             a.domain if a.domain == b.domain else None,
             a.origin if a.origin == b.origin else "",
+            left_padded=_left_padded(a, b),
         )
     if isinstance(a, DimVal) and isinstance(b, DimVal):
         return DimVal(join_dim(a.dim, b.dim))  # an int on both paths: an int, its value known when they agree
@@ -103,6 +105,16 @@ def join(a, b):
         return SeqVal(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.names)  # `return logits, loss` / `logits, None`
     joiner = JOINERS.get(type(a)) or JOINERS.get(type(b))
     return joiner(a, b) if joiner is not None else None
+
+
+def _left_padded(a: TensorVal, b: TensorVal):
+    """A buffer padded on the left on one path and still all padding (fresh from a constructor) on the other
+    is padded on the left after both: rows written at their back in a loop, and rows not yet written."""
+    if a.left_padded == b.left_padded:
+        return a.left_padded
+    if a.left_padded is not None and b.filled or b.left_padded is not None and a.filled:
+        return a.left_padded or b.left_padded
+    return None
 
 
 def join_all(values):

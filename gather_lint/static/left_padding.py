@@ -1,0 +1,120 @@
+"""GL024 on the value: a batch padded on the left, its mask, the count of real tokens per row, minus one.
+
+A row-wise pick at `mask.sum(1) - 1` reads each row's last real token only where padding follows the tokens.
+On a batch padded on the left (`torch.tensor([[pad] * (width - len(s)) + s for s in seqs])`,
+`pad_sequence(..., padding_side="left")`) every row ends at the last position, and the pick reads padding or
+an earlier token for each row shorter than the longest, silently. The fact rides on the tensors wherever the
+analysis carries them (a model's forward given the batch, a helper): the batch (`left_padded`: the line that
+put the padding first), a comparison of it with its padding value, that mask's counts along the rows (and
+their casts), and the counts minus one.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ..rules import gl024_last_position_of_padded_batch as rule
+from .values import DimVal, SeqVal, TensorVal
+
+_KEEPS = ("long", "int", "to", "type", "clone", "detach", "contiguous", "cpu", "cuda", "float", "view", "reshape",
+          "expand", "expand_as", "unsqueeze")
+_COMPARISONS = ("ne", "eq", "not_equal")
+
+
+def made_rows(func: str, node: ast.Call, made):
+    """`torch.tensor([[pad] * (w - len(s)) + s for s in seqs])`: rows with their padding first."""
+    if func not in ("tensor", "as_tensor", "LongTensor") or not node.args or not (made is None or isinstance(made, TensorVal)):
+        return made
+    rows = node.args[0]
+    if isinstance(rows, ast.ListComp) and _padding_first(rows.elt):
+        return (made or TensorVal()).with_(left_padded=node.lineno)  # a tensor, whatever else is known of it
+    return made
+
+
+def _padding_first(elt) -> bool:
+    """`[pad] * n + s`: a one-item list repeated, then the sequence."""
+    return isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Add) and isinstance(elt.left, ast.BinOp) \
+        and isinstance(elt.left.op, ast.Mult) and any(isinstance(side, ast.List) and len(side.elts) == 1
+                                                       for side in (elt.left.left, elt.left.right)) \
+        and not (isinstance(elt.right, ast.BinOp) and isinstance(elt.right.op, ast.Mult))
+
+
+def written_at_back(target: ast.Subscript) -> bool:
+    """`buf[i, -len(s):] = s` / `buf[i, width - n:] = s`: a row's last positions, its padding before them."""
+    key = target.slice
+    if not (isinstance(key, ast.Tuple) and len(key.elts) == 2):
+        return False
+    row, cut = key.elts
+    if isinstance(row, ast.Slice) or not isinstance(cut, ast.Slice) or cut.upper is not None or cut.step is not None:
+        return False
+    lower = cut.lower
+    return isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub) \
+        or isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub)
+
+
+def written(owner, target: ast.Subscript):
+    """A buffer after `buf[i, width - len(s):] = s`: padded on the left."""
+    if isinstance(owner, TensorVal) and written_at_back(target):
+        return owner.with_(left_padded=target.lineno)
+    return owner
+
+
+def padded_left(kwargs: dict, made):
+    """pad_sequence(..., padding_side="left")."""
+    side = kwargs.get("padding_side")
+    if isinstance(made, TensorVal) and getattr(side, "value", None) == "left":
+        return made.with_(left_padded=-1)
+    return made
+
+
+def after_method(method: str, owner, result, args, kwargs=None):
+    """Casts keep the fact; `ids != pad` / `ids.ne(pad)` makes the mask; `mask.sum(1)` its counts."""
+    if not isinstance(owner, TensorVal) or owner.left_padded is None or not isinstance(result, TensorVal):
+        return result
+    if method in _KEEPS or method in _COMPARISONS or method == "sum" and _along_rows(owner, args, kwargs or {}):
+        return result.with_(left_padded=owner.left_padded)
+    return result
+
+
+def compared(left, right, result):
+    """`ids != pad` (either side)."""
+    for side in (left, right):
+        if isinstance(side, TensorVal) and side.left_padded is not None and isinstance(result, TensorVal):
+            return result.with_(left_padded=side.left_padded)
+    return result
+
+
+def minus_one(left, right, symbol: Optional[str], result):
+    """`counts - 1`: the positions a pick will read; any other arithmetic ends the fact."""
+    if symbol == "-" and isinstance(left, TensorVal) and left.left_padded is not None \
+            and isinstance(right, DimVal) and right.dim == 1 and isinstance(result, TensorVal):
+        return result.with_(left_padded=left.left_padded)
+    return result.with_(left_padded=None) if isinstance(result, TensorVal) and result.left_padded is not None else result
+
+
+def _along_rows(owner: TensorVal, args, kwargs: dict) -> bool:
+    """`sum(1)` / `sum(dim=-1)` of a 2-d mask (the tokens of each row)."""
+    dim = args[0] if args else kwargs.get("dim")
+    rank = len(owner.shape.dims) if owner.shape is not None and not owner.shape.variadic else None
+    return isinstance(dim, DimVal) and dim.dim in (1, -1) and rank in (None, 2)
+
+
+def check_gather(interp, node: ast.Call, index) -> None:
+    """`states.gather(1, ends)` with `ends` made from the counts minus one of a left-padded batch."""
+    dim = node.args[0] if node.args else None
+    if isinstance(index, TensorVal) and index.left_padded is not None and isinstance(dim, ast.Constant) and dim.value == 1:
+        interp.flag(node, rule.left_padded_batch_count(interp.source.segment(node), index.left_padded), None)
+
+
+def check_pick(interp, node: ast.Subscript, key) -> None:
+    """`x[torch.arange(B), last]` with `last` the counts minus one of a left-padded batch."""
+    items = key.items if isinstance(key, SeqVal) and not key.names else ()
+    if len(items) != 2 or not isinstance(node.slice, ast.Tuple):
+        return
+    last = items[1]
+    if not isinstance(last, TensorVal) or last.left_padded is None:
+        return
+    rows = node.slice.elts[0]
+    if not (isinstance(rows, ast.Call) and getattr(rows.func, "attr", getattr(rows.func, "id", None)) == "arange"):
+        return
+    interp.flag(node, rule.left_padded_batch_count(interp.source.segment(node), last.left_padded), None)
