@@ -2,7 +2,7 @@
 each block parsed once, and the syntax-only checks that ask only for the blocks their patterns span."""
 import ast
 
-from gather_lint.static import left_padded_counts, padded_last_position
+from gather_lint.static import padded_last_position
 from gather_lint.static.analyzer import lint_source
 from gather_lint.static.file_blocks import FileBlocks
 
@@ -122,12 +122,3 @@ def test_a_reading_block_that_calls_the_padder_is_read():
     found = list(padded_last_position.check_module(blocks, text))
     assert len(found) == 1 and found[0][0].lineno == 12 and sorted(blocks.parsed) == [1, 2]
     assert [f.line for f in lint_source(text, "m.py").findings if f.code == "GL024"] == [12]
-
-
-def test_left_padded_counts_skip_blocks_that_cannot_meet_too():
-    text = ('import torch\n\n\ndef pad_left(seqs, width):\n    ids = torch.zeros(len(seqs), width, dtype=torch.long)\n'
-            '    for i, s in enumerate(seqs):\n        ids[i, -len(s):] = s\n    return ids\n\n\n'
-            'def last_of(mask, h):\n    n = mask.sum(1) - 1\n    return h[torch.arange(h.size(0)), n]\n')
-    blocks = _Counting(text)
-    assert left_padded_counts.spelled_in(text)
-    assert list(left_padded_counts.check_module(blocks, text)) == [] and blocks.parsed == []

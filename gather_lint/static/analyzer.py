@@ -15,7 +15,7 @@ from ..rules import check
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import class_targets, global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
-from . import left_padded_counts, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
+from . import left_padding, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
 from . import caller_facts, fix_names
 from . import scope_faults, script_drivers, torch_aliases
@@ -107,7 +107,7 @@ def _pads_a_lookup(text: str) -> bool:
 def _reads_whole_file(text: str) -> bool:
     """Checks that parse the whole file themselves (their patterns name no op): the blocks kept for the
     others do not matter to them, and keeping theirs would make every caller of those blocks analysed."""
-    return padded_last_position.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
+    return padded_last_position.spelled_in(text) or mask_positions.spelled_in(text) or left_padding.spelled_in(text)
 
 
 @file_test
@@ -143,7 +143,7 @@ def mentions_op(text: str) -> bool:
         or _float_keys_in_script(text) or distribution_values.spelled_in(text) or head_columns.scripted(text) \
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
         or library_causal_lms.spelled_in(text) or table_mixtures.spelled_in(text) or padded_last_position.spelled_in(text) \
-        or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text) or left_padded_counts.spelled_in(text)
+        or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text) or left_padding.spelled_in(text)
 
 
 @file_test
@@ -190,7 +190,6 @@ _MODULE_PASSES = (
     (overwritten_tables, "tree", False),  # GL025: a table replaced by its lookup
     (ceil_floor_weights, "tree", True),  # GL026: floor/ceil weights both 0
     (padded_last_position, "blocks", True),  # GL024: h[:, -1] of a right-padded batch
-    (left_padded_counts, "blocks", True),  # GL024: a left-padded batch read at mask.sum(1) - 1
     (shared_end_positions, "tree", True),  # GL024: two sequences read at the larger of their ends
     (mask_positions, "blocks", True),  # GL007: a mask token written at n, the output read at n - 1
     (autograd_backward, "tree", False),  # GL013: a backward that drops repeats

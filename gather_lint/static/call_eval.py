@@ -53,9 +53,11 @@ class CallMixin:
                     cut_rows.check(self, node, site, bound)  # GL003: src rows cut from the index's own entries
                     self._check_op_rmw(node, op, bound, values)
                     self._check_overwriting_op(node, op, bound, values)
+                    if op.name == "gather":
+                        left_padding.check_gather(self, node, values.get("index"), site.dim)  # GL024
                     result = result_of(site, values)
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
-        return self._call(node)
+        return left_padding.tokenized(self, node, self._call(node))  # GL024: a tokenizer padding on the left
 
     def _peek(self, node):
         """Evaluate without side effects on sites (receivers are evaluated again by build_site)."""
@@ -145,8 +147,6 @@ class CallMixin:
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = _value_ranges_after(func.attr, owner, result, node, args, kwargs, self.source.segment(func.value))
                 result = left_padding.after_method(func.attr, owner, result, args, kwargs)  # GL024: a left-padded batch's counts
-                if func.attr == "gather" and len(args) > 1:
-                    left_padding.check_gather(self, node, args[1])  # GL024: states.gather(1, counts - 1)
                 result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
                 result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column

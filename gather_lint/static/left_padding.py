@@ -11,10 +11,27 @@ their casts), and the counts minus one.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from ..rules import gl024_last_position_of_padded_batch as rule
+from .config import DictVal
+from .text_scan import file_test
 from .values import DimVal, SeqVal, TensorVal
+
+# `ids[i, -len(s):] = s`, `ids[i, width - n:] = s`; `[pad] * (width - len(s)) + s`
+_BACK_WRITE = re.compile(r"\[\s*\w+\s*,\s*(?:-\s*|\w+\s*-\s*)[\w.()]+\s*:\s*\]\s*=[^=]")
+_PAD_FIRST = re.compile(r"\[\s*\w+\s*\]\s*\*\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*\+\s*\w")
+
+
+@file_test
+def spelled_in(text: str) -> bool:
+    """A count minus one beside a left padding the file makes: the parts GL024 reads (the file is read whole,
+    since the padding and the read are often in different functions, joined by a model call)."""
+    return "sum(" in text and "- 1" in text and (
+        _BACK_WRITE.search(text) is not None or _PAD_FIRST.search(text) is not None
+        or "padding_side" in text and sets_left_only(text))
+
 
 _KEEPS = ("long", "int", "to", "type", "clone", "detach", "contiguous", "cpu", "cuda", "float", "view", "reshape",
           "expand", "expand_as", "unsqueeze")
@@ -99,11 +116,45 @@ def _along_rows(owner: TensorVal, args, kwargs: dict) -> bool:
     return isinstance(dim, DimVal) and dim.dim in (1, -1) and rank in (None, 2)
 
 
-def check_gather(interp, node: ast.Call, index) -> None:
+def check_gather(interp, node: ast.Call, index, dim) -> None:
     """`states.gather(1, ends)` with `ends` made from the counts minus one of a left-padded batch."""
-    dim = node.args[0] if node.args else None
-    if isinstance(index, TensorVal) and index.left_padded is not None and isinstance(dim, ast.Constant) and dim.value == 1:
+    if isinstance(index, TensorVal) and index.left_padded is not None and dim == 1:
         interp.flag(node, rule.left_padded_batch_count(interp.source.segment(node), index.left_padded), None)
+
+
+_SIDE = re.compile(r"padding_side\s*=(?!=)\s*(\S)")  # set, not compared (`== "right"`)
+_LEFT = re.compile(r"padding_side\s*=\s*[\"']left[\"']")
+
+
+@file_test
+def sets_left_only(text: str) -> bool:
+    """The file sets a tokenizer's padding side, to "left" every time (`tokenizer.padding_side = "left"`,
+    `from_pretrained(..., padding_side="left")`)."""
+    if "padding_side" not in text:
+        return False
+    sides = [m for m in _SIDE.finditer(text) if _set_on_something(text, m.start())]
+    return bool(sides) and all(_LEFT.match(text, m.start()) for m in sides)
+
+
+def _set_on_something(text: str, at: int) -> bool:
+    """`tok.padding_side = ...` or a keyword `padding_side=...`, not a plain variable or class attribute of
+    that name (a stand-in tokenizer's `padding_side = "right"` default)."""
+    return text[text.rfind("\n", 0, at) + 1:at].strip() != ""
+
+
+def tokenized(interp, node: ast.Call, result):
+    """`tokenizer(texts, padding=True, return_tensors="pt")` in a file whose tokenizers pad on the left: the
+    encoding's `input_ids` and `attention_mask` are padded on the left."""
+    keywords = {k.arg: k.value for k in node.keywords}
+    padding = keywords.get("padding")
+    if "return_tensors" not in keywords or not isinstance(padding, ast.Constant) \
+            or padding.value not in (True, "longest", "max_length") or not sets_left_only(interp.source.text):
+        return result
+    items = dict(result.items) if isinstance(result, DictVal) else {}
+    for key in ("input_ids", "attention_mask"):
+        found = items.get(key)
+        items[key] = (found if isinstance(found, TensorVal) else TensorVal()).with_(left_padded=node.lineno)
+    return DictVal(tuple(items.items()))
 
 
 def check_pick(interp, node: ast.Subscript, key) -> None:

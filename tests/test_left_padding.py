@@ -1,4 +1,4 @@
-"""GL024 (static/left_padded_counts.py, static/left_padding.py): a left-padded batch read at `mask.sum(1) - 1`.
+"""GL024 (static/left_padding.py): a left-padded batch read at `mask.sum(1) - 1`.
 The padding may be made in a helper and the read done in a model's forward it is handed to: the fact rides
 on the batch, its mask, the mask's counts and the counts minus one.
 
