@@ -49,3 +49,37 @@ def test_a_mask_mixed_into_labels_no_longer_describes_them_as_zero_and_one():
     labels = TensorVal(Shape((8,)), "int64", Domain(None, origin="ids/labels (`labels`)", category=True, repeats=True))
     mixed = through_arith(mask, labels, "*", TensorVal(Shape((8,)), "int64"))
     assert mixed.domain.repeats and mixed.domain.origin == "ids/labels (`labels`)" and not mixed.domain.binary
+
+
+FLAGS = """
+import torch
+
+def zero_dropped(prior, flags, table):
+    prior = prior.clone()
+    prior[{KEY}] = 0.0
+    kinds = table[flags]  # a two-row table looked up by 0/1: positions, as meant
+    return prior, kinds
+
+if __name__ == "__main__":
+    prior = torch.randn(8, 5, 16)
+    flags = (torch.arange(8) % 3 == 0).long()
+    out, kinds = zero_dropped(prior, flags, torch.randn(2, 4))
+    zeroed = (out.abs().sum((1, 2)) == 0).tolist()
+    same = zeroed == [bool(f) for f in flags.tolist()]
+"""
+
+
+def test_zero_one_flags_held_as_integers_select_rows_zero_and_one(torch):
+    code = FLAGS.format(KEY="flags")
+    assert codes(code) == ["GL008"]
+    scope = {"__name__": "__main__"}
+    exec(textwrap.dedent(code), scope)
+    assert scope["same"] is False  # rows 0 and 1 are zeroed, not the flagged rows 0, 3, 6
+
+
+def test_zero_one_flags_as_a_mask_are_silent(torch):
+    code = FLAGS.format(KEY="flags.bool()")
+    assert codes(code) == []
+    scope = {"__name__": "__main__"}
+    exec(textwrap.dedent(code), scope)
+    assert scope["same"] is True

@@ -175,6 +175,17 @@ def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: 
                      fix_suffix=".long()")
 
 
+def check_flags_as_positions(subscript: str, key: str, dtype: str, origin: str) -> Violation:
+    """`x[flags]` with flags 0/1 of x's leading shape, held as integers: torch reads them as positions."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{subscript}` indexes with `{key}`, {origin}, one per entry of the dims it covers, but it is {dtype}: "
+        f"torch reads integers as positions, so only entries 0 and 1 are selected (every flagged entry is "
+        f"entry 1), silently, and no mask is applied; convert it with `.bool()`",
+        fix_suffix=".bool()",
+    )
+
+
 def check_class_ids(what: str, ids: str, dtype: str, made: str = "", input_rank=None) -> Violation:
     """Class ids of a dtype the op refuses: F.one_hot takes int64 only, F.cross_entropy / F.nll_loss
     class-index targets int64, or uint8 for an input of at most 2 dims; torch raises at the call."""

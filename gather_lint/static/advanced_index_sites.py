@@ -18,7 +18,7 @@ import ast
 import re
 from typing import Optional
 
-from ..dims import Shape, broadcast, dim_text, must_differ, must_scale_apart, value
+from ..dims import Shape, Sym, broadcast, dim_text, must_differ, must_equal, must_exceed, must_scale_apart, value, varies
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
@@ -81,6 +81,10 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
     for position, (item, element) in enumerate(zip(items, elements)):
         if isinstance(element, ast.Slice):
             continue
+        if isinstance(item, TensorVal) and _flags_as_positions(owner, item, elements[:position]):
+            interp.flag(node, index_dtype.check_flags_as_positions(segment(node), segment(element), item.dtype,
+                                                                   item.domain.origin), element)
+            continue
         if isinstance(item, TensorVal) and item.dtype in NARROW_DTYPES:
             violation = _narrow_key(segment, node, owner, item, element, elements[:position])
             if violation is not None:
@@ -106,6 +110,20 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
 
 
 NARROW_DTYPES = ("uint8", "int8", "int16")
+
+
+def _flags_as_positions(owner, item: TensorVal, before) -> bool:
+    """A 0/1 integer key (Domain.binary) shaped like the dims it covers (a mask's shape, [N] for x [N, ...]),
+    after plain slices only, into a dim of more than two entries: positions 0 and 1, where a mask was meant."""
+    if item.domain is None or not item.domain.binary or item.dtype not in ("int64", "int32") or not isinstance(owner, TensorVal):
+        return False
+    shape, x = item.shape, owner.shape
+    if shape is None or shape.variadic or not shape.dims or x is None or x.variadic or not all(isinstance(e, ast.Slice) for e in before):
+        return False
+    covered = x.dims[len(before):len(before) + len(shape.dims)]
+    # one flag per row of x by a shared name (the batch), or by number past a two-row table's size
+    return len(covered) == len(shape.dims) and all(must_equal(a, b) and varies(a) for a, b in zip(shape.dims, covered)) \
+        and (isinstance(covered[0], Sym) and value(covered[0]) is None or must_exceed(covered[0], 2))
 
 
 def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, before):
