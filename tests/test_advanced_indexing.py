@@ -95,7 +95,8 @@ def test_row_lookup_by_label_is_not_a_column_index():
     assert codes(code) == []
 
 
-def test_writing_columns_is_not_reported():
+def test_writing_the_labels_of_each_row_as_columns_is_reported(torch):
+    # one label per row written as columns: every row gets every label of the batch (a one-hot by columns)
     code = """
     import torch
     def f(onehot, labels):
@@ -104,7 +105,10 @@ def test_writing_columns_is_not_reported():
         onehot[:, labels] = 1.0
         return onehot
     """
-    assert codes(code) == []
+    assert codes(code) == ["GL017"]
+    onehot = torch.zeros(3, 5)
+    onehot[:, torch.tensor([0, 2, 4])] = 1.0
+    assert onehot.sum(1).tolist() == [3.0, 3.0, 3.0]
 
 
 def test_ids_made_for_another_dim_are_not_picks_into_this_one(torch):
@@ -336,3 +340,49 @@ def test_a_fixed_row_read_at_one_pick_per_row(read, index, torch):
 def test_picks_not_tied_to_rows_or_made_per_row_stay_silent(length, read):
     function = ONE_ROW.split("if __name__")[0]  # the function alone: its annotations are the facts
     assert codes(function.format(INDEX="target_idx", LEN=length, READ=read)) == []
+
+
+ONE_HOT_WRITE = """
+import torch
+
+def one_hot(indices, num_classes):
+    out = torch.zeros(indices.numel(), num_classes)
+    {WRITE}
+    return out
+
+if __name__ == "__main__":
+    actions = torch.tensor([1, 4, 4, 7])
+    out = one_hot(actions, 9)
+    per_row = out.sum(1).tolist()
+"""
+
+
+def test_a_one_hot_written_by_columns_sets_every_pick_in_every_row(torch):
+    code = ONE_HOT_WRITE.format(WRITE="out[:, indices.view(-1)] = 1.0")
+    assert codes(code) == ["GL017"]
+    scope = {"__name__": "__main__"}
+    exec(code, scope)
+    assert scope["per_row"] == [3.0, 3.0, 3.0, 3.0]  # three distinct picks set in every row, not one
+
+
+@pytest.mark.parametrize("write", [
+    "out[torch.arange(indices.numel()), indices.view(-1)] = 1.0",
+    "out.scatter_(1, indices.view(-1, 1), 1.0)",
+])
+def test_one_entry_per_row_writes_stay_silent(write, torch):
+    code = ONE_HOT_WRITE.format(WRITE=write)
+    assert codes(code) == []
+    scope = {"__name__": "__main__"}
+    exec(code, scope)
+    assert scope["per_row"] == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_a_column_list_shared_by_every_row_stays_silent():
+    code = '''
+import torch
+def mark(out, keep):
+    # out: [N, C], keep: [K] columns kept for every row
+    out[:, keep] = 1
+    return out
+'''
+    assert codes(code) == []

@@ -15,7 +15,8 @@ rows (``hidden[:, keep]``, ``feats[:, perm]``) is correct and stays silent.
 ``x.index_select(1, idx)`` with such an index is the same mistake and is reported too.
 
 Fixing the row first, ``x[0][idx]`` or ``x[0, idx]`` with ``idx`` of shape ``[B]`` (one pick per row of ``x``
-``[B, C]``), reads every pick from row 0, silently; it is reported on the same evidence.
+``[B, C]``), reads every pick from row 0, silently; it is reported on the same evidence. So is the write
+``out[:, labels] = 1`` (a one-hot built by columns): every row gets every label of the batch.
 
 The opposite mix-up, ``x[torch.arange(B), idx]`` with ``idx`` of shape ``[B, K]`` (several picks per row),
 cannot broadcast ``[B]`` with ``[B, K]``: torch raises IndexError (shape mismatch: indexing tensors could
@@ -25,7 +26,7 @@ reported as an error when the sizes are known numbers that differ; the fix is ``
 from typing import Optional, Tuple
 
 from ..contract import WARNING, Domain, Site, Violation, gather_axis
-from ..dims import Dim, Shape, must_differ, must_equal, varies
+from ..dims import Dim, Shape, dim_text, must_differ, must_equal, varies
 from ..suggest import method_call
 from ._example import Example
 
@@ -157,6 +158,18 @@ def check_subscript(expr_text: str, x_text: str, x: Shape, axis: int, index_text
         f"one per {_row_word(lead)}; advanced indexing reads every {_row_word(lead)} at every index, giving "
         f"{result}, silently; use {_fix(x_text, dims, axis, index_text, len(index.dims))} to pick one entry per "
         f"{_row_word(lead)}",
+    )
+
+
+def check_write(expr_text: str, x_text: str, x: Shape, index_text: str, index: Shape, origin: str) -> Violation:
+    """`out[:, idx] = v` where idx holds one pick per row of out: every row is written at every pick."""
+    rows = method_call(x_text, "size(0)")
+    return Violation(
+        CODE, SEVERITY,
+        f"`{expr_text} = ...` writes dim 1 of `{x_text}` {x} at `{index_text}` {index}, which holds {origin}, one per "
+        f"row; advanced indexing writes every row at every pick ({dim_text(index.dims[0])} entries per row instead of "
+        f"one), silently; use `{x_text}[torch.arange({rows}), {index_text}] = ...` (or `.scatter_(1, "
+        f"{method_call(index_text, 'unsqueeze(1)')}, ...)`) to write one entry per row",
     )
 
 

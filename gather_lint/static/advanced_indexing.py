@@ -16,6 +16,7 @@ from .text_scan import file_test
 _ITEM = r"(?!None\b)[A-Za-z_][\w.]*(?:(?:\([^()\[\]:]*\)|\[[^\[\]]*\])[\w.]*)*\s*[\],]"  # a name/call chain, no slice
 _SPELLED = re.compile(rf"\[\s*(?::\s*,\s*)+{_ITEM}|\[\s*\.\.\.\s*,\s*{_ITEM}|\[\s*\d+\s*\]\[\s*{_ITEM}")  # and `[0][name]`
 _STORE_AFTER = re.compile(r"\s*(?:[-+*/]?=(?!=))")  # `x[:, i] = v`, `x[:, i] += v`: writes, not this read
+_ONE_AFTER = re.compile(r"\s*=\s*(?:1|1\.0?|True)\s*(?:#|$)", re.M)
 
 
 @file_test
@@ -33,8 +34,8 @@ def spelled_in(text: str) -> bool:
     if not ("[:" in text or "[..." in text or "][" in text):
         return False
     for m in _SPELLED.finditer(text):
-        if m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end()):
-            continue  # a write
+        if m.group(0).endswith("]") and _STORE_AFTER.match(text, m.end()) and not _ONE_AFTER.match(text, m.end()):
+            continue  # a write, unless of a one (`out[:, labels] = 1`, a one-hot made by columns)
         if text[max(0, m.start() - 8):m.start()].endswith(_TYPE_NAMES):
             continue
         item = m.group(0)[:-1].rsplit(",", 1)[-1].rsplit("[", 1)[-1].strip()
@@ -74,8 +75,11 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
     """Flag `x[:, idx]` (reads only) when idx's leading dims are x's dims left of the indexed one and
     its values are per-row picks into the indexed dim. With the batch dims alone as evidence, return the
     crossed result marked, for check_combined to flag if it meets a one-per-row tensor."""
+    if isinstance(node.ctx, ast.Store):
+        _check_write(interp, node, owner, key)  # x[:, idx] = v with one pick per row: every row gets every pick
+        return None
     if not isinstance(node.ctx, ast.Load):
-        return None  # x[:, idx] = v writes columns: another question
+        return None
     _check_one_row(interp, node, owner, key)
     if owner.crossed is not None and _first_column(key):
         _flag(interp, owner.crossed, "one value per row, as taking column 0 of the result (`[:, 0]`) says")
@@ -98,6 +102,22 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
         _flag(interp, report, origin)
         return None
     return TensorVal(rule.crossed_shape(reduced.shape, axis, index.shape), owner.dtype, crossed=report)
+
+
+def _check_write(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
+    """`out[:, idx] = 1` with idx [N] of picks into dim 1 of out [N, C]: a column list shared by every row."""
+    found = _one_index_after_full_slices(owner, key)
+    if found is None:
+        return
+    axis, index, reduced = found
+    if axis != 1 or len(index.shape.dims) != 1 or not rule.leads_with_batch(index.shape, reduced.shape, axis):
+        return
+    origin = rule.per_row_origin(index.domain, reduced.shape.dims[axis])
+    if origin is None:
+        return
+    segment = interp.source.segment
+    interp.flag(node, rule.check_write(segment(node), segment(node.value), reduced.shape, segment(index_node(node.slice)),
+                                       index.shape, origin), None)
 
 
 def _check_one_row(interp, node: ast.Subscript, owner: TensorVal, key) -> None:

@@ -7,7 +7,7 @@ from operator import is_not
 from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
-from . import advanced_index_sites, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
+from . import advanced_index_sites, advanced_indexing, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import cut_rows, first_iteration, left_padding, present_values, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -292,6 +292,8 @@ class StatementMixin:
             owner = self.env.get(name)
             index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
             advanced_index_sites.check(self, target, owner, key)  # GL008 x[float_key] = v, GL017
+            if isinstance(owner, TensorVal):
+                advanced_indexing.check(self, target, owner, key)  # GL017: out[:, picks] = v, one pick per row
             advanced_index_sites.check_written_shape(self, target, owner, key, result, getattr(self, "_last_value_node", None))
             if owner is None or isinstance(owner, TensorVal):  # not a dict or list written by key
                 cut_rows.check_write(self, target, getattr(self, "_last_value_node", None))  # out[idx] = f(x[idx[:k]])
