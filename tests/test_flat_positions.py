@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
 
 
 def findings(code: str):
@@ -83,3 +83,31 @@ def test_a_constant_stride_that_fits_stays_silent(torch):
     code = GRAPH_BATCH.replace("pairs[:, 0] * 4", "pairs[:, 0] * 3")
     assert findings(code) == []
     run(code)["EdgeScores"](8)(torch.randn(6, 3, 8), torch.eye(3).repeat(6, 1, 1))
+
+
+BEAM_REORDER = """
+import torch
+
+def reorder_states(states, beam_ids, batch_size, beam_size):
+    offsets = torch.arange(batch_size).unsqueeze(1) * beam_size
+    flat_ids = (beam_ids + offsets).view(-1)
+    return states.index_select(0, flat_ids)
+
+def beam_step(log_probs, states, beam_size):
+    batch_size, _, vocab_size = log_probs.shape
+    _, flat = log_probs.view(batch_size, -1).topk(beam_size, dim=-1)
+    return reorder_states(states, flat {OP} vocab_size, batch_size, beam_size)
+
+if __name__ == "__main__":
+    out = beam_step(torch.randn(2, 3, 11).log_softmax(-1), torch.randn(6, 5), 3)
+"""
+
+
+def test_a_true_division_stays_a_float_through_offsets_added_in_a_helper(torch):
+    code = BEAM_REORDER.format(OP="/")
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="Expected dtype int32 or int64 for index"):
+        exec(textwrap.dedent(code), {"__name__": "__main__"})
+    fixed = BEAM_REORDER.format(OP="//")
+    assert codes(fixed) == []
+    exec(textwrap.dedent(fixed), {"__name__": "__main__"})

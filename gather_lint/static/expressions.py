@@ -223,6 +223,7 @@ class ExpressionMixin:
                                   domain=Domain(right.dim, origin=f"`% {dim_text(right.dim)}` remainders"))
         result = repeated_indices.through_arith(left, right, symbol, result)
         result = left_padding.minus_one(left, right, symbol, result)  # GL024: counts - 1 of a left-padded batch
+        result = _still_made_float(left, right, symbol, result)  # GL008: (ids / k) + offsets is still that float
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
         result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
@@ -336,6 +337,23 @@ class ExpressionMixin:
         return ops.Repeated(element, length) if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, TensorVal) else None
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
+
+
+def _still_made_float(left, right, symbol, result):
+    """A float the code made (a true division) plus, minus or times integers is still that float."""
+    if symbol not in ("+", "-", "*") or not isinstance(result, TensorVal) \
+            or (result.domain is not None and result.domain.made_float):
+        return result
+    made = [v for v in (left, right) if isinstance(v, TensorVal) and _is_float(v) and v.domain is not None
+            and v.domain.made_float]
+    others = [v for v in (left, right) if isinstance(v, TensorVal) and v not in made]
+    if not made or any(_is_float(v) for v in others):
+        return result  # a float operand of its own (a weight, a score) makes the sum a float anyway
+    if not _is_float(result):
+        if result.dtype is not None:
+            return result
+        result = result.with_(dtype=made[0].dtype)  # a float plus a tensor of unknown dtype is a float
+    return _made_float(result, made[0].domain.made_float, made[0].domain.made_float_at)
 
 
 _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing the stack
