@@ -72,9 +72,10 @@ def _function_start(text: str, at: int) -> int:
 
 
 def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[TensorVal]:
-    """Flag `x[:, idx]` (reads only) when idx's leading dims are x's dims left of the indexed one and
-    its values are per-row picks into the indexed dim. With the batch dims alone as evidence, return the
-    crossed result marked, for check_combined to flag if it meets a one-per-row tensor."""
+    """Flag `x[:, idx]` when idx's leading dims are x's dims left of the indexed one and its values are
+    per-row picks into the indexed dim (read, or written: `out[:, labels] = 1`), and `x[0][idx]`. With the
+    batch dims alone as evidence, return the crossed read marked, for check_combined to flag if it meets a
+    one-per-row tensor."""
     if isinstance(node.ctx, ast.Store):
         _check_write(interp, node, owner, key)  # x[:, idx] = v with one pick per row: every row gets every pick
         return None

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from .tree_walk import int_literal
+
 # ops whose `dim` must be a valid axis of the result: stack and unsqueeze add that axis, cat keeps it
 _NEW_AXIS = frozenset({"stack", "unsqueeze"})
 _SAME_AXIS = frozenset({"cat", "concat", "concatenate"})
@@ -30,16 +32,8 @@ def least_rank(node: ast.expr) -> int:
 def _dim_argument(call: ast.Call, position: int) -> Optional[int]:
     for keyword in call.keywords:
         if keyword.arg in ("dim", "axis"):
-            return _int_literal(keyword.value)
+            return int_literal(keyword.value)
     if len(call.args) > position:
-        return _int_literal(call.args[position])
+        return int_literal(call.args[position])
     return None
 
-
-def _int_literal(node: ast.expr) -> Optional[int]:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _int_literal(node.operand)
-        return -inner if inner is not None else None
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    return None

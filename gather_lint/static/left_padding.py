@@ -17,6 +17,7 @@ from typing import Optional
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .config import DictVal
 from .text_scan import file_test
+from .tree_walk import called_name
 from .values import DimVal, SeqVal, TensorVal
 
 # `ids[i, -len(s):] = s`, `ids[i, width - n:] = s`; `[pad] * (width - len(s)) + s`
@@ -145,6 +146,8 @@ def _set_on_something(text: str, at: int) -> bool:
 def tokenized(interp, node: ast.Call, result):
     """`tokenizer(texts, padding=True, return_tensors="pt")` in a file whose tokenizers pad on the left: the
     encoding's `input_ids` and `attention_mask` are padded on the left."""
+    if not any(k.arg == "padding" for k in node.keywords):
+        return result  # most calls: asked of every call that is no site
     keywords = {k.arg: k.value for k in node.keywords}
     padding = keywords.get("padding")
     if "return_tensors" not in keywords or not isinstance(padding, ast.Constant) \
@@ -166,6 +169,6 @@ def check_pick(interp, node: ast.Subscript, key) -> None:
     if not isinstance(last, TensorVal) or last.left_padded is None:
         return
     rows = node.slice.elts[0]
-    if not (isinstance(rows, ast.Call) and getattr(rows.func, "attr", getattr(rows.func, "id", None)) == "arange"):
+    if called_name(rows) != "arange":
         return
     interp.flag(node, rule.left_padded_batch_count(interp.source.segment(node), last.left_padded), None)

@@ -85,6 +85,7 @@ def category_domain(name: str):
     return edge_list_domain(name) if "edge_ind" in name else None
 
 
+EDGE_LIST_ORIGIN = "node ids of the edge list `"  # how edge_list_domain's values begin
 # The graph libraries' name for a [2, num_edges] list of (source, target) node ids
 _EDGE_LIST_NAME = re.compile(r"(?:\w+_)?edge_ind(?:ex|ices|exes)")
 
@@ -93,7 +94,7 @@ def edge_list_domain(name: str):
     """`edge_index` holds the node ids at both ends of every edge: a node with several edges
     appears several times (its degree), in either row. Not a category: its size is the node count."""
     if _EDGE_LIST_NAME.fullmatch(name):
-        return Domain(None, origin=f"node ids of the edge list `{name}` (a node with several edges appears "
+        return Domain(None, origin=f"{EDGE_LIST_ORIGIN}{name}` (a node with several edges appears "
                                    f"once per edge)", repeats=True)
     return None
 

@@ -27,13 +27,12 @@ from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores
-from .names import is_group_ids
+from .names import EDGE_LIST_ORIGIN, is_group_ids
 from .repeated_indices import copied, literal_only, named_only, repeats
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .values import DimVal, Literal, TensorVal
 
-_EDGE_LIST = "node ids of the edge list `"  # names.edge_list_domain's origin
 _READERS = {"index_select": "index_copy", "gather": "scatter"}  # a read and the write it pairs with
 _ADDERS = {"index_copy": "index_add_", "scatter": "scatter_add_"}
 
@@ -179,7 +178,7 @@ class OverwriteWriteMixin:
         if not all(repeats(v) for v in found) or (all(named_only(v) for v in found) and not sequences
                                                   and not _pairs_of_one_sequence(components)):
             return None
-        if len(found) == 1 and found[0].domain.origin.startswith(_EDGE_LIST):
+        if len(found) == 1 and found[0].domain.origin.startswith(EDGE_LIST_ORIGIN):
             # `x[loop_index] = loop_attr`, node ids taken from an edge list: only the list's name says they
             # repeat, and one value per node (a self-loop's attribute) is what such writes set; scatter's check
             # covers messages per edge. A pair `adj[src, dst]` is kept: multi-edges must be summed there

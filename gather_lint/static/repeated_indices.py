@@ -21,6 +21,7 @@ from ..contract import Domain
 from .interp_helpers import _is_float
 from .tensor_ops import FLOAT_DTYPES
 from .values import DimVal, Literal, SeqVal, TensorVal
+from .written_rows import from_written
 
 _INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
 _TO_INT = ("long", "int", "to", "type", "short")
@@ -52,8 +53,7 @@ def after_mask(picked, key):
     longer shows a repeat (repeats made by an op, or named, are as likely in any part)."""
     if not (isinstance(picked, TensorVal) and isinstance(key, TensorVal) and key.dtype == "bool"
             and picked.domain is not None and picked.domain.repeats
-            and (literal_only(picked) or not picked.domain.origin
-                 or picked.domain.origin.startswith("values written at line"))):
+            and (literal_only(picked) or not picked.domain.origin or from_written(picked))):
         return picked
     return picked.with_(domain=replace(picked.domain, repeats=False, origin=""))
 
@@ -138,8 +138,7 @@ def through_arith(left, right, symbol: Optional[str], result):
     if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and all(
             isinstance(v, (TensorVal, DimVal)) for v in (left, right)):
         # the origin explains the repeats; 0/1 values of a mask no longer describe the sum or product's values
-        told = [v for v in tensors if not v.domain.binary] or tensors
-        return _marked(result, told[0].domain.origin if told[0].domain.binary is False else "values that can repeat")
+        return _marked(result, next((v.domain.origin for v in tensors if not v.domain.binary), "values that can repeat"))
     if symbol in ("//", "%") and isinstance(left, TensorVal) and isinstance(right, DimVal):
         k = right.dim if isinstance(right.dim, int) else None
         if repeats(left):

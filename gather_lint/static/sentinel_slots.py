@@ -124,7 +124,7 @@ def _appends(value: ast.AST, sentinel: int) -> bool:
 
 
 def _only(node: ast.AST, sentinel: int) -> bool:
-    """A one-entry tensor of the sentinel: `torch.tensor([-1])`, `x.newtree_walk.full_slice((1,), -1)`."""
+    """A one-entry tensor of the sentinel: `torch.tensor([-1])`, `x.new_full((1,), -1)`."""
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = tree_walk.called_name(node)

@@ -285,8 +285,8 @@ class StatementMixin:
             self.assign(target.value, None)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
-        elif isinstance(target, ast.Subscript) and tree_walk.env_key(target.value) is not None:
-            name = tree_walk.env_key(target.value)  # `x[...] = v`, and `self.x[...] = v` on an attribute
+        elif isinstance(target, ast.Subscript) and (name := tree_walk.env_key(target.value)) is not None:
+            # `x[...] = v`, and `self.x[...] = v` on an attribute
             self.expr(target.value)
             key = self.expr(target.slice)
             owner = self.env.get(name)

@@ -111,7 +111,7 @@ def row(owner, key, result):
     if written is None or _sizes(owner.shape) != _sizes(written.shape) or not isinstance(result, TensorVal) \
             or not isinstance(key, DimVal) or not isinstance(key.dim, int):
         return _forgotten(owner, result)
-    if _from_written(owner) and result.domain is not None and result.domain.origin == owner.domain.origin:
+    if from_written(owner) and result.domain is not None and result.domain.origin == owner.domain.origin:
         result = result.with_(domain=replace(result.domain, size=None, origin=""))  # the row's own, below
     k = key.dim
     if not -len(written.maxima) <= k < len(written.maxima):
@@ -164,11 +164,12 @@ def _sizes(shape) -> Optional[tuple]:
 
 def _forgotten(owner, result):
     """A part of a written tensor may not hold its largest value: the claim goes."""
-    if _from_written(owner) and isinstance(result, TensorVal) and result.domain is not None \
+    if from_written(owner) and isinstance(result, TensorVal) and result.domain is not None \
             and result.domain.origin == owner.domain.origin:
         return result.with_(domain=replace(result.domain, size=None, origin=""))
     return result
 
 
-def _from_written(t) -> bool:
+def from_written(t) -> bool:
+    """Values known from a written tensor's entries (of_literal, row, column)."""
     return isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_ORIGIN)
