@@ -629,6 +629,27 @@ def test_a_max_of_relu_weights_onto_zeros_is_the_max(torch):
     assert codes(code.replace("F.relu(hidden.sum(-1))", "F.relu(hidden.sum(-1)).view(-1)")) == []  # a view keeps it
 
 
+def test_a_max_of_a_cast_mask_onto_zeros_is_the_max(torch):
+    # a multi-hot target: masked label slots send 0 (the cast mask) to class 0, real ones send 1; a max keeps 1
+    code = """
+    import torch
+    def multi_hot(labels, num_classes, pad_id=-1):
+        valid = (labels != pad_id).long()
+        target = torch.zeros(labels.shape[0], num_classes)
+        target.scatter_reduce_(1, labels * valid, valid.float(), reduce="amax")
+        return target
+    def run():
+        return multi_hot(torch.tensor([[0, -1, -1], [0, 3, -1], [2, -1, -1]]), 5)
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    labels = [[0, -1, -1], [0, 3, -1], [2, -1, -1]]
+    expected = [[1.0 if c in row else 0.0 for c in range(5)] for row in labels]
+    assert namespace["run"]().tolist() == expected  # 0s and 1s are >= 0: the buffer's 0 changes nothing
+    assert codes(code.replace("valid.float(), reduce", "valid.float() - 0.5, reduce")) == ["GL014"]  # signed: reported
+
+
 def test_an_unknown_tensor_over_a_zero_dim_one_keeps_the_unknown_shape(torch):
     # mmpretrain's BLIP-2 retriever: `sim_t2i = sim_t2i / self.temp` with a 0-d learnt temperature
     code = """

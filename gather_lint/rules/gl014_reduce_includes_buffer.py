@@ -71,7 +71,8 @@ def check(site: Site) -> Optional[Violation]:
 
 
 def _never_negative(payload) -> bool:
-    return payload is not None and (payload.non_negative or _positions(payload))
+    domain = payload.domain if payload is not None else None
+    return payload is not None and (payload.non_negative or _positions(payload) or (domain is not None and domain.binary))
 
 
 def _positions(payload) -> bool:
