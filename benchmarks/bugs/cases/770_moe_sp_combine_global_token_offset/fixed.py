@@ -1,0 +1,71 @@
+import torch
+
+
+def route(x_local, router_weight, top_k):
+    tokens = x_local.reshape(-1, x_local.shape[-1])
+    scores = torch.softmax(tokens @ router_weight, dim=-1)
+    top_scores, experts = scores.topk(top_k, dim=-1)
+    token_indices = torch.arange(tokens.shape[0]).repeat_interleave(top_k)
+    return tokens, top_scores.reshape(-1), experts.reshape(-1), token_indices
+
+
+def run_experts(tokens, experts, token_indices, expert_weights):
+    routed_input = tokens[token_indices]
+    return torch.bmm(routed_input.unsqueeze(1), expert_weights[experts]).squeeze(1)
+
+
+def combine(out_global, routed_output, scores, token_indices, x_local, sp_rank):
+    weighted = routed_output * scores.unsqueeze(-1)
+    local_len = x_local.shape[1]
+    global_len = out_global.shape[0] // x_local.shape[0]
+    batch_idx = token_indices // local_len
+    local_pos = token_indices % local_len
+    global_indices = batch_idx * global_len + sp_rank * local_len + local_pos
+    index = global_indices.unsqueeze(-1).expand_as(weighted)
+    out_global.scatter_add_(0, index, weighted)
+
+
+def moe_forward_sequence_parallel(x, params, cfg):
+    batch, seq_len, dim = x.shape
+    local_len = seq_len // cfg["sp_size"]
+    out = torch.zeros(batch * seq_len, dim)
+    for sp_rank in range(cfg["sp_size"]):
+        x_local = x[:, sp_rank * local_len:(sp_rank + 1) * local_len]
+        tokens, scores, experts, token_indices = route(x_local, params["router"], cfg["top_k"])
+        routed = run_experts(tokens, experts, token_indices, params["experts"])
+        combine(out, routed, scores, token_indices, x_local, sp_rank)
+    return out.view(batch, seq_len, dim)
+
+
+def build(cfg, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    params = {
+        "router": torch.randn(cfg["dim"], cfg["num_experts"], generator=g),
+        "experts": torch.randn(cfg["num_experts"], cfg["dim"], cfg["dim"], generator=g) * 0.1,
+    }
+    x = torch.randn(cfg["batch"], cfg["seq_len"], cfg["dim"], generator=g)
+    return x, params
+
+
+def reference(x, params, cfg):
+    out = []
+    for b in range(cfg["batch"]):
+        row = []
+        for t in range(cfg["seq_len"]):
+            tok = x[b, t]
+            scores = torch.softmax(tok @ params["router"], dim=-1)
+            top_scores, experts = scores.topk(cfg["top_k"])
+            acc = torch.zeros(cfg["dim"])
+            for s, e in zip(top_scores.tolist(), experts.tolist()):
+                acc = acc + s * (tok @ params["experts"][e])
+            row.append(acc)
+        out.append(torch.stack(row))
+    return torch.stack(out)
+
+
+if __name__ == "__main__":
+    cfg = {"batch": 2, "seq_len": 8, "dim": 4, "num_experts": 4, "top_k": 2, "sp_size": 2}
+    x, params = build(cfg)
+    y_sp = moe_forward_sequence_parallel(x, params, cfg)
+    assert torch.allclose(y_sp, reference(x, params, cfg), atol=1e-5)
+    print("ok")
