@@ -51,6 +51,8 @@ class TensorInfo:
     shift: Optional[tuple] = None  # (axis, "drop_last" | "drop_first") left by x[:, :-1] / x[:, 1:] (static only)
     filled: Optional[str] = None  # "zeros" / "empty" / "ones" / "full" when just created so (static only)
     non_negative: bool = False  # values >= 0, as relu/softmax/exp/abs make them (static only)
+    order: Optional[tuple] = None  # (token, axis): entries in a permutation's order (static only, GL027)
+    permutation: Optional[tuple] = None  # (token, axis): the values are a sort's permutation (static only)
     role_named: bool = False  # text is a role name ("input", "self": runtime), not code a fix can read (last:
     # the fields before it are also given by position)
 
@@ -105,6 +107,13 @@ def gather_axis(site: Site) -> Optional[int]:
     if site.dim is None or shape is None or shape.variadic:
         return None
     return normalize_dim(site.dim, len(shape.dims))
+
+
+def mark_axis(shape: Optional[Shape], dim: Optional[int]) -> Optional[int]:
+    """The axis a layout mark names (GL027): normalised when the rank is known, else the dim as written."""
+    if dim is None or shape is None or shape.variadic:
+        return dim
+    return normalize_dim(dim, len(shape.dims))
 
 
 def is_empty(shape: Optional[Shape]) -> bool:

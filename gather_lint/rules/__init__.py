@@ -28,6 +28,7 @@ _MODULES = (
     "gl024_last_position_of_padded_batch",
     "gl025_table_overwritten_by_lookup",
     "gl026_interpolation_weights_vanish",
+    "gl027_permutation_applied_twice",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

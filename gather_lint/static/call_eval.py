@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import left_padding
+from . import left_padding, permutation_order
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -56,6 +56,8 @@ class CallMixin:
                     if op.name == "gather":
                         left_padding.check_gather(self, node, values.get("index"), site.dim)  # GL024
                     result = result_of(site, values)
+                    result = permutation_order.gathered(site, values.get("input"), values.get(op.index_param),
+                                                        result)  # GL027: x.gather(1, perm) is in perm's order
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
         return left_padding.tokenized(self, node, self._call(node))  # GL024: a tokenizer padding on the left
 
@@ -147,6 +149,7 @@ class CallMixin:
                 result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
                 result = _value_ranges_after(func.attr, owner, result, node, args, kwargs, self.source.segment(func.value))
                 result = left_padding.after_method(func.attr, owner, result, args, kwargs)  # GL024: a left-padded batch's counts
+                result = permutation_order.after_method(func.attr, owner, result, node, args, kwargs)  # GL027
                 result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
                 result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
@@ -516,6 +519,7 @@ class CallMixin:
                 result = _value_ranges_after(func, args[0], result, node, args[1:], kwargs,
                                              self.source.segment(node.args[0]))
                 result = left_padding.after_method(func, args[0], result, args[1:], kwargs)
+                result = permutation_order.after_method(func, args[0], result, node, args[1:], kwargs)
                 result = head_columns.reduced(func, args[0], kwargs, result, node)
                 result = head_columns.top_one(func, args[0], args[1:], kwargs, result, node)
                 if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):

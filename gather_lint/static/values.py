@@ -25,6 +25,8 @@ class TensorVal:
     columns: Optional[object] = None  # coordinates from nonzero(): a flat_positions.Coordinates (GL011)
     non_negative: bool = False  # values >= 0 (relu, softmax, exp, abs): a max onto zeros is the max (GL014)
     left_padded: Optional[int] = None  # a left-padded batch, its mask, counts, counts - 1: the padding's line (GL024)
+    order: Optional[tuple] = None  # (token, axis): entries sit in a permutation's order along axis (GL027)
+    permutation: Optional[tuple] = None  # (token, axis): the values are that permutation, sort's indices (GL027)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)

@@ -1,0 +1,91 @@
+"""GL027's facts: a permutation, and the order a tensor's entries sit in along one axis.
+
+``values, perm = x.sort(dim)`` (or ``perm = x.argsort(dim)``) makes a permutation along ``dim``, and
+``values`` sits in its order: entry i of a row is entry ``perm[i]`` of ``x``'s row. ``x.gather(dim, perm)``
+and ``x.index_select(dim, perm)`` of a tensor in the original order put it in the permutation's order too.
+Ops that keep the layout (casts, clones, masked fills, softmax, cumsum, arithmetic with an unordered
+operand) keep the mark. Indexing a tensor that is already in ``perm``'s order with ``perm`` again applies the
+permutation twice (``x[perm[perm]]``), not its inverse: GL027 reads the two facts at the call.
+
+Each mark is ``(token, axis)``: the token is the sort's position in the file, so two permutations never
+pass for one; the axis is normalised when the rank is known, else the dim as written.
+"""
+import ast
+from typing import Optional
+
+from ..contract import Site, mark_axis
+from . import tensor_ops as ops
+from .values import SeqVal, TensorVal
+
+_MAKERS = ("sort", "argsort")
+# ops whose result keeps the receiver's layout (entry i stays at i along every axis)
+_KEEP_LAYOUT = {
+    "float", "double", "half", "bfloat16", "long", "int", "to", "type", "type_as", "clone", "detach", "contiguous",
+    "masked_fill", "masked_fill_", "clamp", "clamp_", "clip", "softmax", "log_softmax", "cumsum", "cumprod", "exp",
+    "log", "sigmoid", "neg", "abs", "div", "mul", "add", "sub", "div_", "mul_", "add_", "sub_", "nan_to_num",
+}
+_KEEP_PERMUTATION = {"long", "int", "to", "type", "clone", "detach", "contiguous", "cpu", "cuda"}
+_PERMUTED_BY = ("gather", "take_along_dim", "index_select")
+
+
+def _made(name: str, owner: TensorVal, result, node: ast.Call, args: list, kwargs: dict):
+    given = kwargs["dim"] if "dim" in kwargs else args[0] if args else None
+    axis = mark_axis(owner.shape, -1 if given is None else ops.as_int(given))
+    if axis is None:
+        return result
+    mark = ((node.lineno, node.col_offset), axis)
+    if name == "argsort" and isinstance(result, TensorVal):
+        return result.with_(permutation=mark)
+    if name == "sort" and isinstance(result, SeqVal) and len(result.items) == 2 \
+            and all(isinstance(item, TensorVal) for item in result.items):
+        values, indices = result.items
+        return SeqVal((values.with_(order=mark), indices.with_(permutation=mark)), result.names)
+    return result
+
+
+def after_method(name: str, owner: TensorVal, result, node: ast.Call, args: list, kwargs: dict):
+    """The result of ``owner.<name>(*args)`` (or ``torch.<name>(owner, *args)``), with its marks."""
+    if name in _MAKERS:
+        return _made(name, owner, result, node, args, kwargs)
+    if not isinstance(result, TensorVal):
+        return result
+    if owner.order is not None and result.order is None and name in _KEEP_LAYOUT and _same_rank(owner, result):
+        result = result.with_(order=owner.order)
+    if owner.permutation is not None and result.permutation is None and name in _KEEP_PERMUTATION \
+            and _same_rank(owner, result):
+        result = result.with_(permutation=owner.permutation)
+    return result
+
+
+def through_arith(left, right, result):
+    """``sorted_logits / temperature``: the ordered operand's layout, when the other one has none."""
+    if not isinstance(result, TensorVal) or result.order is not None:
+        return result
+    ordered = [v for v in (left, right) if isinstance(v, TensorVal) and v.order is not None]
+    others = [v for v in (left, right) if isinstance(v, TensorVal) and v.order is None]
+    if len(ordered) == 1 and _same_rank(ordered[0], result) and all(
+            v.shape is None or ordered[0].shape is None or len(v.shape.dims) <= len(ordered[0].shape.dims)
+            for v in others):
+        return result.with_(order=ordered[0].order)
+    return result
+
+
+def gathered(site: Site, inp, index, result):
+    """``x.gather(dim, perm)`` / ``x.index_select(dim, perm)`` of an unordered x: x in perm's order."""
+    op_name, axis = site.op.name, mark_axis(site.input.shape, site.dim)
+    if op_name not in _PERMUTED_BY or not isinstance(result, TensorVal) or not isinstance(index, TensorVal) \
+            or index.permutation is None or not isinstance(inp, TensorVal) or inp.order is not None or axis is None:
+        return result
+    token, perm_axis = index.permutation
+    if op_name == "index_select" and perm_axis == 0 and index.shape is not None and len(index.shape.dims) == 1:
+        return result.with_(order=(token, axis))
+    if op_name != "index_select" and perm_axis == axis:
+        return result.with_(order=(token, axis))
+    return result
+
+
+def _same_rank(a: TensorVal, b: TensorVal) -> bool:
+    """Unknown on either side counts as the same: the ops listed keep the rank whatever the shapes."""
+    if a.shape is None or b.shape is None:
+        return True
+    return len(a.shape.dims) == len(b.shape.dims) and a.shape.variadic == b.shape.variadic
