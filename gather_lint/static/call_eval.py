@@ -16,7 +16,7 @@ from . import advanced_index_sites, attribute_stores, data_loaders, python_stdli
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
 from ..rules import check
-from ..dims import Shape, normalize_dim, value
+from ..dims import Shape, Sym, normalize_dim, value
 from .calls import value_facts
 from .interp_helpers import _carry, _einops_groups, _is_float, _literal_shape, _made_float, _negative, _size_args, _with_sentinel, \
     padding_of_literal
@@ -241,7 +241,10 @@ class CallMixin:
             if _negative(args[1]) is not None:
                 return _with_sentinel(result, _negative(args[1]), node.lineno)
             if ops.as_int(args[1]) is not None:
-                return value_ranges.masked(_with_sentinel(result, None, None))
+                return value_ranges.written(value_ranges.masked(_with_sentinel(result, None, None)), ops.as_int(args[1]),
+                                            node.lineno)
+            if isinstance(args[1], DimVal) and isinstance(args[1].dim, Sym):  # masked_fill(void, num_classes)
+                return value_ranges.written(_with_sentinel(result, None, None), args[1].dim, node.lineno)
             # x.masked_fill(x == -1, n): whatever n is, every padded entry is replaced
             return _with_sentinel(result, None, None) if self._replaces_sentinel(node, result) else result
         if method in ("long", "int", "short", "to", "type") and owner.dtype == "bool":
@@ -649,8 +652,11 @@ def _where(args, line: int, nodes=()):
         other = args[2] if args[1] is kept else args[1]
         if ops.as_int(other) is not None:
             result = present_values.forgotten(result.with_(dtype=kept.dtype, domain=kept.domain))  # some replaced
-            result = result if _negative(other) is not None else value_ranges.masked(result)
+            if _negative(other) is None:  # where(void, num_classes, labels): the value is among them now
+                return value_ranges.written(value_ranges.masked(result), ops.as_int(other), line)
             return _with_sentinel(result, _negative(other), line)
+        if isinstance(other, DimVal) and isinstance(other.dim, Sym):
+            return value_ranges.written(result.with_(dtype=kept.dtype, domain=kept.domain), other.dim, line)
     # where(pad, full_like(ids, -1), ids): a tensor made of padding puts it in; a tensor that merely may
     # hold padding (where(valid, labels, zeros)) is the usual way of taking it out
     fills = [a for a, n in zip(args[1:], nodes[1:]) if isinstance(a, TensorVal) and a.domain is not None

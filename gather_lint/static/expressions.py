@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
-from . import binding_kinds, left_padding, permutation_order, written_text
+from . import binding_kinds, left_padding, permutation_order, value_ranges, written_text
 from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
@@ -224,6 +224,7 @@ class ExpressionMixin:
         result = repeated_indices.through_arith(left, right, symbol, result)
         result = left_padding.minus_one(left, right, symbol, result)  # GL024: counts - 1 of a left-padded batch
         result = permutation_order.through_arith(left, right, result)  # GL027: sorted_logits / temperature
+        result = value_ranges.through_arith(left, right, symbol, result, node.lineno)  # GL011: mask * 255, signs
         result = _still_made_float(left, right, symbol, result)  # GL008: (ids / k) + offsets is still that float
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad

@@ -435,6 +435,16 @@ def _origin(what: str, axis, text: str) -> str:
     return f"positions from {what}() over dim {axis} of `{text}`"
 
 
+_RECTIFIERS = ("relu", "relu_")
+
+
+def _rectified(domain):
+    """relu keeps every value >= 0 as it is: the values' range stays; a negative padding value becomes 0."""
+    if domain is None or domain.made_float is not None or domain.size is None:
+        return None
+    return replace(domain, sentinel=None, sentinel_line=None)
+
+
 def argsort(t, args, kwargs, origin_text):
     s = fixed_shape(t)
     dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
@@ -757,7 +767,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
             dtype = "float32"  # torch.exp(ids): integers and bools give the default float dtype
         elif name == "square" and dtype == "bool":
             dtype = "int64"
-        return TensorVal(t.shape, dtype, non_negative=name in NON_NEGATIVE)
+        return TensorVal(t.shape, dtype, _rectified(t.domain) if name in _RECTIFIERS else None,
+                         non_negative=name in NON_NEGATIVE)
     if name in _REDUCE:
         return reduce(t, args, kwargs, name=name)
     if name in _COMPARISONS and len(args) == 1 and not kwargs:

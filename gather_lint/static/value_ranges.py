@@ -65,9 +65,14 @@ def clamped(result, upper, line: Optional[int] = None) -> Optional[TensorVal]:
     return result
 
 
-def written(owner: TensorVal, constant: int, line: int) -> TensorVal:
-    """`x[...] = c` with c > 0 into an integer tensor: its values now reach c."""
-    if owner.dtype is None or owner.dtype in ("bool", "float16", "bfloat16", "float32", "float64") or constant <= 0:
+def written(owner: TensorVal, constant, line: int) -> TensorVal:
+    """`x[...] = c`, `x.masked_fill(m, c)`, `torch.where(m, c, x)` with c > 0 (an int, or a named size such
+    as `num_classes`) into an integer tensor: its values now reach c."""
+    if owner.dtype is None or owner.dtype in ("bool", "float16", "bfloat16", "float32", "float64"):
+        return owner
+    if not isinstance(constant, int):
+        return _written_size(owner, constant, line)
+    if constant <= 0:
         return owner
     old = owner.domain
     size = constant + 1
@@ -81,6 +86,57 @@ def written(owner: TensorVal, constant: int, line: int) -> TensorVal:
     origin = f"{_WRITTEN}{constant} (written at line {line})"
     base = old or Domain()
     return owner.with_(domain=replace(base, size=size, origin=origin, category=False))
+
+
+def through_arith(left, right, symbol: str, result, line: int):
+    """Signs and written values through arithmetic: a 0/1 mask times a positive constant holds 0 and it
+    (`mask.long() * 255`); `1 - mask` is a 0/1 mask; sums and products of values >= 0 are >= 0; and a value
+    >= 0 added to values that reach c reaches c or more (`(1 - void) * labels + void * num_classes`)."""
+    if not isinstance(result, TensorVal):
+        return result
+    if symbol == "*":
+        for mask, other in ((left, right), (right, left)):
+            if _binary(mask) and isinstance(other, DimVal) and other.dim is not None and (value(other.dim) or 0) > 1:
+                return written(result.with_(domain=None), other.dim if value(other.dim) is None else value(other.dim), line)
+    if symbol == "-" and isinstance(left, DimVal) and value(left.dim) == 1 and _binary(right):
+        return result.with_(domain=replace(right.domain, origin=f"1 minus {right.domain.origin}"))
+    if symbol not in ("*", "+") or not (never_negative(left) and never_negative(right)):
+        return result
+    result = result.with_(non_negative=True)
+    for reach, other in ((left, right), (right, left)):
+        if symbol == "+" and isinstance(reach, TensorVal) and reach.domain is not None and reach.domain.size is not None \
+                and reach.domain.origin.startswith(_WRITTEN) and isinstance(other, TensorVal):
+            reached = reach.domain.origin[len(_WRITTEN):]  # "19 (written at line 14)"
+            return result.with_(domain=replace(reach.domain, origin=f"values that reach {reached} or more"))
+    return result
+
+
+def _binary(v) -> bool:
+    return isinstance(v, TensorVal) and v.domain is not None and v.domain.binary
+
+
+def never_negative(v) -> bool:
+    """Values known to be >= 0: a 0/1 mask, positions or ids of a range with no padding put in, relu and
+    the like, or an int constant >= 0."""
+    if isinstance(v, DimVal):
+        return value(v.dim) is not None and value(v.dim) >= 0
+    if not isinstance(v, TensorVal):
+        return False
+    domain = v.domain
+    return v.non_negative or domain is not None and domain.made_float is None and domain.sentinel is None and (
+        domain.binary or domain.size is not None)
+
+
+def _written_size(owner: TensorVal, size, line: int) -> TensorVal:
+    """A named size written in (`labels[void] = num_classes`): the values reach it when nothing else is
+    known of their range, or when they were within that same size before."""
+    if not isinstance(size, Sym) or (value(size) is not None and value(size) <= 0):
+        return owner
+    old = owner.domain
+    if old is not None and old.size is not None and old.size != size:
+        return owner
+    origin = f"{_WRITTEN}{dim_text(size)} (written at line {line})"
+    return owner.with_(domain=replace(old or Domain(), size=one_more(size), origin=origin, category=False))
 
 
 _WRITTEN = "values that include "
