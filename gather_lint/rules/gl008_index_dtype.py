@@ -154,7 +154,7 @@ def check_subscript_key(subscript: str, key: str, dtype: str, domain, made: str 
 
 
 def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: Optional[str] = None,
-                     positions: Optional[str] = None) -> Violation:
+                     positions: Optional[str] = None, sizes_known: bool = True) -> Violation:
     """`x[key]` with an int8/int16 key of one dim or more (raises), or a uint8 key (a mask): of rank 0
     (silently all of x or nothing) or of a size that differs from the dims it covers (`mismatch`, raises)."""
     fix = "convert it with `.long()`"
@@ -166,9 +166,10 @@ def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: 
                          f"boolean mask, not as positions; {mismatch}, so torch raises IndexError (the shape of the mask "
                          f"does not match); {fix}", fix_suffix=".long()")
     if positions is not None:
+        outcome = "and nothing raises" if sizes_known else "silently (torch raises only where its size differs from the dim's)"
         return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a uint8 tensor holding {positions}, but "
                          f"torch reads a uint8 key as a boolean mask, not as positions: the result keeps the entries "
-                         f"where `{key}` is non-zero, in their own order, and nothing raises; {fix}", fix_suffix=".long()")
+                         f"where `{key}` is non-zero, in their own order, {outcome}; {fix}", fix_suffix=".long()")
     return Violation(CODE, SEVERITY, f"`{subscript}` indexes with `{key}`, a 0-d uint8 tensor, which torch reads as a "
                      f"boolean mask, not as a position: the result is all of the tensor under a new dim of size 1 "
                      f"(or of size 0 where `{key}` is 0), not the entry at `{key}`, and nothing raises; {fix}",

@@ -129,6 +129,10 @@ def _flags_as_positions(owner, item: TensorVal, before) -> bool:
 def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, before):
     """GL008 for an int8/int16/uint8 key element (see check_narrow_key); None unless definite."""
     shape = item.shape
+    if (shape is None or shape.variadic) and item.dtype == "uint8" and _positions(item.domain):
+        # positions (a permutation, top-k, argsort) held as uint8 are a mask to torch whatever the shapes
+        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", None, positions=item.domain.origin,
+                                            sizes_known=False)
     if shape is None or shape.variadic:
         return None
     rank = len(shape.dims)
@@ -136,20 +140,28 @@ def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, b
         return index_dtype.check_narrow_key(segment(node), segment(element), item.dtype, rank) if rank else None
     if rank == 0:
         return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", 0)
+    positions = _positions(item.domain)
     # a mask covers the dims from its position: known only after plain slices and integers
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic \
             or not all(isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and isinstance(e.value, int)) for e in before):
-        return None
+        # positions (a permutation, top-k, argsort) held as uint8 are a mask to torch whatever the shapes
+        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, positions=item.domain.origin,
+                                            sizes_known=False) if positions else None
     covered = owner.shape.dims[len(before):len(before) + rank]
     for axis, (mine, theirs) in enumerate(zip(shape.dims, covered)):
         if must_differ(mine, theirs):
             mismatch = f"its dim {axis} has size {dim_text(mine)} where the tensor's dim {len(before) + axis} has {dim_text(theirs)}"
             return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, mismatch)
-    domain = item.domain
-    if domain is not None and domain.size is not None and domain.origin and not domain.category:
+    if positions:
         # of the dims' own size, but its values are positions (a permutation, top-k, argsort): meant as indices
-        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, positions=domain.origin)
+        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, positions=item.domain.origin)
     return None
+
+
+def _positions(domain) -> bool:
+    """Values made as positions of a dim (randperm, argsort, top-k): no mask, no ids, no padding."""
+    return domain is not None and domain.size is not None and bool(domain.origin) and not domain.category \
+        and not domain.binary and domain.sentinel is None and domain.made_float is None
 
 
 @file_test

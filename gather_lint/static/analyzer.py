@@ -467,7 +467,8 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     records = [c if "NamedTuple" in chunk[:chunk.find(":")] else set() for c, (_, chunk) in zip(classes, chunks)]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
         names = set().union(*(f for f, kept in zip(functions, keep) if kept))
-        called = set().union(*(c for c, kept in zip(plain_calls, keep) if kept))
+        # a local rule's block reads its helpers' results too (`order = make_table()[i]`; `x[order]`)
+        called = set().union(*(c for c, kept, lone in zip(plain_calls, keep, local) if kept or lone))
         built = set().union(*(c for c, s in zip(plain_calls, scripted) if s))
         builds = set().union(names, *(c for c, kept in zip(classes, keep) if kept)) if any(scripted) else set()
         analysed = [own or not (calls.isdisjoint(builds if driver else names))
@@ -550,7 +551,10 @@ def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
     """local_site(chunk, uses_torch, fills): whether a part of `text` holds a site of the local rules (they
     need no callers or callees): only in parts that use torch, but the syntax-only checks' and F.one_hot's.
     A part runs only the tests the whole text passed (most files pass one or two of them)."""
-    anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None),), text)
+    # a narrow dtype spelled anywhere in the file: every part keyed by a name, as the uint8 table may be made
+    # in one class and indexed in another that names no torch
+    anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None),
+                                             (advanced_index_sites.keyed_by_name, advanced_index_sites.narrow_keys)), text)
     triggers = tuple(test for test in _narrowed(_LOCAL_PATTERNS, text) if test not in anywhere)  # each run once
     subscripts = script_drivers.is_script(text) and _subscript_site(text)  # scripts only (see _float_keys_in_script)
 

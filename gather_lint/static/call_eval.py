@@ -16,7 +16,7 @@ from . import advanced_index_sites, attribute_stores, data_loaders, python_stdli
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
 from ..rules import check
-from ..dims import Shape, Sym, normalize_dim, value
+from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from .calls import value_facts
 from .interp_helpers import _carry, _einops_groups, _is_float, _literal_shape, _made_float, _negative, _size_args, _with_sentinel, \
     padding_of_literal
@@ -758,7 +758,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func == "randperm":
         n = args[0] if args else None
         shape = Shape((n.dim,)) if isinstance(n, DimVal) else None
-        return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), origin="constructor")
+        positions = Domain(n.dim, origin=f"randperm({dim_text(n.dim)}) positions") if isinstance(n, DimVal) and n.dim is not None else None
+        return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), positions, origin="constructor")
     if func in ("linspace", "logspace"):  # (start, end, steps): steps floats
         steps = args[2] if len(args) > 2 else kwargs.get("steps")
         # always 1-d, of `steps` entries even when that count is unknown

@@ -1,14 +1,20 @@
-"""`NUM_CLASSES = 10` at module level: an ALL-CAPS name bound once to an integer literal is a
-constant every function of the module reads (`torch.zeros(n, NUM_CLASSES)`)."""
+"""`NUM_CLASSES = 10` at module level: an ALL-CAPS name bound once to an integer literal, or to integer
+arithmetic of such names (`NUM_TILES = GRID * GRID`), is a constant every function of the module reads
+(`torch.zeros(n, NUM_CLASSES)`)."""
 from __future__ import annotations
 
+import ast
+import operator
 import re
-from typing import Dict
+from typing import Dict, Optional
 
 from ..dims import Sym
 from .values import DimVal
 
-_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::\s*int\s*)?=\s*(\d+)\s*(?:#.*)?$", re.MULTILINE)
+_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::\s*int\s*)?=\s*(\d+|[A-Z0-9_ +*/()-]*[A-Z][A-Z0-9_ +*/()-]*?)\s*(?:#.*)?$",
+                       re.MULTILINE)
+_INT_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+            ast.Pow: operator.pow}
 
 
 _CAPITAL_LINE = re.compile(r"\n(?=[A-Z])")  # led by a literal: the engine jumps from line to line
@@ -33,7 +39,31 @@ def constants(text: str) -> Dict[str, DimVal]:
             found.pop(name, None)  # bound twice: not a constant
             continue
         seen.add(name)
-        found[name] = DimVal(Sym(name, expr=name, size=int(match.group(2))))
+        size = int(match.group(2)) if match.group(2).isdigit() else _evaluated(match.group(2), found)
+        if size is not None:
+            found[name] = DimVal(Sym(name, expr=name, size=size))
     # rebound anywhere else (`global NUM_CLASSES`, `NUM_CLASSES += 1`): not a constant either
     return {k: v for k, v in found.items() if text.count(f"{k} =") + text.count(f"{k}=") <= 1 and f"global {k}" not in text
             and f"{k} +=" not in text}
+
+
+def _evaluated(text: str, known: Dict[str, DimVal]) -> Optional[int]:
+    """`GRID * GRID`, `2 ** DEPTH`: integer arithmetic of constants bound above it; None for anything else."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+
+    def value(node) -> Optional[int]:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name) and node.id in known:
+            return known[node.id].dim.size
+        if isinstance(node, ast.BinOp) and type(node.op) in _INT_OPS:
+            left, right = value(node.left), value(node.right)
+            if left is None or right is None or (isinstance(node.op, ast.FloorDiv) and right == 0) \
+                    or (isinstance(node.op, ast.Pow) and not 0 <= right <= 64):
+                return None
+            return _INT_OPS[type(node.op)](left, right)
+        return None
+    return value(tree)
