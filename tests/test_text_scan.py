@@ -140,19 +140,21 @@ def _project_sources():
 
 def test_narrowed_local_tests_answer_as_every_test_does_on_every_block_and_function():
     """The local tests a file's text failed are not run on its blocks: the answers must not change."""
-    from gather_lint.static import own_max_sizes
+    from gather_lint.static import advanced_index_sites, own_max_sizes
     from gather_lint.static.file_blocks import FileBlocks
     checked = 0
     for text in _project_sources():
         local_site = analyzer._local_test(text)
         script = script_drivers.is_script(text)  # a `__main__` driver, or one at module level
+        narrow_file = advanced_index_sites.narrow_keys(text)
         blocks = FileBlocks(text, "<case>")
         parts = [blocks.chunk(i) for i in range(len(blocks))]
         parts += [m.group(0) for m in re.finditer(r"(?m)^[ \t]*def .*(?:\n(?:[ \t].*|))*", text)]
         for part in parts:
             for uses_torch in (True, False):
                 every = (uses_torch and (analyzer.local_trigger(part) or (script and analyzer._subscript_site(part)))) \
-                    or analyzer._read_by_syntax(part) or own_max_sizes.spelled_in(part)
+                    or analyzer._read_by_syntax(part) or own_max_sizes.spelled_in(part) \
+                    or (narrow_file and advanced_index_sites.keyed_by_name(part))  # a uint8 table made elsewhere
                 assert local_site(part, uses_torch, False) == every, part[:80]
                 checked += every
     assert checked > 50  # the sources do hold local sites
