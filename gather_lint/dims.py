@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Tuple, Union
 
+from . import linear_sizes
+
 
 @dataclass(frozen=True)
 class Sym:
@@ -98,9 +100,11 @@ def must_be_multiple(big: Dim, small: Dim) -> bool:
 
 
 def must_exceed(a: Dim, b: Dim) -> bool:
-    """a > b for certain."""
+    """a > b for certain: by value, or by names that differ by a positive constant (`h*w + 1` > `h*w`)."""
     va, vb = value(a), value(b)
-    return va is not None and vb is not None and va > vb
+    if va is not None and vb is not None:
+        return va > vb
+    return isinstance(a, (int, Sym)) and isinstance(b, Sym) and linear_sizes.exceeds(str(a), str(b))
 
 
 def is_named(d: Dim) -> bool:

@@ -224,7 +224,7 @@ class ExpressionMixin:
         result = repeated_indices.through_arith(left, right, symbol, result)
         result = left_padding.minus_one(left, right, symbol, result)  # GL024: counts - 1 of a left-padded batch
         result = permutation_order.through_arith(left, right, result)  # GL027: sorted_logits / temperature
-        result = value_ranges.through_arith(left, right, symbol, result, node.lineno)  # GL011: mask * 255, signs
+        result = value_ranges.through_arith(left, right, symbol, result, node.lineno, self.source.segment(node))  # GL011
         result = _still_made_float(left, right, symbol, result)  # GL008: (ids / k) + offsets is still that float
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Optional
 
 from ..contract import Domain
+from .. import linear_sizes
 from ..dims import Sym, dim_text, normalize_dim, value
 from .values import DimVal, Literal, TensorVal
 
@@ -88,7 +89,7 @@ def written(owner: TensorVal, constant, line: int) -> TensorVal:
     return owner.with_(domain=replace(base, size=size, origin=origin, category=False))
 
 
-def through_arith(left, right, symbol: str, result, line: int):
+def through_arith(left, right, symbol: str, result, line: int, text: str = ""):
     """Signs and written values through arithmetic: a 0/1 mask times a positive constant holds 0 and it
     (`mask.long() * 255`); `1 - mask` is a 0/1 mask; sums and products of values >= 0 are >= 0; and a value
     >= 0 added to values that reach c reaches c or more (`(1 - void) * labels + void * num_classes`)."""
@@ -100,6 +101,7 @@ def through_arith(left, right, symbol: str, result, line: int):
                 return written(result.with_(domain=None), other.dim if value(other.dim) is None else value(other.dim), line)
     if symbol == "-" and isinstance(left, DimVal) and value(left.dim) == 1 and _binary(right):
         return result.with_(domain=replace(right.domain, origin=f"1 minus {right.domain.origin}"))
+    result = _combined_range(left, right, symbol, result, text)
     if symbol not in ("*", "+") or not (never_negative(left) and never_negative(right)):
         return result
     result = result.with_(non_negative=True)
@@ -109,6 +111,62 @@ def through_arith(left, right, symbol: str, result, line: int):
             reached = reach.domain.origin[len(_WRITTEN):]  # "19 (written at line 14)"
             return result.with_(domain=replace(reach.domain, origin=f"values that reach {reached} or more"))
     return result
+
+
+def _combined_range(left, right, symbol: str, result: TensorVal, text: str) -> TensorVal:
+    """Ranges through `rows * width + cols` (flat positions) and `+ offset`: values in [0, R) times w reach
+    (R - 1) * w; two ranges added reach the sum of their tops. Named sizes stay named (`h*w + 1`)."""
+    if result.domain is not None and result.domain.size is not None or result.dtype in _FLOATS:
+        return result
+    top = None
+    if symbol == "*":
+        ranged, factor = (left, right) if _ranged(left) else (right, left)
+        if _ranged(ranged) and isinstance(factor, DimVal) and factor.dim is not None and (value(factor.dim) or 1) > 0:
+            top = linear_sizes.combine(f"({ranged.domain.size}) - 1", "0", a_times=str(factor.dim))
+    elif symbol == "+" and _ranged(left) and _ranged(right):
+        top = linear_sizes.combine(str(left.domain.size), str(right.domain.size), plus=-2)
+    elif symbol == "+":
+        ranged, offset = (left, right) if _ranged(left) else (right, left)
+        if _ranged(ranged) and isinstance(offset, DimVal) and isinstance(offset.dim, int) and offset.dim >= 0:
+            top = linear_sizes.combine(str(ranged.domain.size), str(offset.dim), plus=-1)
+    if top is None:
+        return result
+    bases = []
+    for side in (left, right):
+        if _ranged(side) and _base(side.domain.origin) not in bases:
+            bases.append(_base(side.domain.origin))
+    origin = f"{' and '.join(bases)}{_COMBINED}{text}` (0 to {linear_sizes.text(top)})"
+    return result.with_(domain=Domain(_size(top, left, right), origin=origin, repeats=True))
+
+
+_FLOATS = ("bool", "float16", "bfloat16", "float32", "float64")
+_COMBINED = ", combined into `"
+
+
+def _base(origin: str) -> str:
+    """What made the values, without the arithmetic an earlier step already described."""
+    return origin.split(_COMBINED)[0]
+
+
+def _ranged(v) -> bool:
+    """Values of a known range [0, size): positions, clamped or drawn values (no ids of a vocabulary, no
+    padding put in, no float)."""
+    return isinstance(v, TensorVal) and v.domain is not None and v.domain.size is not None and not v.domain.category \
+        and v.domain.sentinel is None and v.domain.made_float is None and v.dtype not in _FLOATS
+
+
+def _size(top, left, right):
+    """top + 1: an int when no name is left, else a name whose value is known when the names' are."""
+    size = linear_sizes.combine(linear_sizes.text(top), "1")
+    if set(size) <= {()}:
+        return size.get((), 0)
+    known = {}
+    for side in (left, right):
+        for d in (side.domain.size if isinstance(side, TensorVal) and side.domain is not None else None,
+                  side.dim if isinstance(side, DimVal) else None):
+            if isinstance(d, Sym) and d.size is not None:
+                known[d.name] = d.size
+    return Sym(linear_sizes.text(size), size=linear_sizes.evaluate(size, known))
 
 
 def _binary(v) -> bool:
