@@ -23,3 +23,24 @@ def test_a_fault_on_one_file_is_reported_there_and_the_others_are_linted(tmp_pat
     assert "a_faulty.py:1:1: GL000 internal error while analysing this file (KeyError: 'boom')" in out.out
     assert "b_bug.py:3" in out.out  # the other file's finding is still there
     assert "Traceback" not in out.out + out.err
+
+
+def test_a_write_through_an_empty_tuple_key_is_no_internal_error():
+    # tensordict's persistent store: `node[()] = value` writes a whole 0-d dataset, in a function that also
+    # writes sliced blocks (the row-cut check reads every subscript write there); the driver makes node a tensor
+    code = (
+        "import numpy as np\n"
+        "import torch\n"
+        "def write_full(node, value, rows):\n"
+        "    if not node.shape:\n"
+        "        node[()] = value\n"
+        "        return\n"
+        "    block = np.full((rows, *node.shape[1:]), value)\n"
+        "    for start in range(0, node.shape[0], rows):\n"
+        "        node[start:start + rows] = block[: node.shape[0] - start]\n"
+        "def lookup(table, ids):\n"
+        "    return torch.gather(table, 0, ids)\n"
+        "if __name__ == '__main__':\n"
+        "    write_full(torch.zeros(()), 1.0, 4)\n"
+    )
+    assert [f.code for f in api.lint_text(code, "x.py").findings] == []

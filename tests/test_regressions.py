@@ -712,3 +712,53 @@ def test_keys_of_an_iterated_dict_are_no_index_tensors(torch):
     exec(textwrap.dedent(code), namespace)
     out = namespace["biased"](torch.tensor([[4], [2]]), torch.zeros(2, 6), {(4, 1): 1.0, (2, 1): 2.0})
     assert out[:, 1].tolist() == [1.0, 2.0]  # each key adds to one column: no position written twice
+
+
+def test_an_x_separated_comment_is_read_whole_or_not_at_all(torch):
+    # seggpt's post-processing: `# batch_size x num_channels x 2*height x width` above a 4-d slice; the
+    # `2*height` part is no dim word, so the comment gives nothing (not its first two parts)
+    code = """
+    import torch
+    def split_prompt(outputs):
+        # batch_size x num_channels x 2*height x width
+        masks = outputs.pred_masks
+        masks = masks[:, :, masks.shape[2] // 2 :, :]
+        return masks
+    """
+    assert codes(code) == []
+    assert codes(code.replace("2*height", "height")) == []  # a whole run: [batch_size, num_channels, height, width]
+    from gather_lint.static.shape_text import parse_comment
+    assert parse_comment("batch_size x num_channels x 2*height x width", "masks", above=True) is None
+    assert str(parse_comment("batch_size x num_channels x height x width", "masks", above=True)) == \
+        "[batch_size, num_channels, height, width]"
+
+
+def test_a_helpers_docstring_shape_does_not_size_what_it_returns_for_an_unsized_argument(torch):
+    # gsplat's exporter: an elementwise packer documented `Shape (N,)` is handed [N, 3] components built
+    # by advanced indexing (of no shape the analysis knows); its result is [N, 3] and `packed[:, 0]` runs
+    code = '''
+    import torch
+
+    def pack_unorm(value: torch.Tensor, bits: int) -> torch.Tensor:
+        """Pack a float into an unsigned integer.
+
+        Args:
+            value (torch.Tensor): Floating point value to pack. Shape (N,)
+            bits (int): Number of bits.
+        """
+        t = (1 << bits) - 1
+        return torch.clamp((value * t + 0.5).floor(), min=0, max=t).to(torch.int64)
+
+    def pack_rotation(q: torch.Tensor, pick: torch.Tensor) -> torch.Tensor:
+        rows = torch.arange(q.size(0))
+        components = q[rows[:, None], pick]
+        packed = pack_unorm(components * 0.5 + 0.5, 10)
+        out = torch.zeros_like(rows)
+        out[rows >= 0] += packed[:, 0] << 20
+        return out | packed[:, 1]
+    '''
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    out = namespace["pack_rotation"](torch.rand(5, 4), torch.tensor([[1, 2, 3]] * 5))
+    assert out.shape == (5,)

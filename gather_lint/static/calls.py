@@ -15,6 +15,7 @@ from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
 from . import decorated_calls, scope_faults, script_drivers
+from .declared_facts import documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
 from .dataflow_checks import PassedIn
@@ -163,7 +164,11 @@ class ModuleContext:
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not instance_facts and not any(_informative(v) for v in facts.values())
         if summary_only and caller.in_function:
-            return self.analyse(callee)  # a library's helpers: the own analysis serves (defaults cost a run each)
+            # a library's helpers: the own analysis serves (defaults cost a run each), but a shape it returns
+            # only because its docstring sized a tensor the caller passed unsized stays home (an elementwise
+            # helper documented `Shape (N,)` is handed [N, 3] as well)
+            result = self.analyse(callee)
+            return value_facts(result) if _passed_unsized(callee, facts) else result
         if not spread:
             facts.update(number_defaults(callee, len(args), kwargs))
         if summary_only and not facts:
@@ -203,6 +208,8 @@ class ModuleContext:
             self.fault(callee, exc, node.lineno)
             return None
         result = result_of(interp)
+        if _passed_unsized(callee, facts):
+            result = value_facts(result)
         self._memo[key] = result
         if instance is not None:  # what a method stored, for `obj.fit(...)` statements (fitted_instances)
             self._fitted[key] = self.fitted_at[id(node)] = fitted_instances.stored(interp)
@@ -313,6 +320,13 @@ def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
             written = Sym(written.name, expr=written.expr, size=size)
         dims.append(written)
     return Shape(tuple(dims))
+
+
+def _passed_unsized(callee, facts: dict) -> bool:
+    """A tensor of unknown shape passed for a parameter whose shape the callee's docstring states."""
+    documented = documented_shapes(callee)
+    return bool(documented) and any(isinstance(v, TensorVal) and v.shape is None and name in documented
+                                    for name, v in facts.items())
 
 
 def value_facts(value):

@@ -75,6 +75,8 @@ def check_write(interp, target: ast.Subscript, value_node, augmented: str = "") 
     if value_node is None or interp.function is None or not _cuts_spelled(interp):
         return
     items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
+    if not items:
+        return  # `x[()] = v`: the whole (0-d) tensor, no rows
     key = items[0]
     if isinstance(key, (ast.Slice, ast.Constant, ast.UnaryOp)) or not all(_whole(item) for item in items[1:]):
         return

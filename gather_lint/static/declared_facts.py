@@ -249,3 +249,10 @@ def _docstring_facts(node, params) -> tuple:
         found = node._gather_lint_doc_facts = (parse_docstring(doc, names) if doc else {},
                                                docstring_ints(doc, names) if doc else frozenset())
     return found
+
+
+def documented_shapes(node) -> set:
+    """The parameters whose shape the function's docstring states."""
+    args = node.args
+    params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
+    return {name for name, (shape, _) in _docstring_facts(node, params)[0].items() if shape is not None}
