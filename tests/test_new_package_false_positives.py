@@ -767,3 +767,57 @@ if __name__ == "__main__":
     with pytest.raises(RuntimeError, match="int32 or int64"):
         run_snippet(visible)
     assert codes(visible) == ["GL008"]
+
+
+# A structure-learning environment sorts the nodes of a DAG topologically: it counts each node's parents
+# in a loop over the edge list's targets, `for child in edge_index[1]`, so each pass adds 1 at one node and
+# a node with two parents is counted twice.
+TOPOLOGICAL_ORDER = """
+import torch
+
+
+def topological_order(edge_index: torch.Tensor, num_nodes: int) -> list:
+    in_degree = torch.zeros(num_nodes, dtype=torch.long)
+    for child in edge_index[1]:
+        in_degree[child] += 1
+    order = []
+    queue = [int(i) for i in torch.nonzero(in_degree == 0, as_tuple=False)]
+    while queue:
+        node = queue.pop(0)
+        order.append(node)
+        children = edge_index[1][edge_index[0] == node]
+        for child in children.tolist():
+            in_degree[child] -= 1
+            if in_degree[child] == 0:
+                queue.append(child)
+    return order
+
+
+if __name__ == "__main__":
+    edge_index = torch.tensor([[0, 1, 0], [2, 2, 1]])
+    assert topological_order(edge_index, 3) == [0, 1, 2]
+"""
+
+
+def test_a_loop_over_an_edge_lists_row_adds_one_node_per_pass(torch):
+    run_snippet(TOPOLOGICAL_ORDER)
+    assert codes(TOPOLOGICAL_ORDER) == []
+
+
+def test_counting_the_whole_row_at_once_is_still_reported(torch):
+    # the slip GL013 is for: node 2 has two parents, and the vectorised += counts it once
+    at_once = """
+import torch
+
+
+def in_degrees(edge_index: torch.Tensor, num_nodes: int):
+    in_degree = torch.zeros(num_nodes, dtype=torch.long)
+    in_degree[edge_index[1]] += 1
+    return in_degree
+
+
+if __name__ == "__main__":
+    assert in_degrees(torch.tensor([[0, 1, 0], [2, 2, 1]]), 3).tolist() == [0, 1, 1]  # not [0, 1, 2]
+"""
+    run_snippet(at_once)
+    assert codes(at_once) == ["GL013"]
