@@ -821,3 +821,81 @@ if __name__ == "__main__":
 """
     run_snippet(at_once)
     assert codes(at_once) == ["GL013"]
+
+
+# A pivoted Cholesky keeps one permutation of the columns per batch member, `arange(n).repeat(*batch_shape,
+# 1)`: the copies lie in other rows, and each row names every column once, so the scatter of the updated
+# diagonal along the last dim writes each position once.
+PIVOTED_DIAGONAL = """
+import torch
+
+
+def pivoted_diagonal(matrix: torch.Tensor, max_iter: int):
+    batch_shape = matrix.shape[:-2]
+    n = matrix.shape[-1]
+    matrix_diag = torch.diagonal(matrix, dim1=-2, dim2=-1).clone()
+    L = torch.zeros(*batch_shape, max_iter, n, dtype=matrix.dtype)
+    permutation = torch.arange(0, n, dtype=torch.long)
+    permutation = permutation.repeat(*batch_shape, 1)
+    for m in range(max_iter):
+        permuted_diags = torch.gather(matrix_diag, -1, permutation[..., m:])
+        max_diag_values, max_diag_indices = torch.max(permuted_diags, -1)
+        max_diag_indices = max_diag_indices + m
+        old_pi_m = permutation[..., m].clone()
+        permutation[..., m].copy_(permutation.gather(-1, max_diag_indices.unsqueeze(-1)).squeeze_(-1))
+        permutation.scatter_(-1, max_diag_indices.unsqueeze(-1), old_pi_m.unsqueeze(-1))
+        pi_m = permutation[..., m].contiguous()
+        L_m = L[..., m, :]
+        L_m.scatter_(-1, pi_m.unsqueeze(-1), max_diag_values.sqrt().unsqueeze_(-1))
+        if m + 1 < n:
+            row = torch.gather(matrix, -2, pi_m[..., None, None].expand(*batch_shape, 1, n)).squeeze(-2)
+            pi_i = permutation[..., m + 1:].contiguous()
+            L_m_new = row.gather(-1, pi_i)
+            if m > 0:
+                L_prev = L[..., :m, :].gather(-1, pi_i.unsqueeze(-2).repeat(*(1 for _ in batch_shape), m, 1))
+                update = L[..., :m, :].gather(-1, pi_m.view(*pi_m.shape, 1, 1).repeat(*(1 for _ in batch_shape), m, 1))
+                L_m_new -= torch.sum(update * L_prev, dim=-2)
+            L_m_new /= L_m.gather(-1, pi_m.unsqueeze(-1))
+            L_m.scatter_(-1, pi_i, L_m_new)
+            matrix_diag_current = matrix_diag.gather(-1, pi_i)
+            matrix_diag.scatter_(-1, pi_i, matrix_diag_current - L_m_new ** 2)
+            L[..., m, :] = L_m
+    return L.mT, permutation
+
+
+if __name__ == "__main__":
+    a = torch.randn(2, 5, 5, dtype=torch.float64)
+    matrix = a @ a.mT + 5 * torch.eye(5, dtype=torch.float64)
+    L, permutation = pivoted_diagonal(matrix, 5)
+    assert torch.allclose(L @ L.mT, matrix)
+    assert all(sorted(row.tolist()) == list(range(5)) for row in permutation)
+"""
+
+
+def test_copies_of_a_permutation_in_other_rows_are_scattered_once_per_row(torch):
+    run_snippet(PIVOTED_DIAGONAL)
+    assert codes(PIVOTED_DIAGONAL) == []
+
+
+def test_copies_along_the_scattered_dim_are_still_reported(torch):
+    # the slip GL013 is for: `arange(n).repeat(2)` names every column twice in its one row, and the
+    # read-modify-write scatter adds once per column, not twice
+    twice = """
+import torch
+
+
+def count_columns(counts: torch.Tensor):
+    cols = torch.arange(counts.shape[-1]).repeat(2)
+    counts.scatter_(-1, cols, counts.gather(-1, cols) + 1)
+    return counts
+
+
+if __name__ == "__main__":
+    assert count_columns(torch.zeros(3)).tolist() == [1.0, 1.0, 1.0]  # not [2.0, 2.0, 2.0]
+"""
+    run_snippet(twice)
+    assert codes(twice) == ["GL013"]
+    flattened = twice.replace("torch.arange(counts.shape[-1]).repeat(2)",
+                              "torch.arange(counts.shape[-1]).repeat(2, 1).view(-1)")
+    run_snippet(flattened)
+    assert codes(flattened) == ["GL013"]

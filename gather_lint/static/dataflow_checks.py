@@ -12,6 +12,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
+from .repeated_indices import rows_hold_once
 from .tree_walk import own_nodes
 from .values import SeqVal, TensorVal
 
@@ -45,6 +46,8 @@ class DataflowCheckMixin:
                     and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index
                     for n in ast.walk(payload))
         found = values["index"]  # already evaluated by build_site
+        if rows_hold_once(found, bound.get("dim")):
+            return  # each row of `ids.repeat(b, 1)` holds the values once: a scatter along it writes each once
         if reads and _can_repeat(found):
             adder = "scatter_add_" if op.name == "scatter" else "index_add_"
             self.flag(node, overwrite.check_read_modify_write(
@@ -241,3 +244,4 @@ def _edge_list_row(iterable) -> bool:
     return isinstance(iterable, ast.Subscript) and isinstance(iterable.value, ast.Name) \
         and edge_list_domain(iterable.value.id) is not None \
         and isinstance(iterable.slice, ast.Constant) and type(iterable.slice.value) is int
+
