@@ -899,3 +899,93 @@ if __name__ == "__main__":
                               "torch.arange(counts.shape[-1]).repeat(2, 1).view(-1)")
     run_snippet(flattened)
     assert codes(flattened) == ["GL013"]
+
+
+# A volume renderer accumulates per-sample values along rays; its docstring gives two forms of the weights,
+# batched `(n_rays, n_samples)` or, with ray indices, flattened `(all_samples,)`, and the index_add_ branch
+# runs only on the flattened form (it asserts so), where src is [all_samples, D] like the [n_rays, D] buffer.
+ACCUMULATE_ALONG_RAYS = '''
+import torch
+from typing import Optional
+from torch import Tensor
+
+
+def accumulate_along_rays(
+    weights: Tensor,
+    values: Optional[Tensor] = None,
+    ray_indices: Optional[Tensor] = None,
+    n_rays: Optional[int] = None,
+) -> Tensor:
+    """Accumulate volumetric values along the ray.
+
+    Args:
+        weights: Weights to be accumulated. If `ray_indices` not provided,
+            `weights` must be batched with shape (n_rays, n_samples). Else it
+            must be flattened with shape (all_samples,).
+        values: Values to be accumulated. If `ray_indices` not provided,
+            `values` must be batched with shape (n_rays, n_samples, D). Else it
+            must be flattened with shape (all_samples, D). None means
+            we accumulate weights along rays. Default: None.
+        ray_indices: Ray indices of the samples with shape (all_samples,).
+        n_rays: Number of rays. Should be provided together with `ray_indices`.
+
+    Returns:
+        Accumulated values with shape (n_rays, D).
+    """
+    if values is None:
+        src = weights[..., None]
+    else:
+        assert values.dim() == weights.dim() + 1
+        src = weights[..., None] * values
+    if ray_indices is not None:
+        assert n_rays is not None, "n_rays must be provided"
+        assert weights.dim() == 1, "weights must be flattened"
+        outputs = torch.zeros((n_rays, src.shape[-1]), device=src.device, dtype=src.dtype)
+        outputs.index_add_(0, ray_indices, src)
+    else:
+        outputs = torch.sum(src, dim=-2)
+    return outputs
+
+
+if __name__ == "__main__":
+    weights, rgbs = torch.rand(7), torch.rand(7, 3)
+    ray_indices = torch.tensor([0, 0, 0, 1, 1, 2, 2])
+    assert accumulate_along_rays(weights, rgbs, ray_indices, 3).shape == (3, 3)
+    assert accumulate_along_rays(weights, None, ray_indices, 3).shape == (3, 1)
+    assert accumulate_along_rays(torch.rand(3, 4), torch.rand(3, 4, 3)).shape == (3, 3)
+'''
+
+
+def test_a_docstring_giving_two_ranks_of_a_parameter_gives_neither(torch):
+    run_snippet(ACCUMULATE_ALONG_RAYS)
+    assert codes(ACCUMULATE_ALONG_RAYS) == []
+
+
+def test_a_docstring_giving_one_rank_still_shows_the_mismatch(torch):
+    # the slip GL001 is for: the weights are only ever batched, and the per-ray buffer gets a 3-d src
+    batched = '''
+import torch
+from torch import Tensor
+
+
+def accumulate_along_rays(weights: Tensor, values: Tensor, ray_indices: Tensor, n_rays: int) -> Tensor:
+    """Accumulate volumetric values along the ray.
+
+    Args:
+        weights: Weights to be accumulated, batched with shape (n_rays, n_samples).
+        values: Values to be accumulated, batched with shape (n_rays, n_samples, D).
+        ray_indices: Ray of each sample.
+        n_rays: Number of rays.
+    """
+    src = weights[..., None] * values
+    outputs = torch.zeros((n_rays, src.shape[-1]), device=src.device, dtype=src.dtype)
+    outputs.index_add_(0, ray_indices, src)
+    return outputs
+
+
+if __name__ == "__main__":
+    accumulate_along_rays(torch.rand(3, 4), torch.rand(3, 4, 3), torch.arange(3), 3)
+'''
+    with pytest.raises(RuntimeError, match="dim"):
+        run_snippet(batched)
+    assert codes(batched) == ["GL001"]
