@@ -160,8 +160,8 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
             two_forms.add(shaped)
             watched = None
         shaped = None
-        if watched is not None and line.strip() and indent <= watched_indent:
-            watched = None  # the next entry
+        if watched is not None and line.strip() and (indent <= watched_indent or _names_a_parameter(line, wanted)):
+            watched = None  # the next entry (`idx: ...` below a docstring's first line is indented further)
         if watched is not None and watched in found and _other_rank(line, len(found[watched][0].dims)):
             del found[watched]  # "batched with shape (R, S). Else it must be flattened with shape (N,)": either
             two_forms.add(watched)
@@ -202,6 +202,11 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         else:
             entry, entry_indent, entry_text = match.group(1), indent, rest
     return found
+
+
+def _names_a_parameter(line: str, wanted) -> bool:
+    match = _DOC_LINE.match(line)
+    return match is not None and match.group(1) in wanted and match.group(2)[:1] in (":", "(", " ")
 
 
 def _other_rank(text: str, rank: int) -> bool:
