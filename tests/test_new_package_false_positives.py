@@ -989,3 +989,112 @@ if __name__ == "__main__":
     with pytest.raises(RuntimeError, match="dim"):
         run_snippet(batched)
     assert codes(batched) == ["GL001"]
+
+
+
+# A detector's validation matches detections to labels at ten IoU thresholds; each match row is built as a
+# tensor and copied to NumPy, `...cpu().numpy()  # [label, detect, iou]`: the comment names the array's three
+# columns, not three dims, and the rows are sorted by the iou column. A NumPy copy is no tensor a comment
+# can shape (of a known dtype, .numpy() already gave an array the comment did not touch).
+MATCHES_BY_IOU = '''import numpy as np
+import torch
+
+
+def box_iou(box1, box2, eps=1e-7):
+    """
+    Return intersection-over-union (Jaccard index) of boxes.
+    Arguments:
+        box1 (Tensor[N, 4])
+        box2 (Tensor[M, 4])
+    Returns:
+        iou (Tensor[N, M]): the NxM matrix containing the pairwise
+            IoU values for every element in boxes1 and boxes2
+    """
+    (a1, a2), (b1, b2) = box1.unsqueeze(1).chunk(2, 2), box2.unsqueeze(0).chunk(2, 2)
+    inter = (torch.min(a2, b2) - torch.max(a1, b1)).clamp(0).prod(2)
+    return inter / ((a2 - a1).prod(2) + (b2 - b1).prod(2) - inter + eps)
+
+
+def process_batch(detections, labels, iouv):
+    """
+    Return correct prediction matrix
+    Arguments:
+        detections (array[N, 6]), x1, y1, x2, y2, conf, class
+        labels (array[M, 5]), class, x1, y1, x2, y2
+    Returns:
+        correct (array[N, 10]), for 10 IoU levels
+    """
+    correct = np.zeros((detections.shape[0], iouv.shape[0])).astype(bool)
+    iou = box_iou(labels[:, 1:], detections[:, :4])
+    correct_class = labels[:, 0:1] == detections[:, 5]
+    for i in range(len(iouv)):
+        x = torch.where((iou >= iouv[i]) & correct_class)  # IoU > threshold and classes match
+        if x[0].shape[0]:
+            matches = torch.cat((torch.stack(x, 1), iou[x[0], x[1]][:, None]), 1).cpu().numpy()  # [label, detect, iou]
+            if x[0].shape[0] > 1:
+                matches = matches[matches[:, 2].argsort()[::-1]]
+                matches = matches[np.unique(matches[:, 1], return_index=True)[1]]
+                matches = matches[np.unique(matches[:, 0], return_index=True)[1]]
+            correct[matches[:, 1].astype(int), i] = True
+    return torch.tensor(correct, dtype=torch.bool, device=iouv.device)
+
+
+
+if __name__ == "__main__":
+    iouv = torch.linspace(0.5, 0.95, 10)
+    detections = torch.tensor([[0.0, 0.0, 10.0, 10.0, 0.9, 0.0], [20.0, 20.0, 30.0, 29.0, 0.8, 0.0]])
+    labels = torch.tensor([[0.0, 0.0, 0.0, 10.0, 10.0], [0.0, 20.0, 20.0, 30.0, 30.0]])
+    correct = process_batch(detections, labels, iouv)
+    assert correct.shape == (2, 10)
+    assert correct[:, 0].tolist() == [True, True] and correct[:, -1].tolist() == [True, False]
+'''
+
+
+def test_a_comment_on_a_numpy_copy_gives_it_no_tensor_shape(torch):
+    run_snippet(MATCHES_BY_IOU)
+    assert codes(MATCHES_BY_IOU) == []
+
+
+def test_a_comment_naming_more_dims_than_stacked_positions_have_is_not_read(torch):
+    # kept a tensor, the match rows are [N, 3] all the same: torch.stack(torch.where(m), 1) is 2-d whatever
+    # the mask, and the code's two dims win over the comment's three
+    as_tensor = (MATCHES_BY_IOU
+                 .replace(".cpu().numpy()  # [label, detect, iou]", "  # [label, detect, iou]")
+                 .replace("matches[matches[:, 2].argsort()[::-1]]", "matches[matches[:, 2].argsort(descending=True)]")
+                 .replace("matches[np.unique(matches[:, 1], return_index=True)[1]]", "matches[first_of_each(matches[:, 1])]")
+                 .replace("matches[np.unique(matches[:, 0], return_index=True)[1]]", "matches[first_of_each(matches[:, 0])]")
+                 .replace("correct[matches[:, 1].astype(int), i]", "correct[matches[:, 1].long().numpy(), i]")
+                 .replace("def process_batch(", "def first_of_each(values):\n"
+                          "    _, index = np.unique(values.numpy(), return_index=True)\n"
+                          "    return torch.from_numpy(index)\n\n\ndef process_batch("))
+    assert "first_of_each(matches[:, 0])" in as_tensor and ".numpy()  #" not in as_tensor
+    run_snippet(as_tensor)
+    assert codes(as_tensor) == []
+
+
+def test_positions_of_the_detections_used_on_the_labels_are_still_reported(torch):
+    # the slip the rules are for: argsort over the detections (dim 1 of iou) indexes the labels
+    wrong_table = '''import torch
+
+
+def box_iou(box1, box2, eps=1e-7):
+    (a1, a2), (b1, b2) = box1.unsqueeze(1).chunk(2, 2), box2.unsqueeze(0).chunk(2, 2)
+    inter = (torch.min(a2, b2) - torch.max(a1, b1)).clamp(0).prod(2)
+    return inter / ((a2 - a1).prod(2) + (b2 - b1).prod(2) - inter + eps)
+
+
+def best_detection_classes(detections, labels):
+    iou = box_iou(labels[:, 1:], detections[:, :4])  # [labels, detections]
+    best = iou.argsort(dim=1, descending=True)[:, 0]  # best detection of each label
+    return labels[best, 0]  # the class of the best detection
+
+
+if __name__ == "__main__":
+    detections = torch.tensor([[0.0, 0.0, 10.0, 10.0, 0.9, 3.0], [20.0, 20.0, 30.0, 29.0, 0.8, 5.0],
+                               [40.0, 40.0, 50.0, 50.0, 0.7, 7.0]])
+    labels = torch.tensor([[3.0, 40.0, 40.0, 50.0, 50.0], [5.0, 0.0, 0.0, 10.0, 10.0]])
+    best_detection_classes(detections, labels)
+'''
+    with pytest.raises(IndexError, match="out of bounds"):
+        run_snippet(wrong_table)
+    assert codes(wrong_table) == ["GL011"]
