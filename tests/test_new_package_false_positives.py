@@ -767,3 +767,334 @@ if __name__ == "__main__":
     with pytest.raises(RuntimeError, match="int32 or int64"):
         run_snippet(visible)
     assert codes(visible) == ["GL008"]
+
+
+# A structure-learning environment sorts the nodes of a DAG topologically: it counts each node's parents
+# in a loop over the edge list's targets, `for child in edge_index[1]`, so each pass adds 1 at one node and
+# a node with two parents is counted twice.
+TOPOLOGICAL_ORDER = """
+import torch
+
+
+def topological_order(edge_index: torch.Tensor, num_nodes: int) -> list:
+    in_degree = torch.zeros(num_nodes, dtype=torch.long)
+    for child in edge_index[1]:
+        in_degree[child] += 1
+    order = []
+    queue = [int(i) for i in torch.nonzero(in_degree == 0, as_tuple=False)]
+    while queue:
+        node = queue.pop(0)
+        order.append(node)
+        children = edge_index[1][edge_index[0] == node]
+        for child in children.tolist():
+            in_degree[child] -= 1
+            if in_degree[child] == 0:
+                queue.append(child)
+    return order
+
+
+if __name__ == "__main__":
+    edge_index = torch.tensor([[0, 1, 0], [2, 2, 1]])
+    assert topological_order(edge_index, 3) == [0, 1, 2]
+"""
+
+
+def test_a_loop_over_an_edge_lists_row_adds_one_node_per_pass(torch):
+    run_snippet(TOPOLOGICAL_ORDER)
+    assert codes(TOPOLOGICAL_ORDER) == []
+
+
+def test_counting_the_whole_row_at_once_is_still_reported(torch):
+    # the slip GL013 is for: node 2 has two parents, and the vectorised += counts it once
+    at_once = """
+import torch
+
+
+def in_degrees(edge_index: torch.Tensor, num_nodes: int):
+    in_degree = torch.zeros(num_nodes, dtype=torch.long)
+    in_degree[edge_index[1]] += 1
+    return in_degree
+
+
+if __name__ == "__main__":
+    assert in_degrees(torch.tensor([[0, 1, 0], [2, 2, 1]]), 3).tolist() == [0, 1, 1]  # not [0, 1, 2]
+"""
+    run_snippet(at_once)
+    assert codes(at_once) == ["GL013"]
+
+
+# A pivoted Cholesky keeps one permutation of the columns per batch member, `arange(n).repeat(*batch_shape,
+# 1)`: the copies lie in other rows, and each row names every column once, so the scatter of the updated
+# diagonal along the last dim writes each position once.
+PIVOTED_DIAGONAL = """
+import torch
+
+
+def pivoted_diagonal(matrix: torch.Tensor, max_iter: int):
+    batch_shape = matrix.shape[:-2]
+    n = matrix.shape[-1]
+    matrix_diag = torch.diagonal(matrix, dim1=-2, dim2=-1).clone()
+    L = torch.zeros(*batch_shape, max_iter, n, dtype=matrix.dtype)
+    permutation = torch.arange(0, n, dtype=torch.long)
+    permutation = permutation.repeat(*batch_shape, 1)
+    for m in range(max_iter):
+        permuted_diags = torch.gather(matrix_diag, -1, permutation[..., m:])
+        max_diag_values, max_diag_indices = torch.max(permuted_diags, -1)
+        max_diag_indices = max_diag_indices + m
+        old_pi_m = permutation[..., m].clone()
+        permutation[..., m].copy_(permutation.gather(-1, max_diag_indices.unsqueeze(-1)).squeeze_(-1))
+        permutation.scatter_(-1, max_diag_indices.unsqueeze(-1), old_pi_m.unsqueeze(-1))
+        pi_m = permutation[..., m].contiguous()
+        L_m = L[..., m, :]
+        L_m.scatter_(-1, pi_m.unsqueeze(-1), max_diag_values.sqrt().unsqueeze_(-1))
+        if m + 1 < n:
+            row = torch.gather(matrix, -2, pi_m[..., None, None].expand(*batch_shape, 1, n)).squeeze(-2)
+            pi_i = permutation[..., m + 1:].contiguous()
+            L_m_new = row.gather(-1, pi_i)
+            if m > 0:
+                L_prev = L[..., :m, :].gather(-1, pi_i.unsqueeze(-2).repeat(*(1 for _ in batch_shape), m, 1))
+                update = L[..., :m, :].gather(-1, pi_m.view(*pi_m.shape, 1, 1).repeat(*(1 for _ in batch_shape), m, 1))
+                L_m_new -= torch.sum(update * L_prev, dim=-2)
+            L_m_new /= L_m.gather(-1, pi_m.unsqueeze(-1))
+            L_m.scatter_(-1, pi_i, L_m_new)
+            matrix_diag_current = matrix_diag.gather(-1, pi_i)
+            matrix_diag.scatter_(-1, pi_i, matrix_diag_current - L_m_new ** 2)
+            L[..., m, :] = L_m
+    return L.mT, permutation
+
+
+if __name__ == "__main__":
+    a = torch.randn(2, 5, 5, dtype=torch.float64)
+    matrix = a @ a.mT + 5 * torch.eye(5, dtype=torch.float64)
+    L, permutation = pivoted_diagonal(matrix, 5)
+    assert torch.allclose(L @ L.mT, matrix)
+    assert all(sorted(row.tolist()) == list(range(5)) for row in permutation)
+"""
+
+
+def test_copies_of_a_permutation_in_other_rows_are_scattered_once_per_row(torch):
+    run_snippet(PIVOTED_DIAGONAL)
+    assert codes(PIVOTED_DIAGONAL) == []
+
+
+def test_copies_along_the_scattered_dim_are_still_reported(torch):
+    # the slip GL013 is for: `arange(n).repeat(2)` names every column twice in its one row, and the
+    # read-modify-write scatter adds once per column, not twice
+    twice = """
+import torch
+
+
+def count_columns(counts: torch.Tensor):
+    cols = torch.arange(counts.shape[-1]).repeat(2)
+    counts.scatter_(-1, cols, counts.gather(-1, cols) + 1)
+    return counts
+
+
+if __name__ == "__main__":
+    assert count_columns(torch.zeros(3)).tolist() == [1.0, 1.0, 1.0]  # not [2.0, 2.0, 2.0]
+"""
+    run_snippet(twice)
+    assert codes(twice) == ["GL013"]
+    flattened = twice.replace("torch.arange(counts.shape[-1]).repeat(2)",
+                              "torch.arange(counts.shape[-1]).repeat(2, 1).view(-1)")
+    run_snippet(flattened)
+    assert codes(flattened) == ["GL013"]
+
+
+# A volume renderer accumulates per-sample values along rays; its docstring gives two forms of the weights,
+# batched `(n_rays, n_samples)` or, with ray indices, flattened `(all_samples,)`, and the index_add_ branch
+# runs only on the flattened form (it asserts so), where src is [all_samples, D] like the [n_rays, D] buffer.
+ACCUMULATE_ALONG_RAYS = '''
+import torch
+from typing import Optional
+from torch import Tensor
+
+
+def accumulate_along_rays(
+    weights: Tensor,
+    values: Optional[Tensor] = None,
+    ray_indices: Optional[Tensor] = None,
+    n_rays: Optional[int] = None,
+) -> Tensor:
+    """Accumulate volumetric values along the ray.
+
+    Args:
+        weights: Weights to be accumulated. If `ray_indices` not provided,
+            `weights` must be batched with shape (n_rays, n_samples). Else it
+            must be flattened with shape (all_samples,).
+        values: Values to be accumulated. If `ray_indices` not provided,
+            `values` must be batched with shape (n_rays, n_samples, D). Else it
+            must be flattened with shape (all_samples, D). None means
+            we accumulate weights along rays. Default: None.
+        ray_indices: Ray indices of the samples with shape (all_samples,).
+        n_rays: Number of rays. Should be provided together with `ray_indices`.
+
+    Returns:
+        Accumulated values with shape (n_rays, D).
+    """
+    if values is None:
+        src = weights[..., None]
+    else:
+        assert values.dim() == weights.dim() + 1
+        src = weights[..., None] * values
+    if ray_indices is not None:
+        assert n_rays is not None, "n_rays must be provided"
+        assert weights.dim() == 1, "weights must be flattened"
+        outputs = torch.zeros((n_rays, src.shape[-1]), device=src.device, dtype=src.dtype)
+        outputs.index_add_(0, ray_indices, src)
+    else:
+        outputs = torch.sum(src, dim=-2)
+    return outputs
+
+
+if __name__ == "__main__":
+    weights, rgbs = torch.rand(7), torch.rand(7, 3)
+    ray_indices = torch.tensor([0, 0, 0, 1, 1, 2, 2])
+    assert accumulate_along_rays(weights, rgbs, ray_indices, 3).shape == (3, 3)
+    assert accumulate_along_rays(weights, None, ray_indices, 3).shape == (3, 1)
+    assert accumulate_along_rays(torch.rand(3, 4), torch.rand(3, 4, 3)).shape == (3, 3)
+'''
+
+
+def test_a_docstring_giving_two_ranks_of_a_parameter_gives_neither(torch):
+    run_snippet(ACCUMULATE_ALONG_RAYS)
+    assert codes(ACCUMULATE_ALONG_RAYS) == []
+
+
+def test_a_docstring_giving_one_rank_still_shows_the_mismatch(torch):
+    # the slip GL001 is for: the weights are only ever batched, and the per-ray buffer gets a 3-d src
+    batched = '''
+import torch
+from torch import Tensor
+
+
+def accumulate_along_rays(weights: Tensor, values: Tensor, ray_indices: Tensor, n_rays: int) -> Tensor:
+    """Accumulate volumetric values along the ray.
+
+    Args:
+        weights: Weights to be accumulated, batched with shape (n_rays, n_samples).
+        values: Values to be accumulated, batched with shape (n_rays, n_samples, D).
+        ray_indices: Ray of each sample.
+        n_rays: Number of rays.
+    """
+    src = weights[..., None] * values
+    outputs = torch.zeros((n_rays, src.shape[-1]), device=src.device, dtype=src.dtype)
+    outputs.index_add_(0, ray_indices, src)
+    return outputs
+
+
+if __name__ == "__main__":
+    accumulate_along_rays(torch.rand(3, 4), torch.rand(3, 4, 3), torch.arange(3), 3)
+'''
+    with pytest.raises(RuntimeError, match="dim"):
+        run_snippet(batched)
+    assert codes(batched) == ["GL001"]
+
+
+
+# A detector's validation matches detections to labels at ten IoU thresholds; each match row is built as a
+# tensor and copied to NumPy, `...cpu().numpy()  # [label, detect, iou]`: the comment names the array's three
+# columns, not three dims, and the rows are sorted by the iou column. A NumPy copy is no tensor a comment
+# can shape (of a known dtype, .numpy() already gave an array the comment did not touch).
+MATCHES_BY_IOU = '''import numpy as np
+import torch
+
+
+def box_iou(box1, box2, eps=1e-7):
+    """
+    Return intersection-over-union (Jaccard index) of boxes.
+    Arguments:
+        box1 (Tensor[N, 4])
+        box2 (Tensor[M, 4])
+    Returns:
+        iou (Tensor[N, M]): the NxM matrix containing the pairwise
+            IoU values for every element in boxes1 and boxes2
+    """
+    (a1, a2), (b1, b2) = box1.unsqueeze(1).chunk(2, 2), box2.unsqueeze(0).chunk(2, 2)
+    inter = (torch.min(a2, b2) - torch.max(a1, b1)).clamp(0).prod(2)
+    return inter / ((a2 - a1).prod(2) + (b2 - b1).prod(2) - inter + eps)
+
+
+def process_batch(detections, labels, iouv):
+    """
+    Return correct prediction matrix
+    Arguments:
+        detections (array[N, 6]), x1, y1, x2, y2, conf, class
+        labels (array[M, 5]), class, x1, y1, x2, y2
+    Returns:
+        correct (array[N, 10]), for 10 IoU levels
+    """
+    correct = np.zeros((detections.shape[0], iouv.shape[0])).astype(bool)
+    iou = box_iou(labels[:, 1:], detections[:, :4])
+    correct_class = labels[:, 0:1] == detections[:, 5]
+    for i in range(len(iouv)):
+        x = torch.where((iou >= iouv[i]) & correct_class)  # IoU > threshold and classes match
+        if x[0].shape[0]:
+            matches = torch.cat((torch.stack(x, 1), iou[x[0], x[1]][:, None]), 1).cpu().numpy()  # [label, detect, iou]
+            if x[0].shape[0] > 1:
+                matches = matches[matches[:, 2].argsort()[::-1]]
+                matches = matches[np.unique(matches[:, 1], return_index=True)[1]]
+                matches = matches[np.unique(matches[:, 0], return_index=True)[1]]
+            correct[matches[:, 1].astype(int), i] = True
+    return torch.tensor(correct, dtype=torch.bool, device=iouv.device)
+
+
+
+if __name__ == "__main__":
+    iouv = torch.linspace(0.5, 0.95, 10)
+    detections = torch.tensor([[0.0, 0.0, 10.0, 10.0, 0.9, 0.0], [20.0, 20.0, 30.0, 29.0, 0.8, 0.0]])
+    labels = torch.tensor([[0.0, 0.0, 0.0, 10.0, 10.0], [0.0, 20.0, 20.0, 30.0, 30.0]])
+    correct = process_batch(detections, labels, iouv)
+    assert correct.shape == (2, 10)
+    assert correct[:, 0].tolist() == [True, True] and correct[:, -1].tolist() == [True, False]
+'''
+
+
+def test_a_comment_on_a_numpy_copy_gives_it_no_tensor_shape(torch):
+    run_snippet(MATCHES_BY_IOU)
+    assert codes(MATCHES_BY_IOU) == []
+
+
+def test_a_comment_naming_more_dims_than_stacked_positions_have_is_not_read(torch):
+    # kept a tensor, the match rows are [N, 3] all the same: torch.stack(torch.where(m), 1) is 2-d whatever
+    # the mask, and the code's two dims win over the comment's three
+    as_tensor = (MATCHES_BY_IOU
+                 .replace(".cpu().numpy()  # [label, detect, iou]", "  # [label, detect, iou]")
+                 .replace("matches[matches[:, 2].argsort()[::-1]]", "matches[matches[:, 2].argsort(descending=True)]")
+                 .replace("matches[np.unique(matches[:, 1], return_index=True)[1]]", "matches[first_of_each(matches[:, 1])]")
+                 .replace("matches[np.unique(matches[:, 0], return_index=True)[1]]", "matches[first_of_each(matches[:, 0])]")
+                 .replace("correct[matches[:, 1].astype(int), i]", "correct[matches[:, 1].long().numpy(), i]")
+                 .replace("def process_batch(", "def first_of_each(values):\n"
+                          "    _, index = np.unique(values.numpy(), return_index=True)\n"
+                          "    return torch.from_numpy(index)\n\n\ndef process_batch("))
+    assert "first_of_each(matches[:, 0])" in as_tensor and ".numpy()  #" not in as_tensor
+    run_snippet(as_tensor)
+    assert codes(as_tensor) == []
+
+
+def test_positions_of_the_detections_used_on_the_labels_are_still_reported(torch):
+    # the slip the rules are for: argsort over the detections (dim 1 of iou) indexes the labels
+    wrong_table = '''import torch
+
+
+def box_iou(box1, box2, eps=1e-7):
+    (a1, a2), (b1, b2) = box1.unsqueeze(1).chunk(2, 2), box2.unsqueeze(0).chunk(2, 2)
+    inter = (torch.min(a2, b2) - torch.max(a1, b1)).clamp(0).prod(2)
+    return inter / ((a2 - a1).prod(2) + (b2 - b1).prod(2) - inter + eps)
+
+
+def best_detection_classes(detections, labels):
+    iou = box_iou(labels[:, 1:], detections[:, :4])  # [labels, detections]
+    best = iou.argsort(dim=1, descending=True)[:, 0]  # best detection of each label
+    return labels[best, 0]  # the class of the best detection
+
+
+if __name__ == "__main__":
+    detections = torch.tensor([[0.0, 0.0, 10.0, 10.0, 0.9, 3.0], [20.0, 20.0, 30.0, 29.0, 0.8, 5.0],
+                               [40.0, 40.0, 50.0, 50.0, 0.7, 7.0]])
+    labels = torch.tensor([[3.0, 40.0, 40.0, 50.0, 50.0], [5.0, 0.0, 0.0, 10.0, 10.0]])
+    best_detection_classes(detections, labels)
+'''
+    with pytest.raises(IndexError, match="out of bounds"):
+        run_snippet(wrong_table)
+    assert codes(wrong_table) == ["GL011"]

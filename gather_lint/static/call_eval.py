@@ -11,7 +11,7 @@ from . import left_padding, permutation_order
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
-from . import bool_results, keyword_aliases, position_tuples, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
+from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
@@ -463,7 +463,7 @@ class CallMixin:
                     return _made_float(joined, cast[0].made_float, cast[0].made_float_at)
                 return joined
             if func == "where" and len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):
-                return position_tuples.per_dim(args[0])  # torch.where(mask): nonzero(as_tuple=True)
+                return ops.positions_per_dim(args[0])  # torch.where(mask): nonzero(as_tuple=True)
             if func == "where" and len(args) == 3:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):

@@ -12,6 +12,8 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
+from .repeated_indices import rows_hold_once
+from .tree_walk import own_nodes
 from .values import SeqVal, TensorVal
 
 
@@ -44,6 +46,8 @@ class DataflowCheckMixin:
                     and ast.dump(n.func.value) == receiver and len(n.args) >= 2 and ast.dump(n.args[1]) == index
                     for n in ast.walk(payload))
         found = values["index"]  # already evaluated by build_site
+        if rows_hold_once(found, bound.get("dim")):
+            return  # each row of `ids.repeat(b, 1)` holds the values once: a scatter along it writes each once
         if reads and _can_repeat(found):
             adder = "scatter_add_" if op.name == "scatter" else "index_add_"
             self.flag(node, overwrite.check_read_modify_write(
@@ -97,6 +101,9 @@ class DataflowCheckMixin:
         loop, each statement writes one position and the next reads what it wrote."""
         if isinstance(index_node, ast.Name):
             made = last_assigned(self, index_node.id, index_node.lineno)
+            loop = _loop_binding(self, index_node.id, index_node.lineno)
+            if loop is not None and (made is None or made.lineno < loop.lineno):
+                return _edge_list_row(loop.iter)  # `for child in edge_index[1]: deg[child] += 1`
             return isinstance(made, ast.Subscript) and self._maybe_one_element(made)
         if not isinstance(index_node, ast.Subscript) or \
                 not isinstance(index_node.slice, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp)):
@@ -215,3 +222,26 @@ def _single(index: TensorVal) -> bool:
     """One element (`ids[b, p]` with int positions is 0-d): nothing to repeat."""
     s = index.shape
     return s is not None and not s.variadic and all(d == 1 for d in s.dims)
+
+
+def _loop_binding(interp, name: str, line: int):
+    """The innermost `for name in ...` of the scope being run whose body holds `line` (None if none)."""
+    scope = getattr(interp, "function", None) or getattr(getattr(interp, "module", None), "tree", None)
+    if scope is None:
+        return None
+    found = None
+    for node in own_nodes(scope):
+        if isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name) \
+                and node.target.id == name and node.body[0].lineno <= line <= (node.end_lineno or node.lineno):
+            if found is None or node.lineno > found.lineno:
+                found = node
+    return found
+
+
+def _edge_list_row(iterable) -> bool:
+    """`edge_index[1]`: a row of a [2, E] edge list, 1-d, so a loop over it gives one 0-d node id per
+    pass (a loop over a tensor known to be 1-d already gives a 0-d element)."""
+    return isinstance(iterable, ast.Subscript) and isinstance(iterable.value, ast.Name) \
+        and edge_list_domain(iterable.value.id) is not None \
+        and isinstance(iterable.slice, ast.Constant) and type(iterable.slice.value) is int
+

@@ -43,7 +43,7 @@ class DeclaredFactsMixin:
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
         name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
         shape = parse_comment(comment.text, name, above=comment.standalone) or comment_dim_names.single_dim(comment.text, self.source)
-        if shape is None or _fewer_dims_than_the_op_makes(shape, node.value):
+        if shape is None or _fewer_dims_than_the_op_makes(shape, node.value) or _numpy_copy(node.value):
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")
         # a comment that only names sizes the code already proved adds no informal fact
@@ -226,6 +226,14 @@ def _torchtyping_dtype(items) -> Optional[str]:
         if isinstance(item, ast.Attribute) and name in ops.DTYPE_NAMES:
             return ops.DTYPE_NAMES[name]
     return None
+
+
+def _numpy_copy(value_node) -> bool:
+    """`torch.cat(...).cpu().numpy()  # [label, detect, iou]`: the value is a NumPy array, which a comment does not
+    make a tensor (of a known dtype, .numpy() gives an array and the comment is not read either); such comments
+    name the array's columns as often as its dims."""
+    return isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute) \
+        and value_node.func.attr == "numpy" and not value_node.args and not value_node.keywords
 
 
 def _fewer_dims_than_the_op_makes(shape: Shape, value_node) -> bool:

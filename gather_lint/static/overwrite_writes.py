@@ -28,7 +28,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores
 from .names import EDGE_LIST_ORIGIN, is_group_ids
-from .repeated_indices import copied, literal_only, named_only, repeats
+from .repeated_indices import copied, literal_only, named_only, repeats, rows_hold_once
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .values import DimVal, Literal, TensorVal
@@ -94,7 +94,8 @@ class OverwriteWriteMixin:
         index = values.get("index")
         along = values.get("dim") if op.name == "scatter" else DimVal(0)
         crowded = _more_entries_than_positions(index, values.get("input"), values.get("dim"), op.name != "scatter")
-        if not repeats(index) and crowded is None:
+        repeating = repeats(index) and not (op.name == "scatter" and rows_hold_once(index, bound.get("dim")))
+        if not repeating and crowded is None:
             return
         payload_node = bound[op.payload_param]
         payload = values.get(op.payload_param)
@@ -102,7 +103,7 @@ class OverwriteWriteMixin:
         write = f"{x}.{op.spelled}(...)"
         if self._adds_to_read(payload_node, op.name, bound):
             self.flag(node, overwrite.check_read_modify_write(
-                write, i, index.domain.origin, f"`.{_ADDERS[op.name]}(...)` on the increment alone"), None)
+                write, i, crowded if repeats(index) and not repeating else index.domain.origin, f"`.{_ADDERS[op.name]}(...)` on the increment alone"), None)
             return
         if not self._being_filled(bound["input"], values.get("input")) and crowded is None:
             return  # a buffer not being filled may be overwritten on purpose, unless positions surely collide
@@ -115,7 +116,7 @@ class OverwriteWriteMixin:
         if crowded is None and named_only(index) and (index.shape is None or len(index.shape.dims) < 2):
             return  # a list of ids may be a set; a batch of id sequences is running text, where ids repeat
         adder = op.spelled.replace("scatter", "scatter_add").replace("index_copy", "index_add")
-        origin = index.domain.origin if repeats(index) and not (crowded and literal_only(index)) else crowded
+        origin = index.domain.origin if repeating and not (crowded and literal_only(index)) else crowded
         other = (" (or `scatter_reduce(..., 'amax')` / 'mean' where one maximum or a mean per position was meant)"
                  if op.name == "scatter" else "")
         self.flag(node, overwrite.check_overwriting_write(

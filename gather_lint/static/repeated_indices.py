@@ -21,6 +21,7 @@ from ..contract import Domain
 from .interp_helpers import _is_float
 from .tensor_ops import FLOAT_DTYPES
 from .values import DimVal, Literal, SeqVal, TensorVal
+from .tree_walk import int_literal
 from .written_rows import from_written
 
 _INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
@@ -63,7 +64,7 @@ def _marked(t: TensorVal, origin: str) -> TensorVal:
     # an origin already there (randint) says more than the op that kept it; a name alone (`word_ids`) says
     # less than how the values were made, and would leave the repeats a guess (named_only)
     kept = base.origin and not (base.repeats and named_only(t))
-    return t.with_(domain=replace(base, repeats=True, origin=base.origin if kept else origin))
+    return t.with_(domain=replace(base, repeats=True, origin=base.origin if kept else origin, copies_across_rows=False))
 
 
 def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
@@ -80,7 +81,12 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
     if method in _TO_INT and result.dtype in _INT_DTYPES and (owner.dtype in FLOAT_DTYPES or _made_of_floats(node.func.value)):
         return _marked(result, f"coordinates rounded from floats (`.{method}()` at line {node.lineno})")
     if method in _TILES and result.dtype in _INT_DTYPES + (None,) and _copies(method, node):
-        return _marked(result, f"{_COPIED_ORIGIN} {method}() at line {node.lineno}, each several times")
+        marked = _marked(result, f"{_COPIED_ORIGIN} {method}() at line {node.lineno}, each several times")
+        if method == "repeat" and not repeats(owner) and _last_count_one(node):
+            return marked.with_(domain=replace(marked.domain, copies_across_rows=True))
+        return marked
+    if across_rows(owner) and method not in _KEEPS_ROWS and isinstance(result, TensorVal) and result.domain is not None:
+        result = result.with_(domain=replace(result.domain, copies_across_rows=False))  # .view(-1) joins the rows
     if method in _PICKS and result.domain is not None:
         return _marked(result, f"one {method}() pick per row (line {node.lineno})")
     if repeats(owner) and not repeats(result) and result.dtype in _INT_DTYPES + (None,) and method in _KEEPS_VALUES:
@@ -89,6 +95,33 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
 
 
 _VIEWS = ("view", "reshape", "flatten")
+# ops that keep each row along the last dim as it was
+_KEEPS_ROWS = ("contiguous", "clone", "detach", "to", "long", "int", "cpu", "cuda", "type")
+
+
+def across_rows(t) -> bool:
+    """Copies made by `.repeat(..., 1)` lie in other rows: along the last dim each value is there once."""
+    return isinstance(t, TensorVal) and t.domain is not None and t.domain.copies_across_rows
+
+
+def rows_hold_once(index, dim_node) -> bool:
+    """A scatter or gather along the last dim (-1, or the rank less one when known) of an index whose copies
+    lie in other rows (`arange(n).repeat(b, 1)`): each row names a position once, so nothing collides."""
+    if not across_rows(index) or dim_node is None:
+        return False
+    dim = int_literal(dim_node)
+    s = index.shape
+    return dim == -1 or (dim is not None and s is not None and not s.variadic and dim == len(s.dims) - 1)
+
+
+def _last_count_one(node: ast.Call) -> bool:
+    """`ids.repeat(*batch_shape, 1)`, `ids.repeat(b, 1)`: the method form, its last count written as 1."""
+    if not isinstance(node.func, ast.Attribute) or (isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"):
+        return False
+    counts = list(node.args)
+    if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
+        counts = list(counts[0].elts)
+    return len(counts) > 1 and int_literal(counts[-1]) == 1
 _TILES = ("repeat_interleave", "repeat", "tile")
 
 

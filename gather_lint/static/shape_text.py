@@ -152,11 +152,21 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
     wanted = set(params)
     entry, entry_indent, entry_text = None, 0, ""
     shaped, shaped_indent = None, 0  # the entry whose shape its own line gave: its next line may offer another
+    watched, watched_indent = None, 0  # the entry whose shape was taken, while its lines go on
+    two_forms = set()  # entries found to give two ranks: a later line naming the parameter gives none either
     for line in doc.splitlines():
         indent = len(line) - len(line.lstrip())
         if shaped is not None and indent > shaped_indent and _ALTERNATIVE.match(line.strip()):
             del found[shaped]  # "of shape (B, T, V)" / "or (B, V)": either rank, so neither is a fact
+            two_forms.add(shaped)
+            watched = None
         shaped = None
+        if watched is not None and line.strip() and (indent <= watched_indent or _names_a_parameter(line, wanted)):
+            watched = None  # the next entry (`idx: ...` below a docstring's first line is indented further)
+        if watched is not None and watched in found and _other_rank(line, len(found[watched][0].dims)):
+            del found[watched]  # "batched with shape (R, S). Else it must be flattened with shape (N,)": either
+            two_forms.add(watched)
+            watched = None
         if entry is not None and indent > entry_indent and line.strip():
             where = _DOC_CONTINUED.search(line)
             shape = parse_group(line[where.end():].lstrip("`"), strict=False) if where is not None else None
@@ -164,11 +174,15 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
                 shape = None  # "List of tensors of shape [B, N]": the parameter is not one tensor
             if shape is not None:
                 found[entry] = (shape, _doc_dtype(entry_text))
-            entry = None  # only the first line that continues an entry: later ones drift to other things
+                watched, watched_indent = entry, entry_indent
+                if _other_rank(line[where.end():], len(shape.dims)):
+                    del found[entry]
+                    two_forms.add(entry)
+            entry = None  # only the first line that continues an entry gives a shape: later ones drift to other things
             continue
         entry = None
         match = _DOC_LINE.match(line)
-        if match is None or match.group(1) not in wanted or match.group(1) in found:
+        if match is None or match.group(1) not in wanted or match.group(1) in found or match.group(1) in two_forms:
             continue
         rest = match.group(2)
         shape = None
@@ -178,6 +192,11 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         if shape is not None:
             found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]))
             shaped, shaped_indent = match.group(1), indent
+            watched, watched_indent = match.group(1), indent
+            if _other_rank(rest[where.end():], len(shape.dims)):
+                del found[match.group(1)]
+                two_forms.add(match.group(1))
+                shaped = watched = None
             for name, more in parse_named_entries(line.strip()):  # `x: (B, D), idx: (K,)`: one line, several
                 if name in wanted and name not in found:
                     found[name] = (more, None)
@@ -186,6 +205,22 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
     return found
 
 
+def _names_a_parameter(line: str, wanted) -> bool:
+    match = _DOC_LINE.match(line)
+    return match is not None and match.group(1) in wanted and match.group(2)[:1] in (":", "(", " ")
+
+
+def _other_rank(text: str, rank: int) -> bool:
+    """A further `with shape (...)` / `of shape (...)` in an entry's text, of another rank than the one taken:
+    the entry describes two forms of the parameter (batched or flattened)."""
+    for where in _SHAPE_PHRASE.finditer(text):
+        other = parse_group(text[where.end():].lstrip("`"), strict=False)
+        if other is not None and not other.variadic and len(other.dims) != rank:
+            return True
+    return False
+
+
+_SHAPE_PHRASE = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])")
 # a second shape offered for the same parameter: "(B, T, V) or (B, V)", "`(batch, seq)` or `(batch,)`"
 _ALTERNATIVE = re.compile(r"(?i)(?:^|\W)or\s+(?:of\s+shape\s+|shape\s+)?`*[\[(]")
 _MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")

@@ -644,6 +644,16 @@ class Repeated:
         return hash(("Repeated", self.element, self.length))
 
 
+def positions_per_dim(mask):
+    """`torch.where(mask)`, `mask.nonzero(as_tuple=True)`: one int64 vector of positions per dim of the mask;
+    where its rank is unknown, a tuple of such vectors of unknown length (so `torch.stack(torch.where(m), 1)`
+    is [N, ndim]: 2-d whatever the mask)."""
+    found = position_tuples.per_dim(mask)
+    if found is None and isinstance(mask, TensorVal):
+        return Repeated(TensorVal(Shape((None,)), "int64"))
+    return found
+
+
 def _flat_data_shape(data) -> Optional[Shape]:
     """[n] for a tuple/list of n Python numbers (sizes from `.size(0)` included); None otherwise."""
     if not isinstance(data, SeqVal) or not data.items:
@@ -809,7 +819,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in ("nonzero", "argwhere"):
         as_tuple = kwargs.get("as_tuple")
         if name == "nonzero" and not (isinstance(as_tuple, Literal) and as_tuple.value is False) and "as_tuple" in kwargs:
-            return position_tuples.per_dim(t)  # nonzero(as_tuple=True): a tuple of vectors
+            return positions_per_dim(t)  # nonzero(as_tuple=True): a tuple of vectors
         s = fixed_shape(t)
         return TensorVal(Shape((None, len(s.dims) if s else None)), "int64")  # always [count, rank]
     if name in ("bucketize",):
