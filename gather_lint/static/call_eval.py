@@ -653,7 +653,7 @@ def _where(args, line: int, nodes=()):
         if ops.as_int(other) is not None:
             result = present_values.forgotten(result.with_(dtype=kept.dtype, domain=kept.domain))  # some replaced
             if _negative(other) is None:  # where(void, num_classes, labels): the value is among them now
-                return value_ranges.written(value_ranges.masked(result), ops.as_int(other), line)
+                return value_ranges.written(_with_sentinel(value_ranges.masked(result), None, line), ops.as_int(other), line)
             return _with_sentinel(result, _negative(other), line)
         if isinstance(other, DimVal) and isinstance(other.dim, Sym):
             return value_ranges.written(result.with_(dtype=kept.dtype, domain=kept.domain), other.dim, line)
