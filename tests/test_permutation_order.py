@@ -143,3 +143,54 @@ def test_a_sort_along_another_dim_is_silent():
     """
     assert codes(code) == []
     run(code)
+
+
+SUBSCRIPTS = """
+import torch
+
+def route(tokens, expert_ids):
+    # tokens: [T, D], expert_ids: [T]
+    order = expert_ids.argsort()
+    grouped = tokens[order]
+    processed = grouped * 10
+    return processed[order]
+
+def run():
+    return route(torch.arange(12.0).view(6, 2), torch.tensor([2, 0, 1, 2, 0, 1]))
+"""
+
+
+def test_rows_grouped_by_a_subscript_and_put_back_with_the_same_key_are_reported_and_wrong():
+    assert codes(SUBSCRIPTS) == ["GL027"]
+    assert not torch.equal(run(SUBSCRIPTS), torch.arange(12.0).view(6, 2) * 10)
+
+
+@pytest.mark.parametrize("fixed", [
+    "processed[order.argsort()]",
+    "torch.empty_like(processed).index_copy_(0, order, processed)",
+])
+def test_rows_put_back_with_the_inverse_are_silent_and_right(fixed):
+    code = SUBSCRIPTS.replace("processed[order]", fixed)
+    assert codes(code) == []
+    assert torch.equal(run(code), torch.arange(12.0).view(6, 2) * 10)
+
+
+def test_a_random_shuffle_undone_with_the_same_permutation_is_reported_and_wrong():
+    code = """
+    import torch
+
+    def augment(x):
+        # x: [N, D]
+        perm = torch.randperm(x.size(0), generator=torch.Generator().manual_seed(3))
+        shuffled = x[perm]
+        mixed = shuffled + 0.0
+        return mixed[perm]
+
+    def run():
+        return augment(torch.arange(10.0).view(5, 2))
+    """
+    assert codes(code) == ["GL027"]
+    assert not torch.equal(run(code), torch.arange(10.0).view(5, 2))
+    fixed = code.replace("return mixed[perm]", "return mixed[perm.argsort()]")
+    assert codes(fixed) == []
+    assert torch.equal(run(fixed), torch.arange(10.0).view(5, 2))

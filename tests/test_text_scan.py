@@ -140,7 +140,7 @@ def _project_sources():
 
 def test_narrowed_local_tests_answer_as_every_test_does_on_every_block_and_function():
     """The local tests a file's text failed are not run on its blocks: the answers must not change."""
-    from gather_lint.static import advanced_index_sites, own_max_sizes
+    from gather_lint.static import advanced_index_sites, own_max_sizes, permutation_order
     from gather_lint.static.file_blocks import FileBlocks
     checked = 0
     for text in _project_sources():
@@ -154,7 +154,8 @@ def test_narrowed_local_tests_answer_as_every_test_does_on_every_block_and_funct
             for uses_torch in (True, False):
                 every = (uses_torch and (analyzer.local_trigger(part) or (script and analyzer._subscript_site(part)))) \
                     or analyzer._read_by_syntax(part) or own_max_sizes.spelled_in(part) \
-                    or (narrow_file and advanced_index_sites.keyed_by_name(part))  # a uint8 table made elsewhere
+                    or (narrow_file and advanced_index_sites.keyed_by_name(part)) \
+                    or permutation_order.spelled_in(part)  # a uint8 table made elsewhere; x[perm][perm]
                 assert local_site(part, uses_torch, False) == every, part[:80]
                 checked += every
     assert checked > 50  # the sources do hold local sites

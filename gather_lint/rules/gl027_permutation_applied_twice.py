@@ -7,7 +7,8 @@ Putting a tensor in that order back in the original one needs the inverse permut
 permutation a second time instead and reads entry ``perm[perm[i]]`` of ``x``: nucleus-filtered logits land
 on other tokens, hidden states of a length-sorted batch go to other examples. Torch cannot see it; the
 result is silently wrong for every permutation that is not its own inverse. Reported when the tensor is
-known to sit in the order of the same sort call whose indices are the index, along the same dim.
+known to sit in the order of the same sort call whose indices are the index, along the same dim; and for
+``x[perm]`` subscripts with a 1-d permutation (``argsort``, ``sort``, ``randperm``) of x's first dim.
 """
 from typing import Optional
 
@@ -69,5 +70,18 @@ def check(site: Site) -> Optional[Violation]:
         f"sort's permutation: {site.op.spelled}() along dim {site.dim} applies it a second time (entry "
         f"perm[perm[i]] of the original), not its inverse, so the entries land in the wrong places, silently; {fix}",
         fix_suffix=f".argsort({site.dim})",
+        help=fix,
+    )
+
+
+def check_subscript(subscript: str, key: str, line: int) -> Violation:
+    """`shuffled[perm]` with shuffled already `x[perm]` (or in the order of the sort that made perm)."""
+    fix = f"index with the inverse permutation, `{key}.argsort()`, or write the rows back with `out[{key}] = ...`"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{subscript}`: the rows are already in the order of the permutation `{key}` (line {line}); indexing "
+        f"them with it again applies it a second time (row perm[perm[i]] of the original), not its inverse, so "
+        f"the rows land in the wrong places, silently; {fix}",
+        fix_suffix=".argsort()",
         help=fix,
     )

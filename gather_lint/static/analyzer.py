@@ -15,7 +15,7 @@ from ..rules import check
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
 from . import class_targets, global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
-from . import left_padding, mask_positions, rolled_labels, shared_end_positions, sign_blind_penalty
+from . import left_padding, mask_positions, permutation_order, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import overwritten_tables, table_mixtures, top_one_paths
 from . import caller_facts, fix_names
 from . import scope_faults, script_drivers, torch_aliases
@@ -173,7 +173,7 @@ _LOCAL_PATTERNS = (
     (_augments_by_index, None), (_reads_what_it_writes, None), (_pads_a_lookup, None), (own_max_sizes.spelled_in, None),
     (fills_buffer, None), (one_hot_pick.spelled_in, None), (top_k_filter.spelled_in, None),
     (column_key_lookups.spelled_in, None), (advanced_indexing.spelled_in, advanced_indexing.spelled_anywhere),
-    (advanced_index_sites.narrow_keys, None))
+    (advanced_index_sites.narrow_keys, None), (permutation_order.spelled_in, None))
 # the syntax-only checks' patterns: their blocks are read whether or not they spell `torch`
 _SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelled_in, None),
                     (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None),
@@ -552,8 +552,8 @@ def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
     need no callers or callees): only in parts that use torch, but the syntax-only checks' and F.one_hot's.
     A part runs only the tests the whole text passed (most files pass one or two of them)."""
     # a narrow dtype spelled anywhere in the file: every part keyed by a name, as the uint8 table may be made
-    # in one class and indexed in another that names no torch
-    anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None),
+    # in one class and indexed in another that names no torch; a permutation used twice as a key (GL027)
+    anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None), (permutation_order.spelled_in, None),
                                              (advanced_index_sites.keyed_by_name, advanced_index_sites.narrow_keys)), text)
     triggers = tuple(test for test in _narrowed(_LOCAL_PATTERNS, text) if test not in anywhere)  # each run once
     subscripts = script_drivers.is_script(text) and _subscript_site(text)  # scripts only (see _float_keys_in_script)

@@ -156,6 +156,7 @@ class ExpressionMixin:
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
             picked = filtered_positions.after(self, node, picked)  # GL011: cols[tensor(kept non-padding positions)]
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
+            picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)

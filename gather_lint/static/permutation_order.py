@@ -11,10 +11,13 @@ Each mark is ``(token, axis)``: the token is the sort's position in the file, so
 pass for one; the axis is normalised when the rank is known, else the dim as written.
 """
 import ast
+import re
 from typing import Optional
 
 from ..contract import Site, mark_axis
+from ..rules import gl027_permutation_applied_twice as rule
 from . import tensor_ops as ops
+from .text_scan import file_test
 from .values import SeqVal, TensorVal
 
 _MAKERS = ("sort", "argsort")
@@ -89,3 +92,39 @@ def _same_rank(a: TensorVal, b: TensorVal) -> bool:
     if a.shape is None or b.shape is None:
         return True
     return len(a.shape.dims) == len(b.shape.dims) and a.shape.variadic == b.shape.variadic
+
+
+def subscripted(interp, node: ast.Subscript, owner: TensorVal, key, picked):
+    """`x[perm]` with a 1-d permutation of x's first dim: in its order; already so: GL027."""
+    one_dim = key.shape is not None and not key.shape.variadic and len(key.shape.dims) == 1 \
+        if isinstance(key, TensorVal) else False
+    if not isinstance(key, TensorVal) or key.permutation is None or isinstance(node.slice, ast.Tuple) \
+            or not (key.permutation[1] == 0 or one_dim and key.permutation[1] == -1) \
+            or key.shape is not None and not one_dim:
+        return picked
+    if owner.order == key.permutation:
+        line = key.permutation[0][0]
+        interp.flag(node, rule.check_subscript(interp.source.segment(node), interp.source.segment(node.slice), line),
+                    node.slice)
+        return picked
+    if owner.order is None and isinstance(picked, TensorVal):
+        return picked.with_(order=key.permutation)
+    return picked
+
+
+def randperm(result, node: ast.Call):
+    """torch.randperm(n): a permutation of a first dim."""
+    return result.with_(permutation=((node.lineno, node.col_offset), 0)) if isinstance(result, TensorVal) else result
+
+
+_KEYED = re.compile(r"\[\s*(\w+)\s*\]")
+
+
+@file_test
+def spelled_in(text: str) -> bool:
+    """A permutation made (sort, argsort, randperm) and one name used twice as a whole subscript key
+    (`grouped = x[order]` ... `y[order]`): the parts worth analysing for GL027 on subscripts."""
+    if "sort(" not in text and "randperm(" not in text:
+        return False
+    keys = _KEYED.findall(text)
+    return len(keys) != len(set(keys))
