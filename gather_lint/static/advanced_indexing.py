@@ -98,6 +98,8 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
     if reduced is not owner and isinstance(node.slice, ast.Tuple):  # `probs[:, :, k, i, j]`, then the index
         x_text += "[" + ", ".join(":" if e is indexed else segment(e) for e in node.slice.elts) + "]"
     report = (node, segment(node), x_text, reduced.shape, axis, segment(indexed), index.shape)
+    if index.permutation is not None:
+        return None  # a permutation (randperm, argsort) reorders the dim: no pick per row
     origin = rule.per_row_origin(index.domain, dims[axis]) or _declared_per_row(interp, node, dims, axis)
     if origin is not None:
         _flag(interp, report, origin)
@@ -113,7 +115,7 @@ def _check_write(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
     axis, index, reduced = found
     if axis != 1 or len(index.shape.dims) != 1 or not rule.leads_with_batch(index.shape, reduced.shape, axis):
         return
-    origin = rule.per_row_origin(index.domain, reduced.shape.dims[axis])
+    origin = rule.per_row_origin(index.domain, reduced.shape.dims[axis]) if index.permutation is None else None
     if origin is None:
         return
     segment = interp.source.segment
@@ -139,7 +141,7 @@ def _check_one_row(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
         return
     if not rule.leads_with_batch(index.shape, x.shape, 1):
         return
-    origin = rule.per_row_origin(index.domain, x.shape.dims[1])
+    origin = rule.per_row_origin(index.domain, x.shape.dims[1]) if getattr(index, "permutation", None) is None else None
     if origin is None:
         return
     segment = interp.source.segment
