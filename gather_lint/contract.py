@@ -40,6 +40,9 @@ class Domain:
     ranks_of_positions_in: Dim = None
     # 0/1 values (a comparison cast to an integer type): `size` is 2, but they are no positions of a size-2 dim
     binary: bool = False
+    # distinct within each of the stacked items they came from (rows of stacked permutations), though values
+    # repeat across items: beside row numbers that tell the items apart, no two positions collide
+    distinct_rows: bool = False
     # `ids.repeat(b, 1)` of values that do not repeat: the copies lie in other rows, and each row along the
     # last dim holds the values once (a scatter along the last dim writes each position once)
     copies_across_rows: bool = False

@@ -131,6 +131,9 @@ def check(site: Site) -> Optional[Violation]:
     axis = gather_axis(site)
     if domain is None or axis is None or not site.dim_given:
         return None
+    index = site.index.shape
+    if site.op.family == "gather" and index is not None and not index.variadic and len(index.dims) != len(shape.dims):
+        return None  # the ranks differ: torch refuses the call whatever the dim (GL001 says how to fix it)
     here = shape.dims[axis]
     want = value_axis(site)
     if want is None or want == axis:

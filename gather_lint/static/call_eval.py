@@ -243,10 +243,11 @@ class CallMixin:
             if ops.as_int(args[1]) is not None:
                 return value_ranges.written(value_ranges.masked(_with_sentinel(result, None, None)), ops.as_int(args[1]),
                                             node.lineno)
-            if isinstance(args[1], DimVal) and isinstance(args[1].dim, Sym):  # masked_fill(void, num_classes)
-                return value_ranges.written(_with_sentinel(result, None, None), args[1].dim, node.lineno)
             # x.masked_fill(x == -1, n): whatever n is, every padded entry is replaced
-            return _with_sentinel(result, None, None) if self._replaces_sentinel(node, result) else result
+            result = _with_sentinel(result, None, None) if self._replaces_sentinel(node, result) else result
+            if isinstance(args[1], DimVal) and isinstance(args[1].dim, Sym):  # masked_fill(void, num_classes)
+                return value_ranges.written(result, args[1].dim, node.lineno)
+            return result
         if method in ("long", "int", "short", "to", "type") and owner.dtype == "bool":
             receiver = node.func.value if isinstance(node.func, ast.Attribute) else node
             return value_ranges.from_bool(owner, result, method, node.lineno, self.source.segment(receiver))
@@ -656,7 +657,8 @@ def _where(args, line: int, nodes=()):
             if _negative(other) is None:  # where(void, num_classes, labels): the value is among them now
                 return value_ranges.written(_with_sentinel(value_ranges.masked(result), None, line), ops.as_int(other), line)
             return _with_sentinel(result, _negative(other), line)
-        if isinstance(other, DimVal) and isinstance(other.dim, Sym):
+        if isinstance(other, DimVal) and isinstance(other.dim, Sym) and (kept.domain is None or kept.domain.sentinel is None):
+            # where(void, num_classes, labels) (padding in the kept values: as below, whatever the fill is)
             return value_ranges.written(result.with_(dtype=kept.dtype, domain=kept.domain), other.dim, line)
     # where(pad, full_like(ids, -1), ids): a tensor made of padding puts it in; a tensor that merely may
     # hold padding (where(valid, labels, zeros)) is the usual way of taking it out

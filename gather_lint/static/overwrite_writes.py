@@ -168,6 +168,8 @@ class OverwriteWriteMixin:
         if grouped and len(grouped) < len(components):
             found = [v for c, v in zip(components, found) if c not in grouped]
             components = [c for c in components if c not in grouped]
+            if any(isinstance(v, TensorVal) and v.domain is not None and v.domain.distinct_rows for v in found):
+                return None  # each group's own positions are distinct (stacked permutations): nothing collides
         # a row number spread along the rows (`arange(B)[:, None]`, `.unsqueeze(1).expand_as(ids)`) tells the
         # rows apart, not the positions within one: those repeat wherever the other components repeat in a row
         rows = [row_numbers(self, c, v) for c, v in zip(components, found)]

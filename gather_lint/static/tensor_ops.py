@@ -699,7 +699,7 @@ def stacked_domain(domain: Optional[Domain]) -> Optional[Domain]:
     kind, but not that they are distinct, nor a ranking among one tensor's values."""
     if domain is None:
         return None
-    return replace(domain, repeats=True, ranks_of_positions_in=None)
+    return replace(domain, repeats=True, ranks_of_positions_in=None, distinct_rows=domain.distinct_rows or not domain.repeats)
 
 
 def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Dim = None):

@@ -114,8 +114,9 @@ def through_arith(left, right, symbol: str, result, line: int, text: str = ""):
 
 
 def _combined_range(left, right, symbol: str, result: TensorVal, text: str) -> TensorVal:
-    """Ranges through `rows * width + cols` (flat positions) and `+ offset`: values in [0, R) times w reach
-    (R - 1) * w; two ranges added reach the sum of their tops. Named sizes stay named (`h*w + 1`)."""
+    """Ranges through `rows * width + cols` (flat positions): values in [0, R) times w reach (R - 1) * w; two
+    ranges added reach the sum of their tops. Named sizes stay named (`h*w + 1`). (`best + 1` of an argmax
+    reaches past the dim only when the best is the last: no evidence of a mistake, left alone.)"""
     if result.domain is not None and result.domain.size is not None or result.dtype in _FLOATS:
         return result
     top = None
@@ -125,10 +126,6 @@ def _combined_range(left, right, symbol: str, result: TensorVal, text: str) -> T
             top = linear_sizes.combine(f"({ranged.domain.size}) - 1", "0", a_times=str(factor.dim))
     elif symbol == "+" and _ranged(left) and _ranged(right):
         top = linear_sizes.combine(str(left.domain.size), str(right.domain.size), plus=-2)
-    elif symbol == "+":
-        ranged, offset = (left, right) if _ranged(left) else (right, left)
-        if _ranged(ranged) and isinstance(offset, DimVal) and isinstance(offset.dim, int) and offset.dim >= 0:
-            top = linear_sizes.combine(str(ranged.domain.size), str(offset.dim), plus=-1)
     if top is None:
         return result
     bases = []
