@@ -107,3 +107,32 @@ def test_a_binary_mask_times_255_is_reported_and_raises():
     fixed = code.replace("raw.long() * 255", "raw.long()")
     assert codes(fixed) == []
     assert run(fixed).sum().item() == 32
+
+
+def test_rows_padded_with_the_vocabulary_size_reach_past_the_counts_and_raise():
+    # a sampler pads prompts with pad_id = vocab_size "so it never collides with a real token", then counts
+    # tokens per row into vocab_size columns
+    code = """
+    import torch
+
+    def pad_rows(rows, pad_id):
+        width = max(len(r) for r in rows)
+        return torch.tensor([r + [pad_id] * (width - len(r)) for r in rows], dtype=torch.long)
+
+    def counts(tokens, vocab_size):
+        out = torch.zeros((tokens.shape[0], vocab_size), dtype=torch.long)
+        return out.scatter_add_(1, tokens, torch.ones_like(tokens))
+
+    def run():
+        vocab_size = 50
+        return counts(pad_rows([[3, 7, 7], [0, 49]], pad_id=vocab_size), vocab_size)
+
+    if __name__ == "__main__":
+        run()
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run(code)
+    fixed = code.replace("pad_id=vocab_size), vocab_size)", "pad_id=vocab_size), vocab_size + 1)")
+    assert codes(fixed) == []
+    assert run(fixed)[1, 50].item() == 1

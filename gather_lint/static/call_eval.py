@@ -437,6 +437,7 @@ class CallMixin:
             if func in _CONSTRUCTORS and func != "full":  # full's fill value may be padding: below
                 made = repeated_indices.literal_repeats(func, node, _construct(func, args, kwargs, node, self.function))
                 made = permutation_order.randperm(made, node) if func == "randperm" else made  # GL027
+                made = value_ranges.padded_rows(self, func, node, made)  # GL011: rows padded with a size
                 made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
                 made = left_padding.made_rows(func, node, made)  # GL024: rows written with their padding first
                 if node.args and args:

@@ -9,6 +9,8 @@ out of range (`hidden.gather(1, lengths...)` needs `lengths - 1`).
 """
 from __future__ import annotations
 
+import ast
+
 from dataclasses import replace
 from typing import Optional
 
@@ -202,3 +204,24 @@ def masked(t):
     if isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_WRITTEN):
         return t.with_(domain=replace(t.domain, size=None, origin=""))
     return t
+
+
+def padded_rows(interp, func: str, node: ast.Call, made):
+    """`torch.tensor([ids + [pad] * (n - len(ids)) for ids in rows])` (or `[pad] * k + ids`): the pad is among
+    the values (a negative one is padding, kept elsewhere; a size such as `vocab_size` reaches that size)."""
+    if func not in ("tensor", "as_tensor", "LongTensor") or not node.args or not isinstance(node.args[0], ast.ListComp) \
+            or not isinstance(made, TensorVal):
+        return made
+    row = node.args[0].elt
+    if not (isinstance(row, ast.BinOp) and isinstance(row.op, ast.Add)):
+        return made
+    for part in (row.left, row.right):
+        if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Mult):
+            repeated = part.left if isinstance(part.left, ast.List) else part.right
+            if isinstance(repeated, ast.List) and len(repeated.elts) == 1:
+                pad = interp.expr(repeated.elts[0])
+                if isinstance(pad, DimVal) and pad.dim is not None and (value(pad.dim) is None or value(pad.dim) > 0):
+                    return written(made.with_(dtype=made.dtype or ("int64" if func == "LongTensor" else None)),
+                                   pad.dim if value(pad.dim) is None or isinstance(pad.dim, Sym) else value(pad.dim),
+                                   node.lineno)
+    return made
