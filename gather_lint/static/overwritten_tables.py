@@ -52,6 +52,10 @@ def _check_class(cls: ast.ClassDef) -> Iterator[Tuple[ast.AST, object]]:
     init = next((m for m in methods if m.name == "__init__"), None)
     if init is None:
         return
+    # a finding is a statement `self.A = <lookup of self.A>` of another method: most classes hold none, and
+    # then __init__'s tables and every method's writes are never read
+    if not any(_self_lookup(stmt) for method in methods if method is not init for stmt in statements(method)):
+        return
     tables = _built_tables(init)
     if not tables:
         return
@@ -66,7 +70,7 @@ def _check_class(cls: ast.ClassDef) -> Iterator[Tuple[ast.AST, object]]:
         labels = _label_names(method)
         if not labels:
             continue
-        for node in all_nodes(method):
+        for node in statements(method):  # _self_lookup reads assignments, statements all
             found = _self_lookup(node)
             if found is None:
                 continue
