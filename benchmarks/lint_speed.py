@@ -47,8 +47,10 @@ def checkout_env(code_root):
     cached (a machine that sets PYTHONDONTWRITEBYTECODE would compile every module on every run)."""
     env = dict(os.environ, PYTHONPATH=code_root)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    # writes the bytecode once; run from code_root, as `-m` puts the working directory first on the path: run
+    # from another checkout it compiled that one's modules, and the measured run then compiled code_root's
     subprocess.run([sys.executable, "-m", "gather_lint", "--isolated", "--no-cache", os.devnull], env=env,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # writes the bytecode once
+                   cwd=code_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return env
 
 

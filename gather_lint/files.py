@@ -1,12 +1,14 @@
 """Finding the files to lint, reading them as text and writing fixes back, with a clear reason when that fails."""
 from __future__ import annotations
 
+import fnmatch
+import functools
 import io
 import os
+import re
 import shutil
 import tempfile
 import tokenize
-from fnmatch import fnmatch
 from typing import Iterator, List, Sequence, Tuple
 
 
@@ -71,8 +73,22 @@ def explicitly_excluded(path: str, patterns: Sequence[str], root: str = ".") -> 
 
 
 def _excluded(path: str, name: str, patterns: Sequence[str]) -> bool:
-    normal = path.replace("\\", "/")
-    return any(fnmatch(name, p) or fnmatch(normal, p) or fnmatch(normal, "*/" + p) for p in patterns)
+    """Whether `name` or the path matches one of `patterns`, or the path ends with `/pattern` (fnmatch's
+    answers: every pattern is asked of every file and folder of a walk, so each of the three questions is one
+    match of all the patterns joined)."""
+    if not patterns:
+        return False
+    whole, tail = _joined(tuple(patterns))
+    name, normal = os.path.normcase(name), os.path.normcase(path.replace("\\", "/"))
+    return whole.match(name) is not None or whole.match(normal) is not None or tail.match(normal) is not None
+
+
+@functools.lru_cache(maxsize=16)
+def _joined(patterns: Tuple[str, ...]):
+    """(the patterns, `*/` + each pattern), each as one regex: fnmatch's translation of each, alternated."""
+    def joined(pats):
+        return re.compile("|".join(f"(?:{fnmatch.translate(os.path.normcase(p))})" for p in pats))
+    return joined(patterns), joined(["*/" + p for p in patterns])
 
 
 class UnwritableFile(Exception):

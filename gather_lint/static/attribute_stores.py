@@ -71,8 +71,12 @@ def stored_names(function) -> List[str]:
 
 def _stores(function) -> Dict[str, list]:
     """`self.x = ...` statements (and statement-level register_buffer calls) of one function. Only
-    statements are visited, not every expression: model classes are large."""
-    found: Dict[str, list] = {}
+    statements are visited, not every expression: model classes are large. Kept on the function's node:
+    a parent's methods are read again for each class derived from it (callers must not change it)."""
+    found = getattr(function, "_gather_lint_attribute_stores", None)
+    if found is not None:
+        return found
+    found = {}
     todo = list(function.body)
     while todo:
         stmt = todo.pop()
@@ -97,6 +101,7 @@ def _stores(function) -> Dict[str, list]:
             todo.extend(getattr(stmt, field, ()))
         for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
             todo.extend(part.body)
+    function._gather_lint_attribute_stores = found
     return found
 
 

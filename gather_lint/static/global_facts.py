@@ -36,12 +36,16 @@ def bind(interp, function) -> None:
         return
     if function not in module.class_of and module.functions.get(function.name) is not function:
         return
+    # a library's module names are mostly loggers and constants: no walk of the module body (for the names
+    # it binds once) nor of the function for them (a name the body never bound has no fact to give)
+    informative = [name for name, value in body.env.items() if name not in body.informal and (
+        _informative(value) or _unchanged_record(module, name, value))]
+    if not informative:
+        return
     if module.global_once is None:
         # `global x` in a function is found by the text check, not by a walk of every class
         module.global_once = closure_facts.bound_once_in(module.global_tree.body, (), look_inside=False)[0]
-    # a library's module names are mostly loggers and constants: no walk of the function for them
-    candidates = [name for name in module.global_once if name not in body.informal and (
-        _informative(body.env.get(name)) or _unchanged_record(module, name, body.env.get(name)))]
+    candidates = [name for name in informative if name in module.global_once]
     if not candidates:
         return
     cache = module.__dict__.setdefault("_free_names", {})

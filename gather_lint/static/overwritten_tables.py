@@ -20,7 +20,7 @@ from typing import Dict, Iterator, Optional, Set, Tuple
 
 from ..rules import gl025_table_overwritten_by_lookup as rule
 from .names import category_domain
-from .tree_walk import called_name
+from .tree_walk import all_nodes, called_name, statements
 from .text_scan import file_test
 
 # `self.x = self.x.gather(` / `.index_select(` / `[`, or `self.x = torch.gather(self.x` written out (`\w++`: no
@@ -42,7 +42,7 @@ def spelled_in(text: str) -> bool:
 
 
 def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
-    for cls in ast.walk(tree):
+    for cls in statements(tree):  # a class is a statement: the expressions need no walk
         if isinstance(cls, ast.ClassDef):
             yield from _check_class(cls)
 
@@ -51,6 +51,10 @@ def _check_class(cls: ast.ClassDef) -> Iterator[Tuple[ast.AST, object]]:
     methods = [node for node in cls.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     init = next((m for m in methods if m.name == "__init__"), None)
     if init is None:
+        return
+    # a finding is a statement `self.A = <lookup of self.A>` of another method: most classes hold none, and
+    # then __init__'s tables and every method's writes are never read
+    if not any(_self_lookup(stmt) for method in methods if method is not init for stmt in statements(method)):
         return
     tables = _built_tables(init)
     if not tables:
@@ -66,7 +70,7 @@ def _check_class(cls: ast.ClassDef) -> Iterator[Tuple[ast.AST, object]]:
         labels = _label_names(method)
         if not labels:
             continue
-        for node in ast.walk(method):
+        for node in statements(method):  # _self_lookup reads assignments, statements all
             found = _self_lookup(node)
             if found is None:
                 continue
@@ -83,13 +87,13 @@ def _computes_per_call(method) -> bool:
     """forward / __call__, or a method returning a value: run for every batch. A method that only
     narrows the table (`def keep_classes(self, labels): self.w = self.w[labels]`) returns nothing."""
     return method.name in ("forward", "__call__") or any(
-        isinstance(node, ast.Return) and node.value is not None for node in ast.walk(method))
+        isinstance(node, ast.Return) and node.value is not None for node in all_nodes(method))
 
 
 def _built_tables(init) -> Set[str]:
     """Attributes __init__ sets to a tensor it builds, or registers as a buffer."""
     found = set()
-    for node in ast.walk(init):
+    for node in all_nodes(init):
         if isinstance(node, ast.Assign) and called_name(node.value) in _BUILDERS:
             found.update(t.attr for t in node.targets if _is_self_attribute(t))
         elif isinstance(node, ast.Call) and called_name(node) == "register_buffer" and node.args \
@@ -103,7 +107,7 @@ _MOVES = {"to", "cuda", "cpu", "type_as", "float", "double", "half", "detach", "
 
 def _assigned_attributes(method) -> Iterator[str]:
     """The attributes the method assigns, but for moves that keep the table (`self.w = self.w.to(x.device)`)."""
-    for node in ast.walk(method):
+    for node in all_nodes(method):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_self_attribute(node.targets[0]) \
                 and _moved(node.value, node.targets[0].attr):
             continue
@@ -129,7 +133,7 @@ def _label_names(method) -> Dict[str, str]:
              and not _TOKEN_IDS.fullmatch(p)}
     if not found:
         return {}
-    assigns = [n for n in ast.walk(method) if isinstance(n, ast.Assign)]
+    assigns = [n for n in all_nodes(method) if isinstance(n, ast.Assign)]
     grown = True
     while grown:
         grown = False

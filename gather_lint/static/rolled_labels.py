@@ -22,7 +22,7 @@ import re
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..rules import gl007_shift_misalignment as rule
-from .tree_walk import last_name, own_nodes, scopes
+from .tree_walk import last_name, own_nodes, scopes, statements
 from .text_scan import file_test
 
 _GATHERS = {"gather", "take_along_dim"}
@@ -48,7 +48,7 @@ def check_module(tree: ast.Module) -> Iterator[Tuple[ast.AST, object]]:
 def _loss_attributes(tree) -> frozenset:
     """`self.criterion = nn.CrossEntropyLoss()` anywhere in the file: `self.criterion(...)` is a token loss."""
     return frozenset(
-        node.targets[0].attr for node in ast.walk(tree)
+        node.targets[0].attr for node in statements(tree)  # an assignment is a statement
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
         and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self"
         and isinstance(node.value, ast.Call) and last_name(node.value.func) in _LOSS_MODULES)
