@@ -1,0 +1,57 @@
+import torch
+
+
+class CommentBeam:
+    """Beam over edited-comment hypotheses; one decoder step per call."""
+
+    def __init__(self, beam_size, bos_id):
+        self.beam_size = beam_size
+        # [live, t] token ids of the live hypotheses
+        self.live_sents = torch.full((1, 1), bos_id, dtype=torch.long)
+        # [live] accumulated log-probabilities
+        self.live_scores = torch.zeros(1)
+
+    def step(self, word_log_probs):
+        # word_log_probs: [live, vocab]
+        vocab_size = word_log_probs.size(1)
+        cand = (self.live_scores.unsqueeze(1) + word_log_probs).view(-1)  # [live * vocab]
+        k = min(self.beam_size, cand.numel())
+        top_scores, top_pos = cand.topk(k)                                 # [k], [k]
+        hypo_ids = torch.div(top_pos, vocab_size, rounding_mode="floor")   # [k] parent hypothesis
+        word_ids = top_pos % vocab_size                                    # [k] next word
+        parents = self.live_sents[hypo_ids]                                # [k, t]
+        self.live_sents = torch.cat([parents, word_ids.unsqueeze(1)], dim=1)  # [k, t + 1]
+        self.live_scores = top_scores
+
+
+def decode(transition_log_probs, beam_size, steps, bos_id=0):
+    # transition_log_probs: [vocab, vocab], row = previous token
+    beam = CommentBeam(beam_size, bos_id)
+    for _ in range(steps):
+        last = beam.live_sents[:, -1]                 # [live]
+        beam.step(transition_log_probs[last])         # [live, vocab]
+    return beam.live_sents, beam.live_scores
+
+
+def reference_decode(table, beam_size, steps, bos_id=0):
+    rows = table.tolist()
+    live = [([bos_id], 0.0)]
+    for _ in range(steps):
+        cands = []
+        for h, (sent, score) in enumerate(live):
+            for w, lp in enumerate(rows[sent[-1]]):
+                cands.append((score + lp, h * len(rows) + w, sent + [w]))
+        cands.sort(key=lambda c: -c[0])
+        live = [(sent, score) for score, _, sent in cands[:beam_size]]
+    return [s for s, _ in live], [sc for _, sc in live]
+
+
+if __name__ == "__main__":
+    torch.manual_seed(3)
+    vocab = 11
+    table = torch.log_softmax(torch.randn(vocab, vocab), dim=-1)  # [vocab, vocab]
+    sents, scores = decode(table, beam_size=4, steps=3)
+    ref_sents, ref_scores = reference_decode(table, beam_size=4, steps=3)
+    assert sents.tolist() == ref_sents, (sents.tolist(), ref_sents)
+    assert torch.allclose(scores, torch.tensor(ref_scores), atol=1e-5)
+    print("ok")
