@@ -71,8 +71,29 @@ def test_converted_to_long_it_is_silent_and_reorders():
 
 def test_module_constants_written_as_arithmetic_of_constants():
     found = constants("GRID = 3\nNUM_TILES = GRID * GRID\nDEPTH = 2 ** GRID  # levels\nHALF = GRID / 2\n"
-                      "OTHER = make(GRID)\nWIDE = (GRID + 1) * 2\n")
-    assert {name: v.dim.size for name, v in found.items()} == {"GRID": 3, "NUM_TILES": 9, "DEPTH": 8, "WIDE": 8}
+                      "OTHER = make(GRID)\nWIDE = (GRID + 1) * 2\nPAD_TAG = -1\n")
+    assert {name: v.dim.size for name, v in found.items()} == {"GRID": 3, "NUM_TILES": 9, "DEPTH": 8, "WIDE": 8,
+                                                               "PAD_TAG": -1}
+
+
+def test_padding_named_by_a_module_constant_is_padding():
+    code = """
+    import torch
+
+    PAD_TAG = -1
+
+    def pick(log_probs):
+        # log_probs: [B, T, C]
+        b, t, c = log_probs.shape
+        tags = torch.full((b, t), PAD_TAG, dtype=torch.long)
+        return log_probs.gather(-1, tags.unsqueeze(-1))
+
+    def run():
+        return pick(torch.randn(2, 4, 5).log_softmax(-1))
+    """
+    assert codes(code) == ["GL011"]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run(code)
 
 
 NUM_TILES_VALUE = 9

@@ -1,4 +1,4 @@
-"""`NUM_CLASSES = 10` at module level: an ALL-CAPS name bound once to an integer literal, or to integer
+"""`NUM_CLASSES = 10`, `PAD_TAG = -1` at module level: an ALL-CAPS name bound once to an integer literal, or to integer
 arithmetic of such names (`NUM_TILES = GRID * GRID`), is a constant every function of the module reads
 (`torch.zeros(n, NUM_CLASSES)`)."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Dict, Optional
 from ..dims import Sym
 from .values import DimVal
 
-_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::\s*int\s*)?=\s*(\d+|[A-Z0-9_ +*/()-]*[A-Z][A-Z0-9_ +*/()-]*?)\s*(?:#.*)?$",
+_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::\s*int\s*)?=\s*(-?\d+|[A-Z0-9_ +*/()-]*[A-Z][A-Z0-9_ +*/()-]*?)\s*(?:#.*)?$",
                        re.MULTILINE)
 _INT_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
             ast.Pow: operator.pow}
@@ -39,7 +39,8 @@ def constants(text: str) -> Dict[str, DimVal]:
             found.pop(name, None)  # bound twice: not a constant
             continue
         seen.add(name)
-        size = int(match.group(2)) if match.group(2).isdigit() else _evaluated(match.group(2), found)
+        literal = match.group(2).lstrip("-")
+        size = int(match.group(2)) if literal.isdigit() else _evaluated(match.group(2), found)
         if size is not None:
             found[name] = DimVal(Sym(name, expr=name, size=size))
     # rebound anywhere else (`global NUM_CLASSES`, `NUM_CLASSES += 1`): not a constant either
