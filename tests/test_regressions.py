@@ -762,3 +762,26 @@ def test_a_helpers_docstring_shape_does_not_size_what_it_returns_for_an_unsized_
     exec(textwrap.dedent(code), namespace)
     out = namespace["pack_rotation"](torch.rand(5, 4), torch.tensor([[1, 2, 3]] * 5))
     assert out.shape == (5,)
+
+
+def test_a_max_of_one_hots_and_uniform_draws_onto_zeros_is_the_max(torch):
+    # voxel features: one-hot element channels beside an occupancy in [0, 1), maxed per voxel onto zeros;
+    # one_hot, rand, casts, cat and column picks keep values >= 0, so the buffer's 0 changes nothing
+    code = """
+    import torch
+    import torch.nn.functional as F
+    def voxelize(ids):
+        elements = torch.randint(0, 4, (40,))
+        occupancy = torch.rand(40)
+        feats = torch.cat([F.one_hot(elements, 4).float(), occupancy[:, None]], dim=1)
+        grid = torch.zeros(16, feats.shape[1])
+        return grid.scatter_reduce(0, ids[:, None].expand_as(feats), feats, reduce="amax"), feats
+    def run():
+        return voxelize(torch.randint(0, 16, (40,)))
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    grid, feats = namespace["run"]()
+    assert (feats >= 0).all()
+    assert codes(code.replace("occupancy = torch.rand(40)", "occupancy = torch.randn(40)")) == ["GL014"]

@@ -439,6 +439,7 @@ class CallMixin:
                 made = permutation_order.randperm(made, node) if func == "randperm" else made  # GL027
                 made = value_ranges.padded_rows(self, func, node, made)  # GL011: rows padded with a size
                 made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
+                made = made.with_(non_negative=True) if func == "rand" and isinstance(made, TensorVal) else made
                 made = left_padding.made_rows(func, node, made)  # GL024: rows written with their padding first
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
@@ -447,7 +448,9 @@ class CallMixin:
                 dtype = _like_dtype(kwargs, args[0])
                 filled = constant_fills.fill(func, kwargs)
                 fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
-                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction), node.lineno)
+                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction,
+                                                         non_negative=func in ("rand_like", "zeros_like", "ones_like")),
+                                         node.lineno)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
@@ -455,6 +458,8 @@ class CallMixin:
                     return ops.cat_repeated(element, dim, func == "stack", args[0].length) if isinstance(element, TensorVal) else None
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
+                if isinstance(joined, TensorVal) and items and all(value_ranges.never_negative(t) for t in items):
+                    joined = joined.with_(non_negative=True)  # cat([one_hot.float(), occupancy]) of values >= 0
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
@@ -495,8 +500,8 @@ class CallMixin:
                 class_targets.check_one_hot(self, node, node.args[0], args[0], n)
                 s = args[0].shape
                 if s is None or s.variadic or not isinstance(n, DimVal) or value(n.dim) == -1:
-                    return TensorVal(None, "int64")
-                return TensorVal(Shape(s.dims + (n.dim,)), "int64")
+                    return TensorVal(None, "int64", non_negative=True)  # 0s and 1s
+                return TensorVal(Shape(s.dims + (n.dim,)), "int64", non_negative=True)
             if func == "embedding" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 ids, weight = args[0], args[1]
                 if weight.shape is not None and not weight.shape.variadic and len(weight.shape.dims) == 2:

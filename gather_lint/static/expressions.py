@@ -157,6 +157,8 @@ class ExpressionMixin:
             picked = filtered_positions.after(self, node, picked)  # GL011: cols[tensor(kept non-padding positions)]
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
+            if owner.non_negative and isinstance(picked, TensorVal):
+                picked = picked.with_(non_negative=True)  # a part of values >= 0 is >= 0
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)

@@ -475,7 +475,8 @@ def argmax(t, args, kwargs, origin_text, what="argmax"):
 
 
 def cast(t, dtype: Optional[str]) -> TensorVal:
-    return TensorVal(t.shape, dtype, t.domain)
+    """A cast keeps the values (and their sign): a bool or int 0/1 cast to float is >= 0 still."""
+    return TensorVal(t.shape, dtype, t.domain, non_negative=t.non_negative or dtype in FLOAT_DTYPES and t.dtype == "bool")
 
 
 def to(t, args, kwargs):
