@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+from jaxtyping import Float, Int
+from torch import Tensor
+
+
+def bag_of_words(
+    token_ids: Int[Tensor, "batch seq"],
+    token_weights: Float[Tensor, "batch seq"],
+    vocab_size: int,
+) -> Float[Tensor, "batch vocab"]:
+    bow = torch.zeros(token_ids.size(0), vocab_size, dtype=token_weights.dtype)
+    return bow.scatter_(1, token_ids, token_weights)
+
+
+class BowClassifier(nn.Module):
+    def __init__(self, vocab_size: int, num_labels: int):
+        super().__init__()
+        self.vocab_size = vocab_size
+        self.proj = nn.Linear(vocab_size, num_labels)
+
+    def forward(
+        self, token_ids: Int[Tensor, "batch seq"], attention_mask: Int[Tensor, "batch seq"]
+    ) -> Float[Tensor, "batch labels"]:
+        bow = bag_of_words(token_ids, attention_mask.float(), self.vocab_size)
+        bow = bow / bow.sum(dim=-1, keepdim=True).clamp(min=1.0)
+        return self.proj(bow)
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    vocab = 12
+    ids = torch.tensor([[3, 5, 3, 3, 7, 0], [2, 2, 9, 4, 0, 0]])
+    mask = (ids != 0).long()
+    counts = bag_of_words(ids, mask.float(), vocab)
+    print("count of token 3 in doc 0:", counts[0, 3].item(), "(appears 3 times)")
+    print("count of token 2 in doc 1:", counts[1, 2].item(), "(appears 2 times)")
+    print(BowClassifier(vocab, 3)(ids, mask))
