@@ -7,6 +7,7 @@ difference is a constant: `h*w + 1` exceeds `h*w` whatever h and w are. Anything
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from typing import Dict, Optional, Tuple
 
 Linear = Dict[Tuple[str, ...], int]  # monomial (sorted names; () for the constant) -> coefficient
@@ -14,6 +15,15 @@ Linear = Dict[Tuple[str, ...], int]  # monomial (sorted names; () for the consta
 
 def parse(name: str) -> Optional[Linear]:
     """`h*w + 1` -> {("h", "w"): 1, (): 1}; None for text that is no sum of products."""
+    found = _parsed(name)
+    return dict(found) if found is not None else None
+
+
+@lru_cache(maxsize=4096)
+def _parsed(name: str) -> Optional[Linear]:
+    """Names repeat across a run (every comparison of two sizes asks): parsed once each."""
+    if name.isidentifier():
+        return {(name,): 1}  # the common case, without a parse
     try:
         tree = ast.parse(name.strip(), mode="eval").body
     except SyntaxError:

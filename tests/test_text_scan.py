@@ -146,7 +146,7 @@ def test_narrowed_local_tests_answer_as_every_test_does_on_every_block_and_funct
     for text in _project_sources():
         local_site = analyzer._local_test(text)
         script = script_drivers.is_script(text)  # a `__main__` driver, or one at module level
-        narrow_file = advanced_index_sites.narrow_keys(text)
+        narrow_file = advanced_index_sites.narrow_positions(text)
         blocks = FileBlocks(text, "<case>")
         parts = [blocks.chunk(i) for i in range(len(blocks))]
         parts += [m.group(0) for m in re.finditer(r"(?m)^[ \t]*def .*(?:\n(?:[ \t].*|))*", text)]

@@ -158,6 +158,15 @@ def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, b
     return None
 
 
+@file_test
+def narrow_positions(text: str) -> bool:
+    """Positions made (randperm, argsort, a permutation) and cast to uint8 somewhere in the file: the file
+    whose every part keyed by a name is read, as the table may be made in one class and indexed in another
+    that names no torch. (Any narrow dtype alone is too common: quantization code spells int8 everywhere.)"""
+    return ("uint8" in text or ".byte()" in text) and any(m in text for m in ("randperm(", "argsort(", "permutation(")) \
+        and keyed_by_name(text)
+
+
 def _positions(domain) -> bool:
     """Values made as positions of a dim (randperm, argsort, top-k): no mask, no ids, no padding."""
     return domain is not None and domain.size is not None and bool(domain.origin) and not domain.category \

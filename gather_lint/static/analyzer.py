@@ -467,8 +467,7 @@ def parse_relevant(text: str, path: str) -> ast.Module:
     records = [c if "NamedTuple" in chunk[:chunk.find(":")] else set() for c, (_, chunk) in zip(classes, chunks)]
     for _ in range(MAX_DEPTH):  # callers carry shapes into kept functions; callees carry results back
         names = set().union(*(f for f, kept in zip(functions, keep) if kept))
-        # a local rule's block reads its helpers' results too (`order = make_table()[i]`; `x[order]`)
-        called = set().union(*(c for c, kept, lone in zip(plain_calls, keep, local) if kept or lone))
+        called = set().union(*(c for c, kept in zip(plain_calls, keep) if kept))
         built = set().union(*(c for c, s in zip(plain_calls, scripted) if s))
         builds = set().union(names, *(c for c, kept in zip(classes, keep) if kept)) if any(scripted) else set()
         analysed = [own or not (calls.isdisjoint(builds if driver else names))
@@ -477,7 +476,10 @@ def parse_relevant(text: str, path: str) -> ast.Module:
         scripted = [s or bool((c | f) & built) for s, c, f in zip(scripted, classes, functions)]
         keep = [kept or own or bool((f | r) & called) or bool((c | f) & built)
                 for kept, own, c, f, r in zip(keep, analysed, classes, functions, records)]
-    # blocks for the local rules need no callers or callees, and only those that use torch
+    # blocks for the local rules need no callers, and only those that use torch; the helpers they call are
+    # parsed for their results (`order = make_table()[i]`; `x[order]`), which makes no caller of theirs analysed
+    helped = set().union(*(c for c, lone in zip(plain_calls, local) if lone))
+    keep = [kept or bool(f & helped) for kept, f in zip(keep, functions)]
     analysed = [own or lone for own, lone in zip(analysed, local)]
     body: list = []
     summary_only: list = []
@@ -551,10 +553,10 @@ def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
     """local_site(chunk, uses_torch, fills): whether a part of `text` holds a site of the local rules (they
     need no callers or callees): only in parts that use torch, but the syntax-only checks' and F.one_hot's.
     A part runs only the tests the whole text passed (most files pass one or two of them)."""
-    # a narrow dtype spelled anywhere in the file: every part keyed by a name, as the uint8 table may be made
+    # positions cast to uint8 anywhere in the file: every part keyed by a name, as the uint8 table may be made
     # in one class and indexed in another that names no torch; a permutation used twice as a key (GL027)
     anywhere = _narrowed(_SYNTAX_PATTERNS + ((own_max_sizes.spelled_in, None), (permutation_order.spelled_in, None),
-                                             (advanced_index_sites.keyed_by_name, advanced_index_sites.narrow_keys)), text)
+                                             (advanced_index_sites.keyed_by_name, advanced_index_sites.narrow_positions)), text)
     triggers = tuple(test for test in _narrowed(_LOCAL_PATTERNS, text) if test not in anywhere)  # each run once
     subscripts = script_drivers.is_script(text) and _subscript_site(text)  # scripts only (see _float_keys_in_script)
 
