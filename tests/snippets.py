@@ -21,3 +21,10 @@ def run_program(program: str, result: str = "RESULT"):
 def expected_lines(program: str) -> list:
     """The lines a program marks with a trailing `# expect`: where its findings belong."""
     return [n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect")]
+
+
+def call_run(code: str, name: str = "run"):
+    """Run a snippet as a module (not as a script: a `__main__` driver stays out) and call its `run()`."""
+    scope: dict = {"__name__": "snippet"}
+    exec(compile(textwrap.dedent(code), SNIPPET_FILE, "exec"), scope)
+    return scope[name]()

@@ -1,12 +1,12 @@
 """Named sizes compared through their arithmetic, and value ranges through `rows * width + cols`
 (GL011). The reported programs raise in torch; the right-sized ones run."""
-import textwrap
-
 import pytest
 
 from gather_lint import linear_sizes
-from gather_lint.api import lint_text
 from gather_lint.dims import Sym, must_exceed
+
+from .conftest import codes
+from .snippets import call_run as run
 
 torch = pytest.importorskip("torch")
 
@@ -40,16 +40,6 @@ def run():
     pos = torch.arange(20.0).view(1, 4, 5).expand(2, -1, -1) % 6
     return sample(x, pos, pos)
 """
-
-
-def codes(code: str) -> list:
-    return [f.code for f in lint_text(textwrap.dedent(code), "x.py").findings]
-
-
-def run(code: str):
-    namespace = {}
-    exec(textwrap.dedent(code), namespace)
-    return namespace["run"]()
 
 
 def test_a_column_clamped_to_the_width_reaches_past_the_flat_map_and_raises():

@@ -1,10 +1,9 @@
 """GL027: a tensor in a sort's order indexed with that sort's permutation again. Each program runs in
 torch: the reported form puts entries in the wrong places, the inverse-permutation forms put them back."""
-import textwrap
-
 import pytest
 
-from gather_lint.api import lint_text
+from .conftest import codes
+from .snippets import call_run as run
 
 torch = pytest.importorskip("torch")
 
@@ -24,16 +23,6 @@ def top_p(logits: Float[torch.Tensor, "batch vocab"], thres: float = 0.6):
 def run():
     return top_p(torch.tensor([[0.1, 2.0, -1.0, 0.5, 1.5], [1.0, -0.5, 0.3, 2.5, 0.0]]))
 """
-
-
-def codes(code: str) -> list:
-    return [f.code for f in lint_text(textwrap.dedent(code), "x.py").findings]
-
-
-def run(code: str):
-    namespace = {}
-    exec(textwrap.dedent(code), namespace)
-    return namespace["run"]()
 
 
 def nucleus_reference(rows, thres=0.6):

@@ -6,8 +6,9 @@ import warnings
 
 import pytest
 
-from gather_lint.api import lint_text
 from gather_lint.static.module_constants import constants
+
+from .conftest import codes
 
 torch = pytest.importorskip("torch")
 
@@ -39,10 +40,6 @@ def run():
     shuffled, label = Puzzles(tiles)[1]
     return shuffled, Puzzles(tiles).table[label]
 """
-
-
-def codes(code: str) -> list:
-    return [f.code for f in lint_text(textwrap.dedent(code), "x.py").findings]
 
 
 def run(code: str):

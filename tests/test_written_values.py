@@ -1,11 +1,10 @@
 """Values the code writes into an integer tensor (GL011): a void label 255, a remap onto `num_classes`,
 a 0/1 mask times 255, and what relu and sums of values >= 0 keep of them. Each program runs in torch:
 the reported ones raise, the silent ones run."""
-import textwrap
-
 import pytest
 
-from gather_lint.api import lint_text
+from .conftest import codes
+from .snippets import call_run as run
 
 torch = pytest.importorskip("torch")
 
@@ -22,16 +21,6 @@ def run():
     labels = PREPARE
     return one_hot(labels, 19)
 """
-
-
-def codes(code: str) -> list:
-    return [f.code for f in lint_text(textwrap.dedent(code), "x.py").findings]
-
-
-def run(code: str):
-    namespace = {}
-    exec(textwrap.dedent(code), namespace)
-    return namespace["run"]()
 
 
 @pytest.mark.parametrize("prepare", [
