@@ -12,7 +12,6 @@ pass for one; the axis is normalised when the rank is known, else the dim as wri
 """
 import ast
 import re
-from typing import Optional
 
 from ..contract import Site, mark_axis
 from ..rules import gl027_permutation_applied_twice as rule
