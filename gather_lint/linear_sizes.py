@@ -47,14 +47,17 @@ def _linear(node) -> Optional[Linear]:
         return _plus(left, {k: sign * v for k, v in right.items()})
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
         left, right = _linear(node.left), _linear(node.right)
-        if left is None or right is None:
-            return None
-        result: Linear = {}
-        for a, x in left.items():
-            for b, y in right.items():
-                result = _plus(result, {tuple(sorted(a + b)): x * y})
-        return result
+        return _times(left, right) if left is not None and right is not None else None
     return None
+
+
+def _times(a: Linear, b: Linear) -> Linear:
+    """The product of two sums of products, multiplied out."""
+    result: Linear = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            result = _plus(result, {tuple(sorted(x + y)): p * q})
+    return result
 
 
 def _plus(a: Linear, b: Linear) -> Linear:
@@ -104,11 +107,7 @@ def combine(a: str, b: str, a_times: Optional[str] = None, plus: int = 0) -> Opt
         factor = parse(a_times)
         if factor is None:
             return None
-        scaled: Linear = {}
-        for x, p in la.items():
-            for y, q in factor.items():
-                scaled = _plus(scaled, {tuple(sorted(x + y)): p * q})
-        la = scaled
+        la = _times(la, factor)
     return _plus(_plus(la, lb), {(): plus} if plus else {})
 
 

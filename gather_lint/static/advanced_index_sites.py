@@ -129,24 +129,23 @@ def _flags_as_positions(owner, item: TensorVal, before) -> bool:
 def _narrow_key(segment, node: ast.Subscript, owner, item: TensorVal, element, before):
     """GL008 for an int8/int16/uint8 key element (see check_narrow_key); None unless definite."""
     shape = item.shape
-    if (shape is None or shape.variadic) and item.dtype == "uint8" and _positions(item.domain):
+    rank = len(shape.dims) if shape is not None and not shape.variadic else None
+    positions = item.dtype == "uint8" and _positions(item.domain)
+
+    def mask_of_positions():
         # positions (a permutation, top-k, argsort) held as uint8 are a mask to torch whatever the shapes
-        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", None, positions=item.domain.origin,
-                                            sizes_known=False)
-    if shape is None or shape.variadic:
-        return None
-    rank = len(shape.dims)
+        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, positions=item.domain.origin,
+                                            sizes_known=False) if positions else None
+    if rank is None:
+        return mask_of_positions()
     if item.dtype != "uint8":  # a 0-d int8/int16 tensor is taken as a Python int
         return index_dtype.check_narrow_key(segment(node), segment(element), item.dtype, rank) if rank else None
     if rank == 0:
         return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", 0)
-    positions = _positions(item.domain)
     # a mask covers the dims from its position: known only after plain slices and integers
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic \
             or not all(isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and isinstance(e.value, int)) for e in before):
-        # positions (a permutation, top-k, argsort) held as uint8 are a mask to torch whatever the shapes
-        return index_dtype.check_narrow_key(segment(node), segment(element), "uint8", rank, positions=item.domain.origin,
-                                            sizes_known=False) if positions else None
+        return mask_of_positions()
     covered = owner.shape.dims[len(before):len(before) + rank]
     for axis, (mine, theirs) in enumerate(zip(shape.dims, covered)):
         if must_differ(mine, theirs):

@@ -100,11 +100,17 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
     report = (node, segment(node), x_text, reduced.shape, axis, segment(indexed), index.shape)
     if index.permutation is not None:
         return None  # a permutation (randperm, argsort) reorders the dim: no pick per row
-    origin = rule.per_row_origin(index.domain, dims[axis]) or _declared_per_row(interp, node, dims, axis)
+    origin = _per_row_origin(index, dims[axis]) or _declared_per_row(interp, node, dims, axis)
     if origin is not None:
         _flag(interp, report, origin)
         return None
     return TensorVal(rule.crossed_shape(reduced.shape, axis, index.shape), owner.dtype, crossed=report)
+
+
+def _per_row_origin(index: TensorVal, indexed) -> Optional[str]:
+    """How index's values are known to be picks into the indexed dim, or None; a permutation (randperm,
+    argsort) reorders the dim instead, whatever its range."""
+    return rule.per_row_origin(index.domain, indexed) if index.permutation is None else None
 
 
 def _check_write(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
@@ -115,7 +121,7 @@ def _check_write(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
     axis, index, reduced = found
     if axis != 1 or len(index.shape.dims) != 1 or not rule.leads_with_batch(index.shape, reduced.shape, axis):
         return
-    origin = rule.per_row_origin(index.domain, reduced.shape.dims[axis]) if index.permutation is None else None
+    origin = _per_row_origin(index, reduced.shape.dims[axis])
     if origin is None:
         return
     segment = interp.source.segment
@@ -141,7 +147,7 @@ def _check_one_row(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
         return
     if not rule.leads_with_batch(index.shape, x.shape, 1):
         return
-    origin = rule.per_row_origin(index.domain, x.shape.dims[1]) if getattr(index, "permutation", None) is None else None
+    origin = _per_row_origin(index, x.shape.dims[1])
     if origin is None:
         return
     segment = interp.source.segment

@@ -439,7 +439,6 @@ class CallMixin:
                 made = permutation_order.randperm(made, node) if func == "randperm" else made  # GL027
                 made = value_ranges.padded_rows(self, func, node, made)  # GL011: rows padded with a size
                 made = _fraction_made(func, made, args, node.lineno)  # GL011: rand() and linspace() ranges
-                made = made.with_(non_negative=True) if func == "rand" and isinstance(made, TensorVal) else made
                 made = left_padding.made_rows(func, node, made)  # GL024: rows written with their padding first
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
@@ -738,7 +737,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return None  # FloatTensor([x, y]) is data, not sizes
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
-        return TensorVal(_size_args(args, kwargs), default, origin="constructor", filled=constant_fills.fill(func, kwargs))
+        return TensorVal(_size_args(args, kwargs), default, origin="constructor", filled=constant_fills.fill(func, kwargs),
+                         non_negative=func == "rand")  # draws in [0, 1)
     if func == "full":
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)
