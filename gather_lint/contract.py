@@ -59,6 +59,7 @@ class TensorInfo:
     non_negative: bool = False  # values >= 0, as relu/softmax/exp/abs make them (static only)
     order: Optional[tuple] = None  # (token, axis): entries in a permutation's order (static only, GL027)
     permutation: Optional[tuple] = None  # (token, axis): the values are a sort's permutation (static only)
+    signed: bool = False  # values that may be below 0, by the code's evidence (static only, GL014)
     role_named: bool = False  # text is a role name ("input", "self": runtime), not code a fix can read (last:
     # the fields before it are also given by position)
 

@@ -5,6 +5,10 @@ the reduction at every position that receives a value. Onto a fresh ``torch.zero
 ``"mean"`` divides by one extra element (the mean of 2 and 4 becomes 2, not 3), ``"prod"`` gives 0,
 ``"amax"`` clips negative maxima to 0 and ``"amin"`` positive minima to 0; onto ``torch.empty`` it
 mixes in uninitialised memory. All silently.
+
+A max onto zeros is wrong only where the values may be below 0, so ``"amax"`` is reported where the code
+shows that they may be: normal draws, Linear, Conv and embedding outputs, logs, centred norms, differences.
+Values of a sign nothing shows (a parameter filled by callers) are judged by what the callers pass.
 """
 from typing import Optional
 
@@ -59,8 +63,8 @@ def check(site: Site) -> Optional[Violation]:
     filled = site.input.filled
     if filled not in ("zeros", "empty"):
         return None  # no buffer, or one of ones / a fill value, whose part in the reduction is not judged here
-    if filled == "zeros" and reduce in ("amax", "max") and _never_negative(site.payload):
-        return None  # positions, relu outputs and the like are >= 0: a max with the buffer's 0 is the max itself
+    if filled == "zeros" and reduce in ("amax", "max") and not _may_be_negative(site.payload):
+        return None  # a max with the buffer's 0 is the max itself unless the code shows values below 0
     effect = _EFFECT[reduce] if filled == "zeros" else "uninitialised memory takes part in every reduction"
     return Violation(
         CODE, SEVERITY,
@@ -70,9 +74,14 @@ def check(site: Site) -> Optional[Violation]:
     )
 
 
-def _never_negative(payload) -> bool:
-    domain = payload.domain if payload is not None else None
-    return payload is not None and (payload.non_negative or _positions(payload) or (domain is not None and domain.binary))
+def _may_be_negative(payload) -> bool:
+    """Values the code shows may be below 0 (normal draws, Linear outputs, logs, differences), and not known
+    to be >= 0 (relu outputs, positions, 0/1 masks). A sign nothing shows (a parameter that only its callers
+    fill) is no evidence: the callers' own facts decide there."""
+    if payload is None or not payload.signed or payload.non_negative:
+        return False
+    domain = payload.domain
+    return not _positions(payload) and not (domain is not None and domain.binary)
 
 
 def _positions(payload) -> bool:

@@ -12,6 +12,7 @@ Each check reads values, so it runs only where that is free of a device sync (CP
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional, Sequence
 
 import torch
@@ -127,7 +128,9 @@ def reduce_includes_zeros(site: Site, bound: dict) -> Optional[Violation]:
         if torch.equal(with_self, without):
             return None
     info = TensorInfo(site.input.shape, site.input.dtype, None, "self", filled="zeros", role_named=True)
-    return gl014.check(Site(site.op, info, site.index, site.dim, site.dim_given, site.payload,
+    # the values are at hand: those below 0 that the zeros replace are the evidence the rule asks for
+    payload = replace(site.payload or TensorInfo(text="src", role_named=True), signed=bool((src < 0).any()))
+    return gl014.check(Site(site.op, info, site.index, site.dim, site.dim_given, payload,
                             {"reduce": reduce, "include_self": True}))
 
 

@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import left_padding, permutation_order
+from . import left_padding, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -442,14 +442,15 @@ class CallMixin:
                 made = left_padding.made_rows(func, node, made)  # GL024: rows written with their padding first
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
+                    made = signs.of_literal(func, node.args[0], made)  # GL014: tensor([-2.0, 4.0])
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
                 filled = constant_fills.fill(func, kwargs)
                 fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
                 return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction,
-                                                         non_negative=func in ("rand_like", "zeros_like", "ones_like")),
-                                         node.lineno)
+                                                         non_negative=func in ("rand_like", "zeros_like", "ones_like"),
+                                                         signed=func in signs.SIGNED_MAKERS), node.lineno)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
@@ -459,6 +460,7 @@ class CallMixin:
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
                 if isinstance(joined, TensorVal) and items and all(value_ranges.never_negative(t) for t in items):
                     joined = joined.with_(non_negative=True)  # cat([one_hot.float(), occupancy]) of values >= 0
+                joined = signs.joined(items, joined)
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
@@ -522,6 +524,8 @@ class CallMixin:
                 return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
             if func in ops.NON_NEGATIVE and args and args[0] is None:
                 return TensorVal(non_negative=True)  # torch.relu(x) of an unknown x: a tensor, >= 0 (GL014)
+            if func in signs.ALWAYS_SIGNED and args and args[0] is None:
+                return TensorVal(signed=True)  # F.logsigmoid(x) of an unknown x: a tensor, <= 0 (GL014)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
@@ -738,7 +742,7 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
         return TensorVal(_size_args(args, kwargs), default, origin="constructor", filled=constant_fills.fill(func, kwargs),
-                         non_negative=func == "rand")  # draws in [0, 1)
+                         non_negative=func == "rand", signed=func == "randn")  # draws in [0, 1), normal draws
     if func == "full":
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)

@@ -384,7 +384,9 @@ def fill_gaps(declared, fact):
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
                               domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised,
                               written=fact.written,  # the caller's literal rows: a docstring names their sizes only
-                              left_padded=fact.left_padded)  # and how the caller padded them
+                              left_padded=fact.left_padded,  # and how the caller padded them
+                              non_negative=declared.non_negative or fact.non_negative,  # and their signs
+                              signed=declared.signed or fact.signed)
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     if isinstance(declared, NumberVal) and (isinstance(fact, (DimVal, SeqVal)) or isinstance(fact, Literal)):

@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
-from . import binding_kinds, left_padding, permutation_order, value_ranges, written_text
+from . import binding_kinds, left_padding, permutation_order, signs, value_ranges, written_text
 from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
@@ -58,6 +58,8 @@ class ExpressionMixin:
             return DimVal(-operand.dim)
         if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
             return Literal(-operand.value)
+        if isinstance(operand, TensorVal) and isinstance(node.op, ast.USub):
+            return operand.with_(domain=None, origin="", non_negative=False, signed=True)  # -x: below 0 where x is above
         if isinstance(operand, TensorVal):
             return operand.with_(domain=None, origin="", dtype="bool" if isinstance(node.op, ast.Not) else operand.dtype)
         return None
@@ -157,8 +159,7 @@ class ExpressionMixin:
             picked = filtered_positions.after(self, node, picked)  # GL011: cols[tensor(kept non-padding positions)]
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
-            if owner.non_negative and isinstance(picked, TensorVal):
-                picked = picked.with_(non_negative=True)  # a part of values >= 0 is >= 0
+            picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
@@ -197,7 +198,7 @@ class ExpressionMixin:
         if isinstance(node.op, ast.MatMult):
             if isinstance(left, TensorVal) and isinstance(right, TensorVal):
                 table_mixtures.check_matmul(self, node, node.left, left, node.right, right)  # GL018
-                return ops.matmul(left, right)
+                return signs.joined((left, right), ops.matmul(left, right))
             # a tensor times something unknown is a tensor of unknown shape, never a scalar that keeps a
             # later operand's shape (`M = F.mT @ F`, then `M - q * eye` is not [3, 3])
             return TensorVal(None) if isinstance(left, TensorVal) or isinstance(right, TensorVal) else None
@@ -228,6 +229,7 @@ class ExpressionMixin:
         result = left_padding.minus_one(left, right, symbol, result)  # GL024: counts - 1 of a left-padded batch
         result = permutation_order.through_arith(left, right, result)  # GL027: sorted_logits / temperature
         result = value_ranges.through_arith(left, right, symbol, result, node.lineno, self.source.segment(node))  # GL011
+        result = signs.through_arith(left, right, symbol, result, self.source.segment(node.right))  # GL014
         result = _still_made_float(left, right, symbol, result)  # GL008: (ids / k) + offsets is still that float
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad

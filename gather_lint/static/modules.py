@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from ..dims import Shape
-from . import tensor_ops
+from . import signs, tensor_ops
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
 
 NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
@@ -36,7 +36,7 @@ class KeepShape:
     kind: str
 
     def apply(self, x) -> Optional[TensorVal]:
-        return TensorVal(x.shape, x.dtype) if isinstance(x, TensorVal) else None
+        return signs.after_op(self.kind, x, TensorVal(x.shape, x.dtype)) if isinstance(x, TensorVal) else None
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,8 @@ class Recurrent:
 
     def apply(self, x):
         if not isinstance(x, TensorVal) or x.shape is None or x.shape.variadic or len(x.shape.dims) not in (2, 3):
-            return SeqVal((TensorVal(None, x.dtype if isinstance(x, TensorVal) else None), None))
-        return SeqVal((TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype), self._state(x)))
+            return SeqVal((TensorVal(None, x.dtype if isinstance(x, TensorVal) else None, signed=True), None))
+        return SeqVal((TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype, signed=True), self._state(x)))
 
     def _state(self, x: TensorVal):
         dims = x.shape.dims
@@ -103,6 +103,7 @@ class Cell:
             out = TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
         else:
             out = TensorVal(Shape(x.shape.dims[:-1] + (self.hidden,)), x.dtype)
+        out = signs.made(out)
         return SeqVal((out, out)) if self.pair else out
 
 
@@ -120,11 +121,11 @@ class Conv:
     def apply(self, x):
         s = x.shape if isinstance(x, TensorVal) else None
         if s is None or s.variadic or len(s.dims) not in (self.spatial + 1, self.spatial + 2):
-            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None, signed=True)
         lead, sizes = s.dims[:-self.spatial - 1], s.dims[-self.spatial:]
         out = tuple(_conv_size(n, k, st, p, d) for n, k, st, p, d in
                     zip(sizes, self.kernel, self.stride, self.padding, self.dilation))
-        return TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype)
+        return TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype, signed=True)
 
 
 @dataclass(frozen=True)
@@ -141,13 +142,13 @@ class Pool:
     def apply(self, x):
         s = x.shape if isinstance(x, TensorVal) else None
         if s is None or s.variadic or len(s.dims) not in (self.spatial + 1, self.spatial + 2):
-            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)
+            return signs.kept(x, TensorVal(None, x.dtype if isinstance(x, TensorVal) else None))
         lead, sizes = s.dims[:-self.spatial], s.dims[-self.spatial:]
         if self.output:
             out = tuple(n if o is None else o for n, o in zip(sizes, self.output))
         else:
             out = tuple(_conv_size(n, k, st, p, 1) for n, k, st, p in zip(sizes, self.kernel, self.stride, self.padding))
-        return TensorVal(Shape(lead + out), x.dtype)
+        return signs.kept(x, TensorVal(Shape(lead + out), x.dtype))  # a max or a mean of a window: its sign
 
 
 def _pool(func: str, args: list, kwargs: dict) -> Optional[Pool]:
@@ -279,8 +280,8 @@ def linear(x, weight) -> Optional[TensorVal]:
         return None
     w = weight.shape
     if x.shape is None or w is None or w.variadic or len(w.dims) != 2 or not x.shape.dims:
-        return TensorVal(None, x.dtype)
-    return TensorVal(Shape(x.shape.dims[:-1] + (w.dims[0],), x.shape.variadic), x.dtype)
+        return signs.made(TensorVal(None, x.dtype))
+    return signs.made(TensorVal(Shape(x.shape.dims[:-1] + (w.dims[0],), x.shape.variadic), x.dtype))
 
 
 def _layer_list(layers) -> Optional[LayerList]:

@@ -55,7 +55,8 @@ def bind_call(op: Op, method: bool, receiver: Optional[ast.AST], call: ast.Call)
 def _info(value, text: str) -> TensorInfo:
     if isinstance(value, TensorVal):
         return TensorInfo(value.shape, value.dtype, value.domain, text, shift=value.shift, filled=value.filled,
-                          non_negative=value.non_negative, order=value.order, permutation=value.permutation)  # by keyword: TensorInfo grows fields
+                          non_negative=value.non_negative, order=value.order, permutation=value.permutation,
+                          signed=value.signed)  # by keyword: TensorInfo grows fields
     return TensorInfo(text=text)
 
 

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
 from ..dims import Dim, Shape, Sym, broadcast, dim_text, normalize_dim, product, value
-from . import constant_fills, op_census, position_tuples, symbolic
+from . import constant_fills, op_census, position_tuples, signs, symbolic
 from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -52,6 +52,7 @@ _KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "deta
 PERMUTING = {"roll", "flip", "fliplr", "flipud"}
 _REDUCE = {"sum", "mean", "prod", "amax", "amin", "logsumexp", "norm", "std", "var", "all", "any", "nansum", "count_nonzero",
            "nanmean"}
+_SIGN_KEEPING_REDUCTIONS = {"sum", "mean", "amax", "amin", "nansum", "nanmean"}  # of values >= 0, or of values below 0
 
 
 def as_int(v) -> Optional[int]:
@@ -476,7 +477,8 @@ def argmax(t, args, kwargs, origin_text, what="argmax"):
 
 def cast(t, dtype: Optional[str]) -> TensorVal:
     """A cast keeps the values (and their sign): a bool or int 0/1 cast to float is >= 0 still."""
-    return TensorVal(t.shape, dtype, t.domain, non_negative=t.non_negative or dtype in FLOAT_DTYPES and t.dtype == "bool")
+    return TensorVal(t.shape, dtype, t.domain, non_negative=t.non_negative or dtype in FLOAT_DTYPES and t.dtype == "bool",
+                     signed=t.signed)
 
 
 def to(t, args, kwargs):
@@ -757,10 +759,7 @@ _COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
 def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     """Result of tensor.<name>(*args, **kwargs), or None when unknown."""
     if name in SHAPE_METHODS:
-        result = SHAPE_METHODS[name](t, args, kwargs)
-        if t.non_negative and isinstance(result, TensorVal):  # a view, a copy or a cast keeps the values' sign
-            result = result.with_(non_negative=True)
-        return result
+        return signs.kept(t, SHAPE_METHODS[name](t, args, kwargs))  # a view, a copy or a cast keeps the values' sign
     if name in _KEEP:
         return t
     if name in _CAST:
@@ -778,10 +777,11 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
             dtype = "float32"  # torch.exp(ids): integers and bools give the default float dtype
         elif name == "square" and dtype == "bool":
             dtype = "int64"
-        return TensorVal(t.shape, dtype, _rectified(t.domain) if name in _RECTIFIERS else None,
-                         non_negative=name in NON_NEGATIVE)
+        return signs.after_op(name, t, TensorVal(t.shape, dtype, _rectified(t.domain) if name in _RECTIFIERS else None,
+                                                 non_negative=name in NON_NEGATIVE))
     if name in _REDUCE:
-        return reduce(t, args, kwargs, name=name)
+        reduced = reduce(t, args, kwargs, name=name)
+        return signs.kept(t, reduced) if name in _SIGN_KEEPING_REDUCTIONS else reduced
     if name in _COMPARISONS and len(args) == 1 and not kwargs:
         return binary(t, args[0], "==")  # ids.ne(pad): a bool mask, broadcast like `ids != pad`
     if name in ("cumsum", "cumprod"):

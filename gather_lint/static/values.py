@@ -24,6 +24,7 @@ class TensorVal:
     written: Optional[object] = None  # the rows of an int literal: a written_rows.Rows (GL011)
     columns: Optional[object] = None  # coordinates from nonzero(): a flat_positions.Coordinates (GL011)
     non_negative: bool = False  # values >= 0 (relu, softmax, exp, abs): a max onto zeros is the max (GL014)
+    signed: bool = False  # values that may be below 0 by the code's evidence (randn, Linear, log): signs.py (GL014)
     left_padded: Optional[int] = None  # a left-padded batch, its mask, counts, counts - 1: the padding's line (GL024)
     order: Optional[tuple] = None  # (token, axis): entries sit in a permutation's order along axis (GL027)
     permutation: Optional[tuple] = None  # (token, axis): the values are that permutation, sort's indices (GL027)
@@ -46,15 +47,16 @@ class LayerVal:
         return TensorVal(Shape(dims), None, None, f"nn.{self.kind} weight")
 
     def apply(self, x) -> Optional["TensorVal"]:
+        # learned weights of both signs: the outputs may be below 0 (GL014)
         if self.kind == "Embedding" and (x is None or isinstance(x, TensorVal) and x.shape is None) \
                 and self.second is not None:
-            return TensorVal(Shape((self.second,), variadic=True))  # ids of any shape: the last dim is the width
+            return TensorVal(Shape((self.second,), variadic=True), signed=True)  # ids of any shape: the last dim is the width
         if not isinstance(x, TensorVal) or x.shape is None:
-            return TensorVal(None)  # a tensor of unknown shape: `embed(ids) + pos` is not shaped like `pos`
+            return TensorVal(None, signed=True)  # a tensor of unknown shape: `embed(ids) + pos` is not shaped like `pos`
         if self.kind == "Embedding":
-            return None if x.shape.variadic else TensorVal(Shape(x.shape.dims + (self.second,)))
+            return None if x.shape.variadic else TensorVal(Shape(x.shape.dims + (self.second,)), signed=True)
         dims = x.shape.dims
-        return TensorVal(Shape(dims[:-1] + (self.second,), x.shape.variadic)) if dims else None
+        return TensorVal(Shape(dims[:-1] + (self.second,), x.shape.variadic), signed=True) if dims else None
 
 
 @dataclass(frozen=True)
