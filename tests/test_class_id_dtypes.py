@@ -6,7 +6,8 @@ the input's shape is a probability target of cross_entropy; a guarded or typed l
 """
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
+from .snippets import call_run as run
 from .snippets import run_snippet
 
 # (name, program, line of the finding)
@@ -169,3 +170,79 @@ def test_a_library_cast_on_the_loss_line_is_reported(torch):
     assert [f.line for f in lint(LIBRARY_INLINE) if f.code == "GL008"] == [7]
     with pytest.raises(RuntimeError, match="Long or Byte"):
         torch.nn.functional.cross_entropy(torch.randn(3, 4), torch.tensor([0, 3, 1]).int())
+
+FROM_A_CALLER = """
+import torch
+import torch.nn.functional as F
+
+
+def smoothed(logits, grades, num_grades):
+    \"\"\"
+    Args:
+        logits: (batch, num_grades)
+        grades: (batch,)
+    \"\"\"
+    target = F.one_hot(grades, num_grades).float() * 0.9 + 0.01
+    return -(target * logits.log_softmax(-1)).sum(-1).mean()
+
+
+def run():
+    table = torch.rand(8, 5)
+    table[:, -1] = torch.randint(0, 4, (8,)).float()
+    grades = table[:, -1]
+    return smoothed(torch.randn(8, 4), grades, 4)
+
+
+if __name__ == "__main__":
+    print(run())
+"""
+
+
+def test_float_class_ids_the_callers_code_makes_raise_in_one_hot(torch):
+    assert codes(FROM_A_CALLER) == ["GL008"]
+    with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor of type LongTensor"):
+        run(FROM_A_CALLER)
+    fixed = FROM_A_CALLER.replace("grades = table[:, -1]", "grades = table[:, -1].long()")
+    assert codes(fixed) == []
+    assert run(fixed).ndim == 0
+
+
+ANNOTATED = """
+import torch
+import torch.nn.functional as F
+from jaxtyping import Float
+
+
+def targets(labels: Float[torch.Tensor, "batch"], classes: int):
+    return F.one_hot(labels, classes)
+
+
+def run():
+    return targets(torch.tensor([0, 2, 1]), 3)
+
+
+if __name__ == "__main__":
+    print(run())
+"""
+
+
+def test_float_only_in_an_annotation_is_a_contradiction_warning(torch):
+    found = lint(ANNOTATED)
+    assert [(f.code, f.severity) for f in found] == [("GL008", "warning")]
+    assert "annotated" in found[0].message and "contradicts the use" in found[0].message
+    assert run(ANNOTATED).tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]  # the code is right: long ids work
+
+
+def test_a_probability_target_made_by_the_code_stays_silent(torch):
+    program = """
+import torch
+import torch.nn.functional as F
+
+
+def run():
+    logits = torch.randn(4, 3)
+    soft = torch.rand(4, 3).softmax(-1)
+    return F.cross_entropy(logits, soft)
+"""
+    assert codes(program) == []
+    assert run(program).ndim == 0

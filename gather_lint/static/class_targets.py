@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..contract import ERROR, Violation
 from ..rules import gl008_index_dtype as index_dtype
 from ..dims import dim_text, must_equal, must_exceed, value
-from . import embedding_lookups, one_class_loss
+from . import declared_index_dtypes, embedding_lookups, one_class_loss
 from .tensor_ops import as_int
 from . import script_drivers, text_scan
 from .text_scan import file_test
@@ -116,13 +116,18 @@ def _refused_dtype(interp, node, what: str, ids_node, ids, input_rank=None) -> b
     if ids.dtype is None or ids.dtype == "int64" or ids.dtype == "uint8" and loss and (input_rank is None or input_rank <= 2):
         return False
     made = ids.domain.made_float if ids.domain is not None else None
-    if ids.dtype in _FLOATS and not made:
-        return False
     if ids.dtype in _FLOATS and what == "F.cross_entropy()" and (
             input_rank is None or ids.shape is None or ids.shape.variadic or len(ids.shape.dims) == input_rank):
         return False  # probabilities have the input's shape
-    interp.flag(node, index_dtype.check_class_ids(what, interp.source.segment(ids_node), ids.dtype, made or "",
-                                                  input_rank), ids_node)
+    text = interp.source.segment(ids_node)
+    if ids.dtype in _FLOATS and not made:
+        # as for any index: a float only an annotation gives contradicts the use (a warning, once per parameter)
+        contradiction = declared_index_dtypes.contradicted(interp, ids_node, f"{what} takes `{text}` as class ids", ids.dtype)
+        if contradiction is not False:
+            if contradiction is not None:
+                interp.flag(node, contradiction, None)
+            return True
+    interp.flag(node, index_dtype.check_class_ids(what, text, ids.dtype, made or "", input_rank), ids_node)
     return True
 
 
