@@ -1,0 +1,53 @@
+import torch
+
+
+class TSPBeam:
+    """Beam search over tours; one beam object handles a whole batch."""
+
+    def __init__(self, beam_size, batch_size, num_nodes):
+        self.beam_size = beam_size
+        self.batch_size = batch_size
+        self.num_nodes = num_nodes
+        # visited-node mask, 1 = still available: [B, K, N]
+        self.mask = torch.ones(batch_size, beam_size, num_nodes)
+        self.scores = torch.zeros(batch_size, beam_size)  # [B, K]
+        self.prev_ks = []
+        self.next_nodes = []
+
+    def advance(self, trans_probs):
+        # trans_probs: [B, K, N] probabilities of moving to each node
+        beam_lk = self.scores.unsqueeze(2) + trans_probs.log() * self.mask
+        beam_lk = beam_lk.view(self.batch_size, -1)  # [B, K*N]
+        best_scores, best_ids = beam_lk.topk(self.beam_size, 1, True, True)  # [B, K]
+        self.scores = best_scores
+        prev_k = torch.div(best_ids, self.num_nodes, rounding_mode="floor")  # [B, K] parent beam
+        self.prev_ks.append(prev_k)
+        new_nodes = best_ids - prev_k * self.num_nodes  # [B, K] chosen node
+        self.next_nodes.append(new_nodes)
+        # reorder the visited mask to follow the surviving parents
+        perm_mask = prev_k.unsqueeze(2).expand_as(self.mask)  # [B, K, N]
+        self.mask = self.mask.gather(1, perm_mask)
+        self.mask.scatter_(2, new_nodes.unsqueeze(2), 0.0)
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    B, K, N = 2, 3, 5
+    beam = TSPBeam(beam_size=K, batch_size=B, num_nodes=N)
+    for _ in range(2):
+        probs = torch.softmax(torch.randn(B, K, N), dim=-1)
+        old_mask = beam.mask.clone()
+        old_scores = beam.scores.clone()
+        beam.advance(probs)
+        flat = (old_scores.unsqueeze(2) + probs.log() * old_mask).view(B, -1)
+        for b in range(B):
+            order = sorted(range(K * N), key=lambda j: -flat[b, j].item())[:K]
+            for k in range(K):
+                j = order[k]
+                parent, node = j // N, j % N
+                assert beam.prev_ks[-1][b, k].item() == parent
+                assert beam.next_nodes[-1][b, k].item() == node
+                for n in range(N):
+                    want = 0.0 if n == node else old_mask[b, parent, n].item()
+                    assert beam.mask[b, k, n].item() == want
+    print("ok")

@@ -1,0 +1,35 @@
+import torch
+
+
+def assign_clusters(x, centroids):
+    # x: [N, D] points, centroids: [K, D]
+    dists = torch.cdist(x, centroids)  # [N, K]
+    return dists.argmin(dim=1)  # [N]
+
+
+def update_centroids(x, assign, centroids):
+    # x: [N, D], assign: [N] cluster id of every point, centroids: [K, D]
+    k, d = centroids.shape
+    sums = torch.zeros(k, d)  # [K, D] running sum of the members of each cluster
+    sums.index_copy_(0, assign, x)
+    counts = torch.bincount(assign, minlength=k).clamp(min=1).unsqueeze(1)  # [K, 1]
+    new = sums / counts
+    empty = torch.bincount(assign, minlength=k) == 0
+    new[empty] = centroids[empty]
+    return new
+
+
+def kmeans(x, k, iters=5):
+    centroids = x[:k].clone()  # [K, D]
+    for _ in range(iters):
+        assign = assign_clusters(x, centroids)
+        centroids = update_centroids(x, assign, centroids)
+    return centroids, assign
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    blobs = torch.cat([torch.randn(20, 2) + torch.tensor([5.0, 5.0]), torch.randn(20, 2) - 5.0])
+    x = blobs[torch.randperm(40)]
+    centroids, assign = kmeans(x, k=2)
+    print("centroids:", centroids)

@@ -1,0 +1,31 @@
+import torch
+
+SAMPLING = {"repetition_penalty": 1.3, "penalize_prompt": True}
+
+
+def seen_token_ids(requests, include_prompt):
+    rows = [(req["prompt"] + req["output"]) if include_prompt else req["output"] for req in requests]
+    width = max(len(r) for r in rows)
+    # pad with the row's own first id: repeated ids receive the same penalized value
+    return torch.tensor([r + [r[0]] * (width - len(r)) for r in rows])
+
+
+def apply_repetition_penalty(logits, requests, params):
+    penalty = params["repetition_penalty"]
+    output_ids = seen_token_ids(requests, include_prompt=False)
+    score = torch.gather(logits, 1, output_ids)
+    score = torch.where(score > 0, score / penalty, score * penalty)
+    target_ids = seen_token_ids(requests, include_prompt=params["penalize_prompt"])
+    logits.scatter_(1, target_ids, score)
+    return logits
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    requests = [
+        {"prompt": [5, 9, 12], "output": [7, 7, 3]},
+        {"prompt": [4, 4], "output": [11, 2]},
+    ]
+    logits = torch.randn(len(requests), 16)
+    out = apply_repetition_penalty(logits.clone(), requests, SAMPLING)
+    print(out.argmax(dim=1).tolist())
