@@ -5,7 +5,8 @@ label from values normalised over the batch, not over the classes: torch runs it
 "log-probabilities" of every row depend on the other rows (the loss is silently wrong). The same
 happens with ``softmax``/``log_softmax`` over the time dim of ``[B, T, V]`` logits, and with an
 implicit dim (``F.log_softmax(x)`` picks dim 0 for 3-d input). The index must hold class labels
-(targets, labels, actions) so that the gathered dim is the class dim; picking whole distributions
+(targets, labels, actions), or positions an argmax / topk chose along a dim of the gathered dim's size
+(pseudo-labels), so that the gathered dim is the class dim; picking whole distributions
 (a query row of attention probabilities) is left alone.
 
 Ops that fix the distribution's dim are checked the same way: ``F.nll_loss`` / ``nn.NLLLoss``

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Optional, Tuple
 
-from ..dims import normalize_dim
+from ..dims import Sym, normalize_dim
 from ..ops import GATHER, TAKE_ALONG
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl018_normalised_other_dim as rule
@@ -49,7 +49,23 @@ def picks_labels(site, bound) -> bool:
             or site.input.shape.variadic or wrong_dim.check(site) is not None:
         return False
     domain = site.index.domain
-    return domain is not None and domain.category or _named_labels(bound[site.op.index_param])
+    return domain is not None and domain.category or _named_labels(bound[site.op.index_param]) \
+        or _choices_along(site)
+
+
+def _choices_along(site) -> bool:
+    """The index holds positions an argmax / argmin / topk / sort chose along a dim of the gathered dim's own
+    (named) size: pseudo-labels (`teacher.argmax(dim=1)`), the code's own choice of the category per entry."""
+    domain = site.index.domain
+    if domain is None or domain.size is None or domain.sentinel is not None or domain.made_float is not None \
+            or not domain.origin.startswith(_CHOSEN):
+        return False
+    gathered = normalize_dim(site.dim, len(site.input.shape.dims))
+    size = site.input.shape.dims[gathered] if gathered is not None else None
+    return isinstance(size, Sym) and size == domain.size
+
+
+_CHOSEN = tuple(f"positions from {op}() over dim" for op in ("argmax", "argmin", "topk", "sort", "argsort"))
 
 
 def _named_labels(node) -> bool:
