@@ -608,7 +608,8 @@ _RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "hal
 
 
 _SHAPE_FROM_ARGS = {"view", "reshape", "expand", "to", "long", "int", "float", "half", "double", "bfloat16",
-                    "type", "byte", "bool", "char", "short"}  # casts: the dtype whatever the receiver was
+                    "type", "byte", "bool", "char", "short",  # casts: the dtype whatever the receiver was
+                    "new_zeros", "new_ones", "new_empty", "new_full"}  # a fresh tensor of the sizes given
 
 
 _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "maximum", "minimum", "eq", "ne",
