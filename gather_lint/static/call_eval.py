@@ -451,6 +451,11 @@ class CallMixin:
                 return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction,
                                                          non_negative=func in ("rand_like", "zeros_like", "ones_like"),
                                                          signed=func in signs.SIGNED_MAKERS), node.lineno)
+            if func in _LIKE and func != "full_like" and args and args[0] is None:  # zeros_like(x) of an unknown x: a
+                # tensor all the same (full_like's fill value may be padding: below)
+                return TensorVal(None, _dtype_kw(kwargs), filled=constant_fills.fill(func, kwargs),
+                                 non_negative=func in ("rand_like", "zeros_like", "ones_like"),
+                                 signed=func in signs.SIGNED_MAKERS)
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):

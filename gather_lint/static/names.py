@@ -82,7 +82,9 @@ def category_domain(name: str):
     every name the analysis reads, and the Domain is frozen."""
     if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
         return Domain(None, origin=f"ids/labels (`{name}`)", category=True, repeats=True)
-    return edge_list_domain(name) if "edge_ind" in name else None
+    if "edge_ind" in name:
+        return edge_list_domain(name)
+    return face_list_domain(name) if _FACE_LIST_NAME.fullmatch(name) else None
 
 
 EDGE_LIST_ORIGIN = "node ids of the edge list `"  # how edge_list_domain's values begin
@@ -97,6 +99,17 @@ def edge_list_domain(name: str):
         return Domain(None, origin=f"{EDGE_LIST_ORIGIN}{name}` (a node with several edges appears "
                                    f"once per edge)", repeats=True)
     return None
+
+
+# A mesh's [F, 3] (or [F, 4]) list of vertex ids per face: a vertex shared by k faces appears k times
+_FACE_LIST_NAME = re.compile(r"(?:\w+_)?(?:faces|face_ids|face_indices|face_vertex_ids|tris|triangles|tets|tetras|simplices)")
+
+
+def face_list_domain(name: str):
+    """`faces` holds the vertex ids of every face: a vertex shared by several faces appears once per face
+    (six times on average in a closed triangle mesh). Not a category: its size is the vertex count."""
+    return Domain(None, origin=f"vertex ids of the face list `{name}` (a vertex shared by several faces "
+                               f"appears once per face)", repeats=True)
 
 
 JAXTYPING_DTYPES = {
