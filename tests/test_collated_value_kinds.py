@@ -88,11 +88,13 @@ def test_ids_cast_back_to_long_are_silent(collate, torch):
     exec(textwrap.dedent(code), {"__name__": "__main__"})
 
 
-def test_float_columns_that_were_never_ids_give_no_fact(torch):
-    # labels drawn as floats in the first place: nothing in the code made ids float, so an annotation-free
-    # float says nothing of intent (torch still raises; the finding needs the cast as evidence)
+def test_float_columns_drawn_as_floats_raise_in_one_hot_too(torch):
+    # labels drawn as floats in the first place: no cast made them float, but the code did (torch.rand), and
+    # one_hot refuses any float; only a float that an annotation alone gives is left to a warning
     code = program("keys of the first item", "for loop", labels="torch.rand(n, 1)")
-    assert codes(code) == []
+    assert codes(code) == ["GL008"]
+    with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor"):
+        exec(textwrap.dedent(code), {"__name__": "__main__"})
 
 
 LABEL_RANGE = '''

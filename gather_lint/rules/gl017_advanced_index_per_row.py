@@ -218,9 +218,9 @@ def check_unbroadcastable(expr_text: str, first_text: str, first: Shape, second_
     a, b = first.dims[-offset], second.dims[-offset]
     fix = ""
     if len(first.dims) == 1 and len(second.dims) == 2 and must_equal(first.dims[0], second.dims[0]):
-        fix = f"; for one pick per row of `{second_text}`, give `{first_text}` a trailing dim: `{first_text}[:, None]`"
+        fix = f"; for one pick per row of `{second_text}`, give `{first_text}` a trailing dim: `{_column(first_text)}`"
     elif len(second.dims) == 1 and len(first.dims) == 2 and must_equal(second.dims[0], first.dims[0]):
-        fix = f"; for one pick per row of `{first_text}`, give `{second_text}` a trailing dim: `{second_text}[:, None]`"
+        fix = f"; for one pick per row of `{first_text}`, give `{second_text}` a trailing dim: `{_column(second_text)}`"
     return Violation(
         CODE, "error",
         f"`{expr_text}`: the index tensors `{first_text}` {first} and `{second_text}` {second} cannot broadcast "
@@ -228,3 +228,7 @@ def check_unbroadcastable(expr_text: str, first_text: str, first: Shape, second_
         f"not be broadcast together){fix}",
     )
 
+
+def _column(text: str) -> str:
+    """`rows[:, None]`; a Python range has no dims to add: it becomes the torch.arange it indexes as."""
+    return f"torch.a{text}[:, None]" if text.startswith("range(") else f"{text}[:, None]"

@@ -50,6 +50,21 @@ class ExpressionMixin:
             return DimVal(v)
         return Literal(v)
 
+    def _ranges_as_positions(self, slice_node, key):
+        """A Python `range(n)` in a tensor's key indexes as `torch.arange(n)` does (`values[range(B), action]`)."""
+        items = slice_node.elts if isinstance(slice_node, ast.Tuple) else [slice_node]
+        ranges = [i for i, item in enumerate(items) if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
+                  and item.func.id == "range" and 1 <= len(item.args) <= 2 and not item.keywords and "range" not in self.env]
+        if not ranges:
+            return key
+        made = [self.expr(_as_arange(items[i])) for i in ranges]
+        if not isinstance(slice_node, ast.Tuple):
+            return made[0]
+        values = list(key.items) if isinstance(key, SeqVal) and len(key.items) == len(items) else [None] * len(items)
+        for i, value in zip(ranges, made):
+            values[i] = value
+        return SeqVal(tuple(values))
+
     def expr_UnaryOp(self, node: ast.UnaryOp):
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.Not) and branches.truth(operand) is not None:
@@ -124,6 +139,8 @@ class ExpressionMixin:
     def expr_Subscript(self, node: ast.Subscript):
         owner = self.expr(node.value)
         key = self.expr(node.slice)
+        if isinstance(owner, TensorVal):
+            key = self._ranges_as_positions(node.slice, key)
         read = element_reads.element(owner, key)
         if read is not element_reads.NOTHING:
             return read
@@ -408,3 +425,12 @@ def _adds_dims(node) -> bool:
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         return any(isinstance(item, ast.Constant) and item.value is None for item in items)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("unsqueeze", "unsqueeze_")
+
+
+def _as_arange(call: ast.Call) -> ast.Call:
+    """`torch.arange(...)` with range(...)'s arguments, at its place in the file."""
+    made = ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "arange", ast.Load()), call.args, [])
+    for new in (made, made.func, made.func.value):
+        ast.copy_location(new, call)
+        new.end_lineno, new.end_col_offset = call.end_lineno, call.end_col_offset
+    return made
