@@ -65,3 +65,63 @@ def test_a_face_lists_vertex_ids_repeat_across_faces(torch):
     fixed = MESH.replace("normals[faces[:, k]] += face_normals", "normals.index_add_(0, faces[:, k], face_normals)")
     assert codes(fixed) == []
     assert [round(v, 6) for v in run(fixed)] == [0.0, 0.0, 1.0]
+
+
+RANGE_IMAGE = """
+import torch
+
+
+def project(points, height, width):
+    depth = points.norm(dim=1)
+    u = ((torch.atan2(points[:, 1], points[:, 0]) / 3.1416 + 1.0) * 0.5 * width).long().clamp(0, width - 1)
+    v = ((points[:, 2] / depth + 1.0) * 0.5 * height).long().clamp(0, height - 1)
+    image = torch.full((height, width), -1.0)
+    image[v, u] = depth
+    return image, v, u, depth
+
+
+def run():
+    torch.manual_seed(0)
+    points = torch.randn(500, 3) * 10
+    image, v, u, depth = project(points, 8, 16)
+    closest = torch.full((8, 16), float("inf"))
+    for i in range(len(depth)):
+        closest[v[i], u[i]] = min(closest[v[i], u[i]].item(), depth[i].item())
+    hit = torch.isfinite(closest)
+    return bool((image[hit] == closest[hit]).all())
+
+
+if __name__ == "__main__":
+    print(run())
+"""
+
+
+def test_a_buffer_filled_with_a_constant_is_a_buffer_being_filled(torch):
+    """A range image starts as -1 ("no point"): points quantised to one pixel overwrite each other."""
+    assert codes(RANGE_IMAGE) == ["GL013"]
+    assert run(RANGE_IMAGE) is False  # torch: pixels keep the last point written, not the closest
+    fixed = RANGE_IMAGE.replace(
+        "    image[v, u] = depth\n",
+        "    image = image.view(-1).scatter_reduce(0, v * width + u, depth, 'amin', include_self=False).view(height, width)\n")
+    assert codes(fixed) == []
+    assert run(fixed) is True
+
+
+def test_top_k_ids_are_distinct_within_their_row(torch):
+    program = """
+import torch
+
+
+def sparse_target(logits, teacher_topk_ids, teacher_topk_logprobs):
+    full = torch.full_like(logits, float("-inf"))
+    return full.scatter(-1, teacher_topk_ids, teacher_topk_logprobs)
+
+
+def run():
+    logits = torch.randn(2, 10)
+    values, ids = torch.randn(2, 10).log_softmax(-1).topk(3, dim=-1)
+    out = sparse_target(logits, ids, values)
+    return bool((out.gather(-1, ids) == values).all())
+"""
+    assert codes(program) == []
+    assert run(program) is True  # torch: every top-k value is kept, none overwritten

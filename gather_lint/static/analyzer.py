@@ -122,7 +122,7 @@ def fills_buffer(text: str) -> bool:
     inverse (GL013's overwrite_writes.py). Substring tests of rare words only: admitting every file
     with `zeros`, `] = ` and a `.long()` or `floor(` cost ~13% on transformers. Subscript writes in
     blocks analysed for another reason (a family call, `+=`) are checked all the same."""
-    return "zeros" in text and ("index_put" in text or ("] = " in text and _repeat_marks(text)))
+    return _fresh_buffer(text) and ("index_put" in text or ("] = " in text and _repeat_marks(text)))
 
 
 @file_test
@@ -132,7 +132,12 @@ def _repeat_marks(text: str) -> bool:
 
 
 def _fills_by_subscript(chunk: str) -> bool:
-    return "zeros" in chunk and "] = " in chunk
+    return _fresh_buffer(chunk) and "] = " in chunk
+
+
+def _fresh_buffer(text: str) -> bool:
+    """A buffer made to be filled: zeros, a constant fill (a range image's -1) or uninitialised memory."""
+    return "zeros" in text or "full(" in text or "empty(" in text
 
 
 def mentions_op(text: str) -> bool:

@@ -81,7 +81,9 @@ def category_domain(name: str):
     """The values a variable's name says it holds (ids, labels, an edge list), or None. Cached: asked of
     every name the analysis reads, and the Domain is frozen."""
     if _CATEGORY_NAME.fullmatch(name) and not _NOT_CATEGORY.fullmatch(name):
-        return Domain(None, origin=f"ids/labels (`{name}`)", category=True, repeats=True)
+        # top-k ids are ids of a vocabulary, but distinct within their row: a write along it meets no repeat
+        top = "topk" in name or "top_k" in name
+        return Domain(None, origin=f"{'top-k ids' if top else 'ids/labels'} (`{name}`)", category=True, repeats=not top)
     if "edge_ind" in name:
         return edge_list_domain(name)
     return face_list_domain(name) if _FACE_LIST_NAME.fullmatch(name) else None
