@@ -125,3 +125,34 @@ def run():
 """
     assert codes(program) == []
     assert run(program) is True  # torch: every top-k value is kept, none overwritten
+
+
+def test_digits_recombined_in_mixed_radix_do_not_repeat(torch):
+    """Quotients and remainders of one arange added back together are distinct positions: a row shuffle's
+    inverse written into a fresh buffer loses nothing (a real kernel-weight layout helper)."""
+    program = """
+import torch
+
+
+def shuffle_rows(weight):
+    rows = weight.shape[1]
+    logical_row = torch.arange(rows)
+    row_in_block = logical_row % 32
+    physical_row = (logical_row // 32) * 32 + (row_in_block % 4) * 8 + row_in_block // 4
+    inverse = torch.zeros_like(physical_row)
+    inverse[physical_row] = logical_row
+    return physical_row, inverse
+
+
+def run():
+    physical_row, inverse = shuffle_rows(torch.randn(2, 64, 3))
+    return bool((physical_row.sort().values == torch.arange(64)).all() and (physical_row[inverse] == torch.arange(64)).all())
+
+
+if __name__ == "__main__":
+    print(run())
+"""
+    assert codes(program) == []
+    assert run(program) is True  # torch: a permutation, whose inverse every write fills once
+    repeated = program.replace("+ (row_in_block % 4) * 8 + row_in_block // 4", "")
+    assert codes(repeated) == ["GL013"]  # the quotients alone do repeat: 32 rows share each

@@ -16,8 +16,8 @@ A loop over groups that writes each group's rows into one buffer (``out[mask] = 
 membership over several slots, ``(topk_idx == e).any(-1)``: a row routed to two experts keeps only the
 last expert's output where the two were meant to add up.
 
-Filling a fresh buffer (zeros, ``empty``, or a constant such as a range image's -1) entry by entry has
-the same flaw: ``grid[rows, cols] = v``,
+Filling a fresh buffer (zeros, or a constant such as a range image's -1) entry by entry has the same
+flaw: ``grid[rows, cols] = v``,
 ``grid.index_put_((rows, cols), v)``, ``zeros.scatter(d, ids, src)`` and ``zeros.index_copy_(d, ids, src)``
 keep one value per repeated position (which one is unspecified). The rule reports them when every
 index component can repeat and at least one was computed so: coordinates rounded from floats

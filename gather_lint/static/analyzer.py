@@ -136,8 +136,8 @@ def _fills_by_subscript(chunk: str) -> bool:
 
 
 def _fresh_buffer(text: str) -> bool:
-    """A buffer made to be filled: zeros, a constant fill (a range image's -1) or uninitialised memory."""
-    return "zeros" in text or "full(" in text or "empty(" in text
+    """A buffer made to be filled: zeros or a constant fill (a range image's -1)."""
+    return "zeros" in text or "full(" in text
 
 
 def mentions_op(text: str) -> bool:

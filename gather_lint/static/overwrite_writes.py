@@ -10,8 +10,8 @@ several different values are meant to meet, so a finding needs all of:
 * different values per entry: a tensor, not a number (`mask[ids] = 1` marks presence and is
   right), and not computed from the index itself (`x[ids] = table[ids]` writes equal values
   to equal positions);
-* a buffer being filled: straight from `zeros`, `empty` or a constant fill (a histogram, a depth map, a
-  range image's -1, a distribution on the vocabulary), made in the function that writes it (a module's buffer from `__init__`, written in
+* a buffer being filled: straight from `zeros` or a constant fill (a histogram, a depth map, a range
+  image's -1, a distribution on the vocabulary), made in the function that writes it (a module's buffer from `__init__`, written in
   `forward`, is state kept across calls: zeros only until the first one), or the same positions read
   before the write with an increment added (`c = x.index_select(0, ids); x.index_copy_(0, ids, c + delta)`);
   any buffer, when the index has more entries along the written dim than it has positions (known sizes):
@@ -268,9 +268,10 @@ def _several_per_row(t) -> bool:
 
 
 def _fresh_zeros(t) -> bool:
-    """A buffer fresh from a constructor: zeros, uninitialised, or one constant meaning "nothing here yet"
-    (a range image's -1 or inf). Ones are a mask's start more often than a buffer's."""
-    return isinstance(t, TensorVal) and t.filled in ("zeros", "full", "empty")
+    """A buffer fresh from a constructor: zeros, or one constant meaning "nothing here yet" (a range image's -1
+    or inf). Ones are a mask's start more often than a buffer's; uninitialised memory (`empty_like(perm)`) is
+    written where every position is meant to be written once, an inverse permutation's buffer."""
+    return isinstance(t, TensorVal) and t.filled in ("zeros", "full")
 
 
 def _per_entry(value, node) -> bool:

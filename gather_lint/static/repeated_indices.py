@@ -168,6 +168,10 @@ def through_arith(left, right, symbol: Optional[str], result):
     tensors = [v for v in (left, right) if isinstance(v, TensorVal)]
     if not tensors or any(_is_float(v) for v in tensors):
         return result
+    if symbol in ("+", "-") and len(tensors) == 2 and all(_digit(v) for v in tensors):
+        # quotients and remainders added back together (`(i // 32) * 32 + (i % 32) // 4`) are a number written
+        # in mixed radix: the digits repeat, the number need not
+        return result
     if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and all(
             isinstance(v, (TensorVal, DimVal)) for v in (left, right)):
         # the origin explains the repeats; 0/1 values of a mask no longer describe the sum or product's values
@@ -179,6 +183,11 @@ def through_arith(left, right, symbol: Optional[str], result):
         if symbol == "//" and k is not None and k > 1:
             return _marked(result, f"`// {k}` quotients, which {k} values share")
     return result
+
+
+def _digit(v: TensorVal) -> bool:
+    """Values that are a quotient or a remainder (scaled or not) of some other values: a digit of a number."""
+    return repeats(v) and v.domain.origin.startswith(("`// ", "`% "))
 
 
 _ROUNDING = ("round", "floor", "ceil", "trunc")
