@@ -1098,3 +1098,131 @@ if __name__ == "__main__":
     with pytest.raises(IndexError, match="out of bounds"):
         run_snippet(wrong_table)
     assert codes(wrong_table) == ["GL011"]
+
+
+# A learning-to-rank metric takes the discounted gains of each slate: the gains come from a gain function
+# the caller passes (of unknown shape to the analysis), the discounts are one [slate_length] vector made
+# from arange, and their product is [batch_size, slate_length], cut to the largest rank asked for.
+RANKED_GAINS = '''import numpy as np
+import torch
+
+PADDED_Y_VALUE = -1
+
+
+def _true_sorted_by_preds(y_pred, y_true, padding_indicator=PADDED_Y_VALUE):
+    mask = y_true == padding_indicator
+    y_pred[mask] = float("-inf")
+    y_true[mask] = 0.0
+    _, indices = y_pred.sort(descending=True, dim=-1)
+    return torch.gather(y_true, dim=1, index=indices)
+
+
+def dcg(y_pred, y_true, ats=None, gain_function=lambda x: torch.pow(2, x) - 1, padding_indicator=PADDED_Y_VALUE):
+    """
+    :param y_pred: predictions from the model, shape [batch_size, slate_length]
+    :param y_true: ground truth labels, shape [batch_size, slate_length]
+    :return: DCG values for each slate and evaluation position, shape [batch_size, len(ats)]
+    """
+    y_true = y_true.clone()
+    y_pred = y_pred.clone()
+    actual_length = y_true.shape[1]
+    if ats is None:
+        ats = [actual_length]
+    ats = [min(at, actual_length) for at in ats]
+    true_sorted_by_preds = _true_sorted_by_preds(y_pred, y_true, padding_indicator)
+    discounts = torch.tensor(1) / torch.log2(torch.arange(true_sorted_by_preds.shape[1], dtype=torch.float) + 2.0)
+    gains = gain_function(true_sorted_by_preds)
+    discounted_gains = (gains * discounts)[:, :np.max(ats)]
+    cum_dcg = torch.cumsum(discounted_gains, dim=1)
+    ats_tensor = torch.tensor(ats, dtype=torch.long) - torch.tensor(1)
+    return cum_dcg[:, ats_tensor]
+
+
+if __name__ == "__main__":
+    y_pred = torch.tensor([[0.5, 0.2, 0.9], [0.1, 0.3, 0.2]])
+    y_true = torch.tensor([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0]])
+    out = dcg(y_pred, y_true, ats=[1, 3])
+    assert out.shape == (2, 2)
+    assert torch.allclose(out[0], torch.tensor([3.0, 3.0 + 1.0 / float(np.log2(3.0))]))
+'''
+
+
+def test_a_product_with_an_operand_of_unknown_shape_has_no_proven_rank(torch):
+    run_snippet(RANKED_GAINS)
+    assert codes(RANKED_GAINS) == []
+    # a gain function the caller passes, here plain values: the same [batch_size, slate_length] product
+    linear = RANKED_GAINS.replace("out = dcg(y_pred, y_true, ats=[1, 3])",
+                                  "out = dcg(y_pred, y_true, ats=[1, 3], gain_function=lambda x: x + 1.0)")
+    linear = linear.replace("torch.tensor([3.0, 3.0 + 1.0 / float(np.log2(3.0))])",
+                            "torch.tensor([3.0, 3.0 + 2.0 / float(np.log2(3.0)) + 0.5])")
+    run_snippet(linear)
+    assert codes(linear) == []
+
+
+def test_the_discounts_alone_cut_by_two_indices_are_still_reported(torch):
+    # the slip the check is for: the discounts, one [slate_length] vector, cut as if they were a batch
+    wrong = RANKED_GAINS.replace("(gains * discounts)[:, :np.max(ats)]", "(discounts / discounts[0])[:, :np.max(ats)]")
+    assert wrong != RANKED_GAINS
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"]
+
+
+# An atomistic-simulation neighbour list bins positions: the fractional coordinates come from a linear
+# solve the analysis does not size, times the [3] bin counts, and are raveled three columns at a time.
+CELL_BINS = '''import torch
+
+
+def ravel_3d(idx_3d: torch.Tensor, shape: torch.Tensor) -> torch.Tensor:
+    """Convert 3D indices into linear indices for an array of given shape.
+
+    Args:
+        idx_3d (torch.Tensor): A tensor of shape [-1, 3]
+            representing the 3D indices to be converted.
+        shape (torch.Tensor): A tensor of shape [3]
+            representing the dimensions of the array.
+    """
+    return idx_3d[:, 2] + shape[2] * (idx_3d[:, 1] + shape[1] * idx_3d[:, 0])
+
+
+def get_linear_bin_idx(cell: torch.Tensor, pos: torch.Tensor, n_bins_s: torch.Tensor) -> torch.Tensor:
+    """Calculate the linear bin index for each position within a defined box.
+
+    Args:
+        cell (torch.Tensor): A tensor of shape [3, 3]
+            representing the cell vectors defining the box.
+        pos (torch.Tensor): A tensor of shape [-1, 3]
+            representing the set of positions to be binned.
+        n_bins_s (torch.Tensor): A tensor of shape [3]
+            representing the number of bins in each direction.
+    """
+    scaled_pos = torch.linalg.solve(cell.t(), pos.t()).t()
+    bin_index_s = torch.floor(scaled_pos * n_bins_s).to(torch.long)
+    return ravel_3d(bin_index_s, n_bins_s)
+
+
+if __name__ == "__main__":
+    cell = torch.eye(3) * 10.0
+    pos = torch.tensor([[1.0, 1.0, 1.0], [6.0, 1.0, 9.0], [9.0, 9.0, 9.0]])
+    bins = get_linear_bin_idx(cell, pos, torch.tensor([2, 2, 2]))
+    assert bins.tolist() == [0, 5, 7]
+'''
+
+
+def test_bins_of_an_unsized_solve_times_the_bin_counts_are_no_rank_mismatch(torch):
+    run_snippet(CELL_BINS)
+    assert codes(CELL_BINS) == []
+
+
+def test_one_bin_made_as_a_vector_and_raveled_is_still_reported(torch):
+    # the slip the check is for: one bin made [3], not [1, 3], handed to the helper that cuts columns
+    wrong = CELL_BINS.replace('''if __name__ == "__main__":''', '''def bin_of_origin(n_bins_s: torch.Tensor) -> torch.Tensor:
+    origin_bin = torch.zeros(3, dtype=torch.long)
+    return ravel_3d(origin_bin, n_bins_s)
+
+
+if __name__ == "__main__":
+    bin_of_origin(torch.tensor([2, 2, 2]))''')
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"] * 3

@@ -566,6 +566,10 @@ def binary(a, b, op: str):
         shape = None  # an unknown operand may be a tensor that broadcasts the size-1 dims
     else:
         shape = a.shape if ta else b.shape
+        if (b if ta else a) is None and shape is not None and shape.dims and not shape.guessed:
+            # the unknown operand may be a scalar or a tensor of more dims (`gain(x) * discounts`): the
+            # known shape is kept, its rank marked a guess (no proof of 'too many indices')
+            shape = replace(shape, guessed=True)
     if op in ("<", ">", "<=", ">=", "==", "!="):
         return TensorVal(shape, "bool")
     if ta and tb:
