@@ -1226,3 +1226,58 @@ if __name__ == "__main__":
     with pytest.raises(IndexError, match="too many indices"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL001"] * 3
+
+
+# An atomistic simulation's convergence test takes the largest force on any atom of each system: the
+# norms of the per-atom forces (>= 0) maxed per system onto zeros, where the buffer's 0 changes nothing.
+SYSTEM_MAX_FORCE = '''import torch
+
+
+class SimState:
+    def __init__(self, forces, system_idx, n_systems):
+        self.forces = forces
+        self.system_idx = system_idx
+        self.n_systems = n_systems
+        self.device = forces.device
+        self.dtype = forces.dtype
+
+
+def systemwise_max_force(state: SimState) -> torch.Tensor:
+    """Compute the maximum force per system.
+
+    Returns:
+        torch.Tensor: Maximum forces per system
+    """
+    system_wise_max_force = torch.zeros(state.n_systems, device=state.device, dtype=state.dtype)
+    max_forces = state.forces.norm(dim=1)
+    return system_wise_max_force.scatter_reduce(dim=0, index=state.system_idx, src=max_forces, reduce="amax")
+
+
+def systemwise_max_force_linalg(forces: torch.Tensor, system_idx: torch.Tensor, n_systems: int) -> torch.Tensor:
+    out = torch.zeros(n_systems, dtype=forces.dtype)
+    return out.scatter_reduce(0, system_idx, torch.linalg.vector_norm(forces, dim=-1), reduce="amax")
+
+
+if __name__ == "__main__":
+    forces = torch.tensor([[-3.0, 0.0, -4.0], [0.0, -1.0, 0.0], [0.0, 0.0, -2.0]])
+    system_idx = torch.tensor([0, 0, 1])
+    state = SimState(forces, system_idx, 2)
+    expected = torch.stack([forces[system_idx == s].norm(dim=1).max() for s in range(2)])
+    assert torch.equal(systemwise_max_force(state), expected)
+    assert torch.equal(systemwise_max_force_linalg(forces, system_idx, 2), expected)
+'''
+
+
+def test_norms_maxed_onto_zeros_are_the_max(torch):
+    run_snippet(SYSTEM_MAX_FORCE)
+    assert codes(SYSTEM_MAX_FORCE) == []
+
+
+def test_signed_force_components_maxed_onto_zeros_are_still_reported(torch):
+    # the slip the rule is for: the largest signed component, not the norm, is clipped to 0 by the buffer
+    wrong = SYSTEM_MAX_FORCE.replace("max_forces = state.forces.norm(dim=1)", "max_forces = state.forces.sum(dim=1)")
+    wrong = wrong.replace("torch.linalg.vector_norm(forces, dim=-1)", "forces.sum(dim=-1)")
+    wrong = wrong.replace("norm(dim=1).max()", "sum(dim=1).max()")
+    with pytest.raises(AssertionError):
+        run_snippet(wrong)  # the systems' maxima, -1.0 and -2.0, come back as 0.0
+    assert codes(wrong) == ["GL014", "GL014"]

@@ -28,6 +28,8 @@ DTYPE_NAMES = {
 # elementwise ops whose values are never below 0
 NON_NEGATIVE = frozenset({"abs", "relu", "relu_", "relu6", "sigmoid", "sigmoid_", "exp", "exp_", "softmax", "square",
                            "sqrt", "rsqrt", "softplus", "hardsigmoid"})
+# norms of vectors and matrices: reductions whose values are never below 0 (a max of them onto zeros is the max)
+NORMS = frozenset({"norm", "vector_norm", "matrix_norm"})
 # Ops that keep shape and dtype and whose values are no longer positions.
 _ELEMENTWISE = {
     "abs", "neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
@@ -785,7 +787,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return TensorVal(t.shape, dtype, _rectified(t.domain) if name in _RECTIFIERS else None,
                          non_negative=name in NON_NEGATIVE)
     if name in _REDUCE:
-        return reduce(t, args, kwargs, name=name)
+        reduced = reduce(t, args, kwargs, name=name)
+        return reduced.with_(non_negative=True) if name in NORMS and isinstance(reduced, TensorVal) else reduced
     if name in _COMPARISONS and len(args) == 1 and not kwargs:
         return binary(t, args[0], "==")  # ids.ne(pad): a bool mask, broadcast like `ids != pad`
     if name in ("cumsum", "cumprod"):
