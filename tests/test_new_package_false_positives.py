@@ -1281,3 +1281,61 @@ def test_signed_force_components_maxed_onto_zeros_are_still_reported(torch):
     with pytest.raises(AssertionError):
         run_snippet(wrong)  # the systems' maxima, -1.0 and -2.0, come back as 0.0
     assert codes(wrong) == ["GL014", "GL014"]
+
+
+# A multi-task graph model's training step gets its labels as a dict, one tensor per task, batched with a
+# leading dim of 1 by the device's data loader; each task's tensor is squeezed in place, key by key.
+TASK_LABELS = '''import torch
+
+
+class IPUPredictorModule:
+    def training_step(self, batch, batch_idx):
+        features, labels = batch["features"], batch["labels"]
+        features, labels = self.squeeze_input_dims(features, labels)
+        return {"features": features, "labels": labels}
+
+    def squeeze_input_dims(self, features, labels):
+        for key, tensor in features.items():
+            if isinstance(tensor, torch.Tensor):
+                features[key] = features[key].squeeze(0)
+
+        for key in labels:
+            labels[key] = labels[key].squeeze(0)
+
+        return features, labels
+
+
+if __name__ == "__main__":
+    batch = {"features": {"feat": torch.randn(1, 5, 8)},
+             "labels": {"graph_homo": torch.randn(1, 4, 1), "nodes_dipole": torch.randn(1, 5, 3)}}
+    step = IPUPredictorModule().training_step(batch, 0)
+    assert {k: tuple(v.shape) for k, v in step["labels"].items()} == {"graph_homo": (4, 1), "nodes_dipole": (5, 3)}
+    assert step["features"]["feat"].shape == (5, 8)
+'''
+
+
+def test_the_keys_of_a_dict_iterated_and_written_back_are_no_repeating_index(torch):
+    run_snippet(TASK_LABELS)
+    assert codes(TASK_LABELS) == []
+
+
+def test_a_tally_by_labels_written_back_is_still_reported(torch):
+    # the slip the rule is for: a count per class read and written at the labels themselves, where a
+    # class seen twice in the batch is counted once
+    wrong = TASK_LABELS.replace('''        return features, labels
+
+
+if __name__''', '''        return features, labels
+
+    def class_counts(self, labels, num_classes):
+        counts = torch.zeros(num_classes)
+        counts[labels] = counts[labels] + 1
+        return counts
+
+
+if __name__''')
+    assert wrong != TASK_LABELS
+    scope = run_snippet(wrong)
+    counts = scope["IPUPredictorModule"]().class_counts(torch.tensor([0, 0, 1]), 2)
+    assert counts.tolist() == [1.0, 1.0]  # class 0, seen twice, is counted once
+    assert codes(wrong) == ["GL013"]
