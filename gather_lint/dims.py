@@ -32,6 +32,9 @@ class Shape:
 
     dims: Tuple[Dim, ...]
     variadic: bool = False
+    # The rank is a guess: an operand of unknown shape took part in a broadcast (`f(x) * w` with w known),
+    # so the result may have more leading dims than these. Kept by what keeps the shape; not compared.
+    guessed: bool = field(default=False, compare=False)
 
     @property
     def rank(self) -> Optional[int]:
@@ -158,7 +161,7 @@ def broadcast(a: Optional[Shape], b: Optional[Shape]) -> Optional[Shape]:
             out.append(x)
         else:
             out.append(None)
-    return Shape(tuple(out))
+    return Shape(tuple(out), guessed=a.guessed or b.guessed)
 
 
 def join_dim(a: Dim, b: Dim) -> Dim:
@@ -169,4 +172,4 @@ def join_shape(a: Optional[Shape], b: Optional[Shape]) -> Optional[Shape]:
     """What two control-flow paths agree on."""
     if a is None or b is None or a.variadic != b.variadic or len(a.dims) != len(b.dims):
         return None
-    return Shape(tuple(join_dim(x, y) for x, y in zip(a.dims, b.dims)), a.variadic)
+    return Shape(tuple(join_dim(x, y) for x, y in zip(a.dims, b.dims)), a.variadic, a.guessed or b.guessed)

@@ -1098,3 +1098,244 @@ if __name__ == "__main__":
     with pytest.raises(IndexError, match="out of bounds"):
         run_snippet(wrong_table)
     assert codes(wrong_table) == ["GL011"]
+
+
+# A learning-to-rank metric takes the discounted gains of each slate: the gains come from a gain function
+# the caller passes (of unknown shape to the analysis), the discounts are one [slate_length] vector made
+# from arange, and their product is [batch_size, slate_length], cut to the largest rank asked for.
+RANKED_GAINS = '''import numpy as np
+import torch
+
+PADDED_Y_VALUE = -1
+
+
+def _true_sorted_by_preds(y_pred, y_true, padding_indicator=PADDED_Y_VALUE):
+    mask = y_true == padding_indicator
+    y_pred[mask] = float("-inf")
+    y_true[mask] = 0.0
+    _, indices = y_pred.sort(descending=True, dim=-1)
+    return torch.gather(y_true, dim=1, index=indices)
+
+
+def dcg(y_pred, y_true, ats=None, gain_function=lambda x: torch.pow(2, x) - 1, padding_indicator=PADDED_Y_VALUE):
+    """
+    :param y_pred: predictions from the model, shape [batch_size, slate_length]
+    :param y_true: ground truth labels, shape [batch_size, slate_length]
+    :return: DCG values for each slate and evaluation position, shape [batch_size, len(ats)]
+    """
+    y_true = y_true.clone()
+    y_pred = y_pred.clone()
+    actual_length = y_true.shape[1]
+    if ats is None:
+        ats = [actual_length]
+    ats = [min(at, actual_length) for at in ats]
+    true_sorted_by_preds = _true_sorted_by_preds(y_pred, y_true, padding_indicator)
+    discounts = torch.tensor(1) / torch.log2(torch.arange(true_sorted_by_preds.shape[1], dtype=torch.float) + 2.0)
+    gains = gain_function(true_sorted_by_preds)
+    discounted_gains = (gains * discounts)[:, :np.max(ats)]
+    cum_dcg = torch.cumsum(discounted_gains, dim=1)
+    ats_tensor = torch.tensor(ats, dtype=torch.long) - torch.tensor(1)
+    return cum_dcg[:, ats_tensor]
+
+
+if __name__ == "__main__":
+    y_pred = torch.tensor([[0.5, 0.2, 0.9], [0.1, 0.3, 0.2]])
+    y_true = torch.tensor([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0]])
+    out = dcg(y_pred, y_true, ats=[1, 3])
+    assert out.shape == (2, 2)
+    assert torch.allclose(out[0], torch.tensor([3.0, 3.0 + 1.0 / float(np.log2(3.0))]))
+'''
+
+
+def test_a_product_with_an_operand_of_unknown_shape_has_no_proven_rank(torch):
+    run_snippet(RANKED_GAINS)
+    assert codes(RANKED_GAINS) == []
+    # a gain function the caller passes, here plain values: the same [batch_size, slate_length] product
+    linear = RANKED_GAINS.replace("out = dcg(y_pred, y_true, ats=[1, 3])",
+                                  "out = dcg(y_pred, y_true, ats=[1, 3], gain_function=lambda x: x + 1.0)")
+    linear = linear.replace("torch.tensor([3.0, 3.0 + 1.0 / float(np.log2(3.0))])",
+                            "torch.tensor([3.0, 3.0 + 2.0 / float(np.log2(3.0)) + 0.5])")
+    run_snippet(linear)
+    assert codes(linear) == []
+
+
+def test_the_discounts_alone_cut_by_two_indices_are_still_reported(torch):
+    # the slip the check is for: the discounts, one [slate_length] vector, cut as if they were a batch
+    wrong = RANKED_GAINS.replace("(gains * discounts)[:, :np.max(ats)]", "(discounts / discounts[0])[:, :np.max(ats)]")
+    assert wrong != RANKED_GAINS
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"]
+
+
+# An atomistic-simulation neighbour list bins positions: the fractional coordinates come from a linear
+# solve the analysis does not size, times the [3] bin counts, and are raveled three columns at a time.
+CELL_BINS = '''import torch
+
+
+def ravel_3d(idx_3d: torch.Tensor, shape: torch.Tensor) -> torch.Tensor:
+    """Convert 3D indices into linear indices for an array of given shape.
+
+    Args:
+        idx_3d (torch.Tensor): A tensor of shape [-1, 3]
+            representing the 3D indices to be converted.
+        shape (torch.Tensor): A tensor of shape [3]
+            representing the dimensions of the array.
+    """
+    return idx_3d[:, 2] + shape[2] * (idx_3d[:, 1] + shape[1] * idx_3d[:, 0])
+
+
+def get_linear_bin_idx(cell: torch.Tensor, pos: torch.Tensor, n_bins_s: torch.Tensor) -> torch.Tensor:
+    """Calculate the linear bin index for each position within a defined box.
+
+    Args:
+        cell (torch.Tensor): A tensor of shape [3, 3]
+            representing the cell vectors defining the box.
+        pos (torch.Tensor): A tensor of shape [-1, 3]
+            representing the set of positions to be binned.
+        n_bins_s (torch.Tensor): A tensor of shape [3]
+            representing the number of bins in each direction.
+    """
+    scaled_pos = torch.linalg.solve(cell.t(), pos.t()).t()
+    bin_index_s = torch.floor(scaled_pos * n_bins_s).to(torch.long)
+    return ravel_3d(bin_index_s, n_bins_s)
+
+
+if __name__ == "__main__":
+    cell = torch.eye(3) * 10.0
+    pos = torch.tensor([[1.0, 1.0, 1.0], [6.0, 1.0, 9.0], [9.0, 9.0, 9.0]])
+    bins = get_linear_bin_idx(cell, pos, torch.tensor([2, 2, 2]))
+    assert bins.tolist() == [0, 5, 7]
+'''
+
+
+def test_bins_of_an_unsized_solve_times_the_bin_counts_are_no_rank_mismatch(torch):
+    run_snippet(CELL_BINS)
+    assert codes(CELL_BINS) == []
+
+
+def test_one_bin_made_as_a_vector_and_raveled_is_still_reported(torch):
+    # the slip the check is for: one bin made [3], not [1, 3], handed to the helper that cuts columns
+    wrong = CELL_BINS.replace('''if __name__ == "__main__":''', '''def bin_of_origin(n_bins_s: torch.Tensor) -> torch.Tensor:
+    origin_bin = torch.zeros(3, dtype=torch.long)
+    return ravel_3d(origin_bin, n_bins_s)
+
+
+if __name__ == "__main__":
+    bin_of_origin(torch.tensor([2, 2, 2]))''')
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"] * 3
+
+
+# An atomistic simulation's convergence test takes the largest force on any atom of each system: the
+# norms of the per-atom forces (>= 0) maxed per system onto zeros, where the buffer's 0 changes nothing.
+SYSTEM_MAX_FORCE = '''import torch
+
+
+class SimState:
+    def __init__(self, forces, system_idx, n_systems):
+        self.forces = forces
+        self.system_idx = system_idx
+        self.n_systems = n_systems
+        self.device = forces.device
+        self.dtype = forces.dtype
+
+
+def systemwise_max_force(state: SimState) -> torch.Tensor:
+    """Compute the maximum force per system.
+
+    Returns:
+        torch.Tensor: Maximum forces per system
+    """
+    system_wise_max_force = torch.zeros(state.n_systems, device=state.device, dtype=state.dtype)
+    max_forces = state.forces.norm(dim=1)
+    return system_wise_max_force.scatter_reduce(dim=0, index=state.system_idx, src=max_forces, reduce="amax")
+
+
+def systemwise_max_force_linalg(forces: torch.Tensor, system_idx: torch.Tensor, n_systems: int) -> torch.Tensor:
+    out = torch.zeros(n_systems, dtype=forces.dtype)
+    return out.scatter_reduce(0, system_idx, torch.linalg.vector_norm(forces, dim=-1), reduce="amax")
+
+
+if __name__ == "__main__":
+    forces = torch.tensor([[-3.0, 0.0, -4.0], [0.0, -1.0, 0.0], [0.0, 0.0, -2.0]])
+    system_idx = torch.tensor([0, 0, 1])
+    state = SimState(forces, system_idx, 2)
+    expected = torch.stack([forces[system_idx == s].norm(dim=1).max() for s in range(2)])
+    assert torch.equal(systemwise_max_force(state), expected)
+    assert torch.equal(systemwise_max_force_linalg(forces, system_idx, 2), expected)
+'''
+
+
+def test_norms_maxed_onto_zeros_are_the_max(torch):
+    run_snippet(SYSTEM_MAX_FORCE)
+    assert codes(SYSTEM_MAX_FORCE) == []
+
+
+def test_signed_force_components_maxed_onto_zeros_are_still_reported(torch):
+    # the slip the rule is for: the largest signed component, not the norm, is clipped to 0 by the buffer
+    wrong = SYSTEM_MAX_FORCE.replace("max_forces = state.forces.norm(dim=1)", "max_forces = state.forces.sum(dim=1)")
+    wrong = wrong.replace("torch.linalg.vector_norm(forces, dim=-1)", "forces.sum(dim=-1)")
+    wrong = wrong.replace("norm(dim=1).max()", "sum(dim=1).max()")
+    with pytest.raises(AssertionError):
+        run_snippet(wrong)  # the systems' maxima, -1.0 and -2.0, come back as 0.0
+    assert codes(wrong) == ["GL014", "GL014"]
+
+
+# A multi-task graph model's training step gets its labels as a dict, one tensor per task, batched with a
+# leading dim of 1 by the device's data loader; each task's tensor is squeezed in place, key by key.
+TASK_LABELS = '''import torch
+
+
+class IPUPredictorModule:
+    def training_step(self, batch, batch_idx):
+        features, labels = batch["features"], batch["labels"]
+        features, labels = self.squeeze_input_dims(features, labels)
+        return {"features": features, "labels": labels}
+
+    def squeeze_input_dims(self, features, labels):
+        for key, tensor in features.items():
+            if isinstance(tensor, torch.Tensor):
+                features[key] = features[key].squeeze(0)
+
+        for key in labels:
+            labels[key] = labels[key].squeeze(0)
+
+        return features, labels
+
+
+if __name__ == "__main__":
+    batch = {"features": {"feat": torch.randn(1, 5, 8)},
+             "labels": {"graph_homo": torch.randn(1, 4, 1), "nodes_dipole": torch.randn(1, 5, 3)}}
+    step = IPUPredictorModule().training_step(batch, 0)
+    assert {k: tuple(v.shape) for k, v in step["labels"].items()} == {"graph_homo": (4, 1), "nodes_dipole": (5, 3)}
+    assert step["features"]["feat"].shape == (5, 8)
+'''
+
+
+def test_the_keys_of_a_dict_iterated_and_written_back_are_no_repeating_index(torch):
+    run_snippet(TASK_LABELS)
+    assert codes(TASK_LABELS) == []
+
+
+def test_a_tally_by_labels_written_back_is_still_reported(torch):
+    # the slip the rule is for: a count per class read and written at the labels themselves, where a
+    # class seen twice in the batch is counted once
+    wrong = TASK_LABELS.replace('''        return features, labels
+
+
+if __name__''', '''        return features, labels
+
+    def class_counts(self, labels, num_classes):
+        counts = torch.zeros(num_classes)
+        counts[labels] = counts[labels] + 1
+        return counts
+
+
+if __name__''')
+    assert wrong != TASK_LABELS
+    scope = run_snippet(wrong)
+    counts = scope["IPUPredictorModule"]().class_counts(torch.tensor([0, 0, 1]), 2)
+    assert counts.tolist() == [1.0, 1.0]  # class 0, seen twice, is counted once
+    assert codes(wrong) == ["GL013"]

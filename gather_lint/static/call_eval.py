@@ -173,6 +173,8 @@ class CallMixin:
                 return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and (func.attr in bool_results.COMPARISONS or func.attr in bool_results.PREDICATES):
                 return bool_results.method(func.attr, None, args, kwargs)  # mask.eq(255): bool whatever mask is
+            if owner is None and func.attr in ops.NORMS:
+                return TensorVal(non_negative=True)  # state.forces.norm(dim=1) of an unknown receiver: >= 0 (GL014)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:
                 # x.view(B, T, 1) says the result's whole shape, x.to(torch.int32) its dtype, whatever x was
                 result = ops.apply_method(func.attr, TensorVal(), args, kwargs, "")
@@ -531,6 +533,12 @@ class CallMixin:
                 return TensorVal(non_negative=True)  # torch.relu(x) of an unknown x: a tensor, >= 0 (GL014)
             if func in signs.ALWAYS_SIGNED and args and args[0] is None:
                 return TensorVal(signed=True)  # F.logsigmoid(x) of an unknown x: a tensor, <= 0 (GL014)
+            if func in ops.NORMS and module in ("torch", "torch.linalg") and args:
+                # torch.norm(x, dim=1), torch.linalg.vector_norm(x, dim=-1): a reduction (matrix_norm's default
+                # dims are the last two: its shape is left unknown), >= 0 whatever x holds (GL014)
+                normed = ops.apply_method("norm", args[0], args[1:], kwargs, "") \
+                    if isinstance(args[0], TensorVal) and func != "matrix_norm" else None
+                return (normed if isinstance(normed, TensorVal) else TensorVal()).with_(non_negative=True)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
                 result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
                 result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)

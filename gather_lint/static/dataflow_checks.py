@@ -28,7 +28,7 @@ class DataflowCheckMixin:
         reads = any(isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == text
                     for n in ast.walk(node.value))
         index = self.expr(target.slice) if reads and not isinstance(target.slice, ast.Tuple) else None
-        if _can_repeat(index) and not self._maybe_one_element(target.slice):
+        if _can_repeat(index) and not self._maybe_one_element(target.slice, target.value):
             x, i = self.source.segment(target.value), self.source.segment(target.slice)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{i}] = ...", i, index.domain.origin,
@@ -95,14 +95,18 @@ class DataflowCheckMixin:
         other = value_node.right if same[0] else value_node.left if same[1] and isinstance(value_node.op, ast.Add) else None
         return other is not None and self._convertible(other, self.expr(other))
 
-    def _maybe_one_element(self, index_node) -> bool:
+    def _maybe_one_element(self, index_node, owner_node=None) -> bool:
         """`x[ids[i]] += 1` with a plain (non-tensor) i picks one element of a 1-d ids: nothing can repeat.
         So does a name last given such an element (`key = target[i]`, then `x[key] = f(x[key])`): in a
-        loop, each statement writes one position and the next reads what it wrote."""
+        loop, each statement writes one position and the next reads what it wrote. So does the name of a
+        loop over the written object itself (`for key in labels: labels[key] = labels[key].squeeze(0)`):
+        the keys of a dict of tensors, whatever the object's name says, one written per statement."""
         if isinstance(index_node, ast.Name):
             made = last_assigned(self, index_node.id, index_node.lineno)
             loop = _loop_binding(self, index_node.id, index_node.lineno)
             if loop is not None and (made is None or made.lineno < loop.lineno):
+                if owner_node is not None and ast.dump(loop.iter) == ast.dump(owner_node):
+                    return True
                 return _edge_list_row(loop.iter)  # `for child in edge_index[1]: deg[child] += 1`
             return isinstance(made, ast.Subscript) and self._maybe_one_element(made)
         if not isinstance(index_node, ast.Subscript) or \
@@ -136,7 +140,7 @@ class DataflowCheckMixin:
                     self.source.segment(node.target.value), self.source.segment(node.target.slice), origin,
                     "+=" if isinstance(node.op, ast.Add) else "-=", self.source.segment(node.value)), None)
             return
-        if len(tensors) != 1 or not _can_repeat(tensors[0]) or self._maybe_one_element(node.target.slice):
+        if len(tensors) != 1 or not _can_repeat(tensors[0]) or self._maybe_one_element(node.target.slice, node.target.value):
             return
         index = tensors[0]
         violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),

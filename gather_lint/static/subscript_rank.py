@@ -7,7 +7,9 @@ written for [N, A] data and handed [N] data (a Categorical policy's actions) fai
 Counted only when every item is known to take a dim: a `None` (a new dim), an Ellipsis, or an item
 whose value is not known (it could be either) leaves the subscript alone. A rank read from a docstring is
 not enough: docstrings often describe one of several call paths (or an older signature), so the rank
-must come from code, an annotation or a shape comment. Under a caller's facts, a subscript in a branch
+must come from code, an annotation or a shape comment; nor is the rank of a broadcast with an operand of
+unknown shape (`gain_function(x) * discounts` with discounts [S]: the unknown may be [B, S], and is in
+allrank's DCG), which keeps the known operand's dims only as a guess (Shape.guessed). Under a caller's facts, a subscript in a branch
 that tests a parameter (`if video: x[:, :, :, 0, 0]`) is left alone: the caller picks the path, and the
 branch may be the one another caller takes with data of the other rank.
 """
@@ -22,7 +24,8 @@ from .values import DimVal, SeqVal, TensorVal
 
 def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
     shape = owner.shape
-    if (interp.call_depth and interp.parameter_branches) or shape is None or shape.variadic or not isinstance(node.slice, ast.Tuple) or told_in_prose(owner):
+    if (interp.call_depth and interp.parameter_branches) or shape is None or shape.variadic or shape.guessed \
+            or not isinstance(node.slice, ast.Tuple) or told_in_prose(owner):
         return
     items = node.slice.elts
     values = key.items if isinstance(key, SeqVal) and len(key.items) == len(items) else None

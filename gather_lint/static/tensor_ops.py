@@ -28,6 +28,8 @@ DTYPE_NAMES = {
 # elementwise ops whose values are never below 0
 NON_NEGATIVE = frozenset({"abs", "relu", "relu_", "relu6", "sigmoid", "sigmoid_", "exp", "exp_", "softmax", "square",
                            "sqrt", "rsqrt", "softplus", "hardsigmoid"})
+# norms of vectors and matrices: reductions whose values are never below 0 (a max of them onto zeros is the max)
+NORMS = frozenset({"norm", "vector_norm", "matrix_norm"})
 # Ops that keep shape and dtype and whose values are no longer positions.
 _ELEMENTWISE = {
     "abs", "neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
@@ -568,6 +570,10 @@ def binary(a, b, op: str):
         shape = None  # an unknown operand may be a tensor that broadcasts the size-1 dims
     else:
         shape = a.shape if ta else b.shape
+        if (b if ta else a) is None and shape is not None and shape.dims and not shape.guessed:
+            # the unknown operand may be a scalar or a tensor of more dims (`gain(x) * discounts`): the
+            # known shape is kept, its rank marked a guess (no proof of 'too many indices')
+            shape = replace(shape, guessed=True)
     if op in ("<", ">", "<=", ">=", "==", "!="):
         return TensorVal(shape, "bool")
     if ta and tb:
@@ -781,6 +787,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
                                                  non_negative=name in NON_NEGATIVE))
     if name in _REDUCE:
         reduced = reduce(t, args, kwargs, name=name)
+        if name in NORMS and isinstance(reduced, TensorVal):
+            return reduced.with_(non_negative=True, signed=False)  # a norm is never below 0
         return signs.kept(t, reduced) if name in _SIGN_KEEPING_REDUCTIONS else reduced
     if name in _COMPARISONS and len(args) == 1 and not kwargs:
         return binary(t, args[0], "==")  # ids.ne(pad): a bool mask, broadcast like `ids != pad`
