@@ -1,0 +1,35 @@
+import torch
+from jaxtyping import Float, Int
+from torch import Tensor
+
+
+class RowLookup(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, table: Float[Tensor, "vocab dim"], ids: Int[Tensor, "n"]) -> Float[Tensor, "n dim"]:
+        ctx.save_for_backward(ids)
+        ctx.vocab = table.shape[0]
+        return table[ids]
+
+    @staticmethod
+    def backward(ctx, grad_out: Float[Tensor, "n dim"]):
+        (ids,) = ctx.saved_tensors
+        grad_table = grad_out.new_zeros(ctx.vocab, grad_out.shape[1])
+        grad_table[ids] += grad_out
+        return grad_table, None
+
+
+def bag_of_words_score(
+    table: Float[Tensor, "vocab dim"], ids: Int[Tensor, "n"], query: Float[Tensor, "dim"]
+) -> Float[Tensor, ""]:
+    rows = RowLookup.apply(table, ids)
+    return (rows @ query).sum()
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    table = torch.randn(10, 4, requires_grad=True)
+    query = torch.randn(4)
+    ids = torch.tensor([3, 7, 3, 3, 1])
+    bag_of_words_score(table, ids, query).backward()
+    print("grad row 3:", table.grad[3])
+    print("query     :", query, "(token 3 occurs 3 times)")
