@@ -9,12 +9,12 @@ the dim or table the ids reach. Negative fills are padding (interp_helpers._with
 """
 from __future__ import annotations
 
-import ast
 from dataclasses import replace
 from typing import Optional
 
 from ..contract import Domain
 from ..dims import Sym, dim_text, value
+from .tree_walk import literal_numbers
 from .value_ranges import one_more
 from .values import DimVal, TensorVal
 
@@ -71,17 +71,4 @@ def ones(func: str, made, line: int):
 
 def literal_ints(node):
     """Every int of a nested list/tuple literal; None when anything else is in it."""
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return [node.value]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and type(node.operand.value) is int:
-        return [-node.operand.value]
-    if isinstance(node, (ast.List, ast.Tuple)):
-        found = []
-        for item in node.elts:
-            inner = literal_ints(item)
-            if inner is None:
-                return None
-            found.extend(inner)
-        return found
-    return None
+    return literal_numbers(node, (int,))

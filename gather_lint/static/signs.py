@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from .tree_walk import literal_numbers
 from .values import DimVal, Literal, TensorVal
 
 # constructors and in-place fills that draw from a normal distribution
@@ -101,25 +102,7 @@ def of_literal(func: str, data: ast.AST, result):
     """torch.tensor of written numbers: below 0 if one of them is, >= 0 if none is."""
     if func not in ("tensor", "as_tensor", "FloatTensor", "LongTensor") or not isinstance(result, TensorVal):
         return result
-    numbers = _written_numbers(data)
+    numbers = literal_numbers(data, (int, float))
     if not numbers:
         return result
     return result.with_(signed=True) if min(numbers) < 0 else result.with_(non_negative=True)
-
-
-def _written_numbers(node: ast.AST):
-    """The numbers of a nested list or tuple literal; None if anything else is in it."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        numbers = []
-        for item in node.elts:
-            inner = _written_numbers(item)
-            if inner is None:
-                return None
-            numbers.extend(inner)
-        return numbers
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _written_numbers(node.operand)
-        return [-n for n in inner] if inner is not None and len(inner) == 1 else None
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        return [node.value]
-    return None

@@ -165,3 +165,22 @@ def root_name(node) -> Optional[str]:
         else:
             break
     return node.id if isinstance(node, ast.Name) else None
+
+
+def literal_numbers(node, kinds=(int,)):
+    """Every number of a nested list/tuple literal (`[[1, -2], [3, 4]]`) whose type is one of `kinds`, in
+    order; None when anything else is in it. bool is never a number here."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = literal_numbers(node.operand, kinds)
+        return [-inner[0]] if inner is not None and len(inner) == 1 and not isinstance(node.operand, (ast.List, ast.Tuple)) else None
+    if isinstance(node, ast.Constant):
+        return [node.value] if type(node.value) in kinds else None
+    if isinstance(node, (ast.List, ast.Tuple)):
+        found = []
+        for item in node.elts:
+            inner = literal_numbers(item, kinds)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
+    return None
