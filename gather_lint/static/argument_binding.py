@@ -59,8 +59,9 @@ def _is_fact(value) -> bool:
     return isinstance(value, FACTS) or isinstance(value, QualName) and value.name.startswith(_PASSED_FUNCTIONS)
 
 
-def number_defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
-    """Number defaults of the parameters this call leaves out (`pad_value: int = -1`): certain here."""
+def number_defaults(callee, n_positional: int, kwargs, constants=None) -> Dict[str, DimVal]:
+    """Number defaults of the parameters this call leaves out (`pad_value: int = -1`, or a module constant
+    `pad_value=PAD_ID` among `constants`): certain here."""
     if "**" in kwargs:
         return {}  # f(**options): any parameter may be among the options
     positional = callee.args.posonlyargs + callee.args.args
@@ -71,6 +72,9 @@ def number_defaults(callee, n_positional: int, kwargs) -> Dict[str, DimVal]:
         number = default.value if isinstance(default, ast.Constant) else (
             -default.operand.value if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
             and isinstance(default.operand, ast.Constant) else None)
+        if isinstance(default, ast.Name) and constants and isinstance(constants.get(default.id), DimVal):
+            found[param.arg] = constants[default.id]
+            continue
         if isinstance(number, int) and not isinstance(number, bool):
             found[param.arg] = DimVal(number)
         elif isinstance(number, float):

@@ -108,8 +108,15 @@ class ModuleContext:
         facts = bind(init, [None] + list(args), kwargs)
         if facts is None or (len(facts) < len(args) + len(kwargs) and not _partly_known(facts, args, kwargs)):
             return InstanceVal(class_name, None)
-        facts.update(number_defaults(init, len(args) + 1, kwargs))
+        facts.update(number_defaults(init, len(args) + 1, kwargs, self._constants()))
         return InstanceVal(class_name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
+
+    def _constants(self) -> dict:
+        """The module's constants (`PAD_ID = -1`) by name, as every interpreter of the module starts with them."""
+        if self.__dict__.get("_constant_names") is None:
+            env = self._make(lambda *a: None, lambda *a: None).env
+            self._constant_names = {name: v for name, v in env.items() if isinstance(v, DimVal)}
+        return self._constant_names
 
     def _is_config(self, class_name: str) -> bool:
         """A @dataclass of this file without an __init__ of its own: its fields are its attributes."""
@@ -170,7 +177,7 @@ class ModuleContext:
             result = self.analyse(callee)
             return value_facts(result) if _passed_unsized(callee, facts) else result
         if not spread:
-            facts.update(number_defaults(callee, len(args), kwargs))
+            facts.update(number_defaults(callee, len(args), kwargs, self._constants()))
         if summary_only and not facts:
             return self.analyse(callee)
         # a run for a quiet caller (one computing a result only) reports nothing: memoised apart, so that a

@@ -208,7 +208,7 @@ def masked(t):
 
 def padded_rows(interp, func: str, node: ast.Call, made):
     """`torch.tensor([ids + [pad] * (n - len(ids)) for ids in rows])` (or `[pad] * k + ids`): the pad is among
-    the values (a negative one is padding, kept elsewhere; a size such as `vocab_size` reaches that size)."""
+    the values (a negative one is padding, a sentinel; a size such as `vocab_size` reaches that size)."""
     if func not in ("tensor", "as_tensor", "LongTensor") or not node.args or not isinstance(node.args[0], ast.ListComp) \
             or not isinstance(made, TensorVal):
         return made
@@ -220,6 +220,10 @@ def padded_rows(interp, func: str, node: ast.Call, made):
             repeated = part.left if isinstance(part.left, ast.List) else part.right
             if isinstance(repeated, ast.List) and len(repeated.elts) == 1:
                 pad = interp.expr(repeated.elts[0])
+                if isinstance(pad, DimVal) and isinstance(value(pad.dim), int) and value(pad.dim) < 0:
+                    # a negative pad is padding among the ids (a lookup wraps it to the last row)
+                    return made.with_(domain=replace(made.domain or Domain(), sentinel=value(pad.dim),
+                                                     sentinel_line=node.lineno))
                 if isinstance(pad, DimVal) and pad.dim is not None and (value(pad.dim) is None or value(pad.dim) > 0):
                     return written(made.with_(dtype=made.dtype or ("int64" if func == "LongTensor" else None)),
                                    pad.dim if value(pad.dim) is None or isinstance(pad.dim, Sym) else value(pad.dim),
