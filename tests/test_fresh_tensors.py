@@ -2,6 +2,7 @@
 when nothing is known of the tensor it was made from (a custom backward's `grad_out`)."""
 from .conftest import codes
 from .snippets import call_run as run
+from .snippets import run_snippet
 
 BACKWARD = """
 import torch
@@ -156,3 +157,24 @@ if __name__ == "__main__":
     assert run(program) is True  # torch: a permutation, whose inverse every write fills once
     repeated = program.replace("+ (row_in_block % 4) * 8 + row_in_block // 4", "")
     assert codes(repeated) == ["GL013"]  # the quotients alone do repeat: 32 rows share each
+
+
+def test_a_literal_tables_values_shared_across_rows_repeat_in_its_columns(torch):
+    """Faces written out in the driver share vertices across rows: whatever the names, a column of them
+    repeats, while one row of such a table (or one entry) names each value once."""
+    program = MESH.replace("faces", "w2").replace("verts", "w1").replace("normals", "w3") + """
+
+if __name__ == "__main__":
+    print(run())
+"""
+    assert codes(program) == ["GL013"]
+    one_row = """
+import torch
+pairs = torch.tensor([[0, 1, 2], [2, 0, 1]])
+scores = torch.zeros(3, 3)
+scores[pairs[0], pairs[1]] += torch.ones(3)
+for k in range(3):
+    scores[pairs[0, k], pairs[1, k]] += 1.0
+"""
+    assert codes(one_row) == []
+    assert run_snippet(one_row)["scores"].sum().item() == 6.0  # torch: three distinct pairs, each written twice

@@ -318,7 +318,8 @@ def test_module_constants_size_tensors_in_functions():
     from gather_lint.static.module_constants import constants
 
     text = "N_CLASSES = 10\nHIDDEN: int = 64  # width\nSTEPS = 3\nSTEPS = 4\nlower = 5\n"
-    assert {k: v.dim.size for k, v in constants(text).items()} == {"N_CLASSES": 10, "HIDDEN": 64}
+    # a name bound once to an int is a constant whatever its spelling (`lower`); one bound twice is not
+    assert {k: v.dim.size for k, v in constants(text).items()} == {"N_CLASSES": 10, "HIDDEN": 64, "lower": 5}
     # read from the lines that start with a capital, as the one MULTILINE pattern reads every line
     from gather_lint.static.module_constants import _CONSTANT, _matches
     for sample in (text, "\n" + text, "x = 1\nA = 2\n  B = 3\nC=4", "A\n= 5\nB = 6 # six\n"):

@@ -43,3 +43,14 @@ def test_a_pad_the_caller_overrides_with_a_real_row_stays_silent(torch):
     program = PROGRAM.replace("pad_streams([[3, 7, 1], [3]])", "pad_streams([[3, 7, 1], [3]], pad_value=0)")
     assert codes(program) == []
     assert run_snippet(program)["pooled"][1].tolist() == [3.0] * 4  # row 0 holds zeros: padding adds nothing
+
+
+def test_the_same_program_with_opaque_names_keeps_the_finding(torch):
+    """`v1 = -1` at module level is a constant as `PAD_ID = -1` is: the spelling of a name decides nothing."""
+    names = {"PAD_ID": "v1", "pad_streams": "f1", "streams": "v2", "pad_value": "v3", "longest": "v4", "events": "v5",
+             "pooled": "v6"}
+    program = PROGRAM
+    for old, new in names.items():
+        program = program.replace(old, new)
+    assert codes(program) == ["GL010"]
+    assert run_snippet(program)["v6"][1].tolist() == [33.0] * 4

@@ -109,12 +109,25 @@ class DataflowCheckMixin:
                     return True
                 return _edge_list_row(loop.iter)  # `for child in edge_index[1]: deg[child] += 1`
             return isinstance(made, ast.Subscript) and self._maybe_one_element(made)
+        if isinstance(index_node, ast.Subscript) and isinstance(index_node.slice, ast.Tuple):
+            return self._one_element_per_dim(index_node)  # `pairs[0, k]` of a 2-d table: one entry
         if not isinstance(index_node, ast.Subscript) or \
                 not isinstance(index_node.slice, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp)):
-            return False  # a slice, a mask comparison, a tuple: a selection of many
+            return False  # a slice, a mask comparison: a selection of many
         if isinstance(index_node.value, ast.Name) and edge_list_domain(index_node.value.id) is not None:
             return False  # edge_index[1]: a [2, E] edge list's row of targets
         return not isinstance(self.expr(index_node.slice), TensorVal)
+
+    def _one_element_per_dim(self, index_node: ast.Subscript) -> bool:
+        """`t[i, k]` with a plain int for every dim of t (its rank known): one element."""
+        keys = index_node.slice.elts
+        if not all(isinstance(k, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp)) for k in keys):
+            return False
+        owner = self.expr(index_node.value)
+        shape = owner.shape if isinstance(owner, TensorVal) else None
+        if shape is None or shape.variadic or len(shape.dims) != len(keys):
+            return False
+        return not any(isinstance(self.expr(k), TensorVal) for k in keys)
 
     def _check_overwrite(self, node: ast.AugAssign, value=None) -> None:
         """GL013: x[ids] += v with ids that can repeat adds once per distinct id."""

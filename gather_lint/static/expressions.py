@@ -175,6 +175,7 @@ class ExpressionMixin:
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
             picked = filtered_positions.after(self, node, picked)  # GL011: cols[tensor(kept non-padding positions)]
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
+            picked = repeated_indices.one_row(owner, key, picked)  # a row of a table repeating across rows
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids

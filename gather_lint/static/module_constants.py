@@ -1,9 +1,10 @@
-"""`NUM_CLASSES = 10`, `PAD_TAG = -1` at module level: an ALL-CAPS name bound once to an integer literal, or to integer
-arithmetic of such names (`NUM_TILES = GRID * GRID`), is a constant every function of the module reads
-(`torch.zeros(n, NUM_CLASSES)`)."""
+"""`NUM_CLASSES = 10`, `PAD_TAG = -1`, `pad_id = 0` at module level: a name bound once to an integer literal, or an
+ALL-CAPS name bound to integer arithmetic of such names (`NUM_TILES = GRID * GRID`), is a constant every function
+of the module reads (`torch.zeros(n, NUM_CLASSES)`)."""
 from __future__ import annotations
 
 import ast
+import itertools
 import operator
 import re
 from typing import Dict, Optional
@@ -17,7 +18,10 @@ _INT_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul
             ast.Pow: operator.pow}
 
 
+# any other name bound at module level to an integer literal (`pad_id = -1`): a constant as much, whatever its spelling
+_LOWER_CONSTANT = re.compile(r"([a-z_][A-Za-z0-9_]*)\s*(?::\s*int\s*)?=\s*(-?\d+)\s*(?:#.*)?$", re.MULTILINE)
 _CAPITAL_LINE = re.compile(r"\n(?=[A-Z])")  # led by a literal: the engine jumps from line to line
+_LOWER_LINE = re.compile(r"\n(?=[a-z_][A-Za-z0-9_]*\s*(?::\s*int\s*)?=\s*-?\d)")
 
 
 def _matches(text: str):
@@ -30,10 +34,19 @@ def _matches(text: str):
             yield match
 
 
+def _lower_matches(text: str):
+    """_LOWER_CONSTANT's matches, at the lines that bind a name to a number."""
+    starts = ([0] if _LOWER_CONSTANT.match(text) else []) + [m.end() for m in _LOWER_LINE.finditer(text)]
+    for start in starts:
+        match = _LOWER_CONSTANT.match(text, start)
+        if match is not None:
+            yield match
+
+
 def constants(text: str) -> Dict[str, DimVal]:
     found: Dict[str, DimVal] = {}
     seen = set()
-    for match in _matches(text):
+    for match in itertools.chain(_matches(text), _lower_matches(text)):
         name = match.group(1)
         if name in seen:
             found.pop(name, None)  # bound twice: not a constant
@@ -45,7 +58,7 @@ def constants(text: str) -> Dict[str, DimVal]:
             found[name] = DimVal(Sym(name, expr=name, size=size))
     # rebound anywhere else (`global NUM_CLASSES`, `NUM_CLASSES += 1`): not a constant either
     return {k: v for k, v in found.items() if text.count(f"{k} =") + text.count(f"{k}=") <= 1 and f"global {k}" not in text
-            and f"{k} +=" not in text}
+            and f"{k} +=" not in text and f"for {k} in" not in text and f"{k} -=" not in text}
 
 
 def _evaluated(text: str, known: Dict[str, DimVal]) -> Optional[int]:

@@ -59,6 +59,14 @@ def after_mask(picked, key):
     return picked.with_(domain=replace(picked.domain, repeats=False, origin=""))
 
 
+def one_row(owner, key, picked):
+    """`table[0]` of a table whose repeats lie across its rows (`[[0, 1, 2], [2, 0, 1]]`): one row names each
+    value once."""
+    if across_rows(owner) and isinstance(key, DimVal) and isinstance(picked, TensorVal) and picked.domain is not None:
+        return picked.with_(domain=replace(picked.domain, repeats=False, copies_across_rows=False))
+    return picked
+
+
 def _marked(t: TensorVal, origin: str) -> TensorVal:
     base = t.domain or Domain()
     # an origin already there (randint) says more than the op that kept it; a name alone (`word_ids`) says
@@ -222,15 +230,38 @@ def literal_repeats(func: str, node: ast.Call, made):
             or made.dtype not in _INT_DTYPES or not isinstance(node.args[0], (ast.List, ast.Tuple)):
         return made
     elements = node.args[0].elts
+    if elements and all(isinstance(e, (ast.List, ast.Tuple)) for e in elements):
+        return _table_repeats(node, elements, made)
     if len(elements) < 2 or not all(_pure(e) for e in elements):
         return made
+    twice = _named_twice(elements)
+    return made if twice is None else _marked(made, f"{_LITERAL_ORIGIN} `{twice}` twice (line {node.lineno})")
+
+
+def _named_twice(elements):
+    """The text of the first element written a second time, or None."""
     seen = set()
     for element in elements:
         key = ast.dump(element)
         if key in seen:
-            return _marked(made, f"{_LITERAL_ORIGIN} `{ast.unparse(element)}` twice (line {node.lineno})")
+            return ast.unparse(element)
         seen.add(key)
-    return made
+    return None
+
+
+def _table_repeats(node: ast.Call, rows, made):
+    """`torch.tensor([[0, 2, 1], [0, 3, 2]])`: a value written twice in one row repeats along the rows' dim; one
+    written in two rows only (a mesh's shared vertex) repeats across the rows, each row naming it once."""
+    if not all(row.elts and all(_pure(e) for e in row.elts) for row in rows):
+        return made
+    within = next((t for t in (_named_twice(row.elts) for row in rows) if t is not None), None)
+    if within is not None:
+        return _marked(made, f"{_LITERAL_ORIGIN} `{within}` twice in one row (line {node.lineno})")
+    across = _named_twice([e for row in rows for e in {ast.dump(x): x for x in row.elts}.values()])
+    if across is None:
+        return made
+    marked = _marked(made, f"{_LITERAL_ORIGIN} `{across}` in several rows (line {node.lineno})")
+    return marked.with_(domain=replace(marked.domain, copies_across_rows=True))
 
 
 def _pure(node) -> bool:
