@@ -451,13 +451,10 @@ class CallMixin:
                 filled = constant_fills.fill(func, kwargs)
                 fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
                 return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction,
-                                                         non_negative=func in ("rand_like", "zeros_like", "ones_like"),
-                                                         signed=func in signs.SIGNED_MAKERS), node.lineno)
+                                                         **signs.made_by(func)), node.lineno)
             if func in _LIKE and func != "full_like" and args and args[0] is None:  # zeros_like(x) of an unknown x: a
                 # tensor all the same (full_like's fill value may be padding: below)
-                return TensorVal(None, _dtype_kw(kwargs), filled=constant_fills.fill(func, kwargs),
-                                 non_negative=func in ("rand_like", "zeros_like", "ones_like"),
-                                 signed=func in signs.SIGNED_MAKERS)
+                return TensorVal(None, _dtype_kw(kwargs), filled=constant_fills.fill(func, kwargs), **signs.made_by(func))
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):
@@ -465,9 +462,7 @@ class CallMixin:
                     return ops.cat_repeated(element, dim, func == "stack", args[0].length) if isinstance(element, TensorVal) else None
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
-                if isinstance(joined, TensorVal) and items and all(value_ranges.never_negative(t) for t in items):
-                    joined = joined.with_(non_negative=True)  # cat([one_hot.float(), occupancy]) of values >= 0
-                joined = signs.joined(items, joined)
+                joined = signs.concatenated(items, joined)  # GL014: the pieces' signs
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
@@ -529,7 +524,7 @@ class CallMixin:
                 return unfold_shape.unfolded(args[0], args[1:], kwargs)
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
                 return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
-            if func in ops.NON_NEGATIVE and args and args[0] is None:
+            if func in signs.NON_NEGATIVE and args and args[0] is None:
                 return TensorVal(non_negative=True)  # torch.relu(x) of an unknown x: a tensor, >= 0 (GL014)
             if func in signs.ALWAYS_SIGNED and args and args[0] is None:
                 return TensorVal(signed=True)  # F.logsigmoid(x) of an unknown x: a tensor, <= 0 (GL014)
@@ -756,7 +751,7 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
         return TensorVal(_size_args(args, kwargs), default, origin="constructor", filled=constant_fills.fill(func, kwargs),
-                         non_negative=func == "rand", signed=func == "randn")  # draws in [0, 1), normal draws
+                         **signs.made_by(func))  # draws in [0, 1), normal draws
     if func == "full":
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)

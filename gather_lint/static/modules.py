@@ -79,8 +79,8 @@ class Recurrent:
 
     def apply(self, x):
         if not isinstance(x, TensorVal) or x.shape is None or x.shape.variadic or len(x.shape.dims) not in (2, 3):
-            return SeqVal((TensorVal(None, x.dtype if isinstance(x, TensorVal) else None, signed=True), None))
-        return SeqVal((TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype, signed=True), self._state(x)))
+            return SeqVal((signs.made(TensorVal(None, x.dtype if isinstance(x, TensorVal) else None)), None))
+        return SeqVal((signs.made(TensorVal(Shape(x.shape.dims[:-1] + (self.width,)), x.dtype)), self._state(x)))
 
     def _state(self, x: TensorVal):
         dims = x.shape.dims
@@ -121,11 +121,11 @@ class Conv:
     def apply(self, x):
         s = x.shape if isinstance(x, TensorVal) else None
         if s is None or s.variadic or len(s.dims) not in (self.spatial + 1, self.spatial + 2):
-            return TensorVal(None, x.dtype if isinstance(x, TensorVal) else None, signed=True)
+            return signs.made(TensorVal(None, x.dtype if isinstance(x, TensorVal) else None))
         lead, sizes = s.dims[:-self.spatial - 1], s.dims[-self.spatial:]
         out = tuple(_conv_size(n, k, st, p, d) for n, k, st, p, d in
                     zip(sizes, self.kernel, self.stride, self.padding, self.dilation))
-        return TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype, signed=True)
+        return signs.made(TensorVal(Shape(lead + (self.out_channels,) + out), x.dtype))
 
 
 @dataclass(frozen=True)

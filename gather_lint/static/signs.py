@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from ..dims import value
 from .tree_walk import literal_numbers
 from .values import DimVal, Literal, TensorVal
 
@@ -33,8 +34,20 @@ SIGN_KEEPING = frozenset({
     "Tanhshrink", "PReLU", "RMSNorm", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Identity",
 })
 
-# activations whose values are >= 0 whatever the input
-NON_NEGATIVE_LAYERS = frozenset({"ReLU", "ReLU6", "Sigmoid", "Softplus", "Softmax", "Softmin", "Hardsigmoid"})
+# ops and activation layers whose values are >= 0 whatever the input
+NON_NEGATIVE = frozenset({
+    "abs", "relu", "relu_", "relu6", "sigmoid", "sigmoid_", "exp", "exp_", "softmax", "square", "sqrt", "rsqrt",
+    "softplus", "hardsigmoid",
+    "ReLU", "ReLU6", "Sigmoid", "Softplus", "Softmax", "Softmin", "Hardsigmoid",
+})
+
+# constructors whose values are >= 0 (uniform draws in [0, 1), a copy's shape of zeros or ones)
+_NON_NEGATIVE_MAKERS = frozenset({"rand", "rand_like", "zeros_like", "ones_like"})
+
+
+def made_by(func: str) -> dict:
+    """The sign facts of what constructor `func` makes, as TensorVal fields."""
+    return {"non_negative": func in _NON_NEGATIVE_MAKERS, "signed": func in SIGNED_MAKERS}
 
 
 def after_op(name: str, given, result):
@@ -43,7 +56,7 @@ def after_op(name: str, given, result):
         return result
     if name in ALWAYS_SIGNED:
         return result.with_(signed=True, non_negative=False)
-    if name in NON_NEGATIVE_LAYERS:
+    if name in NON_NEGATIVE:
         return result.with_(non_negative=True, signed=False)
     if name in SIGN_KEEPING and isinstance(given, TensorVal):
         return result.with_(signed=given.signed, non_negative=given.non_negative)
@@ -64,8 +77,28 @@ def made(result):
     return result.with_(signed=True, non_negative=False) if isinstance(result, TensorVal) else result
 
 
+def never_negative(v) -> bool:
+    """Values known to be >= 0: a 0/1 mask, positions or ids of a range with no padding put in, relu and
+    the like, or an int constant >= 0."""
+    if isinstance(v, DimVal):
+        return value(v.dim) is not None and value(v.dim) >= 0
+    if not isinstance(v, TensorVal):
+        return False
+    domain = v.domain
+    return v.non_negative or domain is not None and domain.made_float is None and domain.sentinel is None and (
+        domain.binary or domain.size is not None)
+
+
+def concatenated(items, result):
+    """torch.cat/stack: pieces all >= 0 make a whole >= 0 (`cat([one_hot.float(), occupancy])`); values below
+    0 in one piece are in the whole."""
+    if isinstance(result, TensorVal) and items and all(never_negative(t) for t in items):
+        result = result.with_(non_negative=True)
+    return joined(items, result)
+
+
 def joined(items, result):
-    """torch.cat/stack: values below 0 in one piece are in the whole."""
+    """torch.cat/stack, a matrix product: values below 0 in one piece are in the whole."""
     if isinstance(result, TensorVal) and any(isinstance(t, TensorVal) and t.signed for t in items):
         return result.with_(signed=True, non_negative=False)
     return result

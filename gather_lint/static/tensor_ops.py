@@ -25,9 +25,6 @@ DTYPE_NAMES = {
     "half": "float16", "bfloat16": "bfloat16", "long": "int64", "int64": "int64", "int": "int32",
     "int32": "int32", "int16": "int16", "short": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
 }
-# elementwise ops whose values are never below 0
-NON_NEGATIVE = frozenset({"abs", "relu", "relu_", "relu6", "sigmoid", "sigmoid_", "exp", "exp_", "softmax", "square",
-                           "sqrt", "rsqrt", "softplus", "hardsigmoid"})
 # norms of vectors and matrices: reductions whose values are never below 0 (a max of them onto zeros is the max)
 NORMS = frozenset({"norm", "vector_norm", "matrix_norm"})
 # Ops that keep shape and dtype and whose values are no longer positions.
@@ -783,8 +780,7 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
             dtype = "float32"  # torch.exp(ids): integers and bools give the default float dtype
         elif name == "square" and dtype == "bool":
             dtype = "int64"
-        return signs.after_op(name, t, TensorVal(t.shape, dtype, _rectified(t.domain) if name in _RECTIFIERS else None,
-                                                 non_negative=name in NON_NEGATIVE))
+        return signs.after_op(name, t, TensorVal(t.shape, dtype, _rectified(t.domain) if name in _RECTIFIERS else None))
     if name in _REDUCE:
         reduced = reduce(t, args, kwargs, name=name)
         if name in NORMS and isinstance(reduced, TensorVal):

@@ -17,6 +17,7 @@ from typing import Optional
 from ..contract import Domain
 from .. import linear_sizes
 from ..dims import Sym, dim_text, normalize_dim, value
+from .signs import never_negative
 from .values import DimVal, Literal, TensorVal
 
 
@@ -170,18 +171,6 @@ def _size(top, left, right):
 
 def _binary(v) -> bool:
     return isinstance(v, TensorVal) and v.domain is not None and v.domain.binary
-
-
-def never_negative(v) -> bool:
-    """Values known to be >= 0: a 0/1 mask, positions or ids of a range with no padding put in, relu and
-    the like, or an int constant >= 0."""
-    if isinstance(v, DimVal):
-        return value(v.dim) is not None and value(v.dim) >= 0
-    if not isinstance(v, TensorVal):
-        return False
-    domain = v.domain
-    return v.non_negative or domain is not None and domain.made_float is None and domain.sentinel is None and (
-        domain.binary or domain.size is not None)
 
 
 def _written_size(owner: TensorVal, size, line: int) -> TensorVal:
