@@ -64,3 +64,48 @@ def test_an_index_without_the_batch_is_still_reported(torch):
     assert scope["whole"].shape == (3, 1)  # one feature of four: the feature dim was never expanded
     assert scope["wrong"]
     assert "GL005" in codes(UNEXPANDED)
+
+
+# a driver scoring one prompt: its ids are one row, and the model's output is declared [B, R, V]
+ONE_ROW_DRIVER = """
+import torch
+from torch import nn
+
+class Scorer(nn.Module):
+    def __init__(self, vocab=50, hidden=8):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, hidden)
+        self.head = nn.Linear(hidden, vocab)
+
+    def forward(self, ids):
+        return self.head(self.embed(ids))
+
+def token_log_probs(model, response_ids):
+    logits = model(response_ids)  # [B, R, V]
+    logp = torch.log_softmax(logits, dim=-1)
+    return logp.gather(-1, response_ids.unsqueeze(-1)).squeeze(-1)
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    model = Scorer()
+    response = torch.tensor([[7, 3, 41, 9]])
+    got = token_log_probs(model, response)
+    logp = torch.log_softmax(model(response), dim=-1)
+    expected = torch.stack([logp[0, r, response[0, r]] for r in range(4)])
+    assert torch.allclose(got[0], expected)
+"""
+
+
+def test_a_one_row_tensor_from_the_driver_is_a_batch_of_one(torch):
+    assert run_snippet(ONE_ROW_DRIVER)["got"].shape == (1, 4)  # the whole batch is read: B is 1 here
+    assert "GL005" not in codes(ONE_ROW_DRIVER)
+
+
+def test_a_one_row_index_on_a_larger_batch_is_still_reported(torch):
+    # the same helper handed a batch of 3: the caller's [1, 4] ids against [3, 4, V] log-probs
+    wrong = ONE_ROW_DRIVER.replace("logits = model(response_ids)  # [B, R, V]",
+                                   "logits = model(response_ids.expand(3, -1).contiguous())  # [B, R, V]")
+    wrong = wrong.replace("    assert torch.allclose(got[0], expected)\n", "")
+    scope = run_snippet(wrong)
+    assert scope["got"].shape == (1, 4)  # rows 1 and 2 of the batch of 3 are never read
+    assert "GL005" in codes(wrong)

@@ -192,8 +192,7 @@ class ModuleContext:
             return None  # an unhashable fact: do not memoise, do not analyse
         self._memo[key] = None  # recursion guard
         line = node.lineno
-        batch_of_one = getattr(caller, "batch_of_one", False) or any(
-            isinstance(v, ListVal) and len(v.items) == 1 for v in facts.values())  # `f([sample])`
+        batch_of_one = getattr(caller, "batch_of_one", False) or any(_one_sample(v) for v in facts.values())
         interp = self._make(lambda *a: None, lambda *a: None) if summary_only or quiet else self._make(
             _reporter(caller, callee, node, len(args) - len(node.args), line, batch_of_one),
             lambda flagged, violation, fix_node: caller.flag(node if isinstance(flagged, PassedIn) else flagged,
@@ -223,12 +222,30 @@ class ModuleContext:
         return result
 
 
+def _one_sample(value) -> bool:
+    """A batch of one that the caller's data holds: `f([sample])`, or a tensor of one row
+    (`torch.tensor([[101, 7, 102]])`), whose size 1 is the batch's and not a dim left unexpanded."""
+    if isinstance(value, ListVal):
+        return len(value.items) == 1
+    shape = value.shape if isinstance(value, TensorVal) else None
+    return shape is not None and not shape.variadic and len(shape.dims) >= 2 and value_of(shape.dims[0]) == 1
+
+
+def _ones_may_be_the_batch(site) -> bool:
+    """The index's size 1 sits where the input's size is not known: under a batch of one it may be 1 too."""
+    index, given = getattr(site.index, "shape", None), getattr(site.input, "shape", None)
+    if index is None or given is None or len(index.dims) != len(given.dims):
+        return True
+    return any(value_of(i) == 1 and value_of(g) is None for i, g in zip(index.dims, given.dims))
+
+
 def _reporter(caller, callee, node: ast.Call, implicit: int, line: int, batch_of_one: bool):
     """The callee's site findings go to the caller, a dim the caller passed in at the caller's call.
     When the caller passes a one-item list (a batch of one, as a per-sample reference does), an index's
     size 1 may be that batch's and not an unexpanded dim: GL005 is left to the callee's own analysis."""
     def report(call, site, violations, bound=None, where=None):
-        violations = [_from_call(v, line) for v in violations if not (batch_of_one and v.code == "GL005")]
+        violations = [_from_call(v, line) for v in violations
+                      if not (batch_of_one and v.code == "GL005" and _ones_may_be_the_batch(site))]
         stay, moved, at_caller = passed_dims.moved(callee, node, implicit, violations, bound)
         if moved:  # now at the caller's call, decided by its argument: the calls that bring facts there follow
             caller.report(node, site, [replace(v, calls=()) for v in moved], at_caller, where)
