@@ -1,0 +1,48 @@
+import torch
+import torch.nn.functional as F
+
+
+class ToyDecoder(torch.nn.Module):
+    def __init__(self, vocab_size: int, hidden: int):
+        super().__init__()
+        self.embed = torch.nn.Embedding(vocab_size, hidden)
+        self.out = torch.nn.Linear(hidden, vocab_size)
+
+    def forward(self, prev_tokens):
+        # prev_tokens: [batch*beam] -> log-probs [batch*beam, vocab]
+        return F.log_softmax(self.out(torch.tanh(self.embed(prev_tokens))), dim=-1)
+
+
+def beam_step(decoder, alive_seq, topk_log_probs, batch_size, beam_size):
+    # alive_seq:      [batch*beam, t]
+    # topk_log_probs: [batch, beam]
+    log_probs = decoder(alive_seq[:, -1])                  # [batch*beam, vocab]
+    vocab_size = log_probs.size(-1)
+    log_probs = log_probs + topk_log_probs.view(-1).unsqueeze(1)
+    curr_scores = log_probs.reshape(-1, beam_size * vocab_size)   # [batch, beam*vocab]
+    topk_scores, topk_ids = curr_scores.topk(beam_size, dim=-1)   # [batch, beam]
+
+    # which hypothesis each winner extends, and which word it appends
+    topk_beam_index = topk_ids.div(vocab_size)
+    topk_ids = topk_ids.fmod(vocab_size)
+
+    beam_offset = torch.arange(0, batch_size * beam_size, step=beam_size)
+    batch_index = topk_beam_index + beam_offset.unsqueeze(1)      # [batch, beam]
+    select_indices = batch_index.view(-1)                         # [batch*beam]
+
+    alive_seq = torch.cat([alive_seq.index_select(0, select_indices),
+                           topk_ids.view(-1, 1)], dim=-1)
+    return alive_seq, topk_scores
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    batch_size, beam_size, vocab_size, bos = 2, 3, 11, 1
+    decoder = ToyDecoder(vocab_size, 16)
+    alive_seq = torch.full((batch_size * beam_size, 1), bos, dtype=torch.long)
+    # only the first beam is live at t=0
+    topk_log_probs = torch.tensor([[0.0] + [float("-inf")] * (beam_size - 1)]).repeat(batch_size, 1)
+    with torch.no_grad():
+        for _ in range(3):
+            alive_seq, topk_log_probs = beam_step(decoder, alive_seq, topk_log_probs, batch_size, beam_size)
+    print(alive_seq)

@@ -1,0 +1,31 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+net = nn.Sequential(
+    nn.Flatten(),
+    nn.Linear(784, 10),
+    nn.LogSoftmax(dim=0),
+)
+
+
+def train_epoch(model, batches, lr=0.1):
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    total = 0.0
+    for images, labels in batches:
+        log_probs = model(images)
+        picked = log_probs.gather(1, labels.view(-1, 1)).squeeze(1)
+        loss = -picked.mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    return total / len(batches)
+
+
+batches = [(torch.rand(16, 1, 28, 28), torch.randint(0, 10, (16,))) for _ in range(3)]
+print("mean loss:", train_epoch(net, batches))
+with torch.no_grad():
+    probs = net(batches[0][0]).exp()
+print("per-sample probability mass:", probs.sum(dim=1)[:4].tolist())
