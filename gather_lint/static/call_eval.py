@@ -444,6 +444,7 @@ class CallMixin:
                 made = left_padding.made_rows(func, node, made)  # GL024: rows written with their padding first
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
+                    made = written_rows.largest(func, made, node.args[0], args[0], node.lineno)  # GL011
                     made = signs.of_literal(func, node.args[0], made)  # GL014: tensor([-2.0, 4.0])
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):

@@ -71,7 +71,7 @@ class ModuleContext:
         if key not in self._attributes and self._is_config(class_name):
             self._attributes[key] = {f"self.{name}": value for name, value in facts}  # @dataclass fields
         if key not in self._attributes:
-            self._attributes[key] = {}
+            self._attributes[key] = constants = self._class_constants(class_name)
             init = self.methods.get((class_name, "__init__"))
             if init is not None:
                 stores = self._stores(class_name)
@@ -82,11 +82,30 @@ class ModuleContext:
                 interp._building = True  # super().__init__(...) runs the parent's (class_lineage)
                 interp.reports = False
                 interp.run_function(init, dict(facts))
-                self._attributes[key] = {
+                self._attributes[key] = {**constants, **{
                     k: attribute_stores.held(value, stores.get(k[5:])) for k, value in interp.env.items()
                     if k.startswith("self.") and k[5:] in stores and k.count(".") == 1
-                    and not isinstance(value, type(None)) and k[5:] not in interp.informal}
+                    and not isinstance(value, type(None)) and k[5:] not in interp.informal}}
         return self._attributes[key]
+
+    def _class_constants(self, class_name: str) -> Dict[str, object]:
+        """`vocab_size = 50` in a class body (or a base's of this file): an int every instance reads as
+        `self.vocab_size`, unless a method assigns the name on the instance."""
+        lineage = [self.classes[class_name]] + [self.classes[p] for p in self.lineage.get(class_name, ())
+                                                if p in self.classes]
+        found: Dict[str, object] = {}
+        for cls in reversed(lineage):  # the class's own binding wins over its bases'
+            for stmt in cls.body:
+                target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
+                    stmt.target if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else None
+                value = stmt.value if target is not None else None
+                if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and type(value.value) is int:
+                    found[f"self.{target.id}"] = DimVal(value.value)
+        if found:
+            stored = {n.attr for cls in lineage for n in ast.walk(cls) if isinstance(n, ast.Attribute)
+                      and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id == "self"}
+            found = {k: v for k, v in found.items() if k[5:] not in stored}
+        return found
 
     def _stores(self, class_name: str) -> Dict[str, str]:
         """The attributes whose __init__ fact every method sees (attribute_stores)."""
@@ -296,6 +315,9 @@ def _informative(value) -> bool:
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
+    if isinstance(value, ListVal):  # ids written out (`tok.encode([3, 17])`): their values may decide a range
+        return any(isinstance(v, (TensorVal, DictVal)) and _informative(v) for v in value.items) \
+            or bool(value.items) and all(isinstance(v, DimVal) and isinstance(v.dim, int) for v in value.items)
     if isinstance(value, SeqVal):  # tensors, or records of Python data (a list of dicts handed to a collate)
         return any(isinstance(v, (TensorVal, DictVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries
