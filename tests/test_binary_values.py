@@ -83,3 +83,51 @@ def test_zero_one_flags_as_a_mask_are_silent(torch):
     scope = {"__name__": "__main__"}
     exec(textwrap.dedent(code), scope)
     assert scope["same"] is True
+
+
+# ones written into an integer zeros buffer, one per row, under a condition in a loop: a 0/1 mask kept as int64
+KEEP_ROWS = """
+import torch
+
+def kept_rows(feats):
+    keep = torch.zeros(feats.shape[0], dtype=torch.long)
+    for i in range(feats.shape[0]):
+        if feats[i].sum() > 0:
+            keep[i] = 1
+    return feats[keep]
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    feats = torch.randn(6, 3)
+    picked = kept_rows(feats)
+"""
+
+# segment ids built the same way index a two-row table by their values: positions, as meant
+SEGMENT_IDS = """
+import torch
+
+def segment_embeddings(table, lengths, width):
+    segments = torch.zeros(len(lengths), width, dtype=torch.long)
+    for i, first in enumerate(lengths):
+        segments[i, first:] = 1
+    return table[segments]
+
+if __name__ == "__main__":
+    table = torch.randn(2, 4)
+    out = segment_embeddings(table, [2, 3], 5)
+"""
+
+
+def test_ones_written_into_zeros_are_a_mask_read_as_positions(torch):
+    from .snippets import run_snippet
+    scope = run_snippet(KEEP_ROWS)
+    assert scope["picked"].shape == (6, 3)  # rows 0 and 1 only, one per flag, not the kept rows
+    feats = scope["feats"]
+    assert all(scope["torch"].equal(row, feats[0]) or scope["torch"].equal(row, feats[1]) for row in scope["picked"])
+    assert codes(KEEP_ROWS) == ["GL008"]
+
+
+def test_segment_ids_written_the_same_way_stay_positions(torch):
+    from .snippets import run_snippet
+    assert run_snippet(SEGMENT_IDS)["out"].shape == (2, 5, 4)
+    assert codes(SEGMENT_IDS) == []

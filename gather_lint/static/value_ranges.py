@@ -79,6 +79,10 @@ def written(owner: TensorVal, constant, line: int) -> TensorVal:
     if constant <= 0:
         return owner
     old = owner.domain
+    if constant == 1 and owner.filled == "zeros" and (old is None or old.binary):
+        # ones written into zeros (`mask[i] = 1` in a loop): a 0/1 mask kept in an integer type
+        return owner.with_(domain=Domain(2, origin=f"0 and 1 (1 written into zeros at line {line})", repeats=True,
+                                         binary=True))
     size = constant + 1
     if old is not None and old.size is not None:
         known = value(old.size)
@@ -89,7 +93,7 @@ def written(owner: TensorVal, constant, line: int) -> TensorVal:
         size = max(size, known)
     origin = f"{_WRITTEN}{constant} (written at line {line})"
     base = old or Domain()
-    return owner.with_(domain=replace(base, size=size, origin=origin, category=False))
+    return owner.with_(domain=replace(base, size=size, origin=origin, category=False, binary=False))
 
 
 def through_arith(left, right, symbol: str, result, line: int, text: str = ""):

@@ -99,7 +99,7 @@ def join(a, b):
         return TensorVal(
             join_shape(a.shape, b.shape),
             a.dtype if a.dtype == b.dtype else None,
-            a.domain if a.domain == b.domain else None,
+            a.domain if a.domain == b.domain else _zeros_or_binary(a, b),
             a.origin if a.origin == b.origin else "",
             left_padded=_left_padded(a, b),
         )
@@ -109,6 +109,14 @@ def join(a, b):
         return SeqVal(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.names)  # `return logits, loss` / `logits, None`
     joiner = JOINERS.get(type(a)) or JOINERS.get(type(b))
     return joiner(a, b) if joiner is not None else None
+
+
+def _zeros_or_binary(a: TensorVal, b: TensorVal):
+    """Zeros on one path, a 0/1 mask on the other (`mask[i] = 1` under an `if` in a loop): a 0/1 mask."""
+    for zeros, mask in ((a, b), (b, a)):
+        if zeros.filled == "zeros" and zeros.domain is None and mask.domain is not None and mask.domain.binary:
+            return mask.domain
+    return None
 
 
 def _left_padded(a: TensorVal, b: TensorVal):
