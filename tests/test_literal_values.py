@@ -111,3 +111,90 @@ if __name__ == "__main__":
 """
     assert run(program).shape == (2, 4)
     assert codes(program) == []
+
+
+# a prompt with image placeholders, built in Python, merged with features of the vision tower
+PLACEHOLDERS = """
+import torch
+from torch import nn
+
+IMAGE_ID = 9
+
+def prompt(n_images, text_ids, per_image=4):
+    return [IMAGE_ID] * (per_image * n_images) + text_ids
+
+class Merger(nn.Module):
+    def __init__(self, vocab=10, width=8, patch=6):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        self.vision = nn.Linear(patch, width)
+
+    def forward(self, input_ids, patches):
+        embeds = self.embed(input_ids)
+        feats = self.vision(patches)
+        mask = input_ids == IMAGE_ID
+        embeds[mask] = feats
+        return embeds
+
+def run():
+    model = Merger()
+    ids = torch.tensor([prompt(N_IMAGES, [1, 2, 3])])
+    with torch.no_grad():
+        return model(ids, torch.randn(4, 6))
+
+if __name__ == "__main__":
+    run()
+"""
+
+
+def test_more_placeholders_than_feature_rows_raise_and_are_reported(torch):
+    two = PLACEHOLDERS.replace("N_IMAGES", "2")  # 8 placeholders, 4 feature rows
+    with pytest.raises(RuntimeError, match="shape mismatch"):
+        run(two)
+    assert codes(two) == ["GL003"]
+
+
+def test_as_many_placeholders_as_feature_rows_are_silent(torch):
+    one = PLACEHOLDERS.replace("N_IMAGES", "1")
+    assert run(one).shape == (1, 7, 8)
+    assert codes(one) == []
+
+
+def test_a_mask_changed_after_it_is_made_is_not_counted(torch):
+    # placeholders after the prompt's first 4 positions are text the sampler emitted: they carry no image
+    cut = PLACEHOLDERS.replace("N_IMAGES", "2").replace(
+        "        embeds[mask] = feats", "        mask[:, 4:] = False\n        embeds[mask] = feats")
+    assert run(cut).shape == (1, 11, 8)
+    assert codes(cut) == []
+
+
+SCATTERED = PLACEHOLDERS.replace(
+    "        mask = input_ids == IMAGE_ID\n        embeds[mask] = feats",
+    "        mask = (input_ids == IMAGE_ID).unsqueeze(-1).expand_as(embeds)\n"
+    "        return embeds.masked_scatter(mask, feats)")
+
+
+def test_masked_scatter_short_of_values_raises_and_is_reported(torch):
+    two = SCATTERED.replace("N_IMAGES", "2")
+    with pytest.raises(RuntimeError, match="Number of elements of source"):
+        run(two)
+    found = codes(two)
+    assert found == ["GL003"]
+
+
+def test_masked_scatter_with_enough_values_is_silent(torch):
+    one = SCATTERED.replace("N_IMAGES", "1")
+    assert run(one).shape == (1, 7, 8)
+    assert codes(one) == []
+
+
+def test_masked_scatter_of_rows_of_another_width_is_reported(torch):
+    # features of width 6 (no projection) into rows of width 8: the rows straddle feature rows, silently
+    narrow = SCATTERED.replace("N_IMAGES", "1").replace("feats = self.vision(patches)",
+                                                       "feats = torch.cat([patches, patches[:2]])"
+                                                       ).replace("torch.randn(4, 6)", "torch.arange(24.0).view(4, 6)")
+    out = run(narrow)
+    assert out.shape == (1, 7, 8)
+    # the first placeholder row took 8 values: all 6 of patch 0 and the first 2 of patch 1
+    assert torch.equal(out[0, 0], torch.arange(8.0))
+    assert codes(narrow) == ["GL003"]

@@ -191,6 +191,30 @@ def check_subscript_write(write: str, value_text: str, value_shape, selected, ax
 
 
 
+def check_masked_source(count: int, shape, source_shape, have: int) -> Violation:
+    """`x.masked_scatter(mask, source)` whose mask selects `count` positions of `shape` (the mask broadcast to x)
+    while source holds `have` < count values: torch raises on CPU and reads past the source on CUDA."""
+    return Violation(
+        CODE, SEVERITY,
+        f"masked_scatter: the mask selects {count} positions of a {shape} tensor but the source "
+        f"{source_shape} has only {have} values; torch raises on CPU (and reads past the source on CUDA); "
+        f"count the selected positions the way the source was made (or cut the mask to the {have} positions "
+        f"the source has values for)",
+    )
+
+
+def check_masked_rows(target: str, shape, source: str, source_shape, width, source_width) -> Violation:
+    """`x.masked_scatter(mask, source)` with a mask that selects whole rows of `width` values while the source's
+    rows hold `source_width`: every selected row takes `width` consecutive source values."""
+    return Violation(
+        CODE, SEVERITY,
+        f"masked_scatter: the mask selects whole rows of `{target}` {shape}, {width} values each, but the rows of "
+        f"`{source}` {source_shape} hold {source_width}; each selected row takes the next {width} values of the "
+        f"source, so rows are filled across source rows, silently (torch raises only when the source runs out); "
+        f"make the source rows {width} wide (project the features to the model's width)",
+    )
+
+
 def check_cut_source(src_text: str, cut: str, index_text: str, whole: str, kind: str, op: str, scatter: bool,
                      shrunk: str) -> Violation:
     """The src's rows (or, `shrunk="index"`, the index's entries) were made from `cut`, a cut of the

@@ -43,10 +43,4 @@ def short_source(x, mask, source, in_place: bool, level: str) -> Optional[Violat
     count = int(mask.expand(shape).sum())
     if count <= have:
         return None
-    return Violation(
-        too_large.CODE, too_large.SEVERITY,
-        f"masked_scatter: the mask selects {count} positions of a {list(shape)} tensor but the source "
-        f"{list(source.shape)} has only {have} values; torch raises on CPU (and reads past the source on CUDA); "
-        f"count the selected positions the way the source was made (or cut the mask to the {have} positions "
-        f"the source has values for)",
-    )
+    return too_large.check_masked_source(count, list(shape), list(source.shape), have)

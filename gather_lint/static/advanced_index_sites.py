@@ -22,7 +22,7 @@ from ..dims import Shape, Sym, broadcast, dim_text, must_differ, must_equal, mus
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
-from . import script_drivers
+from . import exact_values, script_drivers
 from . import tensor_ops as ops
 from .text_scan import file_test
 from .normalised_axis import assigned_value
@@ -199,8 +199,11 @@ def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_
         return
     items = key.items if isinstance(key, SeqVal) else (key,)
     if not any(isinstance(k, TensorVal) and k.dtype in ("int64", "int32") for k in items):
-        return  # a mask selects a count no shape states; no tensor: basic slicing
-    selected = _selection(owner, key) if isinstance(key, SeqVal) else ops.index_tensor(owner, key)
+        selected = _masked_selection(owner, key)  # a mask selects a count only its known entries state
+        if selected is None:
+            return  # no tensor: basic slicing
+    else:
+        selected = _selection(owner, key) if isinstance(key, SeqVal) else ops.index_tensor(owner, key)
     shape = written.shape
     if not isinstance(selected, TensorVal) or selected.shape is None or selected.shape.variadic \
             or shape is None or shape.variadic or len(shape.dims) > len(selected.shape.dims):
@@ -213,6 +216,15 @@ def check_written_shape(interp, node: ast.Subscript, owner, key, written, value_
             interp.flag(node, too_large.check_subscript_write(
                 f"{segment(node)} = ...", segment(value_node), shape, selected.shape, len(chosen) - offset), None)
             return
+
+
+def _masked_selection(owner: TensorVal, key) -> Optional[TensorVal]:
+    """`x[mask]` for a mask known entry by entry (exact_values): its true entries, then x's other dims."""
+    count = exact_values.selected_count(owner, key) if isinstance(key, TensorVal) else None
+    if count is None or owner.shape is None or owner.shape.variadic:
+        return None
+    rest = owner.shape.dims[len(key.shape.dims):]
+    return TensorVal(Shape((count,) + tuple(rest)), owner.dtype)
 
 
 def check_index_shapes(interp, node: ast.Subscript, owner, key) -> None:

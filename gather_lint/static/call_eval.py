@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import left_padding, permutation_order, signs
+from . import exact_values, left_padding, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -113,6 +113,8 @@ class CallMixin:
             args, kwargs = self._args(node)
             if func.attr == "masked_scatter_":
                 group_overwrites.check_masked_scatter(self, node)  # GL013: one buffer written per group
+            if func.attr in ("masked_scatter_", "masked_scatter"):
+                exact_values.check_masked_scatter(self, node, owner, args)  # GL003: fewer values than positions
             if func.attr == "append" and isinstance(owner, attribute_stores.GrowingList) and len(args) == 1:
                 self.env[_list_name(func.value)] = ops.Repeated(args[0]) if args[0] is not None else None
                 return None  # self.buffer.append(transition): the list holds what this append adds
@@ -152,6 +154,7 @@ class CallMixin:
                 result = permutation_order.after_method(func.attr, owner, result, node, args, kwargs)  # GL027
                 result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
                 result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
+                result = exact_values.after_method(func.attr, owner, args, kwargs, result)  # ids == image_id, mask.sum()
                 result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
                 result = head_columns.top_one(func.attr, owner, args, kwargs, result, node)  # and x.topk(1)
                 result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
@@ -224,6 +227,8 @@ class CallMixin:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
             if func.id == "int" and isinstance(args[0], Literal) and isinstance(args[0].value, float):
                 return DimVal(int(args[0].value))  # int(0.25 * 16): a known size
+            if func.id == "int" and exact_values.number(args[0]) is not None:
+                return DimVal(exact_values.number(args[0]))  # int(mask.sum()) of a known mask
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
                 sequences.length(args[0], node.args[0]) if func.id == "len" else None)
         return None
@@ -444,7 +449,7 @@ class CallMixin:
                 made = left_padding.made_rows(func, node, made)  # GL024: rows written with their padding first
                 if node.args and args:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
-                    made = written_rows.largest(func, made, node.args[0], args[0], node.lineno)  # GL011
+                    made = exact_values.written(func, made, node.args[0], args[0], node.lineno)  # GL003, GL011
                     made = signs.of_literal(func, node.args[0], made)  # GL014: tensor([-2.0, 4.0])
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
@@ -464,6 +469,7 @@ class CallMixin:
                 items = list(args[0].items) if isinstance(args[0], SeqVal) else []
                 joined = constant_ids.through_cat(items, ops.cat(items, dim, stack=func == "stack"))
                 joined = signs.concatenated(items, joined)  # GL014: the pieces' signs
+                joined = exact_values.joined(items, dim, func == "stack", joined)  # a prompt and its response
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes

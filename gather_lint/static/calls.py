@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
-from . import decorated_calls, scope_faults, script_drivers
+from . import decorated_calls, exact_values, scope_faults, script_drivers, tree_walk
 from .declared_facts import documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
@@ -87,6 +87,15 @@ class ModuleContext:
                     if k.startswith("self.") and k[5:] in stores and k.count(".") == 1
                     and not isinstance(value, type(None)) and k[5:] not in interp.informal}}
         return self._attributes[key]
+
+    def property_value(self, caller, instance: InstanceVal, attr: str, node: ast.Attribute):
+        """`cfg.patches_per_image` of a `@property` the instance's class defines: its getter run on the instance."""
+        getter = self.methods.get((instance.class_name, attr))
+        if getter is None or not any(tree_walk.last_name(d) in ("property", "cached_property")
+                                     for d in getter.decorator_list):
+            return None
+        call = ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node)
+        return self.call(caller, getter, call, [instance], {}, instance, silent=True)
 
     def _class_constants(self, class_name: str) -> Dict[str, object]:
         """`vocab_size = 50` in a class body (or a base's of this file): an int every instance reads as
@@ -315,11 +324,11 @@ def _informative(value) -> bool:
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
-    if isinstance(value, ListVal):  # ids written out (`tok.encode([3, 17])`): their values may decide a range
-        return any(isinstance(v, (TensorVal, DictVal)) and _informative(v) for v in value.items) \
-            or bool(value.items) and all(isinstance(v, DimVal) and isinstance(v.dim, int) for v in value.items)
-    if isinstance(value, SeqVal):  # tensors, or records of Python data (a list of dicts handed to a collate)
-        return any(isinstance(v, (TensorVal, DictVal)) and _informative(v) for v in value.items)
+    if isinstance(value, ListVal) and value.items and all(isinstance(v, DimVal) and isinstance(v.dim, int)
+                                                          for v in value.items):
+        return True  # ids written out (`tok.encode([3, 17])`): their values may decide a range
+    if isinstance(value, SeqVal):  # tensors, or records (a list of dicts handed to a collate, of dataclass items)
+        return any(isinstance(v, (TensorVal, DictVal, InstanceVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries
         return _informative(value.element)
     if isinstance(value, QualName):  # a loss module or a torch function handed in (`criterion=nn.MSELoss()`)
@@ -388,6 +397,9 @@ def value_facts(value):
     if not isinstance(value, TensorVal):
         return None
     kept = value_kind(value.domain)
+    entries = exact_values.of(value)
+    if entries is not None:  # values the code wrote out: their sizes are the data's, whatever a comment named
+        return TensorVal(Shape(entries.dims), value.dtype, kept, entries=entries)
     return TensorVal(None, value.dtype, kept) if value.dtype is not None or kept is not None else None
 
 
@@ -430,6 +442,7 @@ def fill_gaps(declared, fact):
         return declared.with_(shape=_sized(declared.shape, fact.shape), dtype=declared.dtype or fact.dtype,
                               domain=declared.domain or fact.domain, normalised=declared.normalised or fact.normalised,
                               written=fact.written,  # the caller's literal rows: a docstring names their sizes only
+                              entries=fact.entries,  # and their values
                               left_padded=fact.left_padded,  # and how the caller padded them
                               non_negative=declared.non_negative or fact.non_negative,  # and their signs
                               signed=declared.signed or fact.signed)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
-from .values import DimVal, Literal, SeqVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
-_PLAIN = (DimVal, Literal, SeqVal)
+_PLAIN = (DimVal, Literal, SeqVal, TensorVal)  # a record of tensors (a batch, a request item) too
 
 
 def is_dataclass(cls: ast.ClassDef) -> bool:

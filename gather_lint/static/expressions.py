@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
-from . import binding_kinds, left_padding, permutation_order, signs, value_ranges, written_text
+from . import binding_kinds, exact_values, left_padding, permutation_order, signs, value_ranges, written_text
 from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
@@ -74,9 +74,11 @@ class ExpressionMixin:
         if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
             return Literal(-operand.value)
         if isinstance(operand, TensorVal) and isinstance(node.op, ast.USub):
-            return operand.with_(domain=None, origin="", non_negative=False, signed=True)  # -x: below 0 where x is above
+            return operand.with_(domain=None, origin="", non_negative=False, signed=True, entries=None)  # -x: below 0 where x is above
         if isinstance(operand, TensorVal):
-            return operand.with_(domain=None, origin="", dtype="bool" if isinstance(node.op, ast.Not) else operand.dtype)
+            result = operand.with_(domain=None, origin="", entries=None,
+                                   dtype="bool" if isinstance(node.op, ast.Not) else operand.dtype)
+            return exact_values.inverted(operand, result) if isinstance(node.op, ast.Invert) else result
         return None
 
     def expr_Name(self, node: ast.Name):
@@ -116,9 +118,10 @@ class ExpressionMixin:
             if attr in ("T", "mT") and owner.shape is not None and not owner.shape.variadic:
                 dims = owner.shape.dims
                 if attr == "T":
-                    return written_rows.transposed("T", owner, owner.with_(shape=Shape(tuple(reversed(dims))), written=None))
+                    return written_rows.transposed("T", owner, owner.with_(shape=Shape(tuple(reversed(dims))), written=None,
+                                                                           entries=None))
                 if len(dims) >= 2:
-                    return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])))
+                    return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])), entries=None)
             if attr in ("T", "mT", "H", "mH"):  # a transpose of unknown shape is still a tensor (`F.mT @ F`)
                 return TensorVal(None, owner.dtype)
             if attr == "dtype":
@@ -133,7 +136,8 @@ class ExpressionMixin:
         if isinstance(owner, LayerVal) and attr == "weight":
             return owner.weight
         if isinstance(owner, InstanceVal) and self.module is not None and owner.facts is not None:
-            return self.module.attributes(owner.class_name, owner.facts).get(f"self.{attr}")
+            found = self.module.attributes(owner.class_name, owner.facts).get(f"self.{attr}")
+            return found if found is not None else self.module.property_value(self, owner, attr, node)
         return None
 
     def expr_Subscript(self, node: ast.Subscript):
@@ -167,7 +171,7 @@ class ExpressionMixin:
             normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             continuation_slices.check(self, node, owner)  # GL007: probs[:, :len(actions)] of cat((prompt, actions))
             table_slices.check(self, node, owner, key)  # GL011: self.pe[:, :x.size(1)] past the table
-            picked = masked_rows.counted(self, node, key, crossed or ops.index_tensor(owner, key))  # x[mask]: mask.sum() rows
+            picked = masked_rows.counted(self, node, key, crossed or ops.index_tensor(owner, key), owner)  # x[mask]: mask.sum() rows
             picked = regrown_columns.column(self, node, node.value, owner, picked)  # best[:, None]
             picked = written_rows.row(owner, key, picked)  # GL011: a literal's row
             picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
@@ -235,6 +239,7 @@ class ExpressionMixin:
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
         left, right = _tensor_if_made_so(node.left, left, right), _tensor_if_made_so(node.right, right, left)
         result = _carry(left, right, ops.binary(left, right, symbol))
+        result = exact_values.combined(left, symbol, right, result)  # mask & other_mask
         if symbol == "+":  # a strict triangle plus its transpose holds the triangle's ids
             result = mirrored_triangles.mirrored_sum(self, node, left, right) or result
         if symbol == "%" and isinstance(left, TensorVal) and isinstance(right, DimVal) and isinstance(result, TensorVal) \
@@ -270,7 +275,9 @@ class ExpressionMixin:
         if tensors and len(node.ops) == 1 and not isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             self._check_broadcast(node, node.left, values[0], node.comparators[0], values[1], "comparison")
             learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
-            return left_padding.compared(values[0], values[1], ops.binary(values[0], values[1], "=="))
+            made = exact_values.compared(values[0], _COMPARED.get(type(node.ops[0]), ""), values[1],
+                                         ops.binary(values[0], values[1], "=="))  # ids == image_id: a known mask
+            return left_padding.compared(values[0], values[1], made)
         if len(node.ops) == 1 and not tensors:
             if values[0] is None:
                 remember_token_ids(self, node)  # GL013: `x[rows, ids] -= v` may show ids is a tensor
@@ -435,3 +442,6 @@ def _as_arange(call: ast.Call) -> ast.Call:
         ast.copy_location(new, call)
         new.end_lineno, new.end_col_offset = call.end_lineno, call.end_col_offset
     return made
+
+
+_COMPARED = {ast.Eq: "==", ast.NotEq: "!="}  # the comparisons whose masks exact_values works out

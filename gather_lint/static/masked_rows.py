@@ -13,23 +13,25 @@ import ast
 from typing import Dict, Optional
 
 from ..dims import Shape, Sym
+from . import exact_values
 from .tree_walk import own_nodes
 from .values import TensorVal
 
 
-def counted(interp, node: ast.Subscript, key, result):
+def counted(interp, node: ast.Subscript, key, result, owner=None):
     """`x[mask]` whose row count torch leaves open, named `mask.sum()` when the mask is fixed here."""
     if not isinstance(result, TensorVal) or not isinstance(key, TensorVal) or key.dtype != "bool":
         return result
     shape = result.shape
     if shape is None or shape.variadic or not shape.dims or shape.dims[0] is not None:
         return result
+    known = exact_values.selected_count(owner, key)  # a mask known entry by entry: its true entries
     names = _mask_names(node.slice)
-    if not names or any(_stores(interp).get(name, 0) > 1 for name in names):
+    if known is None and (not names or any(_stores(interp).get(name, 0) > 1 for name in names)):
         return result
     text = ast.unparse(node.slice)
     count = f"{text}.sum()" if isinstance(node.slice, ast.Name) else f"({text}).sum()"
-    return result.with_(shape=Shape((Sym(count),) + tuple(shape.dims[1:])))
+    return result.with_(shape=Shape((Sym(count, size=known),) + tuple(shape.dims[1:])))
 
 
 _SAME_MASK_METHODS = frozenset({"bool", "logical_not"})  # no argument, the same rows each time

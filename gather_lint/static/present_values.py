@@ -26,6 +26,8 @@ def forgotten(t, in_place: bool = False):
     its floats were made in)."""
     if in_place and isinstance(t, TensorVal) and t.fraction is not None:
         t = t.with_(fraction=None)
+    if isinstance(t, TensorVal) and t.entries is not None:
+        t = t.with_(entries=None)  # some entries were written over
     if not isinstance(t, TensorVal) or t.domain is None or t.domain.size is None:
         return t
     origin = t.domain.origin

@@ -9,8 +9,11 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
+from ..dims import value
 from .tensor_ops import Repeated
 from .values import DimVal, SeqVal
+
+_LONGEST = 1024  # items of a list repeated out (`[image_id] * n_patches`): a prompt, not a dataset
 
 # Calls that copy a sequence without changing its items.
 SEQUENCE_COPIES = {"list", "tuple", "torch.Size", "Size"}
@@ -24,9 +27,10 @@ def concat(left, right, symbol: str) -> Optional[SeqVal]:
         return SeqVal(left.items + right.items)
     if symbol == "*":
         seq, count = (left, right) if isinstance(left, SeqVal) else (right, left)
-        if isinstance(seq, SeqVal) and not seq.names and isinstance(count, DimVal) and isinstance(count.dim, int) \
-                and 0 <= count.dim <= 16:
-            return SeqVal(seq.items * count.dim)
+        times = value(count.dim) if isinstance(count, DimVal) else None
+        if isinstance(seq, SeqVal) and not seq.names and isinstance(times, int) and 0 <= times \
+                and (times <= 16 or len(seq.items) * times <= _LONGEST):  # a prompt's run of placeholder ids too
+            return SeqVal(seq.items * times)
     return None
 
 

@@ -28,6 +28,7 @@ class TensorVal:
     left_padded: Optional[int] = None  # a left-padded batch, its mask, counts, counts - 1: the padding's line (GL024)
     order: Optional[tuple] = None  # (token, axis): entries sit in a permutation's order along axis (GL027)
     permutation: Optional[tuple] = None  # (token, axis): the values are that permutation, sort's indices (GL027)
+    entries: Optional[object] = None  # every value of a small int or bool tensor: an exact_values.Entries (GL003, GL011)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)

@@ -53,37 +53,6 @@ def of_literal(func: str, made, data_node, data, line: int):
 _MOST = 4096
 
 
-def largest(func: str, made, data_node, data, line: int):
-    """`torch.tensor(<ints>)` of any rank, its ints written out or known through names and Python lists
-    (`[bos] + ids + [eos]`): its largest value is among its values, a size of max + 1 for what it indexes.
-    Negative entries are padding (interp_helpers.padding_of_literal), not positions: such a literal is left."""
-    if func not in ("tensor", "as_tensor", "LongTensor") or not isinstance(made, TensorVal) \
-            or made.dtype not in ("int64", "int32") or made.domain is not None:
-        return made
-    numbers = literal_ints(data_node)
-    numbers = numbers if numbers is not None else _known_ints(data)
-    if not numbers or min(numbers) < 0 or max(numbers) < 1 or len(numbers) > _MOST:
-        return made
-    top = max(numbers)
-    return made.with_(domain=Domain(top + 1, origin=f"{_ORIGIN}{line}, {top} among them",
-                                    repeats=len(set(numbers)) < len(numbers)))
-
-
-def _known_ints(data) -> Optional[list]:
-    """Every int of nested Python sequences whose items the analysis knows; None when one is not an int."""
-    if isinstance(data, DimVal):
-        return [data.dim] if isinstance(data.dim, int) and not isinstance(data.dim, bool) else None
-    if not isinstance(data, SeqVal) or not data.items:
-        return None
-    found = []
-    for item in data.items:
-        inner = _known_ints(item)
-        if inner is None:
-            return None
-        found.extend(inner)
-    return found
-
-
 def transposed(method: str, owner, result, args=()):
     """`x.t()` / `x.T` / `x.transpose(0, 1)` of a written tensor: its columns become its rows."""
     written = owner.written if isinstance(owner, TensorVal) else None

@@ -1,0 +1,290 @@
+"""Every entry of a small integer or bool tensor whose values the code spells out.
+
+`torch.tensor([[151644, 151655, 151655, 872]])` is known entry by entry, and so is what a few ops make of
+it: views and casts (`.unsqueeze(-1)`, `.view(-1)`, `.long()`), comparisons with a number (`ids == image_id`,
+a mask), `~mask`, `&`, `|`, `cat`/`stack` of such tensors, and sums (`mask.sum()`, `int(mask.sum())`). A mask
+known this way selects a known number of rows: `x[mask] = feats` needs feats to have that many, and
+`x.masked_scatter_(mask, src)` needs that many values in src. The largest entry is among the values, a size
+of max + 1 for what the ids index (GL011).
+
+The entries hold for the shape they were laid out in (`Entries.dims`); every other op, and any write into
+the tensor (present_values.forgotten), leaves them out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..contract import Domain
+from ..rules import gl003_index_too_large as too_large
+from ..dims import Shape, value
+from .tree_walk import literal_numbers
+from .values import DimVal, SeqVal, TensorVal
+
+_MOST = 4096  # a handful of ids or a prompt, not a table of data
+_ORIGIN = "values written at line "  # as written_rows' origins: present_values forgets both on a write
+_INTS = ("int64", "int32")
+_LAYOUT = {"view", "reshape", "flatten", "unsqueeze", "squeeze", "contiguous", "clone", "detach", "cpu", "cuda",
+           "ravel", "view_as", "reshape_as"}
+_CASTS = {"long": "int64", "int": "int32", "bool": "bool"}
+
+
+@dataclass(frozen=True)
+class Entries:
+    dims: tuple  # the sizes the values are laid out in, row-major
+    values: tuple  # ints (bools as 0 and 1)
+
+
+def of(t) -> Optional[Entries]:
+    """The entries of `t` when they hold for its shape as it is now."""
+    entries = t.entries if isinstance(t, TensorVal) else None
+    return entries if entries is not None and entries.dims == _dims(t) else None
+
+
+def _dims(t) -> Optional[tuple]:
+    shape = t.shape if isinstance(t, TensorVal) else None
+    if shape is None or shape.variadic:
+        return None
+    dims = tuple(value(d) for d in shape.dims)
+    return None if None in dims else dims
+
+
+def _count(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _laid(result, values) -> object:
+    """`result` with `values` laid out in its shape, when its shape is known and holds that many."""
+    dims = _dims(result)
+    if dims is None or _count(dims) != len(values):
+        return result
+    return result.with_(entries=Entries(dims, tuple(values)))
+
+
+def written(func: str, made, data_node, data, line: int):
+    """`torch.tensor(<ints>)`, its ints written out or known through names and Python lists (`[bos] + ids`):
+    its entries, and its largest value as a size of max + 1 (negative entries are padding, not positions:
+    interp_helpers.padding_of_literal, and no size is given then)."""
+    if func not in ("tensor", "as_tensor", "LongTensor") or not isinstance(made, TensorVal) or made.dtype not in _INTS:
+        return made
+    numbers = literal_numbers(data_node, (int,))
+    numbers = numbers if numbers is not None else _known_ints(data)
+    if not numbers or len(numbers) > _MOST:
+        return made
+    made = _laid(made, numbers)
+    if made.domain is not None or min(numbers) < 0 or max(numbers) < 1:
+        return made
+    top = max(numbers)
+    return made.with_(domain=Domain(top + 1, origin=f"{_ORIGIN}{line}, {top} among them",
+                                    repeats=len(set(numbers)) < len(numbers)))
+
+
+def _known_ints(data) -> Optional[list]:
+    """Every int of nested Python sequences whose items the analysis knows; None when one is not an int."""
+    if isinstance(data, DimVal):
+        known = value(data.dim)  # a module constant (`IMAGE_PAD_ID`) is a name with its value
+        return [known] if type(known) is int else None
+    if not isinstance(data, SeqVal) or not data.items:
+        return None
+    found = []
+    for item in data.items:
+        inner = _known_ints(item)
+        if inner is None:
+            return None
+        found.extend(inner)
+    return found
+
+
+def after_method(method: str, owner, args, kwargs, result):
+    """The entries through a view, a cast to an integer type or bool, a comparison and a sum."""
+    entries = of(owner)
+    if method == "item" and entries is not None and len(entries.values) == 1:
+        return DimVal(entries.values[0])
+    if entries is None or not isinstance(result, TensorVal):
+        return result
+    if method in _LAYOUT or (method == "to" and result.dtype == owner.dtype):
+        return _laid(result, entries.values)
+    if method in _CASTS or method == "to":
+        target = _CASTS.get(method, result.dtype)
+        if target == "bool":
+            return _laid(result, [int(v != 0) for v in entries.values])
+        return _laid(result, entries.values) if target in _INTS and result.dtype == target else result
+    if method in ("expand", "expand_as", "broadcast_to"):
+        return _broadcast(entries, result)
+    if method in ("eq", "ne") and len(args) == 1 and not kwargs:
+        return compared(owner, "==" if method == "eq" else "!=", args[0], result)
+    if method == "logical_not" and owner.dtype == "bool":
+        return _laid(result, [1 - v for v in entries.values])
+    if method == "sum" and not kwargs:
+        return _summed(entries, args, result)
+    return result
+
+
+def compared(left, op: str, right, result):
+    """`ids == c` / `ids != c` (either side the tensor): a mask known entry by entry."""
+    tensor, number = (left, right) if isinstance(left, TensorVal) else (right, left)
+    entries = of(tensor)
+    c = value(number.dim) if isinstance(number, DimVal) else None
+    if entries is None or c is None or op not in ("==", "!=") or not isinstance(result, TensorVal):
+        return result
+    equal = [int(v == c) for v in entries.values]
+    return _laid(result, equal if op == "==" else [1 - v for v in equal])
+
+
+def inverted(mask, result):
+    """`~mask` of a known bool mask."""
+    entries = of(mask)
+    if entries is None or mask.dtype != "bool" or not isinstance(result, TensorVal):
+        return result
+    return _laid(result, [1 - v for v in entries.values])
+
+
+def combined(left, op: str, right, result):
+    """`a & b`, `a | b` of two known masks of one shape."""
+    a, b = of(left), of(right)
+    if a is None or b is None or a.dims != b.dims or op not in ("&", "|") or not isinstance(result, TensorVal):
+        return result
+    pairs = zip(a.values, b.values)
+    return _laid(result, [x & y for x, y in pairs] if op == "&" else [x | y for x, y in pairs])
+
+
+def _broadcast(entries: Entries, result):
+    """`mask.expand_as(x)`: each entry repeated along the dims of size 1 it is expanded over."""
+    dims = _dims(result)
+    if dims is None or len(dims) < len(entries.dims) or _count(dims) > _MOST:
+        return result
+    own = (1,) * (len(dims) - len(entries.dims)) + entries.dims
+    if any(d not in (1, n) for d, n in zip(own, dims)):
+        return result
+    strides, step = [], 1
+    for d in reversed(own):
+        strides.append(step if d != 1 else 0)
+        step *= d
+    strides.reverse()
+    values = []
+    for flat in range(_count(dims)):
+        at, rest = 0, flat
+        for k in range(len(dims) - 1, -1, -1):
+            rest, i = divmod(rest, dims[k])
+            at += i * strides[k]
+        values.append(entries.values[at])
+    return _laid(result, values)
+
+
+def _summed(entries: Entries, args, result):
+    """`.sum()` (a 0-d tensor holding the total) or `.sum(d)` of known entries."""
+    if not args:
+        return _laid(result, [sum(entries.values)])
+    axis = value(args[0].dim) if isinstance(args[0], DimVal) else None
+    if axis is None or len(args) > 1 or not -len(entries.dims) <= axis < len(entries.dims):
+        return result
+    axis %= len(entries.dims)
+    outer, size, inner = _count(entries.dims[:axis]), entries.dims[axis], _count(entries.dims[axis + 1:])
+    sums = [sum(entries.values[(o * size + k) * inner + i] for k in range(size))
+            for o in range(outer) for i in range(inner)]
+    return _laid(result, sums)
+
+
+def number(t) -> Optional[int]:
+    """`int(mask.sum())`, `mask.sum().item()`: the one entry of a known tensor of one value."""
+    entries = of(t)
+    return entries.values[0] if entries is not None and len(entries.values) == 1 else None
+
+
+def joined(items, dim: Optional[int], stack: bool, result):
+    """`torch.cat([prompt, response], dim=1)` (or stack) of tensors known entry by entry."""
+    found = [of(t) for t in items]
+    if not found or any(e is None for e in found) or dim is None or not isinstance(result, TensorVal):
+        return result
+    if stack:
+        found = [Entries(e.dims[:dim % (len(e.dims) + 1)] + (1,) + e.dims[dim % (len(e.dims) + 1):], e.values)
+                 for e in found]
+        dim = dim % len(found[0].dims)
+    rank = len(found[0].dims)
+    if any(len(e.dims) != rank for e in found) or not -rank <= dim < rank:
+        return result
+    axis = dim % rank
+    if any(e.dims[:axis] + e.dims[axis + 1:] != found[0].dims[:axis] + found[0].dims[axis + 1:] for e in found):
+        return result
+    outer = _count(found[0].dims[:axis])
+    values = []
+    for o in range(outer):
+        for e in found:
+            block = _count(e.dims[axis:])
+            values.extend(e.values[o * block:(o + 1) * block])
+    dims = found[0].dims[:axis] + (sum(e.dims[axis] for e in found),) + found[0].dims[axis + 1:]
+    shape = result.shape
+    if shape is None or shape.variadic or len(shape.dims) != rank \
+            or any(value(d) not in (None, n) for d, n in zip(shape.dims, dims)):
+        return result
+    # a dim the pieces name differently (`B` beside a 1) is their common size
+    known = Shape(tuple(d if value(d) == n else n for d, n in zip(shape.dims, dims)))
+    return _laid(result.with_(shape=known), values)
+
+
+def selected_count(owner, mask) -> Optional[int]:
+    """How many rows `owner[mask]` has: the true entries of a known bool mask over owner's leading dims (a
+    size of owner's that is not known is the mask's: another raises before any count matters)."""
+    entries = of(mask)
+    if entries is None or mask.dtype != "bool" or not isinstance(owner, TensorVal):
+        return None
+    shape = owner.shape
+    if shape is None or shape.variadic or len(shape.dims) < len(entries.dims):
+        return None
+    if any(value(d) not in (None, n) for d, n in zip(shape.dims, entries.dims)):
+        return None
+    return sum(entries.values)
+
+
+def selected_values(mask, shape_of_target) -> Optional[int]:
+    """How many values `target.masked_scatter_(mask, src)` reads from src: the true entries of the mask broadcast
+    to the target's shape."""
+    entries = of(mask)
+    target = tuple(value(d) for d in shape_of_target.dims) if shape_of_target is not None \
+        and not shape_of_target.variadic else None
+    if entries is None or target is None or None in target or len(entries.dims) > len(target):
+        return None
+    dims = (1,) * (len(target) - len(entries.dims)) + entries.dims
+    if any(d not in (1, t) for d, t in zip(dims, target)):
+        return None
+    repeat = _count(t for d, t in zip(dims, target) if d == 1)
+    return sum(entries.values) * repeat
+
+
+def check_masked_scatter(interp, node, owner, args) -> None:
+    """GL003: `x.masked_scatter_(mask, src)` with a mask that selects more positions than src (of a known
+    shape) has values (torch raises, naming neither count), or whole rows of another width than src's rows."""
+    if len(args) != 2 or not isinstance(owner, TensorVal) or not isinstance(args[1], TensorVal):
+        return
+    width, source_width = _row_widths(owner, args[0], args[1])
+    if width is not None and source_width is not None and width != source_width:
+        text = interp.source.segment
+        interp.flag(node, too_large.check_masked_rows(
+            text(node.func.value), owner.shape, text(node.args[1]), args[1].shape, width, source_width), None)
+        return
+    needed = selected_values(args[0], owner.shape)
+    source = _dims(args[1])
+    have = _count(source) if source is not None else None
+    if needed is None or have is None or needed <= have:
+        return
+    target = [value(d) if value(d) is not None else str(d) for d in owner.shape.dims]
+    interp.flag(node, too_large.check_masked_source(needed, target, list(source), have), None)
+
+
+def _row_widths(target: TensorVal, mask, source: TensorVal):
+    """(target's last size, source's last size) when the mask selects whole rows of the target (its last size 1,
+    or its entries alike along the last dim) and both sizes are known; else (None, None)."""
+    shape, given = target.shape, source.shape
+    if shape is None or shape.variadic or not shape.dims or given is None or given.variadic or len(given.dims) < 2 \
+            or not isinstance(mask, TensorVal) or mask.shape is None or mask.shape.variadic or not mask.shape.dims:
+        return None, None
+    width, source_width = value(shape.dims[-1]), value(given.dims[-1])
+    if width is None or source_width is None or width < 2:
+        return None, None
+    entries = of(mask)
+    rows = value(mask.shape.dims[-1]) == 1 or (entries is not None and entries.dims[-1] == width and all(
+        len(set(entries.values[k:k + width])) == 1 for k in range(0, len(entries.values), width)))
+    return (width, source_width) if rows else (None, None)
