@@ -963,6 +963,29 @@ def test_a_conv_keeps_rank_and_computes_sizes(torch):
         heat.gather(3, torch.zeros(2, 7, 17, 1, dtype=torch.long))
 
 
+def test_a_conv_sized_by_a_config_entry_through_a_local_name(torch):
+    # `p = cfg["patch"]` is a name whose value the config gives: the kernel and stride are 4, the map 8 x 8
+    code = """
+    import torch
+    import torch.nn as nn
+    CFG = {"patch": 4}
+    class Tower(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            p = cfg["patch"]
+            self.proj = nn.Conv2d(3, 5, kernel_size=p, stride=p)
+        def forward(self, img, idx):
+            return self.proj(img).flatten(2).gather(2, idx)
+    if __name__ == "__main__":
+        out = Tower(CFG)(torch.randn(2, 3, 32, 32), torch.full((2, 5, 1), 64))
+    """
+    assert codes(code) == ["GL011"]
+    grid = torch.nn.Conv2d(3, 5, kernel_size=4, stride=4)(torch.randn(2, 3, 32, 32)).flatten(2)
+    assert grid.shape == (2, 5, 64)
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        grid.gather(2, torch.full((2, 5, 1), 64))
+
+
 def test_a_conv_with_unknown_sizes_keeps_only_what_is_certain():
     code = """
     import torch

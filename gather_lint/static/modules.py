@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from ..dims import Shape
+from ..dims import Shape, value
 from . import signs, tensor_ops
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
 
@@ -174,8 +174,6 @@ def _pool(func: str, args: list, kwargs: dict) -> Optional[Pool]:
 
 
 def _conv_size(n, kernel, stride, padding, dilation):
-    from ..dims import value
-
     if padding == "same" and stride == 1:
         return n
     if stride == 1 and all(isinstance(v, int) for v in (kernel, padding, dilation)) \
@@ -188,16 +186,17 @@ def _conv_size(n, kernel, stride, padding, dilation):
     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _per_dim(value, count: int, default):
-    """A conv argument as one entry per spatial dim: 3 -> (3, 3); (3, 1) stays; unknown -> None each."""
-    if value is None:
+def _per_dim(given, count: int, default):
+    """A conv argument as one entry per spatial dim: 3 -> (3, 3); (3, 1) stays; unknown -> None each. A name
+    whose value is known (`p = cfg["patch_size"]`) counts as its value."""
+    if given is None:
         return (default,) * count
-    if isinstance(value, DimVal):
-        return (value.dim if isinstance(value.dim, int) else None,) * count
-    if isinstance(value, Literal) and value.value == "same":
+    if isinstance(given, DimVal):
+        return (value(given.dim),) * count
+    if isinstance(given, Literal) and given.value == "same":
         return ("same",) * count
-    if isinstance(value, SeqVal) and len(value.items) == count:
-        return tuple(v.dim if isinstance(v, DimVal) and isinstance(v.dim, int) else None for v in value.items)
+    if isinstance(given, SeqVal) and len(given.items) == count:
+        return tuple(value(v.dim) if isinstance(v, DimVal) else None for v in given.items)
     return (None,) * count
 
 
