@@ -198,3 +198,25 @@ def test_masked_scatter_of_rows_of_another_width_is_reported(torch):
     # the first placeholder row took 8 values: all 6 of patch 0 and the first 2 of patch 1
     assert torch.equal(out[0, 0], torch.arange(8.0))
     assert codes(narrow) == ["GL003"]
+
+
+# the prompt built round by round: a counted loop runs each round in turn, so the list is known entry by entry
+LOOPED_PROMPT = PLACEHOLDERS.replace(
+    """def prompt(n_images, text_ids, per_image=4):
+    return [IMAGE_ID] * (per_image * n_images) + text_ids""",
+    """def prompt(n_images, text_ids, per_image=4):
+    ids = []
+    for _ in range(n_images):
+        ids += [IMAGE_ID] * per_image
+    return ids + text_ids""")
+
+
+@pytest.mark.parametrize("images, found", [("2", ["GL003"]), ("1", [])])
+def test_a_prompt_built_in_a_counted_loop(torch, images, found):
+    program = LOOPED_PROMPT.replace("N_IMAGES", images)
+    if found:
+        with pytest.raises(RuntimeError, match="shape mismatch"):
+            run(program)
+    else:
+        assert run(program).shape == (1, 7, 8)
+    assert codes(program) == found

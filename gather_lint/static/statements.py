@@ -178,6 +178,13 @@ class StatementMixin:
         return False
 
     def stmt_For(self, node) -> None:
+        counts = _counted(self, node)
+        if counts is not None:  # `for _ in range(3):` with a plain body: each round run in turn, as Python does
+            for k in counts:
+                self.assign(node.target, DimVal(k))
+                self.block(node.body)
+            self.block(node.orelse)
+            return
         iterable = self.expr(node.iter)
         first_iteration.run(self, node, _row_of(iterable, node.iter))  # x = step(x): checked with x before the loop
         entry = dict(self.env)
@@ -392,6 +399,30 @@ class StatementMixin:
         for key in forgotten:
             self.env[key] = None
         return forgotten
+
+
+_MOST_ROUNDS = 8
+_LEAVES = (ast.Break, ast.Continue, ast.Return, ast.Raise, ast.Try, ast.Yield, ast.YieldFrom, ast.With, ast.While,
+           ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _counted(interp, node) -> Optional[range]:
+    """The rounds of `for k in range(...)` when its bounds are known, few (a prompt built per image, a
+    handful of crops) and its body runs straight through every round; else None."""
+    call = node.iter
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id != "range" \
+            or call.keywords or not 1 <= len(call.args) <= 3 or not isinstance(node.target, ast.Name) \
+            or interp.env.get("range") is not None:
+        return None
+    bounds = [ops.as_int(interp.expr(a)) for a in call.args]
+    if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
+        return None
+    rounds = range(*bounds)
+    if not 0 < len(rounds) <= _MOST_ROUNDS:
+        return None
+    if any(isinstance(sub, _LEAVES) for stmt in node.body for sub in tree_walk.all_nodes(stmt)):
+        return None
+    return rounds
 
 
 def _assigned_keys(body: List[ast.stmt]) -> Iterator[str]:
