@@ -220,3 +220,46 @@ def test_a_prompt_built_in_a_counted_loop(torch, images, found):
     else:
         assert run(program).shape == (1, 7, 8)
     assert codes(program) == found
+
+
+# a placeholder count computed from the image size, filled with torch.full, located with nonzero()
+NONZERO_POSITIONS = """
+import math
+import torch
+import torch.nn as nn
+
+PATCH, MERGE, HIDDEN, IMAGE_TOKEN = 14, 2, 8, 7
+
+def num_image_tokens(height, width):
+    return math.ceil(height / (PATCH * MERGE)) * math.ceil(width / (PATCH * MERGE))
+
+def merge(inputs_embeds, input_ids, image_embeds):
+    positions = (input_ids == IMAGE_TOKEN).nonzero()
+    index = positions.expand(-1, inputs_embeds.shape[-1])
+    return inputs_embeds.scatter(0, index, image_embeds)
+
+def run():
+    height, width = HEIGHT, 196
+    n_img = num_image_tokens(height, width)
+    input_ids = torch.cat([torch.tensor([1, 5, 9]), torch.full((n_img,), IMAGE_TOKEN), torch.tensor([11, 2])])
+    tower = nn.Conv2d(3, HIDDEN, kernel_size=PATCH * MERGE, stride=PATCH * MERGE)
+    with torch.no_grad():
+        image_embeds = tower(torch.randn(1, 3, height, width)).flatten(2)[0].T
+        return merge(torch.zeros(len(input_ids), HIDDEN), input_ids, image_embeds)
+
+if __name__ == "__main__":
+    run()
+"""
+
+
+def test_a_ceiled_placeholder_count_against_a_floored_patch_grid(torch):
+    uneven = NONZERO_POSITIONS.replace("HEIGHT", "300")  # ceil(300 / 28) = 11 rows of placeholders, 10 of patches
+    with pytest.raises(RuntimeError, match="no larger"):
+        run(uneven)
+    assert codes(uneven) == ["GL003"]
+
+
+def test_a_height_the_patches_divide_is_silent(torch):
+    even = NONZERO_POSITIONS.replace("HEIGHT", "280")
+    assert run(even).shape == (3 + 70 + 2, 8)  # 10 x 7 patches, 10 x 7 placeholders
+    assert codes(even) == []

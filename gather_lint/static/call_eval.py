@@ -413,8 +413,8 @@ class CallMixin:
             return numpy_values.call(func, args, kwargs, node)
         if module in ("cv2", "PIL.Image"):
             return image_reads.qualified(name, args, node)  # cv2.imread: uint8
-        if module in ("random", "collections"):
-            return python_stdlib.call(module, func, args, kwargs)  # random.sample(buffer, n), deque(maxlen=n)
+        if module in ("random", "collections") or module == "math" and func in python_stdlib.ROUNDING:
+            return python_stdlib.call(module, func, args, kwargs)  # random.sample(buffer, n), math.ceil(h / p)
         if module.split(".")[0] == "tqdm" and func in ("tqdm", "tqdm_notebook"):
             return data_loaders.iterated(func, args)  # tqdm(loader): the same batches
         if module.startswith("torch.utils.data") and data_loaders.is_loader(func):
@@ -451,6 +451,8 @@ class CallMixin:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
                     made = exact_values.written(func, made, node.args[0], args[0], node.lineno)  # GL003, GL011
                     made = signs.of_literal(func, node.args[0], made)  # GL014: tensor([-2.0, 4.0])
+                if func in ("zeros", "ones"):
+                    made = exact_values.constant(made, DimVal(int(func == "ones")))
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
@@ -490,6 +492,7 @@ class CallMixin:
                     if args and isinstance(args[0], TensorVal)
                     else (TensorVal(None, _dtype_kw(kwargs)) if args and args[0] is None else None))
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+                made = exact_values.constant(made, fill)  # torch.full((n,), image_id): n placeholders
                 if isinstance(made, TensorVal) and _negative(fill) is not None:
                     return _with_sentinel(made, _negative(fill), node.lineno)
                 return constant_ids.filled(made, fill, node.lineno)

@@ -19,7 +19,7 @@ from ..contract import Domain
 from ..rules import gl003_index_too_large as too_large
 from ..dims import Shape, value
 from .tree_walk import literal_numbers
-from .values import DimVal, SeqVal, TensorVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 _MOST = 4096  # a handful of ids or a prompt, not a table of data
 _ORIGIN = "values written at line "  # as written_rows' origins: present_values forgets both on a write
@@ -82,6 +82,16 @@ def written(func: str, made, data_node, data, line: int):
                                     repeats=len(set(numbers)) < len(numbers)))
 
 
+def constant(made, fill):
+    """`torch.full(size, c)`, `torch.zeros/ones(size)` of an integer or bool dtype and a known size: c everywhere."""
+    c = value(fill.dim) if isinstance(fill, DimVal) else (int(fill.value) if isinstance(fill, Literal)
+                                                            and isinstance(fill.value, bool) else None)
+    dims = _dims(made)
+    if type(c) is not int or dims is None or made.dtype not in _INTS + ("bool",) or _count(dims) > _MOST:
+        return made
+    return _laid(made, [int(c != 0) if made.dtype == "bool" else c] * _count(dims))
+
+
 def _known_ints(data) -> Optional[list]:
     """Every int of nested Python sequences whose items the analysis knows; None when one is not an int."""
     if isinstance(data, DimVal):
@@ -120,7 +130,26 @@ def after_method(method: str, owner, args, kwargs, result):
         return _laid(result, [1 - v for v in entries.values])
     if method == "sum" and not kwargs:
         return _summed(entries, args, result)
+    if method == "nonzero" and not args and not kwargs:
+        return _nonzero(entries, result)
     return result
+
+
+def _nonzero(entries: Entries, result):
+    """`mask.nonzero()`: the coordinates of the nonzero entries, one row each, in order."""
+    rank = len(entries.dims)
+    coordinates = []
+    for flat, v in enumerate(entries.values):
+        if v:
+            at, rest = [], flat
+            for d in reversed(entries.dims):
+                rest, i = divmod(rest, d)
+                at.append(i)
+            coordinates.extend(reversed(at))
+    shape = result.shape if isinstance(result, TensorVal) else None
+    if shape is None or shape.variadic or len(shape.dims) != 2 or rank == 0:
+        return result
+    return _laid(result.with_(shape=Shape((len(coordinates) // rank, rank))), coordinates)
 
 
 def compared(left, op: str, right, result):

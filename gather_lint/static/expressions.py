@@ -226,7 +226,7 @@ class ExpressionMixin:
             return TensorVal(None) if isinstance(left, TensorVal) or isinstance(right, TensorVal) else None
         if isinstance(left, DimVal) and isinstance(right, DimVal):
             if symbol == "/":
-                return scalars.NumberVal()  # true division of ints is a Python float, whatever the values
+                return scalars.quotient(left.dim, right.dim)  # true division of ints is a Python float
             return _dim_arith(left.dim, right.dim, symbol)
         if isinstance(left, SeqVal) or isinstance(right, SeqVal):
             return sequences.concat(left, right, symbol)

@@ -24,14 +24,36 @@ _CAPITAL_LINE = re.compile(r"\n(?=[A-Z])")  # led by a literal: the engine jumps
 _LOWER_LINE = re.compile(r"\n(?=[a-z_][A-Za-z0-9_]*\s*(?::\s*int\s*)?=\s*-?\d)")
 
 
+# `PATCH, MERGE, HIDDEN = 14, 2, 48`: ALL-CAPS names bound together to integer literals
+_CONSTANTS_TOGETHER = re.compile(r"([A-Z][A-Z0-9_]*(?:[ \t]*,[ \t]*[A-Z][A-Z0-9_]*)+)[ \t]*=[ \t]*"
+                                 r"(-?\d+(?:[ \t]*,[ \t]*-?\d+)+)[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+class _Bound:
+    """One name of a `A, B = 1, 2` line, read as _CONSTANT's match is: group(1) the name, group(2) the number."""
+
+    def __init__(self, name: str, number: str):
+        self._groups = (name, number)
+
+    def group(self, k: int) -> str:
+        return self._groups[k - 1]
+
+
 def _matches(text: str):
     """_CONSTANT's matches, tried only at lines that start with a capital (a `^` pattern is tried at every
-    character of the file)."""
+    character of the file), and each name of a line binding several to numbers."""
     starts = ([0] if text[:1].isupper() else []) + [m.end() for m in _CAPITAL_LINE.finditer(text)]
     for start in starts:
         match = _CONSTANT.match(text, start)
         if match is not None:
             yield match
+            continue
+        together = _CONSTANTS_TOGETHER.match(text, start)
+        if together is not None:
+            names = [n.strip() for n in together.group(1).split(",")]
+            numbers = [n.strip() for n in together.group(2).split(",")]
+            if len(names) == len(numbers):
+                yield from (_Bound(n, v) for n, v in zip(names, numbers))
 
 
 def _lower_matches(text: str):

@@ -7,14 +7,18 @@ list that `append` grows, like `[]`; `deque(items)` holds the items.
 """
 from __future__ import annotations
 
+import math
+
+from ..dims import value
 from . import tensor_lists
 from .scalars import NumberVal
 from .tensor_ops import Repeated
-from .values import DimVal, SeqVal
+from .values import DimVal, Literal, SeqVal
 
 _PICKS = ("sample", "choices")
 _INTS = ("randrange", "randint", "getrandbits")
 _FLOATS = ("random", "uniform", "gauss", "normalvariate", "betavariate", "expovariate")
+ROUNDING = {"ceil": math.ceil, "floor": math.floor, "trunc": math.trunc}
 
 
 def call(module: str, func: str, args: list, kwargs: dict):
@@ -30,6 +34,10 @@ def call(module: str, func: str, args: list, kwargs: dict):
             return NumberVal()
         if func == "choice" and args:
             return tensor_lists.item_of(args[0])
+    if module == "math" and func in ROUNDING and len(args) == 1 and not kwargs:
+        number = args[0].value if isinstance(args[0], Literal) and isinstance(args[0].value, (int, float)) \
+            else value(args[0].dim) if isinstance(args[0], DimVal) else None
+        return DimVal(ROUNDING[func](number) if number is not None else None)  # an int, its value known or not
     if module == "collections" and func == "deque":
         items = args[0] if args else kwargs.get("iterable")
         if items is None:

@@ -45,6 +45,15 @@ def arith(left, right) -> Optional[NumberVal]:
     return None
 
 
+def quotient(a, b):
+    """`a / b` of two ints: the float itself when both are known (`math.ceil(h / 28)` is then a known size),
+    else a float of unknown value."""
+    top, bottom = value(a), value(b)
+    if isinstance(top, int) and isinstance(bottom, int) and bottom != 0:
+        return Literal(top / bottom)
+    return NumberVal()
+
+
 def known_product(left, right) -> Optional[Literal]:
     """`capacity * seq_len` with both values known (a float literal times a size): the float itself, so that
     `k = int(capacity * seq_len)` is a known size (a top-k that keeps fewer positions than the dim holds)."""
