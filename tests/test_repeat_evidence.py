@@ -121,3 +121,34 @@ def test_copied_row_numbers_beside_per_row_ids_are_group_numbers(torch):
     # edges of one tour are distinct, so nothing collides (one component alone still reports: above)
     assert codes(PHEROMONE) == []
     assert run(PHEROMONE) is True
+
+
+# slots of distinct rows, widened to every column: `.unsqueeze(1).repeat(1, D)` holds expand's values
+WIDENED = """
+import torch
+
+def place(tokens, slots, num_slots):
+    index = slots.unsqueeze(1).repeat({COUNTS})
+    out = torch.zeros(num_slots, tokens.size(1))
+    out.scatter_(0, index, tokens.repeat({TOKEN_COUNTS}))
+    return out
+
+if __name__ == "__main__":
+    tokens = torch.randn(4, 3)
+    slots = torch.randperm(6)[:4]
+    out = place(tokens, slots, 6)
+    expected = torch.zeros(6, 3).index_add_(0, slots.repeat({SLOT_COUNTS}), tokens.repeat({TOKEN_COUNTS}))
+    same = torch.allclose(out, expected)
+"""
+
+
+def test_a_repeat_across_columns_is_an_expand_not_a_repeat(torch):
+    code = WIDENED.format(COUNTS="(1, 3)", TOKEN_COUNTS="1, 1", SLOT_COUNTS="1")
+    assert run(code)  # every slot written once
+    assert codes(code) == []
+
+
+def test_a_repeat_along_the_written_dim_still_repeats(torch):
+    code = WIDENED.format(COUNTS="(2, 3)", TOKEN_COUNTS="2, 1", SLOT_COUNTS="2")
+    assert not run(code)  # each slot written twice: one of the two writes kept
+    assert codes(code) == ["GL013"]

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Optional
 
 from ..contract import Domain
+from ..dims import value
 from .interp_helpers import _is_float
 from .tensor_ops import FLOAT_DTYPES
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -88,6 +89,8 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
         result = result.with_(filled="zeros")  # flat = grid.view(-1) writes into the zeros grid
     if method in _TO_INT and result.dtype in _INT_DTYPES and (owner.dtype in FLOAT_DTYPES or _made_of_floats(node.func.value)):
         return _marked(result, f"coordinates rounded from floats (`.{method}()` at line {node.lineno})")
+    if method == "repeat" and _like_expand(owner, node):
+        method = "expand"  # `idx.unsqueeze(1).repeat(1, D)` copies along the size-1 dim only: expand's values
     if method in _TILES and result.dtype in _INT_DTYPES + (None,) and _copies(method, node):
         marked = _marked(result, f"{_COPIED_ORIGIN} {method}() at line {node.lineno}, each several times")
         if method == "repeat" and not repeats(owner) and _last_count_one(node):
@@ -131,6 +134,18 @@ def _last_count_one(node: ast.Call) -> bool:
         counts = list(counts[0].elts)
     return len(counts) > 1 and int_literal(counts[-1]) == 1
 _TILES = ("repeat_interleave", "repeat", "tile")
+
+
+def _like_expand(owner: TensorVal, node: ast.Call) -> bool:
+    """`x.repeat(1, D)` (the method form) where every count above 1 is on a dim of size 1: the same values as
+    `x.expand(-1, D)`, each copy in another entry of that dim only."""
+    dims = owner.shape.dims if owner.shape is not None and not owner.shape.variadic else None
+    counts = list(node.args)
+    if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
+        counts = list(counts[0].elts)
+    if dims is None or node.keywords or len(counts) != len(dims) or not isinstance(node.func, ast.Attribute):
+        return False
+    return all(int_literal(c) == 1 or value(d) == 1 for c, d in zip(counts, dims))
 
 
 def _copies(method: str, node: ast.Call) -> bool:
