@@ -46,6 +46,9 @@ class Domain:
     # `ids.repeat(b, 1)` of values that do not repeat: the copies lie in other rows, and each row along the
     # last dim holds the values once (a scatter along the last dim writes each position once)
     copies_across_rows: bool = False
+    # `size` is one past the largest value the code wrote out (a literal's entries), not the size of a dim the values
+    # were made for: an index of 0..4 is no evidence of positions of a dim of 5
+    bound_only: bool = False
 
 
 @dataclass

@@ -111,8 +111,8 @@ def is_category_dim(d) -> bool:
 def value_axis(site: Site) -> Optional[int]:
     """The one input axis the index's values certainly belong to, if any."""
     domain, shape = site.index.domain, site.input.shape
-    if domain is None or shape is None or shape.variadic or domain.binary:
-        return None  # 0/1 values belong to no dim
+    if domain is None or shape is None or shape.variadic or domain.binary or domain.bound_only:
+        return None  # 0/1 values belong to no dim, nor do written-out ids whose largest matches a size
     if domain.category:
         candidates = [k for k, d in enumerate(shape.dims) if is_category_dim(d)]
     elif domain.size is not None:

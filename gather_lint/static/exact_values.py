@@ -79,7 +79,7 @@ def written(func: str, made, data_node, data, line: int):
         return made
     top = max(numbers)
     return made.with_(domain=Domain(top + 1, origin=f"{_ORIGIN}{line}, {top} among them",
-                                    repeats=len(set(numbers)) < len(numbers)))
+                                    repeats=len(set(numbers)) < len(numbers), bound_only=True))
 
 
 def constant(made, fill):
