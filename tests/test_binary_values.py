@@ -131,3 +131,28 @@ def test_segment_ids_written_the_same_way_stay_positions(torch):
     from .snippets import run_snippet
     assert run_snippet(SEGMENT_IDS)["out"].shape == (2, 5, 4)
     assert codes(SEGMENT_IDS) == []
+
+
+# two comparisons cast to long and multiplied: still a 0/1 mask, read as positions 0 and 1 by a subscript
+KEEP_PRODUCT = """
+import torch
+
+def remove_small(boxes, min_size):
+    # boxes: [N, 4]
+    keep = (boxes[:, 2] - boxes[:, 0] >= min_size).long() * (boxes[:, 3] - boxes[:, 1] >= min_size).long()  # [N]
+    return boxes[keep]
+
+if __name__ == "__main__":
+    corners = torch.tensor([[0.0, 0.0, 5.0, 5.0], [0.0, 0.0, 1.0, 9.0], [2.0, 2.0, 9.0, 9.0]])
+    kept = remove_small(corners, 2.0)
+"""
+
+
+def test_a_product_of_masks_cast_to_long_is_a_mask_read_as_positions(torch):
+    from .snippets import run_snippet
+    kept = run_snippet(KEEP_PRODUCT)["kept"]
+    assert kept.shape == (3, 4)  # one row per flag (rows 1, 0, 1), not the two boxes kept
+    assert codes(KEEP_PRODUCT) == ["GL008"]
+    fixed = KEEP_PRODUCT.replace("return boxes[keep]", "return boxes[keep.bool()]")
+    assert run_snippet(fixed)["kept"].shape == (2, 4)
+    assert codes(fixed) == []

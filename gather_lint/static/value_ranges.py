@@ -79,7 +79,9 @@ def written(owner: TensorVal, constant, line: int) -> TensorVal:
     if constant <= 0:
         return owner
     old = owner.domain
-    if constant == 1 and owner.filled == "zeros" and (old is None or old.binary):
+    if constant == 1 and old is not None and old.binary:
+        return owner  # a 1 written into a 0/1 mask: still one
+    if constant == 1 and owner.filled == "zeros" and old is None:
         # ones written into zeros (`mask[i] = 1` in a loop): a 0/1 mask kept in an integer type
         return owner.with_(domain=Domain(2, origin=f"0 and 1 (1 written into zeros at line {line})", repeats=True,
                                          binary=True))
@@ -102,6 +104,10 @@ def through_arith(left, right, symbol: str, result, line: int, text: str = ""):
     >= 0 added to values that reach c reaches c or more (`(1 - void) * labels + void * num_classes`)."""
     if not isinstance(result, TensorVal):
         return result
+    if symbol in ("*", "&") and _binary(left) and _binary(right) and result.dtype not in _FLOATS:
+        # both 0/1: so is their product (`(w >= m).long() * (h >= m).long()`, a keep mask kept as integers)
+        origin = f"0 and 1 (a product of two 0/1 masks at line {line})"
+        return result.with_(domain=Domain(2, origin=origin, repeats=True, binary=True))
     if symbol == "*":
         for mask, other in ((left, right), (right, left)):
             if _binary(mask) and isinstance(other, DimVal) and other.dim is not None and (value(other.dim) or 0) > 1:
