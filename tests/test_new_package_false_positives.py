@@ -1339,3 +1339,66 @@ if __name__''')
     counts = scope["IPUPredictorModule"]().class_counts(torch.tensor([0, 0, 1]), 2)
     assert counts.tolist() == [1.0, 1.0]  # class 0, seen twice, is counted once
     assert codes(wrong) == ["GL013"]
+
+
+# A tree-ensemble compiler's base module runs the trees as matrix products and leaves the sum over the trees
+# to `self.aggregation`, which the base defines as the identity and every concrete subclass overrides
+# (decision trees sum the trees and transpose to [batch, classes]); the class picked per row indexes the
+# class labels with a 1-d argmax.
+TREE_AGGREGATION = '''import torch
+
+
+class AbstractTreeImpl(torch.nn.Module):
+    def __init__(self, n_trees, n_features, n_classes, classes):
+        super().__init__()
+        self.n_trees = n_trees
+        self.n_classes = n_classes
+        self.weight = torch.nn.Parameter(torch.randn(n_trees * n_classes, n_features), requires_grad=False)
+        self.classes = torch.nn.Parameter(torch.tensor(classes), requires_grad=False)
+
+    def aggregation(self, x):
+        return x
+
+    def forward(self, x):
+        x = torch.mm(self.weight, x.t())
+        x = x.view(self.n_trees, self.n_classes, -1)
+        x = self.aggregation(x)
+        return torch.index_select(self.classes, 0, torch.argmax(x, dim=1)), x
+
+
+class DecisionTreeImpl(AbstractTreeImpl):
+    def aggregation(self, x):
+        output = x.sum(0).t()
+        return output
+
+
+class GBDTImpl(AbstractTreeImpl):
+    def aggregation(self, x):
+        return torch.sigmoid(x.sum(0).t())
+
+
+if __name__ == "__main__":
+    model = DecisionTreeImpl(3, 4, 2, [10, 20])
+    rows = torch.randn(5, 4)
+    labels, scores = model(rows)
+    assert scores.shape == (5, 2) and labels.shape == (5,)
+    assert labels.tolist() == [[10, 20][k] for k in scores.argmax(dim=1).tolist()]
+    assert GBDTImpl(3, 4, 2, [10, 20])(rows)[0].shape == (5,)
+'''
+
+
+def test_a_method_every_subclass_overrides_is_not_the_base_definition(torch):
+    run_snippet(TREE_AGGREGATION)
+    assert codes(TREE_AGGREGATION) == []
+
+
+def test_the_base_identity_left_unoverridden_is_still_reported(torch):
+    # the slip the rule is for: no subclass sums the trees, so argmax over the classes of [trees, classes, batch]
+    # is 2-d, and index_select raises
+    wrong = TREE_AGGREGATION.replace("    def aggregation(self, x):\n        output", "    def summed(self, x):\n        output")
+    wrong = wrong.replace("    def aggregation(self, x):\n        return torch.sigmoid", "    def summed(self, x):\n        return torch.sigmoid")
+    assert wrong.count("def aggregation") == 1
+    with pytest.raises(IndexError, match="Index is supposed to be a vector"):
+        run_snippet(wrong)
+    assert "GL001" in codes(wrong)
+
