@@ -1402,3 +1402,63 @@ def test_the_base_identity_left_unoverridden_is_still_reported(torch):
         run_snippet(wrong)
     assert "GL001" in codes(wrong)
 
+
+# A structure model's constraint featurizer bins the pairwise distances of the selected tokens into a
+# [n_token, n_token] map: rows and columns come from one list of distinct token ids, one copied by
+# repeat_interleave and the other by repeat, so the two together name each (row, column) pair once.
+DISTANCE_BINS = '''import torch
+
+
+class SubStructureFeaturizer:
+    def __init__(self, coords, distance_bins):
+        self.coords = coords
+        self.distance_bins = distance_bins
+
+    def get_distance_feature(self, selected_token_mask):
+        n_tokens = self.coords.shape[0]
+        distance_feature = torch.full((n_tokens, n_tokens), fill_value=-1, dtype=torch.long)
+        selected_tokens = torch.nonzero(selected_token_mask).squeeze(-1)
+        selected_coords = self.coords[selected_tokens]
+        pairwise_distances = torch.cdist(selected_coords, selected_coords)
+        binned_distances = torch.bucketize(pairwise_distances, self.distance_bins, right=True) - 1
+        valid_bins = binned_distances > 0
+        rows = selected_tokens.repeat_interleave(len(selected_tokens))
+        cols = selected_tokens.repeat(len(selected_tokens))
+        valid_mask = valid_bins.flatten()
+        valid_rows = rows[valid_mask]
+        valid_cols = cols[valid_mask]
+        valid_bins = binned_distances.flatten()[valid_mask]
+        distance_feature[valid_rows, valid_cols] = valid_bins
+        distance_feature[valid_cols, valid_rows] = valid_bins  # symmetric
+        return distance_feature
+
+
+if __name__ == "__main__":
+    coords = torch.tensor([[0.0, 0, 0], [1.0, 0, 0], [9.0, 0, 0], [0.0, 3.0, 0], [5.0, 5.0, 0]])
+    bins = torch.tensor([0.0, 0.5, 2.0, 4.0, 8.0, 100.0])
+    mask = torch.tensor([True, True, False, True, True])
+    feature = SubStructureFeaturizer(coords, bins).get_distance_feature(mask)
+    sel = mask.nonzero().squeeze(-1).tolist()
+    dist = torch.cdist(coords, coords)
+    for i in sel:
+        for j in sel:
+            b = int(torch.bucketize(dist[i, j], bins, right=True)) - 1
+            assert feature[i, j].item() == (b if b > 0 else -1)
+'''
+
+
+def test_rows_and_columns_of_a_cartesian_product_name_each_pair_once(torch):
+    run_snippet(DISTANCE_BINS)
+    assert codes(DISTANCE_BINS) == []
+
+
+def test_columns_copied_the_same_way_as_the_rows_are_still_reported(torch):
+    # the slip the rule is for: both lists copied by repeat_interleave pair each token with itself n times, so
+    # the diagonal is written n times with n different bins and only one is kept
+    wrong = DISTANCE_BINS.replace("cols = selected_tokens.repeat(len(selected_tokens))",
+                                  "cols = selected_tokens.repeat_interleave(len(selected_tokens))")
+    assert wrong != DISTANCE_BINS
+    with pytest.raises(AssertionError):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL013", "GL013"]
+
