@@ -1462,3 +1462,69 @@ def test_columns_copied_the_same_way_as_the_rows_are_still_reported(torch):
         run_snippet(wrong)
     assert codes(wrong) == ["GL013", "GL013"]
 
+
+# The same featurizer encodes each constraint by a mode from its config: "one_hot" for the substructure's
+# integer bins, "continuous" for the contact and pocket distances, which are float32. A contact featurizer
+# forwards its own `feature_type` to the shared `encode`, and the configs give contacts "continuous".
+ENCODE_MODES = '''import torch
+import torch.nn.functional as F
+
+
+class ConstraintFeaturizer:
+    def __init__(self, n_token, pad_value: float = 0):
+        self.n_token = n_token
+        self.pad_value = pad_value
+
+    @staticmethod
+    def one_hot_encoder(feature: torch.Tensor, num_classes: int):
+        pad_mask = feature == -1
+        feature = torch.where(pad_mask, torch.zeros_like(feature), feature)
+        one_hot = F.one_hot(feature, num_classes=num_classes).float()
+        one_hot[pad_mask] = 0.0
+        return one_hot
+
+    def encode(self, feature: torch.Tensor, feature_type: str, **kwargs):
+        if feature_type == "one_hot":
+            return ConstraintFeaturizer.one_hot_encoder(feature, num_classes=kwargs.get("num_classes", -1))
+        elif feature_type == "continuous":
+            return feature
+        else:
+            raise RuntimeError(f"Invalid feature_type: {feature_type}")
+
+
+class ContactFeaturizer(ConstraintFeaturizer):
+    def generate(self, feature_type: str, size: int):
+        if size == 0:
+            return self.encode(
+                torch.full((self.n_token, self.n_token, 2), fill_value=self.pad_value, dtype=torch.float32),
+                feature_type=feature_type,
+            )
+        contact = torch.zeros((self.n_token, self.n_token, 2), dtype=torch.float32)
+        contact[0, 1] = torch.tensor([4.0, 12.0])
+        return self.encode(feature=contact, feature_type=feature_type)
+
+
+if __name__ == "__main__":
+    config = {"contact": {"feature_type": "continuous"}}
+    featurizer = ContactFeaturizer(4)
+    out = featurizer.generate(config["contact"].get("feature_type", "continuous"), size=1)
+    assert out.dtype == torch.float32 and out[0, 1].tolist() == [4.0, 12.0]
+    assert featurizer.generate("continuous", size=0).shape == (4, 4, 2)
+    bins = torch.tensor([[-1, 2], [0, -1]])
+    assert featurizer.encode(bins, "one_hot", num_classes=3)[0, 1].tolist() == [0.0, 0.0, 1.0]
+'''
+
+
+def test_float_values_under_a_mode_the_caller_does_not_name_are_not_one_hot_ids(torch):
+    run_snippet(ENCODE_MODES)
+    assert codes(ENCODE_MODES) == []
+
+
+def test_float_values_with_the_one_hot_mode_named_are_still_reported(torch):
+    # the slip the rule is for: the caller names the one-hot mode for the float distances, and one_hot raises
+    wrong = ENCODE_MODES.replace('''        return self.encode(feature=contact, feature_type=feature_type)''',
+                                 '''        return self.encode(feature=contact, feature_type="one_hot", num_classes=3)''')
+    assert wrong != ENCODE_MODES
+    with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL008"]
