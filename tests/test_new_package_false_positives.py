@@ -1339,3 +1339,192 @@ if __name__''')
     counts = scope["IPUPredictorModule"]().class_counts(torch.tensor([0, 0, 1]), 2)
     assert counts.tolist() == [1.0, 1.0]  # class 0, seen twice, is counted once
     assert codes(wrong) == ["GL013"]
+
+
+# A tree-ensemble compiler's base module runs the trees as matrix products and leaves the sum over the trees
+# to `self.aggregation`, which the base defines as the identity and every concrete subclass overrides
+# (decision trees sum the trees and transpose to [batch, classes]); the class picked per row indexes the
+# class labels with a 1-d argmax.
+TREE_AGGREGATION = '''import torch
+
+
+class AbstractTreeImpl(torch.nn.Module):
+    def __init__(self, n_trees, n_features, n_classes, classes):
+        super().__init__()
+        self.n_trees = n_trees
+        self.n_classes = n_classes
+        self.weight = torch.nn.Parameter(torch.randn(n_trees * n_classes, n_features), requires_grad=False)
+        self.classes = torch.nn.Parameter(torch.tensor(classes), requires_grad=False)
+
+    def aggregation(self, x):
+        return x
+
+    def forward(self, x):
+        x = torch.mm(self.weight, x.t())
+        x = x.view(self.n_trees, self.n_classes, -1)
+        x = self.aggregation(x)
+        return torch.index_select(self.classes, 0, torch.argmax(x, dim=1)), x
+
+
+class DecisionTreeImpl(AbstractTreeImpl):
+    def aggregation(self, x):
+        output = x.sum(0).t()
+        return output
+
+
+class GBDTImpl(AbstractTreeImpl):
+    def aggregation(self, x):
+        return torch.sigmoid(x.sum(0).t())
+
+
+if __name__ == "__main__":
+    model = DecisionTreeImpl(3, 4, 2, [10, 20])
+    rows = torch.randn(5, 4)
+    labels, scores = model(rows)
+    assert scores.shape == (5, 2) and labels.shape == (5,)
+    assert labels.tolist() == [[10, 20][k] for k in scores.argmax(dim=1).tolist()]
+    assert GBDTImpl(3, 4, 2, [10, 20])(rows)[0].shape == (5,)
+'''
+
+
+def test_a_method_every_subclass_overrides_is_not_the_base_definition(torch):
+    run_snippet(TREE_AGGREGATION)
+    assert codes(TREE_AGGREGATION) == []
+
+
+def test_the_base_identity_left_unoverridden_is_still_reported(torch):
+    # the slip the rule is for: no subclass sums the trees, so argmax over the classes of [trees, classes, batch]
+    # is 2-d, and index_select raises
+    wrong = TREE_AGGREGATION.replace("    def aggregation(self, x):\n        output", "    def summed(self, x):\n        output")
+    wrong = wrong.replace("    def aggregation(self, x):\n        return torch.sigmoid", "    def summed(self, x):\n        return torch.sigmoid")
+    assert wrong.count("def aggregation") == 1
+    with pytest.raises(IndexError, match="Index is supposed to be a vector"):
+        run_snippet(wrong)
+    assert "GL001" in codes(wrong)
+
+
+# A structure model's constraint featurizer bins the pairwise distances of the selected tokens into a
+# [n_token, n_token] map: rows and columns come from one list of distinct token ids, one copied by
+# repeat_interleave and the other by repeat, so the two together name each (row, column) pair once.
+DISTANCE_BINS = '''import torch
+
+
+class SubStructureFeaturizer:
+    def __init__(self, coords, distance_bins):
+        self.coords = coords
+        self.distance_bins = distance_bins
+
+    def get_distance_feature(self, selected_token_mask):
+        n_tokens = self.coords.shape[0]
+        distance_feature = torch.full((n_tokens, n_tokens), fill_value=-1, dtype=torch.long)
+        selected_tokens = torch.nonzero(selected_token_mask).squeeze(-1)
+        selected_coords = self.coords[selected_tokens]
+        pairwise_distances = torch.cdist(selected_coords, selected_coords)
+        binned_distances = torch.bucketize(pairwise_distances, self.distance_bins, right=True) - 1
+        valid_bins = binned_distances > 0
+        rows = selected_tokens.repeat_interleave(len(selected_tokens))
+        cols = selected_tokens.repeat(len(selected_tokens))
+        valid_mask = valid_bins.flatten()
+        valid_rows = rows[valid_mask]
+        valid_cols = cols[valid_mask]
+        valid_bins = binned_distances.flatten()[valid_mask]
+        distance_feature[valid_rows, valid_cols] = valid_bins
+        distance_feature[valid_cols, valid_rows] = valid_bins  # symmetric
+        return distance_feature
+
+
+if __name__ == "__main__":
+    coords = torch.tensor([[0.0, 0, 0], [1.0, 0, 0], [9.0, 0, 0], [0.0, 3.0, 0], [5.0, 5.0, 0]])
+    bins = torch.tensor([0.0, 0.5, 2.0, 4.0, 8.0, 100.0])
+    mask = torch.tensor([True, True, False, True, True])
+    feature = SubStructureFeaturizer(coords, bins).get_distance_feature(mask)
+    sel = mask.nonzero().squeeze(-1).tolist()
+    dist = torch.cdist(coords, coords)
+    for i in sel:
+        for j in sel:
+            b = int(torch.bucketize(dist[i, j], bins, right=True)) - 1
+            assert feature[i, j].item() == (b if b > 0 else -1)
+'''
+
+
+def test_rows_and_columns_of_a_cartesian_product_name_each_pair_once(torch):
+    run_snippet(DISTANCE_BINS)
+    assert codes(DISTANCE_BINS) == []
+
+
+def test_columns_copied_the_same_way_as_the_rows_are_still_reported(torch):
+    # the slip the rule is for: both lists copied by repeat_interleave pair each token with itself n times, so
+    # the diagonal is written n times with n different bins and only one is kept
+    wrong = DISTANCE_BINS.replace("cols = selected_tokens.repeat(len(selected_tokens))",
+                                  "cols = selected_tokens.repeat_interleave(len(selected_tokens))")
+    assert wrong != DISTANCE_BINS
+    with pytest.raises(AssertionError):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL013", "GL013"]
+
+
+# The same featurizer encodes each constraint by a mode from its config: "one_hot" for the substructure's
+# integer bins, "continuous" for the contact and pocket distances, which are float32. A contact featurizer
+# forwards its own `feature_type` to the shared `encode`, and the configs give contacts "continuous".
+ENCODE_MODES = '''import torch
+import torch.nn.functional as F
+
+
+class ConstraintFeaturizer:
+    def __init__(self, n_token, pad_value: float = 0):
+        self.n_token = n_token
+        self.pad_value = pad_value
+
+    @staticmethod
+    def one_hot_encoder(feature: torch.Tensor, num_classes: int):
+        pad_mask = feature == -1
+        feature = torch.where(pad_mask, torch.zeros_like(feature), feature)
+        one_hot = F.one_hot(feature, num_classes=num_classes).float()
+        one_hot[pad_mask] = 0.0
+        return one_hot
+
+    def encode(self, feature: torch.Tensor, feature_type: str, **kwargs):
+        if feature_type == "one_hot":
+            return ConstraintFeaturizer.one_hot_encoder(feature, num_classes=kwargs.get("num_classes", -1))
+        elif feature_type == "continuous":
+            return feature
+        else:
+            raise RuntimeError(f"Invalid feature_type: {feature_type}")
+
+
+class ContactFeaturizer(ConstraintFeaturizer):
+    def generate(self, feature_type: str, size: int):
+        if size == 0:
+            return self.encode(
+                torch.full((self.n_token, self.n_token, 2), fill_value=self.pad_value, dtype=torch.float32),
+                feature_type=feature_type,
+            )
+        contact = torch.zeros((self.n_token, self.n_token, 2), dtype=torch.float32)
+        contact[0, 1] = torch.tensor([4.0, 12.0])
+        return self.encode(feature=contact, feature_type=feature_type)
+
+
+if __name__ == "__main__":
+    config = {"contact": {"feature_type": "continuous"}}
+    featurizer = ContactFeaturizer(4)
+    out = featurizer.generate(config["contact"].get("feature_type", "continuous"), size=1)
+    assert out.dtype == torch.float32 and out[0, 1].tolist() == [4.0, 12.0]
+    assert featurizer.generate("continuous", size=0).shape == (4, 4, 2)
+    bins = torch.tensor([[-1, 2], [0, -1]])
+    assert featurizer.encode(bins, "one_hot", num_classes=3)[0, 1].tolist() == [0.0, 0.0, 1.0]
+'''
+
+
+def test_float_values_under_a_mode_the_caller_does_not_name_are_not_one_hot_ids(torch):
+    run_snippet(ENCODE_MODES)
+    assert codes(ENCODE_MODES) == []
+
+
+def test_float_values_with_the_one_hot_mode_named_are_still_reported(torch):
+    # the slip the rule is for: the caller names the one-hot mode for the float distances, and one_hot raises
+    wrong = ENCODE_MODES.replace('''        return self.encode(feature=contact, feature_type=feature_type)''',
+                                 '''        return self.encode(feature=contact, feature_type="one_hot", num_classes=3)''')
+    assert wrong != ENCODE_MODES
+    with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL008"]

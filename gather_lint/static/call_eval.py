@@ -88,6 +88,9 @@ class CallMixin:
                 return None
             if func.value.id == "self" and self.module is not None and self.class_name and key not in self.env:
                 callee = self.module.methods.get((self.class_name, func.attr))
+                if callee is not None and self.instance is None \
+                        and class_lineage.overridden_below(self.module, self.class_name, func.attr):
+                    callee = None  # no instance known: a subclass's override may be the one that runs
                 if callee is not None:
                     args, kwargs = self._args(node)
                     if not class_lineage.binds_first(callee):  # self.f(x) of a @staticmethod: x is its first

@@ -10,6 +10,7 @@ it passes (`super().__init__([1.0] * n_classes)`).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List
 
 from . import tree_walk
@@ -40,6 +41,44 @@ def inherit(classes: Dict[str, ast.ClassDef], methods: Dict[tuple, ast.AST]) -> 
             for method in own[parent]:
                 methods.setdefault((name, method), methods[(parent, method)])
     return lineage
+
+
+def overridden_below(module, class_name: str, method: str) -> bool:
+    """Whether a class of the file deriving from `class_name` defines its own `method`: `self.aggregation(x)` in
+    a base class's forward runs the override of whichever subclass the instance is (tree models whose base
+    returns x as it is and whose subclasses sum the trees), so the base's own body is not what the call gives.
+    Read from the whole file's text: the analysed tree keeps only the blocks that name an op."""
+    classes = module.__dict__.get("_file_classes")
+    if classes is None:
+        classes = module.__dict__["_file_classes"] = _file_classes(module)
+    below, todo = set(), [class_name]
+    while todo:
+        parent = todo.pop()
+        for name, (bases, _) in classes.items():
+            if parent in bases and name not in below and name != class_name:
+                below.add(name)
+                todo.append(name)
+    return any(method in classes[name][1] for name in below)
+
+
+_CLASS_HEAD = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)\s*:", re.M)
+_METHOD = re.compile(r"^[ \t]+(?:async\s+)?def\s+(\w+)", re.M)
+
+
+def _file_classes(module) -> Dict[str, tuple]:
+    """{class name: (the last names of its bases, the names it defines)} for every class of the file."""
+    blocks = getattr(module.tree, "file_blocks", None)
+    if blocks is None:  # the file parsed whole: its classes are the module's
+        return {name: ({tree_walk.last_name(b) for b in cls.bases},
+                       {n.name for n in cls.body if isinstance(n, _DEFS)}) for name, cls in module.classes.items()}
+    found: Dict[str, tuple] = {}
+    for i in range(len(blocks)):
+        chunk = blocks.chunk(i)
+        head = _CLASS_HEAD.search(chunk)
+        if head is not None:
+            bases = {b.strip().split(".")[-1] for b in head.group(2).split(",") if b.strip()}
+            found[head.group(1)] = (bases, set(_METHOD.findall(chunk)))
+    return found
 
 
 def is_super_init(node: ast.Call) -> bool:

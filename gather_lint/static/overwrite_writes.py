@@ -28,7 +28,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores
 from .names import EDGE_LIST_ORIGIN, is_group_ids
-from .repeated_indices import copied, literal_only, named_only, repeats, rows_hold_once
+from .repeated_indices import copied, copied_by, literal_only, named_only, repeats, rows_hold_once
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .values import DimVal, Literal, TensorVal
@@ -157,6 +157,8 @@ class OverwriteWriteMixin:
         if not components:
             return None
         found = [self.expr(c) for c in components]
+        if _crossed(found):
+            return None  # every pair of two lists' values once (`a.repeat_interleave(n)`, `b.repeat(n)`)
         # a flat batch's group ids (`bev[batch_idx, iy, ix] = v`) tell the samples apart, not the entries of
         # one sample: positions repeat wherever the other components repeat within a sample
         grouped = [c for c, v in zip(components, found) if not repeats(v) and isinstance(c, ast.Name)
@@ -207,6 +209,17 @@ class OverwriteWriteMixin:
                 if _READERS[reader] == op_name and (receiver, index) == key and isinstance(self.expr(other), TensorVal):
                     return True
         return False
+
+
+def _crossed(found) -> bool:
+    """Components that are only copies, one made by repeat_interleave and one by repeat or tile: `rows =
+    ids.repeat_interleave(len(ids)); cols = ids.repeat(len(ids))` pair each row value with every column value
+    once, the pairs of a Cartesian product (a pairwise distance matrix filled at selected tokens), so no
+    position repeats unless a list itself does, and the copying alone is no evidence of that."""
+    if len(found) < 2 or not all(repeats(v) and copied(v) for v in found):
+        return False
+    kinds = {copied_by(v) for v in found}
+    return "repeat_interleave" in kinds and bool(kinds & {"repeat", "tile"})
 
 
 # names that say a buffer counts occurrences (snake_case parts or a camelCase start)

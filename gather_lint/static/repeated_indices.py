@@ -45,6 +45,11 @@ def copied(t: TensorVal) -> bool:
     return t.domain.origin.startswith(_COPIED_ORIGIN)
 
 
+def copied_by(t: TensorVal) -> str:
+    """The op that copied the values (`repeat_interleave`, `repeat`, `tile`) of a copied() tensor."""
+    return t.domain.origin[len(_COPIED_ORIGIN):].strip().split("(")[0]
+
+
 def literal_only(t: TensorVal) -> bool:
     """Repeats known from a literal list alone (literal_repeats): a count of entries says more, when known."""
     return t.domain.origin.startswith(_LITERAL_ORIGIN)

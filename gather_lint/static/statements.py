@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from contextlib import contextmanager
 from itertools import compress
 from operator import is_not
 from typing import Dict, Iterator, List, Optional
@@ -159,11 +160,14 @@ class StatementMixin:
         chosen_by_caller = bool(self.call_depth) and _tests_a_parameter(node.test, self.params)  # read only then
         self.undecided_branches += 1
         self.parameter_branches += chosen_by_caller
+        muted = _mode_branch(node.test, self.params) if self.call_depth else None
         try:
-            left_exits = self.block(node.body)
+            with _quiet(self, muted is True):
+                left_exits = self.block(node.body)
             after_body = self.env
             self.env = dict(before)
-            right_exits = self.block(node.orelse)
+            with _quiet(self, muted is False):
+                right_exits = self.block(node.orelse)
         finally:
             self.undecided_branches -= 1
             self.parameter_branches -= chosen_by_caller
@@ -497,6 +501,42 @@ _LISTS = (SeqVal, ops.Repeated)
 # in-place methods that change the tensor's shape: those whose new shape the analysis follows, and the rest
 _FOLLOWED_RESHAPES = frozenset({"squeeze_", "unsqueeze_", "t_", "transpose_", "swapdims_", "swapaxes_"})
 _RESHAPING = _FOLLOWED_RESHAPES | {"resize_", "resize_as_", "as_strided_", "set_"}
+
+
+def _mode_branch(test: ast.expr, params: set) -> Optional[bool]:
+    """For `if mode == "one_hot":` (`!=`, `in ("a", "b")`, `not in`) on a parameter whose value this run does not
+    know (the caller forwards its own `feature_type`): True when the body is the path of the named modes, False
+    when the else is; None for any other test. A helper that encodes ids one way and values another is handed
+    one kind with each mode: the caller's tensor tells nothing of the named mode's input unless the caller
+    names the mode, so that path's findings under these facts would pair a value with a mode it may never take."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+            and test.left.id in params and test.left.id not in ("self", "cls")):
+        return None
+    op, right = test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.Eq, ast.NotEq)) and _text(right):
+        return isinstance(op, ast.Eq)
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) and right.elts \
+            and all(_text(e) for e in right.elts):
+        return isinstance(op, ast.In)
+    return None
+
+
+def _text(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+@contextmanager
+def _quiet(interp, on: bool):
+    """Run a block reporting nothing (its calls run quietly too), when `on`."""
+    if not on:
+        yield
+        return
+    saved = interp.report, interp.flag, interp.reports
+    interp.report, interp.flag, interp.reports = (lambda *a, **k: None), (lambda *a, **k: None), False
+    try:
+        yield
+    finally:
+        interp.report, interp.flag, interp.reports = saved
 
 
 def _tests_a_parameter(test: ast.expr, params: set) -> bool:
