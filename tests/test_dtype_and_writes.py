@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
 
 
 def _run(program: str):
@@ -746,3 +746,39 @@ def test_a_while_loop_threading_the_state_checks_its_first_step_too(torch):
     assert _run(good)["RESULT"].dtype == torch.float64
     assert [(f.code, f.line) for f in lint(bad)] == [("GL016", n) for n in _expected_lines(bad)]
     assert lint(good) == []
+
+
+# a dataset whose items are made with the legacy constructor torch.Tensor(list): float32 whatever the list holds
+LEGACY_ITEMS = """
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+class Captions(Dataset):
+    def __init__(self, captions):
+        self.captions = captions
+
+    def __len__(self):
+        return len(self.captions)
+
+    def __getitem__(self, i):
+        return torch.{MAKER}(self.captions[i])
+
+def encode(embed, loader):
+    return torch.cat([embed(ids).mean(1) for ids in loader])
+
+if __name__ == "__main__":
+    loader = DataLoader(Captions([[5, 9, 2], [7, 7, 3]]), batch_size=2)
+    out = encode(nn.Embedding(16, 4), loader)
+"""
+
+
+def test_torch_tensor_of_a_datasets_list_is_float_and_raises_at_a_lookup(torch):
+    from .snippets import run_snippet
+    code = LEGACY_ITEMS.replace("{MAKER}", "Tensor")
+    with pytest.raises(RuntimeError, match="Expected tensor for argument #1 'indices'"):
+        run_snippet(code)
+    assert codes(code) == ["GL008"]
+    fixed = LEGACY_ITEMS.replace("{MAKER}", "LongTensor")
+    assert run_snippet(fixed)["out"].shape == (2, 4)
+    assert codes(fixed) == []

@@ -761,6 +761,10 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return made.with_(dtype=dtype or _LEGACY_DTYPES.get(func))
     if func == "FloatTensor" and len(args) == 1 and isinstance(args[0], SeqVal):
         return None  # FloatTensor([x, y]) is data, not sizes
+    if func in _LEGACY_DTYPES and len(args) == 1 and not isinstance(args[0], DimVal) and not kwargs:
+        # torch.Tensor(ids) of data the analysis does not know (a dataset's list): the type's dtype all the same
+        shape = args[0].shape if isinstance(args[0], TensorVal) else None
+        return TensorVal(shape, _LEGACY_DTYPES[func], origin="constructor")
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))
         return TensorVal(_size_args(args, kwargs), default, origin="constructor", filled=constant_fills.fill(func, kwargs),
