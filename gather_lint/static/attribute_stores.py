@@ -14,6 +14,7 @@ import ast
 from typing import Dict, List
 
 from . import rank_kept_stores, tree_walk
+from .values import join, join_all
 
 # methods that return the same tensor with the same shape (device or dtype may change)
 _SAME_SHAPE = {"to", "type_as", "type", "float", "double", "half", "bfloat16", "cuda", "cpu", "detach", "clone",
@@ -190,3 +191,30 @@ def _empty_container(value) -> bool:
     from .python_types import ListVal
 
     return (isinstance(value, ListVal) and not value.items) or (isinstance(value, DictVal) and not value.items)
+
+
+def record_append(interp, node: ast.Call, item) -> None:
+    """`self.history.append(x)` run under a caller's facts: what this append adds, joined over its runs (the
+    function's own analysis, blind to its inputs, is no run of the program)."""
+    module = getattr(interp, "module", None)
+    if module is None or not interp.facts_from_calls:
+        return
+    appends = module.__dict__.setdefault("_appended", {})
+    appends[id(node)] = item if id(node) not in appends else join(appends[id(node)], item)
+
+
+def appended_item(interp, attr: str):
+    """An item of `self.<attr>`, a list only appended to: what every `self.<attr>.append(x)` of the class added,
+    once each append has run under a caller's facts and nothing outside the class appends to it; else None."""
+    module, class_name = getattr(interp, "module", None), getattr(interp, "class_name", None)
+    if module is None or class_name is None or class_name not in module.classes:
+        return None
+    lineage = [module.classes[class_name]] + [module.classes[p] for p in module.lineage.get(class_name, ())
+                                              if p in module.classes]
+    sites = [n for cls in lineage for n in ast.walk(cls) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "append" and isinstance(n.func.value, ast.Attribute) and n.func.value.attr == attr
+             and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"]
+    appends = module.__dict__.get("_appended", {})
+    if not sites or any(id(n) not in appends for n in sites) or interp.source.text.count(f".{attr}.append(") != len(sites):
+        return None
+    return join_all([appends[id(n)] for n in sites])

@@ -119,6 +119,7 @@ class CallMixin:
             if func.attr in ("masked_scatter_", "masked_scatter"):
                 exact_values.check_masked_scatter(self, node, owner, args)  # GL003: fewer values than positions
             if func.attr == "append" and isinstance(owner, attribute_stores.GrowingList) and len(args) == 1:
+                attribute_stores.record_append(self, node, args[0])  # read back by another method (appended_item)
                 self.env[_list_name(func.value)] = ops.Repeated(args[0]) if args[0] is not None else None
                 return None  # self.buffer.append(transition): the list holds what this append adds
             if func.attr == "append" and isinstance(owner, (SeqVal, ops.Repeated)) and _list_name(func.value):

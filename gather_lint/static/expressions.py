@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import binding_kinds, exact_values, left_padding, permutation_order, signs, value_ranges, written_text
-from . import column_key_lookups, config, data_loaders, modules, numpy_values, python_types
+from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import tensor_ops as ops
@@ -159,6 +159,9 @@ class ExpressionMixin:
             return None
         if isinstance(owner, InstanceVal) and self.module is not None:
             return data_loaders.item(self, owner, node, key)  # dataset[i]: its __getitem__
+        if isinstance(owner, attribute_stores.GrowingList) and isinstance(node.value, ast.Attribute) \
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == "self" and isinstance(key, DimVal):
+            return attribute_stores.appended_item(self, node.value.attr)  # self.prev_ks[-1]: what advance() appended
         if isinstance(owner, (modules.LayerList, numpy_values.ArrayVal)):
             # self.layers[0]: every item is the same layer; an array's items and slices keep its dtype
             return owner.element if isinstance(owner, modules.LayerList) else numpy_values.row(owner, key)
