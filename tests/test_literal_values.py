@@ -263,3 +263,17 @@ def test_a_height_the_patches_divide_is_silent(torch):
     even = NONZERO_POSITIONS.replace("HEIGHT", "280")
     assert run(even).shape == (3 + 70 + 2, 8)  # 10 x 7 patches, 10 x 7 placeholders
     assert codes(even) == []
+
+
+@pytest.mark.parametrize("images, found", [("2", ["GL003"]), ("1", [])])
+def test_a_prompt_annotated_as_a_list_of_ints_keeps_the_callers_values(torch, images, found):
+    # `text_ids: list[int]` says less than the list the caller passes: the call's list is the fact
+    program = LOOPED_PROMPT.replace("def prompt(n_images, text_ids, per_image=4):",
+                                    "def prompt(n_images: int, text_ids: list[int], per_image: int = 4) -> list[int]:"
+                                    ).replace("N_IMAGES", images)
+    if found:
+        with pytest.raises(RuntimeError, match="shape mismatch"):
+            run(program)
+    else:
+        assert run(program).shape == (1, 7, 8)
+    assert codes(program) == found

@@ -450,4 +450,6 @@ def fill_gaps(declared, fact):
         return fact
     if isinstance(declared, NumberVal) and (isinstance(fact, (DimVal, SeqVal)) or isinstance(fact, Literal)):
         return fact  # `alpha: float = 0.25` given 0.5, or a list: the call's value is the better fact
+    if isinstance(declared, Repeated) and type(fact) in (SeqVal, ListVal) and not fact.names:
+        return fact  # `ids: list[int]` given [3, 14, 15]: the list itself says more than its annotation
     return declared
