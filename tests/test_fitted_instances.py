@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
 
 VOTER = """
 import torch
@@ -115,3 +115,46 @@ def test_a_bank_that_another_method_grows_is_not_kept_from_fit():
 
     def predict(self, feats):""")
     assert findings(grows) == []  # the bank predict reads may have grown past k since fit
+
+
+# a request record whose generated ids are set after it is built: the method reading them sees them
+REQUEST = """
+import torch
+from dataclasses import dataclass, field
+from torch import nn
+
+IMAGE_ID = 9
+
+@dataclass
+class Request:
+    prompt_ids: list
+    output_ids: list = field(default_factory=list)
+
+class Merger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(16, 4)
+
+    def merge(self, req, feats):
+        ids = torch.tensor(req.prompt_ids + req.output_ids)
+        embeds = self.embed(ids)
+        positions = (ids == IMAGE_ID).nonzero()
+        return embeds.scatter(0, positions.expand(-1, 4), feats)
+
+if __name__ == "__main__":
+    req = Request(prompt_ids=[1, 9, 9, 3])
+    req.output_ids = OUTPUT
+    with torch.no_grad():
+        out = Merger().merge(req, torch.randn(2, 4))
+"""
+
+
+def test_ids_set_on_a_record_after_it_is_built_are_read_by_its_consumer(torch):
+    from .snippets import run_snippet
+    generated = REQUEST.replace("OUTPUT", "[11, 9]")  # a placeholder id generated: 3 positions, 2 feature rows
+    with pytest.raises(RuntimeError, match="no larger"):
+        run_snippet(generated)
+    assert codes(generated) == ["GL003"]
+    plain = REQUEST.replace("OUTPUT", "[11, 4]")
+    assert run_snippet(plain)["out"].shape == (6, 4)
+    assert codes(plain) == []

@@ -67,6 +67,31 @@ def after_statement(interp, node: ast.Expr) -> None:
         interp.env[name] = InstanceVal(held.class_name, split(held.facts)[0])
 
 
+def assigned(interp, target: ast.Attribute, fact) -> None:
+    """`req.output_ids = [11, 9, 4]` on a known instance: what its methods read as `self.output_ids` from now
+    on, in straight-line code; in a loop or a branch the attribute is no longer known."""
+    if not isinstance(target.value, ast.Name) or interp.module is None:
+        return
+    name = target.value.id
+    held = interp.env.get(name)
+    if not isinstance(held, InstanceVal) or held.facts is None:
+        return
+    key = _PREFIX + target.attr
+    facts = {k: v for k, v in held.facts if k != key and k != target.attr}
+    straight = any(isinstance(stmt, ast.Assign) and any(t is target for t in stmt.targets) for stmt in _bodies(interp))
+    facts[key] = fact if straight else None
+    interp.env[name] = InstanceVal(held.class_name, tuple(sorted(facts.items(), key=lambda kv: kv[0])))
+
+
+def _bodies(interp):
+    """The statements of the function's own body, or of the module body and its `__main__` block."""
+    if interp.function is not None:
+        return interp.function.body
+    tree = interp.module.tree
+    return [stmt for body in [tree.body] + [top.body for top in tree.body if script_drivers.is_guard(top)]
+            for stmt in body]
+
+
 def _only_grown(held: InstanceVal, fitted: InstanceVal) -> bool:
     """`replay.push(s, a, r)` in a loop: the method only grew lists of like items (`self.buffer.append(...)`),
     which hold the same facts after one run or many (none leaves the list as __init__ made it, which an
@@ -90,11 +115,7 @@ def _stored_elsewhere(module, class_name: str, function) -> set:
 
 def _straight_line(interp, node) -> bool:
     """A statement of the function's own body, or of the module body or its `__main__` block."""
-    if interp.function is not None:
-        return any(stmt is node for stmt in interp.function.body)
-    tree = interp.module.tree
-    bodies = [tree.body] + [top.body for top in tree.body if script_drivers.is_guard(top)]
-    return any(stmt is node for body in bodies for stmt in body)
+    return any(stmt is node for stmt in _bodies(interp))
 
 
 def split(facts: tuple):

@@ -296,6 +296,7 @@ class StatementMixin:
             self.assign(target.value, None)
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.env[f"{target.value.id}.{target.attr}"] = result  # self.x = ...: tracked within this function
+            fitted_instances.assigned(self, target, result)  # req.output_ids = [...]: what req's methods read
         elif isinstance(target, ast.Subscript) and (name := tree_walk.env_key(target.value)) is not None:
             # `x[...] = v`, and `self.x[...] = v` on an attribute
             self.expr(target.value)
