@@ -277,3 +277,25 @@ def test_a_prompt_annotated_as_a_list_of_ints_keeps_the_callers_values(torch, im
     else:
         assert run(program).shape == (1, 7, 8)
     assert codes(program) == found
+
+
+@pytest.mark.parametrize("stored, found", [("[5, 3, 1, 4, 5, 2]", ["GL011"]), ("[4, 2, 0, 3, 4, 1]", [])])
+def test_a_slice_of_written_ratings_keeps_what_it_covers(torch, stored, found):
+    # ratings stored 1..5 (a value written twice), sliced to the batch: the slice holds the 5
+    program = f"""
+import torch
+import torch.nn.functional as F
+
+def run(n=6):
+    stars = torch.tensor({stored})[:n]
+    return F.one_hot(stars, num_classes=5)
+
+if __name__ == "__main__":
+    run()
+"""
+    if found:
+        with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
+            run(program)
+    else:
+        assert run(program).shape == (6, 5)
+    assert codes(program) == found

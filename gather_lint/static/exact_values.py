@@ -12,13 +12,14 @@ the tensor (present_values.forgotten), leaves them out.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..contract import Domain
 from ..rules import gl003_index_too_large as too_large
 from ..dims import Shape, value
 from .tree_walk import literal_numbers
+from .tensor_ops import SliceVal, as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 _MOST = 4096  # a handful of ids or a prompt, not a table of data
@@ -75,11 +76,14 @@ def written(func: str, made, data_node, data, line: int):
     if not numbers or len(numbers) > _MOST:
         return made
     made = _laid(made, numbers)
-    if made.domain is not None or min(numbers) < 0 or max(numbers) < 1:
+    old = made.domain
+    if min(numbers) < 0 or max(numbers) < 1 or old is not None and (old.size is not None or old.sentinel is not None):
         return made
     top = max(numbers)
-    return made.with_(domain=Domain(top + 1, origin=f"{_ORIGIN}{line}, {top} among them",
-                                    repeats=len(set(numbers)) < len(numbers), bound_only=True))
+    origin = f"{_ORIGIN}{line}, {top} among them"
+    if old is not None:  # a literal naming a value twice (repeated_indices): that stays said
+        return made.with_(domain=replace(old, size=top + 1, origin=f"{origin}; {old.origin}", bound_only=True))
+    return made.with_(domain=Domain(top + 1, origin=origin, repeats=len(set(numbers)) < len(numbers), bound_only=True))
 
 
 def constant(made, fill):
@@ -215,6 +219,32 @@ def _summed(entries: Entries, args, result):
     sums = [sum(entries.values[(o * size + k) * inner + i] for k in range(size))
             for o in range(outer) for i in range(inner)]
     return _laid(result, sums)
+
+
+def sliced(owner, key, result):
+    """`ids[:n]`, `ids[2:]` (a slice of the first dim with known bounds) of known entries: those entries, and
+    their largest value as the ids' size when the whole was a written literal's."""
+    entries = of(owner)
+    if entries is None or not isinstance(result, TensorVal) or not entries.dims or not isinstance(key, SliceVal):
+        return result
+    bounds = [None if v is None else as_int(v) for v in (key.lower, key.upper, key.step)]
+    if any(b is None and v is not None for b, v in zip(bounds, (key.lower, key.upper, key.step))) or bounds[2] == 0:
+        return result
+    rows = range(entries.dims[0])[slice(*bounds)]
+    inner = _count(entries.dims[1:])
+    values = [v for r in rows for v in entries.values[r * inner:(r + 1) * inner]]
+    shape = result.shape
+    if shape is None or shape.variadic or len(shape.dims) != len(entries.dims) or not values:
+        return result
+    made = _laid(result.with_(shape=Shape((len(rows),) + tuple(shape.dims[1:]))), values)
+    domain = owner.domain
+    if (made.domain is None or made.domain.size is None) and domain is not None and domain.bound_only \
+            and min(values) >= 0:
+        top = max(values)
+        line = domain.origin[len(_ORIGIN):].split(",")[0]
+        made = made.with_(domain=replace(domain, size=top + 1, origin=f"{_ORIGIN}{line}, {top} among them",
+                                         repeats=len(set(values)) < len(values)))
+    return made
 
 
 def number(t) -> Optional[int]:

@@ -177,6 +177,7 @@ class ExpressionMixin:
             picked = masked_rows.counted(self, node, key, crossed or ops.index_tensor(owner, key), owner)  # x[mask]: mask.sum() rows
             picked = regrown_columns.column(self, node, node.value, owner, picked)  # best[:, None]
             picked = written_rows.row(owner, key, picked)  # GL011: a literal's row
+            picked = exact_values.sliced(owner, key, picked)  # ids[:n] of written ids: those ids
             picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
             picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
