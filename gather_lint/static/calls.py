@@ -205,7 +205,10 @@ class ModuleContext:
             result = self.analyse(callee)
             return value_facts(result) if _passed_unsized(callee, facts) else result
         if not spread:
-            facts.update(number_defaults(callee, len(args), kwargs, self._constants()))
+            defaults = number_defaults(callee, len(args), kwargs, self._constants())
+            facts.update(defaults)
+            # a driver's `run()`: the defaults are this call's values, its findings the driver's
+            summary_only = summary_only and not any(_informative(v) for v in defaults.values())
         if summary_only and not facts:
             return self.analyse(callee)
         # a run for a quiet caller (one computing a result only) reports nothing: memoised apart, so that a
