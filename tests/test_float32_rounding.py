@@ -49,3 +49,35 @@ def test_small_tables_or_float64_rows_are_silent(dtype, users, torch):
     assert codes(code) == []
     scope = {"__name__": "__main__"}
     exec(textwrap.dedent(code), scope)
+
+
+# token ids padded into a float16 buffer by a collate function, cast back before the embedding
+HALF_BUFFER = """
+import torch
+import torch.nn as nn
+
+def collate(samples, pad_id=0):
+    ids = torch.full((len(samples), 3), pad_id, dtype=torch.{DTYPE})
+    for row, s in enumerate(samples):
+        ids[row, :len(s)] = torch.as_tensor(s, dtype=ids.dtype)
+    return ids
+
+def embed(table, samples):
+    return table(collate(samples).long())
+
+if __name__ == "__main__":
+    table = nn.Embedding(32000, 4)
+    samples = [[15142, 30414], [5]]
+    out = embed(table, samples)
+    read = collate(samples).long()
+"""
+
+
+def test_ids_through_a_half_buffer_into_a_larger_table(torch):
+    from .snippets import run_snippet
+    code = HALF_BUFFER.replace("{DTYPE}", "float16")
+    assert run_snippet(code)["read"][0].tolist() == [15144, 30416, 0]  # rounded to the nearest float16
+    assert codes(code) == ["GL015"]
+    exact = HALF_BUFFER.replace("{DTYPE}", "long")
+    assert run_snippet(exact)["read"][0].tolist() == [15142, 30414, 0]
+    assert codes(exact) == []

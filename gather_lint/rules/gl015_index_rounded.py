@@ -68,3 +68,20 @@ def check(site: Site) -> Optional[Violation]:
         f"indices come back rounded and read the wrong entries, silently; keep indices in an integer tensor",
         fix_cause=("exact_cast", domain.rounded_at) if domain.rounded_at is not None else None,
     )
+
+
+def check_lookup(ids_text: str, domain, what: str, rows) -> Optional[Violation]:
+    """An embedding lookup (or a table read) of ids that went through a low-precision float, into more rows
+    than that float holds integers exactly: ids past the limit read a neighbour's row."""
+    if domain is None or domain.rounded is None or value(rows) is None:
+        return None
+    dtype, limit, where = domain.rounded
+    if value(rows) <= limit:
+        return None
+    return Violation(
+        CODE, SEVERITY,
+        f"`{ids_text}` went through {dtype} ({where}), which holds integers exactly only up to {limit}, but {what} "
+        f"has {dim_text(rows)} rows: larger ids come back rounded and look up a neighbour's row, silently; keep "
+        f"ids in an integer tensor",
+        fix_cause=("exact_cast", domain.rounded_at) if domain.rounded_at is not None else None,
+    )

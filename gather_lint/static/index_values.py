@@ -15,6 +15,7 @@ from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl011_index_out_of_range as out_of_range
+from ..rules import gl015_index_rounded as index_rounded
 from . import embedding_lookups, rounded_ranges, sentinel_slots
 from .advanced_indexing import index_node
 from .text_scan import file_test, line_span, positions
@@ -169,6 +170,10 @@ def check_lookup(interp, node: ast.Call, ids_node, ids, rows, what: str) -> None
     text = interp.source.segment(ids_node)
     if rounded_ranges.past(ids.domain, rows):
         interp.flag(node, rounded_ranges.message(text, ids.domain, what, value(rows)), None)
+        return
+    rounded = index_rounded.check_lookup(text, ids.domain, what, rows)
+    if rounded is not None and ids.dtype in ("int64", "int32"):
+        interp.flag(node, rounded, None)  # GL015: ids past the float's exact range come back as a neighbour's
         return
     if not _past(ids.domain, rows):
         return
