@@ -199,3 +199,25 @@ def test_a_line_above_that_describes_another_name_shapes_nothing_else():
     """)
     shaped = {name for _, _, trace in explain_shapes(code, "x.py") for _, name, _ in trace}
     assert "k" not in shaped and "out" in shaped
+
+
+
+REBOUND = """
+import torch
+
+def rows(feats, parts):
+    # feats: [T, D]
+    idx = list(parts)
+    # idx: [T]
+    idx = torch.cat(idx)
+    return feats.gather(0, idx.unsqueeze(1))
+"""
+
+
+def test_a_comment_above_a_rebinding_describes_the_new_value(torch):
+    # `# idx: [T]` names what the concatenation makes (the list before it is no tensor): a [T, 1] index on
+    # [T, D] rows reads column 0 of each, silently
+    feats, parts = torch.randn(5, 3), [torch.tensor([4, 0]), torch.tensor([2, 1, 3])]
+    out = feats.gather(0, torch.cat(parts).unsqueeze(1))
+    assert out.shape == (5, 1) and torch.equal(out[:, 0], feats[torch.cat(parts), 0])
+    assert codes(REBOUND) == ["GL005"]

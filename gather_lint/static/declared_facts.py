@@ -58,8 +58,9 @@ class DeclaredFactsMixin:
         self._apply_pragmas(*gap)
         value_comments.declare(self, *gap)  # `# labels: [N] ids in 1..C`
         before = {}
+        assigned = _assigned_names(stmt)  # `# x: [T, D]` above `x = x.unsqueeze(1)...` describes the new x
         for line, name, shape in self.comments.entries(*gap):
-            if name in self.env or name in self.params:
+            if (name in self.env or name in self.params) and name not in assigned:
                 before.setdefault(name, self.env.get(name))
                 self._declare(name, shape, line)
             else:
@@ -187,6 +188,15 @@ def _is_module_class(classes: Dict[str, ast.ClassDef], name: str, seen: set) -> 
         if base_name == "Module" or _is_module_class(classes, base_name, seen):
             return True
     return False
+
+
+def _assigned_names(stmt) -> frozenset:
+    """The plain names an assignment statement binds (its value is what a comment above it describes)."""
+    if isinstance(stmt, ast.Assign):
+        return frozenset(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name):
+        return frozenset((stmt.target.id,))
+    return frozenset()
 
 
 def _single_param_lines(params) -> set:

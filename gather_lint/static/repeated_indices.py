@@ -148,9 +148,15 @@ def _like_expand(owner: TensorVal, node: ast.Call) -> bool:
     counts = list(node.args)
     if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
         counts = list(counts[0].elts)
-    if dims is None or node.keywords or len(counts) != len(dims) or not isinstance(node.func, ast.Attribute):
+    if node.keywords or not counts or not isinstance(node.func, ast.Attribute):
         return False
-    return all(int_literal(c) == 1 or value(d) == 1 for c, d in zip(counts, dims))
+    if dims is None:  # `x.unsqueeze(-1).repeat(1, D)`: the dim unsqueeze made is the last, and the only one copied
+        made = node.func.value
+        at = int_literal(made.args[0]) if isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) \
+            and made.func.attr == "unsqueeze" and len(made.args) == 1 else None
+        last = len(counts) - 1
+        return at in (-1, last) and all(int_literal(c) == 1 for c in counts[:-1])
+    return len(counts) == len(dims) and all(int_literal(c) == 1 or value(d) == 1 for c, d in zip(counts, dims))
 
 
 def _copies(method: str, node: ast.Call) -> bool:
