@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from .conftest import lint
+from .conftest import codes, lint
 from .snippets import expected_lines, run_program
 
 # a module: two encoders' node features joined, then written back to the nodes (shapes in comments)
@@ -165,3 +165,34 @@ def test_a_doubled_value_written_by_subscript_is_reported_and_torch_raises(torch
     assert lint(good) == []
     exec(good, scope)
     scope["write"](torch.zeros(5, 2), torch.tensor([0, 3]), torch.randn(2, 2), torch.randn(2, 2))
+
+
+# features of each image slice, concatenated: one slice of 4 query rows against 12 placeholder positions
+SLICES = """
+import torch
+from torch import nn
+
+def slices(image, most):
+    h = image.size(1) // 2
+    return [image, image[:, :h], image[:, h:]][:most]
+
+def merge(embeds, positions, parts, proj):
+    feats = torch.cat([proj(p.flatten(1).t())[:4] for p in parts], dim=0)
+    return embeds.scatter(0, positions.view(-1, 1).repeat(1, embeds.shape[-1]), feats)
+
+if __name__ == "__main__":
+    proj = nn.Linear(3, 8)
+    with torch.no_grad():
+        out = merge(torch.zeros(20, 8), torch.arange(12), slices(torch.randn(3, 4, 4), MOST), proj)
+"""
+
+
+def test_a_comprehension_over_a_list_of_known_length_concatenates_that_many(torch):
+    from .snippets import run_snippet
+    one = SLICES.replace("MOST", "1")  # 4 feature rows for 12 positions
+    with pytest.raises(RuntimeError, match="no larger"):
+        run_snippet(one)
+    assert codes(one) == ["GL003"]
+    three = SLICES.replace("MOST", "3")
+    assert run_snippet(three)["out"].shape == (20, 8)
+    assert codes(three) == []

@@ -360,8 +360,8 @@ class ExpressionMixin:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, ArrayVal) and element.dtype:
             return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
-            return ops.Repeated(scalars.NumberVal(), _comprehension_length(node, iterables))  # [it["center"] for it in items]
-        length = _comprehension_length(node, iterables)
+            return ops.Repeated(scalars.NumberVal(), _comprehension_length(self, node, iterables))  # [it["center"] for it in items]
+        length = _comprehension_length(self, node, iterables)
         if isinstance(node, ast.ListComp) and isinstance(element, DimVal) and not any(gen.ifs for gen in node.generators):
             return ops.Repeated(DimVal(None), length)  # [b["label"] for b in batch]: Python ints, one per item
         if isinstance(node, ast.ListComp) and scalars.is_bool(element) and not any(gen.ifs for gen in node.generators):
@@ -398,12 +398,17 @@ _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing t
 _UNKNOWN_BOUND = Literal("<unknown slice bound>")
 
 
-def _comprehension_length(node, iterables):
+def _comprehension_length(interp, node, iterables):
     """How many items a one-loop comprehension without a filter makes: its iterable's, when that is a list of
-    a known length (a Repeated of one, `random.sample(buffer, n)`)."""
-    if len(node.generators) != 1 or node.generators[0].ifs or not isinstance(iterables[0], ops.Repeated):
+    a known length (a Repeated of one, `random.sample(buffer, n)`, a tracked list, `range(n)`)."""
+    if len(node.generators) != 1 or node.generators[0].ifs:
         return None
-    return iterables[0].length
+    if isinstance(iterables[0], ops.Repeated):
+        return iterables[0].length
+    source = node.generators[0].iter
+    ranged = [interp.expr(a) for a in source.args] if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+        and source.func.id == "range" else []
+    return sequences.iteration_count(iterables[0], source, ranged)
 
 
 def _dim_arith(a, b, symbol):

@@ -710,7 +710,7 @@ def stacked_domain(domain: Optional[Domain]) -> Optional[Domain]:
 
 def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Dim = None):
     """torch.cat / torch.stack of a list of like tensors, `length` of them when known: stacked, the new dim
-    is the length; concatenated, the dim grows to length times the element's size (known for size 1)."""
+    is the length; concatenated, the dim grows to length times the element's size."""
     s = fixed_shape(element)
     kind = stacked_domain(element.domain)
     if s is None or dim is None:
@@ -722,8 +722,9 @@ def cat_repeated(element: TensorVal, dim: Optional[int], stack: bool, length: Di
     dims = list(s.dims)
     if stack:
         dims.insert(axis, length)
-    else:
-        dims[axis] = length if value(dims[axis]) == 1 else None
+    else:  # n pieces of size k: n * k when both are known, the piece's own size for one piece
+        n, k = value(length), value(dims[axis])
+        dims[axis] = length if k == 1 else dims[axis] if n == 1 else n * k if n is not None and k is not None else None
     return TensorVal(Shape(tuple(dims)), element.dtype, kind)
 
 
