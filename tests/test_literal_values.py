@@ -299,3 +299,24 @@ if __name__ == "__main__":
     else:
         assert run(program).shape == (6, 5)
     assert codes(program) == found
+
+
+APPENDED_PROMPT = PLACEHOLDERS.replace(
+    """def prompt(n_images, text_ids, per_image=4):
+    return [IMAGE_ID] * (per_image * n_images) + text_ids""",
+    """def prompt(n_images, text_ids, per_image=4):
+    ids = []
+    for _ in range(n_images * per_image):
+        ids.append(IMAGE_ID)
+    return ids + text_ids""")
+
+
+@pytest.mark.parametrize("images, found", [("2", ["GL003"]), ("1", [])])
+def test_a_prompt_appended_token_by_token(torch, images, found):
+    program = APPENDED_PROMPT.replace("N_IMAGES", images)
+    if found:
+        with pytest.raises(RuntimeError, match="shape mismatch"):
+            run(program)
+    else:
+        assert run(program).shape == (1, 7, 8)
+    assert codes(program) == found
