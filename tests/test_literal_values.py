@@ -320,3 +320,48 @@ def test_a_prompt_appended_token_by_token(torch, images, found):
     else:
         assert run(program).shape == (1, 7, 8)
     assert codes(program) == found
+
+
+# a prompt written as tokens, looked up word by word in a vocabulary of module constants
+TOKEN_PROMPT = """
+import torch
+from torch import nn
+
+IMG_START, IMG_PAD = 20, 21
+WORD_IDS = {"<img>": IMG_START, "<pad>": IMG_PAD, "read": 3, "it": 4}
+PROMPT = TOKENS
+
+def expand(prompt, num_patches):
+    ids = []
+    for tok in prompt:
+        if tok == "<img>":
+            ids += [IMG_START] + [IMG_PAD] * num_patches
+        else:
+            ids.append(WORD_IDS[tok])
+    return torch.tensor(ids)
+
+def run(prompt=PROMPT):
+    patches = torch.randn(4, 6)
+    ids = expand(prompt, num_patches=patches.size(0))
+    embeds = nn.Embedding(32, 8)(ids)
+    feats = nn.Linear(6, 8)(patches)
+    positions = (ids == IMG_PAD).nonzero().squeeze(-1)
+    with torch.no_grad():
+        return embeds.scatter(0, positions.unsqueeze(-1).expand(-1, 8), feats)
+
+if __name__ == "__main__":
+    run(PROMPT)
+"""
+
+
+@pytest.mark.parametrize("tokens, found", [('["<img>", "<pad>", "read", "it"]', ["GL003"]),
+                                           ('["<img>", "read", "it"]', [])])
+def test_a_prompt_looked_up_token_by_token(torch, tokens, found):
+    # a "<pad>" token written in the prompt itself adds a fifth placeholder for four patch features
+    program = TOKEN_PROMPT.replace("TOKENS", tokens)
+    if found:
+        with pytest.raises(RuntimeError, match="no larger"):
+            run(program)
+    else:
+        assert run(program).shape == (7, 8)
+    assert codes(program) == found

@@ -327,9 +327,9 @@ def _informative(value) -> bool:
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
-    if isinstance(value, ListVal) and value.items and all(isinstance(v, DimVal) and isinstance(v.dim, int)
-                                                          for v in value.items):
-        return True  # ids written out (`tok.encode([3, 17])`): their values may decide a range
+    if isinstance(value, ListVal) and value.items and all(
+            isinstance(v, DimVal) and isinstance(value_of(v.dim), int) or isinstance(v, Literal) for v in value.items):
+        return True  # ids or tokens written out (`tok.encode([3, 17])`): their values may decide a range
     if isinstance(value, SeqVal):  # tensors, or records (a list of dicts handed to a collate, of dataclass items)
         return any(isinstance(v, (TensorVal, DictVal, InstanceVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries

@@ -11,6 +11,7 @@ import ast
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from ..dims import value as dim_value
 from .numpy_values import ArrayVal
 from .scalars import NumberVal
 from .values import JOINERS, DimVal, Literal, SeqVal, TensorVal, join
@@ -71,7 +72,7 @@ def _is_setting(item) -> bool:
     bool or str literal (`"alpha": 0.25`, `"alpha": [0.25, 0.75]`: what a loss built from the config gets)."""
     if isinstance(item, SeqVal):
         return not item.names and all(_is_setting(i) and not isinstance(i, SeqVal) for i in item.items)
-    return (isinstance(item, DimVal) and isinstance(item.dim, int)) or (
+    return (isinstance(item, DimVal) and isinstance(dim_value(item.dim), int)) or (
         isinstance(item, Literal) and isinstance(item.value, (float, bool, str)))
 
 

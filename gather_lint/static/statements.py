@@ -13,6 +13,7 @@ from . import cut_rows, first_iteration, left_padding, present_values, sentinel_
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
+from .python_types import ListVal
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal, join
 
 
@@ -182,10 +183,10 @@ class StatementMixin:
         return False
 
     def stmt_For(self, node) -> None:
-        counts = _counted(self, node)
-        if counts is not None:  # `for _ in range(3):` with a plain body: each round run in turn, as Python does
-            for k in counts:
-                self.assign(node.target, DimVal(k))
+        rounds = _rounds(self, node)
+        if rounds is not None:  # `for _ in range(3):` with a plain body: each round run in turn, as Python does
+            for item in rounds:
+                self.assign(node.target, item)
                 self.block(node.body)
             self.block(node.orelse)
             return
@@ -411,23 +412,32 @@ _LEAVES = (ast.Break, ast.Continue, ast.Return, ast.Raise, ast.Try, ast.Yield, a
            ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-def _counted(interp, node) -> Optional[range]:
-    """The rounds of `for k in range(...)` when its bounds are known, few (a prompt built per image, a
-    handful of crops) and its body runs straight through every round; else None."""
+def _rounds(interp, node) -> Optional[list]:
+    """What the target takes in each round of `for k in range(...)` with known bounds, or of `for tok in
+    PROMPT` over a list the analysis knows item by item, when the rounds are few (a prompt built per image or
+    per token, a handful of crops) and the body runs straight through every round; else None."""
     call = node.iter
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id != "range" \
-            or call.keywords or not 1 <= len(call.args) <= 3 or not isinstance(node.target, ast.Name) \
-            or interp.env.get("range") is not None:
+    if not isinstance(node.target, ast.Name) or node.orelse:
         return None
-    bounds = [ops.as_int(interp.expr(a)) for a in call.args]
-    if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range":
+        if call.keywords or not 1 <= len(call.args) <= 3 or interp.env.get("range") is not None:
+            return None
+        bounds = [ops.as_int(interp.expr(a)) for a in call.args]
+        if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
+            return None
+        items = [DimVal(k) for k in range(*bounds)]
+    elif isinstance(call, (ast.Name, ast.List, ast.Tuple)):
+        listed = interp.expr(call)
+        if type(listed) not in (SeqVal, ListVal) or listed.names or any(item is None for item in listed.items):
+            return None
+        items = list(listed.items)
+    else:
         return None
-    rounds = range(*bounds)
-    if not 0 < len(rounds) <= _MOST_ROUNDS:
+    if not 0 < len(items) <= _MOST_ROUNDS:
         return None
     if any(isinstance(sub, _LEAVES) for stmt in node.body for sub in tree_walk.all_nodes(stmt)):
         return None
-    return rounds
+    return items
 
 
 def _assigned_keys(body: List[ast.stmt]) -> Iterator[str]:
