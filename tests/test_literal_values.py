@@ -365,3 +365,41 @@ def test_a_prompt_looked_up_token_by_token(torch, tokens, found):
     else:
         assert run(program).shape == (7, 8)
     assert codes(program) == found
+
+
+# tiles counted with round() by the processor; the same prompt stacked for each sample, its rows read one by one
+TILES = """
+import torch
+from torch import nn
+
+TILE, PER_TILE, IMAGE = 448, 4, 3
+
+def count_tiles(height, width, most):
+    cols = min(most, max(1, round(width / TILE)))
+    rows = min(most // cols, max(1, round(height / TILE)))
+    return rows * cols
+
+def run():
+    n = count_tiles(900, WIDTH, 6) * PER_TILE
+    prompt = [1, 2] + [IMAGE] * n + [5]
+    ids = torch.tensor([prompt, prompt])
+    embeds = torch.zeros(2, len(prompt), 8)
+    feats = torch.randn(2, 4 * PER_TILE, 8)
+    positions = torch.stack([(row == IMAGE).nonzero().squeeze(-1) for row in ids])
+    return embeds.scatter(1, positions.unsqueeze(-1).expand(-1, -1, 8), feats)
+
+if __name__ == "__main__":
+    run()
+"""
+
+
+@pytest.mark.parametrize("width, found", [("1800", []), ("1300", ["GL003"])])
+def test_tiles_counted_with_round_against_the_features(torch, width, found):
+    # 1800 wide: round(4.02) = 4 columns of one row, 4 tiles as the features; 1300: 3 x 2 = 6 tiles for 4
+    program = TILES.replace("WIDTH", width)
+    if found:
+        with pytest.raises(RuntimeError, match="no larger"):
+            run(program)
+    else:
+        assert run(program).shape == (2, 19, 8)
+    assert codes(program) == found

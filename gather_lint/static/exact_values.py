@@ -247,6 +247,18 @@ def sliced(owner, key, result):
     return made
 
 
+def row(owner, result):
+    """A row of a tensor whose rows are all the same known entries (one prompt stacked per sample): those."""
+    entries = of(owner)
+    if entries is None or len(entries.dims) < 1 or entries.dims[0] == 0:
+        return result
+    size = _count(entries.dims[1:])
+    first = entries.values[:size]
+    if any(entries.values[k * size:(k + 1) * size] != first for k in range(1, entries.dims[0])):
+        return result
+    return _laid(result, first)
+
+
 def number(t) -> Optional[int]:
     """`int(mask.sum())`, `mask.sum().item()`: the one entry of a known tensor of one value."""
     entries = of(t)

@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from . import symbolic
+from . import exact_values, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, value
@@ -132,7 +132,7 @@ def _row_of(iterable, node):
     if isinstance(iterable, TensorVal):
         s = iterable.shape
         if s is not None and not s.variadic and s.dims:
-            return TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain)
+            return exact_values.row(iterable, TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain))
         return TensorVal(None, iterable.dtype, iterable.domain) if iterable.domain else None
     if isinstance(iterable, SeqVal) and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         if node.func.id == "zip":

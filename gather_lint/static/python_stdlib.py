@@ -21,6 +21,13 @@ _FLOATS = ("random", "uniform", "gauss", "normalvariate", "betavariate", "expova
 ROUNDING = {"ceil": math.ceil, "floor": math.floor, "trunc": math.trunc}
 
 
+def rounded(number) -> DimVal:
+    """`round(x)` of one number: a Python int, its value known when x's is (banker's rounding, as Python)."""
+    known = number.value if isinstance(number, Literal) and type(number.value) in (int, float) \
+        else value(number.dim) if isinstance(number, DimVal) else None
+    return DimVal(round(known) if known is not None else None)
+
+
 def call(module: str, func: str, args: list, kwargs: dict):
     """The value of `module.func(*args, **kwargs)` for the calls above; None for any other."""
     if module == "random":
