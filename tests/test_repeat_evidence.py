@@ -152,3 +152,37 @@ def test_a_repeat_along_the_written_dim_still_repeats(torch):
     code = WIDENED.format(COUNTS="(2, 3)", TOKEN_COUNTS="2, 1", SLOT_COUNTS="2")
     assert not run(code)  # each slot written twice: one of the two writes kept
     assert codes(code) == ["GL013"]
+
+
+# interaction records written out in a driver: the pair (0, 1) comes twice in one, every pair once in the other
+RECORDS = """
+import torch
+
+def collate(records):
+    src = torch.tensor([r[0] for r in records])
+    dst = torch.tensor([r[1] for r in records])
+    w = torch.tensor([r[2] for r in records])
+    return src, dst, w
+
+def dense(src, dst, w, n):
+    adj = torch.zeros(n, n)
+    adj[src, dst] = w
+    return adj
+
+if __name__ == "__main__":
+    src, dst, w = collate(RECORDS)
+    adj = dense(src, dst, w, 3)
+    same = torch.allclose(adj, torch.zeros(3, 3).index_put_((src, dst), w, accumulate=True))
+"""
+
+
+def test_written_out_pairs_that_repeat_are_reported(torch):
+    code = RECORDS.replace("RECORDS", "[(0, 1, 1.0), (0, 1, 2.0), (2, 0, 0.5)]")
+    assert not run(code)  # adj[0, 1] keeps one of 1.0 and 2.0
+    assert codes(code) == ["GL013"]
+
+
+def test_written_out_pairs_each_once_are_silent_though_each_row_repeats(torch):
+    code = RECORDS.replace("RECORDS", "[(0, 1, 1.0), (0, 2, 2.0), (1, 2, 0.5), (2, 0, 1.0)]")
+    assert run(code)
+    assert codes(code) == []

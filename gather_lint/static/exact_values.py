@@ -259,6 +259,21 @@ def row(owner, result):
     return _laid(result, first)
 
 
+def repeated_position(components) -> Optional[str]:
+    """For index components all known entry by entry, of one shape: the first position written twice, as a
+    description ("" when none is), or None when they are not all known."""
+    found = [of(c) for c in components]
+    if not found or any(e is None for e in found) or len({e.dims for e in found}) != 1:
+        return None
+    seen = set()
+    for position in zip(*(e.values for e in found)):
+        if position in seen:
+            at = position[0] if len(position) == 1 else position
+            return f"positions written out in the code, {at} twice"
+        seen.add(position)
+    return ""
+
+
 def number(t) -> Optional[int]:
     """`int(mask.sum())`, `mask.sum().item()`: the one entry of a known tensor of one value."""
     entries = of(t)

@@ -326,6 +326,9 @@ class ExpressionMixin:
         exact = literal_sets.comprehension(self, node)
         if exact is not None:
             return exact  # {n for edge in records for n in edge} of written ids: the distinct ones
+        listed = self._item_by_item(node)
+        if listed is not None:
+            return listed  # [r[0] for r in records] of records written out: each item's value
         saved = dict(self.env)
         iterables = []
         for gen in node.generators:
@@ -373,6 +376,27 @@ class ExpressionMixin:
         return ops.Repeated(element, length) if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, TensorVal) else None
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
+
+    def _item_by_item(self, node):
+        """A list comprehension over a list the analysis knows item by item (a few dozen records written out),
+        one loop, no filter, a name as target: the list of what the element is for each item, when every one
+        is a known int."""
+        if not isinstance(node, ast.ListComp) or len(node.generators) != 1 or node.generators[0].ifs \
+                or not isinstance(node.generators[0].target, ast.Name):
+            return None
+        source = self.expr(node.generators[0].iter)
+        if type(source) not in (SeqVal, python_types.ListVal) or source.names or not 0 < len(source.items) <= _MOST_ITEMS:
+            return None
+        name, saved, made = node.generators[0].target.id, dict(self.env), []
+        for item in source.items:
+            self.env[name] = item
+            value_ = self.expr(node.elt)
+            if not isinstance(value_, DimVal) or not isinstance(value(value_.dim), int):
+                made = None
+                break
+            made.append(value_)
+        self.env = saved
+        return python_types.ListVal(tuple(made)) if made else None
 
 
 def _still_made_float(left, right, symbol, result):
@@ -453,4 +477,5 @@ def _as_arange(call: ast.Call) -> ast.Call:
     return made
 
 
-_COMPARED = {ast.Eq: "==", ast.NotEq: "!="}  # the comparisons whose masks exact_values works out
+_COMPARED = {ast.Eq: "==", ast.NotEq: "!="}
+_MOST_ITEMS = 64  # records written out one by one in a driver, not a dataset  # the comparisons whose masks exact_values works out

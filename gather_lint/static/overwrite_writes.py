@@ -26,7 +26,7 @@ from typing import Dict, Optional, Tuple
 from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
-from . import attribute_stores
+from . import attribute_stores, exact_values
 from .names import EDGE_LIST_ORIGIN, is_group_ids
 from .repeated_indices import copied, copied_by, literal_only, named_only, repeats, rows_hold_once
 from .row_numbers import row_numbers
@@ -157,6 +157,9 @@ class OverwriteWriteMixin:
         if not components:
             return None
         found = [self.expr(c) for c in components]
+        known = exact_values.repeated_position(found)
+        if known is not None:  # every component known entry by entry: whether a position repeats is known
+            return known or None
         if _crossed(found):
             return None  # every pair of two lists' values once (`a.repeat_interleave(n)`, `b.repeat(n)`)
         # a flat batch's group ids (`bev[batch_idx, iy, ix] = v`) tell the samples apart, not the entries of
