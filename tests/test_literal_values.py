@@ -403,3 +403,20 @@ def test_tiles_counted_with_round_against_the_features(torch, width, found):
     else:
         assert run(program).shape == (2, 19, 8)
     assert codes(program) == found
+
+
+def test_ids_changed_through_a_view_are_not_known_any_more(torch):
+    program = """
+import torch
+
+def run():
+    table = torch.randn(50, 4)
+    ids = torch.tensor([[1, 52], [3, 4]])
+    ids[:, 1].fill_(0)  # the 52 is gone
+    return table[ids]
+
+if __name__ == "__main__":
+    run()
+"""
+    assert run(program).shape == (2, 2, 4)
+    assert codes(program) == []

@@ -44,9 +44,12 @@ _KEEPS_VALUES = ("requires_grad_", "detach_", "share_memory_", "retain_grad")
 
 
 def changed_in_place(call) -> Optional[str]:
-    """The name an in-place method writes (`x.clamp_(...)`, `x.masked_fill_(...)`), else None."""
-    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-            and call.func.attr.endswith("_") and not call.func.attr.startswith("_") \
-            and call.func.attr not in _KEEPS_VALUES:
-        return call.func.value.id
-    return None
+    """The name an in-place method writes (`x.clamp_(...)`, `x.masked_fill_(...)`, also through a view of it:
+    `x[:, 0].fill_(9)`, `x.data.zero_()`), else None."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr.endswith("_")
+            and not call.func.attr.startswith("_") and call.func.attr not in _KEEPS_VALUES):
+        return None
+    receiver = call.func.value
+    while isinstance(receiver, ast.Subscript) or isinstance(receiver, ast.Attribute) and receiver.attr == "data":
+        receiver = receiver.value
+    return receiver.id if isinstance(receiver, ast.Name) else None
