@@ -326,6 +326,15 @@ def test_module_constants_size_tensors_in_functions():
         assert [m.groups() for m in _matches(sample)] == _CONSTANT.findall(sample)
 
 
+
+def test_names_bound_together_to_numbers_are_constants():
+    from gather_lint.static.module_constants import constants
+
+    text = "PATCH, MERGE = 14, 2\nboi, eoi = 60, 62  # image span\nA, B = 1, f()\nx, y = 3, 4\nx = 5\n"
+    # whatever the spelling; a line that binds a call is no constant, nor is a name bound again
+    assert {k: v.dim.size for k, v in constants(text).items()} == {"PATCH": 14, "MERGE": 2, "boi": 60, "eoi": 62,
+                                                                   "y": 4}
+
 IGNORE_IN_ATTRIBUTE = '''
 import torch
 import torch.nn.functional as F

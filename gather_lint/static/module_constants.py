@@ -24,9 +24,10 @@ _CAPITAL_LINE = re.compile(r"\n(?=[A-Z])")  # led by a literal: the engine jumps
 _LOWER_LINE = re.compile(r"\n(?=[a-z_][A-Za-z0-9_]*\s*(?::\s*int\s*)?=\s*-?\d)")
 
 
-# `PATCH, MERGE, HIDDEN = 14, 2, 48`: ALL-CAPS names bound together to integer literals
-_CONSTANTS_TOGETHER = re.compile(r"([A-Z][A-Z0-9_]*(?:[ \t]*,[ \t]*[A-Z][A-Z0-9_]*)+)[ \t]*=[ \t]*"
+# `PATCH, MERGE, HIDDEN = 14, 2, 48`: names bound together to integer literals, whatever their spelling
+_CONSTANTS_TOGETHER = re.compile(r"([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)+)[ \t]*=[ \t]*"
                                  r"(-?\d+(?:[ \t]*,[ \t]*-?\d+)+)[ \t]*(?:#.*)?$", re.MULTILINE)
+_TOGETHER_LINE = re.compile(r"\n(?=[a-z_]\w*[ \t]*,)")  # a lower-case line binding several names: tried there only
 
 
 class _Bound:
@@ -48,21 +49,29 @@ def _matches(text: str):
         if match is not None:
             yield match
             continue
-        together = _CONSTANTS_TOGETHER.match(text, start)
-        if together is not None:
-            names = [n.strip() for n in together.group(1).split(",")]
-            numbers = [n.strip() for n in together.group(2).split(",")]
-            if len(names) == len(numbers):
-                yield from (_Bound(n, v) for n, v in zip(names, numbers))
+        yield from _together(text, start)
+
+
+def _together(text: str, start: int):
+    """The names a `A, B = 1, 2` line at `start` binds, each with its number."""
+    together = _CONSTANTS_TOGETHER.match(text, start)
+    if together is not None:
+        names = [n.strip() for n in together.group(1).split(",")]
+        numbers = [n.strip() for n in together.group(2).split(",")]
+        if len(names) == len(numbers):
+            yield from (_Bound(n, v) for n, v in zip(names, numbers))
 
 
 def _lower_matches(text: str):
-    """_LOWER_CONSTANT's matches, at the lines that bind a name to a number."""
+    """_LOWER_CONSTANT's matches, at the lines that bind a name to a number, and each name of a lower-case line
+    binding several to numbers."""
     starts = ([0] if _LOWER_CONSTANT.match(text) else []) + [m.end() for m in _LOWER_LINE.finditer(text)]
     for start in starts:
         match = _LOWER_CONSTANT.match(text, start)
         if match is not None:
             yield match
+    for start in (m.end() for m in _TOGETHER_LINE.finditer(text)):
+        yield from _together(text, start)
 
 
 def constants(text: str) -> Dict[str, DimVal]:
