@@ -382,3 +382,81 @@ def test_self_loop_attributes_written_by_node_id_are_silent(torch):
 def test_dense_adjacency_of_multi_edges_is_still_reported(torch):
     assert codes(DENSE_MULTI_EDGES) == ["GL013"]
     run_snippet(DENSE_MULTI_EDGES)
+
+
+# A reference implementation's self-test builds cases of 2 blocks and, by default, of 64: the cache helper runs
+# under both, its block count a name (`nb`) whose size differs. One run's result must not serve the other.
+TWO_CASE_SIZES = """
+import torch
+
+def pack(kv):
+    nb, bs, d = kv.shape
+    return kv.new_zeros(nb, bs, d) + kv
+
+def unpack(packed):
+    nb, bs, d = packed.shape
+    return packed.new_zeros(nb, bs, d) + packed
+
+def reference(kv, indices):
+    restored = unpack(pack(kv))
+    nb, bs, d = restored.shape
+    flat = restored.view(nb * bs, d)
+    return flat.index_select(0, indices.view(-1))
+
+def make_case(num_blocks=64, block=4, topk=3):
+    kv = torch.randn(num_blocks, block, 8)
+    indices = torch.randint(0, num_blocks * block, (2, topk))
+    return reference(kv, indices)
+
+def self_test():
+    small = make_case(num_blocks=2)
+    big = make_case()
+    return small, big
+
+if __name__ == "__main__":
+    small, big = self_test()
+"""
+
+
+def test_a_helper_run_under_two_sizes_of_one_name_is_two_runs(torch):
+    scope = run_snippet(TWO_CASE_SIZES)
+    assert scope["small"].shape == (6, 8) and scope["big"].shape == (6, 8)
+    assert codes(TWO_CASE_SIZES) == []
+
+
+# An attack compares predictions with labels; its scores are built from a Python list by torch.Tensor, a
+# float tensor whose rank the analysis does not know, and the 2-d branch is never taken for them.
+UNKNOWN_RANK_BRANCH = """
+import torch
+
+def compare(output, labels, kappa=0.5):
+    if len(output.shape) >= 2:
+        output = output.clone()
+        output[:, labels] -= kappa
+        output = torch.argmax(output, 1)
+    return output != labels
+
+def adjust(labels, batch_size):
+    best = torch.Tensor([-1] * batch_size)
+    return compare(best, labels)
+
+if __name__ == "__main__":
+    flags = adjust(torch.tensor([1, 0, 1]), 3)
+"""
+
+
+def test_a_column_write_by_labels_into_a_tensor_of_unknown_rank_is_silent(torch):
+    assert run_snippet(UNKNOWN_RANK_BRANCH)["flags"].tolist() == [True, True, True]
+    assert codes(UNKNOWN_RANK_BRANCH) == []
+
+
+def test_runs_memoised_apart_when_a_named_size_differs():
+    # Sym equality is by name: the memo key also holds the sizes behind the names
+    from gather_lint.dims import Shape, Sym
+    from gather_lint.static.calls import _sizes
+    from gather_lint.static.values import TensorVal
+
+    small = (("kv", TensorVal(Shape((Sym("nb", size=2), 584)))),)
+    big = (("kv", TensorVal(Shape((Sym("nb", size=64), 584)))),)
+    assert small == big  # the facts alone cannot tell the two runs apart
+    assert _sizes(small) != _sizes(big)

@@ -214,7 +214,9 @@ class ModuleContext:
         # a run for a quiet caller (one computing a result only) reports nothing: memoised apart, so that a
         # reporting caller with the same facts later runs it again instead of finding its findings dropped
         quiet = silent or not caller.reports
-        key = (callee, tuple(sorted(facts.items(), key=lambda kv: kv[0])), instance_facts, quiet)
+        ordered = tuple(sorted(facts.items(), key=lambda kv: kv[0]))
+        # a named size is equal by its name alone: `nb` of 2 and `nb` of 64 are two runs, not one
+        key = (callee, ordered, _sizes(ordered), _sizes(instance_facts), instance_facts, quiet)
         try:
             if key in self._memo:
                 self.fitted_at[id(node)] = self._fitted.get(key)
@@ -251,6 +253,20 @@ class ModuleContext:
         if instance is not None:  # what a method stored, for `obj.fit(...)` statements (fitted_instances)
             self._fitted[key] = self.fitted_at[id(node)] = fitted_instances.stored(interp)
         return result
+
+
+def _sizes(facts) -> tuple:
+    """The known values behind the named sizes of a run's facts (tensors' dims and ints), for its memo key."""
+    found = []
+    for _, fact in facts:
+        shape = fact.shape if isinstance(fact, TensorVal) else None
+        if shape is not None:
+            found.append(tuple(value_of(d) for d in shape.dims))
+        elif isinstance(fact, DimVal):
+            found.append(value_of(fact.dim))
+        else:
+            found.append(None)
+    return tuple(found)
 
 
 def _one_sample(value) -> bool:

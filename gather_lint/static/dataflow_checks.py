@@ -12,7 +12,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
-from .repeated_indices import rows_hold_once
+from .repeated_indices import named_only, rows_hold_once
 from .tree_walk import own_nodes
 from .values import SeqVal, TensorVal
 
@@ -156,6 +156,9 @@ class DataflowCheckMixin:
         if len(tensors) != 1 or not _can_repeat(tensors[0]) or self._maybe_one_element(node.target.slice, node.target.value):
             return
         index = tensors[0]
+        if isinstance(index, TensorVal) and named_only(index) and len(items) > 1 and (
+                not isinstance(owner, TensorVal) or owner.shape is None):
+            return  # `x[:, labels] += c` on a tensor of unknown rank: only a name says what the positions are
         violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
                                               index.domain.origin, "+=" if isinstance(node.op, ast.Add) else "-=",
                                               self.source.segment(node.value), self._convertible(node.value, value))
