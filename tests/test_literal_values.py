@@ -6,6 +6,16 @@ import pytest
 from .conftest import codes
 from .snippets import call_run as run
 
+def _raises_and_is_reported_or_neither(program, found, error, shape):
+    """The program raises `error` in torch and the linter reports `found`, or it runs to `shape` and is silent."""
+    if found:
+        with pytest.raises(RuntimeError, match=error):
+            run(program)
+    else:
+        assert run(program).shape == shape
+    assert codes(program) == found
+
+
 SPECIAL_IDS_PAST_THE_TABLE = """
 import torch
 
@@ -214,12 +224,7 @@ LOOPED_PROMPT = PLACEHOLDERS.replace(
 @pytest.mark.parametrize("images, found", [("2", ["GL003"]), ("1", [])])
 def test_a_prompt_built_in_a_counted_loop(torch, images, found):
     program = LOOPED_PROMPT.replace("N_IMAGES", images)
-    if found:
-        with pytest.raises(RuntimeError, match="shape mismatch"):
-            run(program)
-    else:
-        assert run(program).shape == (1, 7, 8)
-    assert codes(program) == found
+    _raises_and_is_reported_or_neither(program, found, "shape mismatch", (1, 7, 8))
 
 
 # a placeholder count computed from the image size, filled with torch.full, located with nonzero()
@@ -271,12 +276,7 @@ def test_a_prompt_annotated_as_a_list_of_ints_keeps_the_callers_values(torch, im
     program = LOOPED_PROMPT.replace("def prompt(n_images, text_ids, per_image=4):",
                                     "def prompt(n_images: int, text_ids: list[int], per_image: int = 4) -> list[int]:"
                                     ).replace("N_IMAGES", images)
-    if found:
-        with pytest.raises(RuntimeError, match="shape mismatch"):
-            run(program)
-    else:
-        assert run(program).shape == (1, 7, 8)
-    assert codes(program) == found
+    _raises_and_is_reported_or_neither(program, found, "shape mismatch", (1, 7, 8))
 
 
 @pytest.mark.parametrize("stored, found", [("[5, 3, 1, 4, 5, 2]", ["GL011"]), ("[4, 2, 0, 3, 4, 1]", [])])
@@ -293,12 +293,7 @@ def run(n=6):
 if __name__ == "__main__":
     run()
 """
-    if found:
-        with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
-            run(program)
-    else:
-        assert run(program).shape == (6, 5)
-    assert codes(program) == found
+    _raises_and_is_reported_or_neither(program, found, "Class values must be smaller than num_classes", (6, 5))
 
 
 APPENDED_PROMPT = PLACEHOLDERS.replace(
@@ -314,12 +309,7 @@ APPENDED_PROMPT = PLACEHOLDERS.replace(
 @pytest.mark.parametrize("images, found", [("2", ["GL003"]), ("1", [])])
 def test_a_prompt_appended_token_by_token(torch, images, found):
     program = APPENDED_PROMPT.replace("N_IMAGES", images)
-    if found:
-        with pytest.raises(RuntimeError, match="shape mismatch"):
-            run(program)
-    else:
-        assert run(program).shape == (1, 7, 8)
-    assert codes(program) == found
+    _raises_and_is_reported_or_neither(program, found, "shape mismatch", (1, 7, 8))
 
 
 # a prompt written as tokens, looked up word by word in a vocabulary of module constants
@@ -359,12 +349,7 @@ if __name__ == "__main__":
 def test_a_prompt_looked_up_token_by_token(torch, tokens, found):
     # a "<pad>" token written in the prompt itself adds a fifth placeholder for four patch features
     program = TOKEN_PROMPT.replace("TOKENS", tokens)
-    if found:
-        with pytest.raises(RuntimeError, match="no larger"):
-            run(program)
-    else:
-        assert run(program).shape == (7, 8)
-    assert codes(program) == found
+    _raises_and_is_reported_or_neither(program, found, "no larger", (7, 8))
 
 
 # tiles counted with round() by the processor; the same prompt stacked for each sample, its rows read one by one
@@ -397,12 +382,7 @@ if __name__ == "__main__":
 def test_tiles_counted_with_round_against_the_features(torch, width, found):
     # 1800 wide: round(4.02) = 4 columns of one row, 4 tiles as the features; 1300: 3 x 2 = 6 tiles for 4
     program = TILES.replace("WIDTH", width)
-    if found:
-        with pytest.raises(RuntimeError, match="no larger"):
-            run(program)
-    else:
-        assert run(program).shape == (2, 19, 8)
-    assert codes(program) == found
+    _raises_and_is_reported_or_neither(program, found, "no larger", (2, 19, 8))
 
 
 def test_ids_changed_through_a_view_are_not_known_any_more(torch):

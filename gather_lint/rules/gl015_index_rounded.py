@@ -54,34 +54,31 @@ def check(site: Site) -> Optional[Violation]:
     domain = site.index.domain
     if domain is None or domain.rounded is None or site.index.dtype not in ("int64", "int32"):
         return None
-    dtype, limit, where = domain.rounded
     axis = gather_axis(site)
-    size = value(site.input.shape.dims[axis]) if axis is not None else None
-    if size is None or size <= limit:
-        return None
-    if out_of_range.rounded_past(site) is not None:
+    if axis is None or out_of_range.rounded_past(site) is not None:
         return None  # the rounded top is past the dim: torch raises, GL011 says so
-    return Violation(
-        CODE, SEVERITY,
-        f"index {named(site.index)} went through {dtype} ({where}), which holds integers exactly only up to {limit}, "
-        f"but dim={site.dim} of {named(site.input)} has {dim_text(site.input.shape.dims[axis])} entries: larger "
-        f"indices come back rounded and read the wrong entries, silently; keep indices in an integer tensor",
-        fix_cause=("exact_cast", domain.rounded_at) if domain.rounded_at is not None else None,
-    )
+    return _rounded(f"index {named(site.index)}", domain, f"dim={site.dim} of {named(site.input)}",
+                    site.input.shape.dims[axis], "entries", "indices", "read the wrong entries")
 
 
 def check_lookup(ids_text: str, domain, what: str, rows) -> Optional[Violation]:
     """An embedding lookup (or a table read) of ids that went through a low-precision float, into more rows
     than that float holds integers exactly: ids past the limit read a neighbour's row."""
-    if domain is None or domain.rounded is None or value(rows) is None:
+    if domain is None or domain.rounded is None:
         return None
+    return _rounded(f"`{ids_text}`", domain, what, rows, "rows", "ids", "look up a neighbour's row")
+
+
+def _rounded(index: str, domain, target: str, size, entries: str, kind: str, effect: str) -> Optional[Violation]:
+    """`index` went through the float of `domain.rounded` into `target` of `size` entries, more than that float
+    holds integers exactly: the larger ones come back rounded."""
     dtype, limit, where = domain.rounded
-    if value(rows) <= limit:
+    if value(size) is None or value(size) <= limit:
         return None
     return Violation(
         CODE, SEVERITY,
-        f"`{ids_text}` went through {dtype} ({where}), which holds integers exactly only up to {limit}, but {what} "
-        f"has {dim_text(rows)} rows: larger ids come back rounded and look up a neighbour's row, silently; keep "
-        f"ids in an integer tensor",
+        f"{index} went through {dtype} ({where}), which holds integers exactly only up to {limit}, but {target} "
+        f"has {dim_text(size)} {entries}: larger {kind} come back rounded and {effect}, silently; keep {kind} in an "
+        f"integer tensor",
         fix_cause=("exact_cast", domain.rounded_at) if domain.rounded_at is not None else None,
     )
