@@ -74,7 +74,9 @@ def _file_classes(module) -> Dict[str, tuple]:
     found: Dict[str, tuple] = {}
     for i in range(len(blocks)):
         chunk = blocks.chunk(i)
-        head = _CLASS_HEAD.search(chunk)
+        # a block starts at its own head (or at the decorators above it): a class block names `class ` early
+        at = chunk.find("class ", 0, 400)
+        head = _CLASS_HEAD.match(chunk, at) if at != -1 and (at == 0 or chunk[at - 1] == "\n") else None
         if head is not None:
             bases = {b.strip().split(".")[-1] for b in head.group(2).split(",") if b.strip()}
             found[head.group(1)] = (bases, set(_METHOD.findall(chunk)))
