@@ -782,3 +782,30 @@ def test_torch_tensor_of_a_datasets_list_is_float_and_raises_at_a_lookup(torch):
     fixed = LEGACY_ITEMS.replace("{MAKER}", "LongTensor")
     assert run_snippet(fixed)["out"].shape == (2, 4)
     assert codes(fixed) == []
+
+
+# image placeholder ids made as ones * id (float32) joined with int64 text ids: torch.cat promotes to float
+PROMOTED_PROMPT = """
+import torch
+from torch import nn
+
+def build(text_ids, n_img, image_id):
+    slots = torch.ones(text_ids.size(0), n_img){CAST} * image_id
+    return torch.cat([slots, text_ids], dim=1)
+
+if __name__ == "__main__":
+    table = nn.Embedding(40, 4)
+    ids = build(torch.randint(5, 40, (2, 7)), 3, 3)
+    out = table.weight.index_select(0, ids.reshape(-1))
+"""
+
+
+def test_cat_promotes_float_placeholders_and_int_ids_to_float(torch):
+    from .snippets import run_snippet
+    code = PROMOTED_PROMPT.replace("{CAST}", "")
+    with pytest.raises(RuntimeError, match="index_select"):
+        run_snippet(code)
+    assert codes(code) == ["GL008"]
+    fixed = PROMOTED_PROMPT.replace("{CAST}", ".long()")
+    assert run_snippet(fixed)["out"].shape == (20, 4)
+    assert codes(fixed) == []

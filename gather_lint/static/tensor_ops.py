@@ -537,6 +537,19 @@ def _promote(a: Optional[str], b: Optional[str]) -> Optional[str]:
     return a if ka > kb else b
 
 
+def joined_dtype(tensors) -> Optional[str]:
+    """The dtype cat/stack gives pieces of these dtypes: torch promotes them (float placeholders beside int64
+    ids make the whole sequence float), where every piece's dtype is known."""
+    dtype = None
+    for k, t in enumerate(tensors):
+        if not isinstance(t, TensorVal) or t.dtype is None:
+            return None
+        dtype = t.dtype if k == 0 else _promote(dtype, t.dtype)
+        if dtype is None:
+            return None
+    return dtype
+
+
 def _with_scalar(dtype: Optional[str], scalar) -> Optional[str]:
     """Tensor op Python scalar: a float scalar makes ints float; an int scalar makes bool int64."""
     if dtype is None:
@@ -590,7 +603,7 @@ def cat(tensors: List[object], dim: Optional[int], stack: bool):
     if None in tensors or any(fixed_shape(t) is None for t in tensors):
         return _cat_partly_known(tensors, dim, stack)
     shapes = [fixed_shape(t) for t in tensors]
-    dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
+    dtype = joined_dtype(tensors)
     if None in shapes or dim is None or len({len(s.dims) for s in shapes}) != 1:
         return TensorVal(None, dtype)
     rank = len(shapes[0].dims)
@@ -619,8 +632,7 @@ def _cat_partly_known(tensors: List[object], dim: Optional[int], stack: bool) ->
     off the joined axis (torch requires it), so those sizes and the rank are certain; the joined size
     is not. (A legacy empty 1-d piece is skipped by torch: the others' sizes hold all the same.)"""
     known = [fixed_shape(t) for t in tensors if isinstance(t, TensorVal) and fixed_shape(t) is not None]
-    dtypes = {t.dtype if isinstance(t, TensorVal) else None for t in tensors}
-    dtype = dtypes.pop() if len(dtypes) == 1 else None
+    dtype = joined_dtype(tensors)
     if not known or dim is None or len({len(s.dims) for s in known}) != 1:
         return TensorVal(None, dtype)
     rank = len(known[0].dims)
