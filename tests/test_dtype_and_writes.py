@@ -692,8 +692,8 @@ def test_float_positions_made_in_items_and_stacked_by_the_files_collate(torch):
     _run(good)
     assert [(f.code, f.line) for f in lint(bad)] == [("GL008", n) for n in _expected_lines(bad)]
     assert lint(good) == []
-    other_collate = bad.replace("collate_fn=stack_windows", "collate_fn=lambda items: stack_windows(items)")
-    assert lint(other_collate) == []  # a collate that is not a function of the file: unknown
+    through_lambda = bad.replace("collate_fn=stack_windows", "collate_fn=lambda items: stack_windows(items)")
+    assert [f.code for f in lint(through_lambda)] == ["GL008"]  # the lambda calls the file's collate with the batch
 
 
 SPLIT_DATASET = """
@@ -808,4 +808,38 @@ def test_cat_promotes_float_placeholders_and_int_ids_to_float(torch):
     assert codes(code) == ["GL008"]
     fixed = PROMOTED_PROMPT.replace("{CAST}", ".long()")
     assert run_snippet(fixed)["out"].shape == (20, 4)
+    assert codes(fixed) == []
+
+
+# a collate function given to the loader through a lambda that passes the padding id
+LAMBDA_COLLATE = """
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader
+
+def pad_collate(samples, pad_id):
+    width = max(len(s) for s in samples)
+    labels = torch.zeros(len(samples), width{DTYPE})
+    labels.fill_(pad_id)
+    for row, s in enumerate(samples):
+        labels[row, :len(s)] = torch.tensor(s)
+    return labels
+
+def embed_all(table, loader):
+    return [F.embedding(labels, table) for labels in loader]
+
+if __name__ == "__main__":
+    loader = DataLoader([[3, 4, 1], [5, 1]], batch_size=2, collate_fn=lambda b: pad_collate(b, 0))
+    out = embed_all(torch.randn(8, 4), loader)
+"""
+
+
+def test_a_collate_through_a_lambda_brings_its_float_buffer(torch):
+    from .snippets import run_snippet
+    code = LAMBDA_COLLATE.replace("{DTYPE}", "")
+    with pytest.raises(RuntimeError, match="Expected tensor for argument #1 'indices'"):
+        run_snippet(code)
+    assert codes(code) == ["GL008"]
+    fixed = LAMBDA_COLLATE.replace("{DTYPE}", ", dtype=torch.long")
+    assert run_snippet(fixed)["out"][0].shape == (2, 3, 4)
     assert codes(fixed) == []

@@ -76,10 +76,32 @@ def call(interp, func: str, node: ast.Call, args: list, kwargs: dict):
 def _own_collate(interp, node: ast.Call, item):
     """`collate_fn=fn` with fn a function of this file: what it returns for a list of such items."""
     fn = next(k.value for k in node.keywords if k.arg == "collate_fn")
+    if isinstance(fn, ast.Lambda):
+        return _lambda_collate(interp, node, fn, item)  # collate_fn=lambda b: pad_collate(b, pad_id)
     callee = interp.module.functions.get(fn.id) if isinstance(fn, ast.Name) and interp.module is not None else None
     if callee is None or item is None:
         return None
     return interp.module.call(interp, callee, node, [ops.Repeated(item)], {}, silent=True)
+
+
+def _lambda_collate(interp, node: ast.Call, fn: ast.Lambda, item):
+    """`lambda b: collate(b, pad_id)`: the function of this file it calls, the batch where the lambda passes its
+    parameter and the other arguments as the loader's scope has them."""
+    params = fn.args.args
+    body = fn.body
+    if len(params) != 1 or fn.args.vararg or fn.args.kwarg or not isinstance(body, ast.Call) \
+            or not isinstance(body.func, ast.Name) or interp.module is None or item is None:
+        return None
+    callee = interp.module.functions.get(body.func.id)
+    if callee is None or any(isinstance(a, ast.Starred) for a in body.args) or any(k.arg is None for k in body.keywords):
+        return None
+    batch = params[0].arg
+
+    def given(arg):
+        return ops.Repeated(item) if isinstance(arg, ast.Name) and arg.id == batch else interp.expr(arg)
+    args = [given(a) for a in body.args]
+    kwargs = {k.arg: given(k.value) for k in body.keywords}
+    return interp.module.call(interp, callee, body, args, kwargs, silent=True)
 
 
 def item(interp, dataset, node: ast.Subscript, key):
@@ -98,7 +120,7 @@ def iterated(func: str, args: list):
 def _item(interp, dataset, node, key=DimVal(None)):
     if isinstance(dataset, DatasetVal):
         return dataset.item
-    if isinstance(dataset, ops.Repeated) or type(dataset) is SeqVal:
+    if isinstance(dataset, ops.Repeated) or isinstance(dataset, SeqVal) and not dataset.names:
         return tensor_lists.item_of(dataset)  # a list of records is a map-style dataset: what every item agrees on
     if not isinstance(dataset, InstanceVal) or interp.module is None:
         return None
