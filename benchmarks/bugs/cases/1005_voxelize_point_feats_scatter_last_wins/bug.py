@@ -1,0 +1,33 @@
+import torch
+
+
+def voxel_ids(coords, resolution):
+    grid = torch.clamp((coords * resolution).floor().long(), 0, resolution - 1)
+    return grid[:, 0] * resolution * resolution + grid[:, 1] * resolution + grid[:, 2]
+
+
+def voxelize(features, coords, resolution):
+    batch, channels, _ = features.shape
+    cells = resolution ** 3
+    out = features.new_zeros(batch, channels, cells)
+    counts = features.new_zeros(batch, 1, cells)
+    for b in range(batch):
+        vid = voxel_ids(coords[b].t(), resolution)
+        index = vid.unsqueeze(0).expand(channels, -1)
+        out[b].scatter_(1, index, features[b])
+        counts[b].scatter_add_(1, vid.unsqueeze(0), torch.ones_like(vid, dtype=features.dtype).unsqueeze(0))
+    return out / counts.clamp(min=1)
+
+
+def make_inputs(cfg):
+    g = torch.Generator().manual_seed(cfg["seed"])
+    feats = torch.randn(cfg["batch"], cfg["channels"], cfg["points"], generator=g)
+    xyz = torch.rand(cfg["batch"], 3, cfg["points"], generator=g)
+    return feats, xyz
+
+
+if __name__ == "__main__":
+    cfg = {"seed": 0, "batch": 2, "channels": 3, "points": 40, "resolution": 2}
+    feats, xyz = make_inputs(cfg)
+    grid = voxelize(feats, xyz, cfg["resolution"])
+    print("voxel 0 of sample 0:", grid[0, :, 0])

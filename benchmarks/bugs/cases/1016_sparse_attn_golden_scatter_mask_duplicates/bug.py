@@ -1,0 +1,54 @@
+import math
+
+import torch
+
+
+def sparse_attention_golden(q, kv, topk_idxs, scale):
+    """Reference sparse attention used to check the device kernel.
+
+    Args:
+        q: query tensor of shape (batch, seq, dim).
+        kv: key/value pool of shape (batch, pool, dim).
+        topk_idxs: selected pool slots of shape (batch, seq, topk); the indexer may
+            select the same slot more than once.
+        scale: softmax scale.
+    Returns:
+        Tensor of shape (batch, seq, dim).
+    """
+    b, s, _ = q.shape
+    pool = kv.shape[1]
+    scores = torch.einsum("bsd,bpd->bsp", q, kv) * scale
+    selected = torch.zeros(b, s, pool, dtype=torch.bool)
+    selected.scatter_(-1, topk_idxs, True)
+    scores = scores.masked_fill(~selected, float("-inf"))
+    probs = torch.softmax(scores, dim=-1)
+    return torch.einsum("bsp,bpd->bsd", probs, kv)
+
+
+def sparse_attention_kernel(q, kv, topk_idxs, scale):
+    """Stand-in for the device kernel: attends to each listed slot in turn."""
+    b, s, d = q.shape
+    out = torch.zeros(b, s, d)
+    for bi in range(b):
+        for si in range(s):
+            keys = kv[bi, topk_idxs[bi, si]]
+            w = torch.softmax(keys @ q[bi, si] * scale, dim=0)
+            out[bi, si] = w @ keys
+    return out
+
+
+def make_inputs(cfg, gen):
+    q = torch.randn(cfg["batch"], cfg["seq"], cfg["dim"], generator=gen)
+    kv = torch.randn(cfg["batch"], cfg["pool"], cfg["dim"], generator=gen)
+    topk_idxs = torch.randint(0, cfg["pool"], (cfg["batch"], cfg["seq"], cfg["topk"]), generator=gen)
+    return q, kv, topk_idxs
+
+
+if __name__ == "__main__":
+    cfg = {"batch": 2, "seq": 4, "pool": 16, "dim": 8, "topk": 6}
+    gen = torch.Generator().manual_seed(0)
+    q, kv, topk_idxs = make_inputs(cfg, gen)
+    scale = 1.0 / math.sqrt(cfg["dim"])
+    golden = sparse_attention_golden(q, kv, topk_idxs, scale)
+    out = sparse_attention_kernel(q, kv, topk_idxs, scale)
+    print("max |kernel - golden|:", (out - golden).abs().max().item())
