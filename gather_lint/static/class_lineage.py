@@ -58,7 +58,7 @@ def overridden_below(module, class_name: str, method: str) -> bool:
             if parent in bases and name not in below and name != class_name:
                 below.add(name)
                 todo.append(name)
-    return any(method in classes[name][1] for name in below)
+    return any(method in defined() for defined in (classes[name][1] for name in below))
 
 
 _CLASS_HEAD = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)\s*:", re.M)
@@ -66,20 +66,26 @@ _METHOD = re.compile(r"^[ \t]+(?:async\s+)?def\s+(\w+)", re.M)
 
 
 def _file_classes(module) -> Dict[str, tuple]:
-    """{class name: (the last names of its bases, the names it defines)} for every class of the file."""
+    """{class name: (the last names of its bases, the names it defines, read when asked)} for every class of the
+    file (most classes have no subclass in the file, and their methods are never read)."""
     blocks = getattr(module.tree, "file_blocks", None)
     if blocks is None:  # the file parsed whole: its classes are the module's
         return {name: ({tree_walk.last_name(b) for b in cls.bases},
-                       {n.name for n in cls.body if isinstance(n, _DEFS)}) for name, cls in module.classes.items()}
+                       lambda cls=cls: {n.name for n in cls.body if isinstance(n, _DEFS)})
+                for name, cls in module.classes.items()}
     found: Dict[str, tuple] = {}
-    for i in range(len(blocks)):
+    for i, first in enumerate(blocks.starts):
+        # a block starts at its own head or at the decorators above it: a class block's head is among its
+        # first lines (the others are not cut out of the text at all)
+        heads = [line for line in blocks.lines[first:min(first + 4, blocks.ends[i])] if line.startswith("class ")]
+        if not heads:
+            continue
         chunk = blocks.chunk(i)
-        # a block starts at its own head (or at the decorators above it): a class block names `class ` early
-        at = chunk.find("class ", 0, 400)
-        head = _CLASS_HEAD.match(chunk, at) if at != -1 and (at == 0 or chunk[at - 1] == "\n") else None
+        at = chunk.find(heads[0])
+        head = _CLASS_HEAD.match(chunk, at) if at != -1 else None
         if head is not None:
             bases = {b.strip().split(".")[-1] for b in head.group(2).split(",") if b.strip()}
-            found[head.group(1)] = (bases, set(_METHOD.findall(chunk)))
+            found[head.group(1)] = (bases, lambda chunk=chunk: set(_METHOD.findall(chunk)))
     return found
 
 
