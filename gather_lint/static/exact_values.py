@@ -119,7 +119,7 @@ def after_method(method: str, owner, args, kwargs, result):
         return DimVal(entries.values[0])
     if entries is None or not isinstance(result, TensorVal):
         return result
-    if method in _LAYOUT or (method == "to" and result.dtype == owner.dtype):
+    if (method in _LAYOUT or method == "to") and result.dtype == owner.dtype:  # not `.view(torch.uint8)`'s bytes
         return _laid(result, entries.values)
     if method in _CASTS or method == "to":
         target = _CASTS.get(method, result.dtype)
