@@ -30,7 +30,7 @@ UNEXPANDED = "out = feats.gather(0, idx.unsqueeze(1))"
     "feats = torch.randn(10, 1, 128).squeeze(1)",
     "feats = torch.randn(1, 128).repeat(10, 1)",
     "feats = torch.cat([torch.randn(4, 128), torch.randn(6, 128)], dim=0)",
-    "feats = torch.stack([torch.randn(128) for _ in range(3)])",
+    "feats = torch.stack([torch.randn(128) for _ in range(10)])",
     "feats = torch.randn(10, 64) @ torch.randn(64, 128)",
     "feats = torch.randn(10, 128).log_softmax(-1) * 2",
     "feats = torch.randn(10, 128, 3).sum(-1)",

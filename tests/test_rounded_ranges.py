@@ -114,7 +114,9 @@ def test_ranges_whose_rounded_top_fits_stay_silent(program, change, rows, torch)
     for old, new in change:
         assert old in program
         program = program.replace(old, new)
-    assert findings(program) == []
+    found = findings(program)
+    # the top fits (no GL011); ids past float16's 2048 still come back as a neighbour's (GL015, silent rounding)
+    assert [code for _, code in found] == (["GL015"] if "StepConditioned" in program else [])
     scope = run(program)
     if "NoiseSchedule" in scope:
         dtype = torch.float32 if "float32" in program else torch.bfloat16

@@ -137,8 +137,8 @@ def per_row_origin(domain: Optional[Domain], indexed: Dim) -> Optional[str]:
     """How the index's values are known to be picks into the indexed dim (for messages), or None."""
     if domain is None or domain.sentinel is not None:
         return None
-    if domain.size is not None and must_differ(domain.size, indexed):
-        return None  # values made for another dim
+    if domain.size is not None and not domain.bound_only and must_differ(domain.size, indexed):
+        return None  # values made for another dim (a written literal's largest value is no such dim)
     if domain.category:
         return domain.origin
     if domain.size is not None and must_equal(domain.size, indexed) and domain.origin:

@@ -764,7 +764,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return made.with_(dtype=dtype or _LEGACY_DTYPES.get(func))
     if func == "FloatTensor" and len(args) == 1 and isinstance(args[0], SeqVal):
         return None  # FloatTensor([x, y]) is data, not sizes
-    if func in _LEGACY_DTYPES and len(args) == 1 and not isinstance(args[0], DimVal) and not kwargs:
+    if func in _LEGACY_DTYPES and len(args) == 1 and not isinstance(args[0], DimVal) and not kwargs \
+            and _literal_shape(node.args[0])[0] is None:  # (a literal is read below, its shape and entries)
         # torch.Tensor(ids) of data the analysis does not know (a dataset's list): the type's dtype all the same
         shape = args[0].shape if isinstance(args[0], TensorVal) else None
         return TensorVal(shape, _LEGACY_DTYPES[func], origin="constructor")

@@ -159,8 +159,8 @@ def check_one_hot(interp, node, ids_node, ids, classes) -> None:
 
 def _made_for_more(domain, classes) -> bool:
     """Ids made as positions among more than `classes` (not category codes, no sentinel fill)."""
-    return domain is not None and domain.size is not None and not domain.category and domain.sentinel is None \
-        and must_exceed(domain.size, classes)
+    return domain is not None and domain.size is not None and (not domain.category or domain.bound_only) \
+        and domain.sentinel is None and must_exceed(domain.size, classes)  # (a written id is one, whatever its name)
 
 
 def _message(text: str, origin: str, classes, what: str) -> Violation:

@@ -88,13 +88,13 @@ class ExpressionMixin:
             found = QualName("torch")
         else:
             found = None
-        if found is None or (isinstance(found, TensorVal) and not _is_float(found) and (
-                found.domain is None or (found.domain.size is None and not found.domain.category))):
+        if found is None or (isinstance(found, TensorVal) and not _is_float(found) and (found.domain is None or (
+                (found.domain.size is None or found.domain.bound_only) and not found.domain.category))):
             domain = category_domain(node.id)
             if domain is not None and not binding_kinds.not_repeating_ids(self.function, node.id, self.source.lines):
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:  # how the values were made (a literal naming a value twice) says more than the name
-                    origin = old.origin if old.repeats and old.origin else domain.origin
+                    origin = old.origin if (old.repeats or old.bound_only) and old.origin else domain.origin
                     domain = replace(old, origin=origin, category=domain.category, repeats=True)
                 return (found or TensorVal()).with_(domain=domain)
         return found

@@ -198,8 +198,8 @@ def _other_dims_positions(shape, axis: int, domain):
 def _past(domain, here) -> bool:
     """Values certainly reach past a dim of size `here`: a larger size, or `n + 1` against n."""
     size = domain.size
-    if size is None or here is None or domain.category:
-        return False
+    if size is None or here is None or domain.category and not domain.bound_only:
+        return False  # (a written literal's largest id is one, whatever its name says the ids are)
     if must_exceed(size, here):
         return True
     return isinstance(size, Sym) and size.name == f"{dim_text(here)} + 1"

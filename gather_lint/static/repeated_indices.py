@@ -52,7 +52,8 @@ def copied_by(t: TensorVal) -> str:
 
 def literal_only(t: TensorVal) -> bool:
     """Repeats known from a literal list alone (literal_repeats): a count of entries says more, when known."""
-    return t.domain.origin.startswith(_LITERAL_ORIGIN)
+    return t.domain.origin.startswith(_LITERAL_ORIGIN) or f"; {_LITERAL_ORIGIN}" in t.domain.origin  # (exact_values'
+    # origin names the largest written value first)
 
 
 def after_mask(picked, key):
