@@ -95,7 +95,8 @@ class ExpressionMixin:
                 old = found.domain if isinstance(found, TensorVal) else None
                 if old is not None:  # how the values were made (a literal naming a value twice) says more than the name
                     origin = old.origin if (old.repeats or old.bound_only) and old.origin else domain.origin
-                    domain = replace(old, origin=origin, category=domain.category, repeats=True)
+                    # a literal written out knows whether its ids repeat; the name only adds what they are
+                    domain = replace(old, origin=origin, category=domain.category, repeats=old.repeats or not old.bound_only)
                 return (found or TensorVal()).with_(domain=domain)
         return found
 
