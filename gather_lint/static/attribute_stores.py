@@ -209,11 +209,13 @@ def appended_item(interp, attr: str):
     module, class_name = getattr(interp, "module", None), getattr(interp, "class_name", None)
     if module is None or class_name is None or class_name not in module.classes:
         return None
-    lineage = [module.classes[class_name]] + [module.classes[p] for p in module.lineage.get(class_name, ())
-                                              if p in module.classes]
-    sites = [n for cls in lineage for n in ast.walk(cls) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-             and n.func.attr == "append" and isinstance(n.func.value, ast.Attribute) and n.func.value.attr == attr
-             and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"]
+    cache = module.__dict__.setdefault("_append_sites", {})  # the class's appends, found once per attribute
+    sites = cache.get((class_name, attr))
+    if sites is None:
+        sites = cache[(class_name, attr)] = [
+            n for cls in module.class_and_bases(class_name) for n in ast.walk(cls) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and isinstance(n.func.value, ast.Attribute)
+            and n.func.value.attr == attr and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"]
     appends = module.__dict__.get("_appended", {})
     if not sites or any(id(n) not in appends for n in sites) or interp.source.text.count(f".{attr}.append(") != len(sites):
         return None

@@ -97,11 +97,14 @@ class ModuleContext:
         call = ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node)
         return self.call(caller, getter, call, [instance], {}, instance, silent=True)
 
+    def class_and_bases(self, class_name: str) -> list:
+        """The class of this file and the file's classes it derives from (class_lineage), the class first."""
+        return [self.classes[class_name]] + [self.classes[p] for p in self.lineage.get(class_name, ())]
+
     def _class_constants(self, class_name: str) -> Dict[str, object]:
         """`vocab_size = 50` in a class body (or a base's of this file): an int every instance reads as
         `self.vocab_size`, unless a method assigns the name on the instance."""
-        lineage = [self.classes[class_name]] + [self.classes[p] for p in self.lineage.get(class_name, ())
-                                                if p in self.classes]
+        lineage = self.class_and_bases(class_name)
         found: Dict[str, object] = {}
         for cls in reversed(lineage):  # the class's own binding wins over its bases'
             for stmt in cls.body:
@@ -120,8 +123,7 @@ class ModuleContext:
         """The attributes whose __init__ fact every method sees (attribute_stores)."""
         if class_name not in self._store_counts:
             self._store_counts[class_name] = attribute_stores.settled_attributes(
-                [self.classes[class_name]] + [self.classes[p] for p in self.lineage.get(class_name, ())],
-                self.methods.get((class_name, "__init__")))
+                self.class_and_bases(class_name), self.methods.get((class_name, "__init__")))
         return self._store_counts[class_name]
 
     def instantiate(self, class_name: str, args, kwargs) -> InstanceVal:

@@ -21,9 +21,9 @@ from ..dims import Shape, value
 from .tree_walk import literal_numbers
 from .tensor_ops import SliceVal, as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
+from .written_rows import written_origin
 
 _MOST = 4096  # a handful of ids or a prompt, not a table of data
-_ORIGIN = "values written at line "  # as written_rows' origins: present_values forgets both on a write
 _INTS = ("int64", "int32")
 _LAYOUT = {"view", "reshape", "flatten", "unsqueeze", "squeeze", "contiguous", "clone", "detach", "cpu", "cuda",
            "ravel", "view_as", "reshape_as"}
@@ -79,11 +79,16 @@ def written(func: str, made, data_node, data, line: int):
     old = made.domain
     if min(numbers) < 0 or max(numbers) < 1 or old is not None and (old.size is not None or old.sentinel is not None):
         return made
-    top = max(numbers)
-    origin = f"{_ORIGIN}{line}, {top} among them"
+    bound = _bound(numbers, line)
     if old is not None:  # a literal naming a value twice (repeated_indices): that stays said
-        return made.with_(domain=replace(old, size=top + 1, origin=f"{origin}; {old.origin}", bound_only=True))
-    return made.with_(domain=Domain(top + 1, origin=origin, repeats=len(set(numbers)) < len(numbers), bound_only=True))
+        return made.with_(domain=replace(old, size=bound.size, origin=f"{bound.origin}; {old.origin}", bound_only=True))
+    return made.with_(domain=bound)
+
+
+def _bound(numbers, line) -> Domain:
+    """Values written out at `line`: their largest one past the last, a bound that names no dim."""
+    top = max(numbers)
+    return Domain(top + 1, origin=written_origin(line, top), repeats=len(set(numbers)) < len(numbers), bound_only=True)
 
 
 def constant(made, fill):
@@ -145,11 +150,7 @@ def _nonzero(entries: Entries, result):
     coordinates = []
     for flat, v in enumerate(entries.values):
         if v:
-            at, rest = [], flat
-            for d in reversed(entries.dims):
-                rest, i = divmod(rest, d)
-                at.append(i)
-            coordinates.extend(reversed(at))
+            coordinates.extend(_unravel(flat, entries.dims))
     shape = result.shape if isinstance(result, TensorVal) else None
     if shape is None or shape.variadic or len(shape.dims) != 2 or rank == 0:
         return result
@@ -197,14 +198,17 @@ def _broadcast(entries: Entries, result):
         strides.append(step if d != 1 else 0)
         step *= d
     strides.reverse()
-    values = []
-    for flat in range(_count(dims)):
-        at, rest = 0, flat
-        for k in range(len(dims) - 1, -1, -1):
-            rest, i = divmod(rest, dims[k])
-            at += i * strides[k]
-        values.append(entries.values[at])
+    values = [entries.values[sum(i * s for i, s in zip(_unravel(flat, dims), strides))] for flat in range(_count(dims))]
     return _laid(result, values)
+
+
+def _unravel(flat: int, dims: tuple) -> tuple:
+    """The coordinates of the `flat`-th entry of a row-major tensor of `dims`."""
+    at = []
+    for d in reversed(dims):
+        flat, i = divmod(flat, d)
+        at.append(i)
+    return tuple(reversed(at))
 
 
 def _summed(entries: Entries, args, result):
@@ -240,10 +244,9 @@ def sliced(owner, key, result):
     domain = owner.domain
     if (made.domain is None or made.domain.size is None) and domain is not None and domain.bound_only \
             and min(values) >= 0:
-        top = max(values)
-        line = domain.origin[len(_ORIGIN):].split(",")[0]
-        made = made.with_(domain=replace(domain, size=top + 1, origin=f"{_ORIGIN}{line}, {top} among them",
-                                         repeats=len(set(values)) < len(values)))
+        line = domain.origin.split(",")[0].rsplit(" ", 1)[-1]  # the literal's line, as its origin names it
+        bound = _bound(values, line)
+        made = made.with_(domain=replace(domain, size=bound.size, origin=bound.origin, repeats=bound.repeats))
     return made
 
 

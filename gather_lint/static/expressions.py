@@ -354,18 +354,19 @@ class ExpressionMixin:
             listed = written_text.mapped(iterables[0], element)  # [vocab[w] for w in text.split()]
             if listed is not None:
                 return listed
-        if isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs:
-            source = node.generators[0].iter
-            ranged = [self.expr(a) for a in source.args] if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
-                and source.func.id == "range" else []
-            listed = sequences.listed_data(sequences.iteration_count(iterables[0], source, ranged), element)
+        one_loop = len(node.generators) == 1 and not node.generators[0].ifs
+        counted = self._iteration_count(node.generators[0], iterables[0]) if one_loop else None
+        if isinstance(node, ast.ListComp) and one_loop:
+            listed = sequences.listed_data(counted, element)
             if listed is not None:
                 return listed  # [[0.1] * 8 for _ in range(40)]: forty lists of eight floats
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, ArrayVal) and element.dtype:
             return ops.Repeated(element)  # [np.array(Image.open(p)) for p in paths]: each item's dtype
+        # how many items a one-loop comprehension without a filter makes: its iterable's, when known (a Repeated
+        # of one, `random.sample(buffer, n)`, a tracked list, `range(n)`)
+        length = (iterables[0].length if isinstance(iterables[0], ops.Repeated) else counted) if one_loop else None
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
-            return ops.Repeated(scalars.NumberVal(), _comprehension_length(self, node, iterables))  # [it["center"] for it in items]
-        length = _comprehension_length(self, node, iterables)
+            return ops.Repeated(scalars.NumberVal(), length)  # [it["center"] for it in items]
         if isinstance(node, ast.ListComp) and isinstance(element, DimVal) and not any(gen.ifs for gen in node.generators):
             return ops.Repeated(DimVal(None), length)  # [b["label"] for b in batch]: Python ints, one per item
         if isinstance(node, ast.ListComp) and scalars.is_bool(element) and not any(gen.ifs for gen in node.generators):
@@ -377,6 +378,13 @@ class ExpressionMixin:
         return ops.Repeated(element, length) if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(element, TensorVal) else None
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
+
+    def _iteration_count(self, generator, iterable):
+        """How many rounds one `for` of a comprehension makes (sequences.iteration_count), range's bounds evaluated."""
+        source = generator.iter
+        ranged = [self.expr(a) for a in source.args] if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+            and source.func.id == "range" else []
+        return sequences.iteration_count(iterable, source, ranged)
 
     def _item_by_item(self, node):
         """A list comprehension over a list the analysis knows item by item (a few dozen records written out),
@@ -423,19 +431,6 @@ _MAX_DEPTH = 200  # deeper expressions are left unknown instead of overflowing t
 _UNKNOWN_BOUND = Literal("<unknown slice bound>")
 
 
-def _comprehension_length(interp, node, iterables):
-    """How many items a one-loop comprehension without a filter makes: its iterable's, when that is a list of
-    a known length (a Repeated of one, `random.sample(buffer, n)`, a tracked list, `range(n)`)."""
-    if len(node.generators) != 1 or node.generators[0].ifs:
-        return None
-    if isinstance(iterables[0], ops.Repeated):
-        return iterables[0].length
-    source = node.generators[0].iter
-    ranged = [interp.expr(a) for a in source.args] if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
-        and source.func.id == "range" else []
-    return sequences.iteration_count(iterables[0], source, ranged)
-
-
 def _dim_arith(a, b, symbol):
     va, vb = value(a), value(b)
     if va is not None and vb is not None:
@@ -478,5 +473,5 @@ def _as_arange(call: ast.Call) -> ast.Call:
     return made
 
 
-_COMPARED = {ast.Eq: "==", ast.NotEq: "!="}
-_MOST_ITEMS = 64  # records written out one by one in a driver, not a dataset  # the comparisons whose masks exact_values works out
+_COMPARED = {ast.Eq: "==", ast.NotEq: "!="}  # the comparisons whose masks exact_values works out
+_MOST_ITEMS = 64  # records written out one by one in a driver, not a dataset

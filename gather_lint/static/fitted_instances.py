@@ -106,9 +106,7 @@ def _only_grown(held: InstanceVal, fitted: InstanceVal) -> bool:
 
 def _stored_elsewhere(module, class_name: str, function) -> set:
     """Attributes the class's methods other than `function` and `__init__` store."""
-    lineage = [module.classes[class_name]] + [module.classes[p] for p in module.lineage.get(class_name, ())
-                                              if p in module.classes]
-    return {name for cls in lineage for method in cls.body
+    return {name for cls in module.class_and_bases(class_name) for method in cls.body
             if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method is not function
             and method.name != "__init__" for name in attribute_stores.stored_names(method)}
 

@@ -23,9 +23,15 @@ ROUNDING = {"ceil": math.ceil, "floor": math.floor, "trunc": math.trunc}
 
 def rounded(number) -> DimVal:
     """`round(x)` of one number: a Python int, its value known when x's is (banker's rounding, as Python)."""
-    known = number.value if isinstance(number, Literal) and type(number.value) in (int, float) \
-        else value(number.dim) if isinstance(number, DimVal) else None
+    known = _known(number)
     return DimVal(round(known) if known is not None else None)
+
+
+def _known(number):
+    """The value of a tracked Python number (a float or int literal, an int), or None."""
+    if isinstance(number, Literal) and type(number.value) in (int, float):
+        return number.value
+    return value(number.dim) if isinstance(number, DimVal) else None
 
 
 def call(module: str, func: str, args: list, kwargs: dict):
@@ -42,8 +48,7 @@ def call(module: str, func: str, args: list, kwargs: dict):
         if func == "choice" and args:
             return tensor_lists.item_of(args[0])
     if module == "math" and func in ROUNDING and len(args) == 1 and not kwargs:
-        number = args[0].value if isinstance(args[0], Literal) and isinstance(args[0].value, (int, float)) \
-            else value(args[0].dim) if isinstance(args[0], DimVal) else None
+        number = _known(args[0])
         return DimVal(ROUNDING[func](number) if number is not None else None)  # an int, its value known or not
     if module == "collections" and func == "deque":
         items = args[0] if args else kwargs.get("iterable")

@@ -135,10 +135,14 @@ def _last_count_one(node: ast.Call) -> bool:
     """`ids.repeat(*batch_shape, 1)`, `ids.repeat(b, 1)`: the method form, its last count written as 1."""
     if not isinstance(node.func, ast.Attribute) or (isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"):
         return False
-    counts = list(node.args)
-    if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
-        counts = list(counts[0].elts)
+    counts = _spread(node.args)
     return len(counts) > 1 and int_literal(counts[-1]) == 1
+
+
+def _spread(counts) -> list:
+    """Counts given one by one (`repeat(1, D)`) or as one tuple (`repeat((1, D))`), as a list."""
+    counts = list(counts)
+    return list(counts[0].elts) if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)) else counts
 _TILES = ("repeat_interleave", "repeat", "tile")
 
 
@@ -146,9 +150,7 @@ def _like_expand(owner: TensorVal, node: ast.Call) -> bool:
     """`x.repeat(1, D)` (the method form) where every count above 1 is on a dim of size 1: the same values as
     `x.expand(-1, D)`, each copy in another entry of that dim only."""
     dims = owner.shape.dims if owner.shape is not None and not owner.shape.variadic else None
-    counts = list(node.args)
-    if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
-        counts = list(counts[0].elts)
+    counts = _spread(node.args)
     if node.keywords or not counts or not isinstance(node.func, ast.Attribute):
         return False
     if dims is None:  # `x.unsqueeze(-1).repeat(1, D)`: the dim unsqueeze made is the last, and the only one copied
@@ -168,8 +170,7 @@ def _copies(method: str, node: ast.Call) -> bool:
     counts = [k.value for k in node.keywords if k.arg in ("repeats", "dims")] or list(counts)
     if method == "repeat_interleave" and len(counts) > 1:
         counts = counts[:1]  # (repeats, dim)
-    if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)):
-        counts = list(counts[0].elts)
+    counts = _spread(counts)
     if not counts:
         return False
     return not all(isinstance(c, ast.Constant) and c.value == 1 for c in counts)

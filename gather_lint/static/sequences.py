@@ -13,7 +13,7 @@ from ..dims import value
 from .tensor_ops import Repeated
 from .values import DimVal, SeqVal
 
-_LONGEST = 1024  # items of a list repeated out (`[image_id] * n_patches`): a prompt, not a dataset
+LONGEST = 1024  # items of a list repeated out or appended one by one (`[image_id] * n_patches`): a prompt, not a dataset
 
 # Calls that copy a sequence without changing its items.
 SEQUENCE_COPIES = {"list", "tuple", "torch.Size", "Size"}
@@ -29,7 +29,7 @@ def concat(left, right, symbol: str) -> Optional[SeqVal]:
         seq, count = (left, right) if isinstance(left, SeqVal) else (right, left)
         times = value(count.dim) if isinstance(count, DimVal) else None
         if isinstance(seq, SeqVal) and not seq.names and isinstance(times, int) and 0 <= times \
-                and (times <= 16 or len(seq.items) * times <= _LONGEST):  # a prompt's run of placeholder ids too
+                and (times <= 16 or len(seq.items) * times <= LONGEST):  # a prompt's run of placeholder ids too
             return SeqVal(seq.items * times)
     return None
 

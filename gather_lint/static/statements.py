@@ -185,10 +185,9 @@ class StatementMixin:
     def stmt_For(self, node) -> None:
         rounds = _rounds(self, node)
         if rounds is not None:  # `for _ in range(3):` with a plain body: each round run in turn, as Python does
-            for item in rounds:
+            for item in rounds:  # (_rounds takes no loop with an else)
                 self.assign(node.target, item)
                 self.block(node.body)
-            self.block(node.orelse)
             return
         iterable = self.expr(node.iter)
         first_iteration.run(self, node, _row_of(iterable, node.iter))  # x = step(x): checked with x before the loop

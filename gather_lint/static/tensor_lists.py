@@ -13,9 +13,8 @@ from ..dims import Shape, normalize_dim, value
 from . import symbolic
 from . import tensor_ops as ops
 from .python_types import ListVal
+from .sequences import LONGEST
 from .values import DimVal, SeqVal, TensorVal, join_all
-
-_LONGEST = 1024  # ints appended one by one: a prompt, not a dataset
 
 
 def appended(owner, item):
@@ -23,7 +22,7 @@ def appended(owner, item):
     a list of like tuples of tensors (a cache's (key, value) per layer) stays one while they agree; a list of
     known ints given one more is that list, one item longer (a prompt built token by token)."""
     if isinstance(item, DimVal) and value(item.dim) is not None and type(owner) in (SeqVal, ListVal) \
-            and not owner.names and len(owner.items) < _LONGEST and all(isinstance(i, DimVal) for i in owner.items):
+            and not owner.names and len(owner.items) < LONGEST and all(isinstance(i, DimVal) for i in owner.items):
         return ListVal(owner.items + (item,))
     if _tensor_tuple(item):
         if isinstance(owner, SeqVal) and not owner.items and not owner.names:

@@ -24,6 +24,11 @@ from .values import DimVal, SeqVal, TensorVal
 _ORIGIN = "values written at line "
 
 
+def written_origin(line, top: int, where: str = "") -> str:
+    """How values written out at `line` are described, `top` the largest among them (`where`: a row or column)."""
+    return f"{_ORIGIN}{line}, {top} among them{where}"
+
+
 @dataclass(frozen=True)
 class Rows:
     shape: Shape
@@ -119,7 +124,7 @@ def row(owner, key, result):
     top = written.maxima[k]
     if top is None or top <= 0 or (result.domain is not None and result.domain.size is not None):
         return result
-    origin = f"{_ORIGIN}{written.line}, {top} among them (row {k % len(written.maxima)})"
+    origin = written_origin(written.line, top, f" (row {k % len(written.maxima)})")
     return result.with_(written=None, domain=replace(result.domain or Domain(), size=top + 1, origin=origin,
                                                      category=False))
 
@@ -141,7 +146,7 @@ def column(interp, node, owner, key, result):
     top = max((v for v in entries if v is not None), default=None)
     if top is None or top <= 0:
         return result
-    origin = f"{_ORIGIN}{written.line}, {top} among them (column {k % len(written.values[0])})"
+    origin = written_origin(written.line, top, f" (column {k % len(written.values[0])})")
     return result.with_(written=None, domain=Domain(top + 1, origin=origin))
 
 
