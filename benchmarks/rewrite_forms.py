@@ -448,6 +448,12 @@ def literal_sizes(text: str, lines: Set[int]) -> Optional[Rewritten]:
         elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Constant, ast.Tuple)) and \
                 all(isinstance(t, (ast.Name, ast.Tuple)) for t in node.targets):
             collect(node.value)
+    # a size a written list has (`torch.tensor([[0, 1, 2, 3], ...])`: 4 edges) cannot change with the others
+    # unless the list is rewritten too: changing the 4 of `randn(4, 3)` beside it would pair 7 rows with 4 edges
+    sizes -= {len(node.elts) for node in ast.walk(src.tree) if isinstance(node, ast.List)
+              and node.elts and all(isinstance(e, (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)) for e in node.elts)
+              and not all(isinstance(e, ast.Constant) and isinstance(e.value, int) and e.value in sizes
+                          for e in node.elts)}
     if not sizes:
         return None
     mapping = {v: v + 3 for v in sizes}
