@@ -364,3 +364,34 @@ def test_a_value_written_into_an_attribute_by_subscript_is_one_of_its_values(tor
     fitting = IGNORE_IN_ATTRIBUTE.format(FILL="0")
     assert codes(fitting) == []
     exec(textwrap.dedent(fitting), {"__name__": "__main__"})
+
+
+LITERAL_BOUND_EQUAL_TO_ANOTHER_DIM = """
+import torch
+
+CONFIG = {"num_classes": 4, "patch": 8}
+
+def onehot(label, num_classes):
+    n, _, h, w = label.shape
+    result = torch.zeros((n, num_classes, h, w))
+    result.scatter_(1, label, 1.0)
+    return result
+
+def main():
+    patch = CONFIG["patch"]
+    label = torch.randint(0, 8, (3, 1, patch, patch))
+    return onehot(label, CONFIG["num_classes"])
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("high", [8, 9])
+def test_literal_bound_equal_to_another_dims_size_is_still_out_of_range(torch, high):
+    """Labels drawn below 8 meet a one-hot of 4 channels on patches of 8: the bound matches the patch
+    size by chance, GL004 has nothing to say, and values from 4 up raise all the same."""
+    code = LITERAL_BOUND_EQUAL_TO_ANOTHER_DIM.replace("randint(0, 8,", f"randint(0, {high},")
+    assert findings(code) == [(9, "GL011")]
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run(code, torch)["main"]()
