@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .dims import Dim, Shape, dim_text, normalize_dim
+from .dims import Dim, Shape, normalize_dim
 from .ops import Op
 
 ERROR = "error"  # torch raises (or asserts on the device)
@@ -195,7 +195,3 @@ def size_expr(info: TensorInfo, axis: int) -> str:
 
 _PLAIN_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
-
-def describe_dim(info: TensorInfo, axis: int) -> str:
-    d = info.shape.dims[axis] if info.shape is not None else None
-    return f"dim {axis} (size {dim_text(d)})"

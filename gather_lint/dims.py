@@ -55,10 +55,6 @@ class Shape:
         return "[" + ", ".join(parts) + "]"
 
 
-def shape_of(dims: Iterable[Dim]) -> Shape:
-    return Shape(tuple(dims))
-
-
 def dim_text(d: Dim) -> str:
     return "?" if d is None else str(d)
 
@@ -108,10 +104,6 @@ def must_exceed(a: Dim, b: Dim) -> bool:
     if va is not None and vb is not None:
         return va > vb
     return isinstance(a, (int, Sym)) and isinstance(b, Sym) and linear_sizes.exceeds(str(a), str(b))
-
-
-def is_named(d: Dim) -> bool:
-    return isinstance(d, Sym)
 
 
 def varies(d: Dim) -> bool:

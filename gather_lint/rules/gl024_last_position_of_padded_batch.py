@@ -101,12 +101,3 @@ def left_padded_batch_count(read: str, line: int) -> Violation:
         help="read `[:, -1]` (left padding) or pad on the right",
     )
 
-
-def left_padded_count(read: str, ids: str) -> Violation:
-    return Violation(
-        CODE, SEVERITY,
-        f"`{read}` reads each row at its count of real tokens minus one, but `{ids}` is padded on the left: every "
-        f"row's last token is at the last position, so each row shorter than the longest is read at padding or an "
-        f"earlier token, silently; read `[:, -1]` (left padding) or pad on the right",
-        help="read `[:, -1]` (left padding) or pad on the right",
-    )
