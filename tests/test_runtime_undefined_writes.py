@@ -241,3 +241,15 @@ def test_an_out_of_range_index_put_is_left_to_torch():
         with checked("warn"):
             torch.ones(4).index_put_((torch.tensor([3, 7, 3]),), torch.tensor([0.5, 0.25, 2.0]))
     assert not [w for w in caught if "GL013" in str(w.message)]
+
+
+def test_scatter_of_each_members_position_picks_a_representative_silently():
+    """`perm = inv.new_empty(k).scatter_(0, inv, arange(n))`: one member per cluster, whichever lands; every
+    value written is a member of that cluster, so no choice torch makes is wrong."""
+    cluster = torch.tensor([12, 10, 12, 11, 10, 12])
+    unique, inv = torch.unique(cluster, sorted=True, return_inverse=True)
+    perm = silent(lambda: inv.new_empty(unique.size(0)).scatter_(0, inv, torch.arange(inv.size(0))))
+    assert torch.equal(inv[perm], torch.arange(unique.size(0)))  # each slot holds a member of its own cluster
+    # the same repeats with values that are not the positions still lose one of them
+    reported(lambda: inv.new_zeros(unique.size(0)).scatter_(0, inv, torch.arange(inv.size(0)) * 2 + 1),
+             r"repeats along dim 0")

@@ -46,6 +46,8 @@ def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
     with torch.no_grad():
         if bool((part == part.reshape(-1)[0]).all()):
             return None  # one value throughout (torch.ones_like(index): a one-hot or a mask)
+        if _own_positions(part, axis):
+            return None  # each element writes its own position: one member per group, whichever lands
         # a write's position: its index value along dim and its coordinates on the other dims
         others = index.numel() // index.shape[axis]
         across = torch.arange(others, device=index.device).view(
@@ -61,6 +63,15 @@ def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
     fix = f"`x.scatter_add{tail}({site.dim}, index, src)` (or combine them with `scatter_reduce{tail}`: 'sum', 'amax', 'mean')"
     return gl013.check_undefined_write(
         write, f"index value {value} repeats along dim {site.dim} with src values {first} and {second}", fix)
+
+
+def _own_positions(part: torch.Tensor, axis: int) -> bool:
+    """Integer src whose values are their own positions along dim (`scatter_(0, inv, arange(n))`): the write
+    keeps one member of each group, the representative (or first-index) pick, where any member is right."""
+    if part.is_floating_point() or part.is_complex() or part.dtype == torch.bool:
+        return False
+    steps = torch.arange(part.shape[axis], device=part.device)
+    return bool((part == steps.view(tuple(-1 if k == axis else 1 for k in range(part.dim())))).all())
 
 
 def _differ(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
