@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+
+CONFIG = {
+    "encoder_vocab": 50265,   # roberta-style tokenizer used for the sentence encoder
+    "hidden": 32,
+    "mask_id": 50264,
+    "mask_prob": 0.3,
+}
+
+
+class TinyGenerator(nn.Module):
+    """Small MLM generator used to corrupt sentences (bert-base-uncased sized vocab)."""
+
+    def __init__(self, vocab_size=30522, hidden=32):
+        super().__init__()
+        self.embed = nn.Embedding(vocab_size, hidden)
+        self.lm_head = nn.Linear(hidden, vocab_size)
+
+    def forward(self, input_ids):
+        return self.lm_head(torch.tanh(self.embed(input_ids)))
+
+
+def corrupt(generator, input_ids, cfg):
+    mask = torch.rand(input_ids.shape) < cfg["mask_prob"]
+    mlm_input_ids = input_ids.masked_fill(mask, cfg["mask_id"])
+    with torch.no_grad():
+        logits = generator(mlm_input_ids)
+    sampled = logits.argmax(dim=-1)
+    return torch.where(mask, sampled, input_ids), mask
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    generator = TinyGenerator(hidden=CONFIG["hidden"])
+    batch = torch.randint(3, CONFIG["encoder_vocab"] - 1, (4, 16))
+    corrupted, mask = corrupt(generator, batch, CONFIG)
+    print("replaced:", (corrupted != batch).sum().item())
