@@ -119,3 +119,57 @@ def lookup(ids):
     return {read}.gather(1, picked)
 """
     assert (codes(code) == ["GL001"]) == fires, code
+
+
+CLASS_LIST = """
+import torch
+import torch.nn as nn
+
+CLASSES = ["brain", "muscle", "eye", "heart", "line_noise", "channel_noise", "other"]
+{mutation}
+
+class Classifier(nn.Module):
+    def __init__(self, n_features=20):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(n_features, 32), nn.ReLU(), nn.Linear(32, len(CLASSES)))
+
+    def forward(self, feats):
+        return self.net(feats).softmax(dim=-1)
+
+
+def label(model, feats):
+    {doc}proba = model(feats)
+    picked = proba.argmax(dim=1)
+    return proba[:, picked]
+
+
+def main():
+    return label(Classifier(), torch.randn(15, 20))
+
+if __name__ == "__main__":
+    main()
+"""
+DOC = '''"""Label components.
+
+    Args:
+        model: classifier returning class probabilities of shape (n_components, n_classes).
+        feats: component features of shape (n_components, n_features).
+    """
+    '''
+
+
+@pytest.mark.parametrize("doc", ["", DOC], ids=["bare", "docstring"])
+@pytest.mark.parametrize("mutation, fires", [
+    ("", True),                                   # the list as written: len(CLASSES) is 7
+    ("CLASSES.append('unknown')", False),         # a list the file grows: its length is not the written one
+    ("CLASSES += ['unknown']", False),
+])
+def test_a_module_list_nothing_changes_has_its_written_length(torch, doc, mutation, fires):
+    """`nn.Linear(32, len(CLASSES))` with a module list of seven names is a head of 7 columns: its argmax
+    picks, one per row of 15, index the columns of every row ([15, 15]). A docstring saying `model` returns
+    probabilities of shape (n, c) describes its output, not the module the caller passes."""
+    code = CLASS_LIST.format(mutation=mutation, doc=doc)
+    assert ("GL017" in codes(code)) == fires
+    scope = {"__name__": "snippet"}
+    exec(code, scope)  # noqa: S102 - the program under test
+    assert tuple(scope["main"]().shape) == (15, 15)  # torch: every row read at every row's pick

@@ -19,7 +19,7 @@ from .declared_facts import documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
 from .dataflow_checks import PassedIn
-from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
+from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential, is_layer
 from .numpy_values import ArrayVal
 from .python_types import ListVal
 from .tensor_ops import Repeated, value_kind
@@ -453,6 +453,8 @@ def fill_gaps(declared, fact):
         return declared
     if declared is None or isinstance(declared, InstanceVal) and isinstance(fact, InstanceVal):
         return fact  # `critic: Critic` called with Critic(6, 4): the built instance knows its sizes
+    if isinstance(declared, TensorVal) and (isinstance(fact, InstanceVal) or is_layer(fact)):
+        return fact  # `model: classifier returning probabilities of shape (n, c)`: the shape is its output's
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
         if _cast_to_float(declared, fact):  # `LongTensor` in the docstring, but the caller's `.to(bf16)` is code
             declared = declared.with_(dtype=fact.dtype, domain=fact.domain)

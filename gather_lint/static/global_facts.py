@@ -61,15 +61,22 @@ def bind(interp, function) -> None:
 
 
 def _unchanged_record(module, name: str, value) -> bool:
-    """A module-level config dict (`CFG = {"obs_dim": 6, ...}`) that no line of the file writes into or
-    mutates: every function reads the values it was written with."""
-    if not isinstance(value, DictVal) or not any(v is not None for _, v in value.items) \
-            or not all(_python_data(v) for _, v in value.items):
+    """A module-level config dict (`CFG = {"obs_dim": 6, ...}`) or list of names and numbers (`CLASSES =
+    ["brain", "eye", ...]`) that no line of the file writes into or mutates: every function reads the values
+    it was written with (and `len(CLASSES)` is their count)."""
+    if isinstance(value, DictVal):
+        items = [v for _, v in value.items]
+    elif isinstance(value, SeqVal) and not value.names and value.items:
+        items = list(value.items)
+    else:
+        return False
+    if not any(v is not None for v in items) or not all(_python_data(v) for v in items):
         return False  # a dict of tensors is state that other code keeps rewriting, not a config
     cache: Dict[str, bool] = module.__dict__.setdefault("_unchanged_records", {})
     if name not in cache:
         word = re.escape(name)
-        mutation = re.compile(rf"\b{word}\s*\[[^\]\n]*\]\s*(?:[-+*/|&]?=)(?!=)|\b{word}\s*\.\s*(?:update|setdefault|pop|popitem|clear|__setitem__)\s*\(")
+        mutation = re.compile(rf"\b{word}\s*\[[^\]\n]*\]\s*(?:[-+*/|&]?=)(?!=)|\b{word}\s*[-+*|]=|\b{word}\s*\.\s*"
+                              rf"(?:update|setdefault|pop|popitem|clear|__setitem__|append|extend|insert|remove)\s*\(")
         cache[name] = mutation.search(module.global_text) is None
     return cache[name]
 
