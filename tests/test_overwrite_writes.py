@@ -116,10 +116,49 @@ FLAGGED += [
         expected = torch.bincount(bins, minlength=4).float()
         fixed = torch.zeros(4).index_put_((bins,), torch.ones(50), accumulate=True)
     """, 7),
+    # whole axes before the index tensor (`bev[:, cells]`, `bev[..., cells]`): columns collide as rows do
+    ("bev-columns-after-a-full-slice", """
+        import torch
+        points = torch.rand(40, 3) * 2.0
+        feats = torch.rand(40, 2)
+        ix = (points[:, 0] / 0.5).floor().long().clamp(0, 3)
+        iy = (points[:, 1] / 0.5).floor().long().clamp(0, 3)
+        bev = feats.new_zeros(2, 16)
+        bev[:, iy * 4 + ix] = feats.t()
+        out = bev
+        expected = torch.zeros(2, 16)
+        for p in range(40):
+            expected[:, int(iy[p]) * 4 + int(ix[p])] += feats[p]
+        fixed = feats.new_zeros(2, 16).index_add_(1, iy * 4 + ix, feats.t())
+    """, 8),
+    ("bev-columns-after-an-ellipsis", """
+        import torch
+        points = torch.rand(40, 3) * 2.0
+        feats = torch.rand(40, 2)
+        cells = (points[:, 0] / 0.5).floor().long().clamp(0, 3)
+        bev = torch.zeros(2, 4)
+        bev[..., cells] = feats.t()
+        out = bev
+        expected = torch.zeros(2, 4)
+        for p in range(40):
+            expected[:, int(cells[p])] += feats[p]
+        fixed = torch.zeros(2, 4).index_add_(1, cells, feats.t())
+    """, 7),
 ]
 
 # correct code of the same family: one write per position, or equal values at equal positions
 SILENT = [
+    ("columns-of-a-permutation-after-a-full-slice", """
+        import torch
+        feats = torch.rand(16, 2)
+        order = torch.randperm(16)
+        bev = torch.zeros(2, 16)
+        bev[:, order] = feats.t()
+        out = bev
+        expected = torch.zeros(2, 16)
+        for p in range(16):
+            expected[:, int(order[p])] = feats[p]
+    """),
     ("one-hot-scatter", """
         import torch
         labels = torch.randint(0, 4, (5,))
@@ -354,3 +393,42 @@ def test_subscript_fill_is_checked_where_the_block_is_analysed(torch):
     torch.manual_seed(0)
     scope = run_snippet(code)
     assert not torch.allclose(scope["out"], scope["expected"])
+
+
+def test_a_slice_led_write_suggests_index_add_along_the_indexed_axis():
+    code = dict((n, c) for n, c, _ in FLAGGED)["bev-columns-after-a-full-slice"]
+    [finding] = [f for f in lint(code) if f.code == "GL013"]
+    assert "the positions `iy * 4 + ix`" in finding.message
+    assert "`bev.index_add_(1, iy * 4 + ix, feats.t())`" in finding.help
+
+
+GRID_DEFAULT = """
+import torch
+
+def rasterize(points, feats, grid_hw, cell):
+    height, width = grid_hw
+    ix = (points[:, 0] / cell).floor().long().clamp(0, width - 1)
+    iy = (points[:, 1] / cell).floor().long().clamp(0, height - 1)
+    bev = feats.new_zeros(feats.size(1), height * width)
+    bev[:, iy * width + ix] = feats.t()
+    return bev
+
+def density(points, intensity, grid_hw=(4, 4), cell=0.5):
+    return rasterize(points, torch.stack([intensity, torch.ones_like(intensity)], dim=1), grid_hw, cell)
+
+def main():
+    return density(torch.rand(40, 3) * 2.0, torch.rand(40))
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_tuple_default_left_out_by_the_call_is_the_callees_argument(torch):
+    """`grid_hw=(4, 4)` left out: the width is 4, so `iy * width + ix` keeps the coordinates' repeats."""
+    assert [(f.code, f.line) for f in lint(GRID_DEFAULT)] == [("GL013", 9)]
+    torch.manual_seed(0)
+    scope = run_snippet(GRID_DEFAULT)
+    counts = scope["main"]()[1]
+    assert counts.sum().item() < 40  # each occupied cell counts one of its points: the others are lost
+

@@ -69,14 +69,27 @@ def number_defaults(callee, n_positional: int, kwargs, constants=None) -> Dict[s
     for param, default in _default_pairs(callee):
         if param.arg in kwargs or (param in positional and positional.index(param) < n_positional):
             continue
-        number = default.value if isinstance(default, ast.Constant) else (
-            -default.operand.value if isinstance(default, ast.UnaryOp) and isinstance(default.op, ast.USub)
-            and isinstance(default.operand, ast.Constant) else None)
+        number = _number(default)
         if isinstance(default, ast.Name) and constants and isinstance(constants.get(default.id), DimVal):
             found[param.arg] = constants[default.id]
+            continue
+        if isinstance(default, ast.Tuple) and default.elts:  # `grid_hw=(4, 4)`: a tuple of sizes, as certain
+            numbers = [_number(e) for e in default.elts]
+            if all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+                found[param.arg] = SeqVal(tuple(DimVal(n) for n in numbers))
             continue
         if isinstance(number, int) and not isinstance(number, bool):
             found[param.arg] = DimVal(number)
         elif isinstance(number, float):
             found[param.arg] = Literal(number)  # `alpha=0.25` left out: isinstance(alpha, float) is certain
     return found
+
+
+def _number(node):
+    """The number a literal default spells (`4`, `-1`, `0.25`), or None."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
+        return -node.operand.value
+    return None

@@ -60,11 +60,20 @@ class OverwriteWriteMixin:
         found = self._repeating(components)
         if found is None or _mentions(node.value, components):
             return
-        x, positions = self.source.segment(target.value), self.source.segment(target.slice)
-        call = f"index_put_({overwrite.index_tuple(positions)}, {self.source.segment(node.value)}, accumulate=True)"
-        fix = (f"accumulate with `{method_call(x, call)}`, or choose one deliberately with "
-               f"`scatter_reduce_(..., 'amax'/'amin')`")
-        self.flag(node, overwrite.check_overwriting_write(f"{x}[{positions}] = ...", f"`{positions}`", found,
+        x, key = self.source.segment(target.value), self.source.segment(target.slice)
+        items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
+        positions = ", ".join(self.source.segment(c) for c in components)
+        value = self.source.segment(node.value)
+        if len(items) == len(components):  # tensors only: index_put_ takes them as they are
+            call = f"index_put_({overwrite.index_tuple(key)}, {value}, accumulate=True)"
+        elif len(components) == 1 and all(_whole(k) for k in target.slice.elts if k is not components[0]):
+            # `bev[:, cells] = v`: whole axes around one index tensor, which index_add_ takes along its axis
+            call = f"index_add_({target.slice.elts.index(components[0])}, {positions}, {value})"
+        else:
+            call = None
+        fix = (f"accumulate with `{method_call(x, call)}`, or choose" if call is not None else "accumulate, or choose") \
+            + " one deliberately with `scatter_reduce_(..., 'amax'/'amin')`"
+        self.flag(node, overwrite.check_overwriting_write(f"{x}[{key}] = ...", f"`{positions}`", found,
                                                           "one value per entry", fix), None)
 
     def _check_index_put(self, node: ast.Call, owner, args, kwargs) -> None:
@@ -303,7 +312,15 @@ def _per_entry(value, node) -> bool:
 
 
 def _components(key) -> list:
-    return list(key.elts) if isinstance(key, ast.Tuple) else [key]
+    """The index tensors of a subscript key: slices and `...` keep whole axes (`bev[:, cells] = v` writes
+    columns), so positions collide where the tensors' entries do."""
+    items = list(key.elts) if isinstance(key, ast.Tuple) else [key]
+    return [k for k in items if not isinstance(k, ast.Slice) and not (isinstance(k, ast.Constant) and k.value is Ellipsis)]
+
+
+def _whole(key) -> bool:
+    """`:` (a whole axis)."""
+    return isinstance(key, ast.Slice) and key.lower is None and key.upper is None and key.step is None
 
 
 def _mentions(node, index_nodes) -> bool:
