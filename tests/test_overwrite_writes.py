@@ -131,6 +131,39 @@ FLAGGED += [
             expected[:, int(iy[p]) * 4 + int(ix[p])] += feats[p]
         fixed = feats.new_zeros(2, 16).index_add_(1, iy * 4 + ix, feats.t())
     """, 8),
+    ("voxel-grid-of-one-sample-cat-with-batch-ids", """
+        import torch
+        B, N, C = 2, 60, 3
+        geom = torch.rand(B, N, 3) * 4
+        x = torch.rand(B * N, C)
+        coords = (geom / 1.0).long().reshape(B * N, 3)
+        batch_ix = torch.arange(B).repeat_interleave(N).unsqueeze(1)
+        cells = torch.cat((coords, batch_ix), 1)
+        grid = torch.zeros(B, C, 4, 4, 4)
+        grid[cells[:, 3], :, cells[:, 2], cells[:, 0], cells[:, 1]] = x
+        out = grid
+        expected = torch.zeros(B, C, 4, 4, 4)
+        for p in range(B * N):
+            b, z, i, j = int(cells[p, 3]), int(cells[p, 2]), int(cells[p, 0]), int(cells[p, 1])
+            expected[b, :, z, i, j] += x[p]
+        fixed = torch.zeros(B, 4, 4, 4, C).index_put_(
+            (cells[:, 3], cells[:, 2], cells[:, 0], cells[:, 1]), x, accumulate=True).permute(0, 4, 1, 2, 3)
+    """, 10),
+    ("one-plane-of-a-grid-written-at-voxel-columns", """
+        import torch
+        pts = torch.rand(50, 2) * 3
+        feats = torch.rand(50, 4)
+        cells = (pts / 1.0).long()
+        grid = torch.zeros(2, 4, 3, 3)
+        grid[0, :, cells[:, 0], cells[:, 1]] = feats.t()
+        out = grid
+        expected = torch.zeros(2, 4, 3, 3)
+        for p in range(50):
+            expected[0, :, int(cells[p, 0]), int(cells[p, 1])] += feats[p]
+        fixed = torch.zeros(2, 3, 3, 4)
+        fixed[0].index_put_((cells[:, 0], cells[:, 1]), feats, accumulate=True)
+        fixed = fixed.permute(0, 3, 1, 2)
+    """, 7),
     ("bev-columns-after-an-ellipsis", """
         import torch
         points = torch.rand(40, 3) * 2.0
@@ -148,6 +181,19 @@ FLAGGED += [
 
 # correct code of the same family: one write per position, or equal values at equal positions
 SILENT = [
+    ("cells-joined-with-a-row-number-are-distinct", """
+        import torch
+        pts = torch.rand(30, 2) * 3
+        feats = torch.rand(30)
+        cells = (pts / 1.0).long()
+        keyed = torch.cat((cells, torch.arange(30).unsqueeze(1)), 1)
+        table = torch.zeros(3, 3, 30)
+        table[keyed[:, 0], keyed[:, 1], keyed[:, 2]] = feats
+        out = table
+        expected = torch.zeros(3, 3, 30)
+        for p in range(30):
+            expected[int(cells[p, 0]), int(cells[p, 1]), p] = feats[p]
+    """),
     ("columns-of-a-permutation-after-a-full-slice", """
         import torch
         feats = torch.rand(16, 2)

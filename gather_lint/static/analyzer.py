@@ -127,8 +127,20 @@ def fills_buffer(text: str) -> bool:
 
 @file_test
 def _repeat_marks(text: str) -> bool:
-    """Positions that can repeat are made here: bucket numbers, unique's inverse, rounded coordinates."""
-    return any(m in text for m in _ROUNDED_MARKS) or ("()." in text and _ROUNDED_CAST.search(text) is not None)
+    """Positions that can repeat are made here: bucket numbers, unique's inverse, rounded coordinates (also
+    a quotient cast to ints on its line: `((xyz - lo) / cell).long()`, voxel coordinates)."""
+    return any(m in text for m in _ROUNDED_MARKS) or ("()." in text and _ROUNDED_CAST.search(text) is not None) \
+        or _cast_quotient(text)
+
+
+def _cast_quotient(text: str) -> bool:
+    """`(a / b).long()` or `.int()` on one line."""
+    for cast in (").long()", ").int()"):
+        for at in text_scan.positions(text, cast):
+            start, _ = text_scan.line_span(text, at)
+            if "/" in text[start:at]:
+                return True
+    return False
 
 
 def _fills_by_subscript(chunk: str) -> bool:

@@ -66,7 +66,7 @@ class OverwriteWriteMixin:
         value = self.source.segment(node.value)
         if len(items) == len(components):  # tensors only: index_put_ takes them as they are
             call = f"index_put_({overwrite.index_tuple(key)}, {value}, accumulate=True)"
-        elif len(components) == 1 and all(_whole(k) for k in target.slice.elts if k is not components[0]):
+        elif len(components) == 1 and len(items) > 1 and all(_whole(k) for k in items if k is not components[0]):
             # `bev[:, cells] = v`: whole axes around one index tensor, which index_add_ takes along its axis
             call = f"index_add_({target.slice.elts.index(components[0])}, {positions}, {value})"
         else:
@@ -312,10 +312,12 @@ def _per_entry(value, node) -> bool:
 
 
 def _components(key) -> list:
-    """The index tensors of a subscript key: slices and `...` keep whole axes (`bev[:, cells] = v` writes
-    columns), so positions collide where the tensors' entries do."""
+    """The index tensors of a subscript key: slices, `...` and numbers keep whole axes or one position of an
+    axis (`bev[:, cells] = v` writes columns, `grid[0, :, cells] = v` columns of one plane), so positions
+    collide where the tensors' entries do."""
     items = list(key.elts) if isinstance(key, ast.Tuple) else [key]
-    return [k for k in items if not isinstance(k, ast.Slice) and not (isinstance(k, ast.Constant) and k.value is Ellipsis)]
+    return [k for k in items if not isinstance(k, ast.Slice) and not (isinstance(k, ast.Constant) and (
+        k.value is Ellipsis or type(k.value) is int))]
 
 
 def _whole(key) -> bool:

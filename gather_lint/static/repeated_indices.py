@@ -221,6 +221,15 @@ def through_arith(left, right, symbol: Optional[str], result):
     return result
 
 
+def through_cat(items, joined):
+    """`cat((coords, batch_ix), 1)` of pieces whose values can each repeat: so can the joined values (one piece
+    of distinct values, `arange`, may make every row distinct, and leaves the result unmarked)."""
+    tensors = [t for t in items if isinstance(t, TensorVal)]
+    if not isinstance(joined, TensorVal) or not tensors or len(tensors) != len(items) or not all(repeats(t) for t in tensors):
+        return joined
+    return _marked(joined, next((t.domain.origin for t in tensors if not t.domain.binary), "values that can repeat"))
+
+
 def _digit(v: TensorVal) -> bool:
     """Values that are a quotient or a remainder (scaled or not) of some other values: a digit of a number."""
     return repeats(v) and v.domain.origin.startswith(("`// ", "`% "))
