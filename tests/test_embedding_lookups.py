@@ -1040,3 +1040,56 @@ def test_targets_equal_to_ignore_index_are_not_out_of_range():
 
 def torch_runs(code: str) -> bool:
     return bool(run(code)["loss"].isfinite())
+
+
+# ----- ids known one by one through arange, repeat_interleave and unique ---------------------------------------
+
+UNIQUE_COUNT = """
+import torch
+import torch.nn as nn
+
+def main():
+    users = torch.arange(1, 31).repeat_interleave(4)   # ids 1..30, four ratings each
+    n_users = users.unique().numel()                   # 30 distinct ids: rows 0..29
+    table = nn.Embedding(n_users, 8)
+    return table(users)
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("spelling", [
+    "users.unique().numel()", "len(users.unique())", "torch.unique(users).size(0)", "users.unique().shape[0]",
+])
+def test_a_count_of_distinct_one_based_ids_is_one_row_short(torch, spelling):
+    """1-based ids 1..30 have 30 distinct values: a table of that many rows has no row 30."""
+    code = UNIQUE_COUNT.replace("users.unique().numel()", spelling)
+    assert findings(code) == [(line_of(code, "return table(users)"), "GL011")]
+    [message] = [f.message for f in lint(code)]
+    assert "30 among them" in message and "30 rows" in message
+    with pytest.raises(IndexError, match="index out of range in self"):
+        run(code.replace('if __name__ == "__main__":\n    main()', ""))["main"]()
+
+
+def test_zero_based_ids_and_their_distinct_count_fit(torch):
+    code = UNIQUE_COUNT.replace("torch.arange(1, 31)", "torch.arange(30)")
+    assert findings(code) == []
+    run(code.replace('if __name__ == "__main__":\n    main()', ""))["main"]()
+
+
+def test_ids_one_hot_by_their_distinct_count(torch):
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    def main():
+        labels = torch.arange(1, 5).repeat(3)   # classes 1..4
+        return F.one_hot(labels, labels.unique().numel())
+
+    if __name__ == "__main__":
+        main()
+    """
+    assert findings(code) == [(line_of(code, "F.one_hot"), "GL011")]
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
+        run(code.replace('if __name__ == "__main__":\n        main()', ""))["main"]()

@@ -47,7 +47,7 @@ Padding picked per row
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, padding_source
-from ..dims import dim_text, must_equal, must_exceed, value
+from ..dims import Sym, dim_text, must_equal, must_exceed, value
 from ..float_formats import top_after_rounding
 from ..ops import TAKE_ALONG
 from . import gl004_index_from_wrong_dim as wrong_dim
@@ -103,11 +103,12 @@ def check(site: Site) -> Optional[Violation]:
     if axis is None or domain.size is None or domain.category:
         return None
     here = site.input.shape.dims[axis]
-    # values made for another dim of that size are GL004's (when it reports them); 0/1 values are no dim's
-    # positions. A literal bound equal to another dim's size by chance (`randint(0, 8)` beside a patch of 8)
-    # still reaches past this dim: GL004 is silent there, and the values are out of range all the same
-    if must_exceed(domain.size, here) and (domain.binary or not any(must_equal(d, domain.size) for d in site.input.shape.dims)
-                                           or wrong_dim.check(site) is None):
+    # values made for another dim of that size are GL004's; 0/1 values are no dim's positions. A literal bound
+    # equal by value to a named dim (`randint(0, 8)` beside a `patch` of 8) is that dim's by chance, unless
+    # GL004 says otherwise: the values reach past this dim all the same
+    made_for_other = any(must_equal(d, domain.size) and not (isinstance(domain.size, int) and isinstance(d, Sym))
+                         for d in site.input.shape.dims)
+    if must_exceed(domain.size, here) and (domain.binary or not made_for_other and wrong_dim.check(site) is None):
         return Violation(
             CODE, SEVERITY,
             f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {_sized(here)}; "

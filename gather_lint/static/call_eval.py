@@ -146,21 +146,7 @@ class CallMixin:
                     self._check_squeeze_all(node, func.value, owner)
                 if (func.attr in _ARITH_METHODS or func.attr == "masked_select") and len(node.args) == 1:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
-                result = ops.apply_method(func.attr, owner, args, kwargs, self.source.segment(func.value))
-                if result is None or func.attr in bool_results.PREDICATES:
-                    result = bool_results.method(func.attr, owner, args, kwargs) or result  # x.gt(0): a mask
-                result = normalised_consumers.after(self, node, func.attr, owner, args, kwargs, result)  # GL018
-                result = _carry_shift(owner, result, func.attr, args)
-                result = self._sentinel_after(func.attr, owner, result, args, kwargs, node)
-                result = repeated_indices.after_method(func.attr, owner, result, node, kwargs)
-                result = _value_ranges_after(func.attr, owner, result, node, args, kwargs, self.source.segment(func.value))
-                result = left_padding.after_method(func.attr, owner, result, args, kwargs)  # GL024: a left-padded batch's counts
-                result = permutation_order.after_method(func.attr, owner, result, node, args, kwargs)  # GL027
-                result = written_rows.transposed(func.attr, owner, result, args)  # GL011: a literal's columns
-                result = present_values.after_method(func.attr, result)  # masked_fill(m, 0): the top may be gone
-                result = exact_values.after_method(func.attr, owner, args, kwargs, result)  # ids == image_id, mask.sum()
-                result = head_columns.reduced(func.attr, owner, kwargs, result, node)  # GL006: a keepdim column
-                result = head_columns.top_one(func.attr, owner, args, kwargs, result, node)  # and x.topk(1)
+                result = self._tensor_op(node, func.attr, owner, args, kwargs, func.value)
                 result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
@@ -238,6 +224,26 @@ class CallMixin:
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
                 sequences.length(args[0], node.args[0]) if func.id == "len" else None)
         return None
+
+    def _tensor_op(self, node: ast.Call, name: str, owner: TensorVal, args, kwargs, owner_node, module=None):
+        """What `owner.<name>(*args)` (or `<module>.<name>(owner, *args)`) gives: its shape and dtype from the op
+        table, then each value fact the op carries, makes or ends."""
+        text = self.source.segment(owner_node)
+        result = ops.apply_method(name, owner, args, kwargs, text)
+        if result is None or name in bool_results.PREDICATES:
+            result = bool_results.method(name, owner, args, kwargs) or result  # x.gt(0): a mask
+        result = normalised_consumers.after(self, node, name, owner, args, kwargs, result, module)  # GL018
+        result = _carry_shift(owner, result, name, args)
+        result = self._sentinel_after(name, owner, result, args, kwargs, node)
+        result = repeated_indices.after_method(name, owner, result, node, kwargs)
+        result = _value_ranges_after(name, owner, result, node, args, kwargs, text)
+        result = left_padding.after_method(name, owner, result, args, kwargs)  # GL024: a left-padded batch's counts
+        result = permutation_order.after_method(name, owner, result, node, args, kwargs)  # GL027
+        result = written_rows.transposed(name, owner, result, args)  # GL011: a literal's columns
+        result = present_values.after_method(name, result)  # masked_fill(m, 0): the top may be gone
+        result = exact_values.after_method(name, owner, args, kwargs, result)  # ids == image_id, mask.sum()
+        result = head_columns.reduced(name, owner, kwargs, result, node)  # GL006: a keepdim column
+        return head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
         """masked_fill(m, -100) puts padding in, masked_fill(m, 0) / clamp(min=0) take it out."""
@@ -459,6 +465,7 @@ class CallMixin:
                     made = signs.of_literal(func, node.args[0], made)  # GL014: tensor([-2.0, 4.0])
                 if func in ("zeros", "ones"):
                     made = exact_values.constant(made, DimVal(int(func == "ones")))
+                made = exact_values.ranged(func, made, args)  # arange(1, 31): positions known one by one
                 return constant_ids.ones(func, made, node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
@@ -552,18 +559,9 @@ class CallMixin:
                     if isinstance(args[0], TensorVal) and func != "matrix_norm" else None
                 return (normed if isinstance(normed, TensorVal) else TensorVal()).with_(non_negative=True)
             if func in _TORCH_ON_INPUT and args and isinstance(args[0], TensorVal):
-                result = ops.apply_method(func, args[0], args[1:], kwargs, self.source.segment(node.args[0]))
-                result = normalised_consumers.after(self, node, func, args[0], args[1:], kwargs, result, module)
-                result = repeated_indices.after_method(func, args[0], result, node, kwargs)
-                result = _value_ranges_after(func, args[0], result, node, args[1:], kwargs,
-                                             self.source.segment(node.args[0]))
-                result = left_padding.after_method(func, args[0], result, args[1:], kwargs)
-                result = permutation_order.after_method(func, args[0], result, node, args[1:], kwargs)
-                result = head_columns.reduced(func, args[0], kwargs, result, node)
-                result = head_columns.top_one(func, args[0], args[1:], kwargs, result, node)
-                if func in ops.TRUE_DIVISION or func in ("sum", "clamp", "clip"):
-                    result = self._sentinel_after(func, args[0], result, args[1:], kwargs, node)
-                return _carry(args[0], args[0], _carry_shift(args[0], result, func, args[1:]))
+                # torch.unique(x), torch.clamp(x, 0, n): the method's facts, as `x.unique()` gets them
+                result = self._tensor_op(node, func, args[0], args[1:], kwargs, node.args[0], module)
+                return _carry(args[0], args[0], result)
             further = (further_ops.FUNCTIONS if module == "torch" else functional_results.FUNCTIONS if
                        module == "torch.nn.functional" else {}).get(func)
             if further is not None:  # meshgrid, hstack; F's losses, resampling, attention, convolutions

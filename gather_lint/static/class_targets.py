@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..contract import ERROR, Violation
 from ..rules import gl008_index_dtype as index_dtype
 from ..dims import dim_text, must_equal, must_exceed, value
-from . import declared_index_dtypes, embedding_lookups, one_class_loss
+from . import declared_index_dtypes, exact_values, one_class_loss
 from .tensor_ops import as_int
 from . import script_drivers, text_scan
 from .text_scan import file_test
@@ -54,10 +54,9 @@ def check(interp, func: str, node, args: list, kwargs: dict) -> None:
     if ignored is _NOT_GIVEN and _made_for_more(domain, classes) and not any(must_equal(d, domain.size) for d in dims):
         interp.flag(node, _message(text, domain.origin, classes, f"F.{func}()"), None)
         return
-    written = embedding_lookups.literal_max(interp, target_node)
-    if written is not None and value(classes) is not None and written[0] >= value(classes) and written[0] != ignored:
-        interp.flag(node, _message(text, f"the class {written[0]} (written at line {written[1]})", classes,
-                                   f"F.{func}()"), None)
+    known = exact_values.largest_described(target)
+    if known is not None and value(classes) is not None and known[0] >= value(classes) and known[0] != ignored:
+        interp.flag(node, _message(text, known[1], classes, f"F.{func}()"), None)
 
 
 def _ignore_index(node, args: list, kwargs: dict):
@@ -144,9 +143,9 @@ def check_one_hot(interp, node, ids_node, ids, classes) -> None:
     origin = None
     if _made_for_more(domain, n):
         origin = domain.origin
-    written = embedding_lookups.literal_max(interp, ids_node)
-    if origin is None and written is not None and value(n) is not None and written[0] >= value(n):
-        origin = f"the class {written[0]} (written at line {written[1]})"
+    known = exact_values.largest_described(ids)
+    if origin is None and known is not None and value(n) is not None and known[0] >= value(n):
+        origin = known[1]
     if origin is None:
         return
     interp.flag(node, Violation(

@@ -13,7 +13,7 @@ the tensor (present_values.forgotten), leaves them out.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..contract import Domain
 from ..rules import gl003_index_too_large as too_large
@@ -141,7 +141,45 @@ def after_method(method: str, owner, args, kwargs, result):
         return _summed(entries, args, result)
     if method == "nonzero" and not args and not kwargs:
         return _nonzero(entries, result)
+    if method in ("repeat_interleave", "repeat") and len(entries.dims) == 1 and len(args) == 1 and not kwargs:
+        k = value(args[0].dim) if isinstance(args[0], DimVal) else None
+        if type(k) is int and 0 <= k and len(entries.values) * k <= _MOST:  # each value k times, or the row k times
+            copies = [v for v in entries.values for _ in range(k)] if method == "repeat_interleave" else list(entries.values) * k
+            return _laid(result, copies)
+    if method == "unique" and not args and not kwargs and isinstance(result, TensorVal):
+        distinct = sorted(set(entries.values))  # sorted=True is the default: the distinct values, ascending
+        return _laid(result.with_(shape=Shape((len(distinct),))), distinct)
     return result
+
+
+def ranged(func: str, made, args):
+    """`torch.arange(end)`, `arange(start, end[, step])` of known ints: its entries (a handful of positions or ids)."""
+    if func != "arange" or not isinstance(made, TensorVal) or made.dtype not in _INTS or not 1 <= len(args) <= 3:
+        return made
+    ints = [value(a.dim) if isinstance(a, DimVal) else None for a in args]
+    if any(type(i) is not int for i in ints) or (len(ints) == 3 and ints[2] == 0):
+        return made
+    numbers = list(range(*ints))
+    if not numbers or len(numbers) > _MOST:
+        return made
+    return _laid(made.with_(shape=Shape((len(numbers),))), numbers)
+
+
+def largest(t) -> Optional[int]:
+    """The largest entry of a tensor known entry by entry."""
+    entries = of(t)
+    return max(entries.values) if entries is not None and entries.values else None
+
+
+def largest_described(t) -> Optional[Tuple[int, str]]:
+    """(the largest entry, what holds it: `values written at line 7, 12 among them`), of a tensor known entry by entry."""
+    top = largest(t)
+    if top is None:
+        return None
+    domain = t.domain
+    if domain is not None and domain.bound_only and domain.size == top + 1 and domain.origin:
+        return top, domain.origin
+    return top, f"values known one by one, {top} among them"
 
 
 def _nonzero(entries: Entries, result):

@@ -16,7 +16,7 @@ from ..rules import gl010_wrapped_indices as wrapped
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl011_index_out_of_range as out_of_range
 from ..rules import gl015_index_rounded as index_rounded
-from . import embedding_lookups, rounded_ranges, sentinel_slots
+from . import rounded_ranges, sentinel_slots, value_makers
 from .advanced_indexing import index_node
 from .text_scan import file_test, line_span, positions
 from .tensor_ops import FLOAT_DTYPES, whole_slice
@@ -142,7 +142,7 @@ def _row_pick(interp, node: ast.Subscript, owner, key) -> Optional[Tuple[int, Te
     if not isinstance(key, SeqVal) or key.names or len(key.items) != 2 or not isinstance(owner, TensorVal) \
             or not all(isinstance(item, TensorVal) for item in key.items):
         return None
-    if not isinstance(node.slice, ast.Tuple) or embedding_lookups.made_by(interp, node.slice.elts[0], ("arange",)) is None:
+    if not isinstance(node.slice, ast.Tuple) or value_makers.made_by(interp, node.slice.elts[0], ("arange",)) is None:
         return None
     index = key.items[1]
     if index.domain is None or index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES:

@@ -16,7 +16,7 @@ from typing import Optional
 from ..contract import Domain
 from ..dims import Shape, value
 from .constant_ids import literal_ints
-from .embedding_lookups import made_by
+from .value_makers import made_by
 from .tensor_ops import whole_slice
 from .values import DimVal, SeqVal, TensorVal
 
