@@ -156,3 +156,18 @@ def test_a_product_of_masks_cast_to_long_is_a_mask_read_as_positions(torch):
     fixed = KEEP_PRODUCT.replace("return boxes[keep]", "return boxes[keep.bool()]")
     assert run_snippet(fixed)["kept"].shape == (2, 4)
     assert codes(fixed) == []
+
+
+@pytest.mark.parametrize("made", [
+    "torch.stack([torch.tensor(int(rng.random() < 0.3)) for _ in range(8)])",       # a random.Random's draws
+    "torch.stack([torch.tensor(int(random.random() < 0.3)) for _ in range(8)])",    # the module's
+    "torch.tensor([int(rng.random() < 0.3) for _ in range(8)])",
+])
+def test_flags_made_by_int_of_a_comparison_are_zero_and_one(torch, made):
+    """`int(draw < p)` is 0 or 1 whatever the draw: flags made so select rows 0 and 1 as an index."""
+    code = FLAGS.replace("import torch\n", "import random\nimport torch\n", 1).format(KEY="flags").replace(
+        "    flags = (torch.arange(8) % 3 == 0).long()", f"    rng = random.Random(1)\n    random.seed(1)\n    flags = {made}")
+    assert codes(code) == ["GL008"]
+    scope = {"__name__": "__main__"}
+    exec(textwrap.dedent(code), scope)
+    assert scope["same"] is False

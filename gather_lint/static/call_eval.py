@@ -221,6 +221,8 @@ class CallMixin:
                 return DimVal(int(args[0].value))  # int(0.25 * 16): a known size
             if func.id == "int" and exact_values.number(args[0]) is not None:
                 return DimVal(exact_values.number(args[0]))  # int(mask.sum()) of a known mask
+            if func.id == "int" and isinstance(args[0], scalars.BoolVal):
+                return scalars.FlagInt(None, node.lineno)  # int(rng.random() < p): 0 or 1
             return args[0] if func.id == "int" and isinstance(args[0], DimVal) else DimVal(
                 sequences.length(args[0], node.args[0]) if func.id == "len" else None)
         return None
@@ -751,8 +753,10 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return _with_sentinel(made, low, node.lineno) if low is not None and low < 0 and made.dtype == "int64" else made
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
             and scalars.is_number(args[0].element):  # a list of Python floats (or ints) of unknown length
-        return TensorVal(Shape((args[0].length,)), dtype or scalars.number_dtype(args[0].element), origin="constructor")
+        return scalars.tensor_of_numbers(SeqVal((args[0].element,)), dtype).with_(shape=Shape((args[0].length,)))
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and scalars.is_number(args[0]):
+        if isinstance(args[0], scalars.FlagInt) and dtype in (None, "int64"):
+            return scalars.tensor_of(args[0])  # torch.tensor(int(flag)): 0 or 1
         return TensorVal(Shape(()), dtype or scalars.number_dtype(args[0]), origin="constructor")  # torch.tensor(labels[i]): one number, 0-d
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and python_annotations.tensor_of(args[0]) is not None:  # `torch.tensor(path)`, path: list[int]

@@ -368,7 +368,8 @@ class ExpressionMixin:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
             return ops.Repeated(scalars.NumberVal(), length)  # [it["center"] for it in items]
         if isinstance(node, ast.ListComp) and isinstance(element, DimVal) and not any(gen.ifs for gen in node.generators):
-            return ops.Repeated(DimVal(None), length)  # [b["label"] for b in batch]: Python ints, one per item
+            # [b["label"] for b in batch]: Python ints, one per item (0s and 1s, when each is int() of a bool)
+            return ops.Repeated(element if isinstance(element, scalars.FlagInt) else DimVal(None), length)
         if isinstance(node, ast.ListComp) and scalars.is_bool(element) and not any(gen.ifs for gen in node.generators):
             return ops.Repeated(scalars.BoolVal(), length)  # [d for (.., d) in batch]: done flags
         if isinstance(node, ast.ListComp) and (not isinstance(element, TensorVal) or element.shape is None and element.dtype is None

@@ -13,7 +13,7 @@ from ..dims import value
 from . import tensor_lists
 from .scalars import NumberVal
 from .tensor_ops import Repeated
-from .values import DimVal, Literal, SeqVal
+from .values import DimVal, Literal, QualName, SeqVal
 
 _PICKS = ("sample", "choices")
 _INTS = ("randrange", "randint", "getrandbits")
@@ -47,6 +47,8 @@ def call(module: str, func: str, args: list, kwargs: dict):
             return NumberVal()
         if func == "choice" and args:
             return tensor_lists.item_of(args[0])
+        if func == "Random":
+            return QualName("random")  # rng = random.Random(seed): its methods are the module's functions
     if module == "math" and func in ROUNDING and len(args) == 1 and not kwargs:
         number = _known(args[0])
         return DimVal(ROUNDING[func](number) if number is not None else None)  # an int, its value known or not

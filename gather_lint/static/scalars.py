@@ -9,6 +9,7 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
+from ..contract import Domain
 from ..dims import Shape, value
 from .tensor_ops import Repeated
 from .values import JOINERS, DimVal, Literal, TensorVal
@@ -22,6 +23,13 @@ class NumberVal:
 @dataclass(frozen=True)
 class BoolVal:
     """A Python bool whose value is not known (`random.random() < 0.1`, a done flag)."""
+
+
+@dataclass(frozen=True)
+class FlagInt(DimVal):
+    """A Python int that is 0 or 1: `int(flag)` of a bool whose value is not known (a drop flag, a done flag)."""
+
+    line: Optional[int] = None
 
 
 def is_bool(value) -> bool:
@@ -65,9 +73,12 @@ def known_product(left, right) -> Optional[Literal]:
 
 
 def tensor_of(value) -> Optional[TensorVal]:
-    """`torch.tensor(number)`: a 0-d float32 tensor."""
+    """`torch.tensor(number)`: a 0-d float32 tensor; of a 0/1 int, a 0-d int64 tensor holding 0 or 1."""
     if is_float_number(value):
         return TensorVal(Shape(()), "float32", origin="constructor")
+    if isinstance(value, FlagInt):
+        origin = f"0 and 1 (`int()` of a bool at line {value.line})"
+        return TensorVal(Shape(()), "int64", Domain(2, origin=origin, repeats=True, binary=True), origin="constructor")
     return None
 
 
@@ -111,11 +122,13 @@ def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
         inner, kinds = rows[0].shape.dims, {r.dtype for r in rows}
     elif all(is_number(i) for i in items):
         inner = ()
-        kinds = {"float32" if is_float_number(i) else ("bool" if isinstance(i, Literal) else "int64") for i in items}
+        kinds = {number_dtype(i) for i in items}
     else:
         return None
     made = "float32" if "float32" in kinds or not items else (kinds.pop() if len(kinds) == 1 else None)
-    return TensorVal(Shape((len(items),) + inner), dtype or made, origin="constructor")
+    flags = tensor_of(items[0]) if items and all(isinstance(i, FlagInt) for i in items) and dtype in (None, "int64") else None
+    return TensorVal(Shape((len(items),) + inner), dtype or made, flags.domain if flags is not None else None,
+                     origin="constructor")  # [int(p < q) for ...]: 0s and 1s
 
 
 def lowest_int(data) -> Optional[int]:
