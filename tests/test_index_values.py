@@ -395,3 +395,39 @@ def test_literal_bound_equal_to_another_dims_size_is_still_out_of_range(torch, h
     assert findings(code) == [(9, "GL011")]
     with pytest.raises(RuntimeError, match="out of bounds"):
         run(code, torch)["main"]()
+
+
+NEIGHBOUR_LISTS = """
+import torch
+
+def collate(adj_lists, pad=-1):
+    k = max(len(a) for a in adj_lists)
+    out = torch.full((len(adj_lists), k), {FILL}, dtype=torch.long)
+    for i, a in enumerate(adj_lists):
+        out[i, : len(a)] = torch.tensor(a, dtype=torch.long)
+    return out
+
+def aggregate(x, adj_lists):
+    nbr = collate(adj_lists)
+    return x[nbr].sum(1)
+
+def main():
+    return aggregate(torch.arange(12.0).view(4, 3), [[1, 2], [0], [0, 1, 3], [2]])
+"""
+
+
+@pytest.mark.parametrize("fill", ["pad", "-1"])
+def test_a_negative_fill_of_a_padded_buffer_reaches_a_lookup(torch, fill):
+    """Neighbour lists of unequal length padded with -1 (a parameter's default or written in the fill): the
+    lookup wraps every -1 to the last node, silently. Written as a nested list in the call, the lists are
+    facts a library helper is run with."""
+    code = NEIGHBOUR_LISTS.replace("{FILL}", fill)
+    assert findings(code) == [(13, "GL010")]
+    out = run(code, torch)["main"]()
+    assert out[1].tolist() == [0.0 + 2 * 9.0, 1.0 + 2 * 10.0, 2.0 + 2 * 11.0]  # node 1: node 0, then node 3 twice
+
+
+def test_a_padded_buffer_written_whole_stays_silent():
+    code = NEIGHBOUR_LISTS.replace("{FILL}", "pad").replace("out[i, : len(a)]", "out[i]").replace(
+        "[[1, 2], [0], [0, 1, 3], [2]]", "[[1, 2], [0, 3], [0, 1], [2, 2]]")
+    assert findings(code) == []

@@ -336,6 +336,13 @@ def _partly_known(facts, args, kwargs) -> bool:
     return any(_informative(v) for v in facts.values()) and all(v is None or isinstance(v, FACTS) for v in given)
 
 
+def _written(value) -> bool:
+    """A list of numbers written out, or of such lists (`[[1, 2], [0], [0, 1, 3]]`)."""
+    return isinstance(value, ListVal) and bool(value.items) and all(
+        isinstance(v, DimVal) and isinstance(value_of(v.dim), int) or isinstance(v, Literal) or _written(v)
+        for v in value.items)
+
+
 def _informative(value) -> bool:
     if isinstance(value, InstanceVal):
         return value.facts is not None
@@ -345,9 +352,8 @@ def _informative(value) -> bool:
         return any(v is not None for _, v in value.items)
     if isinstance(value, TensorVal):
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
-    if isinstance(value, ListVal) and value.items and all(
-            isinstance(v, DimVal) and isinstance(value_of(v.dim), int) or isinstance(v, Literal) for v in value.items):
-        return True  # ids or tokens written out (`tok.encode([3, 17])`): their values may decide a range
+    if isinstance(value, ListVal) and _written(value):
+        return True  # ids or tokens written out (`tok.encode([3, 17])`, neighbour lists): their values may decide a range
     if isinstance(value, SeqVal):  # tensors, or records (a list of dicts handed to a collate, of dataclass items)
         return any(isinstance(v, (TensorVal, DictVal, InstanceVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries

@@ -27,7 +27,7 @@ from .values import SeqVal, TensorVal
 # written as `x[x > m] = m`; beside an embedding, a negative padding id (`pad_id: int = -1`). Blocks
 # spelling none of these need no parse for these checks. Each is searched only where a plain
 # substring says it can be: the prefilter runs on every file.
-_FILL_CALL = re.compile(r"(?:full|full_like|where)\((?:[^()\n]|\([^()\n]*\))*,\s*-\d+\s*[,)]")
+_FILL_CALL = re.compile(r"(?:full|full_like|where)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*,\s*-\d+\s*[,)]")
 _NEGATIVE_ARGUMENT = re.compile(r",\s*-\d")  # what every _FILL_CALL match holds, from one `,` to the next
 _CLAMP_WRITE = re.compile(r"\s*(\w+)\[\1\s*>=?\s*([\w.]+)\]\s*=\s*\2\s*(?:#.*)?$")
 _PAD_NAME = re.compile(r"\b(?:pad|ignore)\w*\s*(?::\s*int\s*)?$")
@@ -38,8 +38,9 @@ def spelled_in(text: str) -> bool:
     negative = _NEGATIVE_ARGUMENT.search(text) is not None  # searched once: both negative tests need it
     if (negative and _negative_fill(text)) or _clamp_write(text) or (negative and _negative_literal(text)):
         return True
-    # a `.clamp(max=n)` is checked only in files that name an op: beside every embedding it costs too much
-    return ("Embedding(" in text or "embedding(" in text) and _negative_pad(text)
+    # a `.clamp(max=n)` is checked only in files that name an op: beside every embedding it costs too much;
+    # a negative pad named as a parameter (`pad=-1`) fills a buffer (`torch.full(size, pad)`) or meets a lookup
+    return ("Embedding(" in text or "embedding(" in text or "full(" in text) and _negative_pad(text)
 
 
 def _negative_fill(text: str) -> bool:
