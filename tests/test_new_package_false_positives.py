@@ -1602,3 +1602,65 @@ def test_drop_ids_taken_as_row_numbers_are_still_reported(torch):
     assert torch.allclose(out[1], weight) and torch.allclose(out[0], weight)  # added once, not three times
     assert codes(wrong) == ["GL013"]
 
+
+# A Carlini-Wagner attack (deeprobust's CarliniL2) compares a score row with a label, or a best class (a 0-d
+# entry of `bestscore`, made from `imgs.shape[0]` entries) with a float label: `sum(x.shape) != 0` is 0 for the
+# 0-d entry, so `x[y]` with the float label never runs.
+CW_COMPARE = '''
+import torch
+
+
+class CarliniL2:
+    def __init__(self, model, targeted=False, confidence=0.0):
+        self.model = model
+        self.TARGETED = targeted
+        self.CONFIDENCE = confidence
+
+    def generate(self, imgs, tlabs):
+        batch_size = imgs.shape[0]
+
+        def compare(x, y):
+            if sum(x.shape) != 0:
+                x = x.clone()
+                if self.TARGETED:
+                    x[y] -= self.CONFIDENCE
+                else:
+                    x[y] += self.CONFIDENCE
+                x = torch.argmax(x)
+            if self.TARGETED:
+                return x == y
+            return x != y
+
+        bestscore = -1 * torch.ones(batch_size, dtype=torch.float32)
+        scores = self.model(imgs)
+        for e, sc in enumerate(scores):
+            lab = torch.argmax(tlabs[e])
+            if compare(sc, lab):
+                bestscore[e] = torch.argmax(sc)
+        success = []
+        for e in range(batch_size):
+            success.append(bool(compare(bestscore[e], torch.argmax(tlabs[e]).float())) and bestscore[e] != -1)
+        return bestscore, success
+
+
+if __name__ == "__main__":
+    attack = CarliniL2(lambda x: x.flatten(1)[:, :10])
+    imgs = torch.eye(10)[[3, 4, 7]]
+    tlabs = torch.eye(10)[[3, 2, 7]]
+    best, success = attack.generate(imgs, tlabs)
+    assert best.tolist() == [-1.0, 4.0, -1.0] and success == [False, True, False]
+'''
+
+
+def test_a_shape_guard_that_a_zero_dim_entry_fails_keeps_its_body_quiet(torch):
+    run_snippet(CW_COMPARE)
+    assert codes(CW_COMPARE) == []
+
+
+def test_a_float_label_of_a_whole_row_is_still_reported(torch):
+    # the slip the rule is for: the whole [batch] row passes the guard, and its float label index raises
+    wrong = CW_COMPARE.replace("compare(bestscore[e], ", "compare(bestscore, ")
+    assert wrong != CW_COMPARE
+    with pytest.raises(IndexError, match="tensors used as indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL008", "GL008"]
