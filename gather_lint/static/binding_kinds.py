@@ -34,12 +34,12 @@ _MASK_WORDS = ("==", "!=", "<", ">", "logical_", "isnan", "isinf", "isfinite", "
 
 
 def not_repeating_ids(function, name: str, lines) -> bool:
-    """Whether `function` (whose source `lines` are the file's) binds `name` only to positions, or as a key
-    of `.items()` / `.keys()`."""
+    """Whether `function` (whose source `lines` are the file's) binds `name` only to positions or to masks,
+    or as a key of `.items()` / `.keys()`."""
     if function is None:
         return False
     found = getattr(function, "_gather_lint_binding_kinds", None)
-    if found is None:  # one walk per function, and only of one that spells a maker or a dict loop
+    if found is None:  # one walk per function and kind, only of one that spells a maker, a dict loop or a mask
         text = "\n".join(lines[function.lineno - 1:function.end_lineno or function.lineno])
         found = _kinds(tree_walk.all_nodes(function)) if any(word in text for word in _WORDS) else frozenset()
         if any(word in text for word in _MASK_WORDS):
