@@ -1528,3 +1528,139 @@ def test_float_values_with_the_one_hot_mode_named_are_still_reported(torch):
     with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL008"]
+
+
+# A classifier-free-guidance embedder (torch-molecule's ClusterContinuousEmbedder) drops the condition of the
+# rows in `drop_ids`, a mask made on every path by a comparison (`force_drop_ids == 1`, `torch.rand(n) < p`) or
+# `torch.logical_or` of two: `embeddings[drop_ids] += w` adds once to each selected row, whatever the name says.
+DROP_MASK_EMBEDDER = '''
+import torch
+from torch import nn
+
+
+class ClusterContinuousEmbedder(nn.Module):
+    def __init__(self, input_size, hidden_size, dropout_prob):
+        super().__init__()
+        if dropout_prob > 0:
+            self.embedding_drop = nn.Embedding(1, hidden_size)
+        self.mlp = nn.Sequential(nn.Linear(input_size, hidden_size), nn.Softmax(dim=1))
+        self.hidden_size = hidden_size
+        self.dropout_prob = dropout_prob
+
+    def forward(self, labels, train, force_drop_ids=None):
+        use_dropout = self.dropout_prob > 0
+        if force_drop_ids is not None:
+            drop_ids = force_drop_ids == 1
+        else:
+            drop_ids = None
+        if not use_dropout:
+            drop_ids = None
+        if train and use_dropout:
+            drop_ids_rand = torch.rand(labels.shape[0], device=labels.device) < self.dropout_prob
+            if force_drop_ids is not None:
+                drop_ids = torch.logical_or(drop_ids, drop_ids_rand)
+            else:
+                drop_ids = drop_ids_rand
+        if drop_ids is not None:
+            embeddings = torch.zeros((labels.shape[0], self.hidden_size), device=labels.device)
+            embeddings[~drop_ids] = self.mlp(labels[~drop_ids])
+            embeddings[drop_ids] += self.embedding_drop.weight[0]
+        else:
+            embeddings = self.mlp(labels)
+        return embeddings
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    embedder = ClusterContinuousEmbedder(3, 4, dropout_prob=0.1)
+    labels = torch.randn(5, 3)
+    force = torch.tensor([1.0, 0.0, 1.0, 0.0, 0.0])
+    out = embedder(labels, train=False, force_drop_ids=force)
+    assert torch.allclose(out[0], embedder.embedding_drop.weight[0])
+    assert torch.allclose(out[2], embedder.embedding_drop.weight[0])
+    assert torch.allclose(out[1], embedder.mlp(labels[1:2])[0])
+'''
+
+
+def test_a_mask_named_drop_ids_is_not_repeating_ids(torch):
+    run_snippet(DROP_MASK_EMBEDDER)
+    assert codes(DROP_MASK_EMBEDDER) == []
+
+
+def test_drop_ids_taken_as_row_numbers_are_still_reported(torch):
+    # the slip the rule is for: the 0/1 flags cast to long index rows 0 and 1, each once, however many rows
+    # are dropped: row 0 gets the drop embedding added once for three dropped rows
+    wrong = DROP_MASK_EMBEDDER.replace("drop_ids = force_drop_ids == 1", "drop_ids = force_drop_ids.long()")
+    wrong = wrong.replace("            embeddings[~drop_ids] = self.mlp(labels[~drop_ids])\n", "")
+    assert wrong != DROP_MASK_EMBEDDER
+    program = wrong.split("if __name__")[0]
+    scope = run_snippet(program)
+    embedder = scope["ClusterContinuousEmbedder"](3, 4, dropout_prob=0.1)
+    force = torch.tensor([1.0, 0.0, 1.0, 1.0, 0.0])
+    out = embedder(torch.randn(5, 3), train=False, force_drop_ids=force)
+    weight = embedder.embedding_drop.weight[0]
+    assert torch.allclose(out[1], weight) and torch.allclose(out[0], weight)  # added once, not three times
+    assert codes(wrong) == ["GL013"]
+
+
+# A Carlini-Wagner attack (deeprobust's CarliniL2) compares a score row with a label, or a best class (a 0-d
+# entry of `bestscore`, made from `imgs.shape[0]` entries) with a float label: `sum(x.shape) != 0` is 0 for the
+# 0-d entry, so `x[y]` with the float label never runs.
+CW_COMPARE = '''
+import torch
+
+
+class CarliniL2:
+    def __init__(self, model, targeted=False, confidence=0.0):
+        self.model = model
+        self.TARGETED = targeted
+        self.CONFIDENCE = confidence
+
+    def generate(self, imgs, tlabs):
+        batch_size = imgs.shape[0]
+
+        def compare(x, y):
+            if sum(x.shape) != 0:
+                x = x.clone()
+                if self.TARGETED:
+                    x[y] -= self.CONFIDENCE
+                else:
+                    x[y] += self.CONFIDENCE
+                x = torch.argmax(x)
+            if self.TARGETED:
+                return x == y
+            return x != y
+
+        bestscore = -1 * torch.ones(batch_size, dtype=torch.float32)
+        scores = self.model(imgs)
+        for e, sc in enumerate(scores):
+            lab = torch.argmax(tlabs[e])
+            if compare(sc, lab):
+                bestscore[e] = torch.argmax(sc)
+        success = []
+        for e in range(batch_size):
+            success.append(bool(compare(bestscore[e], torch.argmax(tlabs[e]).float())) and bestscore[e] != -1)
+        return bestscore, success
+
+
+if __name__ == "__main__":
+    attack = CarliniL2(lambda x: x.flatten(1)[:, :10])
+    imgs = torch.eye(10)[[3, 4, 7]]
+    tlabs = torch.eye(10)[[3, 2, 7]]
+    best, success = attack.generate(imgs, tlabs)
+    assert best.tolist() == [-1.0, 4.0, -1.0] and success == [False, True, False]
+'''
+
+
+def test_a_shape_guard_that_a_zero_dim_entry_fails_keeps_its_body_quiet(torch):
+    run_snippet(CW_COMPARE)
+    assert codes(CW_COMPARE) == []
+
+
+def test_a_float_label_of_a_whole_row_is_still_reported(torch):
+    # the slip the rule is for: the whole [batch] row passes the guard, and its float label index raises
+    wrong = CW_COMPARE.replace("compare(bestscore[e], ", "compare(bestscore, ")
+    assert wrong != CW_COMPARE
+    with pytest.raises(IndexError, match="tensors used as indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL008", "GL008"]

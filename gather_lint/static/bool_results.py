@@ -35,7 +35,9 @@ def method(name: str, owner: Optional[TensorVal], args: list, kwargs: dict) -> O
 
 
 def function(name: str, args: list, kwargs: dict) -> Optional[TensorVal]:
-    """`torch.<name>(a, ...)`, the first operand a tensor."""
-    if not args or not isinstance(args[0], TensorVal):
+    """`torch.<name>(a, ...)`, the first operand a tensor, or a value the analysis does not know: the torch
+    spelling takes tensors only, and `torch.logical_or(force_drop, rand_drop)` is a bool mask whatever
+    the first operand is (a known non-tensor, a number or a list, gives None)."""
+    if not args or not (isinstance(args[0], TensorVal) or args[0] is None):
         return None
     return method(name, args[0], list(args[1:]), kwargs)

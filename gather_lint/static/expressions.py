@@ -144,6 +144,9 @@ class ExpressionMixin:
     def expr_Subscript(self, node: ast.Subscript):
         owner = self.expr(node.value)
         key = self.expr(node.slice)
+        if owner is None and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+                and isinstance(key, DimVal) and isinstance(key.dim, int):
+            return DimVal(None)  # `imgs.shape[0]` of an unknown imgs: one int (a tensor's or an array's size)
         if isinstance(owner, TensorVal):
             key = self._ranges_as_positions(node.slice, key)
         read = element_reads.element(owner, key)
