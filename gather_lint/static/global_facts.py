@@ -67,10 +67,14 @@ def _unchanged_record(module, name: str, value) -> bool:
     if isinstance(value, DictVal):
         items = [v for _, v in value.items]
     elif isinstance(value, SeqVal) and not value.names and value.items:
-        items = list(value.items)
+        items = value.items
     else:
         return False
-    if not any(v is not None for v in items) or not all(_python_data(v) for v in items):
+    kinds: Dict[int, tuple] = module.__dict__.setdefault("_python_records", {})  # asked before every function runs
+    known = kinds.get(id(value))
+    if known is None or known[0] is not value:  # (the value itself kept: an id is only unique while it lives)
+        known = kinds[id(value)] = (value, any(v is not None for v in items) and all(_python_data(v) for v in items))
+    if not known[1]:
         return False  # a dict of tensors is state that other code keeps rewriting, not a config
     cache: Dict[str, bool] = module.__dict__.setdefault("_unchanged_records", {})
     if name not in cache:
