@@ -195,6 +195,9 @@ _LOCAL_PATTERNS = (
 _SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelled_in, None),
                     (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None),
                     (class_targets.spelled_in, None))  # F.one_hot / F.cross_entropy name no `torch`
+# of those, the ones checked by a file-wide pass over the parsed blocks alone (class_targets is checked as it runs)
+_PASS_PATTERNS = frozenset({sign_blind_penalty.spelled_in, rolled_labels.spelled_in, top_one_paths.spelled_in,
+                            overwritten_tables.spelled_in})
 
 
 # The file-wide passes, each with what its check_module reads: "tree" (the blocks kept), "whole" (every block,
@@ -556,7 +559,7 @@ def _function_site_test(holds: Callable[[str], bool], local_site, rounding: set,
         fill = fills_buffer(function) or (bool(rounding) and bool(rounding & _called_names(function)[0])
                                           and _fills_by_subscript(function))
         uses_torch = torch_aliases.spelled_in(block, aliases) if file_uses_torch is None else file_uses_torch
-        return holds(function) or local_site(function, uses_torch, fill)
+        return holds(function) or local_site(function, uses_torch, fill, own_analysis=True)
     return function_holds_site
 
 
@@ -576,10 +579,12 @@ def _local_test(text: str) -> Callable[[str, bool, bool], bool]:
                                              (advanced_index_sites.keyed_by_name, advanced_index_sites.narrow_positions)), text)
     triggers = tuple(test for test in _narrowed(_LOCAL_PATTERNS, text) if test not in anywhere)  # each run once
     subscripts = script_drivers.is_script(text) and _subscript_site(text)  # scripts only (see _float_keys_in_script)
+    # the file-wide passes' patterns keep a block parsed; its functions need no analysis of their own for them
+    analysed = tuple(test for test in anywhere if test not in _PASS_PATTERNS)
 
-    def local_site(chunk: str, uses_torch: bool, fills: bool) -> bool:
+    def local_site(chunk: str, uses_torch: bool, fills: bool, own_analysis: bool = False) -> bool:
         return (uses_torch and (fills or any(test(chunk) for test in triggers) or (subscripts and _subscript_site(chunk)))) \
-            or any(test(chunk) for test in anywhere)
+            or any(test(chunk) for test in (analysed if own_analysis else anywhere))
     return local_site
 
 
