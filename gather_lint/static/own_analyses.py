@@ -126,7 +126,13 @@ class _Reach:
                                    *(aliases.of(name, built_from_literals=not aliases.script) for name in self.classes))
 
     def __call__(self, f: _Function) -> bool:
-        if not f.plain.isdisjoint(self.functions) or not f.plain.isdisjoint(self.classes):
+        if not f.plain.isdisjoint(self.functions):
+            return True
+        # `Head(16)` runs Head.__init__ only: an __init__ that builds a class stores the instance, and what calls
+        # it later is reached by that call; elsewhere the instance may be called at once (`Head(16)(x)`)
+        built = f.plain & self.classes
+        if built and (f.node.name != "__init__" or any((c, "__init__") in self.methods for name in built
+                                                        for c in self.families.get(name, {name}))):
             return True
         if self.aliases and not (f.plain.isdisjoint(self.aliases) and f.on_self.isdisjoint(self.aliases)):
             return True
