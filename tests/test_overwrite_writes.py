@@ -164,6 +164,20 @@ FLAGGED += [
         fixed[0].index_put_((cells[:, 0], cells[:, 1]), feats, accumulate=True)
         fixed = fixed.permute(0, 3, 1, 2)
     """, 7),
+    ("flat-frame-put-without-accumulate", """
+        import torch
+        points = torch.rand(40, 2) * 2
+        feats = torch.rand(40)
+        xs = (points[:, 0] / 0.5).floor().long().clamp(0, 3)
+        ys = (points[:, 1] / 0.5).floor().long().clamp(0, 3)
+        frame = torch.zeros(4, 4)
+        frame.put_(ys * 4 + xs, feats)
+        out = frame
+        expected = torch.zeros(4, 4)
+        for p in range(40):
+            expected[int(ys[p]), int(xs[p])] += feats[p]
+        fixed = torch.zeros(4, 4).put_(ys * 4 + xs, feats, accumulate=True)
+    """, 8),
     ("bev-columns-after-an-ellipsis", """
         import torch
         points = torch.rand(40, 3) * 2.0
@@ -181,6 +195,17 @@ FLAGGED += [
 
 # correct code of the same family: one write per position, or equal values at equal positions
 SILENT = [
+    ("flat-put-of-a-permutation", """
+        import torch
+        feats = torch.rand(16)
+        order = torch.randperm(16)
+        frame = torch.zeros(4, 4)
+        frame.put_(order, feats)
+        out = frame
+        expected = torch.zeros(16)
+        expected[order] = feats
+        expected = expected.view(4, 4)
+    """),
     ("cells-joined-with-a-row-number-are-distinct", """
         import torch
         pts = torch.rand(30, 2) * 3

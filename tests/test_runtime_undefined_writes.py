@@ -253,3 +253,21 @@ def test_scatter_of_each_members_position_picks_a_representative_silently():
     # the same repeats with values that are not the positions still lose one of them
     reported(lambda: inv.new_zeros(unique.size(0)).scatter_(0, inv, torch.arange(inv.size(0)) * 2 + 1),
              r"repeats along dim 0")
+
+
+def test_flat_put_without_accumulate_gl013():
+    """`frame.put_(flat, v)` writes the flattened frame: a repeated flat position keeps one value."""
+    flat, v = torch.tensor([5, 2, 5, 9]), torch.tensor([1.0, 2.0, 4.0, 8.0])
+
+    def write():
+        return torch.zeros(3, 4).put_(flat, v)
+
+    plain = write()
+    assert plain.view(-1)[5].item() in (1.0, 4.0)  # torch: one of the two values for flat position 5
+    result, warning = reported(write, r"`x\.put_\(index, v\)` writes different values to one position \(position 5")
+    assert torch.equal(result, plain)
+    assert "`x.put_(index, v, accumulate=True)`" in str(warning.message)
+    assert warning.filename == __file__
+    good = silent(lambda: torch.zeros(3, 4).put_(flat, v, accumulate=True))
+    assert good.view(-1)[5].item() == 5.0
+    silent(lambda: torch.zeros(3, 4).put_(torch.tensor([0, 7, 11]), torch.tensor([1.0, 2.0, 3.0])))

@@ -89,8 +89,9 @@ def _violation(write: str, name: str, constant: float, hits: tuple, fix: str) ->
     )
 
 
-def assigned(x: torch.Tensor, found, value, put: bool) -> Optional[Violation]:
-    """`counts[ids] = 1` / `counts.index_put_((ids,), ones)`: found is [(dim, index)] on x's leading dims."""
+def assigned(x: torch.Tensor, found, value, put: bool, flat: bool = False) -> Optional[Violation]:
+    """`counts[ids] = 1` / `counts.index_put_((ids,), ones)` / `counts.put_(ids, ones)` (flat: x flattened):
+    found is [(dim, index)] on x's leading dims."""
     if len(found) != 1 or found[0][0] != 0 or x.dim() != 1 or not _count_buffer(x):
         return None
     index = found[0][1]
@@ -107,9 +108,11 @@ def assigned(x: torch.Tensor, found, value, put: bool) -> Optional[Violation]:
     hits = repeats((index.reshape(-1).long() % size))
     if hits is None:
         return None
-    name = _named_counts(("index_put_", "index_put") if put else ())
+    name = _named_counts(("put_", "put") if flat else ("index_put_", "index_put") if put else ())
     if name is None:
         return None
+    if flat:
+        return _violation(f"{name}.put_(index, v)", name, constant, hits, f"`{name}.put_(index, v, accumulate=True)`")
     write = f"{name}.index_put_((index,), v)" if put else f"{name}[index] = v"
     return _violation(write, name, constant, hits, f"`{name}.index_put_((index,), v, accumulate=True)`")
 

@@ -160,10 +160,11 @@ def overwriting_accumulate(shape: Tuple[int, ...], found, op: str) -> Optional[V
     return augmented_write(op, repeated) if repeated else None
 
 
-def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False) -> Optional[Violation]:
-    """GL013 for `x[ids] = v` (or `x.index_put_((ids,), v)`, put=True) where a repeated position gets
-    different values, into any buffer: torch keeps one of them, unspecified which. Only keys made of
-    integer tensors alone, on x's leading dims; bool buffers are masks, where a repeat marks twice."""
+def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False, flat: bool = False) -> Optional[Violation]:
+    """GL013 for `x[ids] = v` (or `x.index_put_((ids,), v)`, put=True; `x.put_(ids, v)`, flat=True, checked on
+    the flattened x) where a repeated position gets different values, into any buffer: torch keeps one of them,
+    unspecified which. Only keys made of integer tensors alone, on x's leading dims; bool buffers are masks,
+    where a repeat marks twice."""
     if not isinstance(value, torch.Tensor) or x.dtype == torch.bool or value.device != x.device:
         return None
     items = key if type(key) is tuple else (key,)
@@ -171,11 +172,13 @@ def conflicting_write(x: torch.Tensor, key, found, value, put: bool = False) -> 
         return None
     if not all(values.has_values(i) for _, i in found) or not values.has_values(value) or x.numel() == 0:
         return None
-    if put and out_of_range(tuple(x.shape), found, "index_put_") is not None:
+    if (put or flat) and out_of_range(tuple(x.shape), found, "put_" if flat else "index_put_") is not None:
         return None  # torch raises on the bad index (x[key] = v had it checked already)
     where = conflicting_positions(tuple(x.shape), found, value)
     if where is None:
         return None
+    if flat:
+        return gl013.check_undefined_write("x.put_(index, v)", where, "`x.put_(index, v, accumulate=True)`")
     names = ", ".join(f"i{k}" for k in range(len(found))) if len(found) > 1 else "index"
     keyed = f"({names},)" if len(found) == 1 else f"({names})"
     write = f"x.index_put_({keyed}, v)" if put else f"x[{names}] = v"

@@ -336,10 +336,24 @@ def _index_put(original, name: str):
     return index_put
 
 
-def _check_put(x, key, values, spelling, call) -> None:
+def _put(original, name: str):
+    """`x.put_(index, source)` without accumulate: `x.view(-1)[index] = source`, checked on x flattened."""
+    def put(self, *args, **kwargs):
+        if _stack and not _idle() and len(args) + len(kwargs) == 2 and set(kwargs) <= {"index", "source"}:
+            index, source = (list(args) + [kwargs.get("index"), kwargs.get("source")][len(args):])[:2]
+            if isinstance(index, _Tensor) and isinstance(source, _Tensor) and isinstance(self, _Tensor):
+                _run_check(_check_put, self, (index,), source, f"Tensor.{name}", (original, (self,) + args, kwargs), True)
+        return original(self, *args, **kwargs)
+
+    return put
+
+
+def _check_put(x, key, values, spelling, call, flat: bool = False) -> None:
     reporter = _stack[-1]
     if not isinstance(x, _Tensor):
         return
+    if flat:  # put_ writes x as if flattened, at the index's entries in order
+        x, key, values = x.reshape(-1), (key[0].reshape(-1),), values.reshape(-1)
     violation = indexing.rejected_key_dtype(key)  # a float index tensor: torch raises IndexError
     if violation is not None:
         _report(reporter, [violation], spelling, call)
@@ -347,8 +361,8 @@ def _check_put(x, key, values, spelling, call) -> None:
     if x.device.type != "cpu" and reporter.level != "sync":
         return
     found = indexing.integer_indices(tuple(x.shape), key)
-    violation = (indexing.conflicting_write(x, key, found, values, put=True)
-                 or counting_checks.assigned(x, found, values, put=True)) if found else None
+    violation = (indexing.conflicting_write(x, key, found, values, put=True, flat=flat)
+                 or counting_checks.assigned(x, found, values, put=True, flat=flat)) if found else None
     if violation is not None:
         _report(reporter, [violation], spelling, call)
 
@@ -758,6 +772,8 @@ def _places() -> List[Tuple[object, str, Callable]]:
     places.append((torch.Tensor, "__setitem__", _setitem))
     for name in ("index_put_", "index_put"):
         places.append((torch.Tensor, name, lambda o, name=name: _index_put(o, name)))
+    for name in ("put_", "put"):
+        places.append((torch.Tensor, name, lambda o, name=name: _put(o, name)))
     for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
         places.append((owner, "masked_scatter", lambda o, s=prefix + "masked_scatter": _masked_scatter(o, s, False)))
     places.append((torch.Tensor, "masked_scatter_", lambda o: _masked_scatter(o, "Tensor.masked_scatter_", True)))

@@ -148,6 +148,8 @@ class CallMixin:
                     self._check_broadcast(node, func.value, owner, node.args[0], args[0], f".{func.attr}()")
                 result = self._tensor_op(node, func.attr, owner, args, kwargs, func.value)
                 result = regrown_columns.column(self, node, func.value, owner, result, func.attr)  # max(1)[0].unsqueeze(1)
+                if func.attr in ("put_", "put"):
+                    self._check_put(node, owner, args, kwargs)  # GL013: flat positions written once each
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
                     advanced_index_sites.check_put_keys(self, node, owner, args)  # GL008: its keys are subscript keys

@@ -96,6 +96,25 @@ class OverwriteWriteMixin:
             f"{x}.{node.func.attr}(...)", f"`{self.source.segment(indices)}`", found, "one value per entry",
             "accumulate by passing `accumulate=True`"), None)
 
+    def _check_put(self, node: ast.Call, owner, args, kwargs) -> None:
+        """`buf.put_(flat, v)` without accumulate=True into a fresh zeros buffer: flat positions that repeat."""
+        if not isinstance(node.func, ast.Attribute) or not self._being_filled(node.func.value, owner) \
+                or len(node.args) < 2 or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        accumulate = kwargs.get("accumulate", args[2] if len(args) > 2 else Literal(False))
+        if not (isinstance(accumulate, Literal) and accumulate.value is False):
+            return
+        positions, values = node.args[0], node.args[1]
+        if not _per_entry(args[1], values):
+            return
+        found = self._repeating([positions])
+        if found is None or _mentions(values, [positions]):
+            return
+        x, index = self.source.segment(node.func.value), self.source.segment(positions)
+        fix = method_call(x, f"put_({index}, {self.source.segment(values)}, accumulate=True)")
+        self.flag(node, overwrite.check_overwriting_write(
+            f"{x}.{node.func.attr}(...)", f"`{index}`", found, "one value per entry", f"accumulate with `{fix}`"), None)
+
     def _check_overwriting_op(self, node: ast.Call, op, bound, values) -> None:
         """scatter (no reduce) of a src tensor into fresh zeros; index_copy_ of a read plus an increment."""
         if op.name not in ("scatter", "index_copy") or "reduce" in bound or op.payload_param not in bound:
