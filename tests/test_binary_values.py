@@ -171,3 +171,38 @@ def test_flags_made_by_int_of_a_comparison_are_zero_and_one(torch, made):
     scope = {"__name__": "__main__"}
     exec(textwrap.dedent(code), scope)
     assert scope["same"] is False
+
+
+HELPER_MASK = """
+import torch
+
+def modifiable_positions(tokens, stopwords):
+    mask = torch.zeros(len(tokens), dtype=torch.long)
+    for i, tok in enumerate(tokens):
+        if tok.lower() not in stopwords:
+            mask[i] = 1
+    return mask
+
+def pick(emb, tokens):
+    mask = modifiable_positions(tokens, {"the", "of"})
+    return emb[{KEY}]
+
+if __name__ == "__main__":
+    sentence = "the plot of the movie".split()
+    picked = pick(torch.randn(len(sentence), 8), sentence)
+"""
+
+
+def test_a_helpers_zero_one_mask_made_for_written_words_selects_rows_zero_and_one(torch):
+    """Words written out are facts a helper runs with: five words give a mask of five 0/1 entries, which as an
+    int64 index reads rows 0 and 1 (five rows), not the two words kept."""
+    code = HELPER_MASK.replace("{KEY}", "mask")
+    assert codes(code) == ["GL008"]
+    scope = {"__name__": "__main__"}
+    exec(textwrap.dedent(code), scope)
+    assert tuple(scope["picked"].shape) == (5, 8)
+    fixed = HELPER_MASK.replace("{KEY}", "mask.bool()")
+    assert codes(fixed) == []
+    scope = {"__name__": "__main__"}
+    exec(textwrap.dedent(fixed), scope)
+    assert tuple(scope["picked"].shape) == (2, 8)

@@ -354,6 +354,8 @@ def _informative(value) -> bool:
         return value.shape is not None or value.dtype is not None or value.domain is not None  # padding put in
     if isinstance(value, ListVal) and _written(value):
         return True  # ids or tokens written out (`tok.encode([3, 17])`, neighbour lists): their values may decide a range
+    if isinstance(value, SeqVal) and not value.names and value.items and all(isinstance(v, Literal) for v in value.items):
+        return True  # words written out (`"the plot of the movie".split()`): their count sizes what is made of them
     if isinstance(value, SeqVal):  # tensors, or records (a list of dicts handed to a collate, of dataclass items)
         return any(isinstance(v, (TensorVal, DictVal, InstanceVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries
