@@ -19,7 +19,9 @@ last expert's output where the two were meant to add up.
 Filling a fresh buffer (zeros, or a constant such as a range image's -1) entry by entry has the same
 flaw: ``grid[rows, cols] = v``,
 ``grid.index_put_((rows, cols), v)``, ``zeros.scatter(d, ids, src)`` and ``zeros.index_copy_(d, ids, src)``
-keep one value per repeated position (which one is unspecified). The rule reports them when every
+keep one value per repeated position (which one is unspecified), as do ``grid[:, cells] = v`` (whole axes around
+the index, columns colliding as rows do) and ``frame.put_(ys * W + xs, v)`` (flat positions; at run time checked
+on the flattened tensor). The rule reports them when every
 index component can repeat and at least one was computed so: coordinates rounded from floats
 (``(xy / cell).long()``, ``torch.floor(p).long()``), floor-division quotients, ``argmax`` picks,
 ``randint`` draws, or a batch of id sequences scattered along the sequence; a component from
