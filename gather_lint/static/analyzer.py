@@ -342,10 +342,10 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
         for node in functions:
             module.analyse(node)  # once: a call that brought no facts may have run it already
         reads = {"tree": lambda: tree, "whole": whole, "blocks": lambda: blocks}
-        for check, reading, with_text in _MODULE_PASSES:  # in this order: each runs where its text test holds
-            if check.spelled_in(text):
+        for module_pass, reading, with_text in _MODULE_PASSES:  # in this order: each runs where its text test holds
+            if module_pass.spelled_in(text):
                 args = (reads[reading](), text) if with_text else (reads[reading](),)
-                for node, violation in check.check_module(*args):
+                for node, violation in module_pass.check_module(*args):
                     flag(node, violation, None)
 
     try:

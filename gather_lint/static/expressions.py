@@ -61,8 +61,8 @@ class ExpressionMixin:
         if not isinstance(slice_node, ast.Tuple):
             return made[0]
         values = list(key.items) if isinstance(key, SeqVal) and len(key.items) == len(items) else [None] * len(items)
-        for i, value in zip(ranges, made):
-            values[i] = value
+        for i, item in zip(ranges, made):
+            values[i] = item
         return SeqVal(tuple(values))
 
     def expr_UnaryOp(self, node: ast.UnaryOp):
