@@ -312,3 +312,26 @@ def test_a_real_case_keeps_its_finding_when_its_function_becomes_a_static_method
     if fixed is not None:
         assert rewrites.run_program(fixed.text, home, "fixed.py") == "ok"
         assert lint_text(fixed.text, "fixed.py").findings == []
+
+
+AXIS_SPELLING = """
+import torch
+
+def pick(table, scores):
+    # table: [V, K], scores: [V, K]
+    picks = {ARGMAX}
+    return torch.index_select(table, 1, picks)
+"""
+
+
+@pytest.mark.parametrize("argmax", ["torch.argmax(scores, axis=1)", "scores.argmax(axis=1)", "torch.argmax(scores, dim=1)",
+                                    "scores.argmax(dim=1)"])
+def test_numpys_axis_keyword_is_torchs_dim(torch, argmax):
+    """torch takes `axis=` for `dim=`: argmax over dim 1 gives one pick per row, and index_select along dim 1
+    with V picks reads every row at every pick ([V, V])."""
+    code = AXIS_SPELLING.replace("{ARGMAX}", argmax)
+    assert [f.code for f in lint_text(textwrap.dedent(code), "pick.py").findings] == ["GL017"]
+    scores, table = torch.randn(5, 3), torch.arange(15).view(5, 3)
+    picks = eval(argmax, {"torch": torch, "scores": scores})  # noqa: S307 - the spelling under test
+    assert torch.equal(picks, scores.argmax(dim=1))
+    assert tuple(torch.index_select(table, 1, picks).shape) == (5, 5)

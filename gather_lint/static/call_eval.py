@@ -237,6 +237,7 @@ class CallMixin:
         """What `owner.<name>(*args)` (or `<module>.<name>(owner, *args)`) gives: its shape and dtype from the op
         table, then each value fact the op carries, makes or ends."""
         text = self.source.segment(owner_node)
+        kwargs = keyword_aliases.canonical(kwargs)  # torch.argmax(x, axis=2) as x.argmax(dim=2)
         result = ops.apply_method(name, owner, args, kwargs, text)
         if result is None or name in bool_results.PREDICATES:
             result = bool_results.method(name, owner, args, kwargs) or result  # x.gt(0): a mask

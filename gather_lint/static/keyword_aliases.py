@@ -1,13 +1,16 @@
-"""Keywords torch accepts under their NumPy spelling: `x.max(dim=-1, keepdims=True)` is `keepdim=True`.
+"""Keywords torch accepts under their NumPy spelling: `x.max(dim=-1, keepdims=True)` is `keepdim=True`,
+`torch.argmax(x, axis=2)` is `dim=2`.
 
 torch's reductions (sum, mean, max, min, amax, argmax, ...) take `keepdims` as an alias of `keepdim`. Read
-as some other keyword, it dropped the kept dim, and a [B, 1] column of positions was taken for [B].
+as some other keyword, it dropped the kept dim, and a [B, 1] column of positions was taken for [B]. Ops
+taking a dim (reductions, argmax, topk, sort, softmax, cat, stack, gather, index_select, squeeze, ...) take
+`axis` for it.
 """
 from __future__ import annotations
 
 import ast
 
-_ALIASES = {"keepdims": "keepdim"}
+_ALIASES = {"keepdims": "keepdim", "axis": "dim"}
 
 
 def canonical(kwargs: dict) -> dict:
