@@ -39,6 +39,11 @@ label 0, with no error; a uint8 key whose size differs from the dims it covers r
 mask ... does not match". A uint8 key of the dims' own size is left alone: it may be a mask written in
 the style of older torch, unless its values are positions (a permutation, top-k or argsort made them):
 then it was meant as indices, and the mask silently keeps the entries where it is non-zero.
+
+At run time, one int32 layout is also reported where torch itself gets it wrong: on CPU, torch 2.13's gather
+along dim 0 with an int32 index expanded over every other dim (``x.gather(0, ids.unsqueeze(1).expand(-1, D))``
+with int32 ``ids``) returns other rows than the index names, silently. The check compares the result with the
+rows the index names, so it speaks only when torch's result is wrong; ``.long()`` avoids it.
 """
 from typing import Optional
 
@@ -223,4 +228,19 @@ def annotation_contradicts_use(use: str, param: str, annotation: str, dtype: str
         f"`{param}` is annotated `{annotation}` ({dtype}) but {use}, which holds integer positions; nothing in "
         f"the code makes it {dtype}, so the annotation contradicts the use; {fix}",
         help=fix,
+    )
+
+
+def check_misread_int32_rows(row: int, read: Optional[int], meant: int) -> Violation:
+    """A gather torch computed wrong: along dim 0 on CPU, an int32 index expanded over every other dim (the
+    row-selection idiom `x.gather(0, ids.int().unsqueeze(1).expand(-1, D))`) is misread by torch 2.13, which
+    returns other rows than the index names, silently. A defect of torch, checked by its effect at run time:
+    an int64 or contiguous index reads right."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`x.gather(0, index)` returned wrong rows: the index is int32 and expanded over every other dim, which "
+        f"torch 2.13 misreads on CPU (row {row} of the result holds "
+        f"{f'input row {read}' if read is not None else 'other values'}, the index says row {meant}), "
+        f"silently; cast the index with `.long()` (or make it contiguous) before gathering",
+        help="cast the index with `.long()` (or make it contiguous) before gathering",
     )

@@ -43,6 +43,7 @@ import gather_lint.runtime.provenance as provenance
 import gather_lint.runtime.reads as reads
 import gather_lint.runtime.shift_checks as shift_checks
 import gather_lint.runtime.squeeze_checks as squeeze_checks
+import gather_lint.runtime.torch_defects as torch_defects
 import gather_lint.runtime.torch_verdict as torch_verdict
 import gather_lint.runtime.torch_warnings as torch_warnings
 from .checker import check_call
@@ -152,6 +153,8 @@ def _family(original, target, spelling: str):
             axis = fast_path.clean_axis(target, inp, dim, index, reporter.level)
             if axis is not None:
                 result = _noted(original, args, {}) if device_records._pending else original(inp, dim, index)
+                if gathers and index.dtype == torch.int32:
+                    _check_misread(reporter, spelling, (original, args, {}), inp, dim, index, result)
                 if selects:
                     reads.note_select(inp, axis, index)
                 if marks and index.dim() == inp.dim() and broadcast_checks.mark_kept_singleton(inp, index, axis, result) \
@@ -171,6 +174,10 @@ def _family(original, target, spelling: str):
         if violations:
             _report(reporter, violations, spelling, (original, args, kwargs))
         result = _noted(original, args, kwargs, target if target != EMBEDDING else None, spelling)
+        if gathers:
+            inp, dim, index = _input_dim_index(target, args, kwargs)
+            if isinstance(index, torch.Tensor) and index.dtype == torch.int32:
+                _check_misread(reporter, spelling, (original, args, kwargs), inp, dim, index, result)
         if marks and not torch.jit.is_tracing():  # a trace records no Python-side facts
             _mark_kept(target, args, kwargs, result)
         elif selects:
@@ -199,6 +206,15 @@ def _input_dim_index(op, args, kwargs) -> tuple:
         return (args[0], args[2], args[1]) if op.family == TAKE_ALONG else args
     bound = bind_arguments(op, args, kwargs, method=False) or {}
     return bound.get("input"), bound.get("dim"), bound.get(op.index_param)
+
+
+def _check_misread(reporter, spelling: str, call, inp, dim, index, result) -> None:
+    """GL008: a gather torch itself computed wrong (torch_defects): reported at the user's line."""
+    if torch.jit.is_tracing():
+        return
+    violation = _run_check(torch_defects.misread_rows, inp, dim, index, result)
+    if violation is not None:
+        _report(reporter, [violation], spelling, call)
 
 
 def _check_normalised(reporter, op, spelling: str, args, kwargs) -> None:
