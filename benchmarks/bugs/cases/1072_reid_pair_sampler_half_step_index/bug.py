@@ -1,0 +1,40 @@
+import torch
+from torch.utils.data import Dataset
+
+
+class SequencePairs(Dataset):
+    def __init__(self, features, person_ids, cfg):
+        self.features = features
+        self.person_ids = person_ids
+        self.seq_len = cfg["seq_len"]
+        g = torch.Generator().manual_seed(cfg["seed"])
+        self.order = torch.randperm(len(person_ids), generator=g)
+        self.cfg = cfg
+
+    def __len__(self):
+        return 2 * len(self.person_ids)
+
+    def clip(self, person, cam):
+        return self.features[person, cam, : self.seq_len]
+
+    def __getitem__(self, i):
+        if i % 2 == 0:
+            person = self.order[i / 2]
+            return self.clip(person, 0), self.clip(person, 1), torch.tensor(1.0)
+        a = self.order[(i - 1) // 2]
+        b = self.order[((i - 1) // 2 + 1) % len(self.order)]
+        return self.clip(a, 0), self.clip(b, 1), torch.tensor(-1.0)
+
+
+def build(cfg):
+    torch.manual_seed(cfg["seed"])
+    feats = torch.randn(cfg["people"], 2, cfg["frames"], cfg["dim"])
+    return SequencePairs(feats, list(range(cfg["people"])), cfg)
+
+
+if __name__ == "__main__":
+    cfg = {"people": 6, "frames": 12, "dim": 5, "seq_len": 8, "seed": 3}
+    ds = build(cfg)
+    for i in range(len(ds)):
+        a, b, y = ds[i]
+        print(i, tuple(a.shape), float(y))
