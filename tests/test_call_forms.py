@@ -335,3 +335,32 @@ def test_numpys_axis_keyword_is_torchs_dim(torch, argmax):
     picks = eval(argmax, {"torch": torch, "scores": scores})  # noqa: S307 - the spelling under test
     assert torch.equal(picks, scores.argmax(dim=1))
     assert tuple(torch.index_select(table, 1, picks).shape) == (5, 5)
+
+
+DTYPE_DEFAULT = """
+import torch
+
+def prepare(batch, dtype={DTYPE}):
+    return {k: v.to(dtype) for k, v in batch.items()}
+
+def pick(logits, labels):
+    return logits.log_softmax(-1).gather(-1, labels.long().unsqueeze(-1)).squeeze(-1)
+
+def step(logits, batch):
+    inputs = prepare(batch)
+    return pick(logits, inputs["labels"])
+
+if __name__ == "__main__":
+    vocab = 32000
+    print(step(torch.randn(2, 6, vocab), {"labels": torch.randint(0, vocab, (2, 6))}))
+"""
+
+
+@pytest.mark.parametrize("dtype, fires", [("torch.float16", True), ("torch.float32", False)])
+def test_a_dtype_default_left_out_is_the_dtype_the_call_casts_to(torch, dtype, fires):
+    """`prepare(batch)` casts with its default dtype: float16 ids above 2048 round, 31999 to 32000, one past a
+    32000-entry vocabulary; float32 holds every id below 2**24 exactly."""
+    code = DTYPE_DEFAULT.replace("{DTYPE}", dtype)
+    assert ("GL011" in [f.code for f in lint_text(textwrap.dedent(code), "step.py").findings]) == fires
+    assert torch.tensor(31999).to(torch.float16).long().item() == 32000
+    assert torch.tensor(31999).to(torch.float32).long().item() == 31999

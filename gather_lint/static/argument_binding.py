@@ -13,7 +13,7 @@ from typing import Dict, Optional
 from .config import DictVal
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
-from .tensor_ops import Repeated
+from .tensor_ops import DTYPE_NAMES, Repeated
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal
 
 
@@ -59,9 +59,9 @@ def _is_fact(value) -> bool:
     return isinstance(value, FACTS) or isinstance(value, QualName) and value.name.startswith(_PASSED_FUNCTIONS)
 
 
-def number_defaults(callee, n_positional: int, kwargs, constants=None) -> Dict[str, DimVal]:
-    """Number defaults of the parameters this call leaves out (`pad_value: int = -1`, or a module constant
-    `pad_value=PAD_ID` among `constants`): certain here."""
+def number_defaults(callee, n_positional: int, kwargs, constants=None) -> Dict[str, object]:
+    """Number, size-tuple and torch dtype defaults of the parameters this call leaves out (`pad_value: int = -1`,
+    a module constant `pad_value=PAD_ID` among `constants`, `grid_hw=(4, 4)`, `dtype=torch.float16`): certain here."""
     if "**" in kwargs:
         return {}  # f(**options): any parameter may be among the options
     positional = callee.args.posonlyargs + callee.args.args
@@ -72,6 +72,10 @@ def number_defaults(callee, n_positional: int, kwargs, constants=None) -> Dict[s
         number = _number(default)
         if isinstance(default, ast.Name) and constants and isinstance(constants.get(default.id), DimVal):
             found[param.arg] = constants[default.id]
+            continue
+        if isinstance(default, ast.Attribute) and isinstance(default.value, ast.Name) and default.value.id == "torch" \
+                and default.attr in DTYPE_NAMES:  # `dtype=torch.float16`: what `.to(dtype)` makes, as certain
+            found[param.arg] = Literal("dtype:" + DTYPE_NAMES[default.attr])
             continue
         if isinstance(default, ast.Tuple) and default.elts:  # `grid_hw=(4, 4)`: a tuple of sizes, as certain
             numbers = [_number(e) for e in default.elts]
