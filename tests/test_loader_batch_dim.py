@@ -77,3 +77,43 @@ def test_the_batch_size_text_does_not_decide(size):
     code = code.replace("if __name__ == \"__main__\":\n", "if __name__ == \"__main__\":\n    batch_size = 8\n"
                         "    cfg = type('Cfg', (), {'batch_size': 8})\n")
     assert [f.code for f in lint(code)] == ["GL006"]
+
+
+ROWS_OF_A_DATASET = """
+import torch
+from torch.utils.data import TensorDataset
+
+def class_counts(labels, num_classes):
+    counts = torch.zeros(num_classes)
+    counts.index_add_(0, labels, torch.ones({SOURCE}))
+    return counts
+
+def build(dataset, num_classes):
+    {LABELS}
+    return class_counts(labels, num_classes)
+
+def main():
+    return build(TensorDataset(torch.randn(40, 8), torch.randint(0, 3, (40,))), 3)
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("labels", ["labels = torch.stack([y for _, y in dataset])",
+                                    "labels = torch.stack([item[1] for item in dataset])"])
+def test_a_tensor_dataset_handed_in_yields_its_rows(torch, labels):
+    """Iterating a TensorDataset of 40 rows gives 40 labels: index_add_ with one source value per class (3)
+    raises, one per label (40) counts."""
+    code = ROWS_OF_A_DATASET.replace("{LABELS}", labels)
+    bad = code.replace("{SOURCE}", "num_classes")
+    assert [f.code for f in lint(bad)] == ["GL003"]
+    scope = {"__name__": "snippet"}
+    exec(textwrap.dedent(bad), scope)  # noqa: S102 - the snippet under test
+    with pytest.raises(RuntimeError, match="Number of indices"):
+        scope["main"]()
+    good = code.replace("{SOURCE}", "labels.numel()")
+    assert lint(good) == []
+    scope = {"__name__": "snippet"}
+    exec(textwrap.dedent(good), scope)  # noqa: S102
+    assert scope["main"]().sum().item() == 40

@@ -11,6 +11,7 @@ import ast
 from typing import Dict, Optional
 
 from .config import DictVal
+from .data_loaders import DatasetVal
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential
 from .numpy_values import ArrayVal
 from .tensor_ops import DTYPE_NAMES, Repeated
@@ -49,7 +50,7 @@ def _constant_defaults(callee):
 
 # SeqVal: `obs, act, rew = batch` in the callee; layers: `def predict(model, x): return model(x)`
 FACTS = (TensorVal, DimVal, Literal, InstanceVal, DictVal, SeqVal, LayerVal, KeepShape, Sequential, Recurrent, LayerList,
-          ArrayVal, Cell, Conv, Repeated)
+          ArrayVal, Cell, Conv, Repeated, DatasetVal)
 _PASSED_FUNCTIONS = ("torch.nn.functional.",)  # functions whose calls a callee can then check (losses, activations)
 
 

@@ -18,6 +18,7 @@ from . import decorated_calls, exact_values, scope_faults, script_drivers, tree_
 from .declared_facts import documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
+from .data_loaders import DatasetVal
 from .dataflow_checks import PassedIn
 from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, Sequential, is_layer
 from .numpy_values import ArrayVal
@@ -361,6 +362,8 @@ def _informative(value) -> bool:
     if isinstance(value, Repeated):  # a list of like batches or cache entries
         return _informative(value.element)
     if isinstance(value, QualName):  # a loss module or a torch function handed in (`criterion=nn.MSELoss()`)
+        return True
+    if isinstance(value, DatasetVal):  # a TensorDataset handed in: its rows and their count
         return True
     return isinstance(value, DimVal) and value_of(value.dim) is not None
 

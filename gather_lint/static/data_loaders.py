@@ -39,9 +39,16 @@ _SUBSETS = ("Subset", "random_split")  # items of the dataset they take part of
 
 @dataclass(frozen=True)
 class DatasetVal:
-    """A dataset whose item is known without running code of the file (`TensorDataset(x, y)`)."""
+    """A dataset whose item is known without running code of the file (`TensorDataset(x, y)`), and its
+    length when known (the tensors' first size)."""
 
     item: object
+    length: Dim = None
+
+
+def as_items(value):
+    """`for x, y in dataset` / `[y for _, y in dataset]` over a TensorDataset: its items, as a list of like items."""
+    return ops.Repeated(value.item, value.length) if isinstance(value, DatasetVal) else value
 
 
 def is_loader(func: str) -> bool:
@@ -58,7 +65,9 @@ def call(interp, func: str, node: ast.Call, args: list, kwargs: dict):
     if func in _TENSOR_DATASETS:
         if kwargs or not args or not all(isinstance(a, TensorVal) for a in args):
             return None
-        return DatasetVal(SeqVal(tuple(_row(a) for a in args)))
+        first = args[0].shape
+        length = first.dims[0] if first is not None and not first.variadic and first.dims else None
+        return DatasetVal(SeqVal(tuple(_row(a) for a in args)), length)
     dataset = args[0] if args else kwargs.get("dataset")
     if "batch_sampler" in kwargs or any(k.arg is None for k in node.keywords):
         return None  # options that may set a collate or the batching

@@ -336,7 +336,7 @@ class ExpressionMixin:
         saved = dict(self.env)
         iterables = []
         for gen in node.generators:
-            iterable = self.expr(gen.iter)
+            iterable = data_loaders.as_items(self.expr(gen.iter))  # a TensorDataset: its rows
             iterables.append(iterable)
             self.assign(gen.target, _row_of(iterable, gen.iter))
             for cond in gen.ifs:

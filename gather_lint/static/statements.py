@@ -8,7 +8,7 @@ from operator import is_not
 from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
-from . import advanced_index_sites, advanced_indexing, config, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
+from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import cut_rows, first_iteration, left_padding, present_values, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -189,7 +189,7 @@ class StatementMixin:
                 self.assign(node.target, item)
                 self.block(node.body)
             return
-        iterable = self.expr(node.iter)
+        iterable = data_loaders.as_items(self.expr(node.iter))  # a TensorDataset: its rows
         first_iteration.run(self, node, _row_of(iterable, node.iter))  # x = step(x): checked with x before the loop
         entry = dict(self.env)
         entry = {k: entry.get(k) for k in self._forget(node, node.body + node.orelse)}  # what the loop reassigns
