@@ -101,7 +101,9 @@ if __name__ == "__main__":
 
 
 @pytest.mark.parametrize("labels", ["labels = torch.stack([y for _, y in dataset])",
-                                    "labels = torch.stack([item[1] for item in dataset])"])
+                                    "labels = torch.stack([item[1] for item in dataset])",
+                                    "rows = []\n    for _, y in dataset:\n        rows.append(y)\n    labels = torch.stack(rows)",
+                                    "rows = []\n    for i in range(40):\n        rows.append(dataset[i][1])\n    labels = torch.stack(rows)"])
 def test_a_tensor_dataset_handed_in_yields_its_rows(torch, labels):
     """Iterating a TensorDataset of 40 rows gives 40 labels: index_add_ with one source value per class (3)
     raises, one per label (40) counts."""
@@ -117,3 +119,11 @@ def test_a_tensor_dataset_handed_in_yields_its_rows(torch, labels):
     scope = {"__name__": "snippet"}
     exec(textwrap.dedent(good), scope)  # noqa: S102
     assert scope["main"]().sum().item() == 40
+
+
+def test_rows_appended_under_a_condition_have_no_known_count():
+    """Only an append made once per round counts the rounds: a filtered loop keeps some rows, how many unknown."""
+    code = ROWS_OF_A_DATASET.replace(
+        "{LABELS}", "rows = []\n    for _, y in dataset:\n        if y > 0:\n            rows.append(y)\n    labels = torch.stack(rows)"
+    ).replace("{SOURCE}", "num_classes")
+    assert lint(code) == []

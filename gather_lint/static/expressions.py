@@ -163,6 +163,8 @@ class ExpressionMixin:
             return None
         if isinstance(owner, InstanceVal) and self.module is not None:
             return data_loaders.item(self, owner, node, key)  # dataset[i]: its __getitem__
+        if isinstance(owner, data_loaders.DatasetVal) and isinstance(key, DimVal):
+            return owner.item  # tensor_dataset[i]: one row of each of its tensors
         if isinstance(owner, attribute_stores.GrowingList) and isinstance(node.value, ast.Attribute) \
                 and isinstance(node.value.value, ast.Name) and node.value.value.id == "self" and isinstance(key, DimVal):
             return attribute_stores.appended_item(self, node.value.attr)  # self.prev_ks[-1]: what advance() appended

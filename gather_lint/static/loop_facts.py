@@ -11,7 +11,8 @@ from typing import Dict
 
 from . import appended_samples
 from .numpy_values import ArrayVal
-from .values import TensorVal
+from .tensor_ops import Repeated
+from .values import SeqVal, TensorVal
 
 _MAX_DEPTH = 3  # calls inside the trial run return their callee's own result (see calls.MAX_DEPTH)
 _MAX_LINES = 12  # layer loops are short; a long body (a decoding loop) would double its analysis cost
@@ -66,3 +67,25 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
 
 def _silent(*args, **kwargs) -> None:
     return None
+
+
+def counted_appends(node, before: Dict[str, object], after: Dict[str, object], rounds) -> Dict[str, object]:
+    """{name: a list of `rounds` like items} for the lists empty before a `for` whose body appends to them once
+    per round: one top-level `name.append(x)` statement, no other statement naming the list, no break or
+    continue (`for _, y in dataset: rows.append(y)` over 40 rows makes 40). `after`: the env the body left."""
+    if not isinstance(rounds, int) or node.orelse or any(isinstance(n, (ast.Break, ast.Continue))
+                                                         for stmt in node.body for n in ast.walk(stmt)):
+        return {}
+    found = {}
+    for stmt in node.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
+                and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
+            continue
+        name = call.func.value.id
+        empty = before.get(name)
+        grown = after.get(name)
+        mentions = sum(1 for other in node.body for n in ast.walk(other) if isinstance(n, ast.Name) and n.id == name)
+        if isinstance(empty, SeqVal) and not empty.items and not empty.names and isinstance(grown, Repeated) and mentions == 1:
+            found[name] = Repeated(grown.element, rounds)
+    return found

@@ -117,6 +117,8 @@ def iteration_count(iterable, iter_node, range_args) -> Optional[int]:
             return max(0, bounds[-1] - (bounds[0] if len(bounds) == 2 else 0))
         if iter_node.func.id in ("zip", "enumerate", "range"):
             return None
+    if isinstance(iterable, Repeated):  # a list of like items of a known count (a TensorDataset's rows)
+        return dim_value(iterable.length) if iterable.length is not None else None
     found = length(iterable, iter_node)
     return found if isinstance(found, int) else dim_value(found)
 

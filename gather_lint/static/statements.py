@@ -190,6 +190,7 @@ class StatementMixin:
                 self.block(node.body)
             return
         iterable = data_loaders.as_items(self.expr(node.iter))  # a TensorDataset: its rows
+        start = dict(self.env)
         first_iteration.run(self, node, _row_of(iterable, node.iter))  # x = step(x): checked with x before the loop
         entry = dict(self.env)
         entry = {k: entry.get(k) for k in self._forget(node, node.body + node.orelse)}  # what the loop reassigns
@@ -197,7 +198,12 @@ class StatementMixin:
         self.assign(node.target, _row_of(iterable, node.iter))
         before = dict(self.env)
         self.block(node.body)
+        ranged = [self.expr(a) for a in node.iter.args] if isinstance(node.iter, ast.Call) \
+            and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range" else []
+        rounds = sequences.iteration_count(iterable, node.iter, ranged)
+        appended = loop_facts.counted_appends(node, start, self.env, rounds) if rounds is not None else {}
         self.env = _join_env(before, self.env)
+        self.env.update(appended)  # rows.append(y) once per round of a known count: that many rows
         self.block(node.orelse)
 
     stmt_AsyncFor = stmt_For
