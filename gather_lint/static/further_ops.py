@@ -316,12 +316,6 @@ def unchanged(t: TensorVal, args, kwargs):
     return TensorVal(t.shape, t.dtype)
 
 
-def take(t: TensorVal, args, kwargs):
-    """take(index): the entries of the flattened input at index, in index's shape and the input's dtype."""
-    index = args[0] if args else kwargs.get("index")
-    return TensorVal(index.shape if isinstance(index, TensorVal) else None, t.dtype)
-
-
 def bernoulli(t: TensorVal, args, kwargs):
     """bernoulli(p): 0s and 1s in p's shape and (float) dtype."""
     if args or kwargs:
@@ -342,9 +336,7 @@ METHODS = {
     "addcmul": addcmul, "addcdiv": addcmul, "maximum": elementwise_pair, "minimum": elementwise_pair,
     "fmax": elementwise_pair, "fmin": elementwise_pair, "ravel": lambda t, args, kwargs: ops.flatten(t, [], {}),
     "reshape_as": view_as, "conj": unchanged, "conj_physical": unchanged, "resolve_conj": unchanged,
-    "resolve_neg": unchanged, "take": take,
-    # writes by position keep the receiver's shape and dtype, in place or in a copy
-    "put_": unchanged, "put": unchanged, "index_put_": unchanged, "index_put": unchanged,
+    "resolve_neg": unchanged,
 }
 ops.FURTHER_METHODS.update(METHODS)  # tensor_ops.apply_method falls back on them
 
