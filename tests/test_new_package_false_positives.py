@@ -1664,3 +1664,66 @@ def test_a_float_label_of_a_whole_row_is_still_reported(torch):
     with pytest.raises(IndexError, match="tensors used as indices"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL008", "GL008"]
+
+
+# cornac's RPG builds its item graph from per-digit code similarities: `codes = self.item_id2tokens[:n_items] -
+# self.offsets` subtracts the [n_codebook] offsets from the [n_items, n_codebook] token table (filled by
+# set_item_tokens), and `codes[start:end][:, d]` picks digit d of a chunk of items. With the table unknown the
+# difference is [n_codebook] only as a guess; the chunk `codes[start:end]` kept that rank as a fact.
+RPG_ADJACENCY = '''
+import torch
+from torch import nn
+
+
+class RPG(nn.Module):
+    def __init__(self, n_codebook=3, codebook_size=4, d_model=8):
+        super().__init__()
+        self.n_codebook = n_codebook
+        self.codebook_size = codebook_size
+        self.wte = nn.Embedding(n_codebook * codebook_size + 2, d_model)
+        offsets = self.codebook_size * torch.arange(self.n_codebook, dtype=torch.long) + 1
+        self.register_buffer("offsets", offsets)
+        self.register_buffer("item_id2tokens", torch.zeros(1, self.n_codebook, dtype=torch.long))
+
+    def set_item_tokens(self, sid_table):
+        codes = torch.as_tensor(sid_table, dtype=torch.long)
+        tokens = codes + self.offsets
+        pad_row = torch.zeros(1, self.n_codebook, dtype=torch.long)
+        self.item_id2tokens = torch.cat([tokens, pad_row], dim=0)
+
+    @torch.no_grad()
+    def build_adjacency(self, n_items, edges, chunk_size=2):
+        token_emb = self.wte.weight[1:-1].view(self.n_codebook, self.codebook_size, -1)
+        token_sims = torch.bmm(token_emb, token_emb.transpose(1, 2))
+        codes = self.item_id2tokens[:n_items] - self.offsets
+        k = min(int(edges), n_items)
+        adj = torch.empty(n_items, k, dtype=torch.long)
+        for start in range(0, n_items, chunk_size):
+            end = min(start + chunk_size, n_items)
+            ci = codes[start:end]
+            sim = torch.zeros(end - start, n_items)
+            for d in range(self.n_codebook):
+                sim += token_sims[d][ci[:, d]][:, codes[:, d]]
+            adj[start:end] = sim.topk(k, dim=1).indices
+        return adj
+
+
+if __name__ == "__main__":
+    model = RPG()
+    model.set_item_tokens([[0, 1, 2], [3, 0, 1], [2, 2, 2], [1, 3, 0], [0, 0, 3]])
+    assert model.build_adjacency(5, 2).shape == (5, 2)
+'''
+
+
+def test_a_chunk_of_a_difference_with_an_unknown_table_keeps_its_rank_a_guess(torch):
+    run_snippet(RPG_ADJACENCY)
+    assert codes(RPG_ADJACENCY) == []
+
+
+def test_a_chunk_of_the_one_dim_offsets_is_still_reported(torch):
+    # the slip the rule is for: the chunk taken from the [n_codebook] offsets themselves has one dim
+    wrong = RPG_ADJACENCY.replace("ci = codes[start:end]", "ci = self.offsets[start:end]")
+    assert wrong != RPG_ADJACENCY
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"]
