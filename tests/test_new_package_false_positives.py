@@ -1727,3 +1727,70 @@ def test_a_chunk_of_the_one_dim_offsets_is_still_reported(torch):
     with pytest.raises(IndexError, match="too many indices"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL001"]
+
+
+# hivemind's SwitchMixtureOfExperts drops whole grid columns with `torch.where(dropout_mask, grid_score,
+# torch.full((1,), -inf))`: the mask is [grid_size], the scores [batch, grid_size] from the gate (a layer the
+# analysis does not know), so the result is [batch, grid_size] and compute_expert_scores picks
+# `dim_scores[flat_batch_indices, dim_indices]`. The where's rank came from the mask and the fill alone, as a fact.
+SWITCH_MOE = '''
+import torch
+from torch import nn
+
+
+class SwitchMoE(nn.Module):
+    def __init__(self, in_features, grid_size, grid_dropout=1.0, gate="Linear"):
+        super().__init__()
+        self.proj = getattr(nn, gate)(in_features, sum(grid_size))
+        self.grid_size = grid_size
+        self.grid_dropout = grid_dropout
+
+    def forward(self, input, chosen):
+        grid_scores = self.proj(input).split_with_sizes(self.grid_size, dim=-1)
+        grid_dropout_masks = (
+            torch.rand(size=(dim_size,), dtype=input.dtype, device=input.device) < self.grid_dropout
+            for dim_size in self.grid_size
+        )
+        grid_scores_dropout = [
+            torch.where(mask, grid_score, torch.full((1,), float("-inf"), dtype=grid_score.dtype))
+            for grid_score, mask in zip(grid_scores, grid_dropout_masks)
+        ]
+        grid_softmax = [torch.softmax(grid_score, dim=-1) for grid_score in grid_scores_dropout]
+        return self.compute_expert_scores(grid_softmax, chosen)
+
+    def compute_expert_scores(self, grid_probs, batch_experts):
+        expert_counts = list(map(len, batch_experts))
+        total_num_experts = sum(expert_counts)
+        expert_index_in_batch = torch.arange(total_num_experts)
+        expert_strides = torch.cumsum(torch.as_tensor([0] + expert_counts), dim=-1)[:-1]
+        flat_batch_indices = (expert_index_in_batch >= expert_strides[:, None]).to(torch.int32).sum(0) - 1
+        flat_experts = [expert for row in batch_experts for expert in row]
+        grid_indices = torch.zeros([len(flat_experts), len(grid_probs)], dtype=torch.int64)
+        for i, expert in enumerate(flat_experts):
+            grid_indices[i] = torch.as_tensor(expert, dtype=grid_indices.dtype)
+        scores_per_dim = [
+            dim_scores[flat_batch_indices, dim_indices]
+            for dim_scores, dim_indices in zip(grid_probs, grid_indices.T)
+        ]
+        return torch.prod(torch.stack(scores_per_dim, dim=0), dim=0)
+
+
+if __name__ == "__main__":
+    moe = SwitchMoE(8, [3, 4])
+    chosen = [[(0, 1), (2, 3)], [(1, 0)]]
+    assert moe(torch.randn(2, 8), chosen).shape == (3,)
+'''
+
+
+def test_a_where_with_an_unknown_operand_keeps_its_rank_a_guess(torch):
+    run_snippet(SWITCH_MOE)
+    assert codes(SWITCH_MOE) == []
+
+
+def test_a_where_of_the_mask_alone_is_still_reported(torch):
+    # the slip the rule is for: the mask kept where the gate's scores were meant, one dim
+    wrong = SWITCH_MOE.replace("torch.where(mask, grid_score, ", "torch.where(mask, mask.float(), ")
+    assert wrong != SWITCH_MOE
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"]
