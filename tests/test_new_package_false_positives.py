@@ -1794,3 +1794,92 @@ def test_a_where_of_the_mask_alone_is_still_reported(torch):
     with pytest.raises(IndexError, match="too many indices"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL001"]
+
+
+# msclap's CLAPWrapper.default_collate (torch's collate, copied) returns `torch.stack(batch)` for a batch of
+# tensors before its `elif isinstance(elem, collections.abc.Mapping):` branch, which indexes each sample with
+# the keys of the first; preprocess_audio hands it the float32 clips of torch.FloatTensor. A tensor was known
+# not to be a float, an int or a str, but `Mapping`, an abstract class, decided nothing, so the dict branch ran
+# with the clip's float items as keys.
+CLAP_COLLATE = '''
+import collections
+
+import torch
+from torch import nn
+
+
+class CLAPWrapper:
+    def __init__(self, duration=4, vocab=11, dim=6):
+        self.duration = duration
+        self.clap = nn.Linear(duration, dim)
+        self.wte = nn.Embedding(vocab, dim)
+        self.head = nn.Linear(dim, vocab)
+
+    def default_collate(self, batch):
+        elem = batch[0]
+        if isinstance(elem, torch.Tensor):
+            return torch.stack(batch, 0)
+        elif isinstance(elem, float):
+            return torch.tensor(batch, dtype=torch.float64)
+        elif isinstance(elem, int):
+            return torch.tensor(batch)
+        elif isinstance(elem, str):
+            return batch
+        elif isinstance(elem, collections.abc.Mapping):
+            return {key: self.default_collate([d[key] for d in batch]) for key in elem}
+        elif isinstance(elem, collections.abc.Sequence):
+            return [self.default_collate(samples) for samples in zip(*batch)]
+        raise TypeError(type(elem))
+
+    def load_audio_into_tensor(self, audio, audio_duration):
+        audio_time_series = audio.reshape(-1)[:audio_duration]
+        return torch.FloatTensor(audio_time_series)
+
+    def preprocess_audio(self, audio_files):
+        audio_tensors = []
+        for audio_file in audio_files:
+            audio_tensor = self.load_audio_into_tensor(audio_file, self.duration)
+            audio_tensors.append(audio_tensor.reshape(1, -1))
+        return self.default_collate(audio_tensors)
+
+    def generate_caption(self, audio_files, beam_size=3, entry_length=4):
+        audio_tensors = self.preprocess_audio(audio_files)
+        prefix = self.clap(audio_tensors.squeeze(1))
+        return [self._generate_beam(prefix[i][None, None], beam_size, entry_length) for i in range(len(audio_tensors))]
+
+    @torch.no_grad()
+    def _generate_beam(self, embed, beam_size, entry_length, temperature=1.0, stop_token_index=0):
+        generated = embed.expand(beam_size, -1, -1)
+        is_stopped = torch.zeros(beam_size, dtype=torch.bool)
+        scores = torch.zeros(beam_size)
+        for i in range(entry_length):
+            logits = self.head(generated)[:, -1, :] / (temperature if temperature > 0 else 1.0)
+            logits = logits.softmax(-1).log()
+            scores, next_tokens = (scores[:, None] + logits).max(-1)
+            next_token_embed = self.wte(next_tokens).view(generated.shape[0], 1, -1)
+            generated = torch.cat((generated, next_token_embed), dim=1)
+            is_stopped = is_stopped + next_tokens.eq(stop_token_index)
+        return scores.argsort(descending=True)
+
+
+if __name__ == "__main__":
+    wrapper = CLAPWrapper()
+    captions = wrapper.generate_caption([torch.randn(1, 8), torch.randn(2, 4)])
+    assert len(captions) == 2 and captions[0].shape == (3,)
+'''
+
+
+def test_a_mapping_branch_never_runs_for_a_tensor(torch):
+    run_snippet(CLAP_COLLATE)
+    assert codes(CLAP_COLLATE) == []
+
+
+def test_an_iterable_branch_that_a_tensor_takes_is_still_reported(torch):
+    # the slip the rule is for: without its own branch a tensor is an Iterable, and its float items index
+    wrong = CLAP_COLLATE.replace("""        if isinstance(elem, torch.Tensor):
+            return torch.stack(batch, 0)
+        elif isinstance(elem, float):""", """        if isinstance(elem, float):""").replace("collections.abc.Mapping", "collections.abc.Iterable")
+    assert wrong != CLAP_COLLATE
+    with pytest.raises(IndexError, match="tensors used as indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL008"]
