@@ -1664,3 +1664,222 @@ def test_a_float_label_of_a_whole_row_is_still_reported(torch):
     with pytest.raises(IndexError, match="tensors used as indices"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL008", "GL008"]
+
+
+# cornac's RPG builds its item graph from per-digit code similarities: `codes = self.item_id2tokens[:n_items] -
+# self.offsets` subtracts the [n_codebook] offsets from the [n_items, n_codebook] token table (filled by
+# set_item_tokens), and `codes[start:end][:, d]` picks digit d of a chunk of items. With the table unknown the
+# difference is [n_codebook] only as a guess; the chunk `codes[start:end]` kept that rank as a fact.
+RPG_ADJACENCY = '''
+import torch
+from torch import nn
+
+
+class RPG(nn.Module):
+    def __init__(self, n_codebook=3, codebook_size=4, d_model=8):
+        super().__init__()
+        self.n_codebook = n_codebook
+        self.codebook_size = codebook_size
+        self.wte = nn.Embedding(n_codebook * codebook_size + 2, d_model)
+        offsets = self.codebook_size * torch.arange(self.n_codebook, dtype=torch.long) + 1
+        self.register_buffer("offsets", offsets)
+        self.register_buffer("item_id2tokens", torch.zeros(1, self.n_codebook, dtype=torch.long))
+
+    def set_item_tokens(self, sid_table):
+        codes = torch.as_tensor(sid_table, dtype=torch.long)
+        tokens = codes + self.offsets
+        pad_row = torch.zeros(1, self.n_codebook, dtype=torch.long)
+        self.item_id2tokens = torch.cat([tokens, pad_row], dim=0)
+
+    @torch.no_grad()
+    def build_adjacency(self, n_items, edges, chunk_size=2):
+        token_emb = self.wte.weight[1:-1].view(self.n_codebook, self.codebook_size, -1)
+        token_sims = torch.bmm(token_emb, token_emb.transpose(1, 2))
+        codes = self.item_id2tokens[:n_items] - self.offsets
+        k = min(int(edges), n_items)
+        adj = torch.empty(n_items, k, dtype=torch.long)
+        for start in range(0, n_items, chunk_size):
+            end = min(start + chunk_size, n_items)
+            ci = codes[start:end]
+            sim = torch.zeros(end - start, n_items)
+            for d in range(self.n_codebook):
+                sim += token_sims[d][ci[:, d]][:, codes[:, d]]
+            adj[start:end] = sim.topk(k, dim=1).indices
+        return adj
+
+
+if __name__ == "__main__":
+    model = RPG()
+    model.set_item_tokens([[0, 1, 2], [3, 0, 1], [2, 2, 2], [1, 3, 0], [0, 0, 3]])
+    assert model.build_adjacency(5, 2).shape == (5, 2)
+'''
+
+
+def test_a_chunk_of_a_difference_with_an_unknown_table_keeps_its_rank_a_guess(torch):
+    run_snippet(RPG_ADJACENCY)
+    assert codes(RPG_ADJACENCY) == []
+
+
+def test_a_chunk_of_the_one_dim_offsets_is_still_reported(torch):
+    # the slip the rule is for: the chunk taken from the [n_codebook] offsets themselves has one dim
+    wrong = RPG_ADJACENCY.replace("ci = codes[start:end]", "ci = self.offsets[start:end]")
+    assert wrong != RPG_ADJACENCY
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"]
+
+
+# hivemind's SwitchMixtureOfExperts drops whole grid columns with `torch.where(dropout_mask, grid_score,
+# torch.full((1,), -inf))`: the mask is [grid_size], the scores [batch, grid_size] from the gate (a layer the
+# analysis does not know), so the result is [batch, grid_size] and compute_expert_scores picks
+# `dim_scores[flat_batch_indices, dim_indices]`. The where's rank came from the mask and the fill alone, as a fact.
+SWITCH_MOE = '''
+import torch
+from torch import nn
+
+
+class SwitchMoE(nn.Module):
+    def __init__(self, in_features, grid_size, grid_dropout=1.0, gate="Linear"):
+        super().__init__()
+        self.proj = getattr(nn, gate)(in_features, sum(grid_size))
+        self.grid_size = grid_size
+        self.grid_dropout = grid_dropout
+
+    def forward(self, input, chosen):
+        grid_scores = self.proj(input).split_with_sizes(self.grid_size, dim=-1)
+        grid_dropout_masks = (
+            torch.rand(size=(dim_size,), dtype=input.dtype, device=input.device) < self.grid_dropout
+            for dim_size in self.grid_size
+        )
+        grid_scores_dropout = [
+            torch.where(mask, grid_score, torch.full((1,), float("-inf"), dtype=grid_score.dtype))
+            for grid_score, mask in zip(grid_scores, grid_dropout_masks)
+        ]
+        grid_softmax = [torch.softmax(grid_score, dim=-1) for grid_score in grid_scores_dropout]
+        return self.compute_expert_scores(grid_softmax, chosen)
+
+    def compute_expert_scores(self, grid_probs, batch_experts):
+        expert_counts = list(map(len, batch_experts))
+        total_num_experts = sum(expert_counts)
+        expert_index_in_batch = torch.arange(total_num_experts)
+        expert_strides = torch.cumsum(torch.as_tensor([0] + expert_counts), dim=-1)[:-1]
+        flat_batch_indices = (expert_index_in_batch >= expert_strides[:, None]).to(torch.int32).sum(0) - 1
+        flat_experts = [expert for row in batch_experts for expert in row]
+        grid_indices = torch.zeros([len(flat_experts), len(grid_probs)], dtype=torch.int64)
+        for i, expert in enumerate(flat_experts):
+            grid_indices[i] = torch.as_tensor(expert, dtype=grid_indices.dtype)
+        scores_per_dim = [
+            dim_scores[flat_batch_indices, dim_indices]
+            for dim_scores, dim_indices in zip(grid_probs, grid_indices.T)
+        ]
+        return torch.prod(torch.stack(scores_per_dim, dim=0), dim=0)
+
+
+if __name__ == "__main__":
+    moe = SwitchMoE(8, [3, 4])
+    chosen = [[(0, 1), (2, 3)], [(1, 0)]]
+    assert moe(torch.randn(2, 8), chosen).shape == (3,)
+'''
+
+
+def test_a_where_with_an_unknown_operand_keeps_its_rank_a_guess(torch):
+    run_snippet(SWITCH_MOE)
+    assert codes(SWITCH_MOE) == []
+
+
+def test_a_where_of_the_mask_alone_is_still_reported(torch):
+    # the slip the rule is for: the mask kept where the gate's scores were meant, one dim
+    wrong = SWITCH_MOE.replace("torch.where(mask, grid_score, ", "torch.where(mask, mask.float(), ")
+    assert wrong != SWITCH_MOE
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL001"]
+
+
+# msclap's CLAPWrapper.default_collate (torch's collate, copied) returns `torch.stack(batch)` for a batch of
+# tensors before its `elif isinstance(elem, collections.abc.Mapping):` branch, which indexes each sample with
+# the keys of the first; preprocess_audio hands it the float32 clips of torch.FloatTensor. A tensor was known
+# not to be a float, an int or a str, but `Mapping`, an abstract class, decided nothing, so the dict branch ran
+# with the clip's float items as keys.
+CLAP_COLLATE = '''
+import collections
+
+import torch
+from torch import nn
+
+
+class CLAPWrapper:
+    def __init__(self, duration=4, vocab=11, dim=6):
+        self.duration = duration
+        self.clap = nn.Linear(duration, dim)
+        self.wte = nn.Embedding(vocab, dim)
+        self.head = nn.Linear(dim, vocab)
+
+    def default_collate(self, batch):
+        elem = batch[0]
+        if isinstance(elem, torch.Tensor):
+            return torch.stack(batch, 0)
+        elif isinstance(elem, float):
+            return torch.tensor(batch, dtype=torch.float64)
+        elif isinstance(elem, int):
+            return torch.tensor(batch)
+        elif isinstance(elem, str):
+            return batch
+        elif isinstance(elem, collections.abc.Mapping):
+            return {key: self.default_collate([d[key] for d in batch]) for key in elem}
+        elif isinstance(elem, collections.abc.Sequence):
+            return [self.default_collate(samples) for samples in zip(*batch)]
+        raise TypeError(type(elem))
+
+    def load_audio_into_tensor(self, audio, audio_duration):
+        audio_time_series = audio.reshape(-1)[:audio_duration]
+        return torch.FloatTensor(audio_time_series)
+
+    def preprocess_audio(self, audio_files):
+        audio_tensors = []
+        for audio_file in audio_files:
+            audio_tensor = self.load_audio_into_tensor(audio_file, self.duration)
+            audio_tensors.append(audio_tensor.reshape(1, -1))
+        return self.default_collate(audio_tensors)
+
+    def generate_caption(self, audio_files, beam_size=3, entry_length=4):
+        audio_tensors = self.preprocess_audio(audio_files)
+        prefix = self.clap(audio_tensors.squeeze(1))
+        return [self._generate_beam(prefix[i][None, None], beam_size, entry_length) for i in range(len(audio_tensors))]
+
+    @torch.no_grad()
+    def _generate_beam(self, embed, beam_size, entry_length, temperature=1.0, stop_token_index=0):
+        generated = embed.expand(beam_size, -1, -1)
+        is_stopped = torch.zeros(beam_size, dtype=torch.bool)
+        scores = torch.zeros(beam_size)
+        for i in range(entry_length):
+            logits = self.head(generated)[:, -1, :] / (temperature if temperature > 0 else 1.0)
+            logits = logits.softmax(-1).log()
+            scores, next_tokens = (scores[:, None] + logits).max(-1)
+            next_token_embed = self.wte(next_tokens).view(generated.shape[0], 1, -1)
+            generated = torch.cat((generated, next_token_embed), dim=1)
+            is_stopped = is_stopped + next_tokens.eq(stop_token_index)
+        return scores.argsort(descending=True)
+
+
+if __name__ == "__main__":
+    wrapper = CLAPWrapper()
+    captions = wrapper.generate_caption([torch.randn(1, 8), torch.randn(2, 4)])
+    assert len(captions) == 2 and captions[0].shape == (3,)
+'''
+
+
+def test_a_mapping_branch_never_runs_for_a_tensor(torch):
+    run_snippet(CLAP_COLLATE)
+    assert codes(CLAP_COLLATE) == []
+
+
+def test_an_iterable_branch_that_a_tensor_takes_is_still_reported(torch):
+    # the slip the rule is for: without its own branch a tensor is an Iterable, and its float items index
+    wrong = CLAP_COLLATE.replace("""        if isinstance(elem, torch.Tensor):
+            return torch.stack(batch, 0)
+        elif isinstance(elem, float):""", """        if isinstance(elem, float):""").replace("collections.abc.Mapping", "collections.abc.Iterable")
+    assert wrong != CLAP_COLLATE
+    with pytest.raises(IndexError, match="tensors used as indices"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL008"]

@@ -689,6 +689,10 @@ def _where(args, line: int, nodes=()):
     shape = args[0].shape if isinstance(args[0], TensorVal) else None
     for t in tensors:
         shape = broadcast(shape, t.shape)
+    if shape is not None and shape.dims and not shape.guessed and any(a is None for a in args[:3]):
+        # where(drop_mask [n], scores, full((1,), -inf)) with `scores` unknown: that operand may be a tensor of
+        # more dims ([batch, n]) that the result broadcasts to, so the rank read off the others is a guess
+        shape = replace(shape, guessed=True)
     dtypes = {t.dtype for t in tensors}
     result = TensorVal(shape, dtypes.pop() if len(dtypes) == 1 and len(tensors) == 2 else None)
     if len(tensors) == 1:

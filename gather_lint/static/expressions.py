@@ -192,6 +192,7 @@ class ExpressionMixin:
             picked = repeated_indices.one_row(owner, key, picked)  # a row of a table repeating across rows
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
+            picked = _guess_kept(owner, picked)  # a part of a tensor whose rank is a guess has a guessed rank
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
@@ -452,6 +453,16 @@ def _dim_arith(a, b, symbol):
 
 
 _INT_RESULTS = ("+", "-", "*", "//", "%")
+
+
+def _guess_kept(owner: TensorVal, picked):
+    """`codes[start:end]` of `codes = table[:n] - offsets` (table unknown, offsets [n_codebook]): the difference is
+    [n_codebook] only as a guess (the unknown operand may bring leading dims, Shape.guessed), and a slice, a row
+    or a pick of it is as much a guess: the rank read off the key is counted from the guessed rank."""
+    if isinstance(picked, TensorVal) and owner.shape is not None and owner.shape.guessed \
+            and picked.shape is not None and not picked.shape.guessed:
+        return picked.with_(shape=replace(picked.shape, guessed=True))
+    return picked
 
 
 def _tensor_if_made_so(node, found, other):

@@ -38,6 +38,13 @@ JOINERS[ListVal] = JOINERS[Repeated] = _joined_lists
 _CLOSED = frozenset({"float", "int", "bool", "str", "bytes", "complex", "list", "tuple", "dict", "set", "NoneType",
                      "Tensor", "ndarray"})
 _SUPERTYPES = {"bool": {"bool", "int"}}  # isinstance(True, int) holds
+# collections.abc classes, as the closed types above that are instances of them: a tensor (or None) is no
+# Mapping and no Sequence, so `elif isinstance(elem, Mapping):` after a tensor's own branch never runs for one
+_ABSTRACT_MEMBERS = {
+    "Mapping": {"dict"}, "MutableMapping": {"dict"},
+    "Sequence": {"list", "tuple", "str", "bytes"}, "MutableSequence": {"list"},
+    "Set": {"set"}, "MutableSet": {"set"}, "AbstractSet": {"set"},
+}
 
 
 def _possible(value) -> Optional[FrozenSet[str]]:
@@ -86,6 +93,7 @@ def isinstance_of(value, types_node: ast.AST) -> Optional[Literal]:
     possible, checked = _possible(value), _checked(types_node)
     if possible is None or checked is None:
         return None
+    checked = frozenset().union(*(_ABSTRACT_MEMBERS.get(name, {name}) for name in checked))
     matches = [bool(_SUPERTYPES.get(kind, {kind}) & checked) for kind in possible]
     if all(matches):
         return Literal(True)
