@@ -23,13 +23,13 @@ def misread_rows(inp, dim, index, result) -> Optional[Violation]:
             or any(index.stride(k) != 0 for k in range(1, index.dim())) or index.shape[0] == 0 or index.numel() == 0:
         return None
     rows = index[(slice(None),) + (0,) * (index.dim() - 1)].long()  # the one row number per result row
+    window = (slice(None),) + tuple(slice(0, n) for n in index.shape[1:])  # each input row as the result holds it
     with torch.no_grad():
-        meant = inp.index_select(0, rows)[(slice(None),) + tuple(slice(0, n) for n in index.shape[1:])]
+        meant = inp.index_select(0, rows)[window]
         right = (result == meant) | (result != result) & (meant != meant)  # NaN read from a NaN is right
         wrong = (~right).reshape(index.shape[0], -1).any(dim=1).nonzero()
     if wrong.numel() == 0:
         return None
     row = int(wrong[0, 0])
-    window = (slice(None),) + tuple(slice(0, n) for n in index.shape[1:])  # each input row as the result holds it
     same = (inp[window] == result[row]).reshape(inp.shape[0], -1).all(dim=1).nonzero()
     return index_dtype.check_misread_int32_rows(row, int(same[0, 0]) if same.numel() else None, int(rows[row]))

@@ -387,7 +387,8 @@ class ExpressionMixin:
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = _comprehension
 
     def _iteration_count(self, generator, iterable):
-        """How many rounds one `for` of a comprehension makes (sequences.iteration_count), range's bounds evaluated."""
+        """How many rounds one `for` (of a comprehension, or a statement) makes (sequences.iteration_count), range's
+        bounds evaluated."""
         source = generator.iter
         ranged = [self.expr(a) for a in source.args] if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
             and source.func.id == "range" else []

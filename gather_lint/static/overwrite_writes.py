@@ -31,6 +31,7 @@ from .names import EDGE_LIST_ORIGIN, is_group_ids
 from .repeated_indices import copied, copied_by, literal_only, named_only, repeats, rows_hold_once
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
+from .tree_walk import full_slice
 from .values import DimVal, Literal, TensorVal
 
 _READERS = {"index_select": "index_copy", "gather": "scatter"}  # a read and the write it pairs with
@@ -66,7 +67,7 @@ class OverwriteWriteMixin:
         value = self.source.segment(node.value)
         if len(items) == len(components):  # tensors only: index_put_ takes them as they are
             call = f"index_put_({overwrite.index_tuple(key)}, {value}, accumulate=True)"
-        elif len(components) == 1 and len(items) > 1 and all(_whole(k) for k in items if k is not components[0]):
+        elif len(components) == 1 and len(items) > 1 and all(full_slice(k) for k in items if k is not components[0]):
             # `bev[:, cells] = v`: whole axes around one index tensor, which index_add_ takes along its axis
             call = f"index_add_({target.slice.elts.index(components[0])}, {positions}, {value})"
         else:
@@ -81,8 +82,7 @@ class OverwriteWriteMixin:
         if not isinstance(node.func, ast.Attribute) or not self._being_filled(node.func.value, owner) \
                 or len(node.args) < 2:
             return
-        accumulate = kwargs.get("accumulate", args[2] if len(args) > 2 else Literal(False))
-        if not (isinstance(accumulate, Literal) and accumulate.value is False):
+        if not _without_accumulate(args, kwargs):
             return
         indices, values = node.args[0], node.args[1]
         components = list(indices.elts) if isinstance(indices, (ast.Tuple, ast.List)) else None
@@ -101,8 +101,7 @@ class OverwriteWriteMixin:
         if not isinstance(node.func, ast.Attribute) or not self._being_filled(node.func.value, owner) \
                 or len(node.args) < 2 or any(isinstance(a, ast.Starred) for a in node.args):
             return
-        accumulate = kwargs.get("accumulate", args[2] if len(args) > 2 else Literal(False))
-        if not (isinstance(accumulate, Literal) and accumulate.value is False):
+        if not _without_accumulate(args, kwargs):
             return
         positions, values = node.args[0], node.args[1]
         if not _per_entry(args[1], values):
@@ -339,9 +338,10 @@ def _components(key) -> list:
         k.value is Ellipsis or type(k.value) is int))]
 
 
-def _whole(key) -> bool:
-    """`:` (a whole axis)."""
-    return isinstance(key, ast.Slice) and key.lower is None and key.upper is None and key.step is None
+def _without_accumulate(args, kwargs) -> bool:
+    """`index_put_(indices, v)` / `put_(index, v)` (accumulate third): accumulate=False, given or by default."""
+    accumulate = kwargs.get("accumulate", args[2] if len(args) > 2 else Literal(False))
+    return isinstance(accumulate, Literal) and accumulate.value is False
 
 
 def _mentions(node, index_nodes) -> bool:

@@ -211,7 +211,7 @@ def through_arith(left, right, symbol: Optional[str], result):
     if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and all(
             isinstance(v, (TensorVal, DimVal)) for v in (left, right)):
         # the origin explains the repeats; 0/1 values of a mask no longer describe the sum or product's values
-        return _marked(result, next((v.domain.origin for v in tensors if not v.domain.binary), "values that can repeat"))
+        return _marked(result, _repeats_origin(tensors))
     if symbol in ("//", "%") and isinstance(left, TensorVal) and isinstance(right, DimVal):
         k = right.dim if isinstance(right.dim, int) else None
         if repeats(left):
@@ -227,7 +227,13 @@ def through_cat(items, joined):
     tensors = [t for t in items if isinstance(t, TensorVal)]
     if not isinstance(joined, TensorVal) or not tensors or len(tensors) != len(items) or not all(repeats(t) for t in tensors):
         return joined
-    return _marked(joined, next((t.domain.origin for t in tensors if not t.domain.binary), "values that can repeat"))
+    return _marked(joined, _repeats_origin(tensors))
+
+
+def _repeats_origin(tensors) -> str:
+    """What explains the repeats of values several repeating operands make: the first operand's origin that is not
+    a mask's 0/1 (those no longer describe a sum, product or joined values)."""
+    return next((t.domain.origin for t in tensors if not t.domain.binary), "values that can repeat")
 
 
 def _digit(v: TensorVal) -> bool:

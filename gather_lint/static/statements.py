@@ -196,11 +196,9 @@ class StatementMixin:
         entry = {k: entry.get(k) for k in self._forget(node, node.body + node.orelse)}  # what the loop reassigns
         self.env.update(loop_facts.invariant(self, node, entry, _row_of(iterable, node.iter)))  # h = layer(h)
         self.assign(node.target, _row_of(iterable, node.iter))
+        rounds = self._iteration_count(node, iterable)  # as a comprehension's loop counts them
         before = dict(self.env)
         self.block(node.body)
-        ranged = [self.expr(a) for a in node.iter.args] if isinstance(node.iter, ast.Call) \
-            and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range" else []
-        rounds = sequences.iteration_count(iterable, node.iter, ranged)
         appended = loop_facts.counted_appends(node, start, self.env, rounds) if rounds is not None else {}
         self.env = _join_env(before, self.env)
         self.env.update(appended)  # rows.append(y) once per round of a known count: that many rows
