@@ -1883,3 +1883,53 @@ def test_an_iterable_branch_that_a_tensor_takes_is_still_reported(torch):
     with pytest.raises(IndexError, match="tensors used as indices"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL008"]
+
+
+# kraken's layers resize their outputs: `idx = torch.tensor([x for x in range(old) if x not in del_indices])`
+# keeps every output but the ones the caller deletes, so the list is empty only when the caller deletes them all.
+# An item's own test (`if e - s <= max_len`) can fail on every item of a batch; a list of deletions is a choice.
+RESIZE_OUTPUTS = '''
+import torch
+from torch import nn
+
+
+class LinSoftmax(nn.Module):
+    def __init__(self, input_size, output_size):
+        super().__init__()
+        self.lin = nn.Linear(input_size, output_size)
+
+    def resize(self, output_size, del_indices=None):
+        if not del_indices:
+            del_indices = []
+        old_shape = self.lin.weight.size(0)
+        idx = torch.tensor([x for x in range(old_shape) if x not in del_indices], device=self.lin.weight.device)
+        weight = self.lin.weight.index_select(0, idx)
+        rweight = torch.zeros((output_size - weight.size(0), weight.size(1)))
+        weight = torch.cat([weight, rweight])
+        bias = self.lin.bias.index_select(0, idx)
+        bias = torch.cat([bias, torch.zeros(output_size - bias.size(0))])
+        self.lin = nn.Linear(weight.size(1), output_size)
+        self.lin.weight = nn.Parameter(weight)
+        self.lin.bias = nn.Parameter(bias)
+
+
+if __name__ == "__main__":
+    layer = LinSoftmax(4, 6)
+    kept = layer.lin.weight[[0, 2, 3, 5]].detach().clone()
+    layer.resize(7, del_indices=[1, 4])
+    assert torch.equal(layer.lin.weight[:4], kept) and layer.lin.weight.shape == (7, 4)
+'''
+
+
+def test_a_list_of_all_but_the_deleted_items_is_not_empty_by_chance(torch):
+    run_snippet(RESIZE_OUTPUTS)
+    assert codes(RESIZE_OUTPUTS) == []
+
+
+def test_a_list_filtered_by_each_items_own_test_is_still_reported(torch):
+    # the slip the rule is for: outputs kept by a test of their own weights, and no output passes it
+    wrong = RESIZE_OUTPUTS.replace("if x not in del_indices]", "if self.lin.weight[x].abs().max() > 10]")
+    assert wrong != RESIZE_OUTPUTS
+    with pytest.raises(RuntimeError, match="Expected dtype int32 or int64 for index"):
+        run_snippet(wrong)
+    assert codes(wrong) == ["GL008", "GL008"]

@@ -28,7 +28,7 @@ class MaybeEmptyList:
 def filtered(node: ast.ListComp, element, segment) -> Optional[MaybeEmptyList]:
     """A list comprehension with an `if` clause; None without one (it is as long as its source)."""
     ifs = [cond for gen in node.generators for cond in gen.ifs]
-    if not ifs or _fixed_by_config(node):
+    if not ifs or _fixed_by_config(node) or _excludes_named_items(node, ifs):
         return None
     return MaybeEmptyList(segment(ifs[0]), node.lineno, isinstance(element, DimVal))
 
@@ -78,6 +78,15 @@ def _tests_and_makers(function):
                 value = value.func.value
     found = function._gather_lint_guard_names = (tested, made_from)
     return found
+
+
+def _excludes_named_items(node: ast.ListComp, ifs) -> bool:
+    """`[x for x in range(n) if x not in del_indices]`: every item but those the caller names. It is empty
+    only when the caller names them all (delete every channel), a choice of the caller and not a batch the
+    data may bring; an item's own test (`if e - s <= max_len`, `if t != pad`) can fail for all of them."""
+    loops = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    return all(isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.ops[0], ast.NotIn)
+               and isinstance(cond.left, ast.Name) and cond.left.id in loops for cond in ifs)
 
 
 def _fixed_by_config(node: ast.ListComp) -> bool:
