@@ -2,8 +2,9 @@
 
 Indexed in-place addition is ``x.index_put_((ids,), x[ids] + v)`` without accumulation: for a
 repeated index every write computes from the same old value and the last one wins, silently
-(nondeterministically on CUDA). Token ids, class labels, segment ids and ``randint`` draws repeat;
-``topk``, ``argsort``, ``arange`` and ``randperm`` indices do not. Counting tokens with
+(nondeterministically on CUDA). Token ids, class labels, segment ids, ``randint`` draws and per-row picks
+(``argmax(dim)``, ``max(dim).indices``; ``topk``/``sort`` indices once their rows are joined by ``.view(-1)``)
+repeat; ``arange`` and ``randperm`` indices, and one row's ``topk``/``argsort`` picks, do not. Counting tokens with
 ``counts[ids] += 1`` counts each distinct id once. The same holds for every read-modify-write that
 writes without accumulating: ``x[ids] = x[ids] + v``, ``x.scatter_(d, ids, x.gather(d, ids) + v)``,
 ``x.index_copy_(d, ids, x.index_select(d, ids) + v)``; ``scatter_add_``/``index_add_`` accumulate.
@@ -127,13 +128,22 @@ def check_augmented(target: str, index: str, origin: str, op: str, value: str, f
         positions = index_tuple(index)
         held = f"the index holds {origin}" if positions.endswith(",)") else f"the indices hold {origin}"
         adder = " (or index_add_)" if positions.endswith(",)") else ""
-        fix = f"`{method_call(target, f'index_put_({positions}, {increment}, accumulate=True)')}`{adder}"
+        values = method_call(target, f"new_tensor({increment})") if _number(increment) else increment  # a tensor
+        fix = f"`{method_call(target, f'index_put_({positions}, {values}, accumulate=True)')}`{adder}"
     return Violation(
         CODE, SEVERITY,
         f"`{target}[{index}] {op} ...`: {held}, which can repeat, and indexed in-place "
         f"arithmetic applies a repeated index once (the last write wins), silently; accumulate with {fix}",
         fix_statement="accumulate" if fixable and sliced is None else None,
     )
+
+
+def _number(text: str) -> bool:
+    """A number literal (`1`, `-0.5`): index_put_ takes values as a tensor only."""
+    try:
+        return type(ast.literal_eval(text)) in (int, float)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
 
 
 def _sliced_key(index: str) -> Optional[tuple]:

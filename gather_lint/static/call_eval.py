@@ -168,6 +168,9 @@ class CallMixin:
                 return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and (func.attr in bool_results.COMPARISONS or func.attr in bool_results.PREDICATES):
                 return bool_results.method(func.attr, None, args, kwargs)  # mask.eq(255): bool whatever mask is
+            if owner is None and func.attr in ("argmax", "argmin") and (args or "dim" in kwargs or "axis" in kwargs):
+                # scores.argmax(1): int64 positions, one pick per row, whatever the receiver (numpy's too)
+                return repeated_indices.after_method(func.attr, TensorVal(), TensorVal(None, "int64", Domain()), node)
             if owner is None and func.attr in ops.NORMS:
                 return TensorVal(non_negative=True)  # state.forces.norm(dim=1) of an unknown receiver: >= 0 (GL014)
             if owner is None and func.attr in _SHAPE_FROM_ARGS:

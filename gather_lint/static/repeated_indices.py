@@ -102,6 +102,9 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
         if method == "repeat" and not repeats(owner) and _last_count_one(node):
             return marked.with_(domain=replace(marked.domain, copies_across_rows=True))
         return marked
+    if method in _VIEWS and _rows_of_picks_joined(owner, result):
+        joined = f"{owner.domain.origin} with the rows joined (`.{method}()` at line {node.lineno}), where rows pick alike"
+        return result.with_(domain=replace(owner.domain, repeats=True, origin=joined))
     if across_rows(owner) and method not in _KEEPS_ROWS and isinstance(result, TensorVal) and result.domain is not None:
         result = result.with_(domain=replace(result.domain, copies_across_rows=False))  # .view(-1) joins the rows
     if method in _PICKS and result.domain is not None:
@@ -112,6 +115,18 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
 
 
 _VIEWS = ("view", "reshape", "flatten")
+_ROW_PICKS = tuple(f"positions from {op}() over dim" for op in ("topk", "sort", "argsort"))
+
+
+def _rows_of_picks_joined(owner, result) -> bool:
+    """topk / sort indices [N, k]: distinct within a row, but every row picks among the same positions, so
+    once the rows are joined (`.view(-1)`) a position stands once per row that picked it."""
+    if not (isinstance(result, TensorVal) and isinstance(owner, TensorVal) and owner.domain is not None
+            and owner.domain.origin.startswith(_ROW_PICKS) and not owner.domain.repeats):
+        return False
+    rows, joined = owner.shape, result.shape
+    return rows is not None and not rows.variadic and len(rows.dims) >= 2 and value(rows.dims[0]) != 1 \
+        and joined is not None and not joined.variadic and len(joined.dims) < len(rows.dims)
 # ops that keep each row along the last dim as it was
 _KEEPS_ROWS = ("contiguous", "clone", "detach", "to", "long", "int", "cpu", "cuda", "type")
 

@@ -406,7 +406,9 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
         if shaped is None:
             return None
         values = TensorVal(shaped.shape, t.dtype)
-        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(named, dim, origin_text))
+        # one pick per row, as argmax's: different rows pick the same position (none to repeat in a 0-d result)
+        picks_of_rows = shaped.shape is None or bool(shaped.shape.dims)
+        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(named, dim, origin_text), repeats=picks_of_rows)
         return SeqVal((values, TensorVal(shaped.shape, "int64", domain)), ("values", "indices"))
     if s is None or dim is None:  # positions all the same, in a dim of a size not known
         positions = Domain(None, origin=f"positions from {named}() of `{origin_text}`")
