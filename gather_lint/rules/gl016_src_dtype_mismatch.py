@@ -6,7 +6,8 @@ raises ``scatter(): Expected self.dtype to be equal to src.dtype`` because the z
 literal is int64; ``counts.index_add_(0, ids, torch.ones(n))`` onto an int64 ``counts`` raises ``self (Long)
 and source (Float) must have the same scalar type``. torch 2.13 rejects every pair of distinct dtypes, even
 with an empty index. A Python scalar (``scatter_(d, idx, 1.0)``, ``value=``) or ``index_fill_`` value is
-converted and is fine. Between float32 and another float dtype it reports nothing: a `Float[...]`
+converted and is fine. Indexed assignment through an index tensor, ``buf[rows] = v``, is ``index_put_`` and
+converts no tensor value either (a slice, a number or a 0-d index converts). Between float32 and another float dtype it reports nothing: a `Float[...]`
 annotation or the default dtype may stand for any float; except where self is a buffer made right
 there by ``torch.zeros(n)`` (``ones``/``empty``/``rand``/``randn``) without a dtype, in a file that never
 changes the default dtype: that one is float32, and a float64 src raises.
@@ -63,20 +64,71 @@ expected = torch.tensor([sum(int(t == n) for t in targets) for n in range(4)])
 ]
 
 
+EXAMPLES.append(Example(
+    title="pooled float64 features written through an index tensor into a fresh float32 buffer",
+    bad="""
+import torch
+
+def pool_rows(feats, rows, n):
+    pooled = torch.zeros(n, feats.size(1))
+    pooled[rows] = feats
+    return pooled
+
+feats = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)
+rows = torch.tensor([2, 0])
+out = pool_rows(feats, rows, 3)
+expected = torch.zeros(3, 2)
+for k in range(2):
+    expected[int(rows[k])] = torch.tensor([float(v) for v in feats[k]])
+""",
+    good="""
+import torch
+
+def pool_rows(feats, rows, n):
+    pooled = torch.zeros(n, feats.size(1), dtype=feats.dtype)
+    pooled[rows] = feats
+    return pooled
+
+feats = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)
+rows = torch.tensor([2, 0])
+out = pool_rows(feats, rows, 3)
+expected = torch.zeros(3, 2, dtype=torch.float64)
+for k in range(2):
+    expected[int(rows[k])] = torch.tensor([float(v) for v in feats[k]], dtype=torch.float64)
+""",
+))
+
+
 def _kind(dtype: str) -> int:
     return 0 if dtype == "bool" else (2 if dtype.startswith(("float", "bfloat")) else 1)
+
+
+def mismatched(mine: Optional[str], theirs: Optional[str], exact: bool) -> bool:
+    """Two known dtypes torch refuses to mix; float32 against another float only when `exact` (float32 for
+    certain): otherwise a loose "some float" (an annotation's Float, the default dtype) may be either."""
+    if mine is None or theirs is None or mine == theirs:
+        return False
+    return not (_kind(mine) == _kind(theirs) and _LOOSE in (mine, theirs) and not exact)
+
+
+def check_index_put(target: str, written: str, mine: str, theirs: str) -> Violation:
+    """`x[idx] = v` with an index tensor: index_put_, which converts no tensor value either."""
+    return Violation(
+        CODE, SEVERITY,
+        f"`{target} = {written}` writes a tensor of dtype {theirs} through an index tensor into a tensor of dtype "
+        f"{mine}; indexed assignment (index_put_) never converts a tensor value and raises 'Index put requires the "
+        f"source and destination dtypes match'; make them match, e.g. `({written}).to(torch.{mine})`",
+    )
 
 
 def check(site: Site) -> Optional[Violation]:
     if site.op.name not in _CHECKED or site.payload is None or site.options.get("payload_from") == "value":
         return None
     mine, theirs = site.input.dtype, site.payload.dtype
-    if mine is None or theirs is None or mine == theirs:
-        return None
     # self a fresh default-dtype buffer, or real dtypes at run time
     exact = site.options.get("dtypes_exact") or (mine == _LOOSE and site.options.get("input_dtype_exact"))
-    if _kind(mine) == _kind(theirs) and _LOOSE in (mine, theirs) and not exact:
-        return None  # float32 vs another float: certain only when neither side is a loose "some float"
+    if not mismatched(mine, theirs, exact):
+        return None
     role = "src" if site.op.family == "scatter" else "source"
     return Violation(
         CODE, SEVERITY,

@@ -24,6 +24,7 @@ from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as dtype_rule
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as gl013
+from ..rules import gl016_src_dtype_mismatch as gl016
 import gather_lint.runtime.values as values
 from .overwrite_checks import augmented_write, conflicting_positions, repeated_positions
 
@@ -96,6 +97,13 @@ def rejected_write(key, torch_message: str) -> Optional[Violation]:
     return Violation(too_large.CODE, too_large.SEVERITY,
                      f"`x[idx] = v`: the index selects {selected}{picked} but v has shape {value}, which does not "
                      f"broadcast to it; torch raises a shape mismatch; {_write_fix(value, selected)}")
+
+
+def rejected_put_dtype(x, value, torch_message: str) -> Optional[Violation]:
+    """GL016 for `x[idx] = v` that torch rejected because v (a tensor) has another dtype than x."""
+    if "dtypes match" not in torch_message or not isinstance(value, torch.Tensor):
+        return None
+    return gl016.check_index_put("x[idx]", "v", str(x.dtype).replace("torch.", ""), str(value.dtype).replace("torch.", ""))
 
 
 def _write_fix(value: list, selected: list) -> str:

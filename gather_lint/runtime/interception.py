@@ -312,7 +312,8 @@ def _setitem(original):
             if _reported(exc):
                 raise
             rejected = exc
-        _explain(rejected, indexing.rejected_write(key, str(rejected)), "Tensor.__setitem__")
+        _explain(rejected, indexing.rejected_write(key, str(rejected)) or indexing.rejected_put_dtype(self, value, str(rejected)),
+                 "Tensor.__setitem__")
 
     return __setitem__
 

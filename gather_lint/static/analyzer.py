@@ -143,6 +143,15 @@ def _cast_quotient(text: str) -> bool:
     return False
 
 
+@file_test
+def _writes_other_floats(text: str) -> bool:
+    """`x[idx] = v` beside a float dtype other than the default (GL016: index_put_ converts no tensor value)."""
+    return "] = " in text and any(word in text for word in _OTHER_FLOATS)
+
+
+_OTHER_FLOATS = ("float64", "double", "float16", "half", "bfloat16")
+
+
 def _fills_by_subscript(chunk: str) -> bool:
     return _fresh_buffer(chunk) and "] = " in chunk
 
@@ -190,7 +199,7 @@ _LOCAL_PATTERNS = (
     (_augments_by_index, None), (_reads_what_it_writes, None), (_pads_a_lookup, None), (own_max_sizes.spelled_in, None),
     (fills_buffer, None), (one_hot_pick.spelled_in, None), (top_k_filter.spelled_in, None),
     (column_key_lookups.spelled_in, None), (advanced_indexing.spelled_in, advanced_indexing.spelled_anywhere),
-    (advanced_index_sites.narrow_keys, None), (permutation_order.spelled_in, None))
+    (advanced_index_sites.narrow_keys, None), (permutation_order.spelled_in, None), (_writes_other_floats, None))
 # the syntax-only checks' patterns: their blocks are read whether or not they spell `torch`
 _SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelled_in, None),
                     (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None),

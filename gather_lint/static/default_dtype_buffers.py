@@ -19,12 +19,16 @@ def mark(interp, site: Site, bound: dict) -> None:
     """Set site.options["input_dtype_exact"] when self is such a buffer."""
     if site.input.dtype != "float32" or site.payload is None or site.payload.dtype in (None, "float32"):
         return  # the cheap test first: a float32 self and a src of another known dtype
-    if "set_default_dtype" in interp.source.text or "set_default_tensor_type" in interp.source.text:
-        return
-    node = bound.get("input")
-    made = last_assigned(interp, node.id, node.lineno) if isinstance(node, ast.Name) else node
-    if _fresh_default_float(made):
+    if fresh_float32(interp, bound.get("input")):
         site.options["input_dtype_exact"] = True
+
+
+def fresh_float32(interp, node) -> bool:
+    """`node` is (a name last assigned) a default-dtype constructor, in a file that keeps the default dtype."""
+    if "set_default_dtype" in interp.source.text or "set_default_tensor_type" in interp.source.text:
+        return False
+    made = last_assigned(interp, node.id, node.lineno) if isinstance(node, ast.Name) else node
+    return _fresh_default_float(made)
 
 
 def _fresh_default_float(node) -> bool:

@@ -204,6 +204,8 @@ def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict)
     origin = f"inverse indices of {method}() at line {node.lineno}, equal for equal values"
     inverse = TensorVal(shape, "int64", Domain(None, origin=origin, repeats=True))
     items = (TensorVal(None, owner.dtype), inverse) + ((TensorVal(None, "int64"),) if flag("return_counts") else ())
+    if isinstance(result, SeqVal) and len(result.items) == len(items):  # the op's own shapes (values: 1-d)
+        items = (result.items[0], inverse) + tuple(result.items[2:])
     return SeqVal(items)
 
 

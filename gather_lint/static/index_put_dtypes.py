@@ -1,0 +1,33 @@
+"""GL016 at an indexed assignment: `x[idx] = v` with an index tensor is index_put_, and index_put_ converts
+no tensor value: a float64 `v` written into a float32 `x` raises. A number, a slice or a 0-d index (basic
+indexing) converts, so the check needs an integer index tensor of at least one dim in the key."""
+from __future__ import annotations
+
+import ast
+
+from ..rules import gl016_src_dtype_mismatch as gl016
+from .default_dtype_buffers import fresh_float32
+from .values import SeqVal, TensorVal
+
+_INDEX_DTYPES = ("int64", "int32")
+
+
+def check(interp, node: ast.Assign, target: ast.Subscript, written) -> None:
+    if not isinstance(written, TensorVal) or written.dtype is None:
+        return
+    owner = interp.expr(target.value)
+    if not isinstance(owner, TensorVal) or owner.dtype in (None, written.dtype):
+        return
+    key = interp.expr(target.slice)
+    if not any(_index_tensor(k) for k in (key.items if isinstance(key, SeqVal) else (key,))):
+        return
+    exact = owner.dtype == "float32" and fresh_float32(interp, target.value)
+    if gl016.mismatched(owner.dtype, written.dtype, exact):
+        segment = interp.source.segment
+        interp.flag(node, gl016.check_index_put(segment(target), segment(node.value), owner.dtype, written.dtype), None)
+
+
+def _index_tensor(k) -> bool:
+    """An integer tensor of at least one dim: advanced indexing, which index_put_ carries out."""
+    return isinstance(k, TensorVal) and k.dtype in _INDEX_DTYPES and k.shape is not None \
+        and (k.shape.variadic or bool(k.shape.dims))
