@@ -1,6 +1,7 @@
 """GL015 index rounded: integer indices passed through float16 or bfloat16 come back rounded.
 
-float16 represents every integer only up to 2048, bfloat16 only up to 256. Ids sent through
+float16 represents every integer only up to 2048, bfloat16 only up to 256; an integer type narrower than
+the ids (uint8 up to 255, int8 up to 127, int16 up to 32767: a label map kept as uint8) wraps them around. Ids sent through
 ``.half()``/``.bfloat16()`` (a mixed-precision buffer, an autocast region, a float tensor that
 stores them) and back with ``.long()`` are silently rounded: token 3001 becomes 3000 in float16 and
 3008 in bfloat16. Reported when the indexed dim is larger than the exact range. When the range's top
@@ -73,12 +74,13 @@ def _rounded(index: str, domain, target: str, size, entries: str, kind: str, eff
     """`index` went through the float of `domain.rounded` into `target` of `size` entries, more than that float
     holds integers exactly: the larger ones come back rounded."""
     dtype, limit, where = domain.rounded
-    if value(size) is None or value(size) <= limit:
-        return None
+    if value(size) is None or value(size) - 1 <= limit:
+        return None  # the largest of `size` positions, size - 1, survives
+    narrowed = dtype.startswith(("int", "uint"))  # an integer type wraps around; a float rounds
     return Violation(
         CODE, SEVERITY,
         f"{index} went through {dtype} ({where}), which holds integers exactly only up to {limit}, but {target} "
-        f"has {dim_text(size)} {entries}: larger {kind} come back rounded and {effect}, silently; keep {kind} in an "
-        f"integer tensor",
+        f"has {dim_text(size)} {entries}: larger {kind} come back {'wrapped around' if narrowed else 'rounded'} and "
+        f"{effect}, silently; keep {kind} in {'an int64' if narrowed else 'an integer'} tensor",
         fix_cause=("exact_cast", domain.rounded_at) if domain.rounded_at is not None else None,
     )

@@ -110,7 +110,9 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
     if method in _PICKS and result.domain is not None:
         return _marked(result, f"one {method}() pick per row (line {node.lineno})")
     if repeats(owner) and not repeats(result) and result.dtype in _INT_DTYPES + (None,) and method in _KEEPS_VALUES:
-        return result.with_(domain=owner.domain)
+        made = result.domain  # a narrowing cast's wrap-around (`.to(torch.uint8)`) stays with the values
+        return result.with_(domain=owner.domain if made is None or made.rounded is None else
+                            replace(owner.domain, rounded=made.rounded, rounded_at=made.rounded_at))
     return result
 
 

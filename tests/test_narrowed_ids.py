@@ -1,0 +1,42 @@
+"""Ids narrowed to a small integer type wrap around past its top: a label map kept as uint8 turns class 299
+into 43. GL015 reports it where the indexed dim holds more positions than the type; torch shows the wrap."""
+from .conftest import codes, lint
+from .snippets import call_run
+
+LABELS = """
+import torch
+import torch.nn.functional as F
+
+def pixel_nll(logits, sem_seg):
+    logp = F.log_softmax(logits, dim=1)
+    return logp.gather(1, sem_seg.long().unsqueeze(1))
+
+def run():
+    num_classes = 300
+    labels = torch.randint(0, num_classes, (2, 4, 4))
+    stored = labels.to(torch.uint8)
+    logits = torch.randn(2, num_classes, 4, 4)
+    return labels, pixel_nll(logits, stored), F.log_softmax(logits, dim=1).gather(1, labels.unsqueeze(1))
+"""
+
+
+def test_labels_kept_as_uint8_wrap_around(torch):
+    torch.manual_seed(0)
+    labels, picked, meant = call_run(LABELS)
+    assert (labels > 255).any() and not torch.equal(picked, meant)  # the wrapped classes read other scores
+    found = lint(LABELS)
+    assert [f.code for f in found] == ["GL015"]
+    assert "uint8" in found[0].message and "wrapped around" in found[0].message
+
+
+def test_a_type_that_holds_every_class_is_silent(torch):
+    wide = LABELS.replace("torch.uint8", "torch.int16")
+    torch.manual_seed(0)
+    labels, picked, meant = call_run(wide)
+    assert torch.equal(picked, meant)
+    assert codes(wide) == []
+    fits = LABELS.replace("num_classes = 300", "num_classes = 256")
+    torch.manual_seed(0)
+    labels, picked, meant = call_run(fits)
+    assert torch.equal(picked, meant)  # ids 0..255 all fit in uint8
+    assert codes(fits) == []
