@@ -40,3 +40,46 @@ def test_a_type_that_holds_every_class_is_silent(torch):
     labels, picked, meant = call_run(fits)
     assert torch.equal(picked, meant)  # ids 0..255 all fit in uint8
     assert codes(fits) == []
+
+
+DATASET = """
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset
+
+
+class SemSegDataset(Dataset):
+    def __init__(self, images, label_maps):
+        self.images = images
+        self.label_maps = label_maps
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, i):
+        sem_seg = torch.as_tensor(self.label_maps[i]).to(torch.uint8)  # compact 8-bit maps, as the PNGs
+        return {"image": self.images[i], "sem_seg": sem_seg}
+
+
+def pixel_logp(logits, sem_seg):
+    return F.log_softmax(logits, dim=1).gather(1, sem_seg.long().unsqueeze(1))
+
+
+def run():
+    num_classes = 300
+    images = [torch.randn(3, 4, 4) for _ in range(2)]
+    label_maps = [torch.randint(0, num_classes, (4, 4)) for _ in range(2)]
+    batch = next(iter(DataLoader(SemSegDataset(images, label_maps), batch_size=2)))
+    head = torch.nn.Conv2d(3, num_classes, kernel_size=1)
+    pixel_logp(head(batch["image"]), batch["sem_seg"])
+    return torch.stack(label_maps), batch["sem_seg"]
+"""
+
+
+def test_a_dataset_item_made_with_as_tensor_keeps_its_values(torch):
+    # torch.as_tensor of a tensor is that tensor: the labels' range reaches the uint8 cast
+    torch.manual_seed(0)
+    labels, stored = call_run(DATASET)
+    assert (labels > 255).any() and not torch.equal(stored.long(), labels)
+    assert codes(DATASET) == ["GL015"]
+    assert codes(DATASET.replace("torch.as_tensor(self.label_maps[i])", "self.label_maps[i]")) == ["GL015"]

@@ -766,6 +766,9 @@ def _like_dtype(kwargs, like: TensorVal) -> Optional[str]:
 def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=None):
     dtype = _dtype_kw(kwargs)
     unknown_dtype = "dtype" in kwargs and dtype is None
+    if func in ("tensor", "as_tensor") and len(args) == 1 and isinstance(args[0], TensorVal) and not unknown_dtype:
+        # a tensor made into a tensor: itself (as_tensor) or a copy of it (tensor), cast only when asked
+        return args[0] if dtype in (None, args[0].dtype) else ops.cast(args[0], dtype)
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and scalars.tensor_of_numbers(args[0]) is not None and (
                 func in ("Tensor", "FloatTensor") or _literal_shape(node.args[0])[0] is None):
