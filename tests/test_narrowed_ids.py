@@ -83,3 +83,23 @@ def test_a_dataset_item_made_with_as_tensor_keeps_its_values(torch):
     assert (labels > 255).any() and not torch.equal(stored.long(), labels)
     assert codes(DATASET) == ["GL015"]
     assert codes(DATASET.replace("torch.as_tensor(self.label_maps[i])", "self.label_maps[i]")) == ["GL015"]
+
+
+def test_ids_kept_through_numpy_and_narrowed_there_wrap_around(torch):
+    # t.numpy() and torch.from_numpy keep the values; astype(np.uint8) narrows them as .to(torch.uint8) does
+    code = """
+    import numpy as np
+    import torch
+
+    def run():
+        ids = torch.randint(0, 300, (2, 4, 4))
+        stored = ids.numpy().astype(np.uint8)
+        back = torch.from_numpy(stored).long()
+        logp = torch.randn(2, 300, 4, 4)
+        return logp.gather(1, back.unsqueeze(1)), logp.gather(1, ids.unsqueeze(1)), ids
+    """
+    torch.manual_seed(0)
+    picked, meant, ids = call_run(code)
+    assert (ids > 255).any() and not torch.equal(picked, meant)
+    assert codes(code) == ["GL015"]
+    assert codes(code.replace("astype(np.uint8)", "astype(np.int16)")) == []

@@ -291,12 +291,10 @@ class CallMixin:
                                                                   f"`.{method}()` at line {node.lineno}"),
                                                  rounded_at=self._span(node)))
             return made
-        if method in ("byte", "char", "short", "to", "type") and result.dtype in _INT_HOLDS_UP_TO \
+        if method in ("byte", "char", "short", "to", "type") and result.dtype in numpy_values.INT_HOLDS_UP_TO \
                 and (owner.dtype in ("int64", "int32") or owner.dtype is None and owner.domain is not None and owner.domain.category):
             # ids narrowed to 8 or 16 bits wrap around past the type's top (a label map kept as uint8)
-            base = result.domain or Domain()
-            return result.with_(domain=replace(base, rounded=(result.dtype, _INT_HOLDS_UP_TO[result.dtype],
-                                                              f"`.{method}()` at line {node.lineno}")))
+            return result.with_(domain=numpy_values.narrowed(result.domain, result.dtype, f"`.{method}()` at line {node.lineno}"))
         if method == "sum":
             dim = kwargs.get("dim", args[0] if args else None)
             receiver = node.func.value if isinstance(node.func, ast.Attribute) and method == node.func.attr else \
@@ -658,7 +656,6 @@ _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "m
 
 
 _EXACT_UP_TO = {"float16": 2048, "bfloat16": 256, "float32": 2 ** 24}  # every integer up to this survives the round trip
-_INT_HOLDS_UP_TO = {"uint8": 255, "int8": 127, "int16": 32767}  # past it, a narrowing cast wraps around
 
 
 def _carry_shift(owner: TensorVal, result, method: str, args):

@@ -15,6 +15,9 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
+from dataclasses import replace
+
+from ..contract import Domain
 from ..dims import Shape, value
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 
@@ -25,6 +28,7 @@ class ArrayVal:
 
     dtype: str
     shape: Optional[Shape] = None
+    domain: object = None  # a tensor's value facts (contract.Domain), kept by `t.numpy()` and `np.asarray(t)`
 
 
 _NAMES = {
@@ -43,6 +47,18 @@ _GENERATORS = {"default_rng", "RandomState", "Generator"}
 _JOINS = {"concatenate", "stack", "hstack", "vstack", "append", "r_"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 TO_TENSOR = {"from_numpy", "as_tensor", "tensor", "asarray"}
+# past its top, a cast to a narrower integer type wraps ids around (a label map kept as uint8)
+INT_HOLDS_UP_TO = {"uint8": 255, "int8": 127, "int16": 32767}
+_WIDE_INTS = ("int64", "int32")
+
+
+def narrowed(domain, dtype: str, where: str):
+    """The values' facts after a cast of ids to `dtype` (INT_HOLDS_UP_TO): those past its top wrap around."""
+    return replace(domain or Domain(), rounded=(dtype, INT_HOLDS_UP_TO[dtype], where))
+
+
+# tensor dtypes NumPy holds as they are (bfloat16 it has not)
+_TENSOR_TO_NUMPY = {"float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"}
 
 
 def dtype_of(value, node=None) -> Optional[str]:
@@ -98,6 +114,9 @@ def _call(func: str, args: list, kwargs: dict, node: ast.Call):
         keyword = next((k.value for k in node.keywords if k.arg == "dtype"), None)
         found = dtype_of(kwargs["dtype"], keyword)
         return ArrayVal(found) if found else None
+    if func in ("array", "asarray", "ascontiguousarray") and len(args) == 1 and isinstance(args[0], TensorVal) \
+            and args[0].dtype in _TENSOR_TO_NUMPY:  # np.asarray(t): the tensor's data as an array
+        return ArrayVal(args[0].dtype, args[0].shape, args[0].domain)
     if func in ("array", "asarray", "ascontiguousarray") and args:
         found = _data_dtype(args[0])
         return ArrayVal(found) if found else None
@@ -130,7 +149,12 @@ def method(name: str, owner: ArrayVal, args: list, kwargs: dict, node: ast.Call)
     if name == "astype" and (args or "dtype" in kwargs):
         nodes = list(node.args) + [k.value for k in node.keywords if k.arg == "dtype"]
         found = dtype_of(args[0] if args else kwargs["dtype"], nodes[0] if nodes else None)
-        return ArrayVal(found, owner.shape if isinstance(owner, ArrayVal) else None) if found else None
+        if not found:
+            return None
+        domain = owner.domain if isinstance(owner, ArrayVal) and owner.dtype in _WIDE_INTS and found.startswith(("int", "uint")) else None
+        if domain is not None and found in INT_HOLDS_UP_TO:
+            domain = narrowed(domain, found, f"`.astype()` at line {node.lineno}")
+        return ArrayVal(found, owner.shape if isinstance(owner, ArrayVal) else None, domain)
     if name in ("copy", "round", "clip", "sort"):
         return owner  # a float array rounded is still float64, of its shape
     if name in ("reshape", "flatten", "ravel") and isinstance(owner, ArrayVal):
@@ -178,7 +202,7 @@ def to_tensor(func: str, array: ArrayVal, kwargs: dict) -> Optional[TensorVal]:
     """torch.from_numpy / as_tensor / tensor of an array: the array's dtype unless one is given."""
     if "dtype" in kwargs:
         return None  # the torch constructor's own dtype argument decides: handled as usual
-    return TensorVal(array.shape, array.dtype, origin="numpy array")
+    return TensorVal(array.shape, array.dtype, array.domain, origin="numpy array")
 
 
 def _data_dtype(data) -> Optional[str]:

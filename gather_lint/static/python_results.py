@@ -46,7 +46,8 @@ def tolist(t: TensorVal, args, kwargs):
 
 
 def numpy(t: TensorVal, args, kwargs):
-    return ArrayVal(t.dtype) if t.dtype in _NUMPY else None
+    """The same data as an array: its dtype, shape and values."""
+    return ArrayVal(t.dtype, t.shape, t.domain) if t.dtype in _NUMPY else None
 
 
 def element_size(t: TensorVal, args, kwargs):
