@@ -1883,3 +1883,80 @@ def test_an_iterable_branch_that_a_tensor_takes_is_still_reported(torch):
     with pytest.raises(IndexError, match="tensors used as indices"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL008"]
+
+
+# mlcolvar's compute_distances_matrix (and apply_cutoff) keep the diagonal out of a batch of distance maps with
+# `mask_diag = ~torch.eye(n_atoms, dtype=bool)` tiled over the batch, then `dist[mask_diag] = torch.sqrt(dist[mask_diag])`.
+# torch reads the builtin `bool` as torch.bool, so the tiled index is a mask and names every entry once; the
+# keyword was not read as a dtype, so the mask had none and tile()'s copies were taken for repeating ids.
+DISTANCE_MAP = '''
+import torch
+
+
+def sanitize_positions_shape(pos: torch.Tensor, n_atoms: int):
+    if len(pos.shape) < 3:
+        pos = pos.reshape(-1, n_atoms, 3)
+    batch_size = pos.shape[0]
+    return pos, batch_size
+
+
+def compute_distances_matrix(pos: torch.Tensor, n_atoms: int, vector: bool = False) -> torch.Tensor:
+    pos, batch_size = sanitize_positions_shape(pos, n_atoms)
+    pos = torch.transpose(pos, 1, 2).reshape((batch_size, 3, n_atoms))
+    pos_expanded = torch.tile(pos, (1, 1, n_atoms)).reshape(batch_size, 3, n_atoms, n_atoms)
+    dist_components = pos_expanded - torch.transpose(pos_expanded, -2, -1)
+    if vector:
+        return dist_components
+    else:
+        mask_diag = ~torch.eye(n_atoms, dtype=bool)
+        mask_diag = torch.tile(mask_diag, (batch_size, 1, 1))
+        dist = torch.sum(torch.pow(dist_components, 2), 1)
+        dist[mask_diag] = torch.sqrt(dist[mask_diag])
+        return dist
+
+
+def apply_cutoff(x: torch.Tensor, cutoff: float, switching_function) -> torch.Tensor:
+    x_clone = torch.clone(x)
+    batch_size = x.shape[0]
+    mask_diag = ~torch.eye(x.shape[-1], dtype=bool)
+    mask_diag = torch.tile(mask_diag, (batch_size, 1, 1))
+    x_clone[mask_diag] = switching_function(x_clone[mask_diag])
+    return x_clone
+
+
+if __name__ == "__main__":
+    pos = torch.randn(2, 4 * 3)
+    dist = compute_distances_matrix(pos, 4)
+    p = pos.reshape(2, 4, 3)
+    assert torch.allclose(dist, torch.cdist(p, p), atol=1e-5)
+    adj = apply_cutoff(dist, 1.0, lambda d: 1 / (1 + d))
+    assert torch.allclose(adj.diagonal(dim1=-2, dim2=-1), torch.zeros(2, 4))
+'''
+
+# the slip the rule is for: tile() copies atom ids (not a mask) over the batch, and the write keeps one per atom
+TILED_ATOM_IDS = '''
+import torch
+
+
+def count_atoms(pos: torch.Tensor, n_atoms: int) -> torch.Tensor:
+    batch_size = pos.shape[0]
+    counts = torch.zeros(n_atoms)
+    atom_ids = torch.tile(torch.arange(n_atoms), (batch_size,))
+    counts[atom_ids] = counts[atom_ids] + 1
+    return counts
+
+
+if __name__ == "__main__":
+    COUNTS = count_atoms(torch.randn(2, 4, 3), 4)
+'''
+
+
+def test_a_builtin_bool_dtype_makes_a_mask(torch):
+    run_snippet(DISTANCE_MAP)
+    assert codes(DISTANCE_MAP) == []
+
+
+def test_tiled_ids_written_back_are_still_reported(torch):
+    assert run_snippet(TILED_ATOM_IDS)["COUNTS"].tolist() == [1.0] * 4  # two frames, each atom counted once
+    assert codes(TILED_ATOM_IDS) == ["GL013"]
+
