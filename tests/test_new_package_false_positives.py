@@ -1960,3 +1960,69 @@ def test_tiled_ids_written_back_are_still_reported(torch):
     assert run_snippet(TILED_ATOM_IDS)["COUNTS"].tolist() == [1.0] * 4  # two frames, each atom counted once
     assert codes(TILED_ATOM_IDS) == ["GL013"]
 
+
+# unsloth-zoo's fused preference loss (`_sliced_backward`) sets the target logit's gradient slice by slice with
+# `grad_logits.scatter_(-1, index, torch.where(inside, target_value, grad_logits.gather(-1, index)))`, the index
+# `target.clamp(...).unsqueeze(-1)`: one entry per row along the scatter dim, so no two entries name one position
+# (a label outside the slice writes back what it read). The labels' name made the index repeating ids.
+SLICED_TARGET_GRAD = '''
+import torch
+
+
+@torch.no_grad()
+def sliced_backward(hidden, weight, labels, lse, logps, slice_size=3):
+    n_rows = hidden.shape[0]
+    vocab_size, hidden_size = weight.shape
+    grad_hidden = torch.zeros((n_rows, hidden_size))
+    for first in range(0, vocab_size, slice_size):
+        last = min(first + slice_size, vocab_size)
+        weight_slice = weight[first:last]
+        logits = hidden @ weight_slice.t()
+        grad_logits = (logits - lse.unsqueeze(-1)).exp_()
+        grad_logits.neg_()
+        target = labels - first
+        inside = ((target >= 0) & (target < last - first)).unsqueeze(-1)
+        index = target.clamp(0, last - first - 1).unsqueeze(-1)
+        target_value = (1 - logps.exp()).unsqueeze(-1)
+        grad_logits.scatter_(-1, index, torch.where(inside, target_value, grad_logits.gather(-1, index)))
+        grad_hidden += grad_logits @ weight_slice
+    return grad_hidden
+
+
+if __name__ == "__main__":
+    hidden, weight = torch.randn(4, 5), torch.randn(7, 5)
+    labels = torch.tensor([1, 1, 6, 3])
+    with torch.enable_grad():
+        h = hidden.clone().requires_grad_()
+        logps = torch.log_softmax(h @ weight.t(), -1).gather(-1, labels[:, None]).squeeze(-1)
+        logps.sum().backward()
+    lse = torch.logsumexp(hidden @ weight.t(), -1)
+    assert torch.allclose(sliced_backward(hidden, weight, labels, lse, logps.detach()), h.grad, atol=1e-5)
+'''
+
+# the slip the rule is for: a histogram of the labels kept in one row, read and written back along it
+LABEL_HISTOGRAM_ROW = '''
+import torch
+
+
+def label_histogram(labels, vocab_size):
+    hist = torch.zeros(1, vocab_size)
+    index = labels.view(1, -1)
+    hist.scatter_(-1, index, hist.gather(-1, index) + 1)
+    return hist
+
+
+if __name__ == "__main__":
+    HIST = label_histogram(torch.tensor([1, 1, 6, 3]), 7)
+'''
+
+
+def test_a_scatter_index_of_one_entry_per_row_is_not_repeating(torch):
+    run_snippet(SLICED_TARGET_GRAD)
+    assert codes(SLICED_TARGET_GRAD) == []
+
+
+def test_repeated_labels_along_the_scatter_dim_are_still_reported(torch):
+    hist = run_snippet(LABEL_HISTOGRAM_ROW)["HIST"]
+    assert hist[0, 1].item() == 1.0  # label 1 twice, counted once
+    assert codes(LABEL_HISTOGRAM_ROW) == ["GL013"]
