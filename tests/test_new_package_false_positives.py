@@ -1933,3 +1933,146 @@ def test_a_list_filtered_by_each_items_own_test_is_still_reported(torch):
     with pytest.raises(RuntimeError, match="Expected dtype int32 or int64 for index"):
         run_snippet(wrong)
     assert codes(wrong) == ["GL008", "GL008"]
+
+
+# mlcolvar's compute_distances_matrix (and apply_cutoff) keep the diagonal out of a batch of distance maps with
+# `mask_diag = ~torch.eye(n_atoms, dtype=bool)` tiled over the batch, then `dist[mask_diag] = torch.sqrt(dist[mask_diag])`.
+# torch reads the builtin `bool` as torch.bool, so the tiled index is a mask and names every entry once; the
+# keyword was not read as a dtype, so the mask had none and tile()'s copies were taken for repeating ids.
+DISTANCE_MAP = '''
+import torch
+
+
+def sanitize_positions_shape(pos: torch.Tensor, n_atoms: int):
+    if len(pos.shape) < 3:
+        pos = pos.reshape(-1, n_atoms, 3)
+    batch_size = pos.shape[0]
+    return pos, batch_size
+
+
+def compute_distances_matrix(pos: torch.Tensor, n_atoms: int, vector: bool = False) -> torch.Tensor:
+    pos, batch_size = sanitize_positions_shape(pos, n_atoms)
+    pos = torch.transpose(pos, 1, 2).reshape((batch_size, 3, n_atoms))
+    pos_expanded = torch.tile(pos, (1, 1, n_atoms)).reshape(batch_size, 3, n_atoms, n_atoms)
+    dist_components = pos_expanded - torch.transpose(pos_expanded, -2, -1)
+    if vector:
+        return dist_components
+    else:
+        mask_diag = ~torch.eye(n_atoms, dtype=bool)
+        mask_diag = torch.tile(mask_diag, (batch_size, 1, 1))
+        dist = torch.sum(torch.pow(dist_components, 2), 1)
+        dist[mask_diag] = torch.sqrt(dist[mask_diag])
+        return dist
+
+
+def apply_cutoff(x: torch.Tensor, cutoff: float, switching_function) -> torch.Tensor:
+    x_clone = torch.clone(x)
+    batch_size = x.shape[0]
+    mask_diag = ~torch.eye(x.shape[-1], dtype=bool)
+    mask_diag = torch.tile(mask_diag, (batch_size, 1, 1))
+    x_clone[mask_diag] = switching_function(x_clone[mask_diag])
+    return x_clone
+
+
+if __name__ == "__main__":
+    pos = torch.randn(2, 4 * 3)
+    dist = compute_distances_matrix(pos, 4)
+    p = pos.reshape(2, 4, 3)
+    assert torch.allclose(dist, torch.cdist(p, p), atol=1e-5)
+    adj = apply_cutoff(dist, 1.0, lambda d: 1 / (1 + d))
+    assert torch.allclose(adj.diagonal(dim1=-2, dim2=-1), torch.zeros(2, 4))
+'''
+
+# the slip the rule is for: tile() copies atom ids (not a mask) over the batch, and the write keeps one per atom
+TILED_ATOM_IDS = '''
+import torch
+
+
+def count_atoms(pos: torch.Tensor, n_atoms: int) -> torch.Tensor:
+    batch_size = pos.shape[0]
+    counts = torch.zeros(n_atoms)
+    atom_ids = torch.tile(torch.arange(n_atoms), (batch_size,))
+    counts[atom_ids] = counts[atom_ids] + 1
+    return counts
+
+
+if __name__ == "__main__":
+    COUNTS = count_atoms(torch.randn(2, 4, 3), 4)
+'''
+
+
+def test_a_builtin_bool_dtype_makes_a_mask(torch):
+    run_snippet(DISTANCE_MAP)
+    assert codes(DISTANCE_MAP) == []
+
+
+def test_tiled_ids_written_back_are_still_reported(torch):
+    assert run_snippet(TILED_ATOM_IDS)["COUNTS"].tolist() == [1.0] * 4  # two frames, each atom counted once
+    assert codes(TILED_ATOM_IDS) == ["GL013"]
+
+
+# unsloth-zoo's fused preference loss (`_sliced_backward`) sets the target logit's gradient slice by slice with
+# `grad_logits.scatter_(-1, index, torch.where(inside, target_value, grad_logits.gather(-1, index)))`, the index
+# `target.clamp(...).unsqueeze(-1)`: one entry per row along the scatter dim, so no two entries name one position
+# (a label outside the slice writes back what it read). The labels' name made the index repeating ids.
+SLICED_TARGET_GRAD = '''
+import torch
+
+
+@torch.no_grad()
+def sliced_backward(hidden, weight, labels, lse, logps, slice_size=3):
+    n_rows = hidden.shape[0]
+    vocab_size, hidden_size = weight.shape
+    grad_hidden = torch.zeros((n_rows, hidden_size))
+    for first in range(0, vocab_size, slice_size):
+        last = min(first + slice_size, vocab_size)
+        weight_slice = weight[first:last]
+        logits = hidden @ weight_slice.t()
+        grad_logits = (logits - lse.unsqueeze(-1)).exp_()
+        grad_logits.neg_()
+        target = labels - first
+        inside = ((target >= 0) & (target < last - first)).unsqueeze(-1)
+        index = target.clamp(0, last - first - 1).unsqueeze(-1)
+        target_value = (1 - logps.exp()).unsqueeze(-1)
+        grad_logits.scatter_(-1, index, torch.where(inside, target_value, grad_logits.gather(-1, index)))
+        grad_hidden += grad_logits @ weight_slice
+    return grad_hidden
+
+
+if __name__ == "__main__":
+    hidden, weight = torch.randn(4, 5), torch.randn(7, 5)
+    labels = torch.tensor([1, 1, 6, 3])
+    with torch.enable_grad():
+        h = hidden.clone().requires_grad_()
+        logps = torch.log_softmax(h @ weight.t(), -1).gather(-1, labels[:, None]).squeeze(-1)
+        logps.sum().backward()
+    lse = torch.logsumexp(hidden @ weight.t(), -1)
+    assert torch.allclose(sliced_backward(hidden, weight, labels, lse, logps.detach()), h.grad, atol=1e-5)
+'''
+
+# the slip the rule is for: a histogram of the labels kept in one row, read and written back along it
+LABEL_HISTOGRAM_ROW = '''
+import torch
+
+
+def label_histogram(labels, vocab_size):
+    hist = torch.zeros(1, vocab_size)
+    index = labels.view(1, -1)
+    hist.scatter_(-1, index, hist.gather(-1, index) + 1)
+    return hist
+
+
+if __name__ == "__main__":
+    HIST = label_histogram(torch.tensor([1, 1, 6, 3]), 7)
+'''
+
+
+def test_a_scatter_index_of_one_entry_per_row_is_not_repeating(torch):
+    run_snippet(SLICED_TARGET_GRAD)
+    assert codes(SLICED_TARGET_GRAD) == []
+
+
+def test_repeated_labels_along_the_scatter_dim_are_still_reported(torch):
+    hist = run_snippet(LABEL_HISTOGRAM_ROW)["HIST"]
+    assert hist[0, 1].item() == 1.0  # label 1 twice, counted once
+    assert codes(LABEL_HISTOGRAM_ROW) == ["GL013"]

@@ -412,6 +412,9 @@ class CallMixin:
             args = [UNKNOWN_ARITY]
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
         for k in node.keywords:
+            if k.arg == "dtype" and isinstance(k.value, ast.Name) and k.value.id in _BUILTIN_DTYPES \
+                    and k.value.id not in self.env:  # torch reads dtype=bool as torch.bool (int: int64, float: float64)
+                kwargs["dtype"] = Literal("dtype:" + _BUILTIN_DTYPES[k.value.id])
             if k.arg is None:
                 spread = self.expr(k.value)
                 if isinstance(spread, config.DictVal):
@@ -745,6 +748,9 @@ def _list_name(node) -> Optional[str]:
 
 def _has_call(node) -> bool:
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+_BUILTIN_DTYPES = {"bool": "bool", "int": "int64", "float": "float64"}
 
 
 def _dtype_kw(kwargs) -> Optional[str]:

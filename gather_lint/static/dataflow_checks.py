@@ -12,7 +12,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
-from .repeated_indices import named_only, rows_hold_once
+from .repeated_indices import named_only, one_entry_per_line, rows_hold_once
 from .tree_walk import own_nodes
 from .values import SeqVal, TensorVal
 
@@ -48,6 +48,8 @@ class DataflowCheckMixin:
         found = values["index"]  # already evaluated by build_site
         if rows_hold_once(found, bound.get("dim")):
             return  # each row of `ids.repeat(b, 1)` holds the values once: a scatter along it writes each once
+        if op.name == "scatter" and one_entry_per_line(self, found, bound["index"], bound.get("dim")):
+            return  # `x.scatter_(-1, t.unsqueeze(-1), ...)`: one entry per row, nothing to collide with
         if reads and _can_repeat(found):
             adder = "scatter_add_" if op.name == "scatter" else "index_add_"
             self.flag(node, overwrite.check_read_modify_write(

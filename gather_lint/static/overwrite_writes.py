@@ -28,7 +28,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores, exact_values
 from .names import EDGE_LIST_ORIGIN, is_group_ids
-from .repeated_indices import copied, copied_by, literal_only, named_only, repeats, rows_hold_once
+from .repeated_indices import copied, copied_by, literal_only, named_only, one_entry_per_line, repeats, rows_hold_once
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .tree_walk import full_slice
@@ -121,7 +121,8 @@ class OverwriteWriteMixin:
         index = values.get("index")
         along = values.get("dim") if op.name == "scatter" else DimVal(0)
         crowded = _more_entries_than_positions(index, values.get("input"), values.get("dim"), op.name != "scatter")
-        repeating = repeats(index) and not (op.name == "scatter" and rows_hold_once(index, bound.get("dim")))
+        repeating = repeats(index) and not (op.name == "scatter" and (rows_hold_once(index, bound.get("dim")) or one_entry_per_line(
+            self, index, bound["index"], bound.get("dim"))))
         if not repeating and crowded is None:
             return
         payload_node = bound[op.payload_param]

@@ -24,6 +24,7 @@ from .tensor_ops import FLOAT_DTYPES
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .tree_walk import int_literal
 from .written_rows import from_written
+from .last_assignment import last_assigned
 
 _INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
 _TO_INT = ("long", "int", "to", "type", "short")
@@ -146,6 +147,30 @@ def rows_hold_once(index, dim_node) -> bool:
     dim = int_literal(dim_node)
     s = index.shape
     return dim == -1 or (dim is not None and s is not None and not s.variadic and dim == len(s.dims) - 1)
+
+
+def one_entry_per_line(interp, index, index_node, dim_node) -> bool:
+    """A scatter along dim d of an index whose size along d is 1 (`target.unsqueeze(-1)`, a [n, 1] index along
+    1): each line of positions along d receives one entry, so no two entries name one position, whatever
+    the values. The size is read from the index's shape, or, its rank unknown, from how it was made: an
+    `unsqueeze(d)` (or `[..., None]` for the last dim), written in the call or last bound to its name."""
+    dim = int_literal(dim_node) if dim_node is not None else None
+    if dim is None:
+        return False
+    s = index.shape if isinstance(index, TensorVal) else None
+    if s is not None and (s.variadic and dim < 0 or not s.variadic and -len(s.dims) <= dim < len(s.dims)):
+        return value(s.at(dim)) == 1
+    made = index_node
+    if isinstance(made, ast.Name):
+        made = last_assigned(interp, made.id, made.lineno)
+    if isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr == "unsqueeze" \
+            and len(made.args) == 1 and not made.keywords:
+        return int_literal(made.args[0]) == dim
+    if isinstance(made, ast.Subscript) and isinstance(made.slice, ast.Tuple) and len(made.slice.elts) == 2 and dim == -1:
+        first, last = made.slice.elts
+        return isinstance(first, ast.Constant) and first.value is Ellipsis \
+            and isinstance(last, ast.Constant) and last.value is None
+    return False
 
 
 def _last_count_one(node: ast.Call) -> bool:
