@@ -30,7 +30,8 @@ index component can repeat and at least one was computed so: coordinates rounded
 keep it silent. A flat batch's group ids (``batch_idx``: the sample of each point) tell the samples apart,
 not the points of one sample, so ``bev.index_put_((batch_idx, iy, ix), v)`` repeats wherever two points of one
 sample round to one cell; the neighbour pairs of one sequence (``counts[tokens[:-1], tokens[1:]] += 1``)
-repeat as its bigrams do. An index with more entries along the written dim than the buffer has positions there
+repeat as its bigrams do, as do tensors made of the items of one id sequence (``M[centers, contexts] += 1`` with
+both lists appended from ``doc_ids`` in a co-occurrence window). An index with more entries along the written dim than the buffer has positions there
 (known sizes) repeats positions for certain, whatever made it; a ``scatter_`` or ``index_copy_`` of such an index is
 reported into any buffer, fresh or not (``last = self.last_update.clone(); last.scatter_(0,
 torch.cat([src, dst]), torch.cat([t, t]))`` keeps an arbitrary event's time per node, not the latest).

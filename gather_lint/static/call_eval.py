@@ -9,7 +9,7 @@ from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
 from . import exact_values, left_padding, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
-    modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, tensor_lists, value_ranges
+    modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
@@ -482,6 +482,8 @@ class CallMixin:
                     made = written_rows.of_literal(func, made, node.args[0], args[0], node.lineno)  # GL011
                     made = exact_values.written(func, made, node.args[0], args[0], node.lineno)  # GL003, GL011
                     made = signs.of_literal(func, node.args[0], made)  # GL014: tensor([-2.0, 4.0])
+                    if func in ("tensor", "as_tensor", "LongTensor"):
+                        made = sequence_items.tensor_of(self.function, node.args[0], made)  # ids of one sequence
                 if func in ("zeros", "ones"):
                     made = exact_values.constant(made, DimVal(int(func == "ones")))
                 made = exact_values.ranged(func, made, args)  # arange(1, 31): positions known one by one

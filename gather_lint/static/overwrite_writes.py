@@ -212,7 +212,7 @@ class OverwriteWriteMixin:
         if sequences:
             found = others
         if not all(repeats(v) for v in found) or (all(named_only(v) for v in found) and not sequences
-                                                  and not _pairs_of_one_sequence(components)):
+                                                  and not _pairs_of_one_sequence(components, found)):
             return None
         if len(found) == 1 and found[0].domain.origin.startswith(EDGE_LIST_ORIGIN):
             # `x[loop_index] = loop_attr`, node ids taken from an edge list: only the list's name says they
@@ -265,12 +265,16 @@ def _last_name(node) -> str:
     return node.attr if isinstance(node, ast.Attribute) else ""
 
 
-def _pairs_of_one_sequence(components) -> bool:
-    """`counts[tokens[:-1], tokens[1:]]`: neighbours of one sequence, whose pairs (bigrams) recur as its
-    ids do, unlike two named id lists that may hold distinct pairs (a sparse matrix's rows and columns)."""
+def _pairs_of_one_sequence(components, found) -> bool:
+    """`counts[tokens[:-1], tokens[1:]]`, or tensors made of items of one sequence (`M[centers, contexts]` with
+    both appended from `doc_ids`, sequence_items.py): pairs of its ids, which recur as its ids do, unlike two
+    named id lists that may hold distinct pairs (a sparse matrix's rows and columns)."""
     owners = {ast.dump(c.value) if isinstance(c, ast.Subscript) and isinstance(c.slice, ast.Slice) else None
               for c in components}
-    return len(components) > 1 and len(owners) == 1 and None not in owners
+    if len(components) > 1 and len(owners) == 1 and None not in owners:
+        return True
+    sources = {v.domain.items_of for v in found}
+    return len(found) > 1 and len(sources) == 1 and None not in sources
 
 
 def _ones(node) -> bool:
