@@ -103,3 +103,24 @@ def test_ids_kept_through_numpy_and_narrowed_there_wrap_around(torch):
     assert (ids > 255).any() and not torch.equal(picked, meant)
     assert codes(code) == ["GL015"]
     assert codes(code.replace("astype(np.uint8)", "astype(np.int16)")) == []
+
+
+def test_a_widening_cast_keeps_the_wrap_around_a_narrower_one_made(torch):
+    code = """
+    import numpy as np
+    import torch
+
+    def run():
+        ids = torch.randint(0, 70000, (2, 5))
+        stored = ids.numpy().astype(np.uint16)
+        back = torch.from_numpy(stored.astype(np.int64))
+        table = torch.nn.Embedding(70000, 4)
+        return table(back), table(ids), ids
+
+    if __name__ == "__main__":
+        run()
+    """
+    torch.manual_seed(0)
+    got, meant, ids = call_run(code)
+    assert (ids > 65535).any() and not torch.equal(got, meant)
+    assert codes(code) == ["GL015"]

@@ -48,8 +48,12 @@ _JOINS = {"concatenate", "stack", "hstack", "vstack", "append", "r_"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 TO_TENSOR = {"from_numpy", "as_tensor", "tensor", "asarray"}
 # past its top, a cast to a narrower integer type wraps ids around (a label map kept as uint8)
-INT_HOLDS_UP_TO = {"uint8": 255, "int8": 127, "int16": 32767}
+INT_HOLDS_UP_TO = {"uint8": 255, "int8": 127, "int16": 32767, "uint16": 65535}
 _WIDE_INTS = ("int64", "int32")
+
+
+def _integer(dtype) -> bool:
+    return dtype is not None and dtype.startswith(("int", "uint"))
 
 
 def narrowed(domain, dtype: str, where: str):
@@ -151,8 +155,9 @@ def method(name: str, owner: ArrayVal, args: list, kwargs: dict, node: ast.Call)
         found = dtype_of(args[0] if args else kwargs["dtype"], nodes[0] if nodes else None)
         if not found:
             return None
-        domain = owner.domain if isinstance(owner, ArrayVal) and owner.dtype in _WIDE_INTS and found.startswith(("int", "uint")) else None
-        if domain is not None and found in INT_HOLDS_UP_TO:
+        # an integer cast keeps the values (a wrap-around a narrower one made included); a narrowing one wraps
+        domain = owner.domain if isinstance(owner, ArrayVal) and _integer(owner.dtype) and _integer(found) else None
+        if domain is not None and found in INT_HOLDS_UP_TO and owner.dtype in _WIDE_INTS:
             domain = narrowed(domain, found, f"`.astype()` at line {node.lineno}")
         return ArrayVal(found, owner.shape if isinstance(owner, ArrayVal) else None, domain)
     if name in ("copy", "round", "clip", "sort"):
