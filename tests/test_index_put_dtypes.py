@@ -2,7 +2,7 @@
 Each claim runs in torch: the reported writes raise, the silent ones run."""
 import pytest
 
-from .conftest import codes
+from .conftest import codes, lint
 from .snippets import call_run
 
 POOL = """
@@ -68,3 +68,12 @@ def test_a_buffer_of_some_float_is_no_evidence_against_float64(torch):
 def test_unique_values_are_one_dimensional(torch):
     values, inverse = torch.unique(torch.tensor([[3, 1], [3, 0]]), return_inverse=True)
     assert values.dim() == 1 and inverse.shape == (2, 2)
+
+
+def test_the_call_form_index_put_is_the_same_write(torch):
+    code = POOL.replace("out[unique_maps] = pooled", "out.index_put_((unique_maps,), pooled)")
+    assert code != POOL
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match"):
+        call_run(code)
+    found = lint(code)
+    assert [f.code for f in found] == ["GL016"] and "out[(unique_maps,)]" in found[0].message

@@ -10,7 +10,7 @@ from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_
 from . import exact_values, left_padding, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
-from . import default_dtype_buffers, dict_items, distribution_values, head_columns, named_tuples, own_max_sizes
+from . import default_dtype_buffers, dict_items, index_put_dtypes, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
@@ -153,6 +153,7 @@ class CallMixin:
                 if func.attr in ("index_put_", "index_put"):
                     self._check_index_put(node, owner, args, kwargs)
                     advanced_index_sites.check_put_keys(self, node, owner, args)  # GL008: its keys are subscript keys
+                    index_put_dtypes.check_call(self, node, owner, args)  # GL016: values of another dtype
                 result = _carry(owner, args[0] if func.attr in _ARITH_METHODS and args else owner, result)
                 return result if op_census.active is None else op_census.method(node, func.attr, result)
             if isinstance(owner, distribution_values.DistVal):

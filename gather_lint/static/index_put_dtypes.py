@@ -13,18 +13,29 @@ _INDEX_DTYPES = ("int64", "int32")
 
 
 def check(interp, node: ast.Assign, target: ast.Subscript, written) -> None:
+    """`x[key] = v`."""
+    _check(interp, node, target.value, interp.expr(target.value), interp.expr(target.slice), written,
+           interp.source.segment(target), node.value)
+
+
+def check_call(interp, node: ast.Call, owner, args) -> None:
+    """`x.index_put_((k1, k2), v)`: the same write, spelled as a call."""
+    if len(args) >= 2 and len(node.args) >= 2 and isinstance(node.func, ast.Attribute):
+        target = f"{interp.source.segment(node.func.value)}[{interp.source.segment(node.args[0])}]"
+        _check(interp, node, node.func.value, owner, args[0], args[1], target, node.args[1])
+
+
+def _check(interp, node, owner_node, owner, key, written, target: str, written_node) -> None:
     if not isinstance(written, TensorVal) or written.dtype is None:
         return
-    owner = interp.expr(target.value)
     if not isinstance(owner, TensorVal) or owner.dtype in (None, written.dtype):
         return
-    key = interp.expr(target.slice)
     if not any(_index_tensor(k) for k in (key.items if isinstance(key, SeqVal) else (key,))):
         return
-    exact = owner.dtype == "float32" and fresh_float32(interp, target.value)
+    exact = owner.dtype == "float32" and fresh_float32(interp, owner_node)
     if gl016.mismatched(owner.dtype, written.dtype, exact):
-        segment = interp.source.segment
-        interp.flag(node, gl016.check_index_put(segment(target), segment(node.value), owner.dtype, written.dtype), None)
+        interp.flag(node, gl016.check_index_put(target, interp.source.segment(written_node), owner.dtype,
+                                                written.dtype), None)
 
 
 def _index_tensor(k) -> bool:
