@@ -68,30 +68,20 @@ EXAMPLES.append(Example(
     title="pooled float64 features written through an index tensor into a fresh float32 buffer",
     bad="""
 import torch
-
-def pool_rows(feats, rows, n):
-    pooled = torch.zeros(n, feats.size(1))
-    pooled[rows] = feats
-    return pooled
-
 feats = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)
 rows = torch.tensor([2, 0])
-out = pool_rows(feats, rows, 3)
+out = torch.zeros(3, 2)
+out[rows] = feats
 expected = torch.zeros(3, 2)
 for k in range(2):
     expected[int(rows[k])] = torch.tensor([float(v) for v in feats[k]])
 """,
     good="""
 import torch
-
-def pool_rows(feats, rows, n):
-    pooled = torch.zeros(n, feats.size(1), dtype=feats.dtype)
-    pooled[rows] = feats
-    return pooled
-
 feats = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)
 rows = torch.tensor([2, 0])
-out = pool_rows(feats, rows, 3)
+out = torch.zeros(3, 2, dtype=feats.dtype)
+out[rows] = feats
 expected = torch.zeros(3, 2, dtype=torch.float64)
 for k in range(2):
     expected[int(rows[k])] = torch.tensor([float(v) for v in feats[k]], dtype=torch.float64)
