@@ -484,7 +484,7 @@ class CallMixin:
                     made = exact_values.written(func, made, node.args[0], args[0], node.lineno)  # GL003, GL011
                     made = signs.of_literal(func, node.args[0], made)  # GL014: tensor([-2.0, 4.0])
                     if func in ("tensor", "as_tensor", "LongTensor"):
-                        made = sequence_items.tensor_of(self.function, node.args[0], made)  # ids of one sequence
+                        made = sequence_items.tensor_of(self, node.args[0], made)  # ids of one sequence
                 if func in ("zeros", "ones"):
                     made = exact_values.constant(made, DimVal(int(func == "ones")))
                 made = exact_values.ranged(func, made, args)  # arange(1, 31): positions known one by one

@@ -18,10 +18,12 @@ from .names import category_domain
 from .values import TensorVal
 
 
-def tensor_of(function, list_node, made):
+def tensor_of(interp, list_node, made):
     """`torch.tensor(L)`: `made` with the ids' facts of the sequence L's items come from, when known."""
+    function = interp.function
     if not isinstance(made, TensorVal) or made.domain is not None or made.dtype not in (None, "int64") \
-            or not isinstance(list_node, ast.Name) or function is None:
+            or not isinstance(list_node, ast.Name) or function is None \
+            or f"{list_node.id}.append(" not in interp.source.text:  # most lists: no walk of the function
         return made
     source = _sources(function).get(list_node.id)
     domain = category_domain(source) if source is not None else None
@@ -32,22 +34,46 @@ def tensor_of(function, list_node, made):
 
 def _sources(function) -> Dict[str, str]:
     """{list name: sequence name} for the lists every append of which (in `function`) adds an item of one
-    sequence, and that the function changes no other way; kept on the function's node."""
+    sequence, and that the function changes no other way; kept on the function's node. One walk: the loops
+    that bind names to a sequence's items (`for a in seq`, `for a in seq[i:j]`, `for i, a in enumerate(seq)`),
+    the appends, and every other binding or change of a name."""
     found = getattr(function, "_gather_lint_item_lists", None)
     if found is not None:
         return found
-    items = _loop_items(function)
-    sources: Dict[str, Optional[str]] = {}
+    loops: Dict[str, Optional[str]] = {}
+    appends = []
+    rebound = set()
     for node in tree_walk.all_nodes(function):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        if isinstance(node, (ast.For, ast.comprehension)):
+            target, source = _loop_item(node)
+            if target is not None:
+                loops[target] = source if loops.get(target, source) == source else None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and isinstance(node.func.value, ast.Name) and node.func.attr in _CHANGES:
-            name = node.func.value.id
-            source = _item_source(node.args[0], items) if node.func.attr == "append" and len(node.args) == 1 else None
-            sources[name] = source if sources.get(name, source) == source else None
-        for name in _rebound(node):  # `L = other`, `L += [...]`, `L[k] = v`: no longer appends alone
-            sources[name] = None
-    found = function._gather_lint_item_lists = {k: v for k, v in sources.items() if v is not None}
+            appends.append(node)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            rebound.update(_rebound(node))
+    items = {k: v for k, v in loops.items() if v is not None and k not in rebound}
+    sources: Dict[str, Optional[str]] = {}
+    for call in appends:
+        name = call.func.value.id
+        source = _item_source(call.args[0], items) if call.func.attr == "append" and len(call.args) == 1 else None
+        sources[name] = source if sources.get(name, source) == source else None
+    found = function._gather_lint_item_lists = {k: v for k, v in sources.items() if v is not None and k not in rebound}
     return found
+
+
+def _loop_item(node):
+    """(target, sequence) when a loop binds its target name to the items of a named sequence; else (None, None)."""
+    source, target = node.iter, node.target
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "enumerate" \
+            and source.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        source, target = source.args[0], target.elts[1]
+    if isinstance(source, ast.Subscript) and isinstance(source.slice, ast.Slice):
+        source = source.value
+    if isinstance(source, ast.Name) and isinstance(target, ast.Name):
+        return target.id, source.id
+    return None, None
 
 
 def _empty_list(node) -> bool:
@@ -79,24 +105,3 @@ def _item_source(value, loop_items: Dict[str, str]) -> Optional[str]:
     if isinstance(value, ast.Name):
         return loop_items.get(value.id)
     return None
-
-
-def _loop_items(function) -> Dict[str, str]:
-    """{name: sequence} for the loop targets bound to a sequence's items: `for a in seq`, `for a in seq[i:j]`,
-    `for i, a in enumerate(seq)`; a name bound by loops over two sequences is left out."""
-    found: Dict[str, Optional[str]] = {}
-    for node in tree_walk.all_nodes(function):
-        if not isinstance(node, (ast.For, ast.comprehension)):
-            continue
-        source, target = node.iter, node.target
-        if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "enumerate" \
-                and source.args and isinstance(target, ast.Tuple) and len(target.elts) == 2:
-            source, target = source.args[0], target.elts[1]
-        if isinstance(source, ast.Subscript) and isinstance(source.slice, ast.Slice):
-            source = source.value
-        if isinstance(source, ast.Name) and isinstance(target, ast.Name):
-            found[target.id] = source.id if found.get(target.id, source.id) == source.id else None
-    for node in tree_walk.all_nodes(function):
-        for name in _rebound(node):  # a loop name given another value too
-            found[name] = None
-    return {k: v for k, v in found.items() if v is not None}
