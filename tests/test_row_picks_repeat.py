@@ -90,3 +90,22 @@ def test_argmax_picks_repeat_whatever_the_receiver(torch):
     assert "argmax" in code and "(N, C)" not in code
     assert call_run(code).sum().item() == 3
     assert codes(code) == ["GL013"]
+
+
+def test_argmax_over_dim_0_of_an_unknown_receiver_may_be_one_position(torch):
+    # a 1-d receiver's argmax(0) is a single position: nothing repeats, and nothing is known of the receiver
+    code = """
+    import torch
+
+    def vote(scores, counts):
+        counts[scores.argmax(0)] += 1
+        return counts
+
+    def run():
+        counts = torch.zeros(3)
+        for scores in (torch.tensor([0.1, 0.7, 0.2]), torch.tensor([0.5, 0.2, 0.3])):
+            counts = vote(scores, counts)
+        return counts
+    """
+    assert call_run(code).tolist() == [1.0, 1.0, 0.0]
+    assert codes(code) == []

@@ -169,8 +169,10 @@ class CallMixin:
                 return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and (func.attr in bool_results.COMPARISONS or func.attr in bool_results.PREDICATES):
                 return bool_results.method(func.attr, None, args, kwargs)  # mask.eq(255): bool whatever mask is
-            if owner is None and func.attr in ("argmax", "argmin") and (args or "dim" in kwargs or "axis" in kwargs):
-                # scores.argmax(1): int64 positions, one pick per row, whatever the receiver (numpy's too)
+            picked_dim = ops.as_int(args[0] if args else kwargs.get("dim", kwargs.get("axis")))
+            if owner is None and func.attr in ("argmax", "argmin") and picked_dim is not None and picked_dim >= 1:
+                # scores.argmax(1): int64 positions, one pick per row, whatever the receiver (numpy's too); a dim
+                # past 0 leaves the rows (dim 0 of a 1-d receiver would leave one position)
                 return repeated_indices.after_method(func.attr, TensorVal(), TensorVal(None, "int64", Domain()), node)
             if owner is None and func.attr in ops.NORMS:
                 return TensorVal(non_negative=True)  # state.forces.norm(dim=1) of an unknown receiver: >= 0 (GL014)
