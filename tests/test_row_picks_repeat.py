@@ -109,3 +109,21 @@ def test_argmax_over_dim_0_of_an_unknown_receiver_may_be_one_position(torch):
     """
     assert call_run(code).tolist() == [1.0, 1.0, 0.0]
     assert codes(code) == []
+
+
+def test_max_picks_of_a_receiver_of_unknown_shape_repeat_past_dim_0(torch):
+    code = """
+    import torch
+
+    def confusion(x, target, num_classes):
+        scores = torch.as_tensor(x, dtype=torch.float32)
+        _, pred = scores.max(1)
+        cm = torch.zeros(num_classes, num_classes)
+        cm[target, pred] += 1
+        return cm
+
+    def run():
+        return confusion([[0.9, 0.1], [0.8, 0.2], [0.3, 0.7]], torch.tensor([0, 0, 1]), 2)
+    """
+    assert call_run(code).sum().item() == 2  # three samples, (0, 0) twice: counted once
+    assert codes(code) == ["GL013"]

@@ -406,9 +406,11 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
         if shaped is None:
             return None
         values = TensorVal(shaped.shape, t.dtype)
-        # one pick per row, as argmax's: different rows pick the same position (none to repeat in a 0-d result)
-        picks_of_rows = shaped.shape is None or bool(shaped.shape.dims)
-        domain = shaped.domain and Domain(shaped.domain.size, origin=_origin(named, dim, origin_text), repeats=picks_of_rows)
+        # one pick per row, as argmax's: different rows pick the same position (none to repeat in a 0-d result);
+        # of an input of unknown shape, a dim past 0 leaves the rows
+        picks_of_rows = bool(shaped.shape.dims) if shaped.shape is not None else dim is not None and dim >= 1
+        picked = shaped.domain or (Domain() if t.shape is None and picks_of_rows else None)
+        domain = picked and Domain(picked.size, origin=_origin(named, dim, origin_text), repeats=picks_of_rows)
         return SeqVal((values, TensorVal(shaped.shape, "int64", domain)), ("values", "indices"))
     if s is None or dim is None:  # positions all the same, in a dim of a size not known
         positions = Domain(None, origin=f"positions from {named}() of `{origin_text}`")
