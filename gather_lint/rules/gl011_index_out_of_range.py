@@ -100,8 +100,8 @@ def check(site: Site) -> Optional[Violation]:
     rounded = rounded_past(site)
     if rounded is not None:
         return rounded
-    if axis is None or domain.size is None or domain.category:
-        return None
+    if axis is None or domain.size is None or (domain.category and not domain.bound_only):
+        return None  # ids' vocabulary is GL004's to compare; a literal's written top is a value all the same
     here = site.input.shape.dims[axis]
     # values made for another dim of that size are GL004's; 0/1 values are no dim's positions. A literal bound
     # equal by value to a named dim (`randint(0, 8)` beside a `patch` of 8) is that dim's by chance, unless

@@ -447,7 +447,7 @@ class CallMixin:
             return numpy_values.call(func, args, kwargs, node)
         if module in ("cv2", "PIL.Image"):
             return image_reads.qualified(name, args, node)  # cv2.imread: uint8
-        if module in ("random", "collections") or module == "math" and func in python_stdlib.ROUNDING:
+        if module in ("random", "collections", "copy") or module == "math" and func in python_stdlib.ROUNDING:
             return python_stdlib.call(module, func, args, kwargs)  # random.sample(buffer, n), math.ceil(h / p)
         if module.split(".")[0] == "tqdm" and func in ("tqdm", "tqdm_notebook"):
             return data_loaders.iterated(func, args)  # tqdm(loader): the same batches

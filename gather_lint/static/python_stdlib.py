@@ -2,7 +2,7 @@
 
 `random.sample(buffer, n)` / `random.choices(buffer, k=n)` pick items of the population (a replay buffer's
 transitions), so the list they give has its items' facts; `random.randrange(n)` / `random.randint(a, b)` give
-a Python int and `random.random()` / `random.uniform(a, b)` a float. `collections.deque(maxlen=n)` is an empty
+a Python int and `random.random()` / `random.uniform(a, b)` a float. `copy.deepcopy(t)` of a tensor holds its values. `collections.deque(maxlen=n)` is an empty
 list that `append` grows, like `[]`; `deque(items)` holds the items.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ..dims import value
 from . import tensor_lists
 from .scalars import NumberVal
 from .tensor_ops import Repeated
-from .values import DimVal, Literal, QualName, SeqVal
+from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 
 _PICKS = ("sample", "choices")
 _INTS = ("randrange", "randint", "getrandbits")
@@ -52,6 +52,9 @@ def call(module: str, func: str, args: list, kwargs: dict):
     if module == "math" and func in ROUNDING and len(args) == 1 and not kwargs:
         number = _known(args[0])
         return DimVal(ROUNDING[func](number) if number is not None else None)  # an int, its value known or not
+    if module == "copy" and func in ("copy", "deepcopy") and len(args) == 1 and not kwargs \
+            and isinstance(args[0], TensorVal):
+        return args[0]  # copy.deepcopy(t): the same values in another tensor
     if module == "collections" and func == "deque":
         items = args[0] if args else kwargs.get("iterable")
         if items is None:
