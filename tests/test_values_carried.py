@@ -35,3 +35,13 @@ def test_a_name_that_says_ids_does_not_hide_a_written_literals_top(torch):
         with pytest.raises(IndexError, match="out of range"):
             call_run(code)
         assert codes(code) == ["GL011"], name
+
+
+def test_index_fill_takes_negative_positions_but_not_positions_past_the_dim(torch):
+    past = LOOKUP.replace("return table.index_select(0, kept)", "return table.index_fill(0, kept, 0.0)").format(kept="ids")
+    with pytest.raises(IndexError):
+        call_run(past)
+    assert codes(past) == ["GL011"]
+    wrapped = past.replace("torch.tensor([3, 12])", "torch.tensor([3, -1])")
+    assert call_run(wrapped)[-1].abs().sum().item() == 0  # -1 is the last row
+    assert codes(wrapped) == []

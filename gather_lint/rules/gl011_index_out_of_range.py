@@ -85,9 +85,9 @@ def check(site: Site) -> Optional[Violation]:
     """Statically: a negative padding value the code put in, or values made for a larger size.
     At run time the values themselves are checked (gather_lint.runtime.checker)."""
     domain = site.index.domain
-    if domain is None or site.op.family == TAKE_ALONG or site.op.name == "index_fill":
-        return None  # take_along_dim wraps (GL010); index_fill_ accepts [-n, n)
-    if domain.sentinel is not None and domain.sentinel < 0:
+    if domain is None or site.op.family == TAKE_ALONG:
+        return None  # take_along_dim wraps (GL010)
+    if domain.sentinel is not None and domain.sentinel < 0 and site.op.name != "index_fill":  # it takes [-n, n)
         where = padding_source(domain)
         return Violation(
             CODE, SEVERITY,
