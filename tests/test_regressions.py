@@ -785,3 +785,53 @@ def test_a_max_of_one_hots_and_uniform_draws_onto_zeros_is_the_max(torch):
     grid, feats = namespace["run"]()
     assert (feats >= 0).all()
     assert codes(code.replace("occupancy = torch.rand(40)", "occupancy = torch.randn(40)")) == ["GL014"]
+
+
+def test_a_max_pool_with_return_indices_gives_int64_positions(torch):
+    # F.max_pool2d(..., return_indices=True) is (values, int64 indices): the indices were read as a row of the
+    # float values, and a gather with them drew a false GL008
+    code = """
+    import torch
+    import torch.nn.functional as F
+
+    def best_cell(prob):
+        # prob: (B, C, H, W)
+        _, indice = F.max_pool2d(prob, kernel_size=2, stride=2, return_indices=True)
+        flat = indice.flatten(2)
+        return torch.gather(prob.flatten(2), 2, flat)
+
+    def run():
+        return best_cell(torch.rand(2, 3, 4, 4))
+    """
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    assert namespace["run"]().shape == (2, 3, 4)
+    assert codes(code.replace("indice.flatten(2)", "(indice / 2).flatten(2)")) == ["GL008"]
+
+
+def test_a_docstring_listing_what_a_parameter_unpacks_into_is_no_shape(torch):
+    # `batch: (ids, feats) from collate` names the pair `ids, _ = batch` unpacks, not a 2-d batch
+    code = '''
+    import torch
+
+    class ItemPrior(torch.nn.Module):
+        def __init__(self, num_items):
+            super().__init__()
+            self.register_buffer("prior", torch.arange(num_items).float())
+
+        def forward(self, batch):
+            """
+            Args:
+                batch: (ids, feats) from ``collate``; ids has shape (B, 2).
+            """
+            ids, _ = batch
+            return self.prior.index_select(0, ids[:, 1])
+
+    def run():
+        return ItemPrior(10)((torch.tensor([[0, 3], [1, 7]]), torch.rand(2, 2)))
+    '''
+    assert codes(code) == []
+    namespace = {}
+    exec(textwrap.dedent(code), namespace)
+    assert namespace["run"]().tolist() == [3.0, 7.0]

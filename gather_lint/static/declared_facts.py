@@ -14,6 +14,7 @@ from .names import JAXTYPING_DTYPES, TENSOR_TYPES
 from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .modules import InstanceVal
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
+from . import tree_walk
 from .tree_walk import last_name
 
 
@@ -264,9 +265,25 @@ def _docstring_facts(node, params) -> tuple:
     if found is None:
         doc = ast.get_docstring(node, clean=False) or ""
         names = [p.arg for p in params]
-        found = node._gather_lint_doc_facts = (parse_docstring(doc, names) if doc else {},
-                                               docstring_ints(doc, names) if doc else frozenset())
+        shapes = _without_listed_items(node, parse_docstring(doc, names)) if doc else {}
+        found = node._gather_lint_doc_facts = (shapes, docstring_ints(doc, names) if doc else frozenset())
     return found
+
+
+def _without_listed_items(node, documented: dict) -> dict:
+    """`batch: (ids, feats) from collate` beside `ids, _ = batch`: the parentheses list the items the code
+    unpacks the parameter into, not the dims of one tensor."""
+    if not documented:
+        return documented
+    unpacked: Dict[str, set] = {}
+    for stmt in tree_walk.all_nodes(node):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name) and stmt.value.id in documented \
+                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
+            unpacked.setdefault(stmt.value.id, set()).update(
+                e.id for e in stmt.targets[0].elts if isinstance(e, ast.Name))
+    listed = {name for name, (shape, _) in documented.items() if name in unpacked and shape is not None
+              and not shape.variadic and any(isinstance(d, Sym) and d.name in unpacked[name] for d in shape.dims)}
+    return {name: fact for name, fact in documented.items() if name not in listed}
 
 
 def documented_shapes(node) -> set:

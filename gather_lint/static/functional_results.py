@@ -147,11 +147,23 @@ def convolution(spatial: int):
 
 def pooling(kind: str):
     """max_pool / avg_pool (kernel_size, stride, padding) and adaptive pools (output_size) over the last
-    1, 2 or 3 dims (modules.Pool); other options (ceil_mode, dilation, return_indices) leave it unknown."""
+    1, 2 or 3 dims (modules.Pool); other options (ceil_mode, dilation) leave the shape unknown. With
+    `return_indices=True` a max pool gives (values, int64 indices), both of the output's shape."""
+    flag_at = 2 if kind.startswith("Adaptive") else 6  # return_indices' position
+
     def pool(args, kwargs):
         x = args[0] if args else kwargs.get("input")
         if not isinstance(x, TensorVal):
             return None
+        flag = kwargs.get("return_indices", args[flag_at] if len(args) > flag_at else None)
+        if flag is not None:
+            if not isinstance(flag, Literal) or not isinstance(flag.value, bool):
+                return None  # a tensor or a pair, not known which
+            plain = pool(list(args[:flag_at]), {k: v for k, v in kwargs.items() if k != "return_indices"})
+            if flag.value is False:
+                return plain
+            shape = plain.shape if isinstance(plain, TensorVal) else None
+            return SeqVal((TensorVal(shape, x.dtype), TensorVal(shape, "int64")))
         if len(args) > 4 or any(k not in ("kernel_size", "stride", "padding", "output_size") for k in kwargs):
             return TensorVal(None, x.dtype)
         layer = modules._pool(kind, list(args[1:]), kwargs)
