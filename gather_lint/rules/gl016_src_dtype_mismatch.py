@@ -7,8 +7,8 @@ literal is int64; ``counts.index_add_(0, ids, torch.ones(n))`` onto an int64 ``c
 and source (Float) must have the same scalar type``. torch 2.13 rejects every pair of distinct dtypes, even
 with an empty index. A Python scalar (``scatter_(d, idx, 1.0)``, ``value=``) or ``index_fill_`` value is
 converted and is fine. Indexed assignment through an index tensor, ``buf[rows] = v``, is ``index_put_`` and
-converts no tensor value either (a slice, a number or a 0-d index converts). Between float32 and another float dtype it reports nothing: a `Float[...]`
-annotation or the default dtype may stand for any float; except where self is a buffer made right
+converts no tensor value either (a slice, a number or a 0-d index converts). Between float32 and another float
+dtype it reports nothing: a `Float[...]` annotation or the default dtype may stand for any float; except where self is a buffer made right
 there by ``torch.zeros(n)`` (``ones``/``empty``/``rand``/``randn``) without a dtype, in a file that never
 changes the default dtype: that one is float32, and a float64 src raises.
 """

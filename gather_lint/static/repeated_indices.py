@@ -130,6 +130,8 @@ def _rows_of_picks_joined(owner, result) -> bool:
     rows, joined = owner.shape, result.shape
     return rows is not None and not rows.variadic and len(rows.dims) >= 2 and value(rows.dims[0]) != 1 \
         and joined is not None and not joined.variadic and len(joined.dims) < len(rows.dims)
+
+
 # ops that keep each row along the last dim as it was
 _KEEPS_ROWS = ("contiguous", "clone", "detach", "to", "long", "int", "cpu", "cuda", "type")
 
@@ -185,6 +187,8 @@ def _spread(counts) -> list:
     """Counts given one by one (`repeat(1, D)`) or as one tuple (`repeat((1, D))`), as a list."""
     counts = list(counts)
     return list(counts[0].elts) if len(counts) == 1 and isinstance(counts[0], (ast.Tuple, ast.List)) else counts
+
+
 _TILES = ("repeat_interleave", "repeat", "tile")
 
 
