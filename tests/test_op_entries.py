@@ -241,7 +241,7 @@ def test_python_results_are_the_python_values_torch_gives(torch, dtype):
     if listed is not None:
         assert isinstance(listed, SeqVal) and len(listed.items) == len(t.tolist())
         assert all(isinstance(v, kinds[type(listed.items[0])]) for v in t.tolist())
-    assert python_results.numpy(three, [], {}) == ArrayVal(str(t.numpy().dtype))
+    assert python_results.numpy(three, [], {}) == ArrayVal(str(t.numpy().dtype), Shape(t.numpy().shape))  # and its shape
     assert python_results.element_size(three, [], {}) == DimVal(t.element_size())
     assert python_results.is_floating_point(three, [], {}) == Literal(t.is_floating_point())
     assert python_results.is_complex(three, [], {}) == Literal(t.is_complex())
