@@ -2076,3 +2076,86 @@ def test_repeated_labels_along_the_scatter_dim_are_still_reported(torch):
     hist = run_snippet(LABEL_HISTOGRAM_ROW)["HIST"]
     assert hist[0, 1].item() == 1.0  # label 1 twice, counted once
     assert codes(LABEL_HISTOGRAM_ROW) == ["GL013"]
+
+
+# recpack's tests of its BPR-max and TOP1-max losses compute the expected value by hand for one negative per
+# positive: `neg = torch.FloatTensor([[0.1, 0.3, 0.6]])` and `s = neg.softmax(dim=0)`, then the same data
+# transposed, `[[...]]).t()` and `softmax(dim=1)`. The loss transposes a wide input and normalises over the
+# negatives, here one each, so every weight is 1.0 there too: the size-1 dim is the count of rows the test
+# wrote, the data's, and the softmax over it is the expected value (over the other dim the test fails).
+ONE_NEGATIVE_EXPECTED = '''
+import math
+
+import torch
+
+
+def bpr_max_loss(positive_scores, negative_scores, reg=1.0):
+    size = positive_scores.size()
+    if len(size) == 2 and size[0] < size[1]:
+        positive_scores = positive_scores.t()
+        negative_scores = negative_scores.t()
+    weights = torch.softmax(negative_scores, dim=1)
+    score_diff = weights * torch.sigmoid(positive_scores - negative_scores)
+    norm_penalty = weights * negative_scores ** 2
+    return (-torch.log(score_diff.sum(dim=1)) + reg * norm_penalty.sum(dim=1)).mean()
+
+
+def sigmoid(x):
+    return 1 / (1 + math.exp(-x))
+
+
+def test_bpr_max_loss_2d_1dim():
+    pos_sim_as_tensor = torch.FloatTensor([[0.6, 0.3, 0.1]])
+    neg_sim_as_tensor = torch.FloatTensor([[0.1, 0.3, 0.6]])
+    loss = bpr_max_loss(pos_sim_as_tensor, neg_sim_as_tensor, reg=2)
+    s = neg_sim_as_tensor.softmax(dim=0)
+    norm_penalty = sum(s[0, j] * neg_sim_as_tensor[0, j] ** 2 for j in range(3)) / 3
+    expected = -(math.log(s[0, 0] * sigmoid(0.5)) + math.log(s[0, 1] * sigmoid(0))
+                 + math.log(s[0, 2] * sigmoid(-0.5))) / 3 + 2 * norm_penalty
+    assert abs(loss.item() - float(expected)) < 1e-5
+
+    pos_sim_as_tensor = torch.FloatTensor([[0.6, 0.3, 0.1]]).t()
+    neg_sim_as_tensor = torch.FloatTensor([[0.1, 0.3, 0.6]]).t()
+    loss = bpr_max_loss(pos_sim_as_tensor, neg_sim_as_tensor, reg=2)
+    s = neg_sim_as_tensor.softmax(dim=1)
+    norm_penalty = sum(s[i, 0] * neg_sim_as_tensor[i, 0] ** 2 for i in range(3)) / 3
+    expected = -(math.log(s[0, 0] * sigmoid(0.5)) + math.log(s[1, 0] * sigmoid(0))
+                 + math.log(s[2, 0] * sigmoid(-0.5))) / 3 + 2 * norm_penalty
+    assert abs(loss.item() - float(expected)) < 1e-5
+
+
+if __name__ == "__main__":
+    test_bpr_max_loss_2d_1dim()
+'''
+
+# the slip the rule is for: an attention score head `nn.Linear(d, 1)` normalised over its own size-1 dim
+SCORE_HEAD_SOFTMAX = '''
+import torch
+import torch.nn as nn
+
+
+class NegativePooling(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.score = nn.Linear(dim, 1)
+
+    def forward(self, negatives):
+        weights = torch.softmax(self.score(negatives), dim=-1)
+        return (weights * negatives).sum(dim=1)
+
+
+if __name__ == "__main__":
+    POOL = NegativePooling(4)
+    WEIGHTS = torch.softmax(POOL.score(torch.randn(2, 3, 4)), dim=-1)
+'''
+
+
+def test_a_softmax_over_the_rows_a_literal_wrote_is_the_data(torch):
+    run_snippet(ONE_NEGATIVE_EXPECTED)
+    assert codes(ONE_NEGATIVE_EXPECTED) == []
+
+
+def test_a_softmax_over_a_score_heads_size_one_dim_is_still_reported(torch):
+    weights = run_snippet(SCORE_HEAD_SOFTMAX)["WEIGHTS"]
+    assert torch.equal(weights, torch.ones(2, 3, 1))  # every weight 1.0: the pooling is a plain sum
+    assert codes(SCORE_HEAD_SOFTMAX) == ["GL018"]

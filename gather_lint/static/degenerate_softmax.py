@@ -14,6 +14,7 @@ non-class dim in a file that reshapes; a script (with a `__main__` driver) is al
 """
 from __future__ import annotations
 
+import ast
 import re
 
 from ..dims import Sym, must_equal, value
@@ -22,6 +23,9 @@ from . import script_drivers
 from .text_scan import positions
 from .values import DimVal, TensorVal
 from .text_scan import file_test
+from .interp_helpers import _literal_shape
+from .normalised_axis import _bindings
+from .tree_walk import called_name
 
 _BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
 _TO_ONE = re.compile(r"[^\n]*?,\s*1\s*(?:,\s*bias\s*=\s*\w+\s*)?\)")  # the rest of `Linear(d, 1)`
@@ -88,11 +92,57 @@ def check(interp, mark) -> None:
     if must_equal(size, 1):
         if getattr(interp, "ones_passed", False):
             return  # the 1 may be the data's (a one-token prompt, a batch of one), where one weight is right
+        if _written_out(interp, mark):
+            return  # every size of a tensor written out number by number is the data's, its 1 too
         interp.flag(mark.node, rule.check_singleton(mark.call, what, mark.function, along, mark.axis, len(dims)), None)
     elif _flattened_batch(size) and not any(_flattened_batch(d) or is_batch(d) for i, d in enumerate(dims)
                                             if i != mark.axis):
         interp.flag(mark.node, rule.check_flattened_batch(mark.call, what, mark.function, along, size, len(dims)),
                     None)
+
+
+_LITERAL_MAKERS = {"tensor", "as_tensor", "Tensor", "FloatTensor", "DoubleTensor", "HalfTensor"}
+_KEEP_SIZES = {"t", "float", "double", "half", "clone", "detach", "contiguous"}  # move or keep the literal's 1
+
+
+def _written_out(interp, mark) -> bool:
+    """The softmax's input is a tensor written out as a nested list of numbers (`torch.tensor([[0.1,
+    0.3, 0.6]])`), maybe transposed: its size-1 dim is the count of rows the author wrote (one negative
+    per positive in a test's expected value), the data's like a batch of one, not a dim the code's own
+    layers or reshapes make (`nn.Linear(d, 1)`, `unsqueeze(-1)`), so one weight of 1.0 is what was asked."""
+    node = mark.node
+    candidates = ([node.func.value] if isinstance(node.func, ast.Attribute) else []) + list(node.args[:1])
+    source = next((c for c in candidates if interp.source.segment(c) == mark.input), None)
+    made = _reaching_value(source, getattr(interp, "function", None), node.lineno)
+    while made is not None:
+        if isinstance(made, ast.Attribute) and made.attr == "T":
+            made = made.value
+            continue
+        if not isinstance(made, ast.Call):
+            return False
+        name = called_name(made)
+        if name in _KEEP_SIZES and isinstance(made.func, ast.Attribute) and not made.args and not made.keywords:
+            made = made.func.value
+            continue
+        return name in _LITERAL_MAKERS and len(made.args) == 1 and _literal_shape(made.args[0])[0] is not None
+    return False
+
+
+def _reaching_value(node, function, line: int):
+    """The expression itself, or for a name the value of its last assignment before `line` when every
+    binding of it is a plain `name = value` statement of the function's own body (straight-line code:
+    the last one above `line` is the one that reaches it)."""
+    if not isinstance(node, ast.Name):
+        return node
+    if function is None or not hasattr(function, "body"):
+        return None
+    stores = _bindings(function).get(node.id, ())
+    body = set(map(id, function.body))
+    if not stores or any(not isinstance(s, ast.Assign) or id(s) not in body or len(s.targets) != 1
+                         or not isinstance(s.targets[0], ast.Name) for s in stores):
+        return None
+    before = [s for s in stores if s.lineno < line]
+    return max(before, key=lambda s: s.lineno).value if before else None
 
 
 def is_batch(dim) -> bool:
