@@ -145,8 +145,15 @@ def _cast_quotient(text: str) -> bool:
 
 @file_test
 def _writes_other_floats(text: str) -> bool:
-    """`x[idx] = v` beside a float dtype other than the default (GL016: index_put_ converts no tensor value)."""
-    return "] = " in text and any(word in text for word in _OTHER_FLOATS)
+    """`x[idx] = v` beside a float dtype other than the default (GL016: index_put_ converts no tensor value): a
+    key item that is no slice (`x[..., :n] = v`, the writes of most model files, converts)."""
+    if not any(word in text for word in _OTHER_FLOATS):
+        return False
+    for at in text_scan.positions(text, "] = "):
+        key = text_scan.subscript_key(text, at)
+        if key is not None and any(":" not in item and text_scan.may_hold_tensor(item) for item in key.split(",")):
+            return True
+    return False
 
 
 _OTHER_FLOATS = ("float64", "double", "float16", "half", "bfloat16")
