@@ -2159,3 +2159,73 @@ def test_a_softmax_over_a_score_heads_size_one_dim_is_still_reported(torch):
     weights = run_snippet(SCORE_HEAD_SOFTMAX)["WEIGHTS"]
     assert torch.equal(weights, torch.ones(2, 3, 1))  # every weight 1.0: the pooling is a plain sum
     assert codes(SCORE_HEAD_SOFTMAX) == ["GL018"]
+
+
+# super-image's MASA transfer (models/masa/modeling_masa.py): a batch index select whose trailing comment
+# chains two arrows, the second typed with a space, `[N, Hi, Wi] -> [N, 1, Hi*Wi] - > [N, C*k*k, Hi*Wi]`.
+# The expand on the line gives the index every channel of the unfolded features; the last arrow's shape
+# is the result, not the one in the middle of the chain.
+CHAINED_ARROW_COMMENT = '''
+import torch
+from torch.nn import functional
+
+
+class Transfer(torch.nn.Module):
+    def bis(self, input, dim, index):
+        # batch index select
+        # input: [N, C*k*k, H*W]
+        # dim: scalar > 0
+        # index: [N, Hi, Wi]
+        views = [input.size(0)] + [1 if i != dim else -1 for i in range(1, len(input.size()))]  # views = [N, 1, -1]
+        expanse = list(input.size())
+        expanse[0] = -1
+        expanse[dim] = -1  # expanse = [-1, C*k*k, -1]
+        index = index.clone().view(views).expand(expanse)  # [N, Hi, Wi] -> [N, 1, Hi*Wi] - > [N, C*k*k, Hi*Wi]
+        return torch.gather(input, dim, index)  # [N, C*k*k, Hi*Wi]
+
+    def forward(self, fea, index, ks=3):
+        fea_unfold = functional.unfold(fea, kernel_size=(ks, ks), padding=0)  # [N, C*k*k, H*W]
+        return self.bis(fea_unfold, 2, index)
+
+
+if __name__ == "__main__":
+    FEA = torch.randn(2, 4, 6, 6)
+    INDEX = torch.randint(0, 16, (2, 3, 3))
+    OUT = Transfer()(FEA, INDEX)
+    UNFOLDED = functional.unfold(FEA, kernel_size=(3, 3))
+'''
+
+# the slip the rule is for: the same select with the index only viewed to [N, 1, Hi*Wi], never expanded
+CHAINED_ARROW_NOT_EXPANDED = '''
+import torch
+from torch.nn import functional
+
+
+class Transfer(torch.nn.Module):
+    def bis(self, input, dim, index):
+        # input: [N, C*k*k, H*W]
+        # index: [N, Hi, Wi]
+        index = index.clone().view(index.size(0), 1, -1)  # [N, Hi, Wi] -> [N, 1, Hi*Wi]
+        return torch.gather(input, dim, index)
+
+    def forward(self, fea, index, ks=3):
+        fea_unfold = functional.unfold(fea, kernel_size=(ks, ks), padding=0)  # [N, C*k*k, H*W]
+        return self.bis(fea_unfold, 2, index)
+
+
+if __name__ == "__main__":
+    OUT = Transfer()(torch.randn(2, 4, 6, 6), torch.randint(0, 16, (2, 3, 3)))
+'''
+
+
+def test_the_last_arrow_of_a_chained_shape_comment_gives_the_result(torch):
+    scope = run_snippet(CHAINED_ARROW_COMMENT)
+    out, unfolded, index = scope["OUT"], scope["UNFOLDED"], scope["INDEX"]
+    assert out.shape == (2, 36, 9)  # every channel read
+    assert torch.equal(out, torch.stack([unfolded[b][:, index[b].flatten()] for b in range(2)]))
+    assert codes(CHAINED_ARROW_COMMENT) == []
+
+
+def test_a_gather_index_only_viewed_to_one_channel_is_still_reported(torch):
+    assert run_snippet(CHAINED_ARROW_NOT_EXPANDED)["OUT"].shape == (2, 1, 9)  # channel 0 alone
+    assert codes(CHAINED_ARROW_NOT_EXPANDED) == ["GL005"]

@@ -82,6 +82,8 @@ def parse_group(text: str, strict: bool = True) -> Optional[Shape]:
 
 
 _SHAPE_WORDS = {"shape", "shapes", "size", "dims", "out", "output", "result"}
+# an arrow between two written shapes: `->`, or typed with a space (`- >`), or the arrow sign
+_ARROW = re.compile(r"-\s*>|\u2192")
 
 
 def parse_comment(comment: str, target: Optional[str] = None, above: bool = False) -> Optional[Shape]:
@@ -94,16 +96,19 @@ def parse_comment(comment: str, target: Optional[str] = None, above: bool = Fals
     text = comment.lstrip("#").strip()
     if not text:
         return None
-    if "->" in text:
+    arrows = list(_ARROW.finditer(text))
+    if arrows:
         before = _NAME_PREFIX.match(text)
         if above and before and before.group(1) != target and before.group(1).lower() not in _SHAPE_WORDS:
             return None  # the line above describes another name's transformation
-        text = text.rsplit("->", 1)[1]
+        # the last arrow gives the result, however it is typed: `[N, H, W] -> [N, 1, H*W] - > [N, C, H*W]`
+        # is a chain whose `- >` step is the expand on the line, not prose after a shape [N, 1, H*W]
+        text = text[arrows[-1].end():]
     named = _NAME_PREFIX.match(text)
     if named:
         name = named.group(1)
         if name.lower() not in _SHAPE_WORDS and name != target and name.split(".")[-1] != target:
-            if "->" not in comment:
+            if not arrows:
                 return None
         text = text[named.end():]
     text = _PREFIX.sub("", text, count=1).strip()
