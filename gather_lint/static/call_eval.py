@@ -169,10 +169,8 @@ class CallMixin:
                 return self._call_method(owner, func.attr, node, args, kwargs)
             if owner is None and (func.attr in bool_results.COMPARISONS or func.attr in bool_results.PREDICATES):
                 return bool_results.method(func.attr, None, args, kwargs)  # mask.eq(255): bool whatever mask is
-            picked_dim = ops.as_int(args[0] if args else kwargs.get("dim", kwargs.get("axis")))
-            if owner is None and func.attr in ("argmax", "argmin") and picked_dim is not None and picked_dim >= 1:
-                # scores.argmax(1): int64 positions, one pick per row, whatever the receiver (numpy's too); a dim
-                # past 0 leaves the rows (dim 0 of a 1-d receiver would leave one position)
+            if owner is None and func.attr in ("argmax", "argmin") and _picks_rows(args, kwargs):
+                # scores.argmax(1): int64 positions, one pick per row, whatever the receiver (numpy's too)
                 return repeated_indices.after_method(func.attr, TensorVal(), TensorVal(None, "int64", Domain()), node)
             if owner is None and func.attr in ops.NORMS:
                 return TensorVal(non_negative=True)  # state.forces.norm(dim=1) of an unknown receiver: >= 0 (GL014)
@@ -756,6 +754,12 @@ def _has_call(node) -> bool:
 
 
 _BUILTIN_DTYPES = {"bool": "bool", "int": "int64", "float": "float64"}
+
+
+def _picks_rows(args, kwargs) -> bool:
+    """argmax/argmin over a dim past 0: the result keeps rows (dim 0 of a 1-d receiver leaves one position)."""
+    dim = ops.as_int(args[0] if args else kwargs.get("dim", kwargs.get("axis")))
+    return dim is not None and dim >= 1
 
 
 def _dtype_kw(kwargs) -> Optional[str]:

@@ -24,6 +24,7 @@ from .text_scan import positions
 from .values import DimVal, TensorVal
 from .text_scan import file_test
 from .interp_helpers import _literal_shape
+from .last_assignment import last_assigned
 from .normalised_axis import _bindings
 from .tree_walk import called_name
 
@@ -113,7 +114,7 @@ def _written_out(interp, mark) -> bool:
     node = mark.node
     candidates = ([node.func.value] if isinstance(node.func, ast.Attribute) else []) + list(node.args[:1])
     source = next((c for c in candidates if interp.source.segment(c) == mark.input), None)
-    made = _reaching_value(source, getattr(interp, "function", None), node.lineno)
+    made = _reaching_value(interp, source, node.lineno)
     while made is not None:
         if isinstance(made, ast.Attribute) and made.attr == "T":
             made = made.value
@@ -128,12 +129,13 @@ def _written_out(interp, mark) -> bool:
     return False
 
 
-def _reaching_value(node, function, line: int):
+def _reaching_value(interp, node, line: int):
     """The expression itself, or for a name the value of its last assignment before `line` when every
     binding of it is a plain `name = value` statement of the function's own body (straight-line code:
     the last one above `line` is the one that reaches it)."""
     if not isinstance(node, ast.Name):
         return node
+    function = getattr(interp, "function", None)
     if function is None or not hasattr(function, "body"):
         return None
     stores = _bindings(function).get(node.id, ())
@@ -141,8 +143,7 @@ def _reaching_value(node, function, line: int):
     if not stores or any(not isinstance(s, ast.Assign) or id(s) not in body or len(s.targets) != 1
                          or not isinstance(s.targets[0], ast.Name) for s in stores):
         return None
-    before = [s for s in stores if s.lineno < line]
-    return max(before, key=lambda s: s.lineno).value if before else None
+    return last_assigned(interp, node.id, line)
 
 
 def is_batch(dim) -> bool:
