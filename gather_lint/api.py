@@ -112,12 +112,17 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """End the workers and drop the queued files: shutdown() alone would let every queued file be linted
     first, and the workers would run on after the parent exits."""
     workers = list((getattr(pool, "_processes", None) or {}).values())  # the executor has no public handle
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() drops it
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         if worker.is_alive():
             worker.terminate()
     for worker in workers:
         worker.join(timeout=5)
+    # The executor's manager thread closes its wake-up pipe as it ends; Python's exit hook writes to that
+    # pipe unlocked, and if the two race the exit prints an OSError traceback. Let the thread end first.
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _largest_first(paths: Sequence[str]) -> List[int]:
