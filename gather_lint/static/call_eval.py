@@ -253,7 +253,7 @@ class CallMixin:
         result = left_padding.after_method(name, owner, result, args, kwargs)  # GL024: a left-padded batch's counts
         result = permutation_order.after_method(name, owner, result, node, args, kwargs)  # GL027
         result = written_rows.transposed(name, owner, result, args)  # GL011: a literal's columns
-        result = present_values.after_method(name, result)  # masked_fill(m, 0): the top may be gone
+        result = present_values.after_method(name, result, node)  # masked_fill(m, 0): the top may be gone
         result = exact_values.after_method(name, owner, args, kwargs, result)  # ids == image_id, mask.sum()
         result = head_columns.reduced(name, owner, kwargs, result, node)  # GL006: a keepdim column
         return head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)

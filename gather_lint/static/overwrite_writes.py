@@ -26,7 +26,7 @@ from typing import Dict, Optional, Tuple
 from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
-from . import attribute_stores, exact_values
+from . import attribute_stores, exact_values, value_makers
 from .names import EDGE_LIST_ORIGIN, is_group_ids
 from .repeated_indices import copied, copied_by, literal_only, named_only, one_entry_per_line, repeats, rows_hold_once
 from .row_numbers import row_numbers
@@ -145,8 +145,12 @@ class OverwriteWriteMixin:
             return  # a list of ids may be a set; a batch of id sequences is running text, where ids repeat
         adder = op.spelled.replace("scatter", "scatter_add").replace("index_copy", "index_add")
         origin = index.domain.origin if repeating and not (crowded and literal_only(index)) else crowded
-        other = (" (or `scatter_reduce(..., 'amax')` / 'mean' where one maximum or a mean per position was meant)"
-                 if op.name == "scatter" else "")
+        if op.name != "scatter":
+            other = ""
+        elif value_makers.made_by(self, payload_node, ("arange",)) is not None:  # each value's first position
+            other = " (or `scatter_reduce_(..., 'amin', include_self=False)` where each value's first position was meant)"
+        else:
+            other = " (or `scatter_reduce(..., 'amax')` / 'mean' where one maximum or a mean per position was meant)"
         self.flag(node, overwrite.check_overwriting_write(
             write, f"`{i}`", origin, f"the entries of `{self.source.segment(payload_node)}`",
             f"accumulate with `{method_call(x, adder + '(...)')}`{other}"), None)
@@ -318,7 +322,8 @@ def _several_per_row(t) -> bool:
 def _fresh_zeros(t) -> bool:
     """A buffer fresh from a constructor: zeros, or one constant meaning "nothing here yet" (a range image's -1
     or inf). Ones are a mask's start more often than a buffer's; uninitialised memory (`empty_like(perm)`) is
-    written where every position is meant to be written once, an inverse permutation's buffer."""
+    written where every position is meant to be written once, an inverse permutation's buffer, or where any
+    write may win (`inv.new_empty(n).scatter_(0, inv, arange)`: some member of each cluster)."""
     return isinstance(t, TensorVal) and t.filled in ("zeros", "full")
 
 

@@ -36,11 +36,33 @@ def forgotten(t, in_place: bool = False):
     return t
 
 
-def after_method(method: str, result):
-    return forgotten(result) if method in _MASKING else result
+def after_method(method: str, result, call=None):
+    result = forgotten(result) if method in _MASKING else result
+    return without_fill(result) if placeholder_fill(call, in_place=False) else result
 
 
 _KEEPS_VALUES = ("requires_grad_", "detach_", "share_memory_", "retain_grad")
+
+
+def placeholder_fill(call, in_place: bool = True) -> bool:
+    """`buf.scatter_reduce_(d, i, v, "amin", include_self=False)`: the reduction ignores what `buf` held where
+    it writes, so its fill (`torch.full(n, N)`) is a placeholder for "no entry", not a value the code meant
+    to keep; whether any position stays unwritten is up to the data."""
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+        and call.func.attr in (_REDUCERS if in_place else _REDUCERS + ("scatter_reduce", "index_reduce")) \
+        and any(k.arg == "include_self" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in call.keywords)
+
+
+def without_fill(t):
+    """`t` without constant_ids.py's claim that its fill value is among its values."""
+    if isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_FILLED):
+        return t.with_(domain=replace(t.domain, size=None, origin=""))
+    return t
+
+
+_FILLED = "values all equal to "  # constant_ids.py's origin
+_REDUCERS = ("scatter_reduce_", "index_reduce_")
 
 
 def changed_in_place(call) -> Optional[str]:

@@ -77,6 +77,8 @@ class StatementMixin:
         changed = present_values.changed_in_place(node.value)
         if changed is not None and changed in self.env:  # x.clamp_(max=n - 1): what x was known to hold may be gone
             self.env[changed] = present_values.forgotten(self.env[changed], in_place=True)
+            if present_values.placeholder_fill(node.value):
+                self.env[changed] = present_values.without_fill(self.env[changed])
 
     def _reshape_in_place(self, call, result) -> None:
         """`x.squeeze_(1)`, `x.unsqueeze_(0)`, `x.t_()`, `x.transpose_(0, 1)` change x's shape, and return x:

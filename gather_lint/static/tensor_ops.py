@@ -5,7 +5,6 @@ arguments, and returns an abstract value, or None whenever the answer is not cer
 """
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
@@ -514,9 +513,17 @@ def type_(t, args, kwargs):
 
 
 def matmul(a: TensorVal, b: TensorVal):
+    """torch.matmul's shapes: a 1-d operand is a row (left) or a column (right) whose added dim is dropped
+    again, so [N, K] @ [K] is [N], [K] @ [B, K, M] is [B, M] and [K] @ [K] a 0-d dot product."""
     sa, sb = fixed_shape(a), fixed_shape(b)
-    if sa is None or sb is None or len(sa.dims) < 2 or len(sb.dims) < 2:
+    if sa is None or sb is None or not sa.dims or not sb.dims:
         return TensorVal(None, a.dtype)
+    if len(sa.dims) == 1 and len(sb.dims) == 1:
+        return TensorVal(Shape(()), a.dtype)
+    if len(sb.dims) == 1:
+        return TensorVal(Shape(sa.dims[:-1]), a.dtype)
+    if len(sa.dims) == 1:
+        return TensorVal(Shape(sb.dims[:-2] + sb.dims[-1:]), a.dtype)
     batch = broadcast(Shape(sa.dims[:-2]), Shape(sb.dims[:-2]))
     if batch is None:
         return TensorVal(None, a.dtype)
@@ -850,9 +857,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         s = fixed_shape(t)
         return DimVal(len(s.dims)) if s else None
     if name in ("numel", "nelement"):  # `if self.alpha.numel() == 2:` with a known shape is decided
-        s = fixed_shape(t)
-        sizes = [value(d) for d in s.dims] if s else [None]
-        return DimVal(math.prod(sizes) if None not in sizes else None)
+        s = fixed_shape(t)  # [N] holds N elements, [B, T] `B*T`: the size a flattened copy has
+        return DimVal(symbolic.product(list(s.dims)) if s else None)
     if name in FURTHER_METHODS:
         return FURTHER_METHODS[name](t, args, kwargs)
     if op_census.active is not None:  # no entry for this op (benchmarks/op_coverage.py)
