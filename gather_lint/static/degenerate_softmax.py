@@ -26,9 +26,9 @@ from .text_scan import file_test
 from .interp_helpers import _literal_shape
 from .last_assignment import last_assigned
 from .normalised_axis import _bindings
+from .names import BATCH_NAMES as _BATCH_NAMES, is_batch
 from .tree_walk import called_name
 
-_BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
 _TO_ONE = re.compile(r"[^\n]*?,\s*1\s*(?:,\s*bias\s*=\s*\w+\s*)?\)")  # the rest of `Linear(d, 1)`
 _COMMENTED_ONE = re.compile(r"#[^\n]*[\[(,\s]1\s*[\])]")  # `# (seq_len * batch, 1)`, `# [N, 1]`
 _CONTEXT_LINES = 3  # how far above a softmax a shape comment may say its input's last dim is 1
@@ -144,11 +144,6 @@ def _reaching_value(interp, node, line: int):
                          or not isinstance(s.targets[0], ast.Name) for s in stores):
         return None
     return last_assigned(interp, node.id, line)
-
-
-def is_batch(dim) -> bool:
-    """A size named as the batch's (`B`, `bsz`, `batch_size`)."""
-    return isinstance(dim, Sym) and dim.name.lower() in _BATCH_NAMES
 
 
 def _flattened_batch(dim) -> bool:

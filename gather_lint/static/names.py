@@ -4,6 +4,7 @@ import functools
 import re
 
 from ..contract import Domain
+from ..dims import Sym
 from .values import TensorVal
 
 # Variables that say which sample or graph each row of a flat batch belongs to (a point cloud's or a graph
@@ -124,3 +125,11 @@ JAXTYPING_DTYPES = {
 # `torch.FloatTensor` often enough that only the harmless int64 is taken from them.
 TENSOR_TYPES = {"Tensor": None, "LongTensor": "int64", "FloatTensor": None, "IntTensor": None,
                 "BoolTensor": None, "HalfTensor": None, "DoubleTensor": None}
+
+
+BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", "nbatch", "num_batch"}
+
+
+def is_batch(dim) -> bool:
+    """A size named as the batch's (`B`, `bsz`, `batch_size`)."""
+    return isinstance(dim, Sym) and dim.name.lower() in BATCH_NAMES

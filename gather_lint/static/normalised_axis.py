@@ -12,7 +12,7 @@ from ..dims import Sym, normalize_dim
 from ..ops import GATHER, TAKE_ALONG
 from ..rules import gl004_index_from_wrong_dim as wrong_dim
 from ..rules import gl018_normalised_other_dim as rule
-from .names import category_domain
+from .names import category_domain, is_batch
 from . import tree_walk
 from .tree_walk import called_name, root_name
 
@@ -21,8 +21,11 @@ _NORMALISERS = {"softmax", "log_softmax"}
 
 def check(interp, call: ast.Call, site, bound) -> bool:
     """False when no softmax was found by syntax (normalised_consumers.check_gather looks at the
-    input's mark then)."""
-    if not picks_labels(site, bound):
+    input's mark then). The gathered dim is the distribution's when the index holds class labels, or
+    when the softmax ran over the batch (a dim named `B`, `bsz`, ...) and the gather reads another: no
+    gather from a distribution over the batch's samples picks a sample's own share."""
+    labels = picks_labels(site, bound)
+    if not labels and not gathers_known_dim(site):
         return True
     rank = len(site.input.shape.dims)
     found = _normaliser(bound["input"], interp.function, call.lineno)
@@ -36,17 +39,27 @@ def check(interp, call: ast.Call, site, bound) -> bool:
     normalised, gathered = normalize_dim(written, rank) if written is not None else None, normalize_dim(site.dim, rank)
     if normalised is None or gathered is None or normalised == gathered:
         return True
+    dims = site.input.shape.dims
+    if isinstance(dims[normalised], Sym) and dims[normalised] == dims[gathered]:
+        return True  # a [B, B] similarity table: a contrastive loss normalises either way on purpose
+    if not labels and not (is_batch(dims[normalised]) and not is_batch(dims[gathered])):
+        return True
     segment = interp.source.segment
     interp.flag(call, rule.check_normalised(segment(bound["input"]), function, normalised, gathered,
                                             segment(bound[site.op.index_param]), implicit), None)
     return True
 
 
+def gathers_known_dim(site) -> bool:
+    """A gather along a known dim of a known shape, and no GL004 (which already says the dim is wrong)."""
+    return site.op.family in (GATHER, TAKE_ALONG) and site.dim is not None and site.input.shape is not None \
+        and not site.input.shape.variadic and wrong_dim.check(site) is None
+
+
 def picks_labels(site, bound) -> bool:
     """A gather along a known dim of a known shape, with class labels as its index (only they say that
     the gathered dim is the class dim), and no GL004 (which already says the dim is wrong)."""
-    if site.op.family not in (GATHER, TAKE_ALONG) or site.dim is None or site.input.shape is None \
-            or site.input.shape.variadic or wrong_dim.check(site) is not None:
+    if not gathers_known_dim(site):
         return False
     domain = site.index.domain
     return domain is not None and domain.category or _named_labels(bound[site.op.index_param]) \

@@ -32,7 +32,8 @@ from . import torch_aliases
 from ..dims import Shape, must_equal, normalize_dim
 from ..rules import gl018_normalised_other_dim as rule
 from . import degenerate_softmax, size_as_dim, table_mixtures
-from .degenerate_softmax import is_batch
+from .names import is_batch
+from . import normalised_axis
 from .normalised_axis import assigned_value, picks_labels
 from .tree_walk import called_name
 from .modules import KeepShape, Sequential
@@ -206,8 +207,10 @@ def check_gather(interp, node: ast.Call, site, bound, values) -> None:
     normalised over dim 0: each row's label read from values normalised over the rows."""
     owner = values["input"]
     mark = _current(owner) if isinstance(owner, TensorVal) else None
-    if mark is None or len(mark.shape.dims) != 2 or mark.axis != 0 or not picks_labels(site, bound) \
-            or normalize_dim(site.dim, 2) != 1:
+    if mark is None or len(mark.shape.dims) != 2 or mark.axis != 0 or normalize_dim(site.dim, 2) != 1:
+        return
+    over_batch = is_batch(mark.shape.dims[0]) and not is_batch(mark.shape.dims[1])  # as normalised_axis.check
+    if not (picks_labels(site, bound) or over_batch and normalised_axis.gathers_known_dim(site)):
         return
     _flag(interp, mark, node, 1, "picks each row's label along dim 1")
 
