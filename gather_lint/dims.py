@@ -18,6 +18,8 @@ class Sym:
     name: str
     expr: Optional[str] = field(default=None, compare=False)
     size: Optional[int] = field(default=None, compare=False)  # known value behind the name, if any
+    # a count of what a 1-d mask over this dim keeps (`keep.sum()` of a `keep` [E]): at most that dim
+    part_of: Optional["Dim"] = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.name

@@ -15,23 +15,49 @@ from typing import Dict, Optional
 from ..dims import Shape, Sym
 from . import exact_values
 from .tree_walk import own_nodes
-from .values import TensorVal
+from .values import SeqVal, TensorVal
 
 
 def counted(interp, node: ast.Subscript, key, result, owner=None):
-    """`x[mask]` whose row count torch leaves open, named `mask.sum()` when the mask is fixed here."""
+    """`x[mask]` (or `x[:, mask]`) whose count of kept entries torch leaves open, named `mask.sum()` when the
+    mask is fixed here."""
+    at, mask_node, key = _mask_item(node.slice, key)
     if not isinstance(result, TensorVal) or not isinstance(key, TensorVal) or key.dtype != "bool":
         return result
     shape = result.shape
-    if shape is None or shape.variadic or not shape.dims or shape.dims[0] is not None:
+    if shape is None or shape.variadic or not -len(shape.dims) <= at < len(shape.dims) or shape.dims[at] is not None:
         return result
-    known = exact_values.selected_count(owner, key)  # a mask known entry by entry: its true entries
-    names = _mask_names(node.slice)
+    known = exact_values.selected_count(owner, key) if at == 0 else None  # a mask known entry by entry
+    names = _mask_names(mask_node)
     if known is None and (not names or any(_stores(interp).get(name, 0) > 1 for name in names)):
         return result
-    text = ast.unparse(node.slice)
-    count = f"{text}.sum()" if isinstance(node.slice, ast.Name) else f"({text}).sum()"
-    return result.with_(shape=Shape((Sym(count, size=known),) + tuple(shape.dims[1:])))
+    text = ast.unparse(mask_node)
+    count = f"{text}.sum()" if isinstance(mask_node, ast.Name) else f"({text}).sum()"
+    dims = list(shape.dims)
+    mask = key.shape  # a 1-d mask's count is a part of the dim it runs along (GL009 pairs it with that dim)
+    over = mask.dims[0] if mask is not None and not mask.variadic and len(mask.dims) == 1 else None
+    dims[at] = Sym(count, size=known, part_of=over)
+    return result.with_(shape=Shape(tuple(dims)))
+
+
+def _mask_item(key_node, key):
+    """(the dim the mask's count lands on, the mask's node, its value): `x[mask]` at 0; `x[:, :, mask]` at 2
+    (whole slices before it, each keeping its dim); else (0, the key, the key's value)."""
+    if not isinstance(key_node, ast.Tuple) or not isinstance(key, SeqVal) or len(key.items) != len(key_node.elts):
+        return 0, key_node, key
+    tensors = [k for k, item in enumerate(key.items) if isinstance(item, TensorVal)]
+    if len(tensors) != 1:
+        return 0, key_node, None
+    before, after = key_node.elts[:tensors[0]], key_node.elts[tensors[0] + 1:]
+    if all(isinstance(e, ast.Slice) for e in before):
+        return tensors[0], key_node.elts[tensors[0]], key.items[tensors[0]]
+    if len(before) == 1 and _is_ellipsis(before[0]) and all(isinstance(e, ast.Slice) for e in after):
+        return -1 - len(after), key_node.elts[tensors[0]], key.items[tensors[0]]  # `x[..., mask, :]`: from the end
+    return 0, key_node, None
+
+
+def _is_ellipsis(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis
 
 
 _SAME_MASK_METHODS = frozenset({"bool", "logical_not"})  # no argument, the same rows each time

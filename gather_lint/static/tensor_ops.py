@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
 from ..contract import Domain
-from ..dims import Dim, Shape, Sym, broadcast, dim_text, normalize_dim, product, value
+from ..dims import Dim, Shape, Sym, broadcast, dim_text, must_differ, normalize_dim, product, value
 from . import constant_fills, op_census, position_tuples, signs, symbolic
 from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -895,6 +895,10 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
         return TensorVal(None, t.dtype, t.domain)
     if len(items) == 1 and isinstance(items[0], TensorVal):
         return lookup(t, items[0])
+    tensors = [k for k, i in enumerate(items) if isinstance(i, TensorVal)]
+    if len(tensors) == 1 and all(isinstance(i, SliceVal) or isinstance(i, Literal) and i.value is Ellipsis
+                                 for k, i in enumerate(items) if k != tensors[0]):
+        return _one_tensor_among_slices(t, s, items, tensors[0])
     if any(isinstance(i, TensorVal) or (i is not None and not isinstance(i, (DimVal, Literal, SliceVal))) for i in items):
         return TensorVal(None, t.dtype, _picked(t.domain))
     if any(i is None for i in items):
@@ -925,6 +929,39 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
         else:
             return TensorVal(None, t.dtype, t.domain)
     return TensorVal(Shape(tuple(dims)), t.dtype, t.domain, shift=shifts[0] if len(shifts) == 1 else None)
+
+
+def _one_tensor_among_slices(t: TensorVal, s: Shape, items: list, at: int) -> TensorVal:
+    """`x[:, keep]`, `x[..., idx]`: one index tensor beside slices. Its dims take the place of the dims it
+    indexes (a bool mask of rank r: r dims become one of an unknown count; integer ids: one dim becomes the
+    ids' dims), and each slice keeps its own dim."""
+    key, domain = items[at], _picked(t.domain)
+    k = fixed_shape(key)
+    ellipses = [n for n, i in enumerate(items) if isinstance(i, Literal)]
+    if k is None or len(ellipses) > 1 or key.dtype not in ("bool", "int64", "int32"):
+        return TensorVal(None, t.dtype, domain)
+    taken = len(k.dims) if key.dtype == "bool" else 1
+    spare = len(s.dims) - taken - (len(items) - 1 - len(ellipses))
+    if spare < 0:
+        return TensorVal(None, t.dtype, domain)
+    expanded = []
+    for i in items:  # `...` stands for the dims no other item takes; missing trailing items are whole dims
+        expanded.extend([SliceVal(None, None, None)] * spare if isinstance(i, Literal) else [i])
+    if not ellipses:
+        expanded.extend([SliceVal(None, None, None)] * spare)
+    dims: List[Dim] = []
+    axis = 0
+    for i in expanded:
+        if isinstance(i, TensorVal):
+            indexed = s.dims[axis:axis + taken]
+            if key.dtype == "bool" and any(must_differ(a, b) for a, b in zip(indexed, k.dims)):
+                return TensorVal(None, t.dtype, domain)  # torch raises; subscript_rank says where
+            dims.extend([None] if key.dtype == "bool" else list(k.dims))
+            axis += taken
+        else:
+            dims.append(i.apply(s.dims[axis]))
+            axis += 1
+    return TensorVal(Shape(tuple(dims)), t.dtype, domain)
 
 
 def lookup(t: TensorVal, key: TensorVal) -> TensorVal:

@@ -1,0 +1,77 @@
+"""One index tensor beside slices (`x[:, keep]`, `x[..., ids]`) keeps every sliced dim and puts the index's
+dims in place of the ones it indexes; a 1-d mask's count is a part of the dim it ran along. A scatter whose
+index holds the kept entries of a mask over src's own dim, with src whole, reads src's leading entries: GL009."""
+import pytest
+
+from gather_lint.static.analyzer import lint_source
+
+from .conftest import codes
+from .snippets import call_run as run
+
+
+def _shapes(program: str) -> dict:
+    found = {}
+
+    def observe(line, site, unknown):
+        found[line] = (str(site.index.shape), str(site.input.shape))
+    lint_source(program, "<test>", observe=observe)
+    return found
+
+
+@pytest.mark.parametrize("key, expected", [
+    ("edge_index[:, keep]", "[2, keep.sum()]"),
+    ("table[..., keep]", "[A, keep.sum()]"),
+    ("cube[:, keep2d]", "[A, keep2d.sum()]"),
+])
+def test_a_mask_beside_slices(torch, key, expected):
+    program = f"""
+import torch
+
+
+def run():
+    A, E = 7, 12
+    edge_index = torch.randint(0, 5, (2, E))
+    table = torch.randn(A, E)
+    cube = torch.randn(A, 3, 4)
+    keep = torch.rand(E) > 0.5
+    keep2d = torch.rand(3, 4) > 0.5
+    picked = {key}
+    return picked.gather(0, torch.zeros(1, 1, dtype=torch.long)), picked.shape
+"""
+    assert [input_shape for _, input_shape in _shapes(program).values()] == [expected]
+    _, real = run(program)
+    assert len(real) == 2  # torch: the rank the analysis gives
+
+
+SCATTER = """
+import torch
+
+
+def aggregate(x, edge_index, edge_attr, scores):
+    # x: [N, D], edge_index: [2, E], edge_attr: [E, D], scores: [E]
+    keep = scores > 0.5
+    dst = edge_index[:, keep][1]
+    agg = x.new_zeros(x.size(0), edge_attr.size(-1))
+    agg.scatter_add_(0, dst.unsqueeze(-1).expand(-1, edge_attr.size(-1)), edge_attr)
+    return agg
+
+
+def run():
+    torch.manual_seed(0)
+    x, edge_attr = torch.randn(5, 3), torch.randn(12, 3)
+    edge_index, scores = torch.randint(0, 5, (2, 12)), torch.rand(12)
+    keep = scores > 0.5
+    wanted = torch.zeros(5, 3).index_add_(0, edge_index[1, keep], edge_attr[keep])
+    return aggregate(x, edge_index, edge_attr, scores), wanted, keep
+"""
+
+
+def test_kept_destinations_paired_with_the_whole_src(torch):
+    assert codes(SCATTER) == ["GL009"]
+    got, wanted, keep = run(SCATTER)
+    assert 0 < int(keep.sum()) < 12
+    assert not torch.allclose(got, wanted)  # torch: leading rows of edge_attr, silently
+    fixed = SCATTER.replace("edge_attr.size(-1)), edge_attr)", "edge_attr.size(-1)), edge_attr[keep])")
+    assert codes(fixed) == []
+    got, wanted, _ = run(fixed)
+    assert torch.allclose(got, wanted)
