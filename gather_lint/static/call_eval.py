@@ -19,7 +19,7 @@ from ..rules import check
 from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from .calls import value_facts
 from .interp_helpers import _carry, _einops_groups, _is_float, _literal_shape, _made_float, _negative, _size_args, _with_sentinel, \
-    padding_of_literal
+    padding_of_literal, scalar_list_shape
 from .modules import InstanceVal
 from .numpy_values import ArrayVal
 from .sites import bind_call, build_site, resolve_op, result_of
@@ -865,6 +865,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return maybe_empty.tensor_of(args[0], name, function, node)
     if func in ("tensor", "as_tensor", "LongTensor") and node.args:
         shape, guess = _literal_shape(node.args[0])
+        if shape is None:
+            shape, guess = scalar_list_shape(node.args[0])  # `torch.tensor([self.step % self.window])`: [1]
         if func == "LongTensor":
             guess = "int64" if shape is not None else None
         made = TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")

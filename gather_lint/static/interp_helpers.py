@@ -236,6 +236,41 @@ def _literal_shape(node):
     return None, None
 
 
+def scalar_list_shape(node):
+    """Shape and dtype of a flat list literal whose items are numbers by their syntax, whatever their values:
+    `[step % window, n - 1, int(x), len(s), t.item()]` is [5]. `+` and `*` are left out, as they also join
+    and repeat lists; a name may hold a list."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
+        return None, None
+    dtypes = [_number_dtype(e) for e in node.elts]
+    if any(d is False for d in dtypes):
+        return None, None
+    known = set(dtypes)
+    dtype = "float32" if "float32" in known else ("int64" if known == {"int64"} else None)
+    return Shape((len(node.elts),)), dtype
+
+
+_NUMBER_OPS = (ast.Sub, ast.Mod, ast.FloorDiv, ast.Div, ast.Pow)
+_NUMBER_CALLS = {"int": "int64", "len": "int64", "float": "float32", "round": None, "abs": None}
+
+
+def _number_dtype(node):
+    """The dtype a number written this way gives (None: int or float), False when it may be no number."""
+    shape, dtype = _literal_shape(node)
+    if shape is not None:
+        return dtype if not shape.dims else False
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _NUMBER_OPS):
+        return "float32" if isinstance(node.op, ast.Div) else None
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NUMBER_CALLS:
+        return _NUMBER_CALLS[node.func.id]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item" \
+            and not node.args:
+        return None
+    return False
+
+
 def _einops_groups(side: str):
     groups, current, inside = [], [], False
     for token in side.replace("(", " ( ").replace(")", " ) ").split():
