@@ -82,6 +82,13 @@ def must_differ(a: Dim, b: Dim) -> bool:
     return va is not None and vb is not None and va != vb
 
 
+def kept_part(part: Dim, whole: Dim) -> bool:
+    """`part` counts what a mask over `whole` keeps (`keep.sum()` of a `keep` [E], against E): fewer whenever
+    the mask drops an entry, which is what a mask is written for."""
+    return isinstance(part, Sym) and part.part_of is not None and must_equal(part.part_of, whole) \
+        and not must_equal(part, whole)
+
+
 def must_scale_apart(a: Dim, b: Dim) -> bool:
     """One named size is a whole multiple of the other, `2*M` against `M` (a cat of two `[M, C]` along
     dim 0): they differ whenever M is not 0."""

@@ -5,7 +5,7 @@ import pytest
 
 from gather_lint.static.analyzer import lint_source
 
-from .conftest import codes
+from .conftest import codes, lint
 from .snippets import call_run as run
 
 
@@ -75,3 +75,33 @@ def test_kept_destinations_paired_with_the_whole_src(torch):
     assert codes(fixed) == []
     got, wanted, _ = run(fixed)
     assert torch.allclose(got, wanted)
+
+
+BANK = """
+import torch
+
+
+def write_bank(bank, item_ids, feats, valid):
+    # bank: [M, D], item_ids: [B], feats: [B, D], valid: [B]
+    kept = feats[valid > 0]
+    bank.index_copy_(0, item_ids, kept)
+    return bank
+
+
+def run():
+    valid = torch.tensor([1, 1, 0, 1])
+    return write_bank(torch.zeros(10, 3), torch.tensor([3, 7, 1, 5]), torch.randn(4, 3), valid)
+"""
+
+
+def test_every_id_written_with_the_kept_rows_only(torch):
+    """GL003 the other way round: 4 ids for the 3 rows the mask kept; index_copy_ raises."""
+    findings = lint(BANK)
+    assert [f.code for f in findings] == ["GL003"]
+    assert "what a mask keeps" in findings[0].message
+    with pytest.raises(IndexError, match="Number of indices"):
+        run(BANK)
+    fixed = BANK.replace("index_copy_(0, item_ids, kept)", "index_copy_(0, item_ids[valid > 0], kept)")
+    assert codes(fixed) == []
+    assert run(fixed)[2].tolist() == [0.0, 0.0, 0.0]
+

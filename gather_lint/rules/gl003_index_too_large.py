@@ -19,7 +19,8 @@ fewer than the indices whenever the cut leaves an entry out, which is what the c
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, named, ranked_pair
-from ..dims import Sym, dim_text, must_be_multiple, must_differ, must_exceed, must_scale_apart, normalize_dim, product, value
+from ..dims import Sym, dim_text, kept_part, must_be_multiple, must_differ, must_exceed, must_scale_apart, normalize_dim, product, \
+    value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ._example import Example
 
@@ -91,8 +92,9 @@ def _gather_scatter(site: Site) -> Optional[Violation]:
 
 
 def _larger(a, b) -> bool:
-    """a > b for certain: known sizes, or a whole multiple of a named size (`2*M` from a cat against `M`)."""
-    return must_exceed(a, b) or must_be_multiple(a, b)
+    """a > b for certain: known sizes, or a whole multiple of a named size (`2*M` from a cat against `M`), or the
+    whole of what a mask keeps a part of (E against `keep.sum()`)."""
+    return must_exceed(a, b) or must_be_multiple(a, b) or kept_part(b, a)
 
 
 def _one_for_many(index_dim, src_dim) -> bool:
@@ -156,8 +158,9 @@ def _count(site: Site, idx, src, src_dims, axis: int) -> Optional[Violation]:
     if idx is None or idx.variadic or len(idx.dims) > 1:
         return None
     count = product(idx.dims)  # a 0-d index is one index
-    if must_differ(count, src_dims[axis]) or must_scale_apart(count, src_dims[axis]):
-        hint = ""
+    masked = kept_part(count, src_dims[axis]) or kept_part(src_dims[axis], count)
+    if must_differ(count, src_dims[axis]) or must_scale_apart(count, src_dims[axis]) or masked:
+        hint = "; one side holds what a mask keeps of the other's entries: select both with the mask" if masked else ""
         if must_be_multiple(src_dims[axis], count):
             hint = (f"; {dim_text(src_dims[axis])} is a whole multiple of {dim_text(count)}: pieces joined along "
                     f"dim {axis}, where another dim may have been meant")

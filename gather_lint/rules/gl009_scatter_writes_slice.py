@@ -8,7 +8,7 @@ than the index on any dim is cropped in the forward pass and makes the backward 
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation, gather_axis, is_empty, named, size_expr
-from ..dims import Sym, dim_text, must_equal, must_exceed, value, varies
+from ..dims import dim_text, kept_part, must_exceed, value, varies
 from ..ops import SCATTER
 from ._example import Example
 from .gl005_unexpanded_index import may_equal
@@ -56,7 +56,7 @@ def check(site: Site) -> Optional[Violation]:
         return None
     cropped = [
         k for k, (i, s) in enumerate(zip(idx.dims, src.shape.dims))
-        if must_exceed(s, i) or (value(i) == 1 and varies(s)) or _kept_part_of(i, s)
+        if must_exceed(s, i) or (value(i) == 1 and varies(s)) or kept_part(i, s)
     ]
     if not cropped:
         return None
@@ -77,7 +77,7 @@ def check(site: Site) -> Optional[Violation]:
             fix_suffix=None if any(may_equal(idx.dims[axis], src.shape.dims[k]) for k in ones) else f".expand({args})",
         )
     k = cropped[0]
-    if _kept_part_of(idx.dims[k], src.shape.dims[k]):
+    if kept_part(idx.dims[k], src.shape.dims[k]):
         return Violation(
             CODE, SEVERITY,
             f"index {named(site.index)} has {dim_text(idx.dims[k])} entries on dim {k}, the ones a mask keeps of "
@@ -91,8 +91,3 @@ def check(site: Site) -> Optional[Violation]:
         f"the leading block of src and the backward pass fails; make index and src the same shape",
     )
 
-
-def _kept_part_of(index_dim, src_dim) -> bool:
-    """The index's count is what a mask over src's own dim keeps (`keep.sum()` of E): src is the whole E."""
-    return isinstance(index_dim, Sym) and index_dim.part_of is not None and must_equal(index_dim.part_of, src_dim) \
-        and not must_equal(index_dim, src_dim)
