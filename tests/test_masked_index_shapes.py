@@ -105,3 +105,28 @@ def test_every_id_written_with_the_kept_rows_only(torch):
     assert codes(fixed) == []
     assert run(fixed)[2].tolist() == [0.0, 0.0, 0.0]
 
+
+
+def test_a_view_keeps_the_kept_count_when_numbers_divide(torch):
+    """[K, 8].view(-1, 2, 4) is [K, 2, 4]: 8 / (2 * 4) leaves K alone. The decode step's keys of the
+    active requests, written with the slots of every request, then raise in index_copy_."""
+    program = """
+import torch
+
+
+def write_active(cache, slot_ids, hidden, finished, w):
+    # cache: [S, 2, 4], slot_ids: [B], hidden: [B, H], finished: [B], w: [H, 8]
+    active = finished == 0
+    keys = (hidden[active] @ w).view(-1, 2, 4)
+    cache.index_copy_(0, slot_ids, keys)
+    return cache
+
+
+def run():
+    return write_active(torch.zeros(6, 2, 4), torch.tensor([5, 0, 3]), torch.randn(3, 5),
+                        torch.tensor([0, 1, 0]), torch.randn(5, 8))
+"""
+    assert [s for _, s in _shapes(program).values()] == ["[S, 2, 4]"]
+    assert codes(program) == ["GL003"]
+    with pytest.raises(IndexError, match="Number of indices"):
+        run(program)

@@ -70,19 +70,31 @@ def _factors(d: Dim) -> Optional[List[str]]:
 
 def quotient(total: List[Dim], rest: List[Dim]) -> Dim:
     """The size `-1` stands for in view/reshape: product(total) / product(rest), when the named
-    factors of rest are among those of total (`[B, T, V].view(-1, V)` -> B*T)."""
+    factors of rest are among those of total and its numbers divide theirs (`[B, T, V].view(-1, V)` -> B*T,
+    `[K, 8].view(-1, 2, 4)` -> K)."""
     have, want = _factor_counts(total), _factor_counts(rest)
-    if have is None or want is None or any(have[name] < count for name, count in want.items()):
+    if have is None or want is None:
+        return None
+    have_number, want_number = _number_part(have), _number_part(want)
+    if any(have[name] < count for name, count in want.items()) or have_number % want_number:
         return None
     left = have - want
     by_name = {}
     for d in total:
         if isinstance(d, Sym) and "*" not in d.name:
             by_name[d.name] = d
-    dims: List[Dim] = []
-    for name in sorted(left.elements(), key=lambda n: _order(total, n)):
-        dims.append(int(name) if name.isdigit() else by_name.get(name, Sym(name)))
+    dims: List[Dim] = [by_name.get(name, Sym(name)) for name in sorted(left.elements(), key=lambda n: _order(total, n))]
+    if have_number // want_number != 1:
+        dims.append(have_number // want_number)
     return product(dims) if dims else 1
+
+
+def _number_part(counts: Counter) -> int:
+    """The product of the numeric factors, taken out of `counts` (which keeps the named ones)."""
+    number = 1
+    for name in [n for n in counts if n.isdigit()]:
+        number *= int(name) ** counts.pop(name)
+    return number
 
 
 def _factor_counts(dims: List[Dim]) -> Optional[Counter]:
