@@ -195,16 +195,16 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         if where is not None and not _MANY.search(rest[:where.start()]) and not _ALTERNATIVE.search(rest[where.end():]):
             shape = parse_group(rest[where.end():].lstrip("`"), strict=False)
         if shape is not None:
-            found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]))
+            found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]) or trailing_dtype(rest[where.end():]))
             shaped, shaped_indent = match.group(1), indent
             watched, watched_indent = match.group(1), indent
             if _other_rank(rest[where.end():], len(shape.dims)):
                 del found[match.group(1)]
                 two_forms.add(match.group(1))
                 shaped = watched = None
-            for name, more in parse_named_entries(line.strip()):  # `x: (B, D), idx: (K,)`: one line, several
+            for name, more, dtype in typed_entries(line.strip()):  # `x: (B, D), idx: (K,)`: one line, several
                 if name in wanted and name not in found:
-                    found[name] = (more, None)
+                    found[name] = (more, dtype)
         else:
             entry, entry_indent, entry_text = match.group(1), indent, rest
     return found
@@ -259,6 +259,26 @@ def parse_named_entries(comment: str) -> List[tuple]:
     The line must start with `name:` and a bracketed dim list; further `name: [...]` entries may
     follow; the first thing that is not one ends the list (prose after a shape is fine).
     """
+    return [(name, shape) for name, shape, _ in typed_entries(comment)]
+
+
+# a dtype written right after a shape (`finished: (B,) bool`, `ids: [B, T] long`); float types are named
+# loosely (`float` of any width) and not taken
+_DTYPE_WORD = re.compile(r"\s*`?(?:torch\.)?(bool|long|int64|BoolTensor|LongTensor)\b(?!\s*(?:or|/)\s*\w)")
+_DTYPE_NAMES = {"bool": "bool", "BoolTensor": "bool", "long": "int64", "int64": "int64", "LongTensor": "int64"}
+
+
+def trailing_dtype(text: str) -> Optional[str]:
+    """The dtype a shape's text names right after its closing bracket: `(batch,) bool` -> "bool"."""
+    group = _GROUP.match(text.lstrip("`"))
+    if group is None:
+        return None
+    word = _DTYPE_WORD.match(text.lstrip("`")[group.end():].lstrip("`"))
+    return _DTYPE_NAMES[word.group(1)] if word is not None else None
+
+
+def typed_entries(comment: str) -> List[tuple]:
+    """parse_named_entries with the dtype each entry names after its shape: [(name, Shape, dtype or None)]."""
     text = comment.lstrip("#").strip()
     found: List[tuple] = []
     while True:
@@ -273,9 +293,12 @@ def parse_named_entries(comment: str) -> List[tuple]:
             shapes = shapes * len(names)  # `a, b: [N]`: one shape for every name
         elif len(shapes) != len(names):
             break  # `a, b: [B, T], [B, T, V], [B]`: which is whose is not certain
+        word = _DTYPE_WORD.match(rest) if len(shapes) == 1 else None
+        dtype = _DTYPE_NAMES[word.group(1)] if word is not None else None
+        rest = rest[word.end():] if word is not None else rest
         for name, shape in zip(names, shapes):
             if any(isinstance(d, Sym) for d in shape.dims):  # `# ids: [0, 2, 1]` may list values, not sizes
-                found.append((name, shape))
+                found.append((name, shape, dtype))
         text = rest[_SEPARATOR.match(rest).end():]
     return found
 
