@@ -1,10 +1,12 @@
 """The shape F.pad gives: each (left, right) pair of the pad, from the last dim backwards, adds to
-that dim's size. A pair summing to 0 (`(1, -1)`: shift right by one) keeps a named size."""
+that dim's size (a named T padded by one is `T+1`). A pair summing to 0 (`(1, -1)`: shift right by one)
+keeps a named size."""
 from __future__ import annotations
 
 from typing import Optional
 
 from ..dims import Shape, value
+from . import symbolic
 from .tensor_ops import as_int
 from .values import SeqVal
 
@@ -23,6 +25,10 @@ def padded(shape: Optional[Shape], pad) -> Optional[Shape]:
             continue
         size = value(dims[axis])
         if size is None:
-            return None
+            grown = symbolic.total([dims[axis], added])  # a named T padded by one: `T+1`
+            if grown is None:
+                return None
+            dims[axis] = grown
+            continue
         dims[axis] = size + added
     return Shape(tuple(dims))

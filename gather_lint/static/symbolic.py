@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, List, Optional
 
+from .. import linear_sizes
 from ..dims import Dim, Sym, value
 
 
@@ -114,3 +115,19 @@ def _order(total: List[Dim], name: str) -> int:
         if name in parts:
             return position
     return len(total)
+
+
+def total(dims: Iterable[Dim]) -> Dim:
+    """The sum of sizes named or known (`N`, `M`, `1` -> `M+N+1`, written as minus() writes `T-1`): a name
+    linear_sizes reads back, so that `T+1` compares with `T`; None when one is unknown or no sum of products."""
+    terms = []
+    for d in dims:
+        if d is None:
+            return None
+        terms.append(str(d))
+    summed = linear_sizes.parse(" + ".join(f"({t})" for t in terms))
+    if summed is None:
+        return None
+    if set(summed) <= {()}:
+        return summed.get((), 0)
+    return Sym(linear_sizes.text(summed).replace(" ", ""))

@@ -757,7 +757,7 @@ def _sum_dims(dims: List[Dim]) -> Dim:
         return sum(vals)
     if len(dims) > 1 and all(isinstance(d, Sym) and d.name == dims[0].name for d in dims):
         return symbolic.product([len(dims), dims[0]])  # cat of k pieces of M rows: `k*M`
-    return None
+    return symbolic.total(dims)  # pieces of N and M rows: `M + N`
 
 
 MethodFn = Callable[[TensorVal, list, dict], object]
