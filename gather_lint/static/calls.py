@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
-from . import decorated_calls, exact_values, scope_faults, script_drivers, tree_walk
+from . import autograd_ctx, decorated_calls, exact_values, scope_faults, script_drivers, tree_walk
 from .declared_facts import documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
@@ -61,6 +61,7 @@ class ModuleContext:
         self.closures: Dict[ast.AST, Dict[str, object]] = {}  # nested def -> free names' facts (closure_facts)
         self.fitted_at: Dict[int, object] = {}  # id(call node) -> the instance its method left (fitted_instances)
         self._fitted: Dict[tuple, object] = {}
+        self.context_facts: Dict[ast.AST, Dict[str, object]] = {}  # an autograd forward's ctx.<name> (autograd_ctx)
 
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
@@ -180,6 +181,7 @@ class ModuleContext:
             self.fault(node, exc)
             return None
         self._memo[key] = result_of(interp)
+        autograd_ctx.keep(self, node, interp)
         return self._memo[key]
 
     def call(self, caller, callee, node: ast.Call, args, kwargs, instance: Optional[InstanceVal] = None,

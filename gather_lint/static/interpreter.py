@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 from .calls import fill_gaps, share_sizes
 from .comment_facts import CommentLines
 from .interp_helpers import _TERMINAL
-from . import closure_facts, global_facts, passed_columns
+from . import autograd_ctx, closure_facts, global_facts, passed_columns
 from .source import SourceFile
 from .statements import StatementMixin
 from .declared_facts import DeclaredFactsMixin
@@ -79,6 +79,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
             passed_columns.note(self, name, declared, self.env[name])
         if caller_facts:
             share_sizes(self.env, self.params)  # a declared name is one size in every parameter
+        autograd_ctx.bind(self, node)  # a custom Function's backward: what its forward left on ctx
         self.block(node.body)
 
     def block(self, body: List[ast.stmt]) -> bool:

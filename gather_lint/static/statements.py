@@ -7,7 +7,7 @@ from itertools import compress
 from operator import is_not
 from typing import Dict, Iterator, List, Optional
 
-from . import assert_facts, branches, closure_facts, dict_items, fitted_instances, sequences
+from . import assert_facts, autograd_ctx, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import cut_rows, first_iteration, index_put_dtypes, left_padding, present_values, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
@@ -72,6 +72,7 @@ class StatementMixin:
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         result = self.expr(node.value)
+        autograd_ctx.note_saved(self, node.value)  # ctx.save_for_backward(idx): ctx.saved_tensors from here on
         self._reshape_in_place(node.value, result)  # probs.squeeze_(1): probs is [N, V] from here on
         fitted_instances.after_statement(self, node)  # evaluator.fit(feats, labels): the fitted instance
         changed = present_values.changed_in_place(node.value)

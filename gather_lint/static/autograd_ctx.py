@@ -1,0 +1,61 @@
+"""What a custom autograd Function's forward leaves on `ctx` for its backward.
+
+`ctx.save_for_backward(idx, w)` in `forward(ctx, ...)` makes `ctx.saved_tensors` the tuple `(idx, w)` in
+`backward(ctx, grad)`, and `ctx.num_points = N` is read back there as `ctx.num_points`: the backward's
+index and sizes are the forward's. Both are kept as the forward's bindings of `ctx.<name>` (its own
+analysis, without a caller's facts) and bound in the backward before it runs.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional
+
+from .values import SeqVal
+
+_SAVE = "save_for_backward"
+_SAVED = ("saved_tensors", "saved_variables")
+
+
+def _context_name(function) -> Optional[str]:
+    """The first parameter of a staticmethod forward/backward (`ctx`), else None."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.name not in ("forward", "backward"):
+        return None
+    if not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list):
+        return None
+    params = function.args.posonlyargs + function.args.args
+    return params[0].arg if params else None
+
+
+def note_saved(interp, call) -> None:
+    """`ctx.save_for_backward(a, b)` in a forward: `ctx.saved_tensors` is (a, b) from here on."""
+    name = _context_name(getattr(interp, "function", None))
+    if name is None or not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                            and call.func.attr == _SAVE and isinstance(call.func.value, ast.Name)
+                            and call.func.value.id == name) or any(isinstance(a, ast.Starred) for a in call.args):
+        return
+    saved = SeqVal(tuple(interp.expr(a) for a in call.args))
+    for attr in _SAVED:
+        interp.env[f"{name}.{attr}"] = saved
+
+
+def keep(module, function, interp) -> None:
+    """After a forward's own analysis: its `ctx.<name>` bindings, for its class's backward."""
+    name = _context_name(function)
+    if name is None or function.name != "forward":
+        return
+    prefix = name + "."
+    module.context_facts[function] = {key[len(prefix):]: v for key, v in interp.env.items()
+                                      if key.startswith(prefix) and v is not None}
+
+
+def bind(interp, function) -> None:
+    """Before a backward runs: the forward's `ctx.<name>` bindings, under the backward's own `ctx` name."""
+    name, module = _context_name(function), interp.module
+    if name is None or function.name != "backward" or module is None:
+        return
+    forward = module.methods.get((module.class_of.get(function), "forward"))
+    if forward is None or _context_name(forward) is None:
+        return
+    module.analyse(forward)  # memoised: run once, whichever of the two comes first
+    for attr, value in module.context_facts.get(forward, {}).items():
+        interp.env.setdefault(f"{name}.{attr}", value)
