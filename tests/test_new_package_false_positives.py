@@ -2229,3 +2229,52 @@ def test_the_last_arrow_of_a_chained_shape_comment_gives_the_result(torch):
 def test_a_gather_index_only_viewed_to_one_channel_is_still_reported(torch):
     assert run_snippet(CHAINED_ARROW_NOT_EXPANDED)["OUT"].shape == (2, 1, 9)  # channel 0 alone
     assert codes(CHAINED_ARROW_NOT_EXPANDED) == ["GL005"]
+
+
+# outetts's vLLM penalty hook (models/vllm_model.py, vLLM's own apply_penalties): the repetition penalty
+# divides only the positive logits, selected by a key that tests their sign (`logits[logits > 0] /= ...`), and
+# multiplies the rest (`logits[logits <= 0] *= ...`): a repeated token falls whatever its logit's sign.
+SIGN_SELECTED_PENALTY = '''
+import torch
+
+
+def get_token_bin_counts_and_mask(tokens, vocab_size, num_seqs):
+    bin_counts = torch.zeros((num_seqs, vocab_size + 1), dtype=torch.long, device=tokens.device)
+    bin_counts.scatter_add_(1, tokens, torch.ones_like(tokens))
+    bin_counts = bin_counts[:, :vocab_size]
+    return bin_counts, bin_counts > 0
+
+
+def apply_penalties(logits: torch.Tensor, output_tokens_tensor: torch.Tensor,
+                    repetition_penalties: torch.Tensor) -> torch.Tensor:
+    num_seqs, vocab_size = logits.shape
+    _, rep_mask = get_token_bin_counts_and_mask(output_tokens_tensor, vocab_size, num_seqs)
+    repetition_penalties = repetition_penalties.unsqueeze(dim=1).repeat(1, vocab_size)
+    logits[logits > 0] /= torch.where(rep_mask, repetition_penalties, 1.0)[logits > 0]
+    logits[logits <= 0] *= torch.where(rep_mask, repetition_penalties, 1.0)[logits <= 0]
+    return logits
+
+
+if __name__ == "__main__":
+    LOGITS = torch.tensor([[2.0, -2.0, 0.5, -1.0]])
+    OUT = apply_penalties(LOGITS.clone(), torch.tensor([[0, 1, 3]]), torch.tensor([1.3]))
+'''
+
+# the mistake the rule is for: the repeated tokens' logits divided by a mask of the tokens alone
+TOKEN_SELECTED_PENALTY = SIGN_SELECTED_PENALTY.replace(
+    "    logits[logits > 0] /= torch.where(rep_mask, repetition_penalties, 1.0)[logits > 0]\n"
+    "    logits[logits <= 0] *= torch.where(rep_mask, repetition_penalties, 1.0)[logits <= 0]\n",
+    "    logits[rep_mask] /= repetition_penalties[rep_mask]\n")
+
+
+def test_a_penalty_keyed_by_the_logits_sign_is_not_sign_blind(torch):
+    out = run_snippet(SIGN_SELECTED_PENALTY)["OUT"]
+    assert torch.allclose(out, torch.tensor([[2.0 / 1.3, -2.0 * 1.3, 0.5, -1.0 * 1.3]]))  # every repeat falls
+    assert codes(SIGN_SELECTED_PENALTY) == []
+
+
+def test_a_penalty_keyed_by_the_tokens_alone_is_still_reported(torch):
+    assert TOKEN_SELECTED_PENALTY != SIGN_SELECTED_PENALTY
+    out = run_snippet(TOKEN_SELECTED_PENALTY)["OUT"]
+    assert out[0, 1] > -2.0  # the repeated token with a negative logit rose
+    assert codes(TOKEN_SELECTED_PENALTY) == ["GL022"]
