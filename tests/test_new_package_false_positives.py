@@ -2278,3 +2278,57 @@ def test_a_penalty_keyed_by_the_tokens_alone_is_still_reported(torch):
     out = run_snippet(TOKEN_SELECTED_PENALTY)["OUT"]
     assert out[0, 1] > -2.0  # the repeated token with a negative logit rose
     assert codes(TOKEN_SELECTED_PENALTY) == ["GL022"]
+
+
+# mira-multiome's label layout (plots/factor_influence_plot.py): a `collections.Counter` named like labels
+# counts how often each gene name was met, `encountered_labels[l] += 1` with l one name of the loop. A
+# Counter is keyed by the values, never a tensor: each `+=` adds one to one count.
+COUNTER_OF_LABELS = '''
+import numpy as np
+import torch
+from collections import Counter
+
+
+def layout_labels(x, y, label, max_repeats=5):
+    num_labels = Counter(label)
+    encountered_labels = Counter()
+    sort_order = np.argsort(x + y)[::-1]
+    label = np.array(label)[sort_order]
+    names = []
+    for l in label:
+        if num_labels[l] > 1:
+            encountered_labels[l] += 1
+            if encountered_labels[l] <= max_repeats:
+                l = l + " ({})".format(encountered_labels[l])
+        names.append(l)
+    return names
+
+
+if __name__ == "__main__":
+    NAMES = layout_labels(np.array([0.1, 0.5, 0.9]), np.array([0.2, 0.4, 0.8]), ["SOX2", "PAX6", "SOX2"])
+'''
+
+# the mistake the rule is for: the counts kept in a tensor, indexed by a tensor of repeating labels
+TENSOR_OF_LABEL_COUNTS = '''
+import torch
+
+
+def count_labels(labels: torch.Tensor, num_classes: int):
+    encountered_labels = torch.zeros(num_classes, dtype=torch.long)
+    encountered_labels[labels] += 1
+    return encountered_labels
+
+
+if __name__ == "__main__":
+    COUNTS = count_labels(torch.tensor([2, 0, 2]), 3)
+'''
+
+
+def test_a_counter_named_like_labels_is_no_tensor(torch):
+    assert run_snippet(COUNTER_OF_LABELS)["NAMES"] == ["SOX2 (1)", "PAX6", "SOX2 (2)"]  # each met counted
+    assert codes(COUNTER_OF_LABELS) == []
+
+
+def test_a_tensor_of_label_counts_is_still_reported(torch):
+    assert run_snippet(TENSOR_OF_LABEL_COUNTS)["COUNTS"].tolist() == [1, 0, 1]  # label 2 counted once of twice
+    assert codes(TENSOR_OF_LABEL_COUNTS) == ["GL013"]
