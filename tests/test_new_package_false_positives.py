@@ -2332,3 +2332,54 @@ def test_a_counter_named_like_labels_is_no_tensor(torch):
 def test_a_tensor_of_label_counts_is_still_reported(torch):
     assert run_snippet(TENSOR_OF_LABEL_COUNTS)["COUNTS"].tolist() == [1, 0, 1]  # label 2 counted once of twice
     assert codes(TENSOR_OF_LABEL_COUNTS) == ["GL013"]
+
+
+# ecco's one-hot of a batch of token ids (lm.py, `_one_hot_batched`): `batch_size, num_tokens =
+# token_ids.shape`, then `zeros(batch_size, num_tokens, vocab_size).scatter_(-1, token_ids.unsqueeze(-1), 1.)`.
+# `num_tokens` can name a vocabulary, but here it is the ids' own length: the index spans that dim, so its
+# values choose along dim -1 only, with vocab_size unknown at the call (`embedding_matrix.shape[0]`).
+ONE_HOT_OVER_THE_IDS_LENGTH = '''
+import torch
+
+
+def _one_hot_batched(token_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
+    batch_size, num_tokens = token_ids.shape
+    return torch.zeros(batch_size, num_tokens, vocab_size, device=token_ids.device).scatter_(-1, token_ids.unsqueeze(-1), 1.)
+
+
+class LM:
+    def __init__(self, embedding_matrix):
+        self.model_embeddings = embedding_matrix
+
+    def _get_embeddings(self, input_ids):
+        embedding_matrix = self.model_embeddings
+        vocab_size = embedding_matrix.shape[0]
+        one_hot_tensor = _one_hot_batched(input_ids, vocab_size)
+        token_ids_tensor_one_hot = one_hot_tensor.clone().requires_grad_(True)
+        inputs_embeds = torch.matmul(token_ids_tensor_one_hot, embedding_matrix)
+        return inputs_embeds, token_ids_tensor_one_hot
+
+
+if __name__ == "__main__":
+    IDS = torch.tensor([[5, 1, 9], [0, 9, 9]])
+    EMB, ONE_HOT = LM(torch.randn(12, 4))._get_embeddings(IDS)
+'''
+
+# the mistake the rule is for: the same one-hot scattered along the sequence dim (dim 1), not the vocabulary
+ONE_HOT_ALONG_THE_SEQUENCE = ONE_HOT_OVER_THE_IDS_LENGTH.replace(
+    "batch_size, num_tokens = token_ids.shape", "batch_size, seq_len = token_ids.shape").replace(
+    "torch.zeros(batch_size, num_tokens, vocab_size, device=token_ids.device).scatter_(-1,",
+    "torch.zeros(batch_size, seq_len, vocab_size, device=token_ids.device).scatter_(1,")
+
+
+def test_a_vocabulary_like_dim_the_ids_span_is_their_length(torch):
+    scope = run_snippet(ONE_HOT_OVER_THE_IDS_LENGTH)
+    assert torch.equal(scope["ONE_HOT"], torch.nn.functional.one_hot(scope["IDS"], 12).float())
+    assert codes(ONE_HOT_OVER_THE_IDS_LENGTH) == []
+
+
+def test_a_one_hot_along_the_sequence_dim_is_still_reported(torch):
+    assert ONE_HOT_ALONG_THE_SEQUENCE != ONE_HOT_OVER_THE_IDS_LENGTH
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run_snippet(ONE_HOT_ALONG_THE_SEQUENCE)
+    assert sorted(codes(ONE_HOT_ALONG_THE_SEQUENCE)) == ["GL004", "GL011"]
