@@ -2229,3 +2229,157 @@ def test_the_last_arrow_of_a_chained_shape_comment_gives_the_result(torch):
 def test_a_gather_index_only_viewed_to_one_channel_is_still_reported(torch):
     assert run_snippet(CHAINED_ARROW_NOT_EXPANDED)["OUT"].shape == (2, 1, 9)  # channel 0 alone
     assert codes(CHAINED_ARROW_NOT_EXPANDED) == ["GL005"]
+
+
+# outetts's vLLM penalty hook (models/vllm_model.py, vLLM's own apply_penalties): the repetition penalty
+# divides only the positive logits, selected by a key that tests their sign (`logits[logits > 0] /= ...`), and
+# multiplies the rest (`logits[logits <= 0] *= ...`): a repeated token falls whatever its logit's sign.
+SIGN_SELECTED_PENALTY = '''
+import torch
+
+
+def get_token_bin_counts_and_mask(tokens, vocab_size, num_seqs):
+    bin_counts = torch.zeros((num_seqs, vocab_size + 1), dtype=torch.long, device=tokens.device)
+    bin_counts.scatter_add_(1, tokens, torch.ones_like(tokens))
+    bin_counts = bin_counts[:, :vocab_size]
+    return bin_counts, bin_counts > 0
+
+
+def apply_penalties(logits: torch.Tensor, output_tokens_tensor: torch.Tensor,
+                    repetition_penalties: torch.Tensor) -> torch.Tensor:
+    num_seqs, vocab_size = logits.shape
+    _, rep_mask = get_token_bin_counts_and_mask(output_tokens_tensor, vocab_size, num_seqs)
+    repetition_penalties = repetition_penalties.unsqueeze(dim=1).repeat(1, vocab_size)
+    logits[logits > 0] /= torch.where(rep_mask, repetition_penalties, 1.0)[logits > 0]
+    logits[logits <= 0] *= torch.where(rep_mask, repetition_penalties, 1.0)[logits <= 0]
+    return logits
+
+
+if __name__ == "__main__":
+    LOGITS = torch.tensor([[2.0, -2.0, 0.5, -1.0]])
+    OUT = apply_penalties(LOGITS.clone(), torch.tensor([[0, 1, 3]]), torch.tensor([1.3]))
+'''
+
+# the mistake the rule is for: the repeated tokens' logits divided by a mask of the tokens alone
+TOKEN_SELECTED_PENALTY = SIGN_SELECTED_PENALTY.replace(
+    "    logits[logits > 0] /= torch.where(rep_mask, repetition_penalties, 1.0)[logits > 0]\n"
+    "    logits[logits <= 0] *= torch.where(rep_mask, repetition_penalties, 1.0)[logits <= 0]\n",
+    "    logits[rep_mask] /= repetition_penalties[rep_mask]\n")
+
+
+def test_a_penalty_keyed_by_the_logits_sign_is_not_sign_blind(torch):
+    out = run_snippet(SIGN_SELECTED_PENALTY)["OUT"]
+    assert torch.allclose(out, torch.tensor([[2.0 / 1.3, -2.0 * 1.3, 0.5, -1.0 * 1.3]]))  # every repeat falls
+    assert codes(SIGN_SELECTED_PENALTY) == []
+
+
+def test_a_penalty_keyed_by_the_tokens_alone_is_still_reported(torch):
+    assert TOKEN_SELECTED_PENALTY != SIGN_SELECTED_PENALTY
+    out = run_snippet(TOKEN_SELECTED_PENALTY)["OUT"]
+    assert out[0, 1] > -2.0  # the repeated token with a negative logit rose
+    assert codes(TOKEN_SELECTED_PENALTY) == ["GL022"]
+
+
+# mira-multiome's label layout (plots/factor_influence_plot.py): a `collections.Counter` named like labels
+# counts how often each gene name was met, `encountered_labels[l] += 1` with l one name of the loop. A
+# Counter is keyed by the values, never a tensor: each `+=` adds one to one count.
+COUNTER_OF_LABELS = '''
+import numpy as np
+import torch
+from collections import Counter
+
+
+def layout_labels(x, y, label, max_repeats=5):
+    num_labels = Counter(label)
+    encountered_labels = Counter()
+    sort_order = np.argsort(x + y)[::-1]
+    label = np.array(label)[sort_order]
+    names = []
+    for l in label:
+        if num_labels[l] > 1:
+            encountered_labels[l] += 1
+            if encountered_labels[l] <= max_repeats:
+                l = l + " ({})".format(encountered_labels[l])
+        names.append(l)
+    return names
+
+
+if __name__ == "__main__":
+    NAMES = layout_labels(np.array([0.1, 0.5, 0.9]), np.array([0.2, 0.4, 0.8]), ["SOX2", "PAX6", "SOX2"])
+'''
+
+# the mistake the rule is for: the counts kept in a tensor, indexed by a tensor of repeating labels
+TENSOR_OF_LABEL_COUNTS = '''
+import torch
+
+
+def count_labels(labels: torch.Tensor, num_classes: int):
+    encountered_labels = torch.zeros(num_classes, dtype=torch.long)
+    encountered_labels[labels] += 1
+    return encountered_labels
+
+
+if __name__ == "__main__":
+    COUNTS = count_labels(torch.tensor([2, 0, 2]), 3)
+'''
+
+
+def test_a_counter_named_like_labels_is_no_tensor(torch):
+    assert run_snippet(COUNTER_OF_LABELS)["NAMES"] == ["SOX2 (1)", "PAX6", "SOX2 (2)"]  # each met counted
+    assert codes(COUNTER_OF_LABELS) == []
+
+
+def test_a_tensor_of_label_counts_is_still_reported(torch):
+    assert run_snippet(TENSOR_OF_LABEL_COUNTS)["COUNTS"].tolist() == [1, 0, 1]  # label 2 counted once of twice
+    assert codes(TENSOR_OF_LABEL_COUNTS) == ["GL013"]
+
+
+# ecco's one-hot of a batch of token ids (lm.py, `_one_hot_batched`): `batch_size, num_tokens =
+# token_ids.shape`, then `zeros(batch_size, num_tokens, vocab_size).scatter_(-1, token_ids.unsqueeze(-1), 1.)`.
+# `num_tokens` can name a vocabulary, but here it is the ids' own length: the index spans that dim, so its
+# values choose along dim -1 only, with vocab_size unknown at the call (`embedding_matrix.shape[0]`).
+ONE_HOT_OVER_THE_IDS_LENGTH = '''
+import torch
+
+
+def _one_hot_batched(token_ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
+    batch_size, num_tokens = token_ids.shape
+    return torch.zeros(batch_size, num_tokens, vocab_size, device=token_ids.device).scatter_(-1, token_ids.unsqueeze(-1), 1.)
+
+
+class LM:
+    def __init__(self, embedding_matrix):
+        self.model_embeddings = embedding_matrix
+
+    def _get_embeddings(self, input_ids):
+        embedding_matrix = self.model_embeddings
+        vocab_size = embedding_matrix.shape[0]
+        one_hot_tensor = _one_hot_batched(input_ids, vocab_size)
+        token_ids_tensor_one_hot = one_hot_tensor.clone().requires_grad_(True)
+        inputs_embeds = torch.matmul(token_ids_tensor_one_hot, embedding_matrix)
+        return inputs_embeds, token_ids_tensor_one_hot
+
+
+if __name__ == "__main__":
+    IDS = torch.tensor([[5, 1, 9], [0, 9, 9]])
+    EMB, ONE_HOT = LM(torch.randn(12, 4))._get_embeddings(IDS)
+'''
+
+# the mistake the rule is for: the same one-hot scattered along the sequence dim (dim 1), not the vocabulary
+ONE_HOT_ALONG_THE_SEQUENCE = ONE_HOT_OVER_THE_IDS_LENGTH.replace(
+    "batch_size, num_tokens = token_ids.shape", "batch_size, seq_len = token_ids.shape").replace(
+    "torch.zeros(batch_size, num_tokens, vocab_size, device=token_ids.device).scatter_(-1,",
+    "torch.zeros(batch_size, seq_len, vocab_size, device=token_ids.device).scatter_(1,")
+
+
+def test_a_vocabulary_like_dim_the_ids_span_is_their_length(torch):
+    scope = run_snippet(ONE_HOT_OVER_THE_IDS_LENGTH)
+    assert torch.equal(scope["ONE_HOT"], torch.nn.functional.one_hot(scope["IDS"], 12).float())
+    assert codes(ONE_HOT_OVER_THE_IDS_LENGTH) == []
+
+
+def test_a_one_hot_along_the_sequence_dim_is_still_reported(torch):
+    assert ONE_HOT_ALONG_THE_SEQUENCE != ONE_HOT_OVER_THE_IDS_LENGTH
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run_snippet(ONE_HOT_ALONG_THE_SEQUENCE)
+    assert sorted(codes(ONE_HOT_ALONG_THE_SEQUENCE)) == ["GL004", "GL011"]

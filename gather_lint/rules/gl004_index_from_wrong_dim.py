@@ -114,12 +114,23 @@ def value_axis(site: Site) -> Optional[int]:
     if domain is None or shape is None or shape.variadic or domain.binary or domain.bound_only:
         return None  # 0/1 values belong to no dim, nor do written-out ids whose largest matches a size
     if domain.category:
-        candidates = [k for k, d in enumerate(shape.dims) if is_category_dim(d)]
+        candidates = [k for k, d in enumerate(shape.dims) if is_category_dim(d) and not _spanned(site, k)]
     elif domain.size is not None:
         candidates = [k for k, d in enumerate(shape.dims) if must_equal(d, domain.size)]
     else:
         return None
     return candidates[0] if len(candidates) == 1 else None
+
+
+def _spanned(site: Site, k: int) -> bool:
+    """The index runs along input dim k itself, off the op's dim, with k's own size (`zeros(b, num_tokens, V)
+    .scatter_(-1, ids.unsqueeze(-1), 1.)` with ids `[b, num_tokens]`): position j of the index there is
+    position j of the input, and the values choose along the op's dim only. A dim named like a vocabulary
+    (`num_tokens`, also a sequence's length) that the ids span is their count, not what they index."""
+    index, shape = site.index.shape, site.input.shape
+    if index is None or index.variadic or len(index.dims) != len(shape.dims) or k == gather_axis(site):
+        return False
+    return must_equal(index.dims[k], shape.dims[k])
 
 
 def check(site: Site) -> Optional[Violation]:

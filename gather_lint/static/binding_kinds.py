@@ -12,7 +12,10 @@ hold the word "these values can repeat" (names.category_domain). The code can sa
 - every assignment but `None` makes a mask: a comparison (`drop_ids = force_drop_ids == 1`, `torch.rand(n) <
   p`), a logical op or predicate (`torch.logical_or(a, b)`, `~keep`, `x.isnan()`), or a name that holds one
   (`drop_ids = drop_ids_rand`): a mask selects each row once, whatever its name says. The analysis can lose
-  the bool dtype where the paths meet (a comparison of a parameter it does not know on one of them).
+  the bool dtype where the paths meet (a comparison of a parameter it does not know on one of them);
+- every assignment makes a Python mapping, `Counter()`, `defaultdict(int)`, `OrderedDict()` or `dict()`
+  (`encountered_labels = Counter()`, then `encountered_labels[label] += 1`): it is keyed by the values, a
+  tensor never, and `+=` on one key adds to one count.
 """
 from __future__ import annotations
 
@@ -24,7 +27,9 @@ from . import tree_walk
 _MAKERS = frozenset({"arange", "randperm", "argsort"})  # calls whose result is the positions
 _PAIRS = frozenset({"topk", "sort"})  # calls whose [1] / .indices are the positions
 # a function spelling none of these binds no name either way (argsort: "sort")
-_WORDS = ("arange", "randperm", "sort", "topk", ".items()", ".keys()")
+_WORDS = ("arange", "randperm", "sort", "topk", ".items()", ".keys()", "Counter(", "defaultdict(", "OrderedDict(",
+          "dict(")
+_MAPPINGS = frozenset({"Counter", "defaultdict", "OrderedDict", "dict"})  # constructors of a Python mapping
 # calls whose result is a bool mask (the torch spellings of comparisons, logical ops and predicates)
 _MASK_CALLS = frozenset({
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
@@ -36,8 +41,8 @@ _BINDERS = frozenset({ast.arg, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For
 
 
 def not_repeating_ids(function, name: str, lines) -> bool:
-    """Whether `function` (whose source `lines` are the file's) binds `name` only to positions or to masks,
-    or as a key of `.items()` / `.keys()`."""
+    """Whether `function` (whose source `lines` are the file's) binds `name` only to positions, to masks or
+    to Python mappings, or as a key of `.items()` / `.keys()`."""
     if function is None:
         return False
     found = getattr(function, "_gather_lint_binding_kinds", None)
@@ -57,7 +62,8 @@ def _kinds(nodes) -> frozenset:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    positions[target.id] = positions.get(target.id, True) and _makes_positions(node.value)
+                    positions[target.id] = positions.get(target.id, True) and (
+                        _makes_positions(node.value) or _makes_mapping(node.value))
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
             keys.update(_key_names(node))
     return frozenset(keys | {name for name, made in positions.items() if made})
@@ -106,6 +112,10 @@ def _makes_mask(node, masks) -> bool:
     if isinstance(node, ast.Name):
         return masks.get(node.id, False)
     return False
+
+
+def _makes_mapping(node) -> bool:
+    return isinstance(node, ast.Call) and _called(node) in _MAPPINGS
 
 
 def _makes_positions(node) -> bool:

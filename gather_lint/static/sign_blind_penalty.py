@@ -292,6 +292,22 @@ def _read_from(left, target, picked_from) -> bool:
     return isinstance(left, ast.Name) and (picked_from or {}).get(left.id) == subscripted_name(target)
 
 
+def _selects_by_sign(target: ast.Subscript) -> bool:
+    """`logits[logits > 0] /= p`: the key itself tests the sign of the scores it indexes, so the division
+    reaches only the entries of one sign (vLLM's penalty multiplies the others, `logits[logits <= 0] *= p`)."""
+    scores = ast.dump(target.value)
+    for inner in ast.walk(target.slice):
+        if isinstance(inner, ast.Compare):
+            operands = [inner.left] + inner.comparators
+        elif isinstance(inner, ast.Call) and called_name(inner) in _SIGN_TESTS:
+            operands = list(inner.args) + ([inner.func.value] if isinstance(inner.func, ast.Attribute) else [])
+        else:
+            continue
+        if any(ast.dump(n) == scores for operand in operands for n in ast.walk(operand)):
+            return True
+    return False
+
+
 def _subscript_division(node, tested, non_negative, scope_name, picked_from=None, tensors=frozenset()):
     if isinstance(node, ast.AugAssign):
         if not isinstance(node.op, ast.Div) or not isinstance(node.target, ast.Subscript):
@@ -306,7 +322,8 @@ def _subscript_division(node, tested, non_negative, scope_name, picked_from=None
             return None
         divisor = value.right
     if ast.dump(target.value) in tested or _signed_scores(target, non_negative) is None or \
-            (isinstance(node, ast.Assign) and isinstance(node.value.left, ast.Name) and node.value.left.id in tested):
+            (isinstance(node, ast.Assign) and isinstance(node.value.left, ast.Name) and node.value.left.id in tested) \
+            or _selects_by_sign(target):
         return None
     if not _penalty(divisor, scope_name) or not _logits_evidence(_signed_scores(target, non_negative), tensors):
         return None
