@@ -45,3 +45,46 @@ def test_the_word_after_the_shape(entry, dtype):
     assert parse_docstring(entry, ["finished"])["finished"][1] == dtype
     several = f"hidden: (B, H); {entry}"
     assert parse_docstring(several, ["hidden", "finished"])["finished"][1] == dtype
+
+
+COMMENTED = """
+import torch
+
+
+def aggregate(x, edge_index, edge_attr, keep):
+    # x: [N, D], edge_index: [2, E], edge_attr: [E, D], keep: [E] bool
+    dst = edge_index[:, keep][1]
+    agg = x.new_zeros(x.size(0), edge_attr.size(-1))
+    agg.scatter_add_(0, dst.unsqueeze(-1).expand(-1, edge_attr.size(-1)), edge_attr)
+    return agg
+
+
+def run():
+    torch.manual_seed(0)
+    keep = torch.tensor([True, False, True, True, False, True])
+    edge_index, edge_attr = torch.randint(0, 4, (2, 6)), torch.randn(6, 3)
+    wanted = torch.zeros(4, 3).index_add_(0, edge_index[1, keep], edge_attr[keep])
+    return aggregate(torch.randn(4, 3), edge_index, edge_attr, keep), wanted
+"""
+
+
+def test_a_comment_s_dtype_word_makes_the_mask(torch):
+    assert codes(COMMENTED) == ["GL009"]
+    got, wanted = run(COMMENTED)
+    assert not torch.allclose(got, wanted)  # torch: the leading edges' features, silently
+
+
+def test_the_code_s_dtype_wins_over_a_comment_s():
+    """A comment calling a tensor `long` that the code made float leaves it float: the comment may be the
+    author's intent, the code is what runs."""
+    program = '''
+import torch
+
+
+def pick(x):
+    # x: [B, T]
+    idx = torch.arange(10) / 2
+    # idx: [T] long
+    return x.index_select(1, idx)
+'''
+    assert codes(program) == ["GL008"]

@@ -14,7 +14,7 @@ import ast
 from typing import Dict, Iterator, Optional, Tuple
 
 from ..dims import Shape
-from .shape_text import parse_named_entries
+from .shape_text import typed_entries
 from .source import SourceFile
 
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try) + (
@@ -28,7 +28,7 @@ class CommentLines:
         self.source = source
         self.span = (start_line, end_line or len(source.lines))  # the function's lines
         self.cursor = start_line  # the last line already read
-        self.pending: Dict[str, Tuple[Shape, int]] = {}  # names described before their first binding
+        self.pending: Dict[str, Tuple[Shape, int, Optional[str]]] = {}  # names described before their first binding
 
     def gap_before(self, stmt: ast.stmt) -> Optional[Tuple[int, int]]:
         """The unread lines before a statement (its decorators included), and move past them."""
@@ -39,17 +39,17 @@ class CommentLines:
         self.cursor = max(self.cursor, end)
         return (first, last) if last >= first else None
 
-    def entries(self, first: int, last: int) -> Iterator[Tuple[int, str, Shape]]:
-        """(line, name, shape) of every `# name: [dims]` comment line in first..last."""
+    def entries(self, first: int, last: int) -> Iterator[Tuple[int, str, Shape, Optional[str]]]:
+        """(line, name, shape, dtype) of every `# name: [dims]` comment line in first..last (`# ids: [B] long`)."""
         for comment in self.source.comments(first, last):
             if not comment.standalone or "gather-lint" in comment.text:
                 continue
-            for name, shape in parse_named_entries(comment.text):
-                yield comment.line, name, shape
+            for name, shape, dtype in typed_entries(comment.text):
+                yield comment.line, name, shape, dtype
 
-    def trailing_entries(self, first: int, last: int) -> Iterator[Tuple[int, str, Shape]]:
+    def trailing_entries(self, first: int, last: int) -> Iterator[Tuple[int, str, Shape, Optional[str]]]:
         """Named entries in comments after code on lines first..last (a `def` line)."""
         for comment in self.source.comments(first, last):
             if not comment.standalone:
-                for name, shape in parse_named_entries(comment.text):
-                    yield comment.line, name, shape
+                for name, shape, dtype in typed_entries(comment.text):
+                    yield comment.line, name, shape, dtype

@@ -60,12 +60,12 @@ class DeclaredFactsMixin:
         value_comments.declare(self, *gap)  # `# labels: [N] ids in 1..C`
         before = {}
         assigned = _assigned_names(stmt)  # `# x: [T, D]` above `x = x.unsqueeze(1)...` describes the new x
-        for line, name, shape in self.comments.entries(*gap):
+        for line, name, shape, dtype in self.comments.entries(*gap):
             if (name in self.env or name in self.params) and name not in assigned:
                 before.setdefault(name, self.env.get(name))
-                self._declare(name, shape, line)
+                self._declare(name, shape, line, dtype)
             else:
-                self.comments.pending[name] = (shape, line)
+                self.comments.pending[name] = (shape, line, dtype)
         for name in _contradicted(self.env, before):
             self.env[name] = before[name]  # the code gives one name two sizes: trust the code, as _merge does
 
@@ -73,14 +73,16 @@ class DeclaredFactsMixin:
         """`def forward(self, obs, act):  # obs: (B, D)  act: (B,)`."""
         if not node.body:
             return
-        for line, name, shape in self.comments.trailing_entries(node.lineno, node.body[0].lineno - 1):
+        for line, name, shape, dtype in self.comments.trailing_entries(node.lineno, node.body[0].lineno - 1):
             if name in self.params:
-                self._declare(name, shape, line)
+                self._declare(name, shape, line, dtype)
 
-    def _declare(self, name: str, shape, line: int) -> None:
+    def _declare(self, name: str, shape, line: int, dtype=None) -> None:
         old = self.env.get(name)
         if old is None or isinstance(old, TensorVal):
-            self.env[name] = _merge(old, shape, f"comment line {line}")
+            # a dtype the code made wins over the comment's (a float index commented `long` is the bug itself)
+            known = old.dtype if isinstance(old, TensorVal) else None
+            self.env[name] = _merge(old, shape, f"comment line {line}", known or dtype)
             self.informal.add(name)
 
     def _pending_comment(self, name: str, result):
@@ -88,7 +90,8 @@ class DeclaredFactsMixin:
         declared = self.comments.pending.pop(name, None)
         if declared is None or not (result is None or isinstance(result, TensorVal)):
             return result
-        merged = _merge(result, declared[0], f"comment line {declared[1]}")
+        known = result.dtype if isinstance(result, TensorVal) else None
+        merged = _merge(result, declared[0], f"comment line {declared[1]}", known or declared[2])
         self._comment_used = self._comment_used or merged is not result
         return merged
 
