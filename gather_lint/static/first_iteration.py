@@ -14,6 +14,7 @@ import ast
 from typing import Dict
 
 from . import tree_walk
+from .modules import InstanceVal
 from .values import TensorVal
 
 
@@ -21,7 +22,7 @@ def run(interp, node, row) -> None:
     """Check the body once with the facts from before the loop; what it binds is then dropped."""
     if getattr(interp, "_trial_run", False) or getattr(interp, "_first_iteration", False) or interp.module is None:
         return
-    if not _threads_state(node.body, interp.env, interp.module):
+    if not _threads_state(node.body, interp.env, interp.module) and not _threads_through_instances(node, row, interp.env):
         return
     saved = (interp.env, interp.returns, interp.informal, interp._comment_used, interp.trace,
              interp.comments.cursor, dict(interp.comments.pending))
@@ -44,6 +45,19 @@ def _threads_state(body, env: Dict[str, object], module) -> bool:
     a name the body reassigns, whose tensor the code before the loop knows something about. A layer
     (`h = layer(h)` over a ModuleList, `self.norm(h)`) runs the same code at every pass: no extra one."""
     return any(_known(env.get(name)) for name in _handed(body, module))
+
+
+def _threads_through_instances(node, row, env) -> bool:
+    """`for block in self.blocks: h = block(h, ids)` over instances of a class of this file: each pass runs that
+    class's forward, its first with the tensors from before the loop (a ModuleList of nn layers does not)."""
+    if not isinstance(row, InstanceVal) or not isinstance(getattr(node, "target", None), ast.Name):
+        return False
+    layer = node.target.id
+    nodes = [n for stmt in node.body for n in tree_walk.all_nodes(stmt)]
+    passed = {a.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == layer
+              for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+    assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return any(_known(env.get(name)) for name in passed & assigned)
 
 
 def _handed(body, module) -> frozenset:

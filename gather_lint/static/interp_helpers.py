@@ -135,8 +135,9 @@ def _row_of(iterable, node):
             return exact_values.row(iterable, TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain))
         return TensorVal(None, iterable.dtype, iterable.domain) if iterable.domain else None
     if isinstance(iterable, SeqVal) and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        if node.func.id == "zip":
-            return SeqVal(tuple(_row_of(i, None) for i in iterable.items))
+        if node.func.id == "zip":  # of tensors, their rows; of sequences (`zip(dims[:-1], dims[1:])`), what items agree on
+            return SeqVal(tuple(join_all(i.items) if isinstance(i, SeqVal) and not i.names and i.items else _row_of(i, None)
+                                for i in iterable.items))
         if node.func.id == "enumerate":
             return SeqVal((None, _row_of(iterable.items[1], None)))
     return None
