@@ -85,3 +85,43 @@ def test_draws_shifted_within_the_table_stay_silent(torch):
     code = SHIFTED_DRAWS.replace("1 + torch.randint(self.steps,", "1 + torch.randint(self.steps - 1,")
     assert findings(code) == []
     run(code)["StepEmbedding"](20, 4)(torch.randn(256, 4))
+
+
+DRAWN_PAIRS = """
+import torch
+
+
+def transition_counts(seqs, num_tags):
+    counts = torch.zeros(num_tags, num_tags)
+    for seq in seqs:
+        counts[seq[:-1], seq[1:]] += 1
+    return counts
+
+
+def corpus(n_tags, lengths):
+    seqs = []
+    for length in lengths:
+        seqs.append(torch.randint(1, n_tags, (length,)))
+    return seqs
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    tags = ["PAD", "B", "I", "O"]
+    seqs = corpus(len(tags), [12, 9])
+    counts = transition_counts(seqs, len(tags))
+    RESULT = counts.sum().item(), sum(len(s) - 1 for s in seqs)
+"""
+
+
+def test_draws_repeat_whatever_their_bounds(torch):
+    """randint's high here is a count the analysis does not follow (`len(tags)` passed through a helper): its
+    draws still repeat, so their bigrams do, and an indexed += counts a repeated pair once."""
+    assert [code for _, code in findings(DRAWN_PAIRS)] == ["GL013"]
+    scope = {"__name__": "__main__"}
+    exec(compile(DRAWN_PAIRS, "<program>", "exec"), scope)  # noqa: S102 - the program under test
+    counted, transitions = scope["RESULT"]
+    assert counted < transitions  # torch: repeated pairs counted once, silently
+    fixed = DRAWN_PAIRS.replace("counts[seq[:-1], seq[1:]] += 1",
+                                "counts.index_put_((seq[:-1], seq[1:]), torch.ones(len(seq) - 1), accumulate=True)")
+    assert findings(fixed) == []

@@ -830,6 +830,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         if isinstance(high, DimVal) and high.dim is not None and start is not None and start >= 0 \
                 and (value(high.dim) is None or start < value(high.dim)):  # 1-based labels reach high - 1 too
             domain = Domain(high.dim, origin=f"randint() values in [{start}, {high.dim})", repeats=True)
+        elif isinstance(high, DimVal) or high is None:  # draws repeat whatever their bounds (`randint(1, len(TAGS), ...)`)
+            domain = Domain(None, origin="randint() values", repeats=True)
         return TensorVal(shape, None if unknown_dtype else (dtype or "int64"), domain, origin="constructor")
     if func == "eye":  # eye(n) is [n, n], eye(n, m) [n, m]
         sizes = [a for a in args if isinstance(a, DimVal)][:2]
