@@ -130,3 +130,18 @@ def run():
     assert codes(program) == ["GL003"]
     with pytest.raises(IndexError, match="Number of indices"):
         run(program)
+
+
+@pytest.mark.parametrize("positions", [
+    "valid > 0",  # the mask itself, as a key
+    "(valid > 0).nonzero().squeeze(1)",
+    "torch.where(valid > 0)[0]",
+    "torch.argwhere(valid > 0)[:, 0]",
+])
+def test_positions_of_a_mask_count_what_it_keeps(torch, positions):
+    """The same write with the kept rows picked by a mask or by its positions: one finding, one torch error."""
+    program = BANK.replace("kept = feats[valid > 0]", f"keep = valid > 0\n    kept = feats[{positions.replace('valid > 0', 'keep')}]")
+    assert program != BANK
+    assert codes(program) == ["GL003"]
+    with pytest.raises(IndexError, match="Number of indices"):
+        run(program)

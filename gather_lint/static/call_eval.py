@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import exact_values, left_padding, permutation_order, signs
+from . import exact_values, left_padding, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, index_put_dtypes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -255,6 +255,8 @@ class CallMixin:
         result = written_rows.transposed(name, owner, result, args)  # GL011: a literal's columns
         result = present_values.after_method(name, result, node)  # masked_fill(m, 0): the top may be gone
         result = exact_values.after_method(name, owner, args, kwargs, result)  # ids == image_id, mask.sum()
+        if name in ("nonzero", "argwhere"):  # positions of a mask: as many as the rows it keeps
+            result = masked_rows.counted_positions(self, owner_node, owner, result)
         result = head_columns.reduced(name, owner, kwargs, result, node)  # GL006: a keepdim column
         return head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)
 
@@ -519,7 +521,7 @@ class CallMixin:
                     return _made_float(joined, cast[0].made_float, cast[0].made_float_at)
                 return joined
             if func == "where" and len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):
-                return ops.positions_per_dim(args[0])  # torch.where(mask): nonzero(as_tuple=True)
+                return masked_rows.counted_positions(self, node.args[0], args[0], ops.positions_per_dim(args[0]))
             if func == "where" and len(args) == 3:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):

@@ -60,6 +60,25 @@ def _is_ellipsis(node) -> bool:
     return isinstance(node, ast.Constant) and node.value is Ellipsis
 
 
+def counted_positions(interp, mask_node, mask, result):
+    """`mask.nonzero()`, `torch.argwhere(mask)`, `torch.where(mask)` of a 1-d mask fixed here: as many positions
+    as `x[mask]` keeps rows, `mask.sum()`, a part of the mask's dim."""
+    if not isinstance(mask, TensorVal) or mask.dtype != "bool" or mask.shape is None or mask.shape.variadic \
+            or len(mask.shape.dims) != 1:
+        return result
+    names = _mask_names(mask_node)
+    if not names or any(_stores(interp).get(name, 0) > 1 for name in names):
+        return result
+    text = ast.unparse(mask_node)
+    count = Sym(f"{text}.sum()" if isinstance(mask_node, ast.Name) else f"({text}).sum()", part_of=mask.shape.dims[0])
+    if isinstance(result, SeqVal) and len(result.items) == 1 and isinstance(result.items[0], TensorVal):
+        return SeqVal((result.items[0].with_(shape=Shape((count,))),))  # where(mask): a tuple of one vector
+    if isinstance(result, TensorVal) and result.shape is not None and not result.shape.variadic \
+            and len(result.shape.dims) == 2 and result.shape.dims[0] is None:
+        return result.with_(shape=Shape((count,) + result.shape.dims[1:]))  # nonzero(): [count, 1]
+    return result
+
+
 _SAME_MASK_METHODS = frozenset({"bool", "logical_not"})  # no argument, the same rows each time
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
