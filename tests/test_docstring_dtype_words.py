@@ -6,6 +6,7 @@ from gather_lint.static.shape_text import parse_docstring
 
 from .conftest import codes
 from .snippets import call_run as run
+from .test_masked_index_shapes import SCATTER
 
 STEP = '''
 import torch
@@ -47,30 +48,17 @@ def test_the_word_after_the_shape(entry, dtype):
     assert parse_docstring(several, ["hidden", "finished"])["finished"][1] == dtype
 
 
-COMMENTED = """
-import torch
-
-
-def aggregate(x, edge_index, edge_attr, keep):
-    # x: [N, D], edge_index: [2, E], edge_attr: [E, D], keep: [E] bool
-    dst = edge_index[:, keep][1]
-    agg = x.new_zeros(x.size(0), edge_attr.size(-1))
-    agg.scatter_add_(0, dst.unsqueeze(-1).expand(-1, edge_attr.size(-1)), edge_attr)
-    return agg
-
-
-def run():
-    torch.manual_seed(0)
-    keep = torch.tensor([True, False, True, True, False, True])
-    edge_index, edge_attr = torch.randint(0, 4, (2, 6)), torch.randn(6, 3)
-    wanted = torch.zeros(4, 3).index_add_(0, edge_index[1, keep], edge_attr[keep])
-    return aggregate(torch.randn(4, 3), edge_index, edge_attr, keep), wanted
-"""
+# test_masked_index_shapes's scatter, with the mask passed in and declared by a comment instead of made here
+COMMENTED = SCATTER.replace(
+    "edge_attr, scores):\n    # x: [N, D], edge_index: [2, E], edge_attr: [E, D], scores: [E]\n    keep = scores > 0.5\n",
+    "edge_attr, keep):\n    # x: [N, D], edge_index: [2, E], edge_attr: [E, D], keep: [E] bool\n").replace(
+    "aggregate(x, edge_index, edge_attr, scores)", "aggregate(x, edge_index, edge_attr, keep)")
 
 
 def test_a_comment_s_dtype_word_makes_the_mask(torch):
     assert codes(COMMENTED) == ["GL009"]
-    got, wanted = run(COMMENTED)
+    assert "keep: [E] bool" in COMMENTED and "keep = scores" not in COMMENTED.split("def run")[0]
+    got, wanted, _ = run(COMMENTED)
     assert not torch.allclose(got, wanted)  # torch: the leading edges' features, silently
 
 

@@ -139,15 +139,22 @@ def _makes_non_negative(value) -> bool:
     return isinstance(value, ast.Call) and called_name(value) in _NON_NEGATIVE
 
 
+def _sign_operands(node):
+    """What a comparison (`x > 0`) or a sign test (`x.sign()`, `x.abs()`, `x.gt(0)`: _SIGN_TESTS) looks at;
+    None for any other node."""
+    if isinstance(node, ast.Compare):
+        return [node.left] + node.comparators
+    if isinstance(node, ast.Call) and called_name(node) in _SIGN_TESTS:
+        return list(node.args) + ([node.func.value] if isinstance(node.func, ast.Attribute) else [])
+    return None
+
+
 def _sign_tested(nodes) -> set:
     """Names and subscript texts whose sign the scope looks at."""
     seen = set()
     for node in nodes:
-        if isinstance(node, ast.Compare):
-            operands = [node.left] + node.comparators
-        elif isinstance(node, ast.Call) and called_name(node) in _SIGN_TESTS:
-            operands = list(node.args) + ([node.func.value] if isinstance(node.func, ast.Attribute) else [])
-        else:
+        operands = _sign_operands(node)
+        if operands is None:
             continue
         for operand in operands:
             for inner in ast.walk(operand):
@@ -297,13 +304,8 @@ def _selects_by_sign(target: ast.Subscript) -> bool:
     reaches only the entries of one sign (vLLM's penalty multiplies the others, `logits[logits <= 0] *= p`)."""
     scores = ast.dump(target.value)
     for inner in ast.walk(target.slice):
-        if isinstance(inner, ast.Compare):
-            operands = [inner.left] + inner.comparators
-        elif isinstance(inner, ast.Call) and called_name(inner) in _SIGN_TESTS:
-            operands = list(inner.args) + ([inner.func.value] if isinstance(inner.func, ast.Attribute) else [])
-        else:
-            continue
-        if any(ast.dump(n) == scores for operand in operands for n in ast.walk(operand)):
+        operands = _sign_operands(inner)
+        if operands is not None and any(ast.dump(n) == scores for operand in operands for n in ast.walk(operand)):
             return True
     return False
 
