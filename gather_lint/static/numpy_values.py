@@ -203,6 +203,15 @@ def row(owner: ArrayVal, key) -> ArrayVal:
     return ArrayVal(owner.dtype)
 
 
+def unpacks_into(array: ArrayVal, count: int) -> bool:
+    """`a, b, c = arr` may run: arr's first dim is not known to hold another count (nor known not to exist).
+    Each name then gets a row of arr's dtype (a numpy scalar of a 1-d arr), whatever arr's shape."""
+    shape = array.shape
+    if shape is None or shape.variadic:
+        return True
+    return bool(shape.dims) and value(shape.dims[0]) in (None, count)
+
+
 def to_tensor(func: str, array: ArrayVal, kwargs: dict) -> Optional[TensorVal]:
     """torch.from_numpy / as_tensor / tensor of an array: the array's dtype unless one is given."""
     if "dtype" in kwargs:

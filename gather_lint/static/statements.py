@@ -7,7 +7,7 @@ from itertools import compress
 from operator import is_not
 from typing import Dict, Iterator, List, Optional
 
-from . import assert_facts, autograd_ctx, branches, closure_facts, dict_items, fitted_instances, sequences
+from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import cut_rows, first_iteration, index_put_dtypes, left_padding, present_values, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
@@ -357,6 +357,11 @@ class StatementMixin:
                     self.assign(element, written_rows.row(result, DimVal(k), rows.element))
                 return
             result = rows
+        if isinstance(result, numpy_values.ArrayVal) and not stars and numpy_values.unpacks_into(result, len(elts)):
+            item = numpy_values.row(result, DimVal(0))  # user, item, rating = table[i]: numpy scalars of its dtype
+            for element in elts:
+                self.assign(element, item)
+            return
         if isinstance(result, ops.Repeated) and not stars:  # x, y, z = pts.unbind(-1)
             for element in elts:
                 self.assign(element, result.element)
