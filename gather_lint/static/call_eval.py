@@ -219,6 +219,10 @@ class CallMixin:
         if isinstance(func, ast.Name) and func.id in ("max", "min") and len(args) >= 2 and not kwargs \
                 and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args):
             return DimVal((max if func.id == "max" else min)(value(a.dim) for a in args))  # max(1, int(n * 0.5))
+        if isinstance(func, ast.Name) and func.id in ("max", "min") and len(args) == 1 and not kwargs \
+                and isinstance(args[0], SeqVal) and not args[0].names and args[0].items \
+                and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args[0].items):
+            return DimVal((max if func.id == "max" else min)(value(a.dim) for a in args[0].items))  # max(lengths)
         if isinstance(func, ast.Name) and func.id == "sum" and len(args) == 1 and not kwargs and target is None \
                 and isinstance(args[0], SeqVal) and not args[0].names \
                 and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args[0].items):

@@ -395,10 +395,11 @@ class ExpressionMixin:
         return sequences.iteration_count(iterable, source, ranged)
 
     def _item_by_item(self, node):
-        """A list comprehension over a list the analysis knows item by item (a few dozen records written out),
-        one loop, no filter, a name as target: the list of what the element is for each item, when every one
-        is a known int."""
-        if not isinstance(node, ast.ListComp) or len(node.generators) != 1 or node.generators[0].ifs \
+        """A list comprehension (or a generator, read by `max(...)` and its kin) over a list the analysis knows
+        item by item (a few dozen records written out), one loop, no filter, a name as target: the list of what
+        the element is for each item, when every one is a known int or a list of a known length (`[randint(0, V,
+        (n,)).tolist() for n in lengths]`: one list per length)."""
+        if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1 or node.generators[0].ifs \
                 or not isinstance(node.generators[0].target, ast.Name):
             return None
         source = self.expr(node.generators[0].iter)
@@ -408,7 +409,7 @@ class ExpressionMixin:
         for item in source.items:
             self.env[name] = item
             value_ = self.expr(node.elt)
-            if not isinstance(value_, DimVal) or not isinstance(value(value_.dim), int):
+            if not (isinstance(value_, DimVal) and isinstance(value(value_.dim), int) or sequences.sized(value_)):
                 made = None
                 break
             made.append(value_)

@@ -74,6 +74,13 @@ def spliced(nodes, values) -> Optional[SeqVal]:
     return SeqVal(tuple(items))
 
 
+def sized(value) -> bool:
+    """A Python list of a known length: written out item by item, or a run of like items of an int length."""
+    from .tensor_ops import Repeated
+
+    return type(value) is SeqVal and not value.names or isinstance(value, Repeated) and isinstance(value.length, int)
+
+
 def length(value, node=None):
     """`len(x)` (x written as `node`): a tracked sequence's item count (a list a method changed is no
     longer tracked), a tensor's first size, None when unknown. `if len(actions) == 1:` is then decided
@@ -82,8 +89,12 @@ def length(value, node=None):
 
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate"):
         return None  # their stand-in SeqVal holds the zipped sequences, not the items (and they have no len)
+    from .tensor_ops import Repeated
+
     if isinstance(value, SeqVal):
         return len(value.items)
+    if isinstance(value, Repeated) and isinstance(value.length, int):
+        return value.length  # `x.tolist()` of a long vector: that many numbers
     if isinstance(value, TensorVal) and value.shape is not None and not value.shape.variadic and value.shape.dims:
         return value.shape.dims[0]
     return None
