@@ -425,7 +425,7 @@ class CallMixin:
             if k.arg is None:
                 spread = self.expr(k.value)
                 if isinstance(spread, config.DictVal):
-                    kwargs.update(spread.items)  # f(**cfg) with cfg a literal dict
+                    kwargs.update((key, v) for key, v in spread.items if isinstance(key, str))  # f(**cfg), cfg literal
                 else:
                     kwargs[_UNKNOWN_KWARGS] = None
         return args, kwargs

@@ -24,9 +24,19 @@ class DictVal:
     items: Tuple[Tuple[str, object], ...]  # (key, value) of int sizes, tuples of them and tensors with facts, else (key, None)
 
     def get(self, key):
-        if isinstance(key, Literal) and isinstance(key.value, str):
-            return dict(self.items).get(key.value)
-        return None
+        constant = constant_key(key)
+        return dict(self.items).get(constant) if constant is not None else None
+
+
+def constant_key(key):
+    """A dict key the code writes as a constant: a string, or a tuple of strings (`("user", "rates", "item")`, a
+    graph library's edge type); None for anything else."""
+    if isinstance(key, Literal) and isinstance(key.value, str):
+        return key.value
+    if type(key) is SeqVal and not key.names and key.items and all(
+            isinstance(k, Literal) and isinstance(k.value, str) for k in key.items):
+        return tuple(k.value for k in key.items)
+    return None
 
 
 def _joined_dicts(a: DictVal, b: DictVal) -> Optional[DictVal]:
@@ -40,12 +50,13 @@ JOINERS[DictVal] = _joined_dicts
 
 
 def literal_dict(keys, values) -> Optional[DictVal]:
-    """{"a": 1, ...} with every key a string literal; None otherwise (`**spread`, computed keys)."""
+    """{"a": 1, ...} with every key a constant (constant_key); None otherwise (`**spread`, computed keys)."""
     items = []
     for key, item in zip(keys, values):
-        if not (isinstance(key, Literal) and isinstance(key.value, str)):
+        constant = constant_key(key)
+        if constant is None:
             return None
-        items.append((key.value, _kept(item)))
+        items.append((constant, _kept(item)))
     return DictVal(tuple(items))
 
 

@@ -1,4 +1,4 @@
-"""Items of a dict with literal string keys, written and read back: `out = {}; out["logits"] = x`
+"""Items of a dict with constant keys (strings, tuples of them), written and read back: `out = {}; out["logits"] = x`
 then `out["logits"]` or `out.get("logits")`, or looped over (`for name, t in batch.items()`: `t` has
 what every item agrees on). A write under a literal key sets that key (the others
 hold); a write under any other key leaves nothing known (config.py's literal no longer holds)."""
@@ -6,24 +6,25 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .config import DictVal, _kept
+from .config import DictVal, _kept, constant_key
 from .tensor_ops import Repeated
-from .values import Literal, SeqVal, join
+from .values import SeqVal, join
 
 
 def written(owner: DictVal, key, value) -> Optional[DictVal]:
     """The dict after `owner[key] = value`."""
-    if not (isinstance(key, Literal) and isinstance(key.value, str)):
+    constant = constant_key(key)
+    if constant is None:
         return None
-    items = [(k, v) for k, v in owner.items if k != key.value]
-    return DictVal(tuple(items) + ((key.value, _kept(value)),))
+    items = [(k, v) for k, v in owner.items if k != constant]
+    return DictVal(tuple(items) + ((constant, _kept(value)),))
 
 
 def get(owner: DictVal, args):
     """`d.get("k")` / `d.get("k", default)`: the item when the dict holds the key; else unknown."""
-    if not args or len(args) > 2 or not (isinstance(args[0], Literal) and isinstance(args[0].value, str)):
+    if not args or len(args) > 2 or constant_key(args[0]) is None:
         return None
-    return owner.get(args[0]) if args[0].value in dict(owner.items) else None
+    return owner.get(args[0]) if constant_key(args[0]) in dict(owner.items) else None
 
 
 def looped(owner: DictVal, method: str):
