@@ -79,3 +79,10 @@ def test_a_square_similarity_table_normalised_over_its_rows_stays_silent(torch):
     assert codes(SQUARE) == []
     got, wanted = run(SQUARE)
     assert torch.allclose(got, wanted)  # the diagonal of a column-normalised table is the other direction's loss
+
+
+def test_a_prefixed_batch_name_is_the_batch(torch):
+    """`my_B` (or `eval_bsz`) names the batch as `B` does."""
+    renamed = PICK.replace("(B, N)", "(my_B, N)").replace("(B,)", "(my_B,)")
+    assert renamed != PICK
+    assert codes(renamed) == ["GL018"]

@@ -56,3 +56,13 @@ def test_a_truncating_collate_stays_silent(torch):
         .replace("longest = max(len(d) for d in docs)", "longest = min(max(len(d) for d in docs), 512)")
     assert codes(fixed) == []
     assert run_program(fixed).shape == (3, 512, 8)
+
+
+def test_the_same_driver_inside_main(torch):
+    """Lists of known lengths handed from a function (a `main()`) to the collate: the same finding."""
+    in_main = PROGRAM.replace('if __name__ == "__main__":\n    torch.manual_seed(0)\n    RESULT = ',
+                              'def main():\n    torch.manual_seed(0)\n    return ') + '\n\nif __name__ == "__main__":\n    RESULT = main()\n'
+    assert "def main():" in in_main
+    assert codes(in_main) == ["GL011"]
+    with pytest.raises(IndexError, match="index out of range"):
+        run_program(in_main)

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
-from . import autograd_ctx, decorated_calls, exact_values, scope_faults, script_drivers, tree_walk
+from . import autograd_ctx, decorated_calls, exact_values, scope_faults, script_drivers, sequences, tree_walk
 from .declared_facts import documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
@@ -359,6 +359,8 @@ def _informative(value) -> bool:
         return True  # ids or tokens written out (`tok.encode([3, 17])`, neighbour lists): their values may decide a range
     if isinstance(value, SeqVal) and not value.names and value.items and all(isinstance(v, Literal) for v in value.items):
         return True  # words written out (`"the plot of the movie".split()`): their count sizes what is made of them
+    if isinstance(value, SeqVal) and value.items and all(sequences.sized(v) for v in value.items):
+        return True  # lists of known lengths (documents of token ids): the longest sizes the batch made of them
     if isinstance(value, SeqVal):  # tensors, or records (a list of dicts handed to a collate, of dataclass items)
         return any(isinstance(v, (TensorVal, DictVal, InstanceVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries

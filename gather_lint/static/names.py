@@ -131,5 +131,11 @@ BATCH_NAMES = {"b", "bs", "bsz", "batch", "batch_size", "batchsize", "n_batch", 
 
 
 def is_batch(dim) -> bool:
-    """A size named as the batch's (`B`, `bsz`, `batch_size`)."""
-    return isinstance(dim, Sym) and dim.name.lower() in BATCH_NAMES
+    """A size named as the batch's (`B`, `bsz`, `batch_size`, also with a prefix: `my_B`, `eval_bsz`)."""
+    if not isinstance(dim, Sym):
+        return False
+    name = dim.name.lower()
+    return name in BATCH_NAMES or "_" in name and name.rsplit("_", 1)[1] in _BATCH_ENDS
+
+
+_BATCH_ENDS = {"b", "bs", "bsz", "batch"}  # the last part of a prefixed batch name (`n_batch`: of BATCH_NAMES)
