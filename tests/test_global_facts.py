@@ -173,3 +173,37 @@ def test_a_module_list_nothing_changes_has_its_written_length(torch, doc, mutati
     scope = {"__name__": "snippet"}
     exec(code, scope)  # noqa: S102 - the program under test
     assert tuple(scope["main"]().shape) == (15, 15)  # torch: every row read at every row's pick
+
+
+KEYWORD_READ = """
+import torch
+
+CFG = {"rows": 4, "width": 3}
+
+
+def table(cfg):
+    return torch.randn(cfg["rows"], cfg["width"])
+
+
+def main():
+    t = table(CFG)
+    counts = torch.bincount(torch.tensor([0, 1]) * CFG["width"], minlength=12)
+    return t.gather(1, torch.zeros(5, 1, dtype=torch.long)), counts
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_keyword_argument_after_a_read_binds_nothing(torch):
+    """`f(CFG["width"], minlength=12)` reads CFG; the `=` is the keyword's. CFG stays bound once, and main()
+    reads its sizes: an index of 5 rows for the 4-row table is GL003, as torch says."""
+    assert codes(KEYWORD_READ) == ["GL003"]
+    scope = {"__name__": "snippet"}
+    exec(KEYWORD_READ, scope)  # noqa: S102 - the program under test
+    with pytest.raises(RuntimeError, match="Size does not match"):
+        scope["main"]()
+    rebound = KEYWORD_READ.replace('CFG = {"rows": 4, "width": 3}\n', 'CFG = {"rows": 4, "width": 3}\nCFG = dict(CFG)\n')
+    assert rebound != KEYWORD_READ
+    assert codes(rebound) == []  # bound twice: main() cannot know which binding it reads

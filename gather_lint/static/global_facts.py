@@ -111,6 +111,16 @@ def _bound_once_in_text(module, name: str) -> bool:
         word = re.escape(name)
         binding = re.compile(rf"\b{word}\b[^=\n]*(?<![=!<>])=(?!=)|\b(?:for|as|global|nonlocal|import|def|class)\b[^\n]*\b{word}\b"
                              rf"|\b{word}\s*:=")
-        lines = [line for line in module.global_text.splitlines() if name in line and binding.search(line)]
+        lines = [line for line in module.global_text.splitlines() if name in line and _binds(binding, line)]
         cache[name] = len(lines) == 1 and re.match(rf"{word}\s*(?::[^=\n]*)?=(?!=)", lines[0]) is not None
     return cache[name]
+
+
+def _binds(binding, line: str) -> bool:
+    """The line binds the name: a match not inside a call's parentheses (`f(CFG["w"], minlength=48)` reads CFG,
+    and its `=` is a keyword argument's)."""
+    found = binding.search(line)
+    if found is None:
+        return False
+    before = line[:found.start()]
+    return before.count("(") <= before.count(")")
