@@ -197,9 +197,11 @@ class ModuleContext:
             return None
         if caller.call_depth >= MAX_DEPTH:
             return self.analyse(callee)  # too deep for the caller's facts: the callee's own result still holds
-        if instance is None and caller.class_name is not None and self.class_of.get(callee) in (
+        if caller.class_name is not None and self.class_of.get(callee) in (
                 caller.class_name, *self.lineage.get(caller.class_name, ())):
-            instance = caller.instance  # self.method(...) inside an instance's forward (an inherited one too)
+            if instance is None:
+                instance = caller.instance  # self.method(...) inside an instance's forward (an inherited one too)
+            facts.update(_set_before(caller, callee))  # self.centers = ... then self._assign(X): the new centers
         instance_facts = instance.facts if instance is not None and instance.facts else ()
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not instance_facts and not any(_informative(v) for v in facts.values())
@@ -344,6 +346,19 @@ def _written(value) -> bool:
     return isinstance(value, ListVal) and bool(value.items) and all(
         isinstance(v, DimVal) and isinstance(value_of(v.dim), int) or isinstance(v, Literal) or _written(v)
         for v in value.items)
+
+
+def _set_before(caller, callee) -> Dict[str, object]:
+    """The attributes a method stored on self before it calls another method of the instance, where the callee
+    reads them (`self.centers = X[...]` in fit, then `self._assign(X)`): the callee sees those, not __init__'s."""
+    function = getattr(caller, "function", None)
+    if function is None:
+        return {}
+    read = {node.attr for node in tree_walk.all_nodes(callee) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == "self" and isinstance(node.ctx, ast.Load)}
+    stored = set(attribute_stores.stored_names(function)) & read
+    return {f"self.{name}": caller.env[f"self.{name}"] for name in sorted(stored)
+            if _informative(caller.env.get(f"self.{name}"))}
 
 
 def _informative(value) -> bool:

@@ -68,9 +68,16 @@ def _handed(body, module) -> frozenset:
     if key not in cache:
         callables = _file_callables(module)
         nodes = [n for stmt in body for n in tree_walk.all_nodes(stmt)]
-        passed = {a.id for n in nodes if isinstance(n, ast.Call) and tree_walk.called_name(n) in callables
-                  for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+        calls = [n for n in nodes if isinstance(n, ast.Call) and tree_walk.called_name(n) in callables]
+        passed = {a.id for n in calls for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
         assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        # `self.centers = self._update(X, self._assign(X))`: a method of the instance reads what the body stores on self
+        if any(isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"
+               for n in calls):
+            stored = {tree_walk.env_key(n) for n in nodes if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                      and isinstance(n.value, ast.Name) and n.value.id == "self"}
+            passed |= stored
+            assigned |= stored
         cache[key] = frozenset(passed & assigned)
     return cache[key]
 
