@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
-from .values import SeqVal
+from .values import SeqVal, TensorVal
 
 _SAVE = "save_for_backward"
 _SAVED = ("saved_tensors", "saved_variables")
@@ -40,12 +40,38 @@ def note_saved(interp, call) -> None:
 
 def keep(module, function, interp) -> None:
     """After a forward's own analysis: its `ctx.<name>` bindings, for its class's backward."""
+    context = context_of(function, interp)
+    if context is not None:
+        module.context_facts[function] = {key[len("ctx."):]: v for key, v in context.items()}
+
+
+def context_of(function, interp) -> Optional[Dict[str, object]]:
+    """A forward's `ctx.<name>` bindings after a run, keyed `ctx.<name>`; None for any other function."""
     name = _context_name(function)
     if name is None or function.name != "forward":
-        return
+        return None
     prefix = name + "."
-    module.context_facts[function] = {key[len(prefix):]: v for key, v in interp.env.items()
-                                      if key.startswith(prefix) and v is not None}
+    return {"ctx." + key[len(prefix):]: v for key, v in interp.env.items() if key.startswith(prefix) and v is not None}
+
+
+def applied(interp, node, args, kwargs):
+    """`Fn.apply(*args)` of a custom Function of this file: its forward with these arguments (ctx first), then its
+    backward with what that forward left on ctx and a gradient shaped like its result: what a training step runs."""
+    func, module = node.func, interp.module
+    if module is None or not isinstance(func.value, ast.Name):
+        return None
+    forward = module.methods.get((func.value.id, "forward"))
+    backward = module.methods.get((func.value.id, "backward"))
+    if forward is None or backward is None or _context_name(forward) is None or _context_name(backward) is None:
+        return None
+    result = interp._call_module_function(forward, node, [None] + list(args), kwargs, skip_first=True)
+    context = module.last_context.get(forward)
+    if context:
+        ctx_name = _context_name(backward)
+        extra = {ctx_name + key[len("ctx"):]: value for key, value in context.items()}
+        gradient = result.with_(domain=None) if isinstance(result, TensorVal) else None
+        module.call(interp, backward, node, [None, gradient], {}, extra=extra)
+    return result
 
 
 def bind(interp, function) -> None:

@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import exact_values, left_padding, masked_rows, permutation_order, signs
+from . import autograd_ctx, exact_values, left_padding, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, index_put_dtypes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -96,6 +96,10 @@ class CallMixin:
                     if not class_lineage.binds_first(callee):  # self.f(x) of a @staticmethod: x is its first
                         return self._call_module_function(callee, node, args, kwargs)
                     return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+            if func.attr == "apply" and func.value.id in getattr(self.module, "classes", {}):
+                applied = autograd_ctx.applied(self, node, *self._args(node))  # Fn.apply(x): forward, then backward
+                if applied is not None:
+                    return applied
             callee = class_lineage.through_class(self, func) if key not in self.env else None
             if callee is not None:  # Ops.f(x), cls.f(x): the class's static or class method
                 args, kwargs = self._args(node)

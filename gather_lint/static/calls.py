@@ -62,6 +62,8 @@ class ModuleContext:
         self.fitted_at: Dict[int, object] = {}  # id(call node) -> the instance its method left (fitted_instances)
         self._fitted: Dict[tuple, object] = {}
         self.context_facts: Dict[ast.AST, Dict[str, object]] = {}  # an autograd forward's ctx.<name> (autograd_ctx)
+        self.last_context: Dict[ast.AST, Dict[str, object]] = {}  # ... of the forward's latest run with a call's facts
+        self._contexts: Dict[tuple, Dict[str, object]] = {}
 
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for
@@ -185,16 +187,19 @@ class ModuleContext:
         return self._memo[key]
 
     def call(self, caller, callee, node: ast.Call, args, kwargs, instance: Optional[InstanceVal] = None,
-             silent: bool = False):
+             silent: bool = False, extra: Optional[Dict[str, object]] = None):
         """The callee's result under this call's facts. `silent`: for the result only, reporting nothing
-        (the caller's shape comments may shape what it returns, not what is checked inside it)."""
+        (the caller's shape comments may shape what it returns, not what is checked inside it). `extra`: facts
+        of names other than parameters (`ctx.saved_tensors` for a custom Function's backward)."""
         self.fitted_at.pop(id(node), None)  # what an earlier run of this call left is not this run's
+        self.last_context.pop(callee, None)
         if not decorated_calls.passes_facts(callee):
             return None  # a wrapper of unknown effect stands between the call and the def
         spread = any(k.arg is None for k in node.keywords)  # **options may set any parameter
         facts = bind(callee, args, kwargs, defaults=not spread)
         if facts is None:
             return None
+        facts.update(extra or {})
         if caller.call_depth >= MAX_DEPTH:
             return self.analyse(callee)  # too deep for the caller's facts: the callee's own result still holds
         if caller.class_name is not None and self.class_of.get(callee) in (
@@ -227,6 +232,8 @@ class ModuleContext:
         try:
             if key in self._memo:
                 self.fitted_at[id(node)] = self._fitted.get(key)
+                if key in self._contexts:
+                    self.last_context[callee] = self._contexts[key]
                 return self._memo[key]
         except TypeError:
             return None  # an unhashable fact: do not memoise, do not analyse
@@ -257,6 +264,9 @@ class ModuleContext:
         if _passed_unsized(callee, facts):
             result = value_facts(result)
         self._memo[key] = result
+        context = autograd_ctx.context_of(callee, interp)  # a custom Function's forward: what its backward gets
+        if context is not None:
+            self._contexts[key] = self.last_context[callee] = context
         if instance is not None:  # what a method stored, for `obj.fit(...)` statements (fitted_instances)
             self._fitted[key] = self.fitted_at[id(node)] = fitted_instances.stored(interp)
         return result
