@@ -138,7 +138,7 @@ def _item(interp, dataset, node, key=DimVal(None)):
         return None
     if not isinstance(node, ast.Call):  # `dataset[i]`: a call of __getitem__ at the subscript
         node = ast.copy_location(ast.Call(func=node.value, args=[node.slice], keywords=[]), node)
-    return interp.module.call(interp, method, node, [None, key], {}, dataset, silent=True)
+    return interp.module.call(interp, method, node, [None, key], {}, dataset)
 
 
 def _batch_dim(size_node, segment) -> Sym:
