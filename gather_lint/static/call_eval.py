@@ -280,6 +280,8 @@ class CallMixin:
         if not isinstance(result, TensorVal):
             return result
         if method in ("masked_fill", "masked_fill_") and len(args) >= 2:
+            if self._replaces_fill(node, result):  # x.masked_fill(x == PAD, v): no entry holds PAD any more
+                result = present_values.without_fill(result)
             if _negative(args[1]) is not None:
                 return _with_sentinel(result, _negative(args[1]), node.lineno)
             if ops.as_int(args[1]) is not None:
@@ -326,6 +328,15 @@ class CallMixin:
             if ops.as_int(low) is not None and ops.as_int(low) >= 0:
                 return _with_sentinel(result, None, None)
         return result
+
+    def _replaces_fill(self, node: ast.Call, result: TensorVal) -> bool:
+        """`x.masked_fill(x == PAD, v)` (or `~(x != PAD)`) of an x whose fill PAD is among its values: every
+        entry holding the fill is replaced."""
+        fill = present_values.fill_value(result)
+        if fill is None or not node.args or not isinstance(node.func, ast.Attribute):
+            return False
+        number = lambda n: ops.as_int(self.expr(n))  # noqa: E731 - a module constant's value too (PAD_ID)
+        return sentinel_masks.at_sentinel(node.args[0], node.func.value, fill, self.function, number=number) is True
 
     def _replaces_sentinel(self, node: ast.Call, result: TensorVal) -> bool:
         """`x.masked_fill(mask, v)` whose mask is true wherever x holds its padding value."""

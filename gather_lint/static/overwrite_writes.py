@@ -34,7 +34,8 @@ from .tensor_ops import as_int
 from .tree_walk import full_slice
 from .values import DimVal, Literal, TensorVal
 
-_READERS = {"index_select": "index_copy", "gather": "scatter"}  # a read and the write it pairs with
+_READERS = {"index_select": "index_copy", "gather": "scatter"}
+_PER_ROW_PICKS = ("positions from argmax() over dim", "positions from argmin() over dim")  # a read and the write it pairs with
 _ADDERS = {"index_copy": "index_add_", "scatter": "scatter_add_"}
 
 
@@ -59,7 +60,7 @@ class OverwriteWriteMixin:
             return
         components = _components(target.slice)
         found = self._repeating(components)
-        if found is None or _mentions(node.value, components):
+        if found is None or _mentions(node.value, components) or self._assigns_slots(components):
             return
         x, key = self.source.segment(target.value), self.source.segment(target.slice)
         items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
@@ -181,6 +182,16 @@ class OverwriteWriteMixin:
         self.flag(node, overwrite.check_counting_ones(
             f"{x}.{op.spelled}(...)", f"`{self.source.segment(bound['index'])}`", origin,
             method_call(x, "scatter_add_(...)")), None)
+
+    def _assigns_slots(self, components) -> bool:
+        """`coord[cell, slot] = boxes` with `slot` each row's own argmax (its best anchor): the pick is how the
+        code gives rows sharing the other component places of their own, so a pair repeats only where both
+        agree, which nothing here says (a count, `cm[label, pred] += 1`, is checked as an increment)."""
+        if len(components) < 2:
+            return False
+        values = [self.expr(c) for c in components]
+        return any(isinstance(v, TensorVal) and v.domain is not None and v.domain.origin.startswith(_PER_ROW_PICKS)
+                   for v in values)
 
     def _repeating(self, components) -> Optional[str]:
         """What the positions hold when every index component is a tensor that can repeat, and at

@@ -12,6 +12,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from ..dims import value
 from .values import TensorVal
 
 # how those modules begin or mark their origins
@@ -62,6 +63,14 @@ def without_fill(t):
 
 
 _FILLED = "values all equal to "  # constant_ids.py's origin
+
+
+def fill_value(t) -> Optional[int]:
+    """The constant a fill claim names, when it is a known int (its size is one past it)."""
+    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_FILLED):
+        return None
+    size = value(t.domain.size)
+    return size - 1 if size is not None else None
 _REDUCERS = ("scatter_reduce_", "index_reduce_")
 
 

@@ -26,14 +26,15 @@ _MIRRORED = {operator.eq: operator.eq, operator.ne: operator.ne, operator.lt: op
 
 
 def at_sentinel(mask: ast.AST, subject: ast.AST, sentinel: int, function: Optional[ast.AST] = None,
-                depth: int = 0) -> Optional[bool]:
+                depth: int = 0, number=tree_walk.int_literal) -> Optional[bool]:
     """The mask's value wherever `subject` holds `sentinel`: True or False when the mask's text decides
-    it, None when it does not."""
+    it, None when it does not. `number` reads a compared operand as an int (a literal by default; the
+    analysis's value of a name, `x != PAD_ID`, where the caller knows it)."""
     if depth > 8:
         return None
-    again = lambda m: at_sentinel(m, subject, sentinel, function, depth + 1)  # noqa: E731
+    again = lambda m: at_sentinel(m, subject, sentinel, function, depth + 1, number)  # noqa: E731
     if isinstance(mask, ast.Compare) and len(mask.ops) == 1 and type(mask.ops[0]) in _COMPARE:
-        return _compared(_COMPARE[type(mask.ops[0])], mask.left, mask.comparators[0], subject, sentinel)
+        return _compared(_COMPARE[type(mask.ops[0])], mask.left, mask.comparators[0], subject, sentinel, number)
     if isinstance(mask, ast.UnaryOp) and isinstance(mask.op, (ast.Invert, ast.Not)):
         return _not(again(mask.operand))
     if isinstance(mask, ast.BinOp) and isinstance(mask.op, (ast.BitAnd, ast.BitOr)):
@@ -43,7 +44,7 @@ def at_sentinel(mask: ast.AST, subject: ast.AST, sentinel: int, function: Option
         if not _is_torch(receiver) and not mask.keywords:  # x.eq(-1), m.logical_not(), a.logical_or(b)
             args = [receiver, *args]
         if name in _METHODS and len(args) == 2:
-            return _compared(_METHODS[name], args[0], args[1], subject, sentinel)
+            return _compared(_METHODS[name], args[0], args[1], subject, sentinel, number)
         if name in ("logical_not", "bitwise_not") and len(args) == 1:
             return _not(again(args[0]))
         if name in ("logical_or", "logical_and", "bitwise_or", "bitwise_and") and len(args) == 2:
@@ -55,11 +56,12 @@ def at_sentinel(mask: ast.AST, subject: ast.AST, sentinel: int, function: Option
     return None
 
 
-def _compared(op, left: ast.AST, right: ast.AST, subject: ast.AST, sentinel: int) -> Optional[bool]:
-    if _same(left, subject) and tree_walk.int_literal(right) is not None:
-        return op(sentinel, tree_walk.int_literal(right))
-    if _same(right, subject) and tree_walk.int_literal(left) is not None:
-        return _MIRRORED[op](sentinel, tree_walk.int_literal(left))
+def _compared(op, left: ast.AST, right: ast.AST, subject: ast.AST, sentinel: int,
+              number=tree_walk.int_literal) -> Optional[bool]:
+    if _same(left, subject) and number(right) is not None:
+        return op(sentinel, number(right))
+    if _same(right, subject) and number(left) is not None:
+        return _MIRRORED[op](sentinel, number(left))
     return None
 
 
