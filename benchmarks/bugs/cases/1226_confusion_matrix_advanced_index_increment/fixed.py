@@ -1,0 +1,50 @@
+import torch
+
+
+class ConfusionMatrixCallback:
+    def __init__(self, classes):
+        self.classes = classes
+        self.n = len(classes)
+        self.cm = None
+
+    def on_epoch_begin(self):
+        self.cm = torch.zeros(self.n, self.n, dtype=torch.long)
+
+    def on_batch_end(self, last_output, last_target):
+        preds = last_output.argmax(-1).view(-1)
+        targs = last_target.view(-1)
+        self.cm.index_put_((targs, preds), torch.ones_like(targs), accumulate=True)
+
+    def on_epoch_end(self):
+        per_class = self.cm.diag().float() / self.cm.sum(1).clamp(min=1).float()
+        return {name: round(acc.item(), 3) for name, acc in zip(self.classes, per_class)}
+
+
+def run_validation(model, batches, callback):
+    callback.on_epoch_begin()
+    for xb, yb in batches:
+        callback.on_batch_end(model(xb), yb)
+    return callback.on_epoch_end()
+
+
+def make_batches(cfg):
+    g = torch.Generator().manual_seed(cfg["seed"])
+    return [(torch.randn(cfg["bs"], cfg["features"], generator=g),
+             torch.randint(0, len(cfg["classes"]), (cfg["bs"],), generator=g))
+            for _ in range(cfg["num_batches"])]
+
+
+if __name__ == "__main__":
+    cfg = {"seed": 0, "bs": 64, "features": 8, "num_batches": 5, "classes": ["cat", "dog", "bird"]}
+    torch.manual_seed(0)
+    model = torch.nn.Linear(cfg["features"], len(cfg["classes"]))
+    cb = ConfusionMatrixCallback(cfg["classes"])
+    batches = make_batches(cfg)
+    with torch.no_grad():
+        run_validation(model, batches, cb)
+        ref = [[0] * 3 for _ in range(3)]
+        for xb, yb in batches:
+            for p, t in zip(model(xb).argmax(-1).tolist(), yb.tolist()):
+                ref[t][p] += 1
+    assert cb.cm.tolist() == ref and cb.cm.sum().item() == 320
+    print("ok")
