@@ -1,6 +1,8 @@
 """False positives seen on real code outside the bundled corpora, each as a small program in the
 same form: torch runs it and its loop reference agrees, and the linter stays silent. Beside each, the
 buggy form the rule is for, still reported and shown wrong in torch."""
+import numpy as np
+
 from .conftest import codes
 from .snippets import run_snippet
 
@@ -460,3 +462,47 @@ def test_runs_memoised_apart_when_a_named_size_differs():
     big = (("kv", TensorVal(Shape((Sym("nb", size=64), 584)))),)
     assert small == big  # the facts alone cannot tell the two runs apart
     assert _sizes(small) != _sizes(big)
+
+
+NUMPY_DOT = '''
+import numpy as np
+
+
+class StructureAttack:
+    def struct_score(self, a_hat_uv, XW):
+        """
+        a_hat_uv: sparse matrix, shape [P, N]
+        XW: matrix, shape [N, K]
+        """
+        logits = a_hat_uv.dot(XW)
+        label_onehot = np.eye(XW.shape[1])[self.label_u]
+        best_wrong = (logits - 1000 * label_onehot).max(1)
+        return logits[:, self.label_u] - best_wrong
+
+    def attack(self, labels, target, a_hat, features, weight):
+        self.label_u = labels[target]
+        return self.struct_score(a_hat, features @ weight)
+
+
+def first_class_scores(a_hat_uv, XW):
+    """
+    a_hat_uv: sparse matrix, shape [P, N]
+    XW: matrix, shape [N, K]
+    """
+    return a_hat_uv.dot(XW)[:, 0]
+
+
+if __name__ == "__main__":
+    first_class_scores(np.ones((4, 3)), np.ones((3, 5)))
+'''
+
+
+def test_a_dot_of_matrices_is_no_vector_dot_product():
+    """deeprobust's nettack: `a.dot(b)` of two matrices (NumPy or SciPy) is their product; torch.dot takes
+    vectors only. The 0-d result it was given made `logits[:, label]` a GL001."""
+    assert codes(NUMPY_DOT) == []
+    scope = {}
+    exec(NUMPY_DOT, scope)  # noqa: S102 - the code under test
+    scores = scope["StructureAttack"]().attack(np.array([1, 2]), 0, np.ones((4, 3)), np.ones((3, 5)), np.ones((5, 3)))
+    assert scores.shape == (4,)
+    assert scope["first_class_scores"](np.ones((4, 3)), np.ones((3, 5))).shape == (4,)

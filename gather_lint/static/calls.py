@@ -359,8 +359,11 @@ def _written(value) -> bool:
 
 
 def _set_before(caller, callee) -> Dict[str, object]:
-    """The attributes a method stored on self before it calls another method of the instance, where the callee
-    reads them (`self.centers = X[...]` in fit, then `self._assign(X)`): the callee sees those, not __init__'s."""
+    """The tensors a method stored on self before it calls another method of the instance, where the callee
+    reads them (`self.centers = X[...]` in fit, then `self._assign(X)`): the callee sees those, not __init__'s.
+    (Tensors of a known shape or dtype only: a stored int, or a tensor known by its name alone, would run the
+    callee with the call's other arguments, which may be NumPy or SciPy arrays the analysis cannot tell from
+    tensors.)"""
     function = getattr(caller, "function", None)
     if function is None:
         return {}
@@ -368,7 +371,12 @@ def _set_before(caller, callee) -> Dict[str, object]:
             and isinstance(node.value, ast.Name) and node.value.id == "self" and isinstance(node.ctx, ast.Load)}
     stored = set(attribute_stores.stored_names(function)) & read
     return {f"self.{name}": caller.env[f"self.{name}"] for name in sorted(stored)
-            if _informative(caller.env.get(f"self.{name}"))}
+            if _shaped(caller.env.get(f"self.{name}"))}
+
+
+def _shaped(value) -> bool:
+    """A tensor whose shape or dtype the code made known."""
+    return isinstance(value, TensorVal) and (value.shape is not None or value.dtype is not None)
 
 
 def _informative(value) -> bool:

@@ -89,6 +89,12 @@ def mv(t: TensorVal, args, kwargs):
 
 
 def dot(t: TensorVal, args, kwargs):
+    """torch.dot of two vectors: 0-d. torch refuses any other rank, while NumPy's and SciPy's `a.dot(b)` (which
+    read the same) multiply matrices: only two known vectors give the 0-d result."""
+    other = ops._arg(args, kwargs, 0, "tensor")
+    s, o = fixed_shape(t), fixed_shape(other) if isinstance(other, TensorVal) else None
+    if s is None or o is None or len(s.dims) != 1 or len(o.dims) != 1:
+        return TensorVal(None, t.dtype)
     return TensorVal(Shape(()), t.dtype)
 
 
