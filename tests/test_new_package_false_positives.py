@@ -2383,3 +2383,43 @@ def test_a_one_hot_along_the_sequence_dim_is_still_reported(torch):
     with pytest.raises(RuntimeError, match="out of bounds"):
         run_snippet(ONE_HOT_ALONG_THE_SEQUENCE)
     assert sorted(codes(ONE_HOT_ALONG_THE_SEQUENCE)) == ["GL004", "GL011"]
+
+
+# torch-pointcloud's box matching (metrics/detection.py, `box_matches`): `best_row` is -1 where a prediction
+# has no same-class box, and the rows are read from `torch.cat([gt_rows, gt_rows.new_full((1,), -1)])`, the
+# table grown by one -1 entry where it is indexed: -1 reads that appended entry on purpose, giving -1.
+PADDING_READS_THE_APPENDED_ENTRY = '''
+import torch
+
+
+def _best_same_class_iou(overlap, labels, other_labels):
+    mismatch = labels[:, None] != other_labels[None, :]
+    overlap = torch.cat([overlap.masked_fill(mismatch, -1.0), overlap.new_full((overlap.shape[0], 1), -1.0)], dim=1)
+    best_iou, best_row = overlap.max(dim=1)
+    return best_iou, best_row.masked_fill(best_iou < 0, -1)
+
+
+def box_matches(overlap, pred_labels, gt_labels, gt_rows):
+    best_iou, best_row = _best_same_class_iou(overlap, pred_labels, gt_labels)
+    return best_iou, torch.cat([gt_rows, gt_rows.new_full((1,), -1)])[best_row]
+
+
+if __name__ == "__main__":
+    IOU, GT = box_matches(torch.tensor([[0.5, 0.1], [0.3, 0.2]]), torch.tensor([0, 2]), torch.tensor([0, 1]),
+                          torch.tensor([4, 7]))
+'''
+
+# the mistake the rule is for: the same read of the rows as they are, where -1 silently picks the last box
+PADDING_READS_THE_LAST_BOX = PADDING_READS_THE_APPENDED_ENTRY.replace(
+    "torch.cat([gt_rows, gt_rows.new_full((1,), -1)])[best_row]", "gt_rows[best_row]")
+
+
+def test_padding_read_from_a_table_grown_where_it_is_indexed(torch):
+    assert run_snippet(PADDING_READS_THE_APPENDED_ENTRY)["GT"].tolist() == [4, -1]  # no box of class 2: -1
+    assert codes(PADDING_READS_THE_APPENDED_ENTRY) == []
+
+
+def test_padding_read_from_the_rows_themselves_is_still_reported(torch):
+    assert PADDING_READS_THE_LAST_BOX != PADDING_READS_THE_APPENDED_ENTRY
+    assert run_snippet(PADDING_READS_THE_LAST_BOX)["GT"].tolist() == [4, 7]  # -1 read box 7 instead
+    assert codes(PADDING_READS_THE_LAST_BOX) == ["GL010"]
