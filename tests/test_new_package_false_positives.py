@@ -2383,3 +2383,141 @@ def test_a_one_hot_along_the_sequence_dim_is_still_reported(torch):
     with pytest.raises(RuntimeError, match="out of bounds"):
         run_snippet(ONE_HOT_ALONG_THE_SEQUENCE)
     assert sorted(codes(ONE_HOT_ALONG_THE_SEQUENCE)) == ["GL004", "GL011"]
+
+
+# torch-pointcloud's box matching (metrics/detection.py, `box_matches`): `best_row` is -1 where a prediction
+# has no same-class box, and the rows are read from `torch.cat([gt_rows, gt_rows.new_full((1,), -1)])`, the
+# table grown by one -1 entry where it is indexed: -1 reads that appended entry on purpose, giving -1.
+PADDING_READS_THE_APPENDED_ENTRY = '''
+import torch
+
+
+def _best_same_class_iou(overlap, labels, other_labels):
+    mismatch = labels[:, None] != other_labels[None, :]
+    overlap = torch.cat([overlap.masked_fill(mismatch, -1.0), overlap.new_full((overlap.shape[0], 1), -1.0)], dim=1)
+    best_iou, best_row = overlap.max(dim=1)
+    return best_iou, best_row.masked_fill(best_iou < 0, -1)
+
+
+def box_matches(overlap, pred_labels, gt_labels, gt_rows):
+    best_iou, best_row = _best_same_class_iou(overlap, pred_labels, gt_labels)
+    return best_iou, torch.cat([gt_rows, gt_rows.new_full((1,), -1)])[best_row]
+
+
+if __name__ == "__main__":
+    IOU, GT = box_matches(torch.tensor([[0.5, 0.1], [0.3, 0.2]]), torch.tensor([0, 2]), torch.tensor([0, 1]),
+                          torch.tensor([4, 7]))
+'''
+
+# the mistake the rule is for: the same read of the rows as they are, where -1 silently picks the last box
+PADDING_READS_THE_LAST_BOX = PADDING_READS_THE_APPENDED_ENTRY.replace(
+    "torch.cat([gt_rows, gt_rows.new_full((1,), -1)])[best_row]", "gt_rows[best_row]")
+
+
+def test_padding_read_from_a_table_grown_where_it_is_indexed(torch):
+    assert run_snippet(PADDING_READS_THE_APPENDED_ENTRY)["GT"].tolist() == [4, -1]  # no box of class 2: -1
+    assert codes(PADDING_READS_THE_APPENDED_ENTRY) == []
+
+
+def test_padding_read_from_the_rows_themselves_is_still_reported(torch):
+    assert PADDING_READS_THE_LAST_BOX != PADDING_READS_THE_APPENDED_ENTRY
+    assert run_snippet(PADDING_READS_THE_LAST_BOX)["GT"].tolist() == [4, 7]  # -1 read box 7 instead
+    assert codes(PADDING_READS_THE_LAST_BOX) == ["GL010"]
+
+
+# torch-points3d-modern's sparse coordinate lookup (modules/SparseConv3d/nn/native.py, `_coordinate_lookup`,
+# its fallback for huge coordinate ranges): the rows of `support` and `query` are numbered by one unique(),
+# and `lookup[support_groups] = torch.arange(n)` keeps one support row per group, the table queries read.
+# Row numbers are never meant to add up: the table holds a row of each group (here the only one: a sparse
+# tensor's coordinates are distinct).
+ROW_NUMBER_PER_GROUP = '''
+import torch
+
+
+def _coordinate_lookup(support, query):
+    combined = torch.cat((support, query), dim=0)
+    _, inverse = torch.unique(combined, dim=0, sorted=True, return_inverse=True)
+    support_groups = inverse[: support.shape[0]]
+    query_groups = inverse[support.shape[0] :]
+    lookup = torch.full((int(inverse.max()) + 1,), -1, dtype=torch.long, device=support.device)
+    lookup[support_groups] = torch.arange(support.shape[0], device=support.device)
+    return lookup[query_groups]
+
+
+if __name__ == "__main__":
+    SUPPORT = torch.tensor([[0, 1, 2, 3], [0, 1, 2, 4], [1, 0, 0, 0]])
+    ROWS = _coordinate_lookup(SUPPORT, torch.tensor([[1, 0, 0, 0], [0, 9, 9, 9], [0, 1, 2, 3]]))
+'''
+
+# the mistake the rule is for: each support row's feature written to its group, where features of equal
+# coordinates were meant to be summed (voxel pooling): only one of them survives
+FEATURE_PER_GROUP = ROW_NUMBER_PER_GROUP.replace(
+    "def _coordinate_lookup(support, query):", "def _coordinate_lookup(support, query, features):").replace(
+    "lookup = torch.full((int(inverse.max()) + 1,), -1, dtype=torch.long, device=support.device)",
+    "lookup = torch.zeros(int(inverse.max()) + 1, dtype=features.dtype, device=support.device)").replace(
+    "lookup[support_groups] = torch.arange(support.shape[0], device=support.device)",
+    "lookup[support_groups] = features").replace(
+    "ROWS = _coordinate_lookup(SUPPORT, torch.tensor([[1, 0, 0, 0], [0, 9, 9, 9], [0, 1, 2, 3]]))",
+    "ROWS = _coordinate_lookup(SUPPORT[[0, 0, 2]], SUPPORT[:1], torch.tensor([1.0, 2.0, 4.0]))")
+
+
+def test_row_numbers_written_per_unique_group(torch):
+    assert run_snippet(ROW_NUMBER_PER_GROUP)["ROWS"].tolist() == [2, -1, 0]
+    assert codes(ROW_NUMBER_PER_GROUP) == []
+
+
+def test_features_written_per_unique_group_are_still_reported(torch):
+    assert FEATURE_PER_GROUP != ROW_NUMBER_PER_GROUP
+    assert run_snippet(FEATURE_PER_GROUP)["ROWS"].tolist()[0] in (1.0, 2.0)  # not their sum, 3.0
+    assert codes(FEATURE_PER_GROUP) == ["GL013"]
+
+
+# torchref's reflection clustering (experimental/alignment/frf/data_mr.py): clusters are the groups of a
+# key built from the |s| key and the cos key, `key = k_s * (2 * S + 1) + k_c`, and each cluster's shell is
+# written with `shell_of_cluster[inverse] = inv_s`, the grouping of `k_s`: members of a cluster share the key,
+# so they share k_s and its shell, and every write to a cluster carries the same value.
+SHELL_OF_EACH_CLUSTER = '''
+import torch
+
+_SCALE_S = 1000
+_SCALE_COS = 100
+
+
+def cluster(s_vectors):
+    device = s_vectors.device
+    s_key = s_vectors.detach().cpu().to(torch.float64)
+    s_mag_key = s_key.norm(dim=-1).clamp(min=1e-30)
+    cos_key = (s_key[..., 2] / s_mag_key).clamp(min=-1.0, max=1.0)
+    k_s = (s_mag_key * _SCALE_S).round().to(torch.int64)
+    k_c = (cos_key * _SCALE_COS).round().to(torch.int64) + _SCALE_COS
+    key = (k_s * (2 * _SCALE_COS + 1) + k_c).to(s_vectors.device)
+    uniq_key, inverse = torch.unique(key, return_inverse=True)
+    n_clusters = int(uniq_key.shape[0])
+    uniq_ks, inv_s = torch.unique(k_s, return_inverse=True)
+    inv_s = inv_s.to(device)
+    shell_of_cluster = torch.zeros(n_clusters, dtype=torch.int64, device=device)
+    shell_of_cluster[inverse] = inv_s
+    return shell_of_cluster
+
+
+if __name__ == "__main__":
+    S = torch.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 2.0, 0.0]])
+    SHELLS = cluster(S)
+'''
+
+# the mistake the rule is for: the clusters' azimuth group written instead, which the key does not hold:
+# members of one cluster (the first two rows) have different azimuths, and one of them is lost
+AZIMUTH_OF_EACH_CLUSTER = SHELL_OF_EACH_CLUSTER.replace(
+    "    uniq_ks, inv_s = torch.unique(k_s, return_inverse=True)\n",
+    "    k_phi = torch.atan2(s_key[..., 1], s_key[..., 0]).mul(_SCALE_COS).round().to(torch.int64)\n"
+    "    uniq_ks, inv_s = torch.unique(k_phi, return_inverse=True)\n")
+
+
+def test_a_part_of_the_unique_key_written_per_group(torch):
+    assert run_snippet(SHELL_OF_EACH_CLUSTER)["SHELLS"].tolist() == [0, 1, 1]
+    assert codes(SHELL_OF_EACH_CLUSTER) == []
+
+
+def test_a_value_outside_the_unique_key_written_per_group_is_still_reported(torch):
+    assert AZIMUTH_OF_EACH_CLUSTER != SHELL_OF_EACH_CLUSTER
+    assert codes(AZIMUTH_OF_EACH_CLUSTER) == ["GL013"]

@@ -9,7 +9,8 @@ several different values are meant to meet, so a finding needs all of:
   makes the positions distinct, so it silences the check;
 * different values per entry: a tensor, not a number (`mask[ids] = 1` marks presence and is
   right), and not computed from the index itself (`x[ids] = table[ids]` writes equal values
-  to equal positions);
+  to equal positions); through unique()'s inverse, not the rows' own numbers nor a grouping of a
+  part of the unique key (group_lookups.py);
 * a buffer being filled: straight from `zeros` or a constant fill (a histogram, a depth map, a range
   image's -1, a distribution on the vocabulary), made in the function that writes it (a module's buffer from `__init__`, written in
   `forward`, is state kept across calls: zeros only until the first one), or the same positions read
@@ -26,7 +27,7 @@ from typing import Dict, Optional, Tuple
 from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
-from . import attribute_stores, exact_values, value_makers
+from . import attribute_stores, exact_values, group_lookups, value_makers
 from .names import EDGE_LIST_ORIGIN, is_group_ids
 from .repeated_indices import copied, copied_by, literal_only, named_only, one_entry_per_line, repeats, rows_hold_once
 from .row_numbers import row_numbers
@@ -62,6 +63,9 @@ class OverwriteWriteMixin:
         found = self._repeating(components)
         if found is None or _mentions(node.value, components) or self._assigns_slots(components):
             return
+        if group_lookups.one_value_per_group(self, components, node.value,
+                                             lambda n, makers: value_makers.made_by(self, n, makers)):
+            return  # a row number per group, or a part of the grouped key: one value per position
         x, key = self.source.segment(target.value), self.source.segment(target.slice)
         items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
         positions = ", ".join(self.source.segment(c) for c in components)

@@ -1,8 +1,8 @@
 """A -1 the code reads on purpose: the last entry is one the code made for it, not padding read by mistake.
 
 Two facts, each from the function's own code. The table read was grown by one entry along the read
-dim (`padded = torch.cat([feats, feats.new_zeros(1, D)])`, `F.pad(feats, (0, 0, 0, 1))`), so -1 reads
-that appended entry (a zero row for a missing neighbour). Or the -1 was appended to the index, its
+dim (`padded = torch.cat([feats, feats.new_zeros(1, D)])`, `F.pad(feats, (0, 0, 0, 1))`, or the same call
+indexed where it is made), so -1 reads that appended entry (a zero row for a missing neighbour). Or the -1 was appended to the index, its
 result slot is written by the code right after the read:
 
     idx = torch.cat((kept, torch.tensor([-1])))   # one extra entry, last
@@ -43,9 +43,14 @@ def written_back(function: Optional[ast.AST], read: ast.Subscript, key_node: ast
 
 
 def grown_for(function: Optional[ast.AST], read: ast.Subscript, axis: int, rank: Callable, sentinel: int) -> bool:
-    """`table[idx]` where every binding of `table` in the function appends one entry along `axis`: -1 reads it.
+    """`table[idx]` where every binding of `table` in the function appends one entry along `axis`: -1 reads it;
+    so does the grown table read where it is made (`torch.cat([rows, rows.new_full((1,), -1)])[idx]`).
     rank(node): the rank of a tensor expression, when known (to place F.pad's pair)."""
-    if function is None or sentinel != -1 or not isinstance(read.value, ast.Name):
+    if function is None or sentinel != -1:
+        return False
+    if isinstance(read.value, ast.Call):
+        return _grows(read.value, axis, rank)
+    if not isinstance(read.value, ast.Name):
         return False
     values = _bindings(function, read.value.id)
     return bool(values) and all(_grows(v, axis, rank) for v in values)
