@@ -1,5 +1,5 @@
 """Fixes on the sets of real bug patterns (../shared/bugs beside the repository, benchmarks/bugs), when present:
-each bug.py that gather-lint fixes, run with its fixed.py's checking driver, must print 'ok'.
+each bug.py that gather-lint fixes whole (no finding left), run with its fixed.py's checking driver, must print 'ok'.
 A fix that removes the finding but computes something else fails here."""
 import ast
 import os
@@ -31,6 +31,8 @@ def test_fixed_bug_passes_the_cases_own_check(case, tmp_path, torch):
                               lint=lambda text: lint_text(text, path).findings)
     if not done:
         pytest.skip("no fix applied")
+    if lint_text(fixed, path).findings:  # a finding without an automatic fix (`x[ids] += v` of an untyped v)
+        pytest.skip("a finding without an automatic fix remains: the program is only partly fixed")
     assert fixed.count(MAIN) == 1 and good.count(MAIN) == 1
     with open(path, "w", encoding="utf-8") as handle:  # our fixed code, the case's checking driver
         head = fixed.split(MAIN)[0]

@@ -77,8 +77,8 @@ def quotient(total: List[Dim], rest: List[Dim]) -> Dim:
     if have is None or want is None:
         return None
     have_number, want_number = _number_part(have), _number_part(want)
-    if any(have[name] < count for name, count in want.items()) or have_number % want_number:
-        return None
+    if want_number == 0 or any(have[name] < count for name, count in want.items()) or have_number % want_number:
+        return None  # (a 0 beside the -1 leaves it undetermined: torch refuses it)
     left = have - want
     by_name = {}
     for d in total:
