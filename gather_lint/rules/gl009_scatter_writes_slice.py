@@ -90,4 +90,3 @@ def check(site: Site) -> Optional[Violation]:
         f"src {named(src)} is larger than index {named(site.index)} on dim {k}; torch silently uses only "
         f"the leading block of src and the backward pass fails; make index and src the same shape",
     )
-

@@ -42,16 +42,22 @@ def keep(module, function, interp) -> None:
     """After a forward's own analysis: its `ctx.<name>` bindings, for its class's backward."""
     context = context_of(function, interp)
     if context is not None:
-        module.context_facts[function] = {key[len("ctx."):]: v for key, v in context.items()}
+        module.context_facts[function] = context
 
 
 def context_of(function, interp) -> Optional[Dict[str, object]]:
-    """A forward's `ctx.<name>` bindings after a run, keyed `ctx.<name>`; None for any other function."""
+    """A forward's `ctx.<name>` bindings after a run, keyed by `<name>`; None for any other function."""
     name = _context_name(function)
     if name is None or function.name != "forward":
         return None
     prefix = name + "."
-    return {"ctx." + key[len(prefix):]: v for key, v in interp.env.items() if key.startswith(prefix) and v is not None}
+    return {key[len(prefix):]: v for key, v in interp.env.items() if key.startswith(prefix) and v is not None}
+
+
+def _under(backward, context: Dict[str, object]) -> Dict[str, object]:
+    """A forward's ctx bindings under the backward's own name for ctx (`ctx.saved_tensors`)."""
+    name = _context_name(backward)
+    return {f"{name}.{attr}": value for attr, value in context.items()}
 
 
 def applied(interp, node, args, kwargs):
@@ -67,10 +73,8 @@ def applied(interp, node, args, kwargs):
     result = interp._call_module_function(forward, node, [None] + list(args), kwargs, skip_first=True)
     context = module.last_context.get(forward)
     if context:
-        ctx_name = _context_name(backward)
-        extra = {ctx_name + key[len("ctx"):]: value for key, value in context.items()}
         gradient = result.with_(domain=None) if isinstance(result, TensorVal) else None
-        module.call(interp, backward, node, [None, gradient], {}, extra=extra)
+        module.call(interp, backward, node, [None, gradient], {}, extra=_under(backward, context))
     return result
 
 
@@ -83,5 +87,5 @@ def bind(interp, function) -> None:
     if forward is None or _context_name(forward) is None:
         return
     module.analyse(forward)  # memoised: run once, whichever of the two comes first
-    for attr, value in module.context_facts.get(forward, {}).items():
-        interp.env.setdefault(f"{name}.{attr}", value)
+    for key, value in _under(function, module.context_facts.get(forward, {})).items():
+        interp.env.setdefault(key, value)

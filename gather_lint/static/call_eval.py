@@ -220,13 +220,12 @@ class CallMixin:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
             return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
-        if isinstance(func, ast.Name) and func.id in ("max", "min") and len(args) >= 2 and not kwargs \
-                and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args):
-            return DimVal((max if func.id == "max" else min)(value(a.dim) for a in args))  # max(1, int(n * 0.5))
-        if isinstance(func, ast.Name) and func.id in ("max", "min") and len(args) == 1 and not kwargs \
-                and isinstance(args[0], SeqVal) and not args[0].names and args[0].items \
-                and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args[0].items):
-            return DimVal((max if func.id == "max" else min)(value(a.dim) for a in args[0].items))  # max(lengths)
+        if isinstance(func, ast.Name) and func.id in ("max", "min") and args and not kwargs:
+            # max(1, int(n * 0.5)), or max(lengths) of one list of known ints
+            numbers = args[0].items if len(args) == 1 and isinstance(args[0], SeqVal) and not args[0].names else args
+            if len(numbers) >= (1 if len(args) == 1 else 2) and all(
+                    isinstance(a, DimVal) and value(a.dim) is not None for a in numbers):
+                return DimVal((max if func.id == "max" else min)(value(a.dim) for a in numbers))
         if isinstance(func, ast.Name) and func.id == "sum" and len(args) == 1 and not kwargs and target is None \
                 and isinstance(args[0], SeqVal) and not args[0].names \
                 and all(isinstance(a, DimVal) and value(a.dim) is not None for a in args[0].items):
@@ -331,19 +330,19 @@ class CallMixin:
 
     def _replaces_fill(self, node: ast.Call, result: TensorVal) -> bool:
         """`x.masked_fill(x == PAD, v)` (or `~(x != PAD)`) of an x whose fill PAD is among its values: every
-        entry holding the fill is replaced."""
-        fill = present_values.fill_value(result)
-        if fill is None or not node.args or not isinstance(node.func, ast.Attribute):
-            return False
-        number = lambda n: ops.as_int(self.expr(n))  # noqa: E731 - a module constant's value too (PAD_ID)
-        return sentinel_masks.at_sentinel(node.args[0], node.func.value, fill, self.function, number=number) is True
+        entry holding the fill is replaced (PAD may be a module constant: its value is read)."""
+        return self._mask_holds_at(node, present_values.fill_value(result), lambda n: ops.as_int(self.expr(n)))
 
     def _replaces_sentinel(self, node: ast.Call, result: TensorVal) -> bool:
         """`x.masked_fill(mask, v)` whose mask is true wherever x holds its padding value."""
-        domain = result.domain
-        if domain is None or domain.sentinel is None or not node.args or not isinstance(node.func, ast.Attribute):
+        return self._mask_holds_at(node, result.domain.sentinel if result.domain is not None else None)
+
+    def _mask_holds_at(self, node: ast.Call, held: Optional[int], number=None) -> bool:
+        """`x.masked_fill(mask, v)`: whether the mask is true wherever x holds the value `held`."""
+        if held is None or not node.args or not isinstance(node.func, ast.Attribute):
             return False
-        return sentinel_masks.at_sentinel(node.args[0], node.func.value, domain.sentinel, self.function) is True
+        read = {"number": number} if number is not None else {}  # an int literal, unless told how to read one
+        return sentinel_masks.at_sentinel(node.args[0], node.func.value, held, self.function, **read) is True
 
     def _call_instance(self, target, node: ast.Call, args, kwargs):
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""

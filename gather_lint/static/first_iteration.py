@@ -54,10 +54,8 @@ def _threads_through_instances(node, row, env) -> bool:
         return False
     layer = node.target.id
     nodes = [n for stmt in node.body for n in tree_walk.all_nodes(stmt)]
-    passed = {a.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == layer
-              for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
-    assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return any(_known(env.get(name)) for name in passed & assigned)
+    calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == layer]
+    return any(_known(env.get(name)) for name in _passed_names(calls) & _assigned_names(nodes))
 
 
 def _handed(body, module) -> frozenset:
@@ -69,8 +67,7 @@ def _handed(body, module) -> frozenset:
         callables = _file_callables(module)
         nodes = [n for stmt in body for n in tree_walk.all_nodes(stmt)]
         calls = [n for n in nodes if isinstance(n, ast.Call) and tree_walk.called_name(n) in callables]
-        passed = {a.id for n in calls for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
-        assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        passed, assigned = _passed_names(calls), _assigned_names(nodes)
         # `self.centers = self._update(X, self._assign(X))`: a method of the instance reads what the body stores on self
         if any(isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"
                for n in calls):
@@ -80,6 +77,15 @@ def _handed(body, module) -> frozenset:
             assigned |= stored
         cache[key] = frozenset(passed & assigned)
     return cache[key]
+
+
+def _passed_names(calls) -> set:
+    """The names handed to these calls as arguments."""
+    return {a.id for n in calls for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+
+
+def _assigned_names(nodes) -> set:
+    return {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _file_callables(module) -> set:

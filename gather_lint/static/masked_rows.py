@@ -28,11 +28,10 @@ def counted(interp, node: ast.Subscript, key, result, owner=None):
     if shape is None or shape.variadic or not -len(shape.dims) <= at < len(shape.dims) or shape.dims[at] is not None:
         return result
     known = exact_values.selected_count(owner, key) if at == 0 else None  # a mask known entry by entry
-    names = _mask_names(mask_node)
-    if known is None and (not names or any(_stores(interp).get(name, 0) > 1 for name in names)):
+    count = _count_name(interp, mask_node)
+    if known is None and count is None:
         return result
-    text = ast.unparse(mask_node)
-    count = f"{text}.sum()" if isinstance(mask_node, ast.Name) else f"({text}).sum()"
+    count = count or _sum_text(mask_node)
     dims = list(shape.dims)
     mask = key.shape  # a 1-d mask's count is a part of the dim it runs along (GL009 pairs it with that dim)
     over = mask.dims[0] if mask is not None and not mask.variadic and len(mask.dims) == 1 else None
@@ -66,17 +65,30 @@ def counted_positions(interp, mask_node, mask, result):
     if not isinstance(mask, TensorVal) or mask.dtype != "bool" or mask.shape is None or mask.shape.variadic \
             or len(mask.shape.dims) != 1:
         return result
-    names = _mask_names(mask_node)
-    if not names or any(_stores(interp).get(name, 0) > 1 for name in names):
+    name = _count_name(interp, mask_node)
+    if name is None:
         return result
-    text = ast.unparse(mask_node)
-    count = Sym(f"{text}.sum()" if isinstance(mask_node, ast.Name) else f"({text}).sum()", part_of=mask.shape.dims[0])
+    count = Sym(name, part_of=mask.shape.dims[0])
     if isinstance(result, SeqVal) and len(result.items) == 1 and isinstance(result.items[0], TensorVal):
         return SeqVal((result.items[0].with_(shape=Shape((count,))),))  # where(mask): a tuple of one vector
     if isinstance(result, TensorVal) and result.shape is not None and not result.shape.variadic \
             and len(result.shape.dims) == 2 and result.shape.dims[0] is None:
         return result.with_(shape=Shape((count,) + result.shape.dims[1:]))  # nonzero(): [count, 1]
     return result
+
+
+def _count_name(interp, mask_node) -> Optional[str]:
+    """`mask.sum()` / `(done == 0).sum()`: the name of a mask's count, when the mask reads only names bound once
+    in the function (two reads of it are then the same mask); None otherwise."""
+    names = _mask_names(mask_node)
+    if not names or any(_stores(interp).get(name, 0) > 1 for name in names):
+        return None
+    return _sum_text(mask_node)
+
+
+def _sum_text(mask_node) -> str:
+    text = ast.unparse(mask_node)
+    return f"{text}.sum()" if isinstance(mask_node, ast.Name) else f"({text}).sum()"
 
 
 _SAME_MASK_METHODS = frozenset({"bool", "logical_not"})  # no argument, the same rows each time
