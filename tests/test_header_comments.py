@@ -1,7 +1,11 @@
 """Parameter shapes stated in a comment atop a function body, and the comments that are not shapes."""
+import textwrap
+
+import pytest
+
 from gather_lint.static.header_comments import _pairs
 
-from .conftest import codes
+from .conftest import codes, lint
 
 
 def test_pairs_are_read_only_when_the_whole_comment_is_pairs():
@@ -56,4 +60,40 @@ def test_an_annotation_wins_over_the_header_comment():
         probs = emb.softmax(-1)
         return probs[:, y].mean()
     """
+    assert codes(code) == []
+
+
+# A comment that names the dims of a parameter whose sizes a caller's code proved adds no informal fact:
+# the named tensor still carries the caller's sizes into the functions it is passed to.
+_PASSED_ON = """
+import torch
+class Table:
+    def __init__(self, rows=4, dim=6):
+        self.weight = torch.randn(rows, dim)
+    def pick(self, ids):
+        w = self.weight.unsqueeze(0)  # [1, R, D]
+        return w.gather(1, ids.unsqueeze(-1).expand(-1, -1, w.shape[-1]))
+class Model:
+    def __init__(self):
+        self.table = Table()
+    def forward(self, ids):
+        {COMMENT}
+        first = ids[:, :2]
+        return self.table.pick(first)
+if __name__ == "__main__":
+    print(Model().forward(torch.randint(0, 4, (3, 5))).shape)
+"""
+
+
+@pytest.mark.parametrize("comment", ["# ids: [B, T]", "# ids: (batch, tokens) of table rows",
+                                     "step = 0\n        # ids: [B, T]"])
+def test_a_comment_naming_proved_sizes_keeps_them_for_the_callee(comment, torch):
+    code = _PASSED_ON.replace("{COMMENT}", comment)
+    assert [(f.code, f.line) for f in lint(code)] == [("GL003", 8)]
+    with pytest.raises(RuntimeError, match="Size does not match at dimension 0"):
+        exec(compile(textwrap.dedent(code), "<case>", "exec"), {"__name__": "__main__"})
+
+
+def test_without_the_callers_sizes_the_comment_stays_informal():
+    code = _PASSED_ON.replace("{COMMENT}", "# ids: [B, T]").split("if __name__")[0]
     assert codes(code) == []

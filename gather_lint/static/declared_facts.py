@@ -48,7 +48,7 @@ class DeclaredFactsMixin:
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")
         # a comment that only names sizes the code already proved adds no informal fact
-        self._comment_used = merged is not result and not _all_sizes_known(result)
+        self._comment_used = merged is not result and not all_sizes_known(result)
         return merged
 
     def _comments_before(self, stmt: ast.stmt) -> None:
@@ -83,7 +83,8 @@ class DeclaredFactsMixin:
             # a dtype the code made wins over the comment's (a float index commented `long` is the bug itself)
             known = old.dtype if isinstance(old, TensorVal) else None
             self.env[name] = _merge(old, shape, f"comment line {line}", known or dtype)
-            self.informal.add(name)
+            if not all_sizes_known(old):  # a comment that only names sizes the code proved adds no informal fact
+                self.informal.add(name)
 
     def _pending_comment(self, name: str, result):
         """The first binding of a name that a comment line above described."""
@@ -255,7 +256,7 @@ def _fewer_dims_than_the_op_makes(shape: Shape, value_node) -> bool:
     return not shape.variadic and value_node is not None and len(shape.dims) < least_rank(value_node)
 
 
-def _all_sizes_known(result) -> bool:
+def all_sizes_known(result) -> bool:
     shape = result.shape if isinstance(result, TensorVal) else None
     return shape is not None and not shape.variadic and all(value(d) is not None for d in shape.dims)
 

@@ -9,6 +9,7 @@ import ast
 from typing import Callable, Dict, List, Optional
 
 from .calls import fill_gaps, share_sizes
+from .declared_facts import all_sizes_known as _sizes_proved
 from .comment_facts import CommentLines
 from .interp_helpers import _TERMINAL
 from . import autograd_ctx, closure_facts, global_facts, passed_columns
@@ -77,6 +78,9 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
             declared = self.env.get(name)
             self.env[name] = fill_gaps(declared, fact)  # the callee's own annotations win
             passed_columns.note(self, name, declared, self.env[name])
+            if name in self.informal and _sizes_proved(fact):
+                # a comment atop the body only names the sizes the caller's code proved: not informal here
+                self.informal.discard(name)
         if caller_facts:
             share_sizes(self.env, self.params)  # a declared name is one size in every parameter
         autograd_ctx.bind(self, node)  # a custom Function's backward: what its forward left on ctx
