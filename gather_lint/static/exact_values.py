@@ -12,6 +12,8 @@ the tensor (present_values.forgotten), leaves them out.
 """
 from __future__ import annotations
 
+import itertools
+import operator
 from dataclasses import dataclass, replace
 from typing import Optional, Tuple
 
@@ -122,6 +124,10 @@ def after_method(method: str, owner, args, kwargs, result):
     entries = of(owner)
     if method == "item" and entries is not None and len(entries.values) == 1:
         return DimVal(entries.values[0])
+    if method in ("new_zeros", "new_ones") and isinstance(result, TensorVal):
+        return constant(result, DimVal(int(method == "new_ones")))  # whatever the owner's entries
+    if method == "new_full" and len(args) == 2 and isinstance(result, TensorVal):
+        return constant(result, args[1])
     if entries is None or not isinstance(result, TensorVal):
         return result
     if (method in _LAYOUT or method == "to") and result.dtype == owner.dtype:  # not `.view(torch.uint8)`'s bytes
@@ -133,8 +139,12 @@ def after_method(method: str, owner, args, kwargs, result):
         return _laid(result, entries.values) if target in _INTS and result.dtype == target else result
     if method in ("expand", "expand_as", "broadcast_to"):
         return _broadcast(entries, result)
-    if method in ("eq", "ne") and len(args) == 1 and not kwargs:
-        return compared(owner, "==" if method == "eq" else "!=", args[0], result)
+    if method in _METHOD_COMPARISONS and len(args) == 1 and not kwargs:
+        return compared(owner, _METHOD_COMPARISONS[method], args[0], result)
+    if method in _METHOD_ARITHMETIC and len(args) == 1 and not kwargs:
+        return with_bound(_computed(owner, _METHOD_ARITHMETIC[method], args[0], result), sized_only_ok=True)
+    if method in ("cumsum", "bincount", "clamp", "clamp_min", "clamp_max", "clip", "max", "min", "amax", "amin"):
+        return with_bound(_counted(method, entries, args, kwargs, result))
     if method == "logical_not" and owner.dtype == "bool":
         return _laid(result, [1 - v for v in entries.values])
     if method == "sum" and not kwargs:
@@ -150,6 +160,49 @@ def after_method(method: str, owner, args, kwargs, result):
         distinct = sorted(set(entries.values))  # sorted=True is the default: the distinct values, ascending
         return _laid(result.with_(shape=Shape((len(distinct),))), distinct)
     return result
+
+
+_METHOD_COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_METHOD_ARITHMETIC = {"add": "+", "sub": "-", "mul": "*", "floor_divide": "//", "remainder": "%"}
+
+
+def _counted(method: str, entries: Entries, args, kwargs, result):
+    """cumsum, bincount, clamp and a whole-tensor max/min of known integer entries."""
+    ints = [_int_of(a) for a in args]
+    if result.dtype not in _INTS or None in ints:
+        return result
+    if method in ("max", "min", "amax", "amin"):
+        if args or kwargs or not entries.values:
+            return result  # along a dim: not modelled
+        return _laid(result, [(max if method in ("max", "amax") else min)(entries.values)])
+    if method == "cumsum":
+        axis = ints[0] if ints else _int_of(kwargs.get("dim"))
+        if len(entries.dims) != 1 or axis not in (0, -1) or set(kwargs) - {"dim"}:
+            return result
+        return _laid(result, list(itertools.accumulate(entries.values)))
+    if method == "bincount":
+        least = _int_of(kwargs.get("minlength", args[1] if len(args) > 1 else DimVal(0)))
+        if len(entries.dims) != 1 or (args and args[0] is not None) or kwargs.get("weights") is not None \
+                or least is None or (entries.values and min(entries.values) < 0):
+            return result
+        counts = [0] * max(least, max(entries.values, default=-1) + 1)
+        for v in entries.values:
+            counts[v] += 1
+        if len(counts) > _MOST:
+            return result
+        return _laid(result.with_(shape=Shape((len(counts),))), counts)
+    low = _int_of(kwargs["min"]) if "min" in kwargs else (ints[0] if ints and method != "clamp_max" else None)
+    high = _int_of(kwargs["max"]) if "max" in kwargs else (
+        ints[0] if method == "clamp_max" and ints else (ints[1] if len(ints) > 1 else None))
+    if set(kwargs) - {"min", "max"} or ("min" in kwargs and low is None) or ("max" in kwargs and high is None):
+        return result
+    return _laid(result, [min(max(v, low) if low is not None else v, high) if high is not None else
+                          (max(v, low) if low is not None else v) for v in entries.values])
+
+
+def _int_of(v) -> Optional[int]:
+    n = value(v.dim) if isinstance(v, DimVal) else None
+    return n if type(n) is int else None
 
 
 def ranged(func: str, made, args):
@@ -196,14 +249,16 @@ def _nonzero(entries: Entries, result):
 
 
 def compared(left, op: str, right, result):
-    """`ids == c` / `ids != c` (either side the tensor): a mask known entry by entry."""
-    tensor, number = (left, right) if isinstance(left, TensorVal) else (right, left)
-    entries = of(tensor)
-    c = value(number.dim) if isinstance(number, DimVal) else None
-    if entries is None or c is None or op not in ("==", "!=") or not isinstance(result, TensorVal):
+    """`ids == c`, `ids < n`, `a != b` of known entries and numbers (either side the tensor): a mask known entry by
+    entry."""
+    if op not in _COMPARISONS or not isinstance(result, TensorVal):
         return result
-    equal = [int(v == c) for v in entries.values]
-    return _laid(result, equal if op == "==" else [1 - v for v in equal])
+    a, b = _operand(left), _operand(right)
+    if a is None or b is None or (a[0] and b[0] and a[0] != b[0]) or not (a[0] or b[0]):
+        return result
+    count = max(len(a[1]), len(b[1]))
+    pairs = zip(a[1] * (count // len(a[1])), b[1] * (count // len(b[1])))
+    return _laid(result, [int(_COMPARISONS[op](x, y)) for x, y in pairs])
 
 
 def inverted(mask, result):
@@ -215,12 +270,68 @@ def inverted(mask, result):
 
 
 def combined(left, op: str, right, result):
-    """`a & b`, `a | b` of two known masks of one shape."""
+    """`a & b`, `a | b` of two known masks of one shape; `ids + 1`, `rows * width + cols`, `ids % n` of known
+    integer entries and numbers (what comes out of integer arithmetic is known entry by entry too)."""
+    if op in _ARITHMETIC:
+        return _computed(left, op, right, result)
     a, b = of(left), of(right)
     if a is None or b is None or a.dims != b.dims or op not in ("&", "|") or not isinstance(result, TensorVal):
         return result
     pairs = zip(a.values, b.values)
     return _laid(result, [x & y for x, y in pairs] if op == "&" else [x | y for x, y in pairs])
+
+
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+_COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                ">=": operator.ge}
+
+
+def _operand(v):
+    """(dims, values) of a known tensor, or ((), (n,)) of a known int; None otherwise."""
+    if isinstance(v, TensorVal):
+        entries = of(v)
+        return (entries.dims, entries.values) if entries is not None else None
+    n = value(v.dim) if isinstance(v, DimVal) else (v.value if isinstance(v, Literal) else None)
+    return ((), (n,)) if type(n) is int else None
+
+
+def _computed(left, op: str, right, result):
+    """The entries of integer arithmetic, elementwise, a number standing for every entry."""
+    a, b = _operand(left), _operand(right)
+    if a is None or b is None or not isinstance(result, TensorVal) or result.dtype not in _INTS:
+        return result
+    if op in ("//", "%") and 0 in b[1]:
+        return result  # torch raises on an integer division by zero
+    if a[0] == b[0] or not b[0]:
+        pairs = zip(a[1], b[1] * len(a[1]) if not b[0] else b[1])
+    elif not a[0]:
+        pairs = zip(a[1] * len(b[1]), b[1])
+    else:
+        return result  # other broadcasts: not modelled
+    return _laid(result, [_ARITHMETIC[op](x, y) for x, y in pairs])  # bounded once every range fact is in
+
+
+_WORKED_OUT = "worked out entry by entry from values the code wrote, "
+
+
+def with_bound(t, sized_only_ok: bool = False):
+    """A tensor known entry by entry, its values non-negative, gets their largest one past the last as the bound
+    its values keep (GL011), where no fact about its values was known but a bound (a 0/1 mask's, a literal's;
+    `sized_only_ok`: any range, for the result of arithmetic, whose entries say more than a range does)."""
+    entries = of(t)
+    if entries is None or not entries.values or min(entries.values) < 0 or t.dtype not in _INTS:
+        return t
+    old = t.domain
+    if old is not None and (old.size is not None and not (old.binary or old.bound_only or sized_only_ok)
+                            or old.sentinel is not None or old.category or old.made_float or old.rounded):
+        return t  # what the values were made for says more
+    top = max(entries.values)
+    if old is not None and value(old.size) == top + 1:
+        return t  # the same bound, said by what made the values (`% n` remainders)
+    bound = Domain(top + 1, origin=f"{_WORKED_OUT}{top} among them",
+                   repeats=len(set(entries.values)) < len(entries.values), bound_only=True)
+    return t.with_(domain=bound if old is None else replace(old, size=bound.size, origin=bound.origin,
+                                                            repeats=bound.repeats, bound_only=True, binary=False))
 
 
 def _broadcast(entries: Entries, result):
@@ -280,8 +391,9 @@ def sliced(owner, key, result):
         return result
     made = _laid(result.with_(shape=Shape((len(rows),) + tuple(shape.dims[1:]))), values)
     domain = owner.domain
-    if (made.domain is None or made.domain.size is None) and domain is not None and domain.bound_only \
-            and min(values) >= 0:
+    if domain is not None and domain.bound_only and domain.origin.startswith(_WORKED_OUT):
+        return with_bound(made.with_(domain=replace(domain, size=None)))  # the bound of the rows kept
+    if domain is not None and domain.bound_only and min(values) >= 0:  # the bound of the rows kept
         line = domain.origin.split(",")[0].rsplit(" ", 1)[-1]  # the literal's line, as its origin names it
         bound = _bound(values, line)
         made = made.with_(domain=replace(domain, size=bound.size, origin=bound.origin, repeats=bound.repeats))
@@ -349,7 +461,7 @@ def joined(items, dim: Optional[int], stack: bool, result):
         return result
     # a dim the pieces name differently (`B` beside a 1) is their common size
     known = Shape(tuple(d if value(d) == n else n for d, n in zip(shape.dims, dims)))
-    return _laid(result.with_(shape=known), values)
+    return with_bound(_laid(result.with_(shape=known), values))
 
 
 def selected_count(owner, mask) -> Optional[int]:

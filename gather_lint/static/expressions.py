@@ -270,6 +270,7 @@ class ExpressionMixin:
         result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
         result = shifted_positions.through_arith(node, left, right, result)  # GL011: idx + k * block
         result = normalised_consumers.through_arith(left, right, result)  # GL018
+        result = exact_values.with_bound(result, sized_only_ok=True)  # entries worked out say more than a range
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
             # `//` there is the fix unless a float literal would keep the result a float
@@ -492,5 +493,5 @@ def _as_arange(call: ast.Call) -> ast.Call:
     return made
 
 
-_COMPARED = {ast.Eq: "==", ast.NotEq: "!="}  # the comparisons whose masks exact_values works out
+_COMPARED = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}  # masks exact_values works out
 _MOST_ITEMS = 64  # records written out one by one in a driver, not a dataset
