@@ -2521,3 +2521,82 @@ def test_a_part_of_the_unique_key_written_per_group(torch):
 def test_a_value_outside_the_unique_key_written_per_group_is_still_reported(torch):
     assert AZIMUTH_OF_EACH_CLUSTER != SHELL_OF_EACH_CLUSTER
     assert codes(AZIMUTH_OF_EACH_CLUSTER) == ["GL013"]
+
+
+# A neighbour-list helper tiles each frame's atom types over its local atoms and gathers the neighbours'
+# types along the last dim; the comment above the tile is stale (it leaves the frames out). `tile` with three
+# repeats makes at least three dims, so a two-dim comment describes something else.
+TILED_TYPES = """
+import torch
+
+def neighbour_types(nlist: torch.Tensor, atype: torch.Tensor) -> torch.Tensor:
+    nf, nloc, nnei = nlist.shape
+    # nloc x nall
+    tiled = TILE
+    absent = nlist == -1
+    return torch.gather(tiled, 2, nlist.masked_fill(absent, 0)).masked_fill(absent, -1)
+
+if __name__ == "__main__":
+    atype = torch.tensor([[0, 1, 2, 1, 0, 2], [2, 2, 1, 0, 0, 1]])
+    nlist = torch.tensor([[[1, 5, -1], [0, 2, 3]], [[4, -1, -1], [5, 1, 0]]])
+    TYPES = neighbour_types(nlist, atype)
+"""
+
+
+@pytest.mark.parametrize("tile", ["torch.tile(atype.unsqueeze(1), [1, nloc, 1])", "atype.unsqueeze(1).repeat(1, nloc, 1)",
+                                  "atype.unsqueeze(1).expand(-1, nloc, -1)", "atype.view(nf, 1, -1).tile((1, nloc, 1))"])
+def test_a_comment_with_fewer_dims_than_a_tile_makes_is_not_a_fact(tile, torch):
+    code = TILED_TYPES.replace("TILE", tile)
+    assert run_snippet(code)["TYPES"].tolist() == [[[1, 2, -1], [0, 2, 1]], [[0, -1, -1], [1, 2, 2]]]
+    assert codes(code) == []
+
+
+def test_a_two_dim_table_gathered_along_dim_2_is_still_reported(torch):
+    # the same comment on a binding that is two-dim: the gather along dim 2 raises
+    code = TILED_TYPES.replace("TILE", "atype[0].unsqueeze(0).expand(nloc, -1)")
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        run_snippet(code)
+    assert "GL002" in codes(code)
+
+
+# An auction assignment marks "no bidder" with the fill n, lets each column's lowest bidder win with
+# scatter_reduce_("amin"), and reads back only the columns whose winner is below n: the rows it writes through
+# hold no n, though the fill stays in the columns nobody bid on.
+AUCTION = """
+import torch
+
+def assign(best_col, bidders, n):
+    owner = torch.full((n,), -1, dtype=torch.long)
+    winner = torch.full((n,), n, dtype=torch.long)
+    winner.scatter_reduce_(0, best_col, bidders, reduce="amin")
+    SELECT
+    owner[rows] = cols
+    return owner
+
+if __name__ == "__main__":
+    OWNERS = assign(torch.tensor([2, 0, 2]), torch.tensor([1, 3, 0]), 4)
+"""
+
+
+@pytest.mark.parametrize("select", [
+    "cols = (winner < n).nonzero(as_tuple=True)[0]; rows = winner[cols]",
+    "cols = torch.where(winner != n)[0]; rows = winner[cols]",
+    "won = winner.lt(n); cols = torch.nonzero(won).squeeze(1); rows = winner[cols]",
+    "won = winner < n; cols = won.nonzero()[:, 0]; rows = winner[won]",
+])
+def test_entries_selected_apart_from_the_fill_hold_no_fill(select, torch):
+    code = AUCTION.replace("SELECT", select)
+    assert run_snippet(code)["OWNERS"].tolist() == [2, -1, -1, 0]
+    assert codes(code) == []
+    assert codes(code.split("if __name__")[0]) == []  # n unknown: the mask compares with the fill itself
+
+
+@pytest.mark.parametrize("select", [
+    "cols = (winner <= n).nonzero(as_tuple=True)[0]; rows = winner[cols]",  # keeps the fill
+    "cols = torch.where(winner > 0)[0]; rows = winner[cols]",
+])
+def test_entries_selected_with_the_fill_are_still_reported(select, torch):
+    code = AUCTION.replace("SELECT", select)
+    with pytest.raises(IndexError, match="out of bounds"):
+        run_snippet(code)
+    assert codes(code) == ["GL011"]

@@ -311,7 +311,7 @@ def _computed(left, op: str, right, result):
     return _laid(result, [_ARITHMETIC[op](x, y) for x, y in pairs])  # bounded once every range fact is in
 
 
-_WORKED_OUT = "worked out entry by entry from values the code wrote, "
+WORKED_OUT = "worked out entry by entry from values the code wrote, "
 
 
 def with_bound(t, sized_only_ok: bool = False):
@@ -328,7 +328,7 @@ def with_bound(t, sized_only_ok: bool = False):
     top = max(entries.values)
     if old is not None and value(old.size) == top + 1:
         return t  # the same bound, said by what made the values (`% n` remainders)
-    bound = Domain(top + 1, origin=f"{_WORKED_OUT}{top} among them",
+    bound = Domain(top + 1, origin=f"{WORKED_OUT}{top} among them",
                    repeats=len(set(entries.values)) < len(entries.values), bound_only=True)
     return t.with_(domain=bound if old is None else replace(old, size=bound.size, origin=bound.origin,
                                                             repeats=bound.repeats, bound_only=True, binary=False))
@@ -391,7 +391,7 @@ def sliced(owner, key, result):
         return result
     made = _laid(result.with_(shape=Shape((len(rows),) + tuple(shape.dims[1:]))), values)
     domain = owner.domain
-    if domain is not None and domain.bound_only and domain.origin.startswith(_WORKED_OUT):
+    if domain is not None and domain.bound_only and domain.origin.startswith(WORKED_OUT):
         return with_bound(made.with_(domain=replace(domain, size=None)))  # the bound of the rows kept
     if domain is not None and domain.bound_only and min(values) >= 0:  # the bound of the rows kept
         line = domain.origin.split(",")[0].rsplit(" ", 1)[-1]  # the literal's line, as its origin names it

@@ -11,6 +11,7 @@ from . import binding_kinds, exact_values, left_padding, permutation_order, sign
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
+from . import present_values, sentinel_masks
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -192,6 +193,7 @@ class ExpressionMixin:
             picked = repeated_indices.one_row(owner, key, picked)  # a row of a table repeating across rows
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
+            picked = self._selected_apart_from_fill(node, owner, picked)  # x[x < n] of a fill n: no n left
             picked = _guess_kept(owner, picked)  # a part of a tensor whose rank is a guess has a guessed rank
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
@@ -200,6 +202,21 @@ class ExpressionMixin:
         if isinstance(owner, config.DictVal):
             return owner.get(key)
         return None
+
+    def _selected_apart_from_fill(self, node: ast.Subscript, owner: TensorVal, picked):
+        """`x[x < n]`, `x[(x != n).nonzero(as_tuple=True)[0]]` of an x filled with n: the entries picked are those
+        the mask keeps, and it keeps none that holds the fill."""
+        fill, named = present_values.fill_value(owner), present_values.fill_text(owner)
+        mask = sentinel_masks.selecting_mask(node.slice, node.value, self.function) if named is not None else None
+        if mask is None:
+            return picked
+        if fill is not None:
+            number = lambda n: ops.as_int(self.expr(n))  # noqa: E731
+        else:  # a fill of unknown value (`full((n,), n)`): a comparison with that same size decides
+            fill, number = 0, lambda n: 0 if _text_of_size(self.expr(n)) == named else None  # noqa: E731
+        if sentinel_masks.at_sentinel(mask, node.value, fill, self.function, number=number) is False:
+            return present_values.without_fill(picked)
+        return picked
 
     def expr_Dict(self, node: ast.Dict):
         keys = [self.expr(k) if k is not None else None for k in node.keys]
@@ -495,3 +512,7 @@ def _as_arange(call: ast.Call) -> ast.Call:
 
 _COMPARED = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}  # masks exact_values works out
 _MOST_ITEMS = 64  # records written out one by one in a driver, not a dataset
+
+
+def _text_of_size(v) -> Optional[str]:
+    return dim_text(v.dim) if isinstance(v, DimVal) and v.dim is not None else None

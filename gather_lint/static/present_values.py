@@ -65,6 +65,13 @@ def without_fill(t):
 _FILLED = "values all equal to "  # constant_ids.py's origin
 
 
+def fill_text(t) -> Optional[str]:
+    """How a fill claim names its constant (`n`, `4`), known or not."""
+    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_FILLED):
+        return None
+    return t.domain.origin[len(_FILLED):].split(" (the fill at line ")[0]
+
+
 def fill_value(t) -> Optional[int]:
     """The constant a fill claim names, when it is a known int (its size is one past it)."""
     if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_FILLED):

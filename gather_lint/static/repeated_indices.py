@@ -25,6 +25,7 @@ from .values import DimVal, Literal, SeqVal, TensorVal
 from .tree_walk import int_literal
 from .written_rows import from_written
 from .last_assignment import last_assigned
+from .exact_values import WORKED_OUT
 
 _INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
 _TO_INT = ("long", "int", "to", "type", "short")
@@ -53,8 +54,8 @@ def copied_by(t: TensorVal) -> str:
 
 def literal_only(t: TensorVal) -> bool:
     """Repeats known from a literal list alone (literal_repeats): a count of entries says more, when known."""
-    return t.domain.origin.startswith(_LITERAL_ORIGIN) or f"; {_LITERAL_ORIGIN}" in t.domain.origin  # (exact_values'
-    # origin names the largest written value first)
+    return t.domain.origin.startswith((_LITERAL_ORIGIN, WORKED_OUT)) or f"; {_LITERAL_ORIGIN}" in t.domain.origin
+    # (exact_values' origin names the largest written value first)
 
 
 def after_mask(picked, key):

@@ -109,3 +109,46 @@ def _rebound_after(function: ast.AST, name: str, line: int) -> bool:
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) and node.lineno > line:
             return True
     return False
+
+
+_POSITION_VIEWS = ("squeeze", "view", "flatten", "reshape", "ravel", "long", "to", "int")
+
+
+def selecting_mask(key: ast.AST, subject: ast.AST, function: Optional[ast.AST], depth: int = 0) -> Optional[ast.AST]:
+    """The mask a subscript key selects by: `x[m]` itself, or the positions of its true entries
+    (`m.nonzero(as_tuple=True)[0]`, `torch.where(m)[0]`, `torch.nonzero(m).squeeze(1)`, a name the function
+    binds once to one of these). None for any other key."""
+    if depth > 6:
+        return None
+    again = lambda k: selecting_mask(k, subject, function, depth + 1)  # noqa: E731
+    if isinstance(key, ast.Name) and function is not None:
+        bound = _single_binding(function, key.id, subject)
+        return again(bound) if bound is not None else None
+    if isinstance(key, ast.Subscript) and isinstance(key.value, ast.Call) and isinstance(key.value.func, ast.Attribute):
+        call, first = key.value, tree_walk.int_literal(key.slice) == 0
+        column = isinstance(key.slice, ast.Tuple) and len(key.slice.elts) == 2 and tree_walk.int_literal(key.slice.elts[1]) == 0
+        if first and call.func.attr == "where" and _is_torch(call.func.value) and len(call.args) == 1:
+            return call.args[0]  # torch.where(m)[0]
+        if call.func.attr in ("nonzero", "argwhere") and (first and _as_tuple(call) or column):
+            return _nonzero_operand(call)
+        return None
+    if isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute):
+        if key.func.attr in _POSITION_VIEWS and not _is_torch(key.func.value):
+            inner = key.func.value
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                    and inner.func.attr in ("nonzero", "argwhere") and not _as_tuple(inner):
+                return _nonzero_operand(inner)  # mask.nonzero().squeeze(1): one position per true entry
+            return again(inner) if isinstance(inner, ast.Name) else None
+        return key  # a mask made by a call (`x.lt(n)`)
+    return key if isinstance(key, (ast.Compare, ast.UnaryOp, ast.BinOp)) else None
+
+
+def _as_tuple(call: ast.Call) -> bool:
+    return any(k.arg == "as_tuple" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
+
+
+def _nonzero_operand(call: ast.Call) -> Optional[ast.AST]:
+    if _is_torch(call.func.value):
+        return call.args[0] if call.args else None
+    return call.func.value
+
