@@ -102,3 +102,43 @@ def test_parts_of_written_values_need_not_reach_their_bound_together():
     """
     assert codes(code) == []
     assert run(code).tolist() == [5, 300, 70000, 131300]
+
+
+MEDIAN_OF_EACH_GROUP = """
+import torch
+
+def lower_median(x, index, groups):
+    count = torch.bincount(index, minlength=groups)
+    starts = torch.cat([count.new_zeros(1), count.cumsum(0)[:-1]])
+    within = torch.floor(0.5 * (count - 1).clamp(min=0)).long()  # >= 0, its values unknown here
+    return x.index_select(0, starts + within)
+
+def run():
+    x = torch.randn(7, 3)
+    batch = torch.tensor([0, 0, 0, 1, 1, 2, 2])
+    return lower_median(x, batch, GROUPS)
+"""
+
+
+def test_the_largest_known_start_plus_an_offset_at_least_0_is_past_the_rows():
+    code = MEDIAN_OF_EACH_GROUP.replace("GROUPS", "4")
+    assert codes(code) == ["GL011"]
+    with pytest.raises(IndexError, match="index out of range"):
+        run(code)
+
+
+@pytest.mark.parametrize("offset", ["(count - 1).clamp(min=0)", "0.5 * (count - 1).clamp(min=0)"])
+def test_a_clamp_at_0_and_a_positive_factor_keep_the_offset_at_least_0(offset):
+    code = MEDIAN_OF_EACH_GROUP.replace("GROUPS", "4").replace("0.5 * (count - 1).clamp(min=0)", offset)
+    assert codes(code) == ["GL011"]
+    with pytest.raises(IndexError, match="index out of range"):
+        run(code)
+
+
+def test_starts_within_the_rows_plus_an_offset_of_unknown_sign_are_silent():
+    code = MEDIAN_OF_EACH_GROUP.replace("GROUPS", "3")
+    assert codes(code) == []
+    assert run(code).shape == (3, 3)
+    # an offset that may be below 0 (no clamp): the sum need not reach the largest start
+    unclamped = MEDIAN_OF_EACH_GROUP.replace("GROUPS", "4").replace("(count - 1).clamp(min=0)", "(count - 2)")
+    assert codes(unclamped) == []

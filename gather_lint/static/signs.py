@@ -32,6 +32,7 @@ SIGN_KEEPING = frozenset({
     "normalize", "rms_norm", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "nan_to_num",
     "Tanh", "GELU", "SiLU", "ELU", "SELU", "CELU", "LeakyReLU", "Hardtanh", "Hardswish", "Mish", "Softsign",
     "Tanhshrink", "PReLU", "RMSNorm", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Identity",
+    "floor", "ceil", "round", "trunc", "fix", "floor_", "ceil_", "round_", "trunc_",  # roundings keep the sign
 })
 
 # ops and activation layers whose values are >= 0 whatever the input
@@ -82,6 +83,8 @@ def never_negative(v) -> bool:
     the like, or an int constant >= 0."""
     if isinstance(v, DimVal):
         return value(v.dim) is not None and value(v.dim) >= 0
+    if isinstance(v, Literal) and type(v.value) in (int, float):
+        return v.value >= 0  # `0.5 * counts`
     if not isinstance(v, TensorVal):
         return False
     domain = v.domain

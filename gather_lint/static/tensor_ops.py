@@ -477,6 +477,11 @@ def argmax(t, args, kwargs, origin_text, what="argmax"):
     return out
 
 
+def _float_number(v) -> Optional[float]:
+    """A number written as a float literal (`clamp(min=0.0)`)."""
+    return v.value if isinstance(v, Literal) and type(v.value) in (int, float) else None
+
+
 def cast(t, dtype: Optional[str]) -> TensorVal:
     """A cast keeps the values (and their sign): a bool or int 0/1 cast to float is >= 0 still."""
     return TensorVal(t.shape, dtype, t.domain, non_negative=t.non_negative or dtype in FLOAT_DTYPES and t.dtype == "bool",
@@ -827,8 +832,14 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return matmul(t, args[0])
     if name == "matmul":
         return TensorVal(None, t.dtype)  # torch refuses operands of two dtypes
-    if name in ("clamp", "clamp_", "clip", "masked_fill", "masked_fill_", "triu", "tril", "triu_", "tril_"):
-        return TensorVal(t.shape, t.dtype, t.domain)  # ids with padding masked, clamped or zeroed are still ids
+    if name in ("clamp", "clamp_", "clip", "clamp_min", "clamp_min_"):
+        low = as_int(_arg(args, kwargs, 0, "min", None)) if name.startswith(("clamp", "clip")) else None
+        floor_at = low if low is not None else _float_number(_arg(args, kwargs, 0, "min", None))
+        # ids clamped are still ids; a clamp at a floor >= 0 leaves no value below 0
+        return TensorVal(t.shape, t.dtype, t.domain, non_negative=t.non_negative or (floor_at is not None and floor_at >= 0),
+                         signed=t.signed and not (floor_at is not None and floor_at >= 0))
+    if name in ("masked_fill", "masked_fill_", "triu", "tril", "triu_", "tril_"):
+        return TensorVal(t.shape, t.dtype, t.domain)  # ids with padding masked or zeroed are still ids
     if name in ("size", "shape"):
         return size_of(t, args)
     if name in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"):
