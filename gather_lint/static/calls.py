@@ -432,7 +432,13 @@ def _fills_variadic(declared: Shape, given: Optional[Shape]) -> bool:
 
 
 def _sized(declared: Shape, given: Optional[Shape]) -> Shape:
-    """An annotation's names with the sizes a call gives them: `vocab` called with 4096 is vocab=4096."""
+    """An annotation's names with the sizes a call gives them: `vocab` called with 4096 is vocab=4096. A
+    `"... vocab"` called with [8, 64, 28] is [8, 64, vocab=28]: the call's leading dims, the annotation's names."""
+    if given is not None and declared.variadic and declared.dims and not given.variadic \
+            and len(given.dims) >= len(declared.dims):
+        lead = len(given.dims) - len(declared.dims)
+        trailing = _sized(Shape(declared.dims), Shape(given.dims[lead:]))
+        return Shape(tuple(given.dims[:lead]) + trailing.dims) if trailing.dims is not declared.dims else declared
     if given is None or declared.variadic or given.variadic or len(declared.dims) != len(given.dims):
         return declared
     dims = []

@@ -11,7 +11,7 @@ from . import binding_kinds, exact_values, left_padding, permutation_order, sign
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
-from . import present_values, sentinel_masks
+from . import linear_terms, present_values, sentinel_masks, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -229,7 +229,27 @@ class ExpressionMixin:
                 return None
             found = self.expr(part)
             return _UNKNOWN_BOUND if found is None else found
-        return ops.SliceVal(bound(node.lower), bound(node.upper), bound(node.step))
+        made = ops.SliceVal(bound(node.lower), bound(node.upper), bound(node.step))
+        if node.lower is not None and node.upper is not None and node.step is None:
+            made.span = self._slice_span(node.lower, node.upper)
+        return made
+
+    def _slice_span(self, lower: ast.expr, upper: ast.expr):
+        """`x[s : s + k]`, `x[s + 1 : s + k + 1]`: bounds that differ by k whatever s is, so k entries (the bounds
+        read as sums of terms; what is left of their difference must be one term or a number)."""
+        difference = linear_terms.difference(upper, lower)
+        if difference is None:
+            return None
+        term, constant = difference
+        if term is None:
+            return DimVal(constant) if constant > 0 else None
+        size = self.expr(term)
+        if not isinstance(size, DimVal) or size.dim is None:
+            return None
+        if constant == 0:
+            return size
+        total = symbolic.total([size.dim, constant]) if value(size.dim) is None else value(size.dim) + constant
+        return DimVal(total) if total is not None else None
 
     def expr_Tuple(self, node):
         items = tuple(self.expr(e.value if isinstance(e, ast.Starred) else e) for e in node.elts)

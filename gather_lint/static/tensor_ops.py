@@ -1005,6 +1005,7 @@ def whole_slice(item) -> bool:
 class SliceVal:
     def __init__(self, lower, upper, step):
         self.lower, self.upper, self.step = lower, upper, step
+        self.span = None  # DimVal: how far apart the code's bounds are, whatever they are (`s : s + k`)
 
     def one_end(self) -> Optional[str]:
         """'drop_last' for [:-1], 'drop_first' for [1:]: the two halves of the next-token shift."""
@@ -1019,6 +1020,8 @@ class SliceVal:
     def apply(self, d: Dim) -> Dim:
         if whole_slice(self):
             return d
+        if self.span is not None and self.span.dim is not None and as_int(self.lower) is None:
+            return self.span.dim  # a window of k entries at an offset the code computes
         n = value(d)
         bounds = [as_int(v) if v is not None else None for v in (self.lower, self.upper, self.step)]
         if n is None:
