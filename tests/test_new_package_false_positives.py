@@ -2600,3 +2600,42 @@ def test_entries_selected_with_the_fill_are_still_reported(select, torch):
     with pytest.raises(IndexError, match="out of bounds"):
         run_snippet(code)
     assert codes(code) == ["GL011"]
+
+
+# Flat shading averages each face's three vertices (`verts[faces]`, faces ids of unknown dtype here) and
+# writes the shape before the mean in the comment: the lookup has at most three dims and the mean takes one,
+# so the comment's three dims describe the mean's input, and the gather of a 2-d index is right.
+FLAT_SHADING = """
+import torch
+
+def flat_shading(verts, faces, pix_to_face):
+    # verts: (V, 3)  faces: (F, 3)
+    faces_verts = verts[faces]
+    face_coords = faces_verts.mean(dim=-2)  # (F, 3, XYZ) mean xyz across verts
+    n, h, w, k = pix_to_face.shape
+    idx = pix_to_face.clamp(min=0).view(n * h * w * k, 1).expand(n * h * w * k, 3)
+    return face_coords.gather(0, idx).view(n, h, w, k, 3)
+
+if __name__ == "__main__":
+    verts = torch.randn(5, 3)
+    faces = torch.tensor([[0, 1, 2], [2, 3, 4]])
+    pix = torch.tensor([[[[1], [0]], [[0], [1]]]])
+    OUT = flat_shading(verts, faces, pix)
+"""
+
+
+def test_a_comment_with_more_dims_than_a_reduced_lookup_can_have_is_not_a_fact(torch):
+    scope = run_snippet(FLAT_SHADING)
+    verts, faces = scope["verts"], scope["faces"]
+    assert torch.allclose(scope["OUT"][0, 0, 0, 0], verts[faces[1]].mean(0))
+    assert codes(FLAT_SHADING) == []
+    assert codes(FLAT_SHADING.split("if __name__")[0]) == []
+
+
+def test_a_comment_that_the_reduced_lookup_can_have_still_describes_it(torch):
+    # the comment gives the mean's own two dims: a 1-d index on it is the slip GL001 is for
+    code = FLAT_SHADING.replace("# (F, 3, XYZ) mean xyz across verts", "# (F, XYZ)").replace(
+        ".view(n * h * w * k, 1).expand(n * h * w * k, 3)", ".view(-1)").replace(".view(n, h, w, k, 3)", "")
+    with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions"):
+        run_snippet(code)
+    assert codes(code.split("if __name__")[0]) == ["GL001"]

@@ -44,7 +44,8 @@ class DeclaredFactsMixin:
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
         name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
         shape = parse_comment(comment.text, name, above=comment.standalone) or comment_dim_names.single_dim(comment.text, self.source)
-        if shape is None or _fewer_dims_than_the_op_makes(shape, node.value) or _numpy_copy(node.value):
+        if shape is None or _fewer_dims_than_the_op_makes(shape, node.value) or _numpy_copy(node.value) \
+                or _more_dims_than_it_can_have(shape, result, node.value):
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")
         # a comment that only names sizes the code already proved adds no informal fact
@@ -254,6 +255,31 @@ def _numpy_copy(value_node) -> bool:
 def _fewer_dims_than_the_op_makes(shape: Shape, value_node) -> bool:
     """A comment giving `torch.stack(xs, 2)` two dims describes its inputs, not its result."""
     return not shape.variadic and value_node is not None and len(shape.dims) < least_rank(value_node)
+
+
+def _more_dims_than_it_can_have(shape: Shape, result, value_node) -> bool:
+    """A comment giving `table[faces].mean(dim=-2)` three dims, where the lookup has at most three and the
+    mean takes one away: it describes the mean's input."""
+    most = result.most_rank if isinstance(result, TensorVal) and result.shape is None else None
+    if most is None or shape.variadic:
+        return False
+    taken = 1 if _drops_a_dim(value_node) else 0
+    return len(shape.dims) > most - taken
+
+
+def _drops_a_dim(node) -> bool:
+    """`x.mean(dim=-2)`, `x.sum(1)`: a reduction along one given dim without keepdim."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)) or node.func.attr not in _ONE_DIM_REDUCTIONS:
+        return False
+    keep = next((k.value for k in node.keywords if k.arg == "keepdim"), None)
+    if keep is not None and not (isinstance(keep, ast.Constant) and keep.value is False):
+        return False
+    dim = next((k.value for k in node.keywords if k.arg == "dim"), node.args[0] if node.args else None)
+    return isinstance(dim, (ast.Constant, ast.UnaryOp)) and not isinstance(dim, ast.Tuple)
+
+
+_ONE_DIM_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "std", "var", "logsumexp", "nansum",
+                                 "nanmean", "median", "argmax", "argmin", "all", "any"})
 
 
 def all_sizes_known(result) -> bool:

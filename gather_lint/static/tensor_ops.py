@@ -812,6 +812,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return signs.after_op(name, t, TensorVal(t.shape, dtype, _rectified(t.domain) if name in _RECTIFIERS else None))
     if name in _REDUCE:
         reduced = reduce(t, args, kwargs, name=name)
+        if t.most_rank is not None and isinstance(reduced, TensorVal) and reduced.shape is None:
+            reduced = reduced.with_(most_rank=t.most_rank)  # a reduction never adds a dim
         if name in NORMS and isinstance(reduced, TensorVal):
             return reduced.with_(non_negative=True, signed=False)  # a norm is never below 0
         return signs.kept(t, reduced) if name in _SIGN_KEEPING_REDUCTIONS else reduced
@@ -986,6 +988,8 @@ def lookup(t: TensorVal, key: TensorVal) -> TensorVal:
         return TensorVal(Shape(k.dims + s.dims[1:]), t.dtype, domain)
     if key.dtype == "bool" and len(k.dims) <= len(s.dims):
         return TensorVal(Shape((None,) + s.dims[len(k.dims):]), t.dtype, domain)
+    if key.dtype is None and not s.variadic and not k.variadic:  # ids or a mask: as many dims as either makes
+        return TensorVal(None, t.dtype, domain, most_rank=max(len(k.dims) + len(s.dims) - 1, len(s.dims) - len(k.dims) + 1))
     return TensorVal(None, t.dtype, domain)
 
 

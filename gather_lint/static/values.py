@@ -29,6 +29,7 @@ class TensorVal:
     order: Optional[tuple] = None  # (token, axis): entries sit in a permutation's order along axis (GL027)
     permutation: Optional[tuple] = None  # (token, axis): the values are that permutation, sort's indices (GL027)
     entries: Optional[object] = None  # every value of a small int or bool tensor: an exact_values.Entries (GL003, GL011)
+    most_rank: Optional[int] = None  # of a tensor whose shape is unknown: the most dims it can have (`table[key]`)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
