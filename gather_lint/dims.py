@@ -20,6 +20,8 @@ class Sym:
     size: Optional[int] = field(default=None, compare=False)  # known value behind the name, if any
     # a count of what a 1-d mask over this dim keeps (`keep.sum()` of a `keep` [E]): at most that dim
     part_of: Optional["Dim"] = field(default=None, compare=False)
+    # the call that made a size the data decides (`F.one_hot(labels)`'s width), where a finding on it belongs
+    made_at: object = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.name

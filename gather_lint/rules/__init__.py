@@ -29,6 +29,7 @@ _MODULES = (
     "gl025_table_overwritten_by_lookup",
     "gl026_interpolation_weights_vanish",
     "gl027_permutation_applied_twice",
+    "gl028_one_hot_width_from_batch",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import autograd_ctx, exact_values, left_padding, masked_rows, permutation_order, signs
+from . import autograd_ctx, exact_values, inferred_widths, left_padding, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, index_put_dtypes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -568,7 +568,10 @@ class CallMixin:
                 n = kwargs.get("num_classes", args[1] if len(args) > 1 else None)
                 class_targets.check_one_hot(self, node, node.args[0], args[0], n)
                 s = args[0].shape
-                if s is None or s.variadic or not isinstance(n, DimVal) or value(n.dim) == -1:
+                given = len(node.args) > 1 or any(k.arg == "num_classes" for k in node.keywords)
+                if not given or isinstance(n, DimVal) and value(n.dim) == -1:  # as wide as the batch's largest + 1
+                    return inferred_widths.one_hot(self, node, node.args[0], args[0]) or TensorVal(None, "int64", non_negative=True)
+                if s is None or s.variadic or not isinstance(n, DimVal):
                     return TensorVal(None, "int64", non_negative=True)  # 0s and 1s
                 return TensorVal(Shape(s.dims + (n.dim,)), "int64", non_negative=True)
             if func == "embedding" and len(args) >= 2 and isinstance(args[1], TensorVal):
