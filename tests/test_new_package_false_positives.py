@@ -2639,3 +2639,107 @@ def test_a_comment_that_the_reduced_lookup_can_have_still_describes_it(torch):
     with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions"):
         run_snippet(code)
     assert codes(code.split("if __name__")[0]) == ["GL001"]
+
+
+# Last-token pooling turns the last positions into a gather index in two steps, with one comment for both
+# above the first: `repeat(1, d)` lists two sizes, so it makes two dims, whatever a comment says.
+LAST_POOLING = """
+import torch
+
+def last_pool(tokens, mask):
+    _, sequence, dimensions = tokens.shape
+    values, indices = mask.flip(1).max(1)
+    indices = torch.where(values == 0, sequence - 1, indices)
+    last = sequence - indices - 1
+
+    # Turn indices from shape [bs] --> [bs, 1, hidden_dim]
+    last = STEP
+    last = last.unsqueeze(1)
+    return torch.gather(tokens * mask.unsqueeze(-1).to(tokens.dtype), 1, last).squeeze(1)
+
+if __name__ == "__main__":
+    TOKENS = torch.randn(3, 7, 16)
+    OUT = last_pool(TOKENS, torch.tensor([[1] * 7, [1] * 4 + [0] * 3, [1] * 2 + [0] * 5]))
+"""
+
+
+@pytest.mark.parametrize("step", ["last.unsqueeze(-1).repeat(1, dimensions)", "last.view(-1, 1).expand(-1, dimensions)",
+                                  "last.reshape(-1, 1).repeat(1, dimensions)"])
+def test_a_comment_with_another_rank_than_a_listed_size_op_makes_is_not_a_fact(step, torch):
+    code = LAST_POOLING.replace("STEP", step)
+    scope = run_snippet(code)
+    assert torch.equal(scope["OUT"], scope["TOKENS"][torch.arange(3), torch.tensor([6, 3, 1])])
+    assert codes(code) == []
+
+
+# A top-p filter sums a mask of the tokens to cut, after forcing its last column False so that one token is
+# always kept: the count is at most V - 1, a valid position.
+TOP_P_CUTOFF = """
+import torch
+
+def cutoff(logits, p):
+    probs_sort, _ = logits.softmax(dim=-1).sort(dim=-1, descending=False)
+    cut = torch.cumsum(probs_sort, dim=-1) <= 1 - p.unsqueeze(dim=1)
+    KEEP
+    count = cut.sum(dim=-1).unsqueeze(1)
+    return probs_sort.gather(-1, count)
+
+if __name__ == "__main__":
+    OUT = cutoff(torch.zeros(2, 50), torch.tensor([1e-9, 0.5]))
+"""
+
+
+@pytest.mark.parametrize("keep", ["cut[:, -1] = False", "cut[..., -1] = 0"])
+def test_a_mask_with_a_false_column_counts_below_its_width(keep, torch):
+    code = TOP_P_CUTOFF.replace("KEEP", keep)
+    assert run_snippet(code)["OUT"].shape == (2, 1)
+    assert codes(code) == []
+
+
+def test_a_mask_that_can_be_all_true_is_still_reported(torch):
+    code = TOP_P_CUTOFF.replace("KEEP", "pass")
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run_snippet(code)  # p = 1e-9: every token is cut, the count is 50
+    assert codes(code) == ["GL011"]
+
+
+# A CTC loss documents `logits: (B, D)`, while its own comment and its callers have (B, L, D): the author's two
+# texts disagree, so neither is a fact, here or in the helper it passes logits to before the comment.
+CTC = """
+import torch
+import torch.nn.functional as F
+
+def ctc_loss(logits, target, logits_lengths, target_lengths, need_acc=False):
+    \"\"\"CTC loss.
+    Args:
+        logits: (B, D), D is the number of keywords plus 1
+        target: (B)
+    \"\"\"
+    acc = accuracy(logits, logits_lengths) if need_acc else 0.0
+    # logits: (B, L, D) -> (L, B, D)
+    logits = logits.transpose(0, 1).log_softmax(2)
+    return F.ctc_loss(logits, target, logits_lengths, target_lengths, reduction="sum"), acc
+
+def accuracy(logits, lengths):
+    probs = logits.softmax(2)  # (1, maxlen, vocab_size)
+    return sum(int(probs[i][: lengths[i]].argmax(-1).numel()) for i in range(probs.size(0)))
+
+if __name__ == "__main__":
+    LOSS, ACC = ctc_loss(torch.randn(2, 50, 30), torch.randint(1, 30, (2, 4)), torch.tensor([50, 40]),
+                         torch.tensor([4, 3]), need_acc=True)
+"""
+
+
+def test_a_docstring_shape_the_functions_own_comment_contradicts_is_not_a_fact(torch):
+    scope = run_snippet(CTC)
+    assert scope["ACC"] == 90 and scope["LOSS"].dim() == 0
+    assert codes(CTC) == []
+    assert codes(CTC.split("if __name__")[0]) == []
+
+
+def test_a_docstring_shape_nothing_contradicts_still_decides(torch):
+    # the same docstring without the body's comment: a softmax over dim 2 of the documented 2-d logits
+    code = CTC.replace("    # logits: (B, L, D) -> (L, B, D)\n", "").split("if __name__")[0]
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.randn(4, 30).softmax(2)
+    assert "GL002" in codes(code)

@@ -384,7 +384,19 @@ def _lint_source(text: str, path: str, select: Optional[Callable[[str], bool]], 
             at.setdefault((f.line, f.column, f.code), []).append(f)
     unique = sorted(caller_facts.one_finding(found, calls_of, checked_with_facts.get(key[:2], ()))
                     for key, found in at.items())
-    return FileResult(path, unique, stats)
+    return FileResult(path, _one_per_call(unique), stats)
+
+
+def _one_per_call(findings: List[Finding]) -> List[Finding]:
+    """One finding per call and code: two checks may each report one mistake of the same call, one at the
+    call and one at its method's name (both end where the call ends); the first, the whole call's, stays."""
+    kept, seen = [], set()
+    for f in findings:  # sorted: the call's own column comes before its method name's
+        key = (f.line, f.end_line, f.end_column, f.code)
+        if key not in seen:
+            seen.add(key)
+            kept.append(f)
+    return kept
 
 
 _DEF_NAME = re.compile(r"(class|def|async def) (\w+)")  # what a block defines, matched at a line's start

@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import autograd_ctx, exact_values, inferred_widths, left_padding, masked_rows, permutation_order, signs
+from . import autograd_ctx, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, index_put_dtypes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -311,6 +311,8 @@ class CallMixin:
             dim = kwargs.get("dim", args[0] if args else None)
             receiver = node.func.value if isinstance(node.func, ast.Attribute) and method == node.func.attr else \
                 (node.args[0] if node.args else node)
+            if isinstance(receiver, ast.Name) and mask_writes.false_along(self, receiver.id, ops.as_int(dim), owner, node.lineno):
+                return result  # `mask[:, -1] = False` above: no row counts every position
             return value_ranges.length_of_mask(owner, result, ops.as_int(dim), self.source.segment(receiver))
         if method in ("clamp", "clip", "clamp_max", "clamp_"):
             upper = kwargs.get("max", args[0] if method == "clamp_max" and args else (args[1] if len(args) > 1 else None))

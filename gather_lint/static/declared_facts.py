@@ -5,13 +5,13 @@ import ast
 from typing import Dict, List, Optional
 
 from . import class_docstrings, scalars
-from .least_rank import least_rank
+from .least_rank import exact_rank, least_rank
 from . import comment_dim_names, header_comments, python_annotations, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES
-from .shape_text import docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .shape_text import transformed, typed_entries, docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .modules import InstanceVal
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 from . import tree_walk
@@ -62,7 +62,12 @@ class DeclaredFactsMixin:
         before = {}
         assigned = _assigned_names(stmt)  # `# x: [T, D]` above `x = x.unsqueeze(1)...` describes the new x
         for line, name, shape, dtype in self.comments.entries(*gap):
-            if (name in self.env or name in self.params) and name not in assigned:
+            known = name in self.env or name in self.params
+            if known and name in assigned and transformed(self.source.lines[line - 1], name):
+                # `# logits: (B, L, D) -> (L, B, D)` above `logits = logits.transpose(0, 1)`: the first shape is
+                # the value before the statement; written facts of another rank contradict it (trust neither)
+                self._declare_against_text(name, shape, line, dtype)
+            elif known and name not in assigned:
                 before.setdefault(name, self.env.get(name))
                 self._declare(name, shape, line, dtype)
             else:
@@ -86,6 +91,17 @@ class DeclaredFactsMixin:
             self.env[name] = _merge(old, shape, f"comment line {line}", known or dtype)
             if not all_sizes_known(old):  # a comment that only names sizes the code proved adds no informal fact
                 self.informal.add(name)
+
+    def _declare_against_text(self, name: str, shape, line: int, dtype=None) -> None:
+        """A comment on a name whose shape an annotation, a docstring or another comment gave: of another rank,
+        the author's texts disagree and neither is a fact; else the comment names its dims."""
+        old = self.env.get(name)
+        given = old.shape if isinstance(old, TensorVal) else None
+        if given is not None and not given.variadic and not shape.variadic and len(given.dims) != len(shape.dims) \
+                and old.origin.startswith(("annotation", "docstring", "comment")):
+            self.env[name] = old.with_(shape=None)
+            return
+        self._declare(name, shape, line, dtype)
 
     def _pending_comment(self, name: str, result):
         """The first binding of a name that a comment line above described."""
@@ -120,7 +136,7 @@ class DeclaredFactsMixin:
         if args.kwarg:
             self.env[args.kwarg.arg] = None
         documented, sizes = _docstring_facts(node, params)
-        documented = dict(documented)
+        documented = _not_contradicted(self.source, node, dict(documented))
         for name, fact in class_docstrings.call_inputs(self.module, node).items():
             documented.setdefault(name, fact)  # the method's own docstring says more
         single_line = _single_param_lines(params)
@@ -253,8 +269,12 @@ def _numpy_copy(value_node) -> bool:
 
 
 def _fewer_dims_than_the_op_makes(shape: Shape, value_node) -> bool:
-    """A comment giving `torch.stack(xs, 2)` two dims describes its inputs, not its result."""
-    return not shape.variadic and value_node is not None and len(shape.dims) < least_rank(value_node)
+    """A comment giving `torch.stack(xs, 2)` two dims describes its inputs, not its result; one giving
+    `x.repeat(1, d)` three describes another step (`# [bs] --> [bs, 1, d]` above the repeat and an unsqueeze)."""
+    if shape.variadic or value_node is None:
+        return False
+    exact = exact_rank(value_node)
+    return len(shape.dims) < least_rank(value_node) or (exact is not None and len(shape.dims) != exact)
 
 
 def _more_dims_than_it_can_have(shape: Shape, result, value_node) -> bool:
@@ -298,6 +318,25 @@ def _docstring_facts(node, params) -> tuple:
         shapes = _without_listed_items(node, parse_docstring(doc, names)) if doc else {}
         found = node._gather_lint_doc_facts = (shapes, docstring_ints(doc, names) if doc else frozenset())
     return found
+
+
+def _not_contradicted(source, node, documented: dict) -> dict:
+    """The docstring's shapes but those the function's own comments give another rank (`logits: (B, D)` in
+    the docstring, `# logits: (B, L, D) -> (L, B, D)` in the body): the author's texts disagree, and neither
+    is a fact. Read once per function, as the docstring is."""
+    if not documented or not source.any_comment(node.lineno, node.end_lineno or node.lineno):
+        return documented
+    found = getattr(node, "_gather_lint_doc_contradicted", None)
+    if found is None:
+        found = set()
+        for comment in source.comments(node.lineno, node.end_lineno or node.lineno):
+            for name, shape, _ in typed_entries(comment.text):
+                written = documented.get(name)
+                if written is not None and written[0] is not None and not written[0].variadic \
+                        and not shape.variadic and len(written[0].dims) != len(shape.dims):
+                    found.add(name)
+        node._gather_lint_doc_contradicted = found
+    return {name: fact for name, fact in documented.items() if name not in found}
 
 
 def _without_listed_items(node, documented: dict) -> dict:

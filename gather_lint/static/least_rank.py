@@ -37,6 +37,18 @@ def least_rank(node: ast.expr) -> int:
 _SIZED = {"tile": 1, "repeat": 0, "expand": 0, "view": 0, "reshape": 0}
 
 
+def exact_rank(node: ast.expr) -> Optional[int]:
+    """How many dims `node`'s tensor has, when the op lists one size per dim: `x.repeat(1, d)`, `x.view(b, t, -1)`,
+    `x.expand(b, -1)`, `x.reshape(...)` (tile makes at least as many: left out)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or node.func.attr not in _EXACT:
+        return None
+    listed = _listed_sizes(node, _SIZED[node.func.attr])
+    return listed or None
+
+
+_EXACT = frozenset({"repeat", "expand", "view", "reshape"})
+
+
 def _listed_sizes(call: ast.Call, position: int) -> int:
     if isinstance(call.func.value, ast.Name) and call.func.value.id == "torch" or \
             isinstance(call.func.value, ast.Attribute) and call.func.value.attr == "torch":

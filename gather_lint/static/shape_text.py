@@ -335,3 +335,12 @@ def docstring_ints(doc: str, params) -> set:
         if match is not None and match.group(1) in wanted:
             found.add(match.group(1))
     return found
+
+
+_ARROW_AFTER_SHAPE = r"\s*:?\s*[\[(][^\])\n]*[\])]\s*(?:-+>|=+>|\u2192)"
+
+
+def transformed(line_text: str, name: str) -> bool:
+    """`# logits: (B, L, D) -> (L, B, D)`: the comment gives the name's shape, then the one a step makes of it."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}{_ARROW_AFTER_SHAPE}", line_text) is not None
+
