@@ -2571,6 +2571,8 @@ def assign(best_col, bidders, n):
     winner.scatter_reduce_(0, best_col, bidders, reduce="amin")
     SELECT
     owner[rows] = cols
+    taken = torch.full((n,), -1, dtype=torch.long)
+    taken[cols] = rows  # reads cols in a written subscript: no second binding of it
     return owner
 
 if __name__ == "__main__":

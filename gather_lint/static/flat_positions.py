@@ -46,7 +46,8 @@ def column(owner, key, result):
     if value(size) is None:
         return result
     origin = f"{_ORIGIN}{found.what} along dim {k % len(found.sizes)} (0 to {value(size) - 1})"
-    return result.with_(domain=Domain(value(size), origin=origin, repeats=True))
+    # a 1-d mask's coordinates are its distinct positions; along one dim of several, a coordinate recurs
+    return result.with_(domain=Domain(value(size), origin=origin, repeats=len(found.sizes) > 1))
 
 
 def through_arith(node: ast.BinOp, left, right, result, text: str):

@@ -93,7 +93,9 @@ def _single_binding(function: ast.AST, name: str, subject: ast.AST) -> Optional[
             if isinstance(node, ast.With):
                 targets = [item.optional_vars for item in node.items]
             for target in targets:
-                if target is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
+                # a name bound, not one read in a written subscript (`table[cols] = rows` binds no `cols`)
+                if target is not None and any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                                              for n in ast.walk(target)):
                     found.append(node)
     if len(found) != 1 or not isinstance(found[0], ast.Assign) or len(found[0].targets) != 1 \
             or not isinstance(found[0].targets[0], ast.Name):
