@@ -29,6 +29,7 @@ import torch
 import torch.nn.functional as F
 
 def soft_cross_entropy(logits, labels):
+    # logits: [B, C]  labels: [B]
     targets = F.one_hot(labels).float()
     return -(targets * F.log_softmax(logits, dim=-1)).sum(-1).mean()
 
@@ -42,6 +43,7 @@ import torch
 import torch.nn.functional as F
 
 def soft_cross_entropy(logits, labels):
+    # logits: [B, C]  labels: [B]
     targets = F.one_hot(labels, num_classes=logits.size(-1)).float()
     return -(targets * F.log_softmax(logits, dim=-1)).sum(-1).mean()
 

@@ -21,6 +21,7 @@ from ..contract import Domain
 from ..rules import gl003_index_too_large as too_large
 from ..dims import Shape, value
 from .tree_walk import literal_numbers
+from .signs import never_negative
 from .tensor_ops import SliceVal, as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .written_rows import written_origin
@@ -309,6 +310,20 @@ def _computed(left, op: str, right, result):
     else:
         return result  # other broadcasts: not modelled
     return _laid(result, [_ARITHMETIC[op](x, y) for x, y in pairs])  # bounded once every range fact is in
+
+
+def plus_at_least_0(left, op: str, right, result):
+    """`starts + offsets` with the starts known one by one and the offsets >= 0 (their values unknown): the sum
+    reaches at least the largest start, where that start's offset is added (GL011)."""
+    if op != "+" or not isinstance(result, TensorVal) or of(result) is not None:
+        return result
+    for known, other in ((left, right), (right, left)):
+        top = largest(known)
+        if top is not None and isinstance(other, TensorVal) and of(other) is None and never_negative(other) \
+                and never_negative(known):
+            return result.with_(domain=Domain(top + 1, origin=f"values that reach {top} or more (entries known from "
+                                              f"values the code wrote, {top} the largest, plus values >= 0)", repeats=True))
+    return result
 
 
 WORKED_OUT = "worked out entry by entry from values the code wrote, "

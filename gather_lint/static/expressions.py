@@ -300,6 +300,7 @@ class ExpressionMixin:
         result = left_padding.minus_one(left, right, symbol, result)  # GL024: counts - 1 of a left-padded batch
         result = permutation_order.through_arith(left, right, result)  # GL027: sorted_logits / temperature
         result = value_ranges.through_arith(left, right, symbol, result, node.lineno, self.source.segment(node))  # GL011
+        result = exact_values.plus_at_least_0(left, symbol, right, result)  # GL011: starts known one by one + offsets
         result = signs.through_arith(left, right, symbol, result, self.source.segment(node.right))  # GL014
         result = _still_made_float(left, right, symbol, result)  # GL008: (ids / k) + offsets is still that float
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N

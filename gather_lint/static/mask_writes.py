@@ -14,16 +14,26 @@ def false_along(interp, name: str, dim: Optional[int], mask, line: int) -> bool:
     taken whole, on a line above `line`."""
     shape = getattr(mask, "shape", None)
     scope = getattr(interp, "function", None)
-    if dim is None or shape is None or shape.variadic or scope is None:
+    if dim is None or shape is None or shape.variadic or scope is None or getattr(mask, "dtype", None) != "bool":
         return False
     axis = normalize_dim(dim, len(shape.dims))
     if axis is None:
         return False
-    for stmt in own_nodes(scope):
-        if isinstance(stmt, ast.Assign) and stmt.lineno < line and len(stmt.targets) == 1 \
-                and _writes_false(stmt.value) and _one_position_along(stmt.targets[0], name, axis, len(shape.dims)):
-            return True
-    return False
+    return any(lineno < line and _one_position_along(target, name, axis, len(shape.dims))
+               for lineno, target in _false_writes(scope).get(name, ()))
+
+
+def _false_writes(scope) -> dict:
+    """{name: [(line, target)]} of the scope's `name[...] = False` (or `= 0`) statements, read once per scope."""
+    found = getattr(scope, "_gather_lint_false_writes", None)
+    if found is None:
+        found = {}
+        for stmt in own_nodes(scope):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _writes_false(stmt.value) \
+                    and isinstance(stmt.targets[0], ast.Subscript) and isinstance(stmt.targets[0].value, ast.Name):
+                found.setdefault(stmt.targets[0].value.id, []).append((stmt.lineno, stmt.targets[0]))
+        scope._gather_lint_false_writes = found
+    return found
 
 
 def _writes_false(node) -> bool:

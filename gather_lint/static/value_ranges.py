@@ -17,7 +17,6 @@ from typing import Optional
 from ..contract import Domain
 from .. import linear_sizes
 from ..dims import Sym, dim_text, normalize_dim, value
-from . import exact_values
 from .signs import never_negative
 from .values import DimVal, Literal, TensorVal
 
@@ -124,12 +123,6 @@ def through_arith(left, right, symbol: str, result, line: int, text: str = ""):
                 and reach.domain.origin.startswith(_WRITTEN) and isinstance(other, TensorVal):
             reached = reach.domain.origin[len(_WRITTEN):]  # "19 (written at line 14)"
             return result.with_(domain=replace(reach.domain, origin=f"values that reach {reached} or more"))
-        if symbol == "+" and isinstance(other, TensorVal) and exact_values.largest(reach) is not None \
-                and exact_values.of(other) is None:
-            # the largest of values known one by one, plus a value >= 0 there: at least that largest value
-            top = exact_values.largest(reach)
-            return result.with_(domain=Domain(top + 1, origin=f"values that reach {top} or more (entries known from "
-                                              f"values the code wrote, {top} the largest, plus values >= 0)", repeats=True))
     return result
 
 
