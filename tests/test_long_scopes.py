@@ -104,6 +104,12 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _default_sigint() -> None:
+    """Ctrl-C as a terminal's child has it: a suite started in the background (`nohup pytest &`) ignores SIGINT,
+    and a child inherits that, so the run would never see the signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; SIGINT semantics of POSIX")
 @pytest.mark.parametrize("jobs,whole_group", [(1, False), (2, False), (2, True)])
 def test_ctrl_c_exits_130_without_traceback_or_workers(bench, tmp_path, jobs, whole_group):
@@ -114,7 +120,7 @@ def test_ctrl_c_exits_130_without_traceback_or_workers(bench, tmp_path, jobs, wh
         (tmp_path / f"long_{i}.py").write_text(source)
     proc = subprocess.Popen([sys.executable, "-m", "gather_lint", "--no-cache", "--jobs", str(jobs), str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + 120
         workers = []
