@@ -169,7 +169,7 @@ _METHOD_ARITHMETIC = {"add": "+", "sub": "-", "mul": "*", "floor_divide": "//", 
 
 def _counted(method: str, entries: Entries, args, kwargs, result):
     """cumsum, bincount, clamp and a whole-tensor max/min of known integer entries."""
-    ints = [_int_of(a) for a in args]
+    ints = [as_int(a) for a in args]
     if result.dtype not in _INTS or None in ints:
         return result
     if method in ("max", "min", "amax", "amin"):
@@ -177,12 +177,12 @@ def _counted(method: str, entries: Entries, args, kwargs, result):
             return result  # along a dim: not modelled
         return _laid(result, [(max if method in ("max", "amax") else min)(entries.values)])
     if method == "cumsum":
-        axis = ints[0] if ints else _int_of(kwargs.get("dim"))
+        axis = ints[0] if ints else as_int(kwargs.get("dim"))
         if len(entries.dims) != 1 or axis not in (0, -1) or set(kwargs) - {"dim"}:
             return result
         return _laid(result, list(itertools.accumulate(entries.values)))
     if method == "bincount":
-        least = _int_of(kwargs.get("minlength", args[1] if len(args) > 1 else DimVal(0)))
+        least = as_int(kwargs.get("minlength", args[1] if len(args) > 1 else DimVal(0)))
         if len(entries.dims) != 1 or (args and args[0] is not None) or kwargs.get("weights") is not None \
                 or least is None or (entries.values and min(entries.values) < 0):
             return result
@@ -192,18 +192,15 @@ def _counted(method: str, entries: Entries, args, kwargs, result):
         if len(counts) > _MOST:
             return result
         return _laid(result.with_(shape=Shape((len(counts),))), counts)
-    low = _int_of(kwargs["min"]) if "min" in kwargs else (ints[0] if ints and method != "clamp_max" else None)
-    high = _int_of(kwargs["max"]) if "max" in kwargs else (
+    low = as_int(kwargs["min"]) if "min" in kwargs else (ints[0] if ints and method != "clamp_max" else None)
+    high = as_int(kwargs["max"]) if "max" in kwargs else (
         ints[0] if method == "clamp_max" and ints else (ints[1] if len(ints) > 1 else None))
     if set(kwargs) - {"min", "max"} or ("min" in kwargs and low is None) or ("max" in kwargs and high is None):
         return result
-    return _laid(result, [min(max(v, low) if low is not None else v, high) if high is not None else
-                          (max(v, low) if low is not None else v) for v in entries.values])
-
-
-def _int_of(v) -> Optional[int]:
-    n = value(v.dim) if isinstance(v, DimVal) else None
-    return n if type(n) is int else None
+    def clamped(v: int) -> int:
+        v = max(v, low) if low is not None else v
+        return min(v, high) if high is not None else v
+    return _laid(result, [clamped(v) for v in entries.values])
 
 
 def ranged(func: str, made, args):
@@ -255,11 +252,8 @@ def compared(left, op: str, right, result):
     if op not in _COMPARISONS or not isinstance(result, TensorVal):
         return result
     a, b = _operand(left), _operand(right)
-    if a is None or b is None or (a[0] and b[0] and a[0] != b[0]) or not (a[0] or b[0]):
-        return result
-    count = max(len(a[1]), len(b[1]))
-    pairs = zip(a[1] * (count // len(a[1])), b[1] * (count // len(b[1])))
-    return _laid(result, [int(_COMPARISONS[op](x, y)) for x, y in pairs])
+    pairs = _elementwise(a, b) if a is not None and b is not None and (a[0] or b[0]) else None  # a tensor's entries
+    return result if pairs is None else _laid(result, [int(_COMPARISONS[op](x, y)) for x, y in pairs])
 
 
 def inverted(mask, result):
@@ -299,17 +293,21 @@ def _operand(v):
 def _computed(left, op: str, right, result):
     """The entries of integer arithmetic, elementwise, a number standing for every entry."""
     a, b = _operand(left), _operand(right)
-    if a is None or b is None or not isinstance(result, TensorVal) or result.dtype not in _INTS:
+    pairs = _elementwise(a, b)
+    if pairs is None or not isinstance(result, TensorVal) or result.dtype not in _INTS:
         return result
     if op in ("//", "%") and 0 in b[1]:
         return result  # torch raises on an integer division by zero
-    if a[0] == b[0] or not b[0]:
-        pairs = zip(a[1], b[1] * len(a[1]) if not b[0] else b[1])
-    elif not a[0]:
-        pairs = zip(a[1] * len(b[1]), b[1])
-    else:
-        return result  # other broadcasts: not modelled
     return _laid(result, [_ARITHMETIC[op](x, y) for x, y in pairs])  # bounded once every range fact is in
+
+
+def _elementwise(a, b) -> Optional[list]:
+    """The entry pairs of two operands of one shape, or of a tensor and a number standing for every entry (other
+    broadcasts are not modelled); None when either is not known."""
+    if a is None or b is None or (a[0] and b[0] and a[0] != b[0]):
+        return None
+    count = max(len(a[1]), len(b[1]))
+    return list(zip(a[1] * (count // len(a[1])), b[1] * (count // len(b[1]))))
 
 
 def plus_at_least_0(left, op: str, right, result):
