@@ -8,12 +8,11 @@ from typing import List, Optional
 
 from . import __version__, api, report
 from .config import Config, ConfigError, find_pyproject, load, validate_cli_codes
+from .exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, interrupted
 from .files import discover, explicitly_excluded
 from .findings import Stats
 from .selection import Selection, parse_codes
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-EXIT_INTERRUPTED = 128 + 2  # a shell's status for a command ended by SIGINT (Ctrl-C)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,9 +63,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         # Python's own flush at exit does not raise again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FINDINGS
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (the workers are already stopped)
-        print("gather-lint: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:  # the workers are already stopped
+        return interrupted()
 
 
 def _main(argv: Optional[List[str]]) -> int:

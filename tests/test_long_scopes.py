@@ -110,6 +110,25 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+_INTERRUPT_THE_IMPORT = """
+import sys
+class Interrupt:  # Ctrl-C lands while the command line is still being imported
+    def find_spec(self, name, path=None, target=None):
+        if name == "gather_lint.cli":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Interrupt())
+from gather_lint.__main__ import run
+sys.exit(run())
+"""
+
+
+def test_ctrl_c_while_importing_exits_130_without_traceback():
+    """Importing the analyzer takes most of a second: Ctrl-C then ends like Ctrl-C during a run (the entry point
+    the `gather-lint` script and `python -m gather_lint` share)."""
+    proc = subprocess.run([sys.executable, "-c", _INTERRUPT_THE_IMPORT], capture_output=True, text=True, cwd=ROOT)
+    assert (proc.returncode, proc.stderr) == (130, "gather-lint: interrupted\n")
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; SIGINT semantics of POSIX")
 @pytest.mark.parametrize("jobs,whole_group", [(1, False), (2, False), (2, True)])
 def test_ctrl_c_exits_130_without_traceback_or_workers(bench, tmp_path, jobs, whole_group):
