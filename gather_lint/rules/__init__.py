@@ -30,6 +30,7 @@ _MODULES = (
     "gl026_interpolation_weights_vanish",
     "gl027_permutation_applied_twice",
     "gl028_one_hot_width_from_batch",
+    "gl029_reduction_without_keepdim",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

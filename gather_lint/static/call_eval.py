@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import autograd_ctx, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
+from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import default_dtype_buffers, dict_items, index_put_dtypes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -265,6 +265,7 @@ class CallMixin:
         if name in ("nonzero", "argwhere"):  # positions of a mask: as many as the rows it keeps
             result = masked_rows.counted_positions(self, owner_node, owner, result)
         result = head_columns.reduced(name, owner, kwargs, result, node)  # GL006: a keepdim column
+        result = dropped_dims.carried(name, owner, dropped_dims.reduced(name, owner, args, kwargs, result, node))  # GL029
         return head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):

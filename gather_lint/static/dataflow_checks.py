@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import advanced_indexing, broadcast_rows, head_columns, loss_columns, loss_targets, inferred_widths, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
+from . import advanced_indexing, broadcast_rows, dropped_dims, head_columns, loss_columns, loss_targets, inferred_widths, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
 from ..dims import must_equal
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -184,6 +184,7 @@ class DataflowCheckMixin:
         advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017
         one_hot_pick.check(self, left_node, left, right_node, right)  # GL020
         inferred_widths.check(self, node, left_node, left, right_node, right)  # GL028
+        dropped_dims.check(self, node, left_node, left, right_node, right, op)  # GL029
         if pairwise_terms.deliberate(self, node):
             return  # a pairwise table next to a matrix product: the outer product is wanted
         loss_targets.check(self, node, left_node, left, right_node, right, op)  # GL006: target [B, A] for [B, 1]

@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
-from . import binding_kinds, exact_values, left_padding, permutation_order, signs, value_ranges, written_text
+from . import binding_kinds, dropped_dims, exact_values, left_padding, permutation_order, signs, value_ranges, written_text
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
@@ -308,6 +308,7 @@ class ExpressionMixin:
         result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
         result = shifted_positions.through_arith(node, left, right, result)  # GL011: idx + k * block
         result = normalised_consumers.through_arith(left, right, result)  # GL018
+        result = dropped_dims.through_arith(left, right, result)  # GL029: x.sum(1) + eps
         result = exact_values.with_bound(result, sized_only_ok=True)  # entries worked out say more than a range
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):

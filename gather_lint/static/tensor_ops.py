@@ -327,6 +327,18 @@ def asked_dtype(kwargs, default: Optional[str]) -> Optional[str]:
     return v.value[6:] if isinstance(v, Literal) and isinstance(v.value, str) and v.value.startswith("dtype:") else None
 
 
+def reduced_axis(name: str, t, args, kwargs) -> Optional[int]:
+    """The one dim `t.<name>(...)` reduces and drops (no keepdim), counted from 0; None for several dims,
+    every dim, a kept dim or a dim not known."""
+    s = fixed_shape(t)
+    at_dim, at_keep = _REDUCE_POSITIONS.get(name, (0, 1))
+    keep = _arg(args, kwargs, at_keep, "keepdim", Literal(False))
+    dim = as_int(_arg(args, kwargs, at_dim, "dim"))
+    if s is None or dim is None or not (isinstance(keep, Literal) and keep.value is False):
+        return None
+    return normalize_dim(dim, len(s.dims))
+
+
 def reduce(t, args, kwargs, indices=False, name=""):
     """sum/mean/argmax/...: drop (or keep as 1) the reduced dims."""
     s = fixed_shape(t)

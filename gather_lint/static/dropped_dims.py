@@ -1,0 +1,109 @@
+"""A reduction that drops a dim other than the first, met elementwise by a tensor of the shape it reduced (GL029).
+
+Broadcasting lines shapes up from the right. `x.sum(dim=1)` of `x` [B, V] is [B]; in `x / x.sum(dim=1)`
+the [B] sums line up with V, the last dim of x, not with B, the dim they were computed for: torch raises
+when B != V and pairs column j with row j's sum when they are equal. Only a reduction over dim 0 (or one
+that keeps its dim) lines up with the tensor it came from.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from ..dims import Shape, must_equal, value
+from ..rules import gl029_reduction_without_keepdim as rule
+from .tensor_ops import reduced_axis
+from .values import DimVal, Literal, SeqVal, TensorVal
+
+# reductions over one dim: `x.sum(1)`, `torch.mean(x, dim=-1)`, `x.max(1)[0]` (the values of the pair)
+_REDUCTIONS = frozenset({"sum", "mean", "nansum", "nanmean", "prod", "amax", "amin", "logsumexp", "norm", "std", "var",
+                         "max", "min"})
+# ops whose result has the shape of their input and keeps each entry where it was
+_IN_PLACE_OF_ENTRIES = frozenset({
+    "clamp", "clamp_", "clamp_min", "clamp_min_", "clamp_max", "clamp_max_", "clip", "clip_", "add", "sub", "mul", "div",
+    "pow", "sqrt", "rsqrt", "abs", "exp", "log", "reciprocal", "neg", "float", "double", "half", "bfloat16", "to", "type",
+    "detach", "contiguous", "clone", "add_", "sub_", "mul_", "div_", "sqrt_", "exp_", "log_"})
+
+
+@dataclass(frozen=True)
+class Dropped:
+    source: Shape  # the shape the reduction read
+    axis: int  # the dim it dropped (not 0)
+    node: ast.AST  # the reduction's call
+
+
+def reduced(method: str, owner, args, kwargs, result, node: ast.Call):
+    """`x.sum(1)` of a known x [B, V]: its result marked with the dim it dropped."""
+    if method not in _REDUCTIONS or not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic \
+            or len(owner.shape.dims) < 2:
+        return result
+    axis = reduced_axis(method, owner, args, kwargs)
+    if not axis:  # None, or dim 0: the rest lines up with the tensor reduced
+        return result
+    mark = Dropped(owner.shape, axis, node)
+    if isinstance(result, SeqVal) and result.items and isinstance(result.items[0], TensorVal):  # (values, indices)
+        return SeqVal((_marked(result.items[0], mark),) + tuple(result.items[1:]), result.names)
+    return _marked(result, mark)
+
+
+def _marked(t, mark: Dropped):
+    dims = mark.source.dims
+    if not isinstance(t, TensorVal) or t.shape is None or t.shape.dims != dims[:mark.axis] + dims[mark.axis + 1:]:
+        return t
+    return t.with_(dropped=mark)
+
+
+def carried(method: str, owner, result):
+    """`x.sum(1).clamp_min(eps)`: an op that keeps each entry in place keeps the mark."""
+    if isinstance(owner, TensorVal) and owner.dropped is not None and method in _IN_PLACE_OF_ENTRIES \
+            and isinstance(result, TensorVal) and result.dropped is None and result.shape == owner.shape:
+        return result.with_(dropped=owner.dropped)
+    return result
+
+
+def through_arith(left, right, result):
+    """`x.sum(1) + 1e-8`: arithmetic with a number keeps the mark."""
+    if not isinstance(result, TensorVal) or result.dropped is not None:
+        return result
+    for mine, other in ((left, right), (right, left)):
+        if isinstance(mine, TensorVal) and mine.dropped is not None and result.shape == mine.shape and _number(other):
+            return result.with_(dropped=mine.dropped)
+    return result
+
+
+def _number(v) -> bool:
+    return isinstance(v, DimVal) or isinstance(v, Literal) and isinstance(v.value, (int, float)) \
+        or isinstance(v, TensorVal) and v.shape is not None and not v.shape.variadic and not v.shape.dims
+
+
+def check(interp, node, left_node, left, right_node, right, op: str) -> None:
+    """GL029 where a marked reduction meets, elementwise, a tensor of the shape it reduced."""
+    for mine, mine_node, other, other_node in ((left, left_node, right, right_node), (right, right_node, left, left_node)):
+        if not isinstance(mine, TensorVal) or mine.dropped is None or not isinstance(other, TensorVal) \
+                or other.shape is None or other.shape.variadic or other.dropped is not None:
+            continue
+        mark = mine.dropped
+        if len(other.shape.dims) != len(mark.source.dims) \
+                or not all(must_equal(a, b) for a, b in zip(other.shape.dims, mark.source.dims)):
+            continue
+        pair = _misaligned(mark)
+        if pair is None:
+            continue
+        interp.flag(node, rule.check_meeting(
+            interp.source.segment(mine_node), mine.shape, interp.source.segment(other_node), other.shape,
+            interp.source.segment(mark.node), mark.axis, mark.source, pair, op, mark.node.lineno), None)
+        return
+
+
+def _misaligned(mark: Dropped) -> Optional[Tuple[object, object]]:
+    """The first pair (a dim of the reduced result, the dim of the source it lines up with) that are not the
+    same size: none when each pair is the same dim, or a pair holds a size 1 (it broadcasts either way)."""
+    dims = mark.source.dims
+    for i in range(mark.axis):
+        kept, met = dims[i], dims[i + 1]
+        if kept is None or met is None or value(kept) == 1 or value(met) == 1:
+            return None
+        if not must_equal(kept, met):
+            return kept, met
+    return None
