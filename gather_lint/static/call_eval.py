@@ -491,6 +491,8 @@ class CallMixin:
         if module == "torch" and func in broadcast_sites.BINARY and len(args) == 2 and all(
                 isinstance(a, TensorVal) for a in args):  # torch.mul(a, b) broadcasts like a * b
             symbol = broadcast_sites.BINARY[func]
+            if symbol == "/" and kwargs.get("rounding_mode") not in (None, Literal(None)):
+                symbol = "//"  # torch.div(a, b, rounding_mode="floor" | "trunc"): rounded, integers stay integers
             return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
         if module == "torch" and (func in bool_results.COMPARISONS or func in bool_results.PREDICATES or func == "isin"):
             made = bool_results.function(func, args, kwargs)  # torch.isnan(x), torch.gt(x, 0): a mask

@@ -231,6 +231,8 @@ class _Tracer:
             if _keeps_all(first, node.value):
                 return self.rows(node.value, line)
             base = self.rows(node.value, line)
+            if base is not None and self._length_of_rows(first, base, line):
+                return base  # `emb[:len(idx)]` where emb has one row per entry of idx: every row
             return ("cut", "slice", base, self.segment(node), self.segment(node.value), None) if base is not None else None
         if isinstance(first, ast.Constant) and first.value is Ellipsis:
             return self.rows(node.value, line) if rest and all(_is_none(i) for i in rest) else None
@@ -241,6 +243,17 @@ class _Tracer:
             return ("cut", "mask", base, self.segment(node), self.segment(node.value), None) if base is not None else None
         picked = self.rows(first, line)
         return picked if self.positions(first, picked) else None  # table[ids]: one row per id
+
+    def _length_of_rows(self, part: ast.Slice, rows: Token, line: int) -> bool:
+        """`[:n]` with n the length of a tensor whose entries the sliced rows are, one each (`idx.shape[0]`,
+        `idx.size(0)`, `len(idx)`): a slice that cannot leave anything out."""
+        if part.step is not None or part.lower is not None and literal_int(part.lower) != 0:
+            return False
+        measured = _measured(part.upper)
+        if measured is None:
+            return False
+        counted = self.rows(measured, line)
+        return counted is not None and _key(counted) == _key(rows)
 
     def mask(self, key) -> bool:
         """A boolean key: a comparison, its negation or conjunction, or a name the function knows as bool."""
@@ -392,6 +405,22 @@ def _keeps_all(part: ast.Slice, sliced) -> bool:
         return True
     text = ast.dump(sliced)
     return any(ast.dump(n) == text for n in ast.walk(part.upper))  # bounded by the tensor's own length
+
+
+def _measured(bound) -> Optional[ast.AST]:
+    """The tensor whose dim-0 length `bound` reads: `t.shape[0]`, `t.size(0)`, `t.size()[0]`, `len(t)`."""
+    if isinstance(bound, ast.Call) and isinstance(bound.func, ast.Name) and bound.func.id == "len" and len(bound.args) == 1:
+        return bound.args[0]
+    if isinstance(bound, ast.Call) and isinstance(bound.func, ast.Attribute) and bound.func.attr == "size" \
+            and len(bound.args) == 1 and literal_int(bound.args[0]) == 0:
+        return bound.func.value
+    if isinstance(bound, ast.Subscript) and literal_int(bound.slice) == 0:
+        owner = bound.value
+        if isinstance(owner, ast.Attribute) and owner.attr == "shape":
+            return owner.value
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Attribute) and owner.func.attr == "size" and not owner.args:
+            return owner.func.value
+    return None
 
 
 def _keeps_rows(item) -> bool:

@@ -140,6 +140,8 @@ class DataflowCheckMixin:
         items = key.items if isinstance(key, SeqVal) else (key,)
         tensors = [k for k in items if isinstance(k, TensorVal) or k is None]
         if len(tensors) > 1 and len(tensors) == len(items):  # x[rows, cols] += v: positions are tuples,
+            if not isinstance(node.target.slice, ast.Tuple):
+                return  # `x[coords] += v`, coords a tuple bound above (of slices, often): its parts are not at hand
             if all(self._maybe_one_element(e) for e in node.target.slice.elts):
                 return  # M[row[i], col[i]] += 1 in a loop: one position per statement, each added in turn
             origin = self._repeating(node.target.slice.elts)  # which repeat only if every component can

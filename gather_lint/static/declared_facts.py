@@ -315,7 +315,7 @@ def _docstring_facts(node, params) -> tuple:
     if found is None:
         doc = ast.get_docstring(node, clean=False) or ""
         names = [p.arg for p in params]
-        shapes = _without_listed_items(node, parse_docstring(doc, names)) if doc else {}
+        shapes = _without_unpacked_otherwise(node, _without_listed_items(node, parse_docstring(doc, names))) if doc else {}
         found = node._gather_lint_doc_facts = (shapes, docstring_ints(doc, names) if doc else frozenset())
     return found
 
@@ -337,6 +337,32 @@ def _not_contradicted(source, node, documented: dict) -> dict:
                     found.add(name)
         node._gather_lint_doc_contradicted = found
     return {name: fact for name, fact in documented.items() if name not in found}
+
+
+def _without_unpacked_otherwise(node, documented: dict) -> dict:
+    """`x: [N, L, 3]` in the docstring beside `B, _, N, K = x.shape` in the body: the code runs only when x has
+    four dims, so the docstring describes another version of the function, and none of its shapes is a fact."""
+    if not documented:
+        return documented
+    for stmt in tree_walk.all_nodes(node):
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List))):
+            continue
+        measured = _shape_of(stmt.value)
+        fact = documented.get(measured) if measured is not None else None
+        targets = stmt.targets[0].elts
+        if fact is not None and fact[0] is not None and not fact[0].variadic \
+                and not any(isinstance(t, ast.Starred) for t in targets) and len(targets) != len(fact[0].dims):
+            return {}
+    return documented
+
+
+def _shape_of(value) -> Optional[str]:
+    """The name whose whole shape `value` is: `x.shape`, `x.size()`."""
+    if isinstance(value, ast.Call) and not value.args and not value.keywords:
+        value = value.func if isinstance(value.func, ast.Attribute) and value.func.attr == "size" else None
+    if isinstance(value, ast.Attribute) and value.attr in ("shape", "size") and isinstance(value.value, ast.Name):
+        return value.value.id
+    return None
 
 
 def _without_listed_items(node, documented: dict) -> dict:
