@@ -31,6 +31,7 @@ _MODULES = (
     "gl027_permutation_applied_twice",
     "gl028_one_hot_width_from_batch",
     "gl029_reduction_without_keepdim",
+    "gl030_flat_index_wrong_stride",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

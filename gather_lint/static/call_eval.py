@@ -544,7 +544,8 @@ class CallMixin:
                     return _made_float(joined, cast[0].made_float, cast[0].made_float_at)
                 return joined
             if func == "where" and len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):
-                return masked_rows.counted_positions(self, node.args[0], args[0], ops.positions_per_dim(args[0]))
+                found = masked_rows.counted_positions(self, node.args[0], args[0], ops.positions_per_dim(args[0]))
+                return flat_positions.per_dim(args[0], found, node.lineno, f"torch.where({self.source.segment(node.args[0])})")
             if func == "where" and len(args) == 3:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):

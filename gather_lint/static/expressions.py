@@ -306,6 +306,8 @@ class ExpressionMixin:
         result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
         result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
+        result = flat_positions.strided(node, left, right, result)  # GL030: rows * W, to meet `+ cols`
+        flat_positions.check_stride(self, node, left, right)  # GL030: rows * H + cols
         result = shifted_positions.through_arith(node, left, right, result)  # GL011: idx + k * block
         result = normalised_consumers.through_arith(left, right, result)  # GL018
         result = dropped_dims.through_arith(left, right, result)  # GL029: x.sum(1) + eps

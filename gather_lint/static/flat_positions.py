@@ -1,5 +1,9 @@
 """Coordinates of nonzero entries combined into flat positions: `b * stride + i`.
 
+`rows, cols = torch.where(mask)` of an [H, W] mask, or the columns of `mask.nonzero()`, are coordinates along
+one dim each. A row-major flat position is `rows * W + cols`: the stride is the size of the dim the later
+coordinate runs along. `rows * H + cols` (the rows' own size) is no flattening of [H, W] unless H == W (GL030).
+
 `adj.nonzero()` of a [B, N, N] tensor gives one row per entry, column k a coordinate along dim k
 (0 to size - 1). A batch of graphs flattened to [B * N, ...] is read at `edges[:, 0] * N + edges[:, 1]`;
 a stride other than N (the batch size, a constant) reaches past the B * N rows when it is larger:
@@ -9,10 +13,12 @@ then the range of its product with a known stride and of the sum of two such ran
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Optional
 
 from ..contract import Domain
-from ..dims import value
+from ..rules import gl030_flat_index_wrong_stride as rule
+from ..dims import must_equal, value
 from .tensor_ops import whole_slice
 from .values import DimVal, SeqVal, TensorVal
 
@@ -23,10 +29,14 @@ _ORIGIN = "coordinates of "
 class Coordinates:
     sizes: tuple  # the size of each dim of the tensor whose nonzero entries these are
     what: str  # "`adj_matrix.nonzero()` at line 25"
+    axis: Optional[int] = None  # a vector of coordinates along this dim; None: the [N, rank] table of them
+    stride: object = None  # the coordinates along `axis` times this size (`rows * W`)
 
 
 def after_method(method: str, owner, result, line: int, text: str, kwargs=None):
-    """`x.nonzero()` / `torch.argwhere(x)`: rows of coordinates into x's dims."""
+    """`x.nonzero()` / `torch.argwhere(x)`: rows of coordinates into x's dims (one vector per dim with as_tuple)."""
+    if method == "nonzero" and isinstance(result, SeqVal):
+        return per_dim(owner, result, line, f"{text}.nonzero(as_tuple=True)")
     if method not in ("nonzero", "argwhere") or not isinstance(owner, TensorVal) or not isinstance(result, TensorVal) \
             or owner.shape is None or owner.shape.variadic or result.shape is None:
         return result
@@ -42,12 +52,64 @@ def column(owner, key, result):
     k = key.items[1].dim
     if not isinstance(k, int) or not -len(found.sizes) <= k < len(found.sizes):
         return result
+    result = result.with_(columns=replace(found, axis=k % len(found.sizes)))  # GL030: coordinates along dim k
     size = found.sizes[k]
     if value(size) is None:
         return result
     origin = f"{_ORIGIN}{found.what} along dim {k % len(found.sizes)} (0 to {value(size) - 1})"
     # a 1-d mask's coordinates are its distinct positions; along one dim of several, a coordinate recurs
     return result.with_(domain=Domain(value(size), origin=origin, repeats=len(found.sizes) > 1))
+
+
+def per_dim(mask, result, line: int, text: str):
+    """`torch.where(mask)`, `mask.nonzero(as_tuple=True)`: the vector k holds coordinates along dim k."""
+    if not isinstance(mask, TensorVal) or mask.shape is None or mask.shape.variadic or not isinstance(result, SeqVal) \
+            or len(result.items) != len(mask.shape.dims):
+        return result
+    found = Coordinates(mask.shape.dims, f"`{text}` at line {line}")
+    return replace(result, items=tuple(item.with_(columns=replace(found, axis=k)) if isinstance(item, TensorVal) else item
+                                       for k, item in enumerate(result.items)))
+
+
+def strided(node: ast.BinOp, left, right, result):
+    """`rows * W`: coordinates along one dim times a size, kept to be checked where a later coordinate is added."""
+    if not isinstance(node.op, ast.Mult) or not isinstance(result, TensorVal):
+        return result
+    for coords, size in ((left, right), (right, left)):
+        found = coords.columns if isinstance(coords, TensorVal) else None
+        if found is not None and found.axis is not None and found.stride is None and isinstance(size, DimVal) \
+                and size.dim is not None:
+            return result.with_(columns=replace(found, stride=size.dim))
+    return result
+
+
+def check_stride(interp, node: ast.BinOp, left, right) -> None:
+    """GL030 at `rows * H + cols` of coordinates of an [H, W] tensor."""
+    found = wrong_stride(node, left, right)
+    if found is not None:
+        rows, cols = found
+        interp.flag(node, rule.check_flat(interp.source.segment(node), rows.what, rows.sizes, rows.axis, rows.stride,
+                                          cols.axis), None)
+
+
+def wrong_stride(node: ast.BinOp, left, right):
+    """(row coordinates, their stride, the later coordinates) of `rows * H + cols` whose stride is the size of
+    the rows' own dim, not of the dim the later coordinates run along: None when the stride is right, or the
+    two sizes may be one (the same dim, a size 1)."""
+    if not isinstance(node.op, ast.Add):
+        return None
+    for rows, cols in ((left, right), (right, left)):
+        r = rows.columns if isinstance(rows, TensorVal) else None
+        c = cols.columns if isinstance(cols, TensorVal) else None
+        if r is None or c is None or r.stride is None or c.stride is not None or r.axis is None or c.axis is None \
+                or r.what != c.what or c.axis != r.axis + 1 or c.axis != len(r.sizes) - 1:
+            continue
+        own, inner = r.sizes[r.axis], r.sizes[c.axis]
+        if own is None or inner is None or value(own) == 1 or value(inner) == 1:
+            continue
+        if must_equal(r.stride, own) and not must_equal(r.stride, inner):
+            return r, c
+    return None
 
 
 def through_arith(node: ast.BinOp, left, right, result, text: str):
