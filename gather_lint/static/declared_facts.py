@@ -11,7 +11,7 @@ from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES
-from .shape_text import transformed, typed_entries, docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
+from .shape_text import arrow_start, transformed, typed_entries, docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .modules import InstanceVal
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 from . import tree_walk
@@ -45,7 +45,8 @@ class DeclaredFactsMixin:
         name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
         shape = parse_comment(comment.text, name, above=comment.standalone) or comment_dim_names.single_dim(comment.text, self.source)
         if shape is None or _fewer_dims_than_the_op_makes(shape, node.value) or _numpy_copy(node.value) \
-                or _more_dims_than_it_can_have(shape, result, node.value):
+                or _more_dims_than_it_can_have(shape, result, node.value) \
+                or _lowers_what_the_op_cannot(arrow_start(comment.text), shape, node.value):
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")
         # a comment that only names sizes the code already proved adds no informal fact
@@ -275,6 +276,23 @@ def _fewer_dims_than_the_op_makes(shape: Shape, value_node) -> bool:
         return False
     exact = exact_rank(value_node)
     return len(shape.dims) < least_rank(value_node) or (exact is not None and len(shape.dims) != exact)
+
+
+# ops whose result has at least the dims of their input: stacking, views that add dims, copies, casts, maths
+_NEVER_FEWER_DIMS = frozenset({
+    "stack", "cat", "concat", "concatenate", "unsqueeze", "expand", "expand_as", "repeat", "tile", "clone",
+    "contiguous", "detach", "float", "long", "int", "half", "double", "bfloat16", "to", "type", "transpose",
+    "permute", "softmax", "log_softmax", "exp", "log", "abs", "sigmoid", "tanh", "relu"})
+
+
+def _lowers_what_the_op_cannot(start: Optional[Shape], shape: Shape, value_node) -> bool:
+    """`# (n_states, B) -> (B,)` above `stacked = torch.stack(offsets)`: a stack never has fewer dims than what
+    it stacks, so the chain describes the lines that follow too, and its last shape is not this result."""
+    if start is None or start.variadic or shape.variadic or len(shape.dims) >= len(start.dims):
+        return False
+    func = value_node.func if isinstance(value_node, ast.Call) else None
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return name in _NEVER_FEWER_DIMS
 
 
 def _more_dims_than_it_can_have(shape: Shape, result, value_node) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional
 
-from ..dims import Dim, Shape, Sym
+from ..dims import Dim, Shape, Sym, value as value_of
 
 # One dim as people write it: a name, an int, or a small expression of those (L-1, 2*D, n_head*hs).
 _ATOM = r"[A-Za-z_][A-Za-z0-9_]*|\d+"
@@ -74,11 +74,18 @@ def parse_group(text: str, strict: bool = True) -> Optional[Shape]:
         single_ok = False
     if not tokens or any(not t.strip() for t in tokens):
         return None
+    if len(tokens) == 1 and _BY_X_WORD.match(tokens[0].strip()):
+        tokens, single_ok = _X_BETWEEN.split(tokens[0].strip()), True  # `(BxNum_jointsx3)`: B x Num_joints x 3
     if strict and len(tokens) == 1 and not single_ok and not _DIM_WORD.match(tokens[0].strip()):
         return None
     if strict and len(tokens) == 1 and not single_ok and opening == "(" and tokens[0].strip().isdigit():
         return None  # `# (3) compute the trace term`: a numbered step; `(3)` is the int 3, a shape is `(3,)`
     return dims_to_shape(tokens)
+
+
+# `BxNx3`, `BxNum_jointsx3`, `HxW`: sizes, each starting with a capital or a digit, joined by a lower-case x
+_BY_X_WORD = re.compile(r"[A-Z0-9][A-Za-z0-9_]*?(?:x[A-Z0-9][A-Za-z0-9_]*?)+$")
+_X_BETWEEN = re.compile(r"x(?=[A-Z0-9])")
 
 
 _SHAPE_WORDS = {"shape", "shapes", "size", "dims", "out", "output", "result"}
@@ -115,11 +122,25 @@ def parse_comment(comment: str, target: Optional[str] = None, above: bool = Fals
     text = text.strip("`")
     shape = parse_group(text)
     if shape is not None:
-        return shape
+        # `# [0]` after `landmarks(img)`: a commented-out index; no one writes an empty dim as a shape
+        return None if any(value_of(d) == 0 for d in shape.dims) else shape
     match = _BY_X.match(text)
     if match:
         return dims_to_shape(re.split(r"\s+x\s+", match.group(0)))
     return None
+
+
+def arrow_start(comment: str) -> Optional[Shape]:
+    """The first shape of an arrow chain (`# (n_states, B) -> (B,)` gives (n_states, B)); None without an arrow."""
+    text = comment.lstrip("#").strip()
+    arrow = _ARROW.search(text)
+    if arrow is None:
+        return None
+    head = text[:arrow.start()].strip()
+    named = _NAME_PREFIX.match(head)
+    if named:
+        head = head[named.end():]
+    return parse_group(_PREFIX.sub("", head, count=1).strip().strip("`"))
 
 
 def parse_jaxtyping(spec: str) -> Optional[Shape]:

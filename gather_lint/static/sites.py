@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Callable, Optional, Tuple
 
 from ..contract import Site, TensorInfo, gather_axis
 from ..dims import Shape, broadcast, normalize_dim
-from ..ops import FUNCTION_NAMES, OPS, Op, bind_arguments
+from ..ops import FUNCTION_NAMES, INDEX, OPS, Op, bind_arguments
 from .tensor_ops import as_int
 from .values import DimVal, Literal, QualName, TensorVal
 
@@ -84,11 +85,34 @@ def build_site(op: Op, bound: dict, evaluate: Callable, segment: Callable) -> Op
         payload=payload,
         options={k: v.value for k, v in values.items() if k in ("reduce", "include_self") and isinstance(v, Literal)},
     )
+    site = _guesses_that_hold(site)
     if op.name == "scatter" and "value" in values:
         site.options["payload_from"] = "value"  # value= is a scalar torch converts, never a src
     if op.name == "scatter" and any(_is_number(values.get(k)) for k in ("src", "value")):
         site.options["number_payload"] = True  # scatter_(d, I, 1), the one-hot idiom (GL001's fix)
     return site, values
+
+
+def _guesses_that_hold(site: Site) -> Site:
+    """A rank kept only as a guess (`model(x) * support` has at least the dims of `support`: the unknown operand
+    may bring more) stands where the call agrees with it: the dim is within it, and the other tensor has that
+    rank (gather, scatter, take_along_dim) or the index is a vector (index_select and the like). Otherwise the
+    disagreement is what the guess cannot tell apart from a mistake: the shape is not read."""
+    ranks = {name: len(info.shape.dims) for name, info in (("input", site.input), ("index", site.index))
+             if info.shape is not None and not info.shape.variadic}
+    changed = {}
+    for name, other in (("input", "index"), ("index", "input")):
+        info = getattr(site, name)
+        if info.shape is None or not info.shape.guessed or name not in ranks:
+            continue
+        rank = ranks[name]
+        if site.op.family == INDEX:
+            holds = rank <= 1 if name == "index" else site.dim is None or -rank <= site.dim < rank
+        else:
+            holds = ranks.get(other) == rank and (site.dim is None or -rank <= site.dim < rank)
+        if not holds:
+            changed[name] = replace(info, shape=None)
+    return replace(site, **changed) if changed else site
 
 
 def _is_number(v) -> bool:
