@@ -247,7 +247,7 @@ class _Tracer:
     def _length_of_rows(self, part: ast.Slice, rows: Token, line: int) -> bool:
         """`[:n]` with n the length of a tensor whose entries the sliced rows are, one each (`idx.shape[0]`,
         `idx.size(0)`, `len(idx)`): a slice that cannot leave anything out."""
-        if part.step is not None or part.lower is not None and literal_int(part.lower) != 0:
+        if not _from_the_start(part):
             return False
         measured = _measured(part.upper)
         if measured is None:
@@ -399,12 +399,17 @@ def _unique_call(node) -> Optional[ast.AST]:
 
 def _keeps_all(part: ast.Slice, sliced) -> bool:
     """`t[:]`, `t[0:]`, `t[:len(t)]`, `t[:t.size(0)]`: a slice that cannot leave anything out."""
-    if part.step is not None or (part.lower is not None and literal_int(part.lower) != 0):
+    if not _from_the_start(part):
         return False
     if part.upper is None or isinstance(part.upper, ast.Constant) and part.upper.value is None:
         return True
     text = ast.dump(sliced)
     return any(ast.dump(n) == text for n in ast.walk(part.upper))  # bounded by the tensor's own length
+
+
+def _from_the_start(part: ast.Slice) -> bool:
+    """`[:n]`, `[0:n]`: no step, and no start but 0."""
+    return part.step is None and (part.lower is None or literal_int(part.lower) == 0)
 
 
 def _measured(bound) -> Optional[ast.AST]:

@@ -13,6 +13,7 @@ from .interp_helpers import _merge
 from .names import JAXTYPING_DTYPES, TENSOR_TYPES
 from .shape_text import arrow_start, transformed, typed_entries, docstring_ints, parse_comment, parse_docstring, parse_group, parse_jaxtyping
 from .modules import InstanceVal
+from .shape_unpacking import shape_owner
 from .values import DimVal, Literal, QualName, SeqVal, TensorVal
 from . import tree_walk
 from .tree_walk import last_name
@@ -365,22 +366,13 @@ def _without_unpacked_otherwise(node, documented: dict) -> dict:
     for stmt in tree_walk.all_nodes(node):
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List))):
             continue
-        measured = _shape_of(stmt.value)
+        measured = shape_owner(stmt.value)
         fact = documented.get(measured) if measured is not None else None
         targets = stmt.targets[0].elts
         if fact is not None and fact[0] is not None and not fact[0].variadic \
                 and not any(isinstance(t, ast.Starred) for t in targets) and len(targets) != len(fact[0].dims):
             return {}
     return documented
-
-
-def _shape_of(value) -> Optional[str]:
-    """The name whose whole shape `value` is: `x.shape`, `x.size()`."""
-    if isinstance(value, ast.Call) and not value.args and not value.keywords:
-        value = value.func if isinstance(value.func, ast.Attribute) and value.func.attr == "size" else None
-    if isinstance(value, ast.Attribute) and value.attr in ("shape", "size") and isinstance(value.value, ast.Name):
-        return value.value.id
-    return None
 
 
 def _without_listed_items(node, documented: dict) -> dict:

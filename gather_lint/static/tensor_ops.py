@@ -331,20 +331,25 @@ def reduced_axis(name: str, t, args, kwargs) -> Optional[int]:
     """The one dim `t.<name>(...)` reduces and drops (no keepdim), counted from 0; None for several dims,
     every dim, a kept dim or a dim not known."""
     s = fixed_shape(t)
-    at_dim, at_keep = _REDUCE_POSITIONS.get(name, (0, 1))
-    keep = _arg(args, kwargs, at_keep, "keepdim", Literal(False))
-    dim = as_int(_arg(args, kwargs, at_dim, "dim"))
+    given, keep = _reduced_dim_and_keep(name, args, kwargs)
+    dim = as_int(given)
     if s is None or dim is None or not (isinstance(keep, Literal) and keep.value is False):
         return None
     return normalize_dim(dim, len(s.dims))
 
 
+def _reduced_dim_and_keep(name: str, args, kwargs):
+    """The `dim` and `keepdim` arguments of a reduction, by keyword or at their positions (Literal(False) when
+    keepdim is not given)."""
+    at_dim, at_keep = _REDUCE_POSITIONS.get(name, (0, 1))
+    return _arg(args, kwargs, at_dim, "dim"), _arg(args, kwargs, at_keep, "keepdim", Literal(False))
+
+
 def reduce(t, args, kwargs, indices=False, name=""):
     """sum/mean/argmax/...: drop (or keep as 1) the reduced dims."""
     s = fixed_shape(t)
-    at_dim, at_keep = _REDUCE_POSITIONS.get(name, (0, 1))
-    dim = _arg(args, kwargs, at_dim, "dim")
-    keep = _arg(args, kwargs, at_keep, "keepdim", Literal(False))
+    at_dim = _REDUCE_POSITIONS.get(name, (0, 1))[0]
+    dim, keep = _reduced_dim_and_keep(name, args, kwargs)
     keepdim = isinstance(keep, Literal) and keep.value is True
     dtype = "int64" if indices else t.dtype
     if name in _INTEGER_ACCUMULATE and t.dtype is not None and t.dtype not in FLOAT_DTYPES:
