@@ -727,7 +727,9 @@ def _where(args, line: int, nodes=()):
         fill = next((_negative(a) for a in args[1:] if _negative(a) is not None), None)
         if fill is not None and any(a is None for a in args[1:]):  # where(pad, -1, ids): ids unknown, -1 certain
             return _with_sentinel(TensorVal(None), fill, line)
-        return further_ops.where_of_numbers(*args)  # where(mask, 1.0, 0.0)
+        made = further_ops.where_of_numbers(*args)  # where(mask, 1.0, 0.0)
+        # where(y > 0, 1, -1): signed labels; the negative one is among the values
+        return _with_sentinel(made, fill, line) if fill is not None and made is not None and made.dtype == "int64" else made
     shape = args[0].shape if isinstance(args[0], TensorVal) else None
     for t in tensors:
         shape = broadcast(shape, t.shape)
@@ -880,7 +882,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
                          None if unknown_dtype else (dtype or "float32"), origin="constructor")
     if func == "arange":
         ints = [a for a in args if isinstance(a, DimVal)]
-        floats = [a for a in args if isinstance(a, Literal) and isinstance(a.value, float)]
+        # a float written out, or one of unknown value (`n / k` of ints is a Python float): float32 steps
+        floats = [a for a in args if isinstance(a, Literal) and isinstance(a.value, float) or isinstance(a, scalars.NumberVal)]
         length = None
         if len(args) == 1 and ints:
             length = ints[0].dim

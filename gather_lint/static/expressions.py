@@ -108,6 +108,8 @@ class ExpressionMixin:
                 return self.env[key]
         owner = self.expr(node.value)
         attr = node.attr
+        if attr == "device" and not isinstance(owner, (QualName, SeqVal, config.DictVal, InstanceVal)):
+            return Literal("device:")  # `x.to(src.device)` moves x and keeps its dtype, whatever src is
         if isinstance(owner, QualName):
             if owner.name == "torch" and attr in ops.DTYPE_NAMES:
                 return Literal("dtype:" + ops.DTYPE_NAMES[attr])
