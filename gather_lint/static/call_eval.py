@@ -598,7 +598,7 @@ class CallMixin:
             if func == "unfold" and module == "torch.nn.functional" and args and isinstance(args[0], TensorVal):
                 return unfold_shape.unfolded(args[0], args[1:], kwargs)
             if func == "searchsorted" and len(args) >= 2 and isinstance(args[1], TensorVal):
-                return repeated_indices.after_method(func, args[1], TensorVal(args[1].shape, "int64"), node)
+                return repeated_indices.searched(args[0], TensorVal(args[1].shape, "int64"), node)
             if func in signs.NON_NEGATIVE and args and args[0] is None:
                 return TensorVal(non_negative=True)  # torch.relu(x) of an unknown x: a tensor, >= 0 (GL014)
             if func in signs.ALWAYS_SIGNED and args and args[0] is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import class_docstrings, scalars
+from . import class_docstrings, scalars, tree_walk
 from .least_rank import exact_rank, least_rank
 from . import comment_dim_names, header_comments, python_annotations, value_comments
 from . import tensor_ops as ops
@@ -47,7 +47,8 @@ class DeclaredFactsMixin:
         shape = parse_comment(comment.text, name, above=comment.standalone) or comment_dim_names.single_dim(comment.text, self.source)
         if shape is None or _fewer_dims_than_the_op_makes(shape, node.value) or _numpy_copy(node.value) \
                 or _more_dims_than_it_can_have(shape, result, node.value) \
-                or _lowers_what_the_op_cannot(arrow_start(comment.text), shape, node.value):
+                or _lowers_what_the_op_cannot(arrow_start(comment.text), shape, node.value) \
+                or _keeps_what_squeeze_removes(shape, node.value):
             return result
         merged = _merge(result, shape, f"comment line {comment.line}")
         # a comment that only names sizes the code already proved adds no informal fact
@@ -294,6 +295,20 @@ def _lowers_what_the_op_cannot(start: Optional[Shape], shape: Shape, value_node)
     func = value_node.func if isinstance(value_node, ast.Call) else None
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     return name in _NEVER_FEWER_DIMS
+
+
+def _keeps_what_squeeze_removes(shape: Shape, value_node) -> bool:
+    """`y = y.squeeze(-1)  # batch_size x 1`: a squeeze removes a size-1 dim where the comment still has one, so
+    the comment describes the tensor before the squeeze."""
+    if not (isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute)
+            and value_node.func.attr in ("squeeze", "squeeze_")) or shape.variadic:
+        return False
+    dims = shape.dims
+    if not value_node.args and not value_node.keywords:
+        return 1 in dims
+    arg = value_node.args[0] if value_node.args else next((k.value for k in value_node.keywords if k.arg == "dim"), None)
+    axis = tree_walk.int_literal(arg)
+    return axis is not None and -len(dims) <= axis < len(dims) and dims[axis] == 1
 
 
 def _more_dims_than_it_can_have(shape: Shape, result, value_node) -> bool:

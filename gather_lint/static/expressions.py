@@ -94,6 +94,8 @@ class ExpressionMixin:
             domain = category_domain(node.id)
             if domain is not None and not binding_kinds.not_repeating_ids(self.function, node.id, self.source.lines):
                 old = found.domain if isinstance(found, TensorVal) else None
+                if old is not None and old.origin and not old.repeats and not old.bound_only:
+                    return found  # values the code made distinct (unique()'s, positions) stay so, whatever the name
                 if old is not None:  # how the values were made (a literal naming a value twice) says more than the name
                     origin = old.origin if (old.repeats or old.bound_only) and old.origin else domain.origin
                     # a literal written out knows whether its ids repeat; the name only adds what they are

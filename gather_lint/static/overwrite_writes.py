@@ -29,7 +29,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores, exact_values, group_lookups, value_makers
 from .names import EDGE_LIST_ORIGIN, is_group_ids
-from .repeated_indices import copied, copied_by, literal_only, named_only, one_entry_per_line, repeats, rows_hold_once
+from .repeated_indices import copied, copied_by, literal_only, named_only, one_entry_per_line, relabelled, repeats, rows_hold_once
 from .row_numbers import row_numbers
 from .tensor_ops import as_int
 from .tree_walk import full_slice
@@ -209,6 +209,10 @@ class OverwriteWriteMixin:
             return known or None
         if _crossed(found):
             return None  # every pair of two lists' values once (`a.repeat_interleave(n)`, `b.repeat(n)`)
+        if len(found) > 1 and all(relabelled(v) for v in found):
+            # `m[inv_a, inv_b]` of two relabellings: a pair of slots repeats only where a pair of the values they
+            # relabel does (each value repeating alone says nothing of the pairs)
+            return None
         # a flat batch's group ids (`bev[batch_idx, iy, ix] = v`) tell the samples apart, not the entries of
         # one sample: positions repeat wherever the other components repeat within a sample
         grouped = [c for c, v in zip(components, found) if not repeats(v) and isinstance(c, ast.Name)

@@ -91,7 +91,9 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
         return _unique(method, owner, result, node, kwargs or {})
     if not isinstance(result, TensorVal) or not isinstance(owner, TensorVal):
         return result
-    if method in ("bucketize", "searchsorted"):
+    if method == "searchsorted":
+        return searched(owner, result, node)
+    if method == "bucketize":
         return _marked(result, f"bucket numbers from {method}() at line {node.lineno}, shared by every value in a bucket")
     if method in _VIEWS and owner.filled == "zeros" and result.filled is None:
         result = result.with_(filled="zeros")  # flat = grid.view(-1) writes into the zeros grid
@@ -223,6 +225,24 @@ def _copies(method: str, node: ast.Call) -> bool:
     return not all(isinstance(c, ast.Constant) and c.value == 1 for c in counts)
 
 
+_UNIQUE_VALUES = "values: "  # the origin's start on unique()'s values (not shown: searchsorted's origin quotes the rest)
+# values mapped one-to-one onto slots (unique's inverse): equal values share a slot, and so do only equal values
+RELABELLED = ", equal for equal values"
+
+
+def relabelled(t) -> bool:
+    return isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.endswith(RELABELLED)
+
+
+def searched(sequence, result: TensorVal, node: ast.Call) -> TensorVal:
+    """searchsorted(sequence, values): bucket numbers, or, when the sequence is unique()'s distinct values, the
+    positions among them: a relabelling, as unique's inverse is."""
+    if isinstance(sequence, TensorVal) and sequence.domain is not None and sequence.domain.origin.startswith(_UNIQUE_VALUES):
+        among = sequence.domain.origin[len(_UNIQUE_VALUES):]
+        return _marked(result, f"positions among {among} (searchsorted() at line {node.lineno}){RELABELLED}")
+    return _marked(result, f"bucket numbers from searchsorted() at line {node.lineno}, shared by every value in a bucket")
+
+
 def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict):
     """`uniq, inverse = x.unique(return_inverse=True)`: the inverse maps every element to its
     value's slot, so duplicates of a value share one slot (voxel and cluster pooling)."""
@@ -231,9 +251,12 @@ def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict)
         return isinstance(v, Literal) and v.value is True
 
     if not flag("return_inverse"):
+        if isinstance(result, TensorVal):  # the sorted distinct values: what searchsorted() relabels against
+            return result.with_(domain=replace(result.domain or Domain(), repeats=False,
+                                               origin=f"{_UNIQUE_VALUES}the distinct values of {method}() at line {node.lineno}"))
         return result
     shape = owner.shape if "dim" not in kwargs and owner.shape is not None and not owner.shape.variadic else None
-    origin = f"inverse indices of {method}() at line {node.lineno}, equal for equal values"
+    origin = f"inverse indices of {method}() at line {node.lineno}{RELABELLED}"
     inverse = TensorVal(shape, "int64", Domain(None, origin=origin, repeats=True))
     items = (TensorVal(None, owner.dtype), inverse) + ((TensorVal(None, "int64"),) if flag("return_counts") else ())
     if isinstance(result, SeqVal) and len(result.items) == len(items):  # the op's own shapes (values: 1-d)
