@@ -93,3 +93,21 @@ def test_the_unsqueezed_count_is_still_reported(torch):
     with pytest.warns(UserWarning, match="different to the input size"):
         run_snippet(code)
     assert "GL006" in codes(code)
+
+
+def test_a_pair_of_unique_inverses_is_no_repeat_either(torch):
+    code = COST_MATRIX.replace(
+        "    src_rows = torch.searchsorted(src_ids, pairs[:, 0].contiguous())\n"
+        "    dst_cols = torch.searchsorted(dst_ids, pairs[:, 1].contiguous())\n",
+        "    _, src_rows = torch.unique(pairs[:, 0], return_inverse=True)\n"
+        "    _, dst_cols = torch.unique(pairs[:, 1], return_inverse=True)\n")
+    assert "return_inverse" in code
+    scope = run_snippet(code)
+    cost, rows, cols = scope["OUT"]
+    assert len(set(zip(rows.tolist(), cols.tolist()))) == rows.numel()
+    assert sorted((-cost).flatten().tolist()) == scope["SCORES"].tolist()
+    assert codes(code) == []
+    # one inverse beside a fixed column: pairs repeat, and three of the six scores are lost
+    one = code.replace("cost_matrix[src_rows, dst_cols] = -line_scores", "cost_matrix[src_rows, 0] = -line_scores")
+    assert torch.isfinite(run_snippet(one)["OUT"][0]).sum().item() == 3
+    assert "GL013" in codes(one)

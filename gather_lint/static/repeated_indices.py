@@ -225,7 +225,7 @@ def _copies(method: str, node: ast.Call) -> bool:
     return not all(isinstance(c, ast.Constant) and c.value == 1 for c in counts)
 
 
-_UNIQUE_VALUES = "values: "  # the origin's start on unique()'s values (not shown: searchsorted's origin quotes the rest)
+_UNIQUE_VALUES = "the distinct values of "  # how the origin of unique()'s values starts
 # values mapped one-to-one onto slots (unique's inverse): equal values share a slot, and so do only equal values
 RELABELLED = ", equal for equal values"
 
@@ -238,8 +238,7 @@ def searched(sequence, result: TensorVal, node: ast.Call) -> TensorVal:
     """searchsorted(sequence, values): bucket numbers, or, when the sequence is unique()'s distinct values, the
     positions among them: a relabelling, as unique's inverse is."""
     if isinstance(sequence, TensorVal) and sequence.domain is not None and sequence.domain.origin.startswith(_UNIQUE_VALUES):
-        among = sequence.domain.origin[len(_UNIQUE_VALUES):]
-        return _marked(result, f"positions among {among} (searchsorted() at line {node.lineno}){RELABELLED}")
+        return _marked(result, f"positions among {sequence.domain.origin} (searchsorted() at line {node.lineno}){RELABELLED}")
     return _marked(result, f"bucket numbers from searchsorted() at line {node.lineno}, shared by every value in a bucket")
 
 
@@ -253,7 +252,7 @@ def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict)
     if not flag("return_inverse"):
         if isinstance(result, TensorVal):  # the sorted distinct values: what searchsorted() relabels against
             return result.with_(domain=replace(result.domain or Domain(), repeats=False,
-                                               origin=f"{_UNIQUE_VALUES}the distinct values of {method}() at line {node.lineno}"))
+                                               origin=f"{_UNIQUE_VALUES}{method}() at line {node.lineno}"))
         return result
     shape = owner.shape if "dim" not in kwargs and owner.shape is not None and not owner.shape.variadic else None
     origin = f"inverse indices of {method}() at line {node.lineno}{RELABELLED}"
