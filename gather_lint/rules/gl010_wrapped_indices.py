@@ -4,7 +4,7 @@
 padding labels, ``-1`` sentinels and ids from a larger vocabulary never raise: they silently read
 another position. gather() on the same values would raise. Advanced indexing `table[ids]` does the same
 with negative values: `-1` reads the last row. Statically, reported when the code certainly put a
-negative padding value into the index, or values past the dim (an id written into the ids, ids made
+negative padding value into the index (signed labels, `torch.where(y > 0, 1, -1)`, count too), or values past the dim (an id written into the ids, ids made
 for a larger vocabulary) reach take_along_dim; at run time, for any out-of-range value.
 """
 from typing import Optional
