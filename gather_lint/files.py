@@ -1,6 +1,7 @@
 """Finding the files to lint, reading them as text and writing fixes back, with a clear reason when that fails."""
 from __future__ import annotations
 
+import ast
 import fnmatch
 import functools
 import io
@@ -120,15 +121,35 @@ def read_source_and_encoding(path: str, stdin=None) -> Tuple[str, str]:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         return raw.decode(encoding), encoding
     except (SyntaxError, LookupError) as exc:
+        if isinstance(exc, SyntaxError) and _parses(raw):  # an undecodable comment on one of the first two lines
+            return raw.decode("utf-8", errors="replace"), _UNDECODED.format("utf-8")
         raise UnreadableFile(f"cannot decode file: {exc}") from None
     except UnicodeDecodeError as exc:
+        if _parses(raw):  # Python itself reads it: the bytes it cannot decode sit in comments, which it skips
+            return raw.decode(encoding, errors="replace"), _UNDECODED.format(encoding)
         raise UnreadableFile(f"cannot decode file as {exc.encoding} (byte {exc.start}); "
                              f"add a coding declaration or save it as UTF-8") from None
+
+
+# the encoding read_source_and_encoding names for a file Python runs though some of its bytes (in comments) do not
+# decode: linted with those bytes replaced, and never written back, which would change them
+_UNDECODED = "{} with undecodable comment bytes"
+
+
+def _parses(raw: bytes) -> bool:
+    try:
+        ast.parse(raw)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def encoded(text: str, encoding: str) -> bytes:
     """`text` in the file's own encoding (read_source_and_encoding's), to write back whole: text the encoding
     cannot hold is an error, never a file written in another encoding than it declares."""
+    if encoding.endswith(_UNDECODED.format("")):
+        raise UnwritableFile(f"the file holds bytes that are not {encoding.split()[0]} (in comments); writing the fixed "
+                             f"code would change them, so the file was left unchanged")
     try:
         return text.encode(encoding)
     except UnicodeEncodeError as exc:

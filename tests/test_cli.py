@@ -115,6 +115,19 @@ def test_bom_crlf_and_coding_cookie(tmp_path):
     assert out.stdout.count("GL005") == 2 and "GL000" not in out.stdout
 
 
+def test_undecodable_bytes_in_a_comment_are_read_as_python_reads_them(tmp_path):
+    """Python imports a file whose comments hold bytes that are not UTF-8 (a GBK comment): it is linted, and
+    a fix is refused rather than written back over those bytes."""
+    path = tmp_path / "gbk.py"
+    raw = b"# \xbc\xc6\xcb\xe3 (a GBK comment)\n" + BUG.encode()
+    path.write_bytes(raw)
+    compile(raw, str(path), "exec")  # what importing the file does: no error
+    out = run(str(path))
+    assert out.returncode == 1 and "GL005" in out.stdout and "GL000" not in out.stdout
+    fixed = run("--fix", "--unsafe-fixes", str(path))
+    assert path.read_bytes() == raw and "left unchanged" in fixed.stderr and fixed.returncode == 1
+
+
 def test_non_ascii_columns_count_characters(tmp_path):
     (tmp_path / "u.py").write_text(BUG.replace("rows = torch.gather", "é = torch.gather"))
     out = run(str(tmp_path / "u.py"))

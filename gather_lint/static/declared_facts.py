@@ -83,7 +83,9 @@ class DeclaredFactsMixin:
         if not node.body:
             return
         for line, name, shape, dtype in self.comments.trailing_entries(node.lineno, node.body[0].lineno - 1):
-            if name in self.params:
+            if name not in self.params:
+                continue
+            if not _older_than_the_code(node, name, shape):
                 self._declare(name, shape, line, dtype)
 
     def _declare(self, name: str, shape, line: int, dtype=None) -> None:
@@ -150,7 +152,7 @@ class DeclaredFactsMixin:
             if param.arg in single_line:
                 comment = self.source.comment(param.lineno)
                 shape = parse_comment(comment.text, param.arg) if comment and not comment.standalone else None
-                if shape is not None:
+                if shape is not None and not _older_than_the_code(node, param.arg, shape):
                     fact = _merge(fact, shape, f"comment line {param.lineno}")
                     self.informal.add(param.arg)
             if fact is None and param.arg in documented:
@@ -378,16 +380,34 @@ def _without_unpacked_otherwise(node, documented: dict) -> dict:
     four dims, so the docstring describes another version of the function, and none of its shapes is a fact."""
     if not documented:
         return documented
-    for stmt in tree_walk.all_nodes(node):
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List))):
-            continue
-        measured = shape_owner(stmt.value)
-        fact = documented.get(measured) if measured is not None else None
-        targets = stmt.targets[0].elts
-        if fact is not None and fact[0] is not None and not fact[0].variadic \
-                and not any(isinstance(t, ast.Starred) for t in targets) and len(targets) != len(fact[0].dims):
+    for name, rank in unpacked_ranks(node).items():
+        fact = documented.get(name)
+        if fact is not None and fact[0] is not None and not fact[0].variadic and rank != len(fact[0].dims):
             return {}
     return documented
+
+
+def _older_than_the_code(function, name: str, shape: Shape) -> bool:
+    """`tracks,  # T x 2` on a parameter beside `T, N, _ = tracks.shape` in the body: the code runs only on 3-d
+    tracks, so the comment describes an older version of the function, not the values it is handed."""
+    rank = unpacked_ranks(function).get(name)
+    return rank is not None and not shape.variadic and rank != len(shape.dims)
+
+
+def unpacked_ranks(node) -> Dict[str, int]:
+    """{name: its rank} for each `B, N, _ = name.shape` in the function (no starred target): the code runs only
+    when `name` has that many dims. Read once per function."""
+    found = getattr(node, "_gather_lint_unpacked_ranks", None)
+    if found is None:
+        found = {}
+        for stmt in tree_walk.all_nodes(node):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)) \
+                    and not any(isinstance(t, ast.Starred) for t in stmt.targets[0].elts):
+                measured = shape_owner(stmt.value)
+                if measured is not None:
+                    found.setdefault(measured, len(stmt.targets[0].elts))
+        node._gather_lint_unpacked_ranks = found
+    return found
 
 
 def _without_listed_items(node, documented: dict) -> dict:

@@ -1,0 +1,49 @@
+"""False findings of the twentieth set of packages never linted before (benchmarks/README.md, "Twentieth set"),
+each as a small program in the style of the package's code: torch runs it as the package does, and the linter stays
+silent. Beside each, the mistake the rule is for, still reported and shown wrong in torch."""
+import pytest
+
+from .conftest import codes
+from .snippets import run_snippet
+
+# A parameter comment from an older version of the function (`# T x 2`) beside the body's own `T, N, _ =
+# tracks.shape`: the code runs only on 3-d tracks, and its caller hands it 3-d tracks.
+TRACKS = """
+import numpy as np
+import torch
+
+def draw_pred_tracks(
+    rgb: np.ndarray,  # H x W x 3
+    tracks: np.ndarray,  # T x 2
+):
+    T, N, _ = tracks.shape
+    segments = []
+    for s in range(T - 1):
+        for i in range(N):
+            start = (int(tracks[s, i, 0]), int(tracks[s, i, 1]))
+            end = (int(tracks[s + 1, i, 0]), int(tracks[s + 1, i, 1]))
+            segments.append((start, end))
+    return rgb, segments
+
+def draw_tracks_on_video(video: torch.Tensor, tracks: torch.Tensor):
+    tracks = tracks[0].long().cpu().numpy()  # S, N, 2
+    frame = video[0, -1].permute(1, 2, 0).byte().numpy()
+    return draw_pred_tracks(frame, TRACKS_PASSED)
+
+if __name__ == "__main__":
+    OUT = draw_tracks_on_video(torch.zeros(1, 8, 3, 64, 96), torch.rand(1, 8, 5, 2) * 60)
+"""
+
+
+def test_a_parameter_comment_the_body_unpacks_otherwise_is_no_fact(torch):
+    code = TRACKS.replace("TRACKS_PASSED", "tracks[0:4]")
+    assert len(run_snippet(code)["OUT"][1]) == 3 * 5
+    assert codes(code) == []
+
+
+def test_two_dim_tracks_handed_to_it_are_still_reported(torch):
+    # one frame's [N, 2] points, the tracks kept a tensor: the caller's own shape reaches the unpacking
+    code = TRACKS.replace("TRACKS_PASSED", "tracks[0]").replace(".long().cpu().numpy()", ".long()")
+    with pytest.raises(ValueError, match="not enough values to unpack"):
+        run_snippet(code)
+    assert "GL001" in codes(code)
