@@ -11,7 +11,7 @@ from . import binding_kinds, dropped_dims, exact_values, left_padding, permutati
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
-from . import linear_terms, present_values, sentinel_masks, symbolic
+from . import linear_terms, present_values, run_starts, sentinel_masks, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -194,6 +194,7 @@ class ExpressionMixin:
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
             picked = filtered_positions.after(self, node, picked)  # GL011: cols[tensor(kept non-padding positions)]
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
+            picked = run_starts.picked(owner, key, picked)  # one entry per run of repeat_interleave's copies
             picked = repeated_indices.one_row(owner, key, picked)  # a row of a table repeating across rows
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
@@ -334,6 +335,7 @@ class ExpressionMixin:
             learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
             made = exact_values.compared(values[0], _COMPARED.get(type(node.ops[0]), ""), values[1],
                                          ops.binary(values[0], values[1], "=="))  # ids == image_id: a known mask
+            made = run_starts.compared(node, made)  # x[1:] != x[:-1]: where runs of equal neighbours start
             return left_padding.compared(values[0], values[1], made)
         if len(node.ops) == 1 and not tensors:
             if values[0] is None:

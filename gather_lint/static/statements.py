@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, index_put_dtypes, left_padding, present_values, sentinel_masks, shape_unpacking
+from . import cut_rows, first_iteration, index_put_dtypes, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -339,6 +339,7 @@ class StatementMixin:
                 if not isinstance(result, DimVal) or self.env[name].entries is not None:
                     # a tensor written in (`ids[1] = t`), or a mask's entries set: what was known of them may be gone
                     self.env[name] = present_values.forgotten(self.env[name])
+                self.env[name] = run_starts.written(self.env[name], target, result)  # first[1:] = x[1:] != x[:-1]
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 

@@ -502,7 +502,7 @@ def _float_number(v) -> Optional[float]:
 def cast(t, dtype: Optional[str]) -> TensorVal:
     """A cast keeps the values (and their sign): a bool or int 0/1 cast to float is >= 0 still."""
     return TensorVal(t.shape, dtype, t.domain, non_negative=t.non_negative or dtype in FLOAT_DTYPES and t.dtype == "bool",
-                     signed=t.signed)
+                     signed=t.signed, run_starts=t.run_starts)
 
 
 def to(t, args, kwargs):

@@ -31,6 +31,7 @@ class TensorVal:
     entries: Optional[object] = None  # every value of a small int or bool tensor: an exact_values.Entries (GL003, GL011)
     most_rank: Optional[int] = None  # of a tensor whose shape is unknown: the most dims it can have (`table[key]`)
     dropped: Optional[object] = None  # a reduction's result whose dim is gone, not kept: a dropped_dims.Dropped (GL029)
+    run_starts: Optional[str] = None  # a mask of where runs of equal neighbours start: run_starts.py (GL013)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
