@@ -47,3 +47,50 @@ def test_two_dim_tracks_handed_to_it_are_still_reported(torch):
     with pytest.raises(ValueError, match="not enough values to unpack"):
         run_snippet(code)
     assert "GL001" in codes(code)
+
+
+# A collate's docstring lists each sample's items (`batch: [text, spec, wav, sid]`); the comment on `ssl = row[0]`
+# gives the features' own three dims. The two texts disagree: neither is a fact.
+COLLATE = '''
+import torch
+
+class FeatureCollate:
+    """Zero-pads a training batch."""
+
+    def __call__(self, batch):
+        """Collates a training batch.
+        PARAMS
+        ------
+        batch: [text_normalized, spec_normalized, wav_normalized, sid]
+        """
+        max_len = max(x[0].size(2) for x in batch)
+        feats = torch.zeros(len(batch), batch[0][0].size(1), max_len)
+        for i, row in enumerate(batch):
+            ssl = row[0]                      # [1, 768, T] hubert features
+            feats[i, :, :ssl.size(2)] = ssl[0, :, :]
+        return feats
+
+if __name__ == "__main__":
+    OUT = FeatureCollate()([(torch.randn(1, 768, t), torch.randn(1025, t)) for t in (100, 80)])
+'''
+
+
+def test_a_docstring_of_listed_items_against_the_comment_on_the_line_is_no_fact(torch):
+    assert run_snippet(COLLATE)["OUT"].shape == (2, 768, 100)
+    assert codes(COLLATE) == []
+
+
+def test_a_computed_shape_still_wins_over_a_comment_of_another_rank(torch):
+    code = '''
+import torch
+
+def pick(ids):
+    h = torch.randn(4, 8)  # [B, T, H]
+    return h.gather(1, ids)
+
+if __name__ == "__main__":
+    OUT = pick(torch.zeros(4, 1, 1, dtype=torch.long))
+'''
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        run_snippet(code)
+    assert "GL001" in codes(code)

@@ -50,6 +50,8 @@ class DeclaredFactsMixin:
                 or _lowers_what_the_op_cannot(arrow_start(comment.text), shape, node.value) \
                 or _keeps_what_squeeze_removes(shape, node.value):
             return result
+        if _texts_disagree(result, shape):
+            return result.with_(shape=None)  # `ssl = row[0]  # [1, 768, T]` against a docstring's 2-d batch item
         merged = _merge(result, shape, f"comment line {comment.line}")
         # a comment that only names sizes the code already proved adds no informal fact
         self._comment_used = merged is not result and not all_sizes_known(result)
@@ -297,6 +299,17 @@ def _lowers_what_the_op_cannot(start: Optional[Shape], shape: Shape, value_node)
     func = value_node.func if isinstance(value_node, ast.Call) else None
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     return name in _NEVER_FEWER_DIMS
+
+
+def _texts_disagree(result, shape: Shape) -> bool:
+    """The value's shape is only names read from text (a docstring's or another comment's dims: no size, no
+    expression that computes it), and the comment on its line gives it another rank: the author's texts disagree,
+    and neither is a fact. A shape the code computed, from sizes it knows, wins over a comment instead (_merge)."""
+    inferred = result.shape if isinstance(result, TensorVal) else None
+    if inferred is None or inferred.variadic or shape.variadic or len(inferred.dims) == len(shape.dims) \
+            or not inferred.dims:
+        return False
+    return all(isinstance(d, Sym) and d.expr is None and d.size is None for d in inferred.dims)
 
 
 def _keeps_what_squeeze_removes(shape: Shape, value_node) -> bool:
