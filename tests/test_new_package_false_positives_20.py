@@ -80,6 +80,14 @@ def test_a_docstring_of_listed_items_against_the_comment_on_the_line_is_no_fact(
     assert codes(COLLATE) == []
 
 
+def test_a_part_of_a_documented_batch_is_told_by_the_docstring_too(torch):
+    # the package's own form: no comment on the line; the rank of `row[0]` comes from the docstring alone, which
+    # is not enough for GL001 at a subscript (docstrings describe one call path, or an older one)
+    code = COLLATE.replace("# [1, 768, T] hubert features", "")
+    assert run_snippet(code)["OUT"].shape == (2, 768, 100)
+    assert codes(code) == []
+
+
 def test_a_computed_shape_still_wins_over_a_comment_of_another_rank(torch):
     code = '''
 import torch

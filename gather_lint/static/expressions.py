@@ -508,10 +508,13 @@ _INT_RESULTS = ("+", "-", "*", "//", "%")
 def _guess_kept(owner: TensorVal, picked):
     """`codes[start:end]` of `codes = table[:n] - offsets` (table unknown, offsets [n_codebook]): the difference is
     [n_codebook] only as a guess (the unknown operand may bring leading dims, Shape.guessed), and a slice, a row
-    or a pick of it is as much a guess: the rank read off the key is counted from the guessed rank."""
+    or a pick of it is as much a guess: the rank read off the key is counted from the guessed rank. A part of a
+    tensor whose shape a docstring told is told by it too (`row = batch[i]` of a documented batch, subscript_rank)."""
     if isinstance(picked, TensorVal) and owner.shape is not None and owner.shape.guessed \
             and picked.shape is not None and not picked.shape.guessed:
         return picked.with_(shape=replace(picked.shape, guessed=True))
+    if isinstance(picked, TensorVal) and not picked.origin and subscript_rank.told_in_prose(owner):
+        return picked.with_(origin=owner.origin)
     return picked
 
 

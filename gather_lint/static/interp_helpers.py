@@ -132,7 +132,9 @@ def _row_of(iterable, node):
     if isinstance(iterable, TensorVal):
         s = iterable.shape
         if s is not None and not s.variadic and s.dims:
-            return exact_values.row(iterable, TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain))
+            # a row of a tensor a docstring told is told by it too (subscript_rank.told_in_prose)
+            told = iterable.origin if iterable.origin.startswith("docstring") else ""
+            return exact_values.row(iterable, TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain, origin=told))
         return TensorVal(None, iterable.dtype, iterable.domain) if iterable.domain else None
     if isinstance(iterable, SeqVal) and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         if node.func.id == "zip":  # of tensors, their rows; of sequences (`zip(dims[:-1], dims[1:])`), what items agree on
