@@ -102,3 +102,39 @@ if __name__ == "__main__":
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         run_snippet(code)
     assert "GL001" in codes(code)
+
+
+# An arrow chain above the line that makes `ids`, from its source's shape through the gather that uses it: its first
+# shape is what ids is made from, not ids.
+VERIFY = '''
+import torch
+
+def verify_tokens(draft_logprobs, target_logprobs, u, draft_token_ids):
+    batch_size, gamma, _vocab_size = draft_logprobs.shape
+    dlp = draft_logprobs.float()
+    tlp = target_logprobs.float()
+    # ids: (batch, gamma) \u2192 (batch, gamma, 1) \u2192 gather \u2192 (batch, gamma, 1) \u2192 squeeze
+    ids = draft_token_ids.to(dlp.device).unsqueeze(-1)  # (B, \u03b3, 1)
+    lp_q = dlp.gather(-1, ids).squeeze(-1)
+    lp_p = tlp.gather(-1, ids).squeeze(-1)
+    return u < (lp_p - lp_q).exp().clamp(max=1.0)
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    dlp = torch.randn(2, 4, 1000).log_softmax(-1)
+    OUT = verify_tokens(dlp, torch.randn(2, 4, 1000).log_softmax(-1), torch.rand(2, 4), torch.randint(0, 1000, (2, 4)))
+'''
+
+
+def test_an_arrow_chain_above_a_binding_is_no_shape_of_it(torch):
+    assert run_snippet(VERIFY)["OUT"].shape == (2, 4)
+    assert codes(VERIFY) == []
+
+
+def test_a_named_shape_above_a_binding_still_is_one(torch):
+    code = VERIFY.replace("# ids: (batch, gamma) \u2192 (batch, gamma, 1) \u2192 gather \u2192 (batch, gamma, 1) \u2192 squeeze\n",
+                          "# ids: (batch, gamma)\n").replace("draft_token_ids.to(dlp.device).unsqueeze(-1)  # (B, \u03b3, 1)",
+                                                             "draft_token_ids.to(dlp.device)")
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        run_snippet(code)
+    assert "GL001" in codes(code)

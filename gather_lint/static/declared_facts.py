@@ -75,8 +75,10 @@ class DeclaredFactsMixin:
             elif known and name not in assigned:
                 before.setdefault(name, self.env.get(name))
                 self._declare(name, shape, line, dtype)
-            else:
+            elif arrow_start(self.source.lines[line - 1].split("#", 1)[-1]) is None:
                 self.comments.pending[name] = (shape, line, dtype)
+            # else `# ids: (B, T) -> (B, T, 1) -> gather -> ...` above the line that makes ids: the chain's first
+            # shape is what the value is made from, not the value (its last describes later lines, too)
         for name in _contradicted(self.env, before):
             self.env[name] = before[name]  # the code gives one name two sizes: trust the code, as _merge does
 
