@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
-from . import class_docstrings, scalars, tree_walk
+from . import class_docstrings, scalars
 from .least_rank import exact_rank, least_rank
 from . import comment_dim_names, header_comments, python_annotations, value_comments
 from . import tensor_ops as ops

@@ -335,7 +335,7 @@ class ExpressionMixin:
             learn_token_ids(self, node, values[0])  # `ids != pad_token_id`: token ids (GL013's repeats)
             made = exact_values.compared(values[0], _COMPARED.get(type(node.ops[0]), ""), values[1],
                                          ops.binary(values[0], values[1], "=="))  # ids == image_id: a known mask
-            made = run_starts.compared(node, made)  # x[1:] != x[:-1]: where runs of equal neighbours start
+            made = run_starts.compared(node, values[0], values[1], made)  # x[1:] != x[:-1]: where runs start
             return left_padding.compared(values[0], values[1], made)
         if len(node.ops) == 1 and not tensors:
             if values[0] is None:

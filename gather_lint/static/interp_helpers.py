@@ -10,6 +10,7 @@ from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, value
 from .modules import LayerList
+from .subscript_rank import told_in_prose
 from .values import UNKNOWN_ARITY, DimVal, Literal, SeqVal, TensorVal, join_all
 
 
@@ -132,8 +133,7 @@ def _row_of(iterable, node):
     if isinstance(iterable, TensorVal):
         s = iterable.shape
         if s is not None and not s.variadic and s.dims:
-            # a row of a tensor a docstring told is told by it too (subscript_rank.told_in_prose)
-            told = iterable.origin if iterable.origin.startswith("docstring") else ""
+            told = iterable.origin if told_in_prose(iterable) else ""  # a row of a tensor a docstring told is told by it too
             return exact_values.row(iterable, TensorVal(Shape(s.dims[1:]), iterable.dtype, iterable.domain, origin=told))
         return TensorVal(None, iterable.dtype, iterable.domain) if iterable.domain else None
     if isinstance(iterable, SeqVal) and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):

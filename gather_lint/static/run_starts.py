@@ -12,39 +12,28 @@ import ast
 
 from dataclasses import replace
 
+from .tensor_ops import SliceVal
 from .values import TensorVal
 
 
-def compared(node: ast.Compare, result):
-    """`x[1:] != x[:-1]` (either order): a mask true at each run's start but the first."""
-    if not isinstance(result, TensorVal) or len(node.ops) != 1 or not isinstance(node.ops[0], ast.NotEq):
+def compared(node: ast.Compare, left, right, result):
+    """`x[1:] != x[:-1]` (either order): a mask true at each run's start but the first. The two sides are the
+    halves of one tensor shifted by one along the same dim (TensorVal.shift, as the next-token shift reads it)."""
+    if not (isinstance(result, TensorVal) and isinstance(left, TensorVal) and isinstance(right, TensorVal)
+            and len(node.ops) == 1 and isinstance(node.ops[0], ast.NotEq)
+            and left.shift is not None and right.shift is not None and left.shift[0] == right.shift[0]
+            and {left.shift[1], right.shift[1]} == {"drop_first", "drop_last"}):
         return result
-    left, right = node.left, node.comparators[0]
-    if not (isinstance(left, ast.Subscript) and isinstance(right, ast.Subscript)) \
-            or ast.dump(left.value) != ast.dump(right.value):
+    sides = (node.left, node.comparators[0])
+    if not all(isinstance(side, ast.Subscript) for side in sides) or ast.dump(sides[0].value) != ast.dump(sides[1].value):
         return result
-    ends = {_slice_end(left.slice), _slice_end(right.slice)}
-    return result.with_(run_starts="after_first") if ends == {"drop_first", "drop_last"} else result
+    return result.with_(run_starts="after_first")
 
 
-def _slice_end(key) -> str:
-    """`1:` drops the first entry, `:-1` the last; anything else is neither."""
-    if not isinstance(key, ast.Slice) or key.step is not None:
-        return ""
-    lower = key.lower.value if isinstance(key.lower, ast.Constant) else None
-    upper = key.upper
-    if lower == 1 and upper is None:
-        return "drop_first"
-    if key.lower is None and isinstance(upper, ast.UnaryOp) and isinstance(upper.op, ast.USub) \
-            and isinstance(upper.operand, ast.Constant) and upper.operand.value == 1:
-        return "drop_last"
-    return ""
-
-
-def written(owner: TensorVal, target: ast.Subscript, result) -> TensorVal:
+def written(owner: TensorVal, key, result) -> TensorVal:
     """`first[1:] = x[1:] != x[:-1]` into a tensor of ones: true at the first entry and at each run's start."""
     if isinstance(result, TensorVal) and result.run_starts == "after_first" and owner.filled == "ones" \
-            and _slice_end(target.slice) == "drop_first":
+            and isinstance(key, SliceVal) and key.one_end() == "drop_first":
         return owner.with_(run_starts="each")
     return owner
 

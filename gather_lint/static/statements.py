@@ -339,7 +339,7 @@ class StatementMixin:
                 if not isinstance(result, DimVal) or self.env[name].entries is not None:
                     # a tensor written in (`ids[1] = t`), or a mask's entries set: what was known of them may be gone
                     self.env[name] = present_values.forgotten(self.env[name])
-                self.env[name] = run_starts.written(self.env[name], target, result)  # first[1:] = x[1:] != x[:-1]
+                self.env[name] = run_starts.written(self.env[name], key, result)  # first[1:] = x[1:] != x[:-1]
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 
