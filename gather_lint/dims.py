@@ -162,6 +162,8 @@ def broadcast(a: Optional[Shape], b: Optional[Shape]) -> Optional[Shape]:
             out.append(y)
         elif value(y) == 1 or must_equal(x, y):
             out.append(x)
+        elif x is None and isinstance(value(y), int) or y is None and isinstance(value(x), int):
+            out.append(y if x is None else x)  # an unknown size meets 7: it is 1 or 7 (else torch raises), the result 7
         else:
             out.append(None)
     return Shape(tuple(out), guessed=a.guessed or b.guessed)

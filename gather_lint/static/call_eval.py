@@ -218,6 +218,8 @@ class CallMixin:
             return literal_sets.call(func.id, args, kwargs)  # distinct / ordered written ints
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        if isinstance(func, ast.Name) and func.id == "reversed" and target is None:
+            return sequences.reversed_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
             return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
         if isinstance(func, ast.Name) and func.id in ("max", "min") and args and not kwargs:

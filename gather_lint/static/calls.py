@@ -24,7 +24,7 @@ from .modules import Cell, Conv, InstanceVal, KeepShape, LayerList, Recurrent, S
 from .numpy_values import ArrayVal
 from .python_types import ListVal
 from .tensor_ops import Repeated, value_kind
-from .scalars import NumberVal
+from .scalars import NumberVal, is_float_number
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join_all
 
 MAX_DEPTH = 3
@@ -379,6 +379,12 @@ def _shaped(value) -> bool:
     return isinstance(value, TensorVal) and (value.shape is not None or value.dtype is not None)
 
 
+def _floats(seq) -> bool:
+    """A list of Python floats: a tensor's `tolist()`, rewards collected one by one."""
+    items = (seq.element,) if isinstance(seq, Repeated) else seq.items if not seq.names else ()
+    return bool(items) and all(is_float_number(i) for i in items)
+
+
 def _informative(value) -> bool:
     if isinstance(value, InstanceVal):
         return value.facts is not None
@@ -394,6 +400,8 @@ def _informative(value) -> bool:
         return True  # words written out (`"the plot of the movie".split()`): their count sizes what is made of them
     if isinstance(value, SeqVal) and value.items and all(sequences.sized(v) for v in value.items):
         return True  # lists of known lengths (documents of token ids): the longest sizes the batch made of them
+    if isinstance(value, (SeqVal, Repeated)) and _floats(value):
+        return True  # rewards as Python floats (`x.tolist()`): a tensor made of them is 1-d
     if isinstance(value, SeqVal):  # tensors, or records (a list of dicts handed to a collate, of dataclass items)
         return any(isinstance(v, (TensorVal, DictVal, InstanceVal)) and _informative(v) for v in value.items)
     if isinstance(value, Repeated):  # a list of like batches or cache entries

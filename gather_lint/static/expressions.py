@@ -166,6 +166,8 @@ class ExpressionMixin:
                 if all((v is None) == (b is None) for v, b in zip((key.lower, key.upper, key.step), bounds)):
                     return SeqVal(owner.items[slice(*bounds)])
             return None
+        if isinstance(owner, ops.Repeated) and isinstance(key, ops.SliceVal):
+            return sequences.sliced_run(owner, key)  # targets[::-1] of a list of like items
         if isinstance(owner, InstanceVal) and self.module is not None:
             return data_loaders.item(self, owner, node, key)  # dataset[i]: its __getitem__
         if isinstance(owner, data_loaders.DatasetVal) and isinstance(key, DimVal):

@@ -11,6 +11,7 @@ from typing import Dict
 
 from . import appended_samples
 from .numpy_values import ArrayVal
+from .scalars import NumberVal, is_float_number
 from .tensor_ops import Repeated
 from .values import SeqVal, TensorVal
 
@@ -25,6 +26,8 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
         return {}  # an inner loop during an outer loop's trial, or a long body: forget, as before
     candidates = {k: v for k, v in entry.items() if isinstance(v, ArrayVal) or (
         isinstance(v, TensorVal) and (v.shape is not None or v.dtype is not None))}
+    # a float the body recomputes from floats (`running = r + gamma * running`) stays a float, its value unknown
+    candidates.update({k: NumberVal() for k, v in entry.items() if is_float_number(v)})
     if not candidates:
         return {}
     saved = (interp.env, interp.returns, interp.report, interp.flag, interp.informal, interp._comment_used,
@@ -49,6 +52,10 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
     kept = {}
     for name, before in candidates.items():
         now = after.get(name)
+        if isinstance(before, NumberVal):
+            if is_float_number(now):
+                kept[name] = before
+            continue
         if isinstance(before, ArrayVal):
             if now == before:  # idx = np.concatenate([idx, more]) keeps a float64 idx float64
                 kept[name] = before

@@ -10,7 +10,7 @@ import ast
 from typing import List, Optional, Tuple
 
 from ..dims import value
-from .tensor_ops import Repeated
+from .tensor_ops import Repeated, as_int
 from .values import DimVal, SeqVal
 
 LONGEST = 1024  # items of a list repeated out or appended one by one (`[image_id] * n_patches`): a prompt, not a dataset
@@ -41,6 +41,22 @@ def copy_of(args: list, kwargs: dict) -> Optional[SeqVal]:
     if len(args) == 1 and not kwargs and isinstance(args[0], Repeated):
         return args[0]  # tuple(f(x) for x in xs): the same run of like elements
     return None
+
+
+def reversed_of(args: list, kwargs: dict):
+    """reversed(s) of a tracked sequence: its items in the other order; a run of like items stays that run."""
+    if len(args) != 1 or kwargs:
+        return None
+    if isinstance(args[0], SeqVal) and not args[0].names:
+        return SeqVal(tuple(reversed(args[0].items)))
+    return args[0] if isinstance(args[0], Repeated) else None
+
+
+def sliced_run(run: Repeated, key) -> Repeated:
+    """`xs[::-1]`, `xs[1:]` of a run of like items: like items still, as many as the whole run only for a
+    slice that keeps every item."""
+    whole = key.lower is None and key.upper is None and (key.step is None or as_int(key.step) in (1, -1))
+    return Repeated(run.element, run.length if whole else None)
 
 
 def split_starred(items: Tuple[object, ...], before: int, after: int) -> Optional[Tuple[list, SeqVal, list]]:
@@ -76,7 +92,7 @@ def spliced(nodes, values) -> Optional[SeqVal]:
 
 def sized(value) -> bool:
     """A Python list of a known length: written out item by item, or a run of like items of an int length."""
-    from .tensor_ops import Repeated
+    from .tensor_ops import Repeated, as_int
 
     return type(value) is SeqVal and not value.names or isinstance(value, Repeated) and isinstance(value.length, int)
 
@@ -89,7 +105,7 @@ def length(value, node=None):
 
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate"):
         return None  # their stand-in SeqVal holds the zipped sequences, not the items (and they have no len)
-    from .tensor_ops import Repeated
+    from .tensor_ops import Repeated, as_int
 
     if isinstance(value, SeqVal):
         return len(value.items)

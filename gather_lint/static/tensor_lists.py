@@ -10,7 +10,7 @@ A list is tracked as one element value (tensor_ops.Repeated) while every append 
 from __future__ import annotations
 
 from ..dims import Shape, normalize_dim, value
-from . import symbolic
+from . import scalars, symbolic
 from . import tensor_ops as ops
 from .python_types import ListVal
 from .sequences import LONGEST
@@ -24,6 +24,8 @@ def appended(owner, item):
     if isinstance(item, DimVal) and value(item.dim) is not None and type(owner) in (SeqVal, ListVal) \
             and not owner.names and len(owner.items) < LONGEST and all(isinstance(i, DimVal) for i in owner.items):
         return ListVal(owner.items + (item,))
+    if scalars.is_number(item) and not scalars.is_bool(item) and _empty_or_numbers(owner):
+        return ops.Repeated(_one_number(owner, item))  # returns.append(running): numbers, as many as the loop ran
     if _tensor_tuple(item):
         if isinstance(owner, SeqVal) and not owner.items and not owner.names:
             return ops.Repeated(item)
@@ -35,6 +37,20 @@ def appended(owner, item):
     if isinstance(owner, ops.Repeated) and isinstance(owner.element, TensorVal):
         return owner if owner.element == item else _like(owner.element, item)
     return None
+
+
+def _empty_or_numbers(owner) -> bool:
+    """[] or a list of numbers of unknown count (a list of known ints grows item by item instead)."""
+    if type(owner) in (SeqVal, ListVal):
+        return not owner.items and not owner.names
+    return isinstance(owner, ops.Repeated) and owner.length is None and scalars.is_number(owner.element) \
+        and not scalars.is_bool(owner.element)
+
+
+def _one_number(owner, item):
+    """The element of a list of numbers given one more: a float makes them floats (torch.tensor makes float32)."""
+    kinds = [item] + ([owner.element] if isinstance(owner, ops.Repeated) else [])
+    return scalars.NumberVal() if any(scalars.is_float_number(k) for k in kinds) else DimVal(None)
 
 
 def _tensor_tuple(item) -> bool:
