@@ -234,6 +234,10 @@ class CallMixin:
             return DimVal(sum(value(a.dim) for a in args[0].items))  # sum(x.shape): 0 for a 0-d x
         if isinstance(func, ast.Name) and func.id == "round" and len(args) == 1 and not kwargs and target is None:
             return python_stdlib.rounded(args[0])  # round(width / TILE): an int, its value known with the float's
+        if isinstance(func, ast.Name) and func.id == "float" and len(args) == 1 and not kwargs and target is None:
+            if isinstance(args[0], DimVal) and isinstance(value(args[0].dim), int):
+                return Literal(float(value(args[0].dim)))
+            return args[0] if isinstance(args[0], Literal) and isinstance(args[0].value, float) else scalars.NumberVal()
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
             if func.id == "int" and isinstance(args[0], Literal) and isinstance(args[0].value, float):

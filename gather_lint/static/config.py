@@ -73,6 +73,8 @@ def _kept(item):
         return item
     if isinstance(item, TensorVal) and (item.shape is not None or item.dtype is not None or item.domain is not None):
         return item
+    if type(item) is DimVal and item.dim is None:
+        return item  # `"action": int(a)`: an int, its value unknown (a list of such records makes an int64 tensor)
     if isinstance(item, (NumberVal, ArrayVal)):
         return item  # a dataset item's float or array: the batch a DataLoader makes of it (data_loaders)
     return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..dims import Shape, normalize_dim, value
 from . import scalars, symbolic
+from .config import DictVal
 from . import tensor_ops as ops
 from .python_types import ListVal
 from .sequences import LONGEST
@@ -26,6 +27,11 @@ def appended(owner, item):
         return ListVal(owner.items + (item,))
     if scalars.is_number(item) and not scalars.is_bool(item) and _empty_or_numbers(owner):
         return ops.Repeated(_one_number(owner, item))  # returns.append(running): numbers, as many as the loop ran
+    if isinstance(item, DictVal) and any(v is not None for _, v in item.items):
+        # records appended one by one (`batch.append({"state": s, "action": a})`): like records while they agree
+        if isinstance(owner, SeqVal) and not owner.items and not owner.names:
+            return ops.Repeated(item)
+        return owner if isinstance(owner, ops.Repeated) and owner.element == item else None
     if _tensor_tuple(item):
         if isinstance(owner, SeqVal) and not owner.items and not owner.names:
             return ops.Repeated(item)
