@@ -12,7 +12,8 @@ float. The default collate keeps each leaf's dtype and stacks the items on a new
 `Subset(ds, ids)` and each part of `random_split(ds, sizes)` have ds's items.
 The item is what the dataset's own `__getitem__` returns (a class of this file, run with the facts its
 constructor was given), or one row of each tensor of a `TensorDataset(x, y)`. A `collate_fn` that is a
-function of this file is run on a list of such items; any other collate, or `batch_size=None` (no
+function of this file is run on a list of such items (on a list it knows nothing of when the item is not
+known: what it builds itself, an `np.zeros` buffer's float64, holds for any batch); any other collate, or `batch_size=None` (no
 batching), leaves the batch unknown. The batch dim is one named size shared by every leaf of a batch
 (`B of loader`): its value is not known (the last batch may be smaller), but the leaves of one batch agree
 on it, so `pred - batch["y"]` of a kept [B, 1] column and a [B] target is known to grow to [B, B].
@@ -88,9 +89,10 @@ def _own_collate(interp, node: ast.Call, item):
     if isinstance(fn, ast.Lambda):
         return _lambda_collate(interp, node, fn, item)  # collate_fn=lambda b: pad_collate(b, pad_id)
     callee = interp.module.functions.get(fn.id) if isinstance(fn, ast.Name) and interp.module is not None else None
-    if callee is None or item is None:
+    if callee is None:
         return None
-    return interp.module.call(interp, callee, node, [ops.Repeated(item)], {}, silent=True)
+    # items the analysis does not know: what the collate makes of any list (an np.zeros buffer is float64 all the same)
+    return interp.module.call(interp, callee, node, [ops.Repeated(item) if item is not None else None], {}, silent=True)
 
 
 def _lambda_collate(interp, node: ast.Call, fn: ast.Lambda, item):
@@ -99,7 +101,7 @@ def _lambda_collate(interp, node: ast.Call, fn: ast.Lambda, item):
     params = fn.args.args
     body = fn.body
     if len(params) != 1 or fn.args.vararg or fn.args.kwarg or not isinstance(body, ast.Call) \
-            or not isinstance(body.func, ast.Name) or interp.module is None or item is None:
+            or not isinstance(body.func, ast.Name) or interp.module is None:
         return None
     callee = interp.module.functions.get(body.func.id)
     if callee is None or any(isinstance(a, ast.Starred) for a in body.args) or any(k.arg is None for k in body.keywords):
@@ -107,7 +109,9 @@ def _lambda_collate(interp, node: ast.Call, fn: ast.Lambda, item):
     batch = params[0].arg
 
     def given(arg):
-        return ops.Repeated(item) if isinstance(arg, ast.Name) and arg.id == batch else interp.expr(arg)
+        if isinstance(arg, ast.Name) and arg.id == batch:
+            return ops.Repeated(item) if item is not None else None
+        return interp.expr(arg)
     args = [given(a) for a in body.args]
     kwargs = {k.arg: given(k.value) for k in body.keywords}
     return interp.module.call(interp, callee, body, args, kwargs, silent=True)
