@@ -216,6 +216,10 @@ class CallMixin:
             return data_loaders.iterated(func.id, args)  # next(iter(loader)): one batch
         if isinstance(func, ast.Name) and func.id in ("set", "frozenset", "sorted") and target is None:
             return literal_sets.call(func.id, args, kwargs)  # distinct / ordered written ints
+        if isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(node.args) == 1 and not kwargs \
+                and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
+                and node.args[0].func.id == "range" and target is None:
+            return sequences.listed_range(self._args(node.args[0])[0])  # list(range(10, 50)): 40 known ints
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "reversed" and target is None:
@@ -238,6 +242,8 @@ class CallMixin:
             if isinstance(args[0], DimVal) and isinstance(value(args[0].dim), int):
                 return Literal(float(value(args[0].dim)))
             return args[0] if isinstance(args[0], Literal) and isinstance(args[0].value, float) else scalars.NumberVal()
+        if isinstance(func, ast.Name) and func.id in ("hash", "ord") and len(args) == 1 and not kwargs and target is None:
+            return DimVal(None)  # a Python int, its value unknown (`hash(w) % vocab` is a token id)
         if isinstance(func, ast.Name) and func.id in ("int", "len") and args:
             # both always give a Python int: its value may be unknown, but it is no tensor and no float
             if func.id == "int" and isinstance(args[0], Literal) and isinstance(args[0].value, float):
@@ -827,6 +833,13 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
             and scalars.is_number(args[0].element):  # a list of Python floats (or ints) of unknown length
         return scalars.tensor_of_numbers(SeqVal((args[0].element,)), dtype).with_(shape=Shape((args[0].length,)))
+    if func in ("tensor", "as_tensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
+            and isinstance(args[0], ops.Repeated) and isinstance(args[0].element, ops.Repeated) \
+            and scalars.is_number(args[0].element.element) and isinstance(value(args[0].element.length), int):
+        # rows of n numbers each (padded to one length): [rows, n]
+        row = args[0].element
+        made = scalars.tensor_of_numbers(SeqVal((row.element,)), dtype or _LEGACY_DTYPES.get(func))
+        return made.with_(shape=Shape((args[0].length, value(row.length))))
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and scalars.is_number(args[0]):
         if isinstance(args[0], scalars.FlagInt) and dtype in (None, "int64"):
             return scalars.tensor_of(args[0])  # torch.tensor(int(flag)): 0 or 1

@@ -517,6 +517,8 @@ def fill_gaps(declared, fact):
         return fact  # `critic: Critic` called with Critic(6, 4): the built instance knows its sizes
     if isinstance(declared, TensorVal) and (isinstance(fact, InstanceVal) or is_layer(fact)):
         return fact  # `model: classifier returning probabilities of shape (n, c)`: the shape is its output's
+    if isinstance(declared, TensorVal) and isinstance(fact, Literal) and fact.value is None:
+        return fact  # `position_ids (*optional*)` left at its None default: the `is None` branch is the one that runs
     if isinstance(declared, TensorVal) and isinstance(fact, TensorVal):
         if _cast_to_float(declared, fact):  # `LongTensor` in the docstring, but the caller's `.to(bf16)` is code
             declared = declared.with_(dtype=fact.dtype, domain=fact.domain)

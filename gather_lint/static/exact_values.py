@@ -132,14 +132,14 @@ def after_method(method: str, owner, args, kwargs, result):
     if entries is None or not isinstance(result, TensorVal):
         return result
     if (method in _LAYOUT or method == "to") and result.dtype == owner.dtype:  # not `.view(torch.uint8)`'s bytes
-        return _laid(result, entries.values)
+        return _values_kept(owner, _laid(result, entries.values))
     if method in _CASTS or method == "to":
         target = _CASTS.get(method, result.dtype)
         if target == "bool":
             return _laid(result, [int(v != 0) for v in entries.values])
         return _laid(result, entries.values) if target in _INTS and result.dtype == target else result
     if method in ("expand", "expand_as", "broadcast_to"):
-        return _broadcast(entries, result)
+        return _values_kept(owner, _broadcast(entries, result))
     if method in _METHOD_COMPARISONS and len(args) == 1 and not kwargs:
         return compared(owner, _METHOD_COMPARISONS[method], args[0], result)
     if method in _METHOD_ARITHMETIC and len(args) == 1 and not kwargs:
@@ -345,6 +345,18 @@ def with_bound(t, sized_only_ok: bool = False):
                    repeats=len(set(entries.values)) < len(entries.values), bound_only=True)
     return t.with_(domain=bound if old is None else replace(old, size=bound.size, origin=bound.origin,
                                                             repeats=bound.repeats, bound_only=True, binary=False))
+
+
+def _values_kept(owner, result):
+    """A result holding the owner's values only (a view, an expand over a batch of unknown size): their listing
+    where its shape is known, else their bound (positions 0 to 47 expanded over the batch are still 0 to 47)."""
+    if of(result) is not None or result.domain is not None:
+        return result
+    bounded = with_bound(owner)
+    if bounded.domain is None:
+        return result
+    told = largest_described(owner)  # the message the listing would give: `values known one by one, 47 among them`
+    return result.with_(domain=replace(bounded.domain, origin=told[1]) if told is not None else bounded.domain)
 
 
 def _broadcast(entries: Entries, result):

@@ -11,7 +11,7 @@ from . import binding_kinds, dropped_dims, exact_values, left_padding, permutati
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
-from . import linear_terms, present_values, run_starts, sentinel_masks, symbolic
+from . import linear_terms, list_lengths, present_values, run_starts, sentinel_masks, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -284,7 +284,10 @@ class ExpressionMixin:
                 return scalars.quotient(left.dim, right.dim)  # true division of ints is a Python float
             return _dim_arith(left.dim, right.dim, symbol)
         if isinstance(left, SeqVal) or isinstance(right, SeqVal):
-            return sequences.concat(left, right, symbol)
+            made = sequences.concat(left, right, symbol)
+            return made if made is not None else list_lengths.concat(self, node, left, right, symbol)
+        if isinstance(left, ops.Repeated) or isinstance(right, ops.Repeated):
+            return list_lengths.concat(self, node, left, right, symbol)  # ids + [pad] * (n - len(ids))
         if symbol is None:
             return None
         if symbol == "*" and (product := scalars.known_product(left, right)) is not None:

@@ -131,6 +131,17 @@ def listed_data(count, element) -> Optional[SeqVal]:
     return SeqVal((element,) * count)
 
 
+def listed_range(range_args) -> Optional[SeqVal]:
+    """`list(range(a, b))` of known ints: those ints, while few enough to list."""
+    from ..dims import value as dim_value
+
+    bounds = [dim_value(a.dim) if isinstance(a, DimVal) else None for a in range_args]
+    if not 1 <= len(bounds) <= 2 or not all(isinstance(b, int) for b in bounds):
+        return None
+    numbers = range(*bounds)
+    return SeqVal(tuple(DimVal(n) for n in numbers)) if len(numbers) <= _MAX_LISTED else None
+
+
 def iteration_count(iterable, iter_node, range_args) -> Optional[int]:
     """How many items `for _ in <iter_node>` yields, when known: `range(n)` / `range(a, b)` of known ints
     (`range_args`: their values), a tracked sequence, a tensor's known first size."""

@@ -9,6 +9,8 @@ A list is tracked as one element value (tensor_ops.Repeated) while every append 
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from ..dims import Shape, normalize_dim, value
 from . import scalars, symbolic
 from .config import DictVal
@@ -25,6 +27,11 @@ def appended(owner, item):
     if isinstance(item, DimVal) and value(item.dim) is not None and type(owner) in (SeqVal, ListVal) \
             and not owner.names and len(owner.items) < LONGEST and all(isinstance(i, DimVal) for i in owner.items):
         return ListVal(owner.items + (item,))
+    row = _number_row(item)
+    if row is not None and type(owner) in (SeqVal, ListVal) and not owner.items and not owner.names:
+        return ops.Repeated(row)  # rows.append(ids + [pad] * (n - len(ids))): rows of n numbers
+    if row is not None and isinstance(owner, ops.Repeated) and owner.length is None and _number_row(owner.element):
+        return owner if owner.element == row else None
     if scalars.is_number(item) and not scalars.is_bool(item) and _empty_or_numbers(owner):
         return ops.Repeated(_one_number(owner, item))  # returns.append(running): numbers, as many as the loop ran
     if isinstance(item, DictVal) and any(v is not None for _, v in item.items):
@@ -42,6 +49,18 @@ def appended(owner, item):
         return ops.Repeated(item)
     if isinstance(owner, ops.Repeated) and isinstance(owner.element, TensorVal):
         return owner if owner.element == item else _like(owner.element, item)
+    return None
+
+
+def _number_row(item) -> Optional[ops.Repeated]:
+    """A list of numbers of a known length, as that many like numbers (the items' values joined)."""
+    if isinstance(item, ops.Repeated) and isinstance(value(item.length), int) and scalars.is_number(item.element) \
+            and not scalars.is_bool(item.element):
+        return item
+    if type(item) in (SeqVal, ListVal) and not item.names and item.items \
+            and all(scalars.is_number(i) and not scalars.is_bool(i) for i in item.items):
+        numbers = scalars.NumberVal() if any(scalars.is_float_number(i) for i in item.items) else join_all(item.items)
+        return ops.Repeated(numbers, len(item.items)) if numbers is not None else None
     return None
 
 
