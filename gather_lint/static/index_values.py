@@ -107,7 +107,8 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     if domain.sentinel is not None and domain.sentinel < 0:
         # in a function, on a whole index tensor: `v[f[1]]` in a driver's loop picks one known entry
         if interp.function is not None and not isinstance(key_node, ast.Subscript) \
-                and not _compared_in_function(interp, index_text):
+                and not _compared_in_function(interp, index_text) and not _compared_in_function(interp, segment(node)):
+            # (`keys[idx] == query`: the read only tests for a hit, and the test masks what is read after)
             interp.flag(node, wrapped.subscript_message(text, index_text, domain), None)
         return
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or axis >= len(owner.shape.dims):
