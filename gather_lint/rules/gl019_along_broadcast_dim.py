@@ -56,6 +56,7 @@ def check_broadcast_axis(role: str, text: str, made_by: str, axis: int, op: str,
                   f"run along another dim; {fix}")
     return Violation(
         CODE, SEVERITY,
-        f"{role} `{text}` is `{made_by}`, the same along dim {axis} (a size-1 dim spread by a broadcast), {effect}",
+        f"{role} `{text}`{'' if made_by == text else f' is `{made_by}`'}, the same along dim {axis} (a size-1 dim "
+        f"spread by a broadcast), {effect}",
         help=fix,
     )

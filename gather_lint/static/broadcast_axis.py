@@ -21,20 +21,25 @@ _SPREAD = {"expand", "repeat", "expand_as"}
 _SIZE_ONE = ("unsqueeze(", "None]", "None,", "view(", "reshape(")  # spellings that can make a size-1 dim
 
 
-def check(interp, call: ast.Call, site, bound) -> None:
-    if site.op.family not in (GATHER, SCATTER) or site.dim is None or not _spells_spread(interp):
+def check(interp, call: ast.Call, site, bound, values=None) -> None:
+    values = values or {}
+    spread = [v for v in (values.get(site.op.index_param), values.get("input")) if getattr(v, "spread", None)]
+    if site.op.family not in (GATHER, SCATTER) or site.dim is None or not (spread or _spells_spread(interp)):
         return
     if wrong_dim.check(site) is not None:
         return  # GL004 already says the gather dim is wrong, and which one the values fit
-    roles = [("index", bound[site.op.index_param], site.index.shape)]
+    roles = [("index", bound[site.op.index_param], site.index.shape, values.get(site.op.index_param))]
     if site.op.family == GATHER:
-        roles.append(("input", bound["input"], site.input.shape))
-    for role, node, shape in roles:
+        roles.append(("input", bound["input"], site.input.shape, values.get("input")))
+    for role, node, shape, held in roles:
         if shape is None or shape.variadic:
             continue
         rank = len(shape.dims)
         made = assigned_value(node, interp.function, call.lineno)
         axes = _broadcast_axes(made, rank, interp) if made is not None else ()
+        if isinstance(held, TensorVal) and held.spread and held.shape is not None and len(held.shape.dims) == rank:
+            axes = tuple(axes) + held.spread  # what the value says, however the broadcast was spelled
+            made = made if made is not None else node
         axis = normalize_dim(site.dim, rank)
         if axis in axes:
             segment = interp.source.segment

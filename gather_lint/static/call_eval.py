@@ -49,7 +49,7 @@ class CallMixin:
                     self.report(node, site, violations, bound, self)
                     if not normalised_axis.check(self, node, site, bound):  # GL018, its softmax found by syntax
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark
-                    broadcast_axis.check(self, node, site, bound)  # GL019
+                    broadcast_axis.check(self, node, site, bound, values)  # GL019
                     cut_rows.check(self, node, site, bound)  # GL003: src rows cut from the index's own entries
                     self._check_op_rmw(node, op, bound, values)
                     self._check_overwriting_op(node, op, bound, values)
@@ -266,6 +266,8 @@ class CallMixin:
             result = bool_results.method(name, owner, args, kwargs) or result  # x.gt(0): a mask
         result = normalised_consumers.after(self, node, name, owner, args, kwargs, result, module)  # GL018
         result = _carry_shift(owner, result, name, args)
+        result = _carry_kept_singleton(owner, result, name, args)  # GL006: a gather's [N, 1] unsqueezed is [N, 1, 1]
+        result = _spread_axes(owner, result, name)  # GL019: `pos.expand(*x.shape)` holds one value along each spread dim
         result = self._sentinel_after(name, owner, result, args, kwargs, node)
         result = repeated_indices.after_method(name, owner, result, node, kwargs)
         result = _value_ranges_after(name, owner, result, node, args, kwargs, text)
@@ -703,6 +705,36 @@ _ARITH_METHODS = {"mul", "add", "sub", "div", "mul_", "add_", "sub_", "div_", "m
 
 
 _EXACT_UP_TO = {"float16": 2048, "bfloat16": 256, "float32": 2 ** 24}  # every integer up to this survives the round trip
+
+
+_SPREADS = ("expand", "expand_as", "broadcast_to", "repeat")
+
+
+def _spread_axes(owner: TensorVal, result, method: str):
+    """The axes of `x.expand(...)` / `repeat(...)` where x had size 1 (or no dim) and the result a size of more:
+    every entry along such an axis is one value copied. A named size counts as more, as the code's names stand
+    for real dims; an unknown one does not."""
+    if method not in _SPREADS or not isinstance(result, TensorVal) or owner.shape is None or owner.shape.variadic \
+            or result.shape is None or result.shape.variadic or len(result.shape.dims) < len(owner.shape.dims):
+        return result
+    lead = len(result.shape.dims) - len(owner.shape.dims)
+    axes = tuple(k for k, size in enumerate(result.shape.dims)
+                 if (k < lead or value(owner.shape.dims[k - lead]) == 1) and size is not None and value(size) != 1)
+    return result.with_(spread=axes) if axes else result
+
+
+def _carry_kept_singleton(owner: TensorVal, result, method: str, args):
+    """A gather's kept size-1 dim through `unsqueeze(d)`: still there, one place further where the new dim comes
+    before it (`q.gather(1, o).unsqueeze(-1)` is [N, 1, 1] with the gather's 1 at dim 1)."""
+    kept = owner.kept_singleton
+    if kept is None or method != "unsqueeze" or len(args) != 1 or not isinstance(result, TensorVal) \
+            or result.kept_singleton is not None or owner.shape is None or owner.shape.variadic \
+            or result.shape is None or result.shape.variadic or ops.as_int(args[0]) is None:
+        return result
+    position = normalize_dim(ops.as_int(args[0]), len(owner.shape.dims) + 1)
+    if position is None:
+        return result
+    return result.with_(kept_singleton=kept + 1 if position <= kept else kept, kept_at=owner.kept_at)
 
 
 def _carry_shift(owner: TensorVal, result, method: str, args):

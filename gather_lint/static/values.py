@@ -32,6 +32,7 @@ class TensorVal:
     most_rank: Optional[int] = None  # of a tensor whose shape is unknown: the most dims it can have (`table[key]`)
     dropped: Optional[object] = None  # a reduction's result whose dim is gone, not kept: a dropped_dims.Dropped (GL029)
     run_starts: Optional[str] = None  # a mask of where runs of equal neighbours start: run_starts.py (GL013)
+    spread: Optional[tuple] = None  # axes an expand or repeat spread from size 1: one value copied along each (GL019)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
