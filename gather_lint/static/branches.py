@@ -53,9 +53,26 @@ def compare(left, op: ast.cmpop, right) -> Optional[Literal]:
     if type(op) in _ORDER and _number(left) is not None and _number(right) is not None:
         return Literal(_ORDER[type(op)](_number(left), _number(right)))  # `if cfg["mixup_alpha"] > 0:`
     if isinstance(left, Literal) and isinstance(right, Literal) and isinstance(op, (ast.Eq, ast.NotEq)):
-        consts = (str, bool, type(None))
-        if isinstance(left.value, consts) and isinstance(right.value, consts):
+        if isinstance(left.value, _CONSTS) and isinstance(right.value, _CONSTS):
             return Literal((left.value == right.value) == isinstance(op, ast.Eq))
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, SeqVal) and not right.names and right.items \
+            and _constant(left) is not None and all(_constant(i) is not None for i in right.items):
+        # `src.dtype in (torch.float32, torch.float64)`, `mode in ("sum", "mean")` with every side known
+        found = _constant(left) in [_constant(i) for i in right.items]
+        return Literal(found == isinstance(op, ast.In))
+    return None
+
+
+_CONSTS = (str, bool, type(None))
+
+
+def _constant(v):
+    """A known constant to test membership with: a str/bool/None literal (dtypes are `dtype:` strings), or a
+    known int; wrapped so that 1 and True stay apart."""
+    if isinstance(v, Literal) and isinstance(v.value, _CONSTS):
+        return (type(v.value).__name__, v.value)
+    if isinstance(v, DimVal) and isinstance(value(v.dim), int):
+        return ("int", value(v.dim))
     return None
 
 
