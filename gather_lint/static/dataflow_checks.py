@@ -27,11 +27,12 @@ class DataflowCheckMixin:
         text = ast.dump(target.value), ast.dump(target.slice)
         reads = any(isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == text
                     for n in ast.walk(node.value))
-        index = self.expr(target.slice) if reads and not isinstance(target.slice, ast.Tuple) else None
+        key = _leading_index(target.slice)  # `x[ids, :]` writes whole rows at ids, as `x[ids]` does
+        index = self.expr(key) if reads and key is not None else None
         if _can_repeat(index) and not self._maybe_one_element(target.slice, target.value):
-            x, i = self.source.segment(target.value), self.source.segment(target.slice)
+            x, i = self.source.segment(target.value), self.source.segment(key)
             self.flag(node, overwrite.check_read_modify_write(
-                f"{x}[{i}] = ...", i, index.domain.origin,
+                f"{x}[{self.source.segment(target.slice)}] = ...", i, index.domain.origin,
                 f"`{method_call(x, f'index_put_(({i},), <increment>, accumulate=True)')}`", self._plain_increment(node.value, target)),
                 None)
 
@@ -219,6 +220,19 @@ class DataflowCheckMixin:
     def _in_this_function(self, node) -> bool:
         first, last = self.comments.span
         return first <= node.lineno <= last
+
+
+def _leading_index(key):
+    """The index of a key that picks whole rows: `ids` itself, or `ids` of `ids, :` / `ids, ...` (full slices after
+    it); None for other tuples (`x[:, ids]`, `x[rows, cols]`)."""
+    if not isinstance(key, ast.Tuple):
+        return key
+    first, rest = key.elts[0] if key.elts else None, key.elts[1:]
+    if first is None or isinstance(first, (ast.Slice, ast.Starred)) or not rest:
+        return None
+    full = all((isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None)
+               or (isinstance(e, ast.Constant) and e.value is Ellipsis) for e in rest)
+    return first if full else None
 
 
 class PassedIn:

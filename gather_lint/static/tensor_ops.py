@@ -902,7 +902,11 @@ def multinomial(t, args, kwargs, text):
     n = as_dim(_arg(args, kwargs, 0, "num_samples"))
     if s is None or not s.dims or n is None:
         return TensorVal(None, "int64")
-    return TensorVal(Shape(s.dims[:-1] + (n,)), "int64", Domain(s.dims[-1], origin=f"samples from multinomial() over the last dim of `{text}`"))
+    replacement = _arg(args, kwargs, 1, "replacement")
+    drawn_again = isinstance(replacement, Literal) and replacement.value is True  # with replacement: draws repeat
+    kind = "samples drawn with replacement" if drawn_again else "samples"
+    return TensorVal(Shape(s.dims[:-1] + (n,)), "int64", Domain(
+        s.dims[-1], origin=f"{kind} from multinomial() over the last dim of `{text}`", repeats=drawn_again))
 
 
 def size_of(t: TensorVal, args: list):
