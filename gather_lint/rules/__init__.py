@@ -32,6 +32,7 @@ _MODULES = (
     "gl028_one_hot_width_from_batch",
     "gl029_reduction_without_keepdim",
     "gl030_flat_index_wrong_stride",
+    "gl031_write_into_index_copy",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

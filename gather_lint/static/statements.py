@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, index_put_dtypes, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import cut_rows, first_iteration, index_copies, index_put_dtypes, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -72,6 +72,7 @@ class StatementMixin:
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         result = self.expr(node.value)
+        index_copies.check_method(self, node)  # GL031: x[ids].zero_() changes a copy
         autograd_ctx.note_saved(self, node.value)  # ctx.save_for_backward(idx): ctx.saved_tensors from here on
         self._reshape_in_place(node.value, result)  # probs.squeeze_(1): probs is [N, V] from here on
         fitted_instances.after_statement(self, node)  # evaluator.fit(feats, labels): the fitted instance
@@ -102,6 +103,7 @@ class StatementMixin:
             top_p_guards.check(self, node, node.targets[0])  # GL021: remove[0] = False on a batched top-p mask
             self._check_overwriting_assign(node, node.targets[0], result)
             index_put_dtypes.check(self, node, node.targets[0], result)  # GL016: x[idx] = v of another dtype
+            index_copies.check_write(self, node, node.targets[0])  # GL031: x[mask][k] = v writes into a copy
         self._note_read(node)
         self._last_value_node = node.value
         self._comment_used = False
@@ -149,6 +151,7 @@ class StatementMixin:
                 self.env[node.target.id] = sequences.concat(left, right, _BINOPS.get(type(node.op)))
         else:
             self.expr(node.target)
+            index_copies.check_write(self, node, node.target)  # GL031: x[mask][k] *= v scales a copy
             if isinstance(node.target, ast.Subscript) and isinstance(node.target.value, ast.Name) \
                     and isinstance(self.env.get(node.target.value.id), (TensorVal, type(None))):
                 cut_rows.check_write(self, node.target, node.value, _BINOPS.get(type(node.op), "?"))  # out[idx] += f(x[idx[:k]])
