@@ -68,6 +68,8 @@ def test_rows_padded_to_48_reach_a_32_row_position_table():
      "padded = ids + [0] * (max_length - len(ids))\n        rows.append(padded)"),
     ("rows.append(ids + [0] * (max_length - len(ids)))",
      "rows.append(ids + (max_length - len(ids)) * [0])"),
+    ("rows.append(ids + [0] * (max_length - len(ids)))",
+     "ids += [0] * (max_length - len(ids))\n        rows.append(ids)"),
     ("return Embeddings(100, 32, 8)(encode(docs, 48))",
      "batch = encode(docs, 48)\n    model = Embeddings(100, 32, 8)\n    return model(batch)"),
     ('docs = [" ".join(["hello", "world"] * 30), "a short one"]',

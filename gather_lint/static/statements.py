@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, index_copies, index_put_dtypes, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import cut_rows, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -148,7 +148,12 @@ class StatementMixin:
                 self.env[node.target.id] = out if out is not None and out.shape == left.shape else \
                     TensorVal(None, out.dtype if out is not None else None)
             else:
-                self.env[node.target.id] = sequences.concat(left, right, _BINOPS.get(type(node.op)))
+                symbol = _BINOPS.get(type(node.op))
+                made = sequences.concat(left, right, symbol)
+                if made is None and symbol in ("+", "*"):  # ids += [pad] * (n - len(ids)): as `ids = ids + [...]`
+                    spelled = ast.BinOp(left=ast.Name(id=node.target.id, ctx=ast.Load()), op=node.op, right=node.value)
+                    made = list_lengths.concat(self, spelled, left, right, symbol)
+                self.env[node.target.id] = made
         else:
             self.expr(node.target)
             index_copies.check_write(self, node, node.target)  # GL031: x[mask][k] *= v scales a copy
