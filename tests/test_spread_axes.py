@@ -1,7 +1,8 @@
-"""An index spread from size 1 along the gathered dim holds one position per row, however the size-1 dim was made
-(a keepdim sum, a view, an unsqueeze) and however the expand was spelled (`expand(*x.shape)`, `expand_as`,
-`repeat`): gathering along that dim reads one entry per row, copied. Contextual positions counted with a
-keepdim sum and expanded over the keys give every key the same position bias. Each claim runs in torch."""
+"""An expand or repeat records the axes it spread from size 1. A gather along an axis its *input* was spread over
+reads one slice whatever the index holds, however the size-1 dim was made and the expand spelled: a window grid
+expanded over the keypoints and gathered along the keypoints gives every keypoint the first window offset. An
+*index* spread along the gathered axis may pick one row and repeat it on purpose (distances from a selected node to
+every node), so that side stays with GL019's spelling rule. Each claim runs in torch."""
 import pytest
 
 from .conftest import lint
@@ -9,51 +10,71 @@ from .snippets import call_run as run
 
 torch = pytest.importorskip("torch")
 
-COPE = '''
+WINDOW = '''
 import torch
 
-def position_bias(logits_int, gates):
-    # logits_int: (batch, time1, npos); gates: (batch, time1, time2)
-    pos = gates.sum(dim=-1, keepdim=True).clamp(max=logits_int.size(-1) - 1)  # (batch, time1, 1)
-    idx = pos.long()
-    return logits_int.gather(-1, idx.expand(*logits_int.shape))
+def refine(confidence, window):
+    # confidence: (batch, keypoints, window * window)
+    batch, keypoints, _ = confidence.shape
+    best = confidence.argmax(dim=-1)[..., None] // window  # (batch, keypoints, 1)
+    grid = torch.stack(torch.meshgrid(torch.arange(window), torch.arange(window), indexing="ij"), -1).float()
+    grid = grid.reshape(1, 1, -1, 2).expand(batch, keypoints, -1, -1)
+    return torch.gather(grid, 1, best.unsqueeze(-1).expand(-1, -1, -1, 2)).squeeze(2)
 
 def run():
     torch.manual_seed(0)
-    return position_bias(torch.randn(2, 5, 5), torch.rand(2, 5, 5))
+    return refine(torch.rand(2, 20, 16), 4)
 '''
 
 
-def test_a_keepdim_sum_expanded_over_the_gathered_dim():
-    found = lint(COPE)
-    assert [(f.code, f.line) for f in found] == [("GL019", 8)]
-    bias = run(COPE)
-    assert torch.equal(bias, bias[..., :1].expand_as(bias))  # one value per row, whatever the key
+def test_a_grid_expanded_over_the_gathered_dim_ignores_the_index():
+    found = lint(WINDOW)
+    # GL005 as well: the [.., 1, 2] index reads only entry 0 of the window dim, which is also true in torch
+    assert sorted((f.code, f.line) for f in found) == [("GL005", 10), ("GL019", 10)]
+    assert "input `grid`" in next(f.message for f in found if f.code == "GL019")
+    offsets = run(WINDOW)
+    assert torch.unique(offsets.reshape(-1, 2), dim=0).shape[0] == 1  # one offset for every keypoint
 
 
 @pytest.mark.parametrize("old, new", [
-    ("idx.expand(*logits_int.shape)", "idx.expand_as(logits_int)"),
-    ("idx.expand(*logits_int.shape)", "idx.repeat(1, 1, logits_int.size(-1))"),
-    ("    idx = pos.long()\n", "    idx = pos.long().view(pos.size(0), pos.size(1), 1)\n"),
+    ("grid.reshape(1, 1, -1, 2).expand(batch, keypoints, -1, -1)",
+     "grid.reshape(1, 1, -1, 2).repeat(batch, keypoints, 1, 1)"),
+    ("grid.reshape(1, 1, -1, 2).expand(batch, keypoints, -1, -1)",
+     "grid.reshape(1, 1, -1, 2).expand(batch, keypoints, window * window, 2)"),
+    ("    grid = grid.reshape(1, 1, -1, 2).expand(batch, keypoints, -1, -1)\n",
+     "    flat = grid.reshape(1, 1, -1, 2)\n    grid = flat.expand(batch, keypoints, *flat.shape[2:])\n"),
 ])
 def test_other_spellings_keep_the_finding(old, new):
-    code = COPE.replace(old, new)
-    assert code != COPE
-    assert [f.code for f in lint(code)] == ["GL019"]
-    bias = run(code)
-    assert torch.equal(bias, bias[..., :1].expand_as(bias))
+    code = WINDOW.replace(old, new)
+    assert code != WINDOW
+    assert "GL019" in [f.code for f in lint(code)]
+    offsets = run(code)
+    assert torch.unique(offsets.reshape(-1, 2), dim=0).shape[0] == 1
 
 
-def test_positions_per_key_are_left_alone():
-    # the positions counted per key (a cumulative sum), one per entry of the gathered dim: no spread
-    fixed = COPE.replace("pos = gates.sum(dim=-1, keepdim=True)", "pos = gates.flip(-1).cumsum(dim=-1).flip(-1)") \
-        .replace("# (batch, time1, 1)", "# (batch, time1, time2)")
+def test_the_gather_along_the_window_is_left_alone():
+    fixed = WINDOW.replace("torch.gather(grid, 1,", "torch.gather(grid, 2,")
     assert lint(fixed) == []
-    bias = run(fixed)
-    assert not torch.equal(bias, bias[..., :1].expand_as(bias))
+    offsets = run(fixed)
+    assert torch.unique(offsets.reshape(-1, 2), dim=0).shape[0] > 1
 
 
-def test_an_index_spread_along_another_dim_is_left_alone():
-    code = COPE.replace("idx.expand(*logits_int.shape)", "idx.expand(-1, -1, 1)")
-    assert lint(code) == []
-    assert run(code).shape == (2, 5, 1)
+PICKED_ROW = '''
+import torch
+
+def distances_from_selected(coords, selected):
+    # coords: (batch, nodes, 2); selected: (batch, 1)
+    batch, nodes, _ = coords.shape
+    picked = coords.gather(1, selected.unsqueeze(-1).expand(batch, nodes, 2))
+    return (picked - coords).norm(dim=-1)
+
+def run():
+    torch.manual_seed(0)
+    return distances_from_selected(torch.rand(3, 7, 2), torch.tensor([[0], [4], [6]]))
+'''
+
+
+def test_an_index_spread_to_repeat_one_picked_row_is_left_alone():
+    assert lint(PICKED_ROW) == []
+    distances = run(PICKED_ROW)
+    assert distances[1, 4] == 0 and (distances[1] > 0).sum() == 6  # each node's distance to the selected one

@@ -23,7 +23,7 @@ _SIZE_ONE = ("unsqueeze(", "None]", "None,", "view(", "reshape(")  # spellings t
 
 def check(interp, call: ast.Call, site, bound, values=None) -> None:
     values = values or {}
-    spread = [v for v in (values.get(site.op.index_param), values.get("input")) if getattr(v, "spread", None)]
+    spread = getattr(values.get("input"), "spread", None)
     if site.op.family not in (GATHER, SCATTER) or site.dim is None or not (spread or _spells_spread(interp)):
         return
     if wrong_dim.check(site) is not None:
@@ -37,8 +37,12 @@ def check(interp, call: ast.Call, site, bound, values=None) -> None:
         rank = len(shape.dims)
         made = assigned_value(node, interp.function, call.lineno)
         axes = _broadcast_axes(made, rank, interp) if made is not None else ()
-        if isinstance(held, TensorVal) and held.spread and held.shape is not None and len(held.shape.dims) == rank:
-            axes = tuple(axes) + held.spread  # what the value says, however the broadcast was spelled
+        if role == "input" and isinstance(held, TensorVal) and held.spread and held.shape is not None \
+                and len(held.shape.dims) == rank:
+            # an input copied along the gathered dim gives that one slice whatever the index holds: what the value
+            # says, however the broadcast was spelled. (An index spread along it may pick one row and repeat it
+            # on purpose, `x.gather(1, sel.unsqueeze(-1).expand(B, N, D))`: that side stays with the spelling.)
+            axes = tuple(axes) + held.spread
             made = made if made is not None else node
         axis = normalize_dim(site.dim, rank)
         if axis in axes:
