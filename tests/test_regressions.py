@@ -105,6 +105,18 @@ def test_dicts_written_by_key_are_not_tensors():
 
 
 # An unresolved size argument may be a whole tuple of sizes: it is never one dim (GL001/GL002 on correct code).
+def test_a_gather_along_a_broadcast_dim_of_the_input_is_gl019(torch):
+    # the matrix broadcast over the batch is the same along dim 1: any index reads the same values there
+    code = "import torch\n" + textwrap.dedent("""
+    b = torch.randn(4, 5).expand(2, 3, 4, 5)
+    out = b.gather(1, torch.randint(3, (2, 3, 4, 5)))
+    """)
+    assert codes(code) == ["GL019"]
+    scope: dict = {}
+    exec(code, scope)
+    assert torch.equal(scope["out"], scope["b"])
+
+
 @pytest.mark.parametrize("body", [
     # batched gather along a dim with the trailing dims taken from the input
     """
@@ -117,17 +129,17 @@ def test_dicts_written_by_key_are_not_tensors():
     mat = torch.randn(2, 3, 4, 5)
     *batch, n, m = mat.shape
     b = torch.randn(4, 5).expand(*batch, n, m)
-    out = b.gather(1, torch.randint(3, (2, 3, 4, 5)))
+    out = b.gather(2, torch.randint(4, (2, 3, 4, 5)))
     """,
     """
     a = torch.randn(4, 5)
     *batch, _, _ = torch.randn(2, 3, 4, 5).shape
     b = a.expand(*batch, *a.shape)
-    out = b.gather(1, torch.randint(3, (2, 3, 4, 5)))
+    out = b.gather(3, torch.randint(5, (2, 3, 4, 5)))
     """,
     """
     b = torch.randn(6).expand(torch.Size([4, 5, 6]))
-    out = b.gather(1, torch.zeros(4, 5, 6, dtype=torch.long))
+    out = b.gather(2, torch.zeros(4, 5, 6, dtype=torch.long))
     """,
     """
     mat = torch.randn(2, 3, 4)
