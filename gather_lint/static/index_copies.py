@@ -16,12 +16,23 @@ from .python_types import ListVal
 from .values import DimVal, TensorVal
 
 _MASKS = ("bool", "uint8")
-# `x[a][b] = v`, `x[a][b] *= v`, `x[a].zero_()` as a statement: the spellings worth parsing a block for
-_SPELLED = re.compile(r"\]\s*\[[^\]\n]*\]\s*(?:[-+*/%&|^]|//|\*\*)?=(?!=)|^\s*[\w.]+(?:\[[^\]\n]*\]+)+\.[a-z]\w*_\(", re.M)
+# `x[a][b] = v`, `x[a][b] *= v`, and `x[a].zero_()` as a statement: the spellings worth parsing a block for.
+# The method form is looked for only around a `]._(`-like spot (rare), then at the start of its line.
+_CHAINED_WRITE = re.compile(r"\]\s*\[[^\]\n]*\]\s*(?:[-+*/%&|^]|//|\*\*)?=(?!=)")
+_IN_PLACE_AFTER_KEY = re.compile(r"\]\.[a-z]\w*_\(")
+_STATEMENT_ON_READ = re.compile(r"[ \t]*[\w.]+(?:\[[^\]\n]*\]+)+\.[a-z]\w*_\(")
 
 
 def spelled_in(text: str) -> bool:
-    return _SPELLED.search(text) is not None
+    if _CHAINED_WRITE.search(text) is not None:
+        return True
+    for spot in _IN_PLACE_AFTER_KEY.finditer(text):
+        start = text.rfind("\n", 0, spot.start()) + 1
+        if _STATEMENT_ON_READ.match(text, start) is not None:
+            return True
+    return False
+
+
 _INTS = ("int64", "int32", "int16", "int8")
 
 
