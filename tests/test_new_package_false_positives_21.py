@@ -48,3 +48,38 @@ def test_a_wrapped_read_used_as_data_is_still_reported():
     assert codes(code) == ["GL010"]
     scope = run_snippet(code)
     assert scope["NEAREST"][1].item() == 14  # query 20 is past every key, yet it gets the last key, silently
+
+
+# fireredasr's beam search (looked at, not linted by the set's helper; re-linted at the end): the GNMT length
+# penalty `((5 + length) / 6) ** alpha` divides the summed log-probs by design, whatever the divisor is named.
+LENGTH_PENALTY = """
+import torch
+
+def rescore(scores, ys_lengths, length_penalty):
+    if length_penalty > 0.0:
+        penalty = torch.pow((5 + ys_lengths.float()) / (5.0 + 1), length_penalty)
+        scores /= penalty
+    return scores
+
+if __name__ == "__main__":
+    scores = torch.tensor([[-4.0, -6.0]])  # summed log-probs of a short and a long hypothesis
+    RESULT = rescore(scores.clone(), torch.tensor([[2, 8]]), 1.0)
+"""
+
+
+def test_a_gnmt_length_penalty_is_no_repetition_penalty():
+    assert codes(LENGTH_PENALTY) == []
+    scope = run_snippet(LENGTH_PENALTY)
+    # the longer hypothesis is favoured after the normalisation, as GNMT means it to be
+    assert scope["RESULT"][0, 1] > scope["RESULT"][0, 0]
+
+
+def test_a_repetition_penalty_on_the_same_scores_is_still_reported():
+    code = LENGTH_PENALTY.replace(
+        "        penalty = torch.pow((5 + ys_lengths.float()) / (5.0 + 1), length_penalty)\n        scores /= penalty\n",
+        "        logits = scores\n        logits[0, ys_lengths[0]] /= repetition_penalty\n") \
+        .replace("def rescore(scores, ys_lengths, length_penalty):", "def rescore(scores, ys_lengths, length_penalty, repetition_penalty=1.3):") \
+        .replace("torch.tensor([[2, 8]])", "torch.tensor([[0, 1]])")
+    assert codes(code) == ["GL022"]
+    scope = run_snippet(code)
+    assert scope["RESULT"][0, 0] > -4.0  # the penalised negative score rose

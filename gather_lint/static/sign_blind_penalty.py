@@ -78,6 +78,9 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
             divided[node.target.id] = (node.target.id, node.value)
     tested = _sign_tested(nodes)
     tensors = _used_as_tensors(nodes)
+    # `penalty = ((5 + lengths) / 6) ** alpha`: a length penalty by what it is made of (GNMT), whatever its name
+    tested = tested | {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                       and isinstance(n.targets[0], ast.Name) and _made_of_lengths(n.value)}
     seen_through = None
     for node in nodes:
         if isinstance(node, ast.Call):
@@ -248,6 +251,11 @@ def _penalty(divisor, scope_name: str) -> bool:
     scope = scope_name.lower()
     return isinstance(divisor, (ast.Name, ast.Attribute)) and _PENALTY_SCOPE.search(scope) is not None \
         and "length" not in scope
+
+
+def _made_of_lengths(value) -> bool:
+    text = ast.unparse(value).lower()
+    return "length" in text or "len(" in text or "lens" in re.split(r"[^a-z0-9]+", text)
 
 
 def _whole_division(node, tested, non_negative, scope_name, tensors=frozenset()):
