@@ -27,7 +27,7 @@ def concat(interp, node: ast.BinOp, left, right, symbol: str) -> Optional[Repeat
     if symbol == "*":
         listed, count = (left, right) if _is_list(left) else (right, left)
         # `[v] * k` runs only for an int k, whatever the analysis knows of it; a known one spells the items out
-        if not _is_list(listed) or _is_list(count) or (isinstance(count, DimVal) and _count(count) is not None):
+        if not _is_list(listed) or _is_list(count) or (isinstance(count, DimVal) and value(count.dim) is not None):
             return None
         element = _element(listed)
         return Repeated(element, _length(interp, node)) if element is not None else None
@@ -44,18 +44,9 @@ def _is_list(v) -> bool:
     return (type(v) is not SeqVal or not v.names) and isinstance(v, (SeqVal, Repeated))
 
 
-def _count(count: DimVal) -> Optional[int]:
-    return value(count.dim)
-
-
 def _element(seq):
     """What every item is: a number (its value joined), or None for anything else."""
-    items = [seq.element] if isinstance(seq, Repeated) else list(seq.items)
-    if not items or not all(scalars.is_number(i) and not scalars.is_bool(i) for i in items):
-        return None
-    if any(scalars.is_float_number(i) for i in items):
-        return scalars.NumberVal()
-    return join_all(items) if len(items) > 1 else items[0]
+    return scalars.joined_numbers([seq.element] if isinstance(seq, Repeated) else seq.items)
 
 
 def _length(interp, node: ast.expr):

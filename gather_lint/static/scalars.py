@@ -12,7 +12,7 @@ from typing import Optional
 from ..contract import Domain
 from ..dims import Shape, value
 from .tensor_ops import Repeated
-from .values import JOINERS, DimVal, Literal, TensorVal
+from .values import JOINERS, DimVal, Literal, TensorVal, join_all
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,15 @@ def bind_float_params(env: dict, node) -> None:
         default = defaults.get(param.arg)
         if annotated or (isinstance(default, ast.Constant) and isinstance(default.value, float)):
             env[param.arg] = NumberVal()
+
+
+def joined_numbers(items) -> Optional[object]:
+    """What a list of Python numbers holds, item for item: a float of unknown value if any is a float (torch.tensor
+    makes float32 of them), else the ints' join; None unless every item is a number (bools are not)."""
+    items = list(items)
+    if not items or not all(is_number(i) and not is_bool(i) for i in items):
+        return None
+    return NumberVal() if any(is_float_number(i) for i in items) else join_all(items)
 
 
 def is_number(value) -> bool:

@@ -57,9 +57,8 @@ def _number_row(item) -> Optional[ops.Repeated]:
     if isinstance(item, ops.Repeated) and isinstance(value(item.length), int) and scalars.is_number(item.element) \
             and not scalars.is_bool(item.element):
         return item
-    if type(item) in (SeqVal, ListVal) and not item.names and item.items \
-            and all(scalars.is_number(i) and not scalars.is_bool(i) for i in item.items):
-        numbers = scalars.NumberVal() if any(scalars.is_float_number(i) for i in item.items) else join_all(item.items)
+    if type(item) in (SeqVal, ListVal) and not item.names:
+        numbers = scalars.joined_numbers(item.items)
         return ops.Repeated(numbers, len(item.items)) if numbers is not None else None
     return None
 
