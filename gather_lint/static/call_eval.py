@@ -222,6 +222,10 @@ class CallMixin:
             return sequences.listed_range(self._args(node.args[0])[0])  # list(range(10, 50)): 40 known ints
         if isinstance(func, ast.Name) and func.id in sequences.SEQUENCE_COPIES:
             return sequences.copy_of(args, kwargs)
+        if isinstance(func, ast.Name) and func.id == "map" and target is None and len(node.args) == 2 and not kwargs:
+            mapped = self.mapped_by_lambda(node.args[0], node.args[1])  # q, k = map(lambda t: t.float(), (q, k))
+            if mapped is not None:
+                return mapped
         if isinstance(func, ast.Name) and func.id == "reversed" and target is None:
             return sequences.reversed_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:

@@ -447,6 +447,15 @@ class ExpressionMixin:
             and source.func.id == "range" else []
         return sequences.iteration_count(iterable, source, ranged)
 
+    def mapped_by_lambda(self, function, iterable):
+        """`map(lambda t: body, items)`: what the generator `(body for t in items)` gives."""
+        if not isinstance(function, ast.Lambda) or len(function.args.args) != 1 or function.args.vararg \
+                or function.args.kwarg or function.args.kwonlyargs or function.args.posonlyargs:
+            return None
+        loop = ast.comprehension(target=ast.Name(id=function.args.args[0].arg, ctx=ast.Store()), iter=iterable,
+                                 ifs=[], is_async=0)
+        return self._item_by_item(ast.GeneratorExp(elt=function.body, generators=[loop]))
+
     def _item_by_item(self, node):
         """A list comprehension (or a generator, read by `max(...)` and its kin) over a list the analysis knows
         item by item (a few dozen records written out), one loop, no filter, a name as target: the list of what
@@ -458,11 +467,16 @@ class ExpressionMixin:
         source = self.expr(node.generators[0].iter)
         if type(source) not in (SeqVal, python_types.ListVal) or source.names or not 0 < len(source.items) <= _MOST_ITEMS:
             return None
+        # `q, k, v = (t.transpose(1, 2) for t in (q, k, v))`: a display of tensors is mapped one tensor at a time,
+        # so each name keeps its own shape and dtype instead of what all of them share
+        tensors = isinstance(node.generators[0].iter, (ast.Tuple, ast.List)) and len(source.items) <= _MOST_TENSORS \
+            and all(isinstance(item, TensorVal) for item in source.items)
         name, saved, made = node.generators[0].target.id, dict(self.env), []
         for item in source.items:
             self.env[name] = item
             value_ = self.expr(node.elt)
-            if not (isinstance(value_, DimVal) and isinstance(value(value_.dim), int) or sequences.sized(value_)):
+            if not (isinstance(value_, DimVal) and isinstance(value(value_.dim), int) or sequences.sized(value_)
+                    or tensors and isinstance(value_, TensorVal)):
                 made = None
                 break
             made.append(value_)
@@ -550,6 +564,7 @@ def _as_arange(call: ast.Call) -> ast.Call:
 
 _COMPARED = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}  # masks exact_values works out
 _MOST_ITEMS = 64  # records written out one by one in a driver, not a dataset
+_MOST_TENSORS = 8  # `for t in (q, k, v)`: a few tensors named in a display
 
 
 def _text_of_size(v) -> Optional[str]:
