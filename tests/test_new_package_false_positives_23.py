@@ -65,3 +65,44 @@ def test_integer_ids_that_repeat_are_still_reported():
     assert codes(REPEATED_IDS) == ["GL013"]
     scope = run_snippet(REPEATED_IDS)
     assert float(scope["RESULT"][1, 2]) == -5.0  # two impulses on particle 1, one kept
+
+
+def test_the_augmented_spelling_of_the_impulse_is_left_alone_too():
+    code = IMPULSE.replace("v[target] = v[target] + force / p_mass * dt", "v[target] += force / p_mass * dt")
+    assert code != IMPULSE
+    assert codes(code) == []
+    scope = run_snippet(code)
+    assert torch.allclose(scope["RESULT"], scope["EXPECTED"])
+
+
+def test_the_augmented_spelling_with_integer_ids_is_still_reported():
+    code = REPEATED_IDS.replace("v[target] = v[target] + force * dt", "v[target] += force * dt")
+    assert code != REPEATED_IDS
+    assert codes(code) == ["GL013"]
+    assert float(run_snippet(code)["RESULT"][1, 2]) == -5.0
+
+
+# a plural name says many ids: with its dtype unknown, `counts[ids] += 1` is still the counting mistake
+PLURAL = """
+import torch
+from torch import Tensor
+
+def count(counts: Tensor, ids: Tensor):
+    counts[ids] += 1
+    return counts
+"""
+
+
+def test_a_plural_name_of_unknown_dtype_is_still_reported():
+    assert codes(PLURAL) == ["GL013"]
+    scope = run_snippet(PLURAL)
+    out = scope["count"](torch.zeros(4), torch.tensor([1, 1, 2]))
+    assert out.tolist() == [0.0, 1.0, 1.0, 0.0]  # id 1 twice, counted once
+
+
+@pytest.mark.parametrize("name", ["target", "label", "action"])
+def test_a_singular_name_of_unknown_dtype_may_be_a_mask(name):
+    code = PLURAL.replace("ids", name)
+    assert codes(code) == []
+    mask = torch.tensor([False, True, True, False])
+    assert run_snippet(code)["count"](torch.zeros(4), mask).tolist() == [0.0, 1.0, 1.0, 0.0]

@@ -12,7 +12,7 @@ from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
-from .repeated_indices import named_only, one_entry_per_line, rows_hold_once
+from .repeated_indices import maybe_mask, named_only, one_entry_per_line, rows_hold_once
 from .tree_walk import own_nodes
 from .values import SeqVal, TensorVal
 
@@ -29,8 +29,8 @@ class DataflowCheckMixin:
                     for n in ast.walk(node.value))
         key = _leading_index(target.slice)  # `x[ids, :]` writes whole rows at ids, as `x[ids]` does
         index = self.expr(key) if reads and key is not None else None
-        if _can_repeat(index) and named_only(index) and index.dtype is None:
-            return  # a key known by its name alone may be a boolean mask, which picks each position once
+        if _can_repeat(index) and maybe_mask(index):
+            return  # `v[target] = v[target] + dv`: one value, or a boolean mask, which picks each position once
         if _can_repeat(index) and not self._maybe_one_element(target.slice, target.value):
             x, i = self.source.segment(target.value), self.source.segment(key)
             self.flag(node, overwrite.check_read_modify_write(
@@ -166,6 +166,8 @@ class DataflowCheckMixin:
         if isinstance(index, TensorVal) and named_only(index) and len(items) > 1 and (
                 not isinstance(owner, TensorVal) or owner.shape is None):
             return  # `x[:, labels] += c` on a tensor of unknown rank: only a name says what the positions are
+        if maybe_mask(index):
+            return  # `v[target] += dv`: one value, or a boolean mask, which picks each position once
         violation = overwrite.check_augmented(self.source.segment(node.target.value), self.source.segment(node.target.slice),
                                               index.domain.origin, "+=" if isinstance(node.op, ast.Add) else "-=",
                                               self.source.segment(node.value), self._convertible(node.value, value))

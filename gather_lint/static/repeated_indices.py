@@ -42,6 +42,19 @@ def named_only(t: TensorVal) -> bool:
     return t.domain.origin.startswith("ids/labels (`")
 
 
+def maybe_mask(t: TensorVal) -> bool:
+    """A subscript key whose repeats only its singular name says (`target`, `label`, `action`) and whose dtype is
+    unknown: such a name holds one value, or a boolean mask (the particles inside a region), as often as a vector
+    of ids; neither repeats. A plural name (`ids`, `labels`) says many ids."""
+    if t.dtype is not None or not named_only(t):
+        return False
+    name = t.domain.origin[len("ids/labels (`"):].split("`")[0]
+    return name.rsplit("_", 1)[-1] in _SINGULAR
+
+
+_SINGULAR = frozenset({"target", "label", "action", "act", "token"})
+
+
 def copied(t: TensorVal) -> bool:
     """Repeats known from repeat_interleave/repeat/tile copying each value (_copies)."""
     return t.domain.origin.startswith(_COPIED_ORIGIN)
