@@ -51,10 +51,12 @@ def _guarded(list_name: Optional[str], call, function) -> bool:
     """Whether an `if`/`while`/`assert` test of `function` reads the list or a name `call` (the
     torch.tensor(...) of it) is assigned to, also through methods called on it (`idx =
     torch.tensor(items).to(device)`); one walk of the function answers every call in it."""
-    tested, made_from = _tests_and_makers(function)
+    tested, made_from, twins = _tests_and_makers(function)
     made = {list_name} - {None}
     if call is not None:
         made.update(made_from.get(id(call), ()))
+    for name in list(made):  # `if blank:` guards `fill` too when both filter the same items the same way
+        made.update(twins.get(name, ()))
     return not made.isdisjoint(tested)
 
 
@@ -64,20 +66,31 @@ def _tests_and_makers(function):
     found = getattr(function, "_gather_lint_guard_names", None)
     if found is not None:
         return found
-    tested, made_from = set(), {}
+    tested, made_from, filters = set(), {}, {}
     for node in tree_walk.all_nodes(function):
         if isinstance(node, _TESTS):
             tested.update(n.id for n in ast.walk(node.test) if isinstance(n, ast.Name))
         elif isinstance(node, ast.Assign):
             names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            if isinstance(node.value, ast.ListComp) and names:
+                filters.setdefault(_filter_key(node.value), set()).update(names)
             value = node.value  # `idx = torch.tensor(items).to(device)`: each call of the chain makes idx
             while True:
                 made_from.setdefault(id(value), []).extend(names)
                 if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
                     break
                 value = value.func.value
-    found = function._gather_lint_guard_names = (tested, made_from)
+    twins = {name: names for names in filters.values() if len(names) > 1 for name in names}
+    found = function._gather_lint_guard_names = (tested, made_from, twins)
     return found
+
+
+def _filter_key(node: ast.ListComp) -> str:
+    """What decides how many items a comprehension keeps: its loops' targets, sources and filters (not the
+    element). Two lists of one key are empty together: `blank = [v + i for i, t in m if t]` and `fill = [t for i,
+    t in m if t]`."""
+    return ast.dump(ast.Module(body=[ast.Expr(value=ast.Tuple(elts=[
+        part for gen in node.generators for part in (gen.target, gen.iter, *gen.ifs)], ctx=ast.Load()))], type_ignores=[]))
 
 
 def _excludes_named_items(node: ast.ListComp, ifs) -> bool:
