@@ -179,10 +179,11 @@ class ExpressionMixin:
             # self.layers[0]: every item is the same layer; an array's items and slices keep its dtype
             return owner.element if isinstance(owner, modules.LayerList) else numpy_values.row(owner, key)
         if isinstance(owner, TensorVal):
-            subscript_rank.check(self, node, owner, key)  # GL001: x[ids, :] on an [N] tensor
+            too_many = subscript_rank.check(self, node, owner, key)  # GL001: x[ids, :] on an [N] tensor
             crossed = advanced_indexing.check(self, node, owner, key)  # GL017
             advanced_index_sites.check(self, node, owner, key)  # GL008 x[float_key], GL017 x[rows, idx]
-            index_values.check(self, node, owner, key)  # GL010/GL011: padding or too-large values
+            if not too_many:  # torch raises on the rank first: what the values would read is moot
+                index_values.check(self, node, owner, key)  # GL004/GL010/GL011: values of another dim, too large
             left_padding.check_pick(self, node, key)  # GL024: x[arange(B), counts - 1] of a left-padded batch
             normalised_consumers.check_pick(self, node, owner, key)  # GL018: probs[arange(B), labels]
             continuation_slices.check(self, node, owner)  # GL007: probs[:, :len(actions)] of cat((prompt, actions))

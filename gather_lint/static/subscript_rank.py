@@ -22,19 +22,23 @@ from .tensor_ops import SliceVal
 from .values import DimVal, SeqVal, TensorVal
 
 
-def check(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
+def check(interp, node: ast.Subscript, owner: TensorVal, key) -> bool:
+    """Reports GL001 and says whether it did: torch then raises on the rank before any value is read, so what
+    the values would read (GL004, GL011) is no finding of its own."""
     shape = owner.shape
     if (interp.call_depth and interp.parameter_branches) or shape is None or shape.variadic or shape.guessed \
             or not isinstance(node.slice, ast.Tuple) or told_in_prose(owner):
-        return
+        return False
     items = node.slice.elts
     values = key.items if isinstance(key, SeqVal) and len(key.items) == len(items) else None
     if values is None or not all(_takes_a_dim(item, value) for item, value in zip(items, values)):
-        return
+        return False
     rank = len(shape.dims)
     if len(items) > rank:
         interp.flag(node, rule.check_too_many_indices(
             interp.source.segment(node.value), shape, interp.source.segment(node), len(items)), None)
+        return True
+    return False
 
 
 def _takes_a_dim(item: ast.expr, value) -> bool:
