@@ -10,7 +10,7 @@ from . import branches, continuation_slices, maybe_empty, normalised_consumers, 
 from . import binding_kinds, dropped_dims, exact_values, left_padding, permutation_order, signs, value_ranges, written_text
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
-from . import running_counts, scaled_fractions, written_rows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
+from . import running_counts, scaled_fractions, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import linear_terms, list_lengths, present_values, run_starts, sentinel_masks, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -202,6 +202,7 @@ class ExpressionMixin:
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
             picked = self._selected_apart_from_fill(node, owner, picked)  # x[x < n] of a fill n: no n left
+            picked = written_windows.read(self.writing_loops, node, picked)  # x[:, prev:cur] before x[:, cur] = v
             picked = _guess_kept(owner, picked)  # a part of a tensor whose rank is a guess has a guessed rank
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:

@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import cut_rows, first_iteration, written_windows, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -195,6 +195,13 @@ class StatementMixin:
         return False
 
     def stmt_For(self, node) -> None:
+        self.writing_loops = self.writing_loops + (written_windows.written_by(node),)  # x[:, cur] = v in the body
+        try:
+            self._for(node)
+        finally:
+            self.writing_loops = self.writing_loops[:-1]
+
+    def _for(self, node) -> None:
         rounds = _rounds(self, node)
         if rounds is not None:  # `for _ in range(3):` with a plain body: each round run in turn, as Python does
             for item in rounds:  # (_rounds takes no loop with an else)
