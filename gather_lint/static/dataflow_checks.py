@@ -13,7 +13,7 @@ from ..suggest import method_call
 from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
 from .repeated_indices import maybe_mask, named_only, one_entry_per_line, rows_hold_once
-from .tree_walk import own_nodes
+from .tree_walk import all_nodes, own_nodes
 from .values import SeqVal, TensorVal
 
 
@@ -212,6 +212,9 @@ class DataflowCheckMixin:
                     self.source.segment(other_node), op, node.lineno if gather is not None or returned is not None else None,
                     "the index's" if isinstance(mine.kept_at, ast.Subscript) else mine.kept_at.kept_by if head else "gather's",
                     left.shape if isinstance(left, TensorVal) and missing_squeeze.in_place(op) else None)  # `x += y`
+                if violation is not None and violation.fix_suffix is not None \
+                        and _reduced_past(self.function, node, len(mine.shape.dims) - 1):
+                    violation = replace(violation, fix_suffix=None)  # the code reads the broadcast's extra dim
                 if violation is not None:
                     passed_in = gather is None and returned is None and self.call_depth and isinstance(mine_node, ast.Name) \
                         and mine_node.id in self.params  # the caller passed it: its call is where it goes wrong
@@ -224,6 +227,32 @@ class DataflowCheckMixin:
     def _in_this_function(self, node) -> bool:
         first, last = self.comments.span
         return first <= node.lineno <= last
+
+
+def _reduced_past(function, combined, rank: int) -> bool:
+    """`torch.sum(a * b, dim=[1, 2])` or `(a * b).mean(2)`: the combination is reduced over a dim that the squeezed
+    result (of `rank` dims) lacks. The code was written for the broadcast's shape, so squeezing the gather alone
+    makes the reduction raise: the squeeze is no safe fix there."""
+    if function is None:
+        return False
+    for call in all_nodes(function):
+        if not isinstance(call, ast.Call):
+            continue
+        on_it = (call.args and call.args[0] is combined) or \
+            (isinstance(call.func, ast.Attribute) and call.func.value is combined)
+        if not on_it:
+            continue
+        dims = [k.value for k in call.keywords if k.arg == "dim"]
+        if isinstance(call.func, ast.Attribute) and call.func.value is combined and call.args:
+            dims.append(call.args[0])
+        elif len(call.args) > 1:
+            dims.append(call.args[1])
+        for dim in dims:
+            for item in (dim.elts if isinstance(dim, (ast.List, ast.Tuple)) else [dim]):
+                number = item.value if isinstance(item, ast.Constant) and type(item.value) is int else None
+                if number is not None and not -rank <= number < rank:
+                    return True
+    return False
 
 
 def _leading_index(key):
