@@ -29,9 +29,8 @@ class DataflowCheckMixin:
                     for n in ast.walk(node.value))
         key = _leading_index(target.slice)  # `x[ids, :]` writes whole rows at ids, as `x[ids]` does
         index = self.expr(key) if reads and key is not None else None
-        if _can_repeat(index) and maybe_mask(index):
-            return  # `v[target] = v[target] + dv`: one value, or a boolean mask, which picks each position once
-        if _can_repeat(index) and not self._maybe_one_element(target.slice, target.value):
+        # (`v[target] = v[target] + dv` of a singular name: one value, or a boolean mask, which picks each position once)
+        if _can_repeat(index) and not maybe_mask(index) and not self._maybe_one_element(target.slice, target.value):
             x, i = self.source.segment(target.value), self.source.segment(key)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{self.source.segment(target.slice)}] = ...", i, index.domain.origin,

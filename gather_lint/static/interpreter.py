@@ -48,7 +48,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.in_function = False  # False for the module body: a script's driver
         self.function = None  # the def being analysed (None for the module body)
         self.depth = 0
-        self.writing_loops = ()  # the enclosing `for` loops and the tensors each writes at its index (written_windows)
+        self.writing_loops = ()  # the enclosing `for` statements, innermost last (written_windows)
         # how many `if` branches the analysis is inside whose test it could not decide: code there may be
         # the path for other inputs (`if video: b, c, t, h, w = x.shape`)
         self.undecided_branches = 0

@@ -89,8 +89,7 @@ def _filter_key(node: ast.ListComp) -> str:
     """What decides how many items a comprehension keeps: its loops' targets, sources and filters (not the
     element). Two lists of one key are empty together: `blank = [v + i for i, t in m if t]` and `fill = [t for i,
     t in m if t]`."""
-    return ast.dump(ast.Module(body=[ast.Expr(value=ast.Tuple(elts=[
-        part for gen in node.generators for part in (gen.target, gen.iter, *gen.ifs)], ctx=ast.Load()))], type_ignores=[]))
+    return "|".join(ast.dump(part) for gen in node.generators for part in (gen.target, gen.iter, *gen.ifs))
 
 
 def _excludes_named_items(node: ast.ListComp, ifs) -> bool:

@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, written_windows, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import cut_rows, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -195,7 +195,7 @@ class StatementMixin:
         return False
 
     def stmt_For(self, node) -> None:
-        self.writing_loops = self.writing_loops + (written_windows.written_by(node),)  # x[:, cur] = v in the body
+        self.writing_loops = self.writing_loops + (node,)  # written_windows: x[:, prev:cur] before x[:, cur] = v
         try:
             self._for(node)
         finally:

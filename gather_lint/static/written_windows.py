@@ -10,41 +10,38 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from typing import FrozenSet, Tuple
+from typing import FrozenSet
 
 from . import tree_walk
 from .values import TensorVal
 
-WrittenColumns = Tuple[str, FrozenSet[str]]  # (the loop's name, the tensors it writes at [..., name])
-
-
-def written_by(loop: ast.For) -> WrittenColumns:
-    """The names of tensors the loop's body writes at its own index (`x[:, cur] = v`, `x[..., cur] = v`)."""
-    if not isinstance(loop.target, ast.Name):
-        return "", frozenset()
-    name = loop.target.id
-    written = set()
-    for stmt in loop.body:
-        for node in tree_walk.all_nodes(stmt):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
-                            and _last_item_is(target.slice, name):
-                        written.add(target.value.id)
-    return name, frozenset(written)
-
 
 def read(loops, node: ast.Subscript, picked):
-    """`x[:, prev:cur]` inside a loop over `cur` that writes `x[:, cur]`: the window holds no padding still ahead."""
+    """`x[:, prev:cur]` inside a loop over `cur` that writes `x[:, cur]`: the window holds no padding still ahead.
+    `loops`: the enclosing `for` statements, innermost last."""
     if not isinstance(picked, TensorVal) or picked.domain is None or picked.domain.sentinel is None \
             or not isinstance(node.value, ast.Name):
         return picked
     upper = _last_slice_upper(node.slice)
     if not isinstance(upper, ast.Name):
         return picked
-    if not any(upper.id == name and node.value.id in written for name, written in loops):
+    if not any(isinstance(loop.target, ast.Name) and loop.target.id == upper.id and node.value.id in _written_by(loop)
+               for loop in loops):
         return picked
     return replace(picked, domain=replace(picked.domain, sentinel=None, sentinel_line=None))
+
+
+def _written_by(loop: ast.For) -> FrozenSet[str]:
+    """The names of tensors the loop's body writes at its own index (`x[:, cur] = v`, `x[..., cur] = v`); kept on
+    the loop's node, and only asked for when a window of a padded tensor is read in it."""
+    written = getattr(loop, "_gather_lint_written_columns", None)
+    if written is None:
+        name = loop.target.id
+        written = loop._gather_lint_written_columns = frozenset(
+            target.value.id for stmt in loop.body for node in tree_walk.all_nodes(stmt) if isinstance(node, ast.Assign)
+            for target in node.targets if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+            and _last_item_is(target.slice, name))
+    return written
 
 
 def _items(key):
