@@ -2,6 +2,7 @@
 same form: torch runs it and its loop reference agrees, and the linter stays silent. Beside each, the
 buggy form the rule is for, still reported and shown wrong in torch."""
 import numpy as np
+import pytest
 
 from .conftest import codes
 from .snippets import run_snippet
@@ -506,3 +507,98 @@ def test_a_dot_of_matrices_is_no_vector_dot_product():
     scores = scope["StructureAttack"]().attack(np.array([1, 2]), 0, np.ones((4, 3)), np.ones((3, 5)), np.ones((5, 3)))
     assert scores.shape == (4,)
     assert scope["first_class_scores"](np.ones((4, 3)), np.ones((3, 5))).shape == (4,)
+
+
+# llama-moe counts how many experts picked each neuron: each expert's picks are a prefix of one sort
+# permutation, distinct within one write; the overlap across experts is added loop by loop.
+EXPERT_OVERLAP = """
+import torch
+
+def count_shared_neurons(score_list, expert_size):
+    neuron_num = score_list[0].size(0)
+    sorted_index_list = [PICKS for scores in score_list]
+    moe_labels = [indices[:expert_size] for indices in sorted_index_list]  # one list per expert
+
+    selected_count = torch.zeros((neuron_num,), dtype=torch.int)
+    for selected_indices in moe_labels:
+        selected_indices = torch.tensor(selected_indices)
+        selected_count[selected_indices] += 1
+    return selected_count
+
+if __name__ == "__main__":
+    scores = [torch.rand(50) for _ in range(6)]
+    counts = count_shared_neurons(scores, 7)
+    ref = torch.zeros(50, dtype=torch.int)
+    for s in scores:
+        for i in s.sort(0, descending=True)[1][:7].tolist():
+            ref[i] += 1
+    assert torch.equal(counts, ref), (counts, ref)
+"""
+
+
+@pytest.mark.parametrize("picks", [
+    "scores.sort(0, descending=True)[1].tolist()",
+    "torch.argsort(scores, descending=True).tolist()",
+    "list(scores.sort(descending=True).indices)",
+])
+def test_prefixes_of_a_sort_permutation_do_not_repeat(picks):
+    code = EXPERT_OVERLAP.replace("PICKS", picks)
+    assert codes(code) == []
+    run_snippet(code)  # the loop reference agrees: no write was lost
+
+
+def test_picks_that_can_repeat_in_the_same_loop_are_still_reported(torch):
+    code = EXPERT_OVERLAP.replace("PICKS", "scores.round().long().tolist()").split("if __name__")[0]
+    assert codes(code) == ["GL013"]
+    counts = torch.zeros(3, dtype=torch.int)
+    counts[torch.tensor([1, 1])] += 1
+    assert counts[1].item() == 1  # a repeated pick counted once
+
+
+# The package's own form: the sort positions come back from a method as lists, and each expert's are
+# picked by its number from a comprehension over range().
+EXPERT_OVERLAP_THROUGH_A_METHOD = """
+import torch
+
+class LayerSplit:
+    def __init__(self, score_list):
+        self.score_list = score_list
+        self.neuron_num = score_list[0].size(0)
+
+    def sort_by_criterion(self):
+        sorted_index_list = []
+        for scores in self.score_list:
+            sorted_scores, sorted_indices = scores.sort(0, descending=True)
+            sorted_index_list.append(sorted_indices.tolist())
+        return sorted_index_list
+
+    def split(self, expert_num, expert_size):
+        LISTS = self.sort_by_criterion()
+        moe_labels = [LISTS[i][:expert_size] for i in range(expert_num)]
+        selected_count = torch.zeros((self.neuron_num,), dtype=torch.int)
+        for selected_indices in moe_labels:
+            selected_indices = torch.tensor(selected_indices)
+            selected_count[selected_indices] += 1
+        return selected_count
+
+if __name__ == "__main__":
+    split = LayerSplit([torch.rand(40) for _ in range(5)])
+    counts = split.split(5, 6)
+    ref = torch.zeros(40, dtype=torch.int)
+    for s in split.score_list:
+        for i in s.sort(0, descending=True)[1][:6].tolist():
+            ref[i] += 1
+    assert torch.equal(counts, ref)
+"""
+
+
+@pytest.mark.parametrize("lists", ["sorted_index_list", "order_lists", "perm"])
+def test_positions_named_as_an_ordering_and_picked_per_expert_do_not_repeat(lists):
+    code = EXPERT_OVERLAP_THROUGH_A_METHOD.replace("LISTS", lists)
+    assert codes(code) == []
+    run_snippet(code)
+
+
+def test_a_list_of_labels_picked_per_expert_is_still_reported():
+    code = EXPERT_OVERLAP_THROUGH_A_METHOD.replace("LISTS", "label_lists").split("if __name__")[0]
+    assert codes(code) == ["GL013"]

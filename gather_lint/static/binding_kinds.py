@@ -5,7 +5,12 @@ hold the word "these values can repeat" (names.category_domain). The code can sa
 
 - every assignment makes positions, with arange, randperm, topk, sort or argsort (`part_ids =
   torch.arange(V)` before a loop, `part_ids = scores.topk(k)[1]` inside it): the analysis forgets a name a
-  loop rebinds, but positions are what it never takes for repeating while it holds them;
+  loop rebinds, but positions are what it never takes for repeating while it holds them. Positions stay
+  distinct through what keeps or drops entries without copying any: a slice (`order[:k]`), `.tolist()`,
+  `list()`, `torch.tensor()`, a cast; so do the lists of them a comprehension makes, the items a loop
+  over such a list binds (one expert's top-k neurons, `for picks in per_expert_picks`) and positions
+  picked by positions (`order[i]`, `perm[order]`: one-to-one maps composed). `range()` counts positions,
+  and a name that says it holds an ordering (`sorted_index_list`, `perm`, `order`) holds positions;
 - it is a key of a dict the function iterates (`for sequence_ids, bias in table.items()`): dict keys are
   hashable Python values (tuples of token ids, ints, strings), not index tensors, and `sequence_ids[-1]`
   is one int;
@@ -20,15 +25,18 @@ hold the word "these values can repeat" (names.category_domain). The code can sa
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict
 
 from . import tree_walk
 
-_MAKERS = frozenset({"arange", "randperm", "argsort"})  # calls whose result is the positions
+_MAKERS = frozenset({"arange", "randperm", "argsort", "range"})  # calls whose result is the positions
+# names of an ordering (the words names.category_domain also reads as no ids)
+_ORDERING_NAME = re.compile(r"(?:sorted|argsort|perm|permutation|order)(?:_\w+)?")
 _PAIRS = frozenset({"topk", "sort"})  # calls whose [1] / .indices are the positions
 # a function spelling none of these binds no name either way (argsort: "sort")
-_WORDS = ("arange", "randperm", "sort", "topk", ".items()", ".keys()", "Counter(", "defaultdict(", "OrderedDict(",
-          "dict(")
+_WORDS = ("arange", "randperm", "sort", "topk", "perm", "order", "range(", ".items()", ".keys()", "Counter(",
+          "defaultdict(", "OrderedDict(", "dict(")
 _MAPPINGS = frozenset({"Counter", "defaultdict", "OrderedDict", "dict"})  # constructors of a Python mapping
 # calls whose result is a bool mask (the torch spellings of comparisons, logical ops and predicates)
 _MASK_CALLS = frozenset({
@@ -56,17 +64,38 @@ def not_repeating_ids(function, name: str, lines) -> bool:
 
 
 def _kinds(nodes) -> frozenset:
-    positions: Dict[str, bool] = {}  # name -> whether every assignment to it so far makes positions
+    # name -> True while every binding so far makes positions; _OPAQUE while the others are calls of the
+    # code's own helpers (`self.sort_by_criterion()`), which leave it to the name; False once one makes other values
+    positions: Dict[str, object] = {}
     keys = set()
     for node in nodes:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    positions[target.id] = positions.get(target.id, True) and (
-                        _makes_positions(node.value) or _makes_mapping(node.value))
+                    made = _makes_positions(node.value, positions) or _makes_mapping(node.value) or (
+                        _OPAQUE if _own_helper_call(node.value) else False)
+                    positions[target.id] = _both(positions.get(target.id, True), made)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
             keys.update(_key_names(node))
-    return frozenset(keys | {name for name, made in positions.items() if made})
+            if isinstance(node.target, ast.Name) and _makes_positions(node.iter, positions):
+                # items of a list of position lists (or single positions): no item repeats an entry
+                positions[node.target.id] = positions.get(node.target.id, True)
+    return frozenset(keys | {name for name, made in positions.items() if made is True})
+
+
+_OPAQUE = "opaque"
+
+
+def _both(before, now):
+    if before is False or now is False:
+        return False
+    return _OPAQUE if _OPAQUE in (before, now) else True
+
+
+def _own_helper_call(node) -> bool:
+    """A call of a method of `self` or `cls`: what it returns only the code's own words say."""
+    func = getattr(node, "func", None)
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls")
 
 
 def _masks(nodes) -> frozenset:
@@ -118,14 +147,43 @@ def _makes_mapping(node) -> bool:
     return isinstance(node, ast.Call) and _called(node) in _MAPPINGS
 
 
-def _makes_positions(node) -> bool:
+def _makes_positions(node, positions) -> bool:
+    """Whether `node` makes positions, or a list of position lists; `positions` says it of the names so far."""
     if isinstance(node, ast.Call):
-        return _called(node) in _MAKERS
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == 1:
-        return isinstance(node.value, ast.Call) and _called(node.value) in _PAIRS  # torch.topk(s, k)[1]
+        called = _called(node)
+        if called in _KEEPERS and (node.args or isinstance(node.func, ast.Attribute)):
+            # `ids.tolist()`, `ids.long()` of its owner; `torch.tensor(ids)`, `list(ids)` of its argument
+            kept = node.args[0] if node.args and called in _KEEPER_FUNCTIONS else getattr(node.func, "value", None)
+            if kept is not None and _makes_positions(kept, positions):
+                return True
+        return called in _MAKERS
+    if isinstance(node, ast.Subscript):
+        if isinstance(node.slice, ast.Constant) and node.slice.value == 1 and isinstance(node.value, ast.Call):
+            return _called(node.value) in _PAIRS  # torch.topk(s, k)[1]
+        if isinstance(node.slice, ast.Slice):  # `order[:k]`: a part of distinct entries
+            return node.slice.step is None and _makes_positions(node.value, positions)
+        # `order[i]`, `perm[order]`: positions picked by an int or by positions are distinct
+        picked_by_positions = (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int) or \
+            _makes_positions(node.slice, positions)
+        return picked_by_positions and _makes_positions(node.value, positions)
     if isinstance(node, ast.Attribute) and node.attr == "indices":
         return isinstance(node.value, ast.Call) and _called(node.value) in _PAIRS  # s.topk(k).indices
+    if isinstance(node, ast.Name):
+        made = positions.get(node.id, _OPAQUE)  # what the function binds it to says more than its name
+        return made is True or (made == _OPAQUE and _ORDERING_NAME.fullmatch(node.id) is not None)
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
+        generator = node.generators[0]
+        local = dict(positions)  # the comprehension's own name, positions when what it iterates holds them
+        if isinstance(generator.target, ast.Name):
+            local[generator.target.id] = _makes_positions(generator.iter, positions)
+        return _makes_positions(node.elt, local)
     return False
+
+
+# calls that keep their input's entries, each once: of the owner (`ids.tolist()`) or of the first argument
+_KEEPERS = frozenset({"tolist", "long", "int", "to", "cpu", "cuda", "clone", "detach", "tensor", "as_tensor",
+                      "list", "LongTensor"})
+_KEEPER_FUNCTIONS = frozenset({"tensor", "as_tensor", "list", "LongTensor"})
 
 
 def _key_names(loop):
