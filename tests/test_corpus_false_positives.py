@@ -602,3 +602,95 @@ def test_positions_named_as_an_ordering_and_picked_per_expert_do_not_repeat(list
 def test_a_list_of_labels_picked_per_expert_is_still_reported():
     code = EXPERT_OVERLAP_THROUGH_A_METHOD.replace("LISTS", "label_lists").split("if __name__")[0]
     assert codes(code) == ["GL013"]
+
+
+# dagua's animation keeps the deepest cluster of each node: `maximum` of the read and one depth for every entry
+# gives a repeated node the same value from every copy, and taking it twice is taking it once.
+CLUSTER_DEPTH = """
+import torch
+
+def cluster_depth_bonus(num_nodes, clusters, depths):
+    bonus = torch.zeros(num_nodes, dtype=torch.float32)
+    for name, members in clusters.items():
+        member_ids = list(members)
+        if member_ids:
+            idx = torch.tensor(member_ids, dtype=torch.long)
+            bonus[idx] = UPDATE
+    return bonus
+
+if __name__ == "__main__":
+    clusters = {"a": [0, 1, 2, 2], "b": [2, 3, 3]}
+    depths = {"a": 1.0, "b": 2.0}
+    bonus = cluster_depth_bonus(6, clusters, depths)
+    ref = torch.zeros(6)
+    for name, members in clusters.items():
+        for i in members:
+            ref[i] = REFERENCE
+    assert torch.equal(bonus, ref), (bonus, ref)
+"""
+
+
+@pytest.mark.parametrize("update, reference", [
+    ("torch.maximum(bonus[idx], torch.full_like(bonus[idx], float(depths[name])))", "max(ref[i], depths[name])"),
+    ("bonus[idx].clamp(min=float(depths[name]))", "max(ref[i], depths[name])"),
+    ("torch.minimum(bonus[idx], torch.tensor(-float(depths[name])))", "min(ref[i], -depths[name])"),
+])
+def test_an_idempotent_update_by_a_repeated_index_loses_nothing(update, reference):
+    code = CLUSTER_DEPTH.replace("UPDATE", update).replace("REFERENCE", reference)
+    assert codes(code) == []
+    run_snippet(code)  # the ids repeat (2 and 3), and the loop reference agrees
+
+
+def test_an_update_that_adds_or_takes_per_entry_values_is_still_reported(torch):
+    for update in ("bonus[idx] + depths[name]", "torch.maximum(bonus[idx], torch.rand(len(member_ids)))"):
+        assert codes(CLUSTER_DEPTH.replace("UPDATE", update).split("if __name__")[0]) == ["GL013"], update
+    bonus = torch.zeros(3)
+    idx = torch.tensor([1, 1])
+    bonus[idx] = bonus[idx] + 1.0
+    assert bonus[1].item() == 1.0  # added once, not twice
+
+
+def test_ids_made_distinct_by_a_set_are_silent():
+    code = CLUSTER_DEPTH.replace("list(members)", "sorted(set(members))").replace("UPDATE", "bonus[idx] + depths[name]")
+    assert codes(code) == []
+    run_snippet(code.replace("for i in members:", "for i in set(members):").replace("REFERENCE", "ref[i] + depths[name]"))
+
+
+# dagua's force-directed layout builds a dense adjacency from an edge list: a pair repeats only in a multigraph,
+# and only the list's name speaks of it; its coarsening hands over one edge per pair.
+DENSE_FROM_EDGE_LIST = """
+import torch
+
+def dense_adjacency(edge_index, num_nodes, edge_weights):
+    adjacency = torch.zeros((num_nodes, num_nodes), dtype=torch.float64)
+    sources = edge_index[0]
+    targets = edge_index[1]
+    adjacency[sources, targets] = edge_weights.to(torch.float64)
+    return adjacency
+
+if __name__ == "__main__":
+    edge_index = torch.tensor([[0, 1, 2], [1, 0, 3]])
+    adj = dense_adjacency(edge_index, 4, torch.tensor([1.0, 2.0, 4.0]))
+    assert adj.sum().item() == 7.0
+"""
+
+
+def test_a_dense_adjacency_from_a_named_edge_list_is_silent():
+    assert codes(DENSE_FROM_EDGE_LIST) == []
+    run_snippet(DENSE_FROM_EDGE_LIST)
+
+
+def test_a_dense_adjacency_of_edge_lists_joined_without_coalescing_is_reported(torch):
+    """Self-loops added to a graph that has one already: the joined list holds the edge (0, 0) twice."""
+    code = DENSE_FROM_EDGE_LIST.replace(
+        "    edge_index = torch.tensor([[0, 1, 2], [1, 0, 3]])\n"
+        "    adj = dense_adjacency(edge_index, 4, torch.tensor([1.0, 2.0, 4.0]))\n"
+        "    assert adj.sum().item() == 7.0\n",
+        "    edge_index = torch.tensor([[0, 0, 1], [0, 1, 2]])\n"
+        "    loops = torch.arange(4).repeat(2, 1)\n"
+        "    joined = torch.cat([edge_index, loops], dim=1)\n"
+        "    adj = dense_adjacency(joined, 4, torch.ones(joined.shape[1]))\n"
+        "    assert adj.sum().item() == 6.0  # 7 edges of weight 1, one of them written over by its twin\n")
+    assert "loops" in code
+    assert codes(code) == ["GL013"]
+    run_snippet(code)

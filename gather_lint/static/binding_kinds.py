@@ -10,6 +10,7 @@ hold the word "these values can repeat" (names.category_domain). The code can sa
   `list()`, `torch.tensor()`, a cast; so do the lists of them a comprehension makes, the items a loop
   over such a list binds (one expert's top-k neurons, `for picks in per_expert_picks`) and positions
   picked by positions (`order[i]`, `perm[order]`: one-to-one maps composed). `range()` counts positions,
+  `set()` keeps each value once (`sorted(set(members))`),
   and a name that says it holds an ordering (`sorted_index_list`, `perm`, `order`) holds positions;
 - it is a key of a dict the function iterates (`for sequence_ids, bias in table.items()`): dict keys are
   hashable Python values (tuples of token ids, ints, strings), not index tensors, and `sequence_ids[-1]`
@@ -30,12 +31,13 @@ from typing import Dict
 
 from . import tree_walk
 
-_MAKERS = frozenset({"arange", "randperm", "argsort", "range"})  # calls whose result is the positions
+# calls whose result is the positions, or distinct values (a set holds each once)
+_MAKERS = frozenset({"arange", "randperm", "argsort", "range", "set"})
 # names of an ordering (the words names.category_domain also reads as no ids)
 _ORDERING_NAME = re.compile(r"(?:sorted|argsort|perm|permutation|order)(?:_\w+)?")
 _PAIRS = frozenset({"topk", "sort"})  # calls whose [1] / .indices are the positions
 # a function spelling none of these binds no name either way (argsort: "sort")
-_WORDS = ("arange", "randperm", "sort", "topk", "perm", "order", "range(", ".items()", ".keys()", "Counter(",
+_WORDS = ("arange", "randperm", "sort", "topk", "perm", "order", "range(", "set(", ".items()", ".keys()", "Counter(",
           "defaultdict(", "OrderedDict(", "dict(")
 _MAPPINGS = frozenset({"Counter", "defaultdict", "OrderedDict", "dict"})  # constructors of a Python mapping
 # calls whose result is a bool mask (the torch spellings of comparisons, logical ops and predicates)
@@ -156,7 +158,7 @@ def _makes_positions(node, positions) -> bool:
             kept = node.args[0] if node.args and called in _KEEPER_FUNCTIONS else getattr(node.func, "value", None)
             if kept is not None and _makes_positions(kept, positions):
                 return True
-        return called in _MAKERS
+        return called in _MAKERS and (called != "set" or isinstance(node.func, ast.Name))  # not `cfg.set(...)`
     if isinstance(node, ast.Subscript):
         if isinstance(node.slice, ast.Constant) and node.slice.value == 1 and isinstance(node.value, ast.Call):
             return _called(node.value) in _PAIRS  # torch.topk(s, k)[1]
@@ -182,8 +184,8 @@ def _makes_positions(node, positions) -> bool:
 
 # calls that keep their input's entries, each once: of the owner (`ids.tolist()`) or of the first argument
 _KEEPERS = frozenset({"tolist", "long", "int", "to", "cpu", "cuda", "clone", "detach", "tensor", "as_tensor",
-                      "list", "LongTensor"})
-_KEEPER_FUNCTIONS = frozenset({"tensor", "as_tensor", "list", "LongTensor"})
+                      "list", "LongTensor", "sorted"})
+_KEEPER_FUNCTIONS = frozenset({"tensor", "as_tensor", "list", "LongTensor", "sorted"})
 
 
 def _key_names(loop):

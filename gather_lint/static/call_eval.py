@@ -551,7 +551,7 @@ class CallMixin:
                 joined = signs.concatenated(items, joined)  # GL014: the pieces' signs
                 joined = exact_values.joined(items, dim, func == "stack", joined)  # a prompt and its response
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
-                joined = repeated_indices.through_cat(items, joined)  # GL013: voxel coordinates beside batch ids
+                joined = repeated_indices.through_cat(items, joined, dim, node.lineno)  # GL013: voxel coordinates beside batch ids
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)

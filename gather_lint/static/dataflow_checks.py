@@ -14,7 +14,7 @@ from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
 from .repeated_indices import maybe_mask, named_only, one_entry_per_line, rows_hold_once
 from .tree_walk import all_nodes, own_nodes
-from .values import SeqVal, TensorVal
+from .values import QualName, SeqVal, TensorVal
 
 
 class DataflowCheckMixin:
@@ -30,7 +30,8 @@ class DataflowCheckMixin:
         key = _leading_index(target.slice)  # `x[ids, :]` writes whole rows at ids, as `x[ids]` does
         index = self.expr(key) if reads and key is not None else None
         # (`v[target] = v[target] + dv` of a singular name: one value, or a boolean mask, which picks each position once)
-        if _can_repeat(index) and not maybe_mask(index) and not self._maybe_one_element(target.slice, target.value):
+        if _can_repeat(index) and not maybe_mask(index) and not self._maybe_one_element(target.slice, target.value) \
+                and not self._idempotent_update(node.value, text):
             x, i = self.source.segment(target.value), self.source.segment(key)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{self.source.segment(target.slice)}] = ...", i, index.domain.origin,
@@ -88,6 +89,36 @@ class DataflowCheckMixin:
             node = node.operand
         literal = isinstance(node, ast.Constant) and type(node.value) in (int, float)
         return literal or isinstance(value, TensorVal)
+
+    def _idempotent_update(self, value_node, read) -> bool:
+        """`x[I] = torch.maximum(x[I], c)` (minimum, clamp, `|`, `&`) with c the same for every entry (a number,
+        `full_like(x[I], c)`, a 0-d tensor): a repeated position computes the same value from the same read, and
+        doing it twice in a row gives what doing it once does, so the writes that win lose nothing."""
+        if isinstance(value_node, ast.BinOp) and isinstance(value_node.op, (ast.BitOr, ast.BitAnd)):
+            operands, kwargs = [value_node.left, value_node.right], []
+        elif isinstance(value_node, ast.Call) and _called_name(value_node) in _IDEMPOTENT:
+            # `torch.maximum(r, c)` or `r.clamp(min=c)`: the read is the owner or an argument
+            owner = [value_node.func.value] if isinstance(value_node.func, ast.Attribute) and \
+                not isinstance(self.expr(value_node.func.value), QualName) else []
+            operands, kwargs = owner + list(value_node.args), [k.value for k in value_node.keywords]
+        else:
+            return False
+
+        def is_read(n) -> bool:
+            return isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == read
+
+        others = [n for n in operands if not is_read(n)] + kwargs
+        # `torch.max(r, 1)` reduces over dim 1: max and min take only a tensor as the other operand
+        numbers = not (isinstance(value_node, ast.Call) and _called_name(value_node) in ("max", "min"))
+        return len(others) < len(operands) + len(kwargs) and all(self._same_for_every_entry(n, numbers) for n in others)
+
+    def _same_for_every_entry(self, node, numbers: bool) -> bool:
+        if isinstance(node, ast.Call) and _called_name(node) in ("full_like", "zeros_like", "ones_like"):
+            return all(not isinstance(self.expr(a), TensorVal) for a in node.args[1:])
+        value = self.expr(node)
+        if isinstance(value, TensorVal):
+            return value.shape is not None and not value.shape.variadic and not value.shape.dims
+        return numbers and (value is not None or isinstance(node, ast.Constant))  # one number for all entries
 
     def _plain_increment(self, value_node, target) -> bool:
         """`x[i] + v`, `v + x[i]` or `x[i] - v` with v convertible (the rest are not rewritten)."""
@@ -317,3 +348,12 @@ def _edge_list_row(iterable) -> bool:
         and edge_list_domain(iterable.value.id) is not None \
         and isinstance(iterable.slice, ast.Constant) and type(iterable.slice.value) is int
 
+
+# updates u with u(u(r, c), c) == u(r, c) for a fixed c
+_IDEMPOTENT = frozenset({"maximum", "minimum", "max", "min", "fmax", "fmin", "clamp", "clip", "clamp_min", "clamp_max",
+                         "logical_or", "logical_and", "bitwise_or", "bitwise_and"})
+
+
+def _called_name(call: ast.Call):
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)

@@ -74,6 +74,8 @@ class ExpressionMixin:
             return DimVal(-operand.dim)
         if isinstance(node.op, ast.USub) and isinstance(operand, Literal) and isinstance(operand.value, float):
             return Literal(-operand.value)
+        if isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(operand, scalars.NumberVal):
+            return operand  # -float(d): a float still
         if isinstance(operand, TensorVal) and isinstance(node.op, ast.USub):
             return operand.with_(domain=None, origin="", non_negative=False, signed=True, entries=None)  # -x: below 0 where x is above
         if isinstance(operand, TensorVal):

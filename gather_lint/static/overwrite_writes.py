@@ -237,10 +237,11 @@ class OverwriteWriteMixin:
         if not all(repeats(v) for v in found) or (all(named_only(v) for v in found) and not sequences
                                                   and not _pairs_of_one_sequence(components, found)):
             return None
-        if len(found) == 1 and found[0].domain.origin.startswith(EDGE_LIST_ORIGIN):
+        if all(v.domain.origin.startswith(EDGE_LIST_ORIGIN) for v in found):
             # `x[loop_index] = loop_attr`, node ids taken from an edge list: only the list's name says they
             # repeat, and one value per node (a self-loop's attribute) is what such writes set; scatter's check
-            # covers messages per edge. A pair `adj[src, dst]` is kept: multi-edges must be summed there
+            # covers messages per edge. A pair `adj[src, dst]` is an edge, which repeats only in a multigraph,
+            # and the name does not say the graph is one (values known to repeat a pair are read above)
             return None
         origins = []
         for v in found:

@@ -305,13 +305,27 @@ def through_arith(left, right, symbol: Optional[str], result):
     return result
 
 
-def through_cat(items, joined):
+def through_cat(items, joined, dim=None, line=None):
     """`cat((coords, batch_ix), 1)` of pieces whose values can each repeat: so can the joined values (one piece
-    of distinct values, `arange`, may make every row distinct, and leaves the result unmarked)."""
+    of distinct values, `arange`, may make every row distinct, and leaves the result unmarked). Edge lists joined
+    along their edges (`cat([edge_index, loops, extra], dim=1)`, a graph given self-loops or shortcuts without
+    coalescing) hold an edge twice wherever two pieces share it: a pair of node ids can repeat."""
     tensors = [t for t in items if isinstance(t, TensorVal)]
+    if isinstance(joined, TensorVal) and len(tensors) > 1 and _edge_lists_joined(tensors, joined, dim):
+        return _marked(joined, f"the edges of {len(items)} edge lists joined by cat() at line {line} (an edge in two of "
+                               f"them appears twice)")
     if not isinstance(joined, TensorVal) or not tensors or len(tensors) != len(items) or not all(repeats(t) for t in tensors):
         return joined
     return _marked(joined, _repeats_origin(tensors))
+
+
+def _edge_lists_joined(tensors, joined, dim) -> bool:
+    """Integer [2, E] pieces joined along E, one of them with node ids that repeat: lists of (source, target)
+    pairs, a graph's edges or a sparse matrix's coordinates, appended without coalescing."""
+    shape = joined.shape
+    return (dim is not None and value(dim) in (1, -1) and shape is not None and not shape.variadic
+            and len(shape.dims) == 2 and value(shape.dims[0]) == 2 and joined.dtype in _INT_DTYPES
+            and any(repeats(t) for t in tensors))
 
 
 def _repeats_origin(tensors) -> str:
