@@ -463,7 +463,7 @@ class ExpressionMixin:
     def _item_by_item(self, node):
         """A list comprehension (or a generator, read by `max(...)` and its kin) over a list the analysis knows
         item by item (a few dozen records written out), one loop, no filter, a name as target: the list of what
-        the element is for each item, when every one is a known int or a list of a known length (`[randint(0, V,
+        the element is for each item, when every one is an int or a list of a known length (`[randint(0, V,
         (n,)).tolist() for n in lengths]`: one list per length)."""
         if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1 or node.generators[0].ifs \
                 or not isinstance(node.generators[0].target, ast.Name):
@@ -479,8 +479,8 @@ class ExpressionMixin:
         for item in source.items:
             self.env[name] = item
             value_ = self.expr(node.elt)
-            if not (isinstance(value_, DimVal) and isinstance(value(value_.dim), int) or sequences.sized(value_)
-                    or tensors and isinstance(value_, TensorVal)):
+            # an int of unknown value still counts one item (`tuple(shape[i] for i in order)`: as many sizes)
+            if not (isinstance(value_, DimVal) or sequences.sized(value_) or tensors and isinstance(value_, TensorVal)):
                 made = None
                 break
             made.append(value_)
