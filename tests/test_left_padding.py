@@ -100,6 +100,17 @@ batched = model(pad(prompts, pad_id=0))
 single = torch.cat([model(torch.tensor([p])) for p in prompts])
 """
 
+# the mask written as lists: zeros for the padding, then ones for the tokens
+_LIST_MASK = _HELPER.replace("""    ids = torch.zeros(len(seqs), width, dtype=torch.long)
+    mask = torch.zeros(len(seqs), width, dtype=torch.long)
+    for i, s in enumerate(seqs):
+        ids[i, width - len(s):] = s
+        mask[i, width - len(s):] = 1
+    return ids, mask""", """    rows = [s.tolist() for s in seqs]
+    ids = torch.tensor([IDS for s in rows])
+    mask = torch.tensor([MASK for s in rows])
+    return ids, mask""")
+
 
 def _line_of(code, text):
     return next(i for i, line in enumerate(code.splitlines(), 1) if text in line)
@@ -111,12 +122,18 @@ FLAGGED = [
     ("tokenizer-left-gather", _TOKENIZED.replace("SIDE", "left"), "states.gather(1, ends)"),
     ("helper-pads-left-model-reads", _CLASSIFIER.replace("ROW", "[pad_id] * (width - len(s)) + s"),
      "states[torch.arange"),
+    ("list-mask-pads-left", _LIST_MASK.replace("IDS", "[0] * (width - len(s)) + s").replace(
+        "MASK", "[0] * (width - len(s)) + [1] * len(s)").replace(
+        "READ", "return hidden[torch.arange(len(seqs)), mask.sum(dim=1) - 1]"), "mask.sum(dim=1) - 1]"),
 ]
 
 NEAR_MISSES = [
     ("helper-pads-left-reads-last-position", _HELPER.replace("READ", "return hidden[:, -1]")),
     ("tokenizer-right-gather", _TOKENIZED.replace("SIDE", "right")),
     ("helper-pads-right-model-reads", _CLASSIFIER.replace("ROW", "s + [pad_id] * (width - len(s))")),
+    ("list-mask-pads-right", _LIST_MASK.replace("IDS", "s + [0] * (width - len(s))").replace(
+        "MASK", "[1] * len(s) + [0] * (width - len(s))").replace(
+        "READ", "return hidden[torch.arange(len(seqs)), mask.sum(dim=1) - 1]")),
 ]
 
 

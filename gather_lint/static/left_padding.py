@@ -20,9 +20,9 @@ from .text_scan import file_test
 from .tree_walk import called_name
 from .values import DimVal, SeqVal, TensorVal
 
-# `ids[i, -len(s):] = s`, `ids[i, width - n:] = s`; `[pad] * (width - len(s)) + s`
+# `ids[i, -len(s):] = s`, `ids[i, width - n:] = s`; `[pad] * (width - len(s)) + s` (or `+ [1] * len(s)`)
 _BACK_WRITE = re.compile(r"\[\s*\w+\s*,\s*(?:-\s*|\w+\s*-\s*)[\w.()]+\s*:\s*\]\s*=[^=]")
-_PAD_FIRST = re.compile(r"\[\s*\w+\s*\]\s*\*\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*\+\s*\w")
+_PAD_FIRST = re.compile(r"\[\s*\w+\s*\]\s*\*\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*\+\s*[\w\[]")
 
 
 @file_test
@@ -50,11 +50,32 @@ def made_rows(func: str, node: ast.Call, made):
 
 
 def _padding_first(elt) -> bool:
-    """`[pad] * n + s`: a one-item list repeated, then the sequence."""
-    return isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Add) and isinstance(elt.left, ast.BinOp) \
-        and isinstance(elt.left.op, ast.Mult) and any(isinstance(side, ast.List) and len(side.elts) == 1
-                                                       for side in (elt.left.left, elt.left.right)) \
-        and not (isinstance(elt.right, ast.BinOp) and isinstance(elt.right.op, ast.Mult))
+    """`[pad] * n + s`: a one-item list repeated, then the sequence; or its mask, `[0] * n + [1] * len(s)` (a
+    repeat of another written value: the same one twice is no padding)."""
+    if not (isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Add)):
+        return False
+    pad, count = _repeated_item(elt.left)
+    if pad is None:
+        return False
+    after, tokens = _repeated_item(elt.right)
+    # a mask: another written value after the padding, as many as the tokens (the padding's count is what is
+    # left of the width: `[1] * len(s) + [0] * (width - len(s))` pads on the right)
+    return after is None or isinstance(pad, ast.Constant) and isinstance(after, ast.Constant) \
+        and pad.value != after.value and _is_difference(count) and not _is_difference(tokens)
+
+
+def _repeated_item(node):
+    """The item and the count of `[item] * n` (or `n * [item]`), else (None, None)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return None, None
+    for side, other in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(side, ast.List) and len(side.elts) == 1:
+            return side.elts[0], other
+    return None, None
+
+
+def _is_difference(node) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)
 
 
 def written_at_back(target: ast.Subscript) -> bool:
