@@ -10,7 +10,7 @@ from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_
 from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
-from . import default_dtype_buffers, dict_items, index_put_dtypes, distribution_values, head_columns, named_tuples, own_max_sizes
+from . import default_dtype_buffers, dict_items, index_put_dtypes, passed_tensors, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
@@ -229,6 +229,9 @@ class CallMixin:
         if isinstance(func, ast.Name) and func.id == "reversed" and target is None:
             return sequences.reversed_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
+            decided = passed_tensors.decided_isinstance(self, node)  # a tensor the caller made is no list
+            if decided is not None:
+                return Literal(decided)
             return python_types.isinstance_of(args[0], node.args[1])  # `if isinstance(alpha, float):` decided
         if isinstance(func, ast.Name) and func.id in ("max", "min") and args and not kwargs:
             # max(1, int(n * 0.5)), or max(lengths) of one list of known ints

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
-from . import autograd_ctx, decorated_calls, exact_values, scope_faults, script_drivers, sequences, tree_walk
+from . import autograd_ctx, decorated_calls, exact_values, passed_tensors, scope_faults, script_drivers, sequences, tree_walk
 from .declared_facts import documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
@@ -227,8 +227,9 @@ class ModuleContext:
         # reporting caller with the same facts later runs it again instead of finding its findings dropped
         quiet = silent or not caller.reports
         ordered = tuple(sorted(facts.items(), key=lambda kv: kv[0]))
+        given = passed_tensors.made_by_caller(caller, callee, node, len(args) - len(node.args), facts)
         # a named size is equal by its name alone: `nb` of 2 and `nb` of 64 are two runs, not one
-        key = (callee, ordered, _sizes(ordered), _sizes(instance_facts), instance_facts, quiet)
+        key = (callee, ordered, _sizes(ordered), _sizes(instance_facts), instance_facts, quiet, given)
         try:
             if key in self._memo:
                 self.fitted_at[id(node)] = self._fitted.get(key)
@@ -253,6 +254,7 @@ class ModuleContext:
         # an inherited method runs on the instance's own class: its __init__ (own or inherited) built the attributes
         interp.class_name = instance.class_name if instance is not None else self.class_of.get(callee)
         interp.instance = instance
+        interp.given_tensors = given
         try:
             interp.run_function(callee, facts)
         except Exception as exc:  # a fault under this call's facts: the call's result is unknown, the caller goes on

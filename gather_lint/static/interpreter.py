@@ -57,6 +57,8 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.parameter_branches = 0
         self._last_value_node = None
         self.params: set = set()
+        self.given_tensors: frozenset = frozenset()  # parameters the caller handed a tensor it made (passed_tensors)
+        self.passed_tensors: dict = {}  # those parameters' values as bound
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
         self.comments = CommentLines(source, 0)
 
@@ -78,6 +80,8 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         for name, fact in (caller_facts or {}).items():
             declared = self.env.get(name)
             self.env[name] = fill_gaps(declared, fact)  # the callee's own annotations win
+            if name in self.given_tensors:
+                self.passed_tensors[name] = self.env[name]  # a tensor on this path (passed_tensors)
             passed_columns.note(self, name, declared, self.env[name])
             if name in self.informal and _sizes_proved(fact):
                 # a comment atop the body only names the sizes the caller's code proved: not informal here
