@@ -56,25 +56,29 @@ def placeholder_fill(call, in_place: bool = True) -> bool:
 
 
 def without_fill(t):
-    """`t` without constant_ids.py's claim that its fill value is among its values."""
-    if isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_FILLED):
+    """`t` without the claim that its fill value (or a value it includes) is among its values."""
+    if isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_CLAIMS):
         return t.with_(domain=replace(t.domain, size=None, origin=""))
     return t
 
 
 _FILLED = "values all equal to "  # constant_ids.py's origin
+# and a value written among others (value_ranges.written, constant_ids.through_cat), its largest
+_CLAIMS = (_FILLED, "values that include ")
 
 
 def fill_text(t) -> Optional[str]:
-    """How a fill claim names its constant (`n`, `4`), known or not."""
-    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_FILLED):
+    """How a fill claim names its constant (`n`, `4`), known or not; also the largest value a tensor is known
+    to include (`values that include 255 (written at line 9)`: `seg[:3] = 255`)."""
+    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_CLAIMS):
         return None
-    return t.domain.origin[len(_FILLED):].split(" (the fill at line ")[0]
+    text = t.domain.origin[len(next(p for p in _CLAIMS if t.domain.origin.startswith(p))):]
+    return text.split(" (")[0]
 
 
 def fill_value(t) -> Optional[int]:
-    """The constant a fill claim names, when it is a known int (its size is one past it)."""
-    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_FILLED):
+    """The constant a fill (or included-value) claim names, when it is a known int (its size is one past it)."""
+    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_CLAIMS):
         return None
     size = value(t.domain.size)
     return size - 1 if size is not None else None

@@ -100,15 +100,17 @@ def _single_binding(function: ast.AST, name: str, subject: ast.AST) -> Optional[
     if len(found) != 1 or not isinstance(found[0], ast.Assign) or len(found[0].targets) != 1 \
             or not isinstance(found[0].targets[0], ast.Name):
         return None
-    if isinstance(subject, ast.Name) and _rebound_after(function, subject.id, found[0].lineno):
+    if isinstance(subject, ast.Name) and _rebound_after(function, subject.id, found[0].lineno, subject.lineno):
         return None
     return found[0].value
 
 
-def _rebound_after(function: ast.AST, name: str, line: int) -> bool:
-    """`name` is assigned again after `line` anywhere in the function (conservatively: at any later line)."""
+def _rebound_after(function: ast.AST, name: str, line: int, use: int) -> bool:
+    """`name` is assigned again after `line` anywhere in the function (conservatively: at any later line), but
+    for the statement at `use` that reads the subject and rebinds it (`seg = seg[keep]`: read first)."""
     for node in tree_walk.all_nodes(function):
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) and node.lineno > line:
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) and node.lineno > line \
+                and node.lineno != use:
             return True
     return False
 
