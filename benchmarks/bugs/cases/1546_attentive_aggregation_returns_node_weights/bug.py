@@ -1,0 +1,71 @@
+import torch
+import torch.nn as nn
+
+
+class Aggregation(nn.Module):
+    def __init__(self, dim=0):
+        super().__init__()
+        self.dim = dim
+
+
+class MeanAggregation(Aggregation):
+    def forward(self, H, batch):
+        index_torch = batch.unsqueeze(1).repeat(1, H.shape[1])
+        dim_size = int(batch.max()) + 1
+        return torch.zeros(dim_size, H.shape[1], dtype=H.dtype, device=H.device).scatter_reduce_(
+            self.dim, index_torch, H, reduce="mean", include_self=False
+        )
+
+
+class AttentiveAggregation(Aggregation):
+    def __init__(self, dim=0, *, output_size):
+        super().__init__(dim)
+        self.W = nn.Linear(output_size, 1)
+
+    def forward(self, H, batch):
+        index_torch = batch.unsqueeze(1).repeat(1, H.shape[1])
+        dim_size = int(batch.max()) + 1
+        H_exp = H.exp()
+        Z = torch.zeros(dim_size, H.shape[1], dtype=H.dtype, device=H.device).scatter_reduce_(
+            self.dim, index_torch, H_exp, reduce="sum", include_self=False
+        )
+        return H_exp / Z[batch]
+
+
+AGGREGATIONS = {"mean": MeanAggregation, "attentive": AttentiveAggregation}
+
+
+def build_model(cfg):
+    agg_cls = AGGREGATIONS[cfg["aggregation"]]
+    kwargs = {"output_size": cfg["hidden"]} if cfg["aggregation"] == "attentive" else {}
+    agg = agg_cls(**kwargs)
+    encoder = nn.Sequential(nn.Linear(cfg["atom_features"], cfg["hidden"]), nn.ReLU())
+    head = nn.Linear(cfg["hidden"], cfg["tasks"])
+    return encoder, agg, head
+
+
+def predict(model, batch):
+    encoder, agg, head = model
+    atom_h = encoder(batch["atom_features"])
+    fingerprints = agg(atom_h, batch["atom_to_mol"])
+    return head(fingerprints)
+
+
+def make_batch(atoms_per_mol, n_features, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    owner = [m for m, n in enumerate(atoms_per_mol) for _ in range(n)]
+    return {
+        "atom_features": torch.randn(len(owner), n_features, generator=g),
+        "atom_to_mol": torch.tensor(owner),
+    }
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    cfg = {"aggregation": "attentive", "atom_features": 10, "hidden": 16, "tasks": 1}
+    model = build_model(cfg)
+    batch = make_batch([4, 6, 3], cfg["atom_features"])
+    with torch.no_grad():
+        preds = predict(model, batch)
+    print("molecules in batch:", 3, "predictions:", tuple(preds.shape))
+    print(preds.squeeze(-1))
