@@ -33,6 +33,7 @@ _MODULES = (
     "gl029_reduction_without_keepdim",
     "gl030_flat_index_wrong_stride",
     "gl031_write_into_index_copy",
+    "gl032_write_changes_nothing",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

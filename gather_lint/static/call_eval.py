@@ -10,7 +10,7 @@ from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_
 from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
-from . import default_dtype_buffers, dict_items, index_put_dtypes, passed_tensors, distribution_values, head_columns, named_tuples, own_max_sizes
+from . import default_dtype_buffers, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
@@ -51,6 +51,7 @@ class CallMixin:
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark
                     broadcast_axis.check(self, node, site, bound, values)  # GL019
                     cut_rows.check(self, node, site, bound)  # GL003: src rows cut from the index's own entries
+                    unchanged_writes.check_call(self, node, op, bound, values)  # GL032: ones written into ones
                     self._check_op_rmw(node, op, bound, values)
                     self._check_overwriting_op(node, op, bound, values)
                     if op.name == "gather":
