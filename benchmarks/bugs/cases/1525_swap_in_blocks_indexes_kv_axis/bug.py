@@ -35,6 +35,6 @@ if __name__ == "__main__":
     device_caches = {f"model.layers.{i}.attn": torch.zeros(2, 32, 16, 2, 8) for i in range(2)}
     host_caches = {f"model.layers.{i}.attn": torch.randn(2, 12, 16, 2, 8) for i in range(2)}
     manager = HostOffloadManager(RocmPlatform, device_caches, host_caches)
-    manager.load([3, 7, 10], [20, 4, 31])
+    manager.load([3, 1, 0], [20, 4, 31])
     cache = device_caches["model.layers.0.attn"]
     print("device block 20 matches host block 3:", torch.equal(cache[:, 20], host_caches["model.layers.0.attn"][:, 3]))

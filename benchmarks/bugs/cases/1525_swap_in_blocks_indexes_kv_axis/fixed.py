@@ -35,8 +35,8 @@ if __name__ == "__main__":
     device_caches = {f"model.layers.{i}.attn": torch.zeros(2, 32, 16, 2, 8) for i in range(2)}
     host_caches = {f"model.layers.{i}.attn": torch.randn(2, 12, 16, 2, 8) for i in range(2)}
     manager = HostOffloadManager(RocmPlatform, device_caches, host_caches)
-    manager.load([3, 7, 10], [20, 4, 31])
-    pairs = dict(zip([20, 4, 31], [3, 7, 10]))
+    manager.load([3, 1, 0], [20, 4, 31])
+    pairs = dict(zip([20, 4, 31], [3, 1, 0]))
     for name, cache in device_caches.items():
         for kv in range(2):
             for block in range(32):
