@@ -52,3 +52,36 @@ def test_a_list_or_an_int64_tensor_is_left_alone(passed):
     assert lint(code) == []
     run_snippet(code)
 
+
+
+CUSTOM_FUNCTION = '''
+import torch
+
+class PickRows(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, table, rows, scale, shift, bias):
+        ctx.save_for_backward(rows)
+        ctx.size, ctx.scale = table.shape[0], scale
+        return table.index_select(0, rows) * scale + shift + bias
+
+    @staticmethod
+    def backward(ctx, grad):
+        (rows,) = ctx.saved_tensors
+        full = torch.zeros(ctx.size, grad.shape[1]).index_add_(0, rows, grad)
+        return full * ctx.scale, None, None, None, None
+
+def pick(table, rows):
+    return PickRows.apply(table, rows, 2.0, 0.5, torch.zeros(3))
+
+if __name__ == "__main__":
+    table = torch.randn(6, 3, requires_grad=True)
+    pick(table, torch.tensor([1, 4, 4])).sum().backward()
+    grad = table.grad
+'''
+
+
+def test_a_backward_run_with_fewer_values_than_the_apply_call_has_arguments():
+    """The backward of a custom Function gets (ctx, grad), not the five arguments of `.apply(...)`: none of them
+    is bound to its parameters (this raised inside the analysis, a GL000)."""
+    assert lint(CUSTOM_FUNCTION) == []
+    assert run_snippet(CUSTOM_FUNCTION)["grad"][4].tolist() == [4.0, 4.0, 4.0]

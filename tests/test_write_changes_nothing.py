@@ -26,7 +26,6 @@ FLAGGED = [
     ("ones", "label_mask.scatter_(1, labels.unsqueeze(1), 1.0)"),
     ("ones", "label_mask = label_mask.scatter(1, labels[:, None], 1)"),
     ("zeros", "label_mask.index_fill_(1, labels, 0)"),
-    ("zeros", "label_mask[torch.arange(batch_size), labels] = 0.0"),
     ("ones", "label_mask.scatter_(dim=1, index=labels.unsqueeze(1), value=True)"),
 ]
 
@@ -45,6 +44,35 @@ NEAR_MISSES = [
     ("ones", "label_mask[0] = 0\n    label_mask.scatter_(1, labels.unsqueeze(1), 1.0)"),  # written before
     ("ones", "label_mask.scatter_(1, labels.unsqueeze(1), 1.0, reduce='add')"),  # adds
 ]
+
+
+def test_a_plain_store_of_the_fill_is_left_alone():
+    # transformers' VITS spline: `log_abs_det[outside_interval_mask] = 0.0` into zeros says what the region keeps
+    code = LABEL_MASK.replace("FILL", "zeros").replace("WRITE", "label_mask[torch.arange(batch_size), labels] = 0.0")
+    assert codes(code) == []
+    assert not run_snippet(code)["label_mask"].any()
+
+
+@pytest.mark.parametrize("source", [
+    "self.mask",  # state kept across calls: written elsewhere
+    "base.view(-1)",  # a view of a buffer written through its other name
+])
+def test_a_buffer_not_made_here_is_left_alone(source):
+    code = """
+import torch
+
+class Marks:
+    def __init__(self, n):
+        self.mask = torch.zeros(n)
+
+    def mark(self, ids):
+        base = torch.zeros(2, 3)
+        base[0].scatter_(0, ids, 1.0)
+        buf = SOURCE
+        buf.index_fill_(0, ids, 0)
+        return buf
+""".replace("SOURCE", source)
+    assert codes(code) == []
 
 
 @pytest.mark.parametrize("fill, write", NEAR_MISSES)

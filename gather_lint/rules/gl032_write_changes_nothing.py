@@ -1,11 +1,12 @@
-"""GL032 write changes nothing: a scatter or indexed write of the value a fresh buffer holds everywhere.
+"""GL032 write changes nothing: a scatter or index_fill_ of the value a fresh buffer holds everywhere.
 
 ``torch.ones(B, C).scatter_(1, labels[:, None], 1.0)`` writes 1.0 into a tensor that holds 1.0 at every
-position, and ``torch.zeros(n).index_fill_(0, ids, 0)`` or ``mask = torch.zeros(B, T); mask[rows, cols] = 0``
-write 0 into zeros: the result equals the buffer, whatever the index holds. A one-hot or label mask built that
-way marks nothing, silently (every class weighted the same, a loss that ignores the labels). Reported when the
-buffer is made right there by ``zeros``/``ones`` (or their ``_like``/``new_`` forms) and written nowhere else
-in the function, and the value written is the number it is filled with.
+position, and ``torch.zeros(n).index_fill_(0, ids, 0)`` writes 0 into zeros: the result equals the buffer,
+whatever the index holds. A one-hot or label mask built that way marks nothing, silently (every class weighted
+the same, a loss that ignores the labels). Reported when the buffer is made in the same function by
+``zeros``/``ones`` (or their ``_like``/``new_`` forms) and written nowhere else before, and the value written is
+the number it is filled with. A plain indexed store of the fill (``log_det[outside] = 0.0`` into zeros) is left
+alone: code writes the value a region keeps on purpose, to say so.
 """
 from typing import Optional
 

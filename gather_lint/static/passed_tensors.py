@@ -18,6 +18,8 @@ _MAYBE_NONE_CALLS = frozenset({"get", "pop", "getattr", "setdefault"})
 
 def made_by_caller(caller, callee, node: ast.Call, offset: int, facts: Dict[str, object]) -> frozenset:
     """The callee's parameters whose tensor fact comes from an expression the caller computed."""
+    if offset < 0:
+        return frozenset()  # the values passed are not the call's own arguments (a custom Function's backward)
     params = [p.arg for p in callee.args.posonlyargs + callee.args.args]
     passed = [(params[i + offset], arg) for i, arg in enumerate(node.args)
               if not isinstance(arg, ast.Starred) and i + offset < len(params)]

@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, index_copies, index_put_dtypes, unchanged_writes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import cut_rows, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -104,7 +104,6 @@ class StatementMixin:
             self._check_overwriting_assign(node, node.targets[0], result)
             index_put_dtypes.check(self, node, node.targets[0], result)  # GL016: x[idx] = v of another dtype
             index_copies.check_write(self, node, node.targets[0])  # GL031: x[mask][k] = v writes into a copy
-            unchanged_writes.check_store(self, node, node.targets[0], result)  # GL032: 0 written into zeros
         self._note_read(node)
         self._last_value_node = node.value
         self._comment_used = False

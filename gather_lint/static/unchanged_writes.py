@@ -1,8 +1,10 @@
-"""GL032 on the value: a write of the number a buffer made by zeros/ones holds everywhere.
+"""GL032 on the value: a scatter of the number a buffer made by zeros/ones holds everywhere.
 
-The buffer's `filled` mark says what a constructor left in it; the write must be the only one the function
-makes to that name (a loop that writes another value elsewhere makes the same write a real one on its next
-run), and the value written a number equal to the fill.
+The buffer's `filled` mark says what a constructor left in it; the buffer must be made by that constructor in
+this function (an attribute or a view may have been written elsewhere), the write must be the only one the
+function makes to it before (a loop that writes another value elsewhere makes the same write a real one on its
+next run), and the value written a number equal to the fill. A plain store of the fill, `log_det[outside] = 0.0`
+in zeros, is left alone: code writes the value a region keeps on purpose, to say so.
 """
 from __future__ import annotations
 
@@ -21,26 +23,16 @@ def check_call(interp, node: ast.Call, op, bound: dict, values: dict) -> None:
     if op.name not in ("scatter", "index_fill") or "reduce" in bound:
         return
     payload = "value" if "value" in bound else "src"
-    if payload not in bound:
+    owner_node, owner = bound.get("input"), values.get("input")
+    if payload not in bound or not isinstance(owner, TensorVal) or owner.filled not in _HELD or owner_node is None:
         return
-    _check(interp, node, bound.get("input"), values.get("input"), values.get(payload),
-           f"{interp.source.segment(bound['input'])}.{op.spelled}(...)")
-
-
-def check_store(interp, node: ast.Assign, target: ast.Subscript, written) -> None:
-    """`buf[idx] = v` with a tensor index."""
-    _check(interp, node, target.value, interp.expr(target.value), written,
-           f"{interp.source.segment(target.value)}[{interp.source.segment(target.slice)}] = ...")
-
-
-def _check(interp, node, owner_node, owner, written, write: str) -> None:
-    if not isinstance(owner, TensorVal) or owner.filled not in _HELD or owner_node is None:
-        return
+    written = values.get(payload)
     number = _number(written)
     if number is None or number != _HELD[owner.filled] or not _only_write(interp, owner_node, node):
         return
     shown = repr(number) if isinstance(written, Literal) else str(int(number))
-    interp.flag(node, rule.unchanged(write, interp.source.segment(owner_node), owner.filled, shown), None)
+    buffer = interp.source.segment(owner_node)
+    interp.flag(node, rule.unchanged(f"{buffer}.{op.spelled}(...)", buffer, owner.filled, shown), None)
 
 
 def _number(value) -> Optional[float]:
@@ -59,8 +51,10 @@ def _only_write(interp, owner_node, write_node) -> bool:
     scope = interp.function if interp.function is not None else getattr(interp.module, "tree", None)
     if not isinstance(owner_node, ast.Name) or scope is None:
         return False
-    name, line, binds, writes = owner_node.id, write_node.lineno, 0, 0
     nodes = tree_walk.all_nodes(scope)  # a script's body as a whole: a function's own bindings count as well
+    if not _made_here(nodes, owner_node.id):
+        return False
+    name, line, binds, writes = owner_node.id, write_node.lineno, 0, 0
     in_loop = any(isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and n.lineno <= line <= (n.end_lineno or n.lineno)
                   for n in nodes)
     for n in nodes:
@@ -75,8 +69,16 @@ def _only_write(interp, owner_node, write_node) -> bool:
             writes += 1  # another in-place method on it (`buf.fill_(2)`, `buf[0].copy_(x)`)
         elif isinstance(n, ast.Call) and n is not write_node and any(_names(a, name) for a in n.args):
             writes += 1  # handed to a call that may write into it
-    own = 1 if isinstance(write_node, ast.Assign) else 0  # `buf[idx] = v` is one store of its own
-    return binds == 1 and writes == own
+    return binds == 1 and writes == 0
+
+
+def _made_here(nodes, name: str) -> bool:
+    """`name = torch.zeros(...)` (ones, `*_like`, `new_*`) in this scope."""
+    return any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+               and isinstance(n.value, ast.Call) and tree_walk.called_name(n.value) in _CONSTRUCTORS for n in nodes)
+
+
+_CONSTRUCTORS = frozenset({"zeros", "ones", "zeros_like", "ones_like", "new_zeros", "new_ones"})
 
 
 def _names(node, name: str) -> bool:
