@@ -13,7 +13,7 @@ from ..suggest import method_call
 from .last_assignment import last_assigned
 from .names import compared_token_ids, edge_list_domain
 from .repeated_indices import maybe_mask, named_only, one_entry_per_line, rows_hold_once
-from .tree_walk import all_nodes, own_nodes
+from .tree_walk import all_nodes, called_name, own_nodes
 from .values import QualName, SeqVal, TensorVal
 
 
@@ -96,7 +96,7 @@ class DataflowCheckMixin:
         doing it twice in a row gives what doing it once does, so the writes that win lose nothing."""
         if isinstance(value_node, ast.BinOp) and isinstance(value_node.op, (ast.BitOr, ast.BitAnd)):
             operands, kwargs = [value_node.left, value_node.right], []
-        elif isinstance(value_node, ast.Call) and _called_name(value_node) in _IDEMPOTENT:
+        elif isinstance(value_node, ast.Call) and called_name(value_node) in _IDEMPOTENT:
             # `torch.maximum(r, c)` or `r.clamp(min=c)`: the read is the owner or an argument
             owner = [value_node.func.value] if isinstance(value_node.func, ast.Attribute) and \
                 not isinstance(self.expr(value_node.func.value), QualName) else []
@@ -109,11 +109,11 @@ class DataflowCheckMixin:
 
         others = [n for n in operands if not is_read(n)] + kwargs
         # `torch.max(r, 1)` reduces over dim 1: max and min take only a tensor as the other operand
-        numbers = not (isinstance(value_node, ast.Call) and _called_name(value_node) in ("max", "min"))
+        numbers = not (isinstance(value_node, ast.Call) and called_name(value_node) in ("max", "min"))
         return len(others) < len(operands) + len(kwargs) and all(self._same_for_every_entry(n, numbers) for n in others)
 
     def _same_for_every_entry(self, node, numbers: bool) -> bool:
-        if isinstance(node, ast.Call) and _called_name(node) in ("full_like", "zeros_like", "ones_like"):
+        if isinstance(node, ast.Call) and called_name(node) in ("full_like", "zeros_like", "ones_like"):
             return all(not isinstance(self.expr(a), TensorVal) for a in node.args[1:])
         value = self.expr(node)
         if isinstance(value, TensorVal):
@@ -352,8 +352,3 @@ def _edge_list_row(iterable) -> bool:
 # updates u with u(u(r, c), c) == u(r, c) for a fixed c
 _IDEMPOTENT = frozenset({"maximum", "minimum", "max", "min", "fmax", "fmin", "clamp", "clip", "clamp_min", "clamp_max",
                          "logical_or", "logical_and", "bitwise_or", "bitwise_and"})
-
-
-def _called_name(call: ast.Call):
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
+from .tree_walk import called_name
 from .values import TensorVal
 
 _MAYBE_NONE_CALLS = frozenset({"get", "pop", "getattr", "setdefault"})
@@ -32,9 +33,7 @@ def _computed(caller, arg) -> bool:
     if isinstance(arg, ast.Name):
         return arg.id not in caller.params  # a name the caller bound to a tensor, not one it was handed
     if isinstance(arg, ast.Call):
-        func = arg.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        return name not in _MAYBE_NONE_CALLS
+        return called_name(arg) not in _MAYBE_NONE_CALLS
     return isinstance(arg, (ast.BinOp, ast.UnaryOp, ast.Subscript))
 
 
