@@ -67,9 +67,10 @@ def check(site: Site) -> Optional[Violation]:
 
 def unchanged(write: str, buffer: str, fill: str, written: str) -> Violation:
     other = "zeros" if fill == "ones" else "ones"
+    fix = f"start from `torch.{other}` (or write another value) if the indexed positions should stand out"
     return Violation(
         CODE, SEVERITY,
         f"`{write}` writes {written} into `{buffer}`, made by `{fill}` and holding {written} everywhere: the write "
-        f"changes nothing, whatever the index holds, silently; start from `torch.{other}` (or write another "
-        f"value) if the indexed positions should stand out",
+        f"changes nothing, whatever the index holds, silently; {fix}",
+        help=fix,
     )
