@@ -139,20 +139,20 @@ def _makes_mask(node, masks) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
         return _makes_mask(node.left, masks) and _makes_mask(node.right, masks)
     if isinstance(node, ast.Call):
-        return _called(node) in _MASK_CALLS
+        return tree_walk.called_name(node) in _MASK_CALLS
     if isinstance(node, ast.Name):
         return masks.get(node.id, False)
     return False
 
 
 def _makes_mapping(node) -> bool:
-    return isinstance(node, ast.Call) and _called(node) in _MAPPINGS
+    return isinstance(node, ast.Call) and tree_walk.called_name(node) in _MAPPINGS
 
 
 def _makes_positions(node, positions) -> bool:
     """Whether `node` makes positions, or a list of position lists; `positions` says it of the names so far."""
     if isinstance(node, ast.Call):
-        called = _called(node)
+        called = tree_walk.called_name(node)
         if called in _KEEPERS and (node.args or isinstance(node.func, ast.Attribute)):
             # `ids.tolist()`, `ids.long()` of its owner; `torch.tensor(ids)`, `list(ids)` of its argument
             kept = node.args[0] if node.args and called in _KEEPER_FUNCTIONS else getattr(node.func, "value", None)
@@ -161,7 +161,7 @@ def _makes_positions(node, positions) -> bool:
         return called in _MAKERS and (called != "set" or isinstance(node.func, ast.Name))  # not `cfg.set(...)`
     if isinstance(node, ast.Subscript):
         if isinstance(node.slice, ast.Constant) and node.slice.value == 1 and isinstance(node.value, ast.Call):
-            return _called(node.value) in _PAIRS  # torch.topk(s, k)[1]
+            return tree_walk.called_name(node.value) in _PAIRS  # torch.topk(s, k)[1]
         if isinstance(node.slice, ast.Slice):  # `order[:k]`: a part of distinct entries
             return node.slice.step is None and _makes_positions(node.value, positions)
         # `order[i]`, `perm[order]`: positions picked by an int or by positions are distinct
@@ -169,7 +169,7 @@ def _makes_positions(node, positions) -> bool:
             _makes_positions(node.slice, positions)
         return picked_by_positions and _makes_positions(node.value, positions)
     if isinstance(node, ast.Attribute) and node.attr == "indices":
-        return isinstance(node.value, ast.Call) and _called(node.value) in _PAIRS  # s.topk(k).indices
+        return isinstance(node.value, ast.Call) and tree_walk.called_name(node.value) in _PAIRS  # s.topk(k).indices
     if isinstance(node, ast.Name):
         made = positions.get(node.id, _OPAQUE)  # what the function binds it to says more than its name
         return made is True or (made == _OPAQUE and _ORDERING_NAME.fullmatch(node.id) is not None)
@@ -198,8 +198,3 @@ def _key_names(loop):
     if it.func.attr == "keys" and isinstance(target, ast.Name):
         return (target.id,)
     return ()
-
-
-def _called(call: ast.Call):
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)

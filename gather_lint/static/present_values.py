@@ -57,7 +57,7 @@ def placeholder_fill(call, in_place: bool = True) -> bool:
 
 def without_fill(t):
     """`t` without the claim that its fill value (or a value it includes) is among its values."""
-    if isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(_CLAIMS):
+    if _claim(t) is not None:
         return t.with_(domain=replace(t.domain, size=None, origin=""))
     return t
 
@@ -67,21 +67,28 @@ _FILLED = "values all equal to "  # constant_ids.py's origin
 _CLAIMS = (_FILLED, "values that include ")
 
 
+def _claim(t) -> Optional[str]:
+    """The prefix of `t`'s fill (or included-value) claim, or None when it makes none."""
+    if not isinstance(t, TensorVal) or t.domain is None:
+        return None
+    return next((prefix for prefix in _CLAIMS if t.domain.origin.startswith(prefix)), None)
+
+
 def fill_text(t) -> Optional[str]:
     """How a fill claim names its constant (`n`, `4`), known or not; also the largest value a tensor is known
     to include (`values that include 255 (written at line 9)`: `seg[:3] = 255`)."""
-    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_CLAIMS):
-        return None
-    text = t.domain.origin[len(next(p for p in _CLAIMS if t.domain.origin.startswith(p))):]
-    return text.split(" (")[0]
+    prefix = _claim(t)
+    return t.domain.origin[len(prefix):].split(" (")[0] if prefix is not None else None
 
 
 def fill_value(t) -> Optional[int]:
     """The constant a fill (or included-value) claim names, when it is a known int (its size is one past it)."""
-    if not isinstance(t, TensorVal) or t.domain is None or not t.domain.origin.startswith(_CLAIMS):
+    if _claim(t) is None:
         return None
     size = value(t.domain.size)
     return size - 1 if size is not None else None
+
+
 _REDUCERS = ("scatter_reduce_", "index_reduce_")
 
 

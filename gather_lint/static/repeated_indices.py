@@ -305,7 +305,7 @@ def through_arith(left, right, symbol: Optional[str], result):
     return result
 
 
-def through_cat(items, joined, dim=None, line=None):
+def through_cat(items, joined, dim, line: int):
     """`cat((coords, batch_ix), 1)` of pieces whose values can each repeat: so can the joined values (one piece
     of distinct values, `arange`, may make every row distinct, and leaves the result unmarked). Edge lists joined
     along their edges (`cat([edge_index, loops, extra], dim=1)`, a graph given self-loops or shortcuts without
