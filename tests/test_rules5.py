@@ -350,7 +350,7 @@ def test_mirrored_triangle_clean(name, code):
     run_snippet(code)
 
 
-# GL016 on a fresh default-dtype buffer (static/default_dtype_buffers.py): `torch.zeros(n)` is float32 for
+# GL016 on a fresh default-dtype buffer (static/dtype_certainty.py): `torch.zeros(n)` is float32 for
 # certain, so a float64 src (numpy data, `dtype=torch.float64` pipelines, `.double()`) raises in torch.
 FRESH_BUFFER_FLAGGED = [
     ("numpy-weights-helper-scatter-add", """

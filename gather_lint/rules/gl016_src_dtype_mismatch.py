@@ -115,8 +115,9 @@ def check(site: Site) -> Optional[Violation]:
     if site.op.name not in _CHECKED or site.payload is None or site.options.get("payload_from") == "value":
         return None
     mine, theirs = site.input.dtype, site.payload.dtype
-    # self a fresh default-dtype buffer, or real dtypes at run time
-    exact = site.options.get("dtypes_exact") or (mine == _LOOSE and site.options.get("input_dtype_exact"))
+    # real dtypes at run time, or the float32 side's dtype made for certain by the code
+    exact = site.options.get("dtypes_exact") or (mine == _LOOSE and site.options.get("input_dtype_exact")) \
+        or (theirs == _LOOSE and site.options.get("payload_dtype_exact"))
     if not mismatched(mine, theirs, exact):
         return None
     role = "src" if site.op.family == "scatter" else "source"

@@ -10,7 +10,7 @@ from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_
 from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
-from . import default_dtype_buffers, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
+from . import dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
@@ -40,7 +40,7 @@ class CallMixin:
                     site, values = built
                     if op_census.active is not None:  # benchmarks/op_coverage.py
                         op_census.site(node, method, op.name, values.get("input"))
-                    default_dtype_buffers.mark(self, site, bound)  # GL016: a fresh buffer's float32 is certain
+                    dtype_certainty.mark(site, values)  # GL016: which float32 the code makes for certain
                     own_max_sizes.check_site(self, node, site, bound)  # GL011: zeros(.., ids.max()) written at ids
                     with sizes_by_name(bool(self.facts_from_calls)):  # a fix right for every caller
                         violations = check(site)
@@ -56,7 +56,7 @@ class CallMixin:
                     self._check_overwriting_op(node, op, bound, values)
                     if op.name == "gather":
                         left_padding.check_gather(self, node, values.get("index"), site.dim)  # GL024
-                    result = result_of(site, values)
+                    result = dtype_certainty.kept(values.get("input"), result_of(site, values))
                     result = permutation_order.gathered(site, values.get("input"), values.get(op.index_param),
                                                         result)  # GL027: x.gather(1, perm) is in perm's order
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
@@ -85,7 +85,7 @@ class CallMixin:
                 return self._call_instance(layer, node, args, kwargs)
             if func.value.id == "self" and func.attr == "register_buffer" and len(node.args) >= 2 \
                     and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                self.env[f"self.{node.args[0].value}"] = self.expr(node.args[1])
+                self.env[f"self.{node.args[0].value}"] = dtype_certainty.uncertain(self.expr(node.args[1]))
                 return None
             if func.value.id == "self" and self.module is not None and self.class_name and key not in self.env:
                 callee = self.module.methods.get((self.class_name, func.attr))
@@ -288,7 +288,8 @@ class CallMixin:
             result = masked_rows.counted_positions(self, owner_node, owner, result)
         result = head_columns.reduced(name, owner, kwargs, result, node)  # GL006: a keepdim column
         result = dropped_dims.carried(name, owner, dropped_dims.reduced(name, owner, args, kwargs, result, node))  # GL029
-        return head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)
+        result = head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)
+        return dtype_certainty.after_method(self, name, owner, args, node, module, result)
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
         """masked_fill(m, -100) puts padding in, masked_fill(m, 0) / clamp(min=0) take it out."""
@@ -535,13 +536,13 @@ class CallMixin:
                 if func in ("zeros", "ones"):
                     made = exact_values.constant(made, DimVal(int(func == "ones")))
                 made = exact_values.ranged(func, made, args)  # arange(1, 31): positions known one by one
-                return constant_ids.ones(func, made, node.lineno)
+                return constant_ids.ones(func, dtype_certainty.constructed(self, func, node, made), node.lineno)
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
                 filled = constant_fills.fill(func, kwargs)
                 fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
-                return constant_ids.ones(func, TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction,
-                                                         **signs.made_by(func)), node.lineno)
+                made = TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction, **signs.made_by(func))
+                return constant_ids.ones(func, dtype_certainty.like(node, args[0], made), node.lineno)
             if func in _LIKE and func != "full_like" and args and args[0] is None:  # zeros_like(x) of an unknown x: a
                 # tensor all the same (full_like's fill value may be padding: below)
                 return TensorVal(None, _dtype_kw(kwargs), filled=constant_fills.fill(func, kwargs), **signs.made_by(func))
@@ -556,6 +557,7 @@ class CallMixin:
                 joined = exact_values.joined(items, dim, func == "stack", joined)  # a prompt and its response
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 joined = repeated_indices.through_cat(items, joined, dim, node.lineno)  # GL013: voxel coordinates beside batch ids
+                joined = dtype_certainty.joined(items, joined)
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)

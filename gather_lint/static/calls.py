@@ -484,8 +484,9 @@ def value_facts(value):
     kept = value_kind(value.domain)
     entries = exact_values.of(value)
     if entries is not None:  # values the code wrote out: their sizes are the data's, whatever a comment named
-        return TensorVal(Shape(entries.dims), value.dtype, kept, entries=entries)
-    return TensorVal(None, value.dtype, kept) if value.dtype is not None or kept is not None else None
+        return TensorVal(Shape(entries.dims), value.dtype, kept, entries=entries, exact_dtype=value.exact_dtype)
+    return TensorVal(None, value.dtype, kept, exact_dtype=value.exact_dtype) \
+        if value.dtype is not None or kept is not None else None
 
 
 def share_sizes(env: dict, names) -> None:
@@ -534,7 +535,8 @@ def fill_gaps(declared, fact):
                               entries=fact.entries,  # and their values
                               left_padded=fact.left_padded,  # and how the caller padded them
                               non_negative=declared.non_negative or fact.non_negative,  # and their signs
-                              signed=declared.signed or fact.signed)
+                              signed=declared.signed or fact.signed,
+                              exact_dtype=fact.exact_dtype)  # a dtype the caller's code made for certain
     if isinstance(declared, DimVal) and value_of(declared.dim) is None and isinstance(fact, DimVal):
         return fact
     if isinstance(declared, NumberVal) and (isinstance(fact, (DimVal, SeqVal)) or isinstance(fact, Literal)):

@@ -11,7 +11,7 @@ from . import binding_kinds, dropped_dims, exact_values, left_padding, permutati
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import running_counts, scaled_fractions, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
-from . import linear_terms, list_lengths, present_values, run_starts, sentinel_masks, symbolic
+from . import dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -206,6 +206,7 @@ class ExpressionMixin:
             picked = self._selected_apart_from_fill(node, owner, picked)  # x[x < n] of a fill n: no n left
             picked = written_windows.read(self.writing_loops, node, picked)  # x[:, prev:cur] before x[:, cur] = v
             picked = _guess_kept(owner, picked)  # a part of a tensor whose rank is a guess has a guessed rank
+            picked = dtype_certainty.kept(owner, picked)  # x[idx] has x's dtype
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
@@ -300,7 +301,7 @@ class ExpressionMixin:
             return number
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
         left, right = _tensor_if_made_so(node.left, left, right), _tensor_if_made_so(node.right, right, left)
-        result = _carry(left, right, ops.binary(left, right, symbol))
+        result = dtype_certainty.through_operator(left, right, _carry(left, right, ops.binary(left, right, symbol)))
         result = exact_values.combined(left, symbol, right, result)  # mask & other_mask
         if symbol == "+":  # a strict triangle plus its transpose holds the triangle's ids
             result = mirrored_triangles.mirrored_sum(self, node, left, right) or result

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from ..dims import Shape, value
-from . import signs, tensor_ops
+from . import dtype_certainty, signs, tensor_ops
 from .values import DimVal, LayerVal, Literal, SeqVal, TensorVal
 
 NN_MODULES = ("torch.nn", "torch.nn.modules", "nn")
@@ -269,7 +269,7 @@ def build(func: str, args: list, kwargs: dict):
     if func == "ModuleList" and len(args) == 1 and not kwargs:
         return _layer_list(args[0])
     if func == "Parameter" and args and isinstance(args[0], TensorVal):
-        return args[0]
+        return dtype_certainty.uncertain(args[0])  # a module's .half() converts it
     return None
 
 

@@ -33,6 +33,7 @@ class TensorVal:
     dropped: Optional[object] = None  # a reduction's result whose dim is gone, not kept: a dropped_dims.Dropped (GL029)
     run_starts: Optional[str] = None  # a mask of where runs of equal neighbours start: run_starts.py (GL013)
     spread: Optional[tuple] = None  # axes an expand or repeat spread from size 1: one value copied along each (GL019)
+    exact_dtype: Optional[str] = None  # the dtype the code makes for certain; stale when not dtype (dtype_certainty)
 
     def with_(self, **changes) -> "TensorVal":
         return replace(self, **changes)
