@@ -8,9 +8,11 @@ and source (Float) must have the same scalar type``. torch 2.13 rejects every pa
 with an empty index. A Python scalar (``scatter_(d, idx, 1.0)``, ``value=``) or ``index_fill_`` value is
 converted and is fine. Indexed assignment through an index tensor, ``buf[rows] = v``, is ``index_put_`` and
 converts no tensor value either (a slice, a number or a 0-d index converts). Between float32 and another float
-dtype it reports nothing: a `Float[...]` annotation or the default dtype may stand for any float; except where self is a buffer made right
-there by ``torch.zeros(n)`` (``ones``/``empty``/``rand``/``randn``) without a dtype, in a file that never
-changes the default dtype: that one is float32, and a float64 src raises.
+dtype it reports only where the float32 is certain: made by the code itself (``torch.zeros(n)`` or
+``torch.randn(B, D)`` in a file that keeps the default dtype, ``.float()``, ``dtype=torch.float32``, ``.type_as``
+of such a tensor) and carried through ops that compute in their inputs' dtype. A ``Float[...]`` annotation, a
+docstring's FloatTensor, a layer's output or an ``nn.Parameter`` may stand for any float (a model's ``.half()``,
+autocast), so it stays silent on those.
 """
 from typing import Optional
 
@@ -85,6 +87,33 @@ out[rows] = feats
 expected = torch.zeros(3, 2, dtype=torch.float64)
 for k in range(2):
     expected[int(rows[k])] = torch.tensor([float(v) for v in feats[k]], dtype=torch.float64)
+""",
+))
+
+
+EXAMPLES.append(Example(
+    title="half-precision teacher probabilities scattered into a float32 buffer",
+    bad="""
+import torch
+probs, ids = torch.randn(2, 3, 10).softmax(-1).topk(4, dim=-1)
+teacher = probs.half()
+out = torch.zeros(2, 3, 10).scatter(2, ids, teacher)
+expected = torch.zeros(2, 3, 10)
+for b in range(2):
+    for t in range(3):
+        for j in range(4):
+            expected[b, t, ids[b, t, j]] = float(teacher[b, t, j])
+""",
+    good="""
+import torch
+probs, ids = torch.randn(2, 3, 10).softmax(-1).topk(4, dim=-1)
+teacher = probs.half()
+out = torch.zeros(2, 3, 10).scatter(2, ids, teacher.float())
+expected = torch.zeros(2, 3, 10)
+for b in range(2):
+    for t in range(3):
+        for j in range(4):
+            expected[b, t, ids[b, t, j]] = float(teacher[b, t, j])
 """,
 ))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..contract import ERROR, Violation
 from ..rules import gl008_index_dtype as index_dtype
+from ..rules.gl011_index_out_of_range import padding_source
 from ..dims import dim_text, must_equal, must_exceed, value
 from . import declared_index_dtypes, exact_values, one_class_loss
 from .tensor_ops import as_int
@@ -20,6 +21,7 @@ from . import script_drivers, text_scan
 from .text_scan import file_test
 from .values import DimVal, TensorVal
 
+_DEFAULT_IGNORE_INDEX = -100  # the losses skip targets of this value unless told another
 _IGNORE_INDEX_AT = 4  # cross_entropy / nll_loss(input, target, weight, size_average, ignore_index, ...)
 _NOT_GIVEN = object()
 
@@ -51,6 +53,10 @@ def check(interp, func: str, node, args: list, kwargs: dict) -> None:
     if ignored is None:
         return  # some target value is skipped, and which one is not known
     domain = target.domain if isinstance(target, TensorVal) else None
+    skipped = _DEFAULT_IGNORE_INDEX if ignored is _NOT_GIVEN else ignored
+    if domain is not None and domain.sentinel is not None and domain.sentinel < 0 and domain.sentinel != skipped:
+        interp.flag(node, _padding_message(text, domain, skipped, f"F.{func}()"), None)
+        return
     if ignored is _NOT_GIVEN and _made_for_more(domain, classes) and not any(must_equal(d, domain.size) for d in dims):
         interp.flag(node, _message(text, domain.origin, classes, f"F.{func}()"), None)
         return
@@ -160,6 +166,17 @@ def _made_for_more(domain, classes) -> bool:
     """Ids made as positions among more than `classes` (not category codes, no sentinel fill)."""
     return domain is not None and domain.size is not None and (not domain.category or domain.bound_only) \
         and domain.sentinel is None and must_exceed(domain.size, classes)  # (a written id is one, whatever its name)
+
+
+def _padding_message(text: str, domain, skipped: int, what: str) -> Violation:
+    """Targets padded with a negative value the loss does not skip."""
+    return Violation(
+        "GL011", ERROR,
+        f"target `{text}` can hold the padding value {domain.sentinel}{padding_source(domain)}, but {what} skips "
+        f"only targets equal to its ignore_index ({skipped}); torch raises 'Target {domain.sentinel} is out of "
+        f"bounds.' (a device-side assert on CUDA); pass `ignore_index={domain.sentinel}`, or pad the targets with "
+        f"{skipped}",
+    )
 
 
 def _message(text: str, origin: str, classes, what: str) -> Violation:
