@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from .conftest import codes, lint
+from .snippets import run_snippet
 
 PROGRAM = '''
 import numpy as np
@@ -132,3 +133,43 @@ if __name__ == "__main__":
     fixed = code.replace("torch.from_numpy(labels)", "torch.from_numpy(labels.astype(np.int64))")
     assert codes(fixed) == []
     exec(fixed, {"__name__": "__main__"})
+
+
+# numpy's makers take a dtype by position too: `np.zeros(n, np.int64)` is an int64 array, and the tensor
+# torch.as_tensor makes of it indexes fine (aniposelib's soft-DTW band cells)
+PREDECESSORS = '''
+import numpy as np
+import torch
+
+
+def predecessor_index(rows, cols, lo):
+    idx = np.zeros(len(rows), {DTYPE})
+    inside = (rows - 1 >= 0) & (cols - 1 >= 0)
+    idx[inside] = rows[inside] - lo + 2
+    return torch.as_tensor(idx)
+
+
+def soft_min_step(costs, rows, cols, gamma=0.1):
+    head = torch.tensor([1e10, 0.0], dtype=costs.dtype)
+    i_d = predecessor_index(rows, cols, 0)
+    prev = torch.cat([head, costs])[i_d[0:len(rows)]]
+    return costs - gamma * torch.logsumexp(-prev[None] / gamma, dim=0)
+
+
+if __name__ == "__main__":
+    out = soft_min_step(torch.rand(50, dtype=torch.float64), np.arange(50), np.arange(50))
+'''
+
+
+@pytest.mark.parametrize("dtype", ["np.int64", "dtype=np.int64", "'int64'", "int"])
+def test_a_dtype_given_by_position_is_read(dtype, torch):
+    code = PREDECESSORS.replace("{DTYPE}", dtype)
+    assert codes(code) == []
+    run_snippet(code)
+
+
+def test_without_a_dtype_the_array_is_float64_and_torch_refuses_it(torch):
+    code = PREDECESSORS.replace(", {DTYPE})", ")")
+    assert "GL008" in codes(code)
+    with pytest.raises(IndexError, match="tensors used as indices must be long"):
+        run_snippet(code)

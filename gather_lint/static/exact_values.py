@@ -403,7 +403,16 @@ def sliced(owner, key, result):
     """`ids[:n]`, `ids[2:]` (a slice of the first dim with known bounds) of known entries: those entries, and
     their largest value as the ids' size when the whole was a written literal's."""
     entries = of(owner)
-    if entries is None or not isinstance(result, TensorVal) or not entries.dims or not isinstance(key, SliceVal):
+    if entries is None or not isinstance(result, TensorVal) or not entries.dims:
+        return result
+    if isinstance(key, DimVal):  # `edge_index[0]`: one row of known entries, the first dim gone
+        k = as_int(key)
+        if k is None or not -entries.dims[0] <= k < entries.dims[0]:
+            return result
+        inner = _count(entries.dims[1:])
+        at = k % entries.dims[0]
+        return _laid(result, entries.values[at * inner:(at + 1) * inner])
+    if not isinstance(key, SliceVal):
         return result
     bounds = [None if v is None else as_int(v) for v in (key.lower, key.upper, key.step)]
     if any(b is None and v is not None for b, v in zip(bounds, (key.lower, key.upper, key.step))) or bounds[2] == 0:

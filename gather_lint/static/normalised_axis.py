@@ -78,7 +78,7 @@ def _choices_along(site) -> bool:
     return isinstance(size, Sym) and size == domain.size
 
 
-_CHOSEN = tuple(f"positions from {op}() over dim" for op in ("argmax", "argmin", "topk", "sort", "argsort"))
+_CHOSEN = tuple(f"positions from {op}() over dim" for op in ("argmax", "argmin", "max", "min", "topk", "sort", "argsort"))
 
 
 def _named_labels(node) -> bool:

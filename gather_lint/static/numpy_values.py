@@ -111,12 +111,21 @@ def _sizes(given) -> Optional[Shape]:
     return None
 
 
+# where numpy's makers take their dtype when it is given by position: np.zeros(shape, dtype), np.full(shape, fill, dtype)
+_DTYPE_AT = {"zeros": 1, "ones": 1, "empty": 1, "full": 2, "array": 1, "asarray": 1, "ascontiguousarray": 1,
+             "zeros_like": 1, "ones_like": 1, "empty_like": 1, "full_like": 2, "identity": 1, "eye": 3}
+
+
 def _call(func: str, args: list, kwargs: dict, node: ast.Call):
     if func in _GENERATORS:
         return QualName("numpy.random")  # rng = np.random.default_rng(0): rng.integers(...) as np.random's
     if "dtype" in kwargs:
         keyword = next((k.value for k in node.keywords if k.arg == "dtype"), None)
         found = dtype_of(kwargs["dtype"], keyword)
+        return ArrayVal(found) if found else None
+    at = _DTYPE_AT.get(func)
+    if at is not None and len(node.args) > at and len(args) > at:  # np.zeros(n, np.int64): the dtype by position
+        found = dtype_of(args[at], node.args[at])
         return ArrayVal(found) if found else None
     if func in ("array", "asarray", "ascontiguousarray") and len(args) == 1 and isinstance(args[0], TensorVal) \
             and args[0].dtype in _TENSOR_TO_NUMPY:  # np.asarray(t): the tensor's data as an array

@@ -36,7 +36,8 @@ from .tree_walk import full_slice
 from .values import DimVal, Literal, TensorVal
 
 _READERS = {"index_select": "index_copy", "gather": "scatter"}
-_PER_ROW_PICKS = ("positions from argmax() over dim", "positions from argmin() over dim")  # a read and the write it pairs with
+# a read and the write it pairs with; `_, best = x.max(0)` picks as `x.argmax(0)` does
+_PER_ROW_PICKS = tuple(f"positions from {op}() over dim" for op in ("argmax", "argmin", "max", "min"))
 _ADDERS = {"index_copy": "index_add_", "scatter": "scatter_add_"}
 
 
