@@ -227,6 +227,8 @@ class CallMixin:
             mapped = self.mapped_by_lambda(node.args[0], node.args[1])  # q, k = map(lambda t: t.float(), (q, k))
             if mapped is not None:
                 return mapped
+            if isinstance(node.args[0], (ast.Name, ast.Attribute)):  # map(torch.IntTensor, rows): f(x) for each x
+                return self.mapped_by_callable(node, node.args[0], node.args[1])
         if isinstance(func, ast.Name) and func.id == "reversed" and target is None:
             return sequences.reversed_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
@@ -674,11 +676,14 @@ def _value_ranges_after(name: str, owner, result, node, args, kwargs, owner_text
     return flat_positions.after_method(name, owner, result, node.lineno, owner_text)
 
 
+# the legacy tensor types: each makes its own dtype of data (`torch.Tensor([...])` is float), or of sizes
+_LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64", "IntTensor": "int32",
+                  "ShortTensor": "int16", "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool",
+                  "DoubleTensor": "float64", "HalfTensor": "float16"}
+_INT_LEGACY = ("LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor")
+
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
-                 "as_tensor", "LongTensor", "FloatTensor", "Tensor", "linspace", "logspace", "eye"}
-
-
-_LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}  # torch.Tensor([...]) is float
+                 "as_tensor", "linspace", "logspace", "eye"} | set(_LEGACY_DTYPES)
 
 
 def _fraction_made(func: str, made, args, line: int):
@@ -866,6 +871,10 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("tensor", "as_tensor") and len(args) == 1 and isinstance(args[0], TensorVal) and not unknown_dtype:
         # a tensor made into a tensor: itself (as_tensor) or a copy of it (tensor), cast only when asked
         return args[0] if dtype in (None, args[0].dtype) else ops.cast(args[0], dtype)
+    if func in _LEGACY_DTYPES and args and all(isinstance(a, DimVal) and not isinstance(a, scalars.FlagInt)
+                                               for a in args):
+        # torch.LongTensor(3, 4): ints are sizes to a legacy type (an uninitialised [3, 4]), never data
+        return TensorVal(_size_args(args, kwargs), _LEGACY_DTYPES[func], origin="constructor")
     if func in ("tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and scalars.tensor_of_numbers(args[0]) is not None and (
                 func in ("Tensor", "FloatTensor") or _literal_shape(node.args[0])[0] is None):
@@ -958,12 +967,12 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
             and not unknown_dtype:
         name = node.args[0].id if isinstance(node.args[0], ast.Name) else None
         return maybe_empty.tensor_of(args[0], name, function, node)
-    if func in ("tensor", "as_tensor", "LongTensor") and node.args:
+    if (func in ("tensor", "as_tensor") or func in _INT_LEGACY) and node.args:
         shape, guess = _literal_shape(node.args[0])
         if shape is None:
             shape, guess = scalar_list_shape(node.args[0])  # `torch.tensor([self.step % self.window])`: [1]
-        if func == "LongTensor":
-            guess = "int64" if shape is not None else None
+        if func in _INT_LEGACY:
+            guess = _LEGACY_DTYPES[func] if shape is not None else None
         made = TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor")
         if shape is not None and guess == "int64":
             padding = padding_of_literal(node.args[0])  # not a lone -1 among positions (`[0, -1]`)

@@ -461,6 +461,17 @@ class ExpressionMixin:
                                  ifs=[], is_async=0)
         return self._item_by_item(ast.GeneratorExp(elt=function.body, generators=[loop]))
 
+    def mapped_by_callable(self, call: ast.Call, function, iterable):
+        """`map(f, items)` of a named callable: what the generator `(f(item) for item in items)` gives."""
+        item = ast.Name(id=_MAPPED_ITEM, ctx=ast.Load())
+        applied = ast.Call(func=function, args=[item], keywords=[])
+        loop = ast.comprehension(target=ast.Name(id=_MAPPED_ITEM, ctx=ast.Store()), iter=iterable, ifs=[], is_async=0)
+        generator = ast.GeneratorExp(elt=applied, generators=[loop])
+        for made in (item, applied, loop.target, generator):
+            ast.copy_location(made, call)
+            made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
+        return self.expr(generator)
+
     def _item_by_item(self, node):
         """A list comprehension (or a generator, read by `max(...)` and its kin) over a list the analysis knows
         item by item (a few dozen records written out), one loop, no filter, a name as target: the list of what
@@ -488,6 +499,9 @@ class ExpressionMixin:
         self.env = saved
         return python_types.ListVal(tuple(made)) if made else None
 
+
+
+_MAPPED_ITEM = "<mapped item>"  # the loop name `map(f, items)` is read with: no Python name can be it
 
 def _still_made_float(left, right, symbol, result):
     """A float the code made (a true division) plus, minus or times integers is still that float."""

@@ -367,6 +367,8 @@ def stacked(axis_of_vectors: int, axis_of_others: int, lift: int):
     """hstack / vstack: each piece raised to `lift` dims (a vector [n] to [1, n] for vstack), then joined."""
     def join(args, kwargs):
         pieces = args[0] if args else kwargs.get("tensors")
+        if isinstance(pieces, ops.Repeated) and isinstance(pieces.element, TensorVal):
+            return _stacked_run(pieces, axis_of_vectors, axis_of_others, lift)
         items = list(pieces.items) if isinstance(pieces, SeqVal) else None
         if not items or not all(isinstance(x, TensorVal) for x in items):
             return None
@@ -377,6 +379,18 @@ def stacked(axis_of_vectors: int, axis_of_others: int, lift: int):
         vectors = all(len(x.shape.dims) == 1 for x in lifted)
         return ops.cat(lifted, axis_of_vectors if vectors else axis_of_others, stack=False)
     return join
+
+
+def _stacked_run(pieces, axis_of_vectors: int, axis_of_others: int, lift: int):
+    """hstack / vstack of a list of like tensors (`torch.vstack([F.pad(t, ...) for t in rows])`): vectors
+    stacked as rows by vstack, joined end to end by hstack; others joined along the axis."""
+    element = pieces.element
+    shape = fixed_shape(element)
+    if shape is None:
+        return TensorVal(None, element.dtype)
+    if len(shape.dims) == 1:
+        return ops.cat_repeated(element, 0, lift == 2, pieces.length)
+    return ops.cat_repeated(element, axis_of_others, False, pieces.length)
 
 
 def searchsorted(args, kwargs):
