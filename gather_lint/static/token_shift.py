@@ -1177,7 +1177,9 @@ def check_module(tree: ast.Module, text: str) -> Iterator[Tuple[ast.AST, Violati
     yield from module_scope.found
     # functions that build a model whose forward gathers its labels call it there too
     loss_names = scoring - _GATHERING
-    lines = index.lines_calling((gathering - loss_names) | set(model_losses) | set(produced))
+    # a submodule of such a class held by another model (`self.decoder = Decoder(...)`) is called by that name
+    held = {owner[len("self."):] for owner, cls in built.items() if owner.startswith("self.") and cls in model_losses}
+    lines = index.lines_calling((gathering - loss_names) | set(model_losses) | set(produced) | held)
     loss_lines = index.lines_calling(loss_names) if loss_names else []
     if produced:  # a training step handed the model, unpacking a pre-shifted batch from a helper or a loader
         lines = sorted(lines + [n.lineno for n in index.loops if shifted_batches.iterates(n, batches[0])])
