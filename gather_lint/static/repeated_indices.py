@@ -268,6 +268,8 @@ def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict)
                                                origin=f"{_UNIQUE_VALUES}{method}() at line {node.lineno}"))
         return result
     shape = owner.shape if "dim" not in kwargs and owner.shape is not None and not owner.shape.variadic else None
+    if isinstance(result, SeqVal) and len(result.items) > 1 and isinstance(result.items[1], TensorVal):
+        shape = shape or result.items[1].shape  # unique(dim=d): one slot per slice along d, as the op table says
     origin = f"inverse indices of {method}() at line {node.lineno}{RELABELLED}"
     inverse = TensorVal(shape, "int64", Domain(None, origin=origin, repeats=True))
     items = (TensorVal(None, owner.dtype), inverse) + ((TensorVal(None, "int64"),) if flag("return_counts") else ())
