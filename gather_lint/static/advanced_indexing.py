@@ -5,8 +5,9 @@ import ast
 import re
 from typing import Optional, Tuple
 
-from ..dims import Shape, must_equal
+from ..dims import Shape, must_equal, value
 from ..rules import gl017_advanced_index_per_row as rule
+from .row_numbers import row_numbers
 from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, as_int, whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -82,6 +83,8 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
     if not isinstance(node.ctx, ast.Load):
         return None
     _check_one_row(interp, node, owner, key)
+    if _check_row_column(interp, node, owner, key):
+        return None
     if owner.crossed is not None and _first_column(key):
         _flag(interp, owner.crossed, "one value per row, as taking column 0 of the result (`[:, 0]`) says")
         return None
@@ -153,6 +156,30 @@ def _check_one_row(interp, node: ast.Subscript, owner: TensorVal, key) -> None:
     segment = interp.source.segment
     interp.flag(node, rule.check_one_row(segment(node), segment(x_node), x.shape, row, index_text, index.shape, origin),
                 None)
+
+
+def _check_row_column(interp, node: ast.Subscript, owner: TensorVal, key) -> bool:
+    """`x[arange(B)[:, None], idx]` with idx [B]: the column of row numbers broadcasts against idx [B] to
+    [B, B], as `:` does, so every row is read at every row's pick, as with `x[:, idx]` (idx [B, 1], or
+    arange(B) without the column, pairs them). Reported on the same evidence as `x[:, idx]`."""
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else None
+    if items is None or len(items) != 2 or not isinstance(node.slice, ast.Tuple) or len(node.slice.elts) != 2:
+        return False
+    rows, index = items
+    shape = owner.shape
+    if not isinstance(rows, TensorVal) or not isinstance(index, TensorVal) or shape is None or shape.variadic \
+            or len(shape.dims) < 2 or rows.shape is None or rows.shape.variadic or len(rows.shape.dims) != 2 \
+            or value(rows.shape.dims[1]) != 1 or index.shape is None or index.shape.variadic or len(index.shape.dims) != 1:
+        return False
+    if index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES or not must_equal(rows.shape.dims[0], shape.dims[0]) \
+            or not rule.leads_with_batch(index.shape, shape, 1) or not row_numbers(interp, node.slice.elts[0], rows):
+        return False
+    origin = _per_row_origin(index, shape.dims[1]) or _declared_per_row(interp, node, shape.dims, 1, column=True)
+    if origin is None:
+        return False
+    segment = interp.source.segment
+    _flag(interp, (node, segment(node), segment(node.value), shape, 1, segment(node.slice.elts[1]), index.shape), origin)
+    return True
 
 
 def check_combined(interp, left_node, left, right_node, right, op: str) -> None:
@@ -231,9 +258,10 @@ def _first_column(key) -> bool:
 _ASSIGNED = re.compile(r"^\s*[A-Za-z_][\w.]*\s*(?::[^=]*)?=\s*$")
 
 
-def _declared_per_row(interp, node: ast.Subscript, dims, axis: int) -> Optional[str]:
+def _declared_per_row(interp, node: ast.Subscript, dims, axis: int, column: bool = False) -> Optional[str]:
     """`picked = x[:, idx]  # [B]`: the author states the shape of one pick per row, which x[:, idx]
-    with a non-scalar idx never has (its rank is at least x's)."""
+    with a non-scalar idx never has (its rank is at least x's). With `column`, the picks kept as a column
+    (`x[rows[:, None], idx]  # [B, 1, C]`) state it too."""
     if node.lineno != node.end_lineno:
         return None
     comment = interp.source.comment(node.lineno)
@@ -247,8 +275,10 @@ def _declared_per_row(interp, node: ast.Subscript, dims, axis: int) -> Optional[
     target = before.split("=")[0].split(":")[0].strip().split(".")[-1]
     declared = parse_comment(comment.text, target)
     per_row = tuple(dims[:axis]) + tuple(dims[axis + 1:])
-    if declared is None or declared.variadic or len(declared.dims) != len(per_row) or \
-            not all(must_equal(a, b) for a, b in zip(declared.dims, per_row)):
+    kept = tuple(dims[:axis]) + (1,) + tuple(dims[axis + 1:])
+    if declared is None or declared.variadic or not any(
+            len(declared.dims) == len(wanted) and all(must_equal(a, b) for a, b in zip(declared.dims, wanted))
+            for wanted in ((per_row, kept) if column else (per_row,))):
         return None
     return f"one value per row, as the comment's {declared} for the result says"
 
