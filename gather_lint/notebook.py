@@ -32,7 +32,8 @@ def cell_source(cell) -> str:
 
 
 def code_cells(data: dict) -> List[Tuple[int, str]]:
-    """(1-based cell number, source) of every code cell; IPython syntax becomes blank lines."""
+    """(1-based cell number, source) of every code cell; IPython syntax becomes blank lines, and a cell whose
+    first line is indented loses that indent, as IPython's leading-indent transform does before it runs it."""
     found = []
     for number, cell in enumerate(data["cells"], 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
@@ -40,8 +41,20 @@ def code_cells(data: dict) -> List[Tuple[int, str]]:
         lines = cell_source(cell).split("\n")
         if lines and lines[0].lstrip().startswith("%%"):
             continue  # a cell magic: the body is not Python
+        lines = _without_leading_indent(lines)
         found.append((number, "\n".join("" if l.lstrip().startswith(MAGIC) else l for l in lines)))
     return found
+
+
+def leading_indent(source: str) -> str:
+    """The whitespace that starts a cell's first line: IPython strips it from every line that starts so."""
+    first = source.split("\n", 1)[0]
+    return first[:len(first) - len(first.lstrip(" \t"))] if first.strip() else ""
+
+
+def _without_leading_indent(lines: List[str]) -> List[str]:
+    prefix = leading_indent(lines[0]) if lines else ""
+    return [line[len(prefix):] if prefix and line.startswith(prefix) else line for line in lines]
 
 
 def combined(cells: List[Tuple[int, str]]):
@@ -61,14 +74,30 @@ def lint(text: str, path: str, lint_source) -> FileResult:
         return FileResult(path, [Finding(path, 1, 1, PARSE_ERROR, 1, 1, "error", f"{exc}; it was not checked")], Stats(files=1))
     module, where = combined(code_cells(data))
     result = lint_source(module, path)
-    return FileResult(path, sorted(_relocate(f, path, where) for f in result.findings), result.stats)
+    shifted = _indents_removed(data)
+    return FileResult(path, sorted(_relocate(f, path, where, shifted) for f in result.findings), result.stats)
 
 
-def _relocate(f: Finding, path: str, where) -> Finding:
+def _indents_removed(data: dict) -> dict:
+    """cell -> (the indent its lines lost, its original lines), for cells whose first line was indented."""
+    found = {}
+    for number, cell in enumerate(data["cells"], 1):
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell_source(cell)
+            if leading_indent(source):
+                found[number] = (leading_indent(source), source.split("\n"))
+    return found
+
+
+def _relocate(f: Finding, path: str, where, shifted=None) -> Finding:
     if not where or f.line > len(where):
         return replace(f, path=path)
     cell, line = where[f.line - 1]
     end_cell, end_line = where[min(f.end_line, len(where)) - 1]
+    if shifted and cell in shifted:  # columns back where the cell has them; no fix in a cell read dedented
+        prefix, original = shifted[cell]
+        moved = len(prefix) if 0 < line <= len(original) and original[line - 1].startswith(prefix) else 0
+        f = replace(f, column=f.column + moved, end_column=f.end_column + moved, fix=None)
     fix = f.fix
     if fix is not None:
         moved = []

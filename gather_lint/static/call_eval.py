@@ -907,7 +907,7 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in _LEGACY_DTYPES and len(args) == 1 and not isinstance(args[0], DimVal) and not kwargs \
             and _literal_shape(node.args[0])[0] is None:  # (a literal is read below, its shape and entries)
         # torch.Tensor(ids) of data the analysis does not know (a dataset's list): the type's dtype all the same
-        shape = args[0].shape if isinstance(args[0], TensorVal) else None
+        shape = args[0].shape if isinstance(args[0], (TensorVal, ArrayVal)) else None  # Tensor(np.zeros((B, N)))
         return TensorVal(shape, _LEGACY_DTYPES[func], origin="constructor")
     if func in ("randn", "rand", "zeros", "ones", "empty", "FloatTensor"):
         default = None if unknown_dtype else (dtype or ("float32" if func != "LongTensor" else "int64"))

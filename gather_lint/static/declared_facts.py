@@ -6,7 +6,7 @@ from typing import Dict, List, Optional
 
 from . import class_docstrings, scalars
 from .least_rank import exact_rank, least_rank
-from . import comment_dim_names, header_comments, python_annotations, value_comments
+from . import comment_dim_names, comment_placement, header_comments, python_annotations, value_comments
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import _merge
@@ -42,6 +42,9 @@ class DeclaredFactsMixin:
         comment = self.source.shape_comment(node.lineno, node.end_lineno or node.lineno)
         if comment is None or isinstance(result, (DimVal, SeqVal, QualName, Literal)):
             return result
+        if comment.standalone and comment_placement.follows_statement(self.source, comment.line) \
+                and comment_placement.below_statements(self.source):
+            return result  # in a file that writes them below, the comment is the statement above's
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
         name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
         shape = parse_comment(comment.text, name, above=comment.standalone) or comment_dim_names.single_dim(comment.text, self.source)

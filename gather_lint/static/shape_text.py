@@ -24,8 +24,9 @@ _PREFIX = re.compile(
     r"(?:shapes?|size|dims?)\b\s*(?:is|=|:|of)?\s*|(?:of|has|with)\s+shape\s*:?\s*|->\s*|=>\s*)?"
 )
 _GROUP = re.compile(r"^(?:torch\.Size\(\s*)?([\[(])([^\[\]()]*)([\])])")
-# the whole `a x b x c` run or nothing: `batch x channels x 2*height x width` is no [batch, channels]
-_BY_X = re.compile(rf"^((?:{_ATOM}|\.\.\.))(\s+x\s+(?:{_ATOM}|\.\.\.))+(?=$|\s|[,;.])(?!\s+x\s)")
+# the whole `a x b x c` run or nothing: `batch x channels x 2*height x width` is no [batch, channels], and
+# `batch x length x self.num_labels` no [batch, length, self] (a dot ends the run only where a sentence does)
+_BY_X = re.compile(rf"^((?:{_ATOM}|\.\.\.))(\s+x\s+(?:{_ATOM}|\.\.\.))+(?=$|\s|[,;]|\.(?!\w))(?!\s+x\s)")
 _DIM_WORD = re.compile(r"^(?:[A-Z][A-Za-z0-9_]{0,2}|\d+|.*(?:size|len|num|batch|seq|dim|vocab|n_).*)$")
 
 

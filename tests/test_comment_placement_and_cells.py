@@ -1,0 +1,149 @@
+"""Three false findings on research code, each from a reading fact the analysis got wrong:
+
+- a file that writes shape comments below the statements they describe (`x = ...` then `# shape = (B, N)`):
+  a comment line between two statements is the earlier one's, not the later one's;
+- `# batch x length x self.num_labels x indices` is no [batch, length, self]: a dotted name ends no run;
+- a notebook cell whose first line is indented runs in IPython (its leading-indent transform strips it).
+
+Each snippet runs in torch as written; a control in the other style is still read."""
+import json
+
+import pytest
+
+from .conftest import lint
+from .snippets import run_snippet
+
+BELOW_STATE = """
+import numpy as np
+import torch
+
+PROBLEM_SIZE = 100
+
+
+class RouteState:
+    def __init__(self, batch_s):
+        self.batch_s = batch_s
+        self.loaded = torch.Tensor(np.ones((batch_s,)))
+        # shape = (batch,)
+        self.visited_ninf_flag = torch.Tensor(np.zeros((batch_s, PROBLEM_SIZE + 1)))
+        # shape = (batch, problem+1)
+
+    def move_to(self, selected_node_idx):
+        at_the_depot = selected_node_idx == 0
+        self.visited_ninf_flag[torch.arange(self.batch_s), selected_node_idx] = -np.inf
+        self.visited_ninf_flag[:, 0][~at_the_depot] = 0
+
+
+state = RouteState(batch_s=64)
+state.move_to(torch.randint(0, PROBLEM_SIZE + 1, (64,)))
+assert state.visited_ninf_flag.shape == (64, 101)
+"""
+
+BELOW_ENV = """
+import torch
+
+
+class RouteEnv:
+    def __init__(self, depot_xy, node_xy, node_demand):
+        batch_s = depot_xy.size(0)
+        all_node_xy = torch.cat((depot_xy, node_xy), dim=1)
+        # shape = (batch, problem+1, 2)
+        depot_demand = torch.zeros(batch_s, 1, 1)
+        all_node_demand = torch.cat((depot_demand, node_demand), dim=1)
+        # shape = (batch, problem+1, 1)
+        self.data = torch.cat((all_node_xy, all_node_demand), dim=2)
+        # shape = (batch, problem+1, 3)
+
+    def tour_length(self, selected_node_list):
+        all_node_xy = self.data[:, :, 0:2]
+        gathering_index = selected_node_list.unsqueeze(2).expand(-1, -1, 2)
+        ordered_seq = all_node_xy.gather(dim=1, index=gathering_index)
+        rolled_seq = ordered_seq.roll(dims=1, shifts=-1)
+        return ((ordered_seq - rolled_seq) ** 2).sum(2).sqrt().sum(1)
+
+
+env = RouteEnv(torch.rand(64, 1, 2), torch.rand(64, 100, 2), torch.rand(64, 100, 1))
+assert env.tour_length(torch.randint(0, 101, (64, 120))).shape == (64,)
+"""
+
+ABOVE_STYLE = """
+import torch
+
+
+def pick(scores, labels):
+    # [B]
+    labels = labels.view(-1)
+    return scores.gather(1, labels)
+
+
+pick(torch.randn(4, 10), torch.randint(0, 10, (4, 1)))
+"""
+
+DOTTED_RUN = """
+import torch
+
+
+def last_backpointers(argmax_idxs, word_seq_lens, start_idx):
+    batch_size, padded_length, _, label_size, _, _ = argmax_idxs.shape
+    final_argmax_indices = argmax_idxs[
+        :, :, 0, start_idx, :, :
+    ]  # batch_size x padded_length x self.to_label_size x indices
+    final_argmax_indices = torch.gather(
+        final_argmax_indices,
+        1,
+        word_seq_lens.view(batch_size, 1, 1, 1).expand(batch_size, 1, label_size, padded_length) - 1,
+    ).squeeze(1)
+    return final_argmax_indices
+
+
+argmax_idxs = torch.zeros(5, 64, 7, 8, 8, 64, dtype=torch.long)
+assert last_backpointers(argmax_idxs, torch.tensor([37, 20, 5, 33, 1]), start_idx=6).shape == (5, 8, 64)
+"""
+
+
+@pytest.mark.parametrize("code", [BELOW_STATE, BELOW_ENV], ids=["index", "gather"])
+def test_a_file_writing_shape_comments_below_gives_none_to_the_next_statement(code):
+    assert lint(code) == []
+    run_snippet(code)
+
+
+def test_a_comment_above_still_describes_the_next_statement():
+    assert [(f.line, f.code) for f in lint(ABOVE_STYLE)] == [(8, "GL001")]
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        run_snippet(ABOVE_STYLE)
+
+
+def test_a_dotted_name_ends_no_by_x_run():
+    from gather_lint.static.shape_text import parse_comment
+
+    assert parse_comment("# batch_size x padded_length x self.to_label_size x indices", "x") is None
+    assert str(parse_comment("# B x T x D.", "x")) == "[B, T, D]"
+    assert lint(DOTTED_RUN) == []
+    run_snippet(DOTTED_RUN)
+
+
+def _notebook(tmp_path, *cells):
+    data = {"cells": [{"cell_type": "code", "execution_count": i, "metadata": {}, "outputs": [],
+                       "source": c} for i, c in enumerate(cells, 1)],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(data))
+    return path
+
+
+FIRST = "import torch\nscores = torch.randn(4, 10)\nlabels = torch.randint(10, (4,))\n"
+
+
+def test_a_cell_with_an_indented_first_line_is_read_as_ipython_runs_it(tmp_path):
+    from gather_lint.api import lint_file
+
+    right = _notebook(tmp_path, FIRST, " picked = scores.gather(1, labels[:, None]).squeeze(1)  ")
+    assert lint_file(str(right)).findings == []
+    wrong = _notebook(tmp_path, FIRST, "  picked = scores.gather(1, labels)  \n  print(picked.shape)")
+    found = lint_file(str(wrong)).findings
+    assert [(f.path.rsplit(":", 1)[-1], f.line, f.column, f.code) for f in found] == [("cell 2", 1, 19, "GL001")]
+    assert found[0].fix is None  # the cell is read dedented: no edit is placed in it
+    scope: dict = {}
+    exec(FIRST, scope)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        exec("picked = scores.gather(1, labels)", scope)
