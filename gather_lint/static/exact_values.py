@@ -461,6 +461,32 @@ def repeated_position(components) -> Optional[str]:
     return ""
 
 
+def scatter_repeats_agree(index, src, dim) -> Optional[bool]:
+    """`out.scatter(dim, index, src)` with index and src known entry by entry, of one shape: whether every
+    position the index names twice is written the same value (nothing is lost), or None when not known."""
+    at, values = of(index), of(src)
+    d = as_int(dim) if isinstance(dim, DimVal) else None
+    if at is None or values is None or at.dims != values.dims or d is None or not at.dims:
+        return None
+    d %= len(at.dims)
+    written: dict = {}
+    for flat, (position, value_) in enumerate(zip(at.values, values.values)):
+        coords = list(itertools.islice(_unravel(flat, at.dims), len(at.dims)))
+        coords[d] = position
+        if written.setdefault(tuple(coords), value_) != value_:
+            return False
+    return True
+
+
+def _unravel(flat: int, dims: tuple):
+    """The coordinates of the `flat`-th entry of a row-major layout of `dims`."""
+    coords = []
+    for size in reversed(dims):
+        coords.append(flat % size)
+        flat //= size
+    return reversed(coords)
+
+
 def number(t) -> Optional[int]:
     """`int(mask.sum())`, `mask.sum().item()`: the one entry of a known tensor of one value."""
     entries = of(t)

@@ -28,6 +28,7 @@ from ..dims import normalize_dim, value as dim_value
 from ..rules import gl013_overwriting_accumulate as overwrite
 from ..suggest import method_call
 from . import attribute_stores, exact_values, group_lookups, value_makers
+from .last_assignment import last_assigned
 from .names import EDGE_LIST_ORIGIN, is_group_ids
 from .repeated_indices import copied, copied_by, literal_only, named_only, one_entry_per_line, relabelled, repeats, rows_hold_once
 from .row_numbers import row_numbers
@@ -39,6 +40,7 @@ _READERS = {"index_select": "index_copy", "gather": "scatter"}
 # a read and the write it pairs with; `_, best = x.max(0)` picks as `x.argmax(0)` does
 _PER_ROW_PICKS = tuple(f"positions from {op}() over dim" for op in ("argmax", "argmin", "max", "min"))
 _ADDERS = {"index_copy": "index_add_", "scatter": "scatter_add_"}
+_CASTS = frozenset({"to", "float", "long", "int", "half", "bool", "type_as", "type", "detach", "clone"})
 
 
 class OverwriteWriteMixin:
@@ -133,6 +135,10 @@ class OverwriteWriteMixin:
             return
         payload_node = bound[op.payload_param]
         payload = values.get(op.payload_param)
+        if op.name == "scatter" and exact_values.scatter_repeats_agree(index, payload, along):
+            return  # every repeated position gets one value, entry by entry: nothing is dropped
+        if self._writes_a_mask(payload, payload_node, node.lineno):
+            return
         x, i = self.source.segment(bound["input"]), self.source.segment(bound["index"])
         write = f"{x}.{op.spelled}(...)"
         if self._adds_to_read(payload_node, op.name, bound):
@@ -160,6 +166,22 @@ class OverwriteWriteMixin:
         self.flag(node, overwrite.check_overwriting_write(
             write, f"`{i}`", origin, f"the entries of `{self.source.segment(payload_node)}`",
             f"accumulate with `{method_call(x, adder + '(...)')}`{other}"), None)
+
+    def _writes_a_mask(self, payload, node, line: int) -> bool:
+        """A 0/1 mask written at ids (`mask.scatter(1, input_ids, attention_mask)`, SPLADE's lexical mask): one
+        id is written two values only where it is both kept and masked, which nothing here says; ids that
+        repeat among the kept write 1 each time. Known 0/1 values, or a mask by name through its casts."""
+        if isinstance(payload, TensorVal) and payload.domain is not None and payload.domain.origin.startswith("0 and 1"):
+            return True
+        for _ in range(3):  # `weights = attention_mask.to(x)`: the name, then its casts
+            node = last_assigned(self, node.id, line) if isinstance(node, ast.Name) else node
+            while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS:
+                node = node.func.value
+            if isinstance(node, (ast.Name, ast.Attribute)) and _last_name(node).lower().endswith("mask"):
+                return True
+            if not isinstance(node, ast.Name):
+                return False
+        return False
 
     def _being_filled(self, node, buffer) -> bool:
         """A zeros buffer this function fills: a local, or an attribute this function (re)binds.
