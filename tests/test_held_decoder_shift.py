@@ -64,9 +64,16 @@ def _program(fixed: bool) -> str:
         "{CHECK}", "not torch.allclose(loss, reference)")
 
 
-def test_a_held_decoder_shifting_shifted_labels_again_is_reported():
+INDEX_TEMPORARY = ("        token_logprobs = logprobs.gather(-1, targets.unsqueeze(-1)).squeeze(-1)\n",
+                   "        index = targets.unsqueeze(-1)\n        token_logprobs = logprobs.gather(-1, index).squeeze(-1)\n")
+
+
+@pytest.mark.parametrize("temporary", [False, True], ids=["inline", "index-temporary"])
+def test_a_held_decoder_shifting_shifted_labels_again_is_reported(temporary):
     code = _program(fixed=False)
-    assert (22, "GL007") in [(v.line, v.code) for v in lint(textwrap.dedent(code))]
+    if temporary:
+        code = code.replace(*INDEX_TEMPORARY)
+    assert (22 + temporary, "GL007") in [(v.line, v.code) for v in lint(textwrap.dedent(code))]
     run_snippet(code)
 
 

@@ -186,6 +186,9 @@ def _inline_gather(calls: List[ast.Call], params: List[str], ids: str, assigned)
             source, index = call.func.value, next(k.value for k in call.keywords if k.arg == "index")
         else:
             continue
+        for _ in range(2):  # `index = labels.unsqueeze(-1)` on a line of its own: the expression it names
+            if isinstance(index, ast.Name) and assigned.get(index.id) is not None:
+                index = assigned[index.id]
         labels = _column_root(index, assigned)
         if labels is not None and labels in params and labels != ids and _keeps_positions_of(source, ids, assigned, set()):
             return (ids, labels, tuple(params), (0, 1, FULL, FULL, call), "gather", ast.unparse(source))
