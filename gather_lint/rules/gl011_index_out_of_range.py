@@ -17,7 +17,9 @@ tokenizer after the embedding was sized from it (``add_tokens`` / ``add_special_
 table (a document the script writes out and tokenizes without truncating it), an id equal to the table's size (``torch.full(..., vocab_size)``, an eos id appended with
 ``torch.cat`` or ``F.pad``, token type ids of ones for a single-type table, a literal id). Class
 targets of ``cross_entropy`` / ``nll_loss`` made for more classes than the input has raise
-``Target 5 is out of bounds.``; ids read out of an id table keep the size they were made for.
+``Target 5 is out of bounds.``, and so does a negative padding value put among them that is not the loss's
+``ignore_index`` (``-100`` unless given): targets padded with ``new_full(..., -1)`` raise ``Target -1 is out of
+bounds.`` unless the call passes ``ignore_index=-1``; ids read out of an id table keep the size they were made for.
 A size taken from the ids' own largest value without the ``+ 1`` (``F.one_hot(y, int(y.max()))``,
 ``torch.zeros(n, y.max().item()).scatter_(1, y[:, None], 1)``) is one slot short for the largest id.
 An input with one class along dim 1 (a single-logit head, ``nn.Linear(d, 1)``, trained with

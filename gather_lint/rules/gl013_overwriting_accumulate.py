@@ -26,8 +26,10 @@ on the flattened tensor). The rule reports them when every
 index component can repeat and at least one was computed so: coordinates rounded from floats
 (``(xy / cell).long()``, ``torch.floor(p).long()``), floor-division quotients, ``argmax`` picks,
 ``randint`` draws, or a batch of id sequences scattered along the sequence; a component from
-``arange``, a number or ones as the value (a presence mask), or values read at the same positions
-keep it silent. A flat batch's group ids (``batch_idx``: the sample of each point) tell the samples apart,
+``arange``, a number or ones as the value (a presence mask), a 0/1 mask written at the ids it masks
+(``mask.scatter(1, input_ids, attention_mask)``: an id gets two values only where it is both kept and masked),
+values known entry by entry to agree at every repeated position, or values read at the same positions keep it
+silent. A flat batch's group ids (``batch_idx``: the sample of each point) tell the samples apart,
 not the points of one sample, so ``bev.index_put_((batch_idx, iy, ix), v)`` repeats wherever two points of one
 sample round to one cell; the neighbour pairs of one sequence (``counts[tokens[:-1], tokens[1:]] += 1``)
 repeat as its bigrams do, as do tensors made of the items of one id sequence (``M[centers, contexts] += 1`` with

@@ -22,6 +22,8 @@ The opposite mix-up, ``x[torch.arange(B), idx]`` with ``idx`` of shape ``[B, K]`
 cannot broadcast ``[B]`` with ``[B, K]``: torch raises IndexError (shape mismatch: indexing tensors could
 not be broadcast together) unless ``B == K``, when it silently pairs row ``k`` with column ``k``. It is
 reported as an error when the sizes are known numbers that differ; the fix is ``torch.arange(B)[:, None]``.
+That column with one pick per row, ``x[torch.arange(B)[:, None], idx]`` with ``idx`` of shape ``[B]``, broadcasts to
+``[B, B]`` as ``x[:, idx]`` does, and is reported on the same evidence; the fix is ``x[torch.arange(B), idx]``.
 """
 from typing import Optional, Tuple
 
