@@ -32,7 +32,7 @@ def cell_source(cell) -> str:
 
 
 def code_cells(data: dict) -> List[Tuple[int, str]]:
-    """(1-based cell number, source) of every code cell; IPython syntax becomes blank lines, and a cell whose
+    """(1-based cell number, source) of every code cell; IPython syntax becomes `pass`, and a cell whose
     first line is indented loses that indent, as IPython's leading-indent transform does before it runs it."""
     found = []
     for number, cell in enumerate(data["cells"], 1):
@@ -42,8 +42,19 @@ def code_cells(data: dict) -> List[Tuple[int, str]]:
         if lines and lines[0].lstrip().startswith("%%"):
             continue  # a cell magic: the body is not Python
         lines = _without_leading_indent(lines)
-        found.append((number, "\n".join("" if l.lstrip().startswith(MAGIC) else l for l in lines)))
+        found.append((number, "\n".join(_as_python(line) for line in lines)))
     return found
+
+
+def _as_python(line: str) -> str:
+    """A magic or shell command (`!wget ...`, `%time f()`) becomes `pass` at its indent: IPython runs one
+    inside an `if` block too, where a blank line would leave the block empty. Other IPython lines (`?x`, and
+    a `% b` that may continue a bracket) become blank."""
+    stripped = line.lstrip()
+    if not stripped.startswith(MAGIC):
+        return line
+    command = stripped[:1] in "!%" and stripped[1:2].isalpha()
+    return line[:len(line) - len(stripped)] + "pass" if command else ""
 
 
 def leading_indent(source: str) -> str:

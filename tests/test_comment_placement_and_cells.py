@@ -147,3 +147,18 @@ def test_a_cell_with_an_indented_first_line_is_read_as_ipython_runs_it(tmp_path)
     exec(FIRST, scope)
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         exec("picked = scores.gather(1, labels)", scope)
+
+
+def test_a_shell_command_inside_a_block_is_read_as_ipython_runs_it(tmp_path):
+    from gather_lint.api import lint_file
+
+    cell = ("import os\n"
+            "def download_assets():\n"
+            "  if not os.path.exists('/content/optimal.yaml'):\n"
+            "    !wget -P /content https://example.org/optimal.yaml\n"
+            "\n"
+            "labels = torch.randint(10, (4,))\n"
+            "picked = scores.gather(1, labels)\n")
+    found = lint_file(str(_notebook(tmp_path, FIRST, cell))).findings
+    # the block parses (no GL000), and the rest of the cell is still checked
+    assert [(f.path.rsplit(":", 1)[-1], f.line, f.code) for f in found] == [("cell 2", 7, "GL001")]
