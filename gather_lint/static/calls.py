@@ -166,6 +166,15 @@ class ModuleContext:
         # forward with this call's tensors, on the attributes its __init__ builds without them
         return self.call(caller, forward, node, [None] + list(args), kwargs, instance, silent)
 
+    def _drives(self, caller) -> bool:
+        """The caller is the script's `main()`, which the `__main__` guard calls: a driver, as the body is."""
+        drivers = getattr(self, "_drivers", None)
+        if drivers is None:
+            drivers = self._drivers = script_drivers.driver_functions(self.tree) if getattr(self, "tree", None) else set()
+        function = getattr(caller, "function", None)
+        return function is not None and caller.call_depth <= 1 and function.name in drivers \
+            and not (function.args.args or function.args.posonlyargs or function.args.kwonlyargs)
+
     def analyse(self, node):
         """A function's own analysis, without caller facts: run once, reporting through `own`; its
         result also serves every call that brings no facts."""
@@ -210,7 +219,7 @@ class ModuleContext:
         instance_facts = instance.facts if instance is not None and instance.facts else ()
         # with nothing from the caller the callee's findings are its own analysis's: only its result counts
         summary_only = not instance_facts and not any(_informative(v) for v in facts.values())
-        if summary_only and caller.in_function:
+        if summary_only and caller.in_function and not self._drives(caller):
             # a library's helpers: the own analysis serves (defaults cost a run each), but a shape it returns
             # only because its docstring sized a tensor the caller passed unsized stays home (an elementwise
             # helper documented `Shape (N,)` is handed [N, 3] as well)

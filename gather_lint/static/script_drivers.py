@@ -93,6 +93,18 @@ def runs_as_script(tree: ast.Module) -> bool:
     return False
 
 
+def driver_functions(tree: ast.Module) -> Set[str]:
+    """Module functions the `__main__` guard calls with no arguments (`main()`): they run the script as its
+    module body would, so what they call runs with its own defaults as the body's calls do."""
+    defined = {node.name for node in tree.body if isinstance(node, _DEFS)}
+    found: Set[str] = set()
+    for node in tree.body:
+        if is_guard(node):
+            found.update(sub.func.id for sub in ast.walk(node) if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
+                         and sub.func.id in defined and not sub.args and not sub.keywords)
+    return found
+
+
 def _registers(node: ast.AST) -> bool:
     """A module constant or registry entry (the text form's _REGISTRY): every target an ALL_CAPS name or a subscript."""
     return isinstance(node, ast.Assign) and all(
