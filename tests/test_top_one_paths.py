@@ -206,3 +206,39 @@ def test_keepdim_is_silent_and_torch_gives_the_same_rank(style, torch):
 ])
 def test_picks_that_are_not_the_same_result_on_two_paths_stay_silent(code):
     assert [f for f in lint(textwrap.dedent(code)) if f.code == "GL023"] == []
+
+
+# eagle-llm's draft sampler: the greedy arm puts the dim back on its next line, so both arms hand on
+# [B, 1]; without that line the arms differ in rank, as torch shows
+GREEDY_THEN_COLUMN = """
+import torch
+
+
+def pick_next_token(prob, logits_processor=None):
+    # prob: [batch, vocab]
+    if logits_processor is not None:
+        token = torch.multinomial(prob, 1)
+    else:
+        token = torch.argmax(prob, dim=-1)
+        token = token[:, None]
+    return token
+
+
+prob = torch.softmax(torch.randn(2, 50), dim=-1)
+shapes = {tuple(pick_next_token(prob).shape), tuple(pick_next_token(prob, "sample").shape)}
+"""
+
+
+def test_a_pick_whose_dim_is_put_back_in_its_arm_is_silent(torch):
+    assert [f for f in lint(GREEDY_THEN_COLUMN) if f.code == "GL023"] == []
+    scope: dict = {}
+    exec(textwrap.dedent(GREEDY_THEN_COLUMN), scope)
+    assert scope["shapes"] == {(2, 1)}
+
+
+def test_without_the_dim_put_back_the_arms_differ_and_it_is_reported(torch):
+    code = GREEDY_THEN_COLUMN.replace("        token = token[:, None]\n", "")
+    assert [(f.line, f.code) for f in lint(code)] == [(10, "GL023")]
+    scope: dict = {}
+    exec(textwrap.dedent(code), scope)
+    assert scope["shapes"] == {(2,), (2, 1)}

@@ -90,10 +90,35 @@ def _check_scope(scope) -> Iterator[Tuple[ast.AST, object]]:
             if one_part != other_part or one_dest != other_dest:
                 continue
             returns = isinstance(one_stmt, ast.Return) and isinstance(other_stmt, ast.Return)
+            if _rebound_after(_statement(one.node, parents), parents) or _rebound_after(_statement(other.node, parents), parents):
+                continue  # `token = token[:, None]` next in the arm: the pick is not what leaves it
             if (returns and one_stmt is not other_stmt) or (_other_arms(one.node, other.node, parents)
                                                              and not _read_rank_blind(one_dest, nodes, parents)):
                 yield one.node, _violation(one, other)
                 break
+
+
+def _statement(node: ast.AST, parents) -> Optional[ast.AST]:
+    """The statement holding node."""
+    while node is not None and not isinstance(node, ast.stmt):
+        node = parents.get(id(node), (None, None))[0]
+    return node
+
+
+def _rebound_after(stmt: ast.stmt, parents) -> bool:
+    """A later statement of the same block assigns a name `stmt` assigns: the value stmt binds is replaced
+    before the block ends, so what the block hands on is that later value."""
+    holder, field = parents.get(id(stmt), (None, None))
+    block = getattr(holder, field, None) if holder is not None else None
+    if not isinstance(stmt, ast.Assign) or not isinstance(block, list) or stmt not in block:
+        return False
+    names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for later in block[block.index(stmt) + 1:]:
+        targets = later.targets if isinstance(later, ast.Assign) else [later.target] \
+            if isinstance(later, (ast.AugAssign, ast.AnnAssign)) else []
+        if any(isinstance(n, ast.Name) and n.id in names for t in targets for n in ast.walk(t)):
+            return True
+    return False
 
 
 def _read_rank_blind(dest: str, nodes, parents) -> bool:
