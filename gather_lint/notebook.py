@@ -95,8 +95,9 @@ def _indents_removed(data: dict) -> dict:
     for number, cell in enumerate(data["cells"], 1):
         if isinstance(cell, dict) and cell.get("cell_type") == "code":
             source = cell_source(cell)
-            if leading_indent(source):
-                found[number] = (leading_indent(source), source.split("\n"))
+            prefix = leading_indent(source)
+            if prefix:
+                found[number] = (prefix, source.split("\n"))
     return found
 
 

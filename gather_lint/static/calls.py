@@ -52,6 +52,7 @@ class ModuleContext:
         # known sizes; a library builds them from configs, where running every opaque instance's forward
         # would cost more than it finds
         self.scripted = script_drivers.runs_as_script(tree)
+        self._drivers: Optional[set] = None  # the `main()`s the guard calls, found on the first question
         self._make = make_interpreter
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self.fault: Optional[scope_faults.Fault] = None  # told of a function whose own analysis failed
@@ -168,11 +169,10 @@ class ModuleContext:
 
     def _drives(self, caller) -> bool:
         """The caller is the script's `main()`, which the `__main__` guard calls: a driver, as the body is."""
-        drivers = getattr(self, "_drivers", None)
-        if drivers is None:
-            drivers = self._drivers = script_drivers.driver_functions(self.tree) if getattr(self, "tree", None) else set()
+        if self._drivers is None:
+            self._drivers = script_drivers.driver_functions(self.tree)
         function = getattr(caller, "function", None)
-        return function is not None and caller.call_depth <= 1 and function.name in drivers \
+        return function is not None and caller.call_depth <= 1 and function.name in self._drivers \
             and not (function.args.args or function.args.posonlyargs or function.args.kwonlyargs)
 
     def analyse(self, node):

@@ -22,15 +22,10 @@ def below_statements(source) -> bool:
     return found
 
 
-def follows_statement(source, line: int) -> bool:
-    """The comment line `line` comes right after a line of code that ends a statement."""
-    return _follows_statement(source.lines, line)
-
-
 def _only_below(lines, line: int) -> bool:
     """The comment at `line` follows a statement and ends its block: a blank line, the file's end, or code
     indented less than it comes next."""
-    if not _follows_statement(lines, line):
+    if not follows_statement(lines, line):
         return False
     if line >= len(lines):
         return True
@@ -40,7 +35,8 @@ def _only_below(lines, line: int) -> bool:
     return _indent(after) < _indent(lines[line - 1]) and not after.lstrip().startswith("#")
 
 
-def _follows_statement(lines, line: int) -> bool:
+def follows_statement(lines, line: int) -> bool:
+    """The comment line `line` comes right after a line of code that ends a statement."""
     return line >= 2 and _ends_statement(lines[line - 2])
 
 

@@ -42,7 +42,7 @@ class DeclaredFactsMixin:
         comment = self.source.shape_comment(node.lineno, node.end_lineno or node.lineno)
         if comment is None or isinstance(result, (DimVal, SeqVal, QualName, Literal)):
             return result
-        if comment.standalone and comment_placement.follows_statement(self.source, comment.line) \
+        if comment.standalone and comment_placement.follows_statement(self.source.lines, comment.line) \
                 and comment_placement.below_statements(self.source):
             return result  # in a file that writes them below, the comment is the statement above's
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target

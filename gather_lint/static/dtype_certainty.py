@@ -23,10 +23,9 @@ import ast
 from typing import Optional
 
 from .scalars import NumberVal
+from .tensor_ops import CAST_METHODS
 from .values import DimVal, Literal, SeqVal, TensorVal
 
-# casts by method name, each to a fixed dtype (`.float()` is float32 whatever the default dtype)
-CASTS = frozenset({"float", "double", "half", "bfloat16", "long", "int", "short", "bool", "byte", "char"})
 # ops autocast runs in float16/bfloat16 whatever their inputs' dtype: their float32 is not certain
 LOWERED_BY_AUTOCAST = frozenset({
     "matmul", "mm", "bmm", "addmm", "addbmm", "baddbmm", "addmv", "addr", "mv", "linear", "conv1d", "conv2d",
@@ -97,7 +96,7 @@ def after_method(interp, name: str, owner: TensorVal, args: list, node: ast.Call
         return result
     arg_nodes = list(node.args[1:] if module is not None else node.args)
     dtype_nodes = arg_nodes + [k.value for k in node.keywords if k.arg == "dtype"]
-    if name in CASTS and not args:
+    if name in CAST_METHODS and not args:  # `.float()` is float32 whatever the default dtype
         return vouched(result, True)
     if name in LOWERED_BY_AUTOCAST:
         return vouched(result, False)

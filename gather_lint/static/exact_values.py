@@ -471,20 +471,11 @@ def scatter_repeats_agree(index, src, dim) -> Optional[bool]:
     d %= len(at.dims)
     written: dict = {}
     for flat, (position, value_) in enumerate(zip(at.values, values.values)):
-        coords = list(itertools.islice(_unravel(flat, at.dims), len(at.dims)))
+        coords = list(_unravel(flat, at.dims))
         coords[d] = position
         if written.setdefault(tuple(coords), value_) != value_:
             return False
     return True
-
-
-def _unravel(flat: int, dims: tuple):
-    """The coordinates of the `flat`-th entry of a row-major layout of `dims`."""
-    coords = []
-    for size in reversed(dims):
-        coords.append(flat % size)
-        flat //= size
-    return reversed(coords)
 
 
 def number(t) -> Optional[int]:

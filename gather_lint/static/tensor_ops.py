@@ -15,7 +15,7 @@ from .dtypes import true_division
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 FLOAT_DTYPES = {"float16", "bfloat16", "float32", "float64"}
-_CAST = {
+CAST_METHODS = {
     "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
     "long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
 }
@@ -811,8 +811,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return signs.kept(t, SHAPE_METHODS[name](t, args, kwargs))  # a view, a copy or a cast keeps the values' sign
     if name in _KEEP:
         return t
-    if name in _CAST:
-        return cast(t, _CAST[name])
+    if name in CAST_METHODS:
+        return cast(t, CAST_METHODS[name])
     if name in PERMUTING:
         return TensorVal(t.shape, t.dtype, t.domain)
     if name in TRUE_DIVISION and kwargs.get("rounding_mode") in (None, Literal(None)):
