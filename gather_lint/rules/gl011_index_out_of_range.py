@@ -113,7 +113,7 @@ def check(site: Site) -> Optional[Violation]:
     if must_exceed(domain.size, here) and (domain.binary or not made_for_other and wrong_dim.check(site) is None):
         return Violation(
             CODE, SEVERITY,
-            f"index values are {domain.origin} but dim={site.dim} of {named(site.input)} has size {_sized(here)}; "
+            f"the index holds {domain.origin}, but dim={site.dim} of {named(site.input)} has size {_sized(here)}; "
             f"values from {dim_text(here)} up are out of range: torch raises on CPU, a device-side assert on CUDA; "
             f"make the values with the table's size",
         )

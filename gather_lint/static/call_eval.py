@@ -704,7 +704,7 @@ _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.PERMUTING | {
     "argmax", "argmin", "topk", "sort", "argsort", "max", "min", "median", "nanmedian", "mode", "kthvalue", "matmul", "clamp", "clip", "multinomial",
     "nonzero", "argwhere", "bucketize", "cumsum", "cumprod", "squeeze", "unsqueeze", "long", "float", "unique",
-    "unique_consecutive", "triu", "tril", "unbind", "masked_fill", "clone", "numel"} | set(ops.FURTHER_METHODS)
+    "unique_consecutive", "triu", "tril", "unbind", "select", "masked_fill", "clone", "numel"} | set(ops.FURTHER_METHODS)
 
 
 _RETURNS_MODULE = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}

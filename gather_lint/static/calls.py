@@ -82,7 +82,7 @@ class ModuleContext:
                 stores = self._stores(class_name)
                 interp = self._make(lambda *a: None, lambda *a: None)
                 interp.module = self
-                interp.call_depth = MAX_DEPTH  # no calls out of __init__ for this
+                interp.call_depth = MAX_DEPTH - 1  # calls out of __init__ run with its facts, one level deep
                 interp.class_name = class_name
                 interp._building = True  # super().__init__(...) runs the parent's (class_lineage)
                 interp.reports = False

@@ -22,7 +22,7 @@ from ..rules import gl003_index_too_large as too_large
 from ..dims import Shape, value
 from .tree_walk import literal_numbers
 from .signs import never_negative
-from .tensor_ops import SliceVal, as_int
+from .tensor_ops import Repeated, SliceVal, as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .written_rows import written_origin
 
@@ -129,6 +129,10 @@ def after_method(method: str, owner, args, kwargs, result):
         return constant(result, DimVal(int(method == "new_ones")))  # whatever the owner's entries
     if method == "new_full" and len(args) == 2 and isinstance(result, TensorVal):
         return constant(result, args[1])
+    if method == "unbind" and entries is not None and isinstance(result, Repeated):
+        return _unbound(owner, entries, args, kwargs, result)
+    if method == "select" and entries is not None and len(args) == 2 and not kwargs:
+        return _selected_along(owner, entries, args[0], args[1], result)
     if entries is None or not isinstance(result, TensorVal):
         return result
     if (method in _LAYOUT or method == "to") and result.dtype == owner.dtype:  # not `.view(torch.uint8)`'s bytes
@@ -324,7 +328,7 @@ def plus_at_least_0(left, op: str, right, result):
     return result
 
 
-WORKED_OUT = "worked out entry by entry from values the code wrote, "
+WORKED_OUT = "values worked out entry by entry from what the code wrote, "
 
 
 def with_bound(t, sized_only_ok: bool = False):
@@ -374,6 +378,43 @@ def _broadcast(entries: Entries, result):
     strides.reverse()
     values = [entries.values[sum(i * s for i, s in zip(_unravel(flat, dims), strides))] for flat in range(_count(dims))]
     return _laid(result, values)
+
+
+def _selection(entries: Entries, axis: int, k: int) -> list:
+    """The entries at position `k` of dim `axis`, row-major in the dims left."""
+    outer, size, inner = _count(entries.dims[:axis]), entries.dims[axis], _count(entries.dims[axis + 1:])
+    return [entries.values[(o * size + k) * inner + i] for o in range(outer) for i in range(inner)]
+
+
+def _selected_along(owner, entries: Entries, dim, k, result):
+    """`spans.select(-1, 1)`: the entries of one position of a dim, and the bound of those values."""
+    axis, at = as_int(dim), as_int(k)
+    if not isinstance(result, TensorVal) or axis is None or at is None or not -len(entries.dims) <= axis < len(entries.dims):
+        return result
+    axis %= len(entries.dims)
+    if not -entries.dims[axis] <= at < entries.dims[axis]:
+        return result
+    return _piece_bound(owner, _laid(result, _selection(entries, axis, at % entries.dims[axis])))
+
+
+def _unbound(owner, entries: Entries, args, kwargs, pieces: Repeated):
+    """`starts, ends = spans.unbind(-1)` of known entries: each piece its own entries (the pieces differ)."""
+    dim = as_int(args[0] if args else kwargs.get("dim", DimVal(0)))
+    element = pieces.element
+    if dim is None or not entries.dims or not -len(entries.dims) <= dim < len(entries.dims) \
+            or not isinstance(element, TensorVal):
+        return pieces
+    axis = dim % len(entries.dims)
+    return SeqVal(tuple(_piece_bound(owner, _laid(element, _selection(entries, axis, k)))
+                        for k in range(entries.dims[axis])))
+
+
+def _piece_bound(owner, piece):
+    """A piece of a tensor known entry by entry: the bound of its own values where the whole had a bound only."""
+    domain = owner.domain
+    if of(piece) is None or (domain is not None and not domain.bound_only):
+        return piece
+    return with_bound(piece.with_(domain=None))
 
 
 def _unravel(flat: int, dims: tuple) -> tuple:

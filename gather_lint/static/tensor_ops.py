@@ -843,6 +843,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return argmax(t, args, kwargs, text, name)
     if name == "unbind":
         return Repeated(unbound(t, args, kwargs))
+    if name == "select" and len(args) == 2 and not kwargs:  # x.select(dim, k): x[..., k, ...], that dim gone
+        return unbound(t, args[:1], {})
     if name in ("topk", "sort", "kthvalue") or name in _REDUCED_WITH_INDICES:
         return with_indices(t, args, kwargs, name, text)
     if name == "argsort":
