@@ -253,15 +253,16 @@ def _selection(owner: TensorVal, key: SeqVal):
     dims = owner.shape.dims if owner.shape is not None and not owner.shape.variadic else None
     if dims is None or key.names or len(key.items) > len(dims):
         return None
-    tensors, kept = [], []
+    tensors, sliced = [], {}
     for position, item in enumerate(key.items):
         if isinstance(item, TensorVal) and item.dtype in ("int64", "int32") and item.shape is not None \
                 and not item.shape.variadic:
             tensors.append(position)
-        elif ops.whole_slice(item):
-            kept.append(dims[position])
+        elif isinstance(item, ops.SliceVal):  # `x[rows, :3 * k]`: a slice keeps its dim, as long as it cuts it
+            sliced[position] = dims[position] if ops.whole_slice(item) else item.apply(dims[position])
         else:
             return None
+    kept = list(sliced.values())
     shaped = None
     for position in tensors:
         shaped = key.items[position].shape if shaped is None else broadcast(shaped, key.items[position].shape)
@@ -269,8 +270,8 @@ def _selection(owner: TensorVal, key: SeqVal):
             return None
     rest = tuple(dims[len(key.items):])
     if tensors == list(range(tensors[0], tensors[-1] + 1)):
-        before = tuple(dims[:tensors[0]])
-        after = tuple(dims[tensors[-1] + 1:len(key.items)])
+        before = tuple(sliced[p] for p in range(tensors[0]))
+        after = tuple(sliced[p] for p in range(tensors[-1] + 1, len(key.items)))
         return TensorVal(Shape(before + tuple(shaped.dims) + after + rest), owner.dtype)
     return TensorVal(Shape(tuple(shaped.dims) + tuple(kept) + rest), owner.dtype)
 
