@@ -214,7 +214,8 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         rest = match.group(2)
         shape = None
         where = _DOC_SHAPE.search(rest)
-        if where is not None and not _MANY.search(rest[:where.start()]) and not _ALTERNATIVE.search(rest[where.end():]):
+        if where is not None and not _MANY.search(rest[:where.start()]) and not _ALTERNATIVE.search(rest[where.end():]) \
+                and not _MEMBERS.match(rest[where.end():]):
             shape = parse_group(rest[where.end():].lstrip("`"), strict=False)
         if shape is not None:
             found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]) or trailing_dtype(rest[where.end():]))
@@ -251,6 +252,8 @@ _SHAPE_PHRASE = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])")
 # a second shape offered for the same parameter: "(B, T, V) or (B, V)", "`(batch, seq)` or `(batch,)`"
 _ALTERNATIVE = re.compile(r"(?i)(?:^|\W)or\s+(?:of\s+shape\s+|shape\s+)?`*[\[(]")
 _MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
+# "(H, C) of tensor [layer, batch, hidden]": the group names a tuple's members, each a tensor of the later shape
+_MEMBERS = re.compile(r"^`*[\[(][^\[\]()]*[\])]`*\s+of\s+(?:\w+\s+)?(?:[Tt]ensors?|arrays?|shapes?)\b")
 _DOC_CONTINUED = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])|^\s*[Ss]hapes?\s*[:=]?\s*`*(?=[\[(])")
 
 
