@@ -49,6 +49,9 @@ class Domain:
     # `size` is one past the largest value the code wrote out (a literal's entries), not the size of a dim the values
     # were made for: an index of 0..4 is no evidence of positions of a dim of 5
     bound_only: bool = False
+    # with bound_only: the bound of a coordinate worked out from the code's own numbers (a clamp, a range filter),
+    # which any point of the box can reach, so coordinates combined (`x * W + y`) reach their tops together
+    box: bool = False
     # the items of this named sequence (`torch.tensor(centers)` of `doc_ids[i]` appended): two index tensors of
     # items of one sequence pair its ids, and those pairs recur wherever its ids do (bigrams, co-occurrences)
     items_of: Optional[str] = None

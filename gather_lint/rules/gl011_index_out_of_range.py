@@ -38,6 +38,10 @@ against a table sized by their count (``len(set(ids))``), or a column of a table
 An ``argmax``/``argmin`` without a dim picks one position of the whole flattened tensor (of a ``[B, A]``
 tensor a value in ``[0, B*A)``): used as a column of each row (``q[torch.arange(B), probs.argmax()]``) it
 reaches past the ``A`` columns; the pick wanted ``dim=-1``.
+Floats bounded by the code's own numbers are followed the same way: points kept by an inclusive range filter
+(``pc[(pc[:, 0] >= x_min) & (pc[:, 0] <= x_max)]``) or values clamped to ``[0, 1]``, shifted, scaled to cells and made
+integer, reach the cell count itself (a point on the far edge, ``((x_max - x_min) / cell).long()``), one past the grid,
+and so does a flat index ``x * W + y`` of such coordinates.
 An integer range sent through bfloat16 or float16 and back rounds its top to a number the format has:
 timesteps ``torch.randint(0, 1000, (B,)).to(torch.bfloat16)`` reach 1000 (999 rounds up), one past a
 1000-entry schedule. Ids a generation loop samples from the model's output and appends to the ids it feeds
@@ -78,6 +82,28 @@ labels = torch.tensor([[1, 2, 3, -100], [4, 5, -100, -100]])
 mask = labels != -100
 out = torch.where(mask, log_probs.gather(-1, labels.masked_fill(~mask, 0).unsqueeze(-1)).squeeze(-1), 0.0)
 expected = torch.where(mask, log_probs.gather(-1, labels.clamp(min=0).unsqueeze(-1)).squeeze(-1), 0.0)
+""",
+    ),
+    Example(
+        title="positions kept by an inclusive range filter binned into cells: the far edge is one past the grid",
+        bad="""
+import torch
+x_min, x_max, n_cells = -4.0, 4.0, 8
+xs = torch.tensor([-3.5, 0.2, 4.0, 1.9, -6.0])
+kept = xs[(xs >= x_min) & (xs <= x_max)]
+cells = ((kept - x_min) / ((x_max - x_min) / n_cells)).long()
+out = torch.zeros(n_cells).index_add_(0, cells, torch.ones(kept.size(0)))
+expected = torch.tensor([1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0])
+""",
+        good="""
+import torch
+x_min, x_max, n_cells = -4.0, 4.0, 8
+xs = torch.tensor([-3.5, 0.2, 4.0, 1.9, -6.0])
+kept = xs[(xs >= x_min) & (xs < x_max)]
+cells = ((kept - x_min) / ((x_max - x_min) / n_cells)).long()
+out = torch.zeros(n_cells).index_add_(0, cells, torch.ones(kept.size(0)))
+expected = torch.tensor([float(sum(1 for v in xs.tolist() if x_min <= v < x_max and int(v - x_min) == c))
+                         for c in range(n_cells)])
 """,
     ),
 ]

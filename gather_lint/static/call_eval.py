@@ -11,7 +11,7 @@ from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_pa
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
-from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, scaled_fractions, written_rows
+from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, value_intervals, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
@@ -542,8 +542,8 @@ class CallMixin:
             if func in _LIKE and args and isinstance(args[0], TensorVal):
                 dtype = _like_dtype(kwargs, args[0])
                 filled = constant_fills.fill(func, kwargs)
-                fraction = scaled_fractions.uniform(node.lineno) if func == "rand_like" else None
-                made = TensorVal(args[0].shape, dtype, filled=filled, fraction=fraction, **signs.made_by(func))
+                interval = value_intervals.uniform(node.lineno) if func == "rand_like" else None
+                made = TensorVal(args[0].shape, dtype, filled=filled, interval=interval, **signs.made_by(func))
                 return constant_ids.ones(func, dtype_certainty.like(node, args[0], made), node.lineno)
             if func in _LIKE and func != "full_like" and args and args[0] is None:  # zeros_like(x) of an unknown x: a
                 # tensor all the same (full_like's fill value may be padding: below)
@@ -671,7 +671,7 @@ class CallMixin:
 def _value_ranges_after(name: str, owner, result, node, args, kwargs, owner_text: str):
     """What `owner.name(*args)` (or `torch.name(owner, *args)`) keeps of the largest values it can hold (GL011):
     scaled fractions, running counts of a mask, flattened coordinates."""
-    result = scaled_fractions.after_method(name, owner, result, node.lineno, args, kwargs)
+    result = value_intervals.after_method(name, owner, result, node.lineno, args, kwargs)
     result = running_counts.after_method(name, owner, result, node.lineno, args, kwargs)
     return flat_positions.after_method(name, owner, result, node.lineno, owner_text)
 
@@ -687,14 +687,14 @@ _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "
 
 
 def _fraction_made(func: str, made, args, line: int):
-    """`torch.rand(...)` lies in [0, 1); `torch.linspace(0, N, S)` holds both ends (scaled_fractions)."""
+    """`torch.rand(...)` lies in [0, 1); `torch.linspace(0, N, S)` holds both ends (value_intervals)."""
     if not isinstance(made, TensorVal) or made.dtype not in (None, "float32", "float64", "float16", "bfloat16"):
         return made
     if func == "rand":
-        return made.with_(fraction=scaled_fractions.uniform(line))
+        return made.with_(interval=value_intervals.uniform(line))
     if func == "linspace" and len(args) >= 2:
-        fraction = scaled_fractions.spaced(args[0], args[1], line)
-        return made.with_(fraction=fraction) if fraction is not None else made
+        interval = value_intervals.spaced(args[0], args[1], line)
+        return made.with_(interval=interval) if interval is not None else made
     return made
 
 

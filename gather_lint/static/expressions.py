@@ -10,7 +10,7 @@ from . import branches, continuation_slices, maybe_empty, normalised_consumers, 
 from . import binding_kinds, dropped_dims, exact_values, left_padding, permutation_order, signs, value_ranges, written_text
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
-from . import running_counts, scaled_fractions, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
+from . import mask_bounds, running_counts, value_intervals, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
@@ -194,6 +194,8 @@ class ExpressionMixin:
             picked = regrown_columns.column(self, node, node.value, owner, picked)  # best[:, None]
             picked = written_rows.row(owner, key, picked)  # GL011: a literal's row
             picked = exact_values.sliced(owner, key, picked)  # ids[:n] of written ids: those ids
+            picked = mask_bounds.filtered(node, key, picked, self.source.segment)  # pc[(pc[:, 0] <= x_max) & ...]
+            picked = mask_bounds.column(owner, key, picked)  # pc[:, 0] of those rows: within the bounds
             picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
             picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
@@ -297,12 +299,15 @@ class ExpressionMixin:
             return None
         if symbol == "*" and (product := scalars.known_product(left, right)) is not None:
             return product
+        if (number := scalars.known_arith(left, right, symbol)) is not None:
+            return number
         if (number := scalars.arith(left, right)) is not None:
             return number
         self._check_broadcast(node, node.left, left, node.right, right, symbol)
         left, right = _tensor_if_made_so(node.left, left, right), _tensor_if_made_so(node.right, right, left)
         result = dtype_certainty.through_operator(left, right, _carry(left, right, ops.binary(left, right, symbol)))
         result = exact_values.combined(left, symbol, right, result)  # mask & other_mask
+        result = mask_bounds.both(left, right, symbol, result)  # (x >= lo) & (x <= hi): both bounds
         if symbol == "+":  # a strict triangle plus its transpose holds the triangle's ids
             result = mirrored_triangles.mirrored_sum(self, node, left, right) or result
         if symbol == "%" and isinstance(left, TensorVal) and isinstance(right, DimVal) and isinstance(result, TensorVal) \
@@ -318,7 +323,7 @@ class ExpressionMixin:
         result = exact_values.plus_at_least_0(left, symbol, right, result)  # GL011: starts known one by one + offsets
         result = signs.through_arith(left, right, symbol, result, self.source.segment(node.right))  # GL014
         result = _still_made_float(left, right, symbol, result)  # GL008: (ids / k) + offsets is still that float
-        result = scaled_fractions.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
+        result = value_intervals.through_arith(node, left, right, result)  # GL011: (1 - u) * N reaches N
         result = running_counts.through_arith(node, left, right, result)  # GL011: mask.cumsum(1) + pad
         result = flat_positions.through_arith(node, left, right, result, self.source.segment(node))  # b * N + i
         result = flat_positions.strided(node, left, right, result)  # GL030: rows * W, to meet `+ cols`
@@ -346,6 +351,8 @@ class ExpressionMixin:
             made = exact_values.compared(values[0], _COMPARED.get(type(node.ops[0]), ""), values[1],
                                          ops.binary(values[0], values[1], "=="))  # ids == image_id: a known mask
             made = run_starts.compared(node, values[0], values[1], made)  # x[1:] != x[:-1]: where runs start
+            made = mask_bounds.compared(node, _COMPARED.get(type(node.ops[0]), ""), values[0], values[1], made,
+                                        self.source.segment)  # pc[:, 0] <= x_max: what the rows it keeps hold
             return left_padding.compared(values[0], values[1], made)
         if len(node.ops) == 1 and not tensors:
             if values[0] is None:

@@ -7,7 +7,7 @@ get a value range of L + 1 (0 to L), kept through the zeroing and shifted by a k
 existing range checks hold it against the table where the positions are looked up.
 
 A 0/1 mask is a comparison's bool result, or that result made numeric (`.int()`, `.long()`,
-`.float()`): it is marked as values between 0 and 1 (a scaled_fractions.Fraction).
+`.float()`): it is marked as values between 0 and 1 (a value_intervals.Interval).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import Optional
 
 from ..contract import Domain
 from ..dims import Sym, dim_text, normalize_dim, value
-from .scaled_fractions import Fraction
+from .value_intervals import Interval
 from .tensor_ops import whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
 
@@ -34,7 +34,7 @@ def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
     if not isinstance(owner, TensorVal) or not isinstance(result, TensorVal):
         return result
     if method in _NUMERIC and owner.dtype == "bool" and result.dtype != "bool":
-        return result.with_(fraction=Fraction(1, True, True, f"a 0/1 mask made numeric at line {line}"))
+        return result.with_(interval=Interval(1, True, True, f"a 0/1 mask made numeric at line {line}"))
     if method == "cumsum":
         return _counted(owner, result, args, kwargs or {}, line)
     if _counts(owner) and method in _KEEPS and result.dtype not in ("bool", "float16", "bfloat16", "float32", "float64"):
@@ -43,8 +43,8 @@ def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
 
 
 def _is_mask(t: TensorVal) -> bool:
-    fraction = t.fraction
-    return t.dtype == "bool" or (fraction is not None and value(fraction.top) == 1 and t.dtype not in (
+    interval = t.interval
+    return t.dtype == "bool" or (interval is not None and value(interval.top) == 1 and t.dtype not in (
         "float16", "bfloat16", "float32", "float64"))
 
 
@@ -58,7 +58,7 @@ def _counted(owner: TensorVal, result: TensorVal, args, kwargs: dict, line: int)
     if n is None:
         return result
     origin = f"{_ORIGIN}a mask along dim {axis} (cumsum at line {line}), 0 to {dim_text(n)}"
-    return result.with_(domain=Domain(_plus(n, 1), origin=origin, repeats=True), fraction=None)
+    return result.with_(domain=Domain(_plus(n, 1), origin=origin, repeats=True), interval=None)
 
 
 def _counts(t) -> bool:

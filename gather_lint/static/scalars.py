@@ -62,6 +62,24 @@ def quotient(a, b):
     return NumberVal()
 
 
+_PYTHON_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+                 "/": lambda a, b: a / b, "//": lambda a, b: a // b, "**": lambda a, b: a ** b}
+
+
+def known_arith(left, right, symbol: str) -> Optional[Literal]:
+    """`(x_max - x_min) / n_cells` of numbers all known, a float among them: the float itself (a cell size the
+    code works out from its config), as Python computes it."""
+    sides = [s.value if isinstance(s, Literal) and type(s.value) in (int, float) else (
+        value(s.dim) if isinstance(s, DimVal) and type(value(s.dim)) is int else None) for s in (left, right)]
+    if None in sides or not any(isinstance(s, float) for s in sides) or symbol not in _PYTHON_ARITH:
+        return None
+    try:
+        made = _PYTHON_ARITH[symbol](*sides)
+    except (ZeroDivisionError, OverflowError):
+        return None
+    return Literal(float(made)) if isinstance(made, (int, float)) and abs(made) < 1e300 else None
+
+
 def known_product(left, right) -> Optional[Literal]:
     """`capacity * seq_len` with both values known (a float literal times a size): the float itself, so that
     `k = int(capacity * seq_len)` is a known size (a top-k that keeps fewer positions than the dim holds)."""

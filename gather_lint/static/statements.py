@@ -162,6 +162,10 @@ class StatementMixin:
                 cut_rows.check_write(self, node.target, node.value, _BINOPS.get(type(node.op), "?"))  # out[idx] += f(x[idx[:k]])
             if isinstance(node.target, ast.Subscript) and isinstance(node.op, (ast.Add, ast.Sub)):
                 self._check_overwrite(node, right)
+            owner = node.target.value.id if isinstance(node.target, ast.Subscript) \
+                and isinstance(node.target.value, ast.Name) else None
+            if owner is not None and isinstance(self.env.get(owner), TensorVal):  # pc[:, :2] *= s: the values moved
+                self.env[owner] = present_values.forgotten(self.env[owner], in_place=True)
 
     def stmt_If(self, node: ast.If) -> bool:
         """Whether the `if` leaves the block on every path it can take (`if x.dim() != 4: raise` with x 5-d:
@@ -338,7 +342,7 @@ class StatementMixin:
                 self.env[name] = dict_items.written(owner, key, result)  # out["logits"] = x
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
-                owner = present_values.forgotten(owner)  # x[x > m] = m: the largest value may be gone
+                owner = present_values.forgotten(owner, in_place=True)  # x[x > m] = m: the largest value may be gone
                 self.env[name] = _with_sentinel(owner, _negative(result), target.lineno)
                 if ops.as_int(result) is not None and ops.as_int(result) > 0:
                     self.env[name] = value_ranges.written(self.env[name], ops.as_int(result), target.lineno)
@@ -353,7 +357,7 @@ class StatementMixin:
                 self.env[name] = left_padding.written(self.env[name], target)
                 if not isinstance(result, DimVal) or self.env[name].entries is not None:
                     # a tensor written in (`ids[1] = t`), or a mask's entries set: what was known of them may be gone
-                    self.env[name] = present_values.forgotten(self.env[name])
+                    self.env[name] = present_values.forgotten(self.env[name], in_place=True)
                 self.env[name] = run_starts.written(self.env[name], key, result)  # first[1:] = x[1:] != x[:-1]
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing

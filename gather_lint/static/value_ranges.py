@@ -132,7 +132,8 @@ def _combined_range(left, right, symbol: str, result: TensorVal, text: str) -> T
     reaches past the dim only when the best is the last: no evidence of a mistake, left alone.)"""
     if result.domain is not None and result.domain.size is not None or result.dtype in _FLOATS:
         return result
-    if any(isinstance(side, TensorVal) and side.domain is not None and side.domain.bound_only for side in (left, right)):
+    if any(isinstance(side, TensorVal) and side.domain is not None and side.domain.bound_only and not side.domain.box
+           for side in (left, right)):
         return result  # the largest of values written out bounds them; parts of them need not reach it together
     top = None
     if symbol == "*":

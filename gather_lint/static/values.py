@@ -20,7 +20,7 @@ class TensorVal:
     filled: Optional[str] = None  # "zeros", "empty", "ones" or "full" straight from a constructor (constant_fills)
     crossed: Optional[tuple] = None  # x[:, idx] with idx one per row, not yet shown to be a mistake (GL017)
     normalised: Optional[object] = None  # the softmax that made it: a normalised_consumers.Mark (GL018)
-    fraction: Optional[object] = None  # values between 0 and a known top: a scaled_fractions.Fraction (GL011)
+    interval: Optional[object] = None  # values between two known ends: a value_intervals.Interval (GL011)
     written: Optional[object] = None  # the rows of an int literal: a written_rows.Rows (GL011)
     columns: Optional[object] = None  # coordinates from nonzero(): a flat_positions.Coordinates (GL011)
     non_negative: bool = False  # values >= 0 (relu, softmax, exp, abs): a max onto zeros is the max (GL014)
@@ -33,6 +33,8 @@ class TensorVal:
     dropped: Optional[object] = None  # a reduction's result whose dim is gone, not kept: a dropped_dims.Dropped (GL029)
     run_starts: Optional[str] = None  # a mask of where runs of equal neighbours start: run_starts.py (GL013)
     spread: Optional[tuple] = None  # axes an expand or repeat spread from size 1: one value copied along each (GL019)
+    bounds: Optional[tuple] = None  # of a bool mask: the mask_bounds.Bound each row it keeps satisfies (GL011)
+    column_intervals: Optional[tuple] = None  # ((k, value_intervals.Interval), ...): rows kept within bounds (GL011)
     exact_dtype: Optional[str] = None  # the dtype the code makes for certain; stale when not dtype (dtype_certainty)
 
     def with_(self, **changes) -> "TensorVal":
