@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import cut_rows, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import buffer_writes, cut_rows, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -359,6 +359,7 @@ class StatementMixin:
                     # a tensor written in (`ids[1] = t`), or a mask's entries set: what was known of them may be gone
                     self.env[name] = present_values.forgotten(self.env[name], in_place=True)
                 self.env[name] = run_starts.written(self.env[name], key, result)  # first[1:] = x[1:] != x[:-1]
+                self.env[name] = buffer_writes.written(owner, self.env[name], result, target.lineno)  # ids into zeros
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
 

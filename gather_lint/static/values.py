@@ -119,10 +119,16 @@ def join(a, b):
     return joiner(a, b) if joiner is not None else None
 
 
+# how buffer_writes.py names the values of a buffer of zeros written into: zeros are among them by its own account
+WRITTEN_INTO_ZEROS = "zeros and what was written into them: "
+
+
 def _zeros_or_binary(a: TensorVal, b: TensorVal):
-    """Zeros on one path, a 0/1 mask on the other (`mask[i] = 1` under an `if` in a loop): a 0/1 mask."""
+    """Zeros on one path, a 0/1 mask on the other (`mask[i] = 1` under an `if` in a loop): a 0/1 mask; zeros
+    not yet written and zeros written into (a loop's first pass and the ones after): what the writes put in."""
     for zeros, mask in ((a, b), (b, a)):
-        if zeros.filled == "zeros" and zeros.domain is None and mask.domain is not None and mask.domain.binary:
+        if zeros.filled == "zeros" and zeros.domain is None and mask.domain is not None and (
+                mask.domain.binary or mask.domain.origin.startswith(WRITTEN_INTO_ZEROS)):
             return mask.domain
     return None
 
