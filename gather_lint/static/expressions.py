@@ -402,10 +402,12 @@ class ExpressionMixin:
         if listed is not None:
             return listed  # [r[0] for r in records] of records written out: each item's value
         saved = dict(self.env)
-        iterables = []
+        iterables, evaluated = [], []
         for gen in node.generators:
             iterable = data_loaders.as_items(self.expr(gen.iter))  # a TensorDataset: its rows
-            iterables.append(iterable)
+            # zip(a, b) / enumerate(a) evaluate to a stand-in holding the sequences, not the items: counted apart
+            iterables.append(None if _zipped(gen.iter) else iterable)
+            evaluated.append(iterable)
             self.assign(gen.target, _row_of(iterable, gen.iter))
             for cond in gen.ifs:
                 self.expr(cond)
@@ -426,7 +428,7 @@ class ExpressionMixin:
             if listed is not None:
                 return listed
         one_loop = len(node.generators) == 1 and not node.generators[0].ifs
-        counted = self._iteration_count(node.generators[0], iterables[0]) if one_loop else None
+        counted = self._iteration_count(node.generators[0], evaluated[0]) if one_loop else None
         if isinstance(node, ast.ListComp) and one_loop:
             listed = sequences.listed_data(counted, element)
             if listed is not None:
@@ -506,6 +508,10 @@ class ExpressionMixin:
         self.env = saved
         return python_types.ListVal(tuple(made)) if made else None
 
+
+
+def _zipped(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate")
 
 
 _MAPPED_ITEM = "<mapped item>"  # the loop name `map(f, items)` is read with: no Python name can be it

@@ -153,6 +153,11 @@ def iteration_count(iterable, iter_node, range_args) -> Optional[int]:
             if None in bounds:
                 return None
             return max(0, bounds[-1] - (bounds[0] if len(bounds) == 2 else 0))
+        if iter_node.func.id == "zip" and isinstance(iterable, SeqVal) and iterable.items \
+                and not iter_node.keywords and not any(isinstance(a, ast.Starred) for a in iter_node.args):
+            # the stand-in holds the sequences: zip stops at the shortest
+            counts = [iteration_count(item, None, []) for item in iterable.items]
+            return min(counts) if all(isinstance(c, int) for c in counts) else None
         if iter_node.func.id in ("zip", "enumerate", "range"):
             return None
     if isinstance(iterable, Repeated):  # a list of like items of a known count (a TensorDataset's rows)
