@@ -71,6 +71,27 @@ def test_scatter_add_with_a_column_index_is_stopped():
         torch.zeros(3, 3).scatter_add(0, seg.view(-1, 1), x)
 
 
+def test_a_src_of_one_value_along_dim_passes_as_the_static_rule_does():
+    # sparsemax's `p.scatter_add_(1, target[:, None], torch.full_like(p, -1))` subtracts 1 at each target: the
+    # leading column of a constant src is what a [N, 1] src would give, and the result matches a loop
+    p, target = torch.rand(4, 6), torch.tensor([1, 0, 5, 2])
+    with checking(), warnings.catch_warnings():
+        warnings.simplefilter("error", GatherLintWarning)
+        out = p.clone().scatter_add_(1, target[:, None], torch.full_like(p, -1))
+    expected = p.clone()
+    for row, t in enumerate(target.tolist()):
+        expected[row, t] -= 1
+    assert torch.equal(out, expected)
+
+
+def test_a_src_of_several_values_beside_a_column_index_still_warns():
+    p, target = torch.rand(4, 6), torch.tensor([1, 0, 5, 2])
+    src = torch.full_like(p, -1)
+    src[:, 1] = 2.0  # a second value, in a column the [N, 1] index never reads
+    with checking(), pytest.warns(GatherLintWarning, match="GL009"):
+        p.clone().scatter_add_(1, target[:, None], src)
+
+
 def test_in_place_ops_are_checked_before_any_write():
     t = torch.zeros(1, 5)
     bad = torch.tensor([[0, 1, 99]])

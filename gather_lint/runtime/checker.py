@@ -1,6 +1,7 @@
 """Checks one intercepted call: the shared contract on concrete shapes, then values and devices."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 import torch
@@ -118,12 +119,29 @@ def check_call(entry, args, kwargs, level: str) -> List[Violation]:
         return []  # arguments torch itself will reject with its own message
     if site is None:
         return []
+    found = _one_value_src(op, bound, site, found, level)
     if index.numel() == 0:
         return list(found)  # the other ops still check an empty index's dtype and rank; no values to read
     if found and (any(v.severity == ERROR for v in found)):
         return list(found)  # torch checks shapes before values; so do we
     found = list(found) + (origin_mistakes(site, bound) or _values(op, site, bound["input"], index, level))
     return found or value_mistakes(site, bound, level)
+
+
+def _one_value_src(op: Op, bound: dict, site: Site, found, level: str):
+    """GL009 is the static rule's to withdraw for a src holding one value throughout (`torch.full_like(p, -1)`): the
+    leading block scatter reads along dim is what a same-sized src would give. The values are read on the CPU, or
+    where the level syncs anyway; an accelerator's async level keeps the warning rather than wait for them."""
+    src = bound.get(op.payload_param) if op.payload_param else None
+    if not any(v.code == "GL009" for v in found) or not isinstance(src, torch.Tensor) or site.payload is None \
+            or src.requires_grad or src.numel() == 0 or torch.compiler.is_compiling() \
+            or _on_accelerator(src) and level == ASYNC:
+        return found
+    flat = src.reshape(-1)
+    if not bool((flat == flat[0]).all()):
+        return found
+    filled = replace(site, payload=replace(site.payload, filled="full"))
+    return found if any(v.code == "GL009" for v in check(filled)) else [v for v in found if v.code != "GL009"]
 
 
 def _empty_index_dtype(op: Op, bound: dict) -> List[Violation]:
