@@ -209,6 +209,7 @@ class ExpressionMixin:
             picked = written_windows.read(self.writing_loops, node, picked)  # x[:, prev:cur] before x[:, cur] = v
             picked = _guess_kept(owner, picked)  # a part of a tensor whose rank is a guess has a guessed rank
             picked = dtype_certainty.kept(owner, picked)  # x[idx] has x's dtype
+            picked = _declared_origin_kept(owner, picked)  # x[j][i] of a commented x: its shape is the comment's
             return column_key_lookups.mark(node, key, picked)  # GL006: [N, 1] ids
         if owner is None:
             index_values.check(self, node, owner, key)
@@ -508,6 +509,13 @@ class ExpressionMixin:
         self.env = saved
         return python_types.ListVal(tuple(made)) if made else None
 
+
+
+def _declared_origin_kept(owner, picked):
+    """A part of a tensor whose shape a comment or docstring declared has its shape from that declaration too."""
+    if isinstance(picked, TensorVal) and not picked.origin and (owner.origin or "").startswith(("comment", "docstring")):
+        return picked.with_(origin=owner.origin)
+    return picked
 
 
 def _zipped(node: ast.expr) -> bool:

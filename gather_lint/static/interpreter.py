@@ -55,6 +55,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         # of those, how many test a parameter (`if video:`): the caller picks the path, and under one
         # caller's facts the branch may be the path another caller takes with other ranks
         self.parameter_branches = 0
+        self.two_armed_ifs: tuple = ()  # where each `if` with an `else` whose arm is being run starts
         self._last_value_node = None
         self.params: set = set()
         self.given_tensors: frozenset = frozenset()  # parameters the caller handed a tensor it made (passed_tensors)

@@ -171,6 +171,15 @@ class StatementMixin:
         """Whether the `if` leaves the block on every path it can take (`if x.dim() != 4: raise` with x 5-d:
         the rest cannot run with these facts)."""
         certain = branches.truth(self.expr(node.test))
+        armed = self.two_armed_ifs
+        if node.orelse:  # where an `if` with two arms starts (subscript_rank): either arm, decided or not
+            self.two_armed_ifs = armed + (node.lineno,)
+        try:
+            return self._if_arms(node, certain)
+        finally:
+            self.two_armed_ifs = armed
+
+    def _if_arms(self, node: ast.If, certain) -> bool:
         if certain is not None:  # the other branch cannot run: do not check it with these facts
             return self.block(node.body if certain else node.orelse)
         before = dict(self.env)

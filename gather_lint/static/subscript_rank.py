@@ -11,7 +11,9 @@ must come from code, an annotation or a shape comment; nor is the rank of a broa
 unknown shape (`gain_function(x) * discounts` with discounts [S]: the unknown may be [B, S], and is in
 allrank's DCG), which keeps the known operand's dims only as a guess (Shape.guessed). Under a caller's facts, a subscript in a branch
 that tests a parameter (`if video: x[:, :, :, 0, 0]`) is left alone: the caller picks the path, and the
-branch may be the one another caller takes with data of the other rank.
+branch may be the one another caller takes with data of the other rank. Likewise a rank from a shape comment
+written before an `if` with two arms, at a subscript in one of them: the comment may describe the configuration
+the other arm serves (`# [B, T, K, K]`, then `else:` for the duration-dependent `[B, T, K, D, K]`).
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> bool:
     the values would read (GL004, GL011) is no finding of its own."""
     shape = owner.shape
     if (interp.call_depth and interp.parameter_branches) or shape is None or shape.variadic or shape.guessed \
-            or not isinstance(node.slice, ast.Tuple) or told_in_prose(owner):
+            or not isinstance(node.slice, ast.Tuple) or told_in_prose(owner) or _commented_before_branch(interp, owner):
         return False
     items = node.slice.elts
     values = key.items if isinstance(key, SeqVal) and len(key.items) == len(items) else None
@@ -52,6 +54,18 @@ def _takes_a_dim(item: ast.expr, value) -> bool:
         # a 0-d bool (`x.sum(0) > 0` of an [N] x) takes no dim: like None it adds one, of size 1 or 0
         return value.shape is not None and (value.shape.variadic or len(value.shape.dims) > 0)
     return isinstance(value, TensorVal) or isinstance(value, DimVal) or isinstance(value, SliceVal)
+
+
+def _commented_before_branch(interp, owner: TensorVal) -> bool:
+    """The rank is a shape comment's, written before the innermost two-armed `if` whose arm this is."""
+    origin = owner.origin or ""
+    if not origin.startswith(_COMMENT) or not interp.two_armed_ifs:
+        return False
+    line = origin[len(_COMMENT):].split()[0] if origin[len(_COMMENT):] else ""
+    return line.isdigit() and int(line) < interp.two_armed_ifs[-1]
+
+
+_COMMENT = "comment line "
 
 
 def told_in_prose(t: TensorVal) -> bool:
