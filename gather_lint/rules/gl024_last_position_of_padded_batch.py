@@ -95,9 +95,9 @@ def left_padded_batch_count(read: str, line: int) -> Violation:
     return Violation(
         CODE, SEVERITY,
         f"`{read}` reads each row at its count of real tokens minus one, but the batch those counts come from "
-        f"({made}) is padded on the left: every row's last token is at the last position, so each row shorter "
-        f"than the longest is read at padding or an earlier token, silently; read `[:, -1]` (left padding) or "
-        f"pad on the right",
-        help="read `[:, -1]` (left padding) or pad on the right",
+        f"({made}) is padded on the left: padding comes before real tokens, so each row shorter than the longest "
+        f"is read at padding or an earlier token, silently; read `[:, -1]` where nothing follows the tokens, or "
+        f"each row's last real position (`mask.size(1) - 1 - mask.flip(1).argmax(1)`), or pad on the right",
+        help="read `[:, -1]` where nothing follows the tokens, or each row's last real position, or pad on the right",
     )
 

@@ -560,6 +560,7 @@ class CallMixin:
                 joined = shifted_positions.through_cat(items, joined) if func != "stack" else joined
                 joined = repeated_indices.through_cat(items, joined, dim, node.lineno)  # GL013: voxel coordinates beside batch ids
                 joined = dtype_certainty.joined(items, joined)
+                joined = left_padding.joined(items, dim, func == "stack", joined)  # GL024: a left-padded prompt, then more
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)

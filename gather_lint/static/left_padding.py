@@ -49,6 +49,17 @@ def made_rows(func: str, node: ast.Call, made):
     return made
 
 
+def joined(items, dim, stack: bool, result):
+    """`torch.cat([prompt_ids, response_ids], dim=1)` of a batch padded on the left: its rows still hold padding
+    before real tokens (now between the prompt's and the response's), so the count of real tokens minus one is no
+    last position either. Joined along the batch (dim 0) or stacked, the rows are other rows: nothing is said."""
+    if stack or dim is None or not isinstance(result, TensorVal) or result.shape is None or result.shape.variadic \
+            or len(result.shape.dims) != 2 or dim not in (1, -1):
+        return result
+    lines = [t.left_padded for t in items if isinstance(t, TensorVal) and t.left_padded is not None]
+    return result.with_(left_padded=lines[0]) if lines else result
+
+
 def _padding_first(elt) -> bool:
     """`[pad] * n + s`: a one-item list repeated, then the sequence; or its mask, `[0] * n + [1] * len(s)` (a
     repeat of another written value: the same one twice is no padding)."""
