@@ -66,3 +66,30 @@ def test_a_repeat_written_two_values_is_still_reported():
 def test_a_mask_written_at_the_ids_it_masks_stays_silent():
     assert _gl013(LEXICAL) == []
     run_snippet(LEXICAL)
+
+
+
+def _function_only(code: str) -> str:
+    """The helper without its driver: nothing then says what the mask's values are but its name."""
+    return code.split("\nids = ")[0] + "\n"
+
+
+def test_a_mask_passed_in_by_name_reads_as_the_mask_cast_from_it():
+    # the payload is the `attention_mask` parameter itself, not a local cast of it: the same 0/1 mask, and ids that
+    # repeat among the kept positions write 1 each time
+    code = LEXICAL.replace("    weights = attention_mask.to(token_mask)\n", "").replace(
+        "token_mask.scatter(1, input_ids, weights)", "token_mask.scatter(1, input_ids, attention_mask)").replace(
+        "mask = (ids != 0).long()", "mask = (ids != 0).float()")
+    assert "weights" not in code
+    assert _gl013(_function_only(code)) == []
+    run_snippet(code)
+
+
+def test_weights_passed_in_by_name_are_still_reported():
+    code = LEXICAL.replace("    weights = attention_mask.to(token_mask)\n", "").replace(
+        "token_mask.scatter(1, input_ids, weights)", "token_mask.scatter(1, input_ids, token_weights)").replace(
+        "def lexical_mask(input_ids, attention_mask, vocab_size)", "def lexical_mask(input_ids, token_weights, vocab_size)"
+    ).replace("attention_mask (torch.Tensor): Mask", "token_weights (torch.Tensor): Weights").replace("out = lexical_mask(ids, mask, 30)", "out = lexical_mask(ids, torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 1.0, 2.0, 3.0]]), 30)"
+    ).split("expected = torch.zeros(3, 30)")[0] + "assert float(out[1, 4]) in (5.0, 6.0)  # one of the two writes to (1, 4) is gone\n"
+    assert _gl013(_function_only(code)) == [10]
+    run_snippet(code)

@@ -173,14 +173,14 @@ class OverwriteWriteMixin:
         repeat among the kept write 1 each time. Known 0/1 values, or a mask by name through its casts."""
         if isinstance(payload, TensorVal) and payload.domain is not None and payload.domain.origin.startswith("0 and 1"):
             return True
-        for _ in range(3):  # `weights = attention_mask.to(x)`: the name, then its casts
-            node = last_assigned(self, node.id, line) if isinstance(node, ast.Name) else node
+        for _ in range(3):  # the payload's own name, then what it was made of (`weights = attention_mask.to(x)`)
             while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS:
                 node = node.func.value
             if isinstance(node, (ast.Name, ast.Attribute)) and _last_name(node).lower().endswith("mask"):
                 return True
             if not isinstance(node, ast.Name):
                 return False
+            node = last_assigned(self, node.id, line)
         return False
 
     def _being_filled(self, node, buffer) -> bool:
