@@ -214,10 +214,10 @@ def ranged(func: str, made, args):
     ints = [value(a.dim) if isinstance(a, DimVal) else None for a in args]
     if any(type(i) is not int for i in ints) or (len(ints) == 3 and ints[2] == 0):
         return made
-    numbers = list(range(*ints))
-    if not numbers or len(numbers) > _MOST:
+    numbers = range(*ints)
+    if not numbers or len(numbers) > _MOST:  # counted before listing: `arange(int(1e8))` is no handful
         return made
-    return _laid(made.with_(shape=Shape((len(numbers),))), numbers)
+    return _laid(made.with_(shape=Shape((len(numbers),))), list(numbers))
 
 
 def largest(t) -> Optional[int]:

@@ -467,7 +467,10 @@ def _rounds(interp, node) -> Optional[list]:
         bounds = [ops.as_int(interp.expr(a)) for a in call.args]
         if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
             return None
-        items = [DimVal(k) for k in range(*bounds)]
+        rounds = range(*bounds)
+        if not 0 < len(rounds) <= _MOST_ROUNDS:
+            return None  # (counted before any is made: `range(1, int(1e8) // n_envs + 1)` has millions)
+        items = [DimVal(k) for k in rounds]
     elif isinstance(call, (ast.Name, ast.List, ast.Tuple)):
         listed = interp.expr(call)
         if type(listed) not in (SeqVal, ListVal) or listed.names or any(item is None for item in listed.items):
