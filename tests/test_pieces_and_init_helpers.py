@@ -100,3 +100,17 @@ def test_the_steps_inside_the_schedule_stay_silent():
     """).replace("\n", "\n    ")
     assert _codes(code) == []
     run_snippet(code)
+
+
+@pytest.mark.parametrize("commented", [
+    "seq = torch.randn(2, 7, 4)  # (batch, seq_len, dim)",
+    "# seq: (batch, seq_len, dim)\nseq = torch.randn(2, 7, 4)",
+])
+def test_a_comment_naming_sizes_the_code_proved_keeps_them_wherever_it_is_written(commented):
+    # a comment on the line above, like one at the end of the line, only names the sizes the code made: they still
+    # reach the helper as facts, and the one-past-the-end gather is still seen
+    code = SPAN_ENDS.replace("{split}", "unbind(-1)").replace("{step}", "1").replace(
+        "seq = torch.randn(2, 7, 4)", commented)
+    assert ("GL011", 8) in _codes(code)
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        run_snippet(code)

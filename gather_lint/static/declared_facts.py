@@ -122,7 +122,8 @@ class DeclaredFactsMixin:
             return result
         known = result.dtype if isinstance(result, TensorVal) else None
         merged = _merge(result, declared[0], f"comment line {declared[1]}", known or declared[2])
-        self._comment_used = self._comment_used or merged is not result
+        # as for a trailing comment: one that only names sizes the code already proved adds no informal fact
+        self._comment_used = self._comment_used or (merged is not result and not all_sizes_known(result))
         return merged
 
     def _pragmas_on(self, stmt: ast.stmt) -> None:
