@@ -11,7 +11,7 @@ from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_pa
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
-from . import bool_results, keyword_aliases, regrown_columns, unreduced_losses, running_counts, value_intervals, written_rows
+from . import bool_results, keyword_aliases, mask_bounds, regrown_columns, unreduced_losses, running_counts, value_intervals, written_rows
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
@@ -673,6 +673,7 @@ def _value_ranges_after(name: str, owner, result, node, args, kwargs, owner_text
     """What `owner.name(*args)` (or `torch.name(owner, *args)`) keeps of the largest values it can hold (GL011):
     scaled fractions, running counts of a mask, flattened coordinates."""
     result = value_intervals.after_method(name, owner, result, node.lineno, args, kwargs)
+    result = mask_bounds.after_method(name, owner, result)  # (ids == pad).any(-1): where pad is, for a guard
     result = running_counts.after_method(name, owner, result, node.lineno, args, kwargs)
     return flat_positions.after_method(name, owner, result, node.lineno, owner_text)
 

@@ -18,7 +18,7 @@ from .tensor_ops import whole_slice
 from .value_intervals import Interval, constant, tidy
 from .values import DimVal, Literal, SeqVal, TensorVal
 
-_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,33 @@ def compared(node: ast.Compare, op: str, left, right, made, segment):
     return made.with_(bounds=(Bound(subject, column, op, number, node.lineno),))
 
 
+def after_method(method: str, owner, result):
+    """`(ids == pad).any(dim)` (or `.any()`): true where some entry equals the number, so the bound rides along
+    for a guard that tests it (`if not has_pad.any():`); a mask of one comparison only."""
+    if method != "any" or not isinstance(owner, TensorVal) or not isinstance(result, TensorVal) \
+            or not _one_equality(owner.bounds):
+        return result
+    return result.with_(bounds=owner.bounds)
+
+
+def absent(test) -> tuple:
+    """What `test` being false rules out: for `(x == s).any()`, ((x's text, s),): no entry of x equals s."""
+    if not isinstance(test, TensorVal) or not _one_equality(test.bounds):
+        return ()
+    bound = test.bounds[0]
+    return ((bound.subject, bound.number),) if bound.column is None else ()
+
+
+def _one_equality(bounds) -> bool:
+    return bool(bounds) and len(bounds) == 1 and bounds[0].op == "=="
+
+
 def both(left, right, symbol: Optional[str], result):
     """`a & b` of masks: the rows it keeps satisfy the bounds of each side."""
     if symbol != "&" or not isinstance(result, TensorVal) or result.dtype != "bool":
         return result
-    found = tuple(b for side in (left, right) if isinstance(side, TensorVal) for b in side.bounds or ())
+    # (the equalities: `(a == s) & c` having no true entry says nothing of a alone)
+    found = tuple(b for side in (left, right) if isinstance(side, TensorVal) for b in side.bounds or () if b.op != "==")
     return result.with_(bounds=found or None)
 
 
@@ -86,6 +108,7 @@ def column(owner, key, picked):
 
 def _interval(bounds: list, owner: str, column: Optional[int]) -> Optional[Interval]:
     """The interval the bounds of one column leave: needs an upper end; the lower is -inf when none is given."""
+    bounds = [b for b in bounds if b.op not in ("==", "!=")]
     uppers = [b for b in bounds if b.op in ("<", "<=")]
     lowers = [b for b in bounds if b.op in (">", ">=")]
     if not uppers:

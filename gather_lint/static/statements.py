@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import buffer_writes, cut_rows, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import buffer_writes, cut_rows, mask_bounds, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -183,15 +183,18 @@ class StatementMixin:
         if certain is not None:  # the other branch cannot run: do not check it with these facts
             return self.block(node.body if certain else node.orelse)
         before = dict(self.env)
+        ruled_out_in_body, ruled_out_else = self._ruled_out(node.test)
         chosen_by_caller = bool(self.call_depth) and _tests_a_parameter(node.test, self.params)  # read only then
         self.undecided_branches += 1
         self.parameter_branches += chosen_by_caller
         muted = _mode_branch(node.test, self.params) if self.call_depth else None
         try:
+            self._without_values(ruled_out_in_body)
             with _quiet(self, muted is True):
                 left_exits = self.block(node.body)
             after_body = self.env
             self.env = dict(before)
+            self._without_values(ruled_out_else)
             with _quiet(self, muted is False):
                 right_exits = self.block(node.orelse)
         finally:
@@ -206,6 +209,24 @@ class StatementMixin:
             return False
         self.env = _join_env(after_body, self.env)
         return False
+
+    def _ruled_out(self, test: ast.expr) -> tuple:
+        """What each arm of `if test:` rules out: `if not (ids == pad).any():` runs its body with no pad among the
+        ids, and `if has_pad.any(): raise` its other path. (In-body, in-else) pairs of (name, value)."""
+        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        inner = test.operand if negated else test
+        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "any"
+                and not inner.args and not inner.keywords and isinstance(inner.func.value, (ast.Name, ast.Attribute))):
+            return (), ()
+        gone = mask_bounds.absent(self.expr(inner))
+        return (gone, ()) if negated else ((), gone)
+
+    def _without_values(self, ruled_out: tuple) -> None:
+        """A padding value a guard rules out is not among the named tensor's values on that path."""
+        for name, number in ruled_out:
+            held = self.env.get(name)
+            if isinstance(held, TensorVal) and held.domain is not None and held.domain.sentinel == number:
+                self.env[name] = _with_sentinel(held, None, None)
 
     def stmt_For(self, node) -> None:
         self.writing_loops = self.writing_loops + (node,)  # written_windows: x[:, prev:cur] before x[:, cur] = v
