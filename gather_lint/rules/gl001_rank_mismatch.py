@@ -3,7 +3,9 @@
 gather/scatter need ``index.dim() == input.dim()`` (a 0-d tensor counts as 1-d), scatter also
 ``src.dim() == index.dim()``; ``take_along_dim(dim=d)`` needs equal ranks with no 0-d relaxation;
 ``index_select``/``index_add_``/``index_copy_``/``index_fill_`` need a vector (0-d or 1-d) index.
-torch raises ``Index tensor must have the same number of dimensions as input tensor``.
+torch raises ``Index tensor must have the same number of dimensions as input tensor``. ``index_fill_`` writes
+one value at every index: its value is a number or a 0-d tensor, and a tensor of values (counters saved to be
+restored) raises ``index_fill_ only supports a 0-dimensional value tensor``; ``index_copy_`` writes one per index.
 
 A subscript with more indices than the tensor has dims (``actions[ids, :]`` on an ``[N]`` tensor, from a
 helper written for ``[N, A]`` data) raises ``IndexError: too many indices for tensor of dimension 1``. It is
@@ -180,8 +182,17 @@ def _payload_rank(site: Site) -> Optional[Violation]:
             + ("; a 0-d tensor is not the scalar `value` overload: pass a Python number (`.item()`), "
                "which scatter writes at every index" if r_src == 0 else ""),
         )
+    if site.op.name == "index_fill":
+        if r_src == 0:
+            return None
+        return Violation(
+            CODE, SEVERITY,
+            f"value {named(src)} is {r_src}-d, but {site.op.spelled}() writes one value at every index: torch raises "
+            f"'index_fill_ only supports a 0-dimensional value tensor, but got tensor with {r_src} dimension(s).'; "
+            f"write a value per index with `index_copy_` (a source of one slice per index) or `x[index] = values`",
+        )
     r_in = _rank(site.input.shape)
-    if r_in is None or r_in == r_src or site.op.name == "index_fill" or 0 in (r_in, r_src):
+    if r_in is None or r_in == r_src or 0 in (r_in, r_src):
         return None  # one side 0-d: index_add_ and index_copy_ disagree there; leave it to torch
     return Violation(
         CODE, SEVERITY,
