@@ -539,7 +539,7 @@ class CallMixin:
                     made = exact_values.constant(made, DimVal(int(func == "ones")))
                 made = exact_values.ranged(func, made, args)  # arange(1, 31): positions known one by one
                 return constant_ids.ones(func, dtype_certainty.constructed(self, func, node, made), node.lineno)
-            if func in _LIKE and args and isinstance(args[0], TensorVal):
+            if func in _LIKE and func != "full_like" and args and isinstance(args[0], TensorVal):  # (full_like: below)
                 dtype = _like_dtype(kwargs, args[0])
                 filled = constant_fills.fill(func, kwargs)
                 interval = value_intervals.uniform(node.lineno) if func == "rand_like" else None
@@ -577,7 +577,8 @@ class CallMixin:
                 return _where(args, node.lineno, node.args)
             if func in ("full", "full_like"):
                 made = _construct("full", args, kwargs, node) if func == "full" else (
-                    TensorVal(args[0].shape, _like_dtype(kwargs, args[0]), filled=constant_fills.fill(func, kwargs))
+                    dtype_certainty.like(node, args[0], TensorVal(args[0].shape, _like_dtype(kwargs, args[0]),
+                                                                  filled=constant_fills.fill(func, kwargs)))
                     if args and isinstance(args[0], TensorVal)
                     else (TensorVal(None, _dtype_kw(kwargs)) if args and args[0] is None else None))
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
@@ -817,6 +818,19 @@ def _where(args, line: int, nodes=()):
              and a.domain.sentinel is not None and _is_fill_call(n)]
     if fills:
         return _with_sentinel(result, fills[0].domain.sentinel, fills[0].domain.sentinel_line)
+    return _constant_beside(args, nodes, result, line)
+
+
+def _constant_beside(args, nodes, result, line: int):
+    """where(owned, local, full_like(local, num_local)): the fill is among the values where the condition fails,
+    as a number would be (`where(void, num_classes, labels)`), whatever the other side holds."""
+    if len(args) != 3 or len(nodes) != 3 or not isinstance(result, TensorVal):
+        return result
+    for fill, node, other in ((args[1], nodes[1], args[2]), (args[2], nodes[2], args[1])):
+        constant = constant_ids.fill_of(fill)
+        if constant is not None and _is_fill_call(node) and isinstance(other, TensorVal) and other.dtype == fill.dtype:
+            kept = result.with_(dtype=other.dtype, domain=other.domain)
+            return value_ranges.written(_with_sentinel(value_ranges.masked(kept), None, line), constant, line)
     return result
 
 

@@ -36,6 +36,17 @@ def filled(made, fill, line: int) -> Optional[TensorVal]:
     return made.with_(domain=replace(base, size=one_more(fill.dim), origin=origin, category=False))
 
 
+def fill_of(t):
+    """The constant a full tensor holds (`torch.full_like(ids, n)`, marked by `filled` above): an int or a named size."""
+    domain = t.domain if isinstance(t, TensorVal) else None
+    if domain is None or not domain.origin.startswith(_ALL_EQUAL) or domain.size is None:
+        return None
+    size = value(domain.size)
+    if isinstance(size, int):
+        return size - 1
+    return None
+
+
 def through_cat(items, joined):
     """`torch.cat([ids, torch.full((B, 1), eos)])`: the constant is among the joined values too.
     Pieces that are all the same ids (`torch.cat([batch["chosen"], batch["rejected"]])`) stay those ids."""
