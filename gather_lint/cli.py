@@ -296,6 +296,9 @@ def _rule_command(argv: List[str]) -> int:
         sys.stdout.write(rule_docs.table())
         return EXIT_CLEAN
     if argv[0] in ("rule", "explain") and len(argv) == 2:  # `explain` as other linters spell it
+        if argv[1].upper() == "GL000":  # the notice that some code was not checked
+            sys.stdout.write(rule_docs.GL000_PAGE)
+            return EXIT_CLEAN
         rule = rule_docs.lookup(argv[1])
         if rule is None:
             return _usage(f"unknown rule {argv[1]!r}; `gather-lint rules` lists them")

