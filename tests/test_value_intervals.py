@@ -110,3 +110,31 @@ def test_a_cell_count_that_is_not_whole_claims_nothing_near_the_edge():
         'torch.zeros(g["size"] * g["size"])', "torch.zeros(81)")
     assert _gl011_lines(code) == []
     run_snippet(code)
+
+
+REBOUND = """
+import torch
+
+def cells(pc):
+    keep = (pc[:, 0] >= -4.0) & (pc[:, 0] <= 4.0)
+    pc = pc * {scale}
+    pc = pc[keep]
+    xi = ((pc[:, 0] + 4.0) / 1.0).long()
+    return torch.zeros(8).index_add_(0, xi, torch.ones(pc.size(0)))
+
+counts = cells(torch.tensor([[4.0, 1.0], [-3.0, 0.0]]))
+"""
+
+
+def test_bounds_of_a_name_bound_again_before_the_filter_are_not_its_values():
+    # the mask bounds pc before `pc = pc * 0.5`: the kept values reach 2.0, not 4.0, and every cell is in range
+    code = REBOUND.replace("{scale}", "0.5")
+    assert _gl011_lines(code) == []
+    assert run_snippet(code)["counts"].tolist() == [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+
+
+def test_the_same_filter_of_the_values_it_bounds_is_reported():
+    code = REBOUND.replace("    pc = pc * {scale}\n", "")
+    assert _gl011_lines(code) == [8]
+    with pytest.raises(IndexError, match="out of range"):
+        run_snippet(code)

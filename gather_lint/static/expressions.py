@@ -194,7 +194,7 @@ class ExpressionMixin:
             picked = regrown_columns.column(self, node, node.value, owner, picked)  # best[:, None]
             picked = written_rows.row(owner, key, picked)  # GL011: a literal's row
             picked = exact_values.sliced(owner, key, picked)  # ids[:n] of written ids: those ids
-            picked = mask_bounds.filtered(node, key, picked, self.source.segment)  # pc[(pc[:, 0] <= x_max) & ...]
+            picked = mask_bounds.filtered(self, node, key, picked)  # pc[(pc[:, 0] <= x_max) & ...]
             picked = mask_bounds.column(owner, key, picked)  # pc[:, 0] of those rows: within the bounds
             picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
             picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()

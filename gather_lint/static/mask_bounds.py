@@ -1,11 +1,16 @@
-"""What a boolean filter says about the values it keeps: `pc[(pc[:, 0] >= x_min) & (pc[:, 0] <= x_max)]`.
+"""What a boolean mask says about the values it is made of: `pc[(pc[:, 0] >= x_min) & (pc[:, 0] <= x_max)]`.
 
 A comparison of a tensor (or of one column of it, `pc[:, k]`) with a number marks the mask it makes with
 that bound; `&` keeps the bounds of both sides (the rows it keeps satisfy each). Indexing the same tensor
 with the mask keeps only rows within the bounds, so the result's column k holds values in the interval
 the bounds give, with `<=` reaching its end and `<` not (value_intervals.Interval). `pc[:, k]` of the
-result reads that interval. Any other op forgets the bounds: a mask that is negated, or-ed, reduced or
-reshaped says nothing here.
+result reads that interval. The tensor is matched by its name, and only where the name was not bound again
+between the mask and the filter.
+
+An equality (`ids == pad`) marks its mask the same way, and `.any()` keeps the mark: a guard that finds no
+true entry (`if not (ids == pad).any(-1).any():`, or one that raises when it finds one) rules the value out
+of `ids` on the path it guards (statements.py). Any other op forgets the bounds: a mask that is negated,
+or-ed, reduced otherwise or reshaped says nothing here.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Optional
 
+from .last_assignment import last_assigned
 from .tensor_ops import whole_slice
 from .value_intervals import Interval, constant, tidy
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -78,12 +84,14 @@ def both(left, right, symbol: Optional[str], result):
     return result.with_(bounds=found or None)
 
 
-def filtered(node: ast.Subscript, key, picked, segment):
+def filtered(interp, node: ast.Subscript, key, picked):
     """`pc[mask]` of a mask bounding `pc` (or its columns): the intervals of the values kept."""
     if not isinstance(key, TensorVal) or not key.bounds or not isinstance(picked, TensorVal):
         return picked
-    owner = segment(node.value)
-    mine = [b for b in key.bounds if b.subject == owner]
+    owner = interp.source.segment(node.value)
+    rebound = last_assigned(interp, owner, node.lineno) if isinstance(node.value, ast.Name) else None
+    # (`pc = pc * s` between the mask and the filter: the mask's bounds are of the values pc held before)
+    mine = [b for b in key.bounds if b.subject == owner and (rebound is None or rebound.lineno <= b.line)]
     whole = _interval([b for b in mine if b.column is None], owner, None)
     columns = tuple(sorted((k, made) for k in {b.column for b in mine if b.column is not None}
                            if (made := _interval([b for b in mine if b.column == k], owner, k)) is not None))
