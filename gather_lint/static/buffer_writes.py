@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..contract import Domain
 from ..dims import value
 from .values import WRITTEN_INTO_ZEROS, TensorVal
 
 _INTS = ("int64", "int32")
-_ORIGIN = WRITTEN_INTO_ZEROS
 
 
 def written(before, after, value_written, line: int):
@@ -23,7 +21,7 @@ def written(before, after, value_written, line: int):
             or not isinstance(value_written, TensorVal):
         return after  # a number written in is value_ranges.written's
     fresh = before.filled == "zeros" and before.domain is None
-    kept = before.domain is not None and before.domain.origin.startswith(_ORIGIN)
+    kept = before.domain is not None and before.domain.origin.startswith(WRITTEN_INTO_ZEROS)
     if not (fresh or kept):
         return after
     bound = _bound(value_written)
@@ -32,7 +30,7 @@ def written(before, after, value_written, line: int):
     old = before.domain if kept else None
     size = bound.size if old is None else max(value(bound.size), value(old.size))
     origin = old.origin if old is not None and value(old.size) >= value(bound.size) else \
-        f"{_ORIGIN}{bound.origin} (line {line})"
+        f"{WRITTEN_INTO_ZEROS}{bound.origin} (line {line})"
     return after.with_(filled=None, domain=replace(bound, size=size, origin=origin, repeats=True))
 
 
