@@ -183,14 +183,10 @@ def _payload_rank(site: Site) -> Optional[Violation]:
                "which scatter writes at every index" if r_src == 0 else ""),
         )
     if site.op.name == "index_fill":
-        if r_src == 0:
-            return None
-        return Violation(
-            CODE, SEVERITY,
-            f"value {named(src)} is {r_src}-d, but {site.op.spelled}() writes one value at every index: torch raises "
-            f"'index_fill_ only supports a 0-dimensional value tensor, but got tensor with {r_src} dimension(s).'; "
-            f"write a value per index with `index_copy_` (a source of one slice per index) or `x[index] = values`",
-        )
+        idx = site.index.shape
+        per_index = r_src == 1 and idx is not None and not idx.variadic and len(idx.dims) == 1 \
+            and must_equal(src.shape.dims[0], idx.dims[0]) and value(idx.dims[0]) != 1
+        return index_fill_value(named(src), r_src, per_index) if r_src else None
     r_in = _rank(site.input.shape)
     if r_in is None or r_in == r_src or 0 in (r_in, r_src):
         return None  # one side 0-d: index_add_ and index_copy_ disagree there; leave it to torch
@@ -198,6 +194,17 @@ def _payload_rank(site: Site) -> Optional[Violation]:
         CODE, SEVERITY,
         f"source {named(src)} is {r_src}-d but self {named(site.input)} is {r_in}-d; "
         f"{site.op.spelled}() raises because source must match self on every dim but `dim`",
+    )
+
+
+def index_fill_value(value_text: str, rank: int, per_index: bool) -> Violation:
+    """index_fill_ given a value tensor with dims: it fills every indexed slice with one number (static and runtime)."""
+    fix = ("one value per index is `index_copy_` (source shaped like self with the index's length on dim) "
+           "or `index_put_`" if per_index else "pass one number (`value.item()`), or a 0-d tensor")
+    return Violation(
+        CODE, SEVERITY,
+        f"value {value_text} is a {rank}-d tensor but index_fill_() fills every indexed slice with one number (a "
+        f"float or a 0-d tensor); torch raises 'index_fill_ only supports a 0-dimensional value tensor'; {fix}",
     )
 
 

@@ -80,9 +80,4 @@ def _filled_with_tensor(bound: dict) -> Optional[Violation]:
         return None
     shown = "[" + ", ".join(str(int(n)) for n in value.shape) + "]"
     per_index = isinstance(index, torch.Tensor) and value.numel() == index.numel() and value.numel() > 1
-    fix = ("one value per index is `index_copy_` (source shaped like self with the index's length on dim) "
-           "or `index_put_`" if per_index else "pass one number (`value.item()`), or a 0-d tensor")
-    return Violation(
-        rank_rule.CODE, ERROR,
-        f"value {shown} is a {value.dim()}-d tensor but index_fill_() fills every indexed slice with one "
-        f"number (a float or a 0-d tensor); {fix}")
+    return rank_rule.index_fill_value(shown, value.dim(), per_index)
