@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from contextlib import contextmanager
 from itertools import compress
 from operator import is_not
@@ -211,22 +212,48 @@ class StatementMixin:
         return False
 
     def _ruled_out(self, test: ast.expr) -> tuple:
-        """What each arm of `if test:` rules out: `if not (ids == pad).any():` runs its body with no pad among the
-        ids, and `if has_pad.any(): raise` its other path. (In-body, in-else) pairs of (name, value)."""
+        """What each arm of `if test:` rules out, as (in-body, in-else) tuples of (name, kind, number):
+        `if not (ids == pad).any():` runs its body with no pad among the ids ("value"), and `if has_pad.any(): raise`
+        its other path; `if step < table.shape[0]:` runs its body with the step below that size ("below")."""
+        below = self._tested_below(test)
+        if below is not None:
+            return (below,), ()
         negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
         inner = test.operand if negated else test
         if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "any"
                 and not inner.args and not inner.keywords and isinstance(inner.func.value, (ast.Name, ast.Attribute))):
             return (), ()
-        gone = mask_bounds.absent(self.expr(inner))
+        gone = tuple((name, "value", number) for name, number in mask_bounds.absent(self.expr(inner)))
         return (gone, ()) if negated else ((), gone)
 
+    def _tested_below(self, test: ast.expr):
+        """`x < n` / `x <= n` / `n > x` of a name whose values have a known bound and a known int n."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        op, left, right = test.ops[0], test.left, test.comparators[0]
+        if isinstance(op, (ast.Gt, ast.GtE)):
+            left, right = right, left
+        elif not isinstance(op, (ast.Lt, ast.LtE)):
+            return None
+        held = self.env.get(left.id) if isinstance(left, ast.Name) else None
+        if not isinstance(held, TensorVal) or held.domain is None or not isinstance(value(held.domain.size), int):
+            return None
+        n = ops.as_int(self.expr(right))
+        if n is None:
+            return None
+        return left.id, "below", n + 1 if isinstance(op, (ast.LtE, ast.GtE)) else n
+
     def _without_values(self, ruled_out: tuple) -> None:
-        """A padding value a guard rules out is not among the named tensor's values on that path."""
-        for name, number in ruled_out:
+        """A padding value a guard rules out is not among the named tensor's values on that path, and a bound it
+        tests caps them there."""
+        for name, kind, number in ruled_out:
             held = self.env.get(name)
-            if isinstance(held, TensorVal) and held.domain is not None and held.domain.sentinel == number:
+            if not isinstance(held, TensorVal) or held.domain is None:
+                continue
+            if kind == "value" and held.domain.sentinel == number:
                 self.env[name] = _with_sentinel(held, None, None)
+            elif kind == "below" and isinstance(value(held.domain.size), int) and value(held.domain.size) > number:
+                self.env[name] = held.with_(domain=replace(held.domain, size=number))
 
     def stmt_For(self, node) -> None:
         self.writing_loops = self.writing_loops + (node,)  # written_windows: x[:, prev:cur] before x[:, cur] = v

@@ -114,6 +114,9 @@ def through_arith(left, right, symbol: str, result, line: int, text: str = ""):
                 return written(result.with_(domain=None), other.dim if value(other.dim) is None else value(other.dim), line)
     if symbol == "-" and isinstance(left, DimVal) and value(left.dim) == 1 and _binary(right):
         return result.with_(domain=replace(right.domain, origin=f"1 minus {right.domain.origin}"))
+    shifted = _written_top_shifted(left, right, symbol, result)
+    if shifted is not None:
+        return shifted
     result = _combined_range(left, right, symbol, result, text)
     if symbol not in ("*", "+") or not (never_negative(left) and never_negative(right)):
         return result
@@ -124,6 +127,24 @@ def through_arith(left, right, symbol: str, result, line: int, text: str = ""):
             reached = reach.domain.origin[len(_WRITTEN):]  # "19 (written at line 14)"
             return result.with_(domain=replace(reach.domain, origin=f"values that reach {reached} or more"))
     return result
+
+
+def _written_top_shifted(left, right, symbol: str, result: TensorVal) -> Optional[TensorVal]:
+    """`t + 20` of values whose largest the code wrote (a step of a schedule listed entry by entry, taken in turn by a
+    loop): that largest is among them, so the sum reaches it plus 20. Values that are positions of a dim reach
+    their top only when the last is picked: no evidence, left alone (`best + 1`)."""
+    if symbol != "+" or result.domain is not None and result.domain.size is not None or result.dtype in _FLOATS:
+        return None
+    for ranged, other in ((left, right), (right, left)):
+        domain = ranged.domain if isinstance(ranged, TensorVal) else None
+        step = value(other.dim) if isinstance(other, DimVal) else None
+        if domain is None or not domain.bound_only or domain.box or not isinstance(value(domain.size), int) \
+                or domain.sentinel is not None or domain.category or type(step) is not int or step <= 0:
+            continue
+        top = value(domain.size) - 1 + step
+        origin = f"{domain.origin}, plus {step}: {top} among them"
+        return result.with_(domain=replace(domain, size=top + 1, origin=origin))
+    return None
 
 
 def _combined_range(left, right, symbol: str, result: TensorVal, text: str) -> TensorVal:
