@@ -694,3 +694,36 @@ def test_a_dense_adjacency_of_edge_lists_joined_without_coalescing_is_reported(t
     assert "loops" in code
     assert codes(code) == ["GL013"]
     run_snippet(code)
+
+
+# mace's dipole model keeps a shape comment from the energy-only model above the readout: `# [n_nodes, ]` on a
+# squeeze(-1) that squeezes nothing, since the readout gives 4 columns; the next two statements read column 0
+# and columns 1:, and the model runs.
+STALE_COMMENT_ABOVE_TWO_READS = """
+import torch
+
+def energies_and_dipoles(readout, node_feats, batch, num_graphs):
+    node_out = readout(node_feats).squeeze(-1)  # [n_nodes, ]
+    node_energies = node_out[:, 0]
+    energy = torch.zeros(num_graphs).index_add(0, batch, node_energies)
+    node_dipoles = node_out[:, 1:]
+    return energy, node_dipoles
+
+if __name__ == "__main__":
+    readout = torch.nn.Linear(8, 4)
+    energy, dipoles = energies_and_dipoles(readout, torch.randn(5, 8), torch.tensor([0, 0, 1, 1, 1]), 2)
+    assert energy.shape == (2,) and dipoles.shape == (5, 3)
+"""
+
+
+def test_a_shape_comment_two_reads_index_past_is_stale_and_silent():
+    assert codes(STALE_COMMENT_ABOVE_TWO_READS) == []
+    run_snippet(STALE_COMMENT_ABOVE_TWO_READS)
+
+
+def test_a_shape_comment_one_read_indexes_past_is_still_reported(torch):
+    code = STALE_COMMENT_ABOVE_TWO_READS.replace("    node_dipoles = node_out[:, 1:]\n", "    node_dipoles = node_feats\n") \
+        .replace("torch.nn.Linear(8, 4)", "torch.nn.Linear(8, 1)").replace(" and dipoles.shape == (5, 3)", "")
+    assert codes(code) == ["GL001"]
+    with pytest.raises(IndexError, match="too many indices"):
+        run_snippet(code)

@@ -13,13 +13,16 @@ allrank's DCG), which keeps the known operand's dims only as a guess (Shape.gues
 that tests a parameter (`if video: x[:, :, :, 0, 0]`) is left alone: the caller picks the path, and the
 branch may be the one another caller takes with data of the other rank. Likewise a rank from a shape comment
 written before an `if` with two arms, at a subscript in one of them: the comment may describe the configuration
-the other arm serves (`# [B, T, K, K]`, then `else:` for the duration-dependent `[B, T, K, D, K]`).
+the other arm serves (`# [B, T, K, K]`, then `else:` for the duration-dependent `[B, T, K, D, K]`). And a rank
+from a shape comment that two statements of the function both index past: the code agrees with itself, and the
+comment is the stale one.
 """
 from __future__ import annotations
 
 import ast
 
 from ..rules import gl001_rank_mismatch as rule
+from . import tree_walk
 from .tensor_ops import SliceVal
 from .values import DimVal, SeqVal, TensorVal
 
@@ -36,7 +39,7 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> bool:
     if values is None or not all(_takes_a_dim(item, value) for item, value in zip(items, values)):
         return False
     rank = len(shape.dims)
-    if len(items) > rank:
+    if len(items) > rank and not _comment_outvoted(interp, owner, node, rank):
         interp.flag(node, rule.check_too_many_indices(
             interp.source.segment(node.value), shape, interp.source.segment(node), len(items)), None)
         return True
@@ -66,6 +69,23 @@ def _commented_before_branch(interp, owner: TensorVal) -> bool:
 
 
 _COMMENT = "comment line "
+
+
+def _comment_outvoted(interp, owner: TensorVal, node: ast.Subscript, rank: int) -> bool:
+    """The rank is a shape comment's, and another statement of the function indexes the same name with more
+    items than that rank too: the code agrees with itself against the comment, which is the stale one
+    (`node_out = readout(h).squeeze(-1)  # [n_nodes, ]` above `node_out[:, 0]` and `node_out[:, 1:]`)."""
+    if not (owner.origin or "").startswith(_COMMENT) or not isinstance(node.value, ast.Name):
+        return False
+    scope = interp.function if interp.function is not None else getattr(interp.module, "tree", None)
+    if scope is None:
+        return False
+    name = node.value.id
+    return any(isinstance(n, ast.Subscript) and n is not node and getattr(n, "lineno", 0) != node.lineno
+               and isinstance(n.value, ast.Name) and n.value.id == name and isinstance(n.slice, ast.Tuple)
+               and len(n.slice.elts) > rank and not any(isinstance(e, ast.Constant) and e.value is None
+                                                        for e in n.slice.elts)
+               for n in tree_walk.all_nodes(scope))
 
 
 def told_in_prose(t: TensorVal) -> bool:
