@@ -98,6 +98,7 @@ class Violation:
     fix_cause: Optional[tuple] = None
     fix_statement: Optional[str] = None  # a rewrite of the flagged statement or call: "accumulate" (GL013)
     fix_argument: Optional[str] = None  # a positional argument the flagged call lacks: "-1" for `.squeeze()` (GL006)
+    fix_rename: Optional[str] = None  # a keyword of the flagged call to rename: "source=src" (GL033)
     shown: Optional[str] = None  # the argument to underline when it is not the index: "src" (GL016)
     # the lines of the calls whose facts decided it, innermost first (static only): () for a function's own
     # facts; the analyzer names them once and prefers a finding of the function's own facts at the same site

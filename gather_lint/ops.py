@@ -58,7 +58,7 @@ def _table() -> Dict[str, Op]:
     ]
     table = {op.name: op for op in base}
     for op in base:
-        if op.family in (SCATTER, INDEX):
+        if op.family in (SCATTER, INDEX) and op.name != "index_select":  # torch has no index_select_
             table[op.name + "_"] = Op(op.name, op.family, op.params, op.index_dtypes, in_place=True, has_function=False)
     return table
 

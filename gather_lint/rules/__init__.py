@@ -34,6 +34,7 @@ _MODULES = (
     "gl030_flat_index_wrong_stride",
     "gl031_write_into_index_copy",
     "gl032_write_changes_nothing",
+    "gl033_refused_arguments",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

@@ -54,6 +54,7 @@ import gather_lint.runtime.broadcast_causes as broadcast_causes
 import gather_lint.runtime.loss_target_checks as loss_target_checks
 import gather_lint.runtime.one_hot_checks as one_hot_checks
 import gather_lint.runtime.write_rejections as write_rejections
+import gather_lint.runtime.argument_rejections as argument_rejections
 
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
 _busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
@@ -197,6 +198,8 @@ def _noted(original, args, kwargs, op=None, spelling: str = ""):
         if op is None or not _stack or _reported(exc):
             raise
         rejected = exc
+    if isinstance(rejected, TypeError):  # the parser refused the arguments (GL033)
+        _explain(rejected, _asked(argument_rejections.rejected, op, spelling, args, kwargs), spelling)
     _explain(rejected, _asked(write_rejections.rejected, op, args, kwargs, str(rejected)), spelling)
 
 

@@ -727,9 +727,11 @@ def _fix(source: SourceFile, v: Violation, index, dim, call, statement=None):
     if v.fix_cause:
         kind, span = v.fix_cause
         edits = [Edit(*span, "", kind)]  # the cause is the whole fix: the call then gets an integer index
-    if v.fix_statement or v.fix_argument:
+    if v.fix_statement or v.fix_argument or v.fix_rename:
         if statement is None:
             return None
+        if v.fix_rename:
+            edits.append(Edit(*_start(source, statement), *_end(source, statement), v.fix_rename, "rename_keyword"))
         if v.fix_statement:
             edits.append(Edit(*_start(source, statement), *_end(source, statement), "", v.fix_statement))
         if v.fix_argument:

@@ -12,6 +12,7 @@ from . import class_lineage, class_targets, closure_facts, config, constant_ids,
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, keyword_aliases, mask_bounds, regrown_columns, unreduced_losses, running_counts, value_intervals, written_rows
+from . import refused_calls
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
@@ -33,6 +34,8 @@ class CallMixin:
         resolved = resolve_op(node, self._peek)
         if resolved is not None:
             op, method, receiver = resolved
+            if refused_calls.check(self, node, op, method, receiver):  # GL033: torch's parser refuses it
+                return None
             bound = bind_call(op, method, receiver, node)
             if bound is not None:
                 built = build_site(op, bound, self.expr, self.source.segment)

@@ -1,0 +1,180 @@
+"""GL033 in the static half: calls torch's parser refuses, whatever way the program is written, and silence
+where the callee or an argument's kind is not certain. Each flagged program is run in torch, which must raise
+TypeError at that call; each silent program that is runnable must run."""
+import textwrap
+
+import pytest
+
+from .conftest import codes, lint
+
+FLAGGED = {
+    "source keyword, method on a product of known tensors": """
+        import torch
+        gen = torch.rand(2, 5)
+        gate = torch.sigmoid(torch.randn(2, 1))
+        ids = torch.tensor([[1, 3], [0, 4]])
+        attn = torch.rand(2, 2)
+        mixed = ((1 - gate) * gen).scatter_add(dim=1, index=ids, source=attn * gate)
+    """,
+    "source keyword, function form": """
+        import torch
+        gen = torch.rand(2, 5)
+        ids = torch.tensor([[1, 3], [0, 4]])
+        mixed = torch.scatter_add(gen, 1, ids, source=torch.rand(2, 2))
+    """,
+    "src keyword on index_add_ of a parameter (in-place name)": """
+        import torch
+
+        def pool(out, batch, feats):
+            out.index_add_(0, batch, src=feats)
+            return out
+
+        pool(torch.zeros(2, 3), torch.tensor([0, 1, 1]), torch.rand(3, 3))
+    """,
+    "number through src=, bound to a name first": """
+        import torch
+        fill = 0.0
+        log_x = torch.full((1, 3, 2), -69.0)
+        log_x.scatter_(1, torch.tensor([[[2, 0]]]), src=fill)
+    """,
+    "number through src=, keywords in another order": """
+        import torch
+        log_x = torch.full((1, 3, 2), -69.0)
+        log_x.scatter_(src=0, dim=1, index=torch.tensor([[[2, 0]]]))
+    """,
+    "scatter_reduce without its reduction": """
+        import torch
+        values = torch.rand(4)
+        segment = torch.tensor([0, 1, 1, 0])
+        out = torch.zeros(2)
+        out = out.scatter_reduce(0, segment, values)
+    """,
+    "scatter_reduce's include_self by position": """
+        import torch
+        out = torch.zeros(2).scatter_reduce(0, torch.tensor([0, 1]), torch.rand(2), "mean", False)
+    """,
+    "gather in another library's (params, indices) order": """
+        import torch
+
+        def keep_rows(msa, n):
+            counts = torch.bincount(torch.randint(0, n, (n,)), minlength=n)
+            keep = torch.arange(n)[counts == 1]
+            return torch.gather(msa, keep)
+
+        keep_rows(torch.rand(6, 3), 6)
+    """,
+    "one argument to an in-place scatter_ of a parameter": """
+        import torch
+
+        def silu_(inputs):
+            return inputs.scatter_(torch.sigmoid(inputs))
+
+        silu_(torch.randn(3))
+    """,
+    "a list as index_select's index": """
+        import torch
+        table = torch.rand(5, 3)
+        rows = table.index_select(0, [1, 3])
+    """,
+    "sparse_grad by position": """
+        import torch
+        scores = torch.rand(2, 4)
+        picked = scores.gather(1, torch.tensor([[0], [3]]), False)
+    """,
+}
+
+SILENT = {
+    "the right keywords": """
+        import torch
+        gen = torch.rand(2, 5)
+        ids = torch.tensor([[1, 3], [0, 4]])
+        mixed = gen.scatter_add(dim=1, index=ids, src=torch.rand(2, 2))
+        out = torch.zeros(2, 3).index_add_(0, torch.tensor([0, 1, 1]), torch.rand(3, 3), alpha=0.5)
+        log_x = torch.full((1, 3, 2), -69.0).scatter_(1, torch.tensor([[[2, 0]]]), 0.0)
+        sums = torch.zeros(2).scatter_reduce(0, torch.tensor([0, 1]), torch.rand(2), reduce="sum", include_self=False)
+    """,
+    "a 0-d integer tensor as dim": """
+        import torch
+        axis = torch.tensor(1)
+        picked = torch.rand(2, 4).gather(axis, torch.tensor([[0], [3]]))
+    """,
+    "take_along_dim without a dim flattens": """
+        import torch
+        flat = torch.take_along_dim(torch.rand(2, 4), torch.tensor([0, 5]))
+    """,
+    "a method of an object of unknown type": """
+        def share(comm, data):
+            return comm.scatter(data, root=0)
+
+        def collect(group, tensors):
+            return group.gather(tensors, dst=0)
+    """,
+    "an in-place name in a file that imports paddle": """
+        import paddle
+        import torch
+
+        def update(x, index, updates):
+            return x.scatter_(index, updates, overwrite=False)
+    """,
+    "arguments spread from a container": """
+        import torch
+
+        def call(x, args, kwargs):
+            a = x.scatter_add(*args)
+            b = x.scatter_add(**kwargs)
+            return a, b
+    """,
+    "a number whose kind the analysis worked out": """
+        import torch
+        ids = torch.tensor([0, 2])
+        top = ids.max()
+        out = torch.zeros(3).index_fill_(0, ids, top)
+    """,
+}
+
+
+def _runnable(code: str) -> str:
+    return textwrap.dedent(code)
+
+
+@pytest.mark.parametrize("name", sorted(FLAGGED))
+def test_refused_call_is_flagged_and_torch_refuses_it(name, torch):
+    code = FLAGGED[name]
+    found = [f for f in lint(code) if f.code == "GL033"]
+    assert len(found) == 1, [(f.code, f.message) for f in lint(code)]
+    line = textwrap.dedent(code).splitlines()[found[0].line - 1]
+    with pytest.raises(TypeError) as raised:
+        exec(compile(_runnable(code), "<snippet>", "exec"), {})
+    assert raised.traceback[-1].lineno + 1 == found[0].line or line.strip() in str(raised.traceback[-1])
+
+
+@pytest.mark.parametrize("name", sorted(SILENT))
+def test_calls_torch_takes_or_of_unknown_callee_are_silent(name):
+    assert "GL033" not in codes(SILENT[name])
+
+
+@pytest.mark.parametrize("name", ["the right keywords", "a 0-d integer tensor as dim",
+                                  "take_along_dim without a dim flattens", "a number whose kind the analysis worked out"])
+def test_silent_programs_run(name, torch):
+    exec(compile(_runnable(SILENT[name]), "<snippet>", "exec"), {})
+
+
+def test_messages_name_the_signature_and_the_fix():
+    by_name = {name: [f for f in lint(code) if f.code == "GL033"][0] for name, code in FLAGGED.items()}
+    msg = by_name["source keyword, function form"].message
+    assert "`torch.scatter_add(input, dim, index, src)`" in msg and "rename `source=` to `src=`" in msg
+    msg = by_name["number through src=, keywords in another order"].message
+    assert "src or value" in msg and "rename `src=` to `value=`" in msg
+    assert "'sum', 'prod', 'mean', 'amax' or 'amin'" in by_name["scatter_reduce without its reduction"].message
+    assert "torch.index_select(input, 0, index)" in by_name["gather in another library's (params, indices) order"].message
+    assert "`sparse_grad=` by keyword" in by_name["sparse_grad by position"].message
+
+
+def test_keyword_renames_are_fixes_that_run(tmp_path, torch):
+    from .test_fixes import fix_with_cli
+
+    code = textwrap.dedent(FLAGGED["source keyword, function form"]) + "expected = torch.scatter_add(gen, 1, ids, torch.rand(2, 2))\n"
+    fixed = fix_with_cli(tmp_path, code, unsafe=False)
+    assert "source=" not in fixed and "src=torch.rand(2, 2)" in fixed
+    exec(compile(fixed, "<fixed>", "exec"), {})
+    assert "GL033" not in codes(fixed)
