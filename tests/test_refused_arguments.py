@@ -178,3 +178,16 @@ def test_keyword_renames_are_fixes_that_run(tmp_path, torch):
     assert "source=" not in fixed and "src=torch.rand(2, 2)" in fixed
     exec(compile(fixed, "<fixed>", "exec"), {})
     assert "GL033" not in codes(fixed)
+
+
+@pytest.mark.parametrize("name", sorted(FLAGGED))
+def test_runtime_mode_explains_the_refusal_in_the_same_words(name, torch):
+    """The runtime asks the same signature model once torch has refused the call: GL033, a TypeError, and the
+    static message's words (the runtime knows every argument's kind, so its reasons are the same or more)."""
+    from gather_lint.runtime import GatherLintError, checking
+
+    static = [f for f in lint(FLAGGED[name]) if f.code == "GL033"][0].message
+    with checking(), pytest.raises(GatherLintError, match="GL033") as info:
+        exec(compile(_runnable(FLAGGED[name]), "<snippet>", "exec"), {})
+    assert isinstance(info.value, TypeError)
+    assert static.split(":")[0] in str(info.value)  # the signature it quotes
