@@ -10,7 +10,8 @@ required positional arguments: "src"`` for a ``source=`` keyword). Such a call s
 an inplace branch, a fallback for old torch versions, a path taken once per epoch.
 
 Reported when the callee is certainly the torch op (``torch.<op>``, or a method on a value known to be a
-tensor; in-place ``..._`` methods on any value) and the arguments rule out every overload: a keyword the op
+tensor or returned by a torch constructor; in-place ``..._`` methods on any value, in a file that imports torch
+and no other array library with methods of those names) and the arguments rule out every overload: a keyword the op
 does not have, a required argument missing, more positionals than it takes, or an argument whose kind is known
 and refused (a tensor with dims as ``dim``, a number literal as ``src``, a list as ``index``).
 """
