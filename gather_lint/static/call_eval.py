@@ -233,6 +233,9 @@ class CallMixin:
             if isinstance(node.args[0], (ast.Name, ast.Attribute)):  # map(torch.IntTensor, rows): f(x) for each x
                 return self.mapped_by_callable(node, node.args[0], node.args[1])
         if isinstance(func, ast.Name) and func.id == "reversed" and target is None:
+            if len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):  # iterates the rows last first
+                return exact_values.after_method("flip", args[0], [DimVal(0)], {},
+                                                 ops.apply_method("flip", args[0], [DimVal(0)], {}, ""))
             return sequences.reversed_of(args, kwargs)
         if isinstance(func, ast.Name) and func.id == "isinstance" and target is None and len(node.args) == 2:
             decided = passed_tensors.decided_isinstance(self, node)  # a tensor the caller made is no list

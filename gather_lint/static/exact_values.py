@@ -144,6 +144,8 @@ def after_method(method: str, owner, args, kwargs, result):
         return _laid(result, entries.values) if target in _INTS and result.dtype == target else result
     if method in ("expand", "expand_as", "broadcast_to"):
         return _values_kept(owner, _broadcast(entries, result))
+    if method == "flip":
+        return flipped(entries, args[0] if len(args) == 1 and not kwargs else kwargs.get("dims"), result)
     if method in _METHOD_COMPARISONS and len(args) == 1 and not kwargs:
         return compared(owner, _METHOD_COMPARISONS[method], args[0], result)
     if method in _METHOD_ARITHMETIC and len(args) == 1 and not kwargs:
@@ -378,6 +380,20 @@ def _broadcast(entries: Entries, result):
     strides.reverse()
     values = [entries.values[sum(i * s for i, s in zip(_unravel(flat, dims), strides))] for flat in range(_count(dims))]
     return _laid(result, values)
+
+
+def flipped(entries: Entries, dims, result):
+    """`x.flip(0)` (and `reversed(x)`, which iterates it): the entries in the other order along each dim named."""
+    items = dims.items if isinstance(dims, SeqVal) else (dims,)
+    axes = [as_int(d) for d in items]
+    rank = len(entries.dims)
+    if not axes or any(a is None or not -rank <= a < rank for a in axes) or _dims(result) != entries.dims:
+        return result
+    axes = {a % rank for a in axes}
+    at = [tuple(entries.dims[k] - 1 - i if k in axes else i for k, i in enumerate(_unravel(flat, entries.dims)))
+          for flat in range(len(entries.values))]
+    strides = [_count(entries.dims[k + 1:]) for k in range(rank)]
+    return _laid(result, [entries.values[sum(i * s for i, s in zip(c, strides))] for c in at])
 
 
 def _selection(entries: Entries, axis: int, k: int) -> list:

@@ -372,7 +372,17 @@ class ExpressionMixin:
         certain = branches.truth(self.expr(node.test))
         if certain is not None:  # `None if alpha is None else torch.tensor(alpha)` with alpha known
             return self.expr(node.body if certain else node.orelse)
-        return join(self.expr(node.body), self.expr(node.orelse))
+        in_body, in_else = self._ruled_out(node.test)  # `table[t] if t < len(table) else last`: t below there
+        if not in_body and not in_else:
+            return join(self.expr(node.body), self.expr(node.orelse))
+        before = dict(self.env)
+        self._without_values(in_body)
+        body = self.expr(node.body)
+        self.env = dict(before)
+        self._without_values(in_else)
+        orelse = self.expr(node.orelse)
+        self.env = before
+        return join(body, orelse)
 
     def expr_NamedExpr(self, node: ast.NamedExpr):
         result = self.expr(node.value)

@@ -813,8 +813,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return t
     if name in CAST_METHODS:
         return cast(t, CAST_METHODS[name])
-    if name in PERMUTING:
-        return TensorVal(t.shape, t.dtype, t.domain)
+    if name in PERMUTING:  # the same values in another order: what holds of each of them still holds
+        return TensorVal(t.shape, t.dtype, t.domain, interval=t.interval, non_negative=t.non_negative, signed=t.signed)
     if name in TRUE_DIVISION and kwargs.get("rounding_mode") in (None, Literal(None)):
         return binary(t, _arg(args, kwargs, 0, "other"), "/")
     if name in _ARITHMETIC and (args or _ARITHMETIC[name] in kwargs) and (len(args) <= 1 or name in ("add", "sub")):
