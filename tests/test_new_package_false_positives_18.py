@@ -106,11 +106,19 @@ def test_a_commented_out_index_is_no_shape(torch):
     assert codes(code) == []
 
 
-def test_a_one_dim_comment_still_decides(torch):
-    code = KEYPOINTS.replace("COMMENT", "[68]")
+def test_a_one_dim_comment_still_decides_against_one_read(torch):
+    code = KEYPOINTS.replace("COMMENT", "[68]").replace("    keypoints[:, 1] += top\n", "")
     with pytest.raises(IndexError, match="too many indices"):
         torch.rand(68)[:, 0]
     assert "GL001" in codes(code)
+
+
+def test_a_one_dim_comment_two_reads_index_past_is_outvoted(torch):
+    """Both statements read a column: the code agrees with itself against the comment (and runs on its driver's
+    [98, 2] points), so the comment is the stale one."""
+    code = KEYPOINTS.replace("COMMENT", "[68]")
+    assert run_snippet(code)["OUT"].shape == (68, 2)
+    assert codes(code) == []
 
 
 # A pose head documents its joints as `(BxNum_jointsx3)`, the sizes joined by an x.
