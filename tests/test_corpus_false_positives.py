@@ -727,3 +727,48 @@ def test_a_shape_comment_one_read_indexes_past_is_still_reported(torch):
     assert codes(code) == ["GL001"]
     with pytest.raises(IndexError, match="too many indices"):
         run_snippet(code)
+
+
+# icefall's SURT recipes document the mask encoder's output as "a tensor of shape (B, T, C)"; it is a list of one
+# [B, T, C] tensor per channel, and `B, T, D = x_masked[0].shape` says so: an unpacking that gives the rank the code
+# runs with refutes the docstring's shape (six false GL001 in the thirty-ninth precision set).
+HEAT_LOSS = '''
+import torch
+from lhotse.utils import LOG_EPSILON
+
+
+def compute_heat_loss(x_masked, batch, num_channels=2):
+    """
+    Compute HEAT loss for separated sources using the output of mask encoder.
+    Args:
+      x_masked:
+        The output of mask encoder. It is a tensor of shape (B, T, C).
+      batch:
+        A batch of data.
+    """
+    B, T, D = x_masked[0].shape
+    targets = []
+    for i in range(num_channels):
+        target = torch.ones_like(x_masked[i]) * LOG_EPSILON
+        targets.append(target)
+    for b in range(B):
+        last_seg_end = [0 for _ in range(num_channels)]
+        for source_feat, (start, end) in zip(batch["source_feats"][b], batch["source_boundaries"][b]):
+            end = min(end, T)
+            source_feat = source_feat[: end - start, :]
+            for i in range(num_channels):
+                if start >= last_seg_end[i]:
+                    targets[i][b, start:end, :] += source_feat
+                    last_seg_end[i] = max(end, last_seg_end[i])
+                    break
+    return torch.stack(targets).sum()
+'''
+
+
+def test_a_shape_unpacking_refutes_a_documented_rank_and_is_silent(torch):
+    assert codes(HEAT_LOSS) == []
+    runnable = HEAT_LOSS.replace("from lhotse.utils import LOG_EPSILON", "LOG_EPSILON = -100.0")
+    scope = run_snippet(runnable)
+    x_masked = [torch.zeros(2, 5, 4), torch.zeros(2, 5, 4)]
+    batch = {"source_feats": [[torch.ones(3, 4)], [torch.ones(2, 4)]], "source_boundaries": [[(0, 3)], [(1, 3)]]}
+    assert scope["compute_heat_loss"](x_masked, batch).shape == ()

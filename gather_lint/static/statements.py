@@ -422,6 +422,7 @@ class StatementMixin:
 
     def _unpack(self, target, result) -> None:
         elts = target.elts
+        self._documented_rank_refuted(target, result)
         result = _named_sizes(result, elts)
         if isinstance(result, SeqVal) and len(result.items) == len(elts) and not any(isinstance(e, ast.Starred) for e in elts):
             for element, item in zip(elts, result.items):
@@ -460,6 +461,24 @@ class StatementMixin:
         for element in elts:
             self.assign(element, None)
         self._shape_unpack(target, result)
+
+    def _documented_rank_refuted(self, target, result) -> None:
+        """`B, T, D = x[0].shape` where the shape the analysis holds for x[0] has another rank, and x's shape was
+        read from a docstring or a comment: the unpacking states the rank the code runs with, so the
+        documentation describes something else (`x` documented as "a tensor of shape (B, T, C)", really a list
+        of [B, T, C] tensors). x is forgotten: its documented shape decides nothing further."""
+        value_node = getattr(self, "_last_value_node", None)
+        if not isinstance(result, SeqVal) or len(result.items) == len(target.elts) \
+                or any(isinstance(e, ast.Starred) for e in target.elts):
+            return
+        base = value_node.value if isinstance(value_node, ast.Attribute) and value_node.attr == "shape" else \
+            value_node.func.value if isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute) \
+            and value_node.func.attr == "size" and not value_node.args else None
+        while isinstance(base, ast.Subscript):
+            base = base.value
+        held = self.env.get(base.id) if isinstance(base, ast.Name) else None
+        if isinstance(held, TensorVal) and (held.origin or "").startswith(("docstring", "comment")):
+            self.env[base.id] = None
 
     def _shape_unpack(self, target, result) -> None:
         """`B, T, C = x.shape` with x of unknown shape: x has rank 3 and dims B, T, C."""
