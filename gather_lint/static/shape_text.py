@@ -77,6 +77,9 @@ def parse_group(text: str, strict: bool = True) -> Optional[Shape]:
         return None
     if len(tokens) == 1 and _BY_X_WORD.match(tokens[0].strip()):
         tokens, single_ok = _X_BETWEEN.split(tokens[0].strip()), True  # `(BxNum_jointsx3)`: B x Num_joints x 3
+    elif len(tokens) == 1 and len(spaced := _X_SPACED.split(tokens[0].strip())) > 1 \
+            and all(_DIM_WORD.match(part) for part in spaced):
+        tokens, single_ok = spaced, True  # `[B x S x H]`, `[B X S]`: the sizes written with a spaced x
     if strict and len(tokens) == 1 and not single_ok and not _DIM_WORD.match(tokens[0].strip()):
         return None
     if strict and len(tokens) == 1 and not single_ok and opening == "(" and tokens[0].strip().isdigit():
@@ -87,6 +90,7 @@ def parse_group(text: str, strict: bool = True) -> Optional[Shape]:
 # `BxNx3`, `BxNum_jointsx3`, `HxW`: sizes, each starting with a capital or a digit, joined by a lower-case x
 _BY_X_WORD = re.compile(r"[A-Z0-9][A-Za-z0-9_]*?(?:x[A-Z0-9][A-Za-z0-9_]*?)+$")
 _X_BETWEEN = re.compile(r"x(?=[A-Z0-9])")
+_X_SPACED = re.compile(r"\s+[xX]\s+")
 
 
 _SHAPE_WORDS = {"shape", "shapes", "size", "dims", "out", "output", "result"}
