@@ -56,13 +56,22 @@ def scatter_overwrites(site: Site, bound: dict) -> Optional[Violation]:
         found = _first_clash(flat, inp.shape[axis] * others, part.reshape(-1, 1))
     if found is None:
         return None
-    position, _, first, second = found
+    position, _, first, second, clashing = found
+    if _sink_only(clashing // others, inp.shape[axis]):
+        return None
     value = position // others
     write = f"x.{site.op.spelled}({site.dim}, index, src)"
     tail = "_" if site.op.in_place else ""
     fix = f"`x.scatter_add{tail}({site.dim}, index, src)` (or combine them with `scatter_reduce{tail}`: 'sum', 'amax', 'mean')"
     return gl013.check_undefined_write(
         write, f"index value {value} repeats along dim {site.dim} with src values {first} and {second}", fix)
+
+
+def _sink_only(values: torch.Tensor, size: int) -> bool:
+    """Every clash lands on the dim's last position, one slot past the others: a sink that takes the writes
+    nobody keeps (padding scattered to index `max_len` of a `max_len + 1` buffer, then cut off with `[:, :-1]`).
+    Whatever survives there is thrown away, so the clash loses nothing."""
+    return size > 1 and bool((values == size - 1).all())
 
 
 def _own_positions(part: torch.Tensor, axis: int) -> bool:
@@ -196,7 +205,7 @@ def conflicting_positions(shape: Sequence[int], indices: Sequence[tuple], value:
                              _RowsAt(written, tuple(lead)))
     if found is None:
         return None
-    position, times, first, second = found
+    position, times, first, second, _ = found
     shown = f", values {first} and {second} among them" if len(trailing) == 0 or all(n == 1 for n in trailing) else ""
     coord = []
     for dim, _ in reversed(indices):
@@ -227,7 +236,8 @@ class _RowsAt:
 
 def _first_clash(flat: torch.Tensor, space: int, rows) -> Optional[tuple]:
     """flat: the position (in [0, space)) of each write; rows[entries]: the values those writes write, [k, m].
-    (position, times written, one value, another value) for a position written with different values, or None.
+    (position, times written, one value, another value, every position written with different values) for a
+    position written with different values, or None.
     Counting finds repeats in linear time; only the repeated writes are sorted, to pair them up."""
     if _counted(space, flat.numel()):
         counts = torch.bincount(flat, minlength=space)
@@ -250,7 +260,7 @@ def _first_clash(flat: torch.Tensor, space: int, rows) -> Optional[tuple]:
     k = int(clash.nonzero()[0])
     position = int(keys[int(pairs[k])])
     times = int(counts[position]) if counts is not None else int((flat == position).sum())
-    return position, times, _number(one[k, 0]), _number(other[k, 0])
+    return position, times, _number(one[k, 0]), _number(other[k, 0]), keys[pairs[clash]]
 
 
 def augmented_write(op: str, where: str) -> Violation:
