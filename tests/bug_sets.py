@@ -1,5 +1,9 @@
 """Where the real-bug sets live: the team's `../shared/bugs` (when present) and `benchmarks/bugs`."""
+import contextlib
+import io
 import os
+import runpy
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "bugs")
@@ -22,3 +26,21 @@ def clean_files(set_path):
     if not os.path.isdir(clean):
         return []
     return [os.path.join(clean, n) for n in sorted(os.listdir(clean)) if n.endswith(".py")]
+
+
+def run_script(path):
+    """Run a file as __main__ in this process (torch is imported once for all); (exception, stdout)."""
+    import torch
+
+    out = io.StringIO()
+    saved_path = list(sys.path)
+    sys.path.insert(0, os.path.dirname(path))
+    try:
+        # each program starts from torch's defaults, whatever the one before it switched
+        with contextlib.redirect_stdout(out), torch.enable_grad():
+            runpy.run_path(path, run_name="__main__")
+    except Exception as exc:  # noqa: BLE001 - the bug programs are meant to raise
+        return exc, out.getvalue()
+    finally:
+        sys.path[:] = saved_path
+    return None, out.getvalue()

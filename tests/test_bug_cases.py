@@ -1,14 +1,10 @@
 """Every real-bug case runs in torch as its meta.toml says: bug.py raises the stated error (or runs,
 for a silent bug), fixed.py and the clean files print `ok` after asserting against a loop reference."""
-import contextlib
-import io
 import os
-import runpy
-import sys
 
 import pytest
 
-from .bug_sets import case_dirs, clean_files, present_sets
+from .bug_sets import case_dirs, clean_files, present_sets, run_script
 
 try:  # Python 3.11+
     import tomllib
@@ -25,24 +21,6 @@ SHAPE_KINDS = {"comments", "jaxtyping", "docstring", "constructors", "none"}
 
 def _id(path):
     return os.sep.join(path.split(os.sep)[-3:])
-
-
-def run_program(path):
-    """Run a file as __main__ in this process (torch is imported once for all); (exception, stdout)."""
-    import torch
-
-    out = io.StringIO()
-    saved_path = list(sys.path)
-    sys.path.insert(0, os.path.dirname(path))
-    try:
-        # each program starts from torch's defaults, whatever the one before it switched
-        with contextlib.redirect_stdout(out), torch.enable_grad():
-            runpy.run_path(path, run_name="__main__")
-    except Exception as exc:  # noqa: BLE001 - the bug programs are meant to raise
-        return exc, out.getvalue()
-    finally:
-        sys.path[:] = saved_path
-    return None, out.getvalue()
 
 
 def meta_of(case_dir):
@@ -66,7 +44,7 @@ def test_meta_is_complete(case_dir):
 @pytest.mark.parametrize("case_dir", CASES, ids=[_id(d) for d in CASES])
 def test_bug_program_behaves_as_meta_says(case_dir, torch):
     expected = meta_of(case_dir)["runtime_bug"]
-    exc, _ = run_program(os.path.join(case_dir, "bug.py"))
+    exc, _ = run_script(os.path.join(case_dir, "bug.py"))
     if expected.startswith("silent"):
         assert exc is None, f"meta says silent, but it raised {exc!r}"
         return
@@ -79,7 +57,7 @@ def test_bug_program_behaves_as_meta_says(case_dir, torch):
 @pytest.mark.parametrize("path", [os.path.join(d, "fixed.py") for d in CASES] + CLEAN,
                          ids=[_id(os.path.join(d, "fixed.py")) for d in CASES] + [_id(f) for f in CLEAN])
 def test_correct_program_prints_ok(path, torch):
-    exc, out = run_program(path)
+    exc, out = run_script(path)
     assert exc is None, f"raised {exc!r}"
     last = (out.strip().splitlines() or [""])[-1]
     assert last == "ok" or last.startswith("ok "), f"last line printed: {last!r}"

@@ -3,14 +3,14 @@ each bug.py that gather-lint fixes whole (no finding left), run with its fixed.p
 A fix that removes the finding but computes something else fails here."""
 import ast
 import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 from gather_lint import fixes
 from gather_lint.api import lint_text
+
+from .bug_sets import run_script
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETS = [os.path.join(ROOT, "..", "shared", "bugs", "cases"), os.path.join(ROOT, "benchmarks", "bugs", "cases")]
@@ -38,8 +38,8 @@ def test_fixed_bug_passes_the_cases_own_check(case, tmp_path, torch):
         head = fixed.split(MAIN)[0]
         driver = good.split(MAIN)[1]
         handle.write(head + _reference_helpers(good.split(MAIN)[0], head, driver, bug.split(MAIN)[0]) + MAIN + driver)
-    proc = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("ok"), (fixed, proc.stderr[-2000:])
+    exc, out = run_script(path)  # in this process, as test_bug_cases runs the cases: torch is imported once
+    assert exc is None and out.strip().splitlines()[-1].startswith("ok"), (fixed, repr(exc))
 
 
 def _reference_helpers(good_head: str, head: str, driver: str, bug_head: str) -> str:
