@@ -14,6 +14,7 @@ import ast
 import re
 from typing import Optional
 
+from ..dims import must_equal
 from ..rules import gl024_last_position_of_padded_batch as rule
 from .config import DictVal
 from .text_scan import file_test
@@ -89,24 +90,42 @@ def _is_difference(node) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)
 
 
-def written_at_back(target: ast.Subscript) -> bool:
-    """`buf[i, -len(s):] = s` / `buf[i, width - n:] = s`: a row's last positions, its padding before them."""
+def written_at_back(target: ast.Subscript, row_end=None) -> bool:
+    """`buf[i, -len(s):] = s` / `buf[i, width - n:] = s`: a row's last positions, its padding before them; also
+    `buf[i, width - n:width]` when the slice's end evaluates (`row_end(node)`) to the row's length itself."""
     key = target.slice
     if not (isinstance(key, ast.Tuple) and len(key.elts) == 2):
         return False
     row, cut = key.elts
-    if isinstance(row, ast.Slice) or not isinstance(cut, ast.Slice) or cut.upper is not None or cut.step is not None:
+    if isinstance(row, ast.Slice) or not isinstance(cut, ast.Slice) or cut.step is not None:
+        return False
+    if cut.upper is not None and not (row_end is not None and row_end(cut.upper)):
         return False
     lower = cut.lower
     return isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub) \
         or isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub)
 
 
-def written(owner, target: ast.Subscript):
-    """A buffer after `buf[i, width - len(s):] = s`: padded on the left."""
-    if isinstance(owner, TensorVal) and written_at_back(target):
+def written(owner, target: ast.Subscript, evaluate=None):
+    """A buffer after `buf[i, width - len(s):] = s` (or `...:width]` with width its row length): padded on the left."""
+    if isinstance(owner, TensorVal) and written_at_back(target, _is_row_length(owner, evaluate)):
         return owner.with_(left_padded=target.lineno)
     return owner
+
+
+def _is_row_length(owner: TensorVal, evaluate):
+    """A test of a slice end: does it evaluate to the length of the buffer's rows (its dim 1), for certain?"""
+    shape = owner.shape
+    if evaluate is None or shape is None or shape.variadic or len(shape.dims) != 2 or shape.dims[1] is None:
+        return None
+    width = shape.dims[1]
+
+    def is_width(node) -> bool:
+        if any(isinstance(n, ast.Call) for n in ast.walk(node)):
+            return False  # evaluated once more here: only plain arithmetic of names, no call that may be a site
+        end = evaluate(node)
+        return isinstance(end, DimVal) and end.dim is not None and must_equal(end.dim, width)
+    return is_width
 
 
 def padded_left(kwargs: dict, made):
