@@ -232,6 +232,9 @@ class CallMixin:
                 return mapped
             if isinstance(node.args[0], (ast.Name, ast.Attribute)):  # map(torch.IntTensor, rows): f(x) for each x
                 return self.mapped_by_callable(node, node.args[0], node.args[1])
+        if isinstance(func, ast.Name) and func.id == "slice" and target is None and not node.keywords \
+                and 1 <= len(node.args) <= 3 and not any(isinstance(a, ast.Starred) for a in node.args):
+            return self.expr_Slice(_slice_node(node.args))  # span = slice(a, b): x[span] is x[a:b]
         if isinstance(func, ast.Name) and func.id == "reversed" and target is None:
             if len(args) == 1 and not kwargs and isinstance(args[0], TensorVal):  # iterates the rows last first
                 return exact_values.after_method("flip", args[0], [DimVal(0)], {},
@@ -859,6 +862,14 @@ def _list_name(node) -> Optional[str]:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
         return "self." + node.attr
     return None
+
+
+def _slice_node(args) -> ast.Slice:
+    """The `a:b:c` that `slice(a, b, c)` stands for (`slice(n)` is `:n`; a None argument is an absent bound)."""
+    parts = [None if isinstance(a, ast.Constant) and a.value is None else a for a in args]
+    if len(parts) == 1:
+        return ast.Slice(lower=None, upper=parts[0], step=None)
+    return ast.Slice(lower=parts[0], upper=parts[1], step=parts[2] if len(parts) == 3 else None)
 
 
 def _has_call(node) -> bool:
