@@ -8,7 +8,7 @@ than the index on any dim is cropped in the forward pass and makes the backward 
 from typing import Optional
 
 from ..contract import WARNING, Site, Violation, gather_axis, is_empty, named, size_expr
-from ..dims import dim_text, kept_part, must_exceed, value, varies
+from ..dims import Shape, dim_text, kept_part, must_exceed, value, varies
 from ..ops import SCATTER
 from ._example import Example
 from .gl005_unexpanded_index import may_equal
@@ -52,6 +52,8 @@ def check(site: Site) -> Optional[Violation]:
         return None
     idx = site.index.shape
     axis = gather_axis(site)
+    if idx is not None and not idx.variadic and not idx.dims and len(src.shape.dims) == 1:
+        idx = Shape((1,))  # a 0-d index is one entry of a 1-d one: torch writes src[0] alone
     if idx is None or idx.variadic or is_empty(idx) or len(idx.dims) != len(src.shape.dims):
         return None
     cropped = [
@@ -84,6 +86,13 @@ def check(site: Site) -> Optional[Violation]:
             f"the {dim_text(src.shape.dims[k])} of src {named(src)}; scatter reads src's leading "
             f"{dim_text(idx.dims[k])} entries, not the kept ones, so each kept position gets another entry's "
             f"values, silently, wherever the mask drops one; select src's entries with the same mask",
+        )
+    if not site.index.shape.dims:
+        return Violation(
+            CODE, SEVERITY,
+            f"index {named(site.index)} is 0-d, which scatter reads as one entry: of src {named(src)} only the "
+            f"first value is written, silently, and the backward pass fails; give the index src's shape (a 0-d "
+            f"index often comes from iterating rows of a tensor with one dim fewer than meant)",
         )
     return Violation(
         CODE, SEVERITY,
