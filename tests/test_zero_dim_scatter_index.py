@@ -41,3 +41,22 @@ def test_a_zero_dim_index_with_a_zero_dim_src_is_silent(torch):
     program = "import torch\nout = torch.zeros(16)\nout.scatter_(0, torch.tensor(3), torch.tensor(2.0))\n"
     assert codes(program) == []
     run_snippet(program)
+
+
+NARROW_SELF = """
+import torch
+masks = torch.rand(2, 3, 4, 5)  # [b, n, f, t]
+index = torch.randint(0, 6, (4,))[None, None, :, None].expand(2, 1, -1, 5)
+out = torch.zeros(2, SELF_N, 6, 5).scatter_add_(2, index, masks)
+"""
+
+
+def test_an_index_whose_expansion_would_not_fit_the_written_tensor_gets_no_fix(torch):
+    """GL009's `.expand(...)` fix only where the expanded index still fits the tensor written: with that tensor of
+    size 1 on the dim too, torch would refuse the expanded index, so the advice names both and no fix is offered."""
+    found = [f for f in lint(NARROW_SELF.replace("SELF_N", "1")) if f.code == "GL009"]
+    assert len(found) == 1 and found[0].fix is None and "write into a tensor of src's size" in found[0].message
+    with pytest.raises(RuntimeError):
+        torch.zeros(2, 1, 6, 5).scatter_add_(2, torch.zeros(2, 3, 4, 5, dtype=torch.long), torch.rand(2, 3, 4, 5))
+    wide = [f for f in lint(NARROW_SELF.replace("SELF_N", "3")) if f.code == "GL009"]
+    assert len(wide) == 1 and wide[0].fix is not None

@@ -20,7 +20,8 @@ FIX = "unsafe"
 FIX_NOTE = (
     "The fix appends `.expand(...)` with src's sizes on the index's size-1 dims; none where the index is "
     "smaller than src on a dim of size more than 1, or where its length along `dim` equals src's size on a "
-    "size-1 dim (as likely an unsqueeze at the wrong dim)."
+    "size-1 dim (as likely an unsqueeze at the wrong dim), or where the tensor written has size 1 on that dim too (the "
+    "expanded index would not fit it)."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
@@ -46,6 +47,15 @@ expected = torch.stack([x[seg == s].sum(0) for s in range(3)])
 ]
 
 
+def _written_narrow(site: Site, ones) -> Optional[int]:
+    """A dim among `ones` where the tensor written is known to have size 1 as well: the index expanded to src's
+    size there would no longer fit it, and torch would refuse the call."""
+    shape = site.input.shape
+    if shape is None or shape.variadic or len(shape.dims) != len(site.payload.shape.dims):
+        return None
+    return next((k for k in ones if value(shape.dims[k]) == 1), None)
+
+
 def check(site: Site) -> Optional[Violation]:
     src = site.payload
     if site.op.family != SCATTER or src is None or src.shape is None or src.shape.variadic:
@@ -69,14 +79,19 @@ def check(site: Site) -> Optional[Violation]:
     ones = [k for k in cropped if value(idx.dims[k]) == 1 and k != axis]
     if ones and axis is not None:
         args = ", ".join(size_expr(src, k) if k in ones else "-1" for k in range(len(idx.dims)))
+        narrow = _written_narrow(site, ones)
+        advice = f"expand the index with `.expand({args})`" + (
+            f" and write into a tensor of src's size on dim {narrow} (the one written has size 1 there too)"
+            if narrow is not None else (" or use index_add_" if len(idx.dims) == 2 else ""))
         return Violation(
             CODE, SEVERITY,
             f"index {named(site.index)} has size 1 on dim {ones[0]} where src {named(src)} has "
             f"{dim_text(src.shape.dims[ones[0]])}; only src's first slice on that dim is written, silently, "
-            f"and backward fails; expand the index with `.expand({args})`"
-            + (" or use index_add_" if len(idx.dims) == 2 else ""),
-            # an index as long along dim as src on a size-1 dim may be unsqueezed at the wrong dim: no fix
-            fix_suffix=None if any(may_equal(idx.dims[axis], src.shape.dims[k]) for k in ones) else f".expand({args})",
+            f"and backward fails; {advice}",
+            # an index as long along dim as src on a size-1 dim may be unsqueezed at the wrong dim, and an expanded
+            # index must still fit the tensor written (index <= self beside dim): no fix then
+            fix_suffix=None if narrow is not None or any(may_equal(idx.dims[axis], src.shape.dims[k]) for k in ones)
+            else f".expand({args})",
         )
     k = cropped[0]
     if kept_part(idx.dims[k], src.shape.dims[k]):
