@@ -917,6 +917,11 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
     if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
             and scalars.is_number(args[0].element):  # a list of Python floats (or ints) of unknown length
         return scalars.tensor_of_numbers(SeqVal((args[0].element,)), dtype).with_(shape=Shape((args[0].length,)))
+    if func in ("tensor", "as_tensor") and len(args) == 1 and not unknown_dtype and isinstance(args[0], ops.Repeated) \
+            and isinstance(args[0].element, ops.Repeated) and isinstance(args[0].element.element, scalars.ChosenInt):
+        # rows of a dict's ints (one encoded sequence per string): [rows, n] of values up to its largest
+        made = scalars.tensor_of_numbers(SeqVal((args[0].element.element,)), dtype)
+        return made.with_(shape=Shape((args[0].length, args[0].element.length)))
     if func in ("tensor", "as_tensor", "LongTensor") and len(args) == 1 and not unknown_dtype \
             and isinstance(args[0], ops.Repeated) and isinstance(args[0].element, ops.Repeated) \
             and scalars.is_number(args[0].element.element) and isinstance(value(args[0].element.length), int):

@@ -27,6 +27,16 @@ class DictVal:
         constant = constant_key(key)
         return dict(self.items).get(constant) if constant is not None else None
 
+    def int_values(self) -> Optional[tuple]:
+        """Every value, when each is a known int (an alphabet, a label map): what a lookup of an unknown key gives."""
+        found = []
+        for _, item in self.items:
+            number = dim_value(item.dim) if type(item) is DimVal else None
+            if type(number) is not int:
+                return None
+            found.append(number)
+        return tuple(sorted(set(found))) if found else None
+
 
 def constant_key(key):
     """A dict key the code writes as a constant: a string, or a tuple of strings (`("user", "rates", "item")`, a
@@ -77,6 +87,8 @@ def _kept(item):
         return item  # `"action": int(a)`: an int, its value unknown (a list of such records makes an int64 tensor)
     if isinstance(item, (NumberVal, ArrayVal)):
         return item  # a dataset item's float or array: the batch a DataLoader makes of it (data_loaders)
+    if isinstance(item, DictVal) and item.int_values() is not None:
+        return item  # `"alphabet": {"A": 0, ..., "N": 4}` in a config: a map of ints its readers look up
     return None
 
 

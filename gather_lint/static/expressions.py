@@ -215,7 +215,12 @@ class ExpressionMixin:
             index_values.check(self, node, owner, key)
             advanced_index_sites.check(self, node, owner, key)  # GL008, GL017 when the key shows a tensor
         if isinstance(owner, config.DictVal):
-            return owner.get(key)
+            found = owner.get(key)
+            if found is None and config.constant_key(key) is None and not isinstance(key, (DimVal, TensorVal)):
+                choices = owner.int_values()  # alphabet[base], the key unknown: one of the dict's ints
+                if choices is not None:
+                    return scalars.ChosenInt(None, choices=choices, origin=f"values of `{self.source.segment(node.value)}`")
+            return found
         return None
 
     def _selected_apart_from_fill(self, node: ast.Subscript, owner: TensorVal, picked):
@@ -452,8 +457,13 @@ class ExpressionMixin:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and scalars.is_float_number(element):
             return ops.Repeated(scalars.NumberVal(), length)  # [it["center"] for it in items]
         if isinstance(node, ast.ListComp) and isinstance(element, DimVal) and not any(gen.ifs for gen in node.generators):
-            # [b["label"] for b in batch]: Python ints, one per item (0s and 1s, when each is int() of a bool)
-            return ops.Repeated(element if isinstance(element, scalars.FlagInt) else DimVal(None), length)
+            # [b["label"] for b in batch]: Python ints, one per item (0s and 1s, when each is int() of a bool; one
+            # of a dict's ints, when each is a lookup of it)
+            kept = isinstance(element, (scalars.FlagInt, scalars.ChosenInt))
+            return ops.Repeated(element if kept else DimVal(None), length)
+        if isinstance(node, ast.ListComp) and isinstance(element, ops.Repeated) and isinstance(element.element, scalars.ChosenInt) \
+                and not any(gen.ifs for gen in node.generators):
+            return ops.Repeated(element, length)  # [[alphabet[b] for b in s] for s in seqs]: rows of chosen ints
         if isinstance(node, ast.ListComp) and scalars.is_bool(element) and not any(gen.ifs for gen in node.generators):
             return ops.Repeated(scalars.BoolVal(), length)  # [d for (.., d) in batch]: done flags
         if isinstance(node, ast.ListComp) and (not isinstance(element, TensorVal) or element.shape is None and element.dtype is None

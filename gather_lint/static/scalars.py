@@ -32,6 +32,23 @@ class FlagInt(DimVal):
     line: Optional[int] = None
 
 
+@dataclass(frozen=True)
+class ChosenInt(DimVal):
+    """A Python int that is one of known ints: `alphabet[base]` of a dict written out with int values, the key
+    not known. torch.tensor of such ints holds values up to the largest (GL011 reads that bound)."""
+
+    choices: tuple = ()
+    origin: str = ""
+
+
+def chosen_domain(element) -> Optional[Domain]:
+    """The bound of a tensor made of chosen ints: one past the largest choice (reached by a key that maps to it)."""
+    if not isinstance(element, ChosenInt) or not element.choices or min(element.choices) < 0:
+        return None
+    top = max(element.choices)
+    return Domain(top + 1, origin=f"{element.origin}, {top} among them", repeats=True, bound_only=True)
+
+
 def is_bool(value) -> bool:
     return isinstance(value, BoolVal) or (isinstance(value, Literal) and isinstance(value.value, bool))
 
@@ -139,6 +156,10 @@ def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
         # `ids.tolist()` of more ids than are spelled out one by one: that many numbers of one kind
         made = tensor_of_numbers(SeqVal((data.element,)), dtype)
         return made.with_(shape=Shape((value(data.length),))) if made is not None else None
+    if isinstance(data, Repeated) and isinstance(data.element, ChosenInt):
+        # `[alphabet[b] for b in s]` of a string of unknown length: a row of the dict's ints
+        made = tensor_of_numbers(SeqVal((data.element,)), dtype)
+        return made.with_(shape=Shape((data.length,))) if made is not None else None
     if not isinstance(data, SeqVal) or data.names:
         return None
     items = data.items
@@ -147,15 +168,19 @@ def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
         if any(r is None for r in rows) or len({r.shape for r in rows}) != 1:
             return None
         inner, kinds = rows[0].shape.dims, {r.dtype for r in rows}
+        row_domain = rows[0].domain if all(r.domain == rows[0].domain for r in rows) else None
     elif all(is_number(i) for i in items):
-        inner = ()
+        inner, row_domain = (), None
         kinds = {number_dtype(i) for i in items}
     else:
         return None
     made = "float32" if "float32" in kinds or not items else (kinds.pop() if len(kinds) == 1 else None)
     flags = tensor_of(items[0]) if items and all(isinstance(i, FlagInt) for i in items) and dtype in (None, "int64") else None
-    return TensorVal(Shape((len(items),) + inner), dtype or made, flags.domain if flags is not None else None,
-                     origin="constructor")  # [int(p < q) for ...]: 0s and 1s
+    domain = flags.domain if flags is not None else (
+        chosen_domain(items[0]) if len(set(items)) == 1 and dtype in (None, "int64") else None) or (
+        row_domain if row_domain is not None and row_domain.bound_only and dtype in (None, "int64") else None)
+    return TensorVal(Shape((len(items),) + inner), dtype or made, domain,
+                     origin="constructor")  # [int(p < q) for ...]: 0s and 1s; [alphabet[b] for b in s]: its values
 
 
 def lowest_int(data) -> Optional[int]:
