@@ -34,7 +34,8 @@ class Kind:
                 return "a floating-point tensor"
             return "a tensor"
         return {"int": "an int", "float": "a float", "bool": "a bool", "str": "a string", "none": "None",
-                "list": "a list", "tuple": "a tuple", "ndarray": "a numpy array"}.get(self.type, self.type)
+                "list": "a list", "tuple": "a tuple", "sequence": "a tuple or other sequence",
+                "ndarray": "a numpy array"}.get(self.type, self.type)
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,10 @@ class Refusal:
                 and self.positional == 2:
             return "`torch.gather(input, dim, index)` takes a dim first; for whole rows picked by an index vector " \
                    "use `torch.index_select(input, 0, index)`"
-        if first.what == "kind" and first.kind is not None and first.kind.type in ("list", "tuple", "ndarray") \
+        if first.what == "kind" and first.param == "input" and first.kind is not None \
+                and first.kind.type in ("tuple", "sequence"):
+            return "apply the op to each tensor it holds (a tuple of tensors, such as a cached (key, value) pair, is no tensor)"
+        if first.what == "kind" and first.kind is not None and first.kind.type in ("list", "tuple", "sequence", "ndarray") \
                 and _accepts(self.params, first.param) == TENSOR:
             return f"make `{first.param}` a tensor (`torch.as_tensor(...)`)"
         return None

@@ -76,6 +76,18 @@ FLAGGED = {
         table = torch.rand(5, 3)
         rows = table.index_select(0, [1, 3])
     """,
+    "a list bound to a name as index_select's index": """
+        import torch
+        table = torch.rand(5, 3)
+        rows = [1, 3]
+        picked = table.index_select(0, rows)
+    """,
+    "a cached (key, value) pair as index_select's input": """
+        import torch
+        cache = (torch.rand(4, 2, 8), torch.rand(4, 2, 8))
+        beams = torch.tensor([1, 1, 0, 3])
+        reordered = torch.index_select(cache, 0, beams)
+    """,
     "sparse_grad by position": """
         import torch
         scores = torch.rand(2, 4)

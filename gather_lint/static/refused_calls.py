@@ -13,7 +13,8 @@ from typing import Optional
 
 from ..rules import gl033_refused_arguments as rule
 from ..signatures import Kind, refusal
-from .values import Literal, TensorVal
+from . import python_types
+from .values import Literal, SeqVal, TensorVal
 
 # Array libraries whose tensors have methods spelled like the family's in-place ops (paddle's
 # `scatter_(index, updates, overwrite)`): a file that imports one may call them on values of unknown type.
@@ -94,6 +95,10 @@ def _kind(interp, node: ast.AST) -> Optional[Kind]:
     value = interp._peek(node)
     if isinstance(value, Literal):
         return _python_kind(value.value)
+    if isinstance(value, python_types.ListVal):
+        return Kind("list")  # `rows = [1, 3]`: a list display, bound to a name
+    if type(value) is SeqVal:
+        return Kind("sequence")  # a tuple, a torch.Size, a (values, indices) pair: never a tensor
     if isinstance(value, TensorVal):
         shape = value.shape
         rank = shape.rank if shape is not None and not shape.guessed else None
