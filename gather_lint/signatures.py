@@ -47,23 +47,19 @@ class Param:
     optional_none: bool = False  # `int? dim=None`: None is a value it takes
 
 
-def _p(name, accepts, required=True, keyword_only=False, optional_none=False) -> Param:
-    return Param(name, accepts, required, keyword_only, optional_none)
-
-
-_DIM, _INDEX = _p("dim", INT), _p("index", TENSOR)
+_DIM, _INDEX = Param("dim", INT), Param("index", TENSOR)
 # Each op's overloads after `self` (method form); the function form puts `input` first and takes `out=`.
 OVERLOADS: Dict[str, Tuple[Tuple[Param, ...], ...]] = {
-    "gather": ((_DIM, _INDEX, _p("sparse_grad", BOOL, False, True)),),
-    "scatter": ((_DIM, _INDEX, _p("src", TENSOR), _p("reduce", STR, False, True)),
-                (_DIM, _INDEX, _p("value", SCALAR), _p("reduce", STR, False, True))),
-    "scatter_add": ((_DIM, _INDEX, _p("src", TENSOR)),),
-    "scatter_reduce": ((_DIM, _INDEX, _p("src", TENSOR), _p("reduce", STR), _p("include_self", BOOL, False, True)),),
+    "gather": ((_DIM, _INDEX, Param("sparse_grad", BOOL, False, True)),),
+    "scatter": ((_DIM, _INDEX, Param("src", TENSOR), Param("reduce", STR, False, True)),
+                (_DIM, _INDEX, Param("value", SCALAR), Param("reduce", STR, False, True))),
+    "scatter_add": ((_DIM, _INDEX, Param("src", TENSOR)),),
+    "scatter_reduce": ((_DIM, _INDEX, Param("src", TENSOR), Param("reduce", STR), Param("include_self", BOOL, False, True)),),
     "index_select": ((_DIM, _INDEX),),
-    "index_add": ((_DIM, _INDEX, _p("source", TENSOR), _p("alpha", SCALAR, False, True)),),
-    "index_copy": ((_DIM, _INDEX, _p("source", TENSOR)),),
-    "index_fill": ((_DIM, _INDEX, _p("value", TENSOR_OR_SCALAR)),),
-    "take_along_dim": ((_p("indices", TENSOR), _p("dim", INT, False, optional_none=True)),),
+    "index_add": ((_DIM, _INDEX, Param("source", TENSOR), Param("alpha", SCALAR, False, True)),),
+    "index_copy": ((_DIM, _INDEX, Param("source", TENSOR)),),
+    "index_fill": ((_DIM, _INDEX, Param("value", TENSOR_OR_SCALAR)),),
+    "take_along_dim": ((Param("indices", TENSOR), Param("dim", INT, False, optional_none=True)),),
 }
 
 # A keyword another op of the family spells differently: what the author most likely meant.
@@ -91,13 +87,13 @@ class Refusal:
     def signature(self) -> str:
         """The op's parameters, overloads merged: `Tensor.scatter_(dim, index, src or value, *, reduce=...)`."""
         shown, star = [], False
-        others = [o for o in OVERLOADS[self.op.name] if len(o) == len(self.params) - (0 if self.method else 1)]
+        lead = 0 if self.method else 1  # the function form's `input` comes before the overloads' parameters
+        others = [o for o in OVERLOADS[self.op.name] if len(o) == len(self.params) - lead]
         for k, p in enumerate(self.params):
             if p.keyword_only and not star:
                 shown.append("*")
                 star = True
-            names = [p.name] + [o[k - (0 if self.method else 1)].name for o in others
-                                if 0 <= k - (0 if self.method else 1) < len(o)]
+            names = [p.name] + [o[k - lead].name for o in others if 0 <= k - lead < len(o)]
             name = " or ".join(dict.fromkeys(names))
             shown.append(name if p.required else f"{name}=...")
         owner = "Tensor." if self.method else "torch."
@@ -182,7 +178,7 @@ def refusal(op: Op, method: bool, positional: Sequence[Optional[Kind]],
     best: Optional[Refusal] = None
     for params in OVERLOADS[op.name]:
         if not method:
-            params = (_p("input", TENSOR),) + params + (_p("out", TENSOR, False, True, optional_none=True),)
+            params = (Param("input", TENSOR),) + params + (Param("out", TENSOR, False, True, optional_none=True),)
         problems = _problems(params, positional, keywords)
         if not problems:
             return None

@@ -53,6 +53,7 @@ class ModuleContext:
         # would cost more than it finds
         self.scripted = script_drivers.runs_as_script(tree)
         self._drivers: Optional[set] = None  # the `main()`s the guard calls, found on the first question
+        self._import_roots: Optional[frozenset] = None  # top-level packages the file imports, found likewise
         self._make = make_interpreter
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self.fault: Optional[scope_faults.Fault] = None  # told of a function whose own analysis failed
@@ -65,6 +66,18 @@ class ModuleContext:
         self.context_facts: Dict[ast.AST, Dict[str, object]] = {}  # an autograd forward's ctx.<name> (autograd_ctx)
         self.last_context: Dict[ast.AST, Dict[str, object]] = {}  # ... of the forward's latest run with a call's facts
         self._contexts: Dict[tuple, Dict[str, object]] = {}
+
+    def import_roots(self) -> frozenset:
+        """The top-level packages the file imports anywhere (`torch`, `paddle`), absolute imports only."""
+        if self._import_roots is None:
+            roots = set()
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Import):
+                    roots.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    roots.add(node.module.split(".")[0])
+            self._import_roots = frozenset(roots)
+        return self._import_roots
 
     def attributes(self, class_name: str, facts: tuple = ()) -> Dict[str, object]:
         """`self.x` facts from __init__ (run with an instance's constructor arguments, if given), for

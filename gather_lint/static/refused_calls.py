@@ -62,23 +62,8 @@ def _made_by_torch(interp, node) -> bool:
 
 
 def _imports_torch_only(interp) -> bool:
-    tree = getattr(interp.module, "tree", None)
-    if tree is None:
-        return False
-    cached = getattr(interp.module, "_torch_only_imports", None)
-    if cached is None:
-        roots = set()
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Import):
-                roots.update(alias.name.split(".")[0] for alias in n.names)
-            elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
-                roots.add(n.module.split(".")[0])
-        cached = "torch" in roots and not roots & _LOOK_ALIKE_LIBRARIES
-        try:
-            interp.module._torch_only_imports = cached
-        except AttributeError:  # a module record with fixed slots: asked again next time
-            pass
-    return cached
+    roots = interp.module.import_roots() if interp.module is not None else frozenset()
+    return "torch" in roots and not roots & _LOOK_ALIKE_LIBRARIES
 
 
 def _kind(interp, node: ast.AST) -> Optional[Kind]:

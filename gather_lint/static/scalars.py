@@ -152,14 +152,13 @@ def tensor_of_numbers(data, dtype: Optional[str] = None) -> Optional[TensorVal]:
     not a known number (a tensor, a list of unknown length) leaves the shape unknown."""
     from .values import SeqVal
 
-    if isinstance(data, Repeated) and is_number(data.element) and isinstance(value(data.length), int):
-        # `ids.tolist()` of more ids than are spelled out one by one: that many numbers of one kind
+    if isinstance(data, Repeated) and is_number(data.element) and (
+            isinstance(value(data.length), int) or isinstance(data.element, ChosenInt)):
+        # `ids.tolist()` of more ids than are spelled out one by one: that many numbers of one kind; a row of a
+        # dict's ints (`[alphabet[b] for b in s]`) of whatever length
         made = tensor_of_numbers(SeqVal((data.element,)), dtype)
-        return made.with_(shape=Shape((value(data.length),))) if made is not None else None
-    if isinstance(data, Repeated) and isinstance(data.element, ChosenInt):
-        # `[alphabet[b] for b in s]` of a string of unknown length: a row of the dict's ints
-        made = tensor_of_numbers(SeqVal((data.element,)), dtype)
-        return made.with_(shape=Shape((data.length,))) if made is not None else None
+        length = value(data.length) if isinstance(value(data.length), int) else data.length
+        return made.with_(shape=Shape((length,))) if made is not None else None
     if not isinstance(data, SeqVal) or data.names:
         return None
     items = data.items
