@@ -120,8 +120,9 @@ class ModuleContext:
         return [self.classes[class_name]] + [self.classes[p] for p in self.lineage.get(class_name, ())]
 
     def _class_constants(self, class_name: str) -> Dict[str, object]:
-        """`vocab_size = 50` in a class body (or a base's of this file): an int every instance reads as
-        `self.vocab_size`, unless a method assigns the name on the instance."""
+        """`vocab_size = 50` or `padding_side = "left"` in a class body (or a base's of this file): an int, a
+        string or a bool every instance reads as `self.vocab_size`, unless a method assigns the name on the
+        instance."""
         lineage = self.class_and_bases(class_name)
         found: Dict[str, object] = {}
         for cls in reversed(lineage):  # the class's own binding wins over its bases'
@@ -131,6 +132,8 @@ class ModuleContext:
                 value = stmt.value if target is not None else None
                 if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and type(value.value) is int:
                     found[f"self.{target.id}"] = DimVal(value.value)
+                elif isinstance(target, ast.Name) and isinstance(value, ast.Constant) and type(value.value) in (str, bool):
+                    found[f"self.{target.id}"] = Literal(value.value)  # padding_side = "left", causal = True
         if found:
             stored = {n.attr for cls in lineage for n in ast.walk(cls) if isinstance(n, ast.Attribute)
                       and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id == "self"}

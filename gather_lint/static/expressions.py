@@ -250,6 +250,7 @@ class ExpressionMixin:
             found = self.expr(part)
             return _UNKNOWN_BOUND if found is None else found
         made = ops.SliceVal(bound(node.lower), bound(node.upper), bound(node.step))
+        made.syntax = node
         if node.lower is not None and node.upper is not None and node.step is None:
             made.span = self._slice_span(node.lower, node.upper)
         return made

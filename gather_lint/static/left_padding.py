@@ -19,10 +19,12 @@ from ..rules import gl024_last_position_of_padded_batch as rule
 from .config import DictVal
 from .text_scan import file_test
 from .tree_walk import called_name
+from .tensor_ops import SliceVal
 from .values import DimVal, SeqVal, TensorVal
 
 # `ids[i, -len(s):] = s`, `ids[i, width - n:] = s`; `[pad] * (width - len(s)) + s` (or `+ [1] * len(s)`)
 _BACK_WRITE = re.compile(r"\[\s*\w+\s*,\s*(?:-\s*|\w+\s*-\s*)[\w.()]+\s*:\s*\]\s*=[^=]")
+_BACK_SLICE = re.compile(r"\bslice\(\s*(?:-\s*|\w+\s*-\s*)")  # span = slice(width - len(s), width)
 _PAD_FIRST = re.compile(r"\[\s*\w+\s*\]\s*\*\s*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)\s*\+\s*[\w\[]")
 
 
@@ -31,7 +33,7 @@ def spelled_in(text: str) -> bool:
     """A count minus one beside a left padding the file makes: the parts GL024 reads (the file is read whole,
     since the padding and the read are often in different functions, joined by a model call)."""
     return "sum(" in text and "- 1" in text and (
-        _BACK_WRITE.search(text) is not None or _PAD_FIRST.search(text) is not None
+        _BACK_WRITE.search(text) is not None or _PAD_FIRST.search(text) is not None or _BACK_SLICE.search(text) is not None
         or "padding_side" in text and sets_left_only(text))
 
 
@@ -90,42 +92,37 @@ def _is_difference(node) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)
 
 
-def written_at_back(target: ast.Subscript, row_end=None) -> bool:
-    """`buf[i, -len(s):] = s` / `buf[i, width - n:] = s`: a row's last positions, its padding before them; also
-    `buf[i, width - n:width]` when the slice's end evaluates (`row_end(node)`) to the row's length itself."""
-    key = target.slice
-    if not (isinstance(key, ast.Tuple) and len(key.elts) == 2):
+def written_at_back(key) -> Optional[int]:
+    """`buf[i, -len(s):] = s` / `buf[i, width - n:] = s` / `buf[i, width - n:width]` (the slice written out, or
+    a `slice(...)` object bound to a name): a row's last positions, the padding before them. `key` is the
+    evaluated key; the answer is the slice's end, None for the row's end, or False for no back write."""
+    items = key.items if isinstance(key, SeqVal) and not key.names else ()
+    if len(items) != 2 or isinstance(items[0], SliceVal) or not isinstance(items[1], SliceVal):
         return False
-    row, cut = key.elts
-    if isinstance(row, ast.Slice) or not isinstance(cut, ast.Slice) or cut.step is not None:
+    cut = items[1]
+    lower = cut.syntax.lower if cut.syntax is not None else None
+    if cut.step is not None or not (isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub)
+                                    or isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub)):
         return False
-    if cut.upper is not None and not (row_end is not None and row_end(cut.upper)):
-        return False
-    lower = cut.lower
-    return isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub) \
-        or isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub)
+    return cut.upper
 
 
-def written(owner, target: ast.Subscript, evaluate=None):
+def written(owner, target: ast.Subscript, key):
     """A buffer after `buf[i, width - len(s):] = s` (or `...:width]` with width its row length): padded on the left."""
-    if isinstance(owner, TensorVal) and written_at_back(target, _is_row_length(owner, evaluate)):
+    if not isinstance(owner, TensorVal):
+        return owner
+    end = written_at_back(key)
+    if end is None or end is not False and _is_row_length(owner, end):
         return owner.with_(left_padded=target.lineno)
     return owner
 
 
-def _is_row_length(owner: TensorVal, evaluate):
-    """A test of a slice end: does it evaluate to the length of the buffer's rows (its dim 1), for certain?"""
+def _is_row_length(owner: TensorVal, end) -> bool:
+    """Whether a slice's end is the length of the buffer's rows (its dim 1), for certain."""
     shape = owner.shape
-    if evaluate is None or shape is None or shape.variadic or len(shape.dims) != 2 or shape.dims[1] is None:
-        return None
-    width = shape.dims[1]
-
-    def is_width(node) -> bool:
-        if any(isinstance(n, ast.Call) for n in ast.walk(node)):
-            return False  # evaluated once more here: only plain arithmetic of names, no call that may be a site
-        end = evaluate(node)
-        return isinstance(end, DimVal) and end.dim is not None and must_equal(end.dim, width)
-    return is_width
+    if shape is None or shape.variadic or len(shape.dims) != 2 or shape.dims[1] is None:
+        return False
+    return isinstance(end, DimVal) and end.dim is not None and must_equal(end.dim, shape.dims[1])
 
 
 def padded_left(kwargs: dict, made):

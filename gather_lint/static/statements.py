@@ -411,7 +411,7 @@ class StatementMixin:
                 # x[x == -1] = torch.tensor(n): every padded entry is written over
                 self.env[name] = _with_sentinel(owner, None, None)
             if isinstance(owner, TensorVal):  # ids[i, width - len(s):] = s: padding first (GL024)
-                self.env[name] = left_padding.written(self.env[name], target, self.expr)
+                self.env[name] = left_padding.written(self.env[name], target, key)
                 if not isinstance(result, DimVal) or self.env[name].entries is not None:
                     # a tensor written in (`ids[1] = t`), or a mask's entries set: what was known of them may be gone
                     self.env[name] = present_values.forgotten(self.env[name], in_place=True)

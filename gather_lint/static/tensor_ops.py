@@ -1033,6 +1033,7 @@ class SliceVal:
     def __init__(self, lower, upper, step):
         self.lower, self.upper, self.step = lower, upper, step
         self.span = None  # DimVal: how far apart the code's bounds are, whatever they are (`s : s + k`)
+        self.syntax = None  # the ast.Slice the code wrote (`a:b`, or `slice(a, b)`'s arguments), where known
 
     def one_end(self) -> Optional[str]:
         """'drop_last' for [:-1], 'drop_first' for [1:]: the two halves of the next-token shift."""
