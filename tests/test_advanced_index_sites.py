@@ -614,9 +614,62 @@ UNBROADCASTABLE = [
         if __name__ == "__main__":
             driver()
     """, 5),
+    # row numbers taken from the sequence dim of a batch-first [B x S x H] tensor, beside one position per
+    # row: the two named dims of the tensor indexed broadcast only where B happens to equal S
+    ("row-numbers-from-the-other-named-dim-docstring", """
+        import torch
+
+        def last_pooling(data, padding_mask):
+            \"\"\"
+            data : torch.Tensor
+                The input data, as a tensor of shape [B x S x H]
+            padding_mask : torch.Tensor
+                The input mask, as a tensor of shape [B x S]
+            \"\"\"
+            lengths = padding_mask.long().sum(dim=1)
+            return data[torch.arange(data.size(1)).long(), lengths - 1, :]
+
+        if __name__ == "__main__":
+            last_pooling(torch.randn(4, 7, 3), torch.ones(4, 7))
+    """, 12),
+    # the same under a guard for a missing mask, which the caller's mask decides
+    ("row-numbers-from-the-other-dim-mask-guarded", """
+        import torch
+
+        def last_pooling(data, padding_mask=None):
+            if padding_mask is None:
+                lengths = torch.tensor([data.size(0)] * data.size(1)).long()
+            else:
+                lengths = padding_mask.long().sum(dim=1)
+            return data[torch.arange(data.size(1)), lengths - 1]
+
+        if __name__ == "__main__":
+            last_pooling(torch.randn(4, 7, 3), torch.ones(4, 7))
+    """, 9),
 ]
 
 UNBROADCASTABLE_SILENT = [
+    ("row-numbers-of-a-square-table", """
+        import torch
+
+        def nearest_distance(dist, nearest):
+            # dist: [N, N], nearest: [N]
+            return dist[torch.arange(dist.size(1)), nearest.long()]
+
+        if __name__ == "__main__":
+            nearest_distance(torch.rand(5, 5), torch.randint(0, 5, (5,)))
+    """),
+    ("row-numbers-from-the-batch-dim", """
+        import torch
+
+        def last_pooling(data, padding_mask):
+            # data: [B, S, H], padding_mask: [B, S]
+            lengths = padding_mask.long().sum(dim=1)
+            return data[torch.arange(data.size(0)), lengths - 1]
+
+        if __name__ == "__main__":
+            last_pooling(torch.randn(4, 7, 3), torch.ones(4, 7))
+    """),
     ("row-numbers-with-a-trailing-dim", """
         import torch
 
@@ -856,3 +909,11 @@ def test_torch_keeps_only_the_last_group_of_a_row(code, line, torch):
 def test_group_writes_that_add_or_do_not_overlap_are_not_flagged(code):
     assert [f for f in lint(code) if f.code == "GL013"] == []
 
+
+
+def test_row_numbers_beside_another_index_are_checked_without_a_driver():
+    """A library module has no driver: the key of row numbers beside another index admits the function to an
+    analysis of its own, with its declared shapes."""
+    code = dict((n, c) for n, c, _ in UNBROADCASTABLE)["row-numbers-from-the-other-named-dim-docstring"]
+    library = code[:code.index("if __name__")]
+    assert [(f.code, f.line) for f in lint(library)] == [("GL017", 12)]

@@ -85,3 +85,38 @@ def test_a_backward_run_with_fewer_values_than_the_apply_call_has_arguments():
     is bound to its parameters (this raised inside the analysis, a GL000)."""
     assert lint(CUSTOM_FUNCTION) == []
     assert run_snippet(CUSTOM_FUNCTION)["grad"][4].tolist() == [4.0, 4.0, 4.0]
+
+
+GUARDED = '''
+import torch
+
+def last_pooling(data, padding_mask=None):
+    if padding_mask is None:
+        lengths = torch.full((data.size(0),), data.size(1))
+    else:
+        lengths = padding_mask.long().sum(dim=1)
+    return data[torch.arange(data.size(0)), lengths - 1]
+
+def pool(data, padding_mask=None):
+    return last_pooling(data, PASS)
+
+if __name__ == "__main__":
+    OUT = pool(torch.randn(4, 7, 3), torch.ones(4, 7))
+'''
+
+
+def test_a_none_guard_on_a_tensor_the_caller_made_is_decided():
+    """`padding_mask is None` of a mask the caller computed is False on that call's path: the else branch's
+    lengths alone reach the read, and their known size meets the row numbers'."""
+    from gather_lint.static import passed_tensors  # the guard is decided here, not by a default
+    import ast
+    code = GUARDED.replace("PASS", "padding_mask.bool()")
+    assert lint(code) == []
+    assert tuple(run_snippet(code)["OUT"].shape) == (4, 3)
+    tree = ast.parse("x is None")
+    class Interp:  # a parameter still holding what the call passed, then rebound
+        passed_tensors = {"x": object()}
+        env = dict(passed_tensors)
+    assert passed_tensors.decided_is_none(Interp, tree.body[0].value) is False
+    Interp.env = {"x": object()}
+    assert passed_tensors.decided_is_none(Interp, tree.body[0].value) is None

@@ -227,6 +227,17 @@ def _masked_selection(owner: TensorVal, key) -> Optional[TensorVal]:
     return TensorVal(Shape((count,) + tuple(rest)), owner.dtype)
 
 
+# `h[torch.arange(B, device=h.device), last]`: row numbers beside another index in one key
+_ROW_NUMBERS_KEY = re.compile(r"\w\[\s*(?:torch\.)?arange\((?:[^()]|\([^()]*\))*\)[\w.()]*\s*,")
+
+
+@file_test
+def row_numbers_key(text: str) -> bool:
+    """A key of row numbers and another index (`x[torch.arange(x.size(1)), lengths - 1]`): the blocks worth
+    an analysis of their own for GL017's index shapes, in a library as in a script."""
+    return "arange(" in text and _ROW_NUMBERS_KEY.search(text) is not None
+
+
 def check_index_shapes(interp, node: ast.Subscript, owner, key) -> None:
     """GL017 (error): `x[rows, idx]` with integer index tensors whose known sizes cannot broadcast,
     typically `x[torch.arange(B), idx]` with idx [B, K] (one row number per row, K picks per row)."""
@@ -240,11 +251,25 @@ def check_index_shapes(interp, node: ast.Subscript, owner, key) -> None:
         for second_node, second in shaped[k + 1:]:
             for offset in range(1, min(len(first.dims), len(second.dims)) + 1):
                 a, b = first.dims[-offset], second.dims[-offset]
-                if value(a) not in (None, 1) and value(b) not in (None, 1) and must_differ(a, b):
+                if value(a) not in (None, 1) and value(b) not in (None, 1) and must_differ(a, b) \
+                        or _two_dims_of(owner, a, b):
                     segment = interp.source.segment
                     interp.flag(node, per_row.check_unbroadcastable(
                         segment(node), segment(first_node), first, segment(second_node), second, offset), None)
                     return
+
+
+def _two_dims_of(owner, a, b) -> bool:
+    """`data[torch.arange(data.size(1)), lengths - 1]` of a `data` [B, S, H]: index sizes named as two
+    different dims of the tensor indexed (S and B), neither known: they broadcast only where the two dims
+    happen to be equal, which the tensor's own shape does not say."""
+    if not (isinstance(a, Sym) and isinstance(b, Sym)) or a.size is not None or b.size is not None \
+            or must_equal(a, b) or not isinstance(owner, TensorVal) or owner.shape is None:
+        return False
+    dims = owner.shape.dims
+    at_a = [i for i, d in enumerate(dims) if isinstance(d, Sym) and must_equal(d, a)]
+    at_b = [i for i, d in enumerate(dims) if isinstance(d, Sym) and must_equal(d, b)]
+    return len(at_a) == 1 and len(at_b) == 1 and at_a != at_b
 
 
 def _selection(owner: TensorVal, key: SeqVal):

@@ -207,7 +207,8 @@ _LOCAL_PATTERNS = (
     (_augments_by_index, None), (_reads_what_it_writes, None), (_pads_a_lookup, None), (own_max_sizes.spelled_in, None),
     (fills_buffer, None), (one_hot_pick.spelled_in, None), (top_k_filter.spelled_in, None),
     (column_key_lookups.spelled_in, None), (advanced_indexing.spelled_in, advanced_indexing.spelled_anywhere),
-    (advanced_index_sites.narrow_keys, None), (permutation_order.spelled_in, None), (_writes_other_floats, None))
+    (advanced_index_sites.narrow_keys, None), (advanced_index_sites.row_numbers_key, None),
+    (permutation_order.spelled_in, None), (_writes_other_floats, None))
 # the syntax-only checks' patterns: their blocks are read whether or not they spell `torch`
 _SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelled_in, None),
                     (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None),

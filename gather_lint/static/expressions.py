@@ -8,7 +8,7 @@ from typing import Optional
 from . import advanced_index_sites, advanced_indexing, index_values
 from . import branches, continuation_slices, maybe_empty, normalised_consumers, repeated_indices, scalars, sequences, table_slices, top_k_filter
 from . import binding_kinds, dropped_dims, exact_values, left_padding, permutation_order, signs, value_ranges, written_text
-from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, python_types
+from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, passed_tensors, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import mask_bounds, running_counts, value_intervals, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks, symbolic
@@ -361,6 +361,8 @@ class ExpressionMixin:
             made = mask_bounds.compared(node, _COMPARED.get(type(node.ops[0]), ""), values[0], values[1], made,
                                         self.source.segment)  # pc[:, 0] <= x_max: what the rows it keeps hold
             return left_padding.compared(values[0], values[1], made)
+        if tensors and (passed := passed_tensors.decided_is_none(self, node)) is not None:
+            return Literal(passed)  # `if padding_mask is None:` of a mask the caller made: not None there
         if len(node.ops) == 1 and not tensors:
             if values[0] is None:
                 remember_token_ids(self, node)  # GL013: `x[rows, ids] -= v` may show ids is a tensor

@@ -47,3 +47,14 @@ def decided_isinstance(interp, node: ast.Call):
            for n in names):
         return True if interp.passed_tensors[target.id] is interp.env.get(target.id) else None
     return None
+
+
+def decided_is_none(interp, node: ast.Compare):
+    """`x is None` / `x is not None` of such a parameter, still holding what the call passed: False / True."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Is, ast.IsNot)) or not isinstance(node.left, ast.Name) \
+            or not (isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is None):
+        return None
+    name = node.left.id
+    if name not in interp.passed_tensors or interp.passed_tensors[name] is not interp.env.get(name):
+        return None
+    return isinstance(node.ops[0], ast.IsNot)
