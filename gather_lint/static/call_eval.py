@@ -8,6 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
 from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
+from . import stacked_parts
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -59,7 +60,7 @@ class CallMixin:
                     self._check_overwriting_op(node, op, bound, values)
                     if op.name == "gather":
                         left_padding.check_gather(self, node, values.get("index"), site.dim)  # GL024
-                    result = dtype_certainty.kept(values.get("input"), result_of(site, values))
+                    result = stacked_parts.forgotten(dtype_certainty.kept(values.get("input"), result_of(site, values)))
                     result = permutation_order.gathered(site, values.get("input"), values.get(op.index_param),
                                                         result)  # GL027: x.gather(1, perm) is in perm's order
                     return result.with_(kept_at=node) if result is not None and result.kept_singleton is not None else result
@@ -300,6 +301,7 @@ class CallMixin:
         result = head_columns.reduced(name, owner, kwargs, result, node)  # GL006: a keepdim column
         result = dropped_dims.carried(name, owner, dropped_dims.reduced(name, owner, args, kwargs, result, node))  # GL029
         result = head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)
+        result = stacked_parts.after_method(name, owner, args, kwargs, result)  # triples.select(1, 1): one column
         return dtype_certainty.after_method(self, name, owner, args, node, module, result)
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
@@ -570,6 +572,7 @@ class CallMixin:
                 joined = repeated_indices.through_cat(items, joined, dim, node.lineno)  # GL013: voxel coordinates beside batch ids
                 joined = dtype_certainty.joined(items, joined)
                 joined = left_padding.joined(items, dim, func == "stack", joined)  # GL024: a left-padded prompt, then more
+                joined = stacked_parts.made(items, dim, func == "stack", joined)  # GL011: (head, relation, tail) columns
                 padded = [t.domain for t in items if isinstance(t, TensorVal) and t.domain and t.domain.sentinel is not None]
                 if padded and (joined is None or isinstance(joined, TensorVal)):  # a tensor whatever the shapes
                     return _with_sentinel(joined or TensorVal(), padded[0].sentinel, padded[0].sentinel_line)

@@ -11,7 +11,7 @@ from . import binding_kinds, dropped_dims, exact_values, left_padding, permutati
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, passed_tensors, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import mask_bounds, running_counts, value_intervals, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
-from . import dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks, symbolic
+from . import dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks, stacked_parts, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -126,10 +126,11 @@ class ExpressionMixin:
             if attr in ("T", "mT") and owner.shape is not None and not owner.shape.variadic:
                 dims = owner.shape.dims
                 if attr == "T":
-                    return written_rows.transposed("T", owner, owner.with_(shape=Shape(tuple(reversed(dims))), written=None,
-                                                                           entries=None))
+                    return stacked_parts.transposed(owner, written_rows.transposed(
+                        "T", owner, owner.with_(shape=Shape(tuple(reversed(dims))), written=None, entries=None)))
                 if len(dims) >= 2:
-                    return owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])), entries=None)
+                    return stacked_parts.transposed(owner, owner.with_(shape=Shape(dims[:-2] + (dims[-1], dims[-2])),
+                                                                       entries=None))
             if attr in ("T", "mT", "H", "mH"):  # a transpose of unknown shape is still a tensor (`F.mT @ F`)
                 return TensorVal(None, owner.dtype)
             if attr == "dtype":
@@ -196,6 +197,7 @@ class ExpressionMixin:
             picked = exact_values.sliced(owner, key, picked)  # ids[:n] of written ids: those ids
             picked = mask_bounds.filtered(self, node, key, picked)  # pc[(pc[:, 0] <= x_max) & ...]
             picked = mask_bounds.column(owner, key, picked)  # pc[:, 0] of those rows: within the bounds
+            picked = stacked_parts.picked(owner, key, picked)  # triples[:, 1]: the relation column's range
             picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
             picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only

@@ -25,8 +25,9 @@ _MASKING = ("masked_fill", "masked_fill_", "index_fill", "index_fill_", "masked_
 def forgotten(t, in_place: bool = False):
     """`t` without a claim of what it holds, when it has one (and, changed in place, without the range
     its floats were made in)."""
-    if in_place and isinstance(t, TensorVal) and (t.interval is not None or t.column_intervals is not None):
-        t = t.with_(interval=None, column_intervals=None)
+    if in_place and isinstance(t, TensorVal) and (t.interval is not None or t.column_intervals is not None
+                                                  or t.parts is not None):
+        t = t.with_(interval=None, column_intervals=None, parts=None)
     if isinstance(t, TensorVal) and t.entries is not None:
         t = t.with_(entries=None)  # some entries were written over
     if not isinstance(t, TensorVal) or t.domain is None or t.domain.size is None:

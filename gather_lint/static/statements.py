@@ -11,6 +11,7 @@ from typing import Dict, Iterator, List, Optional
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import buffer_writes, cut_rows, mask_bounds, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import stacked_parts
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -429,6 +430,10 @@ class StatementMixin:
                 self.assign(element, item)
             return
         stars = [k for k, e in enumerate(elts) if isinstance(e, ast.Starred)]
+        if isinstance(result, TensorVal) and not stars and (parts := stacked_parts.rows(result, len(elts))) is not None:
+            for element, part in zip(elts, parts):  # src, dst = torch.stack([src_ids, dst_ids]): each its range
+                self.assign(element, part)
+            return
         if isinstance(result, TensorVal) and not stars:  # row, col = edge_index: rows of dim 0
             rows = ops.rows(result, len(elts))
             if isinstance(rows, ops.Repeated) and result.written is not None:  # a literal's rows: each its own values
