@@ -17,6 +17,40 @@ from .tree_walk import all_nodes, called_name, own_nodes
 from .values import QualName, SeqVal, TensorVal
 
 
+_ACCUMULATING_METHODS = frozenset({"add", "sub", "mul", "div", "true_divide", "add_", "sub_", "mul_", "div_"})
+
+
+def _accumulates(value_node, read) -> bool:
+    """Whether `x[I] = value` builds on the old value the way an update meant once per occurrence of a position
+    does: the old value enters with its own sign (`x[I] + v`, `x[I] - v`, `x[I] * w`, `x[I].add(v)`, such a
+    term inside a where or a clamp, or any other function of it). Entering only with its sign flipped
+    (`255 - x[I]`, `-x[I]`, `1 - x[I] / 255`), it is reflected: each write to a repeated position carries the
+    same value, computed from the same read, and the one write torch keeps is the one meant."""
+    def is_read(n) -> bool:
+        return isinstance(n, ast.Subscript) and (ast.dump(n.value), ast.dump(n.slice)) == read
+
+    def signs(n, positive: bool):
+        """The signs with which the reads inside the arithmetic at n enter it."""
+        if is_read(n):
+            yield positive
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Mult)):
+            yield from signs(n.left, positive)
+            yield from signs(n.right, positive)
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub):
+            yield from signs(n.left, positive)
+            yield from signs(n.right, not positive)
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)):
+            yield from signs(n.left, positive)
+        elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            yield from signs(n.operand, not positive)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _ACCUMULATING_METHODS:
+            yield from signs(n.func.value, positive)
+        elif any(is_read(m) for m in ast.walk(n)):
+            yield True  # inside another function of it (`torch.where(m, x[I] + 1, x[I])`): taken as building on it
+
+    return any(signs(value_node, True))
+
+
 class DataflowCheckMixin:
     """Dataflow rules checked while interpreting: overwriting writes (GL013), padding lookups (GL011), kept singletons (GL006)."""
 
@@ -31,7 +65,7 @@ class DataflowCheckMixin:
         index = self.expr(key) if reads and key is not None else None
         # (`v[target] = v[target] + dv` of a singular name: one value, or a boolean mask, which picks each position once)
         if _can_repeat(index) and not maybe_mask(index) and not self._maybe_one_element(target.slice, target.value) \
-                and not self._idempotent_update(node.value, text):
+                and not self._idempotent_update(node.value, text) and _accumulates(node.value, text):
             x, i = self.source.segment(target.value), self.source.segment(key)
             self.flag(node, overwrite.check_read_modify_write(
                 f"{x}[{self.source.segment(target.slice)}] = ...", i, index.domain.origin,
