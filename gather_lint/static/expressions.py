@@ -209,6 +209,7 @@ class ExpressionMixin:
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
             picked = self._selected_apart_from_fill(node, owner, picked)  # x[x < n] of a fill n: no n left
             picked = written_windows.read(self.writing_loops, node, picked)  # x[:, prev:cur] before x[:, cur] = v
+            picked = sentinel_masks.cut_to_a_length(key, picked)  # path[:accept_len]: the padding after it cut off
             picked = _guess_kept(owner, picked)  # a part of a tensor whose rank is a guess has a guessed rank
             picked = dtype_certainty.kept(owner, picked)  # x[idx] has x's dtype
             picked = _declared_origin_kept(owner, picked)  # x[j][i] of a commented x: its shape is the comment's

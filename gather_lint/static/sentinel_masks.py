@@ -14,6 +14,9 @@ import operator
 from typing import Optional
 
 from . import tree_walk
+from .interp_helpers import _with_sentinel
+from .tensor_ops import SliceVal, as_int
+from .values import DimVal, SeqVal, TensorVal
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
             ast.Gt: operator.gt, ast.GtE: operator.ge}
@@ -156,3 +159,18 @@ def _nonzero_operand(call: ast.Call) -> Optional[ast.AST]:
         return call.args[0] if call.args else None
     return call.func.value
 
+
+
+def cut_to_a_length(key, picked):
+    """`path[:accept_len]`, `ids[:, :n]` with a length the data decides (a count, a tensor): a prefix cut to
+    what the code found to be real; padding written after the real entries (`path + [-1] * (width - len(path))`)
+    is what such a cut leaves out, so the padding value is no longer certain to be among the values."""
+    if not isinstance(picked, TensorVal) or picked.domain is None or picked.domain.sentinel is None:
+        return picked
+    items = key.items if isinstance(key, SeqVal) and not key.names else (key,)
+    for item in items:
+        if isinstance(item, SliceVal) and item.step is None and (item.lower is None or as_int(item.lower) == 0) \
+                and item.upper is not None and as_int(item.upper) is None \
+                and (isinstance(item.upper, TensorVal) or isinstance(item.upper, DimVal) and item.upper.dim is None):
+            return _with_sentinel(picked, None, None)
+    return picked
