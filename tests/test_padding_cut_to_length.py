@@ -35,5 +35,5 @@ def test_a_padded_path_cut_to_its_accepted_length_is_not_reported(torch):
 def test_the_whole_padded_path_is_reported(torch):
     program = PATHS.replace("READ", "search_path[1]")
     assert [(f.code, f.line) for f in lint(program)] == [("GL011", 13)]
-    with pytest.raises(IndexError, match="out of range|out of bounds"):
+    with pytest.raises(RuntimeError, match="out of DATA bounds, id=-1"):
         run_snippet(program)
