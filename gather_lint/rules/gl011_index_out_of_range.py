@@ -109,6 +109,24 @@ expected = torch.tensor([float(sum(1 for v in xs.tolist() if x_min <= v < x_max 
 ]
 
 
+def raised_words(site: Site, bad) -> str:
+    """What torch says on CPU for the value `bad` out of range at this site, quoted (torch-semantics.md, S10):
+    index_select words it by the dim it selects along, index_copy_ names itself, the others name the value."""
+    axis = gather_axis(site)
+    if axis is None and site.dim is not None and site.dim >= 0:
+        axis = site.dim  # a dim counted from the front is that axis whatever the rank
+    size = value(site.input.shape.dims[axis]) if axis is not None and gather_axis(site) is not None else None
+    if site.op.name == "index_select":
+        if axis == 1:
+            return f"'INDICES element is out of DATA bounds, id={bad}" + (f" axis_dim={size}'" if size is not None else "'")
+        if axis is not None:
+            return "'index out of range in self'"
+        return f"'index out of range in self' (along dim 1: 'INDICES element is out of DATA bounds, id={bad}')"
+    where = f" for dimension {axis} with size {size}" if size is not None else ""
+    prefix = "index_copy_(): " if site.op.name == "index_copy" else ""
+    return f"'{prefix}index {bad} is out of bounds{where}'"
+
+
 def check(site: Site) -> Optional[Violation]:
     """Statically: a negative padding value the code put in, or values made for a larger size.
     At run time the values themselves are checked (gather_lint.runtime.checker)."""
@@ -120,7 +138,7 @@ def check(site: Site) -> Optional[Violation]:
         return Violation(
             CODE, SEVERITY,
             f"index {named(site.index)} can hold the padding value {domain.sentinel}{where} and nothing masks it "
-            f"before {site.op.spelled}(); torch raises 'index {domain.sentinel} is out of bounds' on CPU, a "
+            f"before {site.op.spelled}(); torch raises {raised_words(site, domain.sentinel)} on CPU, a "
             f"device-side assert on CUDA; {padding_advice(site.op.name)}",
             help=padding_advice(site.op.name),
         )
@@ -159,7 +177,7 @@ def rounded_past(site: Site) -> Optional[Violation]:
         CODE, SEVERITY,
         f"index {named(site.index)} holds {domain.origin} passed through {dtype} ({how}): "
         f"{value(domain.size) - 1} is not a {dtype} number and rounds to {top}, but dim={site.dim} of "
-        f"{named(site.input)} has {size} entries; torch raises 'index {top} is out of bounds' on CPU, a "
+        f"{named(site.input)} has {size} entries; torch raises {raised_words(site, top)} on CPU, a "
         f"device-side assert on CUDA; keep the indices in an integer tensor",
     )
 
