@@ -42,8 +42,22 @@ def code_cells(data: dict) -> List[Tuple[int, str]]:
         if lines and lines[0].lstrip().startswith("%%"):
             continue  # a cell magic: the body is not Python
         lines = _without_leading_indent(lines)
-        found.append((number, "\n".join(_as_python(line) for line in lines)))
+        continued = continuation_lines(lines)
+        found.append((number, "\n".join("" if k in continued else _as_python(line) for k, line in enumerate(lines))))
     return found
+
+
+def continuation_lines(lines: List[str]) -> set:
+    """Indexes of the lines that continue a magic or shell command ended by a backslash (`%shell wget \\`
+    then the URL on the next line): IPython joins them to the command, so they are no Python of their own."""
+    continued, inside = set(), False
+    for k, line in enumerate(lines):
+        if inside:
+            continued.add(k)
+        elif not line.lstrip().startswith(MAGIC):
+            continue
+        inside = line.rstrip().endswith("\\")
+    return continued
 
 
 def _as_python(line: str) -> str:

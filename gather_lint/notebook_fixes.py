@@ -9,15 +9,18 @@ from typing import Callable, List, Tuple
 
 from . import fixes
 from .findings import Finding
-from .notebook import MAGIC, cell_source, load
+from .notebook import MAGIC, cell_source, continuation_lines, load
 
 _MAGIC_MARK = re.compile(r"^(\s*)#gather-lint-magic:", re.MULTILINE)
 
 
 def _hide_magics(source: str) -> str:
-    """IPython lines as marked comments, so the fixes' parser takes the cell; put() unmarks them."""
+    """IPython lines (and the lines a backslash joins to them) as marked comments, so the fixes' parser takes
+    the cell; put() unmarks them."""
+    lines = source.split("\n")
+    continued = continuation_lines(lines)
     return "\n".join(line[:len(line) - len(line.lstrip())] + "#gather-lint-magic:" + line.lstrip()
-                     if line.lstrip().startswith(MAGIC) else line for line in source.split("\n"))
+                     if line.lstrip().startswith(MAGIC) or k in continued else line for k, line in enumerate(lines))
 
 
 def apply_fixes(text: str, path: str, findings: List[Finding], unsafe: bool,

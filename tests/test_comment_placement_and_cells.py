@@ -162,3 +162,23 @@ def test_a_shell_command_inside_a_block_is_read_as_ipython_runs_it(tmp_path):
     found = lint_file(str(_notebook(tmp_path, FIRST, cell))).findings
     # the block parses (no GL000), and the rest of the cell is still checked
     assert [(f.path.rsplit(":", 1)[-1], f.line, f.code) for f in found] == [("cell 2", 7, "GL001")]
+
+
+def test_a_shell_command_continued_by_a_backslash_is_read_as_ipython_runs_it(tmp_path):
+    """`%shell wget -q -P /content \\` with the URL on the next, further indented line: IPython joins the two,
+    so the URL line is part of the command, not an indented Python line."""
+    from gather_lint.api import lint_file
+    from gather_lint.notebook_fixes import _hide_magics
+
+    cell = ("try:\n"
+            "    %shell wget -q -P /content \\\n"
+            "      https://example.org/stereo_chemical_props.txt\n"
+            "    %shell mkdir -p /content/resources\n"
+            "except OSError:\n"
+            "    pass\n"
+            "labels = torch.randint(10, (4,))\n"
+            "picked = scores.gather(1, labels)\n")
+    found = lint_file(str(_notebook(tmp_path, FIRST, cell))).findings
+    assert [(f.path.rsplit(":", 1)[-1], f.line, f.code) for f in found] == [("cell 2", 8, "GL001")]
+    hidden = _hide_magics(cell).split("\n")
+    assert hidden[2] == "      #gather-lint-magic:https://example.org/stereo_chemical_props.txt"
