@@ -182,3 +182,30 @@ def test_a_shell_command_continued_by_a_backslash_is_read_as_ipython_runs_it(tmp
     assert [(f.path.rsplit(":", 1)[-1], f.line, f.code) for f in found] == [("cell 2", 8, "GL001")]
     hidden = _hide_magics(cell).split("\n")
     assert hidden[2] == "      #gather-lint-magic:https://example.org/stereo_chemical_props.txt"
+
+
+NAMED_SUBJECT = """
+import torch
+
+def step(kv_pair, start):
+    #   shape(new_att_cache) is (B, head, attention_key_size, d_k * 2),
+    #   shape(new_cnn_cache) is (B, hidden-dim, cache_t2)
+    new_att_cache = torch.cat(kv_pair, dim=-1)
+    return new_att_cache[:, :, start:, :].unsqueeze(1)
+
+if __name__ == "__main__":
+    OUT = step((torch.randn(2, 4, 6, 8), torch.randn(2, 4, 6, 8)), 3)
+"""
+
+
+def test_a_shape_said_of_a_named_subject_belongs_to_that_name():
+    """`shape(new_cnn_cache) is (...)` above `new_att_cache = ...` describes another tensor; the name in its
+    parentheses is no 1-d shape of the assigned one (which is 4-d here: no 'too many indices')."""
+    from gather_lint.static.shape_text import parse_comment
+
+    assert lint(NAMED_SUBJECT) == []
+    assert tuple(run_snippet(NAMED_SUBJECT)["OUT"].shape) == (2, 1, 4, 3, 16)
+    assert str(parse_comment("# shape(new_cnn_cache) is (B, D, T)", "new_cnn_cache")) == "[B, D, T]"
+    assert parse_comment("# shape(new_cnn_cache) is (B, D, T)", "new_att_cache", above=True) is None
+    assert str(parse_comment("# h.shape = [B, D]", "h")) == "[B, D]"
+    assert str(parse_comment("# shape of h: (B, D)", "h")) == "[B, D]"

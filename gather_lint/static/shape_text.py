@@ -23,6 +23,10 @@ _PREFIX = re.compile(
     r"^\s*(?:(?:(?:new|output|out|result|input|returned|final)\s+)?"
     r"(?:shapes?|size|dims?)\b\s*(?:is|=|:|of)?\s*|(?:of|has|with)\s+shape\s*:?\s*|->\s*|=>\s*)?"
 )
+# a shape said of a named subject: `shape(x) is`, `size of x:`, `x.shape =` (the name is no dim, and the shape
+# belongs to that name)
+_SUBJECT = re.compile(r"^\s*(?:(?:shapes?|size)\s*(?:\(\s*`?([A-Za-z_][\w.]*)`?\s*\)|\s+of\s+`?([A-Za-z_][\w.]*)`?)"
+                      r"|`?([A-Za-z_][\w.]*)\.(?:shape|size\(\))`?)\s*(?:is|=|:)\s*(?=[\[(])")
 _GROUP = re.compile(r"^(?:torch\.Size\(\s*)?([\[(])([^\[\]()]*)([\])])")
 # the whole `a x b x c` run or nothing: `batch x channels x 2*height x width` is no [batch, channels], and
 # `batch x length x self.num_labels` no [batch, length, self] (a dot ends the run only where a sentence does)
@@ -116,7 +120,13 @@ def parse_comment(comment: str, target: Optional[str] = None, above: bool = Fals
         # the last arrow gives the result, however it is typed: `[N, H, W] -> [N, 1, H*W] - > [N, C, H*W]`
         # is a chain whose `- >` step is the expand on the line, not prose after a shape [N, 1, H*W]
         text = text[arrows[-1].end():]
-    named = _NAME_PREFIX.match(text)
+    subject = _SUBJECT.match(text)
+    if subject:  # `shape(new_cnn_cache) is (B, D, T)`, `shape of h: (B, D)`, `h.shape = (B, D)`: h's shape
+        name = next(g for g in subject.groups() if g)
+        if name != target and name.split(".")[-1] != target:
+            return None
+        text = text[subject.end():]
+    named = _NAME_PREFIX.match(text) if not subject else None
     if named:
         name = named.group(1)
         if name.lower() not in _SHAPE_WORDS and name != target and name.split(".")[-1] != target:
