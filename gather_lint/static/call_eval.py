@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
 from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
-from . import stacked_parts
+from . import distinct_lines, stacked_parts
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -302,6 +302,9 @@ class CallMixin:
         result = dropped_dims.carried(name, owner, dropped_dims.reduced(name, owner, args, kwargs, result, node))  # GL029
         result = head_columns.top_one(name, owner, args, kwargs, result, node)  # and x.topk(1)
         result = stacked_parts.after_method(name, owner, args, kwargs, result)  # triples.select(1, 1): one column
+        if name == "eq" and len(args) == 1:  # topk_ids.eq(e): true at most once along the top-k dim
+            result = distinct_lines.compared(owner, args[0], result)
+        result = distinct_lines.after_method(name, owner, args, kwargs, result)  # topk's indices: once per row
         return dtype_certainty.after_method(self, name, owner, args, node, module, result)
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):

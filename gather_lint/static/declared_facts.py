@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List, Optional
 
 from . import class_docstrings, scalars
@@ -371,8 +372,24 @@ def _docstring_facts(node, params) -> tuple:
         doc = ast.get_docstring(node, clean=False) or ""
         names = [p.arg for p in params]
         shapes = _without_unpacked_otherwise(node, _without_listed_items(node, parse_docstring(doc, names))) if doc else {}
+        shapes = {name: fact for name, fact in shapes.items() if not _annotated_as_other_class(params, name)}
         found = node._gather_lint_doc_facts = (shapes, docstring_ints(doc, names) if doc else frozenset())
     return found
+
+
+# annotation names that may hold a tensor's values (a docstring's shape is theirs)
+_TENSOR_LIKE = re.compile(r"(?:\w*Tensor\w*|ndarray|Array\w*|Any|object|Parameter|Variable)")
+
+
+def _annotated_as_other_class(params, name: str) -> bool:
+    """`segmentations: SlidingWindowFeature` beside a docstring's `(chunks, frames, speakers)-shaped
+    SlidingWindowFeature`: an object of another class, which iterates (and indexes) as its class says, not as
+    a tensor of that shape."""
+    for param in params:
+        if param.arg == name and isinstance(param.annotation, (ast.Name, ast.Attribute)):
+            spelled = param.annotation.id if isinstance(param.annotation, ast.Name) else param.annotation.attr
+            return spelled[:1].isupper() and not _TENSOR_LIKE.fullmatch(spelled)
+    return False
 
 
 def _not_contradicted(source, node, documented: dict) -> dict:

@@ -11,7 +11,8 @@ from . import binding_kinds, dropped_dims, exact_values, left_padding, permutati
 from . import attribute_stores, column_key_lookups, config, data_loaders, modules, numpy_values, passed_tensors, python_types
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import mask_bounds, running_counts, value_intervals, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
-from . import dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks, stacked_parts, symbolic
+from . import distinct_lines, dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks
+from . import stacked_parts, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -363,6 +364,8 @@ class ExpressionMixin:
             made = run_starts.compared(node, values[0], values[1], made)  # x[1:] != x[:-1]: where runs start
             made = mask_bounds.compared(node, _COMPARED.get(type(node.ops[0]), ""), values[0], values[1], made,
                                         self.source.segment)  # pc[:, 0] <= x_max: what the rows it keeps hold
+            if isinstance(node.ops[0], ast.Eq):  # topk_ids == e: true at most once along the top-k dim
+                made = distinct_lines.compared(values[0], values[1], made)
             return left_padding.compared(values[0], values[1], made)
         if tensors and (passed := passed_tensors.decided_is_none(self, node)) is not None:
             return Literal(passed)  # `if padding_mask is None:` of a mask the caller made: not None there

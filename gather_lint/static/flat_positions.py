@@ -19,6 +19,7 @@ from typing import Optional
 from ..contract import Domain
 from ..rules import gl030_flat_index_wrong_stride as rule
 from ..dims import must_equal, value
+from . import distinct_lines
 from .tensor_ops import whole_slice
 from .values import DimVal, SeqVal, TensorVal
 
@@ -63,12 +64,14 @@ def column(owner, key, result):
 
 def per_dim(mask, result, line: int, text: str):
     """`torch.where(mask)`, `mask.nonzero(as_tuple=True)`: the vector k holds coordinates along dim k."""
+    result = distinct_lines.rows_named(mask, result)  # where(topk_ids == e): each row once
     if not isinstance(mask, TensorVal) or mask.shape is None or mask.shape.variadic or not isinstance(result, SeqVal) \
             or len(result.items) != len(mask.shape.dims):
         return result
     found = Coordinates(mask.shape.dims, f"`{text}` at line {line}")
-    return replace(result, items=tuple(item.with_(columns=replace(found, axis=k)) if isinstance(item, TensorVal) else item
-                                       for k, item in enumerate(result.items)))
+    result = replace(result, items=tuple(item.with_(columns=replace(found, axis=k)) if isinstance(item, TensorVal)
+                                         else item for k, item in enumerate(result.items)))
+    return result
 
 
 def strided(node: ast.BinOp, left, right, result):

@@ -140,8 +140,8 @@ def _row_of(iterable, node):
         if node.func.id == "zip":  # of tensors, their rows; of sequences (`zip(dims[:-1], dims[1:])`), what items agree on
             return SeqVal(tuple(join_all(i.items) if isinstance(i, SeqVal) and not i.names and i.items else _row_of(i, None)
                                 for i in iterable.items))
-        if node.func.id == "enumerate":
-            return SeqVal((None, _row_of(iterable.items[1], None)))
+        if node.func.id == "enumerate":  # the counter is one int, as range's is
+            return SeqVal((DimVal(None), _row_of(iterable.items[1], None)))
     return None
 
 
