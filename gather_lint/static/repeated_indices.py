@@ -294,7 +294,8 @@ def through_arith(left, right, symbol: Optional[str], result):
         # quotients and remainders added back together (`(i // 32) * 32 + (i % 32) // 4`) are a number written
         # in mixed radix: the digits repeat, the number need not
         return result
-    if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and all(
+    if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and not (
+            len(tensors) == 2 and any(named_only(v) for v in tensors)) and all(
             isinstance(v, (TensorVal, DimVal)) for v in (left, right)):
         # the origin explains the repeats; 0/1 values of a mask no longer describe the sum or product's values
         return _marked(result, _repeats_origin(tensors))
