@@ -227,15 +227,19 @@ def _masked_selection(owner: TensorVal, key) -> Optional[TensorVal]:
     return TensorVal(Shape((count,) + tuple(rest)), owner.dtype)
 
 
-# `h[torch.arange(B, device=h.device), last]`: row numbers beside another index in one key
-_ROW_NUMBERS_KEY = re.compile(r"\w\[\s*(?:torch\.)?arange\((?:[^()]|\([^()]*\))*\)[\w.()]*\s*,")
+# `x[torch.arange(x.size(1)), last]`: row numbers counted from a size other than dim 0's, beside another index
+_KEY_OPENS = re.compile(r"\w\[\s*(?:torch\.)?$")  # read backwards from `arange(`: the key's opening bracket
+_SIZE_AFTER = re.compile(r"\s*[\w.]+\.(?:size\(\s*-?[1-9]|shape\[\s*-?[1-9])(?:[^()]|\([^()]*\))*\)[\w.()]*\s*,")
 
 
 @file_test
 def row_numbers_key(text: str) -> bool:
-    """A key of row numbers and another index (`x[torch.arange(x.size(1)), lengths - 1]`): the blocks worth
-    an analysis of their own for GL017's index shapes, in a library as in a script."""
-    return "arange(" in text and _ROW_NUMBERS_KEY.search(text) is not None
+    """A key of row numbers counted along another dim than the first, beside another index
+    (`x[torch.arange(x.size(1)), lengths - 1]`): the blocks worth an analysis of their own for GL017's index
+    shapes, in a library as in a script. (Row numbers of dim 0, `torch.arange(batch_size)`, are in every
+    sequence-classification head of a model library, and right there.)"""
+    return any(_KEY_OPENS.search(text, max(0, at - 12), at) and _SIZE_AFTER.match(text, at + 7)
+               for at in text_scan.positions(text, "arange("))
 
 
 def check_index_shapes(interp, node: ast.Subscript, owner, key) -> None:

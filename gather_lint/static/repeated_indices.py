@@ -294,8 +294,7 @@ def through_arith(left, right, symbol: Optional[str], result):
         # quotients and remainders added back together (`(i // 32) * 32 + (i % 32) // 4`) are a number written
         # in mixed radix: the digits repeat, the number need not
         return result
-    if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and not (
-            len(tensors) == 2 and any(named_only(v) for v in tensors)) and all(
+    if symbol in ("+", "-", "*") and all(repeats(v) for v in tensors) and not _name_says_half(tensors, symbol) and all(
             isinstance(v, (TensorVal, DimVal)) for v in (left, right)):
         # the origin explains the repeats; 0/1 values of a mask no longer describe the sum or product's values
         return _marked(result, _repeats_origin(tensors))
@@ -306,6 +305,15 @@ def through_arith(left, right, symbol: Optional[str], result):
         if symbol == "//" and k is not None and k > 1:
             return _marked(result, f"`// {k}` quotients, which {k} values share")
     return result
+
+
+def _name_says_half(tensors, symbol: Optional[str]) -> bool:
+    """Two index tensors combined, one of which repeats only by its name (`expert_ids * capacity + location_ids`
+    with location_ids handed in): whether the pairs repeat is not known, so neither is whether the sum does. A 0/1
+    mask the code made, times anything, is 0 wherever the mask is: those zeros repeat whatever the other holds."""
+    if len(tensors) != 2 or not any(named_only(v) for v in tensors):
+        return False
+    return not (symbol == "*" and any(v.domain.binary and not named_only(v) for v in tensors))
 
 
 def through_cat(items, joined, dim, line: int):
