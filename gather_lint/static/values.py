@@ -36,7 +36,7 @@ class TensorVal:
     bounds: Optional[tuple] = None  # of a bool mask: the mask_bounds.Bound each row it keeps satisfies (GL011)
     column_intervals: Optional[tuple] = None  # ((k, value_intervals.Interval), ...): rows kept within bounds (GL011)
     exact_dtype: Optional[str] = None  # the dtype the code makes for certain; stale when not dtype (dtype_certainty)
-    parts: Optional[tuple] = None  # (axis, shape, ((start, size, Domain), ...)): a stack's pieces (stacked_parts)
+    parts: Optional[tuple] = None  # (axis, shape, (Domain, ...)): the ranges of a stack's pieces (stacked_parts)
     distinct_along: Optional[tuple] = None  # (axis, shape): topk/sort/argsort positions, once each along axis
     single_along: Optional[tuple] = None  # (axis, shape): a mask true at most once along axis (distinct_lines)
 
