@@ -92,27 +92,25 @@ def _is_difference(node) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)
 
 
-def written_at_back(key) -> Optional[int]:
-    """`buf[i, -len(s):] = s` / `buf[i, width - n:] = s` / `buf[i, width - n:width]` (the slice written out, or
-    a `slice(...)` object bound to a name): a row's last positions, the padding before them. `key` is the
-    evaluated key; the answer is the slice's end, None for the row's end, or False for no back write."""
+def _cut_from_the_back(key) -> Optional[SliceVal]:
+    """The slice of `buf[i, -len(s):]` / `buf[i, width - n:]` / `buf[i, width - n:width]` (written out, or a
+    `slice(...)` object bound to a name), from the evaluated key: a row's positions counted back from an end."""
     items = key.items if isinstance(key, SeqVal) and not key.names else ()
     if len(items) != 2 or isinstance(items[0], SliceVal) or not isinstance(items[1], SliceVal):
-        return False
+        return None
     cut = items[1]
     lower = cut.syntax.lower if cut.syntax is not None else None
     if cut.step is not None or not (isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub)
                                     or isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub)):
-        return False
-    return cut.upper
+        return None
+    return cut
 
 
 def written(owner, target: ast.Subscript, key):
-    """A buffer after `buf[i, width - len(s):] = s` (or `...:width]` with width its row length): padded on the left."""
-    if not isinstance(owner, TensorVal):
-        return owner
-    end = written_at_back(key)
-    if end is None or end is not False and _is_row_length(owner, end):
+    """A buffer after `buf[i, width - len(s):] = s` (or `...:width]` with width its row length): its last
+    positions written, the padding before them: padded on the left."""
+    cut = _cut_from_the_back(key) if isinstance(owner, TensorVal) else None
+    if cut is not None and (cut.upper is None or _is_row_length(owner, cut.upper)):
         return owner.with_(left_padded=target.lineno)
     return owner
 
