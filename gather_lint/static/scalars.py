@@ -138,7 +138,32 @@ def joined_numbers(items) -> Optional[object]:
     items = list(items)
     if not items or not all(is_number(i) and not is_bool(i) for i in items):
         return None
-    return NumberVal() if any(is_float_number(i) for i in items) else join_all(items)
+    if any(is_float_number(i) for i in items):
+        return NumberVal()
+    return join_all(items) if len(set(items)) == 1 else chosen_of(items) or join_all(items)
+
+
+_MOST_CHOICES = 64  # more known ints than that in one list: their values are not followed one by one
+
+
+def chosen_of(items, origin: str = "ints written out in the list") -> Optional[ChosenInt]:
+    """Several known ints (or ints already chosen among known ones) as one int that is one of them: what a list
+    of them holds, item for item (`[pad] * n + list(range(k))`), with its largest value kept. None when any is
+    not known."""
+    from ..dims import value
+
+    choices = set()
+    for item in items:
+        if isinstance(item, ChosenInt) and item.choices:
+            choices.update(item.choices)
+        elif isinstance(item, DimVal) and isinstance(value(item.dim), int) and not isinstance(item.dim, bool):
+            choices.add(value(item.dim))
+        else:
+            return None
+    if not choices or len(choices) > _MOST_CHOICES:
+        return None
+    origins = {i.origin for i in items if isinstance(i, ChosenInt) and i.origin}
+    return ChosenInt(None, choices=tuple(sorted(choices)), origin=origins.pop() if len(origins) == 1 else origin)
 
 
 def is_number(value) -> bool:

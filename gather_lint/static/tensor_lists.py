@@ -31,7 +31,12 @@ def appended(owner, item):
     if row is not None and type(owner) in (SeqVal, ListVal) and not owner.items and not owner.names:
         return ops.Repeated(row)  # rows.append(ids + [pad] * (n - len(ids))): rows of n numbers
     if row is not None and isinstance(owner, ops.Repeated) and owner.length is None and _number_row(owner.element):
-        return owner if owner.element == row else None
+        if owner.element == row:
+            return owner
+        # rows of other known ints (`[pad] * n + list(range(k))` per prompt): rows of ints among all of them
+        number = scalars.chosen_of([owner.element.element, row.element])
+        length = owner.element.length if owner.element.length == row.length else None
+        return ops.Repeated(ops.Repeated(number, length)) if number is not None else None
     if scalars.is_number(item) and not scalars.is_bool(item) and _empty_or_numbers(owner):
         return ops.Repeated(_one_number(owner, item))  # returns.append(running): numbers, as many as the loop ran
     if isinstance(item, DictVal) and any(v is not None for _, v in item.items):
