@@ -152,8 +152,10 @@ def check(site: Site) -> Optional[Violation]:
     # values made for another dim of that size are GL004's; 0/1 values are no dim's positions. A literal bound
     # equal by value to a named dim (`randint(0, 8)` beside a `patch` of 8) is that dim's by chance, unless
     # GL004 says otherwise: the values reach past this dim all the same
-    made_for_other = any(must_equal(d, domain.size) and not (isinstance(domain.size, int) and isinstance(d, Sym))
-                         for d in site.input.shape.dims)
+    # (values written out, `bound_only`, are no positions of any dim: their largest is there, whatever dim of
+    # the input shares its size)
+    made_for_other = not domain.bound_only and any(
+        must_equal(d, domain.size) and not (isinstance(domain.size, int) and isinstance(d, Sym)) for d in site.input.shape.dims)
     if must_exceed(domain.size, here) and (domain.binary or not made_for_other and wrong_dim.check(site) is None):
         return Violation(
             CODE, SEVERITY,
