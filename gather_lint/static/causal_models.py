@@ -77,7 +77,50 @@ def _scan(cls: ast.ClassDef, classes) -> tuple:
             evidence = evidence or f"a causal mask from `{name}`"
     if (recurrent > 1 or latent) and evidence is not None and evidence.startswith("a unidirectional"):
         evidence = None  # an encoder and a decoder: what the decoder reads at t is not known
+    if evidence is None and not built and _reads_each_position_alone(cls):
+        evidence = "a table read at each position alone (its output at t has read only token t)"
     return evidence, realigns, built
+
+
+# layers that act on each position alone; a model built of nothing else mixes no positions
+_POSITION_WISE = {"Embedding", "Linear", "LayerNorm", "Dropout", "ReLU", "GELU", "Tanh", "Sigmoid", "SiLU",
+                  "Identity", "Parameter", "randn", "zeros", "ones", "relu", "gelu", "tanh", "sigmoid", "silu",
+                  "dropout", "layer_norm", "log_softmax", "softmax"}
+_TABLES = {"Embedding", "Parameter"}
+
+
+def _reads_each_position_alone(cls: ast.ClassDef) -> bool:
+    """An n-gram model: `__init__` builds a table (an nn.Embedding, a Parameter) and position-wise layers only,
+    and `forward` calls nothing else (`self.table[input_ids]`, `self.head(self.embed(ids))`): each output
+    position has read its own token only, as a causal model's has read the ones before it."""
+    methods = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
+    init, forward = methods.get("__init__"), methods.get("forward")
+    if init is None or forward is None or set(methods) - {"__init__", "forward"}:
+        return False
+    layers = {last_name(n.func) for n in ast.walk(init) if isinstance(n, ast.Call)} - {"super", "__init__"}
+    if not layers & _TABLES or not layers <= _POSITION_WISE:
+        return False
+    own = {t.attr for n in ast.walk(init) if isinstance(n, (ast.Assign, ast.AnnAssign))
+           for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+           if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
+    for node in ast.walk(forward):
+        if isinstance(node, ast.Call):
+            called = node.func
+            if isinstance(called, ast.Attribute) and isinstance(called.value, ast.Name) and called.value.id == "self" \
+                    and called.attr in own:
+                continue  # one of its position-wise layers
+            if last_name(called) not in _POSITION_WISE or not _along_the_last_dim(node):
+                return False
+    return True
+
+
+def _along_the_last_dim(call: ast.Call) -> bool:
+    """A softmax (or any call given a dim) along the last dim only: across the classes, not the positions."""
+    dims = [k.value for k in call.keywords if k.arg == "dim"]
+    if last_name(call.func) in ("softmax", "log_softmax"):
+        dims += call.args[1:2] if isinstance(call.func, ast.Attribute) and last_name(call.func.value) in ("F", "functional", "torch") \
+            else call.args[:1]
+    return all(isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and _is_one(d.operand) for d in dims)
 
 
 def _bidirectional(call: ast.Call) -> bool:
