@@ -1,7 +1,8 @@
-"""A model that reads each position alone (an n-gram table: `self.table[ids]`, or an embedding and position-wise
-layers) is causal as a language model is: its output at t has read token t only, so log-probs gathered at the
-ids' own positions score each token under the prediction made from itself (GL007). A model that mixes positions
-(a running sum) is no evidence either way. Each claim runs in torch."""
+"""A language model of n-grams (a class named so, `BigramLM`, built of a table and position-wise layers alone:
+`self.table[ids]`, an embedding and a head) is causal: its output at t has read token t only, so log-probs
+gathered at the ids' own positions score each token under the prediction made from itself (GL007). The same
+layers under another name may be a token autoencoder, which scores each position legitimately, and a model that
+mixes positions (a running sum) is no evidence either way. Each claim runs in torch."""
 
 from .conftest import lint
 from .snippets import run_snippet
@@ -44,5 +45,11 @@ def test_a_position_wise_model_scored_at_its_own_positions_is_reported(torch):
 
 def test_a_model_that_mixes_positions_is_not(torch):
     program = BIGRAM.replace("FORWARD", "ids).cumsum(1")
+    assert lint(program) == []
+    run_snippet(program)
+
+
+def test_the_same_layers_named_as_an_autoencoder_are_not(torch):
+    program = BIGRAM.replace("FORWARD", "ids").replace("Bigram", "TokenAutoencoder")
     assert lint(program) == []
     run_snippet(program)

@@ -14,6 +14,7 @@ sample): a sequence autoencoder decoding from a latent scores each position legi
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Optional
 
 from .tree_walk import last_name
@@ -77,8 +78,8 @@ def _scan(cls: ast.ClassDef, classes) -> tuple:
             evidence = evidence or f"a causal mask from `{name}`"
     if (recurrent > 1 or latent) and evidence is not None and evidence.startswith("a unidirectional"):
         evidence = None  # an encoder and a decoder: what the decoder reads at t is not known
-    if evidence is None and not built and _reads_each_position_alone(cls):
-        evidence = "a table read at each position alone (its output at t has read only token t)"
+    if evidence is None and not built and _NGRAM_NAME.search(cls.name) and _reads_each_position_alone(cls):
+        evidence = "an n-gram language model's table, read at each position alone"
     return evidence, realigns, built
 
 
@@ -89,10 +90,15 @@ _POSITION_WISE = {"Embedding", "Linear", "LayerNorm", "Dropout", "ReLU", "GELU",
 _TABLES = {"Embedding", "Parameter"}
 
 
+# a class named as a language model of n-grams: built of position-wise layers alone it is one (the same layers
+# named otherwise may be a token autoencoder, which scores each position legitimately)
+_NGRAM_NAME = re.compile(r"(?i:(?:bi|tri|n_?|\d)gram|language_?model)|(?:^|[a-z0-9_])LM$")
+
+
 def _reads_each_position_alone(cls: ast.ClassDef) -> bool:
-    """An n-gram model: `__init__` builds a table (an nn.Embedding, a Parameter) and position-wise layers only,
-    and `forward` calls nothing else (`self.table[input_ids]`, `self.head(self.embed(ids))`): each output
-    position has read its own token only, as a causal model's has read the ones before it."""
+    """`__init__` builds a table (an nn.Embedding, a Parameter) and position-wise layers only, and `forward`
+    calls nothing else (`self.table[input_ids]`, `self.head(self.embed(ids))`): each output position has read
+    its own token only, as a causal model's has read the ones before it."""
     methods = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
     init, forward = methods.get("__init__"), methods.get("forward")
     if init is None or forward is None or set(methods) - {"__init__", "forward"}:
