@@ -124,6 +124,8 @@ class Refusal:
             extra = [p.name for p in self.params if p.keyword_only]
             if extra:
                 return f"pass {' or '.join(f'`{n}=`' for n in extra)} by keyword"
+        if first.what == "missing" and first.param == "dim" and len(self.problems) == 1:
+            return "pass the dim first: the call's arguments are the ones that follow it"
         if first.what == "missing" and first.param == "reduce" and self.op.name == "scatter_reduce":
             return "name the reduction: 'sum', 'prod', 'mean', 'amax' or 'amin'"
         if first.what == "kind" and first.param == "dim" and self.op.name == "gather" and not self.method \
@@ -186,7 +188,19 @@ def refusal(op: Op, method: bool, positional: Sequence[Optional[Kind]],
             best = Refusal(op, method, params, tuple(problems), len(positional))
     if best is not None and not method and best.params[-1].name == "out":
         best = Refusal(op, method, best.params[:-1], best.problems, best.positional)  # out= is not the point
+    if best is not None and method and _dim_left_out(op, positional, keywords):
+        # `x.scatter_(index, 1.0)`: the arguments are the rest of a signature that starts with a dim
+        best = Refusal(op, method, best.params, (Problem("missing", "dim"),), len(positional))
     return best
+
+
+def _dim_left_out(op: Op, positional, keywords) -> bool:
+    """`x.scatter_(index, 1.0)`: the method's arguments fit an overload once its leading `dim` is given, the
+    first of them no int (a tensor, or not known), and no `dim=`. (The function form has its own advice.)"""
+    if "dim" in keywords or not positional or positional[0] is not None and positional[0].type != "tensor":
+        return False
+    return any(params and params[0].name == "dim" and not _problems(params[1:], positional, keywords)
+               for params in OVERLOADS[op.name])
 
 
 def _weight(problems) -> int:

@@ -8,6 +8,14 @@ import pytest
 from .conftest import codes, lint
 
 FLAGGED = {
+    # the dim left out of a one-hot written by scatter_ (an mmdet3d direction target): the index goes where the
+    # dim does, and 1.0 where the index does
+    "scatter_ without its dim": """
+        import torch
+        labels = torch.tensor([1, 0, 1])
+        targets = torch.zeros(3, 2)
+        targets.scatter_(labels.unsqueeze(dim=-1).long(), 1.0)
+    """,
     "source keyword, method on a product of known tensors": """
         import torch
         gen = torch.rand(2, 5)
@@ -180,6 +188,8 @@ def test_messages_name_the_signature_and_the_fix():
     assert "'sum', 'prod', 'mean', 'amax' or 'amin'" in by_name["scatter_reduce without its reduction"].message
     assert "torch.index_select(input, 0, index)" in by_name["gather in another library's (params, indices) order"].message
     assert "`sparse_grad=` by keyword" in by_name["sparse_grad by position"].message
+    msg = by_name["scatter_ without its dim"].message
+    assert "`dim` is not given" in msg and "pass the dim first" in msg and "`index` must be" not in msg
 
 
 def test_keyword_renames_are_fixes_that_run(tmp_path, torch):
