@@ -149,7 +149,7 @@ class DeclaredFactsMixin:
             self.env[args.vararg.arg] = None
         if args.kwarg:
             self.env[args.kwarg.arg] = None
-        documented, sizes = _docstring_facts(node, params)
+        documented, sizes, items = _docstring_facts(node, params)
         documented = _not_contradicted(self.source, node, dict(documented))
         for name, fact in class_docstrings.call_inputs(self.module, node).items():
             documented.setdefault(name, fact)  # the method's own docstring says more
@@ -169,6 +169,9 @@ class DeclaredFactsMixin:
                 fact = TensorVal(shape, dtype, origin="docstring")
             elif isinstance(fact, TensorVal) and fact.shape is None and param.arg in documented:
                 fact = fact.with_(shape=documented[param.arg][0], origin="docstring")
+            if fact is None and param.arg in items:  # a list or tuple of tensors of the documented shape
+                shape, dtype = items[param.arg]
+                fact = ops.Repeated(TensorVal(shape, dtype, origin="docstring"))
             if fact is None and (_is_int_param(param) or param.arg in sizes):
                 fact = DimVal(Sym(param.arg, expr=param.arg))
             if fact is None:
@@ -371,9 +374,11 @@ def _docstring_facts(node, params) -> tuple:
     if found is None:
         doc = ast.get_docstring(node, clean=False) or ""
         names = [p.arg for p in params]
-        shapes = _without_unpacked_otherwise(node, _without_listed_items(node, parse_docstring(doc, names))) if doc else {}
+        items: dict = {}  # `past: tuple of tensors, each of shape (...)`: the shape of each item
+        shapes = _without_unpacked_otherwise(node, _without_listed_items(node, parse_docstring(doc, names, items))) \
+            if doc else {}
         shapes = {name: fact for name, fact in shapes.items() if not _annotated_as_other_class(params, name)}
-        found = node._gather_lint_doc_facts = (shapes, docstring_ints(doc, names) if doc else frozenset())
+        found = node._gather_lint_doc_facts = (shapes, docstring_ints(doc, names) if doc else frozenset(), items)
     return found
 
 

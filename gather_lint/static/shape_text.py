@@ -186,9 +186,11 @@ _DOC_SHAPE = re.compile(r"(?:of\s+|with\s+|,\s*)?[Ss]hapes?\s*[:=]?\s*`?(?=[\[(]
 _DOC_DTYPE = {"LongTensor": "int64", "BoolTensor": "bool"}  # float types are named loosely: not taken
 
 
-def parse_docstring(doc: str, params) -> Dict[str, tuple]:
+def parse_docstring(doc: str, params, items: Optional[Dict[str, tuple]] = None) -> Dict[str, tuple]:
     """{param: (Shape or None, dtype or None)} for parameters whose docstring entry gives a shape,
-    on the entry's line or, as `of shape (B, T)`, on the first more indented line that continues it."""
+    on the entry's line or, as `of shape (B, T)`, on the first more indented line that continues it.
+    `items`, when given, receives the same for entries that describe a list or tuple of tensors of that shape
+    (`past: tuple with one tensor per layer, each of shape (2, B, H, T, D)`): the shape of each item."""
     found: Dict[str, tuple] = {}
     wanted = set(params)
     entry, entry_indent, entry_text = None, 0, ""
@@ -210,8 +212,12 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
             watched = None
         if entry is not None and indent > entry_indent and line.strip():
             where = _DOC_CONTINUED.search(line)
+            if where is None and _SHAPE_AT_END.search(entry_text):  # "..., each of shape" / "(2, B, H, T, D)"
+                where = re.compile(r"^\s*(?=[\[(])").match(line)
             shape = parse_group(line[where.end():].lstrip("`"), strict=False) if where is not None else None
             if where is not None and _MANY.search(entry_text + line[:where.start()]):
+                if shape is not None and items is not None and _SEQUENCE_OF.search(entry_text + line[:where.start()]):
+                    items[entry] = (shape, _doc_dtype(entry_text))
                 shape = None  # "List of tensors of shape [B, N]": the parameter is not one tensor
             if shape is not None:
                 found[entry] = (shape, _doc_dtype(entry_text))
@@ -231,6 +237,12 @@ def parse_docstring(doc: str, params) -> Dict[str, tuple]:
         if where is not None and not _MANY.search(rest[:where.start()]) and not _ALTERNATIVE.search(rest[where.end():]) \
                 and not _MEMBERS.match(rest[where.end():]):
             shape = parse_group(rest[where.end():].lstrip("`"), strict=False)
+        elif where is not None and items is not None and _SEQUENCE_OF.search(rest[:where.start()]) \
+                and not _ALTERNATIVE.search(rest[where.end():]):
+            each = parse_group(rest[where.end():].lstrip("`"), strict=False)
+            if each is not None:
+                items[match.group(1)] = (each, _doc_dtype(rest[: where.start() + 1]))
+            continue
         if shape is not None:
             found[match.group(1)] = (shape, _doc_dtype(rest[: where.start() + 1]) or trailing_dtype(rest[where.end():]))
             shaped, shaped_indent = match.group(1), indent
@@ -265,6 +277,10 @@ def _other_rank(text: str, rank: int) -> bool:
 _SHAPE_PHRASE = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])")
 # a second shape offered for the same parameter: "(B, T, V) or (B, V)", "`(batch, seq)` or `(batch,)`"
 _ALTERNATIVE = re.compile(r"(?i)(?:^|\W)or\s+(?:of\s+shape\s+|shape\s+)?`*[\[(]")
+# "list of tensors ... of shape", "tuple with one tensor per layer, each of shape": a sequence whose items each
+# have the shape (a dict's items are its keys when iterated: not taken)
+_SEQUENCE_OF = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable)s?\b[^.;]*\b(?:tensors?|each|arrays?)\b|\b(?:List|Tuple|Sequence)\[\s*(?:torch\.)?Tensor\b")
+_SHAPE_AT_END = re.compile(r"\bshapes?\s*:?\s*$")  # an entry whose shape is on its next line
 _MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
 # "(H, C) of tensor [layer, batch, hidden]": the group names a tuple's members, each a tensor of the later shape
 _MEMBERS = re.compile(r"^`*[\[(][^\[\]()]*[\])]`*\s+of\s+(?:\w+\s+)?(?:[Tt]ensors?|arrays?|shapes?)\b")
