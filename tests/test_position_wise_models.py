@@ -53,3 +53,15 @@ def test_the_same_layers_named_as_an_autoencoder_are_not(torch):
     program = BIGRAM.replace("FORWARD", "ids").replace("Bigram", "TokenAutoencoder")
     assert lint(program) == []
     run_snippet(program)
+
+
+def test_the_scoring_function_as_a_static_method_is_reported_too(torch):
+    """The same program with `score` moved into a class as a @staticmethod, called as `Ops.score(model, ids)`:
+    the model's class is passed to it as it was to the function."""
+    program = BIGRAM.replace("FORWARD", "ids").replace(
+        "def score(model, ids):\n    lp = model(ids)\n    return lp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)",
+        "class Ops:\n    @staticmethod\n    def score(model, ids):\n        lp = model(ids)\n"
+        "        return lp.gather(-1, ids.unsqueeze(-1)).squeeze(-1)").replace("OUT = score(", "OUT = Ops.score(")
+    assert "Ops.score(" in program
+    assert [(f.code, f.line) for f in lint(program)] == [("GL007", 19)]
+    run_snippet(program)

@@ -974,8 +974,15 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
     """Module functions that gather (or that `reads(fn)` selects), called with a model built in the caller:
     function -> {parameter: class}."""
     lines = index.lines_calling(gathering)  # a text scan: a function holding none of them calls none
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)
-                 and ((_has_line_in(lines, n) and _calls_any(n, gathering)) or (reads is not None and reads(n)))}
+
+    def selected(n) -> bool:
+        return (_has_line_in(lines, n) and _calls_any(n, gathering)) or (reads is not None and reads(n))
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and selected(n)}
+    # static methods of the file's classes, called as `Ops.score(model, ids)`: functions under a class's name
+    statics = {(c.name, n.name): n for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
+               if isinstance(n, ast.FunctionDef) and any(tree_walk.last_name(d) == "staticmethod" for d in n.decorator_list)
+               and n.name not in functions and selected(n)}
+    functions.update({name: fn for (_, name), fn in statics.items()})
     if not functions:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
     calls = index.lines_calling(functions)  # a text scan: only the statements holding these lines are walked
@@ -990,19 +997,32 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
         local = {**built, **_built_classes(index.assigns if scope is tree else
                                            (n for n in nodes if isinstance(n, ast.Assign)))}
         for call in nodes:
-            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
+            name = _module_function_called(call, functions, statics)
+            if name is None:
                 continue
-            params = [a.arg for a in functions[call.func.id].args.args]
+            params = [a.arg for a in functions[name].args.args]
             for param, arg in zip(params, call.args):
                 if isinstance(arg, ast.Name) and arg.id in local:
-                    seen.setdefault((call.func.id, param), set()).add(local[arg.id])
+                    seen.setdefault((name, param), set()).add(local[arg.id])
                 elif _class_built(arg):  # train_step(Decoder(13, 6), data)
-                    seen.setdefault((call.func.id, param), set()).add(_class_built(arg))
+                    seen.setdefault((name, param), set()).add(_class_built(arg))
     out: Dict[str, Dict[str, str]] = {}
     for (fn, param), classes in seen.items():
         if len(classes) == 1:
             out.setdefault(fn, {})[param] = classes.pop()
     return out
+
+
+def _module_function_called(call, functions, statics) -> Optional[str]:
+    """The name of the module function (`score(...)`) or static method (`Ops.score(...)`) a call runs, or None."""
+    if not isinstance(call, ast.Call):
+        return None
+    if isinstance(call.func, ast.Name) and call.func.id in functions:
+        return call.func.id
+    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+            and (call.func.value.id, call.func.attr) in statics:
+        return call.func.attr
+    return None
 
 
 def _handed_models(tree: ast.Module, built: Dict[str, str], index: "_ModuleIndex", model_losses) -> Dict[str, Dict[str, str]]:
