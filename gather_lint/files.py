@@ -10,7 +10,7 @@ import re
 import shutil
 import tempfile
 import tokenize
-from typing import Iterator, List, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 
 class UnreadableFile(Exception):
@@ -123,6 +123,10 @@ def read_source_and_encoding(path: str, stdin=None) -> Tuple[str, str]:
     except (SyntaxError, LookupError) as exc:
         if isinstance(exc, SyntaxError) and _parses(raw):  # an undecodable comment on one of the first two lines
             return raw.decode("utf-8", errors="replace"), _UNDECODED.format("utf-8")
+        if "unknown encoding" in str(exc) and (text := _utf8_that_parses(raw)) is not None:
+            # `# -*- coding: future_fstrings -*-`: a codec a package registers when installed, not this Python;
+            # its files are UTF-8 text, and read as such they are what the codec hands Python
+            return text, "utf-8"
         raise UnreadableFile(f"cannot decode file: {exc}") from None
     except UnicodeDecodeError as exc:
         if _parses(raw):  # Python itself reads it: the bytes it cannot decode sit in comments, which it skips
@@ -134,6 +138,16 @@ def read_source_and_encoding(path: str, stdin=None) -> Tuple[str, str]:
 # the encoding read_source_and_encoding names for a file Python runs though some of its bytes (in comments) do not
 # decode: linted with those bytes replaced, and never written back, which would change them
 _UNDECODED = "{} with undecodable comment bytes"
+
+
+def _utf8_that_parses(raw: bytes) -> Optional[str]:
+    """The bytes as UTF-8 text when they are that and parse as Python (the coding line read as a comment)."""
+    try:
+        text = raw.decode("utf-8")
+        ast.parse(text)
+    except (UnicodeDecodeError, SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    return text
 
 
 def _parses(raw: bytes) -> bool:

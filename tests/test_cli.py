@@ -128,6 +128,19 @@ def test_undecodable_bytes_in_a_comment_are_read_as_python_reads_them(tmp_path):
     assert path.read_bytes() == raw and "left unchanged" in fixed.stderr and fixed.returncode == 1
 
 
+def test_a_codec_this_python_lacks_reads_the_file_as_utf8(tmp_path):
+    """`# -*- coding: future_fstrings -*-` names a codec a package registers when it is installed: the file is
+    UTF-8 text, linted as such (not a GL000), and a file that is no UTF-8 under an unknown codec is still one."""
+    (tmp_path / "fstrings.py").write_bytes(b"# -*- coding: future_fstrings -*-\n# caf\xc3\xa9\n" + BUG.encode())
+    (tmp_path / "other.py").write_bytes(b"# -*- coding: future_fstrings -*-\nx = '\xe9t\xe9'\n")
+    out = run(str(tmp_path))
+    lines = [l for l in out.stdout.splitlines() if ": GL" in l]
+    mine = [l for l in lines if os.path.basename(l.split(":")[0]) == "fstrings.py"]
+    assert any("GL005" in l for l in mine) and not any("GL000" in l for l in mine)
+    other = [l for l in lines if os.path.basename(l.split(":")[0]) == "other.py"]
+    assert len(other) == 1 and "GL000" in other[0] and "unknown encoding" in other[0]
+
+
 def test_non_ascii_columns_count_characters(tmp_path):
     (tmp_path / "u.py").write_text(BUG.replace("rows = torch.gather", "é = torch.gather"))
     out = run(str(tmp_path / "u.py"))
