@@ -47,3 +47,31 @@ def test_an_update_building_on_the_old_value_is_reported(update, torch):
     # a position drawn twice got the update once
     step = eval(update.replace("img[indices, :]", "x"), {"x": scope["BEFORE"][twice]})
     assert torch.allclose(scope["OUT"][twice], step)
+
+
+SHIFTED_ELEMENT = """
+import torch
+
+def segm_targets(segm_pred, gt_masks, gt_labels):
+    targets = torch.zeros_like(segm_pred)
+    for obj_idx in range(gt_masks.size(0)):
+        targets[gt_labels[obj_idx] - 1] = torch.max(targets[gt_labels[obj_idx] - 1], gt_masks[obj_idx])
+    return targets
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    masks = (torch.rand(3, 4, 4) > 0.5).float()
+    labels = torch.tensor([1, 3, 1])
+    OUT = segm_targets(torch.randn(4, 4, 4), masks, labels)
+    REF = torch.zeros(4, 4, 4)
+    for k in range(3):
+        REF[labels[k] - 1] = torch.maximum(REF[labels[k] - 1], masks[k])
+"""
+
+
+def test_one_element_shifted_by_a_number_is_one_position(torch):
+    """`targets[gt_labels[obj_idx] - 1]` with an int obj_idx (a 1-based label of one object, yolact's mask
+    targets): one position per statement, nothing to repeat."""
+    assert lint(SHIFTED_ELEMENT) == []
+    scope = run_snippet(SHIFTED_ELEMENT)
+    assert torch.equal(scope["OUT"], scope["REF"])

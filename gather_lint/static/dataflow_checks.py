@@ -5,7 +5,7 @@ import ast
 from dataclasses import replace
 
 from . import advanced_indexing, broadcast_rows, dropped_dims, head_columns, loss_columns, loss_targets, inferred_widths, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
-from ..dims import must_equal
+from ..dims import must_equal, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
 from ..rules import gl013_overwriting_accumulate as overwrite
@@ -169,7 +169,14 @@ class DataflowCheckMixin:
         So does a name last given such an element (`key = target[i]`, then `x[key] = f(x[key])`): in a
         loop, each statement writes one position and the next reads what it wrote. So does the name of a
         loop over the written object itself (`for key in labels: labels[key] = labels[key].squeeze(0)`):
-        the keys of a dict of tensors, whatever the object's name says, one written per statement."""
+        the keys of a dict of tensors, whatever the object's name says, one written per statement. An element
+        shifted by a number (`x[labels[i] - 1]`, a 1-based label) is one element too."""
+        if isinstance(index_node, ast.BinOp) and isinstance(index_node.op, (ast.Add, ast.Sub)):
+            for element, other in ((index_node.left, index_node.right), (index_node.right, index_node.left)):
+                if isinstance(other, ast.Constant) and isinstance(other.value, int) \
+                        and isinstance(element, (ast.Name, ast.Subscript)):
+                    return self._maybe_one_element(element, owner_node)
+            return False
         if isinstance(index_node, ast.Name):
             made = last_assigned(self, index_node.id, index_node.lineno)
             loop = _loop_binding(self, index_node.id, index_node.lineno)
@@ -244,10 +251,27 @@ class DataflowCheckMixin:
             self.flag(node, oob.padding_lookup(self.source.segment(ids_node), domain, what), None)
 
     def _check_squeeze_all(self, node, owner_node, owner: TensorVal) -> None:
-        """GL006, the reverse: .squeeze() on a gathered [1, L, 1] also drops the size-1 batch dim."""
+        """GL006, the reverse: .squeeze() on a gathered [1, L, 1] also drops the size-1 batch dim. Only a dim the
+        gathered input has of size 1 too is a dim of the data: a size 1 that only the index has (`ws.view(B, 1,
+        1)` into a [B, G, F] input) is the index's, and whether it should be there is GL005's question."""
         violation = missing_squeeze.check_squeeze_all(owner.shape, owner.kept_singleton, self.source.segment(owner_node))
-        if violation is not None:
+        if violation is not None and self._size_one_in_the_input(owner):
             self.flag(node, violation, None)
+
+    def _size_one_in_the_input(self, gathered: TensorVal) -> bool:
+        """Whether the gather that made `gathered` read an input of its rank with size 1 wherever `gathered` has
+        it, off the gathered dim."""
+        call = gathered.kept_at
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            return False
+        receiver = call.func.value
+        source = call.args[0] if isinstance(receiver, ast.Name) and receiver.id in ("torch", "T") and call.args \
+            else receiver
+        found = self._peek(source)
+        shape, dims = getattr(found, "shape", None), gathered.shape.dims
+        if shape is None or shape.variadic or len(shape.dims) != len(dims):
+            return False
+        return all(value(shape.dims[k]) == 1 for k, d in enumerate(dims) if k != gathered.kept_singleton and d == 1)
 
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
         """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
