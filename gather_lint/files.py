@@ -144,13 +144,12 @@ def _utf8_that_parses(raw: bytes) -> Optional[str]:
     """The bytes as UTF-8 text when they are that and parse as Python (the coding line read as a comment)."""
     try:
         text = raw.decode("utf-8")
-        ast.parse(text)
-    except (UnicodeDecodeError, SyntaxError, ValueError, MemoryError, RecursionError):
+    except UnicodeDecodeError:
         return None
-    return text
+    return text if _parses(text) else None
 
 
-def _parses(raw: bytes) -> bool:
+def _parses(raw) -> bool:
     try:
         ast.parse(raw)
     except (SyntaxError, ValueError, MemoryError, RecursionError):

@@ -112,10 +112,9 @@ expected = torch.tensor([float(sum(1 for v in xs.tolist() if x_min <= v < x_max 
 def raised_words(site: Site, bad) -> str:
     """What torch says on CPU for the value `bad` out of range at this site, quoted (torch-semantics.md, S10):
     index_select words it by the dim it selects along, index_copy_ names itself, the others name the value."""
-    axis = gather_axis(site)
-    if axis is None and site.dim is not None and site.dim >= 0:
-        axis = site.dim  # a dim counted from the front is that axis whatever the rank
-    size = value(site.input.shape.dims[axis]) if axis is not None and gather_axis(site) is not None else None
+    known = gather_axis(site)
+    axis = site.dim if known is None and site.dim is not None and site.dim >= 0 else known  # counted from the front
+    size = value(site.input.shape.dims[known]) if known is not None else None
     if site.op.name == "index_select":
         if axis == 1:
             return f"'INDICES element is out of DATA bounds, id={bad}" + (f" axis_dim={size}'" if size is not None else "'")

@@ -265,8 +265,8 @@ class DataflowCheckMixin:
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
             return False
         receiver = call.func.value
-        source = call.args[0] if isinstance(receiver, ast.Name) and receiver.id in ("torch", "T") and call.args \
-            else receiver
+        function_form = isinstance(self._peek(receiver), QualName)  # torch.gather(x, ...), under any alias of torch
+        source = call.args[0] if function_form and call.args else receiver
         found = self._peek(source)
         shape, dims = getattr(found, "shape", None), gathered.shape.dims
         if shape is None or shape.variadic or len(shape.dims) != len(dims):

@@ -72,7 +72,7 @@ class RowsOnce(Repeated):
 
     def unpacked(self, count: int) -> list:
         if count != 2 or not isinstance(self.element, TensorVal):
-            return [self.element] * count
+            return super().unpacked(count)
         return [self.element.with_(domain=_ONCE), self.element]
 
 

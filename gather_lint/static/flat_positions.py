@@ -69,9 +69,8 @@ def per_dim(mask, result, line: int, text: str):
             or len(result.items) != len(mask.shape.dims):
         return result
     found = Coordinates(mask.shape.dims, f"`{text}` at line {line}")
-    result = replace(result, items=tuple(item.with_(columns=replace(found, axis=k)) if isinstance(item, TensorVal)
-                                         else item for k, item in enumerate(result.items)))
-    return result
+    return replace(result, items=tuple(item.with_(columns=replace(found, axis=k)) if isinstance(item, TensorVal)
+                                       else item for k, item in enumerate(result.items)))
 
 
 def strided(node: ast.BinOp, left, right, result):

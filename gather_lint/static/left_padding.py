@@ -101,7 +101,7 @@ def _cut_from_the_back(key) -> Optional[SliceVal]:
     cut = items[1]
     lower = cut.syntax.lower if cut.syntax is not None else None
     if cut.step is not None or not (isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub)
-                                    or isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub)):
+                                    or _is_difference(lower)):
         return None
     return cut
 

@@ -150,8 +150,6 @@ def chosen_of(items, origin: str = "ints written out in the list") -> Optional[C
     """Several known ints (or ints already chosen among known ones) as one int that is one of them: what a list
     of them holds, item for item (`[pad] * n + list(range(k))`), with its largest value kept. None when any is
     not known."""
-    from ..dims import value
-
     choices = set()
     for item in items:
         if isinstance(item, ChosenInt) and item.choices:

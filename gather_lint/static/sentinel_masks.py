@@ -160,7 +160,6 @@ def _nonzero_operand(call: ast.Call) -> Optional[ast.AST]:
     return call.func.value
 
 
-
 def cut_to_a_length(key, picked):
     """`path[:accept_len]`, `ids[:, :n]` with a length the data decides (a count, a tensor): a prefix cut to
     what the code found to be real; padding written after the real entries (`path + [-1] * (width - len(path))`)

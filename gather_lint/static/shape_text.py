@@ -213,7 +213,7 @@ def parse_docstring(doc: str, params, items: Optional[Dict[str, tuple]] = None) 
         if entry is not None and indent > entry_indent and line.strip():
             where = _DOC_CONTINUED.search(line)
             if where is None and _SHAPE_AT_END.search(entry_text):  # "..., each of shape" / "(2, B, H, T, D)"
-                where = re.compile(r"^\s*(?=[\[(])").match(line)
+                where = _GROUP_AT_START.match(line)
             shape = parse_group(line[where.end():].lstrip("`"), strict=False) if where is not None else None
             if where is not None and _MANY.search(entry_text + line[:where.start()]):
                 if shape is not None and items is not None and _SEQUENCE_OF.search(entry_text + line[:where.start()]):
@@ -281,6 +281,7 @@ _ALTERNATIVE = re.compile(r"(?i)(?:^|\W)or\s+(?:of\s+shape\s+|shape\s+)?`*[\[(]"
 # have the shape (a dict's items are its keys when iterated: not taken)
 _SEQUENCE_OF = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable)s?\b[^.;]*\b(?:tensors?|each|arrays?)\b|\b(?:List|Tuple|Sequence)\[\s*(?:torch\.)?Tensor\b")
 _SHAPE_AT_END = re.compile(r"\bshapes?\s*:?\s*$")  # an entry whose shape is on its next line
+_GROUP_AT_START = re.compile(r"^\s*(?=[\[(])")  # ... which then starts with it
 _MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
 # "(H, C) of tensor [layer, batch, hidden]": the group names a tuple's members, each a tensor of the later shape
 _MEMBERS = re.compile(r"^`*[\[(][^\[\]()]*[\])]`*\s+of\s+(?:\w+\s+)?(?:[Tt]ensors?|arrays?|shapes?)\b")

@@ -11,7 +11,7 @@ from typing import Dict, Iterator, List, Optional
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import buffer_writes, cut_rows, mask_bounds, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
-from . import distinct_lines, stacked_parts
+from . import stacked_parts
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -447,8 +447,7 @@ class StatementMixin:
                 self.assign(element, item)
             return
         if isinstance(result, ops.Repeated) and not stars:  # x, y, z = pts.unbind(-1)
-            items = result.unpacked(len(elts)) if isinstance(result, distinct_lines.RowsOnce) else [result.element] * len(elts)
-            for element, item in zip(elts, items):
+            for element, item in zip(elts, result.unpacked(len(elts))):
                 self.assign(element, item)
             return
         row = _unpacked_row(result, len(elts)) if not stars else None

@@ -694,6 +694,10 @@ class Repeated:
     def __hash__(self):
         return hash(("Repeated", self.element, self.length))
 
+    def unpacked(self, count: int) -> list:
+        """What each of `count` names gets from `a, b = items`: the one element (RowsOnce tells its first apart)."""
+        return [self.element] * count
+
 
 def positions_per_dim(mask):
     """`torch.where(mask)`, `mask.nonzero(as_tuple=True)`: one int64 vector of positions per dim of the mask;

@@ -978,14 +978,14 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
     def selected(n) -> bool:
         return (_has_line_in(lines, n) and _calls_any(n, gathering)) or (reads is not None and reads(n))
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and selected(n)}
-    # static methods of the file's classes, called as `Ops.score(model, ids)`: functions under a class's name
+    # static methods of the file's classes, called as `Ops.score(model, ids)` (only so: a plain `score(...)` is
+    # another function); one named as a module function is left out, as the two would share its facts
     statics = {(c.name, n.name): n for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body
                if isinstance(n, ast.FunctionDef) and any(tree_walk.last_name(d) == "staticmethod" for d in n.decorator_list)
                and n.name not in functions and selected(n)}
-    functions.update({name: fn for (_, name), fn in statics.items()})
-    if not functions:
+    if not functions and not statics:
         return {}  # the usual case (gathers sit in methods): no walk of every scope
-    calls = index.lines_calling(functions)  # a text scan: only the statements holding these lines are walked
+    calls = index.lines_calling(set(functions) | {name for _, name in statics})  # only statements holding these are walked
     if not calls:
         return {}
     seen: Dict[Tuple[str, str], set] = {}
@@ -997,15 +997,14 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
         local = {**built, **_built_classes(index.assigns if scope is tree else
                                            (n for n in nodes if isinstance(n, ast.Assign)))}
         for call in nodes:
-            name = _module_function_called(call, functions, statics)
-            if name is None:
+            fn = _module_function_called(call, functions, statics)
+            if fn is None:
                 continue
-            params = [a.arg for a in functions[name].args.args]
-            for param, arg in zip(params, call.args):
+            for param, arg in zip([a.arg for a in fn.args.args], call.args):
                 if isinstance(arg, ast.Name) and arg.id in local:
-                    seen.setdefault((name, param), set()).add(local[arg.id])
+                    seen.setdefault((fn.name, param), set()).add(local[arg.id])
                 elif _class_built(arg):  # train_step(Decoder(13, 6), data)
-                    seen.setdefault((name, param), set()).add(_class_built(arg))
+                    seen.setdefault((fn.name, param), set()).add(_class_built(arg))
     out: Dict[str, Dict[str, str]] = {}
     for (fn, param), classes in seen.items():
         if len(classes) == 1:
@@ -1013,15 +1012,14 @@ def _passed_classes(tree: ast.Module, built: Dict[str, str], gathering, index: "
     return out
 
 
-def _module_function_called(call, functions, statics) -> Optional[str]:
-    """The name of the module function (`score(...)`) or static method (`Ops.score(...)`) a call runs, or None."""
+def _module_function_called(call, functions, statics) -> Optional[ast.FunctionDef]:
+    """The module function (`score(...)`) or static method (`Ops.score(...)`) a call runs, or None."""
     if not isinstance(call, ast.Call):
         return None
-    if isinstance(call.func, ast.Name) and call.func.id in functions:
-        return call.func.id
-    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-            and (call.func.value.id, call.func.attr) in statics:
-        return call.func.attr
+    if isinstance(call.func, ast.Name):
+        return functions.get(call.func.id)
+    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+        return statics.get((call.func.value.id, call.func.attr))
     return None
 
 
