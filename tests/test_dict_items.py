@@ -125,3 +125,51 @@ def test_looped_items_torch(torch):
     for t in batch.values():
         with pytest.raises(RuntimeError, match="same number of dimensions"):
             t.gather(0, torch.tensor([3, 2, 1, 0]))
+
+
+DEFAULTED = """
+import torch
+def kth(logits, requests):
+    k = torch.tensor([r.get("top_k", {default}) for r in requests])
+    {between}
+    return logits.gather(1, (logits.size(1) - k).unsqueeze(1))
+
+if __name__ == "__main__":
+    requests = [{{"temperature": 0.0}}, {{"temperature": 1.0, "top_k": 4}}]
+    print(kth(torch.randn(2, 128), requests))
+"""
+
+
+@pytest.mark.parametrize("default, between, fires", [
+    ("0", "", True),            # the request without top_k gives 0: position 128 of 128
+    ("1", "", False),           # 1 and 4: positions 127 and 124
+    ("0", "k = k.clamp(min=1)", False),
+])
+def test_get_default_of_a_key_a_literal_dict_leaves_out(default, between, fires):
+    code = DEFAULTED.format(default=default, between=between)
+    assert (codes(code) == ["GL011"]) == fires, code
+
+
+def test_get_default_when_other_keys_may_be_there():
+    # a key written under a name not known may be top_k: the default is not what .get gives
+    code = """
+    import torch
+    def kth(key: str):
+        logits = torch.randn(2, 128)
+        request = {"temperature": 0.0}
+        request[key] = 1
+        k = torch.tensor([request.get("top_k", 0), 4])
+        return logits.gather(1, (logits.size(1) - k).unsqueeze(1))
+    """
+    assert codes(code) == []
+    assert codes(code.replace("request[key] = 1", "")) == ["GL011"]
+
+
+def test_the_default_position_torch_rejects(torch):
+    requests = [{"temperature": 0.0}, {"temperature": 1.0, "top_k": 4}]
+    logits = torch.randn(2, 128)
+    k = torch.tensor([r.get("top_k", 0) for r in requests])
+    with pytest.raises(RuntimeError, match="index 128 is out of bounds for dimension 1 with size 128"):
+        logits.gather(1, (logits.size(1) - k).unsqueeze(1))
+    k = torch.tensor([r.get("top_k", 1) for r in requests])
+    assert logits.gather(1, (logits.size(1) - k).unsqueeze(1)).shape == (2, 1)

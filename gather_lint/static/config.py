@@ -22,6 +22,9 @@ MUTATORS = {"update", "pop", "popitem", "setdefault", "clear", "__setitem__"}
 @dataclass(frozen=True)
 class DictVal:
     items: Tuple[Tuple[str, object], ...]  # (key, value) of int sizes, tuples of them and tensors with facts, else (key, None)
+    # every key the dict holds is among items (a literal, dict(k=v)): a key not among them is missing, so
+    # `d.get(k, default)` is the default; False where only some keys are known (a tokenizer's encoding)
+    closed: bool = True
 
     def get(self, key):
         constant = constant_key(key)
@@ -53,7 +56,7 @@ def _joined_dicts(a: DictVal, b: DictVal) -> Optional[DictVal]:
     """Two paths' (or two list items') dicts of the same keys: each key's value as both agree."""
     if not isinstance(a, DictVal) or not isinstance(b, DictVal) or [k for k, _ in a.items] != [k for k, _ in b.items]:
         return None
-    return DictVal(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
+    return DictVal(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)), a.closed and b.closed)
 
 
 JOINERS[DictVal] = _joined_dicts

@@ -172,7 +172,7 @@ def collate(item, batch: Dim = None):
         dtype = "int64" if type(item.value) is int else "float64"
         return TensorVal(Shape((batch,)), dtype, origin="data loader batch")
     if isinstance(item, DictVal):
-        return DictVal(tuple((key, collate(value, batch)) for key, value in item.items))
+        return DictVal(tuple((key, collate(value, batch)) for key, value in item.items), item.closed)
     if type(item) is SeqVal and not item.names and item.items:
         return SeqVal(tuple(collate(value, batch) for value in item.items))
     return None

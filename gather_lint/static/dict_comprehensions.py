@@ -49,7 +49,7 @@ def mapped(interp, node: ast.DictComp) -> Optional[DictVal]:
             interp.env[item_name] = item
         items.append((key, _kept(interp.expr(value)) if item is not None or item_name is None else None))
     interp.env = saved
-    return DictVal(tuple(items))
+    return DictVal(tuple(items), source.closed)
 
 
 def _called(node, method: str) -> bool:

@@ -21,10 +21,14 @@ def written(owner: DictVal, key, value) -> Optional[DictVal]:
 
 
 def get(owner: DictVal, args):
-    """`d.get("k")` / `d.get("k", default)`: the item when the dict holds the key; else unknown."""
+    """`d.get("k")` / `d.get("k", default)`: the item when the dict holds the key; the default when every key
+    of the dict is known and "k" is not one (`req.get("top_k", 0)` of a request that leaves top_k out); else
+    unknown."""
     if not args or len(args) > 2 or constant_key(args[0]) is None:
         return None
-    return owner.get(args[0]) if constant_key(args[0]) in dict(owner.items) else None
+    if constant_key(args[0]) in dict(owner.items):
+        return owner.get(args[0])
+    return args[1] if len(args) == 2 and owner.closed else None
 
 
 def looped(owner: DictVal, method: str):

@@ -203,7 +203,7 @@ def tokenized(interp, node: ast.Call, result):
     for key in ("input_ids", "attention_mask"):
         found = items.get(key)
         items[key] = (found if isinstance(found, TensorVal) else TensorVal()).with_(left_padded=node.lineno)
-    return DictVal(tuple(items.items()))
+    return DictVal(tuple(items.items()), closed=isinstance(result, DictVal) and result.closed)
 
 
 def check_pick(interp, node: ast.Subscript, key) -> None:
