@@ -491,6 +491,30 @@ def sliced(owner, key, result):
     return made
 
 
+def looked_up(owner, key, result):
+    """`table[ids]`, `block_table[req, block]` of a table and integer keys all known entry by entry (keys of one
+    shape, one per leading dim): the entry each key names, with the table's remaining dims. A key outside its
+    dim leaves nothing known (torch raises; the range checks say so)."""
+    entries = of(owner)
+    keys = list(key.items) if type(key) is SeqVal and not key.names else [key]
+    if entries is None or not isinstance(result, TensorVal) or not keys or len(keys) > len(entries.dims) \
+            or not all(isinstance(k, TensorVal) and k.dtype in _INTS for k in keys):
+        return result
+    found = [of(k) for k in keys]
+    if any(f is None for f in found) or len({f.dims for f in found}) != 1:
+        return result
+    inner = _count(entries.dims[len(keys):])
+    values = []
+    for position in zip(*(f.values for f in found)):
+        flat = 0
+        for at, size in zip(position, entries.dims):
+            if not -size <= at < size:
+                return result
+            flat = flat * size + at % size
+        values.extend(entries.values[flat * inner:(flat + 1) * inner])
+    return _laid(result, values)
+
+
 def row(owner, result):
     """A row of a tensor whose rows are all the same known entries (one prompt stacked per sample): those."""
     entries = of(owner)

@@ -196,6 +196,7 @@ class ExpressionMixin:
             picked = regrown_columns.column(self, node, node.value, owner, picked)  # best[:, None]
             picked = written_rows.row(owner, key, picked)  # GL011: a literal's row
             picked = exact_values.sliced(owner, key, picked)  # ids[:n] of written ids: those ids
+            picked = exact_values.looked_up(owner, key, picked)  # table[ids] of written table and ids
             picked = mask_bounds.filtered(self, node, key, picked)  # pc[(pc[:, 0] <= x_max) & ...]
             picked = mask_bounds.column(owner, key, picked)  # pc[:, 0] of those rows: within the bounds
             picked = stacked_parts.picked(owner, key, picked)  # triples[:, 1]: the relation column's range

@@ -940,7 +940,7 @@ def index_tensor(t: TensorVal, key) -> Optional[TensorVal]:
                                  for k, i in enumerate(items) if k != tensors[0]):
         return _one_tensor_among_slices(t, s, items, tensors[0])
     if any(isinstance(i, TensorVal) or (i is not None and not isinstance(i, (DimVal, Literal, SliceVal))) for i in items):
-        return TensorVal(None, t.dtype, _picked(t.domain))
+        return _several_keys(t, s, items)
     if any(i is None for i in items):
         return TensorVal(None, t.dtype, t.domain)
     consumed = sum(1 for i in items if isinstance(i, (DimVal, SliceVal)))
@@ -1002,6 +1002,65 @@ def _one_tensor_among_slices(t: TensorVal, s: Shape, items: list, at: int) -> Te
             dims.append(i.apply(s.dims[axis]))
             axis += 1
     return TensorVal(Shape(tuple(dims)), t.dtype, domain)
+
+
+def _several_keys(t: TensorVal, s: Shape, items: list) -> TensorVal:
+    """`x[ids0, ids1]`, `x[0, :, idx]`, `x[:, None, idx]`, `x[[0, 1], idx]`: torch selects the ints first, None
+    adds a dim of 1, and the tensor keys (integer ids, lists of ints, bool masks as their True positions)
+    broadcast to one shape. That shape takes the place of the dims they index when they stand together, and
+    comes first when a slice or None parts them (`x[:, i, :, 0]` of [5, 6, 7, 8] is [5, 2, 7])."""
+    unknown = TensorVal(None, t.dtype, _picked(t.domain))
+    kept, keys = [], []  # kept: the items once the ints have selected; keys: each advanced key's shape
+    for i in items:
+        if isinstance(i, DimVal) or isinstance(i, Literal) and type(i.value) is int:
+            kept.append("int")
+        elif i is None or isinstance(i, Literal) and i.value in (None, Ellipsis) or isinstance(i, SliceVal):
+            kept.append(Literal(None) if i is None else i)
+        elif isinstance(i, TensorVal) and i.dtype in ("int64", "int32", "bool") and fixed_shape(i) is not None:
+            taken = len(fixed_shape(i).dims) if i.dtype == "bool" else 1
+            kept.append(("key", taken))
+            keys.append(Shape((None,)) if i.dtype == "bool" else fixed_shape(i))
+        elif isinstance(i, SeqVal) and not i.names and i.items and all(type(v) is DimVal or isinstance(v, Literal)
+                                                                   and type(v.value) is int for v in i.items):
+            kept.append(("key", 1))
+            keys.append(Shape((len(i.items),)))
+        else:
+            return unknown
+    ellipses = [n for n, i in enumerate(kept) if isinstance(i, Literal) and i.value is Ellipsis]
+    consumed = sum(i[1] if isinstance(i, tuple) else 1 for i in kept if isinstance(i, (tuple, SliceVal)) or i == "int")
+    if not keys or len(ellipses) > 1 or consumed > len(s.dims):
+        return unknown
+    spare = len(s.dims) - consumed
+    expanded = []
+    for i in kept:
+        expanded.extend([SliceVal(None, None, None)] * spare if i in ellipses or isinstance(i, Literal)
+                        and i.value is Ellipsis else [i])
+    if not ellipses:
+        expanded.extend([SliceVal(None, None, None)] * spare)
+    joint = keys[0]
+    for k in keys[1:]:
+        if any(must_differ(a, b) and 1 not in (value(a), value(b)) for a, b in zip(joint.dims[::-1], k.dims[::-1])):
+            return unknown  # torch raises: 'shape mismatch: indexing tensors could not be broadcast together'
+        joint = broadcast(joint, k)
+    if joint is None:
+        return unknown
+    dims: List[Dim] = []
+    axis, at, places = 0, None, []
+    for i in expanded:
+        if i == "int":
+            axis += 1
+        elif isinstance(i, Literal):
+            dims.append(1)
+        elif isinstance(i, tuple):
+            places.append(len(dims))
+            at = len(dims) if at is None else at
+            axis += i[1]
+        else:
+            dims.append(i.apply(s.dims[axis]))
+            axis += 1
+    together = places == [places[0]] * len(places)  # no dim kept between two keys
+    dims[at if together else 0:at if together else 0] = list(joint.dims)
+    return TensorVal(Shape(tuple(dims)), t.dtype, _picked(t.domain))
 
 
 def lookup(t: TensorVal, key: TensorVal) -> TensorVal:
