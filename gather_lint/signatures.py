@@ -252,3 +252,53 @@ def _fits(param: Param, kind: Optional[Kind]) -> bool:
     if param.accepts == BOOL:
         return t == "bool"
     return True
+
+
+# The reductions each op takes by name, and the words torch raises for any other string (a RuntimeError from the
+# op, after the parser took the call). scatter_reduce also takes 'max' and 'min' on CPU.
+REDUCTIONS: Dict[str, Tuple[Tuple[str, ...], str]] = {
+    "scatter": (("add", "multiply"), "reduce argument must be either add or multiply."),
+    "scatter_reduce": (("sum", "prod", "mean", "amax", "amin", "max", "min"),
+                       "reduce argument must be either sum, prod, mean, amax or amin, got {given}"),
+}
+# what a name refused by one op means in the other's terms
+_MEANT = {"add": "sum", "multiply": "prod", "sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax",
+          "amin": "amin", "max": "amax", "min": "amin"}
+
+
+@dataclass(frozen=True)
+class RefusedReduction:
+    op: Op
+    given: str
+
+    def accepted(self) -> Tuple[str, ...]:
+        return tuple(r for r in REDUCTIONS[self.op.name][0] if r not in ("max", "min"))
+
+    def raised(self) -> str:
+        return REDUCTIONS[self.op.name][1].format(given=self.given)
+
+    def fix(self) -> Optional[str]:
+        """What to write instead: scatter_reduce for a reduction scatter lacks, its own name for scatter's."""
+        meant = _MEANT.get(self.given)
+        if meant is None:
+            return None
+        if self.op.name == "scatter_reduce":
+            return f"write reduce='{meant}'"
+        if meant == "sum":
+            return f"use `scatter_add{'_' if self.op.in_place else ''}(dim, index, src)`"
+        return f"use `scatter_reduce{'_' if self.op.in_place else ''}(dim, index, src, '{meant}')`"
+
+
+def refused_reduction(op: Op, method: bool, positional: Sequence[object], keywords: Mapping[str, object]):
+    """The reduction a scatter or scatter_reduce call names that torch refuses (a string, given positionally in
+    scatter_reduce's place for it or as `reduce=`); None when the call names none, or one it takes."""
+    if op.name not in REDUCTIONS:
+        return None
+    given = keywords.get("reduce")
+    place = 3 if method else 4  # (input,) dim, index, src, reduce
+    if given is None and op.name == "scatter_reduce" and len(positional) > place:
+        given = positional[place]
+    if not isinstance(given, str) or given in REDUCTIONS[op.name][0]:
+        return None
+    return RefusedReduction(op, given)
+

@@ -213,3 +213,66 @@ def test_runtime_mode_explains_the_refusal_in_the_same_words(name, torch):
         exec(compile(_runnable(FLAGGED[name]), "<snippet>", "exec"), {})
     assert isinstance(info.value, TypeError)
     assert static.split(":")[0] in str(info.value)  # the signature it quotes
+
+
+# A reduction named by a string the op does not take: the parser takes the call, the op raises a RuntimeError.
+REDUCTIONS = {
+    "scatter_reduce's name given to scatter_": ("""
+        import torch
+        x = torch.zeros(5)
+        idx = torch.tensor([0, 1, 1])
+        x.scatter_(0, idx, torch.ones(3), reduce="sum")
+    """, "use `scatter_add_(dim, index, src)`"),
+    "scatter's name given to scatter_reduce by position, through a name": ("""
+        import torch
+        mode = "add"
+        x = torch.zeros(5)
+        out = x.scatter_reduce(0, torch.tensor([0, 1, 1]), torch.ones(3), mode)
+    """, "write reduce='sum'"),
+    "a mean asked of the function form of scatter": ("""
+        import torch
+        x = torch.zeros(5)
+        out = torch.scatter(x, 0, torch.tensor([0, 1, 1]), torch.ones(3), reduce="mean")
+    """, "use `scatter_reduce(dim, index, src, 'mean')`"),
+    "the value form of scatter_": ("""
+        import torch
+        x = torch.zeros(5)
+        x.scatter_(0, torch.tensor([0, 1, 1]), 1.0, reduce="amax")
+    """, "'amax')`"),
+}
+TAKEN_REDUCTIONS = [
+    'x.scatter_(0, idx, torch.ones(3), reduce="add")',
+    'x.scatter_(0, idx, 2.0, reduce="multiply")',
+    'x.scatter_reduce(0, idx, torch.ones(3), "amax", include_self=False)',
+    'x.scatter_reduce(0, idx, torch.ones(3), reduce="max")',  # an alias CPU takes
+    'torch.scatter_reduce(x, 0, idx, torch.ones(3), "mean")',
+]
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_refused_reduction_is_flagged_and_torch_raises(name, torch):
+    code, fix = REDUCTIONS[name]
+    found = [f for f in lint(code) if f.code == "GL033"]
+    assert len(found) == 1 and fix in found[0].message, [(f.code, f.message) for f in lint(code)]
+    with pytest.raises(RuntimeError, match="reduce argument must be either") as raised:
+        exec(compile(_runnable(code), "<snippet>", "exec"), {})
+    assert str(raised.value).split(",")[0] in found[0].message  # torch's own words are quoted
+
+
+@pytest.mark.parametrize("call", TAKEN_REDUCTIONS)
+def test_reductions_torch_takes_are_silent(call, torch):
+    code = f"import torch\nx = torch.zeros(5)\nidx = torch.tensor([0, 1, 1])\nout = {call}\n"
+    assert "GL033" not in codes(code)
+    exec(code, {})
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_runtime_mode_names_the_refused_reduction(name, torch):
+    from gather_lint.runtime import GatherLintError, checking
+
+    code, fix = REDUCTIONS[name]
+    static = [f for f in lint(code) if f.code == "GL033"][0].message
+    with checking(), pytest.raises(GatherLintError, match="GL033") as info:
+        exec(compile(_runnable(code), "<snippet>", "exec"), {})
+    assert isinstance(info.value, RuntimeError)
+    assert static.split(" names ")[0] in str(info.value) and fix in str(info.value)

@@ -14,6 +14,11 @@ tensor or returned by a torch constructor; in-place ``..._`` methods on any valu
 and no other array library with methods of those names) and the arguments rule out every overload: a keyword the op
 does not have, a required argument missing, more positionals than it takes, or an argument whose kind is known
 and refused (a tensor with dims as ``dim``, a number literal as ``src``, a list as ``index``).
+
+Also a reduction named by a string the op does not take: ``scatter_`` takes ``reduce='add'`` or ``'multiply'``
+only (``'sum'``, ``'mean'``, ``'amax'`` are ``scatter_reduce``'s names), and ``scatter_reduce`` takes ``'sum'``,
+``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'`` (not ``'add'``). The parser takes the call; the op raises a
+RuntimeError.
 """
 from typing import Optional
 
@@ -79,6 +84,23 @@ expected = torch.tensor([[[-69.0, 0.0], [-69.0, -69.0], [0.0, -69.0]]])
 """,
     ),
     Example(
+        title="scatter_reduce's name for a sum given to scatter_",
+        bad="""
+import torch
+values = torch.tensor([1.0, 2.0, 4.0])
+segment = torch.tensor([0, 1, 1])
+out = torch.zeros(2).scatter_(0, segment, values, reduce="sum")
+expected = torch.tensor([1.0, 6.0])
+""",
+        good="""
+import torch
+values = torch.tensor([1.0, 2.0, 4.0])
+segment = torch.tensor([0, 1, 1])
+out = torch.zeros(2).scatter_reduce_(0, segment, values, "sum")
+expected = torch.tensor([1.0, 6.0])
+""",
+    ),
+    Example(
         title="a per-segment sum with scatter_reduce's reduction left out",
         bad="""
 import torch
@@ -109,3 +131,13 @@ def refused(refusal: Refusal) -> Violation:
     message = f"`{refusal.signature()}`: {refusal.sentence()}, so torch raises TypeError at this call"
     return Violation(CODE, SEVERITY, message + (f"; {fix}" if fix else ""), help=fix,
                      fix_rename=f"{renamed[0]}={renamed[1]}" if renamed else None)
+
+
+def refused_reduction(found, spelled_call: str) -> Violation:
+    """The violation for a reduction name the op refuses (`found`: signatures.RefusedReduction)."""
+    names = ", ".join(f"'{r}'" for r in found.accepted()[:-1]) + f" or '{found.accepted()[-1]}'"
+    fix = found.fix()
+    message = (f"`{spelled_call}` names the reduction '{found.given}', but {found.op.spelled} takes reduce={names} "
+               f"only, so torch raises RuntimeError '{found.raised()}'")
+    return Violation(CODE, SEVERITY, message + (f"; {fix}" if fix else ""), help=fix)
+

@@ -1,5 +1,6 @@
-"""GL033 at run time: why torch's argument parser refused a family call (a TypeError), in the words of the
-static rule, pointing at the user's line. Asked only once torch has raised, so a valid call pays nothing."""
+"""GL033 at run time: why torch's argument parser refused a family call (a TypeError), or why the op refused the
+reduction it was named (a RuntimeError), in the words of the static rule, pointing at the user's line. Asked only
+once torch has raised, so a valid call pays nothing."""
 from __future__ import annotations
 
 import numbers
@@ -9,7 +10,7 @@ import torch
 
 from ..ops import Op
 from ..rules import gl033_refused_arguments as rule
-from ..signatures import Kind, refusal
+from ..signatures import Kind, refusal, refused_reduction
 
 try:
     import numpy
@@ -49,3 +50,12 @@ def rejected(op: Op, spelling: str, args, kwargs) -> Optional[object]:
         return None
     found = refusal(op, method, [kind_of(a) for a in positional], {k: kind_of(v) for k, v in kwargs.items()})
     return rule.refused(found) if found is not None else None
+
+
+def rejected_reduction(op: Op, args, kwargs, torch_message: str) -> Optional[object]:
+    """The GL033 violation for a reduction name the op refused (`reduce="sum"` to scatter_); None otherwise.
+    `args` put the tensor first, as the function form does (the method's self)."""
+    if "reduce argument must be" not in torch_message:
+        return None
+    found = refused_reduction(op, False, list(args), kwargs)
+    return rule.refused_reduction(found, f"{found.op.spelled}(..., reduce='{found.given}')") if found else None

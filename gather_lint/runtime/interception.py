@@ -200,7 +200,8 @@ def _noted(original, args, kwargs, op=None, spelling: str = ""):
         rejected = exc
     if isinstance(rejected, TypeError):  # the parser refused the arguments (GL033)
         _explain(rejected, _asked(argument_rejections.rejected, op, spelling, args, kwargs), spelling)
-    _explain(rejected, _asked(write_rejections.rejected, op, args, kwargs, str(rejected)), spelling)
+    explains = argument_rejections.rejected_reduction if "reduce argument" in str(rejected) else write_rejections.rejected
+    _explain(rejected, _asked(explains, op, args, kwargs, str(rejected)), spelling)
 
 
 def _input_dim_index(op, args, kwargs) -> tuple:

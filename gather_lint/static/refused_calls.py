@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from ..rules import gl033_refused_arguments as rule
-from ..signatures import Kind, refusal
+from ..signatures import Kind, refusal, refused_reduction
 from . import python_types
 from .values import Literal, SeqVal, TensorVal
 
@@ -33,8 +33,25 @@ def check(interp, node: ast.Call, op, method: bool, receiver) -> bool:
     keywords = {k.arg: _kind(interp, k.value) for k in node.keywords}
     found = refusal(op, method, positional, keywords)
     if found is None:
-        return False
+        return _check_reduction(interp, node, op, method)
     interp.flag(node, rule.refused(found), None)
+    return True
+
+
+def _check_reduction(interp, node: ast.Call, op, method: bool) -> bool:
+    """`x.scatter_(0, idx, src, reduce="sum")`: a reduction name the op refuses, written as a string."""
+    def text(arg):
+        value = _constant(arg)
+        if value is _NOT_CONSTANT and isinstance(arg, (ast.Name, ast.Attribute)):
+            found = interp._peek(arg)
+            value = found.value if isinstance(found, Literal) else None
+        return value if isinstance(value, str) else None
+
+    found = refused_reduction(op, method, [text(a) for a in node.args], {k.arg: text(k.value) for k in node.keywords})
+    if found is None:
+        return False
+    name = (f"{found.op.spelled}(..., reduce='{found.given}')")
+    interp.flag(node, rule.refused_reduction(found, name), None)
     return True
 
 
