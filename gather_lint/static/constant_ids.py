@@ -69,8 +69,10 @@ def padded(result, fill, pad, line: int):
     amounts = [value(p.dim) if isinstance(p, DimVal) else None for p in getattr(pad, "items", ())]
     if not amounts or None in amounts or not any(a > 0 for a in amounts):
         return result
-    made = filled(result.with_(domain=None), fill, line)
-    return through_cat([made], result.with_(domain=None)) if made is not result else result
+    unknown = result.with_(domain=None)
+    made = filled(unknown, fill, line)
+    # the border holds c and the inside keeps the input's values: c is among them, not all of them
+    return through_cat([made, unknown], unknown) if made is not unknown else result
 
 
 def ones(func: str, made, line: int):

@@ -47,7 +47,7 @@ _ARITHMETIC = {"mul": "other", "add": "other", "sub": "other", "pow": "exponent"
 TRUE_DIVISION = {"div", "divide", "true_divide"}  # in-place forms raise on integer tensors
 _KEEP = {"contiguous", "clone", "detach", "cpu", "cuda", "requires_grad_", "detach_", "pin_memory", "coalesce"}
 # Ops that move values without changing shape, dtype or what they index (rolled or flipped ids are ids).
-PERMUTING = {"roll", "flip", "fliplr", "flipud"}
+PERMUTING = {"roll", "flip", "fliplr", "flipud", "rot90"}
 _REDUCE = {"sum", "mean", "prod", "amax", "amin", "logsumexp", "norm", "std", "var", "all", "any", "nansum", "count_nonzero",
            "nanmean"}
 _SIGN_KEEPING_REDUCTIONS = {"sum", "mean", "amax", "amin", "nansum", "nanmean"}  # of values >= 0, or of values below 0
@@ -809,6 +809,22 @@ SHAPE_METHODS: Dict[str, MethodFn] = {
 _COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
 
 
+def _rotated(t: TensorVal, args: list, kwargs: dict) -> Optional[Shape]:
+    """x.rot90(k, dims): an odd number of quarter turns swaps the two dims' sizes, an even one keeps them."""
+    s = fixed_shape(t)
+    k = as_int(_arg(args, kwargs, 0, "k")) if _arg(args, kwargs, 0, "k") is not None else 1
+    plane = _arg(args, kwargs, 1, "dims")
+    pair = [as_int(d) for d in plane.items] if isinstance(plane, SeqVal) else [0, 1] if plane is None else None
+    if s is None or k is None or pair is None or len(pair) != 2 or None in pair \
+            or not all(-len(s.dims) <= d < len(s.dims) for d in pair):
+        return None
+    dims = list(s.dims)
+    a, b = (d % len(dims) for d in pair)
+    if k % 2:
+        dims[a], dims[b] = dims[b], dims[a]
+    return Shape(tuple(dims))
+
+
 def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     """Result of tensor.<name>(*args, **kwargs), or None when unknown."""
     if name in SHAPE_METHODS:
@@ -818,7 +834,8 @@ def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in CAST_METHODS:
         return cast(t, CAST_METHODS[name])
     if name in PERMUTING:  # the same values in another order: what holds of each of them still holds
-        return TensorVal(t.shape, t.dtype, t.domain, interval=t.interval, non_negative=t.non_negative, signed=t.signed)
+        shape = _rotated(t, args, kwargs) if name == "rot90" else t.shape
+        return TensorVal(shape, t.dtype, t.domain, interval=t.interval, non_negative=t.non_negative, signed=t.signed)
     if name in TRUE_DIVISION and kwargs.get("rounding_mode") in (None, Literal(None)):
         return binary(t, _arg(args, kwargs, 0, "other"), "/")
     if name in _ARITHMETIC and (args or _ARITHMETIC[name] in kwargs) and (len(args) <= 1 or name in ("add", "sub")):
