@@ -229,6 +229,21 @@ def subscript_message(text: str, shape, axis: int, key: str, domain, want: int, 
     )
 
 
+def coordinates_message(text: str, shape, key: str, tops: tuple) -> Violation:
+    """`x[key]` whose key's last dim holds one coordinate per leading dim of x (column j capped at dim j's last
+    position), used as one key: every column indexes dim 0."""
+    k = len(tops)
+    return Violation(
+        CODE, SEVERITY,
+        f"`{key}` holds coordinates, one column per dim: its {k} columns are capped at {', '.join(map(str, tops))}, "
+        f"the last positions of dims 0 to {k - 1} of `{text}` {shape}, but as one key `{text}[{key}]` reads every "
+        f"column along dim 0 (size {dim_text(shape.dims[0])}); torch raises IndexError for a value past "
+        f"{dim_text(shape.dims[0])} - 1 (a device-side assert on CUDA), and where all fit it silently returns "
+        f"{k} rows per coordinate; index with the columns, one per dim (`{text}[{key}.unbind(-1)]`)",
+        help=f"index with the columns, one per dim (`{text}[{key}.unbind(-1)]`)",
+    )
+
+
 def _laid_out_for(site: Site, want: int) -> bool:
     """The index has the input's shape on every dim but `want` (`topk(k, dim=-1)` of a tensor shaped like
     the input): the per-position layout for dim `want`, so using the values along another dim is the

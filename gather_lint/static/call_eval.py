@@ -357,6 +357,8 @@ class CallMixin:
         if method in ("clamp", "clip", "clamp_max", "clamp_"):
             upper = kwargs.get("max", args[0] if method == "clamp_max" and args else (args[1] if len(args) > 1 else None))
             result = value_ranges.clamped(result, upper, node.lineno)
+        if method == "minimum" and len(args) == 1 and not kwargs:
+            result = _capped(result, [owner, args[0]], node.lineno)
         if method in ("long", "int", "to", "type") and result.dtype in ("int64", "int32") and owner.dtype in _EXACT_UP_TO:
             # ids stored in a half-precision tensor (a buffer sharing the model's dtype) come back rounded
             where = f"stored as {owner.dtype}, read back with `.{method}()` at line {node.lineno}"
@@ -532,7 +534,8 @@ class CallMixin:
             symbol = broadcast_sites.BINARY[func]
             if symbol == "/" and kwargs.get("rounding_mode") not in (None, Literal(None)):
                 symbol = "//"  # torch.div(a, b, rounding_mode="floor" | "trunc"): rounded, integers stay integers
-            return _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
+            made = _carry(args[0], args[1], ops.binary(args[0], args[1], symbol if len(symbol) <= 2 else "+"))
+            return _capped(made, args, node.lineno) if symbol == "min" else made
         if module == "torch" and (func in bool_results.COMPARISONS or func in bool_results.PREDICATES or func == "isin"):
             made = bool_results.function(func, args, kwargs)  # torch.isnan(x), torch.gt(x, 0): a mask
             return left_padding.compared(args[0], args[1], made) if func in ("ne", "eq") and len(args) == 2 else made
@@ -717,6 +720,16 @@ def _fraction_made(func: str, made, args, line: int):
 
 
 _LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"}
+
+
+def _capped(result, operands, line: int):
+    """minimum(coords, grid_size - 1) with one side's bounds written out: a clamp by the largest of them, and
+    by each of them in its own column when they are one per column of the last dim."""
+    bounds = [t for t in operands if isinstance(t, TensorVal) and exact_values.largest(t) is not None]
+    if len(bounds) != 1 or not isinstance(result, TensorVal):
+        return result
+    capped = value_ranges.clamped(result, DimVal(exact_values.largest(bounds[0])), line)
+    return value_intervals.per_column(capped, exact_values.of(bounds[0]), line)
 
 
 _TORCH_ON_INPUT = set(ops.SHAPE_METHODS) | ops._ELEMENTWISE | ops._REDUCE | ops.PERMUTING | {

@@ -114,6 +114,10 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or axis >= len(owner.shape.dims):
         return
     here = owner.shape.dims[axis]
+    columns = _coordinate_columns(owner.shape, axis, index) if not picked else None
+    if columns:  # `grid[coords]` of [N, 3] coordinates: every column read along dim 0
+        interp.flag(node, wrong_dim.coordinates_message(text, owner.shape, index_text, columns), None)
+        return
     if not picked:  # a plain key (a row pick's positions are checked against their own dim below)
         wrong = _other_dims_positions(owner.shape, axis, domain)
         if wrong is not None:
@@ -195,6 +199,20 @@ def _other_dims_positions(shape, axis: int, domain):
     if not raises and not (isinstance(size, Sym) and isinstance(shape.dims[meant[0]], Sym)):
         return None  # sizes equal only as numbers say little about which dim the values were made for
     return meant[0], raises
+
+
+def _coordinate_columns(shape, axis: int, index: TensorVal) -> Optional[tuple]:
+    """The columns' tops when the key's last dim holds one coordinate per leading dim of the indexed tensor:
+    column j capped at the last position of dim j (`minimum(coords, tensor(grid_shape) - 1)`), j = 0..k-1,
+    k >= 2, some column past dim 0. Read as one key, every column indexes dim 0."""
+    columns = dict(index.column_intervals or ())
+    k = len(columns)
+    if axis != 0 or k < 2 or sorted(columns) != list(range(k)) or k > len(shape.dims):
+        return None
+    tops = [columns[j].top for j in range(k)]
+    if not all(isinstance(t, int) and value(shape.dims[j]) == t + 1 for j, t in enumerate(tops)):
+        return None
+    return tuple(tops) if any(t >= value(shape.dims[0]) for t in tops) else None
 
 
 def _past(domain, here) -> bool:

@@ -21,7 +21,7 @@ from typing import Optional
 
 from .last_assignment import last_assigned
 from .tensor_ops import whole_slice
-from .value_intervals import Interval, constant, tidy
+from .value_intervals import Interval, column_read, constant, tidy
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -111,7 +111,7 @@ def column(owner, key, picked):
             or not isinstance(k.dim, int):
         return picked
     found = dict(owner.column_intervals).get(k.dim)
-    return picked.with_(interval=found) if found is not None else picked
+    return column_read(picked.with_(interval=found), found) if found is not None else picked
 
 
 def _interval(bounds: list, owner: str, column: Optional[int]) -> Optional[Interval]:

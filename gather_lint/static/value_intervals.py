@@ -121,6 +121,28 @@ def clamped(owner, result, args, kwargs, line: int):
                                           low=lo, worked_out=True))
 
 
+def per_column(result, bounds, line: int):
+    """`minimum(coords, tensor([7, 11, 9]))`: each column of the last dim capped by its own bound, reached (the
+    cap is there because values go past it). `bounds`: exact_values.Entries, one per column."""
+    shape = result.shape if isinstance(result, TensorVal) else None
+    if bounds is None or len(bounds.dims) != 1 or bounds.dims[0] < 2 or shape is None or shape.variadic \
+            or not shape.dims or value(shape.dims[-1]) != bounds.dims[0]:
+        return result
+    columns = tuple((j, Interval(top, False, True, f"column {j} capped at {top} at line {line}", worked_out=True))
+                    for j, top in enumerate(bounds.values))
+    return result.with_(column_intervals=columns)
+
+
+def column_read(picked, interval: Interval):
+    """`ijk[:, 2]` of integer columns capped one by one (per_column): column 2's own cap, not the largest of them,
+    bounds what it holds."""
+    if not isinstance(picked, TensorVal) or picked.dtype not in _INT_DTYPES or not interval.worked_out \
+            or not interval.reaches_top or not isinstance(interval.top, int) or interval.top < 0:
+        return picked
+    domain = Domain(one_more(interval.top), origin=f"values of {interval.origin}, {interval.top} included")
+    return picked.with_(domain=domain)
+
+
 def after_method(method: str, owner, result, line: int, args=(), kwargs=None):
     """`.long()` / `.to(torch.long)` of an interval reaching its top N: integers up to N, a range of
     N + 1. `.round()` / `.ceil()` reach the top of values just below it."""
