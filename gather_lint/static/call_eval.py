@@ -462,6 +462,27 @@ class CallMixin:
         shaped = run_silently()
         return shaped if shaped is not None else result
 
+    def _guarded_branches(self, node: ast.Call, args: list) -> list:
+        """torch.where(cond, a, b): `a` holds what cond keeps and `b` what it turns away, as an `if cond:` arm
+        would (`torch.where(loc < capacity, e * capacity + loc, spare)`: loc below capacity in `a`). Each branch
+        so guarded is worked out again, quietly: its checks ran with the values as they came."""
+        if len(node.args) != 3 or node.keywords:
+            return args
+        kept_in, kept_out = self._ruled_out(node.args[0])
+        out = list(args)
+        for k, ruled in ((1, kept_in), (2, kept_out)):
+            if not ruled:
+                continue
+            saved = self.env, self.report, self.flag, self.reports
+            self.env = dict(self.env)
+            self.report, self.flag, self.reports = (lambda *a, **kw: None), (lambda *a, **kw: None), False
+            try:
+                self._without_values(ruled)
+                out[k] = self.expr(node.args[k])
+            finally:
+                self.env, self.report, self.flag, self.reports = saved
+        return out
+
     def _args(self, node: ast.Call):
         args = []
         for a in node.args:
@@ -592,7 +613,7 @@ class CallMixin:
                 found = masked_rows.counted_positions(self, node.args[0], args[0], ops.positions_per_dim(args[0]))
                 return flat_positions.per_dim(args[0], found, node.lineno, f"torch.where({self.source.segment(node.args[0])})")
             if func == "where" and len(args) == 3:
-                return _where(args, node.lineno, node.args)
+                return _where(self._guarded_branches(node, args), node.lineno, node.args)
             if func in ("full", "full_like"):
                 made = _construct("full", args, kwargs, node) if func == "full" else (
                     dtype_certainty.like(node, args[0], TensorVal(args[0].shape, _like_dtype(kwargs, args[0]),

@@ -122,6 +122,24 @@ class OverwriteWriteMixin:
         self.flag(node, overwrite.check_overwriting_write(
             f"{x}.{node.func.attr}(...)", f"`{index}`", found, "one value per entry", f"accumulate with `{fix}`"), None)
 
+    def _spare_slot(self, index_node, line: int, buffer, dim) -> bool:
+        """`offset = torch.where(loc < capacity, slot, num_slots)` into a buffer of num_slots + 1 positions (then
+        `[:-1]`): every entry the condition turns away goes to the one spare last position, where a lost write is
+        the point; neither the pigeonhole nor the spare's repeats say a slot meant is written twice."""
+        while isinstance(index_node, ast.Call) and isinstance(index_node.func, ast.Attribute) and not index_node.args:
+            index_node = index_node.func.value  # .flatten(), .long(), .view(-1) ...
+        made = last_assigned(self, index_node.id, line) if isinstance(index_node, ast.Name) else index_node
+        if not (isinstance(made, ast.Call) and isinstance(made.func, (ast.Attribute, ast.Name)) and len(made.args) == 3
+                and (made.func.attr if isinstance(made.func, ast.Attribute) else made.func.id) == "where"):
+            return False
+        axis = as_int(dim)
+        shape = buffer.shape if isinstance(buffer, TensorVal) else None
+        if axis is None or shape is None or shape.variadic or not -len(shape.dims) <= axis < len(shape.dims):
+            return False
+        last = dim_value(shape.dims[axis])
+        spare = [as_int(self._peek(branch)) for branch in made.args[1:]]
+        return last is not None and last - 1 in spare
+
     def _check_overwriting_op(self, node: ast.Call, op, bound, values) -> None:
         """scatter (no reduce) of a src tensor into fresh zeros; index_copy_ of a read plus an increment."""
         if op.name not in ("scatter", "index_copy") or "reduce" in bound or op.payload_param not in bound:
@@ -131,7 +149,7 @@ class OverwriteWriteMixin:
         crowded = _more_entries_than_positions(index, values.get("input"), values.get("dim"), op.name != "scatter")
         repeating = repeats(index) and not (op.name == "scatter" and (rows_hold_once(index, bound.get("dim")) or one_entry_per_line(
             self, index, bound["index"], bound.get("dim"))))
-        if not repeating and crowded is None:
+        if not repeating and crowded is None or self._spare_slot(bound["index"], node.lineno, values.get("input"), along):
             return
         payload_node = bound[op.payload_param]
         payload = values.get(op.payload_param)
