@@ -187,6 +187,22 @@ def check_one_row(expr_text: str, x_text: str, x: Shape, row: int, index_text: s
     )
 
 
+def check_kept_column(expr_text: str, x_text: str, x: Shape, rows_text: str, index_text: str, index: Shape,
+                      written: bool) -> Violation:
+    """`x[arange(B), idx]` with idx [B, 1]: the row numbers [B] and the column [B, 1] broadcast to [B, B]."""
+    b = dim_text(x.dims[0])
+    what = (f"`{expr_text} = ...` writes every row at every row's pick ({b} entries per row instead of one)"
+            if written else f"`{expr_text}` reads every row at every row's pick, giving [{b}, {b}"
+            f"{''.join(', ' + dim_text(d) for d in x.dims[2:])}] instead of one entry per row")
+    return Violation(
+        CODE, SEVERITY,
+        f"`{index_text}` {index} keeps its picks as a column, and the row numbers `{rows_text}` [{b}] broadcast against "
+        f"it to [{b}, {b}]: {what}, silently; drop the column (`{method_call(index_text, 'squeeze(1)')}`) to pair "
+        f"each row with its own pick",
+        help=f"drop the column (`{method_call(index_text, 'squeeze(1)')}`)",
+    )
+
+
 def crossed_shape(x: Shape, axis: int, index: Shape) -> Shape:
     """What `x[<axis full slices>, index]` gives; the index's leading dims are x's, named as x names them."""
     dims = x.dims

@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 from ..dims import Shape, must_equal, value
 from ..rules import gl017_advanced_index_per_row as rule
 from .row_numbers import row_numbers
+from .value_makers import made_by
 from .shape_text import parse_comment
 from .tensor_ops import FLOAT_DTYPES, as_int, whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -79,11 +80,12 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> Optional[Tensor
     one-per-row tensor."""
     if isinstance(node.ctx, ast.Store):
         _check_write(interp, node, owner, key)  # x[:, idx] = v with one pick per row: every row gets every pick
+        _check_kept_column(interp, node, owner, key)
         return None
     if not isinstance(node.ctx, ast.Load):
         return None
     _check_one_row(interp, node, owner, key)
-    if _check_row_column(interp, node, owner, key):
+    if _check_row_column(interp, node, owner, key) or _check_kept_column(interp, node, owner, key):
         return None
     if owner.crossed is not None and _first_column(key):
         _flag(interp, owner.crossed, "one value per row, as taking column 0 of the result (`[:, 0]`) says")
@@ -180,6 +182,36 @@ def _check_row_column(interp, node: ast.Subscript, owner: TensorVal, key) -> boo
     segment = interp.source.segment
     _flag(interp, (node, segment(node), segment(node.value), shape, 1, segment(node.slice.elts[1]), index.shape), origin)
     return True
+
+
+def _check_kept_column(interp, node: ast.Subscript, owner: TensorVal, key) -> bool:
+    """`x[arange(B), idx]` with idx [B, 1] (one pick per row kept as a column: `argmax(1, keepdim=True)`, labels
+    of one task): the row numbers [B] broadcast against [B, 1] to [B, B], so every row is read (or written) at
+    every row's pick, silently. The row numbers are the evidence that one entry per row was meant."""
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else None
+    if items is None or len(items) != 2 or not isinstance(node.slice, ast.Tuple) or len(node.slice.elts) != 2:
+        return False
+    rows, index = items
+    shape = owner.shape
+    if not isinstance(rows, TensorVal) or not isinstance(index, TensorVal) or shape is None or shape.variadic \
+            or len(shape.dims) < 2 or rows.shape is None or rows.shape.variadic or len(rows.shape.dims) != 1 \
+            or index.shape is None or index.shape.variadic or len(index.shape.dims) != 2 \
+            or value(index.shape.dims[1]) != 1 or value(shape.dims[0]) == 1:
+        return False
+    if index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES or not _same_size(rows.shape.dims[0], shape.dims[0]) \
+            or not _same_size(index.shape.dims[0], rows.shape.dims[0]) \
+            or made_by(interp, node.slice.elts[0], ("arange",)) is None:
+        return False
+    segment = interp.source.segment
+    interp.flag(node, rule.check_kept_column(segment(node), segment(node.value), shape, segment(node.slice.elts[0]),
+                                             segment(node.slice.elts[1]), index.shape,
+                                             isinstance(node.ctx, ast.Store)), None)
+    return True
+
+
+def _same_size(a, b) -> bool:
+    """Equal as names or as known numbers (a caller's 12 beside the callee's `n`)."""
+    return must_equal(a, b) or value(a) is not None and value(a) == value(b)
 
 
 def check_combined(interp, left_node, left, right_node, right, op: str) -> None:

@@ -67,6 +67,18 @@ def _binding_before(function, name: str, line: int):
     return stmts[at - 1] if at else None
 
 
+def _written(target):
+    """The names a target writes: itself, the object under `x[i]` / `x.a`, each of a tuple's; not the names
+    a key reads (`rows` of `out[rows, cols] = v`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Subscript, ast.Attribute, ast.Starred)):
+        return _written(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _written(e)]
+    return []
+
+
 def _top_bindings(function):
     """name -> (lines, ascending; the assignment at each) for the names bound only by plain `name = ...`
     statements of the top-level body (of two on one line, the first); one walk per function, kept on its
@@ -86,7 +98,7 @@ def _top_bindings(function):
                 and isinstance(node.targets[0], ast.Name):
             plain.setdefault(node.targets[0].id, {}).setdefault(node.lineno, node)
         else:  # any name written in such a target (`x` of `x[i] = v` too) has no one binding that holds
-            other.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            other.update(n for t in targets for n in _written(t))
     found = {name: (sorted(at), [at[n] for n in sorted(at)]) for name, at in plain.items() if name not in other}
     function._gather_lint_top_bindings = found
     return found
