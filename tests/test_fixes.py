@@ -25,7 +25,8 @@ def fix_with_cli(tmp_path, source: str, unsafe: bool) -> str:
 # examples whose fix the rule does not offer, and why (the rule's FIX_NOTE says so)
 NOT_FIXED = {("GL004", 1): "the dim alone would not make the call right: the index also needs reshaping",
              ("GL013", 1): "a buffer filled by scatter: the rule names scatter_add but rewrites only += forms",
-             ("GL033", 2): "which reduction scatter_reduce should do is the author's call"}
+             ("GL033", 2): "which reduction scatter_reduce should do is the author's call",
+             ("GL033", 3): "scatter_add_ or scatter_reduce_ with 'sum': the op to call instead is the author's call"}
 
 
 @pytest.mark.parametrize("code,i,example", CASES, ids=IDS)

@@ -84,23 +84,6 @@ expected = torch.tensor([[[-69.0, 0.0], [-69.0, -69.0], [0.0, -69.0]]])
 """,
     ),
     Example(
-        title="scatter_reduce's name for a sum given to scatter_",
-        bad="""
-import torch
-values = torch.tensor([1.0, 2.0, 4.0])
-segment = torch.tensor([0, 1, 1])
-out = torch.zeros(2).scatter_(0, segment, values, reduce="sum")
-expected = torch.tensor([1.0, 6.0])
-""",
-        good="""
-import torch
-values = torch.tensor([1.0, 2.0, 4.0])
-segment = torch.tensor([0, 1, 1])
-out = torch.zeros(2).scatter_reduce_(0, segment, values, "sum")
-expected = torch.tensor([1.0, 6.0])
-""",
-    ),
-    Example(
         title="a per-segment sum with scatter_reduce's reduction left out",
         bad="""
 import torch
@@ -114,6 +97,23 @@ import torch
 values = torch.tensor([1.0, 2.0, 4.0])
 segment = torch.tensor([0, 1, 1])
 out = torch.zeros(2).scatter_reduce(0, segment, values, "sum")
+expected = torch.tensor([1.0, 6.0])
+""",
+    ),
+    Example(
+        title="scatter_reduce's name for a sum given to scatter_",
+        bad="""
+import torch
+values = torch.tensor([1.0, 2.0, 4.0])
+segment = torch.tensor([0, 1, 1])
+out = torch.zeros(2).scatter_(0, segment, values, reduce="sum")
+expected = torch.tensor([1.0, 6.0])
+""",
+        good="""
+import torch
+values = torch.tensor([1.0, 2.0, 4.0])
+segment = torch.tensor([0, 1, 1])
+out = torch.zeros(2).scatter_reduce_(0, segment, values, "sum")
 expected = torch.tensor([1.0, 6.0])
 """,
     ),
