@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
+from ..rules import gl009_scatter_writes_slice as gl009
 from .values import SeqVal, TensorVal
 
 _SAVE = "save_for_backward"
@@ -89,3 +90,23 @@ def bind(interp, function) -> None:
     module.analyse(forward)  # memoised: run once, whichever of the two comes first
     for key, value in _under(function, module.context_facts.get(forward, {})).items():
         interp.env.setdefault(key, value)
+
+
+def own_backward(interp, violations: list) -> list:
+    """In the forward of a custom autograd Function (a staticmethod `forward(ctx, ...)` beside a `backward`),
+    torch records no graph and the class's own backward answers for the gradient: a src longer than its index,
+    cropped to the index's leading rows, is the forward's design, not a backward that fails (GL009)."""
+    function = getattr(interp, "function", None)
+    if not violations or _context_name(function) is None or function.name != "forward" \
+            or not _beside_a_backward(interp, function):
+        return violations
+    return [v for v in violations if not gl009.leading_block(v)]
+
+
+def _beside_a_backward(interp, function) -> bool:
+    module = getattr(interp, "module", None)
+    tree = getattr(module, "tree", None)
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.ClassDef) and function in node.body:
+            return any(isinstance(n, ast.FunctionDef) and n.name == "backward" for n in node.body)
+    return False

@@ -50,6 +50,7 @@ class CallMixin:
                         violations = check(site)
                     violations = shift_evidence.kept(self, site, bound, violations)  # GL007: logits and labels
                     violations = declared_index_dtypes.restated(self, site, bound, violations)  # GL008: annotation
+                    violations = autograd_ctx.own_backward(self, violations)  # GL009: a crop a Function means
                     self.report(node, site, violations, bound, self)
                     if not normalised_axis.check(self, node, site, bound):  # GL018, its softmax found by syntax
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark
