@@ -51,3 +51,26 @@ def test_crop_in_a_functions_forward(call, fires, torch):
     else:
         out.backward()
         assert src.grad.shape == (8, 4) and src.grad[6:].abs().sum() == 0
+
+
+@pytest.mark.parametrize("call, fires", [
+    ("ScatterAddRows.apply(index, src, num_out)", False),
+    ("src.new_zeros(num_out, src.size(1)).scatter_add(0, index, src)", True),
+])
+def test_runtime_reads_a_functions_forward_the_same_way(call, fires, torch):
+    import warnings
+
+    from gather_lint.runtime import checking
+
+    scope = {"__name__": "pool"}
+    exec(POOL.format(call=call), scope)
+    src = torch.randn(8, 4, requires_grad=True)
+    index = torch.tensor([0, 2, 1, 0, 2, 2]).unsqueeze(1).expand(6, 4)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with checking():
+            out = scope["pool"](src, index, 3)
+    assert any("GL009" in str(w.message) for w in seen) == fires, [str(w.message) for w in seen]
+    if not fires:
+        out.sum().backward()  # the Function's own backward: src-shaped
+        assert src.grad.shape == (8, 4)

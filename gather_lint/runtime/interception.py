@@ -55,6 +55,7 @@ import gather_lint.runtime.loss_target_checks as loss_target_checks
 import gather_lint.runtime.one_hot_checks as one_hot_checks
 import gather_lint.runtime.write_rejections as write_rejections
 import gather_lint.runtime.argument_rejections as argument_rejections
+import gather_lint.runtime.custom_functions as custom_functions
 
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
 _busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
@@ -172,6 +173,7 @@ def _family(original, target, spelling: str):
         if device_records.has_pending():  # earlier asynchronous records that have landed (no sync)
             device_records.poll(reporter)
         violations = _run_check(check_call, target, args, kwargs, reporter.level)
+        violations = custom_functions.own_backward(violations) if violations else violations
         if violations:
             _report(reporter, violations, spelling, (original, args, kwargs))
         result = _noted(original, args, kwargs, target if target != EMBEDDING else None, spelling)
