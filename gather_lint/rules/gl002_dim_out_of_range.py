@@ -69,3 +69,17 @@ def check_normaliser_dim(call: str, function: str, input_text: str, shape, dim_t
     return Violation(CODE, SEVERITY, f"{call} normalises {what} over dim={written}, which is out of range for a {rank}-d tensor; torch raises "
             f"'Dimension out of range (expected to be in range of [{-width}, {width - 1}], but got {written})'; "
             f"use a dim in [{-width}, {width - 1}]")
+
+
+def check_op_dim(call: str, op: str, rank: int, shape, dim: int, added: int, defaulted: bool) -> Violation:
+    """Any op that takes a dim (topk, sort, unsqueeze, a reduction, F.normalize, x.size) given one outside its
+    input's rank; `added`: dims the op adds (unsqueeze takes one past the last)."""
+    width = max(rank + added, 1)
+    given = f"its default dim={dim}" if defaulted else f"dim={dim}"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{call}` uses {given} on a {rank}-d input {shape}; torch raises 'Dimension out of range (expected to be "
+        f"in range of [{-width}, {width - 1}], but got {dim})'; use a dim in [{-width}, {width - 1}], or keep the "
+        f"dim the code expects (a `squeeze()` of every size-1 dim drops a batch of one too)",
+    )
+

@@ -7,7 +7,7 @@ from typing import Dict, Optional
 
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
-from . import autograd_ctx, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
+from . import autograd_ctx, op_dims, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
 from . import distinct_lines, stacked_parts
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
@@ -139,6 +139,7 @@ class CallMixin:
             if written_text.is_text(owner):
                 return written_text.method(owner, func.attr, args, kwargs)  # " ".join(words), text.split()
             if isinstance(owner, TensorVal) and func.attr in tensor_lists.CHUNKING:  # a, b = x.chunk(2, dim=-1)
+                op_dims.check(self, node, func.attr, owner, args, kwargs)
                 result = tensor_lists.chunks(owner, args, kwargs, func.attr)
                 return result if op_census.active is None else op_census.method(node, func.attr, result)
             if isinstance(owner, SeqVal) and func.attr in sequences.MUTATORS and isinstance(func.value, ast.Name):
@@ -283,6 +284,7 @@ class CallMixin:
         text = self.source.segment(owner_node)
         kwargs = keyword_aliases.canonical(kwargs)  # torch.argmax(x, axis=2) as x.argmax(dim=2)
         result = ops.apply_method(name, owner, args, kwargs, text)
+        op_dims.check(self, node, name, owner, args, kwargs)  # GL002: topk(k, dim=1) of a 1-d input
         if result is None or name in bool_results.PREDICATES:
             result = bool_results.method(name, owner, args, kwargs) or result  # x.gt(0): a mask
         result = normalised_consumers.after(self, node, name, owner, args, kwargs, result, module)  # GL018

@@ -826,7 +826,23 @@ def _rotated(t: TensorVal, args: list, kwargs: dict) -> Optional[Shape]:
 
 
 def apply_method(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
-    """Result of tensor.<name>(*args, **kwargs), or None when unknown."""
+    """Result of tensor.<name>(*args, **kwargs), or None when unknown. A rank that was a guess (an unknown
+    operand beside a known one) stays a guess in what the op makes of it."""
+    result = _applied(name, t, args, kwargs, text)
+    if t.shape is not None and t.shape.guessed:
+        return _guessed(result)
+    return result
+
+
+def _guessed(result):
+    if isinstance(result, TensorVal) and result.shape is not None and not result.shape.guessed:
+        return result.with_(shape=replace(result.shape, guessed=True))
+    if isinstance(result, SeqVal):  # (values, indices) of a reduction
+        return SeqVal(tuple(_guessed(item) for item in result.items), result.names)
+    return result
+
+
+def _applied(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
     if name in SHAPE_METHODS:
         return signs.kept(t, SHAPE_METHODS[name](t, args, kwargs))  # a view, a copy or a cast keeps the values' sign
     if name in _KEEP:

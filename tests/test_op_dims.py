@@ -1,0 +1,87 @@
+"""GL002 at any op that takes a dim (topk, sort, unsqueeze, cumsum, a reduction, F.normalize, size): a dim
+outside the input's known rank raises 'Dimension out of range'. A rank that is only a guess (an unknown
+operand beside a known one) stays a guess through the ops that follow, and is no evidence."""
+import pytest
+
+from .conftest import codes
+
+CALLS = {
+    "x.topk(2, dim=1)": True,
+    "torch.topk(x, 2, dim=1)": True,
+    "x.topk(2)": False,
+    "F.normalize(x)": True,
+    "F.normalize(x, dim=0)": False,
+    "x.sort(1)": True,
+    "x.unsqueeze(1)": False,
+    "x.unsqueeze(2)": True,
+    "x.cumsum(dim=-2)": True,
+    "x.sum(1)": True,
+    "x.max(dim=1)": True,
+    "x.max()": False,
+    "x.size(1)": True,
+    "x.chunk(2, dim=1)": True,
+}
+PROGRAM = """
+import torch
+import torch.nn.functional as F
+
+def f():
+    x = torch.randn(4)
+    out = {call}
+    d = torch.zeros(4).scatter_(0, torch.tensor([1]), 1.0)
+    return out, d
+"""
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_dim_against_the_rank(call, torch):
+    code = PROGRAM.format(call=call)
+    fires = CALLS[call]
+    assert (codes(code) == ["GL002"]) == fires, code
+    scope = {}
+    exec(code, scope)
+    if fires:
+        with pytest.raises(IndexError, match="Dimension out of range"):
+            scope["f"]()
+    else:
+        scope["f"]()
+
+
+def test_squeezed_batch_of_one(torch):
+    code = """
+import torch
+
+def refine(preds, target, top_k: int):
+    preds = preds.squeeze()
+    top = torch.topk(preds, k=top_k, dim=1).indices
+    return torch.zeros_like(preds).scatter_(-1, top, 1.0)
+
+if __name__ == "__main__":
+    refine(torch.randn(1, 5), torch.tensor([2]), 2)
+"""
+    assert codes(code) == ["GL002"]
+    assert codes(code.replace("torch.randn(1, 5)", "torch.randn(3, 5)")) == []
+    scope = {"__name__": "refine"}
+    exec(code, scope)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        scope["refine"](torch.randn(1, 5), torch.tensor([2]), 2)
+
+
+def test_guessed_rank_is_no_evidence(torch):
+    # `(~bools)` is unknown: its sum with a 1-d arange may have more dims, and so may the min over its last dim
+    code = """
+import torch
+
+def first_true(bools):
+    n = bools.size(-1)
+    return torch.min(n * (~bools).long() + torch.arange(n), dim=-1).values
+
+def ends(responses):
+    last = first_true(responses == 0) - 1
+    d = torch.zeros(3, 6).scatter_(1, last.unsqueeze(1), 1.0)
+    return last.unsqueeze(1), d
+"""
+    assert codes(code) == []
+    scope = {}
+    exec(code, scope)
+    assert scope["ends"](torch.tensor([[1, 2, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0], [3, 0, 0, 0, 0, 0]]))[0].shape == (3, 1)
