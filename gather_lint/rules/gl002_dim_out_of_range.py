@@ -2,6 +2,11 @@
 
 Valid dims are ``[-max(rank, 1), max(rank, 1) - 1]``. torch raises
 ``IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)``.
+
+The same holds for the ops that make or shape an index: ``topk``, ``sort``, ``argsort``, ``cumsum``,
+``unsqueeze`` (one past the last dim), ``chunk``, ``split``, ``narrow``, ``select``, one-dim reductions, ``x.size(d)``
+and ``F.normalize`` (dim 1 by default). A ``squeeze()`` of every size-1 dim turns a batch of one ``[1, C]`` into
+``[C]``, and the ``topk(k, dim=1)`` after it raises only for that batch.
 """
 from typing import Optional
 
@@ -30,6 +35,24 @@ logits = torch.randn(4, 10)  # [B, V]
 targets = torch.randint(10, (4, 1))
 out = logits.gather(1, targets)
 expected = torch.stack([logits[b, targets[b, 0]] for b in range(4)]).unsqueeze(1)
+""",
+    ),
+    Example(
+        title="scores of a batch squeezed to one row",
+        bad="""
+import torch
+scores = torch.tensor([[0.1, 0.7, 0.2]])  # [B, C] with B = 1
+labels = torch.tensor([[1]])  # [B, 1]
+flat = scores.squeeze()
+out = flat.gather(1, labels)
+expected = torch.tensor([[0.7]])
+""",
+        good="""
+import torch
+scores = torch.tensor([[0.1, 0.7, 0.2]])  # [B, C] with B = 1
+labels = torch.tensor([[1]])  # [B, 1]
+out = scores.gather(1, labels)
+expected = torch.tensor([[0.7]])
 """,
     ),
 ]
