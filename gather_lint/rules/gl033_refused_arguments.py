@@ -133,8 +133,9 @@ def refused(refusal: Refusal) -> Violation:
                      fix_rename=f"{renamed[0]}={renamed[1]}" if renamed else None)
 
 
-def refused_reduction(found, spelled_call: str) -> Violation:
+def refused_reduction(found) -> Violation:
     """The violation for a reduction name the op refuses (`found`: signatures.RefusedReduction)."""
+    spelled_call = f"{found.op.spelled}(..., reduce='{found.given}')"
     names = ", ".join(f"'{r}'" for r in found.accepted()[:-1]) + f" or '{found.accepted()[-1]}'"
     fix = found.fix()
     message = (f"`{spelled_call}` names the reduction '{found.given}', but {found.op.spelled} takes reduce={names} "

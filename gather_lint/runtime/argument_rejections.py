@@ -58,4 +58,4 @@ def rejected_reduction(op: Op, args, kwargs, torch_message: str) -> Optional[obj
     if "reduce argument must be" not in torch_message:
         return None
     found = refused_reduction(op, False, list(args), kwargs)
-    return rule.refused_reduction(found, f"{found.op.spelled}(..., reduce='{found.given}')") if found else None
+    return rule.refused_reduction(found) if found else None

@@ -164,16 +164,11 @@ def _check_row_column(interp, node: ast.Subscript, owner: TensorVal, key) -> boo
     """`x[arange(B)[:, None], idx]` with idx [B]: the column of row numbers broadcasts against idx [B] to
     [B, B], as `:` does, so every row is read at every row's pick, as with `x[:, idx]` (idx [B, 1], or
     arange(B) without the column, pairs them). Reported on the same evidence as `x[:, idx]`."""
-    items = list(key.items) if isinstance(key, SeqVal) and not key.names else None
-    if items is None or len(items) != 2 or not isinstance(node.slice, ast.Tuple) or len(node.slice.elts) != 2:
+    found = _rows_and_picks(node, owner, key, 2, 1)
+    if found is None:
         return False
-    rows, index = items
-    shape = owner.shape
-    if not isinstance(rows, TensorVal) or not isinstance(index, TensorVal) or shape is None or shape.variadic \
-            or len(shape.dims) < 2 or rows.shape is None or rows.shape.variadic or len(rows.shape.dims) != 2 \
-            or value(rows.shape.dims[1]) != 1 or index.shape is None or index.shape.variadic or len(index.shape.dims) != 1:
-        return False
-    if index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES or not must_equal(rows.shape.dims[0], shape.dims[0]) \
+    rows, index, shape = found
+    if value(rows.shape.dims[1]) != 1 or not must_equal(rows.shape.dims[0], shape.dims[0]) \
             or not rule.leads_with_batch(index.shape, shape, 1) or not row_numbers(interp, node.slice.elts[0], rows):
         return False
     origin = _per_row_origin(index, shape.dims[1]) or _declared_per_row(interp, node, shape.dims, 1, column=True)
@@ -188,17 +183,11 @@ def _check_kept_column(interp, node: ast.Subscript, owner: TensorVal, key) -> bo
     """`x[arange(B), idx]` with idx [B, 1] (one pick per row kept as a column: `argmax(1, keepdim=True)`, labels
     of one task): the row numbers [B] broadcast against [B, 1] to [B, B], so every row is read (or written) at
     every row's pick, silently. The row numbers are the evidence that one entry per row was meant."""
-    items = list(key.items) if isinstance(key, SeqVal) and not key.names else None
-    if items is None or len(items) != 2 or not isinstance(node.slice, ast.Tuple) or len(node.slice.elts) != 2:
+    found = _rows_and_picks(node, owner, key, 1, 2)
+    if found is None:
         return False
-    rows, index = items
-    shape = owner.shape
-    if not isinstance(rows, TensorVal) or not isinstance(index, TensorVal) or shape is None or shape.variadic \
-            or len(shape.dims) < 2 or rows.shape is None or rows.shape.variadic or len(rows.shape.dims) != 1 \
-            or index.shape is None or index.shape.variadic or len(index.shape.dims) != 2 \
-            or value(index.shape.dims[1]) != 1 or value(shape.dims[0]) == 1:
-        return False
-    if index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES or not _same_size(rows.shape.dims[0], shape.dims[0]) \
+    rows, index, shape = found
+    if value(index.shape.dims[1]) != 1 or value(shape.dims[0]) == 1 or not _same_size(rows.shape.dims[0], shape.dims[0]) \
             or not _same_size(index.shape.dims[0], rows.shape.dims[0]) \
             or made_by(interp, node.slice.elts[0], ("arange",)) is None:
         return False
@@ -207,6 +196,22 @@ def _check_kept_column(interp, node: ast.Subscript, owner: TensorVal, key) -> bo
                                              segment(node.slice.elts[1]), index.shape,
                                              isinstance(node.ctx, ast.Store)), None)
     return True
+
+
+def _rows_and_picks(node: ast.Subscript, owner: TensorVal, key, rows_rank: int, picks_rank: int):
+    """(rows, picks, x's shape) for `x[rows, picks]` with two integer tensors of those ranks on an x of known rank
+    of at least 2; None otherwise."""
+    items = list(key.items) if isinstance(key, SeqVal) and not key.names else None
+    if items is None or len(items) != 2 or not isinstance(node.slice, ast.Tuple) or len(node.slice.elts) != 2:
+        return None
+    rows, index = items
+    shape = owner.shape
+    if not isinstance(rows, TensorVal) or not isinstance(index, TensorVal) or shape is None or shape.variadic \
+            or len(shape.dims) < 2 or rows.shape is None or rows.shape.variadic or len(rows.shape.dims) != rows_rank \
+            or index.shape is None or index.shape.variadic or len(index.shape.dims) != picks_rank \
+            or index.dtype in ("bool", "uint8") or index.dtype in FLOAT_DTYPES:
+        return None
+    return rows, index, shape
 
 
 def _same_size(a, b) -> bool:

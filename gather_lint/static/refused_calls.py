@@ -50,8 +50,7 @@ def _check_reduction(interp, node: ast.Call, op, method: bool) -> bool:
     found = refused_reduction(op, method, [text(a) for a in node.args], {k.arg: text(k.value) for k in node.keywords})
     if found is None:
         return False
-    name = (f"{found.op.spelled}(..., reduce='{found.given}')")
-    interp.flag(node, rule.refused_reduction(found, name), None)
+    interp.flag(node, rule.refused_reduction(found), None)
     return True
 
 
