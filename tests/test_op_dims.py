@@ -85,3 +85,27 @@ def ends(responses):
     scope = {}
     exec(code, scope)
     assert scope["ends"](torch.tensor([[1, 2, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0], [3, 0, 0, 0, 0, 0]]))[0].shape == (3, 1)
+
+
+def test_shape_of_a_guessed_rank_is_no_tuple(torch):
+    # Pointcept's relative position encoding: coord [N, K, K, 3] unknown here, plus an arange of 3 is [..., 3]
+    # of an unknown rank; its .shape + (-1,) is no 2-d shape, so sum(3) is no evidence
+    code = """
+import torch
+
+class RPE(torch.nn.Module):
+    def __init__(self, rpe_num: int, num_heads: int):
+        super().__init__()
+        self.rpe_num = rpe_num
+        self.rpe_table = torch.nn.Parameter(torch.zeros(3 * rpe_num, num_heads))
+
+    def forward(self, coord):
+        idx = coord.clamp(-2, 2) + 2 + torch.arange(3, device=coord.device) * self.rpe_num
+        out = self.rpe_table.index_select(0, idx.reshape(-1))
+        return out.view(idx.shape + (-1,)).sum(3)
+"""
+    assert codes(code) == []
+    scope = {}
+    exec(code, scope)
+    out = scope["RPE"](5, 4)(torch.randint(-3, 4, (2, 6, 6, 3)))
+    assert out.shape == (2, 6, 6, 4)

@@ -949,13 +949,15 @@ def multinomial(t, args, kwargs, text):
 
 
 def size_of(t: TensorVal, args: list):
+    """x.size(d) / x.shape: a rank that is a guess (an unknown operand beside a known one may add leading dims)
+    gives no tuple, and of its dims only those counted from the end."""
     s = t.shape
     if args:
         d = as_int(args[0])
-        if s is None or d is None:
+        if s is None or d is None or s.guessed and d >= 0:
             return DimVal(None)  # x.size(d) is one int, whatever its value
         return DimVal(s.at(d))
-    if s is None or s.variadic:
+    if s is None or s.variadic or s.guessed:
         return None
     return SeqVal(tuple(DimVal(d) for d in s.dims))
 
