@@ -4,8 +4,8 @@ Valid dims are ``[-max(rank, 1), max(rank, 1) - 1]``. torch raises
 ``IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)``.
 
 The same holds for the ops that make or shape an index: ``topk``, ``sort``, ``argsort``, ``cumsum``,
-``unsqueeze`` (one past the last dim), ``chunk``, ``split``, ``narrow``, ``select``, one-dim reductions, ``x.size(d)``
-and ``F.normalize`` (dim 1 by default). A ``squeeze()`` of every size-1 dim turns a batch of one ``[1, C]`` into
+``unsqueeze`` (one past the last dim), ``chunk``, ``split``, ``narrow``, ``select``, one-dim reductions and
+``F.normalize`` (dim 1 by default). A ``squeeze()`` of every size-1 dim turns a batch of one ``[1, C]`` into
 ``[C]``, and the ``topk(k, dim=1)`` after it raises only for that batch.
 """
 from typing import Optional
@@ -95,7 +95,7 @@ def check_normaliser_dim(call: str, function: str, input_text: str, shape, dim_t
 
 
 def check_op_dim(call: str, op: str, rank: int, shape, dim: int, added: int, defaulted: bool) -> Violation:
-    """Any op that takes a dim (topk, sort, unsqueeze, a reduction, F.normalize, x.size) given one outside its
+    """Any op that takes a dim (topk, sort, unsqueeze, a reduction, F.normalize) given one outside its
     input's rank; `added`: dims the op adds (unsqueeze takes one past the last)."""
     width = max(rank + added, 1)
     given = f"its default dim={dim}" if defaulted else f"dim={dim}"

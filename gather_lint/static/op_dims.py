@@ -3,7 +3,8 @@
 `preds.squeeze()` of a one-sample batch [1, C] is [C], and `topk(k, dim=1)` on it raises; `F.normalize(e)`
 (dim=1 by default) of a 1-d embedding raises alike. Each op here names where its dim is passed and its default;
 the input's rank must be known (not guessed from a comment's spelling alone) and the dim a known int. The
-family ops have their own check (rules/gl002), the softmaxes theirs (size_as_dim).
+family ops have their own check (rules/gl002), the softmaxes theirs (size_as_dim). `x.size(d)` is left out: it
+is read everywhere, of tensors whose rank a docstring's list of names may have given (`batch: [text, spec, wav]`).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from .values import DimVal, Literal, TensorVal
 _DIMS = {
     "topk": (1, -1, 0), "sort": (0, -1, 0), "argsort": (0, -1, 0), "cumsum": (0, None, 0), "cumprod": (0, None, 0),
     "unsqueeze": (0, None, 1), "narrow": (0, None, 0), "select": (0, None, 0), "chunk": (1, 0, 0),
-    "split": (1, 0, 0), "unbind": (0, 0, 0), "size": (0, None, 0), "normalize": (1, 1, 0), "kthvalue": (1, -1, 0),
+    "split": (1, 0, 0), "unbind": (0, 0, 0), "normalize": (1, 1, 0), "kthvalue": (1, -1, 0),
     "index_select": (0, None, 0),
 }
 # reductions over one dim: only a dim given as an int counts (`x.max()` and `x.max(other)` take none)
