@@ -17,10 +17,10 @@ from gather_lint.static.analyzer import explain_shapes
 
 
 def _method_names():
-    """Every name tensor_ops.apply_method answers: the literals and the tables it compares `name` with."""
+    """Every name tensor_ops.apply_method answers (its `_applied`): the literals and the tables it compares `name` with."""
     with open(ops.__file__, encoding="utf-8") as f:
         tree = ast.parse(f.read())
-    apply = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "apply_method")
+    apply = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_applied")  # apply_method's table
     names = set()
     for node in ast.walk(apply):
         if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "name"):

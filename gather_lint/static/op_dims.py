@@ -12,6 +12,7 @@ import ast
 from typing import Optional
 
 from ..dims import normalize_dim
+from ..ops import OP_NAMES
 from ..rules import gl002_dim_out_of_range as rule
 from .values import DimVal, Literal, TensorVal
 
@@ -38,6 +39,8 @@ def check(interp, node: ast.Call, name: str, owner, args: list, kwargs: dict) ->
         return
     if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or owner.shape.guessed:
         return
+    if _family_result(node):
+        return  # `x.gather(1, idx).prod(1)`: the family call's own checks say what is wrong with its result
     given = kwargs.get("dim", args[at] if len(args) > at else None)
     if given is None and "dim" not in kwargs and len(args) <= at:
         if default is None or name in _REDUCTIONS:
@@ -54,3 +57,12 @@ def check(interp, node: ast.Call, name: str, owner, args: list, kwargs: dict) ->
         return
     interp.flag(node, rule.check_op_dim(interp.source.segment(node), name, len(owner.shape.dims), owner.shape, dim,
                                         added, given is None), None)
+
+
+def _family_result(node: ast.Call) -> bool:
+    """The op runs on what a family call returns (`probs.gather(1, ids).prod(1)`)."""
+    receiver = node.func.value if isinstance(node.func, ast.Attribute) else node.args[0] if node.args else None
+    func = receiver.func if isinstance(receiver, ast.Call) else None
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return name is not None and name.rstrip("_") in OP_NAMES
+
