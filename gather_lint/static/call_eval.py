@@ -18,6 +18,7 @@ from . import advanced_index_sites, attribute_stores, data_loaders, python_stdli
 from . import further_ops, functional_results, op_census, python_results, tensor_ops as ops  # noqa: F401 (python_results: its entries)
 from ..contract import Domain, sizes_by_name
 from ..rules import check
+from .statements import quietly
 from ..dims import Shape, Sym, dim_text, normalize_dim, value
 from .calls import value_facts
 from .interp_helpers import _carry, _einops_groups, _is_float, _literal_shape, _made_float, _negative, _size_args, _with_sentinel, \
@@ -476,14 +477,14 @@ class CallMixin:
         for k, ruled in ((1, kept_in), (2, kept_out)):
             if not ruled:
                 continue
-            saved = self.env, self.report, self.flag, self.reports
+            saved = self.env
             self.env = dict(self.env)
-            self.report, self.flag, self.reports = (lambda *a, **kw: None), (lambda *a, **kw: None), False
             try:
-                self._without_values(ruled)
-                out[k] = self.expr(node.args[k])
+                with quietly(self, True):
+                    self._without_values(ruled)
+                    out[k] = self.expr(node.args[k])
             finally:
-                self.env, self.report, self.flag, self.reports = saved
+                self.env = saved
         return out
 
     def _args(self, node: ast.Call):

@@ -192,12 +192,12 @@ class StatementMixin:
         muted = _mode_branch(node.test, self.params) if self.call_depth else None
         try:
             self._without_values(ruled_out_in_body)
-            with _quiet(self, muted is True):
+            with quietly(self, muted is True):
                 left_exits = self.block(node.body)
             after_body = self.env
             self.env = dict(before)
             self._without_values(ruled_out_else)
-            with _quiet(self, muted is False):
+            with quietly(self, muted is False):
                 right_exits = self.block(node.orelse)
         finally:
             self.undecided_branches -= 1
@@ -654,7 +654,7 @@ def _text(node: ast.expr) -> bool:
 
 
 @contextmanager
-def _quiet(interp, on: bool):
+def quietly(interp, on: bool):
     """Run a block reporting nothing (its calls run quietly too), when `on`."""
     if not on:
         yield
