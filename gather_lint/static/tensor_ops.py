@@ -1068,8 +1068,7 @@ def _several_keys(t: TensorVal, s: Shape, items: list) -> TensorVal:
     spare = len(s.dims) - consumed
     expanded = []
     for i in kept:
-        expanded.extend([SliceVal(None, None, None)] * spare if i in ellipses or isinstance(i, Literal)
-                        and i.value is Ellipsis else [i])
+        expanded.extend([SliceVal(None, None, None)] * spare if isinstance(i, Literal) and i.value is Ellipsis else [i])
     if not ellipses:
         expanded.extend([SliceVal(None, None, None)] * spare)
     joint = keys[0]
