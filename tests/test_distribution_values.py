@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from .conftest import codes, lint
-from .snippets import run_program
+from .snippets import expected_lines, run_program
 
 MODULE_POLICY = """
 import torch
@@ -151,3 +151,51 @@ def test_torch_raises_on_a_one_d_sample_as_a_two_d_gather_index(torch):
     actions = torch.distributions.Categorical(logits=torch.randn(4, 3)).sample()
     with pytest.raises(RuntimeError, match="same number of dimensions"):
         torch.randn(4, 3).gather(1, actions)
+
+
+GREEDY_ACTIONS = """
+import torch
+from torch.distributions import Categorical
+
+
+def greedy(logits):
+    # logits: [B, A]
+    dist = Categorical(logits=logits)
+    return dist.{table}.max(1, keepdim={keep})[1]
+
+
+def picked(log_probs, actions):
+    return log_probs[torch.arange(log_probs.shape[0]), actions]  # expect
+
+
+if __name__ == "__main__":
+    logits = torch.randn(6, 4)
+    actions = greedy(logits)
+    RESULT = picked(logits.log_softmax(-1), actions), actions
+"""
+
+
+@pytest.mark.parametrize("table", ["probs", "logits"])
+def test_a_categoricals_table_has_the_batch_and_the_classes(table, torch):
+    # `dist.probs` is [B, A]: its keepdim argmax is a [B, 1] column, which the row numbers broadcast against
+    bad = GREEDY_ACTIONS.replace("{table}", table).replace("{keep}", "True")
+    found = lint(bad)
+    assert [(f.code, f.line) for f in found] == [("GL017", expected_lines(bad)[0])], found
+    picks, actions = run_program(bad)
+    assert tuple(actions.shape) == (6, 1) and tuple(picks.shape) == (6, 6)  # torch: every row at every pick
+    good = GREEDY_ACTIONS.replace("{table}", table).replace("{keep}", "False")
+    assert codes(good) == []
+    picks, actions = run_program(good)
+    assert tuple(picks.shape) == (6,)
+
+
+def test_moments_of_a_normal_have_its_batch_shape():
+    code = """
+    import torch
+    from torch.distributions import Normal
+    def f(mu, sigma, table):
+        # mu: [B, D]  sigma: [B, D]  table: [B, D]
+        centre = Normal(mu, sigma).mean
+        return table.gather(1, centre.long().unsqueeze(-1).unsqueeze(-1))
+    """
+    assert codes(code) == ["GL001"]  # the mean is [B, D]: the index has one dim too many

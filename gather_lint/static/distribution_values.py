@@ -3,7 +3,8 @@
 `Categorical(logits=x)` / `Categorical(probs)` holds one distribution per row of x: batch shape
 `x.shape[:-1]`, values in `[0, x.shape[-1])`. `Normal(loc, scale)` and the other scalar-event
 distributions have the broadcast shape of their parameters; `Bernoulli(probs=p)` the shape of p.
-`sample()`, `log_prob(v)` and `entropy()` return that batch shape. `log_prob` of a value kept as a
+`sample()`, `log_prob(v)` and `entropy()` return that batch shape; a Categorical's `probs` and `logits`
+are its table, [*batch, classes], and `mean`/`stddev`/`variance` of the others have the batch shape. `log_prob` of a value kept as a
 column, [N, 1] on a batch of N, broadcasts to [N, N] (GL006), reported where it is called.
 """
 from __future__ import annotations
@@ -81,6 +82,18 @@ def method(interp, node: ast.Call, dist: DistVal, name: str, args: list, kwargs:
         return TensorVal(batch, "float32") if batch is not None else None
     if name == "entropy" and not args:
         return TensorVal(batch, "float32") if batch is not None else None
+    return None
+
+
+def attribute(dist: DistVal, name: str) -> Optional[TensorVal]:
+    """`dist.probs` / `dist.logits` (a Categorical's normalised table) and the moments of the others."""
+    batch = dist.batch
+    if batch is None:
+        return None
+    if dist.kind in _CATEGORICAL and name in ("probs", "logits"):
+        return TensorVal(Shape(batch.dims + (dist.categories,), batch.variadic), "float32")
+    if dist.kind not in _CATEGORICAL and name in ("mean", "stddev", "variance", "mode"):
+        return TensorVal(batch, "float32")
     return None
 
 

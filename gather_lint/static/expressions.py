@@ -12,7 +12,7 @@ from . import attribute_stores, column_key_lookups, config, data_loaders, module
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import mask_bounds, running_counts, value_intervals, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import distinct_lines, dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks
-from . import stacked_parts, symbolic
+from . import distribution_values, stacked_parts, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -145,6 +145,8 @@ class ExpressionMixin:
             return owner.get(Literal(attr))  # cfg.alpha of a SimpleNamespace(alpha=0.25, ...)
         if isinstance(owner, LayerVal) and attr == "weight":
             return owner.weight
+        if isinstance(owner, distribution_values.DistVal):
+            return distribution_values.attribute(owner, attr)
         if isinstance(owner, InstanceVal) and self.module is not None and owner.facts is not None:
             found = self.module.attributes(owner.class_name, owner.facts).get(f"self.{attr}")
             return found if found is not None else self.module.property_value(self, owner, attr, node)
