@@ -386,3 +386,19 @@ def mark(out, keep):
     return out
 '''
     assert codes(code) == []
+
+
+@pytest.mark.parametrize("rows", ["torch.arange(q.shape[0])", "range(q.shape[0])", "list(range(q.shape[0]))"])
+def test_row_numbers_spelled_any_way_meet_a_kept_column(rows, torch):
+    # a Python range or list of row numbers is converted by torch as `torch.arange` is: the same [B, B] grid
+    code = f"""
+    import torch
+    def pick(q, scores):
+        # q: [B, A]  scores: [B, A]
+        a = scores.argmax(1, keepdim=True)
+        return q[{rows}, a], q.gather(1, a)
+    """
+    assert codes(code) == ["GL017"]
+    q, a = torch.randn(4, 3), torch.randint(3, (4, 1))
+    assert eval(f"q[{rows}, a]").shape == (4, 4)
+    assert eval(f"q[{rows}, a.squeeze(1)]").shape == (4,)

@@ -53,8 +53,9 @@ class ExpressionMixin:
         return Literal(v)
 
     def _ranges_as_positions(self, slice_node, key):
-        """A Python `range(n)` in a tensor's key indexes as `torch.arange(n)` does (`values[range(B), action]`)."""
-        items = slice_node.elts if isinstance(slice_node, ast.Tuple) else [slice_node]
+        """A Python `range(n)` (or `list(range(n))`) in a tensor's key indexes as `torch.arange(n)` does
+        (`values[range(B), action]`)."""
+        items = [_listed(item, self.env) for item in (slice_node.elts if isinstance(slice_node, ast.Tuple) else [slice_node])]
         ranges = [i for i, item in enumerate(items) if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
                   and item.func.id == "range" and 1 <= len(item.args) <= 2 and not item.keywords and "range" not in self.env]
         if not ranges:
@@ -623,6 +624,14 @@ def _adds_dims(node) -> bool:
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         return any(isinstance(item, ast.Constant) and item.value is None for item in items)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("unsqueeze", "unsqueeze_")
+
+
+def _listed(node, env):
+    """The `range(...)` inside `list(range(...))`; any other node as it is."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list" \
+            and len(node.args) == 1 and not node.keywords and "list" not in env:
+        return node.args[0]
+    return node
 
 
 def _as_arange(call: ast.Call) -> ast.Call:

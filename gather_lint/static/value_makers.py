@@ -27,11 +27,20 @@ def _made_by(interp, node, makers, line: Optional[int] = None, depth: int = 0):
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in makers \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch":
         return node
+    if "arange" in makers and _python_range(interp, node):
+        return node  # a key `range(n)` (or `list(range(n))`) indexes as `torch.arange(n)` does
     scope = interp.function or _driver_at(interp, line)
     if isinstance(node, ast.Name) and depth < 3 and scope is not None:
         bound = _binding_before(scope, node.id, line)
         return _made_by(interp, bound.value, makers, bound.lineno, depth + 1) if bound is not None else None
     return None
+
+
+def _python_range(interp, node) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list" and len(node.args) == 1:
+        node = node.args[0]
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
+        and 1 <= len(node.args) <= 2 and not node.keywords and "range" not in interp.env
 
 
 def made_by(interp, node, makers):
