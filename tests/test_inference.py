@@ -213,7 +213,7 @@ def test_token_ids_without_a_vocab_named_dim_are_silent():
 
 @pytest.mark.parametrize("make,flagged", [
     ("idx = (torch.arange(6) / 2).view(2, 3)", True),
-    ("idx = torch.arange(6).view(2, 3).float()", True),
+    ("idx = torch.arange(3).repeat(2, 1).float()", True),  # in range: the dtype alone is wrong
     ("idx = torch.randn(2, 3)", True),
     ("idx = torch.zeros(2, 3)", True),
     ("idx = torch.tensor([[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]])", True),

@@ -11,7 +11,7 @@ from . import autograd_ctx, op_dims, dropped_dims, exact_values, inferred_widths
 from . import distinct_lines, stacked_parts
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
-from . import dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
+from . import arange_positions, dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
 from . import bool_results, keyword_aliases, mask_bounds, regrown_columns, unreduced_losses, running_counts, value_intervals, written_rows
 from . import refused_calls
 from . import advanced_index_sites, attribute_stores, data_loaders, python_stdlib, flat_positions, image_reads, literal_sets, present_values, shifted_positions, table_mixtures, unfold_shape
@@ -1042,7 +1042,11 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         elif len(args) == 2 and len(ints) == 2 and value(ints[0].dim) is not None and value(ints[1].dim) is not None:
             length = max(0, value(ints[1].dim) - value(ints[0].dim))
         guess = "float32" if floats else ("int64" if len(ints) == len(args) and args else None)
-        return TensorVal(Shape((length,)) if args and len(args) <= 2 else None, None if unknown_dtype else (dtype or guess), origin="constructor")
+        start = value(ints[0].dim) if len(args) == 2 and len(ints) == 2 else (0 if len(args) == 1 and ints else None)
+        positions = arange_positions.domain(ints[-1].dim, start) \
+            if isinstance(start, int) and not floats and dtype in (None, "int64", "int32") else None
+        return TensorVal(Shape((length,)) if args and len(args) <= 2 else None, None if unknown_dtype else (dtype or guess),
+                         positions, origin="constructor")
     if func in ("tensor", "as_tensor") and node.args and scalars.tensor_of(args[0]) is not None and dtype is None:
         return scalars.tensor_of(args[0])
     if func in ("tensor", "as_tensor") and node.args and isinstance(args[0], maybe_empty.MaybeEmptyList) and dtype is None \

@@ -16,9 +16,9 @@ from ..contract import Domain
 from ..dims import Sym, dim_text, value
 from .tree_walk import literal_numbers
 from .value_ranges import one_more
-from .values import DimVal, TensorVal
+from .values import ALL_EQUAL, INCLUDES, DimVal, TensorVal
 
-_ALL_EQUAL = "values all equal to "
+_ALL_EQUAL = ALL_EQUAL
 _NOT_IDS = ("bool", "float16", "bfloat16", "float32", "float64")
 
 
@@ -60,7 +60,7 @@ def through_cat(items, joined):
     if not constants:
         return joined
     largest = max(constants, key=lambda d: value(d.size))
-    origin = "values that include " + largest.origin[len(_ALL_EQUAL):]
+    origin = INCLUDES + largest.origin[len(_ALL_EQUAL):]
     return joined.with_(domain=Domain(largest.size, origin=origin))
 
 

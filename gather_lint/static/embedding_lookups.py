@@ -4,22 +4,19 @@ An embedding takes int64 or int32 ids only: a comparison mask (`segment = tokens
 float tensor raises 'Expected tensor for argument #1 'indices' to have one of the following scalar
 types: Long, Int' when the lookup runs (GL008).
 
-Positions `torch.arange(L)` (through unsqueeze/expand/view) looked up in a position table of fewer
-than L rows: a sequence longer than the table the model was built for raises 'index out of range
-in self' (GL011). The arange is read where the ids are written, not carried as a value range: a
-slice or a mask of it holds fewer positions. Other values made for more rows than the table has
-are index_values.check_lookup's.
+Ids known one by one (written out) with one past the table raise 'index out of range in self' (GL011).
+Positions `torch.arange(L)` past a table of fewer rows are the value range's (arange_positions.py), read
+by index_values.check_lookup as other values made for more rows than the table has.
 """
 from __future__ import annotations
 
 
 from ..contract import ERROR, Violation
-from ..dims import dim_text, must_exceed, value
+from ..dims import dim_text, value
 from . import exact_values, script_drivers
 from . import declared_index_dtypes
-from .values import DimVal, TensorVal
+from .values import TensorVal
 from .text_scan import file_test
-from .value_makers import made_by
 
 _ACCEPTED = ("int64", "int32")
 
@@ -28,7 +25,6 @@ def check(interp, node, ids_node, ids, rows, what: str) -> None:
     """Every check of this module at one lookup of `rows` rows."""
     check_dtype(interp, node, ids_node, ids, what)
     if rows is not None:
-        check_positions(interp, node, ids_node, rows, what)
         check_literal(interp, node, ids_node, ids, rows, what)
 
 
@@ -79,35 +75,6 @@ def spelled_in(text: str) -> bool:
 # methods that keep every value of the positions (their order and repeats aside)
 
 
-def check_positions(interp, node, ids_node, rows, what: str) -> None:
-    """GL011 for `torch.arange(L)` (or `arange(start, end)`) positions past a table of `rows` rows."""
-    made = _arange(interp, ids_node)
-    if made is None:
-        return
-    args = [interp.expr(a) for a in made.args]
-    if not all(isinstance(a, DimVal) for a in args) or len(args) not in (1, 2) or made.keywords and \
-            any(k.arg not in ("device", "dtype") for k in made.keywords):
-        return
-    end = args[-1].dim
-    if end is None or not must_exceed(end, rows):
-        return
-    if len(args) == 2 and (value(args[0].dim) is None or value(end) is None or value(end) <= value(args[0].dim)):
-        return
-    last = value(end) - 1 if value(end) is not None else f"{dim_text(end)} - 1"
-    text = interp.source.segment(made)
-    interp.flag(node, Violation(
-        "GL011", ERROR,
-        f"`{interp.source.segment(ids_node)}` holds the positions of `{text}`, up to {last}, but {what} has "
-        f"{_sized(rows)} rows (positions 0 to {_last(rows)}); every position from {_first_bad(rows)} on raises "
-        f"'index out of range in self' (a device-side assert on CUDA); truncate the sequence to the table's "
-        f"length or build the table with more positions",
-    ), None)
-
-
-def _arange(interp, node):
-    return made_by(interp, node, ("arange",))
-
-
 def check_literal(interp, node, ids_node, ids, rows, what: str) -> None:
     """GL011 for ids known one by one (written out, or made by arange and what keeps its values) with one
     past the table."""
@@ -125,10 +92,3 @@ def check_literal(interp, node, ids_node, ids, rows, what: str) -> None:
 def _sized(d) -> str:
     return dim_text(d) if isinstance(d, int) or value(d) is None else f"{dim_text(d)} = {value(d)}"
 
-
-def _last(d) -> str:
-    return str(value(d) - 1) if value(d) is not None else f"{dim_text(d)} - 1"
-
-
-def _first_bad(d) -> str:
-    return str(value(d)) if value(d) is not None else dim_text(d)

@@ -234,7 +234,8 @@ def largest_described(t) -> Optional[Tuple[int, str]]:
     if top is None:
         return None
     domain = t.domain
-    if domain is not None and domain.bound_only and domain.size == top + 1 and domain.origin:
+    if domain is not None and domain.bound_only and domain.size == top + 1 and domain.origin \
+            and not domain.origin.startswith(COPIED):  # the copies' origin says how often, not which values
         return top, domain.origin
     return top, f"values known one by one, {top} among them"
 
@@ -318,7 +319,8 @@ def _elementwise(a, b) -> Optional[list]:
 
 def plus_at_least_0(left, op: str, right, result):
     """`starts + offsets` with the starts known one by one and the offsets >= 0 (their values unknown): the sum
-    reaches at least the largest start, where that start's offset is added (GL011)."""
+    reaches at least the largest start, where that start's offset is added (GL011). Nothing is said of repeats:
+    offsets within each start's stride (`slots * k + torch.arange(k)`) make every sum distinct."""
     if op != "+" or not isinstance(result, TensorVal) or of(result) is not None:
         return result
     for known, other in ((left, right), (right, left)):
@@ -326,11 +328,12 @@ def plus_at_least_0(left, op: str, right, result):
         if top is not None and isinstance(other, TensorVal) and of(other) is None and never_negative(other) \
                 and never_negative(known):
             return result.with_(domain=Domain(top + 1, origin=f"values that reach {top} or more (entries known from "
-                                              f"values the code wrote, {top} the largest, plus values >= 0)", repeats=True))
+                                              f"values the code wrote, {top} the largest, plus values >= 0)"))
     return result
 
 
 WORKED_OUT = "values worked out entry by entry from what the code wrote, "
+COPIED = "values copied by"  # repeated_indices' origin of repeat_interleave/repeat/tile copies
 
 
 def with_bound(t, sized_only_ok: bool = False):

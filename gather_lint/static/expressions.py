@@ -12,7 +12,7 @@ from . import attribute_stores, column_key_lookups, config, data_loaders, module
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import mask_bounds, running_counts, value_intervals, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import distinct_lines, dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks
-from . import distribution_values, stacked_parts, symbolic
+from . import arange_positions, distribution_values, stacked_parts, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -215,6 +215,7 @@ class ExpressionMixin:
             picked = self._selected_apart_from_fill(node, owner, picked)  # x[x < n] of a fill n: no n left
             picked = written_windows.read(self.writing_loops, node, picked)  # x[:, prev:cur] before x[:, cur] = v
             picked = sentinel_masks.cut_to_a_length(key, picked)  # path[:accept_len]: the padding after it cut off
+            picked = arange_positions.part(key, picked)  # pos[:, :n] of arange(512): 511 may be left out
             picked = _guess_kept(owner, picked)  # a part of a tensor whose rank is a guess has a guessed rank
             picked = dtype_certainty.kept(owner, picked)  # x[idx] has x's dtype
             picked = _declared_origin_kept(owner, picked)  # x[j][i] of a commented x: its shape is the comment's

@@ -13,10 +13,10 @@ from dataclasses import replace
 from typing import Optional
 
 from ..dims import value
-from .values import TensorVal
+from .values import ALL_EQUAL, INCLUDES, TensorVal
 
 # how those modules begin or mark their origins
-_STARTS = ("integers up to ", "running counts of ", "coordinates of ", "values written at line ")
+_STARTS = ("integers up to ", "running counts of ", "coordinates of ", "values written at line ", "arange(")
 _MARKS = (", shifted by ",)
 _MASKING = ("masked_fill", "masked_fill_", "index_fill", "index_fill_", "masked_scatter", "masked_scatter_",
             "index_put", "index_put_", "scatter", "scatter_", "fill_diagonal_")
@@ -32,6 +32,9 @@ def forgotten(t, in_place: bool = False):
         t = t.with_(entries=None)  # some entries were written over
     if not isinstance(t, TensorVal) or t.domain is None or t.domain.size is None:
         return t
+    if in_place and t.domain.origin.startswith(_FILLED):
+        # `first = ones_like(x); first[1:] = ...`: the fill is among the values still, no longer all of them
+        return t.with_(domain=replace(t.domain, origin=_CLAIMS[1] + t.domain.origin[len(_FILLED):]))
     origin = t.domain.origin
     if origin.startswith(_STARTS) or any(mark in origin for mark in _MARKS):
         return t.with_(domain=replace(t.domain, size=None, origin=""))
@@ -63,9 +66,9 @@ def without_fill(t):
     return t
 
 
-_FILLED = "values all equal to "  # constant_ids.py's origin
+_FILLED = ALL_EQUAL  # constant_ids.py's origin
 # and a value written among others (value_ranges.written, constant_ids.through_cat), its largest
-_CLAIMS = (_FILLED, "values that include ")
+_CLAIMS = (_FILLED, INCLUDES)
 
 
 def _claim(t) -> Optional[str]:

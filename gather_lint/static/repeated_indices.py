@@ -19,13 +19,14 @@ from typing import Optional
 
 from ..contract import Domain
 from ..dims import value
+from . import arange_positions
 from .interp_helpers import _is_float
 from .tensor_ops import FLOAT_DTYPES
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .tree_walk import int_literal
 from .written_rows import from_written
 from .last_assignment import last_assigned
-from .exact_values import WORKED_OUT
+from .exact_values import COPIED, WORKED_OUT
 
 _INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
 _TO_INT = ("long", "int", "to", "type", "short")
@@ -93,8 +94,15 @@ def _marked(t: TensorVal, origin: str) -> TensorVal:
     base = t.domain or Domain()
     # an origin already there (randint) says more than the op that kept it; a name alone (`word_ids`) says
     # less than how the values were made, and would leave the repeats a guess (named_only)
-    kept = base.origin and not (base.repeats and named_only(t))
+    kept = base.origin and not (base.repeats and named_only(t)) and not _distinct_made(base)
+    if _distinct_made(base):
+        origin = f"{origin}, of {base.origin}"  # the copies are what repeats: said first, the values after
     return t.with_(domain=replace(base, repeats=True, origin=base.origin if kept else origin, copies_across_rows=False))
+
+
+def _distinct_made(domain: Domain) -> bool:
+    """Values an arange made, each once: the op copying them is what makes them repeat, and says so."""
+    return not domain.repeats and domain.origin.startswith(arange_positions.ORIGIN)
 
 
 def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
@@ -371,7 +379,7 @@ def _made_of_floats(node) -> bool:
 
 _LITERAL_MAKERS = ("tensor", "as_tensor", "LongTensor")
 _LITERAL_ORIGIN = "a literal list naming"
-_COPIED_ORIGIN = "values copied by"
+_COPIED_ORIGIN = COPIED
 
 
 def literal_repeats(func: str, node: ast.Call, made):

@@ -8,7 +8,7 @@ import ast
 import bisect
 
 from . import tree_walk
-from .embedding_lookups import made_by
+from .value_makers import made_by
 from .values import TensorVal
 
 _SPREADS = ("expand", "expand_as", "repeat", "broadcast_to")

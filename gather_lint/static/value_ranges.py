@@ -18,7 +18,7 @@ from ..contract import Domain
 from .. import linear_sizes
 from ..dims import Sym, dim_text, normalize_dim, value
 from .signs import never_negative
-from .values import DimVal, Literal, TensorVal
+from .values import INCLUDES, DimVal, Literal, TensorVal
 
 
 def one_more(d):
@@ -219,7 +219,7 @@ def _written_size(owner: TensorVal, size, line: int) -> TensorVal:
     return owner.with_(domain=replace(old or Domain(), size=one_more(size), origin=origin, category=False))
 
 
-_WRITTEN = "values that include "
+_WRITTEN = INCLUDES
 
 
 def masked(t):

@@ -110,7 +110,7 @@ def join(a, b):
         return TensorVal(
             join_shape(a.shape, b.shape),
             a.dtype if a.dtype == b.dtype else None,
-            a.domain if a.domain == b.domain else _zeros_or_binary(a, b),
+            a.domain if a.domain == b.domain else (_zeros_or_binary(a, b) or _fill_kept(a, b)),
             a.origin if a.origin == b.origin else "",
             left_padded=_left_padded(a, b),
         )
@@ -133,6 +133,20 @@ def _zeros_or_binary(a: TensorVal, b: TensorVal):
         if zeros.filled == "zeros" and zeros.domain is None and mask.domain is not None and (
                 mask.domain.binary or mask.domain.origin.startswith(WRITTEN_INTO_ZEROS)):
             return mask.domain
+    return None
+
+
+# how constant_ids.py names a constant fill, and present_values.py the fill once some entries are written over
+ALL_EQUAL, INCLUDES = "values all equal to ", "values that include "
+
+
+def _fill_kept(a: TensorVal, b: TensorVal):
+    """A fill on one path and the same fill partly written over on the other (`out[i, :n] = row` in a loop): on
+    both the fill is among the values."""
+    for whole, part in ((a.domain, b.domain), (b.domain, a.domain)):
+        if whole is not None and part is not None and whole.origin.startswith(ALL_EQUAL) \
+                and replace(whole, origin=INCLUDES + whole.origin[len(ALL_EQUAL):]) == part:
+            return part
     return None
 
 

@@ -1,0 +1,41 @@
+"""`torch.arange(n)` as a value: each of 0..n-1 once. The range checks read its top, n - 1, as reached (GL011:
+positions past a table), and the repeat checks read no repeats in it. A part of it (`pos[:, :seq_len]`,
+`pos[pos < 16]`, `masked_fill`) may leave the top out: the claim goes, as present_values forgets other
+reached tops; what keeps every value (`unsqueeze`, `expand`, `view`, `[None]`, a cast) keeps it."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from ..contract import Domain
+from ..dims import Dim, dim_text, value
+from .tensor_ops import whole_slice
+from .values import Literal, SeqVal, TensorVal
+
+ORIGIN = "arange("
+
+
+def domain(end: Dim, start: int = 0) -> Optional[Domain]:
+    """The values of `torch.arange(start, end)` (start a known int >= 0), when end is a known or named size."""
+    if end is None or start < 0:
+        return None
+    top = value(end)
+    reach = f"{dim_text(end)} - 1" if top is None else str(top - 1)
+    called = dim_text(end) if start == 0 else f"{start}, {dim_text(end)}"
+    return Domain(end, origin=f"{ORIGIN}{called}) positions, up to {reach}", bound_only=True)
+
+
+def made(t) -> bool:
+    return isinstance(t, TensorVal) and t.domain is not None and t.domain.origin.startswith(ORIGIN)
+
+
+def part(key, picked):
+    """`positions[key]`: the claim stays only where the key keeps every value (new axes, whole slices)."""
+    if not made(picked) or _keeps_every_value(key):
+        return picked
+    return picked.with_(domain=replace(picked.domain, size=None, origin=""))
+
+
+def _keeps_every_value(key) -> bool:
+    items = key.items if isinstance(key, SeqVal) and not key.names else (key,)
+    return all(whole_slice(k) or isinstance(k, Literal) and k.value in (None, Ellipsis) for k in items)
