@@ -84,7 +84,7 @@ def check(site: Site) -> Optional[Violation]:
     short = [
         k for k in range(pair.rank)
         if k not in (pair.axis, own) and value(pair.index.dims[k]) == 1 and varies(pair.input.dims[k])
-        and not _one_named_dim(pair.index.dims[k], pair.input.dims[k])
+        and not one_named_dim(pair.index.dims[k], pair.input.dims[k])
     ]
     if not short:
         return _one_factor_of_flattened(site, pair, own)
@@ -104,7 +104,7 @@ def check(site: Site) -> Optional[Violation]:
     )
 
 
-def _one_named_dim(index_dim, input_dim) -> bool:
+def one_named_dim(index_dim, input_dim) -> bool:
     """Both tensors name the dim alike (`# (batch, 2, d)` and `# (batch, N, d)`) and only the index's size
     is known: one dim, so the index's 1 (a caller's batch of one) is the input's size too."""
     return isinstance(index_dim, Sym) and isinstance(input_dim, Sym) and index_dim.name == input_dim.name \

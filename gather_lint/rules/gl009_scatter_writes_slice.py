@@ -4,6 +4,9 @@ scatter/scatter_add/scatter_reduce read ``src`` only over the index's shape. An 
 with src ``[N, D]`` adds ``src[:, 0]`` alone: columns 1..D-1 are silently dropped. A src larger
 than the index on any dim is cropped in the forward pass and makes the backward pass fail
 (``ScatterAddBackward0 returned an invalid gradient``).
+
+The same holds of the tensor written: an index (and src) of size 1 on a dim beside ``dim`` where that
+tensor is larger writes only its entry 0 there, and the rest keep their old values.
 """
 from typing import Optional
 
@@ -11,7 +14,8 @@ from ..contract import WARNING, Site, Violation, gather_axis, is_empty, named, s
 from ..dims import Shape, dim_text, kept_part, must_exceed, value, varies
 from ..ops import SCATTER
 from ._example import Example
-from .gl005_unexpanded_index import may_equal
+from .gl004_index_from_wrong_dim import value_axis
+from .gl005_unexpanded_index import may_equal, one_named_dim
 
 CODE = "GL009"
 NAME = "scatter-writes-slice"
@@ -21,7 +25,8 @@ FIX_NOTE = (
     "The fix appends `.expand(...)` with src's sizes on the index's size-1 dims; none where the index is "
     "smaller than src on a dim of size more than 1, or where its length along `dim` equals src's size on a "
     "size-1 dim (as likely an unsqueeze at the wrong dim), or where the tensor written has size 1 on that dim too (the "
-    "expanded index would not fit it)."
+    "expanded index would not fit it). None either where index and src agree but the tensor written is larger "
+    "beside `dim`: index and src must be built per row of it, which no suffix does."
 )
 # the codemods that apply this rule's fix (named, not imported: linting never loads libcst)
 FIX_CODEMODS = ("gather_lint.codemods.expression.AppendToExpression",)
@@ -42,6 +47,34 @@ x = torch.randn(6, 3)  # [N, D]
 seg = torch.tensor([0, 0, 1, 2, 2, 2])
 out = torch.zeros(3, 3).scatter_add(0, seg.view(-1, 1).expand(-1, 3), x)
 expected = torch.stack([x[seg == s].sum(0) for s in range(3)])
+""",
+    ),
+    Example(
+        title="image-token positions of a batch flattened into one row's index",
+        bad="""
+import torch
+IMG = 7
+ids = torch.tensor([[1, IMG, IMG, IMG, 5, 6], [1, 2, 3, IMG, IMG, IMG]])  # [B, L]
+embeds = torch.zeros(2, 6, 16)  # [B, L, D]
+image = torch.randn(2, 3, 16)  # [B, K, D]
+positions = (ids == IMG).nonzero()[:, 1]
+index = positions[None, :, None].expand(-1, -1, 16)
+out = embeds.scatter(1, index, image.reshape(index.shape))
+expected = embeds.clone()
+expected[0, 1:4], expected[1, 3:6] = image[0], image[1]
+""",
+        good="""
+import torch
+IMG = 7
+ids = torch.tensor([[1, IMG, IMG, IMG, 5, 6], [1, 2, 3, IMG, IMG, IMG]])  # [B, L]
+embeds = torch.zeros(2, 6, 16)  # [B, L, D]
+image = torch.randn(2, 3, 16)  # [B, K, D]
+starts = torch.tensor([[1], [3]])  # [B, 1]: each row's first image token
+positions = starts + torch.arange(3)  # [B, K]
+index = positions[:, :, None].expand(-1, -1, 16)
+out = embeds.scatter(1, index, image)
+expected = embeds.clone()
+expected[0, 1:4], expected[1, 3:6] = image[0], image[1]
 """,
     ),
 ]
@@ -71,7 +104,7 @@ def check(site: Site) -> Optional[Violation]:
         if must_exceed(s, i) or (value(i) == 1 and varies(s)) or kept_part(i, s)
     ]
     if not cropped:
-        return None
+        return _one_slice_written(site, idx, axis)
     if src.filled in ("ones", "full") and cropped == [axis]:
         # src holds one value throughout: the index entries along dim read it as a same-sized src would, and
         # a fill with no requires_grad has no backward; a dim beside dim still leaves output columns unwritten
@@ -113,6 +146,27 @@ def check(site: Site) -> Optional[Violation]:
         CODE, SEVERITY,
         f"src {named(src)} is larger than index {named(site.index)} on dim {k}; torch silently uses only "
         f"the {_LEADING_BLOCK} of src and the backward pass fails; make index and src the same shape",
+    )
+
+
+def _one_slice_written(site: Site, idx: Shape, axis: Optional[int]) -> Optional[Violation]:
+    """Index and src agree, but both have size 1 on a dim beside `dim` where the tensor written is larger
+    (`embeds [B, L, D].scatter(1, pos[None] expanded to [1, K, D], feats)`): scatter writes where the index
+    reaches, so only entry 0 of that dim is written and the rest keep their old values (GL005's twin)."""
+    written = site.input.shape
+    if axis is None or written is None or written.variadic or len(written.dims) != len(idx.dims):
+        return None
+    own = value_axis(site)
+    short = [k for k in range(len(idx.dims)) if k not in (axis, own) and value(idx.dims[k]) == 1
+             and varies(written.dims[k]) and not one_named_dim(idx.dims[k], written.dims[k])]
+    if not short:
+        return None
+    dims = ", ".join(f"dim {k} ({dim_text(written.dims[k])})" for k in short)
+    return Violation(
+        CODE, SEVERITY,
+        f"index {named(site.index)} has size 1 on {dims} of {named(site.input)}, the tensor written: scatter "
+        f"writes only where the index reaches, so only entry 0 of {dims} is written and the others keep their "
+        f"values, silently; make the index and src with the written tensor's size there",
     )
 
 

@@ -185,7 +185,8 @@ def check_overwriting_write(write: str, positions: str, origin: str, written: st
     that is being filled, with positions that can repeat: all but one of the repeated writes are lost."""
     return Violation(
         CODE, SEVERITY,
-        f"`{write}` writes {written} to the positions {positions}, which hold {origin} and can repeat: "
+        f"`{write}` writes {written} to the positions {positions}, which "
+        f"{f'hold {origin} and ' if origin else ''}can repeat: "
         f"where they do, torch keeps one write per position (which one is unspecified) and drops the "
         f"others, silently; {fix}",
     )
@@ -207,7 +208,8 @@ def check_counting_ones(write: str, positions: str, origin: str, fix: str) -> Vi
     """Ones scattered into a zeros count buffer: every repeated position holds 1, not its number of hits."""
     return Violation(
         CODE, SEVERITY,
-        f"`{write}` writes 1 to the positions {positions}, which hold {origin}: a position hit k times holds 1, "
+        f"`{write}` writes 1 to the positions {positions}, which {f'hold {origin}' if origin else 'can repeat'}: "
+        f"a position hit k times holds 1, "
         f"not k, so the counts are capped at 1, silently; count with `{fix}` (or torch.bincount)",
     )
 

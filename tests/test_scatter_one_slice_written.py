@@ -1,0 +1,75 @@
+"""GL009's twin of GL005: an index (and src) of size 1 on a dim beside `dim` where the tensor written is larger
+writes only entry 0 of that dim; the other entries keep their values. Checked in several spellings, each run in
+torch; a written tensor of size 1 there, or a size the index shares by name, stays silent."""
+import textwrap
+
+import pytest
+
+from .conftest import codes, lint
+
+torch = pytest.importorskip("torch")
+
+FLAT_POSITIONS = {
+    "comments": """
+        import torch
+        def merge(embeds, image, positions):
+            # embeds: [B, L, D]  image: [B, K, D]  positions: [M]
+            index = positions[None, :, None].expand(-1, -1, embeds.shape[-1])
+            return embeds.scatter(1, index, image.reshape(index.shape))
+        """,
+    "constructors": """
+        import torch
+        embeds, image = torch.zeros(2, 6, 4), torch.randn(2, 3, 4)
+        positions = torch.tensor([1, 2, 3, 3, 4, 5])
+        index = positions.unsqueeze(0).unsqueeze(-1).expand(1, 6, 4)
+        merged = torch.scatter(embeds, 1, index, image.reshape(index.shape))
+        """,
+    "keywords": """
+        import torch
+        def merge(embeds, image, positions):
+            # embeds: [B, L, D]  image: [B, K, D]  positions: [M]
+            index = positions.view(1, -1, 1).expand(-1, -1, embeds.size(2))
+            return embeds.scatter(dim=1, index=index, src=image.reshape(index.shape))
+        """,
+}
+
+
+@pytest.mark.parametrize("style", sorted(FLAT_POSITIONS))
+def test_a_batch_of_one_index_writes_row_zero_only(style):
+    found = lint(textwrap.dedent(FLAT_POSITIONS[style]))
+    assert [f.code for f in found] == ["GL009"], found
+    assert "only entry 0 of dim 0" in found[0].message
+
+
+def test_torch_writes_row_zero_only():
+    embeds, image = torch.zeros(2, 6, 4), torch.randn(2, 3, 4)
+    positions = torch.tensor([1, 2, 3, 3, 4, 5])  # both rows' image tokens, flattened
+    index = positions[None, :, None].expand(-1, -1, 4)
+    merged = embeds.scatter(1, index, image.reshape(index.shape))
+    assert merged[1].abs().sum() == 0  # row 1 never written
+    assert not torch.equal(merged[0, 3], image[0, 2])  # row 0's slot 3 holds row 1's feature instead
+
+
+def test_a_written_tensor_of_one_row_is_silent():
+    code = """
+    import torch
+    def merge(embeds, image, positions):
+        # embeds: [1, L, D]  image: [1, K, D]  positions: [K]
+        index = positions[None, :, None].expand(-1, -1, embeds.shape[-1])
+        return embeds.scatter(1, index, image)
+    """
+    assert codes(code) == []
+
+
+def test_literal_positions_keep_their_values_under_new_axes():
+    # `positions[:, :, None]` keeps every value: the facts of the literal go with them, and a finding names them
+    code = """
+    import torch
+    positions = torch.tensor([[1, 2, 2], [3, 4, 5]])  # [B, K]
+    index = positions[:, :, None].expand(-1, -1, 16)
+    out = torch.zeros(2, 6, 16).scatter(1, index, torch.randn(2, 3, 16))
+    """
+    found = [f for f in lint(code) if f.code == "GL013"]
+    assert found and "values written at line 3" in found[0].message, found
+    index = torch.tensor([[1, 2, 2], [3, 4, 5]])[:, :, None].expand(-1, -1, 16)
+    assert index[0, :, 0].unique().numel() < 3  # torch: position 2 of row 0 written twice, one write lost
