@@ -1,6 +1,8 @@
 """False positives seen on real code outside the bundled corpora, each as a small program in the
 same form: torch runs it and its loop reference agrees, and the linter stays silent. Beside each, the
 buggy form the rule is for, still reported and shown wrong in torch."""
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -772,3 +774,151 @@ def test_a_shape_unpacking_refutes_a_documented_rank_and_is_silent(torch):
     x_masked = [torch.zeros(2, 5, 4), torch.zeros(2, 5, 4)]
     batch = {"source_feats": [[torch.ones(3, 4)], [torch.ones(2, 4)]], "source_boundaries": [[(0, 3)], [(1, 3)]]}
     assert scope["compute_heat_loss"](x_masked, batch).shape == ()
+
+
+# A knowledge-graph model documents `sample` for one mode as [batch_size, 3]; the other modes pass a
+# (positive, negative) pair, which the code unpacks: unpacking needs as many rows as names.
+TWO_FORMS_OF_A_SAMPLE = '''
+import torch
+
+def score(table, sample, single=True):
+    """
+    sample: different format per mode.
+        - single: tensor with shape [batch_size, 3]
+        - otherwise: (positive_sample, negative_sample)
+    """
+    if single:
+        return torch.index_select(table, 0, sample[:, 0])
+    pos, neg = sample
+    return torch.index_select(table, 0, pos[:, 1])
+'''
+
+
+def test_a_pair_unpacked_from_a_documented_tensor_refutes_its_shape(torch):
+    assert codes(TWO_FORMS_OF_A_SAMPLE) == []
+    score = run_snippet(TWO_FORMS_OF_A_SAMPLE)["score"]
+    table, pos, neg = torch.randn(100, 4), torch.randint(0, 100, (8, 3)), torch.randint(0, 100, (8, 16))
+    assert score(table, pos).shape == score(table, (pos, neg), single=False).shape == (8, 4)
+
+
+# A label-smoothing loss built with the old flags: `reduce=False` is `reduction="none"`, one loss per entry.
+LEGACY_UNREDUCED_LOSS = '''
+import torch
+import torch.nn as nn
+
+class LabelSmoothing(nn.Module):
+    def __init__(self, smoothing=0.1):
+        super().__init__()
+        self.criterion = nn.KLDivLoss(size_average=False, reduce=REDUCE)
+        self.smoothing = smoothing
+
+    def forward(self, input, target):
+        true_dist = input.data.clone().fill_(self.smoothing / (input.size(1) - 1))
+        true_dist.scatter_(1, target.unsqueeze(1), 1.0 - self.smoothing)
+        return self.criterion(input, true_dist).sum(1)
+
+if __name__ == "__main__":
+    logp = torch.log_softmax(torch.randn(6, 10), -1)
+    LabelSmoothing()(logp, torch.randint(0, 10, (6,)))
+'''
+
+
+@pytest.mark.parametrize("reduce", ["False", "True"])
+def test_a_loss_module_built_with_the_old_flags_is_not_taken_for_a_mean(reduce, torch):
+    # reduce=True sums to one number (a later .sum(1) raises), but which reduction the old flags choose is
+    # left unknown: neither form is reported as a 0-d loss
+    program = LEGACY_UNREDUCED_LOSS.replace("REDUCE", reduce)
+    assert codes(program) == []
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loss = torch.nn.KLDivLoss(size_average=False, reduce=False)(torch.randn(6, 10), torch.rand(6, 10))
+    assert loss.sum(1).shape == (6,)
+
+
+# A captioning beam search keeps its scores on self; the step method rebinds them with the beam dim grown from 1.
+BEAM_SCORES_REBOUND = '''
+import torch
+
+
+class Beam:
+    def __init__(self, model, max_len: int, beam_size: int):
+        self.model, self.max_len, self.beam_size = model, max_len, beam_size
+
+    def apply(self, x, return_probs=False):
+        self.b = x.size(0)
+        self.score = torch.zeros((self.b, 1, 1))  # [b, 1, 1] before the first step only
+        self.probs = []
+        outputs = []
+        for t in range(self.max_len):
+            x, outputs = self.iter(t, x, outputs)
+        _, order = torch.sort(self.score, 1, descending=True)  # [b, beam, 1]: iter() rebinds self.score
+        outputs = torch.cat(outputs, -1)
+        outputs = torch.gather(outputs, 1, order.expand(self.b, self.beam_size, self.max_len))
+        if return_probs:
+            probs = torch.cat(self.probs, 2)
+            probs = torch.gather(probs, 1, order.unsqueeze(-1).expand(self.b, self.beam_size, self.max_len, probs.shape[-1]))
+            return outputs, probs
+        return outputs
+
+    def iter(self, t, x, outputs):
+        cur = 1 if t == 0 else self.beam_size
+        logp = self.model(x).view(self.b, cur, -1)
+        cand = self.score + logp
+        val, idx = torch.sort(cand.view(self.b, -1), -1, descending=True)
+        val, idx = val[:, :self.beam_size], idx[:, :self.beam_size]
+        beam = idx // cand.shape[-1]
+        self.score = val.unsqueeze(-1)
+        self.probs = [torch.gather(p, 1, beam[..., None, None].expand(-1, -1, p.shape[2], p.shape[3])) for p in self.probs]
+        self.probs.append(torch.gather(logp, 1, beam.unsqueeze(-1).expand(-1, -1, logp.shape[-1])).unsqueeze(2))
+        outputs = [torch.gather(o, 1, beam.unsqueeze(-1)) for o in outputs]
+        outputs.append((idx - beam * cand.shape[-1]).unsqueeze(-1))
+        x = torch.gather(x.view(self.b, cur, -1), 1, beam.unsqueeze(-1).expand(-1, -1, x.shape[-1]))
+        return x.view(self.b * self.beam_size, -1), outputs
+
+
+class Toy(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 50)
+
+    def forward(self, x):
+        return torch.log_softmax(self.lin(x), -1)
+
+
+def run():
+    torch.manual_seed(0)
+    return Beam(Toy(), 5, 3).apply(torch.randn(2, 8), return_probs=True)
+
+
+if __name__ == "__main__":
+    run()
+'''
+
+
+def test_attributes_a_called_method_rebinds_are_not_the_callers_old_ones(torch):
+    assert codes(BEAM_SCORES_REBOUND) == []
+    out, probs = run_snippet(BEAM_SCORES_REBOUND)["run"]()
+    assert out.shape == (2, 3, 5) and probs.shape == (2, 3, 5, 50)
+    assert not torch.equal(out[0, 0], out[0, 1])  # torch: the beams differ along dim 1, which the sort order picks
+
+
+def test_each_of_shape_describes_the_items_of_a_tuple(torch):
+    # the items are [num_triples], not 0-d rows of one [num_triples] tensor: the index is a [num_triples, 1]
+    # column (only column 0 written), not the 1-d index of a rank mismatch
+    code = '''
+    import torch
+    def message(x, triples):
+        """
+        :param x: shape: (num_entities, 8)
+        :param triples: each of shape: (num_triples,)
+        """
+        h, r, t = triples
+        rows = x.index_select(0, h)
+        return torch.zeros_like(x).scatter_add(0, t.unsqueeze(-1), rows)
+    '''
+    assert codes(code) == ["GL009"]
+    ids = torch.tensor([0, 2, 1])
+    out = run_snippet(textwrap.dedent(code))["message"](torch.ones(3, 8), (ids, ids, ids))
+    assert out[:, 0].tolist() == [1.0, 1.0, 1.0] and out[:, 1:].abs().sum() == 0  # torch: column 0 only
+

@@ -102,7 +102,10 @@ class CallMixin:
                     args, kwargs = self._args(node)
                     if not class_lineage.binds_first(callee):  # self.f(x) of a @staticmethod: x is its first
                         return self._call_module_function(callee, node, args, kwargs)
-                    return self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+                    result = self._call_module_function(callee, node, [None] + args, kwargs, skip_first=True)
+                    for name in attribute_stores.stored_names(callee):  # `self.step()` rebinds self.score:
+                        self.env[f"self.{name}"] = None  # what this method held of it is stale
+                    return result
             if func.attr == "apply" and func.value.id in getattr(self.module, "classes", {}):
                 applied = autograd_ctx.applied(self, node, *self._args(node))  # Fn.apply(x): forward, then backward
                 if applied is not None:

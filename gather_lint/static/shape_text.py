@@ -279,10 +279,11 @@ _SHAPE_PHRASE = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])")
 _ALTERNATIVE = re.compile(r"(?i)(?:^|\W)or\s+(?:of\s+shape\s+|shape\s+)?`*[\[(]")
 # "list of tensors ... of shape", "tuple with one tensor per layer, each of shape": a sequence whose items each
 # have the shape (a dict's items are its keys when iterated: not taken)
-_SEQUENCE_OF = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable)s?\b[^.;]*\b(?:tensors?|each|arrays?)\b|\b(?:List|Tuple|Sequence)\[\s*(?:torch\.)?Tensor\b")
+_SEQUENCE_OF = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable)s?\b[^.;]*\b(?:tensors?|each|arrays?)\b|\b(?:List|Tuple|Sequence)\[\s*(?:torch\.)?Tensor\b|\beach\s*$")
 _SHAPE_AT_END = re.compile(r"\bshapes?\s*:?\s*$")  # an entry whose shape is on its next line
 _GROUP_AT_START = re.compile(r"^\s*(?=[\[(])")  # ... which then starts with it
-_MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[")
+# ("each of shape (N,)" right at the start: the parameter holds several items of that shape)
+_MANY = re.compile(r"(?i)\b(?:list|tuple|sequence|iterable|dict)s?\b|\b(?:List|Tuple|Sequence|Iterable|Dict)\[|\beach\s*$")
 # "(H, C) of tensor [layer, batch, hidden]": the group names a tuple's members, each a tensor of the later shape
 _MEMBERS = re.compile(r"^`*[\[(][^\[\]()]*[\])]`*\s+of\s+(?:\w+\s+)?(?:[Tt]ensors?|arrays?|shapes?)\b")
 _DOC_CONTINUED = re.compile(r"\b(?:of|with)\s+shapes?\s*[:=]?\s*`*(?=[\[(])|^\s*[Ss]hapes?\s*[:=]?\s*`*(?=[\[(])")

@@ -424,6 +424,8 @@ class StatementMixin:
     def _unpack(self, target, result) -> None:
         elts = target.elts
         self._documented_rank_refuted(target, result)
+        if self._documented_rows_refuted(target, result):
+            result = None
         result = _named_sizes(result, elts)
         if isinstance(result, SeqVal) and len(result.items) == len(elts) and not any(isinstance(e, ast.Starred) for e in elts):
             for element, item in zip(elts, result.items):
@@ -484,6 +486,20 @@ class StatementMixin:
         held = self.env.get(base.id) if isinstance(base, ast.Name) else None
         if isinstance(held, TensorVal) and (held.origin or "").startswith(("docstring", "comment")):
             self.env[base.id] = None
+
+    def _documented_rows_refuted(self, target, result) -> bool:
+        """`pos, neg = sample` of a `sample` documented as [batch_size, 3]: unpacking by rows needs exactly as
+        many rows as names, which a named size is not known to have; the code runs with a pair (a docstring
+        describing one of several forms), so the documented shape decides nothing here, nor further on."""
+        if not isinstance(result, TensorVal) or not (result.origin or "").startswith(("docstring", "comment")) \
+                or result.shape is None or result.shape.variadic or not result.shape.dims \
+                or any(isinstance(e, ast.Starred) for e in target.elts) \
+                or value(result.shape.dims[0]) == len(target.elts):
+            return False
+        value_node = getattr(self, "_last_value_node", None)
+        if isinstance(value_node, ast.Name) and self.env.get(value_node.id) is result:
+            self.env[value_node.id] = None
+        return True
 
     def _shape_unpack(self, target, result) -> None:
         """`B, T, C = x.shape` with x of unknown shape: x has rank 3 and dims B, T, C."""

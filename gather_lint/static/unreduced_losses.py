@@ -46,15 +46,25 @@ class UnreducedModule(QualName):
     """`nn.SmoothL1Loss(reduction="none")`: calling it runs the functional loss without reducing."""
 
 
+@dataclass(frozen=True)
+class LegacyFlagsModule(QualName):
+    """`nn.KLDivLoss(size_average=False)`: the reduction the old flags choose is left unknown."""
+
+
 def module(name: str, kwargs: dict) -> QualName:
-    """The loss module `nn.X(**kwargs)` stands for (broadcast_sites.loss_module's functional name)."""
-    reduction = kwargs.get("reduction")
-    return UnreducedModule(name) if isinstance(reduction, Literal) and reduction.value == "none" else QualName(name)
+    """The loss module `nn.X(**kwargs)` stands for (broadcast_sites.loss_module's functional name). The old
+    flags count too: `reduce=False` is `reduction="none"`, whatever `size_average` says."""
+    reduction, legacy = kwargs.get("reduction"), kwargs.get("reduce")
+    if isinstance(reduction, Literal) and reduction.value == "none" or isinstance(legacy, Literal) and legacy.value is False:
+        return UnreducedModule(name)
+    return LegacyFlagsModule(name) if "reduce" in kwargs or "size_average" in kwargs else QualName(name)
 
 
 def called_with(loss: QualName, kwargs: dict) -> dict:
-    """A call of such a module: the functional form's arguments, its reduction included."""
-    return {**kwargs, "reduction": Literal("none")} if isinstance(loss, UnreducedModule) else kwargs
+    """A call of such a module: the functional form's arguments, its reduction (or its old flags) included."""
+    if isinstance(loss, UnreducedModule):
+        return {**kwargs, "reduction": Literal("none")}
+    return {**kwargs, "reduce": None} if isinstance(loss, LegacyFlagsModule) else kwargs
 
 
 def spelled(node, env=None) -> bool:
