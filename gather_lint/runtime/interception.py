@@ -41,6 +41,7 @@ import gather_lint.runtime.padding_checks as padding_checks
 import gather_lint.runtime.counting_checks as counting_checks
 import gather_lint.runtime.provenance as provenance
 import gather_lint.runtime.reads as reads
+import gather_lint.runtime.sequence_slots as sequence_slots
 import gather_lint.runtime.shift_checks as shift_checks
 import gather_lint.runtime.squeeze_checks as squeeze_checks
 import gather_lint.runtime.torch_defects as torch_defects
@@ -58,6 +59,7 @@ import gather_lint.runtime.argument_rejections as argument_rejections
 import gather_lint.runtime.custom_functions as custom_functions
 
 _stack: List[object] = []  # active reporters (GatherLintMode objects: action, level, _report)
+_tensor_slots = None  # torch.Tensor's C sequence slots before the patch (sequence_slots)
 _busy = False  # set while a check runs: torch calls made by the checks are not checked (any thread: cheap)
 _lock = threading.RLock()
 _saved: List[Tuple[object, str, object, bool]] = []  # (owner, name, original, owned by owner.__dict__)
@@ -869,8 +871,11 @@ def _patch(owner, name: str, wrapper) -> None:
 
 
 def _install() -> None:
+    global _tensor_slots
+    _tensor_slots = sequence_slots.read(torch.Tensor)
     for owner, name, make in _places():
         _patch(owner, name, make(getattr(owner, name)))
+    sequence_slots.restore(torch.Tensor, _tensor_slots)  # a patched __getitem__ must not make tensors sequences
     _rebind_imported_names()
     torch_warnings.install()
 
@@ -885,6 +890,7 @@ def _uninstall() -> None:
             setattr(owner, name, original)
         else:
             delattr(owner, name)  # the subclass attribute shadowed the base's slot: remove it
+    sequence_slots.restore(torch.Tensor, _tensor_slots)
     _saved.clear()
     _originals.clear()
     torch_warnings.uninstall()
