@@ -73,3 +73,23 @@ def test_literal_positions_keep_their_values_under_new_axes():
     assert found and "values written at line 3" in found[0].message, found
     index = torch.tensor([[1, 2, 2], [3, 4, 5]])[:, :, None].expand(-1, -1, 16)
     assert index[0, :, 0].unique().numel() < 3  # torch: position 2 of row 0 written twice, one write lost
+
+
+def test_hit_columns_viewed_per_row_are_no_repeats(torch):
+    # `(ids == IMG).nonzero()[:, 1].view(B, K)`: each row of the view is one row's hits, each column once;
+    # the columns recur across rows only, which a scatter along dim 1 keeps apart
+    code = """
+    import torch
+    IMG = 7
+    ids = torch.tensor([[1, IMG, IMG, IMG, 5, 6], [1, 2, 3, IMG, IMG, IMG]])  # [B, L]
+    positions = (ids == IMG).nonzero()[:, 1].view(2, 3)
+    image = torch.randn(2, 3, 4)
+    out = torch.zeros(2, 6, 4).scatter(1, positions[:, :, None].expand(-1, -1, 4), image)
+    flat = torch.zeros(6).index_put_(((ids == IMG).nonzero()[:, 1],), torch.randn(6))
+    """
+    found = lint(code)
+    assert [(f.code, f.line) for f in found] == [("GL013", 8)], found  # the flat columns do repeat
+    ids = torch.tensor([[1, 7, 7, 7, 5, 6], [1, 2, 3, 7, 7, 7]])
+    positions = (ids == 7).nonzero()[:, 1].view(2, 3)
+    assert all(row.unique().numel() == 3 for row in positions)  # torch: distinct within each row
+    assert (ids == 7).nonzero()[:, 1].unique().numel() < 6  # and repeated across rows

@@ -100,6 +100,15 @@ def _marked(t: TensorVal, origin: str) -> TensorVal:
     return t.with_(domain=replace(base, repeats=True, origin=base.origin if kept else origin, copies_across_rows=False))
 
 
+def _grouped_last_coordinates(owner: TensorVal, result: TensorVal) -> bool:
+    """A 1-d vector of coordinates along the last dim of a nonzero() viewed as rows."""
+    columns = owner.columns
+    return columns is not None and columns.axis is not None and columns.axis == len(columns.sizes) - 1 \
+        and len(columns.sizes) > 1 and owner.shape is not None and len(owner.shape.dims) == 1 \
+        and result.shape is not None and not result.shape.variadic and len(result.shape.dims) == 2 \
+        and result.domain is not None and result.domain.repeats
+
+
 def _distinct_made(domain: Domain) -> bool:
     """Values an arange made, each once: the op copying them is what makes them repeat, and says so."""
     return not domain.repeats and domain.origin.startswith(arange_positions.ORIGIN)
@@ -114,6 +123,10 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
         return result
     if method == "searchsorted":
         return searched(owner, result, node)
+    if method in ("view", "reshape") and _grouped_last_coordinates(owner, result):
+        # `mask.nonzero()[:, -1].view(B, K)`: each row of the view is one group of hits, where a coordinate
+        # along the last dim appears once; across groups they recur, which rows of the view keep apart
+        return result.with_(domain=replace(result.domain, repeats=False))
     if method == "bucketize":
         return _marked(result, f"bucket numbers from {method}() at line {node.lineno}, shared by every value in a bucket")
     if method in _VIEWS and owner.filled == "zeros" and result.filled is None:
