@@ -43,9 +43,10 @@ class Domain:
     # distinct within each of the stacked items they came from (rows of stacked permutations), though values
     # repeat across items: beside row numbers that tell the items apart, no two positions collide
     distinct_rows: bool = False
-    # `ids.repeat(b, 1)` of values that do not repeat: the copies lie in other rows, and each row along the
-    # last dim holds the values once (a scatter along the last dim writes each position once)
-    copies_across_rows: bool = False
+    # `ids.repeat(b, 1)` of values that do not repeat: the copies lie in other rows, and each line along one dim
+    # holds the values once (a scatter along that dim writes each position once). The dim, counted from the end:
+    # 1 the last (True reads as 1), 2 the one before (`[:, :, None]` added a dim after it); 0 (False) none
+    copies_across_rows: int = 0
     # `size` is one past the largest value the code wrote out (a literal's entries), not the size of a dim the values
     # were made for: an index of 0..4 is no evidence of positions of a dim of 5
     bound_only: bool = False

@@ -93,3 +93,36 @@ def test_hit_columns_viewed_per_row_are_no_repeats(torch):
     positions = (ids == 7).nonzero()[:, 1].view(2, 3)
     assert all(row.unique().numel() == 3 for row in positions)  # torch: distinct within each row
     assert (ids == 7).nonzero()[:, 1].unique().numel() < 6  # and repeated across rows
+
+
+PER_ROW_SLOTS = """
+import torch
+positions = torch.tensor([[1, 2, 3], [3, 4, 5]])  # [B, K]: 3 in both rows, once in each
+out = WRITE
+"""
+
+
+@pytest.mark.parametrize("write, entries", [
+    ("torch.zeros(2, 6).scatter(1, positions, torch.randn(2, 3))", 6),
+    ("torch.zeros(2, 6, 4).scatter(1, positions[:, :, None].expand(-1, -1, 4), torch.randn(2, 3, 4))", 24),
+    ("torch.zeros(2, 6, 4).scatter(1, positions.unsqueeze(-1).expand(-1, -1, 4), torch.randn(2, 3, 4))", 24),
+    ("torch.zeros(6, 2).scatter(0, positions.t(), torch.randn(3, 2))", 6),
+    ("torch.zeros(6, 2, 4).scatter(0, positions.t()[:, :, None].expand(-1, -1, 4), torch.randn(3, 2, 4))", 24),
+    ("torch.zeros(4, 6, 2).scatter(1, positions.t()[None].expand(4, -1, -1), torch.randn(4, 3, 2))", 24),
+])
+def test_values_shared_across_rows_scattered_along_each_row_are_no_repeats(write, entries):
+    # the value shared by two rows lands in two different lines of the scatter: each line names a position once
+    program = PER_ROW_SLOTS.replace("WRITE", write)
+    assert codes(program) == []
+    scope = {}
+    exec(program, scope)
+    assert (scope["out"] != 0).sum().item() == entries  # torch: every entry written, none lost to a collision
+
+
+@pytest.mark.parametrize("write", [
+    "torch.zeros(6, 3).scatter(0, positions, torch.randn(2, 3))",  # along the rows: 3 meets 3
+    "torch.zeros(2, 6, 4).scatter(0, positions[:, :, None].expand(-1, -1, 4), torch.randn(2, 3, 4))",
+])
+def test_the_same_values_scattered_across_the_rows_still_collide(write):
+    program = PER_ROW_SLOTS.replace("WRITE", write)
+    assert "GL013" in codes(program)

@@ -210,6 +210,7 @@ class ExpressionMixin:
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
             picked = run_starts.picked(owner, key, picked)  # one entry per run of repeat_interleave's copies
             picked = repeated_indices.one_row(owner, key, picked)  # a row of a table repeating across rows
+            picked = repeated_indices.after_new_axes(owner, key, picked)  # idx[:, :, None]: the once-per-line dim
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0
             picked = self._selected_apart_from_fill(node, owner, picked)  # x[x < n] of a fill n: no n left

@@ -21,7 +21,7 @@ from ..contract import Domain
 from ..dims import value
 from . import arange_positions
 from .interp_helpers import _is_float
-from .tensor_ops import FLOAT_DTYPES
+from .tensor_ops import FLOAT_DTYPES, whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .tree_walk import int_literal
 from .written_rows import from_written
@@ -138,11 +138,13 @@ def after_method(method: str, owner, result, node: ast.Call, kwargs=None):
     if method in _TILES and result.dtype in _INT_DTYPES + (None,) and _copies(method, node):
         marked = _marked(result, f"{_COPIED_ORIGIN} {method}() at line {node.lineno}, each several times")
         if method == "repeat" and not repeats(owner) and _last_count_one(node):
-            return marked.with_(domain=replace(marked.domain, copies_across_rows=True))
+            return marked.with_(domain=replace(marked.domain, copies_across_rows=1))
         return marked
     if method in _VIEWS and _rows_of_picks_joined(owner, result):
         joined = f"{owner.domain.origin} with the rows joined (`.{method}()` at line {node.lineno}), where rows pick alike"
         return result.with_(domain=replace(owner.domain, repeats=True, origin=joined))
+    if across_rows(owner) and result.domain is not None and (kept := _line_dim_kept(method, owner, node)):
+        return result.with_(domain=replace(result.domain, copies_across_rows=kept))  # idx.unsqueeze(-1).expand(...)
     if across_rows(owner) and method not in _KEEPS_ROWS and isinstance(result, TensorVal) and result.domain is not None:
         result = result.with_(domain=replace(result.domain, copies_across_rows=False))  # .view(-1) joins the rows
     if method in _PICKS and result.domain is not None:
@@ -178,14 +180,67 @@ def across_rows(t) -> bool:
     return isinstance(t, TensorVal) and t.domain is not None and t.domain.copies_across_rows
 
 
+def _line_dim_kept(method: str, owner: TensorVal, node: ast.Call) -> int:
+    """The dim (from the end) along which owner's lines hold each value once, after `owner.<method>(...)`: a dim
+    added after it moves it one further from the end; expand only copies along dims of size 1. 0: not known."""
+    from_end = int(owner.domain.copies_across_rows)
+    if method in ("expand", "expand_as"):
+        return from_end
+    shape = owner.shape
+    if not isinstance(node.func, ast.Attribute) or shape is None or shape.variadic and method != "unsqueeze":
+        return 0
+    if method in ("t", "transpose", "permute"):  # the dim moves where the reordering sends it
+        rank = len(shape.dims)
+        if not 0 <= rank - from_end < rank:
+            return 0
+        order = [int_literal(a) for a in node.args] if method == "permute" else (
+            [1, 0] if method == "t" and rank == 2 else _swapped(rank, [int_literal(a) for a in node.args]))
+        if order is None or sorted(o % rank for o in order if o is not None) != list(range(rank)) or None in order:
+            return 0
+        return rank - [o % rank for o in order].index(rank - from_end)
+    if method != "unsqueeze" or len(node.args) != 1:
+        return 0
+    dim = int_literal(node.args[0])
+    if dim == -1:
+        return from_end + 1
+    if dim is None or shape is None or shape.variadic or not 0 <= dim <= len(shape.dims):
+        return 0
+    return from_end + 1 if dim > len(shape.dims) - from_end else from_end
+
+
+def _swapped(rank: int, dims: list) -> Optional[list]:
+    """The order `transpose(a, b)` leaves the dims of a rank-`rank` tensor in."""
+    if len(dims) != 2 or None in dims or not all(-rank <= d < rank for d in dims):
+        return None
+    order = list(range(rank))
+    a, b = dims[0] % rank, dims[1] % rank
+    order[a], order[b] = order[b], order[a]
+    return order
+
+
+def after_new_axes(owner, key, picked):
+    """`idx[:, :, None]` of an index whose lines along a dim hold each value once: the dim, counted anew."""
+    if not across_rows(owner) or not isinstance(picked, TensorVal) or picked.domain is None \
+            or owner.shape is None or owner.shape.variadic:
+        return picked
+    items = key.items if isinstance(key, SeqVal) and not key.names else (key,)
+    nones = [isinstance(k, Literal) and k.value is None for k in items]
+    if not any(nones) or not all(n or whole_slice(k) for n, k in zip(nones, items)):
+        return picked
+    axis, rank = len(owner.shape.dims) - int(owner.domain.copies_across_rows), len(owner.shape.dims)
+    # a new dim lands before the kept one when no more than `axis` written dims come before it
+    before = sum(1 for k, is_none in enumerate(nones) if is_none and nones[:k].count(False) <= axis)
+    return picked.with_(domain=replace(picked.domain, copies_across_rows=rank + nones.count(True) - (axis + before)))
+
+
 def rows_hold_once(index, dim_node) -> bool:
     """A scatter or gather along the last dim (-1, or the rank less one when known) of an index whose copies
     lie in other rows (`arange(n).repeat(b, 1)`): each row names a position once, so nothing collides."""
     if not across_rows(index) or dim_node is None:
         return False
-    dim = int_literal(dim_node)
+    dim, from_end = int_literal(dim_node), int(index.domain.copies_across_rows)
     s = index.shape
-    return dim == -1 or (dim is not None and s is not None and not s.variadic and dim == len(s.dims) - 1)
+    return dim == -from_end or (dim is not None and s is not None and not s.variadic and dim == len(s.dims) - from_end)
 
 
 def one_entry_per_line(interp, index, index_node, dim_node) -> bool:
@@ -434,7 +489,7 @@ def _table_repeats(node: ast.Call, rows, made):
     if across is None:
         return made
     marked = _marked(made, f"{_LITERAL_ORIGIN} `{across}` in several rows (line {node.lineno})")
-    return marked.with_(domain=replace(marked.domain, copies_across_rows=True))
+    return marked.with_(domain=replace(marked.domain, copies_across_rows=1))
 
 
 def _pure(node) -> bool:
