@@ -12,7 +12,7 @@ from . import attribute_stores, column_key_lookups, config, data_loaders, module
 from . import dict_comprehensions, element_reads, filtered_positions, masked_rows, mirrored_triangles, pairwise_terms, regrown_columns
 from . import mask_bounds, running_counts, value_intervals, written_rows, written_windows, flat_positions, literal_sets, shifted_positions, table_mixtures, subscript_rank
 from . import distinct_lines, dtype_certainty, linear_terms, list_lengths, present_values, run_starts, sentinel_masks
-from . import arange_positions, distribution_values, stacked_parts, symbolic
+from . import arange_positions, distribution_values, stacked_parts, symbolic, value_makers
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, dim_text, value
@@ -55,12 +55,12 @@ class ExpressionMixin:
     def _ranges_as_positions(self, slice_node, key):
         """A Python `range(n)` (or `list(range(n))`) in a tensor's key indexes as `torch.arange(n)` does
         (`values[range(B), action]`)."""
-        items = [_listed(item, self.env) for item in (slice_node.elts if isinstance(slice_node, ast.Tuple) else [slice_node])]
-        ranges = [i for i, item in enumerate(items) if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
-                  and item.func.id == "range" and 1 <= len(item.args) <= 2 and not item.keywords and "range" not in self.env]
+        items = slice_node.elts if isinstance(slice_node, ast.Tuple) else [slice_node]
+        calls = [value_makers.python_range(self, item) for item in items]
+        ranges = [i for i, call in enumerate(calls) if call is not None]
         if not ranges:
             return key
-        made = [self.expr(_as_arange(items[i])) for i in ranges]
+        made = [self.expr(_as_arange(calls[i])) for i in ranges]
         if not isinstance(slice_node, ast.Tuple):
             return made[0]
         values = list(key.items) if isinstance(key, SeqVal) and len(key.items) == len(items) else [None] * len(items)
@@ -626,14 +626,6 @@ def _adds_dims(node) -> bool:
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         return any(isinstance(item, ast.Constant) and item.value is None for item in items)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("unsqueeze", "unsqueeze_")
-
-
-def _listed(node, env):
-    """The `range(...)` inside `list(range(...))`; any other node as it is."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list" \
-            and len(node.args) == 1 and not node.keywords and "list" not in env:
-        return node.args[0]
-    return node
 
 
 def _as_arange(call: ast.Call) -> ast.Call:

@@ -13,10 +13,11 @@ from dataclasses import replace
 from typing import Optional
 
 from ..dims import value
+from . import arange_positions
 from .values import ALL_EQUAL, INCLUDES, TensorVal
 
 # how those modules begin or mark their origins
-_STARTS = ("integers up to ", "running counts of ", "coordinates of ", "values written at line ", "arange(")
+_STARTS = ("integers up to ", "running counts of ", "coordinates of ", "values written at line ", arange_positions.ORIGIN)
 _MARKS = (", shifted by ",)
 _MASKING = ("masked_fill", "masked_fill_", "index_fill", "index_fill_", "masked_scatter", "masked_scatter_",
             "index_put", "index_put_", "scatter", "scatter_", "fill_diagonal_")

@@ -21,7 +21,7 @@ from ..contract import Domain
 from ..dims import value
 from . import arange_positions
 from .interp_helpers import _is_float
-from .tensor_ops import FLOAT_DTYPES, whole_slice
+from .tensor_ops import FLOAT_DTYPES, new_axes
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .tree_walk import int_literal
 from .written_rows import from_written
@@ -94,9 +94,10 @@ def _marked(t: TensorVal, origin: str) -> TensorVal:
     base = t.domain or Domain()
     # an origin already there (randint) says more than the op that kept it; a name alone (`word_ids`) says
     # less than how the values were made, and would leave the repeats a guess (named_only)
-    kept = base.origin and not (base.repeats and named_only(t)) and not _distinct_made(base)
     if _distinct_made(base):
-        origin = f"{origin}, of {base.origin}"  # the copies are what repeats: said first, the values after
+        origin, kept = f"{origin}, of {base.origin}", False  # the copies are what repeats: said first, the values after
+    else:
+        kept = base.origin and not (base.repeats and named_only(t))
     return t.with_(domain=replace(base, repeats=True, origin=base.origin if kept else origin, copies_across_rows=False))
 
 
@@ -187,15 +188,15 @@ def _line_dim_kept(method: str, owner: TensorVal, node: ast.Call) -> int:
     if method in ("expand", "expand_as"):
         return from_end
     shape = owner.shape
-    if not isinstance(node.func, ast.Attribute) or shape is None or shape.variadic and method != "unsqueeze":
+    if not isinstance(node.func, ast.Attribute) or shape is None:
         return 0
-    if method in ("t", "transpose", "permute"):  # the dim moves where the reordering sends it
+    if method in ("t", "transpose", "permute") and not shape.variadic:  # the dim moves where the reordering sends it
         rank = len(shape.dims)
         if not 0 <= rank - from_end < rank:
             return 0
         order = [int_literal(a) for a in node.args] if method == "permute" else (
             [1, 0] if method == "t" and rank == 2 else _swapped(rank, [int_literal(a) for a in node.args]))
-        if order is None or sorted(o % rank for o in order if o is not None) != list(range(rank)) or None in order:
+        if order is None or None in order or sorted(o % rank for o in order) != list(range(rank)):
             return 0
         return rank - [o % rank for o in order].index(rank - from_end)
     if method != "unsqueeze" or len(node.args) != 1:
@@ -203,7 +204,7 @@ def _line_dim_kept(method: str, owner: TensorVal, node: ast.Call) -> int:
     dim = int_literal(node.args[0])
     if dim == -1:
         return from_end + 1
-    if dim is None or shape is None or shape.variadic or not 0 <= dim <= len(shape.dims):
+    if dim is None or shape.variadic or not 0 <= dim <= len(shape.dims):
         return 0
     return from_end + 1 if dim > len(shape.dims) - from_end else from_end
 
@@ -223,9 +224,8 @@ def after_new_axes(owner, key, picked):
     if not across_rows(owner) or not isinstance(picked, TensorVal) or picked.domain is None \
             or owner.shape is None or owner.shape.variadic:
         return picked
-    items = key.items if isinstance(key, SeqVal) and not key.names else (key,)
-    nones = [isinstance(k, Literal) and k.value is None for k in items]
-    if not any(nones) or not all(n or whole_slice(k) for n, k in zip(nones, items)):
+    nones = new_axes(key)
+    if nones is None:
         return picked
     axis, rank = len(owner.shape.dims) - int(owner.domain.copies_across_rows), len(owner.shape.dims)
     # a new dim lands before the kept one when no more than `axis` written dims come before it

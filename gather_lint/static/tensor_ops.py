@@ -1126,6 +1126,14 @@ def whole_slice(item) -> bool:
     return isinstance(item, SliceVal) and item.lower is None and item.upper is None and item.step is None
 
 
+def new_axes(key) -> Optional[List[bool]]:
+    """For an evaluated key that adds dims and keeps every value (`[:, :, None]`, `[None]`): per item, whether
+    it is a new dim (`None`); None for any other key."""
+    items = key.items if isinstance(key, SeqVal) and not key.names else (key,)
+    added = [isinstance(k, Literal) and k.value is None for k in items]
+    return added if any(added) and all(a or whole_slice(k) for a, k in zip(added, items)) else None
+
+
 class SliceVal:
     def __init__(self, lower, upper, step):
         self.lower, self.upper, self.step = lower, upper, step

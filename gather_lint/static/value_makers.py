@@ -27,7 +27,7 @@ def _made_by(interp, node, makers, line: Optional[int] = None, depth: int = 0):
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in makers \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch":
         return node
-    if "arange" in makers and _python_range(interp, node):
+    if "arange" in makers and python_range(interp, node) is not None:
         return node  # a key `range(n)` (or `list(range(n))`) indexes as `torch.arange(n)` does
     scope = interp.function or _driver_at(interp, line)
     if isinstance(node, ast.Name) and depth < 3 and scope is not None:
@@ -36,11 +36,15 @@ def _made_by(interp, node, makers, line: Optional[int] = None, depth: int = 0):
     return None
 
 
-def _python_range(interp, node) -> bool:
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list" and len(node.args) == 1:
+def python_range(interp, node) -> Optional[ast.Call]:
+    """The `range(n)` / `range(a, b)` call that `node` is, or holds as `list(range(...))` (neither name rebound)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list" \
+            and len(node.args) == 1 and not node.keywords and "list" not in interp.env:
         node = node.args[0]
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
-        and 1 <= len(node.args) <= 2 and not node.keywords and "range" not in interp.env
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
+            and 1 <= len(node.args) <= 2 and not node.keywords and "range" not in interp.env:
+        return node
+    return None
 
 
 def made_by(interp, node, makers):

@@ -17,8 +17,8 @@ from ..contract import Domain
 from ..dims import Shape, value
 from .constant_ids import literal_ints
 from .value_makers import made_by
-from .tensor_ops import whole_slice
-from .values import DimVal, Literal, SeqVal, TensorVal
+from .tensor_ops import new_axes, whole_slice
+from .values import DimVal, SeqVal, TensorVal
 
 
 _ORIGIN = "values written at line "
@@ -115,7 +115,7 @@ def row(owner, key, result):
         key = key.items[0]  # x[k, :]
     if written is None or _sizes(owner.shape) != _sizes(written.shape) or not isinstance(result, TensorVal) \
             or not isinstance(key, DimVal) or not isinstance(key.dim, int):
-        return result if _adds_axes_only(key) else _forgotten(owner, result)
+        return result if new_axes(key) is not None else _forgotten(owner, result)
     if from_written(owner) and result.domain is not None and result.domain.origin == owner.domain.origin:
         result = result.with_(domain=replace(result.domain, size=None, origin=""))  # the row's own, below
     k = key.dim
@@ -175,13 +175,6 @@ def _forgotten(owner, result):
         repeats = result.domain.origin.partition("; ")[2] if result.domain.repeats else ""
         return result.with_(domain=replace(result.domain, size=None, origin=repeats))
     return result
-
-
-def _adds_axes_only(key) -> bool:
-    """`x[:, :, None]`, `x[None]`: every value kept, new axes of size 1 added."""
-    items = key.items if isinstance(key, SeqVal) and not key.names else (key,)
-    nones = [isinstance(k, Literal) and k.value is None for k in items]
-    return any(nones) and all(n or whole_slice(k) for n, k in zip(nones, items))
 
 
 def from_written(t) -> bool:
