@@ -344,9 +344,39 @@ FLOAT_KEYS += [
         if __name__ == "__main__":
             sample_frames(torch.randn(16, 3, 4, 4), 4)
     """, 7),
+    ("full-of-a-float-tensors-item", """
+        import torch
+
+        def schedule_at(alpha_bar, t):
+            return alpha_bar[t]
+
+        def sample(alpha_bar, batch):
+            steps = torch.linspace(alpha_bar.numel() - 1, 0, 4).round()
+            for step in steps:
+                t = torch.full((batch,), step.item())
+                schedule_at(alpha_bar, t)
+
+        if __name__ == "__main__":
+            sample(torch.rand(10), 2)
+    """, 5),
 ]
 
 FLOAT_KEYS_SILENT = [
+    ("full-of-an-int-tensors-item-and-a-bool-fill", """
+        import torch
+
+        def schedule_at(alpha_bar, t, keep):
+            return alpha_bar[t][keep]
+
+        def sample(alpha_bar, batch):
+            steps = torch.linspace(alpha_bar.numel() - 1, 0, 4).round().long()
+            for step in steps:
+                t = torch.full((batch,), step.item())
+                schedule_at(alpha_bar, t, torch.full((batch,), True))
+
+        if __name__ == "__main__":
+            sample(torch.rand(10), 2)
+    """),
     ("floor-division", """
         import torch
 

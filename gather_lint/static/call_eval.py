@@ -1000,7 +1000,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
                          **signs.made_by(func))  # draws in [0, 1), normal draws
     if func == "full":
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
-        guess = "int64" if isinstance(fill, DimVal) else ("float32" if isinstance(fill, Literal) and isinstance(fill.value, float) else None)
+        # the fill's Python type decides (torch.full((n,), x.item()) of a float tensor is float32); bool before int
+        guess = "bool" if scalars.is_bool(fill) else "int64" if isinstance(fill, DimVal) else "float32" if scalars.is_float_number(fill) else None
         shape = _size_args(args[:1], {}) if args else None
         return TensorVal(shape, None if unknown_dtype else (dtype or guess), origin="constructor",
                          filled=constant_fills.fill(func, kwargs))
