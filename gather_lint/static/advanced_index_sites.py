@@ -35,7 +35,9 @@ _TO_FLOAT = {"float", "double", "half", "bfloat16", "mean"}  # .mean() of an int
 # tensor methods and torch functions whose result keeps the operand's floating dtype
 _KEEPS_FLOAT = {"floor", "ceil", "round", "trunc", "frac", "abs", "neg", "clamp", "clip", "clamp_min", "clamp_max",
                 "squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous", "clone", "detach", "cpu", "cuda",
-                "expand", "expand_as", "repeat", "t", "transpose", "permute", "sqrt", "exp", "log"}
+                "expand", "expand_as", "repeat", "t", "transpose", "permute", "sqrt", "exp", "log",
+                "unique", "unique_consecutive", "flip", "roll"}
+_TUPLE_KEYWORDS = ("return_inverse", "return_counts")  # unique(..., return_inverse=True) is a tuple
 # torch functions that make floating tensors unless given a dtype
 _FLOAT_CONSTRUCTORS = {"linspace", "logspace", "rand", "randn", "rand_like", "randn_like"}
 _MAX_NAMES = 4  # names followed back to their one assignment
@@ -90,7 +92,11 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
             if violation is not None:
                 interp.flag(node, violation, element)
             continue
-        if isinstance(item, TensorVal) and item.dtype in FLOAT_DTYPES:
+        if isinstance(item, TensorVal) and item.dtype is None and item.domain is not None and item.domain.made_float \
+                and isinstance(owner, TensorVal):
+            # a float of a dtype not known (a true division of a tensor whose dtype is not known)
+            violation = index_dtype.check_subscript_key(segment(node), segment(element), "floating", item.domain)
+        elif isinstance(item, TensorVal) and item.dtype in FLOAT_DTYPES:
             if owner is None and (item.domain is None or item.domain.made_float is None):
                 continue  # `self.optimizer.state[param] = ...`: an unknown owner may be a dict keyed by tensors
             violation = index_dtype.check_subscript_key(segment(node), segment(element), item.dtype, item.domain)
@@ -347,7 +353,7 @@ def float_made(node, function, line: int, names: int = 0) -> Optional[str]:
             return None
         if name in _FLOAT_CONSTRUCTORS and _called_on_torch(node) and not any(k.arg == "dtype" for k in node.keywords):
             return f"`torch.{name}()` at line {node.lineno}, which makes floats"
-        if isinstance(node.func, ast.Attribute) and name in _KEEPS_FLOAT:
+        if isinstance(node.func, ast.Attribute) and name in _KEEPS_FLOAT and not any(k.arg in _TUPLE_KEYWORDS for k in node.keywords):
             receiver = node.func.value
             if isinstance(receiver, ast.Name) and receiver.id in ("torch", "np", "numpy", "math"):
                 return _torch_function(node, name, function, line, names)

@@ -356,6 +356,11 @@ class ExpressionMixin:
                                   for side in (node.left, node.right))
             result = _made_float(result, f"the true division `/` at line {node.lineno}",
                                  self._span(node) if floor_fixes else None)
+        elif symbol == "/" and isinstance(result, TensorVal) and result.dtype is None \
+                and any(isinstance(v, TensorVal) for v in (left, right)):
+            # a tensor's true division is floating whatever its operands' dtypes: which float is not known, so
+            # no `//` fix (of a float operand it would still be a float)
+            result = _made_float(result, f"the true division `/` at line {node.lineno}")
         return result
 
     def expr_Compare(self, node: ast.Compare):

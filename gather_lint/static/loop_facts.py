@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
+from ..dims import join_shape
 from . import appended_samples
 from .numpy_values import ArrayVal
 from .scalars import NumberVal, is_float_number
@@ -24,8 +25,7 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
     `entry` holds the values, before the loop, of the names it reassigns (now forgotten)."""
     if getattr(interp, "_trial_run", False) or (node.end_lineno or node.lineno) - node.lineno > _MAX_LINES:
         return {}  # an inner loop during an outer loop's trial, or a long body: forget, as before
-    candidates = {k: v for k, v in entry.items() if isinstance(v, ArrayVal) or (
-        isinstance(v, TensorVal) and (v.shape is not None or v.dtype is not None))}
+    candidates = {k: v for k, v in entry.items() if isinstance(v, (ArrayVal, TensorVal))}
     # a float the body recomputes from floats (`running = r + gamma * running`) stays a float, its value unknown
     candidates.update({k: NumberVal() for k, v in entry.items() if is_float_number(v)})
     if not candidates:
@@ -62,13 +62,15 @@ def invariant(interp, node, entry: Dict[str, object], row) -> Dict[str, TensorVa
             continue
         if not isinstance(now, TensorVal):
             continue
-        shape = before.shape if now.shape == before.shape else None
+        # a dim the body changes is not known at a later pass; the rank, where the body keeps it, is
+        shape = before.shape if now.shape == before.shape else join_shape(before.shape, now.shape)
         dtype = before.dtype if now.dtype == before.dtype else None  # a dtype the body changes is not kept
-        if shape is not None or dtype is not None:
-            domain = before.domain if dtype and now.domain == before.domain else None
-            if dtype and (before.domain is None or before.domain.category):  # (a name's "ids": no range)
-                domain = appended.get(name) or domain
-            kept[name] = TensorVal(shape, dtype, domain, before.origin)
+        domain = before.domain if dtype and now.domain == before.domain else None
+        if dtype and (before.domain is None or before.domain.category):  # (a name's "ids": no range)
+            domain = appended.get(name) or domain
+        # a tensor on entry and after the body is a tensor at every pass, its shape and dtype known or not:
+        # `nodes = torch.unique(nodes / 2)` is still a tensor (and its division still a float)
+        kept[name] = TensorVal(shape, dtype, domain, before.origin if shape is not None or dtype is not None else "")
     return kept
 
 

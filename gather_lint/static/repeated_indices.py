@@ -340,8 +340,10 @@ def _unique(method: str, owner: TensorVal, result, node: ast.Call, kwargs: dict)
 
     if not flag("return_inverse"):
         if isinstance(result, TensorVal):  # the sorted distinct values: what searchsorted() relabels against
+            made = owner.domain if isinstance(owner, TensorVal) and owner.domain is not None else Domain()
             return result.with_(domain=replace(result.domain or Domain(), repeats=False,
-                                               origin=f"{_UNIQUE_VALUES}{method}() at line {node.lineno}"))
+                                               origin=f"{_UNIQUE_VALUES}{method}() at line {node.lineno}",
+                                               made_float=made.made_float, made_float_at=made.made_float_at))  # floats stay floats
         return result
     shape = owner.shape if "dim" not in kwargs and owner.shape is not None and not owner.shape.variadic else None
     if isinstance(result, SeqVal) and len(result.items) > 1 and isinstance(result.items[1], TensorVal):
