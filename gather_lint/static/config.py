@@ -82,7 +82,7 @@ def _kept(item):
     """An int size, a tuple of them, or a tensor with something known: batch dicts (`{"obs": obs,
     "act": act}`) carry their tensors' facts into the loss helpers they are passed to, like a tuple
     of them would."""
-    if _is_setting(item):
+    if _is_setting(item) or _is_records(item):
         return item
     if isinstance(item, TensorVal) and (item.shape is not None or item.dtype is not None or item.domain is not None):
         return item
@@ -100,6 +100,20 @@ def _is_setting(item) -> bool:
     bool or str literal (`"alpha": 0.25`, `"alpha": [0.25, 0.75]`: what a loss built from the config gets)."""
     if isinstance(item, SeqVal):
         return not item.names and all(_is_setting(i) and not isinstance(i, SeqVal) for i in item.items)
+    return _is_scalar_setting(item)
+
+
+def _is_records(item) -> bool:
+    """A short list of records of literals (`"edges": [(0, 1), (1, 2)]`): each record a setting, as the rows
+    torch.tensor() makes of them or a comprehension reads one by one."""
+    return isinstance(item, SeqVal) and not item.names and 0 < len(item.items) <= _MOST_RECORDS \
+        and all(isinstance(i, SeqVal) and _is_setting(i) for i in item.items)
+
+
+_MOST_RECORDS = 64
+
+
+def _is_scalar_setting(item) -> bool:
     return (isinstance(item, DimVal) and isinstance(dim_value(item.dim), int)) or (
         isinstance(item, Literal) and isinstance(item.value, (float, bool, str)))
 
