@@ -922,3 +922,41 @@ def test_each_of_shape_describes_the_items_of_a_tuple(torch):
     out = run_snippet(textwrap.dedent(code))["message"](torch.ones(3, 8), (ids, ids, ids))
     assert out[:, 0].tolist() == [1.0, 1.0, 1.0] and out[:, 1:].abs().sum() == 0  # torch: column 0 only
 
+
+
+# A point-cloud collate offsets every labelled point's instance id: the one-argument np.where gives the
+# positions of the labelled points, each once, whatever the `_ids` in the name says.
+LABELLED_POSITIONS = '''
+import numpy as np
+import torch
+
+
+def offset_labels(labels, offset):
+    instance_label = torch.from_numpy(labels)
+    invalid_ids = FOUND
+    instance_label[invalid_ids] += offset
+    return instance_label
+
+
+if __name__ == "__main__":
+    labels = np.array([3, -100, 0, 3, 1, -100, 1])
+    out = offset_labels(labels.copy(), 10)
+    expected = torch.tensor([l + 10 if l != -100 else l for l in labels.tolist()])
+    assert torch.equal(out, expected)
+'''
+
+
+@pytest.mark.parametrize("found", ["np.where(instance_label != -100)", "np.nonzero(instance_label != -100)",
+                                   "torch.where(instance_label != -100)",
+                                   "(instance_label != -100).nonzero(as_tuple=True)"])
+def test_positions_found_by_a_one_argument_where_are_silent(found, torch):
+    program = LABELLED_POSITIONS.replace("FOUND", found)
+    assert "GL013" not in codes(program)
+    run_snippet(program)  # the positions are distinct: every labelled point gets the offset once
+
+
+def test_ids_picked_by_a_three_argument_where_are_still_reported(torch):
+    program = LABELLED_POSITIONS.replace("FOUND", "torch.where(instance_label != -100, instance_label, 0)")
+    assert "GL013" in codes(program)
+    with pytest.raises(AssertionError):
+        run_snippet(program)  # instance ids as positions: repeated ids are offset once, the rest not at all

@@ -3,7 +3,7 @@
 A name that sounds like ids (`part_ids`, `sequence_ids`, `labels`) gives a value the analysis does not
 hold the word "these values can repeat" (names.category_domain). The code can say otherwise:
 
-- every assignment makes positions, with arange, randperm, topk, sort or argsort (`part_ids =
+- every assignment makes positions, with arange, randperm, topk, sort, argsort or the one-argument where (`part_ids =
   torch.arange(V)` before a loop, `part_ids = scores.topk(k)[1]` inside it): the analysis forgets a name a
   loop rebinds, but positions are what it never takes for repeating while it holds them. Positions stay
   distinct through what keeps or drops entries without copying any: a slice (`order[:k]`), `.tolist()`,
@@ -38,7 +38,7 @@ _ORDERING_NAME = re.compile(r"(?:sorted|argsort|perm|permutation|order)(?:_\w+)?
 _PAIRS = frozenset({"topk", "sort"})  # calls whose [1] / .indices are the positions
 # a function spelling none of these binds no name either way (argsort: "sort")
 _WORDS = ("arange", "randperm", "sort", "topk", "perm", "order", "range(", "set(", ".items()", ".keys()", "Counter(",
-          "defaultdict(", "OrderedDict(", "dict(")
+          "defaultdict(", "OrderedDict(", "dict(", "where(", "nonzero(")
 _MAPPINGS = frozenset({"Counter", "defaultdict", "OrderedDict", "dict"})  # constructors of a Python mapping
 # calls whose result is a bool mask (the torch spellings of comparisons, logical ops and predicates)
 _MASK_CALLS = frozenset({
@@ -149,10 +149,24 @@ def _makes_mapping(node) -> bool:
     return isinstance(node, ast.Call) and tree_walk.called_name(node) in _MAPPINGS
 
 
+def _found_positions(node: ast.Call, called: str) -> bool:
+    """`np.where(cond)` / `torch.where(cond)` (one argument), `x.nonzero(as_tuple=True)`, `np.flatnonzero(m)`: the
+    positions of the true entries, each once (a tuple of them indexes every chosen element once)."""
+    if called == "where":
+        return len(node.args) == 1 and not node.keywords
+    if called == "nonzero":
+        return any(k.arg == "as_tuple" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords) \
+            or (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in ("np", "numpy"))  # numpy's nonzero is where's one-argument form
+    return called == "flatnonzero"
+
+
 def _makes_positions(node, positions) -> bool:
     """Whether `node` makes positions, or a list of position lists; `positions` says it of the names so far."""
     if isinstance(node, ast.Call):
         called = tree_walk.called_name(node)
+        if _found_positions(node, called):
+            return True
         if called in _KEEPERS and (node.args or isinstance(node.func, ast.Attribute)):
             # `ids.tolist()`, `ids.long()` of its owner; `torch.tensor(ids)`, `list(ids)` of its argument
             kept = node.args[0] if node.args and called in _KEEPER_FUNCTIONS else getattr(node.func, "value", None)
