@@ -1,7 +1,8 @@
 """Two refinements, each checked in torch:
 
 * `x.masked_fill(x == PAD, 0)` (or `~(x != PAD)`) with PAD a module constant replaces every entry holding the fill
-  PAD: the fill is no longer among x's values, and an index made of it is in range;
+  PAD: the fill is no longer among x's values, and an index made of it is in range; so does the write
+  `x[x == c] = v` of a value c x is known to hold (255 void labels written over before a one-hot);
 * `coord[cell, slot] = boxes` with `slot` each row's own argmax: the pick gives rows sharing a cell their own
   slots, so the pair is no evidence of a collision (one component, `coord[cell] = ...`, still is).
 """
@@ -82,3 +83,44 @@ def test_each_row_s_own_slot_is_no_collision(torch):
     one_component = TARGETS.replace("coord[cell, slot] = boxes", "coord[cell] = boxes[:, None, :].expand(-1, 2, -1)")
     assert codes(one_component) == ["GL013"]
     assert int((run(one_component).abs().sum(-1) > 0).sum()) == 2  # one box written over the other, in both slots
+
+
+# The subscript-write form of the same refinement: `target[target == 255] = v` writes over every void label.
+VOID_LABELS = """
+import torch
+
+
+def one_hot(labels, classes):
+    out = torch.zeros(labels.size(0), classes, labels.size(2))
+    return out.scatter_(1, labels, 1)
+
+
+def dice_targets(target, classes):
+    WRITE
+    return one_hot(target.unsqueeze(1), classes)
+
+
+def run():
+    target = torch.tensor([[0, 3, 1, 2], [2, 2, 0, 1]])
+    target[:, 1] = 255
+    return dice_targets(target, 4)
+"""
+
+
+@pytest.mark.parametrize("write", [
+    "target[target == 255] = 0",
+    "target[target == 255] = target.min()",
+    "target[~(target != 255)] = 0",
+    "if (target == 255).sum() > 0:\n        target[target == 255] = 0",
+])
+def test_void_labels_written_over_where_they_stand_are_gone(write, torch):
+    program = VOID_LABELS.replace("WRITE", write)
+    assert "GL011" not in codes(program)
+    assert run(program).sum(dim=1).eq(1).all()  # torch: one class per pixel, every label in range
+
+
+def test_void_labels_left_in_place_are_still_reported(torch):
+    program = VOID_LABELS.replace("WRITE", "target[target == 254] = 0")
+    assert "GL011" in codes(program)
+    with pytest.raises(RuntimeError, match="index 255 is out of bounds"):
+        run(program)

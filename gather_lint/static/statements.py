@@ -398,6 +398,8 @@ class StatementMixin:
                 self.env[name] = sequences.set_item(owner, self.expr(target.slice), result)
             if isinstance(owner, config.DictVal):
                 self.env[name] = dict_items.written(owner, key, result)  # out["logits"] = x
+            if isinstance(owner, TensorVal) and self._writes_over_fill(target, owner, result):
+                owner = self.env[name] = present_values.without_fill(owner)  # x[x == 255] = 0: no entry holds 255 any more
             if isinstance(owner, TensorVal) and isinstance(result, DimVal):
                 # labels[labels == pad] = -100 puts padding in; = 0 takes it out
                 owner = present_values.forgotten(owner, in_place=True)  # x[x > m] = m: the largest value may be gone
@@ -420,6 +422,15 @@ class StatementMixin:
                 self.env[name] = buffer_writes.written(owner, self.env[name], result, target.lineno)  # ids into zeros
         else:
             self.expr(target)  # x[i] = v: evaluate for nested sites, bind nothing
+
+    def _writes_over_fill(self, target: ast.Subscript, owner: TensorVal, result) -> bool:
+        """`x[x == c] = v` (or `x[~(x != c)] = v`) of an x known to hold c, v another value: every entry that
+        held c is written over, as `x.masked_fill(x == c, v)` does."""
+        held = present_values.fill_value(owner)
+        if held is None or ops.as_int(result) == held:
+            return False
+        return sentinel_masks.at_sentinel(target.slice, target.value, held, self.function,
+                                          number=lambda n: ops.as_int(self.expr(n))) is True
 
     def _unpack(self, target, result) -> None:
         elts = target.elts
