@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import run_program
 
 
 def findings(code: str):
@@ -1093,3 +1094,36 @@ def test_ids_one_hot_by_their_distinct_count(torch):
     assert findings(code) == [(line_of(code, "F.one_hot"), "GL011")]
     with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
         run(code.replace('if __name__ == "__main__":\n        main()', ""))["main"]()
+
+
+# A tensor's true division is a float whatever its operands' dtypes: ids of unknown dtype halved for a lookup.
+HALVED_STEPS = """
+import json
+
+import torch
+import torch.nn as nn
+
+
+class StepTable(nn.Module):
+    def __init__(self, n, d):
+        super().__init__()
+        self.table = nn.Embedding(n, d)
+
+    def forward(self, steps):
+        '''steps (Tensor): (B,) step counters.'''
+        return self.table(HALVED)
+
+
+if __name__ == "__main__":
+    RESULT = StepTable(10, 4)(torch.as_tensor(json.loads("[2, 4, 8]")))
+"""
+
+
+def test_ids_of_unknown_dtype_divided_are_floats_to_a_lookup(torch):
+    program = HALVED_STEPS.replace("HALVED", "steps / 2")
+    assert [(f.code, f.line) for f in lint(program)] == [("GL008", 15)]
+    with pytest.raises(RuntimeError, match="Expected tensor for argument #1 'indices'"):
+        run_program(program)
+    fixed = HALVED_STEPS.replace("HALVED", "steps // 2")
+    assert lint(fixed) == []
+    assert run_program(fixed).shape == (3, 4)

@@ -30,6 +30,10 @@ def check(interp, node, ids_node, ids, rows, what: str) -> None:
 
 def check_dtype(interp, node, ids_node, ids, what: str) -> None:
     """GL008 for a lookup whose ids have a known dtype it rejects."""
+    if isinstance(ids, TensorVal) and ids.dtype is None and ids.domain is not None and ids.domain.made_float:
+        # a float of a dtype not known (a true division of a tensor whose dtype is not known)
+        interp.flag(node, dtype_message(interp.source.segment(ids_node), "floating", what, ids.domain.made_float), None)
+        return
     if not isinstance(ids, TensorVal) or ids.dtype is None or ids.dtype in _ACCEPTED:
         return
     text = interp.source.segment(ids_node)
@@ -42,17 +46,21 @@ def check_dtype(interp, node, ids_node, ids, what: str) -> None:
     interp.flag(node, violation, None)
 
 
-def dtype_message(text: str, dtype: str, what: str) -> Violation:
-    kind = {"bool": "a bool mask (a comparison's result)", "uint8": "a uint8 mask"}.get(dtype, f"dtype {dtype}")
+def dtype_message(text: str, dtype: str, what: str, made: str = "") -> Violation:
+    """`made`: what made the ids floats when their exact dtype is not known (dtype "floating")."""
+    kind = {"bool": "a bool mask (a comparison's result)", "uint8": "a uint8 mask",
+            "floating": f"a float (made by {made})"}.get(dtype, f"dtype {dtype}")
     shown = {"bool": "CPUBoolType", "float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
              "float16": "torch.HalfTensor", "bfloat16": "CPUBFloat16Type", "uint8": "torch.ByteTensor",
              "int16": "torch.ShortTensor", "int8": "torch.CharTensor"}.get(dtype, dtype)
+    error = "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int"
     return Violation(
         "GL008", ERROR,
-        f"`{text}` is {kind} but {what} takes int64 or int32 ids; torch raises \"Expected tensor for argument "
-        f"#1 'indices' to have one of the following scalar types: Long, Int; but got {shown} instead\" when it "
-        f"runs; convert the ids with `.long()`",
-        fix_suffix=".long()",
+        f"`{text}` is {kind} but {what} takes int64 or int32 ids; torch raises \"{error}"
+        + (f"; but got {shown} instead\"" if dtype != "floating" else "\"")
+        + " when it runs; " + ("make them with `//` instead of `/`, or convert them with `.long()`" if dtype == "floating"
+                               else "convert the ids with `.long()`"),
+        **({"fix_suffix": ".long()"} if dtype != "floating" else {}),
     )
 
 
