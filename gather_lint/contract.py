@@ -56,6 +56,9 @@ class Domain:
     # the items of this named sequence (`torch.tensor(centers)` of `doc_ids[i]` appended): two index tensors of
     # items of one sequence pair its ids, and those pairs recur wherever its ids do (bigrams, co-occurrences)
     items_of: Optional[str] = None
+    # flat positions of a grid, `rows * stride + cols` (static/flat_positions.py): (R, stride, C, text) for row
+    # numbers 0..R-1 (an arange) times the stride plus positions of a dim of size C (None until they are added)
+    grid: Optional[tuple] = None
 
 
 @dataclass

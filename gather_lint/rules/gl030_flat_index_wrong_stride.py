@@ -10,6 +10,12 @@ of one tensor (``torch.where(mask)``, ``mask.nonzero(as_tuple=True)``, the colum
 combined as ``rows * stride + cols`` with a stride that is, by the code, the size of the rows' dim and not of
 the columns' dim. Write the stride as the columns' size (``rows * W + cols``), or let torch compute the
 positions: ``torch.where(mask.flatten())[0]``, or ``x[rows, cols]`` without flattening.
+
+Also reported where row numbers (``torch.arange(R)``, copied by ``repeat_interleave`` or ``[:, None]``) times a
+stride plus positions of a dim of size C (a top-k, sort, argmax or multinomial draw over the rows of an ``[R, C]``
+tensor, an ``arange(C)``) index R * C entries, the grid flattened, with a stride other than C: a sampled token's
+probability read from ``probs.view(-1)`` at ``samples + arange(B) * B``, detections of later images read with
+``max_per_img`` as the stride of ``num_queries`` rows.
 """
 from typing import Optional
 
@@ -49,6 +55,27 @@ out = flat.view(h, w)
 expected = mask.float()
 """,
     ),
+    Example(
+        title="each sampled token's probability read from the flattened [batch, vocab] table",
+        bad="""
+import torch
+batch_size, vocab = 4, 50
+probs = torch.rand(batch_size, vocab).softmax(-1)
+samples = torch.multinomial(probs, num_samples=1).squeeze(1)
+offset = torch.arange(batch_size) * batch_size
+out = probs.view(-1).index_select(0, samples + offset)
+expected = torch.stack([probs[b, samples[b]] for b in range(batch_size)])
+""",
+        good="""
+import torch
+batch_size, vocab = 4, 50
+probs = torch.rand(batch_size, vocab).softmax(-1)
+samples = torch.multinomial(probs, num_samples=1).squeeze(1)
+offset = torch.arange(batch_size) * vocab
+out = probs.view(-1).index_select(0, samples + offset)
+expected = torch.stack([probs[b, samples[b]] for b in range(batch_size)])
+""",
+    ),
 ]
 
 
@@ -74,3 +101,29 @@ def check_flat(text: str, what: str, sizes, rows_axis: int, stride, cols_axis: i
         f"{list(sizes)} strides the rows by {i}: {effect}; {fix}",
         help=fix,
     )
+
+
+def check_grid(text: str, rows, stride, width, size) -> Violation:
+    """`rows * stride + cols` with row numbers 0..R-1 and positions of a dim of C, indexing R * C entries: the
+    flattened [R, C] grid, whose rows are C apart."""
+    r, s, c = _shown(rows), _shown(stride), _shown(width)
+    if must_differ(stride, width):
+        effect = (f"here {s} > {c}, so the last rows reach past the {dim_text(size)} entries and torch raises"
+                  if value(stride) > value(width) else
+                  f"here {s} < {c}, so every row after the first reads entries of the rows before it, silently")
+    else:
+        effect = (f"when {s} > {c} the last rows reach past the end and torch raises; when {s} < {c} every row "
+                  f"after the first reads entries of the rows before it, silently")
+    fix = f"stride the rows by the row length {c}: `rows * {c} + cols`"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{text}` makes flat positions of a grid of {r} rows with the stride {s}, but it indexes {dim_text(size)} "
+        f"entries, the [{r}, {c}] grid its columns come from flattened, whose rows are {c} apart: {effect}; {fix}",
+        help=fix,
+    )
+
+
+def _shown(d) -> str:
+    """A named size with its value when known: `vocab (50)`."""
+    text = dim_text(d)
+    return f"{text} ({value(d)})" if value(d) is not None and text != str(value(d)) else text

@@ -22,7 +22,7 @@ from ..dims import Shape, Sym, broadcast, dim_text, must_differ, must_equal, mus
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
-from . import exact_values, script_drivers
+from . import exact_values, flat_positions, script_drivers
 from . import tensor_ops as ops
 from .text_scan import file_test
 from .normalised_axis import assigned_value
@@ -49,6 +49,7 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
         return  # most subscripts of a library: `config[name]`, `self.cache[i]`, `x[:, 0]`: nothing to learn
     check_float_key(interp, node, owner, key)
     check_index_shapes(interp, node, owner, key)
+    flat_positions.check_subscript(interp, node, owner, key)  # GL030: flat[rows * S + cols] of an [R, C] grid
 
 
 def check_put_keys(interp, node: ast.Call, owner, args) -> None:

@@ -57,6 +57,7 @@ class CallMixin:
                         normalised_consumers.check_gather(self, node, site, bound, values)  # or by its mark
                     broadcast_axis.check(self, node, site, bound, values)  # GL019
                     cut_rows.check(self, node, site, bound)  # GL003: src rows cut from the index's own entries
+                    flat_positions.check_site(self, node, site, bound, values)  # GL030: grid rows with another stride
                     unchanged_writes.check_call(self, node, op, bound, values)  # GL032: ones written into ones
                     self._check_op_rmw(node, op, bound, values)
                     self._check_overwriting_op(node, op, bound, values)
@@ -593,6 +594,8 @@ class CallMixin:
             if func in _LIKE and func != "full_like" and args and args[0] is None:  # zeros_like(x) of an unknown x: a
                 # tensor all the same (full_like's fill value may be padding: below)
                 return TensorVal(None, _dtype_kw(kwargs), filled=constant_fills.fill(func, kwargs), **signs.made_by(func))
+            if func == "take" and len(args) == 2 and len(node.args) == 2:
+                flat_positions.check_take(self, node, args[0], args[1])  # GL030: take() reads the flattened tensor
             if func in ("cat", "concat", "concatenate", "stack") and args:
                 dim = ops.as_int(kwargs.get("dim", args[1] if len(args) > 1 else DimVal(0)))
                 if isinstance(args[0], ops.Repeated):

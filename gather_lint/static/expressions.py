@@ -349,6 +349,7 @@ class ExpressionMixin:
         result = normalised_consumers.through_arith(left, right, result)  # GL018
         result = dropped_dims.through_arith(left, right, result)  # GL029: x.sum(1) + eps
         result = exact_values.with_bound(result, sized_only_ok=True)  # entries worked out say more than a range
+        result = flat_positions.grid_arith(node, left, right, result, self.source.segment(node))  # GL030: b * S + i
         if symbol == "/" and isinstance(result, TensorVal) and result.dtype in ops.FLOAT_DTYPES and not any(
                 isinstance(v, TensorVal) and v.dtype in ops.FLOAT_DTYPES for v in (left, right)):
             # `//` there is the fix unless a float literal would keep the result a float

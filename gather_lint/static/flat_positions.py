@@ -18,8 +18,8 @@ from typing import Optional
 
 from ..contract import Domain
 from ..rules import gl030_flat_index_wrong_stride as rule
-from ..dims import must_equal, value
-from . import distinct_lines
+from ..dims import Sym, must_differ, must_equal, value
+from . import distinct_lines, symbolic
 from .tensor_ops import whole_slice
 from .values import DimVal, SeqVal, TensorVal
 
@@ -143,3 +143,139 @@ def _sources(left, right) -> str:
             origin = side.domain.origin[len(_ORIGIN):]
             return origin.split(" along dim ")[0].split(" combined into ")[0]
     return ""
+
+
+# Flat positions of a grid: `rows * stride + cols` with row numbers 0..R-1 (an arange, or copies of it) and
+# positions of a dim of size C. A tensor [R, C] flattened row-major holds (r, c) at r * C + c: indexing its
+# R * C entries with another stride reads, for every row after the first, another row's entries (a larger
+# stride reaches past the end and raises; a smaller one lands rows on each other, silently).
+
+_ROWS = "arange("  # arange_positions.ORIGIN: row numbers, also after repeat_interleave / [:, None] / expand
+
+
+def grid_arith(node: ast.BinOp, left, right, result, text: str):
+    """`rows * stride` and then `+ cols`: the grid fact (Domain.grid) the uses of the index check."""
+    if not isinstance(result, TensorVal):
+        return result
+    if isinstance(node.op, ast.Mult):
+        for rows, stride in ((left, right), (right, left)):
+            count = _row_count(rows)
+            if count is not None and isinstance(stride, DimVal) and stride.dim is not None and value(stride.dim) != 1:
+                return _with_grid(result, (count, stride.dim, None, text))
+    elif isinstance(node.op, ast.FloorDiv) and isinstance(right, DimVal):
+        rows = _rows_of_flat(left, right.dim)
+        if rows is not None:  # `flat // C` of positions of R * C entries: the row, 0..R-1
+            return result.with_(domain=replace(result.domain or Domain(), size=rows))
+    elif isinstance(node.op, ast.Add):
+        for strided_rows, cols in ((left, right), (right, left)):
+            grid = strided_rows.domain.grid if isinstance(strided_rows, TensorVal) and strided_rows.domain else None
+            width = _column_count(cols)
+            if grid is not None and grid[2] is None and width is not None:
+                return _with_grid(result, (grid[0], grid[1], width, text))
+    return result
+
+
+def _rows_of_flat(t, width):
+    """R for positions of a dim of R * width entries (a top-k over a flattened [R, width]), else None."""
+    n = _column_count(t)
+    if n is None or width is None or value(width) in (None, 0, 1) and not isinstance(width, Sym):
+        return None
+    if value(n) is not None and value(width) is not None:
+        return value(n) // value(width) if value(n) % value(width) == 0 else None
+    if isinstance(n, Sym) and isinstance(width, Sym) and "*" in n.name:
+        parts = n.name.split("*")
+        if width.name in parts:
+            parts.remove(width.name)
+            if len(parts) == 1 and parts[0].isidentifier():
+                return Sym(parts[0], expr=parts[0])
+    return None
+
+
+def _with_grid(result: TensorVal, grid: tuple) -> TensorVal:
+    base = result.domain or Domain()
+    return result.with_(domain=replace(base, grid=grid))
+
+
+def _row_count(t):
+    """R for row numbers 0..R-1 (an arange of R, copied or reshaped); None otherwise."""
+    d = t.domain if isinstance(t, TensorVal) else None
+    if d is None or d.size is None or value(d.size) == 1 or _ROWS not in d.origin or d.grid is not None \
+            or d.category or d.binary or d.sentinel is not None or d.made_float or t.dtype in _FLOATS:
+        return None
+    return d.size
+
+
+def _column_count(t):
+    """C for positions of a dim of size C (top-k, sort, argmax, multinomial draws, an arange of C)."""
+    d = t.domain if isinstance(t, TensorVal) else None
+    if d is None or d.size is None or value(d.size) == 1 or d.grid is not None or d.category or d.binary \
+            or d.sentinel is not None or d.made_float or t.dtype in _FLOATS:
+        return None
+    return d.size
+
+
+_FLOATS = ("bool", "float16", "bfloat16", "float32", "float64")
+
+
+def check_grid(interp, node, index_node, index, size) -> None:
+    """GL030 where grid positions index a dim of `size` entries, R * C of them (the [R, C] grid flattened),
+    with a stride other than C."""
+    d = index.domain if isinstance(index, TensorVal) else None
+    grid = d.grid if d is not None else None
+    if grid is None or grid[2] is None or size is None:
+        return
+    rows, stride, width, text = grid
+    if not _is_product(size, rows, width) or must_equal(stride, width) or not (
+            must_differ(stride, width) or must_equal(stride, rows) and not must_equal(rows, width)):
+        return
+    interp.flag(node, rule.check_grid(text, rows, stride, width, size), index_node)
+
+
+def _is_product(size, rows, width) -> bool:
+    """size is rows * width: by value, or as the product of the two names."""
+    if value(size) is not None and value(rows) is not None and value(width) is not None:
+        return value(size) == value(rows) * value(width)
+    product = symbolic.product([rows, width])
+    return product is not None and must_equal(size, product)
+
+
+def check_site(interp, node: ast.Call, site, bound, values) -> None:
+    """GL030 at a family call reading along one dim (index_select, gather, index_add_ ...)."""
+    index = values.get(site.op.index_param)
+    shape = site.input.shape
+    if not isinstance(index, TensorVal) or index.domain is None or index.domain.grid is None or shape is None \
+            or shape.variadic or site.dim is None or not -len(shape.dims) <= site.dim < len(shape.dims):
+        return
+    check_grid(interp, node, bound.get(site.op.index_param), index, shape.dims[site.dim])
+
+
+def check_take(interp, node: ast.Call, source, index) -> None:
+    """GL030 at `torch.take(x, idx)`, which reads x flattened: all of x's entries are the dim indexed."""
+    shape = source.shape if isinstance(source, TensorVal) else None
+    if shape is not None and not shape.variadic and shape.dims:
+        check_grid(interp, node, node.args[1], index, _numel(shape.dims))
+
+
+def _numel(dims):
+    if all(value(d) is not None for d in dims):
+        n = 1
+        for d in dims:
+            n *= value(d)
+        return n
+    return symbolic.product(list(dims))
+
+
+def check_subscript(interp, node: ast.Subscript, owner, key) -> None:
+    """GL030 at `flat[idx]` / `x[:, idx]`: each element of the key after plain slices indexes its own dim."""
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic:
+        return
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
+    if len(items) != len(elements):
+        return
+    for axis, (item, element) in enumerate(zip(items, elements)):
+        if isinstance(element, ast.Slice):
+            continue
+        if axis >= len(owner.shape.dims) or any(not isinstance(e, ast.Slice) for e in elements[:axis]):
+            return  # after another index tensor the dims no longer line up one to one
+        check_grid(interp, node, element, item, owner.shape.dims[axis])
