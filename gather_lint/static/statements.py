@@ -389,8 +389,8 @@ class StatementMixin:
             owner = self.env.get(name)
             index_values.check(self, target, owner, key)  # table[ids] = v with padding or too-large ids
             advanced_index_sites.check(self, target, owner, key)  # GL008 x[float_key] = v, GL017
-            if isinstance(owner, TensorVal):
-                advanced_indexing.check(self, target, owner, key)  # GL017: out[:, picks] = v, one pick per row
+            if isinstance(owner, TensorVal):  # GL017: out[:, picks] = v, one pick per row; out[range(B), a] = v as arange
+                advanced_indexing.check(self, target, owner, self._ranges_as_positions(target.slice, key))
             advanced_index_sites.check_written_shape(self, target, owner, key, result, getattr(self, "_last_value_node", None))
             if owner is None or isinstance(owner, TensorVal):  # not a dict or list written by key
                 cut_rows.check_write(self, target, getattr(self, "_last_value_node", None))  # out[idx] = f(x[idx[:k]])
