@@ -39,12 +39,23 @@ def code_cells(data: dict) -> List[Tuple[int, str]]:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         lines = cell_source(cell).split("\n")
-        if lines and lines[0].lstrip().startswith("%%"):
+        if _cell_magic(lines):
             continue  # a cell magic: the body is not Python
         lines = _without_leading_indent(lines)
         continued = continuation_lines(lines)
         found.append((number, "\n".join("" if k in continued else _as_python(line) for k, line in enumerate(lines))))
     return found
+
+
+def _cell_magic(lines: List[str]) -> bool:
+    """`%%bash` on the cell's first line, or after Colab form lines only (`#@title Install`, `#@markdown ...`):
+    Colab sends a form cell without them, so the magic is the first line the kernel sees."""
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("#@"):
+            continue
+        return stripped.startswith("%%")
+    return False
 
 
 def continuation_lines(lines: List[str]) -> set:

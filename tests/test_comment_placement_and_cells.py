@@ -209,3 +209,17 @@ def test_a_shape_said_of_a_named_subject_belongs_to_that_name():
     assert parse_comment("# shape(new_cnn_cache) is (B, D, T)", "new_att_cache", above=True) is None
     assert str(parse_comment("# h.shape = [B, D]", "h")) == "[B, D]"
     assert str(parse_comment("# shape of h: (B, D)", "h")) == "[B, D]"
+
+
+def test_a_cell_magic_after_colab_form_lines_is_not_read_as_python(tmp_path):
+    """Colab sends a form cell (`#@title ...`, `#@markdown ...`) without its form lines, so `%%bash` below them
+    is the cell magic the kernel runs: the bash body is no Python. Below a line of code it is no cell magic."""
+    from gather_lint.api import lint_file
+
+    form = "#@title Install\n#@markdown Fetches the weights.\n%%bash\nif [ ! -f READY ]; then\n    touch READY\nfi\n"
+    wrong = "labels = torch.randint(10, (4,))\npicked = scores.gather(1, labels)\n"
+    found = lint_file(str(_notebook(tmp_path, FIRST, form, wrong))).findings
+    assert [(f.path.rsplit(":", 1)[-1], f.line, f.code) for f in found] == [("cell 3", 2, "GL001")]
+    below_code = form.replace("#@markdown Fetches the weights.", "x = 1")  # a magic below code is no cell magic
+    found = lint_file(str(_notebook(tmp_path, FIRST, below_code, wrong))).findings
+    assert "GL000" in [f.code for f in found]
