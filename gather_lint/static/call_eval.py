@@ -1048,6 +1048,8 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
             length = ints[0].dim
         elif len(args) == 2 and len(ints) == 2 and value(ints[0].dim) is not None and value(ints[1].dim) is not None:
             length = max(0, value(ints[1].dim) - value(ints[0].dim))
+        elif len(args) == 2 and len(ints) == 2 and value(ints[0].dim) == 0:
+            length = ints[1].dim  # arange(0, n): n entries, n named or not known
         guess = "float32" if floats else ("int64" if len(ints) == len(args) and args else None)
         start = value(ints[0].dim) if len(args) == 2 and len(ints) == 2 else (0 if len(args) == 1 and ints else None)
         positions = arange_positions.domain(ints[-1].dim, start) \

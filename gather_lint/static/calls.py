@@ -15,7 +15,7 @@ from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
 from . import autograd_ctx, decorated_calls, exact_values, passed_tensors, scope_faults, script_drivers, sequences, tree_walk
-from .declared_facts import documented_shapes
+from .declared_facts import annotated_module, documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
 from .data_loaders import DatasetVal
@@ -134,6 +134,11 @@ class ModuleContext:
                     found[f"self.{target.id}"] = DimVal(value.value)
                 elif isinstance(target, ast.Name) and isinstance(value, ast.Constant) and type(value.value) in (str, bool):
                     found[f"self.{target.id}"] = Literal(value.value)  # padding_side = "left", causal = True
+                elif isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name):
+                    # `_q_func: QFunction` declared in the body (a mixin's): an instance of that module class
+                    held = annotated_module(self.classes, stmt.annotation)
+                    if held is not None:
+                        found[f"self.{stmt.target.id}"] = held
         if found:
             stored = {n.attr for cls in lineage for n in ast.walk(cls) if isinstance(n, ast.Attribute)
                       and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id == "self"}

@@ -177,7 +177,7 @@ class DeclaredFactsMixin:
             if fact is None:
                 fact = python_annotations.sequence_of(param.annotation)  # `ids: list[int]`
             if fact is None and param.annotation is not None and getattr(self, "module", None) is not None:
-                fact = _annotated_module(self.module.classes, param.annotation)  # `critic: Critic`
+                fact = annotated_module(self.module.classes, param.annotation)  # `critic: Critic`
             self.env[param.arg] = fact
             if self.trace is not None and isinstance(fact, TensorVal):
                 self.trace.append((param.lineno, param.arg, fact))
@@ -208,7 +208,7 @@ class DeclaredFactsMixin:
         return None
 
 
-def _annotated_module(classes: Dict[str, ast.ClassDef], annotation) -> Optional[InstanceVal]:
+def annotated_module(classes: Dict[str, ast.ClassDef], annotation) -> Optional[InstanceVal]:
     """`critic: Critic` with Critic an nn.Module class of this file: an instance built from arguments this
     function does not see, so its forward runs on what __init__ builds without them (literal widths such as
     `nn.Linear(hidden, 1)` included, sizes from the constructor's arguments unknown)."""
