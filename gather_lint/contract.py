@@ -59,6 +59,9 @@ class Domain:
     # flat positions of a grid, `rows * stride + cols` (static/flat_positions.py): (R, stride, C, text) for row
     # numbers 0..R-1 (an arange) times the stride plus positions of a dim of size C (None until they are added)
     grid: Optional[tuple] = None
+    # positions picked along this axis of a tensor in its own order, no sort applied (a multinomial draw, an argmax,
+    # top-k picks): they index that order, not a sorted copy's (static/permutation_order.py, GL034)
+    original_positions: Optional[int] = None
 
 
 @dataclass

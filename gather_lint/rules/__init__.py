@@ -35,6 +35,7 @@ _MODULES = (
     "gl031_write_into_index_copy",
     "gl032_write_changes_nothing",
     "gl033_refused_arguments",
+    "gl034_positions_of_another_order",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

@@ -12,6 +12,7 @@ pass for one; the axis is normalised when the rank is known, else the dim as wri
 """
 import ast
 import re
+from dataclasses import replace
 
 from ..contract import Site, mark_axis
 from ..rules import gl027_permutation_applied_twice as rule
@@ -57,6 +58,43 @@ def after_method(name: str, owner: TensorVal, result, node: ast.Call, args: list
             and _same_rank(owner, result):
         result = result.with_(permutation=owner.permutation)
     return result
+
+
+# ops whose (indices) result holds positions picked along one axis of the receiver
+_PICKS = ("multinomial", "argmax", "argmin", "topk", "max", "min")
+
+
+def picked(interp, name: str, owner: TensorVal, result, node: ast.Call, args: list, kwargs: dict):
+    """Positions picked along an axis of a tensor in its own order (GL034's fact): a multinomial draw over the
+    last dim, argmax/argmin/max/min/topk over a given dim. Only where the function sorts nothing, so that no
+    tensor of it can be a sorted copy whose mark an op the analysis does not follow has dropped."""
+    if name not in _PICKS or owner.order is not None or owner.shape is None or owner.shape.variadic:
+        return result
+    if name == "multinomial":
+        given = -1
+    else:
+        dim = kwargs.get("dim", args[1] if name == "topk" and len(args) > 1 else args[0] if name != "topk" and args else None)
+        given = -1 if name == "topk" and dim is None else ops.as_int(dim)
+    axis = mark_axis(owner.shape, given) if given is not None else None
+    if axis is None or _sorts(interp):
+        return result
+    if isinstance(result, SeqVal) and len(result.items) == 2 and isinstance(result.items[1], TensorVal):
+        return SeqVal((result.items[0], _marked_positions(result.items[1], axis)), result.names)
+    return _marked_positions(result, axis) if isinstance(result, TensorVal) and name != "topk" else result
+
+
+def _marked_positions(t: TensorVal, axis: int) -> TensorVal:
+    if t.domain is None:
+        return t
+    return t.with_(domain=replace(t.domain, original_positions=axis))
+
+
+def _sorts(interp) -> bool:
+    """Whether the function (or module body) being run spells a sort anywhere."""
+    scope = interp.function
+    if scope is None:
+        return "sort" in interp.source.text
+    return interp.source.spells("sort", scope.lineno, scope.end_lineno or scope.lineno)
 
 
 def through_arith(left, right, result):

@@ -72,6 +72,10 @@ class SourceFile:
                 found.append(c)
         return found
 
+    def spells(self, needle: str, first: int, last: int) -> bool:
+        """Whether a line from first to last (1-based, inclusive) holds the needle."""
+        return any_between(self._lines_holding(needle), first, last)
+
     def _lines_holding(self, needle: str) -> List[int]:
         """Numbers (from 1) of the lines holding `needle`, in order."""
         if needle not in self._holding:
