@@ -3,7 +3,7 @@ over the records gives torch.tensor() one item per record (static/config.py)."""
 import pytest
 
 from .conftest import lint
-from .snippets import run_program
+from .snippets import expected_lines, run_program
 
 PROGRAM = """
 import torch
@@ -29,7 +29,7 @@ if __name__ == "__main__":
 
 
 def test_records_in_a_driver_dict_size_the_tensors_made_from_them(torch):
-    line = next(n for n, text in enumerate(PROGRAM.splitlines(), 1) if text.endswith("# expect"))
+    line = expected_lines(PROGRAM)[0]
     found = [(f.code, f.line) for f in lint(PROGRAM)]
     assert ("GL003", line) in found, found
     with pytest.raises(RuntimeError, match="to be no larger than"):

@@ -4,7 +4,7 @@ tensor's true division is a float whatever its operands' dtypes (static/expressi
 import pytest
 
 from .conftest import codes, lint
-from .snippets import run_program
+from .snippets import expected_lines, run_program
 
 PARENT_WALK = """
 import torch
@@ -42,7 +42,7 @@ PARENTS = ["torch.unique(at / 2)", "(at / 2).unique()", "torch.unique(at / 2).fl
 @pytest.mark.parametrize("parent", PARENTS)
 def test_a_true_division_carried_round_a_while_loop_is_a_float_key(parent, torch):
     program = PARENT_WALK.replace("PARENT", parent)
-    line = next(n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect"))
+    line = expected_lines(program)[0]
     assert ("GL008", line) in [(f.code, f.line) for f in lint(program)]
     with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool"):
         run_program(program)
@@ -94,7 +94,7 @@ if __name__ == "__main__":
 
 
 def test_a_layer_loop_of_unknown_widths_keeps_the_rank_of_its_output(torch):
-    line = next(n for n, text in enumerate(UNKNOWN_WIDTHS.splitlines(), 1) if text.endswith("# expect"))
+    line = expected_lines(UNKNOWN_WIDTHS)[0]
     assert ("GL005", line) in [(f.code, f.line) for f in lint(UNKNOWN_WIDTHS)]
     got, boxes, picked = run_program(UNKNOWN_WIDTHS)
     assert got.shape == (2, 3, 1)  # torch: only coordinate 0 of each box, silently

@@ -7,7 +7,7 @@
 import pytest
 
 from .conftest import lint
-from .snippets import run_program
+from .snippets import expected_lines, run_program
 
 MIXIN = """
 import json
@@ -61,7 +61,7 @@ ROWS = ["torch.arange(0, x.size(0))", "torch.arange(x.size(0))", "torch.arange(0
 @pytest.mark.parametrize("rows", ROWS)
 def test_a_mixins_declared_module_attribute_runs_its_forward(rows, torch):
     program = MIXIN.replace("ROWS", rows)
-    line = next(n for n, text in enumerate(program.splitlines(), 1) if text.endswith("# expect"))
+    line = expected_lines(program)[0]
     assert ("GL017", line) in [(f.code, f.line) for f in lint(program)]
     got, values, actions = run_program(program)
     assert got.shape == (5, 5)  # torch: every row read at every row's action
