@@ -60,6 +60,6 @@ if __name__ == "__main__":
     edge_index, dist = layer(small)
     print("small molecule:", edge_index.shape[1], "pairs within cutoff")
 
-    protein = random_protein(4200)
+    protein = random_protein(6000)
     edge_index, dist = layer(protein)
     print("protein:", edge_index.shape[1], "pairs within cutoff")

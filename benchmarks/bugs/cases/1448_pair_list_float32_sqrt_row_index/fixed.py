@@ -77,10 +77,10 @@ if __name__ == "__main__":
     ref = [(r, c) for r in range(40) for c in range(r) if math.dist(small[r].tolist(), small[c].tolist()) < 5.0]
     assert sorted(map(tuple, edge_index.t().tolist())) == sorted(ref)
 
-    protein = random_protein(4200)
+    protein = random_protein(6000)
     rows, cols = layer.pair_indices(protein.size(0))
-    assert rows.numel() == 4200 * 4199 // 2
-    tri = torch.tril_indices(4200, 4200, offset=-1)
+    assert rows.numel() == 6000 * 5999 // 2
+    tri = torch.tril_indices(6000, 6000, offset=-1)
     assert torch.equal(rows, tri[0]) and torch.equal(cols, tri[1])
     g = torch.Generator().manual_seed(1)
     ks = torch.randint(0, rows.numel(), (3000,), generator=g).tolist()
@@ -91,5 +91,5 @@ if __name__ == "__main__":
         assert rows[k].item() == r and cols[k].item() == c, (k, r, c)
         assert abs(dist_all[k].item() - d) < 1e-4
     edge_index, dist = layer(protein)
-    assert int(edge_index.min()) >= 0 and int(edge_index.max()) < 4200
+    assert int(edge_index.min()) >= 0 and int(edge_index.max()) < 6000
     print("ok")
