@@ -413,14 +413,16 @@ class CallMixin:
         Keywords (`mask=`) do not change the output's shape."""
         if isinstance(layer, modules.Recurrent) and args and isinstance(args[0], packed_sequences.PackedVal):
             return packed_sequences.through_layer(layer, args[0])  # rnn(pack_padded_sequence(x, ...))
-        if isinstance(layer, LayerVal) and layer.kind == "Embedding" and len(args) == 1 and node.args \
+        bag = isinstance(layer, LayerVal) and layer.kind == "EmbeddingBag"
+        if isinstance(layer, LayerVal) and layer.table and (len(args) == 1 or bag and len(args) == 2) and node.args \
                 and isinstance(args[0], TensorVal):
-            what = f"`{self.source.segment(node.func)}` (nn.Embedding)"
-            self._check_padding_lookup(node, node.args[0], args[0], f"{self.source.segment(node.func)}() (nn.Embedding)")
+            what = f"`{self.source.segment(node.func)}` (nn.{layer.kind})"
+            if not bag:
+                self._check_padding_lookup(node, node.args[0], args[0], f"{self.source.segment(node.func)}() (nn.Embedding)")
             index_values.check_lookup(self, node, node.args[0], args[0], layer.first, what)
             embedding_lookups.check(self, node, node.args[0], args[0], layer.first, what)
         return normalised_consumers.layer_output(self, layer, head_columns.mark(layer, node, layer.apply(args[0]))) \
-            if len(args) == 1 or (args and modules.takes_state(layer)) else None
+            if len(args) == 1 or bag and len(args) == 2 or (args and modules.takes_state(layer)) else None
 
     def _call_method(self, instance: InstanceVal, name: str, node: ast.Call, args, kwargs):
         """`model.eval()` is the model again; `model.loss(ids)` runs the method with the instance's facts."""

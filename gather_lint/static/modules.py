@@ -227,11 +227,12 @@ def is_layer(value) -> bool:
 
 def build(func: str, args: list, kwargs: dict):
     """The layer `nn.<func>(*args, **kwargs)` builds, or None when its effect on shapes is not known."""
-    if func in ("Embedding", "Linear") and len(args) + len(kwargs) >= 2:
-        names = ("num_embeddings", "embedding_dim") if func == "Embedding" else ("in_features", "out_features")
+    if func in ("Embedding", "EmbeddingBag", "Linear") and len(args) + len(kwargs) >= 2:
+        table = func != "Linear"
+        names = ("num_embeddings", "embedding_dim") if table else ("in_features", "out_features")
         first = args[0] if args else kwargs.get(names[0])
         second = args[1] if len(args) > 1 else kwargs.get(names[1])
-        if func == "Embedding" or all(v is None or isinstance(v, DimVal) for v in (first, second)):
+        if table or all(v is None or isinstance(v, DimVal) for v in (first, second)):
             # Linear(d_model, n_actions) with unknown sizes still keeps the input's rank; an Embedding sized
             # from a config the analysis cannot read is still a lookup table, whose ids' dtype is checked
             return LayerVal(func, *(v.dim if isinstance(v, DimVal) else None for v in (first, second)))

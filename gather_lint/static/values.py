@@ -48,17 +48,27 @@ class TensorVal:
 class LayerVal:
     """An nn.Embedding(num, dim) or nn.Linear(in_features, out_features) built in __init__."""
 
-    kind: str  # "Embedding" or "Linear"
+    kind: str  # "Embedding", "EmbeddingBag" or "Linear"
     first: Dim  # num_embeddings / in_features
     second: Dim  # embedding_dim / out_features
 
     @property
+    def table(self) -> bool:
+        """A lookup table of `first` rows (Embedding, EmbeddingBag), read at integer ids."""
+        return self.kind in ("Embedding", "EmbeddingBag")
+
+    @property
     def weight(self) -> "TensorVal":
-        dims = (self.first, self.second) if self.kind == "Embedding" else (self.second, self.first)
+        dims = (self.first, self.second) if self.table else (self.second, self.first)
         return TensorVal(Shape(dims), None, None, f"nn.{self.kind} weight")
 
     def apply(self, x) -> Optional["TensorVal"]:
         # learned weights of both signs: the outputs may be below 0 (GL014)
+        if self.kind == "EmbeddingBag":
+            # one row per bag: the rows of a 2-d input, or as many bags as offsets for a 1-d one
+            rows = x.shape.dims[0] if isinstance(x, TensorVal) and x.shape is not None and not x.shape.variadic \
+                and len(x.shape.dims) == 2 else None
+            return TensorVal(Shape((rows, self.second)), signed=True)
         if self.kind == "Embedding" and (x is None or isinstance(x, TensorVal) and x.shape is None) \
                 and self.second is not None:
             return TensorVal(Shape((self.second,), variadic=True), signed=True)  # ids of any shape: the last dim is the width
