@@ -206,10 +206,11 @@ def _row_count(t):
 
 
 def _column_count(t):
-    """C for positions of a dim of size C (top-k, sort, argmax, multinomial draws, an arange of C)."""
+    """C for positions of a dim of size C (top-k, sort, argmax, multinomial draws, an arange of C); not a bound
+    worked out from written values, which says nothing of the dim they were meant for."""
     d = t.domain if isinstance(t, TensorVal) else None
     if d is None or d.size is None or value(d.size) == 1 or d.grid is not None or d.category or d.binary \
-            or d.sentinel is not None or d.made_float or t.dtype in _FLOATS:
+            or d.sentinel is not None or d.made_float or t.dtype in _FLOATS or d.bound_only and _ROWS not in d.origin:
         return None
     return d.size
 
