@@ -30,18 +30,19 @@ import torch
 
 
 def sample(scores):
+    # scores: [B, V]
     return torch.multinomial(scores.softmax(-1), 1).squeeze(-1)
 
 
-def token_logprobs(scores, tokens):
-    logprobs = scores.log_softmax(-1)
-    sorted_logprobs, sorted_ids = logprobs.sort(dim=-1, descending=True)
-    return sorted_logprobs.gather(-1, tokens.unsqueeze(-1)).squeeze(-1), sorted_ids
+def sampled_logprobs(scores):
+    # scores: [B, V]
+    tokens = sample(scores)
+    sorted_logprobs, sorted_ids = scores.log_softmax(-1).sort(dim=-1, descending=True)
+    return sorted_logprobs.gather(-1, tokens.unsqueeze(-1)).squeeze(-1), tokens
 
 
 scores = torch.randn(4, 10)
-tokens = sample(scores)
-out, _ = token_logprobs(scores, tokens)
+out, tokens = sampled_logprobs(scores)
 expected = torch.stack([scores[i].log_softmax(-1)[tokens[i]] for i in range(4)])
 """,
         good="""
@@ -49,18 +50,19 @@ import torch
 
 
 def sample(scores):
+    # scores: [B, V]
     return torch.multinomial(scores.softmax(-1), 1).squeeze(-1)
 
 
-def token_logprobs(scores, tokens):
+def sampled_logprobs(scores):
+    # scores: [B, V]
+    tokens = sample(scores)
     logprobs = scores.log_softmax(-1)
-    sorted_logprobs, sorted_ids = logprobs.sort(dim=-1, descending=True)
-    return logprobs.gather(-1, tokens.unsqueeze(-1)).squeeze(-1), sorted_ids
+    return logprobs.gather(-1, tokens.unsqueeze(-1)).squeeze(-1), tokens
 
 
 scores = torch.randn(4, 10)
-tokens = sample(scores)
-out, _ = token_logprobs(scores, tokens)
+out, tokens = sampled_logprobs(scores)
 expected = torch.stack([scores[i].log_softmax(-1)[tokens[i]] for i in range(4)])
 """,
     ),
