@@ -148,3 +148,42 @@ def test_the_same_harness_reports_the_dropped_dim():
     assert [(f.code, f.line) for f in lint(program)] == [("GL029", 3)]
     with pytest.raises(RuntimeError, match="must match the size"):
         exec(compile(program, "snippet.py", "exec"), {})
+
+
+# An integer subscript of a non-first dim drops it as a reduction does: the k-th largest logit of each row,
+# `topk(logits, k)[0][:, -1]`, met by the [B, V] logits it was taken from.
+KTH_LARGEST = """
+import torch
+
+
+def top_k_logits(logits, k):
+    # logits: [B, V]
+    values = torch.topk(logits, k)[0]
+    min_values = KTH
+    return torch.where(logits < min_values, torch.full_like(logits, -1e10), logits)
+
+
+def run():
+    torch.manual_seed(0)
+    return top_k_logits(torch.randn(4, 50), 5)
+
+
+if __name__ == "__main__":
+    run()
+"""
+
+
+def test_a_picked_column_met_by_the_rows_it_came_from():
+    program = KTH_LARGEST.replace("KTH", "values[:, -1]")
+    found = [f for f in lint(program) if f.code == "GL029"]
+    assert found and "`-1:`" in found[0].help
+    with pytest.raises(RuntimeError, match="must match the size of tensor b"):
+        run(program)  # [4, 50] against [4]: the 4 kth values meet the 50 logits of a row
+
+
+@pytest.mark.parametrize("kth", ["values[:, -1:]", "values[:, -1].unsqueeze(1)", "values[:, [-1]]"])
+def test_a_picked_column_kept_as_a_column_is_silent(kth):
+    program = KTH_LARGEST.replace("KTH", kth)
+    assert [f for f in lint(program) if f.code == "GL029"] == []
+    out = run(program)
+    assert ((out > -1e9).sum(dim=1) == 5).all()  # each row keeps its own top 5

@@ -107,12 +107,15 @@ def check(site: Site) -> Optional[Violation]:
 
 
 def check_meeting(reduced: str, reduced_shape, other: str, other_shape, call: str, axis: int, source, pair,
-                  op: str, line: int) -> Violation:
+                  op: str, line: int, picked: bool = False) -> Violation:
+    """`picked`: the dim was dropped by an integer subscript (`values[:, -1]`), not by a reduction call."""
     kept, met = dim_text(pair[0]), dim_text(pair[1])
     effect = f"torch raises ({kept} against {met})" if must_differ(*pair) else (
         f"torch raises when {kept} != {met}, and when they are equal it pairs entry j with slice j of the wrong "
         f"dim, silently")
-    fix = f"keep the reduced dim: `keepdim=True` in `{call}` (line {line}), or `.unsqueeze({axis})` its result"
+    fix = (f"keep the dim: index it with a slice (`-1:` for `-1`) in `{call}` (line {line}), or `.unsqueeze({axis})` "
+           f"its result") if picked else \
+        f"keep the reduced dim: `keepdim=True` in `{call}` (line {line}), or `.unsqueeze({axis})` its result"
     return Violation(
         CODE, SEVERITY,
         f"`{call}` drops dim {axis} of its {source} input, so `{reduced}` is {reduced_shape}; where it meets "

@@ -13,7 +13,7 @@ from typing import Optional, Tuple
 
 from ..dims import Shape, must_equal, value
 from ..rules import gl029_reduction_without_keepdim as rule
-from .tensor_ops import reduced_axis
+from .tensor_ops import reduced_axis, whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 # reductions over one dim: `x.sum(1)`, `torch.mean(x, dim=-1)`, `x.max(1)[0]` (the values of the pair)
@@ -45,6 +45,18 @@ def reduced(method: str, owner, args, kwargs, result, node: ast.Call):
     if isinstance(result, SeqVal) and result.items and isinstance(result.items[0], TensorVal):  # (values, indices)
         return SeqVal((_marked(result.items[0], mark),) + tuple(result.items[1:]), result.names)
     return _marked(result, mark)
+
+
+def subscripted(owner, key, result, node: ast.Subscript):
+    """`values[:, -1]` of a known [B, K]: one entry per row, its dim dropped as a reduction over dim 1 drops it
+    (the k-th largest of a top-k, the last column of a running total)."""
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or len(owner.shape.dims) < 2 \
+            or not isinstance(key, SeqVal) or key.names or len(key.items) > len(owner.shape.dims):
+        return result
+    picks = [i for i, item in enumerate(key.items) if isinstance(item, DimVal) and isinstance(item.dim, int)]
+    if len(picks) != 1 or picks[0] == 0 or not all(whole_slice(item) for i, item in enumerate(key.items) if i != picks[0]):
+        return result
+    return _marked(result, Dropped(owner.shape, picks[0], node))
 
 
 def _marked(t, mark: Dropped):
@@ -84,24 +96,27 @@ def check(interp, node, left_node, left, right_node, right, op: str) -> None:
                 or other.shape is None or other.shape.variadic or other.dropped is not None:
             continue
         mark = mine.dropped
-        if len(other.shape.dims) != len(mark.source.dims) \
-                or not all(must_equal(a, b) for a, b in zip(other.shape.dims, mark.source.dims)):
+        # the shape it reduced, or one that differs only at the dropped dim (`logits < topk(logits, k)[0][:, -1]`:
+        # k entries read, V met)
+        if len(other.shape.dims) != len(mark.source.dims) or not all(
+                must_equal(a, b) for i, (a, b) in enumerate(zip(other.shape.dims, mark.source.dims)) if i != mark.axis):
             continue
-        pair = _misaligned(mark)
+        pair = _misaligned(mark, other.shape)
         if pair is None:
             continue
         interp.flag(node, rule.check_meeting(
             interp.source.segment(mine_node), mine.shape, interp.source.segment(other_node), other.shape,
-            interp.source.segment(mark.node), mark.axis, mark.source, pair, op, mark.node.lineno), None)
+            interp.source.segment(mark.node), mark.axis, mark.source, pair, op, mark.node.lineno,
+            picked=isinstance(mark.node, ast.Subscript)), None)
         return
 
 
-def _misaligned(mark: Dropped) -> Optional[Tuple[object, object]]:
-    """The first pair (a dim of the reduced result, the dim of the source it lines up with) that are not the
-    same size: none when each pair is the same dim, or a pair holds a size 1 (it broadcasts either way)."""
+def _misaligned(mark: Dropped, met_shape: Shape) -> Optional[Tuple[object, object]]:
+    """The first pair (a dim of the reduced result, the dim of the tensor met that it lines up with) that are not
+    the same size: none when each pair is the same dim, or a pair holds a size 1 (it broadcasts either way)."""
     dims = mark.source.dims
     for i in range(mark.axis):
-        kept, met = dims[i], dims[i + 1]
+        kept, met = dims[i], met_shape.dims[i + 1]
         if kept is None or met is None or value(kept) == 1 or value(met) == 1:
             return None
         if not must_equal(kept, met):

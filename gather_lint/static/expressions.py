@@ -206,6 +206,7 @@ class ExpressionMixin:
             picked = written_rows.column(self, node, owner, key, picked)  # GL011: a literal table's column
             picked = flat_positions.column(owner, key, picked)  # GL011: coords[:, k] of nonzero()
             picked = running_counts.after_subscript(owner, key, picked)  # GL011: counts[:, -1] only
+            picked = dropped_dims.subscripted(owner, key, picked, node)  # GL029: values[:, -1], one per row
             picked = filtered_positions.after(self, node, picked)  # GL011: cols[tensor(kept non-padding positions)]
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
             picked = run_starts.picked(owner, key, picked)  # one entry per run of repeat_interleave's copies
