@@ -17,7 +17,7 @@ unpack``: code written for video handed images fails there first.
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named, size_expr
-from ..dims import Shape, must_equal, value
+from ..dims import Shape, dim_text, must_differ, must_equal, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ..suggest import method_call, operand
 from ._example import Example
@@ -274,4 +274,25 @@ def check_gradient_shape(function: str, k: int, output: Shape, grad: Shape) -> V
         CODE, SEVERITY,
         f"{which} given to {function}() is {grad} but its output is {output}: a gradient must have exactly its "
         f"output's shape, so torch raises 'Mismatch in shape'; {fix}",
+    )
+
+
+def check_mask_shape(subscript: str, mask_text: str, mask: Shape, tensor_text: str, shape: Shape, start: int,
+                     axis: int) -> Violation:
+    """`x[mask]` with a bool mask whose dims are not the dims of x it covers (from `start` on): torch raises."""
+    covered = shape.dims[start:start + len(mask.dims)]
+    if axis >= len(covered):
+        what = f"it has {len(mask.dims)} dims where `{tensor_text}` {shape} has {len(shape.dims) - start} from dim {start} on"
+    else:
+        what = (f"its dim {axis} has size {dim_text(mask.dims[axis])} where dim {start + axis} of `{tensor_text}` "
+                f"{shape} has {dim_text(covered[axis])}")
+    fix = f"build the mask with the shape of the dims it selects ({Shape(tuple(covered))})" if axis < len(covered) \
+        else "build the mask with the shape of the dims it selects"
+    error = "'The shape of the mask ... does not match the shape of the indexed tensor'" if axis < len(covered) \
+        else f"'too many indices for tensor of dimension {len(shape.dims)}'"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{subscript}` selects with the bool mask `{mask_text}` {mask}, but {what}; a mask must have the shape of "
+        f"the dims it covers, so torch raises IndexError ({error}); {fix}",
+        help=fix,
     )

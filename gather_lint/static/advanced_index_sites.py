@@ -19,6 +19,7 @@ import re
 from typing import Optional
 
 from ..dims import Shape, Sym, broadcast, dim_text, must_differ, must_equal, must_exceed, must_scale_apart, value, varies
+from ..rules import gl001_rank_mismatch as rank_mismatch
 from ..rules import gl003_index_too_large as too_large
 from ..rules import gl008_index_dtype as index_dtype
 from ..rules import gl017_advanced_index_per_row as per_row
@@ -50,6 +51,7 @@ def check(interp, node: ast.Subscript, owner, key) -> None:
     check_float_key(interp, node, owner, key)
     check_index_shapes(interp, node, owner, key)
     flat_positions.check_subscript(interp, node, owner, key)  # GL030: flat[rows * S + cols] of an [R, C] grid
+    check_mask_shape(interp, node, owner, key)  # GL001: x[mask] with a mask of other dims
 
 
 def check_put_keys(interp, node: ast.Call, owner, args) -> None:
@@ -412,3 +414,28 @@ def _divided_key(text: str, bracket: int) -> bool:
     """`x[a / b]` at `bracket`: a subscript (after a name or a closing bracket), not a list literal."""
     before = text[bracket - 1:bracket] if bracket > 0 else ""
     return bool(before) and (before.isalnum() or before in "_)]") and _DIVIDED_KEY.match(text, bracket) is not None
+
+
+def check_mask_shape(interp, node: ast.Subscript, owner, key) -> None:
+    """GL001: a bool mask in the key, after plain slices only, whose dims differ from the dims of x it covers
+    (`conf[ious > t] = 0` with ious flattened [A*H*W] and conf [A, H, W]): torch raises IndexError."""
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic:
+        return
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
+    if len(items) != len(elements):
+        return
+    for start, (item, element) in enumerate(zip(items, elements)):
+        if isinstance(element, ast.Slice):
+            continue
+        if not isinstance(item, TensorVal) or item.dtype != "bool" or item.shape is None or item.shape.variadic \
+                or not item.shape.dims or any(not isinstance(e, ast.Slice) for e in elements[:start]):
+            return  # past an int or an index tensor, the dims no longer line up one to one
+        covered = owner.shape.dims[start:start + len(item.shape.dims)]
+        for axis, mine in enumerate(item.shape.dims):
+            if axis >= len(covered) or must_differ(mine, covered[axis]):
+                segment = interp.source.segment
+                interp.flag(node, rank_mismatch.check_mask_shape(segment(node), segment(element), item.shape,
+                                                                 segment(node.value), owner.shape, start, axis), element)
+                return
+        return
