@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from .conftest import codes
+from .conftest import codes, lint
+from .snippets import run_program
 
 PIXEL_LOSS = """
 import torch
@@ -206,3 +207,39 @@ def test_a_helpers_zero_one_mask_made_for_written_words_selects_rows_zero_and_on
     scope = {"__name__": "__main__"}
     exec(textwrap.dedent(fixed), scope)
     assert tuple(scope["picked"].shape) == (2, 8)
+
+
+# `~flags` of 0/1 integers is -1 and -2: as a key, positions from the end, not the flags' complement. The fix
+# converts the flags before inverting them, and with every use of the flags fixed the program is right.
+INVERTED_FLAGS = """
+import torch
+
+
+def mask_tokens(token_ids, picks, mask_id):
+    bs, seq_len = token_ids.size()
+    labels = token_ids.new(token_ids.size()).copy_(token_ids)
+    pred_mask = torch.zeros(bs * seq_len, dtype=torch.long)
+    pred_mask[picks] = 1
+    pred_mask = pred_mask.view(bs, seq_len)
+    token_ids[pred_mask] = mask_id
+    labels[~pred_mask] = -100
+    return token_ids, labels
+
+
+if __name__ == "__main__":
+    ids = torch.arange(12).view(3, 4) + 10
+    RESULT = mask_tokens(ids.clone(), torch.tensor([1, 6]), 99), ids
+"""
+
+
+def test_inverted_integer_flags_are_positions_from_the_end(torch):
+    from gather_lint import fixes
+
+    found = [(f.code, f.line) for f in lint(INVERTED_FLAGS)]
+    assert ("GL008", 11) in found and ("GL008", 12) in found, found
+    (masked, labels), ids = run_program(INVERTED_FLAGS)
+    assert (labels == -100).sum() == 2 * 4  # torch: rows -1 and -2 (every column) set, not the ten unpicked tokens
+    fixed, done = fixes.apply(INVERTED_FLAGS, lint(INVERTED_FLAGS), unsafe=True)
+    assert "labels[~pred_mask.bool()] = -100" in fixed and lint(fixed) == []
+    (masked, labels), ids = run_program(fixed)
+    assert (labels == -100).sum() == 10 and (masked == 99).sum() == 2

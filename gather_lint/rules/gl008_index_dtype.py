@@ -181,8 +181,14 @@ def check_narrow_key(subscript: str, key: str, dtype: str, rank: int, mismatch: 
                      fix_suffix=".long()")
 
 
-def check_flags_as_positions(subscript: str, key: str, dtype: str, origin: str) -> Violation:
-    """`x[flags]` with flags 0/1 of x's leading shape, held as integers: torch reads them as positions."""
+def check_flags_as_positions(subscript: str, key: str, dtype: str, origin: str, inverted: bool = False) -> Violation:
+    """`x[flags]` with flags 0/1 of x's leading shape, held as integers: torch reads them as positions. `inverted`:
+    the key is `~flags`, whose values are -1 and -2 (positions from the end), not the flags' complement."""
+    if inverted:
+        read = (f"`{key}` of {dtype} 0/1 flags ({origin}) is -1 and -2, not their complement: torch reads them as "
+                f"positions from the end, so only the last two entries are selected, silently")
+        return Violation(CODE, SEVERITY, f"`{subscript}` indexes with {read}, and no mask is applied; convert the "
+                         f"flags with `.bool()` before inverting them", fix_suffix=".bool()")
     return Violation(
         CODE, SEVERITY,
         f"`{subscript}` indexes with `{key}`, {origin}, one per entry of the dims it covers, but it is {dtype}: "

@@ -90,6 +90,13 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
             interp.flag(node, index_dtype.check_flags_as_positions(segment(node), segment(element), item.dtype,
                                                                    item.domain.origin), element)
             continue
+        flags = _inverted_flags(interp, element)
+        if flags is not None and _flags_as_positions(owner, flags, elements[:position]):
+            # `~flags` of 0/1 integers is -1 and -2: positions from the end, not the mask's complement
+            interp.flag(node, index_dtype.check_flags_as_positions(segment(node), segment(element), flags.dtype,
+                                                                   flags.domain.origin, inverted=True),
+                        element.operand)  # the fix converts the flags, then inverts: `~flags.bool()`
+            continue
         if isinstance(item, TensorVal) and item.dtype in NARROW_DTYPES:
             violation = _narrow_key(segment, node, owner, item, element, elements[:position])
             if violation is not None:
@@ -116,6 +123,14 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
                 continue
             violation = index_dtype.check_subscript_key(segment(node), segment(element), "floating", None, made)
         interp.flag(node, violation, element)
+
+
+def _inverted_flags(interp, element):
+    """The 0/1 integer tensor `element` inverts bitwise (`~flags`), else None."""
+    if not (isinstance(element, ast.UnaryOp) and isinstance(element.op, ast.Invert) and isinstance(element.operand, ast.Name)):
+        return None
+    held = interp.env.get(element.operand.id)
+    return held if isinstance(held, TensorVal) and held.domain is not None and held.domain.binary else None
 
 
 NARROW_DTYPES = ("uint8", "int8", "int16")

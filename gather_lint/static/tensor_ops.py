@@ -900,6 +900,14 @@ def _applied(name: str, t: TensorVal, args: list, kwargs: dict, text: str):
         return TensorVal(t.shape, t.dtype, t.domain)  # ids with padding masked or zeroed are still ids
     if name in ("size", "shape"):
         return size_of(t, args)
+    if name == "new" and not kwargs:
+        # the legacy `x.new(*sizes)`: uninitialised, x's dtype; `x.new(x.size())` alike. A list of written ints is
+        # data (`x.new([1, 2])`), whose shape is not read here
+        sizes = list(args[0].items) if len(args) == 1 and isinstance(args[0], SeqVal) else list(args)
+        if sizes and all(isinstance(v, DimVal) for v in sizes) and (len(args) > 1 or not isinstance(args[0], SeqVal)
+                                                                     or not any(isinstance(v.dim, int) for v in sizes)):
+            return TensorVal(Shape(tuple(v.dim for v in sizes)), t.dtype)
+        return TensorVal(None, t.dtype)
     if name in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"):
         if name == "new_tensor":  # x.new_tensor((B, 1)) is a 1-d tensor holding B and 1, not a [B, 1] one
             return TensorVal(_flat_data_shape(args[0]) if args else None, t.dtype)
