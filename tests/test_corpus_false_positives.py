@@ -960,3 +960,29 @@ def test_ids_picked_by_a_three_argument_where_are_still_reported(torch):
     assert "GL013" in codes(program)
     with pytest.raises(AssertionError):
         run_snippet(program)  # instance ids as positions: repeated ids are offset once, the rest not at all
+
+
+# A pillar scatter of one literal pillar [[batch, z, y, x]] = [[0, 0, 3, 7]]: the 0 written twice in the row is no
+# repeat of the flat positions y * nx + x made from two of its columns.
+ONE_PILLAR = '''
+import torch
+
+
+def scatter_pillars(features, coords, nx, ny):
+    canvas = torch.zeros(features.shape[1], nx * ny)
+    indices = coords[:, 2] * nx + coords[:, 3]
+    canvas[:, indices] = features.t()
+    return canvas.view(-1, ny, nx)
+
+
+if __name__ == "__main__":
+    features = torch.randn(1, 4)
+    coords = torch.tensor([[0, 0, 3, 7]])
+    out = scatter_pillars(features, coords, 10, 8)
+    assert torch.equal(out[:, 3, 7], features[0]) and out.abs().sum() == features.abs().sum()
+'''
+
+
+def test_columns_of_a_literal_row_with_a_repeated_value_are_silent(torch):
+    assert "GL013" not in codes(ONE_PILLAR)
+    run_snippet(ONE_PILLAR)

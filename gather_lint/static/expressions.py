@@ -163,7 +163,7 @@ class ExpressionMixin:
             key = self._ranges_as_positions(node.slice, key)
         read = element_reads.element(owner, key)
         if read is not element_reads.NOTHING:
-            return read
+            return repeated_indices.one_column(owner, key, read)  # a literal's column: none of its rows' repeats
         if isinstance(owner, SeqVal):
             k = ops.as_int(key)
             if k is not None and -len(owner.items) <= k < len(owner.items):
@@ -211,6 +211,7 @@ class ExpressionMixin:
             picked = repeated_indices.after_mask(picked, key)  # ids[mask] may keep one of a literal's two
             picked = run_starts.picked(owner, key, picked)  # one entry per run of repeat_interleave's copies
             picked = repeated_indices.one_row(owner, key, picked)  # a row of a table repeating across rows
+            picked = repeated_indices.one_column(owner, key, picked)  # a column of a table repeating within rows
             picked = repeated_indices.after_new_axes(owner, key, picked)  # idx[:, :, None]: the once-per-line dim
             picked = permutation_order.subscripted(self, node, owner, key, picked)  # GL027: x[perm][perm]
             picked = signs.kept(owner, picked)  # a part of values >= 0 is >= 0

@@ -21,7 +21,7 @@ from ..contract import Domain
 from ..dims import value
 from . import arange_positions
 from .interp_helpers import _is_float
-from .tensor_ops import FLOAT_DTYPES, new_axes
+from .tensor_ops import FLOAT_DTYPES, new_axes, whole_slice
 from .values import DimVal, Literal, SeqVal, TensorVal
 from .tree_walk import int_literal
 from .written_rows import from_written
@@ -88,6 +88,20 @@ def one_row(owner, key, picked):
     if across_rows(owner) and isinstance(key, DimVal) and isinstance(picked, TensorVal) and picked.domain is not None:
         return picked.with_(domain=replace(picked.domain, repeats=False, copies_across_rows=False))
     return picked
+
+
+_WITHIN_ROW = " twice in one row ("  # how _table_repeats names a value a literal table repeats within a row
+
+
+def one_column(owner, key, picked):
+    """`table[:, k]` of a literal table whose repeats lie within its rows (`[[0, 0, 3, 7]]`): one entry per row,
+    none of the row's repeats. Whether the column repeats across rows is not known here, so it claims none."""
+    if not (isinstance(owner, TensorVal) and owner.domain is not None and _LITERAL_ORIGIN in owner.domain.origin
+            and _WITHIN_ROW in owner.domain.origin and isinstance(picked, TensorVal) and picked.domain is not None
+            and isinstance(key, SeqVal) and not key.names and len(key.items) == 2 and whole_slice(key.items[0])
+            and isinstance(key.items[1], DimVal) and isinstance(key.items[1].dim, int)):
+        return picked
+    return picked.with_(domain=replace(picked.domain, repeats=False, origin="", copies_across_rows=False))
 
 
 def _marked(t: TensorVal, origin: str) -> TensorVal:
