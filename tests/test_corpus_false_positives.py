@@ -986,3 +986,31 @@ if __name__ == "__main__":
 def test_columns_of_a_literal_row_with_a_repeated_value_are_silent(torch):
     assert "GL013" not in codes(ONE_PILLAR)
     run_snippet(ONE_PILLAR)
+
+
+# Last-token classification: the last non-padding position of each row, a key whose shape the analysis does not
+# know, is no `None` (a new axis): `logits[arange(B), last]` is [B, C].
+LAST_TOKEN_LOSS = '''
+import torch
+
+
+def calc_loss_batch(input_batch, target_batch, model):
+    mask = input_batch != 50256
+    last_token_pos = mask.sum(dim=1) - 1
+    logits = model(input_batch)  # shape: [batch_size, seq_len, num_classes]
+    selected_logits = logits[torch.arange(logits.size(0)), last_token_pos]
+    return torch.nn.functional.cross_entropy(selected_logits, target_batch), selected_logits
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    table = torch.randn(50257, 2)
+    ids = torch.tensor([[5, 7, 50256], [3, 4, 9]])
+    loss, picked = calc_loss_batch(ids, torch.tensor([0, 1]), lambda x: table[x])
+    assert picked.shape == (2, 2) and torch.equal(picked, torch.stack([table[7], table[9]]))
+'''
+
+
+def test_a_key_of_unknown_shape_is_no_new_axis(torch):
+    assert codes(LAST_TOKEN_LOSS) == []
+    run_snippet(LAST_TOKEN_LOSS)

@@ -1057,8 +1057,8 @@ def _several_keys(t: TensorVal, s: Shape, items: list) -> TensorVal:
     for i in items:
         if isinstance(i, DimVal) or isinstance(i, Literal) and type(i.value) is int:
             kept.append("int")
-        elif i is None or isinstance(i, Literal) and i.value in (None, Ellipsis) or isinstance(i, SliceVal):
-            kept.append(Literal(None) if i is None else i)
+        elif isinstance(i, Literal) and i.value in (None, Ellipsis) or isinstance(i, SliceVal):
+            kept.append(i)  # (a key item whose value is not known is no `None`: it may be a tensor of any rank)
         elif isinstance(i, TensorVal) and i.dtype in ("int64", "int32", "bool") and fixed_shape(i) is not None:
             taken = len(fixed_shape(i).dims) if i.dtype == "bool" else 1
             kept.append(("key", taken))
