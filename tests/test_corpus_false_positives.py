@@ -1014,3 +1014,60 @@ if __name__ == "__main__":
 def test_a_key_of_unknown_shape_is_no_new_axis(torch):
     assert codes(LAST_TOKEN_LOSS) == []
     run_snippet(LAST_TOKEN_LOSS)
+
+
+# A beam step reads the logits as the first item of the model's output tuple; the shape comment on the call
+# describes that item, as `outputs[0][:, -1, :]` shows.
+OUTPUT_TUPLE_COMMENT = '''
+import torch
+
+
+def step(model, model_inputs):
+    outputs = model(**model_inputs)  # (batch_size * num_beams, cur_len, vocab_size)
+    next_token_logits = outputs[0][:, -1, :]  # (batch_size * num_beams, vocab_size)
+    return torch.log_softmax(next_token_logits, dim=-1)
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    logits = torch.randn(6, 5, 11)
+    scores = step(lambda input_ids: (logits, None), {"input_ids": None})
+    assert scores.shape == (6, 11)
+'''
+
+
+def test_a_comment_on_an_output_tuple_describes_its_first_item(torch):
+    assert codes(OUTPUT_TUPLE_COMMENT) == []
+    run_snippet(OUTPUT_TUPLE_COMMENT)
+
+
+# torchtyping's `"bs":...` names any number of leading dims together: the area of [F, N, 2] points is [F, N].
+NAMED_ELLIPSIS = '''
+import torch
+
+
+class TensorType:  # torchtyping's annotation, as far as this program needs it
+    def __class_getitem__(cls, item):
+        return cls
+
+
+def area2(p: TensorType["bs":..., 2], v0: TensorType["bs":..., 2], v1: TensorType["bs":..., 2]) -> TensorType["bs":...]:
+    return (p[..., 0] - v0[..., 0]) * (v1[..., 1] - v0[..., 1]) - (p[..., 1] - v0[..., 1]) * (v1[..., 0] - v0[..., 0])
+
+
+def closest(p, v0, v1):
+    w = area2(p, v0, v1).abs()
+    d_values, d_indices = torch.min(w, dim=0, keepdim=True)
+    return w[d_indices[0], torch.arange(p.shape[1])]
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    p, v0, v1 = torch.rand(3, 5, 2), torch.rand(3, 5, 2), torch.rand(3, 5, 2)
+    assert closest(p, v0, v1).shape == (5,)
+'''
+
+
+def test_a_named_ellipsis_of_torchtyping_is_any_number_of_dims(torch):
+    assert codes(NAMED_ELLIPSIS) == []
+    run_snippet(NAMED_ELLIPSIS)

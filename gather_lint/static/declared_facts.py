@@ -258,6 +258,8 @@ def _torchtyping(items) -> Optional[Shape]:
             tokens.append(str(item.value))
         elif isinstance(item, ast.Constant) and item.value is Ellipsis:
             tokens.append("...")
+        elif isinstance(item, ast.Slice) and isinstance(item.upper, ast.Constant) and item.upper.value is Ellipsis:
+            tokens.append("...")  # `"batch":...`: any number of dims, named together
         elif isinstance(item, ast.Slice) and isinstance(item.lower, ast.Constant):
             tokens.append(str(item.lower.value))
         elif last_name(item) in ops.DTYPE_NAMES or last_name(item) in ("float", "int", "bool"):

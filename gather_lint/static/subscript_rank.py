@@ -15,7 +15,8 @@ branch may be the one another caller takes with data of the other rank. Likewise
 written before an `if` with two arms, at a subscript in one of them: the comment may describe the configuration
 the other arm serves (`# [B, T, K, K]`, then `else:` for the duration-dependent `[B, T, K, D, K]`). And a rank
 from a shape comment that two statements of the function both index past: the code agrees with itself, and the
-comment is the stale one.
+comment is the stale one; or a comment whose rank the code gives the name's first item (`outputs[0][:, -1, :]` of
+`outputs = model(...)  # (B, T, V)`): it describes the item of an output tuple.
 """
 from __future__ import annotations
 
@@ -39,11 +40,23 @@ def check(interp, node: ast.Subscript, owner: TensorVal, key) -> bool:
     if values is None or not all(_takes_a_dim(item, value) for item, value in zip(items, values)):
         return False
     rank = len(shape.dims)
-    if len(items) > rank and not _comment_outvoted(interp, owner, node, rank):
+    if len(items) > rank and not _comment_outvoted(interp, owner, node, rank) and not _comment_of_first_item(interp, node, len(items)):
         interp.flag(node, rule.check_too_many_indices(
             interp.source.segment(node.value), shape, interp.source.segment(node), len(items)), None)
         return True
     return False
+
+
+def _comment_of_first_item(interp, node: ast.Subscript, count: int) -> bool:
+    """`outputs = model(**inputs)  # (B, T, V)` then `outputs[0][:, -1, :]`: the comment's rank is the count of
+    indices the code gives the name's first item, so it describes that item (a model's output tuple), not the name."""
+    inner = node.value
+    if not (isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and isinstance(inner.slice, ast.Constant)
+            and type(inner.slice.value) is int):
+        return False
+    held = interp.env.get(inner.value.id)
+    return isinstance(held, TensorVal) and "comment" in (held.origin or "") and held.shape is not None \
+        and not held.shape.variadic and len(held.shape.dims) == count
 
 
 def _takes_a_dim(item: ast.expr, value) -> bool:
