@@ -17,7 +17,7 @@ unpack``: code written for video handed images fails there first.
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation, gather_axis, is_empty, named, size_expr
-from ..dims import Shape, dim_text, must_differ, must_equal, value
+from ..dims import Shape, dim_text, must_equal, value
 from ..ops import GATHER, INDEX, SCATTER, TAKE_ALONG
 from ..suggest import method_call, operand
 from ._example import Example

@@ -28,7 +28,7 @@ from . import tensor_ops as ops
 from .text_scan import file_test
 from .normalised_axis import assigned_value
 from .tensor_ops import FLOAT_DTYPES
-from . import declared_index_dtypes, text_scan
+from . import declared_index_dtypes, key_items, text_scan
 from .tree_walk import called_name
 from .values import SeqVal, TensorVal
 
@@ -78,12 +78,12 @@ def check_float_key(interp, node: ast.Subscript, owner, key) -> None:
     """Flag each float element of the key of a subscript of a tensor (see the module docstring)."""
     if owner is not None and not isinstance(owner, TensorVal):
         return  # a list, a dict, an array, a layer list: other errors, other messages
-    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
-    if len(items) != len(elements) or any(isinstance(e, ast.Starred) for e in elements):
+    pairs = key_items.aligned(node, key)
+    if pairs is None:
         return  # x[*idx]: elements and values do not line up
+    elements, items = [e for e, _ in pairs], [v for _, v in pairs]
     segment = interp.source.segment
-    for position, (item, element) in enumerate(zip(items, elements)):
+    for position, (element, item) in enumerate(pairs):
         if isinstance(element, ast.Slice):
             continue
         if isinstance(item, TensorVal) and _flags_as_positions(owner, item, elements[:position]):
@@ -434,17 +434,15 @@ def _divided_key(text: str, bracket: int) -> bool:
 def check_mask_shape(interp, node: ast.Subscript, owner, key) -> None:
     """GL001: a bool mask in the key, after plain slices only, whose dims differ from the dims of x it covers
     (`conf[ious > t] = 0` with ious flattened [A*H*W] and conf [A, H, W]): torch raises IndexError."""
-    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic:
+    pairs = key_items.aligned(node, key)
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or pairs is None:
         return
-    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
-    if len(items) != len(elements):
-        return
-    for start, (item, element) in enumerate(zip(items, elements)):
+    elements = [e for e, _ in pairs]
+    for start, (element, item) in enumerate(pairs):
         if isinstance(element, ast.Slice):
             continue
         if not isinstance(item, TensorVal) or item.dtype != "bool" or item.shape is None or item.shape.variadic \
-                or not item.shape.dims or any(not isinstance(e, ast.Slice) for e in elements[:start]):
+                or not item.shape.dims or not key_items.after_slices_only(elements, start):
             return  # past an int or an index tensor, the dims no longer line up one to one
         covered = owner.shape.dims[start:start + len(item.shape.dims)]
         for axis, mine in enumerate(item.shape.dims):

@@ -19,7 +19,7 @@ from typing import Optional
 from ..contract import Domain
 from ..rules import gl030_flat_index_wrong_stride as rule
 from ..dims import Sym, must_differ, must_equal, value
-from . import distinct_lines, symbolic
+from . import distinct_lines, key_items, symbolic
 from .tensor_ops import whole_slice
 from .values import DimVal, SeqVal, TensorVal
 
@@ -268,15 +268,13 @@ def _numel(dims):
 
 def check_subscript(interp, node: ast.Subscript, owner, key) -> None:
     """GL030 at `flat[idx]` / `x[:, idx]`: each element of the key after plain slices indexes its own dim."""
-    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic:
+    pairs = key_items.aligned(node, key)
+    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or pairs is None:
         return
-    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    items = key.items if isinstance(key, SeqVal) and isinstance(node.slice, ast.Tuple) else (key,)
-    if len(items) != len(elements):
-        return
-    for axis, (item, element) in enumerate(zip(items, elements)):
+    elements = [e for e, _ in pairs]
+    for axis, (element, item) in enumerate(pairs):
         if isinstance(element, ast.Slice):
             continue
-        if axis >= len(owner.shape.dims) or any(not isinstance(e, ast.Slice) for e in elements[:axis]):
+        if axis >= len(owner.shape.dims) or not key_items.after_slices_only(elements, axis):
             return  # after another index tensor the dims no longer line up one to one
         check_grid(interp, node, element, item, owner.shape.dims[axis])
