@@ -17,13 +17,13 @@ SOURCE = textwrap.dedent("""
     def f(x: "Float[Tensor, 'B L D']", idx, w):
         y = x.view(-1, 4)                 # an entry with a result
         n = w.dim()                       # an entry, w unknown: not counted (unknown receiver)
-        z = x.new(3)                      # no entry
+        z = x.data_ptr()                  # no entry
         s = torch.istft(x, 4)             # no entry
         t = torch.sum(w, dim=1)           # w unknown: counted apart
         k = F.kl_div(input=w, target=x)   # the same, by keyword
         u = F.softmax(x, dim=-1)
         for _ in range(3):
-            v = x.new(3)                  # evaluated more than once: one site
+            v = x.data_ptr()              # evaluated more than once: one site
         return torch.gather(x, 1, idx)
 """)
 
@@ -46,14 +46,14 @@ def test_the_census_counts_each_evaluated_site_once(census):
     lint_text(SOURCE, "m.py")
     seen = outcomes(census)
     assert seen[("method", "view")] == op_census.COVERED
-    assert seen[("method", "new")] == op_census.MISSING
+    assert seen[("method", "data_ptr")] == op_census.MISSING
     assert seen[("torch", "istft")] == op_census.MISSING
     assert seen[("torch", "sum")] == op_census.UNKNOWN_INPUT
     assert seen[("F", "kl_div")] == op_census.UNKNOWN_INPUT
     assert seen[("F", "softmax")] == op_census.COVERED
     assert seen[("torch", "gather")] == op_census.COVERED
     assert ("method", "dim") not in seen
-    assert sum(1 for key in census.sites if key[4] == "new") == 2  # two sites, the loop's counted once
+    assert sum(1 for key in census.sites if key[4] == "data_ptr") == 2  # two sites, the loop's counted once
 
 
 def test_an_entry_with_an_unknown_result_covers_its_call_apart(census, capsys):
@@ -73,10 +73,10 @@ def test_the_census_is_off_unless_started():
 def test_the_table_names_coverage_and_the_missing_ops(census):
     bench = benchmark_scripts.load("op_coverage")
     lint_text(SOURCE, "m.py")
-    names = {"torch": {"istft", "sum", "gather"}, "F": {"softmax"}, "method": {"view", "new"}}
+    names = {"torch": {"istft", "sum", "gather"}, "F": {"softmax"}, "method": {"view", "data_ptr"}}
     shown = bench.table("tree", census.sites, names, 1, 0.0, 5)
     assert "covered 3/6 = 50.0%" in shown and "unknown input, not counted: 1" in shown
-    assert "2  .new()" in shown and "1  torch.istft" in shown
+    assert "2  .data_ptr()" in shown and "1  torch.istft" in shown
 
 
 def test_a_missing_tree_exits_2_with_a_message(capsys, tmp_path):
