@@ -2,9 +2,18 @@ import itertools
 
 import torch
 import torch.nn.functional as F
-from scipy.optimize import linear_sum_assignment
 
 CFG = {"emb_dim": 32, "momentum": 0.9, "max_cost": 0.6}
+
+
+def linear_sum_assignment(cost):
+    """Minimum-cost matching of every column to a distinct row (here rows >= columns), as
+    scipy.optimize.linear_sum_assignment returns it: row indices ascending, with their columns."""
+    n_rows, n_cols = cost.shape
+    best = min(itertools.permutations(range(n_rows), n_cols),
+               key=lambda rows: sum(float(cost[r][c]) for c, r in enumerate(rows)))
+    pairs = sorted(zip(best, range(n_cols)))
+    return [r for r, _ in pairs], [c for _, c in pairs]
 
 
 def cosine_cost(track_emb, det_emb):
