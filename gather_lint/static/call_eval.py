@@ -384,18 +384,27 @@ class CallMixin:
     def _replaces_fill(self, node: ast.Call, result: TensorVal) -> bool:
         """`x.masked_fill(x == PAD, v)` (or `~(x != PAD)`) of an x whose fill PAD is among its values: every
         entry holding the fill is replaced (PAD may be a module constant: its value is read)."""
-        return self._mask_holds_at(node, present_values.fill_value(result), lambda n: ops.as_int(self.expr(n)))
+        if not node.args or not isinstance(node.func, ast.Attribute):
+            return False
+        return self.mask_covers_fill(node.args[0], node.func.value, result)
+
+    def mask_covers_fill(self, mask: ast.expr, subject: ast.expr, held_by: TensorVal) -> bool:
+        """Whether `mask` is true wherever `subject` holds the fill value `held_by` is known to hold (the value may
+        be a name whose int the analysis knows): `x.masked_fill(x == PAD, v)`, `x[x == PAD] = v`."""
+        held = present_values.fill_value(held_by)
+        return held is not None and sentinel_masks.at_sentinel(
+            mask, subject, held, self.function, number=lambda n: ops.as_int(self.expr(n))) is True
 
     def _replaces_sentinel(self, node: ast.Call, result: TensorVal) -> bool:
         """`x.masked_fill(mask, v)` whose mask is true wherever x holds its padding value."""
-        return self._mask_holds_at(node, result.domain.sentinel if result.domain is not None else None)
+        return bool(node.args) and isinstance(node.func, ast.Attribute) \
+            and self.mask_covers_sentinel(node.args[0], node.func.value, result)
 
-    def _mask_holds_at(self, node: ast.Call, held: Optional[int], number=None) -> bool:
-        """`x.masked_fill(mask, v)`: whether the mask is true wherever x holds the value `held`."""
-        if held is None or not node.args or not isinstance(node.func, ast.Attribute):
-            return False
-        read = {"number": number} if number is not None else {}  # an int literal, unless told how to read one
-        return sentinel_masks.at_sentinel(node.args[0], node.func.value, held, self.function, **read) is True
+    def mask_covers_sentinel(self, mask: ast.expr, subject: ast.expr, held_by: TensorVal) -> bool:
+        """Whether `mask` is true wherever `subject` holds the padding value `held_by` is known to hold (a literal
+        int in the mask's comparison): `x.masked_fill(x == -1, v)`, `x[x == -1] = v`."""
+        held = held_by.domain.sentinel if held_by.domain is not None else None
+        return held is not None and sentinel_masks.at_sentinel(mask, subject, held, self.function) is True
 
     def _call_instance(self, target, node: ast.Call, args, kwargs):
         """`layer(x)` / `q_net(obs)`: a layer's output shape, or a file class's forward on an instance."""

@@ -196,23 +196,26 @@ def _with_grid(result: TensorVal, grid: tuple) -> TensorVal:
     return result.with_(domain=replace(base, grid=grid))
 
 
+def _plain_positions(t):
+    """The domain of values that are positions of one dim (no grid yet, no ids, mask, padding or floats), else None."""
+    d = t.domain if isinstance(t, TensorVal) else None
+    if d is None or d.size is None or value(d.size) == 1 or d.grid is not None or d.category or d.binary \
+            or d.sentinel is not None or d.made_float or t.dtype in _FLOATS:
+        return None
+    return d
+
+
 def _row_count(t):
     """R for row numbers 0..R-1 (an arange of R, copied or reshaped); None otherwise."""
-    d = t.domain if isinstance(t, TensorVal) else None
-    if d is None or d.size is None or value(d.size) == 1 or _ROWS not in d.origin or d.grid is not None \
-            or d.category or d.binary or d.sentinel is not None or d.made_float or t.dtype in _FLOATS:
-        return None
-    return d.size
+    d = _plain_positions(t)
+    return d.size if d is not None and _ROWS in d.origin else None
 
 
 def _column_count(t):
     """C for positions of a dim of size C (top-k, sort, argmax, multinomial draws, an arange of C); not a bound
     worked out from written values, which says nothing of the dim they were meant for."""
-    d = t.domain if isinstance(t, TensorVal) else None
-    if d is None or d.size is None or value(d.size) == 1 or d.grid is not None or d.category or d.binary \
-            or d.sentinel is not None or d.made_float or t.dtype in _FLOATS or d.bound_only and _ROWS not in d.origin:
-        return None
-    return d.size
+    d = _plain_positions(t)
+    return d.size if d is not None and not (d.bound_only and _ROWS not in d.origin) else None
 
 
 _FLOATS = ("bool", "float16", "bfloat16", "float32", "float64")
@@ -234,8 +237,6 @@ def check_grid(interp, node, index_node, index, size) -> None:
 
 def _is_product(size, rows, width) -> bool:
     """size is rows * width: by value, or as the product of the two names."""
-    if value(size) is not None and value(rows) is not None and value(width) is not None:
-        return value(size) == value(rows) * value(width)
     product = symbolic.product([rows, width])
     return product is not None and must_equal(size, product)
 
@@ -254,16 +255,7 @@ def check_take(interp, node: ast.Call, source, index) -> None:
     """GL030 at `torch.take(x, idx)`, which reads x flattened: all of x's entries are the dim indexed."""
     shape = source.shape if isinstance(source, TensorVal) else None
     if shape is not None and not shape.variadic and shape.dims:
-        check_grid(interp, node, node.args[1], index, _numel(shape.dims))
-
-
-def _numel(dims):
-    if all(value(d) is not None for d in dims):
-        n = 1
-        for d in dims:
-            n *= value(d)
-        return n
-    return symbolic.product(list(dims))
+        check_grid(interp, node, node.args[1], index, symbolic.product(list(shape.dims)))
 
 
 def check_subscript(interp, node: ast.Subscript, owner, key) -> None:

@@ -18,7 +18,7 @@ from ..contract import Site, mark_axis
 from ..rules import gl027_permutation_applied_twice as rule
 from . import tensor_ops as ops
 from .text_scan import file_test
-from .values import SeqVal, TensorVal
+from .values import DimVal, SeqVal, TensorVal
 
 _MAKERS = ("sort", "argsort")
 # ops whose result keeps the receiver's layout (entry i stays at i along every axis)
@@ -70,11 +70,9 @@ def picked(interp, name: str, owner: TensorVal, result, node: ast.Call, args: li
     tensor of it can be a sorted copy whose mark an op the analysis does not follow has dropped."""
     if name not in _PICKS or owner.order is not None or owner.shape is None or owner.shape.variadic:
         return result
-    if name == "multinomial":
-        given = -1
-    else:
-        dim = kwargs.get("dim", args[1] if name == "topk" and len(args) > 1 else args[0] if name != "topk" and args else None)
-        given = -1 if name == "topk" and dim is None else ops.as_int(dim)
+    # multinomial draws along the last dim; topk's dim follows k and defaults to the last
+    given = -1 if name == "multinomial" else ops.as_int(
+        ops._arg(args, kwargs, 1, "dim", DimVal(-1)) if name == "topk" else ops._arg(args, kwargs, 0, "dim"))
     axis = mark_axis(owner.shape, given) if given is not None else None
     if axis is None or _sorts(interp):
         return result

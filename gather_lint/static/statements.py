@@ -10,7 +10,7 @@ from typing import Dict, Iterator, List, Optional
 
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
-from . import buffer_writes, cut_rows, mask_bounds, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, sentinel_masks, shape_unpacking
+from . import buffer_writes, cut_rows, mask_bounds, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, shape_unpacking
 from . import stacked_parts
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
@@ -409,8 +409,7 @@ class StatementMixin:
             elif isinstance(owner, TensorVal) and _writes_by_positions(key, target.slice):
                 # inv[perm] = arange(n): positions from a tensor may cover every padded slot
                 self.env[name] = _with_sentinel(owner, None, None)
-            elif isinstance(owner, TensorVal) and owner.domain is not None and owner.domain.sentinel is not None \
-                    and sentinel_masks.at_sentinel(target.slice, target.value, owner.domain.sentinel, self.function) is True:
+            elif isinstance(owner, TensorVal) and self.mask_covers_sentinel(target.slice, target.value, owner):
                 # x[x == -1] = torch.tensor(n): every padded entry is written over
                 self.env[name] = _with_sentinel(owner, None, None)
             if isinstance(owner, TensorVal):  # ids[i, width - len(s):] = s: padding first (GL024)
@@ -426,11 +425,7 @@ class StatementMixin:
     def _writes_over_fill(self, target: ast.Subscript, owner: TensorVal, result) -> bool:
         """`x[x == c] = v` (or `x[~(x != c)] = v`) of an x known to hold c, v another value: every entry that
         held c is written over, as `x.masked_fill(x == c, v)` does."""
-        held = present_values.fill_value(owner)
-        if held is None or ops.as_int(result) == held:
-            return False
-        return sentinel_masks.at_sentinel(target.slice, target.value, held, self.function,
-                                          number=lambda n: ops.as_int(self.expr(n))) is True
+        return ops.as_int(result) != present_values.fill_value(owner) and self.mask_covers_fill(target.slice, target.value, owner)
 
     def _unpack(self, target, result) -> None:
         elts = target.elts
