@@ -28,6 +28,10 @@ from .scalars import NumberVal, is_float_number
 from .values import DimVal, LayerVal, Literal, QualName, SeqVal, TensorVal, join_all
 
 MAX_DEPTH = 3
+# runs of one function under distinct caller facts, per module: a generator script calling its helpers from
+# nested loops over literal lists makes a new fact tuple each iteration (the product of the lists), and past
+# this many runs the callee's own result serves the remaining calls
+MAX_RUNS_PER_FUNCTION = 32
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -58,6 +62,7 @@ class ModuleContext:
         self.own = (lambda *a: None, lambda *a: None)  # (report, flag) of functions' own analyses
         self.fault: Optional[scope_faults.Fault] = None  # told of a function whose own analysis failed
         self._memo: Dict[tuple, object] = {}
+        self._runs: Dict[ast.AST, int] = {}  # runs under caller facts so far, per callee (MAX_RUNS_PER_FUNCTION)
         self._attributes: Dict[tuple, Dict[str, object]] = {}
         self._store_counts: Dict[str, Dict[str, int]] = {}
         self.closures: Dict[ast.AST, Dict[str, object]] = {}  # nested def -> free names' facts (closure_facts)
@@ -268,6 +273,9 @@ class ModuleContext:
                 return self._memo[key]
         except TypeError:
             return None  # an unhashable fact: do not memoise, do not analyse
+        if self._runs.get(callee, 0) >= MAX_RUNS_PER_FUNCTION:
+            return self.analyse(callee)
+        self._runs[callee] = self._runs.get(callee, 0) + 1
         self._memo[key] = None  # recursion guard
         line = node.lineno
         batch_of_one = getattr(caller, "batch_of_one", False) or any(_one_sample(v) for v in facts.values())
