@@ -14,7 +14,8 @@ from typing import Dict, Optional
 from ..dims import Shape, Sym
 from ..dims import value as value_of
 from . import attribute_stores, class_lineage, dataclass_configs, degenerate_softmax, fitted_instances, passed_dims
-from . import autograd_ctx, decorated_calls, exact_values, passed_tensors, scope_faults, script_drivers, sequences, tree_walk
+from . import autograd_ctx, decorated_calls, exact_values, passed_tensors, renamed_sizes, scope_faults, script_drivers
+from . import sequences, tree_walk
 from .declared_facts import annotated_module, documented_shapes
 from .argument_binding import FACTS, bind, number_defaults
 from .config import DictVal
@@ -300,7 +301,7 @@ class ModuleContext:
                 raise
             self.fault(callee, exc, node.lineno)
             return None
-        result = result_of(interp)
+        result = renamed_sizes.in_caller_words(result_of(interp), interp.size_renames)
         if _passed_unsized(callee, facts):
             result = value_facts(result)
         self._memo[key] = result

@@ -12,7 +12,7 @@ from .calls import fill_gaps, share_sizes
 from .declared_facts import all_sizes_known as _sizes_proved
 from .comment_facts import CommentLines
 from .interp_helpers import _TERMINAL
-from . import autograd_ctx, closure_facts, global_facts, passed_columns
+from . import autograd_ctx, closure_facts, global_facts, passed_columns, renamed_sizes
 from .source import SourceFile
 from .statements import StatementMixin
 from .declared_facts import DeclaredFactsMixin
@@ -60,6 +60,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.params: set = set()
         self.given_tensors: frozenset = frozenset()  # parameters the caller handed a tensor it made (passed_tensors)
         self.passed_tensors: dict = {}  # those parameters' values as bound
+        self.size_renames: dict = {}  # a callee's declared size name -> the caller's size (renamed_sizes)
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
         self.comments = CommentLines(source, 0)
 
@@ -80,6 +81,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
             self.env.update(self.module.attributes(self.class_name, facts))
         for name, fact in (caller_facts or {}).items():
             declared = self.env.get(name)
+            renamed_sizes.note(self.size_renames, declared, fact)  # the callee's size names, the caller's sizes
             self.env[name] = fill_gaps(declared, fact)  # the callee's own annotations win
             if name in self.given_tensors:
                 self.passed_tensors[name] = self.env[name]  # a tensor on this path (passed_tensors)
