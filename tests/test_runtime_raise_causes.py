@@ -1,4 +1,4 @@
-"""Runtime explanations of calls torch rejects: F.one_hot, the classification losses, and family writes.
+"""Runtime explanations of calls torch rejects: F.one_hot, the classification losses, topk, and family writes.
 
 Each bug runs in plain torch first (the oracle: its exception type and message), then checked: raise
 mode raises the same exception type (an `except RuntimeError` / `except IndexError` written against
@@ -51,6 +51,14 @@ CASES = {
                   "`target.reshape(-1)` [10]"],
         "logits, tokens = torch.randn(2, 5, 7), torch.randint(0, 7, (2, 5))\n"
         "loss = F.cross_entropy(logits.transpose(1, 2), tokens)\n"),
+    "topk k past the points of a small cloud": (
+        "dist = torch.rand(4, 10)\nout = dist.topk(16, dim=1, largest=False).indices\n",
+        "GL035", ["k = 16", "dim 1", "[4, 10]", "holds 10", "`min(k, x.size(1))`"],
+        "dist = torch.rand(4, 10)\nout = dist.topk(min(16, dist.size(1)), dim=1, largest=False).indices\n"),
+    "torch.topk k past the corpus": (
+        "scores = torch.rand(3, 6)\nvals, ids = torch.topk(scores, k=8)\n",
+        "GL035", ["k = 8", "dim 1", "holds 6"],
+        "scores = torch.rand(3, 6)\nvals, ids = torch.topk(scores, k=min(8, scores.size(-1)))\n"),
     "nn.CrossEntropyLoss on [B, H, W, C] scores": (
         "logits, tokens = torch.randn(2, 3, 4, 7), torch.randint(0, 7, (2, 3, 4))\n"
         "loss = nn.CrossEntropyLoss()(logits, tokens)\n",
@@ -125,6 +133,7 @@ CASES = {
 
 # valid calls beside each family of checks: torch accepts them, the runtime says nothing
 VALID = {
+    "topk of every entry": "x = torch.rand(3, 6)\nout = x.topk(6, dim=1).indices\n",
     "one_hot inferring num_classes": "out = F.one_hot(torch.tensor([0, 3, 1]))\n",
     "one_hot of a [B, T] batch": "out = F.one_hot(torch.randint(0, 5, (2, 3)), 5)\n",
     "cross_entropy with ignore_index padding": (

@@ -36,6 +36,7 @@ _MODULES = (
     "gl032_write_changes_nothing",
     "gl033_refused_arguments",
     "gl034_positions_of_another_order",
+    "gl035_k_exceeds_dim",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

@@ -54,6 +54,7 @@ from .targets import EMBEDDING
 import gather_lint.runtime.broadcast_causes as broadcast_causes
 import gather_lint.runtime.loss_target_checks as loss_target_checks
 import gather_lint.runtime.one_hot_checks as one_hot_checks
+import gather_lint.runtime.count_checks as count_checks
 import gather_lint.runtime.write_rejections as write_rejections
 import gather_lint.runtime.argument_rejections as argument_rejections
 import gather_lint.runtime.custom_functions as custom_functions
@@ -807,8 +808,12 @@ def _places() -> List[Tuple[object, str, Callable]]:
     places.append((torch.Tensor, "__iadd__", lambda o: _augmented(o, "+=")))
     places.append((torch.Tensor, "__isub__", lambda o: _augmented(o, "-=")))
     for how in _DIM_AT:
-        for owner in (torch, torch.Tensor):
-            places.append((owner, how, lambda o, how=how: _producer(o, how)))
+        for owner, prefix in ((torch, "torch."), (torch.Tensor, "Tensor.")):
+            if how == "topk":  # GL035: a k past the size, explained once torch has raised
+                places.append((owner, how, lambda o, s=prefix + how: _producer(
+                    _explaining(o, s, count_checks.rejected_topk), "topk")))
+            else:
+                places.append((owner, how, lambda o, how=how: _producer(o, how)))
     places.append((F, "linear", _width_one_layer))
     for owner in (torch, torch.Tensor):
         places.append((owner, "squeeze", _squeeze))

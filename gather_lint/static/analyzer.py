@@ -16,7 +16,7 @@ from . import advanced_index_sites, advanced_indexing, column_key_lookups, embed
 from . import class_targets, global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
 from . import left_padding, mask_positions, permutation_order, rolled_labels, shared_end_positions, sign_blind_penalty
-from . import overwritten_tables, table_mixtures, top_one_paths
+from . import op_counts, overwritten_tables, table_mixtures, top_one_paths
 from . import caller_facts, fix_names
 from . import scope_faults, script_drivers, torch_aliases
 from .calls import MAX_DEPTH, ModuleContext
@@ -202,13 +202,13 @@ _RANGE_MAKERS = ("cumsum(", "rand(", "rand_like(", "linspace(", "nonzero(", "arg
 
 # the local rules' text tests (see _narrowed): GL013's writes, GL011's padded lookups and one_hot sizes,
 # GL013/GL020/GL021's buffers, one-hot picks and top-k filters, GL006's column keys, GL017's x[:, idx],
-# GL008's int8/int16/uint8 subscript keys
+# GL008's int8/int16/uint8 subscript keys, GL035's topk counts
 _LOCAL_PATTERNS = (
     (_augments_by_index, None), (_reads_what_it_writes, None), (_pads_a_lookup, None), (own_max_sizes.spelled_in, None),
     (fills_buffer, None), (one_hot_pick.spelled_in, None), (top_k_filter.spelled_in, None),
     (column_key_lookups.spelled_in, None), (advanced_indexing.spelled_in, advanced_indexing.spelled_anywhere),
     (advanced_index_sites.narrow_keys, None), (advanced_index_sites.row_numbers_key, None),
-    (permutation_order.spelled_in, None), (_writes_other_floats, None))
+    (permutation_order.spelled_in, None), (_writes_other_floats, None), (op_counts.spelled_in, None))
 # the syntax-only checks' patterns: their blocks are read whether or not they spell `torch`
 _SYNTAX_PATTERNS = ((sign_blind_penalty.spelled_in, None), (rolled_labels.spelled_in, None),
                     (top_one_paths.spelled_in, None), (overwritten_tables.spelled_in, None),
