@@ -10,6 +10,18 @@ from .snippets import run_snippet
 
 torch = pytest.importorskip("torch")
 
+# the caller's body, the same under both annotation styles
+BODY = '''
+    dist = pairwise_distance(nodes, points)
+    point_to_node = dist.min(dim={dim})[1]
+    matching = torch.zeros_like(dist, dtype=torch.bool)
+    matching[point_to_node, torch.arange(points.shape[0])] = True
+    return matching
+
+if __name__ == "__main__":
+    matching = assign(torch.rand(40, 3), torch.rand(8, 3))
+'''
+
 DOCSTRINGS = '''
 import torch
 
@@ -32,15 +44,7 @@ def assign(points, nodes):
         points (Tensor): (N, 3)
         nodes (Tensor): (M, 3)
     """
-    dist = pairwise_distance(nodes, points)
-    point_to_node = dist.min(dim={dim})[1]
-    matching = torch.zeros_like(dist, dtype=torch.bool)
-    matching[point_to_node, torch.arange(points.shape[0])] = True
-    return matching
-
-if __name__ == "__main__":
-    matching = assign(torch.rand(40, 3), torch.rand(8, 3))
-'''
+''' + BODY
 
 JAXTYPING = '''
 import torch
@@ -51,15 +55,7 @@ def pairwise_distance(x: Float[Tensor, "n c"], y: Float[Tensor, "m c"]) -> Float
     return torch.cdist(x, y) ** 2
 
 def assign(points: Float[Tensor, "n 3"], nodes: Float[Tensor, "m 3"]):
-    dist = pairwise_distance(nodes, points)
-    point_to_node = dist.min(dim={dim})[1]
-    matching = torch.zeros_like(dist, dtype=torch.bool)
-    matching[point_to_node, torch.arange(points.shape[0])] = True
-    return matching
-
-if __name__ == "__main__":
-    matching = assign(torch.rand(40, 3), torch.rand(8, 3))
-'''
+''' + BODY
 
 
 @pytest.mark.parametrize("program", [DOCSTRINGS, JAXTYPING], ids=["docstrings", "jaxtyping"])
