@@ -128,5 +128,6 @@ if __name__ == "__main__":
             x0 = (ref - s_s * eps) / a_s
             h = math.log(a_t / s_t) - math.log(a_s / s_s)
             ref = (s_t / s_s) * ref - a_t * (math.exp(-h) - 1.0) * x0
-    assert torch.allclose(latents, ref, rtol=1e-4, atol=1e-4)
+    # the latents grow to ~1e10 over the steps: compare at their scale (float rounding differs across CPUs)
+    assert (latents - ref).abs().max() <= 1e-5 * ref.abs().max()
     print("ok")
