@@ -81,3 +81,63 @@ def test_positions_drawn_from_the_sorted_row_read_it_silently(torch):
     assert lint(NUCLEUS) == []
     logits, tokens, logps = run_program(NUCLEUS)
     assert tokens.shape == (3,) and torch.isfinite(logps).all()  # a kept token's own log-probability
+
+
+# the mirror mistake: a nucleus mask built in the sorted order fills the tensor that was sorted
+FILLS = {
+    "masked_fill": "filtered = logits.masked_fill(remove, -1e9)",
+    "masked_fill keyword value": "filtered = logits.masked_fill(remove, value=-1e9)",
+    "torch.masked_fill": "filtered = torch.masked_fill(logits, remove, -1e9)",
+    "subscript write": "logits[remove] = -1e9\n    filtered = logits",
+}
+
+NUCLEUS_FILL = """
+import torch
+
+
+def top_p(logits, p):
+    sorted_logits, sorted_idx = torch.sort(logits, dim=-1, descending=True)
+    remove = sorted_logits.softmax(-1).cumsum(-1) > p
+    {back}
+    {fill}
+    return filtered
+
+
+def reference(logits, p):
+    out = logits.clone()
+    for b in range(logits.shape[0]):
+        probs = logits[b].softmax(-1).tolist()
+        order = sorted(range(len(probs)), key=lambda v: -probs[v])
+        total = 0.0
+        for v in order:
+            total += probs[v]
+            if total > p:
+                out[b, v] = -1e9
+    return out
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    scores = torch.randn(3, 12) * 2
+    RESULT = top_p(scores.clone(), 0.6), reference(scores, 0.6)
+"""
+
+
+def _nucleus(fill: str, back: str = "pass") -> str:
+    return NUCLEUS_FILL.replace("{fill}", fill).replace("{back}", back)
+
+
+@pytest.mark.parametrize("fill", list(FILLS))
+def test_a_mask_in_the_sorted_order_filling_the_unsorted_tensor_is_reported(fill, torch):
+    program = _nucleus(FILLS[fill])
+    assert [v.code for v in lint(program)] == ["GL034"]
+    got, expected = run_program(program)
+    assert not torch.equal(got, expected)  # other vocabulary positions were filled
+
+
+@pytest.mark.parametrize("fill", list(FILLS))
+def test_the_mask_scattered_back_first_is_silent(fill, torch):
+    program = _nucleus(FILLS[fill], "remove = remove.scatter(1, sorted_idx, remove)")
+    assert lint(program) == []
+    got, expected = run_program(program)
+    assert torch.equal(got, expected)

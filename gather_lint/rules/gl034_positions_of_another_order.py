@@ -9,6 +9,12 @@ from another token, silently. Read the unsorted tensor at those positions, or ma
 (``perm.argsort(dim).gather(dim, picks)``). Reported when the input is known to sit in a sort's order along the
 gathered dim and the index's values were picked along that dim of a tensor that was never sorted, in a function
 that sorts nothing (so no sorted copy there could have lost its mark).
+
+The mirror mistake: a bool mask built in the sorted order (``cumsum(sorted_probs) > p``, a nucleus filter) that
+fills or writes the tensor that was sorted (``logits.masked_fill(remove, v)``, ``logits[remove] = v``) marks
+ranks, not vocabulary positions: the fill lands on the ids that happen to equal the removed ranks. Scatter the
+mask back to the original order first. Reported when the mask's order is that of a sort of the very tensor it
+fills.
 """
 from typing import Optional
 
@@ -84,5 +90,19 @@ def check(site: Site) -> Optional[Violation]:
         f"in the original order of dim {axis}, but input {named(site.input)} is in the order of the sort at line "
         f"{line}: {site.op.spelled}() reads the entry at that rank of the sorted row, not the picked one, silently; "
         f"{fix}",
+        help=fix,
+    )
+
+
+def check_mask(input_text: str, mask_text: str, mask_shape, line: int, axis: int) -> Violation:
+    """A bool mask made in the order of the sort at `line` (`cumsum(sorted_probs) > p`) fills or writes the
+    tensor that was sorted, which is in its original order."""
+    fix = (f"scatter the mask back to the original order first (`{mask_text}.scatter({axis}, sorted_indices, "
+           f"{mask_text})` with the sort's indices)")
+    return Violation(
+        CODE, SEVERITY,
+        f"mask `{mask_text}` {mask_shape} is in the order of the sort at line {line} along dim {axis} (entry i is the i-th ranked), "
+        f"but `{input_text}` is in its original order: the fill lands on whatever positions sit at those ranks' "
+        f"indices, not on the ranked ones, silently; {fix}",
         help=fix,
     )

@@ -302,6 +302,8 @@ class CallMixin:
         result = _value_ranges_after(name, owner, result, node, args, kwargs, text)
         result = left_padding.after_method(name, owner, result, args, kwargs)  # GL024: a left-padded batch's counts
         result = permutation_order.after_method(name, owner, result, node, args, kwargs)  # GL027
+        permutation_order.note_sorted(self, name, owner, result)  # GL034: the tensor a sort was taken of
+        permutation_order.check_mask(self, node, name, owner, args, kwargs, owner_node)  # GL034: a sorted-order mask
         result = permutation_order.picked(self, name, owner, result, node, args, kwargs)  # GL034
         result = written_rows.transposed(name, owner, result, args)  # GL011: a literal's columns
         result = present_values.after_method(name, result, node)  # masked_fill(m, 0): the top may be gone

@@ -380,6 +380,7 @@ class ExpressionMixin:
                                         self.source.segment)  # pc[:, 0] <= x_max: what the rows it keeps hold
             if isinstance(node.ops[0], ast.Eq):  # topk_ids == e: true at most once along the top-k dim
                 made = distinct_lines.compared(values[0], values[1], made)
+            made = permutation_order.through_arith(values[0], values[1], made)  # cumsum(sorted_probs) > p: sorted order
             return left_padding.compared(values[0], values[1], made)
         if tensors and (passed := passed_tensors.decided_is_none(self, node)) is not None:
             return Literal(passed)  # `if padding_mask is None:` of a mask the caller made: not None there

@@ -60,6 +60,7 @@ class Interpreter(StatementMixin, DeclaredFactsMixin, ExpressionMixin, CallMixin
         self.params: set = set()
         self.given_tensors: frozenset = frozenset()  # parameters the caller handed a tensor it made (passed_tensors)
         self.passed_tensors: dict = {}  # those parameters' values as bound
+        self.sorted_inputs: dict = {}  # a sort's mark token -> the tensor it sorted (permutation_order, GL034)
         self.size_renames: dict = {}  # a callee's declared size name -> the caller's size (renamed_sizes)
         self.trace: Optional[list] = None  # (line, name, value) of every binding, for `gather-lint shapes`
         self.comments = CommentLines(source, 0)

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from ..contract import Site, mark_axis
 from ..rules import gl027_permutation_applied_twice as rule
+from ..rules import gl034_positions_of_another_order as other_order
 from . import tensor_ops as ops
 from .text_scan import file_test
 from .values import DimVal, SeqVal, TensorVal
@@ -155,11 +156,67 @@ def randperm(result, node: ast.Call):
 _KEYED = re.compile(r"\[\s*(\w+)\s*\]")
 
 
+_MASK_WRITE = re.compile(r"masked_fill|\]\s*=(?!=)")  # `x.masked_fill(m, v)`, `x[m] = v`
+
+
 @file_test
 def spelled_in(text: str) -> bool:
     """A permutation made (sort, argsort, randperm) and one name used twice as a whole subscript key
     (`grouped = x[order]` ... `y[order]`): the parts worth analysing for GL027 on subscripts."""
     if "sort(" not in text and "randperm(" not in text:
         return False
+    if "sort(" in text and _MASK_WRITE.search(text):
+        return True  # GL034: a mask made in the sorted order may fill the tensor that was sorted
     keys = _KEYED.findall(text)
     return len(keys) != len(set(keys))
+
+
+def note_sorted(interp, name: str, owner, result) -> None:
+    """Remember the tensor a sort was taken of, by its mark: that value itself is in the original order."""
+    if name in _MAKERS and isinstance(owner, TensorVal):
+        made = result.items[0].order if isinstance(result, SeqVal) and result.items \
+            and isinstance(result.items[0], TensorVal) else getattr(result, "permutation", None)
+        if made is not None:
+            interp.sorted_inputs[made[0]] = owner
+
+
+def check_mask(interp, node: ast.Call, name: str, owner, args: list, kwargs: dict, owner_node) -> None:
+    """`logits.masked_fill(remove, v)` with `remove` built in the order of `logits.sort(...)`: the mask marks
+    ranks, the fill lands on the vocabulary positions that happen to sit at those ranks' indices (GL034)."""
+    if name not in ("masked_fill", "masked_fill_") or not isinstance(owner, TensorVal):
+        return
+    mask = ops._arg(args, kwargs, 0, "mask")
+    _check_order(interp, node, owner, mask, owner_node, _mask_node(node))
+
+
+def check_mask_write(interp, node: ast.Assign, target: ast.Subscript) -> None:
+    """`logits[remove] = v`, the subscript form of the same fill."""
+    if isinstance(target.slice, ast.Tuple):
+        return
+    owner, mask = interp.expr(target.value), interp.expr(target.slice)
+    _check_order(interp, node, owner, mask, target.value, target.slice)
+
+
+def _mask_node(node: ast.Call):
+    """The mask argument as written: `x.masked_fill(m, v)`, `torch.masked_fill(x, m, v)`, `mask=m`."""
+    for keyword in node.keywords:
+        if keyword.arg == "mask":
+            return keyword.value
+    given_value = any(keyword.arg == "value" for keyword in node.keywords)
+    at = len(node.args) - (1 if given_value else 2)
+    return node.args[at] if 0 <= at < len(node.args) else None
+
+
+def _check_order(interp, node, owner, mask, owner_node, mask_node) -> None:
+    if not isinstance(mask, TensorVal) or mask.order is None or mask.dtype != "bool" or not isinstance(owner, TensorVal):
+        return
+    token, axis = mask.order
+    if interp.sorted_inputs.get(token) is not owner or owner.order is not None:
+        return  # only the very tensor that was sorted is known to be in the original order
+    if owner.shape is None or mask.shape is None or owner.shape.variadic or mask.shape.variadic \
+            or len(owner.shape.dims) != len(mask.shape.dims):
+        return
+    if mask_node is None:
+        return
+    interp.flag(node, other_order.check_mask(interp.source.segment(owner_node), interp.source.segment(mask_node),
+                                             mask.shape, token[0], axis), None)

@@ -11,7 +11,7 @@ from typing import Dict, Iterator, List, Optional
 from . import assert_facts, autograd_ctx, numpy_values, branches, closure_facts, dict_items, fitted_instances, sequences
 from . import advanced_index_sites, advanced_indexing, config, data_loaders, group_overwrites, index_values, loop_facts, tensor_lists, top_p_guards, tree_walk, value_ranges, written_rows
 from . import buffer_writes, cut_rows, mask_bounds, first_iteration, index_copies, index_put_dtypes, list_lengths, left_padding, present_values, run_starts, shape_unpacking
-from . import stacked_parts
+from . import permutation_order, stacked_parts
 from . import tensor_ops as ops
 from ..dims import Shape, Sym, value
 from .interp_helpers import STMT_VISITS, UNKNOWN, _BINOPS, _merge, _negative, _row_of, _with_sentinel, visit_method
@@ -106,6 +106,7 @@ class StatementMixin:
             self._check_overwriting_assign(node, node.targets[0], result)
             index_put_dtypes.check(self, node, node.targets[0], result)  # GL016: x[idx] = v of another dtype
             index_copies.check_write(self, node, node.targets[0])  # GL031: x[mask][k] = v writes into a copy
+            permutation_order.check_mask_write(self, node, node.targets[0])  # GL034: x[sorted-order mask] = v
         self._note_read(node)
         self._last_value_node = node.value
         self._comment_used = False
