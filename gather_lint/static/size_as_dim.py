@@ -72,8 +72,8 @@ def check(interp, node: ast.Call, function: str, owner, args, kwargs, on_method:
     rank = len(shape.dims)
     written = value(given.dim)
     size_axis = _size_axis(interp, node, dim_node, given.dim, shape.dims)
-    if size_axis is None and (written is None or normalize_dim(written, rank) is not None):
-        return
+    if size_axis is None and (written is None or normalize_dim(written, rank) is not None or shape.guessed):
+        return  # a rank guessed from a broadcast with an unknown operand (`layer(x) + bias`) proves no dim is out
     if size_axis is not None and written is not None and normalize_dim(written, rank) is not None:
         return  # a size that is also a valid dim (a [B, 1] input): only the data could tell
     segment = interp.source.segment
