@@ -68,11 +68,27 @@ OP_NAMES: FrozenSet[str] = frozenset(OPS)
 FUNCTION_NAMES: FrozenSet[str] = frozenset(n for n, op in OPS.items() if op.has_function)
 
 
+# torch's argument parser takes NumPy's `axis=` for any `dim=` (`x.index_select(axis=0, index=i)`)
+KEYWORD_ALIASES = {"axis": "dim"}
+
+
+def torch_keywords(keywords):
+    """A call's keywords under torch's own names: `axis=` is `dim=` unless both are given."""
+    if not any(alias in keywords for alias in KEYWORD_ALIASES):
+        return keywords
+    named = dict(keywords)
+    for alias, name in KEYWORD_ALIASES.items():
+        if alias in named and name not in named:
+            named[name] = named.pop(alias)
+    return named
+
+
 def bind_arguments(op: Op, positional, keywords, method: bool) -> Dict[str, object]:
     """Map a call's arguments to parameter names; works on AST nodes and on runtime values alike.
 
     Returns None when the call cannot be this op (too many positionals, unknown keyword).
     """
+    keywords = torch_keywords(keywords)
     names = op.params if method else ("input",) + op.params
     if op.name == "scatter" and not method:
         names = ("input", "dim", "index", "src", "reduce")

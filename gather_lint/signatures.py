@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .ops import Op
+from .ops import Op, torch_keywords
 
 TENSOR, INT, SCALAR, TENSOR_OR_SCALAR, STR, BOOL, ANY = "tensor", "int", "scalar", "tensor_or_scalar", "str", "bool", "any"
 
@@ -68,7 +68,7 @@ _ALIASES = {"source": "src", "src": "source", "index": "indices", "indices": "in
 
 @dataclass(frozen=True)
 class Problem:
-    what: str  # "keyword", "missing", "positional", "kind"
+    what: str  # "keyword", "missing", "positional", "kind", "twice"
     param: str = ""  # the parameter (or the keyword given)
     kind: Optional[Kind] = None
     given: int = 0  # positionals given ("positional")
@@ -163,6 +163,8 @@ def _accepts(params, name) -> Optional[str]:
 def _said(refusal: Refusal, problem: Problem) -> str:
     if problem.what == "keyword":
         return f"`{problem.param}=` is not one of its parameters"
+    if problem.what == "twice":
+        return f"`{problem.param}` is given by position and again by keyword"
     if problem.what == "positional":
         takes = sum(1 for p in refusal.params if not p.keyword_only)
         return f"{problem.given} arguments are passed by position where it takes {takes}"
@@ -177,6 +179,7 @@ def refusal(op: Op, method: bool, positional: Sequence[Optional[Kind]],
 
     `positional` and `keywords` hold a Kind per argument (None: unknown). For the function form the first
     positional (or `input=`) is the tensor the op reads."""
+    keywords = torch_keywords(keywords)
     best: Optional[Refusal] = None
     for params in OVERLOADS[op.name]:
         if not method:
@@ -214,9 +217,12 @@ def _problems(params: Tuple[Param, ...], positional, keywords) -> List[Problem]:
         problems.append(Problem("positional", given=len(positional)))
     given: Dict[str, Optional[Kind]] = {p.name: k for p, k in zip(plain, positional)}
     by_name = {p.name: p for p in params}
+    twice: List[Problem] = []
     for name, kind in keywords.items():
-        if name not in by_name or name in given:
+        if name not in by_name:
             problems.append(Problem("keyword", name))
+        elif name in given:
+            twice.append(Problem("twice", name))  # torch names the positional's kind first, when it is wrong
         else:
             given[name] = kind
     for p in params:
@@ -225,7 +231,7 @@ def _problems(params: Tuple[Param, ...], positional, keywords) -> List[Problem]:
                 problems.append(Problem("missing", p.name))
         elif not _fits(p, given[p.name]):
             problems.append(Problem("kind", p.name, given[p.name]))
-    return problems
+    return problems + twice
 
 
 def _fits(param: Param, kind: Optional[Kind]) -> bool:
