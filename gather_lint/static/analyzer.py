@@ -13,7 +13,7 @@ from ..notes import fix_sentence, shown_source, site_shapes
 from ..ops import OP_NAMES
 from ..rules import check
 from . import advanced_index_sites, advanced_indexing, column_key_lookups, embedding_lookups, index_copies, index_values, module_constants, normalised_consumers, one_hot_pick, top_k_filter
-from . import class_targets, global_facts, own_max_sizes
+from . import class_targets, dropped_dims, global_facts, own_max_sizes
 from . import autograd_backward, backward_grads, ceil_floor_weights, distribution_values, head_columns, padded_last_position
 from . import left_padding, mask_positions, permutation_order, rolled_labels, shared_end_positions, sign_blind_penalty
 from . import op_counts, overwritten_tables, table_mixtures, top_one_paths
@@ -177,7 +177,7 @@ def mentions_op(text: str) -> bool:
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
         or library_causal_lms.spelled_in(text) or table_mixtures.spelled_in(text) or padded_last_position.spelled_in(text) \
         or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text) or left_padding.spelled_in(text) \
-        or index_copies.spelled_in(text)
+        or index_copies.spelled_in(text) or dropped_dims.reduces_along(text)
 
 
 @file_test
@@ -434,13 +434,15 @@ def _site_test(text: str) -> Callable[[str], bool]:
     mixtures = table_mixtures.block_filter(text)  # a softmax helper's result mixing a table's rows
     named, valued = names_an_op(text), index_values.spelled_in(text)  # else no block does either
     copies = index_copies.spelled_in(text)  # `x[mask][k] = v`: a write into an advanced index's copy (GL031)
+    # a reduction without keepdim (GL029): a helper's masked mean meets its caller's tensor, so callers count too
+    reduced = dropped_dims.reduces_along(text)
     aliases = _op_aliases(text) if named else frozenset()  # `from torch import gather as g`: `g(...)` is a site
 
     def holds(chunk: str) -> bool:
         return heads or (named and names_an_op(chunk)) or (aliases and text_scan.has_call(chunk, aliases)) \
             or (head_calls and head_columns.calls_width_one(chunk, head_calls)) \
             or (valued and index_values.spelled_in(chunk)) or (tables and embedding_lookups.spelled_in(chunk)) \
-            or (copies and index_copies.spelled_in(chunk)) \
+            or (copies and index_copies.spelled_in(chunk)) or (reduced and dropped_dims.spelled_in(chunk)) \
             or (scored and "log_prob(" in chunk) \
             or (sliced and table_slices.spelled_in(chunk)) or (softmax_blocks is not None and softmax_blocks(chunk)) \
             or (mixtures is not None and mixtures(chunk))

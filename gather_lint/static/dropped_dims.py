@@ -8,12 +8,14 @@ that keeps its dim) lines up with the tensor it came from.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from ..dims import Shape, must_equal, value
 from ..rules import gl029_reduction_without_keepdim as rule
 from .tensor_ops import reduced_axis, whole_slice
+from .text_scan import file_test
 from .values import DimVal, Literal, SeqVal, TensorVal
 
 # reductions over one dim: `x.sum(1)`, `torch.mean(x, dim=-1)`, `x.max(1)[0]` (the values of the pair)
@@ -75,13 +77,20 @@ def carried(method: str, owner, result):
 
 
 def through_arith(left, right, result):
-    """`x.sum(1) + 1e-8`: arithmetic with a number keeps the mark."""
+    """`x.sum(1) + 1e-8`: arithmetic with a number keeps the mark; so does arithmetic with another reduction that
+    dropped the same dim of a like tensor (`(x * m).sum(1) / m.sum(1)`, a masked mean)."""
     if not isinstance(result, TensorVal) or result.dropped is not None:
         return result
     for mine, other in ((left, right), (right, left)):
-        if isinstance(mine, TensorVal) and mine.dropped is not None and result.shape == mine.shape and _number(other):
+        if isinstance(mine, TensorVal) and mine.dropped is not None and result.shape == mine.shape \
+                and (_number(other) or _dropped_alike(mine, other)):
             return result.with_(dropped=mine.dropped)
     return result
+
+
+def _dropped_alike(mine: TensorVal, other) -> bool:
+    return isinstance(other, TensorVal) and other.dropped is not None and other.shape == mine.shape \
+        and other.dropped.axis == mine.dropped.axis and other.dropped.source == mine.dropped.source
 
 
 def _number(v) -> bool:
@@ -122,3 +131,19 @@ def _misaligned(mark: Dropped, met_shape: Shape) -> Optional[Tuple[object, objec
         if not must_equal(kept, met):
             return kept, met
     return None
+
+
+# a reduction over a named or non-zero dim, the shape of GL029's reductions: `.sum(dim=1)`, `.mean(-1)`, `.max(dim=d)`
+_REDUCED_ALONG = re.compile(r"\.(?:sum|mean|norm|std|var|logsumexp|amax|amin|max|min)\(\s*(?:dim\s*=\s*)?(?:-?[1-9]|[a-z_]\w*)\s*[,)]")
+
+
+def spelled_in(part: str) -> bool:
+    """A part that may lose a dim to a reduction and broadcast the rest (GL029): a reduction along a dim other
+    than 0 and no `keepdim` in the part. Its callers are analysed with it (a helper's mean meets their tensor)."""
+    return "keepdim" not in part and reduces_along(part)
+
+
+@file_test
+def reduces_along(text: str) -> bool:
+    """The file-wide test of spelled_in: some reduction along a dim other than 0."""
+    return _REDUCED_ALONG.search(text) is not None

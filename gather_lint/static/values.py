@@ -123,6 +123,7 @@ def join(a, b):
             a.domain if a.domain == b.domain else (_zeros_or_binary(a, b) or _fill_kept(a, b)),
             a.origin if a.origin == b.origin else "",
             left_padded=_left_padded(a, b),
+            dropped=_dropped_on_both(a, b),
         )
     if isinstance(a, DimVal) and isinstance(b, DimVal):
         return DimVal(join_dim(a.dim, b.dim))  # an int on both paths: an int, its value known when they agree
@@ -158,6 +159,14 @@ def _fill_kept(a: TensorVal, b: TensorVal):
                 and replace(whole, origin=INCLUDES + whole.origin[len(ALL_EQUAL):]) == part:
             return part
     return None
+
+
+def _dropped_on_both(a: TensorVal, b: TensorVal):
+    """Both paths reduce away the same dim of a like tensor (`x.mean(dim)` or `(x * m).sum(dim) / m.sum(dim)`):
+    the result lacks that dim whichever runs (GL029); the first path's reduction is the one named."""
+    if a.dropped is None or b.dropped is None:
+        return None
+    return a.dropped if (a.dropped.axis, a.dropped.source) == (b.dropped.axis, b.dropped.source) else None
 
 
 def _left_padded(a: TensorVal, b: TensorVal):
