@@ -190,8 +190,8 @@ def check_mask(interp, node: ast.Call, name: str, owner, args: list, kwargs: dic
 
 
 def check_mask_write(interp, node: ast.Assign, target: ast.Subscript) -> None:
-    """`logits[remove] = v`, the subscript form of the same fill."""
-    if isinstance(target.slice, ast.Tuple):
+    """`logits[remove] = v`, the subscript form of the same fill (names only: reading them again costs nothing)."""
+    if not isinstance(target.slice, ast.Name) or not isinstance(target.value, ast.Name):
         return
     owner, mask = interp.expr(target.value), interp.expr(target.slice)
     _check_order(interp, node, owner, mask, target.value, target.slice)
