@@ -133,17 +133,19 @@ def _misaligned(mark: Dropped, met_shape: Shape) -> Optional[Tuple[object, objec
     return None
 
 
-# a reduction over a named or non-zero dim, the shape of GL029's reductions: `.sum(dim=1)`, `.mean(-1)`, `.max(dim=d)`
-_REDUCED_ALONG = re.compile(r"\.(?:sum|mean|norm|std|var|logsumexp|amax|amin|max|min)\(\s*(?:dim\s*=\s*)?(?:-?[1-9]|[a-z_]\w*)\s*[,)]")
+# a helper returning a reduction over a named or non-zero dim: `return (x * m).sum(dim=dim) / m.sum(dim=dim)`
+_RETURNS_REDUCED = re.compile(
+    r"return\b[^\n]*\.(?:sum|mean|norm|std|var|logsumexp|amax|amin)\(\s*(?:dim\s*=\s*)?(?:-?[1-9]|[a-z_]\w*)\s*[,)]")
 
 
 def spelled_in(part: str) -> bool:
-    """A part that may lose a dim to a reduction and broadcast the rest (GL029): a reduction along a dim other
-    than 0 and no `keepdim` in the part. Its callers are analysed with it (a helper's mean meets their tensor)."""
+    """A helper that returns a reduction along a dim other than 0, without keepdim (GL029): its result loses the
+    dim, and a caller combining it with the tensor it reduced lines it up with the wrong dim. The helper and its
+    callers are analysed; reductions used where they are made are checked in the functions analysed anyway."""
     return "keepdim" not in part and reduces_along(part)
 
 
 @file_test
 def reduces_along(text: str) -> bool:
-    """The file-wide test of spelled_in: some reduction along a dim other than 0."""
-    return _REDUCED_ALONG.search(text) is not None
+    """The file-wide test of spelled_in: some helper returns a reduction along a dim other than 0."""
+    return _RETURNS_REDUCED.search(text) is not None
