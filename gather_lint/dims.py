@@ -59,6 +59,11 @@ class Shape:
         return "[" + ", ".join(parts) + "]"
 
 
+def sizes_text(sizes: Iterable[int]) -> str:
+    """Concrete sizes (a torch.Size at run time) written as shapes are: `[8, 40]`."""
+    return "[" + ", ".join(str(int(n)) for n in sizes) + "]"
+
+
 def dim_text(d: Dim) -> str:
     return "?" if d is None else str(d)
 

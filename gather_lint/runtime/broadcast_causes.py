@@ -18,6 +18,7 @@ from typing import Optional, Tuple
 import torch
 
 from ..contract import ERROR, Violation
+from ..dims import sizes_text
 from ..rules import gl001_rank_mismatch as rank_rule
 from ..rules import gl006_missing_squeeze as kept_rule
 import gather_lint.runtime.operand_text as operand_text
@@ -34,10 +35,6 @@ _PAIRS = frozenset({"max", "min", "median"})
 _SAME_SHAPE = frozenset({"float", "double", "half", "bfloat16", "detach", "exp", "log", "abs", "sqrt", "clone",
                          "contiguous", "neg", "sigmoid", "relu", "tanh", "values", "indices"})
 _MODULES = ("torch", "F", "functional")
-
-
-def _shape(t) -> str:
-    return "[" + ", ".join(str(int(n)) for n in t) + "]"
 
 
 def rejected(symbol: str, left, right, torch_message: str) -> Optional[Violation]:
@@ -150,9 +147,9 @@ def _explained(made, node, tensor, other_node, other, text: str) -> Optional[Vio
                else f"`keepdim=True` kept the {name} over dim {dim} as a 1")
         return Violation(
             kept_rule.CODE, ERROR,
-            f"`{operand}` is {_shape(shape)}: {how}{_via(operand, call_text)}, and `{other_text}` "
-            f"{_shape(other_shape)} has no such 1; {_met(shape, other_shape)}; drop the 1 with "
-            f"`.squeeze({dim})` (giving {_shape(fixed)})")
+            f"`{operand}` is {sizes_text(shape)}: {how}{_via(operand, call_text)}, and `{other_text}` "
+            f"{sizes_text(other_shape)} has no such 1; {_met(shape, other_shape)}; drop the 1 with "
+            f"`.squeeze({dim})` (giving {sizes_text(fixed)})")
     axis = dim % (len(shape) + 1) if -(len(shape) + 1) <= dim < len(shape) + 1 else None
     if axis is None:
         return None
@@ -161,9 +158,9 @@ def _explained(made, node, tensor, other_node, other, text: str) -> Optional[Vio
         return None
     return Violation(
         rank_rule.CODE, ERROR,
-        f"`{operand}` is {_shape(shape)}: the {name} over dim {dim}{_via(operand, call_text)} dropped that dim; "
-        f"against `{other_text}` {_shape(other_shape)}, {_met(shape, other_shape)}; keep the dim with "
-        f"`keepdim=True` (giving {_shape(fixed)}), or `.unsqueeze({dim})` the {name}")
+        f"`{operand}` is {sizes_text(shape)}: the {name} over dim {dim}{_via(operand, call_text)} dropped that dim; "
+        f"against `{other_text}` {sizes_text(other_shape)}, {_met(shape, other_shape)}; keep the dim with "
+        f"`keepdim=True` (giving {sizes_text(fixed)}), or `.unsqueeze({dim})` the {name}")
 
 
 def _via(operand: str, call_text: str) -> str:

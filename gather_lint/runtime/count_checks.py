@@ -10,7 +10,7 @@ from typing import Optional
 import torch
 
 from ..contract import Violation
-from ..dims import normalize_dim
+from ..dims import normalize_dim, sizes_text
 from ..rules import gl035_k_exceeds_dim as rule
 
 
@@ -25,8 +25,9 @@ def rejected_topk(args, kwargs, torch_message: str) -> Optional[Violation]:
     if not isinstance(x, torch.Tensor) or type(k) is not int or type(dim) is not int:
         return None
     axis = normalize_dim(dim, max(x.dim(), 1))
-    size = x.shape[axis] if axis is not None and x.dim() else 1
-    if axis is None or k <= size:
+    if axis is None:
         return None
-    shape = "[" + ", ".join(str(n) for n in x.shape) + "]"
-    return rule.check_count(f"topk(k={k}, dim={dim})", "topk", k, size, axis, "", shape)
+    size = x.shape[axis] if x.dim() else 1  # a 0-d tensor holds one entry along its one valid dim
+    if k <= size:
+        return None
+    return rule.check_count(f"topk(k={k}, dim={dim})", "topk", k, size, axis, "", sizes_text(x.shape))

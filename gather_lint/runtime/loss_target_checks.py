@@ -13,6 +13,7 @@ from typing import Optional
 import torch
 
 from ..contract import ERROR, Violation
+from ..dims import sizes_text
 from ..rules import gl001_rank_mismatch as rank_rule
 from ..rules import gl004_index_from_wrong_dim as dim_rule
 from ..rules import gl006_missing_squeeze as kept_rule
@@ -24,7 +25,7 @@ _IGNORE_AT = 3  # ignore_index's place among the arguments after input: (target,
 
 
 def _shape(t) -> str:
-    return "[" + ", ".join(str(int(n)) for n in t.shape) + "]"
+    return sizes_text(t.shape)
 
 
 def rejected(function: str, input, args, kwargs, torch_message: str) -> Optional[Violation]:

@@ -12,6 +12,7 @@ from typing import Optional
 import torch
 
 from ..contract import ERROR, Violation
+from ..dims import sizes_text
 from ..ops import Op, bind_arguments
 from ..rules import gl001_rank_mismatch as rank_rule
 from ..rules import gl013_overwriting_accumulate as write_rule
@@ -65,7 +66,7 @@ def _expanded(written_role: str, written: torch.Tensor) -> Optional[Violation]:
     dims = [k for k, (n, s) in enumerate(zip(written.shape, written.stride())) if s == 0 and n > 1]
     if not dims:
         return None
-    shown = "[" + ", ".join(str(int(n)) for n in written.shape) + "]"
+    shown = sizes_text(written.shape)
     return Violation(
         write_rule.CODE, ERROR,
         f"{written_role} {shown} is an expand()ed view (stride 0 on dim {dims[0]}): its {written.shape[dims[0]]} "
@@ -78,6 +79,6 @@ def _filled_with_tensor(bound: dict) -> Optional[Violation]:
     value, index = bound.get("value"), bound.get("index")
     if not isinstance(value, torch.Tensor) or value.dim() == 0:
         return None
-    shown = "[" + ", ".join(str(int(n)) for n in value.shape) + "]"
+    shown = sizes_text(value.shape)
     per_index = isinstance(index, torch.Tensor) and value.numel() == index.numel() and value.numel() > 1
     return rank_rule.index_fill_value(shown, value.dim(), per_index)

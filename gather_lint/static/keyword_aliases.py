@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 
-_ALIASES = {"keepdims": "keepdim", "axis": "dim"}
+from ..ops import KEYWORD_ALIASES
+
+_ALIASES = {"keepdims": "keepdim", **KEYWORD_ALIASES}  # `axis=` is torch's for every op; `keepdims=` the reductions'
 
 
 def canonical(kwargs: dict) -> dict:
