@@ -1,0 +1,77 @@
+from dataclasses import dataclass, field
+from typing import Optional
+
+import torch
+from jaxtyping import Float, Int
+from torch import Tensor
+
+
+@dataclass
+class SamplingMetadata:
+    temperature: Optional[Float[Tensor, "num_reqs"]]
+    top_p: Optional[Float[Tensor, "num_reqs"]]
+    top_k: Optional[Int[Tensor, "num_reqs"]] = None
+    all_greedy: bool = False
+    all_random: bool = True
+    generators: dict = field(default_factory=dict)
+
+
+def random_sample(probs: Float[Tensor, "num_reqs vocab"], generators: dict) -> Int[Tensor, "num_reqs"]:
+    q = torch.empty_like(probs).exponential_()
+    return probs.div_(q).argmax(dim=-1).view(-1)
+
+
+class Sampler:
+    def greedy_sample(self, logits: Float[Tensor, "num_reqs vocab"]) -> Int[Tensor, "num_reqs"]:
+        return logits.argmax(dim=-1).view(-1)
+
+    def sample(self, logits: Float[Tensor, "num_reqs vocab"], sampling_metadata: SamplingMetadata):
+        assert not (sampling_metadata.all_greedy and sampling_metadata.all_random)
+        if sampling_metadata.all_greedy:
+            return self.greedy_sample(logits), None
+
+        # Currently, the NPU path only supports top_p sampling.
+        sorted_logits: Float[Tensor, "num_reqs vocab"]
+        sorted_indices: Int[Tensor, "num_reqs vocab"]
+        sorted_logits, sorted_indices = torch.sort(logits, descending=False, dim=-1)
+        sorted_probs = self._rbln_top_p_sample_only(sorted_logits, sampling_metadata)
+        # scatter later to avoid graph breaking on NPU
+        probs: Float[Tensor, "num_reqs vocab"] = sorted_probs.scatter(1, sorted_indices, sorted_probs)
+        return random_sample(probs.clone(), sampling_metadata.generators), probs
+
+    def _rbln_top_p_sample_only(
+        self, sorted_logits: Float[Tensor, "num_reqs vocab"], sampling_metadata: SamplingMetadata
+    ) -> Float[Tensor, "num_reqs vocab"]:
+        if sampling_metadata.temperature is not None:
+            sorted_logits = sorted_logits.div_(sampling_metadata.temperature.unsqueeze(-1))
+
+        # Convert to probabilities
+        sorted_probs = torch.softmax(sorted_logits, dim=-1)
+        # Calculate cumulative probabilities
+        cumsum_probs = torch.cumsum(sorted_probs, dim=-1)
+        # Create mask for tokens to keep (cumulative probability <= top_p)
+        top_p_threshold: Float[Tensor, "num_reqs 1"] = sampling_metadata.top_p.unsqueeze(-1)
+        mask = cumsum_probs <= top_p_threshold
+
+        # Always keep at least the first token
+        mask[..., -1] = False
+
+        sorted_logits.masked_fill_(mask, float("-inf"))
+        sorted_probs = torch.softmax(sorted_logits, dim=-1)
+        return sorted_probs
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    num_reqs, vocab_size = 3, 64
+    logits = torch.randn(num_reqs, vocab_size)
+    metadata = SamplingMetadata(
+        temperature=torch.full((num_reqs,), 0.7),
+        top_p=torch.tensor([0.9, 0.95, 0.8]),
+    )
+    sampler = Sampler()
+    tokens, probs = sampler.sample(logits.clone(), metadata)
+    print("sampled:", tokens.tolist())
+    print("tokens kept per request:", (probs > 0).sum(dim=-1).tolist())
+    full = torch.softmax(logits / 0.7, dim=-1)
+    print("probability mass kept:", [round(full[i][probs[i] > 0].sum().item(), 3) for i in range(num_reqs)])
