@@ -72,12 +72,13 @@ FUNCTION_NAMES: FrozenSet[str] = frozenset(n for n, op in OPS.items() if op.has_
 KEYWORD_ALIASES = {"axis": "dim"}
 
 
-def torch_keywords(keywords):
-    """A call's keywords under torch's own names: `axis=` is `dim=` unless both are given."""
-    if not any(alias in keywords for alias in KEYWORD_ALIASES):
+def torch_keywords(keywords, aliases: Dict[str, str] = KEYWORD_ALIASES):
+    """A call's keywords under torch's own names: `axis=` is `dim=` unless both are given (then torch refuses
+    the call, and the alias stays to say so)."""
+    if not any(alias in keywords for alias in aliases):
         return keywords
     named = dict(keywords)
-    for alias, name in KEYWORD_ALIASES.items():
+    for alias, name in aliases.items():
         if alias in named and name not in named:
             named[name] = named.pop(alias)
     return named

@@ -15,13 +15,25 @@ from .values import Literal, SeqVal, TensorVal
 ORIGIN = "arange("
 
 
-def domain(end: Dim, start: int = 0) -> Optional[Domain]:
-    """The values of `torch.arange(start, end)` (start a known int >= 0), when end is a known or named size."""
+def arguments(args: list, kwargs: dict) -> Optional[dict]:
+    """{start, end, step} as the call gives them, by position or keyword: `arange(n)` binds end alone,
+    `arange(0, n, step=k)` all three. None where torch takes no such call (more than three numbers)."""
+    if len(args) > 3:
+        return None
+    bound = dict(zip(("end",) if len(args) == 1 and "end" not in kwargs else ("start", "end", "step"), args))
+    bound.update({key: kwargs[key] for key in ("start", "end", "step") if key in kwargs})
+    return bound
+
+
+def domain(end: Dim, start: int = 0, step: int = 1, written_end: Dim = None) -> Optional[Domain]:
+    """The values of `torch.arange(start, end)` (start a known int >= 0), when end is a known or named size; with a
+    step, `end` is one past the last value (of `arange(0, 7, 3)`, 7) and `written_end` the call's own."""
     if end is None or start < 0:
         return None
     top = value(end)
     reach = f"{dim_text(end)} - 1" if top is None else str(top - 1)
-    called = dim_text(end) if start == 0 else f"{start}, {dim_text(end)}"
+    called = dim_text(end) if start == 0 and step == 1 else f"{start}, {dim_text(end)}" if step == 1 \
+        else f"{start}, {dim_text(written_end)}, {step}"
     return Domain(end, origin=f"{ORIGIN}{called}) positions, up to {reach}", bound_only=True)
 
 

@@ -598,7 +598,7 @@ class CallMixin:
                         made = sequence_items.tensor_of(self, node.args[0], made)  # ids of one sequence
                 if func in ("zeros", "ones"):
                     made = exact_values.constant(made, DimVal(int(func == "ones")))
-                made = exact_values.ranged(func, made, args)  # arange(1, 31): positions known one by one
+                made = exact_values.ranged(func, made, args, kwargs)  # arange(1, 31): positions known one by one
                 return constant_ids.ones(func, dtype_certainty.constructed(self, func, node, made), node.lineno)
             if func in _LIKE and func != "full_like" and args and isinstance(args[0], TensorVal):  # (full_like: below)
                 dtype = _like_dtype(kwargs, args[0])
@@ -1055,22 +1055,7 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
         return TensorVal(Shape((steps.dim if isinstance(steps, DimVal) else None,)),
                          None if unknown_dtype else (dtype or "float32"), origin="constructor")
     if func == "arange":
-        ints = [a for a in args if isinstance(a, DimVal)]
-        # a float written out, or one of unknown value (`n / k` of ints is a Python float): float32 steps
-        floats = [a for a in args if isinstance(a, Literal) and isinstance(a.value, float) or isinstance(a, scalars.NumberVal)]
-        length = None
-        if len(args) == 1 and ints:
-            length = ints[0].dim
-        elif len(args) == 2 and len(ints) == 2 and value(ints[0].dim) is not None and value(ints[1].dim) is not None:
-            length = max(0, value(ints[1].dim) - value(ints[0].dim))
-        elif len(args) == 2 and len(ints) == 2 and value(ints[0].dim) == 0:
-            length = ints[1].dim  # arange(0, n): n entries, n named or not known
-        guess = "float32" if floats else ("int64" if len(ints) == len(args) and args else None)
-        start = value(ints[0].dim) if len(args) == 2 and len(ints) == 2 else (0 if len(args) == 1 and ints else None)
-        positions = arange_positions.domain(ints[-1].dim, start) \
-            if isinstance(start, int) and not floats and dtype in (None, "int64", "int32") else None
-        return TensorVal(Shape((length,)) if args and len(args) <= 2 else None, None if unknown_dtype else (dtype or guess),
-                         positions, origin="constructor")
+        return _arange(args, kwargs, None if unknown_dtype else dtype, unknown_dtype)
     if func in ("tensor", "as_tensor") and node.args and scalars.tensor_of(args[0]) is not None and dtype is None:
         return scalars.tensor_of(args[0])
     if func in ("tensor", "as_tensor") and node.args and isinstance(args[0], maybe_empty.MaybeEmptyList) and dtype is None \
@@ -1090,6 +1075,34 @@ def _construct(func: str, args: list, kwargs: dict, node: ast.Call, function=Non
                 return _with_sentinel(made, padding, node.lineno)
         return made
     return None
+
+
+def _arange(args: list, kwargs: dict, dtype, unknown_dtype: bool):
+    """arange(end), arange(start, end), arange(start, end, step), each also by keyword (`step=beam_size`):
+    ceil((end - start) / step) entries, the length known where the three are numbers (or the step is 1 and
+    the start 0: arange(0, n) has n entries, n named or not)."""
+    bound = arange_positions.arguments(args, kwargs)
+    if bound is None:
+        return TensorVal(None, None if unknown_dtype else dtype)
+    given = [bound[key] for key in ("start", "end", "step") if key in bound]
+    # a float written out, or one of unknown value (`n / k` of ints is a Python float): float32 steps
+    floats = [a for a in given if isinstance(a, Literal) and isinstance(a.value, float) or isinstance(a, scalars.NumberVal)]
+    ints = {key: a.dim for key, a in bound.items() if isinstance(a, DimVal)}
+    start = value(ints["start"]) if "start" in ints else (0 if "start" not in bound else None)
+    step = value(ints["step"]) if "step" in ints else (1 if "step" not in bound else None)
+    end = ints.get("end")
+    length = None
+    if end is not None and start == 0 and step == 1:
+        length = end  # arange(n), arange(0, n): n entries, the size keeps its name
+    elif end is not None and isinstance(start, int) and isinstance(step, int) and step != 0 and value(end) is not None:
+        length = max(0, -(-(value(end) - start) // step))
+    guess = "float32" if floats else ("int64" if given and len(ints) == len(given) else None)
+    # the largest value is reached: end - 1 for a step of 1, the last step's value for a larger one
+    top = end if step == 1 else start + (length - 1) * step + 1 if isinstance(length, int) and length > 0 \
+        and isinstance(step, int) and step > 1 else None
+    positions = arange_positions.domain(top, start, step, end) if isinstance(start, int) and top is not None and not floats \
+        and dtype in (None, "int64", "int32") else None
+    return TensorVal(Shape((length,)) if "end" in bound else None, dtype or guess, positions, origin="constructor")
 
 
 def _rearrange(t: TensorVal, pattern: str, kwargs: dict):

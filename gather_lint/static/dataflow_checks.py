@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from . import advanced_indexing, broadcast_rows, dropped_dims, head_columns, loss_columns, loss_targets, inferred_widths, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
+from . import advanced_indexing, broadcast_mismatch, broadcast_rows, dropped_dims, head_columns, loss_columns, loss_targets, inferred_widths, one_hot_pick, pairwise_terms, passed_columns, squeezed_picks
 from ..dims import must_equal, value
 from ..rules import gl006_missing_squeeze as missing_squeeze
 from ..rules import gl011_index_out_of_range as oob
@@ -274,6 +274,18 @@ class DataflowCheckMixin:
         return all(value(shape.dims[k]) == 1 for k, d in enumerate(dims) if k != gathered.kept_singleton and d == 1)
 
     def _check_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
+        """Two tensors combined elementwise: the rules that name a cause (a kept singleton, a dropped dim, a
+        per-row pick) first; where none of them explains it, sizes that cannot broadcast at all (GL036)."""
+        explained, flag = [], self.flag
+        self.flag = lambda *found: (explained.append(found), flag(*found))
+        try:
+            self._explain_broadcast(node, left_node, left, right_node, right, op)
+        finally:
+            self.flag = flag
+        if not explained:
+            broadcast_mismatch.check(self, node, left_node, left, right_node, right, op)  # GL036
+
+    def _explain_broadcast(self, node, left_node, left, right_node, right, op: str) -> None:
         """GL006: a gather's kept singleton meeting a tensor that lacks it. Reported on the gather
         (where the squeeze belongs) when it is in this function, else where the two meet."""
         advanced_indexing.check_combined(self, left_node, left, right_node, right, op)  # GL017

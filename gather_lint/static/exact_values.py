@@ -21,6 +21,7 @@ from ..contract import Domain
 from ..rules import gl003_index_too_large as too_large
 from ..dims import Shape, value
 from .tree_walk import literal_numbers
+from .arange_positions import arguments as arange_arguments
 from .signs import never_negative
 from .tensor_ops import Repeated, SliceVal, as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -209,12 +210,19 @@ def _counted(method: str, entries: Entries, args, kwargs, result):
     return _laid(result, [clamped(v) for v in entries.values])
 
 
-def ranged(func: str, made, args):
-    """`torch.arange(end)`, `arange(start, end[, step])` of known ints: its entries (a handful of positions or ids)."""
-    if func != "arange" or not isinstance(made, TensorVal) or made.dtype not in _INTS or not 1 <= len(args) <= 3:
+def ranged(func: str, made, args, kwargs):
+    """`torch.arange(end)`, `arange(start, end[, step])` of known ints, by position or keyword: its entries (a
+    handful of positions or ids)."""
+    bound = arange_arguments(args, kwargs) if func == "arange" else None
+    if not bound or "end" not in bound or not isinstance(made, TensorVal) or made.dtype not in _INTS:
         return made
-    ints = [value(a.dim) if isinstance(a, DimVal) else None for a in args]
-    if any(type(i) is not int for i in ints) or (len(ints) == 3 and ints[2] == 0):
+
+    def number(key: str, default: Optional[int]):
+        given = bound.get(key)
+        return default if given is None else value(given.dim) if isinstance(given, DimVal) else None
+
+    ints = [number("start", 0), number("end", None), number("step", 1)]
+    if any(type(i) is not int for i in ints) or ints[2] == 0:
         return made
     numbers = range(*ints)
     if not numbers or len(numbers) > _MOST:  # counted before listing: `arange(int(1e8))` is no handful

@@ -392,6 +392,9 @@ class ExpressionMixin:
                     and isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)):
                 return scalars.BoolVal()  # `random.random() < 0.1`: a bool, its value not known
             return decided
+        if len(node.ops) > 1 and not tensors:  # `0 <= c < n`: each link decided, or the chain is not
+            links = [branches.truth(branches.compare(a, op, b)) for a, op, b in zip(values, node.ops, values[1:])]
+            return Literal(False) if False in links else Literal(True) if all(links) else None
         return None
 
     def expr_BoolOp(self, node: ast.BoolOp):

@@ -10,20 +10,15 @@ from __future__ import annotations
 
 import ast
 
-from ..ops import KEYWORD_ALIASES
+from ..ops import KEYWORD_ALIASES, torch_keywords
 
 _ALIASES = {"keepdims": "keepdim", **KEYWORD_ALIASES}  # `axis=` is torch's for every op; `keepdims=` the reductions'
 
 
 def canonical(kwargs: dict) -> dict:
-    """The evaluated keywords of a torch call, each alias under torch's own name."""
-    if not any(alias in kwargs for alias in _ALIASES):
-        return kwargs
-    named = dict(kwargs)
-    for alias, name in _ALIASES.items():
-        if alias in named:
-            named.setdefault(name, named.pop(alias))
-    return named
+    """The evaluated keywords of a torch call, each alias under torch's own name (as the signature model reads
+    them: an alias given beside its name stays)."""
+    return torch_keywords(kwargs, _ALIASES)
 
 
 def keyword_nodes(call: ast.Call) -> dict:

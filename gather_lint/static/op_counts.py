@@ -11,7 +11,7 @@ import ast
 from ..dims import must_exceed, normalize_dim, value
 from ..rules import gl035_k_exceeds_dim as rule
 from . import tensor_ops as ops
-from .values import DimVal, TensorVal
+from .values import TensorVal
 
 _COUNTED = ("topk", "kthvalue")
 
@@ -21,8 +21,7 @@ def check(interp, node: ast.Call, name: str, owner, args: list, kwargs: dict, ow
     if name not in _COUNTED or not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic \
             or owner.shape.guessed or not owner.shape.dims:
         return
-    k = ops.as_dim(ops._arg(args, kwargs, 0, "k"))
-    dim = ops.as_int(ops._arg(args, kwargs, 1, "dim", DimVal(-1)))
+    k, dim = ops.count_and_dim(args, kwargs)
     axis = normalize_dim(dim, len(owner.shape.dims)) if dim is not None else None
     if k is None or axis is None:
         return

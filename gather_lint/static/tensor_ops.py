@@ -395,6 +395,11 @@ def _flat_positions(s: Optional[Shape]) -> Optional[Domain]:
     return Domain(total, origin=f"in the whole flattened {s} tensor (no dim given: a value in [0, {dim_text(total)}))")
 
 
+def count_and_dim(args: list, kwargs: dict):
+    """(k, dim) of `topk(k, dim=-1)` and `kthvalue(k, dim=-1)`, as the call gives them (k a size, dim an int)."""
+    return as_dim(_arg(args, kwargs, 0, "k")), as_int(_arg(args, kwargs, 1, "dim", DimVal(-1)))
+
+
 def with_indices(t, args, kwargs, what: str, origin_text: str):
     """topk / sort / max(dim) / min(dim) / median(dim) / mode / kthvalue: (values, indices) with the
     indices' domain."""
@@ -405,8 +410,7 @@ def with_indices(t, args, kwargs, what: str, origin_text: str):
     if named in ("kthvalue", "mode") and _arg(args, kwargs, 0, "dim") is None:
         args = [DimVal(-1)] + list(args)  # mode() and kthvalue(k) reduce the last dim
     if what == "topk":
-        k = as_dim(_arg(args, kwargs, 0, "k"))
-        dim = as_int(_arg(args, kwargs, 1, "dim", DimVal(-1)))
+        k, dim = count_and_dim(args, kwargs)
     else:
         k = None
         dim = as_int(_arg(args, kwargs, 0, "dim", DimVal(-1)))
@@ -526,6 +530,8 @@ _LEGACY_TYPES = {"LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "in
 def type_(t, args, kwargs):
     """`.type(torch.LongTensor)` / `.type('torch.LongTensor')` / `.type(torch.long)`: every argument names a type,
     never a device, so one that is not recognised leaves the dtype unknown."""
+    if not args and "dtype" not in kwargs:
+        return None  # `x.type()` names the type as a string ('torch.FloatTensor'): no tensor
     chosen = args[0] if args else kwargs.get("dtype")
     if isinstance(chosen, Literal) and isinstance(chosen.value, str) and chosen.value.startswith("dtype:"):
         return cast(t, chosen.value[6:])

@@ -1,0 +1,73 @@
+"""GL036 broadcast mismatch: two tensors combined elementwise have aligned sizes that cannot broadcast.
+
+Broadcasting pads the shorter shape with 1s on the left and then needs each pair of aligned dims to be equal
+or to hold a 1. A per-sample vector meant to scale the rows of a matrix (``weights [B] * losses [B, T]``)
+aligns with the last dim instead, so does a batch of timesteps multiplied with a per-token mask (``mask [F, H,
+W] * t [B]``): torch raises ``RuntimeError: The size of tensor a (T) must match the size of tensor b (B) at
+non-singleton dimension 1``, at a line that is often far from where the vector lost its place. The usual fix
+gives the vector its own axis where it belongs (``weights[:, None] * losses``). Reported when both shapes are
+known for certain and the two sizes are different numbers, neither of them 1.
+"""
+from typing import Optional
+
+from ..contract import ERROR, Site, Violation
+from ..dims import dim_text
+from ._example import Example
+
+CODE = "GL036"
+NAME = "broadcast-mismatch"
+SEVERITY = ERROR
+FIX = None  # where the missing axis belongs is the author's call
+RUNTIME = False  # torch's own error names both sizes; the runtime mode checks the family's calls
+
+EXAMPLES = [
+    Example(
+        title="per-sample weights against per-token losses",
+        bad="""
+import torch
+
+def weighted_loss(losses, weights):
+    return (weights * losses).mean()
+
+losses = torch.rand(4, 6)  # [B, T]
+weights = torch.rand(4)  # [B]
+out = weighted_loss(losses, weights)
+expected = sum(weights[b] * losses[b, t] for b in range(4) for t in range(6)) / 24
+""",
+        good="""
+import torch
+
+def weighted_loss(losses, weights):
+    return (weights[:, None] * losses).mean()
+
+losses = torch.rand(4, 6)  # [B, T]
+weights = torch.rand(4)  # [B]
+out = weighted_loss(losses, weights)
+expected = sum(weights[b] * losses[b, t] for b in range(4) for t in range(6)) / 24
+""",
+    ),
+]
+
+
+def check(site: Site) -> Optional[Violation]:
+    return None  # no family call: gather_lint/static/broadcast_mismatch.py checks every elementwise combination
+
+
+def check_pair(expression: str, op: str, left_text: str, left_shape, right_text: str, right_shape, dim: int,
+               left_size, right_size) -> Violation:
+    """`expression` combines `left_text` and `right_text` (with `op`), whose aligned sizes `left_size` and
+    `right_size` (at dim `dim` of the broadcast result) differ and neither is 1."""
+    fix = "give the shorter operand the axis it is meant for (`x[:, None]`, `x.unsqueeze(-1)`) or reduce the other"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{expression}` combines `{left_text}` {left_shape} with `{right_text}` {right_shape}; broadcasting aligns "
+        f"the right-most dims, and at dim {dim} of the result {dim_text(left_size)} meets {dim_text(right_size)}: "
+        f"torch raises 'The size of tensor a ({_number(left_size)}) must match the size of tensor b "
+        f"({_number(right_size)}) at non-singleton dimension {dim}'; {fix}",
+        help=fix,
+    )
+
+
+def _number(d) -> str:
+    number = getattr(d, "size", d)
+    return str(number)
