@@ -74,6 +74,34 @@ def test_the_axis_put_where_it_belongs_is_silent_and_torch_runs_it(name):
     run_snippet(code)
 
 
+IN_PLACE = """
+import torch
+
+def accumulate(total, update, scale):
+    total {write}
+    return total
+
+if __name__ == "__main__":
+    out = accumulate(torch.zeros(4, 1), torch.ones(4, 6), torch.ones(6))
+"""
+
+
+@pytest.mark.parametrize("write", ["+= update", "*= scale", "= total.add_(update)", "= total.mul_(scale)"])
+def test_an_in_place_op_that_would_grow_its_tensor_is_reported_and_torch_raises(write):
+    code = textwrap.dedent(IN_PLACE.replace("{write}", write))
+    (finding,) = lint(code)
+    assert finding.code == "GL036" and "doesn't match the broadcast shape [4, 6]" in finding.message
+    with pytest.raises(RuntimeError, match=r"output with shape \[4, 1\] doesn't match the broadcast shape \[4, 6\]"):
+        run_snippet(code)
+
+
+@pytest.mark.parametrize("write", ["= total + update", "= total * scale", "+= update.sum(1, keepdim=True)"])
+def test_the_same_combination_out_of_place_or_reduced_is_silent_and_runs(write):
+    code = textwrap.dedent(IN_PLACE.replace("{write}", write))
+    assert lint(code) == []
+    run_snippet(code)
+
+
 def test_the_message_names_both_shapes_the_dim_and_torchs_error():
     (finding,) = lint(OPERATOR.replace("{axis}", ""))
     assert "[4]" in finding.message and "[4, 6]" in finding.message and "at dim 1 of the result" in finding.message

@@ -6,7 +6,9 @@ aligns with the last dim instead, so does a batch of timesteps multiplied with a
 W] * t [B]``): torch raises ``RuntimeError: The size of tensor a (T) must match the size of tensor b (B) at
 non-singleton dimension 1``, at a line that is often far from where the vector lost its place. The usual fix
 gives the vector its own axis where it belongs (``weights[:, None] * losses``). Reported when both shapes are
-known for certain and the two sizes are different numbers, neither of them 1.
+known for certain and the two sizes are different numbers, neither of them 1. An in-place op cannot grow the tensor
+it writes into: ``acc [N, 1] += x [N, D]`` (or ``acc.mul_(x)``) raises ``output with shape [N, 1] doesn't match the
+broadcast shape [N, D]``, where ``acc + x`` would have broadcast.
 """
 from typing import Optional
 
@@ -66,6 +68,26 @@ def check_pair(expression: str, op: str, left_text: str, left_shape, right_text:
         f"({_number(right_size)}) at non-singleton dimension {dim}'; {fix}",
         help=fix,
     )
+
+
+def check_in_place(expression: str, written_text: str, written_shape, other_text: str, other_shape,
+                   broadcast_shape) -> Violation:
+    """`expression` writes into `written_text` in place, but broadcasting it with `other_text` gives another
+    shape (`broadcast_shape`, None where it has unknown sizes) than the written tensor's."""
+    fix = f"combine the two out of place, into a new tensor, or reduce `{other_text}` to {written_shape}"
+    grown = broadcast_shape if broadcast_shape is not None and None not in broadcast_shape.dims else "a larger shape"
+    return Violation(
+        CODE, SEVERITY,
+        f"`{expression}` writes in place into `{written_text}` {written_shape}, but with `{other_text}` "
+        f"{other_shape} the result broadcasts to {grown}, which an in-place op cannot grow into: torch raises "
+        f"'output with shape {_numbers(written_shape)} doesn't match the broadcast shape"
+        f"{' ' + _numbers(broadcast_shape) if grown is broadcast_shape else ''}'; {fix}",
+        help=fix,
+    )
+
+
+def _numbers(shape) -> str:
+    return "[" + ", ".join(_number(d) for d in shape.dims) + "]"
 
 
 def _number(d) -> str:

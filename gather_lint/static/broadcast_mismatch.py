@@ -4,12 +4,14 @@ Broadcasting aligns the right-most dims. A pair of aligned dims must be equal or
 t [B]` aligns B with W, and `target [B] - preds [B, Q]` aligns B with Q: torch raises 'The size of tensor a
 must match the size of tensor b at non-singleton dimension d'. Reported when both shapes are known for
 certain (no rank guessed from an unknown operand, no `...` prefix) and the two sizes are numbers the
-analysis knows, different, and neither 1.
+analysis knows, different, and neither 1. An in-place op (`x += y`, `x.mul_(y)`) raises as well where the
+broadcast shape is not x's own: `x [N, 1] += y [N, D]`.
 """
 from __future__ import annotations
 
-from ..dims import value
+from ..dims import broadcast, value
 from ..rules import gl036_broadcast_mismatch as rule
+from ..rules.gl006_missing_squeeze import in_place
 from .values import TensorVal
 
 
@@ -31,12 +33,29 @@ def clash(a, b):
     return None
 
 
+def outgrows(written, other) -> bool:
+    """An in-place write (`written += other`, `written.mul_(other)`) whose broadcast shape is not the written
+    tensor's: `other` has more dims, or a size past 1 where `written` has 1. Torch cannot grow the tensor it
+    writes into."""
+    if not isinstance(written, TensorVal) or not isinstance(other, TensorVal):
+        return False
+    sw, so = written.shape, other.shape
+    if sw is None or so is None or sw.variadic or so.variadic or sw.guessed or so.guessed:
+        return False
+    if len(so.dims) > len(sw.dims):
+        return True
+    aligned = zip(sw.dims[len(sw.dims) - len(so.dims):], so.dims)
+    return any(value(x) == 1 and value(y) is not None and value(y) != 1 for x, y in aligned)
+
+
 def check(interp, node, left_node, left, right_node, right, op: str) -> None:
-    """`left <op> right`: flag sizes that cannot broadcast."""
-    found = clash(left, right)
-    if found is None:
-        return
-    k, x, y = found
+    """`left <op> right`: flag sizes that cannot broadcast, and an in-place op whose result outgrows `left`."""
     segment = interp.source.segment
-    interp.flag(node, rule.check_pair(segment(node), op, segment(left_node), left.shape, segment(right_node),
-                                      right.shape, k, x, y), None)
+    found = clash(left, right)
+    if found is not None:
+        k, x, y = found
+        interp.flag(node, rule.check_pair(segment(node), op, segment(left_node), left.shape, segment(right_node),
+                                          right.shape, k, x, y), None)
+    elif in_place(op) and outgrows(left, right):
+        interp.flag(node, rule.check_in_place(segment(node), segment(left_node), left.shape, segment(right_node),
+                                              right.shape, broadcast(left.shape, right.shape)), None)
