@@ -38,6 +38,7 @@ _MODULES = (
     "gl034_positions_of_another_order",
     "gl035_k_exceeds_dim",
     "gl036_broadcast_mismatch",
+    "gl037_view_size_mismatch",
 )
 
 ALL_RULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in _MODULES)

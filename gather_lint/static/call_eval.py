@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from . import broadcast_axis, cut_rows, broadcast_sites, dynamic_dispatch, maybe_empty, normalised_axis, pad_shape, scalars, sequences, symbolic
 from . import constant_fills, declared_index_dtypes, packed_sequences, sentinel_masks, shift_evidence, written_text
 from . import autograd_ctx, op_counts, op_dims, dropped_dims, exact_values, inferred_widths, left_padding, mask_writes, masked_rows, permutation_order, signs
-from . import distinct_lines, stacked_parts
+from . import distinct_lines, stacked_parts, view_sizes
 from . import class_lineage, class_targets, closure_facts, config, constant_ids, einsum, embedding_lookups, group_overwrites, index_values, \
     modules, normalised_consumers, numpy_values, python_annotations, python_types, repeated_indices, sequence_items, tensor_lists, value_ranges
 from . import arange_positions, dtype_certainty, dict_items, index_put_dtypes, passed_tensors, unchanged_writes, distribution_values, head_columns, named_tuples, own_max_sizes
@@ -291,6 +291,7 @@ class CallMixin:
         result = ops.apply_method(name, owner, args, kwargs, text)
         op_dims.check(self, node, name, owner, args, kwargs)  # GL002: topk(k, dim=1) of a 1-d input
         op_counts.check(self, node, name, owner, args, kwargs, owner_node)  # GL035: topk(64) of 40 entries
+        view_sizes.check(self, node, name, owner, args, owner_node)  # GL037: view(2, 5) of 20 elements
         if result is None or name in bool_results.PREDICATES:
             result = bool_results.method(name, owner, args, kwargs) or result  # x.gt(0): a mask
         result = normalised_consumers.after(self, node, name, owner, args, kwargs, result, module)  # GL018
