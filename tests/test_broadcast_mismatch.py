@@ -1,6 +1,6 @@
 """GL036: two tensors combined elementwise whose aligned sizes cannot broadcast. The mistake written in the forms
 real code uses (an operator, a comparison, a torch function, sizes from a driver, a docstring or constructors, a
-function of a script with no family call) is reported, and torch raises on each; the same code with the axis put
+driver without a guard) is reported, and torch raises on each; the same code with the axis put
 where it belongs, or with sizes the analysis does not know for certain, stays silent and runs.
 
 The facts the rule reads were wrong in places it exposed; each has its own test here: `torch.arange` with a step
@@ -17,41 +17,44 @@ torch = pytest.importorskip("torch")
 OPERATOR = """
 import torch
 
-def weighted(losses, weights):
-    return (weights{axis} * losses).mean()
+def weighted(log_probs, ids, weights):
+    token_logp = log_probs.gather(-1, ids.unsqueeze(-1)).squeeze(-1)
+    return (weights{axis} * token_logp).mean()
 
 if __name__ == "__main__":
-    out = weighted(torch.rand(4, 6), torch.rand(4))
+    out = weighted(torch.randn(4, 6, 10).log_softmax(-1), torch.randint(0, 10, (4, 6)), torch.rand(4))
 """
 
 COMPARISON = """
 import torch
 
-def confident(scores, thresholds):
-    \"\"\"Boxes whose class score clears the box's own threshold.
+def confident(scores, labels, thresholds):
+    \"\"\"Whether each box's labelled class clears the box's own threshold.
 
     scores: (num_boxes, num_classes)
     thresholds: (num_boxes,)
     \"\"\"
-    return scores > thresholds{axis}
+    keep = scores > thresholds{axis}
+    return keep.gather(1, labels[:, None])
 
 if __name__ == "__main__":
-    out = confident(torch.rand(5, 3), torch.rand(5))
+    out = confident(torch.rand(5, 3), torch.randint(0, 3, (5,)), torch.rand(5))
 """
 
 FUNCTION = """
 import torch
 
-def per_token_timesteps(first_frame_mask, timesteps):
-    return torch.mul(first_frame_mask.unsqueeze(0), timesteps{axis})
+def per_token_timesteps(first_frame_mask, timesteps, order):
+    picked = timesteps.index_select(0, order)
+    return torch.mul(first_frame_mask.unsqueeze(0), picked{axis})
 
 num_frames, height, width = 3, 4, 6
 mask = torch.ones(num_frames, height, width)
-out = per_token_timesteps(mask, torch.tensor([10.0, 20.0]))
+out = per_token_timesteps(mask, torch.tensor([10.0, 20.0]), torch.tensor([1, 0]))
 """
 
 FORMS = {
-    "operator in a helper of a script": (OPERATOR, "", "[:, None]"),
+    "operator beside a gather, sizes from a driver": (OPERATOR, "", "[:, None]"),
     "comparison, docstring shapes": (COMPARISON, "", "[:, None]"),
     "torch function, driver without a guard": (FUNCTION, "", "[:, None, None, None]"),
 }
@@ -77,12 +80,13 @@ def test_the_axis_put_where_it_belongs_is_silent_and_torch_runs_it(name):
 IN_PLACE = """
 import torch
 
-def accumulate(total, update, scale):
+def accumulate(total, update, scale, order):
+    update = update.index_select(1, order)
     total {write}
     return total
 
 if __name__ == "__main__":
-    out = accumulate(torch.zeros(4, 1), torch.ones(4, 6), torch.ones(6))
+    out = accumulate(torch.zeros(4, 1), torch.ones(4, 6), torch.ones(6), torch.arange(6))
 """
 
 
@@ -104,7 +108,7 @@ def test_the_same_combination_out_of_place_or_reduced_is_silent_and_runs(write):
 
 def test_the_message_names_both_shapes_the_dim_and_torchs_error():
     (finding,) = lint(OPERATOR.replace("{axis}", ""))
-    assert "[4]" in finding.message and "[4, 6]" in finding.message and "at dim 1 of the result" in finding.message
+    assert "`weights`" in finding.message and "`token_logp`" in finding.message and "at dim 1 of the result" in finding.message
     assert "The size of tensor a (4) must match the size of tensor b (6) at non-singleton dimension 1" in finding.message
     with pytest.raises(RuntimeError, match=r"The size of tensor a \(4\) must match the size of tensor b \(6\) at "
                                            r"non-singleton dimension 1"):
@@ -143,12 +147,13 @@ def test_arange_counts_its_step_and_keywords(call, length):
 
     def offset(rows, wider):
         offsets = {call}
+        rows = rows.index_select(0, torch.arange(2))
         return rows + offsets, wider + offsets
 
     out = offset(torch.zeros(2, {length}), torch.zeros(2, {length + 1}))
     """
     assert eval(call, {"torch": torch}).numel() == length
-    assert [(v.code, v.line) for v in lint(code)] == [("GL036", 6)]
+    assert [(v.code, v.line) for v in lint(code)] == [("GL036", 7)]
     with pytest.raises(RuntimeError, match="must match the size"):
         run_snippet(code)
 

@@ -1,6 +1,7 @@
-"""An empty tensor holds no value: `torch.full((n, 0), -1)`, the seed a sampling loop concatenates its ids onto,
-never puts the -1 padding into the ids an embedding reads (a false GL011 found on a public image generator). The
-same fill with a size past 0 still holds the padding, and torch raises."""
+"""A tensor whose size is written with a 0 holds no value: `torch.full((n, 0), -1)`, the seed a sampling loop
+concatenates its ids onto, never puts the -1 padding into the ids an embedding reads (a false GL011 found on a public
+image generator). The same fill with a size past 0 still holds the padding, and torch raises. (A size computed to 0
+under one caller's facts is not read as empty: other calls give it entries; the ratchet's case 1531 holds that.)"""
 import textwrap
 
 import pytest

@@ -24,28 +24,26 @@ RUNTIME = False  # torch's own error names both sizes; the runtime mode checks t
 
 EXAMPLES = [
     Example(
-        title="per-sample weights against per-token losses",
+        title="per-sample weights against per-token log-probs",
         bad="""
 import torch
 
-def weighted_loss(losses, weights):
-    return (weights * losses).mean()
-
-losses = torch.rand(4, 6)  # [B, T]
+log_probs = torch.randn(4, 6, 10).log_softmax(-1)  # [B, T, V]
+ids = torch.randint(0, 10, (4, 6))  # [B, T]
 weights = torch.rand(4)  # [B]
-out = weighted_loss(losses, weights)
-expected = sum(weights[b] * losses[b, t] for b in range(4) for t in range(6)) / 24
+token_logp = log_probs.gather(-1, ids.unsqueeze(-1)).squeeze(-1)
+out = (weights * token_logp).sum()
+expected = sum(weights[b] * log_probs[b, t, ids[b, t]] for b in range(4) for t in range(6))
 """,
         good="""
 import torch
 
-def weighted_loss(losses, weights):
-    return (weights[:, None] * losses).mean()
-
-losses = torch.rand(4, 6)  # [B, T]
+log_probs = torch.randn(4, 6, 10).log_softmax(-1)  # [B, T, V]
+ids = torch.randint(0, 10, (4, 6))  # [B, T]
 weights = torch.rand(4)  # [B]
-out = weighted_loss(losses, weights)
-expected = sum(weights[b] * losses[b, t] for b in range(4) for t in range(6)) / 24
+token_logp = log_probs.gather(-1, ids.unsqueeze(-1)).squeeze(-1)
+out = (weights[:, None] * token_logp).sum()
+expected = sum(weights[b] * log_probs[b, t, ids[b, t]] for b in range(4) for t in range(6))
 """,
     ),
 ]

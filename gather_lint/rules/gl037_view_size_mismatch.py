@@ -24,24 +24,20 @@ EXAMPLES = [
         bad="""
 import torch
 
-def split_heads(scores, heads):
-    batch, tokens = scores.shape[0], scores.shape[1]
-    return scores.view(batch, tokens, heads, -1)
-
-scores = torch.rand(2, 5, 12)  # [B, T, H * D]
-out = split_heads(scores, 5)
-expected = torch.stack([scores[..., h * 3:(h + 1) * 3] for h in range(4)], dim=2)
+scores = torch.rand(2, 5, 12)  # [B, T, H * D], 4 heads of 3
+per_head = scores.view(2, 5, 5, -1)
+first = torch.zeros(2, 5, 5, 1, dtype=torch.long)
+out = per_head.gather(-1, first).squeeze(-1)
+expected = torch.stack([scores[..., h * 3] for h in range(4)], dim=-1)
 """,
         good="""
 import torch
 
-def split_heads(scores, heads):
-    batch, tokens = scores.shape[0], scores.shape[1]
-    return scores.view(batch, tokens, heads, -1)
-
-scores = torch.rand(2, 5, 12)  # [B, T, H * D]
-out = split_heads(scores, 4)
-expected = torch.stack([scores[..., h * 3:(h + 1) * 3] for h in range(4)], dim=2)
+scores = torch.rand(2, 5, 12)  # [B, T, H * D], 4 heads of 3
+per_head = scores.view(2, 5, 4, -1)
+first = torch.zeros(2, 5, 4, 1, dtype=torch.long)
+out = per_head.gather(-1, first).squeeze(-1)
+expected = torch.stack([scores[..., h * 3] for h in range(4)], dim=-1)
 """,
     ),
 ]

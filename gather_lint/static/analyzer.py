@@ -177,7 +177,7 @@ def mentions_op(text: str) -> bool:
         or backward_grads.spelled_in(text) or table_slices.scripted(text) or token_losses.spelled_in(text) \
         or library_causal_lms.spelled_in(text) or table_mixtures.spelled_in(text) or padded_last_position.spelled_in(text) \
         or shared_end_positions.spelled_in(text) or mask_positions.spelled_in(text) or left_padding.spelled_in(text) \
-        or index_copies.spelled_in(text) or dropped_dims.reduces_along(text) or script_drivers.is_script(text)
+        or index_copies.spelled_in(text) or dropped_dims.reduces_along(text)
 
 
 @file_test
@@ -437,12 +437,9 @@ def _site_test(text: str) -> Callable[[str], bool]:
     # a reduction without keepdim (GL029): a helper's masked mean meets its caller's tensor, so callers count too
     reduced = dropped_dims.reduces_along(text)
     aliases = _op_aliases(text) if named else frozenset()  # `from torch import gather as g`: `g(...)` is a site
-    # a script: its driver gives its functions concrete sizes, so each of them is read (every combination of two
-    # tensors is a site, GL036); a script has few blocks, and the corpora's libraries hold few scripts
-    scripted = script_drivers.is_script(text)
 
     def holds(chunk: str) -> bool:
-        return scripted or heads or (named and names_an_op(chunk)) or (aliases and text_scan.has_call(chunk, aliases)) \
+        return heads or (named and names_an_op(chunk)) or (aliases and text_scan.has_call(chunk, aliases)) \
             or (head_calls and head_columns.calls_width_one(chunk, head_calls)) \
             or (valued and index_values.spelled_in(chunk)) or (tables and embedding_lookups.spelled_in(chunk)) \
             or (copies and index_copies.spelled_in(chunk)) or (reduced and dropped_dims.spelled_in(chunk)) \

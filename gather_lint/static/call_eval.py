@@ -63,6 +63,8 @@ class CallMixin:
                     self._check_overwriting_op(node, op, bound, values)
                     if op.name == "gather":
                         left_padding.check_gather(self, node, values.get("index"), site.dim)  # GL024
+                    if any(v.code in _ALWAYS_RAISE for v in violations):
+                        return None  # torch raises at this call: no value flows on, and nothing downstream is checked
                     result = stacked_parts.forgotten(dtype_certainty.kept(values.get("input"), result_of(site, values)))
                     result = permutation_order.gathered(site, values.get("input"), values.get(op.index_param),
                                                         result)  # GL027: x.gather(1, perm) is in perm's order
@@ -322,7 +324,8 @@ class CallMixin:
 
     def _sentinel_after(self, method: str, owner: TensorVal, result, args, kwargs, node):
         """masked_fill(m, -100) puts padding in, masked_fill(m, 0) / clamp(min=0) take it out."""
-        if method == "new_full" and len(args) >= 2 and _negative(args[1]) is not None:  # a tensor of padding
+        if method == "new_full" and len(args) >= 2 and _negative(args[1]) is not None \
+                and not (node.args and written_empty(node.args[0])):  # a tensor of padding
             made = result if isinstance(result, TensorVal) else TensorVal(None, owner.dtype)
             return _with_sentinel(made.with_(domain=None), _negative(args[1]), node.lineno)
         if method == "new_ones" and isinstance(result, TensorVal):
@@ -648,7 +651,8 @@ class CallMixin:
                     else (TensorVal(None, _dtype_kw(kwargs)) if args and args[0] is None else None))
                 fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
                 made = exact_values.constant(made, fill)  # torch.full((n,), image_id): n placeholders
-                if isinstance(made, TensorVal) and _negative(fill) is not None:
+                if isinstance(made, TensorVal) and _negative(fill) is not None and not (
+                        func == "full" and node.args and written_empty(node.args[0])):
                     return _with_sentinel(made, _negative(fill), node.lineno)
                 return constant_ids.filled(made, fill, node.lineno)
             if func == "pad" and args and isinstance(args[0], TensorVal):
@@ -750,6 +754,16 @@ _LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "
                   "DoubleTensor": "float64", "HalfTensor": "float16"}
 _INT_LEGACY = ("LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor")
 
+def written_empty(size: ast.expr) -> bool:
+    """A size written with a 0 in it (`torch.full((n, 0), -1)`, the seed a loop concatenates onto): the tensor is
+    empty in every run and holds no fill value. A size computed to 0 under one caller's facts is not: other calls
+    give it entries."""
+    items = size.elts if isinstance(size, (ast.Tuple, ast.List)) else [size]
+    return any(isinstance(item, ast.Constant) and item.value == 0 and type(item.value) is int for item in items)
+
+
+# the family rules whose finding means the call raises whatever the values: rank, dim, sizes, index dtype
+_ALWAYS_RAISE = frozenset({"GL001", "GL002", "GL003", "GL008"})
 _CONSTRUCTORS = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "randperm",
                  "as_tensor", "linspace", "logspace", "eye"} | set(_LEGACY_DTYPES)
 

@@ -9,7 +9,6 @@ from . import exact_values, symbolic
 from . import tensor_ops as ops
 from ..contract import Domain
 from ..dims import Shape, Sym, value
-from ..dims import value as dims_value  # _with_sentinel names its argument `value`
 from .modules import LayerList
 from .subscript_rank import told_in_prose
 from .values import UNKNOWN_ARITY, DimVal, Literal, SeqVal, TensorVal, join_all
@@ -46,8 +45,6 @@ def _with_sentinel(t: TensorVal, value: Optional[int], line: Optional[int]) -> T
     base = t.domain or Domain()
     if value is None and base.sentinel is None:
         return t
-    if value is not None and t.shape is not None and any(dims_value(d) == 0 for d in t.shape.dims):
-        return t  # an empty tensor holds no value (`torch.full((n, 0), -1)`, the seed a loop cats onto)
     domain = replace(base, sentinel=value, sentinel_line=line if value is not None else None)
     return t.with_(domain=None if domain == Domain() else domain)
 
