@@ -28,3 +28,19 @@ def call_run(code: str, name: str = "run"):
     scope: dict = {"__name__": "snippet"}
     exec(compile(textwrap.dedent(code), SNIPPET_FILE, "exec"), scope)
     return scope[name]()
+
+
+def reported_and_raised(findings: list, code: str, codes: list, error, match: str) -> None:
+    """The linter's `findings` on `code` have exactly `codes`, and torch raises `error` (matching `match`) on it:
+    the claim of a raising rule, checked by the oracle."""
+    import pytest
+
+    assert [v.code for v in findings] == codes
+    with pytest.raises(error, match=match):
+        run_snippet(code)
+
+
+def silent_and_run(findings: list, code: str) -> None:
+    """No finding on `code`, and torch runs it."""
+    assert findings == []
+    run_snippet(code)

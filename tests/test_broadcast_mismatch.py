@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
-from .snippets import run_snippet
+from .snippets import reported_and_raised, run_snippet, silent_and_run
 
 torch = pytest.importorskip("torch")
 
@@ -64,17 +64,14 @@ FORMS = {
 def test_sizes_that_cannot_broadcast_are_reported_and_torch_raises(name):
     program, bad, _ = FORMS[name]
     code = textwrap.dedent(program.replace("{axis}", bad))
-    assert [v.code for v in lint(code)] == ["GL036"], name
-    with pytest.raises(RuntimeError, match="must match the size of tensor b"):
-        run_snippet(code)
+    reported_and_raised(lint(code), code, ["GL036"], RuntimeError, "must match the size of tensor b")
 
 
 @pytest.mark.parametrize("name", list(FORMS))
 def test_the_axis_put_where_it_belongs_is_silent_and_torch_runs_it(name):
     program, _, good = FORMS[name]
     code = textwrap.dedent(program.replace("{axis}", good))
-    assert lint(code) == []
-    run_snippet(code)
+    silent_and_run(lint(code), code)
 
 
 IN_PLACE = """

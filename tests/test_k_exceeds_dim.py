@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
-from .snippets import run_snippet
+from .snippets import reported_and_raised, silent_and_run
 
 torch = pytest.importorskip("torch")
 
@@ -74,17 +74,14 @@ FORMS = {
 def test_k_past_the_size_is_reported_and_torch_raises(name):
     program, bad, _ = FORMS[name]
     code = textwrap.dedent(program.replace("{k}", bad))
-    assert [v.code for v in lint(code)] == ["GL035"], name
-    with pytest.raises(RuntimeError, match="k out of range"):
-        run_snippet(code)
+    reported_and_raised(lint(code), code, ["GL035"], RuntimeError, "k out of range")
 
 
 @pytest.mark.parametrize("name", list(FORMS))
 def test_k_capped_at_the_size_is_silent_and_torch_runs_it(name):
     program, _, good = FORMS[name]
     code = textwrap.dedent(program.replace("{k}", good))
-    assert lint(code) == []
-    run_snippet(code)
+    silent_and_run(lint(code), code)
 
 
 def test_a_size_the_data_decides_stays_silent():

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
-from .snippets import run_snippet
+from .snippets import reported_and_raised, run_snippet, silent_and_run
 
 torch = pytest.importorskip("torch")
 
@@ -30,16 +30,13 @@ GOOD = ["points.view(batch, -1, channels)", "points.reshape((batch, 10, channels
 @pytest.mark.parametrize("call", BAD)
 def test_a_shape_that_cannot_hold_the_elements_is_reported_and_torch_raises(call):
     code = textwrap.dedent(PROGRAM.replace("{call}", call))
-    assert [v.code for v in lint(code)] == ["GL037"], call
-    with pytest.raises(RuntimeError, match="is invalid for input of size 60"):
-        run_snippet(code)
+    reported_and_raised(lint(code), code, ["GL037"], RuntimeError, "is invalid for input of size 60")
 
 
 @pytest.mark.parametrize("call", GOOD)
 def test_a_shape_that_holds_the_elements_is_silent_and_runs(call):
     code = textwrap.dedent(PROGRAM.replace("{call}", call))
-    assert lint(code) == []
-    run_snippet(code)
+    silent_and_run(lint(code), code)
 
 
 def test_sizes_known_only_by_name_stay_silent():
