@@ -754,6 +754,7 @@ _LEGACY_DTYPES = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "
                   "DoubleTensor": "float64", "HalfTensor": "float16"}
 _INT_LEGACY = ("LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor")
 
+
 def written_empty(size: ast.expr) -> bool:
     """A size written with a 0 in it (`torch.full((n, 0), -1)`, the seed a loop concatenates onto): the tensor is
     empty in every run and holds no fill value. A size computed to 0 under one caller's facts is not: other calls
