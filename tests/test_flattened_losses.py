@@ -6,6 +6,7 @@ import textwrap
 import pytest
 
 from .conftest import lint
+from .snippets import run_snippet
 
 CHAR_MODEL = '''
 import torch
@@ -73,10 +74,13 @@ def test_sampled_windows_into_a_flattened_loss(loss, targets, fires):
     assert (found == [("GL007", _line_of(code, "F.cross_entropy("))]) == fires, found
 
 
-def test_rebinding_through_a_subscript_is_not_followed():
-    """`h = h[:, 1:]` moves positions: what the logits are computed at is no longer known."""
+def test_rebinding_through_a_subscript_is_not_followed(torch):
+    """`h = h[:, 1:]` moves positions: what the logits are computed at is no longer known, and GL007 stays silent.
+    The program then flattens 33 logit rows against 36 targets: `gold.view(n * t)` raises, which GL037 reports."""
     code = CHAR_MODEL.replace("{LOSS}", VIEW).replace("{TARGETS}", SAME).replace("h = self.norm(h)", "h = self.norm(h[:, 1:])")
-    assert _found(code) == []
+    assert _found(code) == [("GL037", _line_of(code, "gold = gold.view(n * t)"))]
+    with pytest.raises(RuntimeError, match=r"shape '\[33\]' is invalid for input of size 36"):
+        run_snippet(code.replace("from einops import rearrange\n", ""))
 
 
 def test_torch_view_of_b_times_t_keeps_the_position_pairing(torch):
