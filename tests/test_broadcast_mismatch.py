@@ -96,6 +96,14 @@ def test_an_in_place_op_that_would_grow_its_tensor_is_reported_and_torch_raises(
         run_snippet(code)
 
 
+def test_an_in_place_message_writes_a_size_it_does_not_know_by_its_name():
+    code = textwrap.dedent(IN_PLACE.replace("{write}", "+= update").replace("torch.zeros(4, 1)", "torch.zeros(int('4'), 1)"))
+    (finding,) = lint(code)
+    assert "'output with shape [" in finding.message and "None" not in finding.message
+    with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
+        run_snippet(code)
+
+
 @pytest.mark.parametrize("write", ["= total + update", "= total * scale", "+= update.sum(1, keepdim=True)"])
 def test_the_same_combination_out_of_place_or_reduced_is_silent_and_runs(write):
     code = textwrap.dedent(IN_PLACE.replace("{write}", write))

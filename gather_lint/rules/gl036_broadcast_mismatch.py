@@ -13,7 +13,7 @@ broadcast shape [N, D]``, where ``acc + x`` would have broadcast.
 from typing import Optional
 
 from ..contract import ERROR, Site, Violation
-from ..dims import dim_text
+from ..dims import dim_text, value
 from ._example import Example
 
 CODE = "GL036"
@@ -89,5 +89,6 @@ def _numbers(shape) -> str:
 
 
 def _number(d) -> str:
-    number = getattr(d, "size", d)
-    return str(number)
+    """A size as torch prints it where the analysis knows its number, else its name (`N`)."""
+    number = value(d)
+    return dim_text(d) if number is None else str(number)
