@@ -5,12 +5,12 @@ reached tops; what keeps every value (`unsqueeze`, `expand`, `view`, `[None]`, a
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..contract import Domain
 from ..dims import Dim, dim_text, value
 from .tensor_ops import whole_slice
-from .values import Literal, SeqVal, TensorVal
+from .values import DimVal, Literal, SeqVal, TensorVal
 
 ORIGIN = "arange("
 
@@ -23,6 +23,15 @@ def arguments(args: list, kwargs: dict) -> Optional[dict]:
     bound = dict(zip(("end",) if len(args) == 1 and "end" not in kwargs else ("start", "end", "step"), args))
     bound.update({key: kwargs[key] for key in ("start", "end", "step") if key in kwargs})
     return bound
+
+
+def start_and_step(bound: dict) -> Tuple[Optional[int], Optional[int]]:
+    """The start and step of an arange call's `arguments`, 0 and 1 where not given; None for one given but not a
+    known int."""
+    def number(key: str, default: int) -> Optional[int]:
+        given = bound.get(key)
+        return default if given is None else value(given.dim) if isinstance(given, DimVal) else None
+    return number("start", 0), number("step", 1)
 
 
 def domain(end: Dim, start: int = 0, step: int = 1, written_end: Dim = None) -> Optional[Domain]:

@@ -12,16 +12,14 @@ from __future__ import annotations
 from ..dims import broadcast, value
 from ..rules import gl036_broadcast_mismatch as rule
 from ..rules.gl006_missing_squeeze import in_place
-from .values import TensorVal
+from .tensor_ops import certain_shape
 
 
 def clash(a, b):
     """(dim of the broadcast result, size of a, size of b) of the first aligned pair that cannot broadcast,
     or None when the two shapes may broadcast or are not known for certain."""
-    if not isinstance(a, TensorVal) or not isinstance(b, TensorVal):
-        return None
-    sa, sb = a.shape, b.shape
-    if sa is None or sb is None or sa.variadic or sb.variadic or sa.guessed or sb.guessed:
+    sa, sb = certain_shape(a), certain_shape(b)
+    if sa is None or sb is None:
         return None
     n = max(len(sa.dims), len(sb.dims))
     left = (None,) * (n - len(sa.dims)) + tuple(sa.dims)
@@ -37,10 +35,8 @@ def outgrows(written, other) -> bool:
     """An in-place write (`written += other`, `written.mul_(other)`) whose broadcast shape is not the written
     tensor's: `other` has more dims, or a size past 1 where `written` has 1. Torch cannot grow the tensor it
     writes into."""
-    if not isinstance(written, TensorVal) or not isinstance(other, TensorVal):
-        return False
-    sw, so = written.shape, other.shape
-    if sw is None or so is None or sw.variadic or so.variadic or sw.guessed or so.guessed:
+    sw, so = certain_shape(written), certain_shape(other)
+    if sw is None or so is None:
         return False
     if len(so.dims) > len(sw.dims):
         return True

@@ -1104,8 +1104,7 @@ def _arange(args: list, kwargs: dict, dtype, unknown_dtype: bool):
     # a float written out, or one of unknown value (`n / k` of ints is a Python float): float32 steps
     floats = [a for a in given if isinstance(a, Literal) and isinstance(a.value, float) or isinstance(a, scalars.NumberVal)]
     ints = {key: a.dim for key, a in bound.items() if isinstance(a, DimVal)}
-    start = value(ints["start"]) if "start" in ints else (0 if "start" not in bound else None)
-    step = value(ints["step"]) if "step" in ints else (1 if "step" not in bound else None)
+    start, step = arange_positions.start_and_step(bound)
     end = ints.get("end")
     length = None
     if end is not None and start == 0 and step == 1:

@@ -21,7 +21,7 @@ from ..contract import Domain
 from ..rules import gl003_index_too_large as too_large
 from ..dims import Shape, value
 from .tree_walk import literal_numbers
-from .arange_positions import arguments as arange_arguments
+from .arange_positions import arguments as arange_arguments, start_and_step
 from .signs import never_negative
 from .tensor_ops import Repeated, SliceVal, as_int
 from .values import DimVal, Literal, SeqVal, TensorVal
@@ -216,12 +216,9 @@ def ranged(func: str, made, args, kwargs):
     bound = arange_arguments(args, kwargs) if func == "arange" else None
     if not bound or "end" not in bound or not isinstance(made, TensorVal) or made.dtype not in _INTS:
         return made
-
-    def number(key: str, default: Optional[int]):
-        given = bound.get(key)
-        return default if given is None else value(given.dim) if isinstance(given, DimVal) else None
-
-    ints = [number("start", 0), number("end", None), number("step", 1)]
+    start, step = start_and_step(bound)
+    end = value(bound["end"].dim) if isinstance(bound["end"], DimVal) else None
+    ints = [start, end, step]
     if any(type(i) is not int for i in ints) or ints[2] == 0:
         return made
     numbers = range(*ints)

@@ -11,15 +11,13 @@ import ast
 from ..dims import must_exceed, normalize_dim, value
 from ..rules import gl035_k_exceeds_dim as rule
 from . import tensor_ops as ops
-from .values import TensorVal
 
 _COUNTED = ("topk", "kthvalue")
 
 
 def check(interp, node: ast.Call, name: str, owner, args: list, kwargs: dict, owner_node) -> None:
     """`owner.topk(k, dim)` / `torch.kthvalue(owner, k, dim)`: flag a k past the size of dim."""
-    if name not in _COUNTED or not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic \
-            or owner.shape.guessed or not owner.shape.dims:
+    if name not in _COUNTED or not getattr(ops.certain_shape(owner), "dims", None):
         return
     k, dim = ops.count_and_dim(args, kwargs)
     axis = normalize_dim(dim, len(owner.shape.dims)) if dim is not None else None

@@ -9,12 +9,12 @@ is read everywhere, of tensors whose rank a docstring's list of names may have g
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from ..dims import normalize_dim
 from ..ops import OP_NAMES
 from ..rules import gl002_dim_out_of_range as rule
-from .values import DimVal, Literal, TensorVal
+from .tensor_ops import certain_shape
+from .values import DimVal, Literal
 
 # op -> (position of dim among the arguments after the input, default dim or None when it must be given,
 # dims the result adds: unsqueeze(dim) takes one past the last)
@@ -37,7 +37,7 @@ def check(interp, node: ast.Call, name: str, owner, args: list, kwargs: dict) ->
         at, default, added = 0, None, 0
     else:
         return
-    if not isinstance(owner, TensorVal) or owner.shape is None or owner.shape.variadic or owner.shape.guessed:
+    if certain_shape(owner) is None:
         return
     if _family_result(node):
         return  # `x.gather(1, idx).prod(1)`: the family call's own checks say what is wrong with its result

@@ -84,6 +84,13 @@ def fixed_shape(t) -> Optional[Shape]:
     return None if s is None or s.variadic else s
 
 
+def certain_shape(t) -> Optional[Shape]:
+    """A tensor's shape when its rank is known for certain (no `...` prefix, none guessed from an unknown
+    operand), else None: what a check that says "torch raises" may read."""
+    shape = fixed_shape(t)
+    return None if shape is None or shape.guessed else shape
+
+
 def _with_shape(t: TensorVal, dims) -> TensorVal:
     shape = Shape(tuple(dims)) if dims is not None else None
     return TensorVal(shape, t.dtype, t.domain)

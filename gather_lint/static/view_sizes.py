@@ -11,17 +11,17 @@ import ast
 
 from ..dims import product, value
 from ..rules import gl037_view_size_mismatch as rule
-from .tensor_ops import _sizes, as_dim, fixed_shape
-from .values import DimVal, TensorVal
+from .tensor_ops import _sizes, as_dim, certain_shape
+from .values import DimVal
 
 _VIEWS = ("view", "reshape")
 
 
 def mismatch(owner, args: list):
     """(the sizes asked, the element count) when the asked shape cannot hold owner's elements, else None."""
-    shape = fixed_shape(owner) if isinstance(owner, TensorVal) else None
+    shape = certain_shape(owner)
     sizes = _sizes(args)
-    if shape is None or shape.guessed or not sizes or not all(isinstance(v, DimVal) for v in sizes):
+    if shape is None or not sizes or not all(isinstance(v, DimVal) for v in sizes):
         return None
     total = value(product(shape.dims))
     asked = [value(as_dim(v)) for v in sizes]
